@@ -1,0 +1,598 @@
+import { create, ScalarType, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
+import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
+import { DecodeError } from "./errors.js";
+import { GO_ZERO_TIME_SECONDS, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "./shapes.js";
+
+/** Options for bare-message protobuf decoding. */
+export interface BinaryDecodeOptions {
+  /** Maximum nesting of groups inside unknown fields. Default 64. */
+  readonly maxDepth?: number;
+}
+
+/** Options for Go-exact protobuf encoding. */
+export interface BinaryEncodeOptions {
+  /**
+   * `"keep"` (default) re-writes unknown fields after the known ones, so data
+   * from a newer server survives a read-modify-write. `"drop"` discards them,
+   * which is what Go's generated code does.
+   */
+  readonly unknownFields?: "keep" | "drop";
+}
+
+type AnyMessage = Message & Record<string, unknown> & { $unknown?: UnknownField[] };
+interface UnknownField {
+  no: number;
+  wireType: WireType;
+  data: Uint8Array;
+}
+
+/** Internal failure carrying the offset; path segments are prepended while unwinding. */
+class Failure {
+  constructor(
+    readonly offset: number,
+    readonly reason: string,
+    readonly path: string[] = [],
+  ) {}
+}
+
+// ---------------------------------------------------------------- plans
+
+enum Kind {
+  Scalar,
+  Message,
+  ScalarList,
+  MessageList,
+  Map,
+}
+
+/** One field, with everything the hot loops need precomputed. */
+interface FieldPlan {
+  readonly fs: FieldShape;
+  readonly no: number;
+  readonly name: string;
+  readonly localName: string;
+  readonly kind: Kind;
+  readonly scalar: ScalarType;
+  readonly wireType: WireType;
+  readonly pointer: boolean;
+  readonly nonEmpty: boolean;
+  /** Path segment for errors ("" for an inlined struct). */
+  readonly segment: string;
+  child: Plan | undefined;
+}
+
+/** A message shape compiled for decoding and encoding. */
+interface Plan {
+  readonly shape: MessageShape;
+  readonly desc: DescMessage;
+  readonly isTime: boolean;
+  /** Indexed by field number. */
+  readonly byNumber: (FieldPlan | undefined)[];
+  /** Ascending field number: Go's write order. */
+  readonly wire: FieldPlan[];
+  /** Non-pointer struct fields: Go's zero value has them, so they always exist. */
+  readonly structs: FieldPlan[];
+}
+
+const plans = new Map<string, Plan>();
+
+function planOf(desc: DescMessage): Plan {
+  const cached = plans.get(desc.typeName);
+  if (cached !== undefined) return cached;
+  const shape = shapeOf(desc);
+  const plan: Plan = { shape, desc, isTime: desc.typeName === TIME_TYPE, byNumber: [], wire: [], structs: [] };
+  plans.set(desc.typeName, plan);
+  for (const fs of shape.wireOrder) {
+    const f = fs.field;
+    const kind =
+      f.fieldKind === "scalar" ? Kind.Scalar
+      : f.fieldKind === "message" ? Kind.Message
+      : f.fieldKind === "map" ? Kind.Map
+      : f.fieldKind === "list" && f.listKind === "message" ? Kind.MessageList
+      : Kind.ScalarList;
+    const fp: FieldPlan = {
+      fs,
+      no: f.number,
+      name: f.name,
+      localName: fs.localName,
+      kind,
+      scalar: (f.fieldKind === "scalar" || f.fieldKind === "list" ? f.scalar : undefined) ?? ScalarType.STRING,
+      wireType: expectedWireType(f),
+      pointer: fs.pointer,
+      nonEmpty: fs.nonEmpty,
+      segment: fs.jsonKey ?? "",
+      child: undefined,
+    };
+    plan.byNumber[f.number] = fp;
+    plan.wire.push(fp);
+    if (kind === Kind.Message && !fs.pointer) plan.structs.push(fp);
+  }
+  // Children after registration, so a (hypothetical) recursive schema terminates.
+  for (const fp of plan.wire) {
+    if (fp.kind === Kind.Message || fp.kind === Kind.MessageList) fp.child = planOf(fp.fs.field.message as DescMessage);
+  }
+  return plan;
+}
+
+// ---------------------------------------------------------------- decoding
+
+interface DecodeState {
+  readonly reader: BinaryReader;
+  readonly bytes: Uint8Array;
+  readonly maxDepth: number;
+  /** Start of the field being read, for errors the wire reader raises itself. */
+  fieldStart: number;
+}
+
+/**
+ * Decodes `bytes[start, end)` as a bare message of type `desc`. Errors carry
+ * absolute offsets into `bytes`.
+ */
+export function decodeMessageAt(
+  desc: DescMessage,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  options: BinaryDecodeOptions = {},
+): Message {
+  const reader = new BinaryReader(bytes);
+  reader.pos = start;
+  const state: DecodeState = { reader, bytes, maxDepth: options.maxDepth ?? 64, fieldStart: start };
+  try {
+    const plan = planOf(desc);
+    return readMessage(state, plan, create(desc) as AnyMessage, end);
+  } catch (e) {
+    throw toDecodeError(e, state);
+  }
+}
+
+/** Decodes a bare (un-enveloped) message. */
+export function decodeMessage(desc: DescMessage, bytes: Uint8Array, options: BinaryDecodeOptions = {}): Message {
+  return decodeMessageAt(desc, bytes, 0, bytes.length, options);
+}
+
+export function toDecodeError(e: unknown, state: { fieldStart: number }): DecodeError {
+  if (e instanceof DecodeError) return e;
+  if (e instanceof Failure) {
+    return new DecodeError("protobuf", e.reason, { offset: e.offset, path: renderPath(e.path) });
+  }
+  // The wire reader throws plain Errors (premature EOF, invalid varint, ...).
+  const reason = e instanceof Error ? wireReason(e) : String(e);
+  return new DecodeError("protobuf", reason, { offset: state.fieldStart });
+}
+
+function wireReason(e: Error): string {
+  const m = e.message;
+  if (m === "premature EOF") return "truncated input: a field runs past the end of the buffer";
+  if (m === "invalid varint") return "bad varint: more than 10 bytes";
+  if (m.startsWith("illegal tag")) return `bad field tag (${m.replace(/^illegal tag: /, "")})`;
+  if (m === "maximum recursion depth reached") return "groups nested deeper than the limit";
+  if (m.startsWith("cant skip wire type")) return `bad wire type ${m.replace(/^cant skip wire type /, "")}`;
+  return m;
+}
+
+function renderPath(segments: readonly string[]): string {
+  let out = "";
+  for (const s of segments) out += s.startsWith("[") || out === "" ? s : `.${s}`;
+  return out;
+}
+
+function expectedWireType(field: DescField): WireType {
+  switch (field.fieldKind) {
+    case "message":
+    case "map":
+      return WireType.LengthDelimited;
+    case "list":
+      return field.listKind === "message" ? WireType.LengthDelimited : scalarWireType(field.scalar as ScalarType);
+    case "scalar":
+      return scalarWireType(field.scalar);
+    default:
+      throw new Error(`unsupported field kind in ${field.toString()}`);
+  }
+}
+
+function scalarWireType(t: ScalarType): WireType {
+  switch (t) {
+    case ScalarType.STRING:
+    case ScalarType.BYTES:
+      return WireType.LengthDelimited;
+    case ScalarType.INT32:
+    case ScalarType.INT64:
+    case ScalarType.BOOL:
+      return WireType.Varint;
+    default:
+      throw new Error(`scalar type ${ScalarType[t]} is not used by these schemas`);
+  }
+}
+
+const WIRE_NAMES = ["varint", "64-bit", "length-delimited", "start-group", "end-group", "32-bit", "6", "7"];
+
+/** Reads a tag without allocating; rejects what protobuf forbids. */
+function readTag(state: DecodeState): number {
+  const r = state.reader;
+  const at = r.pos;
+  const tag = r.uint32();
+  if (r.pos - at > 5) throw new Failure(at, "bad field tag: varint longer than 5 bytes");
+  if (tag >>> 3 === 0) throw new Failure(at, "bad field tag: field number 0");
+  if ((tag & 7) > 5) throw new Failure(at, `bad field tag: wire type ${tag & 7}`);
+  return tag;
+}
+
+/** Reads a length prefix and returns the end offset, checked against the enclosing end. */
+function readLength(state: DecodeState, end: number): number {
+  const r = state.reader;
+  const lenStart = r.pos;
+  const len = r.uint32();
+  const stop = r.pos + len;
+  if (stop > end) {
+    throw new Failure(lenStart, `length ${len} runs past the end of the ${end === r.len ? "input" : "enclosing message"}`);
+  }
+  return stop;
+}
+
+function readMessage(state: DecodeState, plan: Plan, msg: AnyMessage, end: number): AnyMessage {
+  const r = state.reader;
+  const byNumber = plan.byNumber;
+  while (r.pos < end) {
+    const fieldStart = r.pos;
+    state.fieldStart = fieldStart;
+    const tag = readTag(state);
+    const no = tag >>> 3;
+    const wireType = (tag & 7) as WireType;
+    const fp = byNumber[no];
+    if (fp === undefined) {
+      readUnknown(state, msg, no, wireType, fieldStart, end);
+      continue;
+    }
+    if (wireType !== fp.wireType) {
+      throw new Failure(
+        fieldStart,
+        `wrong wire type for field ${fp.name} (${no}): got ${WIRE_NAMES[wireType]}, want ${WIRE_NAMES[fp.wireType]}`,
+        fp.segment === "" ? [] : [fp.segment],
+      );
+    }
+    try {
+      switch (fp.kind) {
+        case Kind.Scalar:
+          msg[fp.localName] = readScalar(state, fp.scalar, end);
+          break;
+        case Kind.Message: {
+          const stop = readLength(state, end);
+          // A repeated singular message merges into the first, as in Go.
+          const existing = msg[fp.localName] as AnyMessage | undefined;
+          const child = fp.child as Plan;
+          msg[fp.localName] = readMessage(state, child, existing ?? (create(child.desc) as AnyMessage), stop);
+          break;
+        }
+        case Kind.MessageList: {
+          const list = msg[fp.localName] as unknown[];
+          const stop = readLength(state, end);
+          const child = fp.child as Plan;
+          try {
+            list.push(readMessage(state, child, create(child.desc) as AnyMessage, stop));
+          } catch (e) {
+            throw prefixIndex(e, `[${list.length}]`);
+          }
+          break;
+        }
+        case Kind.ScalarList:
+          (msg[fp.localName] as unknown[]).push(readScalar(state, fp.scalar, end));
+          break;
+        case Kind.Map:
+          readMapEntry(state, msg[fp.localName] as Record<string, unknown>, end);
+          break;
+      }
+    } catch (e) {
+      throw prefixSegment(e, fp.segment, fieldStart);
+    }
+  }
+  if (r.pos !== end) throw new Failure(r.pos, "message overruns its length");
+  const structs = plan.structs;
+  for (let i = 0; i < structs.length; i++) {
+    const fp = structs[i] as FieldPlan;
+    if (msg[fp.localName] === undefined) msg[fp.localName] = zeroOf(fp.child as Plan);
+  }
+  return msg;
+}
+
+function prefixIndex(e: unknown, seg: string): unknown {
+  if (e instanceof Failure) e.path.unshift(seg);
+  return e;
+}
+
+function prefixSegment(e: unknown, seg: string, fieldStart: number): unknown {
+  if (e instanceof Failure) {
+    if (seg !== "") e.path.unshift(seg);
+    return e;
+  }
+  if (e instanceof DecodeError) return e;
+  // A wire-reader error inside this field: attribute it to the field.
+  const reason = e instanceof Error ? wireReason(e) : String(e);
+  return new Failure(fieldStart, reason, seg === "" ? [] : [seg]);
+}
+
+const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function readScalar(state: DecodeState, t: ScalarType, end: number): unknown {
+  const r = state.reader;
+  switch (t) {
+    case ScalarType.STRING: {
+      const at = r.pos;
+      const stop = readLength(state, end);
+      const start = r.pos;
+      r.pos = stop;
+      return decodeString(state.bytes, start, stop, at);
+    }
+    case ScalarType.BYTES: {
+      const stop = readLength(state, end);
+      const start = r.pos;
+      r.pos = stop;
+      return state.bytes.slice(start, stop);
+    }
+    case ScalarType.INT32:
+      return r.int32();
+    case ScalarType.INT64:
+      return r.int64();
+    case ScalarType.BOOL:
+      return r.bool();
+    default:
+      throw new Failure(r.pos, `unsupported scalar type ${ScalarType[t]}`);
+  }
+}
+
+/** Go does not check UTF-8, but JS strings cannot hold invalid bytes: refuse rather than alter them. */
+function decodeString(buf: Uint8Array, start: number, stop: number, at: number): string {
+  const len = stop - start;
+  if (len <= 32) {
+    let s = "";
+    let i = start;
+    for (; i < stop; i++) {
+      const b = buf[i] as number;
+      if (b > 0x7f) break;
+      s += String.fromCharCode(b);
+    }
+    if (i === stop) return s;
+  }
+  try {
+    return utf8Strict.decode(buf.subarray(start, stop));
+  } catch {
+    throw new Failure(at, "string field is not valid UTF-8");
+  }
+}
+
+function readMapEntry(state: DecodeState, map: Record<string, unknown>, end: number): void {
+  const r = state.reader;
+  const stop = readLength(state, end);
+  // Go writes both; a missing key or value decodes as "".
+  let key = "";
+  let value = "";
+  while (r.pos < stop) {
+    const at = r.pos;
+    state.fieldStart = at;
+    const tag = readTag(state);
+    const no = tag >>> 3;
+    const wt = (tag & 7) as WireType;
+    if ((no === 1 || no === 2) && wt === WireType.LengthDelimited) {
+      const s = readScalar(state, ScalarType.STRING, stop) as string;
+      if (no === 1) key = s;
+      else value = s;
+    } else if (no === 1 || no === 2) {
+      throw new Failure(at, `wrong wire type in map entry: got ${WIRE_NAMES[wt]}, want length-delimited`);
+    } else {
+      skipUnknown(state, no, wt, at, stop);
+    }
+  }
+  if (r.pos !== stop) throw new Failure(r.pos, "map entry overruns its length");
+  setOwn(map, key, value);
+}
+
+/** Assigns without invoking the `__proto__` setter, so no key is silently lost. */
+export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    obj[key] = value;
+  }
+}
+
+/** Checks a length prefix without consuming it. */
+function peekLength(state: DecodeState, end: number): number {
+  const r = state.reader;
+  const at = r.pos;
+  const stop = readLength(state, end);
+  r.pos = at;
+  return stop;
+}
+
+function skipUnknown(state: DecodeState, no: number, wireType: WireType, at: number, end: number): Uint8Array {
+  const r = state.reader;
+  if (wireType === WireType.EndGroup) throw new Failure(at, `unexpected end-group tag for field ${no}`);
+  if (wireType === WireType.LengthDelimited) peekLength(state, end);
+  const data = r.skip(wireType, no, state.maxDepth);
+  if (r.pos > end) throw new Failure(at, `unknown field ${no} runs past the end of its message`);
+  return data;
+}
+
+function readUnknown(state: DecodeState, msg: AnyMessage, no: number, wireType: WireType, at: number, end: number): void {
+  const data = skipUnknown(state, no, wireType, at, end).slice();
+  (msg.$unknown ??= []).push({ no, wireType, data });
+}
+
+/** Go's zero value of a message: non-pointer structs exist, recursively. */
+function zeroOf(plan: Plan): AnyMessage {
+  const msg = create(plan.desc) as AnyMessage;
+  for (const fp of plan.structs) msg[fp.localName] = zeroOf(fp.child as Plan);
+  return msg;
+}
+
+/** An empty message with its non-pointer struct fields materialised, as Go's zero value. */
+export function zeroMessage(desc: DescMessage): Message {
+  return zeroOf(planOf(desc));
+}
+
+/** Materialises the non-pointer structs of one message (its children are the caller's business). */
+export function fillStructs(msg: Message): void {
+  const m = msg as AnyMessage;
+  for (const fp of planOf(descOf(msg)).structs) {
+    if (m[fp.localName] === undefined) m[fp.localName] = zeroOf(fp.child as Plan);
+  }
+}
+
+function descOf(msg: Message): DescMessage {
+  return registryDesc(msg.$typeName);
+}
+
+const descByName = new Map<string, DescMessage>();
+/** Registers descriptors so messages can be encoded from their `$typeName`. */
+export function registerDescs(descs: Iterable<DescMessage>): void {
+  for (const d of descs) {
+    if (descByName.has(d.typeName)) continue;
+    descByName.set(d.typeName, d);
+    registerDescs(d.fields.flatMap((f) => (f.message !== undefined ? [f.message] : [])));
+  }
+}
+
+export function registryDesc(typeName: string): DescMessage {
+  const d = descByName.get(typeName);
+  if (d === undefined) throw new TypeError(`clusterwire does not know the message type ${typeName}`);
+  return d;
+}
+
+// ---------------------------------------------------------------- encoding
+
+/** Encodes a bare message the way Go's generated marshaller does. */
+export function encodeMessage(msg: Message, options: BinaryEncodeOptions = {}): Uint8Array {
+  const w = new BinaryWriter();
+  writeMessageBody(w, msg, options);
+  return w.finish();
+}
+
+/** Writes a message body (no tag, no length) to `w`. */
+export function writeMessageBody(w: BinaryWriter, msg: Message, options: BinaryEncodeOptions = {}): void {
+  writeMessage(w, planOf(descOf(msg)), msg as AnyMessage, options.unknownFields !== "drop");
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+function writeMessage(w: BinaryWriter, plan: Plan, msg: AnyMessage, keepUnknown: boolean): void {
+  if (plan.isTime) {
+    writeTime(w, msg);
+  } else {
+    const fields = plan.wire;
+    for (let i = 0; i < fields.length; i++) writeField(w, fields[i] as FieldPlan, msg, keepUnknown);
+  }
+  if (keepUnknown && msg.$unknown !== undefined) {
+    for (const u of msg.$unknown) w.tag(u.no, u.wireType).raw(u.data);
+  }
+}
+
+function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown: boolean): void {
+  const value = msg[fp.localName];
+  switch (fp.kind) {
+    case Kind.Scalar: {
+      if (fp.pointer && !hasOwn.call(msg, fp.localName)) return;
+      if (fp.nonEmpty && (value as Uint8Array).length === 0) return;
+      w.tag(fp.no, fp.wireType);
+      writeScalar(w, fp.scalar, value);
+      return;
+    }
+    case Kind.Message: {
+      if (value === undefined) {
+        if (fp.pointer) return;
+        // A non-pointer struct is always written, empty if absent.
+        w.tag(fp.no, WireType.LengthDelimited).uint32(0);
+        return;
+      }
+      w.tag(fp.no, WireType.LengthDelimited).fork();
+      writeMessage(w, fp.child as Plan, value as AnyMessage, keepUnknown);
+      w.join();
+      return;
+    }
+    case Kind.MessageList: {
+      const list = value as AnyMessage[];
+      const child = fp.child as Plan;
+      for (let i = 0; i < list.length; i++) {
+        w.tag(fp.no, WireType.LengthDelimited).fork();
+        writeMessage(w, child, list[i] as AnyMessage, keepUnknown);
+        w.join();
+      }
+      return;
+    }
+    case Kind.ScalarList: {
+      const list = value as unknown[];
+      for (let i = 0; i < list.length; i++) {
+        w.tag(fp.no, fp.wireType);
+        writeScalar(w, fp.scalar, list[i]);
+      }
+      return;
+    }
+    case Kind.Map: {
+      const map = value as Record<string, string>;
+      const keys = Object.keys(map);
+      if (keys.length > 1) keys.sort(compareUtf8);
+      for (const k of keys) {
+        w.tag(fp.no, WireType.LengthDelimited).fork();
+        w.tag(1, WireType.LengthDelimited).string(k);
+        w.tag(2, WireType.LengthDelimited).string(map[k] as string);
+        w.join();
+      }
+      return;
+    }
+  }
+}
+
+function writeScalar(w: BinaryWriter, t: ScalarType, value: unknown): void {
+  switch (t) {
+    case ScalarType.STRING:
+      w.string(value as string);
+      return;
+    case ScalarType.BYTES:
+      w.bytes(value as Uint8Array);
+      return;
+    case ScalarType.INT32:
+      w.int32(value as number);
+      return;
+    case ScalarType.INT64:
+      w.int64(value as bigint);
+      return;
+    case ScalarType.BOOL:
+      w.bool(value as boolean);
+      return;
+    default:
+      throw new TypeError(`unsupported scalar type ${ScalarType[t]}`);
+  }
+}
+
+/** True when a meta.v1.Time holds Go's zero time. */
+export function isZeroTime(t: Message): boolean {
+  const m = t as AnyMessage;
+  const hasSeconds = Object.prototype.hasOwnProperty.call(m, "seconds");
+  if (hasSeconds) return m["seconds"] === GO_ZERO_TIME_SECONDS;
+  // Go turns any non-empty payload into time.Unix(seconds, 0), which is not zero.
+  return !Object.prototype.hasOwnProperty.call(m, "nanos") && m.$unknown === undefined;
+}
+
+/** Go writes whole seconds and nanos 0; the zero time is an empty message. */
+function writeTime(w: BinaryWriter, msg: AnyMessage): void {
+  if (isZeroTime(msg)) return;
+  const seconds = Object.prototype.hasOwnProperty.call(msg, "seconds") ? (msg["seconds"] as bigint) : 0n;
+  w.tag(1, WireType.Varint).int64(seconds);
+  w.tag(2, WireType.Varint).int32(0);
+}
+
+/** Go's sort.Strings order: by UTF-8 bytes, which differs from UTF-16 order for astral characters. */
+export function compareUtf8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate starts a code point above 0xFFFF, which sorts after every
+    // BMP character in UTF-8, though 0xE000-0xFFFF sort after it in UTF-16.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}

@@ -1,0 +1,554 @@
+import { compareUtf8 } from "./binary.js";
+import { DecodeError } from "./errors.js";
+import type { JsonValue } from "./json-value.js";
+
+/*
+ * Why not JSON.parse: on Node 20 it rounds int64 values past 2^53, it cannot
+ * hand back the source text of a value (Go keeps fieldsV1 as raw bytes), it
+ * silently keeps only the last of duplicate keys (Go decodes every occurrence,
+ * and strict mode must report them), and its errors give no line/column.
+ */
+
+/** A number written with a fraction or exponent; every numeric field here is an integer. */
+export class FloatLiteral {
+  constructor(
+    readonly value: number,
+    readonly text: string,
+  ) {}
+}
+
+/** The values of a key that occurs more than once in one object, in order. */
+export class DuplicateKey {
+  constructor(readonly values: ParsedValue[]) {}
+}
+
+export type ParsedValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | FloatLiteral
+  | ParsedValue[]
+  | { [key: string]: ParsedValue | DuplicateKey };
+
+export interface ParsedJson {
+  readonly value: ParsedValue;
+  readonly text: string;
+  /**
+   * Source span [start, end) of objects and arrays: of every one with
+   * `locate`, otherwise only of `fieldsV1` values (Go keeps their raw text).
+   */
+  readonly spans: WeakMap<object, readonly [number, number]>;
+  /** With `locate`: where each member's value starts, by key or index. */
+  readonly starts: WeakMap<object, Map<string | number, number>>;
+}
+
+export interface JsonParseOptions {
+  /** Maximum nesting of objects and arrays. Default 100. */
+  readonly maxDepth?: number;
+  /** Record every position, to point errors at a value (slower; used after a failure). */
+  readonly locate?: boolean;
+}
+
+/** Parses JSON text exactly. Throws {@link DecodeError} with line and column. */
+export function parseJsonText(text: string, options: JsonParseOptions = {}): ParsedJson {
+  if (typeof text !== "string") throw new DecodeError("json", `expected JSON text, got ${typeof text}`);
+  const p = new Parser(text, options.maxDepth ?? 100, options.locate === true);
+  p.ws();
+  const value = p.value(0);
+  p.ws();
+  if (p.pos < text.length) p.fail("unexpected text after the JSON value");
+  return { value, text, spans: p.spans, starts: p.starts };
+}
+
+/**
+ * The offset where the value at `path` (JSON keys and array indexes) starts,
+ * or of the deepest enclosing value that exists.
+ */
+export function locatePath(text: string, path: readonly (string | number)[]): number {
+  let parsed: ParsedJson;
+  try {
+    parsed = parseJsonText(text, { locate: true });
+  } catch {
+    return 0;
+  }
+  let node: unknown = parsed.value;
+  let at = 0;
+  for (const seg of path) {
+    if (typeof node !== "object" || node === null) break;
+    const starts = parsed.starts.get(node);
+    const pos = starts?.get(seg);
+    if (pos === undefined) break;
+    at = pos;
+    let next = (node as Record<string | number, unknown>)[seg];
+    if (next instanceof DuplicateKey) next = next.values[next.values.length - 1];
+    node = next;
+  }
+  return at;
+}
+
+class Parser {
+  pos = 0;
+  readonly spans = new WeakMap<object, readonly [number, number]>();
+  readonly starts = new WeakMap<object, Map<string | number, number>>();
+  constructor(
+    readonly text: string,
+    readonly maxDepth: number,
+    readonly locate: boolean,
+  ) {}
+
+  fail(reason: string, at = this.pos): never {
+    throw jsonError(this.text, reason, at);
+  }
+
+  ws(): void {
+    const t = this.text;
+    let i = this.pos;
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+      else break;
+    }
+    this.pos = i;
+  }
+
+  value(depth: number): ParsedValue {
+    const c = this.text.charCodeAt(this.pos);
+    switch (c) {
+      case 0x7b: // {
+        return this.object(depth + 1);
+      case 0x5b: // [
+        return this.array(depth + 1);
+      case 0x22: // "
+        return this.string();
+      case 0x74: // t
+        return this.word("true", true);
+      case 0x66: // f
+        return this.word("false", false);
+      case 0x6e: // n
+        return this.word("null", null);
+      default:
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
+        if (Number.isNaN(c)) this.fail("unexpected end of JSON input");
+        this.fail(`invalid character ${quoteChar(this.text, this.pos)} looking for beginning of value`);
+    }
+  }
+
+  word<T>(w: string, v: T): T {
+    if (!this.text.startsWith(w, this.pos)) this.fail(`invalid character ${quoteChar(this.text, this.pos)} in literal`);
+    this.pos += w.length;
+    return v;
+  }
+
+  object(depth: number): ParsedValue {
+    if (depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth}`);
+    const start = this.pos;
+    this.pos++;
+    const obj: { [key: string]: ParsedValue | DuplicateKey } = {};
+    const starts = this.locate ? new Map<string, number>() : undefined;
+    if (starts !== undefined) this.starts.set(obj, starts);
+    this.ws();
+    if (this.text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+      if (this.locate) this.spans.set(obj, [start, this.pos]);
+      return obj;
+    }
+    for (;;) {
+      if (this.text.charCodeAt(this.pos) !== 0x22) {
+        if (this.pos >= this.text.length) this.fail("unexpected end of JSON input");
+        this.fail(`invalid character ${quoteChar(this.text, this.pos)} looking for beginning of object key string`);
+      }
+      const key = this.string();
+      this.ws();
+      if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail(`invalid character ${quoteChar(this.text, this.pos)} after object key`);
+      this.pos++;
+      this.ws();
+      const valueStart = this.pos;
+      starts?.set(key, valueStart);
+      const v = this.value(depth);
+      // Go keeps the raw text of fieldsV1; record where it came from.
+      if (key === "fieldsV1" && typeof v === "object" && v !== null && !this.locate) this.spans.set(v, [valueStart, this.pos]);
+      const prev = obj[key];
+      if (prev !== undefined && hasOwn.call(obj, key)) {
+        obj[key] = prev instanceof DuplicateKey ? new DuplicateKey([...prev.values, v]) : new DuplicateKey([prev, v]);
+      } else if (key === "__proto__") {
+        Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+      } else {
+        obj[key] = v;
+      }
+      this.ws();
+      const c = this.text.charCodeAt(this.pos);
+      if (c === 0x2c) {
+        this.pos++;
+        this.ws();
+        continue;
+      }
+      if (c === 0x7d) {
+        this.pos++;
+        if (this.locate) this.spans.set(obj, [start, this.pos]);
+        return obj;
+      }
+      if (Number.isNaN(c)) this.fail("unexpected end of JSON input");
+      this.fail(`invalid character ${quoteChar(this.text, this.pos)} after object key:value pair`);
+    }
+  }
+
+  array(depth: number): ParsedValue {
+    if (depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth}`);
+    const start = this.pos;
+    this.pos++;
+    const arr: ParsedValue[] = [];
+    const starts = this.locate ? new Map<number, number>() : undefined;
+    if (starts !== undefined) this.starts.set(arr, starts);
+    this.ws();
+    if (this.text.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+      if (this.locate) this.spans.set(arr, [start, this.pos]);
+      return arr;
+    }
+    for (;;) {
+      starts?.set(arr.length, this.pos);
+      arr.push(this.value(depth));
+      this.ws();
+      const c = this.text.charCodeAt(this.pos);
+      if (c === 0x2c) {
+        this.pos++;
+        this.ws();
+        continue;
+      }
+      if (c === 0x5d) {
+        this.pos++;
+        if (this.locate) this.spans.set(arr, [start, this.pos]);
+        return arr;
+      }
+      if (Number.isNaN(c)) this.fail("unexpected end of JSON input");
+      this.fail(`invalid character ${quoteChar(this.text, this.pos)} after array element`);
+    }
+  }
+
+  string(): string {
+    const t = this.text;
+    const start = ++this.pos;
+    let i = start;
+    // Fast path: no escapes.
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (c === 0x22) {
+        this.pos = i + 1;
+        return t.slice(start, i);
+      }
+      if (c === 0x5c || c < 0x20 || Number.isNaN(c)) break;
+      i++;
+    }
+    let out = t.slice(start, i);
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (Number.isNaN(c)) this.fail("unexpected end of JSON input", i);
+      if (c === 0x22) {
+        this.pos = i + 1;
+        return out;
+      }
+      if (c < 0x20) this.fail("invalid control character in string literal", i);
+      if (c !== 0x5c) {
+        out += t[i];
+        i++;
+        continue;
+      }
+      const e = t.charCodeAt(i + 1);
+      switch (e) {
+        case 0x22: out += '"'; break;
+        case 0x5c: out += "\\"; break;
+        case 0x2f: out += "/"; break;
+        case 0x62: out += "\b"; break;
+        case 0x66: out += "\f"; break;
+        case 0x6e: out += "\n"; break;
+        case 0x72: out += "\r"; break;
+        case 0x74: out += "\t"; break;
+        case 0x75: {
+          const hex = t.slice(i + 2, i + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("invalid \\u escape in string literal", i);
+          out += String.fromCharCode(parseInt(hex, 16));
+          i += 6;
+          continue;
+        }
+        default:
+          this.fail(`invalid escape ${quoteChar(t, i + 1)} in string literal`, i);
+      }
+      i += 2;
+    }
+  }
+
+  number(): number | bigint | FloatLiteral {
+    const t = this.text;
+    const start = this.pos;
+    let i = start;
+    if (t.charCodeAt(i) === 0x2d) i++;
+    const intStart = i;
+    if (t.charCodeAt(i) === 0x30) i++;
+    else if (isDigit(t.charCodeAt(i))) while (isDigit(t.charCodeAt(i))) i++;
+    else this.fail(`invalid character ${quoteChar(t, i)} in numeric literal`, i);
+    let float = false;
+    if (t.charCodeAt(i) === 0x2e) {
+      float = true;
+      i++;
+      if (!isDigit(t.charCodeAt(i))) this.fail(`invalid character ${quoteChar(t, i)} after decimal point in numeric literal`, i);
+      while (isDigit(t.charCodeAt(i))) i++;
+    }
+    const e = t.charCodeAt(i);
+    if (e === 0x65 || e === 0x45) {
+      float = true;
+      i++;
+      const s = t.charCodeAt(i);
+      if (s === 0x2b || s === 0x2d) i++;
+      if (!isDigit(t.charCodeAt(i))) this.fail(`invalid character ${quoteChar(t, i)} in exponent of numeric literal`, i);
+      while (isDigit(t.charCodeAt(i))) i++;
+    }
+    this.pos = i;
+    const lit = t.slice(start, i);
+    if (float || lit === "-0") return new FloatLiteral(Number(lit), lit);
+    // 15 digits always fit in a double exactly.
+    if (i - intStart <= 15) return Number(lit);
+    const big = BigInt(lit);
+    return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+  }
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+function quoteChar(text: string, at: number): string {
+  const cp = text.codePointAt(at);
+  return cp === undefined ? "end of input" : JSON.stringify(String.fromCodePoint(cp));
+}
+
+/** A DecodeError for JSON text at a character offset, with 1-based line and column. */
+export function jsonError(text: string, reason: string, at: number, path?: string): DecodeError {
+  const { line, column } = lineColumn(text, at);
+  return new DecodeError("json", reason, { offset: at, line, column, ...(path !== undefined ? { path } : {}) });
+}
+
+export function lineColumn(text: string, at: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  const stop = Math.min(at, text.length);
+  for (let i = 0; i < stop; i++) {
+    if (text.charCodeAt(i) === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: stop - lineStart + 1 };
+}
+
+// ---------------------------------------------------------------- printing
+
+/**
+ * JSON text embedded verbatim (Go's json.RawMessage-style marshallers such as
+ * FieldsV1). The printer compacts or re-indents it as encoding/json does.
+ */
+export class RawJson {
+  constructor(
+    readonly text: string,
+    /** The parsed text, keeping key order, duplicates and number spelling. */
+    readonly value: ParsedValue,
+  ) {}
+}
+
+/**
+ * A Go map: entries in Go's order (byte order of the keys). A JS object
+ * cannot carry that order, because it puts integer-like keys first.
+ */
+export class GoMap {
+  constructor(readonly entries: readonly (readonly [string, string])[]) {}
+}
+
+export type PrintableValue =
+  | JsonValue
+  | RawJson
+  | GoMap
+  | FloatLiteral
+  | DuplicateKey
+  | PrintableValue[]
+  | { [key: string]: PrintableValue };
+
+/**
+ * Prints like Go's encoding/json: json.Marshal when `indent` is empty,
+ * json.MarshalIndent(v, "", indent) otherwise. Strings are escaped as Go does,
+ * including `<`, `>`, `&`, U+2028 and U+2029. Object keys keep their order.
+ */
+export function printGoJson(value: PrintableValue, indent = ""): string {
+  return write(value, indent, "");
+}
+
+function write(v: PrintableValue, indent: string, prefix: string): string {
+  if (v === null) return "null";
+  switch (typeof v) {
+    case "boolean":
+      return v ? "true" : "false";
+    case "number":
+      if (!Number.isFinite(v)) throw new TypeError(`cannot print ${v} as JSON`);
+      return Object.is(v, -0) ? "-0" : String(v);
+    case "bigint":
+      return v.toString();
+    case "string":
+      return quoteGo(v);
+    default:
+      break;
+  }
+  if (v instanceof FloatLiteral) return v.text;
+  if (v instanceof RawJson) return reformatRaw(v.text, indent, prefix);
+  const inner = indent === "" ? "" : prefix + indent;
+  const nl = indent === "" ? "" : "\n";
+  if (v instanceof GoMap) {
+    if (v.entries.length === 0) return "{}";
+    const colon = indent === "" ? ":" : ": ";
+    let out = "{";
+    for (let i = 0; i < v.entries.length; i++) {
+      const [k, val] = v.entries[i] as readonly [string, string];
+      out += (i > 0 ? "," : "") + nl + inner + quoteGo(k) + colon + quoteGo(val);
+    }
+    return out + nl + prefix + "}";
+  }
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    let out = "[";
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) out += ",";
+      out += nl + inner + write(v[i] as PrintableValue, indent, inner);
+    }
+    return out + nl + prefix + "]";
+  }
+  if (v instanceof DuplicateKey) throw new TypeError("a duplicate key can only be printed inside its object");
+  const obj = v as { [key: string]: PrintableValue };
+  let out = "{";
+  let first = true;
+  const colon = indent === "" ? ":" : ": ";
+  for (const k in obj) {
+    if (!hasOwn.call(obj, k)) continue;
+    const item = obj[k] as PrintableValue;
+    if (item instanceof DuplicateKey) {
+      for (const one of item.values as PrintableValue[]) {
+        out += (first ? "" : ",") + nl + inner + quoteGo(k) + colon + write(one, indent, inner);
+        first = false;
+      }
+    } else {
+      out += (first ? "" : ",") + nl + inner + quoteGo(k) + colon + write(item, indent, inner);
+      first = false;
+    }
+  }
+  return first ? "{}" : out + nl + prefix + "}";
+}
+
+/**
+ * Embedded JSON text (already validated) as Go writes it: json.Marshal
+ * compacts a marshaller's output textually, escaping HTML characters in
+ * strings, and MarshalIndent re-indents the whole document. Key order,
+ * duplicate keys and number spelling survive unchanged.
+ */
+function reformatRaw(text: string, indent: string, prefix: string): string {
+  let out = "";
+  let depth = 0;
+  const pad = (d: number): string => (indent === "" ? "" : "\n" + prefix + indent.repeat(d));
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c === " " || c === "\t" || c === "\n" || c === "\r") continue;
+    if (c === '"') {
+      let j = i + 1;
+      let raw = "";
+      for (; j < text.length; j++) {
+        const d = text[j] as string;
+        if (d === "\\") {
+          raw += d + (text[j + 1] ?? "");
+          j++;
+          continue;
+        }
+        if (d === '"') break;
+        raw += d;
+      }
+      out += '"' + escapeHtmlInRaw(raw) + '"';
+      i = j;
+      continue;
+    }
+    if (c === "{" || c === "[") {
+      const close = c === "{" ? "}" : "]";
+      let k = i + 1;
+      while (k < text.length && " \t\n\r".includes(text[k] as string)) k++;
+      if (text[k] === close) {
+        out += c + close;
+        i = k;
+        continue;
+      }
+      depth++;
+      out += c + pad(depth);
+      continue;
+    }
+    if (c === "}" || c === "]") {
+      depth--;
+      out += pad(depth) + c;
+      continue;
+    }
+    if (c === ",") {
+      out += "," + pad(depth);
+      continue;
+    }
+    if (c === ":") {
+      out += indent === "" ? ":" : ": ";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+/** Go's compact() keeps escapes as written but escapes <, >, & and U+2028/9 in string bodies. */
+function escapeHtmlInRaw(body: string): string {
+  return body.replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+const HEX = "0123456789abcdef";
+
+/** Go's encoding/json string quoting with HTML escaping on (the default). */
+export function quoteGo(s: string): string {
+  let out = '"';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let esc: string | undefined;
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) {
+      switch (c) {
+        case 0x22: esc = '\\"'; break;
+        case 0x5c: esc = "\\\\"; break;
+        case 0x08: esc = "\\b"; break;
+        case 0x0c: esc = "\\f"; break;
+        case 0x0a: esc = "\\n"; break;
+        case 0x0d: esc = "\\r"; break;
+        case 0x09: esc = "\\t"; break;
+        default: esc = `\\u00${HEX[c >> 4]}${HEX[c & 0xf]}`;
+      }
+    } else if (c === 0x2028 || c === 0x2029) {
+      esc = c === 0x2028 ? "\\u2028" : "\\u2029";
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      // A lone surrogate is invalid UTF-8 on Go's side: it prints U+FFFD.
+      const pair = c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff;
+      if (pair) {
+        i++;
+        continue;
+      }
+      esc = "\ufffd";
+    }
+    if (esc !== undefined) {
+      out += s.slice(from, i) + esc;
+      from = i + 1;
+    }
+  }
+  return out + s.slice(from) + '"';
+}
+
+/** Go map key order for encoding/json (byte order of the UTF-8 keys). */
+export function sortedKeys(obj: object): string[] {
+  return Object.keys(obj).sort(compareUtf8);
+}

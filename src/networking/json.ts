@@ -1,0 +1,539 @@
+import { create, ScalarType, type DescMessage, type Message } from "@bufbuild/protobuf";
+import { fillStructs, isZeroTime, setOwn, zeroMessage } from "./binary.js";
+import { kindOf } from "./envelope.js";
+import { DecodeError, EncodeError } from "./errors.js";
+import {
+  DuplicateKey,
+  FloatLiteral,
+  GoMap,
+  RawJson,
+  jsonError,
+  locatePath,
+  parseJsonText,
+  printGoJson,
+  sortedKeys,
+  type ParsedJson,
+  type ParsedValue,
+  type PrintableValue,
+} from "./json-text.js";
+import type { JsonObject, JsonValue } from "./json-value.js";
+import { kindOfTypeName, lookupKind, supportedKinds, type NetworkingObject } from "./kinds.js";
+import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "./shapes.js";
+import { formatRfc3339, parseRfc3339 } from "./time.js";
+
+export interface FromJsonOptions {
+  /**
+   * Reject unknown and duplicate fields, naming their path, as the API server
+   * does with `fieldValidation=Strict`. By default they are dropped (unknown)
+   * or decoded in order (duplicates), as the API server's default decoder does.
+   */
+  readonly strict?: boolean;
+  /** Maximum nesting of JSON objects and arrays. Default 100. */
+  readonly maxDepth?: number;
+}
+
+type AnyMessage = Message & Record<string, unknown>;
+
+// ---------------------------------------------------------------- decoding
+
+interface Ctx {
+  readonly strict: boolean;
+  readonly source: ParsedJson | undefined;
+  readonly format: "json" | "yaml";
+}
+
+/** A decoding failure; path segments are prepended while unwinding. */
+class PathError {
+  constructor(
+    readonly reason: string,
+    readonly path: string[] = [],
+  ) {}
+}
+
+/**
+ * Decodes Kubernetes JSON (text, or an already-parsed value) into a typed
+ * object, picking the type from `apiVersion` and `kind`. Errors are
+ * {@link DecodeError}s naming the field path and, for text, line and column.
+ */
+export function fromJson(input: string | JsonValue, options: FromJsonOptions = {}): NetworkingObject {
+  let source: ParsedJson | undefined;
+  let value: ParsedValue;
+  if (typeof input === "string") {
+    source = parseJsonText(input, options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {});
+    value = source.value;
+  } else {
+    value = input as ParsedValue;
+  }
+  return decodeTop({ strict: options.strict === true, source, format: "json" }, value);
+}
+
+/** Decodes a value parsed from YAML (used by fromYaml). */
+export function fromParsedYaml(value: JsonValue, options: FromJsonOptions = {}): NetworkingObject {
+  return decodeTop({ strict: options.strict === true, source: undefined, format: "yaml" }, value as ParsedValue);
+}
+
+function decodeTop(ctx: Ctx, value: ParsedValue): NetworkingObject {
+  try {
+    if (!isObject(value)) throw new PathError(`cannot unmarshal ${jsonType(value)} into an object`);
+    const apiVersion = typeMetaString(value, "apiVersion");
+    const kind = typeMetaString(value, "kind");
+    if (kind === "") throw new PathError("Object 'Kind' is missing", ["kind"]);
+    if (apiVersion === "") throw new PathError("Object 'apiVersion' is missing", ["apiVersion"]);
+    const info = lookupKind(apiVersion, kind);
+    if (info === undefined) {
+      throw new PathError(`unsupported apiVersion/kind ${JSON.stringify(`${apiVersion}/${kind}`)}; supported: ${supportedKinds()}`, ["kind"]);
+    }
+    const msg = create(info.desc) as AnyMessage;
+    decodeObject(ctx, shapeOf(info.desc), msg, value);
+    return msg as NetworkingObject;
+  } catch (e) {
+    throw toDecodeError(ctx, e);
+  }
+}
+
+function typeMetaString(obj: Record<string, ParsedValue | DuplicateKey>, key: string): string {
+  let v = Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
+  if (v instanceof DuplicateKey) v = v.values[v.values.length - 1];
+  if (v === undefined || v === null) return "";
+  if (typeof v !== "string") throw new PathError(`cannot unmarshal ${jsonType(v)} into a string`, [key]);
+  return v;
+}
+
+function toDecodeError(ctx: Ctx, e: unknown): DecodeError {
+  if (e instanceof DecodeError) return e;
+  if (e instanceof PathError) {
+    const path = renderPath(e.path);
+    if (ctx.source !== undefined) {
+      // Errors are rare: re-parse with positions to point at the value.
+      const segments = e.path.map((p) => (p.startsWith("[") ? Number(p.slice(1, -1)) : p));
+      return jsonError(ctx.source.text, e.reason, locatePath(ctx.source.text, segments), path);
+    }
+    return new DecodeError(ctx.format, e.reason, { path });
+  }
+  if (e instanceof RangeError) return new DecodeError(ctx.format, "input nested too deeply");
+  return new DecodeError(ctx.format, e instanceof Error ? e.message : String(e));
+}
+
+function renderPath(segments: readonly string[]): string {
+  let out = "";
+  for (const s of segments) out += s.startsWith("[") || out === "" ? s : `.${s}`;
+  return out;
+}
+
+/** Routes a JSON key to a field, through inlined structs (IngressRule's `http`). */
+interface Route {
+  readonly fs: FieldShape;
+  readonly inline?: FieldShape;
+}
+
+interface Routes {
+  readonly byKey: Map<string, Route>;
+  /** Kinds embed TypeMeta, so kind/apiVersion are known keys wherever a kind appears. */
+  readonly typeMeta: boolean;
+}
+
+const routeCache = new WeakMap<MessageShape, Routes>();
+function routesOf(shape: MessageShape): Routes {
+  let cached = routeCache.get(shape);
+  if (cached === undefined) {
+    const routes = new Map<string, Route>();
+    for (const fs of shape.goOrder) {
+      if (fs.inline) {
+        for (const inner of shapeOf(fs.field.message as DescMessage).goOrder) {
+          if (inner.jsonKey !== undefined) routes.set(inner.jsonKey, { fs: inner, inline: fs });
+        }
+      } else if (fs.jsonKey !== undefined) {
+        routes.set(fs.jsonKey, { fs });
+      }
+    }
+    cached = { byKey: routes, typeMeta: kindOfTypeName(shape.desc.typeName) !== undefined };
+    routeCache.set(shape, cached);
+  }
+  return cached;
+}
+
+function decodeObject(ctx: Ctx, shape: MessageShape, msg: AnyMessage, obj: Record<string, ParsedValue | DuplicateKey>): void {
+  const { byKey, typeMeta } = routesOf(shape);
+  for (const key of Object.keys(obj)) {
+    const raw = obj[key] as ParsedValue | DuplicateKey;
+    const dup = raw instanceof DuplicateKey;
+    if (dup && ctx.strict) throw new PathError(`duplicate field ${JSON.stringify(key)}`, [key]);
+    const route = byKey.get(key);
+    if (route === undefined) {
+      if (typeMeta && (key === "kind" || key === "apiVersion")) {
+        for (const v of dup ? raw.values : [raw]) {
+          if (v !== null && typeof v !== "string") throw new PathError(`cannot unmarshal ${jsonType(v)} into a string`, [key]);
+        }
+        continue;
+      }
+      if (ctx.strict) throw new PathError(`unknown field ${JSON.stringify(key)}`, [key]);
+      continue;
+    }
+    let target = msg;
+    if (route.inline !== undefined) {
+      target = msg[route.inline.localName] as AnyMessage;
+      if (target === undefined) {
+        target = create(route.inline.field.message as DescMessage) as AnyMessage;
+        msg[route.inline.localName] = target;
+      }
+    }
+    try {
+      if (dup) {
+        // Go decodes every occurrence into the same field, in order.
+        for (const v of raw.values) decodeField(ctx, route.fs, target, v);
+      } else {
+        decodeField(ctx, route.fs, target, raw);
+      }
+    } catch (e) {
+      if (e instanceof PathError) e.path.unshift(key);
+      throw e;
+    }
+  }
+  fillStructs(msg);
+}
+
+function decodeField(ctx: Ctx, fs: FieldShape, msg: AnyMessage, v: ParsedValue): void {
+  const field = fs.field;
+  const name = fs.localName;
+  if (v === null) {
+    // Go: null leaves a value type alone and resets pointers, slices and maps.
+    if (field.fieldKind === "list") msg[name] = [];
+    else if (field.fieldKind === "map") msg[name] = {};
+    else if (fs.pointer || field.fieldKind === "message") delete msg[name];
+    return;
+  }
+  switch (field.fieldKind) {
+    case "scalar":
+      msg[name] = scalar(field.scalar, v);
+      return;
+    case "message":
+      msg[name] = message(ctx, field.message, v, msg[name] as AnyMessage | undefined);
+      return;
+    case "list": {
+      if (!Array.isArray(v)) throw new PathError(`cannot unmarshal ${jsonType(v)} into an array`);
+      const out: unknown[] = [];
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i] as ParsedValue;
+        try {
+          if (field.listKind === "message") {
+            out.push(item === null ? zeroMessage(field.message) : message(ctx, field.message, item, undefined));
+          } else {
+            out.push(item === null ? zeroScalar(field.scalar as ScalarType) : scalar(field.scalar as ScalarType, item));
+          }
+        } catch (e) {
+          if (e instanceof PathError) e.path.unshift(`[${i}]`);
+          throw e;
+        }
+      }
+      msg[name] = out;
+      return;
+    }
+    case "map": {
+      if (!isObject(v)) throw new PathError(`cannot unmarshal ${jsonType(v)} into a map`);
+      const map = msg[name] as Record<string, unknown>;
+      for (const k of Object.keys(v)) {
+        const entry = v[k] as ParsedValue | DuplicateKey;
+        const vals = entry instanceof DuplicateKey ? entry.values : [entry];
+        if (vals.length > 1 && ctx.strict) throw new PathError(`duplicate field ${JSON.stringify(k)}`, [k]);
+        for (const item of vals) {
+          try {
+            setOwn(map, k, item === null ? "" : scalar(ScalarType.STRING, item));
+          } catch (e) {
+            if (e instanceof PathError) e.path.unshift(k);
+            throw e;
+          }
+        }
+      }
+      return;
+    }
+    default:
+      throw new PathError(`unsupported field ${field.name}`);
+  }
+}
+
+function message(ctx: Ctx, desc: DescMessage, v: ParsedValue, existing: AnyMessage | undefined): AnyMessage {
+  switch (desc.typeName) {
+    case TIME_TYPE: {
+      if (typeof v !== "string") throw new PathError(`cannot unmarshal ${jsonType(v)} into a time (want an RFC 3339 string)`);
+      const seconds = parseRfc3339(v);
+      if (typeof seconds === "string") throw new PathError(seconds);
+      return create(desc, { seconds }) as AnyMessage;
+    }
+    case INT_OR_STRING_TYPE: {
+      // Go looks at the first byte: a quote means string, anything else int32.
+      if (typeof v === "string") return create(desc, { type: 1n, intVal: 0, strVal: v }) as AnyMessage;
+      const n = scalar(ScalarType.INT32, v) as number;
+      return create(desc, { type: 0n, intVal: n, strVal: "" }) as AnyMessage;
+    }
+    case FIELDS_V1_TYPE:
+      return create(desc, { Raw: new TextEncoder().encode(rawText(ctx, v)) }) as AnyMessage;
+    default: {
+      if (!isObject(v)) throw new PathError(`cannot unmarshal ${jsonType(v)} into an object`);
+      // Go decodes into an existing struct without clearing it (duplicate keys merge).
+      const msg = existing ?? (create(desc) as AnyMessage);
+      decodeObject(ctx, shapeOf(desc), msg, v);
+      return msg;
+    }
+  }
+}
+
+/**
+ * Go keeps FieldsV1 as the raw bytes of the JSON value. From text that is the
+ * exact source slice; from YAML or a JS value it is what Go's YAML-to-JSON
+ * step produces: compact, keys sorted.
+ */
+function rawText(ctx: Ctx, v: ParsedValue): string {
+  if (ctx.source !== undefined && typeof v === "object" && v !== null && !(v instanceof FloatLiteral)) {
+    const span = ctx.source.spans.get(v);
+    if (span !== undefined) return ctx.source.text.slice(span[0], span[1]);
+  }
+  return printGoJson(sortDeep(v as PrintableValue, 0));
+}
+
+/** Sorted copy, as Go's map-based YAML-to-JSON step produces. Depth-limited: JS values may be cyclic. */
+function sortDeep(v: PrintableValue, depth: number): PrintableValue {
+  if (v === null || typeof v !== "object" || v instanceof FloatLiteral || v instanceof RawJson || v instanceof GoMap) return v;
+  if (depth > MAX_RAW_DEPTH) throw new PathError(`fieldsV1 nested deeper than ${MAX_RAW_DEPTH} (or cyclic)`);
+  if (Array.isArray(v)) return v.map((x) => sortDeep(x, depth + 1));
+  if (v instanceof DuplicateKey) return sortDeep(v.values[v.values.length - 1] as PrintableValue, depth);
+  const out: Record<string, PrintableValue> = {};
+  const obj = v as Record<string, PrintableValue>;
+  for (const k of sortedKeys(obj)) setOwn(out, k, sortDeep(obj[k] as PrintableValue, depth + 1));
+  return out;
+}
+
+const MAX_RAW_DEPTH = 100;
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+function scalar(t: ScalarType, v: ParsedValue): unknown {
+  switch (t) {
+    case ScalarType.STRING:
+      if (typeof v !== "string") throw new PathError(`cannot unmarshal ${jsonType(v)} into a string`);
+      return v;
+    case ScalarType.BOOL:
+      if (typeof v !== "boolean") throw new PathError(`cannot unmarshal ${jsonType(v)} into a bool`);
+      return v;
+    case ScalarType.INT32: {
+      const n = integer(v, "int32");
+      if (n < INT32_MIN || n > INT32_MAX) throw new PathError(`number ${n} overflows int32`);
+      return Number(n);
+    }
+    case ScalarType.INT64: {
+      const n = integer(v, "int64");
+      const b = BigInt(n);
+      if (b < INT64_MIN || b > INT64_MAX) throw new PathError(`number ${n} overflows int64`);
+      return b;
+    }
+    default:
+      throw new PathError(`unsupported scalar type ${ScalarType[t]}`);
+  }
+}
+
+function integer(v: ParsedValue, type: string): number | bigint {
+  if (typeof v === "bigint") return v;
+  if (typeof v === "number") {
+    if (Number.isInteger(v)) {
+      if (!Number.isSafeInteger(v)) throw new PathError(`number ${v} cannot be represented exactly; pass a bigint`);
+      return v;
+    }
+    throw new PathError(`cannot unmarshal number ${v} into an ${type}`);
+  }
+  if (v instanceof FloatLiteral) throw new PathError(`cannot unmarshal number ${v.text} into an ${type}`);
+  throw new PathError(`cannot unmarshal ${jsonType(v)} into an ${type}`);
+}
+
+function zeroScalar(t: ScalarType): unknown {
+  switch (t) {
+    case ScalarType.STRING:
+      return "";
+    case ScalarType.BOOL:
+      return false;
+    case ScalarType.INT64:
+      return 0n;
+    default:
+      return 0;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, ParsedValue | DuplicateKey> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof FloatLiteral) && !(v instanceof DuplicateKey);
+}
+
+function jsonType(v: ParsedValue | DuplicateKey | undefined): string {
+  if (v === null || v === undefined) return "null";
+  if (Array.isArray(v)) return "array";
+  if (v instanceof FloatLiteral) return `number ${v.text}`;
+  if (typeof v === "bigint" || typeof v === "number") return `number ${v}`;
+  if (typeof v === "string") return "string";
+  if (typeof v === "boolean") return "bool";
+  return "object";
+}
+
+// ---------------------------------------------------------------- encoding
+
+/**
+ * Kubernetes JSON as a JS value: Go's key order and omitempty rules, Time as
+ * RFC 3339, IntOrString bare. int64 values are numbers when they are safe
+ * integers and bigints otherwise, so nothing is silently rounded.
+ */
+export function toJson(obj: NetworkingObject | Message): JsonValue {
+  return plain(toPrintable(obj));
+}
+
+/**
+ * Kubernetes JSON text, byte-identical to the API server: compact like its
+ * responses by default (without the trailing newline), or indented like
+ * `json.MarshalIndent` when `indent` is given (2 gives the fixture format).
+ */
+export function toJsonString(obj: NetworkingObject | Message, indent?: number | string): string {
+  const ind = typeof indent === "number" ? " ".repeat(Math.max(0, Math.min(10, Math.floor(indent)))) : (indent ?? "");
+  return printGoJson(toPrintable(obj), ind);
+}
+
+function toPrintable(obj: NetworkingObject | Message): PrintableValue {
+  const info = kindOf(obj);
+  const out: { [key: string]: PrintableValue } = { kind: info.kind, apiVersion: info.apiVersion };
+  writeObject(out, shapeOf(info.desc), obj as AnyMessage);
+  return out;
+}
+
+function writeObject(out: { [key: string]: PrintableValue }, shape: MessageShape, msg: AnyMessage | undefined): void {
+  const fields = shape.goOrder;
+  for (let i = 0; i < fields.length; i++) {
+    const fs = fields[i] as FieldShape;
+    if (fs.inline) {
+      writeObject(out, shapeOf(fs.field.message as DescMessage), msg?.[fs.localName] as AnyMessage | undefined);
+      continue;
+    }
+    let v: PrintableValue | undefined;
+    try {
+      v = fieldJson(fs, msg);
+    } catch (e) {
+      // Build the path only on the way out of a failure.
+      if (e instanceof EncodeError) throw new EncodeError(e.reason, joinPath(fs.jsonKey as string, e.path));
+      throw e;
+    }
+    if (v !== undefined) setOwn(out, fs.jsonKey as string, v);
+  }
+}
+
+function joinPath(head: string, rest: string): string {
+  return rest === "" ? head : rest.startsWith("[") ? head + rest : `${head}.${rest}`;
+}
+
+/** The JSON for one field, or undefined when Go omits it. */
+function fieldJson(fs: FieldShape, msg: AnyMessage | undefined): PrintableValue | undefined {
+  const field = fs.field;
+  const value = msg?.[fs.localName];
+  switch (field.fieldKind) {
+    case "scalar": {
+      const set = msg !== undefined && hasOwn.call(msg, fs.localName);
+      if (fs.pointer && !set) return fs.omitEmpty ? undefined : null;
+      const v = value === undefined ? zeroScalar(field.scalar) : value;
+      if (!fs.pointer && fs.omitEmpty && isZeroScalar(v)) return undefined;
+      return scalarJson(v);
+    }
+    case "message": {
+      const sub = value as AnyMessage | undefined;
+      if (sub === undefined && fs.pointer) return fs.omitEmpty ? undefined : null;
+      const typeName = field.message.typeName;
+      if (typeName === TIME_TYPE) {
+        if (sub === undefined || isZeroTime(sub)) return fs.omitZero ? undefined : null;
+        return formatRfc3339(hasOwn.call(sub, "seconds") ? (sub["seconds"] as bigint) : 0n);
+      }
+      if (typeName === INT_OR_STRING_TYPE) return intOrString(sub);
+      if (typeName === FIELDS_V1_TYPE) return fieldsV1(sub);
+      const out: { [k: string]: PrintableValue } = {};
+      writeObject(out, shapeOf(field.message), sub);
+      return out;
+    }
+    case "list": {
+      const list = (value as unknown[] | undefined) ?? [];
+      if (list.length === 0) return fs.omitEmpty ? undefined : null;
+      if (field.listKind === "message") {
+        const child = shapeOf(field.message);
+        const out: PrintableValue[] = new Array(list.length);
+        for (let i = 0; i < list.length; i++) {
+          const item: { [k: string]: PrintableValue } = {};
+          try {
+            writeObject(item, child, list[i] as AnyMessage);
+          } catch (e) {
+            if (e instanceof EncodeError) throw new EncodeError(e.reason, joinPath(`[${i}]`, e.path));
+            throw e;
+          }
+          out[i] = item;
+        }
+        return out;
+      }
+      return list.map(scalarJson);
+    }
+    case "map": {
+      const map = (value as Record<string, string> | undefined) ?? {};
+      const keys = sortedKeys(map);
+      if (keys.length === 0) return fs.omitEmpty ? undefined : null;
+      return new GoMap(keys.map((k) => [k, map[k] as string] as const));
+    }
+    default:
+      throw new EncodeError("unsupported field kind", "");
+  }
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+function scalarJson(v: unknown): PrintableValue {
+  if (typeof v === "bigint") return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+  return v as PrintableValue;
+}
+
+function isZeroScalar(v: unknown): boolean {
+  return v === "" || v === 0 || v === 0n || v === false || (v instanceof Uint8Array && v.length === 0);
+}
+
+function intOrString(sub: AnyMessage | undefined): PrintableValue {
+  const type = (sub?.["type"] as bigint | undefined) ?? 0n;
+  if (type === 0n) return (sub?.["intVal"] as number | undefined) ?? 0;
+  if (type === 1n) return (sub?.["strVal"] as string | undefined) ?? "";
+  throw new EncodeError(`IntOrString has type ${type}; only 0 (int) and 1 (string) exist`, "");
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function fieldsV1(sub: AnyMessage | undefined): PrintableValue {
+  const raw = sub?.["Raw"] as Uint8Array | undefined;
+  if (raw === undefined || raw.length === 0) return null;
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw new EncodeError("fieldsV1 holds bytes that are not UTF-8 JSON", "");
+  }
+  try {
+    return new RawJson(text, parseJsonText(text).value);
+  } catch (e) {
+    throw new EncodeError(`fieldsV1 is not valid JSON: ${e instanceof DecodeError ? e.reason : String(e)}`, "");
+  }
+}
+
+/** Turns printer-only values into plain JSON values. */
+function plain(v: PrintableValue): JsonValue {
+  if (v instanceof RawJson) return plain(v.value as PrintableValue);
+  if (v instanceof GoMap) {
+    const out: JsonObject = {};
+    for (const [k, val] of v.entries) setOwn(out as Record<string, unknown>, k, val);
+    return out;
+  }
+  if (v instanceof FloatLiteral) return v.value;
+  if (v instanceof DuplicateKey) return plain(v.values[v.values.length - 1] as PrintableValue);
+  if (Array.isArray(v)) return v.map(plain);
+  if (v !== null && typeof v === "object") {
+    const out: JsonObject = {};
+    const obj = v as Record<string, PrintableValue>;
+    for (const k of Object.keys(obj)) setOwn(out as Record<string, unknown>, k, plain(obj[k] as PrintableValue));
+    return out;
+  }
+  return v;
+}

@@ -1,0 +1,187 @@
+import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
+import { toDecodeError } from "./binary.js";
+import { decode, encode, type DecodeOptions, type EncodeOptions } from "./envelope.js";
+import { DecodeError } from "./errors.js";
+import type { NetworkingObject } from "./kinds.js";
+
+/** The five watch event types the API server sends. */
+export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+const EVENT_TYPES: ReadonlySet<string> = new Set(["ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"]);
+
+/** One decoded watch event. ERROR events carry a `Status` object. */
+export interface WatchEvent<T extends NetworkingObject = NetworkingObject> {
+  readonly type: WatchEventType;
+  readonly object: T;
+}
+
+/** Media type of a protobuf watch response body. */
+export const PROTOBUF_WATCH_MEDIA_TYPE = "application/vnd.kubernetes.protobuf;stream=watch";
+
+/** client-go's cap on one frame. */
+export const DEFAULT_MAX_FRAME_SIZE = 16 * 1024 * 1024;
+
+export interface WatchDecodeOptions extends DecodeOptions {
+  /** Largest frame accepted, in bytes. Default 16 MiB, as client-go. */
+  readonly maxFrameSize?: number;
+}
+
+/**
+ * Decodes a protobuf watch stream: 4-byte big-endian length frames, each a
+ * `meta.v1.WatchEvent` whose object is an enveloped `k8s\0` object. Frames
+ * may be split across chunks in any way. Offsets in errors count from the
+ * start of the stream.
+ */
+export async function* decodeWatchStream(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options: WatchDecodeOptions = {},
+): AsyncGenerator<WatchEvent, void, undefined> {
+  const maxFrame = options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE;
+  // A small state machine: collect 4 header bytes, then `frameLen` body bytes.
+  // Each byte is copied at most once, however the stream is chunked.
+  const header = new Uint8Array(4);
+  let headerFill = 0;
+  let frame: Uint8Array | undefined;
+  let frameFill = 0;
+  let frameOffset = 0; // stream offset of the current frame's length prefix
+  let streamPos = 0;
+  for await (const chunk of chunks) {
+    if (!(chunk instanceof Uint8Array)) {
+      throw new DecodeError("protobuf", "watch stream chunks must be Uint8Array", { offset: streamPos });
+    }
+    let i = 0;
+    while (i < chunk.length) {
+      if (frame === undefined) {
+        if (headerFill === 0) frameOffset = streamPos + i;
+        // Fast path: a whole frame inside this chunk needs no copy.
+        if (headerFill === 0 && chunk.length - i >= 4) {
+          const len = readUint32BE(chunk, i);
+          checkFrameLength(len, maxFrame, frameOffset);
+          if (chunk.length - i - 4 >= len) {
+            const body = chunk.subarray(i + 4, i + 4 + len);
+            i += 4 + len;
+            yield decodeWatchEvent(body, options, frameOffset + 4);
+            continue;
+          }
+        }
+        const take = Math.min(4 - headerFill, chunk.length - i);
+        header.set(chunk.subarray(i, i + take), headerFill);
+        headerFill += take;
+        i += take;
+        if (headerFill < 4) break;
+        const len = readUint32BE(header, 0);
+        checkFrameLength(len, maxFrame, frameOffset);
+        frame = new Uint8Array(len);
+        frameFill = 0;
+      }
+      const take = Math.min(frame.length - frameFill, chunk.length - i);
+      frame.set(chunk.subarray(i, i + take), frameFill);
+      frameFill += take;
+      i += take;
+      if (frameFill === frame.length) {
+        const body = frame;
+        frame = undefined;
+        headerFill = 0;
+        yield decodeWatchEvent(body, options, frameOffset + 4);
+      }
+    }
+    streamPos += chunk.length;
+  }
+  if (headerFill > 0 || frame !== undefined) {
+    const have = frame === undefined ? `${headerFill} of 4 length bytes` : `${frameFill} of ${frame.length} frame bytes`;
+    throw new DecodeError("protobuf", `watch stream ended inside a frame (${have})`, { offset: frameOffset });
+  }
+}
+
+function checkFrameLength(len: number, max: number, offset: number): void {
+  if (len > max) throw new DecodeError("protobuf", `watch frame of ${len} bytes exceeds the ${max}-byte limit`, { offset });
+}
+
+function readUint32BE(b: Uint8Array, at: number): number {
+  return (b[at] as number) * 0x1000000 + (((b[at + 1] as number) << 16) | ((b[at + 2] as number) << 8) | (b[at + 3] as number));
+}
+
+/**
+ * Decodes one frame body (a bare `WatchEvent`, no magic). `baseOffset` is the
+ * frame's position in the stream, added to error offsets.
+ */
+export function decodeWatchEvent(frame: Uint8Array, options: DecodeOptions = {}, baseOffset = 0): WatchEvent {
+  const r = new BinaryReader(frame);
+  const state = { fieldStart: 0 };
+  let type: string | undefined;
+  let rawStart = -1;
+  let rawEnd = -1;
+  try {
+    while (r.pos < r.len) {
+      const at = r.pos;
+      state.fieldStart = at;
+      const [no, wt] = r.tag();
+      if ((no === 1 || no === 2) && wt !== WireType.LengthDelimited) {
+        throw new DecodeError("protobuf", `wrong wire type ${wt} for WatchEvent field ${no}`, { offset: baseOffset + at });
+      }
+      if (no === 1) {
+        type = r.string(true);
+      } else if (no === 2) {
+        // RawExtension { 1: raw }
+        const len = r.uint32();
+        const end = r.pos + len;
+        if (end > r.len) throw new DecodeError("protobuf", `length ${len} runs past the end of the frame`, { offset: baseOffset + at });
+        while (r.pos < end) {
+          const iat = r.pos;
+          state.fieldStart = iat;
+          const [ino, iwt] = r.tag();
+          if (ino === 1 && iwt === WireType.LengthDelimited) {
+            const ilen = r.uint32();
+            rawStart = r.pos;
+            rawEnd = r.pos + ilen;
+            if (rawEnd > end) throw new DecodeError("protobuf", `length ${ilen} runs past the end of the object`, { offset: baseOffset + iat });
+            r.pos = rawEnd;
+          } else {
+            r.skip(iwt, ino);
+          }
+        }
+        if (r.pos !== end) throw new DecodeError("protobuf", "object overruns its length", { offset: baseOffset + at });
+      } else {
+        r.skip(wt, no);
+      }
+    }
+  } catch (e) {
+    const err = toDecodeError(e, state);
+    throw err.offset !== undefined && !(e instanceof DecodeError)
+      ? new DecodeError("protobuf", err.reason, { offset: baseOffset + err.offset })
+      : err;
+  }
+  if (type === undefined || !EVENT_TYPES.has(type)) {
+    throw new DecodeError("protobuf", `unknown watch event type ${JSON.stringify(type ?? "")}; want one of ${[...EVENT_TYPES].join(", ")}`, { offset: baseOffset });
+  }
+  if (rawStart < 0) throw new DecodeError("protobuf", `${type} watch event has no object`, { offset: baseOffset });
+  const objectBytes = frame.subarray(rawStart, rawEnd);
+  let object: NetworkingObject;
+  try {
+    object = decode(objectBytes, options);
+  } catch (e) {
+    if (e instanceof DecodeError) {
+      throw new DecodeError("protobuf", `in ${type} event object: ${e.reason}`, {
+        offset: baseOffset + rawStart + (e.offset ?? 0),
+        ...(e.path !== undefined ? { path: e.path } : {}),
+      });
+    }
+    throw e;
+  }
+  return { type: type as WatchEventType, object };
+}
+
+/** Encodes one watch event as the API server frames it: length prefix, WatchEvent, enveloped object. */
+export function encodeWatchEvent(event: WatchEvent, options: EncodeOptions = {}): Uint8Array {
+  if (!EVENT_TYPES.has(event.type)) throw new TypeError(`unknown watch event type ${JSON.stringify(event.type)}`);
+  const objectBytes = encode(event.object, options);
+  const w = new BinaryWriter();
+  w.tag(1, WireType.LengthDelimited).string(event.type);
+  w.tag(2, WireType.LengthDelimited).fork();
+  w.tag(1, WireType.LengthDelimited).bytes(objectBytes);
+  w.join();
+  const body = w.finish();
+  const out = new Uint8Array(4 + body.length);
+  new DataView(out.buffer).setUint32(0, body.length, false);
+  out.set(body, 4);
+  return out;
+}
