@@ -1,7 +1,8 @@
 import { create, ScalarType, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { DecodeError } from "./errors.js";
+import { DecodeError, EncodeError } from "./errors.js";
 import { GO_ZERO_TIME_SECONDS, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "./shapes.js";
+import { Failure, WIRE_NAMES, copyBytes, readLength as readLengthAt, readTag as readTagAt, skipValue } from "./wire.js";
 
 /** Options for bare-message protobuf decoding. */
 export interface BinaryDecodeOptions {
@@ -24,15 +25,6 @@ interface UnknownField {
   no: number;
   wireType: WireType;
   data: Uint8Array;
-}
-
-/** Internal failure carrying the offset; path segments are prepended while unwinding. */
-class Failure {
-  constructor(
-    readonly offset: number,
-    readonly reason: string,
-    readonly path: string[] = [],
-  ) {}
 }
 
 // ---------------------------------------------------------------- plans
@@ -205,29 +197,14 @@ function scalarWireType(t: ScalarType): WireType {
   }
 }
 
-const WIRE_NAMES = ["varint", "64-bit", "length-delimited", "start-group", "end-group", "32-bit", "6", "7"];
-
-/** Reads a tag without allocating; rejects what protobuf forbids. */
+/** Reads a tag; see wire.ts for what is rejected. */
 function readTag(state: DecodeState): number {
-  const r = state.reader;
-  const at = r.pos;
-  const tag = r.uint32();
-  if (r.pos - at > 5) throw new Failure(at, "bad field tag: varint longer than 5 bytes");
-  if (tag >>> 3 === 0) throw new Failure(at, "bad field tag: field number 0");
-  if ((tag & 7) > 5) throw new Failure(at, `bad field tag: wire type ${tag & 7}`);
-  return tag;
+  return readTagAt(state.reader);
 }
 
-/** Reads a length prefix and returns the end offset, checked against the enclosing end. */
+/** Reads a length prefix (64-bit, bounded by `end`) and returns where the payload ends. */
 function readLength(state: DecodeState, end: number): number {
-  const r = state.reader;
-  const lenStart = r.pos;
-  const len = r.uint32();
-  const stop = r.pos + len;
-  if (stop > end) {
-    throw new Failure(lenStart, `length ${len} runs past the end of the ${end === r.len ? "input" : "enclosing message"}`);
-  }
-  return stop;
+  return readLengthAt(state.reader, state.bytes, end, end === state.bytes.length ? "input" : "enclosing message");
 }
 
 function readMessage(state: DecodeState, plan: Plan, msg: AnyMessage, end: number): AnyMessage {
@@ -241,7 +218,7 @@ function readMessage(state: DecodeState, plan: Plan, msg: AnyMessage, end: numbe
     const wireType = (tag & 7) as WireType;
     const fp = byNumber[no];
     if (fp === undefined) {
-      readUnknown(state, msg, no, wireType, fieldStart, end);
+      readUnknown(state, msg, no, wireType, end);
       continue;
     }
     if (wireType !== fp.wireType) {
@@ -327,7 +304,7 @@ function readScalar(state: DecodeState, t: ScalarType, end: number): unknown {
       const stop = readLength(state, end);
       const start = r.pos;
       r.pos = stop;
-      return state.bytes.slice(start, stop);
+      return copyBytes(state.bytes, start, stop);
     }
     case ScalarType.INT32:
       return r.int32();
@@ -379,7 +356,7 @@ function readMapEntry(state: DecodeState, map: Record<string, unknown>, end: num
     } else if (no === 1 || no === 2) {
       throw new Failure(at, `wrong wire type in map entry: got ${WIRE_NAMES[wt]}, want length-delimited`);
     } else {
-      skipUnknown(state, no, wt, at, stop);
+      skipUnknown(state, no, wt, stop);
     }
   }
   if (r.pos !== stop) throw new Failure(r.pos, "map entry overruns its length");
@@ -395,27 +372,26 @@ export function setOwn(obj: Record<string, unknown>, key: string, value: unknown
   }
 }
 
-/** Checks a length prefix without consuming it. */
-function peekLength(state: DecodeState, end: number): number {
-  const r = state.reader;
-  const at = r.pos;
-  const stop = readLength(state, end);
-  r.pos = at;
-  return stop;
+function skipUnknown(state: DecodeState, no: number, wireType: WireType, end: number): void {
+  skipValue(state.reader, state.bytes, wireType, no, end, state.maxDepth, state.fieldStart);
 }
 
-function skipUnknown(state: DecodeState, no: number, wireType: WireType, at: number, end: number): Uint8Array {
-  const r = state.reader;
-  if (wireType === WireType.EndGroup) throw new Failure(at, `unexpected end-group tag for field ${no}`);
-  if (wireType === WireType.LengthDelimited) peekLength(state, end);
-  const data = r.skip(wireType, no, state.maxDepth);
-  if (r.pos > end) throw new Failure(at, `unknown field ${no} runs past the end of its message`);
-  return data;
+/** Keeps an unknown field's value bytes (after the tag), as protobuf-es stores them. */
+function readUnknown(state: DecodeState, msg: AnyMessage, no: number, wireType: WireType, end: number): void {
+  const valueStart = state.reader.pos;
+  skipUnknown(state, no, wireType, end);
+  (msg.$unknown ??= []).push({ no, wireType, data: copyBytes(state.bytes, valueStart, state.reader.pos) });
 }
 
-function readUnknown(state: DecodeState, msg: AnyMessage, no: number, wireType: WireType, at: number, end: number): void {
-  const data = skipUnknown(state, no, wireType, at, end).slice();
-  (msg.$unknown ??= []).push({ no, wireType, data });
+const empties = new WeakMap<Plan, AnyMessage>();
+/** A shared, never-mutated empty message, for writing absent structs. */
+function emptyOf(plan: Plan): AnyMessage {
+  let m = empties.get(plan);
+  if (m === undefined) {
+    m = Object.freeze(create(plan.desc)) as AnyMessage;
+    empties.set(plan, m);
+  }
+  return m;
 }
 
 /** Go's zero value of a message: non-pointer structs exist, recursively. */
@@ -479,7 +455,14 @@ function writeMessage(w: BinaryWriter, plan: Plan, msg: AnyMessage, keepUnknown:
     writeTime(w, msg);
   } else {
     const fields = plan.wire;
-    for (let i = 0; i < fields.length; i++) writeField(w, fields[i] as FieldPlan, msg, keepUnknown);
+    for (let i = 0; i < fields.length; i++) {
+      const fp = fields[i] as FieldPlan;
+      try {
+        writeField(w, fp, msg, keepUnknown);
+      } catch (e) {
+        throw withSegment(e, fp.segment === "" ? fp.name : fp.segment);
+      }
+    }
   }
   if (keepUnknown && msg.$unknown !== undefined) {
     for (const u of msg.$unknown) w.tag(u.no, u.wireType).raw(u.data);
@@ -497,14 +480,11 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
       return;
     }
     case Kind.Message: {
-      if (value === undefined) {
-        if (fp.pointer) return;
-        // A non-pointer struct is always written, empty if absent.
-        w.tag(fp.no, WireType.LengthDelimited).uint32(0);
-        return;
-      }
+      if (value === undefined && fp.pointer) return;
+      // A non-pointer struct is always written; if absent, as Go's zero struct.
+      const child = fp.child as Plan;
       w.tag(fp.no, WireType.LengthDelimited).fork();
-      writeMessage(w, fp.child as Plan, value as AnyMessage, keepUnknown);
+      writeMessage(w, child, (value as AnyMessage | undefined) ?? emptyOf(child), keepUnknown);
       w.join();
       return;
     }
@@ -513,7 +493,11 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
       const child = fp.child as Plan;
       for (let i = 0; i < list.length; i++) {
         w.tag(fp.no, WireType.LengthDelimited).fork();
-        writeMessage(w, child, list[i] as AnyMessage, keepUnknown);
+        try {
+          writeMessage(w, child, list[i] as AnyMessage, keepUnknown);
+        } catch (e) {
+          throw withSegment(e, `[${i}]`);
+        }
         w.join();
       }
       return;
@@ -531,9 +515,11 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
       const keys = Object.keys(map);
       if (keys.length > 1) keys.sort(compareUtf8);
       for (const k of keys) {
+        const v = map[k];
+        if (typeof v !== "string") throw new EncodeError(`expected a string map value, got ${typeof v}`, k);
         w.tag(fp.no, WireType.LengthDelimited).fork();
         w.tag(1, WireType.LengthDelimited).string(k);
-        w.tag(2, WireType.LengthDelimited).string(map[k] as string);
+        w.tag(2, WireType.LengthDelimited).string(v);
         w.join();
       }
       return;
@@ -541,22 +527,40 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
   }
 }
 
+/** Prefixes a field to an encoding failure's path; wraps the writer's own errors. */
+function withSegment(e: unknown, seg: string): EncodeError {
+  if (e instanceof EncodeError) {
+    const path = e.path === "" ? seg : e.path.startsWith("[") ? seg + e.path : `${seg}.${e.path}`;
+    return new EncodeError(e.reason, path);
+  }
+  return new EncodeError(e instanceof Error ? e.message : String(e), seg);
+}
+
 function writeScalar(w: BinaryWriter, t: ScalarType, value: unknown): void {
   switch (t) {
     case ScalarType.STRING:
-      w.string(value as string);
+      if (typeof value !== "string") throw new EncodeError(`expected a string, got ${typeof value}`, "");
+      w.string(value);
       return;
     case ScalarType.BYTES:
-      w.bytes(value as Uint8Array);
+      if (!(value instanceof Uint8Array)) throw new EncodeError(`expected a Uint8Array, got ${typeof value}`, "");
+      w.bytes(value);
       return;
     case ScalarType.INT32:
-      w.int32(value as number);
+      if (typeof value !== "number" || !Number.isInteger(value) || value < -0x80000000 || value > 0x7fffffff) {
+        throw new EncodeError(`expected an int32, got ${String(value)}`, "");
+      }
+      w.int32(value);
       return;
     case ScalarType.INT64:
-      w.int64(value as bigint);
+      if (typeof value !== "bigint" || value < -(2n ** 63n) || value >= 2n ** 63n) {
+        throw new EncodeError(`expected an int64 bigint, got ${typeof value === "bigint" ? value : typeof value}`, "");
+      }
+      w.int64(value);
       return;
     case ScalarType.BOOL:
-      w.bool(value as boolean);
+      if (typeof value !== "boolean") throw new EncodeError(`expected a boolean, got ${typeof value}`, "");
+      w.bool(value);
       return;
     default:
       throw new TypeError(`unsupported scalar type ${ScalarType[t]}`);
@@ -575,7 +579,8 @@ export function isZeroTime(t: Message): boolean {
 /** Go writes whole seconds and nanos 0; the zero time is an empty message. */
 function writeTime(w: BinaryWriter, msg: AnyMessage): void {
   if (isZeroTime(msg)) return;
-  const seconds = Object.prototype.hasOwnProperty.call(msg, "seconds") ? (msg["seconds"] as bigint) : 0n;
+  const seconds = Object.prototype.hasOwnProperty.call(msg, "seconds") ? msg["seconds"] : 0n;
+  if (typeof seconds !== "bigint") throw new EncodeError(`expected Time seconds as a bigint, got ${typeof seconds}`, "seconds");
   w.tag(1, WireType.Varint).int64(seconds);
   w.tag(2, WireType.Varint).int32(0);
 }

@@ -1,7 +1,8 @@
 import type { Message } from "@bufbuild/protobuf";
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { decodeMessageAt, toDecodeError, writeMessageBody, type BinaryDecodeOptions, type BinaryEncodeOptions } from "./binary.js";
-import { DecodeError } from "./errors.js";
+import { Failure, readLength, readTag, skipValue } from "./wire.js";
+import { DecodeError, EncodeError } from "./errors.js";
 import { kindOfTypeName, lookupKind, supportedKinds, type KindInfo, type NetworkingObject } from "./kinds.js";
 
 /** The 4 bytes that start every Kubernetes protobuf object: "k8s" and the encoding style 0. */
@@ -63,51 +64,56 @@ export function readEnvelope(bytes: Uint8Array): Envelope {
   let rawEnd = -1;
   let contentEncoding = "";
   let contentType = "";
+  const end = bytes.length;
   try {
-    while (r.pos < r.len) {
+    while (r.pos < end) {
       const at = r.pos;
       state.fieldStart = at;
-      const [no, wt] = r.tag();
+      const tag = readTag(r);
+      const no = tag >>> 3;
+      const wt = tag & 7;
       if (no >= 1 && no <= 4 && wt !== WireType.LengthDelimited) {
-        throw new DecodeError("protobuf", `wrong wire type ${wt} for runtime.Unknown field ${no}`, { offset: at });
+        throw new Failure(at, `wrong wire type ${wt} for runtime.Unknown field ${no}`);
       }
       switch (no) {
         case 1: {
-          const end = lengthEnd(r, r.len);
-          r.uint32();
-          while (r.pos < end) {
+          const stop = readLength(r, bytes, end, "input");
+          while (r.pos < stop) {
             const tat = r.pos;
             state.fieldStart = tat;
-            const [tno, twt] = r.tag();
+            const ttag = readTag(r);
+            const tno = ttag >>> 3;
+            const twt = ttag & 7;
             if ((tno === 1 || tno === 2) && twt === WireType.LengthDelimited) {
-              lengthEnd(r, end);
-              const s = utf8(r, tat);
+              const sEnd = readLength(r, bytes, stop, "typeMeta");
+              const s = utf8(bytes, r.pos, sEnd, tat);
+              r.pos = sEnd;
               if (tno === 1) apiVersion = s;
               else kind = s;
+            } else if (tno === 1 || tno === 2) {
+              throw new Failure(tat, `wrong wire type ${twt} for runtime.TypeMeta field ${tno}`);
             } else {
-              r.skip(twt, tno);
-              if (r.pos > end) throw new DecodeError("protobuf", "typeMeta field runs past its message", { offset: tat });
+              skipValue(r, bytes, twt, tno, stop, 64, tat);
             }
           }
           break;
         }
-        case 2: {
-          rawEnd = lengthEnd(r, r.len);
-          r.uint32();
+        case 2:
+          rawEnd = readLength(r, bytes, end, "input");
           rawStart = r.pos;
           r.pos = rawEnd;
           break;
-        }
         case 3:
-          lengthEnd(r, r.len);
-          contentEncoding = utf8(r, at);
+        case 4: {
+          const sEnd = readLength(r, bytes, end, "input");
+          const s = utf8(bytes, r.pos, sEnd, at);
+          r.pos = sEnd;
+          if (no === 3) contentEncoding = s;
+          else contentType = s;
           break;
-        case 4:
-          lengthEnd(r, r.len);
-          contentType = utf8(r, at);
-          break;
+        }
         default:
-          r.skip(wt, no);
+          skipValue(r, bytes, wt, no, end, 64, at);
       }
     }
   } catch (e) {
@@ -130,21 +136,13 @@ export function readEnvelope(bytes: Uint8Array): Envelope {
   return { apiVersion, kind, rawStart, rawEnd };
 }
 
-/** Checks a length prefix against `end` and returns where the value ends; pos stays at the prefix. */
-function lengthEnd(r: BinaryReader, end: number): number {
-  const at = r.pos;
-  const len = r.uint32();
-  const stop = r.pos + len;
-  if (stop > end) throw new DecodeError("protobuf", `length ${len} runs past the end of the input`, { offset: at });
-  r.pos = at;
-  return stop;
-}
+const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-function utf8(r: BinaryReader, at: number): string {
+function utf8(bytes: Uint8Array, start: number, stop: number, at: number): string {
   try {
-    return r.string(true);
+    return utf8Strict.decode(bytes.subarray(start, stop));
   } catch {
-    throw new DecodeError("protobuf", "string field is not valid UTF-8", { offset: at });
+    throw new Failure(at, "string field is not valid UTF-8");
   }
 }
 
@@ -170,12 +168,18 @@ export function encode(obj: NetworkingObject | Message, options: EncodeOptions =
   return w.finish();
 }
 
-/** The kind of a message, or a TypeError naming what it is instead. */
-export function kindOf(obj: Message): KindInfo {
-  const typeName = (obj as { $typeName?: unknown } | null)?.$typeName;
+/**
+ * The kind of an object (from its protobuf-es `$typeName`). Throws
+ * {@link EncodeError} for anything that is not a top-level kind.
+ */
+export function kindOf(obj: NetworkingObject | Message): KindInfo {
+  const typeName = (obj as { $typeName?: unknown } | null | undefined)?.$typeName;
   const info = typeof typeName === "string" ? kindOfTypeName(typeName) : undefined;
   if (info === undefined) {
-    throw new TypeError(`not a top-level networking.k8s.io/v1 object (got ${typeof typeName === "string" ? typeName : describeType(obj)}); supported: ${supportedKinds()}`);
+    throw new EncodeError(
+      `not a top-level object of a supported kind (got ${typeof typeName === "string" ? typeName : describeType(obj)}); supported: ${supportedKinds()}`,
+      "",
+    );
   }
   return info;
 }

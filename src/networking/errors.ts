@@ -6,11 +6,13 @@ export interface DecodeErrorLocation {
   readonly offset?: number;
   /** Kubernetes-style field path, e.g. `spec.rules[0].http.paths[1].backend`. */
   readonly path?: string;
+  /** The same path, structured: keys and array indexes. */
+  readonly segments?: readonly (string | number)[];
   /** 1-based line of JSON/YAML text. */
   readonly line?: number;
   /** 1-based column of JSON/YAML text. */
   readonly column?: number;
-  /** 0-based index of the YAML document in a multi-document stream. */
+  /** 1-based number of the YAML document in a multi-document stream. */
   readonly document?: number;
 }
 
@@ -25,6 +27,7 @@ export class DecodeError extends Error {
   readonly reason: string;
   readonly offset: number | undefined;
   readonly path: string | undefined;
+  readonly segments: readonly (string | number)[] | undefined;
   readonly line: number | undefined;
   readonly column: number | undefined;
   readonly document: number | undefined;
@@ -35,6 +38,7 @@ export class DecodeError extends Error {
     this.reason = reason;
     this.offset = where.offset;
     this.path = where.path;
+    this.segments = where.segments;
     this.line = where.line;
     this.column = where.column;
     this.document = where.document;

@@ -3,6 +3,7 @@ export { DecodeError, EncodeError, type DecodeErrorLocation, type DecodeFormat }
 export {
   decode,
   encode,
+  kindOf,
   readEnvelope,
   MAGIC,
   PROTOBUF_MEDIA_TYPE,

@@ -326,9 +326,15 @@ function quoteChar(text: string, at: number): string {
 }
 
 /** A DecodeError for JSON text at a character offset, with 1-based line and column. */
-export function jsonError(text: string, reason: string, at: number, path?: string): DecodeError {
+export function jsonError(text: string, reason: string, at: number, path?: string, segments?: readonly (string | number)[]): DecodeError {
   const { line, column } = lineColumn(text, at);
-  return new DecodeError("json", reason, { offset: at, line, column, ...(path !== undefined ? { path } : {}) });
+  return new DecodeError("json", reason, {
+    offset: at,
+    line,
+    column,
+    ...(path !== undefined ? { path } : {}),
+    ...(segments !== undefined ? { segments } : {}),
+  });
 }
 
 export function lineColumn(text: string, at: number): { line: number; column: number } {

@@ -103,15 +103,16 @@ function toDecodeError(ctx: Ctx, e: unknown): DecodeError {
   if (e instanceof DecodeError) return e;
   if (e instanceof PathError) {
     const path = renderPath(e.path);
+    const segments = e.path.map((p) => (/^\[\d+\]$/.test(p) ? Number(p.slice(1, -1)) : p));
     if (ctx.source !== undefined) {
       // Errors are rare: re-parse with positions to point at the value.
-      const segments = e.path.map((p) => (p.startsWith("[") ? Number(p.slice(1, -1)) : p));
-      return jsonError(ctx.source.text, e.reason, locatePath(ctx.source.text, segments), path);
+      return jsonError(ctx.source.text, e.reason, locatePath(ctx.source.text, segments), path, segments);
     }
-    return new DecodeError(ctx.format, e.reason, { path });
+    return new DecodeError(ctx.format, e.reason, { path, segments });
   }
-  if (e instanceof RangeError) return new DecodeError(ctx.format, "input nested too deeply");
-  return new DecodeError(ctx.format, e instanceof Error ? e.message : String(e));
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return new DecodeError(ctx.format, "input nested too deeply");
+  // Anything else is a bug in clusterwire, not bad input: let it surface as one.
+  throw e;
 }
 
 function renderPath(segments: readonly string[]): string {
@@ -390,7 +391,10 @@ export function toJson(obj: NetworkingObject | Message): JsonValue {
  * `json.MarshalIndent` when `indent` is given (2 gives the fixture format).
  */
 export function toJsonString(obj: NetworkingObject | Message, indent?: number | string): string {
-  const ind = typeof indent === "number" ? " ".repeat(Math.max(0, Math.min(10, Math.floor(indent)))) : (indent ?? "");
+  if (typeof indent === "number" && !(Number.isInteger(indent) && indent >= 0)) {
+    throw new RangeError(`indent must be a non-negative integer, got ${indent}`);
+  }
+  const ind = typeof indent === "number" ? " ".repeat(indent) : (indent ?? "");
   return printGoJson(toPrintable(obj), ind);
 }
 

@@ -2,7 +2,10 @@ import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { toDecodeError } from "./binary.js";
 import { decode, encode, type DecodeOptions, type EncodeOptions } from "./envelope.js";
 import { DecodeError } from "./errors.js";
+import { Failure, readLength, readTag, skipValue } from "./wire.js";
 import type { NetworkingObject } from "./kinds.js";
+
+const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The five watch event types the API server sends. */
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
@@ -107,48 +110,52 @@ function readUint32BE(b: Uint8Array, at: number): number {
 export function decodeWatchEvent(frame: Uint8Array, options: DecodeOptions = {}, baseOffset = 0): WatchEvent {
   const r = new BinaryReader(frame);
   const state = { fieldStart: 0 };
+  const end = frame.length;
   let type: string | undefined;
   let rawStart = -1;
   let rawEnd = -1;
   try {
-    while (r.pos < r.len) {
+    while (r.pos < end) {
       const at = r.pos;
       state.fieldStart = at;
-      const [no, wt] = r.tag();
+      const tag = readTag(r);
+      const no = tag >>> 3;
+      const wt = tag & 7;
       if ((no === 1 || no === 2) && wt !== WireType.LengthDelimited) {
-        throw new DecodeError("protobuf", `wrong wire type ${wt} for WatchEvent field ${no}`, { offset: baseOffset + at });
+        throw new Failure(at, `wrong wire type ${wt} for WatchEvent field ${no}`);
       }
       if (no === 1) {
-        type = r.string(true);
+        const stop = readLength(r, frame, end, "frame");
+        try {
+          type = utf8Strict.decode(frame.subarray(r.pos, stop));
+        } catch {
+          throw new Failure(at, "watch event type is not valid UTF-8");
+        }
+        r.pos = stop;
       } else if (no === 2) {
         // RawExtension { 1: raw }
-        const len = r.uint32();
-        const end = r.pos + len;
-        if (end > r.len) throw new DecodeError("protobuf", `length ${len} runs past the end of the frame`, { offset: baseOffset + at });
-        while (r.pos < end) {
+        const stop = readLength(r, frame, end, "frame");
+        while (r.pos < stop) {
           const iat = r.pos;
           state.fieldStart = iat;
-          const [ino, iwt] = r.tag();
+          const itag = readTag(r);
+          const ino = itag >>> 3;
+          const iwt = itag & 7;
           if (ino === 1 && iwt === WireType.LengthDelimited) {
-            const ilen = r.uint32();
+            rawEnd = readLength(r, frame, stop, "object");
             rawStart = r.pos;
-            rawEnd = r.pos + ilen;
-            if (rawEnd > end) throw new DecodeError("protobuf", `length ${ilen} runs past the end of the object`, { offset: baseOffset + iat });
             r.pos = rawEnd;
           } else {
-            r.skip(iwt, ino);
+            skipValue(r, frame, iwt, ino, stop, 64, iat);
           }
         }
-        if (r.pos !== end) throw new DecodeError("protobuf", "object overruns its length", { offset: baseOffset + at });
       } else {
-        r.skip(wt, no);
+        skipValue(r, frame, wt, no, end, 64, at);
       }
     }
   } catch (e) {
     const err = toDecodeError(e, state);
-    throw err.offset !== undefined && !(e instanceof DecodeError)
-      ? new DecodeError("protobuf", err.reason, { offset: baseOffset + err.offset })
-      : err;
+    throw new DecodeError("protobuf", err.reason, { offset: baseOffset + (err.offset ?? 0) });
   }
   if (type === undefined || !EVENT_TYPES.has(type)) {
     throw new DecodeError("protobuf", `unknown watch event type ${JSON.stringify(type ?? "")}; want one of ${[...EVENT_TYPES].join(", ")}`, { offset: baseOffset });

@@ -23,6 +23,7 @@ import {
   isMap,
   isScalar,
   isSeq,
+  parseAllDocuments,
   type CST,
   type Document,
   type Scalar,
@@ -816,6 +817,12 @@ export function stringifyGoYaml(value: JsonValue): string {
 export interface ParseYamlOptions {
   /** Deepest allowed collection nesting (default 100, capped at 500). */
   readonly maxDepth?: number;
+  /**
+   * Reject a key repeated in one mapping (default true), as go-yaml's strict
+   * decoding does. With false the last value wins, as the API server's
+   * default (non-strict) YAML-to-JSON step does.
+   */
+  readonly uniqueKeys?: boolean;
 }
 
 /**
@@ -827,6 +834,9 @@ const HARD_MAX_DEPTH = 500;
 const DEFAULT_MAX_DEPTH = 100;
 
 type Where = (offset: number) => DecodeErrorLocation;
+
+/** Outside YAML 1.1's printable set (tab, breaks, BOM and non-BMP are fine). */
+const NOT_PRINTABLE_INPUT = /[^\t\n\r\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
 /** The first collection deeper than `maxDepth`, as an offset; the CST walk is iterative. */
 function tooDeepAt(root: CST.Token, maxDepth: number): number | undefined {
@@ -867,7 +877,9 @@ function decodeBinary(text: string): string | undefined {
   let out = "";
   for (let i = 0; i < bytes.length; ) {
     const b0 = bytes[i] ?? 0;
-    const need = b0 < 0x80 ? 0 : b0 >= 0xc2 && b0 <= 0xdf ? 1 : b0 >= 0xe0 && b0 <= 0xef ? 2 : b0 >= 0xf0 && b0 <= 0xf4 ? 3 : -1;
+    // Continuation bytes a lead byte announces; -1 for bytes that cannot start a sequence.
+    const need =
+      b0 < 0x80 ? 0 : b0 >= 0xc2 && b0 <= 0xdf ? 1 : b0 >= 0xe0 && b0 <= 0xef ? 2 : b0 >= 0xf0 && b0 <= 0xf4 ? 3 : -1;
     let cp = need === 0 ? b0 : need === 1 ? b0 & 0x1f : need === 2 ? b0 & 0x0f : b0 & 0x07;
     let ok = need >= 0 && i + need < bytes.length;
     for (let k = 1; ok && k <= need; k++) {
@@ -898,6 +910,7 @@ class DocumentConverter {
   constructor(
     private readonly where: Where,
     private readonly maxDepth: number,
+    private readonly uniqueKeys: boolean,
   ) {}
 
   private fail(reason: string, node: unknown): never {
@@ -905,7 +918,10 @@ class DocumentConverter {
     throw new DecodeError("yaml", reason, this.where(range?.[0] ?? 0));
   }
 
-  /** Aliases point at the latest anchor defined before them in document order (anchors register when their node starts). */
+  /**
+   * Aliases point at the latest anchor defined before them in document order;
+   * as in go-yaml, an anchor registers when its node starts.
+   */
   collectAnchors(node: unknown, anchors: Map<string, unknown>): void {
     if (isAlias(node)) {
       this.aliasTargets.set(node, anchors.get(node.source));
@@ -988,7 +1004,9 @@ class DocumentConverter {
             ? Number(s.value)
             : s.value;
         case "float":
-          if (!Number.isFinite(s.value)) this.fail(`JSON cannot represent the float ${goFormatFloat(s.value, 64)}`, node);
+          if (!Number.isFinite(s.value)) {
+            this.fail(`JSON cannot represent the float ${goFormatFloat(s.value, 64)}`, node);
+          }
           return s.value;
       }
     }
@@ -1003,7 +1021,7 @@ class DocumentConverter {
           continue;
         }
         const key = this.key(pair.key, depth + 1);
-        if (explicit.has(key)) this.fail(`mapping key ${JSON.stringify(key)} already defined`, pair.key ?? node);
+        if (this.uniqueKeys && explicit.has(key)) this.fail(`mapping key ${JSON.stringify(key)} already defined`, pair.key ?? node);
         explicit.add(key);
         obj[key] = this.value(pair.value, depth + 1);
       }
@@ -1029,7 +1047,8 @@ class DocumentConverter {
     };
     const mergeOne = (n: unknown): void => {
       // An alias to nothing fails as an unknown anchor inside value().
-      const ok = isMap(n) || (isAlias(n) && (isMap(this.aliasTargets.get(n)) || this.aliasTargets.get(n) === undefined));
+      const target = isAlias(n) ? this.aliasTargets.get(n) : n;
+      const ok = isMap(target) || (isAlias(n) && target === undefined);
       if (!ok) this.fail("map merge requires map or sequence of maps as the value", source);
       copy(this.value(n, depth));
     };
@@ -1064,7 +1083,7 @@ class DocumentConverter {
   }
 }
 
-function parseDocuments(text: string, maxDepth: number): JsonValue[] {
+function parseDocuments(text: string, maxDepth: number, uniqueKeys: boolean): JsonValue[] {
   const lines = new LineCounter();
   const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
   let docIndex = 0;
@@ -1072,11 +1091,27 @@ function parseDocuments(text: string, maxDepth: number): JsonValue[] {
     (doc: number): Where =>
     (offset) => {
       const { line, col } = lines.linePos(offset);
-      return { line: Math.max(line, 1), column: Math.max(col, 1), document: doc, offset };
+      return { line: Math.max(line, 1), column: Math.max(col, 1), document: doc + 1, offset };
     };
+
+  // go-yaml's reader refuses characters outside YAML's printable set.
+  const bad = NOT_PRINTABLE_INPUT.exec(text);
+  if (bad !== null) {
+    const starts = tokens.filter((t) => t.type === "document").map((t) => t.offset);
+    const doc = Math.max(0, starts.filter((o) => o <= bad.index).length - 1);
+    throw new DecodeError("yaml", "control characters are not allowed", whereIn(doc)(bad.index));
+  }
 
   // Depth first: the composer is recursive and must never see deep input.
   for (const tok of tokens) {
+    if (tok.type === "directive") {
+      // go-yaml v2 knows %YAML 1.1 and %TAG only.
+      const [name, version] = tok.source.slice(1).split(/[ \t]+/);
+      let reason: string | undefined;
+      if (name === "YAML" && version !== "1.1") reason = "found incompatible YAML document";
+      else if (name !== "YAML" && name !== "TAG") reason = "found unknown directive name";
+      if (reason !== undefined) throw new DecodeError("yaml", reason, whereIn(docIndex)(tok.offset));
+    }
     if (tok.type !== "document") continue;
     const at = tooDeepAt(tok, maxDepth);
     if (at !== undefined) throw new DecodeError("yaml", `nesting deeper than ${maxDepth}`, whereIn(docIndex)(at));
@@ -1096,7 +1131,7 @@ function parseDocuments(text: string, maxDepth: number): JsonValue[] {
     const where = whereIn(i);
     const err = doc.errors[0];
     if (err !== undefined) throw new DecodeError("yaml", err.message, where(err.pos[0]));
-    const converter = new DocumentConverter(where, maxDepth);
+    const converter = new DocumentConverter(where, maxDepth, uniqueKeys);
     converter.collectAnchors(doc.contents, new Map());
     const value = converter.value(doc.contents, 0);
     if (value !== null) out.push(value);
@@ -1110,22 +1145,63 @@ function parseDocuments(text: string, maxDepth: number): JsonValue[] {
  * Parse a multi-document YAML stream the way Kubernetes does (sigs.k8s.io/yaml
  * YAMLToJSON on go-yaml v2). Empty and null documents are skipped. Integers
  * are `number` when safe and `bigint` otherwise; unquoted timestamps stay
- * strings; duplicate keys are rejected (as go-yaml's strict decoding and the
- * API server's strict field validation do).
+ * strings; duplicate keys are rejected unless `uniqueKeys` is false (see
+ * {@link ParseYamlOptions}).
  *
- * Throws only {@link DecodeError}, with 1-based line/column, 0-based document
- * index and character offset.
+ * Throws only {@link DecodeError}, with 1-based line, column and document
+ * number, and the character offset.
  */
 export function parseYamlDocuments(text: string, options: ParseYamlOptions = {}): JsonValue[] {
-  const requested = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const maxDepth = Number.isFinite(requested) ? Math.max(0, Math.min(Math.floor(requested), HARD_MAX_DEPTH)) : HARD_MAX_DEPTH;
   try {
+    const requested = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+    const maxDepth = Number.isFinite(requested)
+      ? Math.max(0, Math.min(Math.floor(requested), HARD_MAX_DEPTH))
+      : HARD_MAX_DEPTH;
     if (typeof text !== "string") throw new DecodeError("yaml", "input is not a string");
-    return parseDocuments(text, maxDepth);
+    return parseDocuments(text, maxDepth, options.uniqueKeys ?? true);
   } catch (e) {
     if (e instanceof DecodeError) throw e;
     // Nothing else may escape; a RangeError here would be stack exhaustion.
     const reason = e instanceof RangeError ? "input is nested too deeply" : `unexpected parser failure: ${String(e)}`;
     throw new DecodeError("yaml", reason);
+  }
+}
+
+/**
+ * Where the value at `path` (keys and array indexes) sits in the `index`-th
+ * non-empty document of `text`, for errors found after parsing. Falls back to
+ * the deepest part of the path that exists.
+ */
+const NULL_SCALARS = new Set(["", "~", "null", "Null", "NULL"]);
+
+export function locateYamlPath(text: string, index: number, path: readonly (string | number)[]): DecodeErrorLocation {
+  try {
+    const lines = new LineCounter();
+    const docs = parseAllDocuments(text, { version: "1.1", schema: "failsafe", uniqueKeys: false, lineCounter: lines });
+    if (!Array.isArray(docs)) return {};
+    const nonEmpty = docs
+      .map((d, i) => ({ d, i }))
+      .filter(({ d }) => d.contents !== null && !(isScalar(d.contents) && NULL_SCALARS.has(String(d.contents.source))));
+    const entry = nonEmpty[index];
+    if (entry === undefined) return {};
+    let node: unknown = entry.d.contents;
+    let at = (node as { range?: readonly number[] } | null)?.range?.[0];
+    for (const seg of path) {
+      let next: unknown;
+      if (isMap(node)) {
+        next = node.items.find((p) => isScalar(p.key) && String(p.key.source ?? p.key.value) === String(seg))?.value;
+      } else if (isSeq(node) && typeof seg === "number") {
+        next = node.items[seg];
+      }
+      const r = (next as { range?: readonly number[] } | null | undefined)?.range?.[0];
+      if (next === undefined || r === undefined) break;
+      node = next;
+      at = r;
+    }
+    if (at === undefined) return { document: entry.i + 1 };
+    const { line, col } = lines.linePos(at);
+    return { line, column: col, offset: at, document: entry.i + 1 };
+  } catch {
+    return {};
   }
 }

@@ -1,0 +1,119 @@
+import type { BinaryReader } from "@bufbuild/protobuf/wire";
+import { WireType } from "@bufbuild/protobuf/wire";
+
+/*
+ * Wire primitives that @bufbuild/protobuf's BinaryReader leaves unbounded or
+ * truncates: its skip() accepts varints of any length, its uint32() wraps
+ * 64-bit lengths modulo 2^32, and its errors carry no offset. Go rejects all
+ * of these inputs, so these helpers do too, saying where.
+ */
+
+/** An internal decoding failure; path segments are prepended while unwinding. */
+export class Failure {
+  constructor(
+    readonly offset: number,
+    readonly reason: string,
+    readonly path: string[] = [],
+  ) {}
+}
+
+export const WIRE_NAMES = ["varint", "64-bit", "length-delimited", "start-group", "end-group", "32-bit", "6", "7"];
+
+/** Reads a field tag without allocating, rejecting field number 0, wire types 6/7 and over-long tags. */
+export function readTag(r: BinaryReader): number {
+  const at = r.pos;
+  const tag = r.uint32();
+  if (r.pos - at > 5) throw new Failure(at, "bad field tag: varint longer than 5 bytes");
+  if (tag >>> 3 === 0) throw new Failure(at, "bad field tag: field number 0");
+  if ((tag & 7) > 5) throw new Failure(at, `bad field tag: wire type ${tag & 7}`);
+  return tag;
+}
+
+/**
+ * Reads a length prefix as the 64-bit varint it is and returns where the
+ * payload ends, leaving `r.pos` after the prefix. `end` bounds the enclosing
+ * message; `what` names it in the error.
+ */
+export function readLength(r: BinaryReader, bytes: Uint8Array, end: number, what = "enclosing message"): number {
+  const at = r.pos;
+  let pos = at;
+  let len = 0;
+  let scale = 1;
+  for (let i = 0; ; i++) {
+    if (i === 10) throw new Failure(at, "bad varint: more than 10 bytes");
+    if (pos >= bytes.length) throw new Failure(at, "truncated input: a length prefix runs past the end of the buffer");
+    const b = bytes[pos++] as number;
+    len += (b & 0x7f) * scale;
+    scale *= 128;
+    if (b < 0x80) break;
+  }
+  const stop = pos + len;
+  if (stop > end) throw new Failure(at, `length ${len} runs past the end of the ${what}`);
+  r.pos = pos;
+  return stop;
+}
+
+/**
+ * Skips one value of an unknown field, bounded by `end` and by `depthLeft`
+ * nested groups. `r.pos` is just after the tag, which starts at `tagAt`.
+ * Errors point at the offending bytes: the value, or the tag for group errors.
+ */
+export function skipValue(
+  r: BinaryReader,
+  bytes: Uint8Array,
+  wireType: number,
+  fieldNo: number,
+  end: number,
+  depthLeft: number,
+  tagAt: number,
+): void {
+  const at = r.pos;
+  switch (wireType) {
+    case WireType.Varint: {
+      let pos = at;
+      for (let i = 0; ; i++) {
+        if (i === 10) throw new Failure(at, "bad varint: more than 10 bytes");
+        if (pos >= end) throw new Failure(at, "truncated input: a varint runs past the end of its message");
+        if ((bytes[pos++] as number) < 0x80) break;
+      }
+      r.pos = pos;
+      return;
+    }
+    case WireType.Bit64:
+    case WireType.Bit32: {
+      const size = wireType === WireType.Bit64 ? 8 : 4;
+      if (at + size > end) throw new Failure(at, `truncated input: a ${size * 8}-bit value runs past the end of its message`);
+      r.pos = at + size;
+      return;
+    }
+    case WireType.LengthDelimited:
+      r.pos = readLength(r, bytes, end);
+      return;
+    case WireType.StartGroup: {
+      if (depthLeft <= 0) throw new Failure(tagAt, "groups nested deeper than the limit");
+      for (;;) {
+        if (r.pos >= end) throw new Failure(tagAt, `group ${fieldNo} has no end-group tag`);
+        const tagAt2 = r.pos;
+        const tag = readTag(r);
+        const no = tag >>> 3;
+        const wt = tag & 7;
+        if (wt === WireType.EndGroup) {
+          if (no !== fieldNo) throw new Failure(tagAt2, `end-group tag for field ${no} closes group ${fieldNo}`);
+          return;
+        }
+        skipValue(r, bytes, wt, no, end, depthLeft - 1, tagAt2);
+      }
+    }
+    case WireType.EndGroup:
+      throw new Failure(tagAt, `unexpected end-group tag for field ${fieldNo}`);
+    default:
+      throw new Failure(at, `bad wire type ${wireType}`);
+  }
+}
+
+/** A private copy of `bytes[start, stop)` as a plain Uint8Array (Buffer.slice would share memory). */
+export function copyBytes(bytes: Uint8Array, start: number, stop: number): Uint8Array {
+  const out = new Uint8Array(stop - start);
+  out.set(bytes.subarray(start, stop));
+  return out;
+}
