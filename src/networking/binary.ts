@@ -3,6 +3,7 @@ import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { DecodeError, EncodeError } from "./errors.js";
 import { GO_ZERO_TIME_SECONDS, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "./shapes.js";
 import { Failure, WIRE_NAMES, copyBytes, readLength as readLengthAt, readTag as readTagAt, skipValue } from "./wire.js";
+import { canSpecialise, specialise, type SpecField, type SpecHelpers, type SpecPlan, type Specialised } from "./specialize.js";
 
 /** Options for bare-message protobuf decoding. */
 export interface BinaryDecodeOptions {
@@ -29,16 +30,10 @@ interface UnknownField {
 
 // ---------------------------------------------------------------- plans
 
-enum Kind {
-  Scalar,
-  Message,
-  ScalarList,
-  MessageList,
-  Map,
-}
+type Kind = "scalar" | "message" | "scalarList" | "messageList" | "map";
 
 /** One field, with everything the hot loops need precomputed. */
-interface FieldPlan {
+interface FieldPlan extends SpecField {
   readonly fs: FieldShape;
   readonly no: number;
   readonly name: string;
@@ -54,8 +49,10 @@ interface FieldPlan {
 }
 
 /** A message shape compiled for decoding and encoding. */
-interface Plan {
+interface Plan extends SpecPlan {
   readonly shape: MessageShape;
+  /** The same as `wire`, under the name the specialiser reads. */
+  readonly fields: FieldPlan[];
   readonly desc: DescMessage;
   readonly isTime: boolean;
   /** Indexed by field number. */
@@ -64,6 +61,7 @@ interface Plan {
   readonly wire: FieldPlan[];
   /** Non-pointer struct fields: Go's zero value has them, so they always exist. */
   readonly structs: FieldPlan[];
+  /** Go's non-pointer struct fields, for the specialiser too. */
 }
 
 const plans = new Map<string, Plan>();
@@ -72,16 +70,17 @@ function planOf(desc: DescMessage): Plan {
   const cached = plans.get(desc.typeName);
   if (cached !== undefined) return cached;
   const shape = shapeOf(desc);
-  const plan: Plan = { shape, desc, isTime: desc.typeName === TIME_TYPE, byNumber: [], wire: [], structs: [] };
+  const wire: FieldPlan[] = [];
+  const plan: Plan = { shape, desc, isTime: desc.typeName === TIME_TYPE, byNumber: [], wire, fields: wire, structs: [] };
   plans.set(desc.typeName, plan);
   for (const fs of shape.wireOrder) {
     const f = fs.field;
-    const kind =
-      f.fieldKind === "scalar" ? Kind.Scalar
-      : f.fieldKind === "message" ? Kind.Message
-      : f.fieldKind === "map" ? Kind.Map
-      : f.fieldKind === "list" && f.listKind === "message" ? Kind.MessageList
-      : Kind.ScalarList;
+    const kind: Kind =
+      f.fieldKind === "scalar" ? "scalar"
+      : f.fieldKind === "message" ? "message"
+      : f.fieldKind === "map" ? "map"
+      : f.fieldKind === "list" && f.listKind === "message" ? "messageList"
+      : "scalarList";
     const fp: FieldPlan = {
       fs,
       no: f.number,
@@ -97,11 +96,11 @@ function planOf(desc: DescMessage): Plan {
     };
     plan.byNumber[f.number] = fp;
     plan.wire.push(fp);
-    if (kind === Kind.Message && !fs.pointer) plan.structs.push(fp);
+    if (kind === "message" && !fs.pointer) plan.structs.push(fp);
   }
   // Children after registration, so a (hypothetical) recursive schema terminates.
   for (const fp of plan.wire) {
-    if (fp.kind === Kind.Message || fp.kind === Kind.MessageList) fp.child = planOf(fp.fs.field.message as DescMessage);
+    if (fp.kind === "message" || fp.kind === "messageList") fp.child = planOf(fp.fs.field.message as DescMessage);
   }
   return plan;
 }
@@ -132,10 +131,43 @@ export function decodeMessageAt(
   const state: DecodeState = { reader, bytes, maxDepth: options.maxDepth ?? 64, fieldStart: start };
   try {
     const plan = planOf(desc);
+    if (useSpecialised) {
+      const spec = specialised(plan);
+      return spec.decode(state, new spec.Ctor(), end) as Message;
+    }
     return readMessage(state, plan, create(desc) as AnyMessage, end);
   } catch (e) {
     throw toDecodeError(e, state);
   }
+}
+
+let useSpecialised = canSpecialise;
+
+/**
+ * Chooses between the specialised decoders and the generic one (tests run
+ * both against each other). Returns the previous setting.
+ */
+export function setSpecialisedDecoding(on: boolean): boolean {
+  const was = useSpecialised;
+  useSpecialised = on && canSpecialise;
+  return was;
+}
+
+const specCache = new Map<SpecPlan, Specialised>();
+const prototypes = new Map<string, object>();
+
+function specialised(plan: Plan): Specialised {
+  return specCache.get(plan) ?? specialise(plan, specHelpers, prototypeOf, specCache);
+}
+
+/** The prototype protobuf-es puts proto2 messages on (it holds the zero values). */
+function prototypeOf(desc: DescMessage): object {
+  let p = prototypes.get(desc.typeName);
+  if (p === undefined) {
+    p = Object.getPrototypeOf(create(desc)) as object;
+    prototypes.set(desc.typeName, p);
+  }
+  return p;
 }
 
 /** Decodes a bare (un-enveloped) message. */
@@ -221,19 +253,13 @@ function readMessage(state: DecodeState, plan: Plan, msg: AnyMessage, end: numbe
       readUnknown(state, msg, no, wireType, end);
       continue;
     }
-    if (wireType !== fp.wireType) {
-      throw new Failure(
-        fieldStart,
-        `wrong wire type for field ${fp.name} (${no}): got ${WIRE_NAMES[wireType]}, want ${WIRE_NAMES[fp.wireType]}`,
-        fp.segment === "" ? [] : [fp.segment],
-      );
-    }
+    if (wireType !== fp.wireType) throw wrongWireType(fp, wireType, fieldStart);
     try {
       switch (fp.kind) {
-        case Kind.Scalar:
+        case "scalar":
           msg[fp.localName] = readScalar(state, fp.scalar, end);
           break;
-        case Kind.Message: {
+        case "message": {
           const stop = readLength(state, end);
           // A repeated singular message merges into the first, as in Go.
           const existing = msg[fp.localName] as AnyMessage | undefined;
@@ -241,7 +267,7 @@ function readMessage(state: DecodeState, plan: Plan, msg: AnyMessage, end: numbe
           msg[fp.localName] = readMessage(state, child, existing ?? (create(child.desc) as AnyMessage), stop);
           break;
         }
-        case Kind.MessageList: {
+        case "messageList": {
           const list = msg[fp.localName] as unknown[];
           const stop = readLength(state, end);
           const child = fp.child as Plan;
@@ -252,10 +278,10 @@ function readMessage(state: DecodeState, plan: Plan, msg: AnyMessage, end: numbe
           }
           break;
         }
-        case Kind.ScalarList:
+        case "scalarList":
           (msg[fp.localName] as unknown[]).push(readScalar(state, fp.scalar, end));
           break;
-        case Kind.Map:
+        case "map":
           readMapEntry(state, msg[fp.localName] as Record<string, unknown>, end);
           break;
       }
@@ -270,6 +296,14 @@ function readMessage(state: DecodeState, plan: Plan, msg: AnyMessage, end: numbe
     if (msg[fp.localName] === undefined) msg[fp.localName] = zeroOf(fp.child as Plan);
   }
   return msg;
+}
+
+function wrongWireType(fp: FieldPlan, got: WireType, at: number): Failure {
+  return new Failure(
+    at,
+    `wrong wire type for field ${fp.name} (${fp.no}): got ${WIRE_NAMES[got]}, want ${WIRE_NAMES[fp.wireType]}`,
+    fp.segment === "" ? [] : [fp.segment],
+  );
 }
 
 function prefixIndex(e: unknown, seg: string): unknown {
@@ -290,16 +324,30 @@ function prefixSegment(e: unknown, seg: string, fieldStart: number): unknown {
 
 const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
+/** A length-delimited string; the common one-byte length prefix skips the general varint reader. */
+function readString(state: DecodeState, end: number): string {
+  const r = state.reader;
+  const b = state.bytes;
+  const at = r.pos;
+  const len = b[at];
+  if (len !== undefined && len < 0x80) {
+    const stop = at + 1 + len;
+    if (stop <= end) {
+      r.pos = stop;
+      return decodeString(b, at + 1, stop, at);
+    }
+  }
+  const stop = readLength(state, end);
+  const start = r.pos;
+  r.pos = stop;
+  return decodeString(b, start, stop, at);
+}
+
 function readScalar(state: DecodeState, t: ScalarType, end: number): unknown {
   const r = state.reader;
   switch (t) {
-    case ScalarType.STRING: {
-      const at = r.pos;
-      const stop = readLength(state, end);
-      const start = r.pos;
-      r.pos = stop;
-      return decodeString(state.bytes, start, stop, at);
-    }
+    case ScalarType.STRING:
+      return readString(state, end);
     case ScalarType.BYTES: {
       const stop = readLength(state, end);
       const start = r.pos;
@@ -343,6 +391,16 @@ function readMapEntry(state: DecodeState, map: Record<string, unknown>, end: num
   // Go writes both; a missing key or value decodes as "".
   let key = "";
   let value = "";
+  // Fast path for Go's layout, 0a <key> 12 <value>; anything else takes the loop.
+  const b = state.bytes;
+  if (b[r.pos] === 0x0a) {
+    r.pos++;
+    key = readString(state, stop);
+    if (r.pos < stop && b[r.pos] === 0x12) {
+      r.pos++;
+      value = readString(state, stop);
+    }
+  }
   while (r.pos < stop) {
     const at = r.pos;
     state.fieldStart = at;
@@ -350,7 +408,7 @@ function readMapEntry(state: DecodeState, map: Record<string, unknown>, end: num
     const no = tag >>> 3;
     const wt = (tag & 7) as WireType;
     if ((no === 1 || no === 2) && wt === WireType.LengthDelimited) {
-      const s = readScalar(state, ScalarType.STRING, stop) as string;
+      const s = readString(state, stop);
       if (no === 1) key = s;
       else value = s;
     } else if (no === 1 || no === 2) {
@@ -360,7 +418,8 @@ function readMapEntry(state: DecodeState, map: Record<string, unknown>, end: num
     }
   }
   if (r.pos !== stop) throw new Failure(r.pos, "map entry overruns its length");
-  setOwn(map, key, value);
+  if (key === "__proto__") setOwn(map, key, value);
+  else map[key] = value;
 }
 
 /** Assigns without invoking the `__proto__` setter, so no key is silently lost. */
@@ -382,6 +441,25 @@ function readUnknown(state: DecodeState, msg: AnyMessage, no: number, wireType: 
   skipUnknown(state, no, wireType, end);
   (msg.$unknown ??= []).push({ no, wireType, data: copyBytes(state.bytes, valueStart, state.reader.pos) });
 }
+
+/** The helpers specialised decoders call: the generic decoder's own checks. */
+const specHelpers: SpecHelpers = {
+  readTag: (st) => readTag(st as DecodeState),
+  readLength: (st, end) => readLength(st as DecodeState, end),
+  readString: (st, end) => readString(st as DecodeState, end),
+  readBytes: (st, end) => readScalar(st as DecodeState, ScalarType.BYTES, end) as Uint8Array,
+  readMapEntry: (st, map, end) => readMapEntry(st as DecodeState, map, end),
+  other: (st, plan, msg, tag, at, end) => {
+    const no = tag >>> 3;
+    const wireType = (tag & 7) as WireType;
+    const fp = (plan as Plan).byNumber[no];
+    if (fp !== undefined) throw wrongWireType(fp, wireType, at);
+    readUnknown(st as DecodeState, msg as AnyMessage, no, wireType, end);
+  },
+  prefixSegment,
+  prefixIndex,
+  overrun: (at) => new Failure(at, "message overruns its length"),
+};
 
 const empties = new WeakMap<Plan, AnyMessage>();
 /** A shared, never-mutated empty message, for writing absent structs. */
@@ -472,14 +550,14 @@ function writeMessage(w: BinaryWriter, plan: Plan, msg: AnyMessage, keepUnknown:
 function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown: boolean): void {
   const value = msg[fp.localName];
   switch (fp.kind) {
-    case Kind.Scalar: {
+    case "scalar": {
       if (fp.pointer && !hasOwn.call(msg, fp.localName)) return;
       if (fp.nonEmpty && (value as Uint8Array).length === 0) return;
       w.tag(fp.no, fp.wireType);
       writeScalar(w, fp.scalar, value);
       return;
     }
-    case Kind.Message: {
+    case "message": {
       if (value === undefined && fp.pointer) return;
       // A non-pointer struct is always written; if absent, as Go's zero struct.
       const child = fp.child as Plan;
@@ -488,7 +566,7 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
       w.join();
       return;
     }
-    case Kind.MessageList: {
+    case "messageList": {
       const list = value as AnyMessage[];
       const child = fp.child as Plan;
       for (let i = 0; i < list.length; i++) {
@@ -502,7 +580,7 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
       }
       return;
     }
-    case Kind.ScalarList: {
+    case "scalarList": {
       const list = value as unknown[];
       for (let i = 0; i < list.length; i++) {
         w.tag(fp.no, fp.wireType);
@@ -510,7 +588,7 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
       }
       return;
     }
-    case Kind.Map: {
+    case "map": {
       const map = value as Record<string, string>;
       const keys = Object.keys(map);
       if (keys.length > 1) keys.sort(compareUtf8);

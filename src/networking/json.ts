@@ -156,7 +156,9 @@ function routesOf(shape: MessageShape): Routes {
 function decodeObject(ctx: Ctx, shape: MessageShape, msg: AnyMessage, obj: Record<string, ParsedValue | DuplicateKey>): void {
   const { byKey, typeMeta } = routesOf(shape);
   for (const key of Object.keys(obj)) {
-    const raw = obj[key] as ParsedValue | DuplicateKey;
+    const raw = obj[key] as ParsedValue | DuplicateKey | undefined;
+    // A JS value's undefined property is an absent field (JSON has no undefined).
+    if (raw === undefined) continue;
     const dup = raw instanceof DuplicateKey;
     if (dup && ctx.strict) throw new PathError(`duplicate field ${JSON.stringify(key)}`, [key]);
     const route = byKey.get(key);

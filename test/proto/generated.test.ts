@@ -1,0 +1,27 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+// gen/ is committed and must be exactly what buf and protoc-gen-es produce now;
+// the proto definitions must not break the wire or JSON form of the saved image.
+describe("proto definitions and generated code", () => {
+  it("gen/ is what `buf generate` produces", () => {
+    const r = spawnSync(process.execPath, ["scripts/check-generated.mjs"], { cwd: root, encoding: "utf8" });
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+  });
+
+  it("buf lint passes and buf breaking finds no change against buf/image.binpb", () => {
+    const buf = fileURLToPath(new URL("../../node_modules/.bin/buf", import.meta.url));
+    const lint = spawnSync(buf, ["lint"], { cwd: root, encoding: "utf8" });
+    expect(lint.status, `${lint.stdout}\n${lint.stderr}`).toBe(0);
+    const breaking = spawnSync(buf, ["breaking", "--against", "buf/image.binpb"], { cwd: root, encoding: "utf8" });
+    expect(breaking.status, `${breaking.stdout}\n${breaking.stderr}`).toBe(0);
+  });
+
+  it("the generated files name the pinned generator version", () => {
+    const r = spawnSync("grep", ["-rL", "protoc-gen-es v2.17.0", "gen"], { cwd: root, encoding: "utf8" });
+    expect(r.stdout.trim(), "files without the pinned generator header").toBe("");
+  });
+});
