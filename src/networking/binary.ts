@@ -178,7 +178,7 @@ export function decodeMessage(desc: DescMessage, bytes: Uint8Array, options: Bin
 export function toDecodeError(e: unknown, state: { fieldStart: number }): DecodeError {
   if (e instanceof DecodeError) return e;
   if (e instanceof Failure) {
-    return new DecodeError("protobuf", e.reason, { offset: e.offset, path: renderPath(e.path) });
+    return new DecodeError("protobuf", e.reason, { offset: e.offset, path: renderPath(e.path), segments: e.path });
   }
   // The wire reader throws plain Errors (premature EOF, invalid varint, ...).
   const reason = e instanceof Error ? wireReason(e) : String(e);
@@ -195,9 +195,9 @@ function wireReason(e: Error): string {
   return m;
 }
 
-function renderPath(segments: readonly string[]): string {
+function renderPath(segments: readonly (string | number)[]): string {
   let out = "";
-  for (const s of segments) out += s.startsWith("[") || out === "" ? s : `.${s}`;
+  for (const s of segments) out += typeof s === "number" ? `[${s}]` : out === "" ? s : `.${s}`;
   return out;
 }
 
@@ -274,7 +274,7 @@ function readMessage(state: DecodeState, plan: Plan, msg: AnyMessage, end: numbe
           try {
             list.push(readMessage(state, child, create(child.desc) as AnyMessage, stop));
           } catch (e) {
-            throw prefixIndex(e, `[${list.length}]`);
+            throw prefixIndex(e, list.length);
           }
           break;
         }
@@ -306,7 +306,7 @@ function wrongWireType(fp: FieldPlan, got: WireType, at: number): Failure {
   );
 }
 
-function prefixIndex(e: unknown, seg: string): unknown {
+function prefixIndex(e: unknown, seg: number): unknown {
   if (e instanceof Failure) e.path.unshift(seg);
   return e;
 }
@@ -559,6 +559,7 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
     }
     case "message": {
       if (value === undefined && fp.pointer) return;
+      if (value !== undefined) assertContainer("message", value);
       // A non-pointer struct is always written; if absent, as Go's zero struct.
       const child = fp.child as Plan;
       w.tag(fp.no, WireType.LengthDelimited).fork();
@@ -567,11 +568,13 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
       return;
     }
     case "messageList": {
+      assertContainer("list", value);
       const list = value as AnyMessage[];
       const child = fp.child as Plan;
       for (let i = 0; i < list.length; i++) {
         w.tag(fp.no, WireType.LengthDelimited).fork();
         try {
+          assertContainer("message", list[i]);
           writeMessage(w, child, list[i] as AnyMessage, keepUnknown);
         } catch (e) {
           throw withSegment(e, `[${i}]`);
@@ -581,14 +584,20 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
       return;
     }
     case "scalarList": {
+      assertContainer("list", value);
       const list = value as unknown[];
       for (let i = 0; i < list.length; i++) {
         w.tag(fp.no, fp.wireType);
-        writeScalar(w, fp.scalar, list[i]);
+        try {
+          writeScalar(w, fp.scalar, list[i]);
+        } catch (e) {
+          throw withSegment(e, `[${i}]`);
+        }
       }
       return;
     }
     case "map": {
+      assertContainer("map", value);
       const map = value as Record<string, string>;
       const keys = Object.keys(map);
       if (keys.length > 1) keys.sort(compareUtf8);
@@ -614,35 +623,80 @@ function withSegment(e: unknown, seg: string): EncodeError {
   return new EncodeError(e instanceof Error ? e.message : String(e), seg);
 }
 
-function writeScalar(w: BinaryWriter, t: ScalarType, value: unknown): void {
+/**
+ * Why `value` cannot be a value of scalar type `t`, or undefined if it can.
+ * Shared by the binary encoder and the JSON/YAML printers, so no output is
+ * written from a value of the wrong type.
+ */
+export function scalarMismatch(t: ScalarType, value: unknown): string | undefined {
   switch (t) {
     case ScalarType.STRING:
-      if (typeof value !== "string") throw new EncodeError(`expected a string, got ${typeof value}`, "");
-      w.string(value);
+      return typeof value === "string" ? undefined : `expected a string, got ${describe(value)}`;
+    case ScalarType.BYTES:
+      return value instanceof Uint8Array ? undefined : `expected a Uint8Array, got ${describe(value)}`;
+    case ScalarType.INT32:
+      return typeof value === "number" && Number.isInteger(value) && value >= -0x80000000 && value <= 0x7fffffff
+        ? undefined
+        : `expected an int32, got ${describe(value)}`;
+    case ScalarType.INT64:
+      return typeof value === "bigint" && value >= -(2n ** 63n) && value < 2n ** 63n ? undefined : `expected an int64 bigint, got ${describe(value)}`;
+    case ScalarType.BOOL:
+      return typeof value === "boolean" ? undefined : `expected a boolean, got ${describe(value)}`;
+    default:
+      return `unsupported scalar type ${ScalarType[t]}`;
+  }
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  switch (typeof v) {
+    case "string":
+      // Never the contents: a misplaced value may be a secret.
+      return "a string";
+    case "number":
+    case "bigint":
+    case "boolean":
+      return `${typeof v} ${String(v)}`;
+    default:
+      return typeof v;
+  }
+}
+
+function writeScalar(w: BinaryWriter, t: ScalarType, value: unknown): void {
+  const bad = scalarMismatch(t, value);
+  if (bad !== undefined) throw new EncodeError(bad, "");
+  switch (t) {
+    case ScalarType.STRING:
+      w.string(value as string);
       return;
     case ScalarType.BYTES:
-      if (!(value instanceof Uint8Array)) throw new EncodeError(`expected a Uint8Array, got ${typeof value}`, "");
-      w.bytes(value);
+      w.bytes(value as Uint8Array);
       return;
     case ScalarType.INT32:
-      if (typeof value !== "number" || !Number.isInteger(value) || value < -0x80000000 || value > 0x7fffffff) {
-        throw new EncodeError(`expected an int32, got ${String(value)}`, "");
-      }
-      w.int32(value);
+      w.int32(value as number);
       return;
     case ScalarType.INT64:
-      if (typeof value !== "bigint" || value < -(2n ** 63n) || value >= 2n ** 63n) {
-        throw new EncodeError(`expected an int64 bigint, got ${typeof value === "bigint" ? value : typeof value}`, "");
-      }
-      w.int64(value);
+      w.int64(value as bigint);
       return;
     case ScalarType.BOOL:
-      if (typeof value !== "boolean") throw new EncodeError(`expected a boolean, got ${typeof value}`, "");
-      w.bool(value);
+      w.bool(value as boolean);
       return;
-    default:
-      throw new TypeError(`unsupported scalar type ${ScalarType[t]}`);
   }
+}
+
+function assertContainer(kind: "list" | "map" | "message", value: unknown): void {
+  const bad = containerMismatch(kind, value);
+  if (bad !== undefined) throw new EncodeError(bad, "");
+}
+
+/** Checks the container of a list, map or message field before writing it. */
+export function containerMismatch(kind: "list" | "map" | "message", value: unknown): string | undefined {
+  if (kind === "list") return Array.isArray(value) ? undefined : `expected an array, got ${describe(value)}`;
+  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array) {
+    return `expected ${kind === "map" ? "a map object" : "a message"}, got ${describe(value)}`;
+  }
+  return undefined;
 }
 
 /** True when a meta.v1.Time holds Go's zero time. */

@@ -40,8 +40,8 @@ export interface ParsedJson {
    * `locate`, otherwise only of `fieldsV1` values (Go keeps their raw text).
    */
   readonly spans: WeakMap<object, readonly [number, number]>;
-  /** With `locate`: where each member's value starts, by key or index. */
-  readonly starts: WeakMap<object, Map<string | number, number>>;
+  /** With `locate`: where each member's value starts, by key or index (every occurrence of a repeated key). */
+  readonly starts: WeakMap<object, Map<string | number, number[]>>;
 }
 
 export interface JsonParseOptions {
@@ -64,9 +64,10 @@ export function parseJsonText(text: string, options: JsonParseOptions = {}): Par
 
 /**
  * The offset where the value at `path` (JSON keys and array indexes) starts,
- * or of the deepest enclosing value that exists.
+ * or of the deepest enclosing value that exists. `occurrences[i]` picks which
+ * occurrence of a repeated key segment `i` means (default: the last).
  */
-export function locatePath(text: string, path: readonly (string | number)[]): number {
+export function locatePath(text: string, path: readonly (string | number)[], occurrences: readonly (number | undefined)[] = []): number {
   let parsed: ParsedJson;
   try {
     parsed = parseJsonText(text, { locate: true });
@@ -75,14 +76,15 @@ export function locatePath(text: string, path: readonly (string | number)[]): nu
   }
   let node: unknown = parsed.value;
   let at = 0;
-  for (const seg of path) {
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i] as string | number;
     if (typeof node !== "object" || node === null) break;
-    const starts = parsed.starts.get(node);
-    const pos = starts?.get(seg);
-    if (pos === undefined) break;
-    at = pos;
+    const all = parsed.starts.get(node)?.get(seg);
+    if (all === undefined || all.length === 0) break;
+    const which = Math.min(occurrences[i] ?? all.length - 1, all.length - 1);
+    at = all[which] as number;
     let next = (node as Record<string | number, unknown>)[seg];
-    if (next instanceof DuplicateKey) next = next.values[next.values.length - 1];
+    if (next instanceof DuplicateKey) next = next.values[which];
     node = next;
   }
   return at;
@@ -91,7 +93,7 @@ export function locatePath(text: string, path: readonly (string | number)[]): nu
 class Parser {
   pos = 0;
   readonly spans = new WeakMap<object, readonly [number, number]>();
-  readonly starts = new WeakMap<object, Map<string | number, number>>();
+  readonly starts = new WeakMap<object, Map<string | number, number[]>>();
   constructor(
     readonly text: string,
     readonly maxDepth: number,
@@ -146,7 +148,7 @@ class Parser {
     const start = this.pos;
     this.pos++;
     const obj: { [key: string]: ParsedValue | DuplicateKey } = {};
-    const starts = this.locate ? new Map<string, number>() : undefined;
+    const starts = this.locate ? new Map<string, number[]>() : undefined;
     if (starts !== undefined) this.starts.set(obj, starts);
     this.ws();
     if (this.text.charCodeAt(this.pos) === 0x7d) {
@@ -165,7 +167,7 @@ class Parser {
       this.pos++;
       this.ws();
       const valueStart = this.pos;
-      starts?.set(key, valueStart);
+      if (starts !== undefined) starts.set(key, [...(starts.get(key) ?? []), valueStart]);
       const v = this.value(depth);
       // Go keeps the raw text of fieldsV1; record where it came from.
       if (key === "fieldsV1" && typeof v === "object" && v !== null && !this.locate) this.spans.set(v, [valueStart, this.pos]);
@@ -199,7 +201,7 @@ class Parser {
     const start = this.pos;
     this.pos++;
     const arr: ParsedValue[] = [];
-    const starts = this.locate ? new Map<number, number>() : undefined;
+    const starts = this.locate ? new Map<number, number[]>() : undefined;
     if (starts !== undefined) this.starts.set(arr, starts);
     this.ws();
     if (this.text.charCodeAt(this.pos) === 0x5d) {
@@ -208,7 +210,7 @@ class Parser {
       return arr;
     }
     for (;;) {
-      starts?.set(arr.length, this.pos);
+      starts?.set(arr.length, [this.pos]);
       arr.push(this.value(depth));
       this.ws();
       const c = this.text.charCodeAt(this.pos);

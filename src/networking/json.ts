@@ -1,5 +1,5 @@
 import { create, ScalarType, type DescMessage, type Message } from "@bufbuild/protobuf";
-import { fillStructs, isZeroTime, setOwn, zeroMessage } from "./binary.js";
+import { containerMismatch, fillStructs, isZeroTime, scalarMismatch, setOwn, zeroMessage } from "./binary.js";
 import { kindOf } from "./envelope.js";
 import { DecodeError, EncodeError } from "./errors.js";
 import {
@@ -44,10 +44,19 @@ interface Ctx {
 
 /** A decoding failure; path segments are prepended while unwinding. */
 class PathError {
+  /** For each path segment, which occurrence of a repeated key it was (undefined: the only one). */
+  readonly occurrences: (number | undefined)[];
   constructor(
     readonly reason: string,
-    readonly path: string[] = [],
-  ) {}
+    /** Keys (strings) and list indexes (numbers). */
+    readonly path: (string | number)[] = [],
+  ) {
+    this.occurrences = path.map(() => undefined);
+  }
+  prefix(seg: string | number, occurrence?: number): void {
+    this.path.unshift(seg);
+    this.occurrences.unshift(occurrence);
+  }
 }
 
 /**
@@ -103,10 +112,10 @@ function toDecodeError(ctx: Ctx, e: unknown): DecodeError {
   if (e instanceof DecodeError) return e;
   if (e instanceof PathError) {
     const path = renderPath(e.path);
-    const segments = e.path.map((p) => (/^\[\d+\]$/.test(p) ? Number(p.slice(1, -1)) : p));
+    const segments = e.path;
     if (ctx.source !== undefined) {
       // Errors are rare: re-parse with positions to point at the value.
-      return jsonError(ctx.source.text, e.reason, locatePath(ctx.source.text, segments), path, segments);
+      return jsonError(ctx.source.text, e.reason, locatePath(ctx.source.text, segments, e.occurrences), path, segments);
     }
     return new DecodeError(ctx.format, e.reason, { path, segments });
   }
@@ -115,9 +124,10 @@ function toDecodeError(ctx: Ctx, e: unknown): DecodeError {
   throw e;
 }
 
-function renderPath(segments: readonly string[]): string {
+/** Kubernetes' rendering: `spec.rules[0].host`. */
+function renderPath(segments: readonly (string | number)[]): string {
   let out = "";
-  for (const s of segments) out += s.startsWith("[") || out === "" ? s : `.${s}`;
+  for (const s of segments) out += typeof s === "number" ? `[${s}]` : out === "" ? s : `.${s}`;
   return out;
 }
 
@@ -180,16 +190,23 @@ function decodeObject(ctx: Ctx, shape: MessageShape, msg: AnyMessage, obj: Recor
         msg[route.inline.localName] = target;
       }
     }
-    try {
-      if (dup) {
-        // Go decodes every occurrence into the same field, in order.
-        for (const v of raw.values) decodeField(ctx, route.fs, target, v);
-      } else {
-        decodeField(ctx, route.fs, target, raw);
+    if (dup) {
+      // Go decodes every occurrence into the same field, in order.
+      for (let o = 0; o < raw.values.length; o++) {
+        try {
+          decodeField(ctx, route.fs, target, raw.values[o] as ParsedValue);
+        } catch (e) {
+          if (e instanceof PathError) e.prefix(key, o);
+          throw e;
+        }
       }
-    } catch (e) {
-      if (e instanceof PathError) e.path.unshift(key);
-      throw e;
+    } else {
+      try {
+        decodeField(ctx, route.fs, target, raw);
+      } catch (e) {
+        if (e instanceof PathError) e.prefix(key);
+        throw e;
+      }
     }
   }
   fillStructs(msg);
@@ -224,7 +241,7 @@ function decodeField(ctx: Ctx, fs: FieldShape, msg: AnyMessage, v: ParsedValue):
             out.push(item === null ? zeroScalar(field.scalar as ScalarType) : scalar(field.scalar as ScalarType, item));
           }
         } catch (e) {
-          if (e instanceof PathError) e.path.unshift(`[${i}]`);
+          if (e instanceof PathError) e.prefix(i);
           throw e;
         }
       }
@@ -238,11 +255,12 @@ function decodeField(ctx: Ctx, fs: FieldShape, msg: AnyMessage, v: ParsedValue):
         const entry = v[k] as ParsedValue | DuplicateKey;
         const vals = entry instanceof DuplicateKey ? entry.values : [entry];
         if (vals.length > 1 && ctx.strict) throw new PathError(`duplicate field ${JSON.stringify(k)}`, [k]);
-        for (const item of vals) {
+        for (let o = 0; o < vals.length; o++) {
+          const item = vals[o] as ParsedValue;
           try {
             setOwn(map, k, item === null ? "" : scalar(ScalarType.STRING, item));
           } catch (e) {
-            if (e instanceof PathError) e.path.unshift(k);
+            if (e instanceof PathError) e.prefix(k, vals.length > 1 ? o : undefined);
             throw e;
           }
         }
@@ -440,16 +458,20 @@ function fieldJson(fs: FieldShape, msg: AnyMessage | undefined): PrintableValue 
       const set = msg !== undefined && hasOwn.call(msg, fs.localName);
       if (fs.pointer && !set) return fs.omitEmpty ? undefined : null;
       const v = value === undefined ? zeroScalar(field.scalar) : value;
+      check(scalarMismatch(field.scalar, v));
       if (!fs.pointer && fs.omitEmpty && isZeroScalar(v)) return undefined;
       return scalarJson(v);
     }
     case "message": {
       const sub = value as AnyMessage | undefined;
       if (sub === undefined && fs.pointer) return fs.omitEmpty ? undefined : null;
+      if (sub !== undefined) check(containerMismatch("message", sub));
       const typeName = field.message.typeName;
       if (typeName === TIME_TYPE) {
         if (sub === undefined || isZeroTime(sub)) return fs.omitZero ? undefined : null;
-        return formatRfc3339(hasOwn.call(sub, "seconds") ? (sub["seconds"] as bigint) : 0n);
+        const seconds = hasOwn.call(sub, "seconds") ? sub["seconds"] : 0n;
+        check(scalarMismatch(ScalarType.INT64, seconds), "seconds");
+        return formatRfc3339(seconds as bigint);
       }
       if (typeName === INT_OR_STRING_TYPE) return intOrString(sub);
       if (typeName === FIELDS_V1_TYPE) return fieldsV1(sub);
@@ -459,27 +481,33 @@ function fieldJson(fs: FieldShape, msg: AnyMessage | undefined): PrintableValue 
     }
     case "list": {
       const list = (value as unknown[] | undefined) ?? [];
+      check(containerMismatch("list", list));
       if (list.length === 0) return fs.omitEmpty ? undefined : null;
-      if (field.listKind === "message") {
-        const child = shapeOf(field.message);
-        const out: PrintableValue[] = new Array(list.length);
-        for (let i = 0; i < list.length; i++) {
-          const item: { [k: string]: PrintableValue } = {};
-          try {
+      const out: PrintableValue[] = new Array(list.length);
+      const child = field.listKind === "message" ? shapeOf(field.message) : undefined;
+      for (let i = 0; i < list.length; i++) {
+        try {
+          if (child !== undefined) {
+            check(containerMismatch("message", list[i]));
+            const item: { [k: string]: PrintableValue } = {};
             writeObject(item, child, list[i] as AnyMessage);
-          } catch (e) {
-            if (e instanceof EncodeError) throw new EncodeError(e.reason, joinPath(`[${i}]`, e.path));
-            throw e;
+            out[i] = item;
+          } else {
+            check(scalarMismatch(field.scalar as ScalarType, list[i]));
+            out[i] = scalarJson(list[i]);
           }
-          out[i] = item;
+        } catch (e) {
+          if (e instanceof EncodeError) throw new EncodeError(e.reason, joinPath(`[${i}]`, e.path));
+          throw e;
         }
-        return out;
       }
-      return list.map(scalarJson);
+      return out;
     }
     case "map": {
       const map = (value as Record<string, string> | undefined) ?? {};
+      check(containerMismatch("map", map));
       const keys = sortedKeys(map);
+      for (const k of keys) check(scalarMismatch(ScalarType.STRING, map[k]), k);
       if (keys.length === 0) return fs.omitEmpty ? undefined : null;
       return new GoMap(keys.map((k) => [k, map[k] as string] as const));
     }
@@ -499,10 +527,24 @@ function isZeroScalar(v: unknown): boolean {
   return v === "" || v === 0 || v === 0n || v === false || (v instanceof Uint8Array && v.length === 0);
 }
 
+/** Throws an EncodeError for a type mismatch, at `path` below the current field. */
+function check(reason: string | undefined, path = ""): void {
+  if (reason !== undefined) throw new EncodeError(reason, path);
+}
+
 function intOrString(sub: AnyMessage | undefined): PrintableValue {
   const type = (sub?.["type"] as bigint | undefined) ?? 0n;
-  if (type === 0n) return (sub?.["intVal"] as number | undefined) ?? 0;
-  if (type === 1n) return (sub?.["strVal"] as string | undefined) ?? "";
+  check(scalarMismatch(ScalarType.INT64, type), "type");
+  if (type === 0n) {
+    const v = (sub?.["intVal"] as number | undefined) ?? 0;
+    check(scalarMismatch(ScalarType.INT32, v), "intVal");
+    return v;
+  }
+  if (type === 1n) {
+    const v = (sub?.["strVal"] as string | undefined) ?? "";
+    check(scalarMismatch(ScalarType.STRING, v), "strVal");
+    return v;
+  }
   throw new EncodeError(`IntOrString has type ${type}; only 0 (int) and 1 (string) exist`, "");
 }
 
@@ -510,6 +552,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 function fieldsV1(sub: AnyMessage | undefined): PrintableValue {
   const raw = sub?.["Raw"] as Uint8Array | undefined;
+  if (raw !== undefined) check(scalarMismatch(ScalarType.BYTES, raw), "Raw");
   if (raw === undefined || raw.length === 0) return null;
   let text: string;
   try {

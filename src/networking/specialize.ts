@@ -42,7 +42,7 @@ export interface SpecHelpers {
   /** A tag the switch did not take: an unknown field, or a known one with the wrong wire type. */
   other(st: unknown, plan: SpecPlan, msg: object, tag: number, at: number, end: number): void;
   prefixSegment(e: unknown, seg: string, at: number): unknown;
-  prefixIndex(e: unknown, seg: string): unknown;
+  prefixIndex(e: unknown, index: number): unknown;
   overrun(at: number): unknown;
 }
 
@@ -115,7 +115,7 @@ export function specialise(
         const i = childIndex.get(f.child as SpecPlan) as number;
         body =
           `const stop = h.readLength(st, end); const list = ${name(f)}; ` +
-          `try { list.push(K[${i}].decode(st, new K[${i}].Ctor(), stop)); } catch (e) { throw h.prefixIndex(e, "[" + list.length + "]"); }`;
+          `try { list.push(K[${i}].decode(st, new K[${i}].Ctor(), stop)); } catch (e) { throw h.prefixIndex(e, list.length); }`;
         break;
       }
       case "map":

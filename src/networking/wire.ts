@@ -13,7 +13,8 @@ export class Failure {
   constructor(
     readonly offset: number,
     readonly reason: string,
-    readonly path: string[] = [],
+    /** Field names (strings) and list indexes (numbers). */
+    readonly path: (string | number)[] = [],
   ) {}
 }
 

@@ -1014,15 +1014,18 @@ class DocumentConverter {
     if (isSeq(node)) return node.items.map((item) => this.value(item, depth + 1));
     if (isMap(node)) {
       const obj: JsonObject = Object.create(null) as JsonObject;
-      const explicit = new Set<string>();
+      // go-yaml v2 applies entries in document order into one map: a later
+      // key, merged or written, replaces an earlier one; strict decoding
+      // rejects any key already set.
       for (const pair of node.items) {
         if (this.isMergeKey(pair.key)) {
-          this.merge(obj, explicit, pair.value, depth + 1);
+          this.merge(obj, pair.value, depth + 1);
           continue;
         }
         const key = this.key(pair.key, depth + 1);
-        if (this.uniqueKeys && explicit.has(key)) this.fail(`mapping key ${JSON.stringify(key)} already defined`, pair.key ?? node);
-        explicit.add(key);
+        if (this.uniqueKeys && Object.prototype.hasOwnProperty.call(obj, key)) {
+          this.fail(`mapping key ${JSON.stringify(key)} already defined`, pair.key ?? node);
+        }
         obj[key] = this.value(pair.value, depth + 1);
       }
       return obj;
@@ -1038,11 +1041,14 @@ class DocumentConverter {
     );
   }
 
-  /** `<<` merge keys; keys written in the mapping itself win over merged ones. */
-  private merge(obj: JsonObject, explicit: ReadonlySet<string>, source: unknown, depth: number): void {
-    const copy = (from: JsonValue): void => {
+  /** `<<` merge keys: each merged map is written into `obj` like its own entries. */
+  private merge(obj: JsonObject, source: unknown, depth: number): void {
+    const copy = (from: JsonValue, at: unknown): void => {
       for (const k of Object.keys(from as JsonObject)) {
-        if (!explicit.has(k)) obj[k] = (from as JsonObject)[k] ?? null;
+        if (this.uniqueKeys && Object.prototype.hasOwnProperty.call(obj, k)) {
+          this.fail(`mapping key ${JSON.stringify(k)} already set in map`, at);
+        }
+        obj[k] = (from as JsonObject)[k] ?? null;
       }
     };
     const mergeOne = (n: unknown): void => {
@@ -1050,7 +1056,7 @@ class DocumentConverter {
       const target = isAlias(n) ? this.aliasTargets.get(n) : n;
       const ok = isMap(target) || (isAlias(n) && target === undefined);
       if (!ok) this.fail("map merge requires map or sequence of maps as the value", source);
-      copy(this.value(n, depth));
+      copy(this.value(n, depth), n);
     };
     if (isSeq(source)) {
       // Earlier entries take precedence, so apply them last.
@@ -1181,7 +1187,8 @@ export function locateYamlPath(text: string, index: number, path: readonly (stri
     if (!Array.isArray(docs)) return {};
     const nonEmpty = docs
       .map((d, i) => ({ d, i }))
-      .filter(({ d }) => d.contents !== null && !(isScalar(d.contents) && NULL_SCALARS.has(String(d.contents.source))));
+      // The same documents parseYamlDocuments keeps: a plain null scalar is empty, a quoted '' is not.
+      .filter(({ d }) => d.contents !== null && !(isScalar(d.contents) && d.contents.type === "PLAIN" && d.contents.tag === undefined && NULL_SCALARS.has(String(d.contents.source))));
     const entry = nonEmpty[index];
     if (entry === undefined) return {};
     let node: unknown = entry.d.contents;
@@ -1189,7 +1196,14 @@ export function locateYamlPath(text: string, index: number, path: readonly (stri
     for (const seg of path) {
       let next: unknown;
       if (isMap(node)) {
-        next = node.items.find((p) => isScalar(p.key) && String(p.key.source ?? p.key.value) === String(seg))?.value;
+        // A repeated key keeps its last value, so that is the one to point at.
+        for (let k = node.items.length - 1; k >= 0; k--) {
+          const p = node.items[k];
+          if (p !== undefined && isScalar(p.key) && String(p.key.source ?? p.key.value) === String(seg)) {
+            next = p.value;
+            break;
+          }
+        }
       } else if (isSeq(node) && typeof seg === "number") {
         next = node.items[seg];
       }
