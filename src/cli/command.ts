@@ -1,0 +1,34 @@
+import { usageError, type CliIO } from "./io.js";
+
+/** One CLI command: its help text and what it does. Returns the exit code. */
+export interface Command {
+  readonly name: string;
+  /** One line for `clusterwire --help`. */
+  readonly summary: string;
+  /** Full text for `clusterwire <name> --help`. */
+  readonly help: string;
+  run(args: readonly string[], io: CliIO): Promise<number>;
+}
+
+/**
+ * Runs a `parseArgs` call, turning its TypeErrors (unknown option, missing
+ * value) into usage errors that name the command.
+ */
+export function parseUsage<T>(command: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    // Drop parseArgs' advice about "--", which only matters for file names starting with "-".
+    const message = (e instanceof Error ? e.message : String(e)).replace(/\. To specify a positional argument[\s\S]*$/, "");
+    throw usageError(message, command);
+  }
+}
+
+/** Every command takes --help. */
+export const HELP_OPTION = { type: "boolean", short: "h" } as const;
+
+/** At most one positional input; none means stdin. */
+export function onlyInput(command: string, positionals: readonly string[]): string | undefined {
+  if (positionals.length > 1) throw usageError(`expected one input file, got ${positionals.length}: ${positionals.join(" ")}`, command);
+  return positionals[0];
+}

@@ -1,0 +1,127 @@
+import { DecodeError, decode, decodeWatchStream, type NetworkingObject } from "../networking/index.js";
+import { parseArgs } from "node:util";
+import { HELP_OPTION, onlyInput, parseUsage, type Command } from "./command.js";
+import {
+  CliError,
+  EXIT_FAILURE,
+  EXIT_OK,
+  checkOutPath,
+  codecFailure,
+  detectFormat,
+  inputPath,
+  openInputStream,
+  parseFormat,
+  parseIndent,
+  readInput,
+  usageError,
+  writeOutput,
+  type CliIO,
+  type Input,
+} from "./io.js";
+import { renderEvent, renderObjects, type TextFormat } from "./render.js";
+
+const NAME = "decode";
+
+const HELP = `Usage: clusterwire decode [FILE|-] [--output yaml|json] [--indent N] [--watch] [-o OUT]
+
+Decodes an API server protobuf body (application/vnd.kubernetes.protobuf:
+the k8s\\0 magic and a runtime.Unknown envelope) and prints it as Kubernetes
+YAML (the default) or JSON, byte for byte as the API server writes them.
+Reads standard input when FILE is - or omitted.
+
+Options:
+  --output yaml|json  output format (default yaml)
+  --indent N          JSON indent, 0 for compact (default 2; 0 with --watch)
+  --watch             input is a watch stream (;stream=watch): length-prefixed
+                      WatchEvent frames. Prints each event as {type, object}:
+                      YAML documents separated by ---, or one JSON line each
+  -o, --out FILE      write to FILE instead of standard output
+  -h, --help          show this help
+
+Exit status: 0 ok, 1 the input does not decode, 2 usage error or unreadable file.
+
+Examples:
+  clusterwire decode examples/ingress.pb
+  clusterwire decode examples/ingress.pb --output json
+  clusterwire decode --watch examples/ingress-watch.pb --output json`;
+
+export const decodeCommand: Command = {
+  name: NAME,
+  summary: "Kubernetes protobuf (k8s\\0 envelope, or a watch stream) to YAML or JSON",
+  help: HELP,
+
+  async run(args, io) {
+    const { values, positionals } = parseUsage(NAME, () =>
+      parseArgs({
+        args: [...args],
+        options: {
+          output: { type: "string" },
+          indent: { type: "string" },
+          watch: { type: "boolean" },
+          out: { type: "string", short: "o" },
+          help: HELP_OPTION,
+        },
+        allowPositionals: true,
+        strict: true,
+      }),
+    );
+    if (values.help === true) {
+      io.stdout.write(`${HELP}\n`);
+      return EXIT_OK;
+    }
+    const to = (parseFormat(values.output, "--output", ["yaml", "json"], NAME) ?? "yaml") as TextFormat;
+    if (values.indent !== undefined && to !== "json") throw usageError("--indent applies to --output json only", NAME);
+    checkOutPath(values.out, "--output", NAME);
+    const path = inputPath(io, onlyInput(NAME, positionals), NAME);
+
+    if (values.watch === true) {
+      return decodeWatch(io, path, to, parseIndent(values.indent, 0, NAME), values.out);
+    }
+    const input = await readInput(io, path);
+    const obj = decodeOrExplain(input);
+    await writeOutput(io, values.out, renderObjects([obj], to, parseIndent(values.indent, 2, NAME)));
+    return EXIT_OK;
+  },
+};
+
+function decodeOrExplain(input: Input): NetworkingObject {
+  try {
+    return decode(input.bytes);
+  } catch (e) {
+    const failure = codecFailure(input.name, e);
+    const hint = e instanceof DecodeError && e.offset !== undefined && e.offset < 4 ? magicHint(input) : "";
+    throw hint === "" ? failure : new CliError(`${failure.message} (${hint})`, EXIT_FAILURE);
+  }
+}
+
+/** Why the magic is missing, when the bytes make it clear. */
+function magicHint(input: Input): string {
+  const b = input.bytes;
+  if (b.length >= 4) {
+    // A watch stream starts with a big-endian frame length, never with k8s\0 (that would be 1.8 GB).
+    const len = ((b[0] as number) << 24) | ((b[1] as number) << 16) | ((b[2] as number) << 8) | (b[3] as number);
+    if (len > 0 && len + 4 <= b.length) return "this looks like a watch stream; add --watch";
+  }
+  const format = detectFormat("", b);
+  if (format !== "pb" && b.length > 0) return `this looks like ${format === "json" ? "JSON" : "YAML"}; use clusterwire convert or encode`;
+  return "";
+}
+
+async function decodeWatch(io: CliIO, path: string, to: TextFormat, indent: number, out: string | undefined): Promise<number> {
+  const stream = await openInputStream(io, path);
+  // To stdout, events appear as they arrive; to a file, only a fully decoded stream is written.
+  const collected: string[] = [];
+  let first = true;
+  try {
+    for await (const event of decodeWatchStream(stream.chunks)) {
+      const text = (to === "yaml" && !first ? "---\n" : "") + renderEvent(event, to, indent);
+      first = false;
+      if (out === undefined || out === "-") io.stdout.write(text);
+      else collected.push(text);
+    }
+  } catch (e) {
+    throw codecFailure(stream.name, e);
+  }
+  if (out !== undefined && out !== "-") await writeOutput(io, out, collected.join(""));
+  return EXIT_OK;
+}

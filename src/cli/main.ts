@@ -1,0 +1,128 @@
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isatty } from "node:tty";
+import { fileURLToPath } from "node:url";
+import type { Command } from "./command.js";
+import { convertCommand } from "./convert.js";
+import { decodeCommand } from "./decode.js";
+import { demoCommand } from "./demo.js";
+import { encodeCommand } from "./encode.js";
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from "./io.js";
+
+export type { CliIO, Sink, Source } from "./io.js";
+export { DEMO_STEPS, roundTripStep, runDemo, type DemoItem, type DemoStep, type StepResult } from "./demo.js";
+
+export const COMMANDS: readonly Command[] = [decodeCommand, encodeCommand, convertCommand, demoCommand];
+
+function globalHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return `Usage: clusterwire <command> [options]
+
+Kubernetes networking.k8s.io/v1 objects as the API server sees them:
+protobuf (k8s\\0 envelope and watch streams), JSON and YAML, byte for byte.
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
+
+Options:
+  -h, --help     show this help; clusterwire <command> --help for a command
+  -v, --version  print the version
+
+Exit status: 0 ok, 1 the input could not be processed, 2 usage error or
+unreadable file.`;
+}
+
+/**
+ * Runs the CLI with `argv` (without node and the script) and returns the exit
+ * code. Expected failures are printed to stderr as `clusterwire: <message>`,
+ * never as a stack trace.
+ */
+export async function run(argv: readonly string[], io: CliIO): Promise<number> {
+  const [first, ...rest] = argv;
+  try {
+    if (first === undefined) {
+      io.stderr.write(`${globalHelp()}\n`);
+      return EXIT_USAGE;
+    }
+    if (first === "-h" || first === "--help") {
+      io.stdout.write(`${globalHelp()}\n`);
+      return EXIT_OK;
+    }
+    if (first === "-v" || first === "--version") {
+      io.stdout.write(`clusterwire ${version()}\n`);
+      return EXIT_OK;
+    }
+    if (first === "help") {
+      const topic = rest[0] === undefined ? undefined : findCommand(rest[0]);
+      io.stdout.write(`${topic?.help ?? globalHelp()}\n`);
+      return topic === undefined && rest[0] !== undefined ? EXIT_USAGE : EXIT_OK;
+    }
+    const command = findCommand(first);
+    if (command === undefined) {
+      const hint = first.startsWith("-") ? `unknown option ${first}` : `unknown command ${JSON.stringify(first)}`;
+      throw new CliError(`${hint}; commands: ${COMMANDS.map((c) => c.name).join(", ")}`, EXIT_USAGE, "clusterwire --help");
+    }
+    return await command.run(rest, io);
+  } catch (e) {
+    if (e instanceof CliError) {
+      io.stderr.write(`clusterwire: ${e.message}\n`);
+      if (e.help !== undefined) io.stderr.write(`Run '${e.help}' for usage.\n`);
+      return e.exitCode;
+    }
+    // A bug, not bad input: keep the stack so it can be reported.
+    io.stderr.write(`clusterwire: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return EXIT_FAILURE;
+  }
+}
+
+function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
+
+/** The version from package.json, found by walking up from this file (src/cli or dist/src/cli). */
+export function version(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown; version?: unknown };
+      if (pkg.name === "clusterwire" && typeof pkg.version === "string") return pkg.version;
+    } catch {
+      // No package.json at this level; keep walking up.
+    }
+    dir = dirname(dir);
+  }
+  return "unknown";
+}
+
+/** Entry point for the bin shim and `node dist/src/cli/main.js`. */
+export async function main(): Promise<void> {
+  // `clusterwire decode x.pb | head` closes the pipe early; that is not an error.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+  const code = await run(process.argv.slice(2), {
+    stdout: { write: (c) => process.stdout.write(c), isTTY: process.stdout.isTTY === true },
+    stderr: { write: (c) => process.stderr.write(c), isTTY: process.stderr.isTTY === true },
+    // Touch process.stdin only when a command reads it, so an unused terminal is left alone.
+    stdin: { chunks: readStdin(), isTTY: isatty(0) },
+  });
+  // exitCode rather than exit(), so buffered output is flushed.
+  process.exitCode = code;
+}
+
+async function* readStdin(): AsyncGenerator<Uint8Array> {
+  for await (const chunk of process.stdin) yield chunk as Uint8Array;
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) await main();
