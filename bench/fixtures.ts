@@ -1,0 +1,185 @@
+// Benchmark inputs: every HEAD fixture kind plus a realistic ~1 KB NetworkPolicy.
+
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { DescMessage } from "@bufbuild/protobuf";
+import {
+  NetworkPolicySchema,
+  create,
+  decode,
+  encode,
+  lookupKind,
+  readEnvelope,
+  toJsonString,
+  type NetworkPolicy,
+} from "../src/networking/index.js";
+
+export interface BenchInput {
+  /** Short label, unique per input. */
+  readonly name: string;
+  /** Where it came from, for the header. */
+  readonly source: string;
+  readonly desc: DescMessage;
+  /** The API server body: `k8s\0` + runtime.Unknown + object. */
+  readonly envelope: Uint8Array;
+  /** The object bytes alone, copied out of the envelope (what the peers read). */
+  readonly raw: Uint8Array;
+  /** Compact Kubernetes JSON, as the API server sends it. */
+  readonly json: string;
+  /** The fixture's indented JSON, when there is one, to check toJsonString against. */
+  readonly fixtureJson?: string;
+}
+
+/** The repository root: the nearest ancestor with clusterwire's package.json (works from bench/ and dist/bench/). */
+export function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = join(dir, "package.json");
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: unknown }).name === "clusterwire") return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`bench: no clusterwire package.json above ${fileURLToPath(import.meta.url)}`);
+    dir = up;
+  }
+}
+
+export function fixtureDir(): string {
+  return resolve(repoRoot(), "../shared/testdata/k8s-api/HEAD");
+}
+
+const FIXTURE = /^networking\.k8s\.io\.v1\.([A-Za-z]+)\.pb$/;
+
+/** All benchmark inputs, HEAD fixtures first (sorted by kind), then the realistic object. */
+export function loadInputs(): BenchInput[] {
+  const dir = fixtureDir();
+  if (!existsSync(dir)) throw new Error(`bench: fixture folder not found: ${dir}`);
+  const inputs: BenchInput[] = [];
+  for (const file of readdirSync(dir).sort()) {
+    const m = FIXTURE.exec(file);
+    if (m === null) continue;
+    const envelope = new Uint8Array(readFileSync(join(dir, file)));
+    const fixtureJson = readFileSync(join(dir, file.replace(/\.pb$/, ".json")), "utf8");
+    inputs.push(makeInput(`${m[1]} (HEAD)`, `HEAD/${file}`, envelope, fixtureJson));
+  }
+  if (inputs.length === 0) throw new Error(`bench: no *.pb fixtures in ${dir}`);
+  inputs.push(makeInput("NetworkPolicy (realistic)", "bench/fixtures.ts", encode(realisticNetworkPolicy())));
+  return inputs;
+}
+
+function makeInput(name: string, source: string, envelope: Uint8Array, fixtureJson?: string): BenchInput {
+  const env = readEnvelope(envelope);
+  const info = lookupKind(env.apiVersion, env.kind);
+  if (info === undefined) throw new Error(`bench: ${source}: unsupported ${env.apiVersion}/${env.kind}`);
+  return {
+    name,
+    source,
+    desc: info.desc,
+    envelope,
+    // A copy, so the peers get a standalone buffer as they would off the wire.
+    raw: envelope.slice(env.rawStart, env.rawEnd),
+    json: toJsonString(decode(envelope)),
+    ...(fixtureJson !== undefined ? { fixtureJson } : {}),
+  };
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * A NetworkPolicy shaped like one a Helm chart installs and the API server
+ * stores: labels, an annotation, a managedFields entry, selectors with
+ * expressions, named and numeric ports, endPort, IPv4 and IPv6 ipBlocks.
+ */
+export function realisticNetworkPolicy(): NetworkPolicy {
+  const created = { seconds: 1718035200n, nanos: 0 };
+  const fieldsV1 = {
+    "f:metadata": {
+      "f:annotations": { ".": {}, "f:meta.helm.sh/release-name": {} },
+      "f:labels": {
+        ".": {},
+        "f:app.kubernetes.io/instance": {},
+        "f:app.kubernetes.io/managed-by": {},
+        "f:app.kubernetes.io/name": {},
+        "f:env": {},
+        "f:team": {},
+      },
+    },
+    "f:spec": { "f:egress": {}, "f:ingress": {}, "f:podSelector": {}, "f:policyTypes": {} },
+  };
+  const tcp = (port: number | string, endPort?: number) => ({
+    protocol: "TCP",
+    port: typeof port === "number" ? { type: 0n, intVal: port, strVal: "" } : { type: 1n, intVal: 0, strVal: port },
+    ...(endPort !== undefined ? { endPort } : {}),
+  });
+  return create(NetworkPolicySchema, {
+    metadata: {
+      name: "payments-api-ingress",
+      namespace: "payments",
+      uid: "5f3c1d2e-8a4b-4c6d-9e0f-1a2b3c4d5e6f",
+      resourceVersion: "48213907",
+      generation: 3n,
+      creationTimestamp: created,
+      labels: {
+        "app.kubernetes.io/instance": "payments",
+        "app.kubernetes.io/managed-by": "Helm",
+        "app.kubernetes.io/name": "payments-api",
+        env: "prod",
+        team: "payments",
+      },
+      annotations: { "meta.helm.sh/release-name": "payments" },
+      managedFields: [
+        {
+          manager: "helm",
+          operation: "Update",
+          apiVersion: "networking.k8s.io/v1",
+          time: created,
+          fieldsType: "FieldsV1",
+          fieldsV1: { Raw: utf8.encode(JSON.stringify(fieldsV1)) },
+        },
+      ],
+    },
+    spec: {
+      podSelector: {
+        matchLabels: { "app.kubernetes.io/name": "payments-api" },
+        matchExpressions: [{ key: "tier", operator: "In", values: ["api", "worker"] }],
+      },
+      ingress: [
+        {
+          ports: [tcp("https"), tcp(8080, 8090)],
+          from: [
+            {
+              namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "frontend" } },
+              podSelector: { matchLabels: { "app.kubernetes.io/name": "web" } },
+            },
+            { ipBlock: { cidr: "10.0.0.0/8", except: ["10.96.0.0/12"] } },
+          ],
+        },
+        {
+          ports: [tcp("metrics")],
+          from: [
+            { ipBlock: { cidr: "2001:db8::/32", except: ["2001:db8:dead::/48"] } },
+            {
+              namespaceSelector: {
+                matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: ["monitoring"] }],
+              },
+            },
+          ],
+        },
+      ],
+      egress: [
+        {
+          ports: [
+            { protocol: "UDP", port: { type: 0n, intVal: 53, strVal: "" } },
+            { protocol: "TCP", port: { type: 0n, intVal: 53, strVal: "" } },
+          ],
+          to: [
+            {
+              namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kube-system" } },
+              podSelector: { matchLabels: { "k8s-app": "kube-dns" } },
+            },
+          ],
+        },
+      ],
+      policyTypes: ["Ingress", "Egress"],
+    },
+  });
+}
