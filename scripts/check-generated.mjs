@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import { bufBinary } from "./buf.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const templatePath = join(root, "buf.gen.yaml");
@@ -60,8 +61,7 @@ function listFiles(dir) {
 
 /** Path of the buf CLI installed as a devDependency. */
 function bufCommand() {
-  const bin = join(root, "node_modules", ".bin", process.platform === "win32" ? "buf.cmd" : "buf");
-  return existsSync(bin) ? bin : "buf";
+  return bufBinary();
 }
 
 function main() {
