@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { usageError, type CliIO } from "./io.js";
 
 /** One CLI command: its help text and what it does. Returns the exit code. */
@@ -26,6 +27,25 @@ export function parseUsage<T>(command: string, parse: () => T): T {
 
 /** Every command takes --help. */
 export const HELP_OPTION = { type: "boolean", short: "h" } as const;
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+type Config<O extends Options> = { args: string[]; options: O & { help: typeof HELP_OPTION }; allowPositionals: true; strict: true };
+/** What parseArgs returns for a command's options. */
+export type Parsed<O extends Options> = ReturnType<typeof parseArgs<Config<O>>>;
+
+/**
+ * Parses a command's arguments (strictly, positionals allowed, plus --help).
+ * Prints the help and returns undefined when --help was given.
+ */
+export function parseCommandLine<O extends Options>(command: string, help: string, options: O, args: readonly string[], io: CliIO): Parsed<O> | undefined {
+  const config: Config<O> = { args: [...args], options: { ...options, help: HELP_OPTION }, allowPositionals: true, strict: true };
+  const parsed = parseUsage(command, () => parseArgs(config));
+  if ((parsed.values as { help?: boolean }).help === true) {
+    io.stdout.write(`${help}\n`);
+    return undefined;
+  }
+  return parsed;
+}
 
 /** At most one positional input; none means stdin. */
 export function onlyInput(command: string, positionals: readonly string[]): string | undefined {

@@ -1,7 +1,6 @@
 import { extname } from "node:path";
 import { decode, encode, type NetworkingObject } from "../networking/index.js";
-import { parseArgs } from "node:util";
-import { HELP_OPTION, onlyInput, parseUsage, type Command } from "./command.js";
+import { onlyInput, parseCommandLine, type Command } from "./command.js";
 import {
   EXIT_OK,
   checkOutPath,
@@ -51,25 +50,15 @@ export const convertCommand: Command = {
   summary: "between JSON, YAML and protobuf",
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parseUsage(NAME, () =>
-      parseArgs({
-        args: [...args],
-        options: {
-          to: { type: "string" },
-          out: { type: "string", short: "o" },
-          indent: { type: "string" },
-          strict: { type: "boolean" },
-          from: { type: "string" },
-          help: HELP_OPTION,
-        },
-        allowPositionals: true,
-        strict: true,
-      }),
-    );
-    if (values.help === true) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT_OK;
-    }
+    const parsed = parseCommandLine(NAME, HELP, {
+      to: { type: "string" },
+      out: { type: "string", short: "o" },
+      indent: { type: "string" },
+      strict: { type: "boolean" },
+      from: { type: "string" }
+      }, args, io);
+    if (parsed === undefined) return EXIT_OK;
+    const { values, positionals } = parsed;
     const to = parseFormat(values.to, "--to", ["json", "yaml", "pb"], NAME) ?? formatOfPath(values.out);
     if (to === undefined) throw usageError("--to json|yaml|pb is required (or an -o file ending in .json, .yaml or .pb)", NAME);
     if (values.indent !== undefined && to !== "json") throw usageError("--indent applies to --to json only", NAME);

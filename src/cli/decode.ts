@@ -1,6 +1,5 @@
 import { DecodeError, decode, decodeWatchStream, type NetworkingObject } from "../networking/index.js";
-import { parseArgs } from "node:util";
-import { HELP_OPTION, onlyInput, parseUsage, type Command } from "./command.js";
+import { onlyInput, parseCommandLine, type Command } from "./command.js";
 import {
   CliError,
   EXIT_FAILURE,
@@ -51,24 +50,14 @@ export const decodeCommand: Command = {
   help: HELP,
 
   async run(args, io) {
-    const { values, positionals } = parseUsage(NAME, () =>
-      parseArgs({
-        args: [...args],
-        options: {
-          output: { type: "string" },
-          indent: { type: "string" },
-          watch: { type: "boolean" },
-          out: { type: "string", short: "o" },
-          help: HELP_OPTION,
-        },
-        allowPositionals: true,
-        strict: true,
-      }),
-    );
-    if (values.help === true) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT_OK;
-    }
+    const parsed = parseCommandLine(NAME, HELP, {
+      output: { type: "string" },
+      indent: { type: "string" },
+      watch: { type: "boolean" },
+      out: { type: "string", short: "o" }
+      }, args, io);
+    if (parsed === undefined) return EXIT_OK;
+    const { values, positionals } = parsed;
     const to = (parseFormat(values.output, "--output", ["yaml", "json"], NAME) ?? "yaml") as TextFormat;
     if (values.indent !== undefined && to !== "json") throw usageError("--indent applies to --output json only", NAME);
     checkOutPath(values.out, "--output", NAME);

@@ -15,8 +15,7 @@ import {
   type NetworkingObject,
   type WatchEventType,
 } from "../networking/index.js";
-import { parseArgs } from "node:util";
-import { HELP_OPTION, onlyInput, parseUsage, type Command } from "./command.js";
+import { onlyInput, parseCommandLine, type Command } from "./command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, asText, bytesEqual, errnoMessage, hasMagic, readInput, type CliIO } from "./io.js";
 
 const NAME = "demo";
@@ -111,13 +110,9 @@ export const demoCommand: Command = {
   summary: "the main job (npm start): round-trip every manifest in a directory",
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parseUsage(NAME, () =>
-      parseArgs({ args: [...args], options: { help: HELP_OPTION }, allowPositionals: true, strict: true }),
-    );
-    if (values.help === true) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT_OK;
-    }
+    const parsed = parseCommandLine(NAME, HELP, {}, args, io);
+    if (parsed === undefined) return EXIT_OK;
+    const { values, positionals } = parsed;
     return runDemo(io, onlyInput(NAME, positionals) ?? "examples");
   },
 };

@@ -1,6 +1,5 @@
 import { encode } from "../networking/index.js";
-import { parseArgs } from "node:util";
-import { HELP_OPTION, onlyInput, parseUsage, type Command } from "./command.js";
+import { onlyInput, parseCommandLine, type Command } from "./command.js";
 import {
   EXIT_OK,
   checkOutPath,
@@ -45,23 +44,13 @@ export const encodeCommand: Command = {
   summary: "one JSON or YAML object to Kubernetes protobuf",
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parseUsage(NAME, () =>
-      parseArgs({
-        args: [...args],
-        options: {
-          out: { type: "string", short: "o" },
-          strict: { type: "boolean" },
-          from: { type: "string" },
-          help: HELP_OPTION,
-        },
-        allowPositionals: true,
-        strict: true,
-      }),
-    );
-    if (values.help === true) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT_OK;
-    }
+    const parsed = parseCommandLine(NAME, HELP, {
+      out: { type: "string", short: "o" },
+      strict: { type: "boolean" },
+      from: { type: "string" }
+      }, args, io);
+    if (parsed === undefined) return EXIT_OK;
+    const { values, positionals } = parsed;
     const from = parseFormat(values.from, "--from", ["json", "yaml"], NAME);
     checkOutPath(values.out, undefined, NAME);
     refuseBinaryToTerminal(io, values.out, NAME);
