@@ -55,8 +55,8 @@ export const convertCommand: Command = {
       out: { type: "string", short: "o" },
       indent: { type: "string" },
       strict: { type: "boolean" },
-      from: { type: "string" }
-      }, args, io);
+      from: { type: "string" },
+    }, args, io);
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
     const to = parseFormat(values.to, "--to", ["json", "yaml", "pb"], NAME) ?? formatOfPath(values.out);

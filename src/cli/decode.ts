@@ -54,8 +54,8 @@ export const decodeCommand: Command = {
       output: { type: "string" },
       indent: { type: "string" },
       watch: { type: "boolean" },
-      out: { type: "string", short: "o" }
-      }, args, io);
+      out: { type: "string", short: "o" },
+    }, args, io);
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
     const to = (parseFormat(values.output, "--output", ["yaml", "json"], NAME) ?? "yaml") as TextFormat;

@@ -47,8 +47,8 @@ export const encodeCommand: Command = {
     const parsed = parseCommandLine(NAME, HELP, {
       out: { type: "string", short: "o" },
       strict: { type: "boolean" },
-      from: { type: "string" }
-      }, args, io);
+      from: { type: "string" },
+    }, args, io);
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
     const from = parseFormat(values.from, "--from", ["json", "yaml"], NAME);
