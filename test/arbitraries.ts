@@ -175,10 +175,14 @@ export const arbInt64: fc.Arbitrary<bigint> = fc.oneof(
   ),
 );
 
-/** A key/value map built with own properties only (a `__proto__` key stays a key). */
+/**
+ * A key/value map built with own properties only (a `__proto__` key stays a
+ * key). No `<<` key: Go writes it unquoted and reads it back as a YAML merge
+ * key, so no Go YAML round trip can carry it (a test below pins that).
+ */
 function arbStringMap(): fc.Arbitrary<Record<string, string>> {
   return fc
-    .uniqueArray(fc.tuple(arbString(), arbString()), { maxLength: 3, selector: ([k]) => k })
+    .uniqueArray(fc.tuple(arbString().filter((k) => k !== "<<"), arbString()), { maxLength: 3, selector: ([k]) => k })
     .map((entries) => {
       const out: Record<string, string> = {};
       for (const [k, v] of entries) {

@@ -51,17 +51,14 @@ interface FieldPlan extends SpecField {
 /** A message shape compiled for decoding and encoding. */
 interface Plan extends SpecPlan {
   readonly shape: MessageShape;
-  /** The same as `wire`, under the name the specialiser reads. */
-  readonly fields: FieldPlan[];
   readonly desc: DescMessage;
   readonly isTime: boolean;
   /** Indexed by field number. */
   readonly byNumber: (FieldPlan | undefined)[];
   /** Ascending field number: Go's write order. */
-  readonly wire: FieldPlan[];
+  readonly fields: FieldPlan[];
   /** Non-pointer struct fields: Go's zero value has them, so they always exist. */
   readonly structs: FieldPlan[];
-  /** Go's non-pointer struct fields, for the specialiser too. */
 }
 
 const plans = new Map<string, Plan>();
@@ -70,8 +67,7 @@ function planOf(desc: DescMessage): Plan {
   const cached = plans.get(desc.typeName);
   if (cached !== undefined) return cached;
   const shape = shapeOf(desc);
-  const wire: FieldPlan[] = [];
-  const plan: Plan = { shape, desc, isTime: desc.typeName === TIME_TYPE, byNumber: [], wire, fields: wire, structs: [] };
+  const plan: Plan = { shape, desc, isTime: desc.typeName === TIME_TYPE, byNumber: [], fields: [], structs: [] };
   plans.set(desc.typeName, plan);
   for (const fs of shape.wireOrder) {
     const f = fs.field;
@@ -95,11 +91,11 @@ function planOf(desc: DescMessage): Plan {
       child: undefined,
     };
     plan.byNumber[f.number] = fp;
-    plan.wire.push(fp);
+    plan.fields.push(fp);
     if (kind === "message" && !fs.pointer) plan.structs.push(fp);
   }
   // Children after registration, so a (hypothetical) recursive schema terminates.
-  for (const fp of plan.wire) {
+  for (const fp of plan.fields) {
     if (fp.kind === "message" || fp.kind === "messageList") fp.child = planOf(fp.fs.field.message as DescMessage);
   }
   return plan;
@@ -170,29 +166,22 @@ function prototypeOf(desc: DescMessage): object {
   return p;
 }
 
-/** Decodes a bare (un-enveloped) message. */
-export function decodeMessage(desc: DescMessage, bytes: Uint8Array, options: BinaryDecodeOptions = {}): Message {
-  return decodeMessageAt(desc, bytes, 0, bytes.length, options);
-}
-
 export function toDecodeError(e: unknown, state: { fieldStart: number }): DecodeError {
   if (e instanceof DecodeError) return e;
   if (e instanceof Failure) {
     return new DecodeError("protobuf", e.reason, { offset: e.offset, path: renderPath(e.path), segments: e.path });
   }
-  // The wire reader throws plain Errors (premature EOF, invalid varint, ...).
-  const reason = e instanceof Error ? wireReason(e) : String(e);
+  const reason = wireReason(e);
+  if (reason === undefined) throw e; // a bug in clusterwire, not bad input
   return new DecodeError("protobuf", reason, { offset: state.fieldStart });
 }
 
-function wireReason(e: Error): string {
-  const m = e.message;
-  if (m === "premature EOF") return "truncated input: a field runs past the end of the buffer";
-  if (m === "invalid varint") return "bad varint: more than 10 bytes";
-  if (m.startsWith("illegal tag")) return `bad field tag (${m.replace(/^illegal tag: /, "")})`;
-  if (m === "maximum recursion depth reached") return "groups nested deeper than the limit";
-  if (m.startsWith("cant skip wire type")) return `bad wire type ${m.replace(/^cant skip wire type /, "")}`;
-  return m;
+/** The two errors BinaryReader's varint and bounds checks raise, in our words. */
+function wireReason(e: unknown): string | undefined {
+  if (!(e instanceof Error)) return undefined;
+  if (e.message === "premature EOF") return "truncated input: a field runs past the end of the buffer";
+  if (e.message === "invalid varint") return "bad varint: more than 10 bytes";
+  return undefined;
 }
 
 function renderPath(segments: readonly (string | number)[]): string {
@@ -318,7 +307,8 @@ function prefixSegment(e: unknown, seg: string, fieldStart: number): unknown {
   }
   if (e instanceof DecodeError) return e;
   // A wire-reader error inside this field: attribute it to the field.
-  const reason = e instanceof Error ? wireReason(e) : String(e);
+  const reason = wireReason(e);
+  if (reason === undefined) return e;
   return new Failure(fieldStart, reason, seg === "" ? [] : [seg]);
 }
 
@@ -506,20 +496,13 @@ export function registerDescs(descs: Iterable<DescMessage>): void {
   }
 }
 
-export function registryDesc(typeName: string): DescMessage {
+function registryDesc(typeName: string): DescMessage {
   const d = descByName.get(typeName);
   if (d === undefined) throw new TypeError(`clusterwire does not know the message type ${typeName}`);
   return d;
 }
 
 // ---------------------------------------------------------------- encoding
-
-/** Encodes a bare message the way Go's generated marshaller does. */
-export function encodeMessage(msg: Message, options: BinaryEncodeOptions = {}): Uint8Array {
-  const w = new BinaryWriter();
-  writeMessageBody(w, msg, options);
-  return w.finish();
-}
 
 /** Writes a message body (no tag, no length) to `w`. */
 export function writeMessageBody(w: BinaryWriter, msg: Message, options: BinaryEncodeOptions = {}): void {
@@ -532,7 +515,7 @@ function writeMessage(w: BinaryWriter, plan: Plan, msg: AnyMessage, keepUnknown:
   if (plan.isTime) {
     writeTime(w, msg);
   } else {
-    const fields = plan.wire;
+    const fields = plan.fields;
     for (let i = 0; i < fields.length; i++) {
       const fp = fields[i] as FieldPlan;
       try {

@@ -339,7 +339,7 @@ export function jsonError(text: string, reason: string, at: number, path?: strin
   });
 }
 
-export function lineColumn(text: string, at: number): { line: number; column: number } {
+function lineColumn(text: string, at: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   const stop = Math.min(at, text.length);
@@ -520,7 +520,7 @@ function escapeHtmlInRaw(body: string): string {
 const HEX = "0123456789abcdef";
 
 /** Go's encoding/json string quoting with HTML escaping on (the default). */
-export function quoteGo(s: string): string {
+function quoteGo(s: string): string {
   let out = '"';
   let from = 0;
   for (let i = 0; i < s.length; i++) {

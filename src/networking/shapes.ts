@@ -190,7 +190,6 @@ export function shapeOf(desc: DescMessage): MessageShape {
 export const TIME_TYPE = "k8s.io.apimachinery.pkg.apis.meta.v1.Time";
 export const INT_OR_STRING_TYPE = "k8s.io.apimachinery.pkg.util.intstr.IntOrString";
 export const FIELDS_V1_TYPE = "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1";
-export const RAW_EXTENSION_TYPE = "k8s.io.apimachinery.pkg.runtime.RawExtension";
 
 /** Unix seconds of Go's zero time.Time (year 1); Go treats it as "no time". */
 export const GO_ZERO_TIME_SECONDS = -62135596800n;

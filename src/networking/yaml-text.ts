@@ -966,7 +966,13 @@ class DocumentConverter {
   }
 
   private scalar(node: Scalar): GoScalar {
-    const text = node.source ?? String(node.value ?? "");
+    let text = node.source ?? String(node.value ?? "");
+    // go-yaml reads U+2028/U+2029 as line breaks: in a flow scalar the blanks
+    // around one are folding whitespace and vanish, while the break itself
+    // is kept. YAML 1.2 (the yaml package) treats them as ordinary text.
+    if ((node.type === "QUOTE_SINGLE" || node.type === "PLAIN") && /[\u2028\u2029]/.test(text)) {
+      text = text.replace(/[ \t]*([\u2028\u2029])[ \t]*/g, "$1");
+    }
     const tag = node.tag;
     if (tag === undefined) return node.type === "PLAIN" ? resolvePlain(text) : { kind: "str", text };
     if (!tag.startsWith(TAG_PREFIX)) return { kind: "str", text }; // `!`, local tags
