@@ -1,4 +1,4 @@
-import { DecodeError, decode, decodeWatchStream, type NetworkingObject } from "../networking/index.js";
+import { DecodeError, decode, decodeJsonWatchStream, decodeWatchStream, type NetworkingObject, type WatchEvent } from "../networking/index.js";
 import { onlyInput, parseCommandLine, type Command } from "./command.js";
 import {
   CliError,
@@ -31,9 +31,11 @@ Reads standard input when FILE is - or omitted.
 Options:
   --output yaml|json  output format (default yaml)
   --indent N          JSON indent, 0 for compact (default 2; 0 with --watch)
-  --watch             input is a watch stream (;stream=watch): length-prefixed
-                      WatchEvent frames. Prints each event as {type, object}:
-                      YAML documents separated by ---, or one JSON line each
+  --watch             input is a watch stream (;stream=watch), protobuf
+                      (length-prefixed WatchEvent frames) or JSON ({"type",
+                      "object"} values), told apart by the first byte. Prints
+                      each event as {type, object}: YAML documents separated
+                      by ---, or one JSON line each
   -o, --out FILE      write to FILE instead of standard output
   -h, --help          show this help
 
@@ -96,13 +98,43 @@ function magicHint(input: Input): string {
   return "";
 }
 
+/**
+ * Picks the decoder from the first non-blank byte: `{` starts a JSON stream;
+ * a protobuf stream starts with a frame length, whose first byte is `{` only
+ * for frames over 2 GB.
+ */
+async function watchEvents(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<AsyncIterable<WatchEvent>> {
+  const it = (Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]()) as AsyncIterator<Uint8Array> | Iterator<Uint8Array>;
+  const seen: Uint8Array[] = [];
+  let json = false;
+  for (;;) {
+    const r = await it.next();
+    if (r.done === true) break;
+    seen.push(r.value);
+    const first = r.value.find((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09);
+    if (first !== undefined) {
+      json = first === 0x7b;
+      break;
+    }
+  }
+  async function* all(): AsyncGenerator<Uint8Array> {
+    yield* seen;
+    for (;;) {
+      const r = await it.next();
+      if (r.done === true) return;
+      yield r.value;
+    }
+  }
+  return json ? decodeJsonWatchStream(all()) : decodeWatchStream(all());
+}
+
 async function decodeWatch(io: CliIO, path: string, to: TextFormat, indent: number, out: string | undefined): Promise<number> {
   const stream = await openInputStream(io, path);
   // To stdout, events appear as they arrive; to a file, only a fully decoded stream is written.
   const collected: string[] = [];
   let first = true;
   try {
-    for await (const event of decodeWatchStream(stream.chunks)) {
+    for await (const event of await watchEvents(stream.chunks)) {
       const text = (to === "yaml" && !first ? "---\n" : "") + renderEvent(event, to, indent);
       first = false;
       if (out === undefined || out === "-") io.stdout.write(text);

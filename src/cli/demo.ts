@@ -4,6 +4,7 @@ import {
   DecodeError,
   EncodeError,
   decode,
+  decodeJsonWatchStream,
   decodeWatchStream,
   encode,
   encodeWatchEvent,
@@ -23,10 +24,10 @@ const NAME = "demo";
 const HELP = `Usage: clusterwire demo [DIR]
 
 The main job (npm start). Walks DIR (default: examples) for .yaml, .yml,
-.json and .pb files and runs every step on every object found, printing one
-line per object and a summary. Manifests are read in strict mode, so a
+.json, .pb and .jsonl files and runs every step on every object found,
+printing one line per object and a summary. Manifests are read in strict mode, so a
 misspelt field fails the run. A .pb file is either one k8s\\0 object or a
-watch stream.
+watch stream; a .jsonl file is a JSON watch stream.
 
 Steps:
   round-trip   encode to protobuf and decode back: JSON equal, protobuf
@@ -117,7 +118,7 @@ export const demoCommand: Command = {
   },
 };
 
-const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json", ".pb"]);
+const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json", ".pb", ".jsonl"]);
 
 interface FileFailure {
   readonly file: string;
@@ -133,7 +134,7 @@ export async function runDemo(io: CliIO, dir: string, steps: readonly DemoStep[]
   } catch (e) {
     throw new CliError(`${dir}: cannot read directory: ${errnoMessage(e)}`, EXIT_USAGE);
   }
-  if (files.length === 0) throw new CliError(`${dir}: no .yaml, .yml, .json or .pb files found`, EXIT_USAGE);
+  if (files.length === 0) throw new CliError(`${dir}: no .yaml, .yml, .json, .jsonl or .pb files found`, EXIT_USAGE);
 
   io.stdout.write(`clusterwire demo: ${files.length} files in ${dir} (steps: ${steps.map((s) => s.name).join(", ")})\n`);
   const items: DemoItem[] = [];
@@ -191,6 +192,11 @@ async function load(io: CliIO, file: string): Promise<DemoItem[]> {
     return loadWatchStream(file, input.bytes);
   }
   if (ext === ".json") return [{ file, object: fromJson(asText(input, "json"), { strict: true }) }];
+  if (ext === ".jsonl") {
+    const items: DemoItem[] = [];
+    for await (const ev of decodeJsonWatchStream([input.bytes], { strict: true })) items.push({ file, index: items.length, object: ev.object, event: ev.type });
+    return items;
+  }
   const docs = fromYaml(asText(input, "yaml"), { strict: true });
   return docs.map((object, index) => (docs.length > 1 ? { file, index, object } : { file, object }));
 }

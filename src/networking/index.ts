@@ -22,6 +22,13 @@ export {
   type WatchDecodeOptions,
 } from "./watch.js";
 export { fromJson, toJson, toJsonString, type FromJsonOptions } from "./json.js";
+export {
+  decodeJsonWatchStream,
+  decodeJsonWatchEvent,
+  encodeJsonWatchEvent,
+  JSON_WATCH_MEDIA_TYPE,
+  type JsonWatchDecodeOptions,
+} from "./json-watch.js";
 export { fromYaml, toYaml } from "./yaml.js";
 export type { JsonObject, JsonValue } from "./json-value.js";
 export { KINDS, NETWORKING_API_VERSION, lookupKind, type KindInfo, type NetworkingObject } from "./kinds.js";

@@ -40,6 +40,8 @@ interface Ctx {
   readonly strict: boolean;
   readonly source: ParsedJson | undefined;
   readonly format: "json" | "yaml";
+  /** Where the decoded value sits in `source` (e.g. ["object"] in a watch event). */
+  readonly at?: readonly string[];
 }
 
 /** A decoding failure; path segments are prepended while unwinding. */
@@ -74,6 +76,18 @@ export function fromJson(input: string | JsonValue, options: FromJsonOptions = {
     value = input as ParsedValue;
   }
   return decodeTop({ strict: options.strict === true, source, format: "json" }, value);
+}
+
+/**
+ * Decodes the member `key` of an already-parsed JSON object, such as the
+ * `object` of a JSON watch event. Errors are located in the whole text and
+ * their paths start with `key`.
+ */
+export function fromParsedJsonMember(parsed: ParsedJson, key: string, options: FromJsonOptions = {}): NetworkingObject {
+  const root = parsed.value as Record<string, ParsedValue | DuplicateKey>;
+  let member = root[key];
+  if (member instanceof DuplicateKey) member = member.values[member.values.length - 1];
+  return decodeTop({ strict: options.strict === true, source: parsed, format: "json", at: [key] }, (member ?? null) as ParsedValue);
 }
 
 /** Decodes a value parsed from YAML (used by fromYaml). */
@@ -111,6 +125,7 @@ function typeMetaString(obj: Record<string, ParsedValue | DuplicateKey>, key: st
 function toDecodeError(ctx: Ctx, e: unknown): DecodeError {
   if (e instanceof DecodeError) return e;
   if (e instanceof PathError) {
+    for (const seg of [...(ctx.at ?? [])].reverse()) e.prefix(seg);
     const path = renderPath(e.path);
     const segments = e.path;
     if (ctx.source !== undefined) {

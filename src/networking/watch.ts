@@ -9,7 +9,7 @@ const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The five watch event types the API server sends. */
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
-const EVENT_TYPES: ReadonlySet<string> = new Set(["ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"]);
+export const EVENT_TYPES: ReadonlySet<string> = new Set(["ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"]);
 
 /** One decoded watch event. ERROR events carry a `Status` object. */
 export interface WatchEvent<T extends NetworkingObject = NetworkingObject> {

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { run, type CliIO } from "../../src/cli/main.js";
-import { decode, decodeWatchStream, encode, encodeWatchEvent, fromYaml, toJsonString, type WatchEventType } from "../../src/networking/index.js";
+import { decode, decodeWatchStream, encode, encodeJsonWatchEvent,
+  encodeWatchEvent, fromYaml, toJsonString, type WatchEventType } from "../../src/networking/index.js";
 
 // The CLI runs in-process through run(argv, io), so these tests need no build.
 
@@ -288,6 +289,24 @@ describe("examples through the CLI", () => {
     expectExample("ingress-watch.pb", Buffer.concat(objects.map((object, i) => encodeWatchEvent({ type: types[i] as WatchEventType, object }))));
   });
 
+  it("examples/ingress-watch.jsonl is the same stream as the API server writes it in JSON", () => {
+    const objects = fromYaml(readFileSync(join(EXAMPLES, "ingress-lifecycle.yaml"), "utf8"));
+    const types: WatchEventType[] = ["ADDED", "MODIFIED", "DELETED"];
+    expectExample("ingress-watch.jsonl", Buffer.from(objects.map((object, i) => encodeJsonWatchEvent({ type: types[i] as WatchEventType, object })).join("")));
+  });
+
+  it("decode --watch reads a JSON watch stream too, with the same output as the protobuf one", async () => {
+    for (const output of ["yaml", "json"]) {
+      const fromPb = await cli(["decode", "--watch", "--output", output, "examples/ingress-watch.pb"]);
+      const fromJsonl = await cli(["decode", "--watch", "--output", output, "examples/ingress-watch.jsonl"]);
+      expect(fromJsonl.code).toBe(0);
+      expect(fromJsonl.stdout).toBe(fromPb.stdout);
+    }
+    // With --output json, the lines are exactly the JSON stream.
+    const lines = await cli(["decode", "--watch", "--output", "json", "examples/ingress-watch.jsonl"]);
+    expect(lines.stdout).toBe(readFileSync(join(EXAMPLES, "ingress-watch.jsonl"), "utf8"));
+  });
+
   it("decodes the watch example as YAML documents and JSON lines", async () => {
     const yaml = await cli(["decode", "--watch", "examples/ingress-watch.pb"]);
     expect(yaml.code).toBe(0);
@@ -368,7 +387,7 @@ describe("demo", () => {
     const dir = mkdtempSync(join(tmp, "empty-"));
     const r = await cli(["demo", dir]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("no .yaml, .yml, .json or .pb files found");
+    expect(r.stderr).toContain("no .yaml, .yml, .json, .jsonl or .pb files found");
   });
 });
 
