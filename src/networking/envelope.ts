@@ -29,7 +29,7 @@ export interface Envelope {
  * their List message. Throws {@link DecodeError} only.
  */
 export function decode(bytes: Uint8Array, options: DecodeOptions = {}): NetworkingObject {
-  const env = readEnvelope(bytes);
+  const env = readEnvelope(bytes, options);
   const info = lookupKind(env.apiVersion, env.kind);
   if (info === undefined) {
     throw new DecodeError(
@@ -42,7 +42,7 @@ export function decode(bytes: Uint8Array, options: DecodeOptions = {}): Networki
 }
 
 /** Reads the magic and the `runtime.Unknown` without decoding the object. */
-export function readEnvelope(bytes: Uint8Array): Envelope {
+export function readEnvelope(bytes: Uint8Array, options: DecodeOptions = {}): Envelope {
   if (!(bytes instanceof Uint8Array)) {
     throw new DecodeError("protobuf", `expected a Uint8Array, got ${describeType(bytes)}`, { offset: 0 });
   }
@@ -65,6 +65,7 @@ export function readEnvelope(bytes: Uint8Array): Envelope {
   let contentEncoding = "";
   let contentType = "";
   const end = bytes.length;
+  const depth = options.maxDepth ?? 64;
   try {
     while (r.pos < end) {
       const at = r.pos;
@@ -93,7 +94,7 @@ export function readEnvelope(bytes: Uint8Array): Envelope {
             } else if (tno === 1 || tno === 2) {
               throw new Failure(tat, `wrong wire type ${twt} for runtime.TypeMeta field ${tno}`);
             } else {
-              skipValue(r, bytes, twt, tno, stop, 64, tat);
+              skipValue(r, bytes, twt, tno, stop, depth, tat);
             }
           }
           break;
@@ -113,7 +114,7 @@ export function readEnvelope(bytes: Uint8Array): Envelope {
           break;
         }
         default:
-          skipValue(r, bytes, wt, no, end, 64, at);
+          skipValue(r, bytes, wt, no, end, depth, at);
       }
     }
   } catch (e) {

@@ -111,6 +111,7 @@ export function decodeWatchEvent(frame: Uint8Array, options: DecodeOptions = {},
   const r = new BinaryReader(frame);
   const state = { fieldStart: 0 };
   const end = frame.length;
+  const depth = options.maxDepth ?? 64;
   let type: string | undefined;
   let rawStart = -1;
   let rawEnd = -1;
@@ -146,11 +147,11 @@ export function decodeWatchEvent(frame: Uint8Array, options: DecodeOptions = {},
             rawStart = r.pos;
             r.pos = rawEnd;
           } else {
-            skipValue(r, frame, iwt, ino, stop, 64, iat);
+            skipValue(r, frame, iwt, ino, stop, depth, iat);
           }
         }
       } else {
-        skipValue(r, frame, wt, no, end, 64, at);
+        skipValue(r, frame, wt, no, end, depth, at);
       }
     }
   } catch (e) {
@@ -170,6 +171,7 @@ export function decodeWatchEvent(frame: Uint8Array, options: DecodeOptions = {},
       throw new DecodeError("protobuf", `in ${type} event object: ${e.reason}`, {
         offset: baseOffset + rawStart + (e.offset ?? 0),
         ...(e.path !== undefined ? { path: e.path } : {}),
+        ...(e.segments !== undefined ? { segments: e.segments } : {}),
       });
     }
     throw e;
