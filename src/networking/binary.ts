@@ -140,10 +140,10 @@ export function decodeMessageAt(
 let useSpecialised = canSpecialise;
 
 /**
- * Chooses between the specialised decoders and the generic one (tests run
+ * Chooses between the specialised decoders/encoders and the generic codec (tests run
  * both against each other). Returns the previous setting.
  */
-export function setSpecialisedDecoding(on: boolean): boolean {
+export function setSpecialisedCodecs(on: boolean): boolean {
   const was = useSpecialised;
   useSpecialised = on && canSpecialise;
   return was;
@@ -449,7 +449,34 @@ const specHelpers: SpecHelpers = {
   prefixSegment,
   prefixIndex,
   overrun: (at) => new Failure(at, "message overruns its length"),
+  str: (w, tag, v) => writeTagged(w as BinaryWriter, tag, ScalarType.STRING, v),
+  i32: (w, tag, v) => writeTagged(w as BinaryWriter, tag, ScalarType.INT32, v),
+  i64: (w, tag, v) => writeTagged(w as BinaryWriter, tag, ScalarType.INT64, v),
+  bool: (w, tag, v) => writeTagged(w as BinaryWriter, tag, ScalarType.BOOL, v),
+  bytes: (w, tag, v) => writeTagged(w as BinaryWriter, tag, ScalarType.BYTES, v),
+  nonEmptyBytes: (w, tag, v) => {
+    assertScalar(ScalarType.BYTES, v);
+    if ((v as Uint8Array).length !== 0) writeTagged(w as BinaryWriter, tag, ScalarType.BYTES, v);
+  },
+  map: (w, tag, v) => writeMap(w as BinaryWriter, tag >>> 3, v),
+  message: (v) => assertContainer("message", v),
+  list: (v) => assertContainer("list", v),
+  time: (w, m) => writeTime(w as BinaryWriter, m as AnyMessage),
+  unknown: (w, m) => writeUnknown(w as BinaryWriter, m as AnyMessage),
+  segment: (e, seg) => withSegment(e, seg),
+  empty: (plan) => emptyOf(plan as Plan),
 };
+
+function writeTagged(w: BinaryWriter, tag: number, t: ScalarType, v: unknown): void {
+  assertScalar(t, v);
+  w.uint32(tag);
+  writeScalar(w, t, v);
+}
+
+function assertScalar(t: ScalarType, v: unknown): void {
+  const bad = scalarMismatch(t, v);
+  if (bad !== undefined) throw new EncodeError(bad, "");
+}
 
 const empties = new WeakMap<Plan, AnyMessage>();
 /** A shared, never-mutated empty message, for writing absent structs. */
@@ -506,7 +533,10 @@ function registryDesc(typeName: string): DescMessage {
 
 /** Writes a message body (no tag, no length) to `w`. */
 export function writeMessageBody(w: BinaryWriter, msg: Message, options: BinaryEncodeOptions = {}): void {
-  writeMessage(w, planOf(descOf(msg)), msg as AnyMessage, options.unknownFields !== "drop");
+  const plan = planOf(descOf(msg));
+  const keep = options.unknownFields !== "drop";
+  if (useSpecialised) specialised(plan).encode(w, msg, keep);
+  else writeMessage(w, plan, msg as AnyMessage, keep);
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -525,9 +555,11 @@ function writeMessage(w: BinaryWriter, plan: Plan, msg: AnyMessage, keepUnknown:
       }
     }
   }
-  if (keepUnknown && msg.$unknown !== undefined) {
-    for (const u of msg.$unknown) w.tag(u.no, u.wireType).raw(u.data);
-  }
+  if (keepUnknown && msg.$unknown !== undefined) writeUnknown(w, msg);
+}
+
+function writeUnknown(w: BinaryWriter, msg: AnyMessage): void {
+  for (const u of msg.$unknown ?? []) w.tag(u.no, u.wireType).raw(u.data);
 }
 
 function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown: boolean): void {
@@ -535,6 +567,7 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
   switch (fp.kind) {
     case "scalar": {
       if (fp.pointer && !hasOwn.call(msg, fp.localName)) return;
+      assertScalar(fp.scalar, value);
       if (fp.nonEmpty && (value as Uint8Array).length === 0) return;
       w.tag(fp.no, fp.wireType);
       writeScalar(w, fp.scalar, value);
@@ -579,21 +612,25 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
       }
       return;
     }
-    case "map": {
-      assertContainer("map", value);
-      const map = value as Record<string, string>;
-      const keys = Object.keys(map);
-      if (keys.length > 1) keys.sort(compareUtf8);
-      for (const k of keys) {
-        const v = map[k];
-        if (typeof v !== "string") throw new EncodeError(`expected a string map value, got ${typeof v}`, k);
-        w.tag(fp.no, WireType.LengthDelimited).fork();
-        w.tag(1, WireType.LengthDelimited).string(k);
-        w.tag(2, WireType.LengthDelimited).string(v);
-        w.join();
-      }
+    case "map":
+      writeMap(w, fp.no, value);
       return;
-    }
+  }
+}
+
+/** A string map as Go writes it: one entry per key, in byte order, key and value always. */
+function writeMap(w: BinaryWriter, no: number, value: unknown): void {
+  assertContainer("map", value);
+  const map = value as Record<string, unknown>;
+  const keys = Object.keys(map);
+  if (keys.length > 1) keys.sort(compareUtf8);
+  for (const k of keys) {
+    const v = map[k];
+    if (typeof v !== "string") throw new EncodeError(`expected a string map value, got ${typeof v}`, k);
+    w.tag(no, WireType.LengthDelimited).fork();
+    w.tag(1, WireType.LengthDelimited).string(k);
+    w.tag(2, WireType.LengthDelimited).string(v);
+    w.join();
   }
 }
 

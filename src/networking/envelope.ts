@@ -155,19 +155,32 @@ function utf8(bytes: Uint8Array, start: number, stop: number, at: number): strin
  */
 export function encode(obj: NetworkingObject | Message, options: EncodeOptions = {}): Uint8Array {
   const info = kindOf(obj);
-  const w = new BinaryWriter();
-  w.raw(MAGIC);
-  w.tag(1, WireType.LengthDelimited).fork();
-  w.tag(1, WireType.LengthDelimited).string(info.apiVersion);
-  w.tag(2, WireType.LengthDelimited).string(info.kind);
-  w.join();
-  w.tag(2, WireType.LengthDelimited).fork();
-  writeMessageBody(w, obj, options);
-  w.join();
-  w.tag(3, WireType.LengthDelimited).string("");
-  w.tag(4, WireType.LengthDelimited).string("");
-  return w.finish();
+  // One writer is reused: growing a fresh 128-byte buffer for every object
+  // was a fifth of the encoding time. finish() copies out the bytes written.
+  const w = writer;
+  try {
+    w.raw(MAGIC);
+    w.tag(1, WireType.LengthDelimited).fork();
+    w.tag(1, WireType.LengthDelimited).string(info.apiVersion);
+    w.tag(2, WireType.LengthDelimited).string(info.kind);
+    w.join();
+    w.tag(2, WireType.LengthDelimited).fork();
+    writeMessageBody(w, obj, options);
+    w.join();
+    w.tag(3, WireType.LengthDelimited).string("");
+    w.tag(4, WireType.LengthDelimited).string("");
+  } catch (e) {
+    writer = new BinaryWriter(); // a failed write leaves the writer mid-message
+    throw e;
+  }
+  const out = w.finish();
+  // Do not keep a large buffer alive after an unusually large object.
+  if (out.length > RETAINED_WRITER_BYTES) writer = new BinaryWriter();
+  return out;
 }
+
+let writer = new BinaryWriter();
+const RETAINED_WRITER_BYTES = 1 << 20;
 
 /**
  * The kind of an object (from its protobuf-es `$typeName`). Throws

@@ -1,7 +1,9 @@
+import { create } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { setSpecialisedDecoding } from "../../src/networking/binary.js";
-import { DecodeError, decode, encode } from "../../src/networking/index.js";
+import { setSpecialisedCodecs } from "../../src/networking/binary.js";
+import { DecodeError, EncodeError, NetworkPolicySchema, decode, encode, type EncodeOptions, type NetworkingObject } from "../../src/networking/index.js";
+import { arbObject } from "../arbitraries.js";
 import { canSpecialise } from "../../src/networking/specialize.js";
 import { fixtureFolders, loadFixtures } from "../fixtures.js";
 
@@ -11,7 +13,7 @@ import { fixtureFolders, loadFixtures } from "../fixtures.js";
 type Outcome = { ok: true; bytes: string; json: string } | { ok: false; error: string; offset: number | undefined; path: string | undefined };
 
 function run(bytes: Uint8Array, specialised: boolean): Outcome {
-  const was = setSpecialisedDecoding(specialised);
+  const was = setSpecialisedCodecs(specialised);
   try {
     const obj = decode(bytes);
     return { ok: true, bytes: Buffer.from(encode(obj)).toString("hex"), json: JSON.stringify(obj, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v instanceof Uint8Array ? Buffer.from(v).toString("hex") : v)) };
@@ -19,7 +21,7 @@ function run(bytes: Uint8Array, specialised: boolean): Outcome {
     if (!(e instanceof DecodeError)) throw e;
     return { ok: false, error: e.message, offset: e.offset, path: e.path };
   } finally {
-    setSpecialisedDecoding(was);
+    setSpecialisedCodecs(was);
   }
 }
 
@@ -38,11 +40,11 @@ describe("specialised vs generic decoder", () => {
     const f = fixtures.find((x) => x.folder === "HEAD" && x.kind === "Ingress");
     const a = run((f as { pb: Uint8Array }).pb, true);
     expect(a.ok).toBe(true);
-    const was = setSpecialisedDecoding(true);
+    const was = setSpecialisedCodecs(true);
     const obj = decode((f as { pb: Uint8Array }).pb) as unknown as Record<string, unknown>;
-    setSpecialisedDecoding(false);
+    setSpecialisedCodecs(false);
     const gen = decode((f as { pb: Uint8Array }).pb) as unknown as Record<string, unknown>;
-    setSpecialisedDecoding(was);
+    setSpecialisedCodecs(was);
     expect(Object.getPrototypeOf(obj)).toBe(Object.getPrototypeOf(gen));
     expect(Object.keys(obj)).toEqual(Object.keys(gen));
     const meta = obj["metadata"] as Record<string, unknown>;
@@ -70,5 +72,61 @@ describe("specialised vs generic decoder", () => {
       ),
       { numRuns: 3000 },
     );
+  });
+});
+
+// The specialised encoders must write exactly what the generic encoder writes,
+// and refuse exactly what it refuses, with the same path.
+describe("specialised vs generic encoder", () => {
+  type Written = { ok: true; hex: string } | { ok: false; error: string; path: string };
+  function write(obj: NetworkingObject, specialised: boolean, options: EncodeOptions = {}): Written {
+    const was = setSpecialisedCodecs(specialised);
+    try {
+      return { ok: true, hex: Buffer.from(encode(obj, options)).toString("hex") };
+    } catch (e) {
+      if (!(e instanceof EncodeError)) throw e;
+      return { ok: false, error: e.reason, path: e.path };
+    } finally {
+      setSpecialisedCodecs(was);
+    }
+  }
+
+  it.each(fixtures.map((f) => [`${f.folder} ${f.kind}`, f.pb] as const))("%s encodes identically, keeping or dropping unknown fields", (_n, pb) => {
+    const obj = decode(pb);
+    expect(write(obj, true)).toEqual(write(obj, false));
+    expect(write(obj, true, { unknownFields: "drop" })).toEqual(write(obj, false, { unknownFields: "drop" }));
+  });
+
+  it("generated objects, including ones with absent structs, encode identically (1000 runs)", () => {
+    fc.assert(
+      fc.property(arbObject(), fc.boolean(), (o, drop) => {
+        const options: EncodeOptions = drop ? { unknownFields: "drop" } : {};
+        expect(write(o, true, options)).toEqual(write(o, false, options));
+        const bare = create(NetworkPolicySchema, {});
+        expect(write(bare, true)).toEqual(write(bare, false));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("wrongly typed values are refused with the same reason and path", () => {
+    const bad: [string, (o: Record<string, any>) => void][] = [
+      ["name", (o) => { o.metadata.name = 5; }],
+      ["finalizers", (o) => { o.metadata.finalizers = "abc"; }],
+      ["finalizer item", (o) => { o.metadata.finalizers = ["a", 1]; }],
+      ["label value", (o) => { o.metadata.labels = { a: 1 }; }],
+      ["generation", (o) => { o.metadata.generation = 7; }],
+      ["time", (o) => { o.metadata.creationTimestamp = { $typeName: "k8s.io.apimachinery.pkg.apis.meta.v1.Time", seconds: 1 }; }],
+      ["rule null", (o) => { o.spec.ingress = [null]; }],
+      ["port", (o) => { o.spec.ingress = [{ $typeName: "k8s.io.api.networking.v1.NetworkPolicyIngressRule", ports: [{ $typeName: "k8s.io.api.networking.v1.NetworkPolicyPort", endPort: 1.5 }], from: [] }]; }],
+      ["fieldsV1", (o) => { o.metadata.managedFields = [{ $typeName: "k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry", fieldsV1: { $typeName: "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1", Raw: "" } }]; }],
+    ];
+    for (const [name, spoil] of bad) {
+      const o = decode((fixtures.find((f) => f.folder === "HEAD" && f.kind === "NetworkPolicy") as { pb: Uint8Array }).pb) as unknown as Record<string, any>;
+      spoil(o);
+      const a = write(o as NetworkingObject, true);
+      expect(a.ok, name).toBe(false);
+      expect(a, name).toEqual(write(o as NetworkingObject, false));
+    }
   });
 });
