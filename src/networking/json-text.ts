@@ -393,24 +393,31 @@ export function printGoJson(value: PrintableValue, indent = ""): string {
 }
 
 function write(v: PrintableValue, indent: string, prefix: string): string {
-  if (v === null) return "null";
   switch (typeof v) {
-    case "boolean":
-      return v ? "true" : "false";
+    case "string":
+      return quoteGo(v);
     case "number":
       if (!Number.isFinite(v)) throw new TypeError(`cannot print ${v} as JSON`);
       return Object.is(v, -0) ? "-0" : String(v);
+    case "boolean":
+      return v ? "true" : "false";
     case "bigint":
       return v.toString();
-    case "string":
-      return quoteGo(v);
     default:
       break;
   }
-  if (v instanceof FloatLiteral) return v.text;
-  if (v instanceof RawJson) return reformatRaw(v.text, indent, prefix);
+  if (v === null) return "null";
   const inner = indent === "" ? "" : prefix + indent;
   const nl = indent === "" ? "" : "\n";
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    let out = "[";
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) out += ",";
+      out += nl + inner + write(v[i] as PrintableValue, indent, inner);
+    }
+    return out + nl + prefix + "]";
+  }
   if (v instanceof GoMap) {
     if (v.entries.length === 0) return "{}";
     const colon = indent === "" ? ":" : ": ";
@@ -421,22 +428,17 @@ function write(v: PrintableValue, indent: string, prefix: string): string {
     }
     return out + nl + prefix + "}";
   }
-  if (Array.isArray(v)) {
-    if (v.length === 0) return "[]";
-    let out = "[";
-    for (let i = 0; i < v.length; i++) {
-      if (i > 0) out += ",";
-      out += nl + inner + write(v[i] as PrintableValue, indent, inner);
-    }
-    return out + nl + prefix + "]";
-  }
+  if (v instanceof RawJson) return reformatRaw(v.text, indent, prefix);
+  if (v instanceof FloatLiteral) return v.text;
   if (v instanceof DuplicateKey) throw new TypeError("a duplicate key can only be printed inside its object");
   const obj = v as { [key: string]: PrintableValue };
+  const keys = Object.keys(obj);
+  if (keys.length === 0) return "{}";
+  const colon = indent === "" ? ":" : ": ";
   let out = "{";
   let first = true;
-  const colon = indent === "" ? ":" : ": ";
-  for (const k in obj) {
-    if (!hasOwn.call(obj, k)) continue;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
     const item = obj[k] as PrintableValue;
     if (item instanceof DuplicateKey) {
       for (const one of item.values as PrintableValue[]) {
@@ -448,7 +450,7 @@ function write(v: PrintableValue, indent: string, prefix: string): string {
       first = false;
     }
   }
-  return first ? "{}" : out + nl + prefix + "}";
+  return out + nl + prefix + "}";
 }
 
 /**
