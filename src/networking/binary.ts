@@ -2,7 +2,7 @@ import { create, ScalarType, type DescField, type DescMessage, type Message } fr
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { DecodeError, EncodeError } from "./errors.js";
 import { GO_ZERO_TIME_SECONDS, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "./shapes.js";
-import { Failure, WIRE_NAMES, copyBytes, readLength as readLengthAt, readTag as readTagAt, skipValue } from "./wire.js";
+import { Failure, WIRE_NAMES, copyBytes, readLength as readLengthAt, readTag as readTagAt, readUtf8, renderPath, skipValue } from "./wire.js";
 import { canSpecialise, specialise, type SpecField, type SpecHelpers, type SpecPlan, type Specialised } from "./specialize.js";
 
 /** Options for bare-message protobuf decoding. */
@@ -184,12 +184,6 @@ function wireReason(e: unknown): string | undefined {
   return undefined;
 }
 
-function renderPath(segments: readonly (string | number)[]): string {
-  let out = "";
-  for (const s of segments) out += typeof s === "number" ? `[${s}]` : out === "" ? s : `.${s}`;
-  return out;
-}
-
 function expectedWireType(field: DescField): WireType {
   switch (field.fieldKind) {
     case "message":
@@ -312,8 +306,6 @@ function prefixSegment(e: unknown, seg: string, fieldStart: number): unknown {
   return new Failure(fieldStart, reason, seg === "" ? [] : [seg]);
 }
 
-const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
 /** A length-delimited string; the common one-byte length prefix skips the general varint reader. */
 function readString(state: DecodeState, end: number): string {
   const r = state.reader;
@@ -324,13 +316,13 @@ function readString(state: DecodeState, end: number): string {
     const stop = at + 1 + len;
     if (stop <= end) {
       r.pos = stop;
-      return decodeString(b, at + 1, stop, at);
+      return readUtf8(b, at + 1, stop, at);
     }
   }
   const stop = readLength(state, end);
   const start = r.pos;
   r.pos = stop;
-  return decodeString(b, start, stop, at);
+  return readUtf8(b, start, stop, at);
 }
 
 function readScalar(state: DecodeState, t: ScalarType, end: number): unknown {
@@ -352,26 +344,6 @@ function readScalar(state: DecodeState, t: ScalarType, end: number): unknown {
       return r.bool();
     default:
       throw new Failure(r.pos, `unsupported scalar type ${ScalarType[t]}`);
-  }
-}
-
-/** Go does not check UTF-8, but JS strings cannot hold invalid bytes: refuse rather than alter them. */
-function decodeString(buf: Uint8Array, start: number, stop: number, at: number): string {
-  const len = stop - start;
-  if (len <= 32) {
-    let s = "";
-    let i = start;
-    for (; i < stop; i++) {
-      const b = buf[i] as number;
-      if (b > 0x7f) break;
-      s += String.fromCharCode(b);
-    }
-    if (i === stop) return s;
-  }
-  try {
-    return utf8Strict.decode(buf.subarray(start, stop));
-  } catch {
-    throw new Failure(at, "string field is not valid UTF-8");
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Message } from "@bufbuild/protobuf";
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { decodeMessageAt, toDecodeError, writeMessageBody, type BinaryDecodeOptions, type BinaryEncodeOptions } from "./binary.js";
-import { Failure, readLength, readTag, skipValue } from "./wire.js";
+import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 import { DecodeError, EncodeError } from "./errors.js";
 import { kindOfTypeName, lookupKind, supportedKinds, type KindInfo, type NetworkingObject } from "./kinds.js";
 
@@ -87,7 +87,7 @@ export function readEnvelope(bytes: Uint8Array, options: DecodeOptions = {}): En
             const twt = ttag & 7;
             if ((tno === 1 || tno === 2) && twt === WireType.LengthDelimited) {
               const sEnd = readLength(r, bytes, stop, "typeMeta");
-              const s = utf8(bytes, r.pos, sEnd, tat);
+              const s = readUtf8(bytes, r.pos, sEnd, tat);
               r.pos = sEnd;
               if (tno === 1) apiVersion = s;
               else kind = s;
@@ -107,7 +107,7 @@ export function readEnvelope(bytes: Uint8Array, options: DecodeOptions = {}): En
         case 3:
         case 4: {
           const sEnd = readLength(r, bytes, end, "input");
-          const s = utf8(bytes, r.pos, sEnd, at);
+          const s = readUtf8(bytes, r.pos, sEnd, at);
           r.pos = sEnd;
           if (no === 3) contentEncoding = s;
           else contentType = s;
@@ -135,16 +135,6 @@ export function readEnvelope(bytes: Uint8Array, options: DecodeOptions = {}): En
     rawEnd = bytes.length;
   }
   return { apiVersion, kind, rawStart, rawEnd };
-}
-
-const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-function utf8(bytes: Uint8Array, start: number, stop: number, at: number): string {
-  try {
-    return utf8Strict.decode(bytes.subarray(start, stop));
-  } catch {
-    throw new Failure(at, "string field is not valid UTF-8");
-  }
 }
 
 /**

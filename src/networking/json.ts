@@ -20,6 +20,7 @@ import type { JsonObject, JsonValue } from "./json-value.js";
 import { kindOfTypeName, lookupKind, supportedKinds, type NetworkingObject } from "./kinds.js";
 import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "./shapes.js";
 import { formatRfc3339, parseRfc3339 } from "./time.js";
+import { renderPath, utf8OrUndefined } from "./wire.js";
 
 export interface FromJsonOptions {
   /**
@@ -137,13 +138,6 @@ function toDecodeError(ctx: Ctx, e: unknown): DecodeError {
   if (e instanceof RangeError && /call stack/i.test(e.message)) return new DecodeError(ctx.format, "input nested too deeply");
   // Anything else is a bug in clusterwire, not bad input: let it surface as one.
   throw e;
-}
-
-/** Kubernetes' rendering: `spec.rules[0].host`. */
-function renderPath(segments: readonly (string | number)[]): string {
-  let out = "";
-  for (const s of segments) out += typeof s === "number" ? `[${s}]` : out === "" ? s : `.${s}`;
-  return out;
 }
 
 /** Routes a JSON key to a field, through inlined structs (IngressRule's `http`). */
@@ -563,18 +557,12 @@ function intOrString(sub: AnyMessage | undefined): PrintableValue {
   throw new EncodeError(`IntOrString has type ${type}; only 0 (int) and 1 (string) exist`, "");
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
 function fieldsV1(sub: AnyMessage | undefined): PrintableValue {
   const raw = sub?.["Raw"] as Uint8Array | undefined;
   if (raw !== undefined) check(scalarMismatch(ScalarType.BYTES, raw), "Raw");
   if (raw === undefined || raw.length === 0) return null;
-  let text: string;
-  try {
-    text = utf8.decode(raw);
-  } catch {
-    throw new EncodeError("fieldsV1 holds bytes that are not UTF-8 JSON", "");
-  }
+  const text = utf8OrUndefined(raw);
+  if (text === undefined) throw new EncodeError("fieldsV1 holds bytes that are not UTF-8 JSON", "");
   try {
     return new RawJson(text, parseJsonText(text).value);
   } catch (e) {

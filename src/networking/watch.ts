@@ -2,10 +2,8 @@ import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { toDecodeError } from "./binary.js";
 import { decode, encode, type DecodeOptions, type EncodeOptions } from "./envelope.js";
 import { DecodeError } from "./errors.js";
-import { Failure, readLength, readTag, skipValue } from "./wire.js";
+import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 import type { NetworkingObject } from "./kinds.js";
-
-const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The five watch event types the API server sends. */
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
@@ -127,11 +125,7 @@ export function decodeWatchEvent(frame: Uint8Array, options: DecodeOptions = {},
       }
       if (no === 1) {
         const stop = readLength(r, frame, end, "frame");
-        try {
-          type = utf8Strict.decode(frame.subarray(r.pos, stop));
-        } catch {
-          throw new Failure(at, "watch event type is not valid UTF-8");
-        }
+        type = readUtf8(frame, r.pos, stop, at);
         r.pos = stop;
       } else if (no === 2) {
         // RawExtension { 1: raw }

@@ -112,6 +112,46 @@ export function skipValue(
   }
 }
 
+const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * `bytes[start, stop)` as a string, or undefined if it is not valid UTF-8.
+ * Go does not check UTF-8, but a JS string cannot hold invalid bytes without
+ * altering them, so callers refuse instead.
+ */
+export function utf8OrUndefined(bytes: Uint8Array, start = 0, stop = bytes.length): string | undefined {
+  // Short ASCII strings (most Kubernetes names) skip TextDecoder.
+  if (stop - start <= 32) {
+    let s = "";
+    let i = start;
+    for (; i < stop; i++) {
+      const b = bytes[i] as number;
+      if (b > 0x7f) break;
+      s += String.fromCharCode(b);
+    }
+    if (i === stop) return s;
+  }
+  try {
+    return utf8Strict.decode(bytes.subarray(start, stop));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A protobuf string field's bytes as a string; invalid UTF-8 fails at `at`. */
+export function readUtf8(bytes: Uint8Array, start: number, stop: number, at: number): string {
+  const s = utf8OrUndefined(bytes, start, stop);
+  if (s === undefined) throw new Failure(at, "string field is not valid UTF-8");
+  return s;
+}
+
+/** Kubernetes' rendering of a field path: `spec.rules[0].host`. */
+export function renderPath(segments: readonly (string | number)[]): string {
+  let out = "";
+  for (const s of segments) out += typeof s === "number" ? `[${s}]` : out === "" ? s : `.${s}`;
+  return out;
+}
+
 /** A private copy of `bytes[start, stop)` as a plain Uint8Array (Buffer.slice would share memory). */
 export function copyBytes(bytes: Uint8Array, start: number, stop: number): Uint8Array {
   const out = new Uint8Array(stop - start);
