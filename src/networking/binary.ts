@@ -428,7 +428,7 @@ const specHelpers: SpecHelpers = {
   bytes: (w, tag, v) => writeTagged(w as BinaryWriter, tag, ScalarType.BYTES, v),
   nonEmptyBytes: (w, tag, v) => {
     assertScalar(ScalarType.BYTES, v);
-    if ((v as Uint8Array).length !== 0) writeTagged(w as BinaryWriter, tag, ScalarType.BYTES, v);
+    if ((v as Uint8Array).length !== 0) (w as BinaryWriter).uint32(tag).bytes(v as Uint8Array);
   },
   map: (w, tag, v) => writeMap(w as BinaryWriter, tag >>> 3, v),
   message: (v) => assertContainer("message", v),
@@ -577,6 +577,7 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
       for (let i = 0; i < list.length; i++) {
         w.tag(fp.no, fp.wireType);
         try {
+          assertScalar(fp.scalar, list[i]);
           writeScalar(w, fp.scalar, list[i]);
         } catch (e) {
           throw withSegment(e, `[${i}]`);
@@ -655,9 +656,8 @@ function describe(v: unknown): string {
   }
 }
 
+/** Writes a value whose type the caller has checked with assertScalar. */
 function writeScalar(w: BinaryWriter, t: ScalarType, value: unknown): void {
-  const bad = scalarMismatch(t, value);
-  if (bad !== undefined) throw new EncodeError(bad, "");
   switch (t) {
     case ScalarType.STRING:
       w.string(value as string);
@@ -694,18 +694,18 @@ export function containerMismatch(kind: "list" | "map" | "message", value: unkno
 /** True when a meta.v1.Time holds Go's zero time. */
 export function isZeroTime(t: Message): boolean {
   const m = t as AnyMessage;
-  const hasSeconds = Object.prototype.hasOwnProperty.call(m, "seconds");
-  if (hasSeconds) return m["seconds"] === GO_ZERO_TIME_SECONDS;
+  if (hasOwn.call(m, "seconds")) return m["seconds"] === GO_ZERO_TIME_SECONDS;
   // Go turns any non-empty payload into time.Unix(seconds, 0), which is not zero.
-  return !Object.prototype.hasOwnProperty.call(m, "nanos") && m.$unknown === undefined;
+  return !hasOwn.call(m, "nanos") && m.$unknown === undefined;
 }
 
 /** Go writes whole seconds and nanos 0; the zero time is an empty message. */
 function writeTime(w: BinaryWriter, msg: AnyMessage): void {
   if (isZeroTime(msg)) return;
-  const seconds = Object.prototype.hasOwnProperty.call(msg, "seconds") ? msg["seconds"] : 0n;
-  if (typeof seconds !== "bigint") throw new EncodeError(`expected Time seconds as a bigint, got ${typeof seconds}`, "seconds");
-  w.tag(1, WireType.Varint).int64(seconds);
+  const seconds = hasOwn.call(msg, "seconds") ? msg["seconds"] : 0n;
+  const bad = scalarMismatch(ScalarType.INT64, seconds);
+  if (bad !== undefined) throw new EncodeError(bad, "seconds");
+  w.tag(1, WireType.Varint).int64(seconds as bigint);
   w.tag(2, WireType.Varint).int32(0);
 }
 
