@@ -89,9 +89,7 @@ function fail(input: BenchInput, what: string): never {
 }
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return Buffer.compare(a, b) === 0;
 }
 
 function nameOf(obj: unknown): unknown {

@@ -10,7 +10,7 @@ import {
   encodeWatchEvent,
   fromJson,
   fromYaml,
-  KINDS,
+  kindOf,
   toJsonString,
   toYaml,
   type NetworkingObject,
@@ -150,7 +150,7 @@ export async function runDemo(io: CliIO, dir: string, steps: readonly DemoStep[]
   }
 
   const rows: { cells: string[]; results: StepResult[] }[] = items.map((item) => ({
-    cells: [label(item), item.event === undefined ? kindOf(item.object) : `${item.event} ${kindOf(item.object)}`, nameOf(item.object)],
+    cells: [label(item), item.event === undefined ? kindOf(item.object).kind : `${item.event} ${kindOf(item.object).kind}`, nameOf(item.object)],
     results: steps.map((s) => s.check(item, items)),
   }));
   const widths = [0, 1, 2].map((c) => Math.max(0, ...rows.map((r) => (r.cells[c] ?? "").length)));
@@ -217,9 +217,6 @@ function label(item: DemoItem): string {
   return item.index === undefined ? item.file : `${item.file} #${item.index + 1}`;
 }
 
-function kindOf(obj: NetworkingObject): string {
-  return KINDS.find((k) => k.desc.typeName === obj.$typeName)?.kind ?? obj.$typeName;
-}
 
 function nameOf(obj: NetworkingObject): string {
   if ("items" in obj) return `(${obj.items.length} ${obj.items.length === 1 ? "item" : "items"})`;

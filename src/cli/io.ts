@@ -75,7 +75,7 @@ export async function readInput(io: CliIO, path: string): Promise<Input> {
     } catch (e) {
       throw new CliError(`${STDIN_NAME}: cannot read: ${errnoMessage(e)}`, EXIT_USAGE);
     }
-    return { name: STDIN_NAME, bytes: concat(parts) };
+    return { name: STDIN_NAME, bytes: Buffer.concat(parts) };
   }
   try {
     return { name: path, bytes: new Uint8Array(await readFile(resolve(io.cwd ?? process.cwd(), path))) };
@@ -227,23 +227,8 @@ export function yamlStream(docs: readonly string[]): string {
   return docs.join("---\n");
 }
 
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1 && parts[0] !== undefined) return parts[0];
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return Buffer.compare(a, b) === 0;
 }
 
 /** "ENOENT: no such file or directory" rather than Node's message with the absolute path. */
