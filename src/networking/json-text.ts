@@ -167,13 +167,19 @@ class Parser {
       this.pos++;
       this.ws();
       const valueStart = this.pos;
-      if (starts !== undefined) starts.set(key, [...(starts.get(key) ?? []), valueStart]);
+      if (starts !== undefined) {
+        const seen = starts.get(key);
+        if (seen === undefined) starts.set(key, [valueStart]);
+        else seen.push(valueStart);
+      }
       const v = this.value(depth);
       // Go keeps the raw text of fieldsV1; record where it came from.
       if (key === "fieldsV1" && typeof v === "object" && v !== null && !this.locate) this.spans.set(v, [valueStart, this.pos]);
       const prev = obj[key];
       if (prev !== undefined && hasOwn.call(obj, key)) {
-        obj[key] = prev instanceof DuplicateKey ? new DuplicateKey([...prev.values, v]) : new DuplicateKey([prev, v]);
+        // Appended in place: copying would make n repeats of a key cost O(n^2).
+        if (prev instanceof DuplicateKey) prev.values.push(v);
+        else obj[key] = new DuplicateKey([prev, v]);
       } else if (key === "__proto__") {
         Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
       } else {
