@@ -1,6 +1,6 @@
 import { DecodeError } from "./errors.js";
 import { fromParsedJsonMember, toJsonString, type FromJsonOptions } from "./json.js";
-import { DuplicateKey, parseJsonText, type ParsedValue } from "./json-text.js";
+import { DuplicateKey, FloatLiteral, parseJsonText } from "./json-text.js";
 import type { NetworkingObject } from "./kinds.js";
 import { DEFAULT_MAX_FRAME_SIZE, EVENT_TYPES, type WatchEvent, type WatchEventType } from "./watch.js";
 
@@ -148,7 +148,7 @@ export function decodeJsonWatchEvent(text: string, options: FromJsonOptions = {}
   try {
     const parsed = parseJsonText(text, options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {});
     const root = parsed.value;
-    if (typeof root !== "object" || root === null || Array.isArray(root) || !isPlainRecord(root)) {
+    if (typeof root !== "object" || root === null || Array.isArray(root) || root instanceof FloatLiteral) {
       throw new DecodeError("json", "a watch event must be a JSON object", { offset: 0, line: 1, column: 1 });
     }
     if (options.strict === true) {
@@ -185,10 +185,6 @@ function rethrow(e: DecodeError, where: { offset: number; line: number; column: 
     ...(e.path !== undefined ? { path: e.path } : {}),
     ...(e.segments !== undefined ? { segments: e.segments } : {}),
   });
-}
-
-function isPlainRecord(v: object): v is Record<string, ParsedValue | DuplicateKey> {
-  return !(v instanceof DuplicateKey);
 }
 
 /** One event as the API server writes it to a JSON watch stream, newline included. */

@@ -165,3 +165,12 @@ describe("decodeJsonWatchStream: bad streams", () => {
     );
   });
 });
+
+describe("decodeJsonWatchEvent", () => {
+  it("refuses a value that is not an object, whatever its type", async () => {
+    const { decodeJsonWatchEvent } = await import("../../src/networking/index.js");
+    for (const text of ["1.5", "7", '"ADDED"', "null", "[]"]) {
+      expect(() => decodeJsonWatchEvent(text), text).toThrow(/a watch event must be a JSON object/);
+    }
+  });
+});
