@@ -1,0 +1,86 @@
+// Label maps and label selectors as the API server checks them (apimachinery
+// meta/v1 validation). The evaluators reuse this module for matching.
+
+import type { LabelSelector, LabelSelectorRequirement } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
+import { forbidden, invalid, required, type FieldError, type FieldPath } from "./field-error.js";
+import { isLabelKey, isLabelValue } from "./names.js";
+
+export const SELECTOR_OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist"] as const;
+export type SelectorOperator = (typeof SELECTOR_OPERATORS)[number];
+
+export interface LabelSelectorValidationOptions {
+  /** The update ratchet: skip matchExpressions value checks (old object already had bad values). */
+  readonly allowInvalidLabelValueInSelector?: boolean;
+}
+
+/** A label key, reported at `at` (ValidateLabelName). */
+export function validateLabelName(key: string, at: FieldPath, out: FieldError[]): void {
+  const msgs = isLabelKey(key);
+  for (const m of msgs) out.push(invalid(at, key, m));
+}
+
+/** A label map; errors are reported on the map's own path, not the key's. */
+export function validateLabels(labels: { readonly [k: string]: string }, at: FieldPath, out: FieldError[]): void {
+  for (const k in labels) {
+    validateLabelName(k, at, out);
+    const v = labels[k]!;
+    for (const m of isLabelValue(v)) out.push(invalid(at, v, m));
+  }
+}
+
+export function validateLabelSelector(
+  selector: LabelSelector | undefined,
+  options: LabelSelectorValidationOptions,
+  at: FieldPath,
+  out: FieldError[],
+): void {
+  if (selector === undefined) return;
+  if (hasKeys(selector.matchLabels)) validateLabels(selector.matchLabels, at.child("matchLabels"), out);
+  const exprs = selector.matchExpressions;
+  if (exprs.length === 0) return;
+  const base = at.child("matchExpressions");
+  for (let i = 0; i < exprs.length; i++) validateRequirement(exprs[i]!, options, base.index(i), out);
+}
+
+function validateRequirement(
+  r: LabelSelectorRequirement,
+  options: LabelSelectorValidationOptions,
+  at: FieldPath,
+  out: FieldError[],
+): void {
+  switch (r.operator) {
+    case "In":
+    case "NotIn":
+      if (r.values.length === 0) out.push(required(at.child("values"), "must be specified when `operator` is 'In' or 'NotIn'"));
+      break;
+    case "Exists":
+    case "DoesNotExist":
+      if (r.values.length > 0) {
+        out.push(forbidden(at.child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      }
+      break;
+    default:
+      out.push(invalid(at.child("operator"), r.operator, "not a valid selector operator"));
+  }
+  validateLabelName(r.key, at.child("key"), out);
+  if (options.allowInvalidLabelValueInSelector === true) return;
+  for (let i = 0; i < r.values.length; i++) {
+    const v = r.values[i]!;
+    const msgs = isLabelValue(v);
+    if (msgs.length === 0) continue;
+    const vp = at.child("values").index(i);
+    for (const m of msgs) out.push(invalid(vp, v, m));
+  }
+}
+
+/** Whether a selector has any validation errors (used by the update ratchet). */
+export function labelSelectorHasErrors(selector: LabelSelector | undefined, root: FieldPath): boolean {
+  const out: FieldError[] = [];
+  validateLabelSelector(selector, {}, root, out);
+  return out.length > 0;
+}
+
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}

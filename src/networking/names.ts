@@ -1,0 +1,328 @@
+// The API server's name and format checks (apimachinery util/validation and
+// api/validate/content). Each returns the detail messages upstream returns, in
+// upstream order; an empty array means valid. Lengths are UTF-8 bytes, as in Go.
+
+const DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
+const DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?";
+const WILDCARD_FMT = `\\*\\.${DNS1123_SUBDOMAIN_FMT}`;
+const LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+const LABEL_VALUE_FMT = `(${LABEL_KEY_FMT})?`;
+const HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
+
+const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
+const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
+const DNS1035_LABEL = new RegExp(`^${DNS1035_LABEL_FMT}$`);
+const WILDCARD = new RegExp(`^${WILDCARD_FMT}$`);
+const LABEL_KEY = new RegExp(`^${LABEL_KEY_FMT}$`);
+const LABEL_VALUE = new RegExp(`^${LABEL_VALUE_FMT}$`);
+const HTTP_PATH = new RegExp(`^${HTTP_PATH_FMT}$`);
+
+export const DNS1123_LABEL_MAX = 63;
+export const DNS1123_SUBDOMAIN_MAX = 253;
+export const DNS1035_LABEL_MAX = 63;
+export const LABEL_NAME_MAX = 63;
+export const LABEL_VALUE_MAX = 63;
+export const PORT_NAME_MAX = 15;
+
+export function maxLenError(n: number): string {
+  return `must be no more than ${n} bytes`;
+}
+
+export function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
+  // Upstream appends "'x', " per example and " or " between them: two spaces before "or".
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(" or ")}regex used for validation is '${fmt}')`;
+}
+
+export const EMPTY_ERROR = "must be non-empty";
+
+export function inclusiveRangeError(lo: number, hi: number): string {
+  return `must be between ${lo} and ${hi}, inclusive`;
+}
+
+/** Length in UTF-8 bytes, as Go's len() counts a string. */
+export function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 2; // four bytes for two UTF-16 units
+        i++;
+      } else n += 2; // a lone surrogate becomes U+FFFD: three bytes
+    } else n += 2;
+  }
+  return n;
+}
+
+const NO_ERRORS: readonly string[] = Object.freeze([]);
+
+// Hand-written matchers for the hot path; each is equivalent to its regex
+// above (the tests hold them to it). A regex call costs more than these
+// loops on the short strings names are.
+const LOWER_ALNUM = 1; // [a-z0-9]
+const ALNUM = 2; // [A-Za-z0-9]
+const KEY_EXT = 4; // [-A-Za-z0-9_.]
+const LOWER = 8; // [a-z]
+const CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  let f = 0;
+  if (/[a-z0-9]/.test(ch)) f |= LOWER_ALNUM;
+  if (/[A-Za-z0-9]/.test(ch)) f |= ALNUM;
+  if (/[-A-Za-z0-9_.]/.test(ch)) f |= KEY_EXT;
+  if (/[a-z]/.test(ch)) f |= LOWER;
+  CLASS[c] = f;
+}
+
+function has(c: number, flag: number): boolean {
+  return c < 128 && (CLASS[c]! & flag) !== 0;
+}
+
+/** `[a-z0-9]([-a-z0-9]*[a-z0-9])?` over s[start, end); `first` narrows the first character. */
+function matchDnsLabel(s: string, start: number, end: number, first: number): boolean {
+  if (end <= start) return false;
+  if (!has(s.charCodeAt(start), first) || !has(s.charCodeAt(end - 1), LOWER_ALNUM)) return false;
+  for (let i = start + 1; i < end - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 0x2d && !has(c, LOWER_ALNUM)) return false;
+  }
+  return true;
+}
+
+/** The DNS-1123 subdomain pattern over s[start, s.length). */
+function matchDnsSubdomain(s: string, start: number): boolean {
+  let from = start;
+  for (;;) {
+    const dot = s.indexOf(".", from);
+    const end = dot < 0 ? s.length : dot;
+    if (!matchDnsLabel(s, from, end, LOWER_ALNUM)) return false;
+    if (dot < 0) return true;
+    from = dot + 1;
+  }
+}
+
+/** `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]` over s[start, end). */
+function matchLabelName(s: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  if (!has(s.charCodeAt(start), ALNUM) || !has(s.charCodeAt(end - 1), ALNUM)) return false;
+  for (let i = start + 1; i < end - 1; i++) if (!has(s.charCodeAt(i), KEY_EXT)) return false;
+  return true;
+}
+
+/**
+ * Whether a whole label key is valid, in one pass without slicing: an optional
+ * DNS-1123 subdomain prefix of at most 253 bytes and a slash, then a name of
+ * at most 63 bytes. Non-ASCII never matches, so lengths here are bytes.
+ */
+function isValidLabelKey(s: string): boolean {
+  const slash = s.indexOf("/");
+  if (slash < 0) return s.length <= LABEL_NAME_MAX && matchLabelName(s, 0, s.length);
+  if (slash > DNS1123_SUBDOMAIN_MAX || s.length - slash - 1 > LABEL_NAME_MAX) return false;
+  if (!matchLabelName(s, slash + 1, s.length)) return false; // also rules out a second slash
+  let labelStart = 0;
+  for (let i = 0; i <= slash; i++) {
+    if (i === slash || s.charCodeAt(i) === 0x2e) {
+      if (!matchDnsLabel(s, labelStart, i, LOWER_ALNUM)) return false;
+      labelStart = i + 1;
+    }
+  }
+  return true;
+}
+
+/** The matchers, exposed so tests can hold them to the regexes. */
+export const matchers = {
+  dns1123Label: (s: string) => matchDnsLabel(s, 0, s.length, LOWER_ALNUM) && s.indexOf(".") < 0,
+  dns1123Subdomain: (s: string) => matchDnsSubdomain(s, 0),
+  dns1035Label: (s: string) => matchDnsLabel(s, 0, s.length, LOWER) && s.indexOf(".") < 0,
+  wildcard: (s: string) => s.charCodeAt(0) === 0x2a && s.charCodeAt(1) === 0x2e && matchDnsSubdomain(s, 2),
+  labelName: (s: string) => matchLabelName(s, 0, s.length),
+  labelKey: isValidLabelKey,
+  labelValue: (s: string) => s.length === 0 || matchLabelName(s, 0, s.length),
+  regexes: { DNS1123_LABEL, DNS1123_SUBDOMAIN, DNS1035_LABEL, WILDCARD, LABEL_KEY, LABEL_VALUE },
+};
+
+const DNS1123_LABEL_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_MSG =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const DNS1035_LABEL_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const WILDCARD_MSG =
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+const LABEL_KEY_MSG =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_MSG =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+
+export function isDns1123Label(value: string): readonly string[] {
+  const tooLong = value.length > DNS1123_LABEL_MAX && utf8Length(value) > DNS1123_LABEL_MAX;
+  const matches = matchers.dns1123Label(value);
+  if (!tooLong && matches) return NO_ERRORS;
+  const errs: string[] = [];
+  if (tooLong) errs.push(maxLenError(DNS1123_LABEL_MAX));
+  if (!matches) {
+    errs.push(
+      matchDnsSubdomain(value, 0)
+        ? "must not contain dots"
+        : regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"),
+    );
+  }
+  return errs;
+}
+
+export function isDns1123Subdomain(value: string): readonly string[] {
+  const tooLong = value.length > DNS1123_SUBDOMAIN_MAX && utf8Length(value) > DNS1123_SUBDOMAIN_MAX;
+  const matches = matchDnsSubdomain(value, 0);
+  if (!tooLong && matches) return NO_ERRORS;
+  const errs: string[] = [];
+  if (tooLong) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
+  if (!matches) errs.push(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"));
+  return errs;
+}
+
+export function isDns1035Label(value: string): readonly string[] {
+  const tooLong = value.length > DNS1035_LABEL_MAX && utf8Length(value) > DNS1035_LABEL_MAX;
+  const matches = matchers.dns1035Label(value);
+  if (!tooLong && matches) return NO_ERRORS;
+  const errs: string[] = [];
+  if (tooLong) errs.push(maxLenError(DNS1035_LABEL_MAX));
+  if (!matches) errs.push(regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"));
+  return errs;
+}
+
+export function isWildcardDns1123Subdomain(value: string): readonly string[] {
+  const tooLong = value.length > DNS1123_SUBDOMAIN_MAX && utf8Length(value) > DNS1123_SUBDOMAIN_MAX;
+  const matches = matchers.wildcard(value);
+  if (!tooLong && matches) return NO_ERRORS;
+  const errs: string[] = [];
+  if (tooLong) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
+  if (!matches) errs.push(regexError(WILDCARD_MSG, WILDCARD_FMT, "*.example.com"));
+  return errs;
+}
+
+/** A label key, also called a qualified name: an optional DNS-subdomain prefix, a slash, and a name. */
+export function isLabelKey(value: string): readonly string[] {
+  const slash = value.indexOf("/");
+  if (isValidLabelKey(value)) return NO_ERRORS;
+  const errs: string[] = [];
+  let name: string;
+  if (slash < 0) {
+    name = value;
+  } else if (value.indexOf("/", slash + 1) >= 0) {
+    errs.push(
+      `a valid label key ${regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")}` +
+        " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+    );
+    return errs;
+  } else {
+    const prefix = value.slice(0, slash);
+    name = value.slice(slash + 1);
+    if (prefix.length === 0) errs.push(`prefix part ${EMPTY_ERROR}`);
+    else for (const m of isDns1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
+  }
+  if (name.length === 0) errs.push(`name part ${EMPTY_ERROR}`);
+  else if (utf8Length(name) > LABEL_NAME_MAX) errs.push(`name part ${maxLenError(LABEL_NAME_MAX)}`);
+  if (!matchLabelName(name, 0, name.length)) errs.push(`name part ${regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")}`);
+  return errs.length === 0 ? NO_ERRORS : errs;
+}
+
+export function isLabelValue(value: string): readonly string[] {
+  const tooLong = value.length > LABEL_VALUE_MAX && utf8Length(value) > LABEL_VALUE_MAX;
+  const matches = matchers.labelValue(value);
+  if (!tooLong && matches) return NO_ERRORS;
+  const errs: string[] = [];
+  if (tooLong) errs.push(maxLenError(LABEL_VALUE_MAX));
+  if (!matches) errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
+  return errs;
+}
+
+export function isValidPortNum(port: number): readonly string[] {
+  return port >= 1 && port <= 65535 ? NO_ERRORS : [inclusiveRangeError(1, 65535)];
+}
+
+const PORT_NAME_CHARSET = /^[-a-z0-9]+$/;
+const HAS_LETTER = /[a-z]/;
+
+/** An IANA service name: at most 15 of [-a-z0-9], a letter, no "--", no hyphen at either end. */
+export function isValidPortName(port: string): readonly string[] {
+  if (isValidPortNameFast(port)) return NO_ERRORS;
+  const errs: string[] = [];
+  if (utf8Length(port) > PORT_NAME_MAX) errs.push(maxLenError(PORT_NAME_MAX));
+  if (!PORT_NAME_CHARSET.test(port)) errs.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+  if (!HAS_LETTER.test(port)) errs.push("must contain at least one letter (a-z)");
+  if (port.includes("--")) errs.push("must not contain consecutive hyphens");
+  if (port.length > 0 && (port.startsWith("-") || port.endsWith("-"))) errs.push("must not begin or end with a hyphen");
+  return errs.length === 0 ? NO_ERRORS : errs;
+}
+
+function isValidPortNameFast(s: string): boolean {
+  const n = s.length;
+  if (n === 0 || n > PORT_NAME_MAX || s.charCodeAt(0) === 0x2d || s.charCodeAt(n - 1) === 0x2d) return false;
+  let letter = false;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x2d) {
+      if (s.charCodeAt(i + 1) === 0x2d) return false;
+    } else if (has(c, LOWER)) letter = true;
+    else if (!has(c, LOWER_ALNUM)) return false;
+  }
+  return letter;
+}
+
+/**
+ * A domain-prefixed path such as `acme.io/foo` (IngressClass controller).
+ * Each entry pairs the message with the value upstream reports it against:
+ * the host part, the path part, or the whole string.
+ */
+export function isDomainPrefixedPath(value: string): readonly { readonly value: string; readonly detail: string }[] {
+  const slash = value.indexOf("/");
+  if (slash <= 0 || slash === value.length - 1) {
+    return [{ value, detail: 'must be a domain-prefixed path (such as "acme.io/foo")' }];
+  }
+  const host = value.slice(0, slash);
+  const path = value.slice(slash + 1);
+  const out: { value: string; detail: string }[] = [];
+  for (const detail of isDns1123Subdomain(host)) out.push({ value: host, detail });
+  if (!HTTP_PATH.test(path)) out.push({ value: path, detail: regexError("Invalid path", HTTP_PATH_FMT) });
+  return out;
+}
+
+/** Whether a name can be used as a REST path segment; empty names are the caller's business. */
+export function isPathSegmentName(name: string): readonly string[] {
+  if (name === "." || name === "..") return [`may not be '${name}'`];
+  return isPathSegmentPrefix(name);
+}
+
+/** Whether a name can start a REST path segment (generateName): no '/' or '%'. */
+export function isPathSegmentPrefix(name: string): readonly string[] {
+  if (!name.includes("/") && !name.includes("%")) return NO_ERRORS;
+  const errs: string[] = [];
+  if (name.includes("/")) errs.push("may not contain '/'");
+  if (name.includes("%")) errs.push("may not contain '%'");
+  return errs;
+}
+
+// generateName prefixes may end in "-": upstream swaps it for a letter before checking.
+function maskTrailingDash(name: string): string {
+  return name.length > 1 && name.endsWith("-") ? `${name.slice(0, -2)}a` : name;
+}
+
+/** apimachinery NameIsDNSSubdomain: object names, secret names, ingress class names. */
+export function nameIsDnsSubdomain(name: string, prefix: boolean): readonly string[] {
+  return isDns1123Subdomain(prefix ? maskTrailingDash(name) : name);
+}
+
+/** apimachinery NameIsDNSLabel: namespace names, relaxed service names. */
+export function nameIsDnsLabel(name: string, prefix: boolean): readonly string[] {
+  return isDns1123Label(prefix ? maskTrailingDash(name) : name);
+}
+
+/** apimachinery NameIsDNS1035Label: service names. */
+export function nameIsDns1035Label(name: string, prefix: boolean): readonly string[] {
+  return isDns1035Label(prefix ? maskTrailingDash(name) : name);
+}
