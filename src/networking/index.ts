@@ -33,6 +33,21 @@ export { fromYaml, toYaml } from "./yaml.js";
 export type { JsonObject, JsonValue } from "./json-value.js";
 export { KINDS, NETWORKING_API_VERSION, lookupKind, type KindInfo, type NetworkingObject } from "./kinds.js";
 export { formatRfc3339, parseRfc3339 } from "./time.js";
+export {
+  validate,
+  toStatus,
+  DEFAULT_FEATURE_GATES,
+  type FeatureGates,
+  type ValidateOptions,
+} from "./validate.js";
+export { applyDefaults } from "./defaults.js";
+export {
+  formatFieldError,
+  formatFieldErrorBody,
+  type BadValue,
+  type FieldError,
+  type FieldErrorType,
+} from "./field-error.js";
 // The generated message types and schemas, for building objects with create().
 export * from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
 export type {
