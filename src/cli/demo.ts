@@ -1,23 +1,24 @@
-import { readdir } from "node:fs/promises";
-import { extname, join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import {
   DecodeError,
   EncodeError,
   decode,
-  decodeJsonWatchStream,
-  decodeWatchStream,
   encode,
   encodeWatchEvent,
+  formatFieldError,
   fromJson,
   fromYaml,
   kindOf,
   toJsonString,
   toYaml,
   type NetworkingObject,
-  type WatchEventType,
 } from "../networking/index.js";
 import { onlyInput, parseCommandLine, type Command } from "./command.js";
-import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, asText, bytesEqual, errnoMessage, hasMagic, readInput, type CliIO } from "./io.js";
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, bytesEqual, errnoMessage, readInput, type CliIO } from "./io.js";
+import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, walkManifests, type DemoItem } from "./manifests.js";
+import { validateObject } from "./validate.js";
+
+export type { DemoItem } from "./manifests.js";
 
 const NAME = "demo";
 
@@ -33,37 +34,36 @@ Steps:
   round-trip   encode to protobuf and decode back: JSON equal, protobuf
                re-encode byte-equal, JSON and YAML text decode to the same
                bytes, and .pb inputs re-encode to exactly their own bytes
+  validate     validate as the API server does on create (clusterwire
+               validate), in the object's own namespace. Files in a
+               directory named invalid/ are examples of what users get
+               wrong: they must fail validation, and their errors are
+               printed under their line. Any other object must be valid
 
-Exit status: 0 every step passed on every object, 1 something failed,
-2 usage error, or DIR unreadable or without manifests.`;
-
-/** One object the demo found, and where it came from. */
-export interface DemoItem {
-  /** The file as a path under the demo directory argument, e.g. `examples/ingress-shop.yaml`. */
-  readonly file: string;
-  /** 0-based YAML document or watch event index, when the file holds several. */
-  readonly index?: number;
-  readonly object: NetworkingObject;
-  /** Set for objects read from a watch stream. */
-  readonly event?: WatchEventType;
-  /** For protobuf input: the bytes the object (or its whole watch frame) came from. */
-  readonly original?: Uint8Array;
-}
+Exit status: 0 every step passed on every object (including the expected
+validation failures), 1 something failed, 2 usage error, or DIR unreadable
+or without manifests.`;
 
 export interface StepResult {
   readonly ok: boolean;
   /** Short text for the object's line, e.g. `round-trip ok`. */
   readonly summary: string;
-  /** What went wrong, one line each, printed under the object's line. */
+  /** What went wrong, one line each, printed under the object's line as `    - problem`. */
   readonly problems?: readonly string[];
+  /** Information worth showing that is not a failure, printed under the object's line, indented. */
+  readonly notes?: readonly string[];
+  /** The check found the failure the example was written to show; `ok` is true. */
+  readonly expectedFailure?: boolean;
 }
 
 /**
- * A check run on every object. Later steps (validate, route, reach) plug in
- * here; `all` gives them every object found, for cross-object checks.
+ * A check run on every object. Later steps (route, reach) plug in here;
+ * `all` gives them every object found, for cross-object checks.
  */
 export interface DemoStep {
   readonly name: string;
+  /** How the summary counts results with `expectedFailure`, e.g. `invalid as expected`. */
+  readonly expectedFailureText?: string;
   check(item: DemoItem, all: readonly DemoItem[]): StepResult;
 }
 
@@ -103,12 +103,46 @@ export const roundTripStep: DemoStep = {
   },
 };
 
+/** Directories with this name hold manifests that are invalid on purpose. */
+export const EXPECTED_INVALID_DIR = "invalid";
+
+/** True when a directory on the item's path (below the demo directory) is named invalid. */
+export function expectedInvalid(item: DemoItem): boolean {
+  const dirs = (item.relative ?? item.file).split(/[\\/]/).slice(0, -1);
+  return dirs.includes(EXPECTED_INVALID_DIR);
+}
+
+/**
+ * Create validation, as `clusterwire validate` runs it. Examples under
+ * invalid/ must fail (their errors are shown as notes); all others must pass.
+ */
+export const validateStep: DemoStep = {
+  name: "validate",
+  expectedFailureText: "invalid as expected",
+  check(item) {
+    let messages: string[];
+    try {
+      messages = validateObject(item.object, {}).map(formatFieldError);
+    } catch (e) {
+      // validate() should never throw on a decoded object; say so rather than crash the run.
+      return { ok: false, summary: "validate FAILED", problems: [`validator threw: ${e instanceof Error ? e.message : String(e)}`] };
+    }
+    const count = `${messages.length} ${messages.length === 1 ? "error" : "errors"}`;
+    if (expectedInvalid(item)) {
+      return messages.length > 0
+        ? { ok: true, expectedFailure: true, summary: `validate: ${count}, as expected`, notes: messages }
+        : { ok: false, summary: "validate FAILED", problems: [`valid, but files under ${EXPECTED_INVALID_DIR}/ must fail validation`] };
+    }
+    return messages.length === 0 ? { ok: true, summary: "validate ok" } : { ok: false, summary: `validate FAILED: ${count}`, problems: messages };
+  },
+};
+
 /** The main job's steps, in order. */
-export const DEMO_STEPS: readonly DemoStep[] = [roundTripStep];
+export const DEMO_STEPS: readonly DemoStep[] = [roundTripStep, validateStep];
 
 export const demoCommand: Command = {
   name: NAME,
-  summary: "the main job (npm start): round-trip every manifest in a directory",
+  summary: "the main job (npm start): round-trip and validate every manifest in a directory",
   help: HELP,
   async run(args, io) {
     const parsed = parseCommandLine(NAME, HELP, {}, args, io);
@@ -117,8 +151,6 @@ export const demoCommand: Command = {
     return runDemo(io, onlyInput(NAME, positionals) ?? "examples");
   },
 };
-
-const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json", ".pb", ".jsonl"]);
 
 interface FileFailure {
   readonly file: string;
@@ -130,18 +162,19 @@ export async function runDemo(io: CliIO, dir: string, steps: readonly DemoStep[]
   const root = resolve(io.cwd ?? process.cwd(), dir);
   let files: string[];
   try {
-    files = (await walk(root)).map((abs) => join(dir, relative(root, abs)));
+    files = (await walkManifests(root)).map((abs) => relative(root, abs));
   } catch (e) {
     throw new CliError(`${dir}: cannot read directory: ${errnoMessage(e)}`, EXIT_USAGE);
   }
-  if (files.length === 0) throw new CliError(`${dir}: no .yaml, .yml, .json, .jsonl or .pb files found`, EXIT_USAGE);
+  if (files.length === 0) throw new CliError(`${dir}: no ${MANIFEST_KINDS_TEXT} files found`, EXIT_USAGE);
 
   io.stdout.write(`clusterwire demo: ${files.length} files in ${dir} (steps: ${steps.map((s) => s.name).join(", ")})\n`);
   const items: DemoItem[] = [];
   const failures: FileFailure[] = [];
-  for (const file of files) {
+  for (const rel of files) {
+    const file = join(dir, rel);
     try {
-      const found = await load(io, file);
+      const found = await load(io, file, rel);
       if (found.length === 0) failures.push({ file, message: "no objects in file" });
       items.push(...found);
     } catch (e) {
@@ -157,11 +190,18 @@ export async function runDemo(io: CliIO, dir: string, steps: readonly DemoStep[]
   for (const row of rows) {
     const cells = row.cells.map((c, i) => c.padEnd(widths[i] ?? 0));
     io.stdout.write(`${[...cells, ...row.results.map((r) => r.summary)].join("  ")}\n`);
-    for (const r of row.results) for (const p of r.problems ?? []) io.stdout.write(`    - ${p}\n`);
+    for (const r of row.results) {
+      for (const p of r.problems ?? []) io.stdout.write(`    - ${p}\n`);
+      for (const n of r.notes ?? []) io.stdout.write(`      ${n}\n`);
+    }
   }
   for (const f of failures) io.stdout.write(`${f.file}  FAILED: ${f.message}\n`);
 
-  const tallies = steps.map((s, i) => `${s.name} ${rows.filter((r) => r.results[i]?.ok === true).length}/${rows.length} ok`);
+  const tallies = steps.map((s, i) => {
+    const expected = rows.filter((r) => r.results[i]?.expectedFailure === true).length;
+    const note = expected === 0 ? "" : ` (${expected} ${s.expectedFailureText ?? "expected failures"})`;
+    return `${s.name} ${rows.filter((r) => r.results[i]?.ok === true).length}/${rows.length} ok${note}`;
+  });
   const failedObjects = rows.filter((r) => r.results.some((x) => !x.ok)).length;
   const ok = failedObjects === 0 && failures.length === 0;
   const fileNote = failures.length === 0 ? "" : `; ${failures.length} ${failures.length === 1 ? "file" : "files"} failed to load`;
@@ -169,48 +209,10 @@ export async function runDemo(io: CliIO, dir: string, steps: readonly DemoStep[]
   return ok ? EXIT_OK : EXIT_FAILURE;
 }
 
-/** Manifest files under `dir`, sorted, skipping dot-directories and node_modules. */
-async function walk(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const entries = await readdir(dir, { withFileTypes: true });
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) {
-    if (e.name.startsWith(".") || e.name === "node_modules") continue;
-    const path = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await walk(path)));
-    else if (e.isFile() && MANIFEST_EXTENSIONS.has(extname(e.name).toLowerCase())) out.push(path);
-  }
-  return out;
-}
-
-/** Reads one file into items; codec errors propagate as DecodeError. */
-async function load(io: CliIO, file: string): Promise<DemoItem[]> {
+/** Reads one file into items, in strict mode; codec errors propagate as DecodeError. */
+async function load(io: CliIO, file: string, rel: string): Promise<DemoItem[]> {
   const input = await readInput(io, file);
-  const ext = extname(file).toLowerCase();
-  if (ext === ".pb") {
-    if (hasMagic(input.bytes)) return [{ file, object: decode(input.bytes), original: input.bytes }];
-    return loadWatchStream(file, input.bytes);
-  }
-  if (ext === ".json") return [{ file, object: fromJson(asText(input, "json"), { strict: true }) }];
-  if (ext === ".jsonl") {
-    const items: DemoItem[] = [];
-    for await (const ev of decodeJsonWatchStream([input.bytes], { strict: true })) items.push({ file, index: items.length, object: ev.object, event: ev.type });
-    return items;
-  }
-  const docs = fromYaml(asText(input, "yaml"), { strict: true });
-  return docs.map((object, index) => (docs.length > 1 ? { file, index, object } : { file, object }));
-}
-
-async function loadWatchStream(file: string, bytes: Uint8Array): Promise<DemoItem[]> {
-  const items: DemoItem[] = [];
-  let at = 0;
-  for await (const ev of decodeWatchStream([bytes])) {
-    // The decoder checked the framing, so the length prefix can be trusted here.
-    const len = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, false);
-    items.push({ file, index: items.length, object: ev.object, event: ev.type, original: bytes.subarray(at, at + 4 + len) });
-    at += 4 + len;
-  }
-  return items;
+  return decodeManifest(input, manifestFormat(file, input.bytes), { strict: true, relative: rel });
 }
 
 function label(item: DemoItem): string {

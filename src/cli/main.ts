@@ -7,12 +7,13 @@ import { convertCommand } from "./convert.js";
 import { decodeCommand } from "./decode.js";
 import { demoCommand } from "./demo.js";
 import { encodeCommand } from "./encode.js";
+import { validateCommand } from "./validate.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from "./io.js";
 
 export type { CliIO, Sink, Source } from "./io.js";
-export { DEMO_STEPS, roundTripStep, runDemo, type DemoItem, type DemoStep, type StepResult } from "./demo.js";
+export { DEMO_STEPS, roundTripStep, runDemo, validateStep, type DemoItem, type DemoStep, type StepResult } from "./demo.js";
 
-export const COMMANDS: readonly Command[] = [decodeCommand, encodeCommand, convertCommand, demoCommand];
+export const COMMANDS: readonly Command[] = [decodeCommand, encodeCommand, convertCommand, validateCommand, demoCommand];
 
 function globalHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

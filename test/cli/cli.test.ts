@@ -1,15 +1,14 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { run, type CliIO } from "../../src/cli/main.js";
 import { decode, decodeWatchStream, encode, encodeJsonWatchEvent,
   encodeWatchEvent, fromYaml, toJsonString, type WatchEventType } from "../../src/networking/index.js";
+import { REPO, cli, expectNoStack } from "./harness.js";
 
 // The CLI runs in-process through run(argv, io), so these tests need no build.
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const EXAMPLES = join(REPO, "examples");
 const FIXTURES = fileURLToPath(new URL("../../../shared/testdata/k8s-api/HEAD/", import.meta.url));
 const KINDS = ["Ingress", "IngressClass", "NetworkPolicy", "IPAddress", "ServiceCIDR"];
@@ -18,50 +17,14 @@ const fixture = (kind: string, ext: string) => join(FIXTURES, `networking.k8s.io
 const tmp = mkdtempSync(join(tmpdir(), "clusterwire-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Result {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly bytes: Uint8Array;
-}
-
-interface RunOptions {
-  readonly stdin?: Uint8Array | string | readonly Uint8Array[];
-  readonly stdinIsTTY?: boolean;
-  readonly stdoutIsTTY?: boolean;
-}
-
-/** Runs the CLI with cwd at the repository root, capturing everything it writes. */
-async function cli(argv: string[], options: RunOptions = {}): Promise<Result> {
-  const out: Uint8Array[] = [];
-  let err = "";
-  const enc = new TextEncoder();
-  const stdinChunks =
-    options.stdin === undefined ? [] : typeof options.stdin === "string" ? [enc.encode(options.stdin)] : options.stdin instanceof Uint8Array ? [options.stdin] : options.stdin;
-  const io: CliIO = {
-    stdout: { write: (c) => out.push(typeof c === "string" ? enc.encode(c) : c), isTTY: options.stdoutIsTTY === true },
-    stderr: { write: (c) => (err += typeof c === "string" ? c : new TextDecoder().decode(c)) },
-    stdin: { chunks: stdinChunks, isTTY: options.stdinIsTTY === true },
-    cwd: REPO,
-  };
-  const code = await run(argv, io);
-  const bytes = Buffer.concat(out);
-  return { code, stdout: bytes.toString("utf8"), stderr: err, bytes: new Uint8Array(bytes) };
-}
-
-function expectNoStack(r: Result): void {
-  expect(r.stderr).not.toMatch(/\n\s+at /);
-  expect(r.stderr).not.toContain("internal error");
-}
-
 describe("help and version", () => {
   it("prints global help with every command", async () => {
     const r = await cli(["--help"]);
     expect(r.code).toBe(0);
-    for (const c of ["decode", "encode", "convert", "demo"]) expect(r.stdout).toContain(`  ${c}`);
+    for (const c of ["decode", "encode", "convert", "validate", "demo"]) expect(r.stdout).toContain(`  ${c}`);
   });
 
-  it.each(["decode", "encode", "convert", "demo"])("prints %s --help", async (cmd) => {
+  it.each(["decode", "encode", "convert", "validate", "demo"])("prints %s --help", async (cmd) => {
     const r = await cli([cmd, "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^Usage: clusterwire ${cmd}`));
@@ -349,25 +312,35 @@ describe("examples through the CLI", () => {
 });
 
 describe("demo", () => {
-  it("round-trips every example and exits 0", async () => {
+  it("round-trips and validates every example and exits 0", async () => {
     const r = await cli(["demo", "examples"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^clusterwire demo: \d+ files in examples \(steps: round-trip\)$/);
-    expect(lines.at(-1)).toMatch(/^ok: (\d+) objects from \d+ files; round-trip \1\/\1 ok$/);
-    const objectLines = lines.slice(1, -1);
-    expect(objectLines.every((l) => l.endsWith("round-trip ok"))).toBe(true);
+    expect(lines[0]).toMatch(/^clusterwire demo: \d+ files in examples \(steps: round-trip, validate\)$/);
+    expect(lines.at(-1)).toMatch(/^ok: (\d+) objects from \d+ files; round-trip \1\/\1 ok; validate \1\/\1 ok \(4 invalid as expected\)$/);
+    const objectLines = lines.slice(1, -1).filter((l) => !l.startsWith(" "));
+    expect(objectLines.every((l) => / {2}round-trip ok {2}(validate ok|validate: \d+ errors?, as expected)$/.test(l)), r.stdout).toBe(true);
+    // Only the files under examples/invalid fail validation, and they must.
+    expect(objectLines.filter((l) => l.endsWith("as expected")).every((l) => l.startsWith("examples/invalid/"))).toBe(true);
+    expect(objectLines.filter((l) => l.startsWith("examples/invalid/")).every((l) => l.endsWith("as expected"))).toBe(true);
     for (const want of [
-      /examples\/ingress-shop\.yaml\s+Ingress\s+shop\/storefront\s+pb\s+\d+ B\s+json\s+\d+ B\s+round-trip ok/,
+      /examples\/ingress-shop\.yaml\s+Ingress\s+shop\/storefront\s+pb\s+\d+ B\s+json\s+\d+ B\s+round-trip ok  validate ok/,
       /examples\/ingressclass-public\.yaml\s+IngressClass\s+nginx-public\s/,
       /examples\/catalog-stack\.yaml #3\s+NetworkPolicy\s+shop\/catalog-egress\s/,
       /examples\/ingress-watch\.pb #3\s+DELETED Ingress\s+shop\/promo\s/,
       /examples\/ingress\.pb\s+Ingress\s+shop\/storefront\s/,
       /examples\/netpol-named-ports\.json\s+NetworkPolicy\s+shop\/checkout-from-storefront\s/,
+      /examples\/invalid\/netpol-bad-rules\.yaml #2\s+NetworkPolicy\s+shop\/media-relay-broken\s.*round-trip ok  validate: 2 errors, as expected/,
     ]) {
       expect(objectLines.some((l) => want.test(l)), String(want)).toBe(true);
     }
+    // The expected errors are shown under their object, as the API server words them.
+    const at = lines.findIndex((l) => l.startsWith("examples/invalid/netpol-bad-rules.yaml #2"));
+    expect(lines.slice(at + 1, at + 3)).toEqual([
+      "      spec.ingress[0].ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive",
+      "      spec.ingress[0].ports[1].endPort: Invalid value: 60999: may not be specified when `port` is non-numeric",
+    ]);
   });
 
   it("fails with exit 1 on a broken manifest and still reports the rest", async () => {
@@ -377,10 +350,37 @@ describe("demo", () => {
     writeFileSync(join(dir, "notes.txt"), "ignored");
     const r = await cli(["demo", dir]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/good\.yaml\s+NetworkPolicy\s+shop\/default-deny-all\s.*round-trip ok/);
+    expect(r.stdout).toMatch(/good\.yaml\s+NetworkPolicy\s+shop\/default-deny-all\s.*round-trip ok  validate ok/);
     // The unknown field is reported at its value, "{}" on line 6, column 15.
     expect(r.stdout).toMatch(/typo\.yaml {2}FAILED: yaml decode error at document 1, line 6, column 15, field spec\.podSelectr: unknown field "podSelectr"/);
-    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("FAILED: 1 objects from 2 files; round-trip 1/1 ok; 1 file failed to load");
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("FAILED: 1 objects from 2 files; round-trip 1/1 ok; validate 1/1 ok; 1 file failed to load");
+  });
+
+  it("fails when a valid example becomes invalid, printing its errors", async () => {
+    const dir = mkdtempSync(join(tmp, "demo-"));
+    writeFileSync(join(dir, "good.yaml"), readFileSync(join(EXAMPLES, "netpol-default-deny.yaml")));
+    writeFileSync(join(dir, "port.yaml"), readFileSync(join(EXAMPLES, "netpol-egress-dns.yaml"), "utf8").replace("port: 53", "port: 0"));
+    const r = await cli(["demo", dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/port\.yaml\s+NetworkPolicy\s+\S+\s.*round-trip ok  validate FAILED: \d errors?\n {4}- spec\.egress\[0\]\.ports\[\d\]\.port: Invalid value: 0: must be between 1 and 65535, inclusive\n/);
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toMatch(/^FAILED: 2 objects from 2 files; round-trip 2\/2 ok; validate 1\/2 ok$/);
+  });
+
+  it("fails when an example under invalid/ becomes valid, and passes while it stays invalid", async () => {
+    const dir = mkdtempSync(join(tmp, "demo-"));
+    mkdirSync(join(dir, "invalid"));
+    writeFileSync(join(dir, "invalid", "fixed.yaml"), readFileSync(join(EXAMPLES, "netpol-default-deny.yaml")));
+    const r = await cli(["demo", dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("round-trip ok  validate FAILED\n    - valid, but files under invalid/ must fail validation\n");
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("FAILED: 1 objects from 1 files; round-trip 1/1 ok; validate 0/1 ok");
+
+    writeFileSync(join(dir, "invalid", "fixed.yaml"), readFileSync(join(EXAMPLES, "invalid", "ingressclass-bad.yaml")));
+    const again = await cli(["demo", dir]);
+    expect(again.code).toBe(0);
+    expect(again.stdout.trimEnd().split("\n").at(-1)).toBe("ok: 1 objects from 1 files; round-trip 1/1 ok; validate 1/1 ok (1 invalid as expected)");
+    // Only a directory below the demo directory counts: the same file given as the demo directory itself is checked as valid.
+    expect((await cli(["demo", join(dir, "invalid")])).code).toBe(1);
   });
 
   it("exits 2 for a directory without manifests", async () => {

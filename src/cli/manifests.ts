@@ -1,0 +1,108 @@
+import { readdir } from "node:fs/promises";
+import { extname, join } from "node:path";
+import { decode, decodeJsonWatchStream, decodeWatchStream, fromJson, fromYaml, type NetworkingObject, type WatchEventType } from "../networking/index.js";
+import { asText, detectFormat, hasMagic, type Input } from "./io.js";
+
+// Finding and reading manifest files, shared by demo and validate.
+
+/** One object found in a manifest file, and where it came from. */
+export interface DemoItem {
+  /** The file as a path under the directory argument, e.g. `examples/ingress-shop.yaml`. */
+  readonly file: string;
+  /** The file's path relative to the directory that was walked (`invalid/bad.yaml`), when it came from a walk. */
+  readonly relative?: string;
+  /** 0-based YAML document or watch event index, when the file holds several. */
+  readonly index?: number;
+  readonly object: NetworkingObject;
+  /** Set for objects read from a watch stream. */
+  readonly event?: WatchEventType;
+  /** For protobuf input: the bytes the object (or its whole watch frame) came from. */
+  readonly original?: Uint8Array;
+}
+
+export const MANIFEST_EXTENSIONS: ReadonlySet<string> = new Set([".yaml", ".yml", ".json", ".pb", ".jsonl"]);
+
+/** What `walkManifests` picks up, for messages. */
+export const MANIFEST_KINDS_TEXT = ".yaml, .yml, .json, .jsonl or .pb";
+
+/** Manifest files under `dir` (absolute paths), sorted, skipping dot-directories and node_modules. */
+export async function walkManifests(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    if (e.name.startsWith(".") || e.name === "node_modules") continue;
+    const path = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await walkManifests(path)));
+    else if (e.isFile() && MANIFEST_EXTENSIONS.has(extname(e.name).toLowerCase())) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * How a manifest is read:
+ * - `pb`: one k8s\0 object, or (without the magic) a protobuf watch stream;
+ * - `jsonl`: a JSON watch stream;
+ * - `json`: one JSON object (a List kind counts as one);
+ * - `yaml`: a YAML stream, one object per non-empty document.
+ */
+export type ManifestFormat = "pb" | "jsonl" | "json" | "yaml";
+
+/**
+ * Picks how to read a manifest: the k8s\0 magic first, then the extension,
+ * then the content. Text never starts with a NUL byte, while a protobuf watch
+ * stream does (its big-endian frame length is under 16 MiB), so that is how a
+ * watch stream on stdin is recognised.
+ */
+export function manifestFormat(name: string, bytes: Uint8Array): ManifestFormat {
+  if (hasMagic(bytes)) return "pb";
+  if (extname(name).toLowerCase() === ".jsonl") return "jsonl";
+  if (bytes[0] === 0x00) return "pb";
+  return detectFormat(name, bytes);
+}
+
+export interface LoadOptions {
+  /** Reject unknown and duplicate fields in JSON and YAML (the API server's fieldValidation=Strict). */
+  readonly strict: boolean;
+  /** Path relative to the walked directory, recorded on each item. */
+  readonly relative?: string;
+}
+
+/**
+ * Decodes one manifest file into items. Codec errors propagate as
+ * DecodeError; text that is not UTF-8 as CliError.
+ */
+export async function decodeManifest(input: Input, format: ManifestFormat, options: LoadOptions): Promise<DemoItem[]> {
+  const file = input.name;
+  const base = options.relative === undefined ? { file } : { file, relative: options.relative };
+  switch (format) {
+    case "pb":
+      if (hasMagic(input.bytes)) return [{ ...base, object: decode(input.bytes), original: input.bytes }];
+      return decodeProtobufWatchStream(base, input.bytes);
+    case "json":
+      return [{ ...base, object: fromJson(asText(input, "json"), { strict: options.strict }) }];
+    case "jsonl": {
+      const items: DemoItem[] = [];
+      for await (const ev of decodeJsonWatchStream([input.bytes], { strict: options.strict })) {
+        items.push({ ...base, index: items.length, object: ev.object, event: ev.type });
+      }
+      return items;
+    }
+    case "yaml": {
+      const docs = fromYaml(asText(input, "yaml"), { strict: options.strict });
+      return docs.map((object, index) => (docs.length > 1 ? { ...base, index, object } : { ...base, object }));
+    }
+  }
+}
+
+async function decodeProtobufWatchStream(base: { file: string; relative?: string }, bytes: Uint8Array): Promise<DemoItem[]> {
+  const items: DemoItem[] = [];
+  let at = 0;
+  for await (const ev of decodeWatchStream([bytes])) {
+    // The decoder checked the framing, so the length prefix can be trusted here.
+    const len = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, false);
+    items.push({ ...base, index: items.length, object: ev.object, event: ev.type, original: bytes.subarray(at, at + 4 + len) });
+    at += 4 + len;
+  }
+  return items;
+}
