@@ -28,6 +28,8 @@ export const INGRESS_CLASS_ANNOTATION = "kubernetes.io/ingress.class";
 export const PATH_TYPES = ["Exact", "ImplementationSpecific", "Prefix"] as const;
 const INVALID_PATH_SEQUENCES = ["//", "/./", "/../", "%2f", "%2F"];
 const INVALID_PATH_SUFFIXES = ["/..", "/."];
+// Every invalid sequence and suffix contains "//", "/." or "%2".
+const SUSPICIOUS_PATH = /\/[/.]|%2/;
 
 export interface IngressValidationOptions {
   readonly allowInvalidSecretName: boolean;
@@ -40,11 +42,14 @@ export interface IngressGates {
   readonly strictIPCIDRValidation: boolean;
 }
 
-const CREATE_OPTIONS = (gates: IngressGates): IngressValidationOptions => ({
+const CREATE_STRICT_NAMES: IngressValidationOptions = Object.freeze({
   allowInvalidSecretName: false,
   allowInvalidWildcardHostRule: false,
-  allowRelaxedServiceNameValidation: gates.relaxedServiceNameValidation,
+  allowRelaxedServiceNameValidation: false,
 });
+const CREATE_RELAXED_NAMES: IngressValidationOptions = Object.freeze({ ...CREATE_STRICT_NAMES, allowRelaxedServiceNameValidation: true });
+const CREATE_OPTIONS = (gates: IngressGates): IngressValidationOptions =>
+  gates.relaxedServiceNameValidation ? CREATE_RELAXED_NAMES : CREATE_STRICT_NAMES;
 
 /** ValidateIngressCreate. */
 export function validateIngressCreate(ing: Ingress, gates: IngressGates, out: FieldError[]): void {
@@ -167,7 +172,8 @@ function validateHttpPath(p: HTTPIngressPath, options: IngressValidationOptions,
     case "Exact":
     case "Prefix":
       if (!path.startsWith("/")) out.push(invalid(at.child("path"), path, "must be an absolute path"));
-      if (path.length > 0) {
+      // One scan rules out every sequence and suffix below for most paths.
+      if (path.length > 0 && SUSPICIOUS_PATH.test(path)) {
         for (const seq of INVALID_PATH_SEQUENCES) {
           if (path.includes(seq)) out.push(invalid(at.child("path"), path, `must not contain '${seq}'`));
         }

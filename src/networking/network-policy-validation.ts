@@ -26,10 +26,17 @@ export interface NetworkPolicyValidationOptions {
 
 /** ValidationOptionsForNetworking: the selector-value ratchet looks only at the old top-level podSelector. */
 export function networkPolicyOptions(old: NetworkPolicy | undefined, strict: boolean): NetworkPolicyValidationOptions {
-  const allowInvalidLabelValueInSelector =
-    old !== undefined && labelSelectorHasErrors(old.spec?.podSelector, FieldPath.root("podSelector"));
+  if (old === undefined) return strict ? CREATE_STRICT : CREATE_LEGACY;
+  const allowInvalidLabelValueInSelector = labelSelectorHasErrors(old.spec?.podSelector, FieldPath.root("podSelector"));
   return { allowInvalidLabelValueInSelector, allowCIDRs: [], strictIPCIDRValidation: strict };
 }
+
+const CREATE_LEGACY: NetworkPolicyValidationOptions = Object.freeze({
+  allowInvalidLabelValueInSelector: false,
+  allowCIDRs: [],
+  strictIPCIDRValidation: false,
+});
+const CREATE_STRICT: NetworkPolicyValidationOptions = Object.freeze({ ...CREATE_LEGACY, strictIPCIDRValidation: true });
 
 /** ValidateNetworkPolicy. */
 export function validateNetworkPolicy(np: NetworkPolicy, options: NetworkPolicyValidationOptions, out: FieldError[]): void {
@@ -70,8 +77,7 @@ function validateSpec(
   out: FieldError[],
 ): void {
   if (spec === undefined) return;
-  const selectorOptions = { allowInvalidLabelValueInSelector: options.allowInvalidLabelValueInSelector };
-  validateLabelSelector(spec.podSelector, selectorOptions, at.child("podSelector"), out);
+  validateLabelSelector(spec.podSelector, options, at.child("podSelector"), out);
   for (let i = 0; i < spec.ingress.length; i++) {
     const rule = spec.ingress[i]!;
     const rp = at.child("ingress").index(i);
@@ -129,7 +135,7 @@ function validatePort(port: NetworkPolicyPort, at: FieldPath, out: FieldError[])
 }
 
 function validatePeer(peer: NetworkPolicyPeer, options: NetworkPolicyValidationOptions, at: FieldPath, out: FieldError[]): void {
-  const selectorOptions = { allowInvalidLabelValueInSelector: options.allowInvalidLabelValueInSelector };
+  const selectorOptions = options;
   let members = 0;
   if (peer.podSelector !== undefined) {
     members++;

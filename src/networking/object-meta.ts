@@ -128,6 +128,17 @@ export function prepareMetaForUpdate(meta: ObjectMeta, old: ObjectMeta): void {
   }
 }
 
+/** metav1.ResetObjectMetaForStatus: a status update cannot change these. */
+export function resetMetaForStatus(meta: ObjectMeta, old: ObjectMeta): void {
+  meta.deletionTimestamp = old.deletionTimestamp;
+  meta.generation = old.generation;
+  meta.selfLink = old.selfLink;
+  meta.labels = old.labels;
+  meta.annotations = old.annotations;
+  meta.finalizers = old.finalizers;
+  meta.ownerReferences = old.ownerReferences;
+}
+
 /** What the generic registry does to metadata before create validation. */
 export function prepareMetaForCreate(meta: ObjectMeta): void {
   meta.deletionTimestamp = undefined;

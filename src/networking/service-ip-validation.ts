@@ -75,9 +75,8 @@ function validateServiceCIDRSpec(cidrs: readonly string[], out: FieldError[]): v
   }
 }
 
-/** The strategy's update validation: the create rules, then ValidateServiceCIDRUpdate. */
+/** The strategy's update validation: ValidateServiceCIDRUpdate alone (the create rules do not run again). */
 export function validateServiceCIDRUpdate(sc: ServiceCIDR, old: ServiceCIDR, out: FieldError[]): void {
-  validateServiceCIDR(sc, out);
   validateObjectMetaUpdate(sc.metadata, old.metadata, FieldPath.root("metadata"), out);
   const now = sc.spec?.cidrs ?? [];
   const before = old.spec?.cidrs ?? [];

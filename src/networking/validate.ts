@@ -25,7 +25,12 @@ import { validateIngressClass, validateIngressClassUpdate } from "./ingress-clas
 import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from "./ingress-validation.js";
 import type { KindInfo, NetworkingObject } from "./kinds.js";
 import { validateNetworkPolicy, networkPolicyOptions, validateNetworkPolicyUpdate } from "./network-policy-validation.js";
-import { prepareMetaForCreate, prepareMetaForUpdate, validateCommonFieldsForUpdate } from "./object-meta.js";
+import {
+  prepareMetaForCreate,
+  prepareMetaForUpdate,
+  resetMetaForStatus,
+  validateCommonFieldsForUpdate,
+} from "./object-meta.js";
 import {
   validateIPAddress,
   validateIPAddressUpdate,
@@ -63,6 +68,11 @@ export interface ValidateOptions {
 
 const NAMESPACE_DEFAULT = "default";
 
+// The four gate combinations, built once: validate() runs in hot loops.
+const INGRESS_GATES = [0, 1, 2, 3].map((bits) =>
+  Object.freeze({ strictIPCIDRValidation: (bits & 1) !== 0, relaxedServiceNameValidation: (bits & 2) !== 0 }),
+);
+
 /**
  * Validates an object the way the API server does before admitting it, and
  * returns the field errors it would report (empty when the object is valid).
@@ -88,14 +98,12 @@ export function validate(obj: NetworkingObject, options: ValidateOptions = {}): 
     throw new TypeError(`validate: ${info.kind} has no status subresource`);
   }
   if (status && old === undefined) throw new TypeError("validate: a status update needs options.old");
-  const gates = { ...DEFAULT_FEATURE_GATES, ...options.featureGates };
-  const strict = gates.StrictIPCIDRValidation === true;
-  const ingressGates = {
-    relaxedServiceNameValidation: gates.RelaxedServiceNameValidation === true,
-    strictIPCIDRValidation: strict,
-  };
+  const gates = options.featureGates;
+  const strict = gates?.StrictIPCIDRValidation ?? DEFAULT_FEATURE_GATES.StrictIPCIDRValidation;
+  const relaxed = gates?.RelaxedServiceNameValidation ?? DEFAULT_FEATURE_GATES.RelaxedServiceNameValidation;
+  const ingressGates = INGRESS_GATES[(strict ? 1 : 0) + (relaxed ? 2 : 0)]!;
   const out: FieldError[] = [];
-  const o = prepare(obj, old, info, options.namespace ?? NAMESPACE_DEFAULT);
+  const o = prepare(obj, old, info, options.namespace ?? NAMESPACE_DEFAULT, status);
   if (old !== undefined) {
     // rest.BeforeUpdate checks the common metadata before the kind's rules.
     validateCommonFieldsForUpdate(
@@ -160,7 +168,13 @@ function prefixed(e: FieldError, i: number): FieldError {
  * metadata is changed, so only metadata is copied. Status wiping (create) and spec/status copying
  * (updates) need no copy, because the rules that run never read those parts.
  */
-function prepare(obj: NetworkingObject, old: NetworkingObject | undefined, info: KindInfo, namespace: string): NetworkingObject {
+function prepare(
+  obj: NetworkingObject,
+  old: NetworkingObject | undefined,
+  info: KindInfo,
+  namespace: string,
+  status: boolean,
+): NetworkingObject {
   const src = (obj as { metadata?: ObjectMeta }).metadata;
   if (old === undefined && src !== undefined && !createChangesMeta(src, info)) return obj;
   const meta: ObjectMeta = src === undefined ? create(ObjectMetaSchema) : shallowCopy(src);
@@ -176,12 +190,19 @@ function prepare(obj: NetworkingObject, old: NetworkingObject | undefined, info:
     if (SETS_GENERATION.has(info.kind)) meta.generation = 1n;
   } else {
     const oldMeta = (old as { metadata?: ObjectMeta }).metadata;
-    if (oldMeta !== undefined) prepareMetaForUpdate(meta, oldMeta);
+    if (oldMeta !== undefined) {
+      // The ServiceCIDR status strategy keeps the stored labels, annotations and so on.
+      if (status && RESETS_META_FOR_STATUS.has(info.kind)) resetMetaForStatus(meta, oldMeta);
+      prepareMetaForUpdate(meta, oldMeta);
+    }
   }
   const copy = shallowCopy(obj) as NetworkingObject & { metadata?: ObjectMeta };
   copy.metadata = meta;
   return copy;
 }
+
+// The status strategies that call metav1.ResetObjectMetaForStatus.
+const RESETS_META_FOR_STATUS = new Set(["ServiceCIDR"]);
 
 // The strategies whose PrepareForCreate sets metadata.generation to 1.
 const SETS_GENERATION = new Set(["Ingress", "IngressClass", "NetworkPolicy"]);
