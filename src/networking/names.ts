@@ -64,6 +64,12 @@ export function utf8Length(s: string): number {
 
 const NO_ERRORS: readonly string[] = Object.freeze([]);
 
+/** utf8Length(s) > max, without counting when the UTF-16 length settles it (a unit is 1 to 3 bytes). */
+export function exceedsBytes(s: string, max: number): boolean {
+  if (s.length > max) return true;
+  return s.length * 3 > max && utf8Length(s) > max;
+}
+
 // Hand-written matchers for the hot path; each is equivalent to its regex
 // above (the tests hold them to it). A regex call costs more than these
 // loops on the short strings names are.
@@ -171,7 +177,7 @@ const LABEL_VALUE_MSG =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 export function isDns1123Label(value: string): readonly string[] {
-  const tooLong = value.length > DNS1123_LABEL_MAX && utf8Length(value) > DNS1123_LABEL_MAX;
+  const tooLong = exceedsBytes(value, DNS1123_LABEL_MAX);
   const matches = matchers.dns1123Label(value);
   if (!tooLong && matches) return NO_ERRORS;
   const errs: string[] = [];
@@ -187,7 +193,7 @@ export function isDns1123Label(value: string): readonly string[] {
 }
 
 export function isDns1123Subdomain(value: string): readonly string[] {
-  const tooLong = value.length > DNS1123_SUBDOMAIN_MAX && utf8Length(value) > DNS1123_SUBDOMAIN_MAX;
+  const tooLong = exceedsBytes(value, DNS1123_SUBDOMAIN_MAX);
   const matches = isDnsSubdomainText(value);
   if (!tooLong && matches) return NO_ERRORS;
   const errs: string[] = [];
@@ -197,7 +203,7 @@ export function isDns1123Subdomain(value: string): readonly string[] {
 }
 
 export function isDns1035Label(value: string): readonly string[] {
-  const tooLong = value.length > DNS1035_LABEL_MAX && utf8Length(value) > DNS1035_LABEL_MAX;
+  const tooLong = exceedsBytes(value, DNS1035_LABEL_MAX);
   const matches = matchers.dns1035Label(value);
   if (!tooLong && matches) return NO_ERRORS;
   const errs: string[] = [];
@@ -207,7 +213,7 @@ export function isDns1035Label(value: string): readonly string[] {
 }
 
 export function isWildcardDns1123Subdomain(value: string): readonly string[] {
-  const tooLong = value.length > DNS1123_SUBDOMAIN_MAX && utf8Length(value) > DNS1123_SUBDOMAIN_MAX;
+  const tooLong = exceedsBytes(value, DNS1123_SUBDOMAIN_MAX);
   const matches = matchers.wildcard(value);
   if (!tooLong && matches) return NO_ERRORS;
   const errs: string[] = [];
@@ -243,7 +249,7 @@ export function isLabelKey(value: string): readonly string[] {
 }
 
 export function isLabelValue(value: string): readonly string[] {
-  const tooLong = value.length > LABEL_VALUE_MAX && utf8Length(value) > LABEL_VALUE_MAX;
+  const tooLong = exceedsBytes(value, LABEL_VALUE_MAX);
   const matches = matchers.labelValue(value);
   if (!tooLong && matches) return NO_ERRORS;
   const errs: string[] = [];
