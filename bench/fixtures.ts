@@ -1,4 +1,5 @@
-// Benchmark inputs: every HEAD fixture kind plus a realistic ~1 KB NetworkPolicy.
+// Benchmark inputs: every HEAD fixture kind plus a realistic ~1 KB NetworkPolicy
+// for the codec groups, and a realistic object of each kind for validation.
 
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -9,6 +10,7 @@ import {
   create,
   decode,
   encode,
+  fromJson,
   lookupKind,
   readEnvelope,
   toJsonString,
@@ -64,6 +66,19 @@ export function loadInputs(): BenchInput[] {
   if (inputs.length === 0) throw new Error(`bench: no *.pb fixtures in ${dir}`);
   inputs.push(makeInput("NetworkPolicy (realistic)", "bench/fixtures.ts", encode(realisticNetworkPolicy())));
   return inputs;
+}
+
+/**
+ * The validation inputs: the realistic NetworkPolicy, Ingress and IngressClass,
+ * all valid, so a validator has to check every field and finds nothing.
+ */
+export function loadValidationInputs(): BenchInput[] {
+  const fromText = (obj: unknown): Uint8Array => encode(fromJson(JSON.stringify(obj)));
+  return [
+    makeInput("NetworkPolicy (realistic)", "bench/fixtures.ts", encode(realisticNetworkPolicy())),
+    makeInput("Ingress (realistic)", "bench/fixtures.ts", fromText(realisticIngressJson())),
+    makeInput("IngressClass (realistic)", "bench/fixtures.ts", fromText(realisticIngressClassJson())),
+  ];
 }
 
 function makeInput(name: string, source: string, envelope: Uint8Array, fixtureJson?: string): BenchInput {
@@ -182,4 +197,131 @@ export function realisticNetworkPolicy(): NetworkPolicy {
       policyTypes: ["Ingress", "Egress"],
     },
   });
+}
+
+/** A server-side-apply managedFields entry (FieldsV1 given as plain JSON). */
+function managedBy(manager: string, fieldsV1: unknown): unknown {
+  return {
+    manager,
+    operation: "Update",
+    apiVersion: "networking.k8s.io/v1",
+    time: "2024-06-10T16:00:00Z",
+    fieldsType: "FieldsV1",
+    fieldsV1,
+  };
+}
+
+/**
+ * An Ingress as ingress-nginx + cert-manager users write it and the API server
+ * returns it: ingressClassName, two TLS entries (one wildcard), three rules
+ * (one wildcard host) with Prefix, Exact and ImplementationSpecific paths,
+ * named and numbered service ports, a resource backend, and a status.
+ */
+export function realisticIngressJson(): Record<string, unknown> {
+  const svc = (name: string, port: { name: string } | { number: number }) => ({ service: { name, port } });
+  return {
+    apiVersion: "networking.k8s.io/v1",
+    kind: "Ingress",
+    metadata: {
+      name: "shop-web",
+      namespace: "shop",
+      uid: "0b6f2c4e-1d3a-4f5b-8c7d-9e0a1b2c3d4e",
+      resourceVersion: "48214410",
+      generation: 4,
+      creationTimestamp: "2024-06-10T16:00:00Z",
+      labels: {
+        "app.kubernetes.io/instance": "shop",
+        "app.kubernetes.io/managed-by": "Helm",
+        "app.kubernetes.io/name": "shop-web",
+        "app.kubernetes.io/version": "2.14.1",
+        env: "prod",
+      },
+      annotations: {
+        "cert-manager.io/cluster-issuer": "letsencrypt-prod",
+        "meta.helm.sh/release-name": "shop",
+        "meta.helm.sh/release-namespace": "shop",
+        "nginx.ingress.kubernetes.io/proxy-body-size": "8m",
+        "nginx.ingress.kubernetes.io/ssl-redirect": "true",
+      },
+      managedFields: [
+        managedBy("helm", {
+          "f:metadata": { "f:annotations": { ".": {}, "f:cert-manager.io/cluster-issuer": {} }, "f:labels": { ".": {}, "f:env": {} } },
+          "f:spec": { "f:ingressClassName": {}, "f:rules": {}, "f:tls": {} },
+        }),
+      ],
+    },
+    spec: {
+      ingressClassName: "nginx",
+      tls: [
+        { hosts: ["shop.example.com", "www.shop.example.com"], secretName: "shop-example-com-tls" },
+        { hosts: ["*.api.example.com"], secretName: "api-example-com-wildcard-tls" },
+      ],
+      rules: [
+        {
+          host: "shop.example.com",
+          http: {
+            paths: [
+              { path: "/", pathType: "Prefix", backend: svc("shop-web", { name: "http" }) },
+              { path: "/api", pathType: "Prefix", backend: svc("shop-api", { number: 8080 }) },
+              { path: "/healthz", pathType: "Exact", backend: svc("shop-web", { number: 8081 }) },
+              {
+                path: "/static",
+                pathType: "Prefix",
+                backend: { resource: { apiGroup: "storage.example.com", kind: "StorageBucket", name: "shop-static" } },
+              },
+            ],
+          },
+        },
+        { host: "www.shop.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: svc("shop-web", { name: "http" }) }] } },
+        {
+          host: "*.api.example.com",
+          http: {
+            paths: [
+              { path: "/v1", pathType: "ImplementationSpecific", backend: svc("shop-api", { number: 8080 }) },
+              { path: "/v2", pathType: "Prefix", backend: svc("shop-api-v2", { name: "grpc-web" }) },
+            ],
+          },
+        },
+      ],
+    },
+    status: { loadBalancer: { ingress: [{ ip: "203.0.113.10" }, { hostname: "lb-1234.elb.example.com" }] } },
+  };
+}
+
+/** The IngressClass of an ingress-nginx install, with namespaced parameters. */
+export function realisticIngressClassJson(): Record<string, unknown> {
+  return {
+    apiVersion: "networking.k8s.io/v1",
+    kind: "IngressClass",
+    metadata: {
+      name: "nginx",
+      uid: "7c1e5a9b-2f4d-4e6a-b8c0-d1e2f3a4b5c6",
+      resourceVersion: "48200001",
+      generation: 1,
+      creationTimestamp: "2024-06-10T16:00:00Z",
+      labels: {
+        "app.kubernetes.io/component": "controller",
+        "app.kubernetes.io/instance": "ingress-nginx",
+        "app.kubernetes.io/managed-by": "Helm",
+        "app.kubernetes.io/name": "ingress-nginx",
+        "app.kubernetes.io/version": "1.11.2",
+      },
+      annotations: {
+        "ingressclass.kubernetes.io/is-default-class": "true",
+        "meta.helm.sh/release-name": "ingress-nginx",
+        "meta.helm.sh/release-namespace": "ingress-nginx",
+      },
+      managedFields: [managedBy("helm", { "f:spec": { "f:controller": {}, "f:parameters": {} } })],
+    },
+    spec: {
+      controller: "k8s.io/ingress-nginx",
+      parameters: {
+        apiGroup: "k8s.nginx.org",
+        kind: "IngressParameters",
+        name: "external-lb",
+        scope: "Namespace",
+        namespace: "ingress-nginx",
+      },
+    },
+  };
 }

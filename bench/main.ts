@@ -1,21 +1,37 @@
 // `npm run bench`: clusterwire's wire and JSON codecs against protobuf-es,
 // protobufjs and the JSON built-ins, on every HEAD fixture kind and a
-// realistic NetworkPolicy, in one run. See `--help`.
+// realistic NetworkPolicy; and clusterwire's validate() against
+// kubernetes-models' JSON-schema validation, alone and after decoding, on a
+// realistic object of each kind. All in one run. See `--help`.
 
-import { parseArgs } from "node:util";
+import { isDeepStrictEqual, parseArgs } from "node:util";
 import { equals, fromBinary, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { Bench, type Task } from "tinybench";
-import { decode, encode, fromJson, toJsonString, type NetworkingObject } from "../src/networking/index.js";
-import { loadInputs, type BenchInput } from "./fixtures.js";
+import { decode, encode, fromJson, toJsonString, validate, type FieldError, type NetworkingObject } from "../src/networking/index.js";
+import { loadInputs, loadValidationInputs, type BenchInput } from "./fixtures.js";
 import { loadProtobufjsStatic, protobufEs, protobufjsReflect, protobufjsStatic } from "./peers.js";
+import {
+  kubernetesModelsVerdict,
+  loadKubernetesModels,
+  runCoverage,
+  type CoverageRow,
+  type KmModel,
+  type KubernetesModels,
+  type Verdict,
+} from "./validation.js";
 
 const USAGE = `usage: node dist/bench/main.js [--time MS] [--filter TEXT] [--json]
   --time MS      measuring time per task in ms (default 500; warmup is half of it)
   --filter TEXT  only groups whose "operation:input" contains TEXT (case-insensitive),
-                 e.g. --filter realistic, --filter decode:, --filter "encode:Ingress ("
+                 e.g. --filter realistic, --filter decode:, --filter "encode:Ingress (",
+                 --filter validate, --filter pipeline
+                 operations: decode, encode, toJson, fromJson, validate, pipeline
   --json         print machine-readable results on stdout instead of tables`;
 
-type Op = "decode" | "encode" | "toJson" | "fromJson";
+type Op = "decode" | "encode" | "toJson" | "fromJson" | "validate" | "pipeline";
+
+/** Operations whose unit is one whole object checked, rather than one codec call. */
+const OBJECT_OPS: ReadonlySet<Op> = new Set<Op>(["validate", "pipeline"]);
 
 const OP_TITLES: Record<Op, readonly string[]> = {
   decode: [
@@ -39,17 +55,37 @@ const OP_TITLES: Record<Op, readonly string[]> = {
     "baseline: JSON.parse of the same text. JSON.parse is not a Kubernetes decoder: no types, no",
     "defaults, no validation; it bounds what any JSON-based decoder can reach.",
   ],
+  validate: [
+    "validate: typed object -> field errors",
+    "clusterwire validate(obj): the API server's create-time rules for the kind, on the decoded object.",
+    "kubernetes-models .validate(): ajv running the JSON schema generated from the OpenAPI spec (throws",
+    "on error), on a model constructed beforehand from the same JSON (not timed). Every input is valid",
+    "and was checked to pass both validators before timing, so both do their full work and find nothing.",
+    "The JSON schema checks types, enums and required fields only. It does NOT check that ipBlock.except",
+    "lies inside cidr, CIDR syntax, port ranges (70000 passes), endPort with a named port, ipBlock together",
+    "with selectors, host and path syntax (foo.*.example.com, Prefix \"relative\"), port name vs number,",
+    "IngressClass parameters scope, or metadata names (Bad_Name). See the coverage table below.",
+  ],
+  pipeline: [
+    "pipeline: bytes -> validated object",
+    "clusterwire protobuf: decode(k8s\\0 envelope) then validate. clusterwire JSON: fromJson(text) then",
+    "validate. kubernetes-models: JSON.parse(text), new <Kind>(parsed), .validate(). Each returns the",
+    "object only if it is valid (a rejected one throws). Same manifests as the validate group.",
+  ],
 };
 
 /** One implementation of one operation on one input. */
 interface Candidate {
   readonly impl: string;
   readonly run: () => unknown;
-  /** Bytes the operation reads or writes, for MB/s. */
+  /** Bytes the operation reads or writes, for MB/s; 0 when it reads no bytes (validate). */
   readonly bytes: number;
 }
 
-/** The implementations compared on one (operation, input); the first is clusterwire. */
+/**
+ * The implementations compared on one (operation, input). The ones named
+ * "clusterwire..." come first; each is compared with every other one.
+ */
 interface Group {
   readonly op: Op;
   readonly input: BenchInput;
@@ -63,7 +99,8 @@ interface Measured {
   readonly opsPerSec: number;
   readonly meanUs: number;
   readonly rmePct: number;
-  readonly mbPerSec: number;
+  /** null for operations that read no bytes (validate). */
+  readonly mbPerSec: number | null;
   readonly bytes: number;
   readonly batch: number;
   readonly samples: number;
@@ -186,6 +223,112 @@ function prepare(input: BenchInput): { groups: Group[]; report: InputReport } {
   return { groups, report };
 }
 
+/** Adds a line under a group's title (text output) and to `notes` (JSON output). */
+function addNote(notes: Partial<Record<Op, string[]>>, op: Op, line: string): void {
+  (notes[op] ??= []).push(line);
+}
+
+function errorsText(errors: readonly FieldError[]): string {
+  const shown = errors.slice(0, 3).map((e) => `${e.field}: ${e.type} ${JSON.stringify(e.detail)}`);
+  return shown.join("; ") + (errors.length > 3 ? `; and ${errors.length - 3} more` : "");
+}
+
+/**
+ * Builds the validate and pipeline groups for one input that should be valid,
+ * after checking every path on it. A validator that rejects the input (or a
+ * model that does not round-trip it) is left out of that input's groups with
+ * a note, rather than timed doing different work.
+ */
+function prepareValidation(
+  input: BenchInput,
+  ops: readonly Op[],
+  km: KubernetesModels | undefined,
+  notes: Partial<Record<Op, string[]>>,
+): { groups: Group[]; report: InputReport } {
+  const { envelope, json } = input;
+  const jsonBytes = Buffer.byteLength(json);
+  const cwObj: NetworkingObject = decode(envelope);
+  if (typeof nameOf(cwObj) !== "string") fail(input, "clusterwire decoded no metadata.name");
+  if (!bytesEqual(encode(cwObj), envelope)) fail(input, "clusterwire encode(decode(pb)) differs from the input bytes");
+  if (!bytesEqual(encode(fromJson(json)), envelope)) fail(input, "clusterwire encode(fromJson(json)) differs from the input bytes");
+
+  // clusterwire must accept the input both ways; a path that rejects it or
+  // throws is noted and left out, so the other groups still run.
+  const accepts = (what: string, forOps: readonly Op[], check: () => readonly FieldError[]): boolean => {
+    let errors: readonly FieldError[];
+    try {
+      errors = check();
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      for (const op of forOps) addNote(notes, op, `NOTE: ${input.name}: clusterwire ${what} threw, so it is not timed on it: ${why}`);
+      return false;
+    }
+    if (errors.length === 0) return true;
+    for (const op of forOps) addNote(notes, op, `NOTE: ${input.name}: clusterwire ${what} rejects it, so it is not timed on it: ${errorsText(errors)}`);
+    return false;
+  };
+  const cwOk = accepts("validate(decode(pb))", ops, () => validate(cwObj));
+  const cwJsonOk = accepts("validate(fromJson(json))", ops.filter((op) => op === "pipeline"), () => validate(fromJson(json)));
+
+  let kmObj: KmModel | undefined;
+  if (km !== undefined) {
+    const verdict = kubernetesModelsVerdict(km, json);
+    const plain = JSON.parse(json) as Record<string, unknown>;
+    if (verdict.rejected) {
+      const also = cwOk ? " though clusterwire accepts it" : "";
+      for (const op of ops) addNote(notes, op, `NOTE: ${input.name}: kubernetes-models rejects it${also}, so it is not timed on it: ${verdict.why}`);
+    } else if (!isDeepStrictEqual(km.construct(plain).toJSON(), plain)) {
+      for (const op of ops) addNote(notes, op, `NOTE: ${input.name}: new ${String(plain["kind"])}(obj).toJSON() differs from obj; kubernetes-models not timed on it`);
+    } else {
+      kmObj = km.construct(plain);
+      if (!cwOk) for (const op of ops) addNote(notes, op, `NOTE: ${input.name}: kubernetes-models accepts it, clusterwire does not (above)`);
+    }
+  }
+
+  const validated = (obj: NetworkingObject): NetworkingObject => {
+    if (validate(obj).length !== 0) throw new Error(`bench: ${input.name}: rejected`);
+    return obj;
+  };
+  const groups: Group[] = [];
+  for (const op of ops) {
+    const candidates: Candidate[] = [];
+    if (op === "validate") {
+      if (cwOk) candidates.push({ impl: "clusterwire", run: () => validate(cwObj), bytes: 0 });
+      if (kmObj !== undefined) {
+        const model = kmObj;
+        candidates.push({ impl: "kubernetes-models", run: () => model.validate(), bytes: 0 });
+      }
+    } else {
+      if (cwOk) candidates.push({ impl: "clusterwire protobuf", run: () => validated(decode(envelope)), bytes: envelope.length });
+      if (cwJsonOk) candidates.push({ impl: "clusterwire JSON", run: () => validated(fromJson(json)), bytes: jsonBytes });
+      if (km !== undefined && kmObj !== undefined) {
+        const peer = km;
+        candidates.push({
+          impl: "kubernetes-models",
+          run: () => {
+            const model = peer.construct(JSON.parse(json) as Record<string, unknown>);
+            model.validate();
+            return model;
+          },
+          bytes: jsonBytes,
+        });
+      }
+    }
+    // Every candidate must run cleanly once before it is timed.
+    for (const c of candidates) c.run();
+    if (candidates.length > 0) groups.push({ op, input, candidates });
+  }
+  const report: InputReport = {
+    name: input.name,
+    source: input.source,
+    envelopeBytes: envelope.length,
+    rawBytes: input.raw.length,
+    jsonBytes,
+    reencodeIdentical: { clusterwire: true },
+  };
+  return { groups, report };
+}
+
 // ---------------------------------------------------------------- measuring
 
 // Each tinybench sample runs the operation `batch` times so that a sample lasts
@@ -235,7 +378,7 @@ async function measure(groups: readonly Group[], timeMs: number, progress: (msg:
       opsPerSec,
       meanUs: meanMs * 1000,
       rmePct: result.latency.rme,
-      mbPerSec: (candidate.bytes * opsPerSec) / 1e6,
+      mbPerSec: candidate.bytes === 0 ? null : (candidate.bytes * opsPerSec) / 1e6,
       bytes: candidate.bytes,
       batch,
       samples: result.latency.samplesCount,
@@ -248,28 +391,32 @@ async function measure(groups: readonly Group[], timeMs: number, progress: (msg:
 interface Ratio {
   readonly op: Op;
   readonly input: string;
+  /** The clusterwire variant: "clusterwire", or e.g. "clusterwire protobuf" in the pipeline group. */
+  readonly base: string;
   readonly peer: string;
-  /** clusterwire ops/s divided by the peer's: above 1 means clusterwire is faster. */
+  /** The base's ops/s divided by the peer's: above 1 means clusterwire is faster. */
   readonly ratio: number;
 }
 
+const isClusterwire = (impl: string): boolean => impl === "clusterwire" || impl.startsWith("clusterwire ");
+
 function ratiosOf(results: readonly Measured[]): Ratio[] {
   const out: Ratio[] = [];
-  for (const cw of results.filter((r) => r.impl === "clusterwire")) {
-    for (const peer of results.filter((r) => r.op === cw.op && r.input === cw.input && r.impl !== "clusterwire")) {
-      out.push({ op: cw.op, input: cw.input, peer: peer.impl, ratio: cw.opsPerSec / peer.opsPerSec });
+  for (const cw of results.filter((r) => isClusterwire(r.impl))) {
+    for (const peer of results.filter((r) => r.op === cw.op && r.input === cw.input && !isClusterwire(r.impl))) {
+      out.push({ op: cw.op, input: cw.input, base: cw.impl, peer: peer.impl, ratio: cw.opsPerSec / peer.opsPerSec });
     }
   }
   return out;
 }
 
-function geomeans(ratios: readonly Ratio[]): { op: Op; peer: string; ratio: number; inputs: number }[] {
-  const keys = [...new Set(ratios.map((r) => `${r.op}\n${r.peer}`))];
+function geomeans(ratios: readonly Ratio[]): { op: Op; base: string; peer: string; ratio: number; inputs: number }[] {
+  const keys = [...new Set(ratios.map((r) => `${r.op}\n${r.base}\n${r.peer}`))];
   return keys.map((key) => {
-    const [op, peer] = key.split("\n") as [Op, string];
-    const rs = ratios.filter((r) => r.op === op && r.peer === peer);
+    const [op, base, peer] = key.split("\n") as [Op, string, string];
+    const rs = ratios.filter((r) => r.op === op && r.base === base && r.peer === peer);
     const ratio = Math.exp(rs.reduce((s, r) => s + Math.log(r.ratio), 0) / rs.length);
-    return { op, peer, ratio, inputs: rs.length };
+    return { op, base, peer, ratio, inputs: rs.length };
   });
 }
 
@@ -287,10 +434,51 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
-function printText(reports: readonly InputReport[], results: readonly Measured[], ratios: readonly Ratio[], timeMs: number): void {
+/** What the validate and pipeline groups add to the report besides timings. */
+interface ValidationExtras {
+  /** Lines printed under a group's title: disagreements found before timing, a missing peer. */
+  readonly notes: Partial<Record<Op, string[]>>;
+  /** The untimed coverage check, when the validate group ran. */
+  readonly coverage?: { readonly peer: string | undefined; readonly rows: readonly CoverageRow[] };
+}
+
+function verdictText(v: Verdict | undefined): string {
+  if (v === undefined) return "(not loaded)";
+  if (v.threw === true) return `THREW  ${v.why.length > 72 ? `${v.why.slice(0, 71)}…` : v.why}`;
+  if (!v.rejected) return "accepted";
+  const why = v.why.length > 72 ? `${v.why.slice(0, 71)}…` : v.why;
+  return `REJECTED  ${why}${v.errors > 1 ? ` (+${v.errors - 1})` : ""}`;
+}
+
+function coverageText(coverage: NonNullable<ValidationExtras["coverage"]>): string[] {
+  const peer = coverage.peer ?? "kubernetes-models";
+  const rows = coverage.rows.map((r) => [r.label, r.apiserver, verdictText(r.clusterwire), verdictText(r.kubernetesModels)]);
+  const agree = (v: Verdict | undefined, r: CoverageRow): boolean => v !== undefined && v.threw !== true && v.rejected === (r.apiserver === "rejects");
+  const cwRight = coverage.rows.filter((r) => agree(r.clusterwire, r)).length;
+  const kmRight = coverage.rows.filter((r) => agree(r.kubernetesModels, r)).length;
+  const out = [
+    "",
+    `Coverage (run once, not timed): objects the API server rejects (one it accepts), through fromJson + validate`,
+    `and JSON.parse + ${peer} .validate(). Expected API server outcome from validation-rules.md.`,
+    table(["object", "API server", "clusterwire", peer], rows, [false, false, false, false]),
+    `Matches the API server: clusterwire ${cwRight}/${rows.length}, ${peer} ${coverage.peer === undefined ? "n/a" : `${kmRight}/${rows.length}`}.`,
+  ];
+  return out;
+}
+
+function printText(
+  reports: readonly InputReport[],
+  results: readonly Measured[],
+  ratios: readonly Ratio[],
+  timeMs: number,
+  extras: ValidationExtras,
+): void {
   const out: string[] = [];
   out.push(`clusterwire bench: Node ${process.version}, V8 ${process.versions.v8}, ${timeMs} ms per task (+${timeMs / 2} ms warmup)`);
   out.push("All implementations were checked to decode equal field values before timing.");
+  if (results.some((r) => OBJECT_OPS.has(r.op))) {
+    out.push("Validators were checked to accept every validation input before timing (disagreements are noted).");
+  }
   out.push("");
   out.push(
     table(
@@ -310,29 +498,31 @@ function printText(reports: readonly InputReport[], results: readonly Measured[]
   );
   const ops = (Object.keys(OP_TITLES) as Op[]).filter((op) => results.some((r) => r.op === op));
   for (const op of ops) {
-    out.push("", ...OP_TITLES[op]);
+    out.push("", ...OP_TITLES[op], ...(extras.notes[op] ?? []));
     const rows: string[][] = [];
     let last = "";
     for (const r of results.filter((x) => x.op === op)) {
-      const ratio = ratios.find((x) => x.op === op && x.input === r.input && x.peer === r.impl);
+      const mine = ratios.filter((x) => x.op === op && x.input === r.input && x.peer === r.impl);
       rows.push([
         r.input === last ? "" : r.input,
         r.impl,
         int.format(r.opsPerSec),
         fix(r.meanUs, 2),
-        fix(r.mbPerSec, 1),
+        r.mbPerSec === null ? "-" : fix(r.mbPerSec, 1),
         `±${fix(r.rmePct, 1)}%`,
-        ratio === undefined ? "" : `clusterwire/${r.impl} ${ratioText(ratio.ratio)}`,
+        mine.map((x) => `${x.base}/${r.impl} ${ratioText(x.ratio)}`).join(", "),
       ]);
       last = r.input;
     }
-    out.push(table(["input", "impl", "ops/s", "mean µs", "MB/s", "rme", "ratio"], rows, [false, false, true, true, true, true, false]));
+    const unit = OBJECT_OPS.has(op) ? "objects/s" : "ops/s";
+    out.push(table(["input", "impl", unit, "mean µs", "MB/s", "rme", "ratio"], rows, [false, false, true, true, true, true, false]));
+    if (op === "validate" && extras.coverage !== undefined) out.push(...coverageText(extras.coverage));
   }
   out.push("", "Summary: geometric mean of clusterwire/peer ops/s over the inputs (above 1× = clusterwire faster)");
   out.push(
     table(
       ["operation", "peer", "inputs", "ratio"],
-      geomeans(ratios).map((g) => [g.op, g.peer, String(g.inputs), `clusterwire/${g.peer} ${ratioText(g.ratio)}`]),
+      geomeans(ratios).map((g) => [g.op, g.peer, String(g.inputs), `${g.base}/${g.peer} ${ratioText(g.ratio)}`]),
       [false, false, true, false],
     ),
   );
@@ -362,15 +552,48 @@ async function main(): Promise<void> {
     if (process.stderr.isTTY) process.stderr.write(`\r${msg}`);
   };
 
+  const wanted = (op: Op, input: BenchInput): boolean => filter === undefined || `${op}:${input.name}`.toLowerCase().includes(filter);
   const reports: InputReport[] = [];
   const groups: Group[] = [];
-  await loadProtobufjsStatic();
-  for (const input of loadInputs()) {
+
+  // The codec groups: every HEAD fixture and the realistic NetworkPolicy.
+  const codecOps: readonly Op[] = ["decode", "encode", "toJson", "fromJson"];
+  const codecInputs = loadInputs().filter((input) => codecOps.some((op) => wanted(op, input)));
+  if (codecInputs.length > 0) await loadProtobufjsStatic();
+  for (const input of codecInputs) {
     const prepared = prepare(input);
-    const selected = prepared.groups.filter((g) => filter === undefined || `${g.op}:${g.input.name}`.toLowerCase().includes(filter));
+    const selected = prepared.groups.filter((g) => wanted(g.op, g.input));
     if (selected.length === 0) continue;
     reports.push(prepared.report);
     groups.push(...selected);
+  }
+
+  // The validation groups: a realistic object of each kind, against kubernetes-models.
+  const notes: Partial<Record<Op, string[]>> = {};
+  let coverage: ValidationExtras["coverage"];
+  const validationOps: readonly Op[] = ["validate", "pipeline"];
+  const validationInputs = loadValidationInputs().filter((input) => validationOps.some((op) => wanted(op, input)));
+  let validationPeer: string | undefined;
+  if (validationInputs.length > 0) {
+    const loaded = await loadKubernetesModels();
+    const km = "error" in loaded ? undefined : loaded;
+    validationPeer = "error" in loaded ? `failed to load: ${loaded.error}` : loaded.label;
+    for (const op of validationOps.filter((o) => validationInputs.some((input) => wanted(o, input)))) {
+      addNote(
+        notes,
+        op,
+        "error" in loaded
+          ? `NOTE: kubernetes-models failed to load, so clusterwire is timed alone: ${loaded.error}`
+          : `Peer: ${loaded.label}, its three model modules imported in ${loaded.loadMs.toFixed(0)} ms (not timed).`,
+      );
+    }
+    if ("error" in loaded) process.stderr.write(`bench: kubernetes-models failed to load: ${loaded.error}\n`);
+    for (const input of validationInputs) {
+      const prepared = prepareValidation(input, validationOps.filter((op) => wanted(op, input)), km, notes);
+      groups.push(...prepared.groups);
+      if (!reports.some((r) => r.name === prepared.report.name)) reports.push(prepared.report);
+    }
+    if (validationInputs.some((input) => wanted("validate", input))) coverage = { peer: km?.label, rows: runCoverage(km) };
   }
   if (groups.length === 0) throw new Error(`bench: --filter ${JSON.stringify(values.filter)} matches nothing`);
 
@@ -381,9 +604,14 @@ async function main(): Promise<void> {
   const ratios = ratiosOf(results);
   if (values.json) {
     const meta = { node: process.version, v8: process.versions.v8, timeMs, warmupMs: timeMs / 2 };
-    console.log(JSON.stringify({ meta, inputs: reports, results, ratios, summary: geomeans(ratios) }, null, 2));
+    const extra = {
+      ...(validationPeer !== undefined ? { validationPeer } : {}),
+      notes,
+      ...(coverage !== undefined ? { coverage: coverage.rows } : {}),
+    };
+    console.log(JSON.stringify({ meta, inputs: reports, results, ratios, summary: geomeans(ratios), ...extra }, null, 2));
   } else {
-    printText(reports, results, ratios, timeMs);
+    printText(reports, results, ratios, timeMs, { notes, ...(coverage !== undefined ? { coverage } : {}) });
   }
   if (sink === Symbol.for("never")) console.log("unreachable");
 }
