@@ -46,6 +46,25 @@ describe("hand-written matchers agree with upstream's regexes", () => {
     });
   }
 
+  it("the backtracking-free regexes match exactly what upstream's match", () => {
+    const R = matchers.regexes;
+    const pairs: [RegExp, RegExp][] = [
+      [R.DNS1123_LABEL, oracle.dns1123Label],
+      [R.DNS1123_SUBDOMAIN, oracle.dns1123Subdomain],
+      [R.DNS1035_LABEL, oracle.dns1035Label],
+      [R.WILDCARD, oracle.wildcard],
+      [R.LABEL_KEY, oracle.labelName],
+      [R.LABEL_VALUE, oracle.labelValue],
+      [R.LABEL_KEY_WHOLE, new RegExp(`^(${DNS_SUBDOMAIN}/)?${LABEL_NAME}$`)],
+    ];
+    fc.assert(
+      fc.property(nameish, (s) => {
+        for (const [ours, theirs] of pairs) expect([ours.source, ours.test(s)]).toEqual([ours.source, theirs.test(s)]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it("the loop forms agree on every length", () => {
     fc.assert(
       fc.property(nameish, (s) => {
