@@ -3,7 +3,7 @@
 
 import type { LabelSelector, LabelSelectorRequirement } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { forbidden, invalid, required, type FieldError, type FieldPath } from "./field-error.js";
-import { isLabelKey, isLabelValue } from "./names.js";
+import { isLabelKey, isLabelValue, labelKeyIsValid, labelValueIsValid } from "./names.js";
 
 export const SELECTOR_OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist"] as const;
 export type SelectorOperator = (typeof SELECTOR_OPERATORS)[number];
@@ -15,6 +15,7 @@ export interface LabelSelectorValidationOptions {
 
 /** A label key, reported at `at` (ValidateLabelName). */
 export function validateLabelName(key: string, at: FieldPath, out: FieldError[]): void {
+  if (labelKeyIsValid(key)) return;
   const msgs = isLabelKey(key);
   for (const m of msgs) out.push(invalid(at, key, m));
 }
@@ -22,8 +23,9 @@ export function validateLabelName(key: string, at: FieldPath, out: FieldError[])
 /** A label map; errors are reported on the map's own path, not the key's. */
 export function validateLabels(labels: { readonly [k: string]: string }, at: FieldPath, out: FieldError[]): void {
   for (const k in labels) {
-    validateLabelName(k, at, out);
     const v = labels[k]!;
+    if (labelKeyIsValid(k) && labelValueIsValid(v)) continue;
+    validateLabelName(k, at, out);
     for (const m of isLabelValue(v)) out.push(invalid(at, v, m));
   }
 }
@@ -66,6 +68,7 @@ function validateRequirement(
   if (options.allowInvalidLabelValueInSelector === true) return;
   for (let i = 0; i < r.values.length; i++) {
     const v = r.values[i]!;
+    if (labelValueIsValid(v)) continue;
     const msgs = isLabelValue(v);
     if (msgs.length === 0) continue;
     const vp = at.child("values").index(i);

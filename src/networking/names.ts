@@ -156,6 +156,15 @@ function isDnsSubdomainText(s: string): boolean {
   return s.length <= SHORT ? matchDnsSubdomain(s, 0) : DNS1123_SUBDOMAIN.test(s);
 }
 
+/** Boolean forms of isLabelKey and isLabelValue for hot loops: no result arrays. */
+export function labelKeyIsValid(key: string): boolean {
+  return isValidLabelKey(key);
+}
+
+export function labelValueIsValid(v: string): boolean {
+  return v.length === 0 || (v.length <= SHORT ? matchLabelName(v, 0, v.length) : v.length <= LABEL_VALUE_MAX && LABEL_KEY.test(v));
+}
+
 /** The matchers, exposed so tests can hold them to the regexes. */
 export const matchers = {
   dns1123Label: (s: string) => matchDnsLabel(s, 0, s.length, LOWER_ALNUM) && s.indexOf(".") < 0,

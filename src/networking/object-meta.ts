@@ -4,7 +4,7 @@
 import type { ObjectMeta, OwnerReference, Time } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { FieldPath, forbidden, goQuote, goStringSlice, invalid, required, tooLong, type FieldError } from "./field-error.js";
 import { validateLabelName, validateLabels } from "./label-selector.js";
-import { isLabelKey, isPathSegmentName, isPathSegmentPrefix, nameIsDnsLabel, utf8Length } from "./names.js";
+import { isLabelKey, isPathSegmentName, isPathSegmentPrefix, labelKeyIsValid, nameIsDnsLabel, utf8Length } from "./names.js";
 
 /** A name rule: returns upstream's messages; `prefix` is true for generateName. */
 export type NameValidator = (name: string, prefix: boolean) => readonly string[];
@@ -161,7 +161,7 @@ export function validateAnnotations(annotations: { readonly [k: string]: string 
     // Annotation keys are label keys, except that case does not matter. A
     // key valid as written stays valid lower-cased, so only a failing key
     // pays for the lower-casing.
-    if (isLabelKey(k).length > 0) for (const msg of isLabelKey(k.toLowerCase())) out.push(invalid(at, k, msg));
+    if (!labelKeyIsValid(k)) for (const msg of isLabelKey(k.toLowerCase())) out.push(invalid(at, k, msg));
     units += k.length + annotations[k]!.length;
   }
   // A UTF-16 unit is at most three UTF-8 bytes: only count bytes when it could matter.
