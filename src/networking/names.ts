@@ -192,50 +192,41 @@ const LABEL_KEY_MSG =
 const LABEL_VALUE_MSG =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
-export function isDns1123Label(value: string): readonly string[] {
-  const tooLong = exceedsBytes(value, DNS1123_LABEL_MAX);
-  const matches = matchers.dns1123Label(value);
+// The pattern messages never depend on the value, so they are built once.
+const DNS1123_LABEL_ERROR = regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc");
+const DNS1123_SUBDOMAIN_ERROR = regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com");
+const DNS1035_LABEL_ERROR = regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123");
+const WILDCARD_ERROR = regexError(WILDCARD_MSG, WILDCARD_FMT, "*.example.com");
+const LABEL_VALUE_ERROR = regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345");
+
+// The shape most upstream checks share: a byte limit, then a pattern, each
+// with its own message.
+function lengthAndPattern(value: string, max: number, matches: boolean, patternError: string): readonly string[] {
+  const tooLong = exceedsBytes(value, max);
   if (!tooLong && matches) return NO_ERRORS;
   const errs: string[] = [];
-  if (tooLong) errs.push(maxLenError(DNS1123_LABEL_MAX));
-  if (!matches) {
-    errs.push(
-      isDnsSubdomainText(value)
-        ? "must not contain dots"
-        : regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"),
-    );
-  }
+  if (tooLong) errs.push(maxLenError(max));
+  if (!matches) errs.push(patternError);
   return errs;
+}
+
+export function isDns1123Label(value: string): readonly string[] {
+  const matches = matchers.dns1123Label(value);
+  // A valid subdomain that is not a label can only have failed on its dots.
+  const patternError = matches || !isDnsSubdomainText(value) ? DNS1123_LABEL_ERROR : "must not contain dots";
+  return lengthAndPattern(value, DNS1123_LABEL_MAX, matches, patternError);
 }
 
 export function isDns1123Subdomain(value: string): readonly string[] {
-  const tooLong = exceedsBytes(value, DNS1123_SUBDOMAIN_MAX);
-  const matches = isDnsSubdomainText(value);
-  if (!tooLong && matches) return NO_ERRORS;
-  const errs: string[] = [];
-  if (tooLong) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
-  if (!matches) errs.push(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"));
-  return errs;
+  return lengthAndPattern(value, DNS1123_SUBDOMAIN_MAX, isDnsSubdomainText(value), DNS1123_SUBDOMAIN_ERROR);
 }
 
 export function isDns1035Label(value: string): readonly string[] {
-  const tooLong = exceedsBytes(value, DNS1035_LABEL_MAX);
-  const matches = matchers.dns1035Label(value);
-  if (!tooLong && matches) return NO_ERRORS;
-  const errs: string[] = [];
-  if (tooLong) errs.push(maxLenError(DNS1035_LABEL_MAX));
-  if (!matches) errs.push(regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"));
-  return errs;
+  return lengthAndPattern(value, DNS1035_LABEL_MAX, matchers.dns1035Label(value), DNS1035_LABEL_ERROR);
 }
 
 export function isWildcardDns1123Subdomain(value: string): readonly string[] {
-  const tooLong = exceedsBytes(value, DNS1123_SUBDOMAIN_MAX);
-  const matches = matchers.wildcard(value);
-  if (!tooLong && matches) return NO_ERRORS;
-  const errs: string[] = [];
-  if (tooLong) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
-  if (!matches) errs.push(regexError(WILDCARD_MSG, WILDCARD_FMT, "*.example.com"));
-  return errs;
+  return lengthAndPattern(value, DNS1123_SUBDOMAIN_MAX, matchers.wildcard(value), WILDCARD_ERROR);
 }
 
 /** A label key, also called a qualified name: an optional DNS-subdomain prefix, a slash, and a name. */
@@ -265,13 +256,7 @@ export function isLabelKey(value: string): readonly string[] {
 }
 
 export function isLabelValue(value: string): readonly string[] {
-  const tooLong = exceedsBytes(value, LABEL_VALUE_MAX);
-  const matches = matchers.labelValue(value);
-  if (!tooLong && matches) return NO_ERRORS;
-  const errs: string[] = [];
-  if (tooLong) errs.push(maxLenError(LABEL_VALUE_MAX));
-  if (!matches) errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
-  return errs;
+  return lengthAndPattern(value, LABEL_VALUE_MAX, matchers.labelValue(value), LABEL_VALUE_ERROR);
 }
 
 export function isValidPortNum(port: number): readonly string[] {
