@@ -2,7 +2,8 @@
 
 import type { IngressClass, IngressClassParametersReference } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { FieldPath, forbidden, invalid, notSupported, required, tooLong, type FieldError } from "./field-error.js";
-import { isDns1123Subdomain, isDomainPrefixedPath, isPathSegmentName, nameIsDnsLabel, nameIsDnsSubdomain, utf8Length } from "./names.js";
+import { isDomainPrefixedPath, nameIsDnsLabel, nameIsDnsSubdomain, utf8Length } from "./names.js";
+import { validateApiGroup, validateRequiredSegment } from "./references.js";
 import { FIELD_IMMUTABLE, validateObjectMeta, validateObjectMetaUpdate } from "./object-meta.js";
 
 export const MAX_CONTROLLER_LENGTH = 250;
@@ -34,13 +35,9 @@ export function validateIngressClassUpdate(ic: IngressClass, old: IngressClass, 
 }
 
 function validateParameters(p: IngressClassParametersReference, at: FieldPath, out: FieldError[]): void {
-  if (Object.hasOwn(p, "aPIGroup")) {
-    for (const m of isDns1123Subdomain(p.aPIGroup)) out.push(invalid(at.child("apiGroup"), p.aPIGroup, m));
-  }
-  if (p.kind === "") out.push(required(at.child("kind")));
-  else for (const m of isPathSegmentName(p.kind)) out.push(invalid(at.child("kind"), p.kind, m));
-  if (p.name === "") out.push(required(at.child("name")));
-  else for (const m of isPathSegmentName(p.name)) out.push(invalid(at.child("name"), p.name, m));
+  if (Object.hasOwn(p, "aPIGroup")) validateApiGroup(p.aPIGroup, at.child("apiGroup"), out);
+  validateRequiredSegment(p.kind, at.child("kind"), out);
+  validateRequiredSegment(p.name, at.child("name"), out);
   // v1 defaulting sets a missing scope to Cluster before validation runs.
   const scope = Object.hasOwn(p, "scope") ? p.scope : "Cluster";
   if (scope !== "Cluster" && scope !== "Namespace") {

@@ -14,7 +14,6 @@ import { FieldPath, invalid, notSupported, required, type FieldError } from "./f
 import { ipForLegacyField, parseIPSloppy } from "./ip.js";
 import {
   isDns1123Subdomain,
-  isPathSegmentName,
   isValidPortName,
   isValidPortNum,
   isWildcardDns1123Subdomain,
@@ -23,6 +22,7 @@ import {
   nameIsDnsSubdomain,
 } from "./names.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./object-meta.js";
+import { validateApiGroup, validateRequiredSegment } from "./references.js";
 
 export const INGRESS_CLASS_ANNOTATION = "kubernetes.io/ingress.class";
 export const PATH_TYPES = ["Exact", "ImplementationSpecific", "Prefix"] as const;
@@ -229,13 +229,9 @@ function validateBackend(b: IngressBackend, options: IngressValidationOptions, a
 }
 
 function validateTypedLocalObjectReference(r: TypedLocalObjectReference, at: FieldPath, out: FieldError[]): void {
-  if (Object.hasOwn(r, "apiGroup")) {
-    for (const m of isDns1123Subdomain(r.apiGroup)) out.push(invalid(at.child("apiGroup"), r.apiGroup, m));
-  }
-  if (r.kind === "") out.push(required(at.child("kind")));
-  else for (const m of isPathSegmentName(r.kind)) out.push(invalid(at.child("kind"), r.kind, m));
-  if (r.name === "") out.push(required(at.child("name")));
-  else for (const m of isPathSegmentName(r.name)) out.push(invalid(at.child("name"), r.name, m));
+  if (Object.hasOwn(r, "apiGroup")) validateApiGroup(r.apiGroup, at.child("apiGroup"), out);
+  validateRequiredSegment(r.kind, at.child("kind"), out);
+  validateRequiredSegment(r.name, at.child("name"), out);
 }
 
 function validateLoadBalancerStatus(

@@ -4,7 +4,8 @@
 import type { IPAddress, ParentReference, ServiceCIDR } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { FieldPath, goQuote, goStringSlice, invalid, required, type FieldError } from "./field-error.js";
 import { ipFamilyOfCIDRString, isValidCIDR, isValidIP } from "./ip.js";
-import { isDns1123Subdomain, isPathSegmentName, nameIsDnsSubdomain } from "./names.js";
+import { isPathSegmentName, nameIsDnsSubdomain } from "./names.js";
+import { validateApiGroup, validateRequiredSegment } from "./references.js";
 import { FIELD_IMMUTABLE, validateObjectMeta, validateObjectMetaUpdate } from "./object-meta.js";
 
 // An IPAddress is named after its address, in canonical form; there is no generateName for it.
@@ -21,11 +22,9 @@ export function validateIPAddress(ip: IPAddress, out: FieldError[]): void {
   }
   const rp = at.child("parentRef");
   // The core group of Services is "", so group cannot be required.
-  if (ref.group !== "") for (const m of isDns1123Subdomain(ref.group)) out.push(invalid(rp.child("group"), ref.group, m));
-  if (ref.resource === "") out.push(required(rp.child("resource")));
-  else for (const m of isPathSegmentName(ref.resource)) out.push(invalid(rp.child("resource"), ref.resource, m));
-  if (ref.name === "") out.push(required(rp.child("name")));
-  else for (const m of isPathSegmentName(ref.name)) out.push(invalid(rp.child("name"), ref.name, m));
+  if (ref.group !== "") validateApiGroup(ref.group, rp.child("group"), out);
+  validateRequiredSegment(ref.resource, rp.child("resource"), out);
+  validateRequiredSegment(ref.name, rp.child("name"), out);
   if (ref.namespace !== "") {
     for (const m of isPathSegmentName(ref.namespace)) out.push(invalid(rp.child("namespace"), ref.namespace, m));
   }
