@@ -147,7 +147,7 @@ export const demoCommand: Command = {
   async run(args, io) {
     const parsed = parseCommandLine(NAME, HELP, {}, args, io);
     if (parsed === undefined) return EXIT_OK;
-    const { values, positionals } = parsed;
+    const { positionals } = parsed;
     return runDemo(io, onlyInput(NAME, positionals) ?? "examples");
   },
 };

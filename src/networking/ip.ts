@@ -107,7 +107,6 @@ export const ipMessages = Object.freeze({
 const CH_0 = 48;
 const CH_DOT = 46;
 const CH_COLON = 58;
-const CH_SLASH = 47;
 const ALL_ONES = 0xffffffff;
 
 /** Eight 16-bit groups of the last IPv6 text scanned. */
