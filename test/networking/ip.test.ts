@@ -507,14 +507,15 @@ describe("where ip-num and Go disagree, the module follows Go", () => {
     });
   });
 
-  it("IPv4-mapped IPv6 CIDRs: ip-num rejects the dotted form; Go treats prefix >= 96 as an IPv4 network", () => {
+  // ip-num refuses most dotted mapped CIDRs but not all (it took
+  // "::ffff:250.250.250.250/96"), so it is no oracle here; the IPv4 view is.
+  it("IPv4-mapped IPv6 CIDRs: Go treats prefix >= 96 as an IPv4 network", () => {
     assertProperty(
       fc.tuple(fc.ipV4(), fc.integer({ min: 96, max: 128 })).chain(([v4, p]) => {
         const s = `::ffff:${v4}/${p}`;
         return fc.tuple(fc.constant(s), v4Probe(parseCIDRSloppy(s)!));
       }),
       ([s, probe]) => {
-        expect(() => IPv6CidrRange.fromCidr(s)).toThrow();
         const net = parseCIDRSloppy(s)!;
         const [v4, p] = s.slice("::ffff:".length).split("/") as [string, string];
         const asV4 = parseCIDRSloppy(`${v4}/${Number(p) - 96}`)!;
