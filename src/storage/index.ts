@@ -1,2 +1,130 @@
-// clusterwire/storage: the storage-cluster REST API toolkit. Filled in by its own issue.
-export {};
+// clusterwire/storage: typed models and JSON codecs for the storage-cluster REST API
+// (interface-spec.md Area A; conventions and decisions in storage-api.md).
+
+export { StorageApiError, StorageCodecError } from "./errors.js";
+export { formatDuration, formatSize, parseDuration, parseSize } from "./units.js";
+export {
+  PACKAGE_DELETE_ERRORS,
+  PACKAGE_TRANSFER_ERRORS,
+  PACKAGE_UPLOAD_ERRORS,
+  STORAGE_ERROR_CODES,
+  describeErrorCode,
+  type PackageDeleteErrorName,
+  type PackageTransferErrorName,
+  type PackageUploadErrorName,
+  type StorageErrorCode,
+  type StorageErrorCodeInfo,
+  type StorageErrorName,
+  type StorageErrorTable,
+} from "./error-codes.js";
+export type { JsonObject, JsonValue } from "./schema.js";
+export type { Lenient, Link, Links, Reference, ReferenceInput, SizeInput, WithLinks } from "./common.js";
+export {
+  CLONE_TOKEN_DEFAULT_LIMIT,
+  CLONE_TOKEN_MIN_RESERVE_SIZE,
+  cloneToken,
+  type CloneToken,
+  type CloneTokenPatchInput,
+  type CloneTokenPostInput,
+  type LifetimeInput,
+} from "./clone-token.js";
+export {
+  CACHE_DEFAULT_ATIME_SCRUB_PERIOD,
+  CACHE_DEFAULT_RELATIVE_SIZE_PERCENTAGE,
+  CACHE_GUARANTEE_TYPES,
+  CACHE_ORIGIN_STATES,
+  cache,
+  type Cache,
+  type CacheGuaranteeType,
+  type CacheOrigin,
+  type CacheOriginState,
+  type CachePatchInput,
+  type CachePostInput,
+  type CachePrepopulateInput,
+} from "./cache.js";
+export {
+  FIRMWARE_PROGRESS_STATUSES,
+  FIRMWARE_UPDATE_STATUSES,
+  FIRMWARE_UPDATE_TYPES,
+  RETURN_TIMEOUT_RANGE,
+  SOFTWARE_ACTIONS,
+  SOFTWARE_CHECK_STATUSES,
+  SOFTWARE_DOWNLOAD_STATES,
+  SOFTWARE_HISTORY_STATES,
+  SOFTWARE_STATES,
+  SP_BMC_FW_TYPES,
+  SP_BMC_IMAGES,
+  SP_BMC_LAST_UPDATE_STATES,
+  SP_BMC_STATES,
+  STABILIZE_MINUTES_RANGE,
+  software,
+  softwareDownload,
+  softwareHistory,
+  softwarePackage,
+  type FirmwareUpdateStatus,
+  type SoftwareAction,
+  type SoftwareCheck,
+  type SoftwareCheckStatus,
+  type SoftwareDownloadInput,
+  type SoftwareDownloadProgress,
+  type SoftwareDownloadState,
+  type SoftwareFirmware,
+  type SoftwareHistoryRecord,
+  type SoftwareHistoryState,
+  type SoftwareMetrocluster,
+  type SoftwarePackage,
+  type SoftwarePatchInput,
+  type SoftwarePatchQuery,
+  type SoftwareProfile,
+  type SoftwareState,
+  type SoftwareStatusDetail,
+  type SoftwareUpdateDetail,
+} from "./software.js";
+export {
+  METRIC_DURATIONS,
+  METRIC_STATUSES,
+  NAMESPACE_BLOCK_SIZES,
+  NAMESPACE_CONTAINER_STATES,
+  NAMESPACE_DEFAULT_BLOCK_SIZE,
+  NAMESPACE_OS_TYPES,
+  NAMESPACE_STATES,
+  NAMESPACE_VMWARE_BLOCK_SIZE,
+  nvmeNamespace,
+  type IoCounters,
+  type MetricDuration,
+  type MetricStatus,
+  type NamespaceBlockSize,
+  type NamespaceContainerState,
+  type NamespaceOsType,
+  type NamespaceState,
+  type NvmeNamespace,
+  type NvmeNamespacePatchInput,
+  type NvmeNamespacePostInput,
+} from "./nvme-namespace.js";
+export {
+  QUOTA_MIN_SPACE_LIMIT,
+  QUOTA_RULE_TYPES,
+  QUOTA_UNLIMITED,
+  quotaRule,
+  type QuotaFilesLimitInput,
+  type QuotaLimitsInput,
+  type QuotaRule,
+  type QuotaRulePatchInput,
+  type QuotaRulePostInput,
+  type QuotaRuleType,
+  type QuotaSpaceLimitInput,
+  type QuotaUserInput,
+  type UserMappingInput,
+} from "./quota-rule.js";
+export {
+  JOB_STATES,
+  JOB_TERMINAL_STATES,
+  isTerminalJobState,
+  job,
+  type AcceptedResponse,
+  type Job,
+  type JobReference,
+  type JobState,
+} from "./job.js";
+export { collection, type Collection, type ItemCodec } from "./collection.js";
+export { apiError, type ApiErrorBody, type ApiErrorDetail } from "./api-error.js";

@@ -1,0 +1,221 @@
+// Volume caches: /api/storage/cache/caches (interface-spec.md "Cache (volume cache)").
+
+import type { Lenient, Links, Reference, ReferenceInput, SizeInput } from "./common.js";
+import { StorageCodecError } from "./errors.js";
+import {
+  arr,
+  bool,
+  datetime,
+  decodeBody,
+  encodeBody,
+  enm,
+  f,
+  int,
+  links,
+  obj,
+  requireField,
+  requireOneOf,
+  size,
+  str,
+  type JsonObject,
+  type JsonValue,
+} from "./schema.js";
+
+export const CACHE_ORIGIN_STATES = ["error", "mixed", "offline", "online"] as const;
+export type CacheOriginState = (typeof CACHE_ORIGIN_STATES)[number];
+export const CACHE_GUARANTEE_TYPES = ["volume", "none"] as const;
+export type CacheGuaranteeType = (typeof CACHE_GUARANTEE_TYPES)[number];
+
+export interface CacheOrigin {
+  svm?: Reference;
+  volume?: Reference;
+  cluster?: Reference;
+  ip_address?: string;
+  /** Bytes. */
+  size?: number;
+  state?: Lenient<CacheOriginState>;
+  /** ISO 8601 date-time. */
+  create_time?: string;
+}
+
+/** A cache as the API returns it. Expensive fields appear only when requested. */
+export interface Cache {
+  uuid?: string;
+  name?: string;
+  svm?: Reference;
+  origins?: CacheOrigin[];
+  aggregates?: Reference[];
+  path?: string;
+  /** Bytes. */
+  size?: number;
+  guarantee?: { type?: Lenient<CacheGuaranteeType> };
+  constituents_per_aggregate?: number;
+  use_tiered_aggregate?: boolean;
+  is_disconnected_mode_off_for_locks?: boolean;
+  dr_cache?: boolean;
+  global_file_locking_enabled?: boolean;
+  override_encryption?: boolean;
+  writeback?: { enabled?: boolean };
+  relative_size?: { enabled?: boolean; percentage?: number };
+  atime_scrub?: { enabled?: boolean; period?: number };
+  cifs_change_notify?: { enabled?: boolean };
+  /** Write-only upstream; kept if a server returns it. */
+  prepopulate?: { dir_paths?: string[]; exclude_dir_paths?: string[]; recurse?: boolean };
+  _links?: Links;
+}
+
+export interface CachePrepopulateInput {
+  dir_paths?: string[];
+  exclude_dir_paths?: string[];
+  /** Default true (filled in when `prepopulate` is given without it). */
+  recurse?: boolean;
+}
+
+export interface CachePostInput {
+  name: string;
+  /** `uuid` or `name` required. */
+  svm: ReferenceInput;
+  /** At least one origin; each needs `volume.name` or `volume.uuid`, and `svm.name`. */
+  origins: Array<{ svm: ReferenceInput; volume: ReferenceInput }>;
+  aggregates?: ReferenceInput[];
+  /** Starts with `/`, does not end with `/`. */
+  path?: string;
+  size?: SizeInput;
+  /** `type` defaults to "none" when `guarantee` is given. */
+  guarantee?: { type?: CacheGuaranteeType };
+  constituents_per_aggregate?: SizeInput;
+  use_tiered_aggregate?: boolean;
+  is_disconnected_mode_off_for_locks?: boolean;
+  dr_cache?: boolean;
+  global_file_locking_enabled?: boolean;
+  override_encryption?: boolean;
+  /** `enabled` defaults to false when given. */
+  writeback?: { enabled?: boolean };
+  /** Defaults when given: `enabled` false, `percentage` 10. */
+  relative_size?: { enabled?: boolean; percentage?: number };
+  /** Defaults when given: `enabled` false, `period` 30 (days). */
+  atime_scrub?: { enabled?: boolean; period?: number };
+  /** `enabled` defaults to false when given. */
+  cifs_change_notify?: { enabled?: boolean };
+  prepopulate?: CachePrepopulateInput;
+}
+
+/** PATCH body: no POST defaults are filled except `prepopulate.recurse` = true. */
+export interface CachePatchInput {
+  prepopulate?: CachePrepopulateInput;
+  writeback?: { enabled?: boolean };
+  relative_size?: { enabled?: boolean; percentage?: number };
+  atime_scrub?: { enabled?: boolean; period?: number };
+  cifs_change_notify?: { enabled?: boolean };
+}
+
+/** Default `relative_size.percentage` (percent of the origin size). */
+export const CACHE_DEFAULT_RELATIVE_SIZE_PERCENTAGE = 10;
+/** Default `atime_scrub.period` (days). */
+export const CACHE_DEFAULT_ATIME_SCRUB_PERIOD = 30;
+
+function encodeCachePath(value: unknown, path: string): JsonValue {
+  if (typeof value !== "string") throw new StorageCodecError(path, "must be a string");
+  if (!value.startsWith("/")) throw new StorageCodecError(path, `must start with "/", got ${JSON.stringify(value)}`);
+  if (value.endsWith("/")) throw new StorageCodecError(path, `must not end with "/", got ${JSON.stringify(value)}`);
+  return value;
+}
+
+const ref = obj({ uuid: str, name: str, _links: f("G", links) });
+
+const schema = obj({
+  uuid: f("G", str),
+  name: f("GP", str),
+  svm: f("GP", ref),
+  origins: f(
+    "GP",
+    arr(
+      obj({
+        svm: ref,
+        volume: ref,
+        cluster: f("G", ref),
+        ip_address: f("G", str),
+        size: f("G", size),
+        state: f("G", enm(CACHE_ORIGIN_STATES)),
+        create_time: f("G", datetime),
+      }),
+    ),
+  ),
+  aggregates: f("GP", arr(ref)),
+  path: f("GP", str, { encode: encodeCachePath }),
+  size: f("GP", size),
+  guarantee: f("GP", obj({ type: enm(CACHE_GUARANTEE_TYPES) }, { POST: { type: "none" } })),
+  constituents_per_aggregate: f("GP", size),
+  use_tiered_aggregate: f("GP", bool),
+  is_disconnected_mode_off_for_locks: f("P", bool),
+  dr_cache: f("GP", bool),
+  global_file_locking_enabled: f("GP", bool),
+  override_encryption: f("GP", bool),
+  writeback: f("GPU", obj({ enabled: bool }, { POST: { enabled: false } })),
+  relative_size: f(
+    "GPU",
+    obj(
+      { enabled: bool, percentage: int(0) },
+      { POST: { enabled: false, percentage: CACHE_DEFAULT_RELATIVE_SIZE_PERCENTAGE } },
+    ),
+  ),
+  atime_scrub: f(
+    "GPU",
+    obj({ enabled: bool, period: int(0) }, { POST: { enabled: false, period: CACHE_DEFAULT_ATIME_SCRUB_PERIOD } }),
+  ),
+  cifs_change_notify: f("GPU", obj({ enabled: bool }, { POST: { enabled: false } })),
+  prepopulate: f(
+    "PU",
+    obj(
+      { dir_paths: arr(str), exclude_dir_paths: arr(str), recurse: bool },
+      { POST: { recurse: true }, PATCH: { recurse: true } },
+    ),
+  ),
+  _links: f("G", links),
+});
+
+export const cache = {
+  /** A cache record (collection item or single GET). */
+  decode(json: unknown): Cache {
+    return decodeBody<Cache>(schema, json);
+  },
+  /**
+   * POST body. Requires `name`, `svm.name`/`svm.uuid`, and at least one origin
+   * with `volume.name`/`volume.uuid` and `svm.name`. Defaults are filled only
+   * inside sub-objects given (`guarantee.type` "none", `writeback.enabled` false,
+   * `relative_size` false/10, `atime_scrub` false/30, `cifs_change_notify.enabled`
+   * false, `prepopulate.recurse` true).
+   */
+  encodePost(input: CachePostInput): JsonObject {
+    const body = encodeBody(schema, input, "POST");
+    requireField(body, "name");
+    requireField(body, "svm");
+    requireOneOf(body, "svm", ["name", "uuid"]);
+    const origins = body["origins"];
+    if (!Array.isArray(origins) || origins.length === 0) {
+      throw new StorageCodecError("origins", "at least one origin is required");
+    }
+    origins.forEach((origin, i) => {
+      const o = origin as JsonObject;
+      const p = `origins[${i}]`;
+      const volume = o["volume"] as JsonObject | undefined;
+      if (volume === undefined) throw new StorageCodecError(`${p}.volume`, "is required");
+      if (volume["name"] === undefined && volume["uuid"] === undefined) {
+        throw new StorageCodecError(`${p}.volume`, `\`${p}.volume.name\` or \`${p}.volume.uuid\` is required`);
+      }
+      const svm = o["svm"] as JsonObject | undefined;
+      if (svm?.["name"] === undefined) throw new StorageCodecError(`${p}.svm.name`, "is required");
+    });
+    if (body["global_file_locking_enabled"] === true && body["is_disconnected_mode_off_for_locks"] === false) {
+      throw new StorageCodecError(
+        "is_disconnected_mode_off_for_locks",
+        "is always true when global_file_locking_enabled is true",
+      );
+    }
+    return body;
+  },
+  /** PATCH body: `prepopulate.*`, `writeback`, `relative_size`, `atime_scrub`, `cifs_change_notify`. */
+  encodePatch(input: CachePatchInput): JsonObject {
+    return encodeBody(schema, input, "PATCH");
+  },
+} as const;

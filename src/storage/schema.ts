@@ -1,0 +1,334 @@
+// The small field-schema engine behind the storage codecs. A schema lists every
+// field of a resource with its JSON type and the verbs it takes part in (the
+// spec's G/P/U columns). One walker decodes responses (structural checks, lenient
+// enums, unknown fields kept) and one encodes request bodies (verb checks, strict
+// enums, Size/duration conversions, fields in schema order). Resource modules add
+// their cross-field rules and defaults on top.
+
+import { StorageCodecError } from "./errors.js";
+import { parseSize, showValue } from "./units.js";
+
+/** A JSON value as the codecs produce it (no bigint: Sizes are safe integers). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/** The write verbs a body can be encoded for. */
+export type Verb = "POST" | "PATCH";
+
+export type Node =
+  | { readonly t: "string" }
+  | { readonly t: "integer"; readonly min?: number; readonly max?: number }
+  | { readonly t: "boolean" }
+  | { readonly t: "size" }
+  | { readonly t: "datetime" }
+  | { readonly t: "duration" }
+  | { readonly t: "enum"; readonly values: readonly (string | number)[] }
+  | {
+      readonly t: "object";
+      readonly fields: Readonly<Record<string, Field>>;
+      /** Defaults filled, per verb, only inside an object the caller supplied (storage-api.md §4.5). */
+      readonly defaults?: Partial<Record<Verb, Readonly<Record<string, JsonValue>>>>;
+    }
+  | { readonly t: "array"; readonly items: Node }
+  | { readonly t: "links" };
+
+export interface Field {
+  readonly node: Node;
+  /** Subset of "GPU"; inherited from the enclosing field when absent (top level: "G"). */
+  readonly ops?: string;
+  /** Replaces the generic encoding of the value (after the verb check). */
+  readonly encode?: (value: unknown, path: string, verb: Verb) => JsonValue;
+  /** Replaces the generic decoding of the value. */
+  readonly decode?: (value: unknown, path: string) => unknown;
+  /** Replaces the generic verb-refusal reason, e.g. "a namespace cannot be renamed". */
+  readonly refuse?: string;
+  /** Write-only secret: never decoded, never echoed. */
+  readonly secret?: true;
+}
+
+// ---- builders ----------------------------------------------------------------
+
+export const str: Node = { t: "string" };
+export const bool: Node = { t: "boolean" };
+export const size: Node = { t: "size" };
+export const datetime: Node = { t: "datetime" };
+export const duration: Node = { t: "duration" };
+export const links: Node = { t: "links" };
+export const int = (min?: number, max?: number): Node => ({
+  t: "integer",
+  ...(min === undefined ? {} : { min }),
+  ...(max === undefined ? {} : { max }),
+});
+export const enm = (values: readonly (string | number)[]): Node => ({ t: "enum", values });
+export const obj = (
+  fields: Record<string, Field | Node>,
+  defaults?: Partial<Record<Verb, Readonly<Record<string, JsonValue>>>>,
+): Node => ({
+  t: "object",
+  fields: Object.fromEntries(
+    Object.entries(fields).map(([k, v]) => [k, "t" in v ? { node: v } : v]),
+  ) as Record<string, Field>,
+  ...(defaults === undefined ? {} : { defaults }),
+});
+export const arr = (items: Node): Node => ({ t: "array", items });
+export const f = (ops: string, node: Node, extra: Omit<Field, "node" | "ops"> = {}): Field => ({ node, ops, ...extra });
+
+// ---- helpers -----------------------------------------------------------------
+
+export const join = (path: string, key: string): string => (path === "" ? key : `${path}.${key}`);
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value}`;
+}
+
+const wrongType = (path: string, expected: string, value: unknown): StorageCodecError =>
+  new StorageCodecError(path, `must be ${expected}, got ${describe(value)}`);
+
+const own = (o: Record<string, unknown>, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** Sets an own data property, so a `__proto__` member from JSON stays a member. */
+export function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+}
+
+// ---- decode -------------------------------------------------------------------
+
+/**
+ * Checks a response value against a schema node and returns a fresh copy. Unknown
+ * object members are kept unchanged (a newer server adds fields); enum values
+ * outside the known set are kept as strings; secrets are dropped; nothing is
+ * defaulted.
+ */
+export function decodeNode(node: Node, value: unknown, path: string): unknown {
+  switch (node.t) {
+    case "string":
+    case "datetime":
+    case "duration":
+      if (typeof value !== "string") throw wrongType(path, "a string", value);
+      return value;
+    case "boolean":
+      if (typeof value !== "boolean") throw wrongType(path, "a boolean", value);
+      return value;
+    case "integer":
+    case "size":
+      if (typeof value !== "number") throw wrongType(path, "an integer", value);
+      if (!Number.isSafeInteger(value)) {
+        throw new StorageCodecError(path, `must be a safe integer, got ${showValue(value)}`);
+      }
+      return value;
+    case "enum": {
+      const numeric = node.values.every((v) => typeof v === "number");
+      if (numeric) {
+        if (typeof value !== "number" || !Number.isSafeInteger(value)) throw wrongType(path, "an integer", value);
+      } else if (typeof value !== "string") {
+        throw wrongType(path, "a string", value);
+      }
+      return value;
+    }
+    case "array": {
+      if (!Array.isArray(value)) throw wrongType(path, "an array", value);
+      return value.map((item, i) => decodeNode(node.items, item, `${path}[${i}]`));
+    }
+    case "links":
+      return decodeLinks(value, path);
+    case "object": {
+      if (!isPlainObject(value)) throw wrongType(path, "an object", value);
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        const field = own(node.fields, key) ? node.fields[key] : undefined;
+        const v = value[key];
+        if (field === undefined) {
+          setOwn(out, key, v);
+        } else if (field.secret !== true) {
+          const p = join(path, key);
+          out[key] = field.decode !== undefined ? field.decode(v, p) : decodeNode(field.node, v, p);
+        }
+      }
+      return out;
+    }
+  }
+}
+
+/** `_links`: an object of relations, each an object whose `href` (when present) is a string. */
+export function decodeLinks(value: unknown, path: string): unknown {
+  if (!isPlainObject(value)) throw wrongType(path, "an object", value);
+  const out: Record<string, unknown> = {};
+  for (const [rel, link] of Object.entries(value)) {
+    const p = join(path, rel);
+    if (!isPlainObject(link)) throw wrongType(p, "an object", link);
+    if (own(link, "href") && typeof link["href"] !== "string") throw wrongType(join(p, "href"), "a string", link["href"]);
+    const copy: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(link)) setOwn(copy, k, v);
+    setOwn(out, rel, copy);
+  }
+  return out;
+}
+
+/** Decodes a whole body against a top-level object node. */
+export function decodeBody<T>(node: Node, json: unknown): T {
+  return decodeNode(node, json, "") as T;
+}
+
+// ---- encode -------------------------------------------------------------------
+
+const VERB_LETTER: Record<Verb, string> = { POST: "P", PATCH: "U" };
+
+function refusal(field: Field, ops: string, verb: Verb): string {
+  if (field.refuse !== undefined) return field.refuse;
+  if (!ops.includes("P") && !ops.includes("U")) return "is read-only";
+  return `is not accepted in ${verb}`;
+}
+
+/**
+ * Encodes a request value against a schema node for a verb: unknown members are
+ * refused (a dotted key gets a hint), members the verb does not accept are
+ * refused, enums are strict, Sizes are converted to bytes, and the output object
+ * lists members in schema order. `undefined` members count as absent.
+ */
+export function encodeNode(node: Node, value: unknown, path: string, verb: Verb, ops: string): JsonValue {
+  switch (node.t) {
+    case "string":
+      if (typeof value !== "string") throw wrongType(path, "a string", value);
+      return value;
+    case "datetime":
+    case "duration":
+      if (typeof value !== "string") throw wrongType(path, "a string", value);
+      return value;
+    case "boolean":
+      if (typeof value !== "boolean") throw wrongType(path, "a boolean", value);
+      return value;
+    case "integer": {
+      if (typeof value !== "number" || !Number.isSafeInteger(value)) {
+        throw new StorageCodecError(path, `must be an integer, got ${showValue(value)}`);
+      }
+      if ((node.min !== undefined && value < node.min) || (node.max !== undefined && value > node.max)) {
+        throw new StorageCodecError(path, `must be between ${node.min ?? "-∞"} and ${node.max ?? "∞"}, got ${value}`);
+      }
+      return value;
+    }
+    case "size":
+      return parseSize(value, path);
+    case "enum":
+      if (!node.values.includes(value as string | number)) {
+        throw new StorageCodecError(
+          path,
+          `must be one of ${node.values.map((v) => JSON.stringify(v)).join(", ")}, got ${showValue(value)}`,
+        );
+      }
+      return value as string | number;
+    case "array": {
+      if (!Array.isArray(value)) throw wrongType(path, "an array", value);
+      return value.map((item, i) => encodeNode(node.items, item, `${path}[${i}]`, verb, ops));
+    }
+    case "links":
+      throw new StorageCodecError(path, "is read-only");
+    case "object": {
+      if (!isPlainObject(value)) throw wrongType(path, "an object", value);
+      const letter = VERB_LETTER[verb];
+      for (const key of Object.keys(value)) {
+        if (value[key] === undefined) continue;
+        const p = join(path, key);
+        const field = own(node.fields, key) ? node.fields[key] : undefined;
+        if (field === undefined) {
+          const hint = key.includes(".") ? " (dotted keys are not accepted; nest the object instead)" : "";
+          throw new StorageCodecError(p, `unknown field${hint}`);
+        }
+        const fieldOps = field.ops ?? ops;
+        if (!fieldOps.includes(letter)) throw new StorageCodecError(p, refusal(field, fieldOps, verb));
+      }
+      const out: JsonObject = {};
+      const defaults = node.defaults?.[verb];
+      for (const [key, field] of Object.entries(node.fields)) {
+        if (!own(value, key) || value[key] === undefined) {
+          if (defaults !== undefined && own(defaults, key)) out[key] = defaults[key] as JsonValue;
+          continue;
+        }
+        const p = join(path, key);
+        const v = value[key];
+        out[key] = field.encode !== undefined ? field.encode(v, p, verb) : encodeNode(field.node, v, p, verb, field.ops ?? ops);
+      }
+      return out;
+    }
+  }
+}
+
+/** Encodes a whole request body: it must be an object. */
+export function encodeBody(node: Node, input: unknown, verb: Verb): JsonObject {
+  if (!isPlainObject(input)) throw new StorageCodecError("", `the ${verb} body must be an object, got ${describe(input)}`);
+  return encodeNode(node, input, "", verb, "G") as JsonObject;
+}
+
+// ---- rule helpers used by the resource modules ----------------------------------
+
+/** The object at a dotted path of an encoded body, or undefined. */
+export function at(body: JsonObject, path: string): JsonValue | undefined {
+  let cur: JsonValue | undefined = body;
+  for (const key of path.split(".")) {
+    if (cur === null || typeof cur !== "object" || Array.isArray(cur)) return undefined;
+    cur = own(cur, key) ? cur[key] : undefined;
+  }
+  return cur;
+}
+
+export const has = (body: JsonObject, path: string): boolean => at(body, path) !== undefined;
+
+/** Throws unless `path` is present in the encoded body. */
+export function requireField(body: JsonObject, path: string, why = "is required"): void {
+  if (!has(body, path)) throw new StorageCodecError(path, why);
+}
+
+/** Throws unless one of `paths` (siblings under `parent`) is present. */
+export function requireOneOf(body: JsonObject, parent: string, keys: readonly string[], context = ""): void {
+  if (keys.some((k) => has(body, join(parent, k)))) return;
+  const names = keys.map((k) => `\`${join(parent, k)}\``).join(" or ");
+  throw new StorageCodecError(parent, `${names} is required${context}`);
+}
+
+/** A plain object member of an encoded body (for filling defaults). */
+export function objectAt(body: JsonObject, path: string): JsonObject | undefined {
+  const v = at(body, path);
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? v : undefined;
+}
+
+/**
+ * Returns `o` with `key` set to `value` when absent, keeping schema order by
+ * rebuilding the object in the order of `order`.
+ */
+export function withDefault(o: JsonObject, key: string, value: JsonValue, order: readonly string[]): JsonObject {
+  if (own(o, key)) return o;
+  const out: JsonObject = {};
+  for (const k of order) {
+    if (k === key) out[k] = value;
+    else if (own(o, k)) out[k] = o[k] as JsonValue;
+  }
+  for (const k of Object.keys(o)) if (!own(out, k)) out[k] = o[k] as JsonValue;
+  return out;
+}
+
+/** Size encoder that rounds values below `floor` up to it, passing `-1` through when allowed. */
+export function sizeWithFloor(floor: number, allowUnlimited: boolean) {
+  return (value: unknown, path: string): JsonValue => {
+    if (allowUnlimited && (value === -1 || value === "-1")) return -1;
+    const bytes = parseSize(value, path);
+    return bytes < floor ? floor : bytes;
+  };
+}
+
+/** Decodes an error code: a string of digits on the wire; an integer is accepted and written as its decimal string. */
+export function decodeErrorCode(value: unknown, path: string): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  throw new StorageCodecError(path, `must be a string (or an integer), got ${describe(value)}`);
+}
