@@ -1,0 +1,156 @@
+// The transport under StorageClient: the minimal slice of `fetch` it uses, a `node:https` /
+// `node:http` implementation of that slice for TLS options (`ca`, `rejectUnauthorized`), and the
+// multipart/form-data encoder for the software upload.
+//
+// Why an adapter: Node 20's global fetch takes TLS options only through an undici `Agent`
+// passed as `dispatcher`, and undici is not importable without a dependency (only its types
+// ship with @types/node). So when the caller gives `tls` options the client uses this adapter;
+// otherwise it uses the global fetch (or the caller's).
+
+import * as http from "node:http";
+import * as https from "node:https";
+import { randomBytes } from "node:crypto";
+
+/** The request side of the fetch slice the client uses. */
+export interface FetchInit {
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string | Uint8Array;
+  readonly signal?: AbortSignal;
+  readonly redirect?: "manual";
+}
+
+/** The response side of the fetch slice the client uses (the global `Response` satisfies it). */
+export interface FetchResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+/** A fetch-compatible function. The global `fetch` is one. */
+export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
+
+/** TLS options of the built-in transport. */
+export interface ClientTlsOptions {
+  /** Default true. False accepts any server certificate (test clusters with self-signed certs). */
+  readonly rejectUnauthorized?: boolean;
+  /** Trusted CA certificate(s), PEM. Replaces the default trust store, as in `tls.connect`. */
+  readonly ca?: string | Uint8Array | readonly (string | Uint8Array)[];
+}
+
+/** A `FetchLike` over `node:https` / `node:http` honouring `tls`. One keep-alive agent per adapter. */
+export function createNodeFetch(tls: ClientTlsOptions): FetchLike & { close(): void } {
+  const ca =
+    tls.ca === undefined
+      ? undefined
+      : (Array.isArray(tls.ca) ? (tls.ca as readonly (string | Uint8Array)[]) : [tls.ca as string | Uint8Array]).map((c) =>
+          typeof c === "string" ? c : Buffer.from(c),
+        );
+  const httpsAgent = new https.Agent({
+    keepAlive: true,
+    ...(ca === undefined ? {} : { ca }),
+    rejectUnauthorized: tls.rejectUnauthorized ?? true,
+  });
+  const httpAgent = new http.Agent({ keepAlive: true });
+
+  const fetchLike = (url: string, init: FetchInit): Promise<FetchResponse> =>
+    new Promise<FetchResponse>((resolve, reject) => {
+      const target = new URL(url);
+      const isHttps = target.protocol === "https:";
+      if (!isHttps && target.protocol !== "http:") {
+        reject(new TypeError(`unsupported protocol ${target.protocol}`));
+        return;
+      }
+      const signal = init.signal;
+      if (signal?.aborted === true) {
+        reject(signal.reason);
+        return;
+      }
+      const body = init.body === undefined ? undefined : typeof init.body === "string" ? Buffer.from(init.body, "utf8") : init.body;
+      const headers: Record<string, string> = { ...init.headers };
+      if (body !== undefined) headers["content-length"] = String(body.byteLength);
+      const options: https.RequestOptions = {
+        method: init.method,
+        protocol: target.protocol,
+        hostname: target.hostname.startsWith("[") ? target.hostname.slice(1, -1) : target.hostname,
+        port: target.port === "" ? undefined : Number(target.port),
+        path: `${target.pathname}${target.search}`,
+        headers,
+        agent: isHttps ? httpsAgent : httpAgent,
+      };
+      const req = (isHttps ? https : http).request(options, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("error", fail);
+        res.on("end", () => {
+          signal?.removeEventListener("abort", onAbort);
+          const text = Buffer.concat(chunks).toString("utf8");
+          const rawHeaders = res.headers;
+          resolve({
+            status: res.statusCode ?? 0,
+            statusText: res.statusMessage ?? "",
+            headers: {
+              get(name: string): string | null {
+                const v = rawHeaders[name.toLowerCase()];
+                return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+              },
+            },
+            text: () => Promise.resolve(text),
+          });
+        });
+      });
+      function fail(err: unknown): void {
+        signal?.removeEventListener("abort", onAbort);
+        reject(err);
+      }
+      function onAbort(): void {
+        req.destroy();
+        fail(signal?.reason);
+      }
+      signal?.addEventListener("abort", onAbort, { once: true });
+      req.on("error", fail);
+      if (body !== undefined) req.write(body);
+      req.end();
+    });
+  return Object.assign(fetchLike, {
+    close(): void {
+      httpsAgent.destroy();
+      httpAgent.destroy();
+    },
+  });
+}
+
+/** One file part of a multipart/form-data body. */
+export interface MultipartFile {
+  /** The form field name (the software upload uses `file`). */
+  readonly field: string;
+  readonly filename: string;
+  readonly contentType?: string;
+  readonly data: Uint8Array;
+}
+
+/**
+ * Encodes a multipart/form-data body with one or more file parts (RFC 7578). The filename is
+ * quoted with `"`, CR and LF percent-encoded, as browsers do.
+ */
+export function encodeMultipart(files: readonly MultipartFile[]): { readonly body: Uint8Array; readonly contentType: string } {
+  const boundary = `----clusterwire-${randomBytes(12).toString("hex")}`;
+  const parts: Buffer[] = [];
+  const quote = (s: string): string => s.replace(/\r/g, "%0D").replace(/\n/g, "%0A").replace(/"/g, "%22");
+  for (const f of files) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\n` +
+          `Content-Disposition: form-data; name="${quote(f.field)}"; filename="${quote(f.filename)}"\r\n` +
+          `Content-Type: ${f.contentType ?? "application/octet-stream"}\r\n\r\n`,
+        "utf8",
+      ),
+    );
+    parts.push(Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength));
+    parts.push(Buffer.from("\r\n", "utf8"));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`, "utf8"));
+  const body = Buffer.concat(parts);
+  return { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType: `multipart/form-data; boundary=${boundary}` };
+}
