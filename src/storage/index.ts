@@ -166,3 +166,23 @@ export {
   type StorageRequestEvent,
   type UploadFile,
 } from "./client.js";
+export {
+  DEFAULT_INVENTORY,
+  SERVER_ERROR_CODES,
+  createManualClock,
+  createReferenceServer,
+  seedUuid,
+  systemClock,
+  type CheckSeed,
+  type Inventory,
+  type InventoryInput,
+  type LunInput,
+  type ManualClock,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+  type ServerClock,
+  type ServerErrorCode,
+  type SoftwareOptions,
+  type SoftwarePackageSeed,
+  type VolumeInput,
+} from "./server/index.js";
