@@ -124,11 +124,11 @@ export interface NvmeNamespacePostInput {
   /** `uuid` or `name` required. */
   svm: ReferenceInput;
   location?: { volume?: ReferenceInput; namespace?: string; qtree?: { name?: string } };
-  /** Required unless cloning or converting; forbidden when cloning. */
+  /** Required unless cloning or converting; forbidden when cloning or converting. */
   os_type?: NamespaceOsType;
   /**
    * `size` required unless cloning or converting; `block_size` defaults to 4096
-   * (512 for `vmware`) inside a given `space`. Neither may be given when cloning.
+   * (512 for `vmware`) inside a given `space`. Neither may be given when cloning or converting.
    */
   space?: { size?: SizeInput; block_size?: NamespaceBlockSize };
   comment?: string;
@@ -239,7 +239,8 @@ export const nvmeNamespace = {
    * needs `svm`, a volume and base name (full-path `name`, or `location.volume` with
    * `name`/`location.namespace`), `os_type` and `space.size`. Cloning forbids
    * `os_type`, `space.size` and `space.block_size` (taken from the source) and needs
-   * the clone in the source's volume when both paths are known.
+   * the clone in the source's volume when both paths are known. Converting forbids
+   * the same three (taken from the LUN).
    */
   encodePost(input: NvmeNamespacePostInput): JsonObject {
     let body = encodeBody(schema, input, "POST");
@@ -259,6 +260,12 @@ export const nvmeNamespace = {
     if (converting) {
       requireField(body, "convert.lun");
       requireOneOf(body, "convert.lun", ["uuid", "name"]);
+      // The LUN is converted in place: its os_type and size carry over (the reference
+      // server refuses them too), so a value here could only contradict the LUN.
+      const taken = " when converting: it is taken from the LUN";
+      if (has(body, "os_type")) throw new StorageCodecError("os_type", `must not be given${taken}`);
+      if (has(body, "space.size")) throw new StorageCodecError("space.size", `must not be given${taken}`);
+      if (has(body, "space.block_size")) throw new StorageCodecError("space.block_size", `must not be given${taken}`);
     }
     const name = at(body, "name");
     const fullPath = typeof name === "string" && name.startsWith("/");
@@ -290,7 +297,7 @@ export const nvmeNamespace = {
       requireField(body, "space.size", "is required unless cloning or converting");
     }
     const space = objectAt(body, "space");
-    if (space !== undefined && !cloning) {
+    if (space !== undefined && !cloning && !converting) {
       const blockSize = body["os_type"] === "vmware" ? NAMESPACE_VMWARE_BLOCK_SIZE : NAMESPACE_DEFAULT_BLOCK_SIZE;
       body = { ...body, space: withDefault(space, "block_size", blockSize, SPACE_ORDER) };
     }

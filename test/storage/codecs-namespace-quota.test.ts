@@ -179,6 +179,13 @@ describe("nvmeNamespace.encodePost: clone and convert", () => {
       /cannot be combined with clone/,
     );
   });
+
+  it("refuses os_type, space.size and space.block_size when converting (taken from the LUN)", () => {
+    const convert = { svm: { name: "vs1" }, convert: { lun: { name: "/vol/vol1/lun1" } } } as const;
+    expectCodecError(() => nvmeNamespace.encodePost({ ...convert, os_type: "linux" }), "os_type", /taken from the LUN/);
+    expectCodecError(() => nvmeNamespace.encodePost({ ...convert, space: { size: 4096 } }), "space.size", /taken from the LUN/);
+    expectCodecError(() => nvmeNamespace.encodePost({ ...convert, space: { block_size: 512 } }), "space.block_size", /taken from the LUN/);
+  });
 });
 
 describe("nvmeNamespace.encodePatch", () => {

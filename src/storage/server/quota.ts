@@ -179,8 +179,9 @@ export class QuotaRules implements Resource {
     if (type !== "user" && userMapping !== undefined) throw conflict("user_mapping", `Field "user_mapping" is valid only on a user rule.`);
     if (type === "user" && users === undefined) throw required("users", `A user rule requires "users".`);
     if (type === "group" && group === undefined) throw required("group", `A group rule requires "group".`);
-    if (group !== undefined && (text(group, "name") === undefined) === (text(group, "id") === undefined)) {
-      throw conflict("group", `Field "group" holds a name or an id, not both and not neither.`);
+    // The spec gives `group` as {name, id} without the name-xor-id rule it states for `users`.
+    if (group !== undefined && text(group, "name") === undefined && text(group, "id") === undefined) {
+      throw required("group.name", `Field "group.name" or "group.id" is required.`);
     }
     const fields: JsonObject = compact({
       type,

@@ -139,6 +139,8 @@ export class Software implements Resource {
   private readonly validated = new Map<string, { errors: boolean; warnings: boolean }>();
   private validating: string | undefined;
   private estimatedDuration = 0;
+  /** True after an estimate_only job, until the next upgrade starts. */
+  private estimateIsNewer = false;
   private upgrade: Upgrade | undefined;
   private readonly history: JsonObject[] = [];
   private download: JsonObject = { state: "not_started", message: "No package download has been started.", code: 0 };
@@ -252,7 +254,8 @@ export class Software implements Resource {
       pending_version: active ? u?.to : undefined,
       state: this.state,
       elapsed_duration: u === undefined ? 0 : Math.floor(u.progressMs / 1000),
-      estimated_duration: u === undefined ? this.estimatedDuration : Math.floor((u.steps.length * this.stepMs) / 1000),
+      // The latest estimate_only result wins over the estimate of an earlier upgrade.
+      estimated_duration: u === undefined || this.estimateIsNewer ? this.estimatedDuration : Math.floor((u.steps.length * this.stepMs) / 1000),
       validation_results: clone(this.validationResults),
       post_update_checks: [],
       update_details: u === undefined ? [] : u.steps.map((st) => compact({
@@ -351,6 +354,7 @@ export class Software implements Resource {
     if (estimateOnly) {
       const job = this.s.jobs.create(description, () => {
         this.estimatedDuration = Math.floor(((nodes.length + 2) * this.stepMs) / 1000);
+        this.estimateIsNewer = true;
       });
       return jobReply(ctx, job.uuid, 200, rt);
     }
@@ -367,6 +371,7 @@ export class Software implements Resource {
     ];
     this.upgrade = { from: this.version, to: version, nodes, steps, failOnNode: pkg.failOnNode, failedOnce: false, progressMs: 0, lastAt: now, index: 0, startedAt: now };
     this.state = "in_progress";
+    this.estimateIsNewer = false;
     const job = this.s.jobs.create(description, () => {});
     return jobReply(ctx, job.uuid, 200, rt);
   }
