@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { usageError, type CliIO } from "./io.js";
+import { EXIT_OK, EXIT_USAGE, usageError, type CliIO } from "./io.js";
 
 /** One CLI command: its help text and what it does. Returns the exit code. */
 export interface Command {
@@ -51,4 +51,58 @@ export function parseCommandLine<O extends Options>(command: string, help: strin
 export function onlyInput(command: string, positionals: readonly string[]): string | undefined {
   if (positionals.length > 1) throw usageError(`expected one input file, got ${positionals.length}: ${positionals.join(" ")}`, command);
   return positionals[0];
+}
+
+/**
+ * A command made of subcommands, such as `clusterwire storage serve`. Each
+ * subcommand is an ordinary Command named by its own word (`serve`); it
+ * parses its own options and should name itself `<group> <sub>` in usage
+ * errors. The group answers --help, `help [SUB]`, a missing subcommand
+ * (its help on stderr, exit 2) and an unknown one (a usage error listing
+ * the subcommands), so adding a subcommand is adding it to the list.
+ */
+export function commandGroup(name: string, summary: string, description: string, subcommands: readonly Command[]): Command {
+  const width = Math.max(...subcommands.map((c) => c.name.length));
+  const help = `Usage: clusterwire ${name} <subcommand> [options]
+
+${description}
+
+Subcommands:
+${subcommands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
+
+Run 'clusterwire ${name} <subcommand> --help' for a subcommand's options.`;
+  const names = subcommands.map((c) => c.name).join(", ");
+  return {
+    name,
+    summary,
+    help,
+    async run(args, io) {
+      const [first, ...rest] = args;
+      if (first === undefined) {
+        io.stderr.write(`${help}\n`);
+        return EXIT_USAGE;
+      }
+      if (first === "-h" || first === "--help") {
+        io.stdout.write(`${help}\n`);
+        return EXIT_OK;
+      }
+      if (first === "help") {
+        if (rest[0] === undefined) {
+          io.stdout.write(`${help}\n`);
+          return EXIT_OK;
+        }
+        return (findSubcommand(rest[0]) ?? unknown(rest[0])).run(["--help"], io);
+      }
+      return (findSubcommand(first) ?? unknown(first)).run(rest, io);
+    },
+  };
+
+  function findSubcommand(word: string): Command | undefined {
+    return subcommands.find((c) => c.name === word);
+  }
+
+  function unknown(word: string): never {
+    const hint = word.startsWith("-") ? `unknown option ${word}` : `unknown subcommand ${JSON.stringify(word)}`;
+    throw usageError(`${hint}; subcommands: ${names}`, name);
+  }
 }

@@ -16,13 +16,14 @@ import {
 import { onlyInput, parseCommandLine, type Command } from "./command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, bytesEqual, errnoMessage, readInput, type CliIO } from "./io.js";
 import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, walkManifests, type DemoItem } from "./manifests.js";
+import { runStorageScenario } from "./storage-demo.js";
 import { validateObject } from "./validate.js";
 
 export type { DemoItem } from "./manifests.js";
 
 const NAME = "demo";
 
-const HELP = `Usage: clusterwire demo [DIR]
+const HELP = `Usage: clusterwire demo [--no-storage] [DIR]
 
 The main job (npm start). Walks DIR (default: examples) for .yaml, .yml,
 .json, .pb and .jsonl files and runs every step on every object found,
@@ -40,9 +41,23 @@ Steps:
                wrong: they must fail validation, and their errors are
                printed under their line. Any other object must be valid
 
+Then, as a separate section, a storage scenario: StorageClient against a
+reference server it starts on loopback (clusterwire storage serve, on a
+clock that moves only with the jobs, so every run goes the same way). One
+line per step: a clone token (Size suffixes, its lifetime counting down),
+a cache created through a job, an NVMe namespace (block_size default), a
+quota rule (and the default rule the server adds), and software
+validations (warnings and errors). Each step fails the run when the server
+does not behave as the spec says. A directory named storage/ under DIR
+holds storage files, not manifests, and is not walked.
+
+Options:
+  --no-storage  skip the storage scenario
+  -h, --help    show this help
+
 Exit status: 0 every step passed on every object (including the expected
-validation failures), 1 something failed, 2 usage error, or DIR unreadable
-or without manifests.`;
+validation failures) and every storage step behaved as expected, 1
+something failed, 2 usage error, or DIR unreadable or without manifests.`;
 
 export interface StepResult {
   readonly ok: boolean;
@@ -142,13 +157,16 @@ export const DEMO_STEPS: readonly DemoStep[] = [roundTripStep, validateStep];
 
 export const demoCommand: Command = {
   name: NAME,
-  summary: "the main job (npm start): round-trip and validate every manifest in a directory",
+  summary: "the main job (npm start): round-trip and validate every manifest in a directory, then a storage scenario",
   help: HELP,
   async run(args, io) {
-    const parsed = parseCommandLine(NAME, HELP, {}, args, io);
+    const parsed = parseCommandLine(NAME, HELP, { "no-storage": { type: "boolean" } }, args, io);
     if (parsed === undefined) return EXIT_OK;
-    const { positionals } = parsed;
-    return runDemo(io, onlyInput(NAME, positionals) ?? "examples");
+    const { positionals, values } = parsed;
+    const networking = await runDemo(io, onlyInput(NAME, positionals) ?? "examples");
+    if (values["no-storage"] === true) return networking;
+    const storage = await runStorageScenario(io);
+    return networking === EXIT_OK && storage ? EXIT_OK : EXIT_FAILURE;
   },
 };
 

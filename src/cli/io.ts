@@ -20,6 +20,13 @@ export interface CliIO {
   readonly stdin?: Source;
   /** Base for relative paths; default process.cwd(). */
   readonly cwd?: string;
+  /** Environment variables (e.g. for --password-env); default process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Stops a long-running command (clusterwire storage serve) when aborted.
+   * Without it such a command stops on SIGINT or SIGTERM.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export type Format = "pb" | "json" | "yaml";

@@ -7,13 +7,14 @@ import { convertCommand } from "./convert.js";
 import { decodeCommand } from "./decode.js";
 import { demoCommand } from "./demo.js";
 import { encodeCommand } from "./encode.js";
+import { storageCommand } from "./storage.js";
 import { validateCommand } from "./validate.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from "./io.js";
 
 export type { CliIO, Sink, Source } from "./io.js";
 export { DEMO_STEPS, roundTripStep, runDemo, validateStep, type DemoItem, type DemoStep, type StepResult } from "./demo.js";
 
-export const COMMANDS: readonly Command[] = [decodeCommand, encodeCommand, convertCommand, validateCommand, demoCommand];
+export const COMMANDS: readonly Command[] = [decodeCommand, encodeCommand, convertCommand, validateCommand, demoCommand, storageCommand];
 
 function globalHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -21,6 +22,7 @@ function globalHelp(): string {
 
 Kubernetes networking.k8s.io/v1 objects as the API server sees them:
 protobuf (k8s\\0 envelope and watch streams), JSON and YAML, byte for byte.
+And the storage-cluster REST API: its reference server (clusterwire storage).
 
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
@@ -55,6 +57,8 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     }
     if (first === "help") {
       const topic = rest[0] === undefined ? undefined : findCommand(rest[0]);
+      // help storage serve: the command group answers for its subcommand.
+      if (topic !== undefined && rest.length > 1) return await topic.run([...rest.slice(1, 2), "--help"], io);
       io.stdout.write(`${topic?.help ?? globalHelp()}\n`);
       return topic === undefined && rest[0] !== undefined ? EXIT_USAGE : EXIT_OK;
     }

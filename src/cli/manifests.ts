@@ -25,15 +25,27 @@ export const MANIFEST_EXTENSIONS: ReadonlySet<string> = new Set([".yaml", ".yml"
 /** What `walkManifests` picks up, for messages. */
 export const MANIFEST_KINDS_TEXT = ".yaml, .yml, .json, .jsonl or .pb";
 
-/** Manifest files under `dir` (absolute paths), sorted, skipping dot-directories and node_modules. */
-export async function walkManifests(dir: string): Promise<string[]> {
+/**
+ * Directories a walk never enters: node_modules, and storage/, which holds
+ * storage-API files (reference-server inventories such as
+ * examples/storage/inventory.yaml), not Kubernetes manifests.
+ */
+export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(["node_modules", "storage"]);
+
+/** Manifest files under `dir` (absolute paths), sorted, skipping dot-directories and SKIPPED_DIRECTORIES. */
+export async function walkManifests(dir: string, skipped?: string[]): Promise<string[]> {
   const out: string[] = [];
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
-    if (e.name.startsWith(".") || e.name === "node_modules") continue;
+    if (e.name.startsWith(".")) continue;
     const path = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await walkManifests(path)));
+    if (e.isDirectory() && SKIPPED_DIRECTORIES.has(e.name)) {
+      // Said, not silent: a user's own storage/ directory would otherwise vanish from a run.
+      skipped?.push(path);
+      continue;
+    }
+    if (e.isDirectory()) out.push(...(await walkManifests(path, skipped)));
     else if (e.isFile() && MANIFEST_EXTENSIONS.has(extname(e.name).toLowerCase())) out.push(path);
   }
   return out;

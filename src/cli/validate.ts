@@ -47,7 +47,9 @@ errors it would return, one per line, worded as the API server words them:
 (or Required value, Unsupported value, Forbidden, ...). A valid object gets
 one "...: ok" line; the last line counts everything.
 Directories are searched recursively for .yaml, .yml, .json, .jsonl and .pb
-files; a file named on the command line is read whatever its extension.
+files, skipping dot-directories, node_modules and storage/ (storage-API
+files such as inventories, not manifests); a file named on the command line
+is read whatever its extension.
 YAML may hold several documents; JSON holds one object (a List kind is
 validated item by item, with paths items[i]...); .pb holds one k8s\\0 object
 or a protobuf watch stream, and .jsonl is a JSON watch stream: each event's
@@ -247,8 +249,10 @@ async function loadInputs(io: CliIO, paths: readonly string[]): Promise<Loaded> 
       continue;
     }
     let found: string[];
+    const skipped: string[] = [];
     try {
-      found = await walkManifests(abs);
+      found = await walkManifests(abs, skipped);
+      for (const s of skipped) io.stderr.write(`clusterwire: skipped ${join(path, relative(abs, s))}/: storage-API files, not Kubernetes manifests\n`);
     } catch (e) {
       failures.push({ file: path, message: `cannot read directory: ${errnoMessage(e)}` });
       continue;

@@ -168,6 +168,8 @@ export {
 } from "./client.js";
 export {
   DEFAULT_INVENTORY,
+  DEFAULT_PASSWORD,
+  DEFAULT_USERNAME,
   SERVER_ERROR_CODES,
   createManualClock,
   createReferenceServer,

@@ -21,10 +21,10 @@ describe("help and version", () => {
   it("prints global help with every command", async () => {
     const r = await cli(["--help"]);
     expect(r.code).toBe(0);
-    for (const c of ["decode", "encode", "convert", "validate", "demo"]) expect(r.stdout).toContain(`  ${c}`);
+    for (const c of ["decode", "encode", "convert", "validate", "demo", "storage"]) expect(r.stdout).toContain(`  ${c}`);
   });
 
-  it.each(["decode", "encode", "convert", "validate", "demo"])("prints %s --help", async (cmd) => {
+  it.each(["decode", "encode", "convert", "validate", "demo", "storage"])("prints %s --help", async (cmd) => {
     const r = await cli([cmd, "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^Usage: clusterwire ${cmd}`));
@@ -313,7 +313,7 @@ describe("examples through the CLI", () => {
 
 describe("demo", () => {
   it("round-trips and validates every example and exits 0", async () => {
-    const r = await cli(["demo", "examples"]);
+    const r = await cli(["demo", "--no-storage", "examples"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
@@ -348,7 +348,7 @@ describe("demo", () => {
     writeFileSync(join(dir, "good.yaml"), readFileSync(join(EXAMPLES, "netpol-default-deny.yaml")));
     writeFileSync(join(dir, "typo.yaml"), "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: x\nspec:\n  podSelectr: {}\n");
     writeFileSync(join(dir, "notes.txt"), "ignored");
-    const r = await cli(["demo", dir]);
+    const r = await cli(["demo", "--no-storage", dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/good\.yaml\s+NetworkPolicy\s+shop\/default-deny-all\s.*round-trip ok  validate ok/);
     // The unknown field is reported at its value, "{}" on line 6, column 15.
@@ -360,7 +360,7 @@ describe("demo", () => {
     const dir = mkdtempSync(join(tmp, "demo-"));
     writeFileSync(join(dir, "good.yaml"), readFileSync(join(EXAMPLES, "netpol-default-deny.yaml")));
     writeFileSync(join(dir, "port.yaml"), readFileSync(join(EXAMPLES, "netpol-egress-dns.yaml"), "utf8").replace("port: 53", "port: 0"));
-    const r = await cli(["demo", dir]);
+    const r = await cli(["demo", "--no-storage", dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/port\.yaml\s+NetworkPolicy\s+\S+\s.*round-trip ok  validate FAILED: \d errors?\n {4}- spec\.egress\[0\]\.ports\[\d\]\.port: Invalid value: 0: must be between 1 and 65535, inclusive\n/);
     expect(r.stdout.trimEnd().split("\n").at(-1)).toMatch(/^FAILED: 2 objects from 2 files; round-trip 2\/2 ok; validate 1\/2 ok$/);
@@ -370,22 +370,22 @@ describe("demo", () => {
     const dir = mkdtempSync(join(tmp, "demo-"));
     mkdirSync(join(dir, "invalid"));
     writeFileSync(join(dir, "invalid", "fixed.yaml"), readFileSync(join(EXAMPLES, "netpol-default-deny.yaml")));
-    const r = await cli(["demo", dir]);
+    const r = await cli(["demo", "--no-storage", dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("round-trip ok  validate FAILED\n    - valid, but files under invalid/ must fail validation\n");
     expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("FAILED: 1 objects from 1 files; round-trip 1/1 ok; validate 0/1 ok");
 
     writeFileSync(join(dir, "invalid", "fixed.yaml"), readFileSync(join(EXAMPLES, "invalid", "ingressclass-bad.yaml")));
-    const again = await cli(["demo", dir]);
+    const again = await cli(["demo", "--no-storage", dir]);
     expect(again.code).toBe(0);
     expect(again.stdout.trimEnd().split("\n").at(-1)).toBe("ok: 1 objects from 1 files; round-trip 1/1 ok; validate 1/1 ok (1 invalid as expected)");
     // Only a directory below the demo directory counts: the same file given as the demo directory itself is checked as valid.
-    expect((await cli(["demo", join(dir, "invalid")])).code).toBe(1);
+    expect((await cli(["demo", "--no-storage", join(dir, "invalid")])).code).toBe(1);
   });
 
   it("exits 2 for a directory without manifests", async () => {
     const dir = mkdtempSync(join(tmp, "empty-"));
-    const r = await cli(["demo", dir]);
+    const r = await cli(["demo", "--no-storage", dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("no .yaml, .yml, .json, .jsonl or .pb files found");
   });

@@ -116,6 +116,8 @@ describe("validate: the examples", () => {
     expect(out.at(-1)).toMatch(new RegExp(`^(\\d+) objects: (\\d+) valid, 4 invalid \\(11 errors\\) in ${files} files$`));
     const [, objects, ok] = /^(\d+) objects: (\d+) valid/.exec(out.at(-1) ?? "") ?? [];
     expect(Number(objects) - Number(ok)).toBe(4);
+    // The storage inventory directory is skipped, and the run says so.
+    expect(r.stderr).toContain("clusterwire: skipped examples/storage/: storage-API files, not Kubernetes manifests");
   });
 });
 
