@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { createReferenceServer, type ReferenceServer, type ReferenceServerOptions } from "../storage/index.js";
+import { InventoryError, createReferenceServer, type ReferenceServer, type ReferenceServerOptions } from "../storage/index.js";
 // The defaults are public (README, storage-api.md) but not re-exported from clusterwire/storage.
 import { DEFAULT_PASSWORD, DEFAULT_USERNAME } from "../storage/server/index.js";
 import { commandGroup, parseCommandLine, type Command } from "./command.js";
@@ -229,6 +229,6 @@ function startFailure(e: unknown, options: ReferenceServerOptions): CliError {
   if (options.https !== undefined && (code?.startsWith("ERR_OSSL") === true || /key|cert|PEM/i.test(String(err?.message)))) {
     return new CliError(`--https-key/--https-cert: cannot use them: ${String(err?.message)}`, EXIT_USAGE);
   }
-  if (e instanceof Error && e.message.startsWith("inventory:")) return new CliError(e.message, EXIT_USAGE);
+  if (e instanceof InventoryError) return new CliError(e.message, EXIT_USAGE);
   return new CliError(`cannot start the server: ${e instanceof Error ? e.message : String(e)}`, EXIT_FAILURE);
 }

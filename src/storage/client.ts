@@ -470,10 +470,10 @@ export class StorageClient {
   readonly username: string;
   readonly paths: StoragePaths;
 
-  readonly cloneTokens: StorageResource<CloneToken, CloneTokenCreate, CloneTokenUpdate, CloneTokenKey>;
-  readonly caches: StorageResource<Cache, CacheCreate, CacheUpdate, string>;
-  readonly nvmeNamespaces: StorageResource<NvmeNamespace, NvmeNamespaceCreate, NvmeNamespaceUpdate, string>;
-  readonly quotaRules: StorageResource<QuotaRule, QuotaRuleCreate, QuotaRuleUpdate, string>;
+  readonly cloneTokens: StorageBulkResource<CloneToken, CloneTokenCreate, CloneTokenUpdate, CloneTokenKey>;
+  readonly caches: StorageBulkResource<Cache, CacheCreate, CacheUpdate, string>;
+  readonly nvmeNamespaces: StorageBulkResource<NvmeNamespace, NvmeNamespaceCreate, NvmeNamespaceUpdate, string>;
+  readonly quotaRules: StorageBulkResource<QuotaRule, QuotaRuleCreate, QuotaRuleUpdate, string>;
   readonly software: SoftwareApi;
 
   readonly #password: string;
@@ -542,10 +542,10 @@ export class StorageClient {
     this.paths = Object.freeze({ ...DEFAULT_STORAGE_PATHS, ...options.paths });
 
     const seg = encodeURIComponent;
-    this.cloneTokens = new StorageResource(this, this.paths.cloneTokens, (k: CloneTokenKey) => `${seg(k.nodeUuid)}/${seg(k.uuid)}`, codecs.cloneToken ?? {});
-    this.caches = new StorageResource(this, this.paths.caches, (k: string) => seg(k), codecs.cache ?? {});
-    this.nvmeNamespaces = new StorageResource(this, this.paths.nvmeNamespaces, (k: string) => seg(k), codecs.nvmeNamespace ?? {});
-    this.quotaRules = new StorageResource(this, this.paths.quotaRules, (k: string) => seg(k), codecs.quotaRule ?? {});
+    this.cloneTokens = new StorageBulkResource(this, this.paths.cloneTokens, (k: CloneTokenKey) => `${seg(k.nodeUuid)}/${seg(k.uuid)}`, codecs.cloneToken ?? {});
+    this.caches = new StorageBulkResource(this, this.paths.caches, (k: string) => seg(k), codecs.cache ?? {});
+    this.nvmeNamespaces = new StorageBulkResource(this, this.paths.nvmeNamespaces, (k: string) => seg(k), codecs.nvmeNamespace ?? {});
+    this.quotaRules = new StorageBulkResource(this, this.paths.quotaRules, (k: string) => seg(k), codecs.quotaRule ?? {});
     this.software = new SoftwareApi(this, codecs);
   }
 
@@ -922,14 +922,90 @@ export class StorageResource<R, C, U, K> extends StorageCollectionApi<R> {
     return { ...result, record: records[0] === undefined ? undefined : this.decode(records[0]) };
   }
 
+  /** A PATCH body: the input through the codec's `encodePatch` when one is set. */
+  protected patchBody(input: U): unknown {
+    return this.#codec.encodePatch === undefined ? input : this.#codec.encodePatch(input);
+  }
+
   /** PATCH; the body goes through `encodePatch` when set. Waits for a job. */
   update(key: K, input: U, options: MutationOptions = {}): Promise<MutationResult> {
-    const body = this.#codec.encodePatch === undefined ? input : this.#codec.encodePatch(input);
-    return this.#client.mutate("PATCH", this.instancePath(key), { ...options, body });
+    return this.#client.mutate("PATCH", this.instancePath(key), { ...options, body: this.patchBody(input) });
   }
 
   delete(key: K, options: MutationOptions = {}): Promise<MutationResult> {
     return this.#client.mutate("DELETE", this.instancePath(key), options);
+  }
+}
+
+/** Options of {@link StorageBulkResource.updateMatching} and {@link StorageBulkResource.deleteMatching}. */
+export interface BulkOptions extends MutationOptions {
+  /**
+   * Allow a query without any filter: the change then applies to every record of the
+   * collection (sent as the filter `uuid=*`, since a collection PATCH/DELETE needs one).
+   * Default false: a query without filters is refused before anything is sent.
+   */
+  readonly all?: boolean;
+}
+
+export interface BulkResult extends MutationResult {
+  /** `num_records` of the answer: how many records matched the query (undefined when the server gave none). */
+  readonly numRecords: number | undefined;
+}
+
+/** Query parameters that are not filters: a bulk query made only of these matches everything. */
+const NON_FILTER_PARAMS = new Set(["fields", "max_records", "return_records", "return_timeout", "order_by", "ignore_unknown_fields"]);
+
+/** The filters of a query (dotted name → value), without the control parameters. */
+export function queryFilters(query: QueryObject): [string, string][] {
+  const pairs: [string, string][] = [];
+  flattenQuery(query, "", pairs);
+  return pairs.filter(([name]) => !NON_FILTER_PARAMS.has(name));
+}
+
+/**
+ * A resource that also supports PATCH and DELETE by query on its collection (storage-api.md
+ * §1.4 Bulk; the spec: "Deleting or patching a collection by query applies to all records
+ * matching the query"). Every job the server answers with (`jobs[]`) is waited for, unless
+ * `wait: false`.
+ */
+export class StorageBulkResource<R, C, U, K> extends StorageResource<R, C, U, K> {
+  readonly #client: StorageClient;
+
+  constructor(client: StorageClient, path: string, instance: (key: K) => string, codec: ResourceCodec<R, C, U>) {
+    super(client, path, instance, codec);
+    this.#client = client;
+  }
+
+  /** The query to send (`options.query` merged in); refuses one without filters unless `all`. */
+  #bulkQuery(query: Query, options: BulkOptions): QueryObject {
+    const merged: QueryObject = { ...options.query, ...query };
+    if (queryFilters(merged).length > 0) return merged;
+    if (options.all !== true) {
+      throw new StorageCodecError("query", "names no filter, so it would change every record of the collection; add a filter or pass { all: true }");
+    }
+    return { ...merged, uuid: "*" };
+  }
+
+  async #bulk(method: "PATCH" | "DELETE", query: QueryObject, body: unknown, options: BulkOptions): Promise<BulkResult> {
+    const { all: _all, ...rest } = options;
+    const result = await this.#client.mutate(method, this.path, { ...rest, query, ...(body === undefined ? {} : { body }) });
+    const n = isObject(result.body) ? result.body["num_records"] : undefined;
+    return { ...result, numRecords: typeof n === "number" ? n : undefined };
+  }
+
+  /**
+   * PATCHes every record matching `query` (filters such as `{ svm: { name: "vs1" } }` or
+   * `{ name: "cache*" }`) with one body, routed through the codec's `encodePatch`. Waits for
+   * every job. A query without filters is refused unless `{ all: true }`.
+   */
+  async updateMatching(query: Query, input: U, options: BulkOptions = {}): Promise<BulkResult> {
+    const q = this.#bulkQuery(query, options);
+    return this.#bulk("PATCH", q, this.patchBody(input), options);
+  }
+
+  /** DELETEs every record matching `query`. Waits for every job. A query without filters is refused unless `{ all: true }`. */
+  async deleteMatching(query: Query, options: BulkOptions = {}): Promise<BulkResult> {
+    return this.#bulk("DELETE", this.#bulkQuery(query, options), undefined, options);
   }
 }
 

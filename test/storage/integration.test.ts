@@ -393,6 +393,21 @@ describe("NVMe namespaces", () => {
     expect((await client.nvmeNamespaces.get(ns1)).name).toBe("/vol/vol1/ns1");
   });
 
+  it("a missing volume is reported at the field that named it", async () => {
+    const base = { svm: { name: "svm1" }, os_type: "linux", space: { size: 1048576 } } as const;
+    const byPath = await apiError(() => raw.nvmeNamespaces.create({ ...base, name: "/vol/novol/ns" }));
+    expect(byPath).toMatchObject({ status: 400, code: "4", target: "name" });
+    expect(byPath.apiMessage).toBe('Volume "novol" in SVM "svm1" does not exist.');
+    // vol3 exists, but in svm2.
+    expect((await apiError(() => raw.nvmeNamespaces.create({ ...base, name: "/vol/vol3/q/ns" }))).target).toBe("name");
+    const byName = await apiError(() => raw.nvmeNamespaces.create({ ...base, name: "ns", location: { volume: { name: "novol" } } }));
+    expect(byName).toMatchObject({ status: 400, code: "4", target: "location.volume.name" });
+    const byUuid = await apiError(() => raw.nvmeNamespaces.create({ ...base, name: "ns", location: { volume: { uuid: seedUuid("d", 99) } } }));
+    expect(byUuid).toMatchObject({ status: 400, code: "4", target: "location.volume.uuid" });
+    // Through the codecs too.
+    expect((await apiError(() => client.nvmeNamespaces.create({ ...base, name: "/vol/novol/ns" }))).target).toBe("name");
+  });
+
   it("patches comment and auto_delete, requires os_type and size, and deletes", async () => {
     await client.nvmeNamespaces.update(ns1, { comment: "db", auto_delete: true });
     const got = await client.nvmeNamespaces.get(ns1, { fields: "comment,auto_delete" });

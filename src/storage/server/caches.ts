@@ -1,5 +1,6 @@
 // Volume caches: /api/storage/cache/caches[/<uuid>]. POST, PATCH and DELETE run as jobs;
-// the change takes effect when the job completes. Rules checked at POST time: name unique
+// the change takes effect when the job completes. PATCH and DELETE by query (at least one
+// filter) start one job per matching cache and answer `{num_records, jobs[]}`. Rules checked at POST time: name unique
 // in the SVM (caches and volumes); path starts with "/", does not end with "/", and is
 // unique case-insensitively in the SVM (caches, pending caches, volume junction paths);
 // the origin is a standalone (flexvol) volume; size ≥ 1 GiB per constituent. Defaults:
@@ -15,7 +16,7 @@
 import { randomUUID } from "node:crypto";
 import { isoTime } from "./clock.js";
 import { HttpError, conflict, duplicate, invalid, notFound, outOfRange, required } from "./errors.js";
-import { type Ctx, type Reply, type Resource, type Route, UUID_RE, bodyOf, instanceReply, jobReply, listReply, param, selfLink } from "./http.js";
+import { type Change, type Ctx, type Reply, type Resource, type Route, UUID_RE, bodyOf, collectionRoutes, jobReply, param, selfLink } from "./http.js";
 import type { Ref } from "./inventory.js";
 import { type FieldPolicy, type Json, type JsonObject, clone, compact } from "./json.js";
 import { type ServerState, resolveRef, resolveVolume, svmRef } from "./state.js";
@@ -246,14 +247,12 @@ export class Caches implements Resource {
     return jobReply(ctx, job.uuid, 201, rt);
   }
 
-  private async patch(ctx: Ctx): Promise<Reply> {
-    const rt = ctx.query.returnTimeout(0);
-    ctx.query.done();
-    const cache = this.find(param(ctx, 0));
-    const body = validateBody(bodyOf(ctx), PATCH);
+  /** A PATCH runs as a job: it changes the settings, or starts a prepopulation. */
+  private patch(cache: Cache, body: JsonObject): Change {
     const pre = prepopulate(sub(body, "prepopulate"));
-    const job = this.state.jobs.create(`PATCH ${BASE}/${String(cache.record["uuid"])}`, () => {
-      if (!this.items.has(String(cache.record["uuid"]))) throw new HttpError(404, "4", "Cache not found.");
+    const uuid = String(cache.record["uuid"]);
+    return () => this.state.jobs.create(`PATCH ${BASE}/${uuid}`, () => {
+      if (!this.items.has(uuid)) throw new HttpError(404, "4", "Cache not found.");
       const next = clone(cache.record);
       for (const key of ["writeback", "relative_size", "atime_scrub", "cifs_change_notify"] as const) {
         const given = sub(body, key);
@@ -266,38 +265,34 @@ export class Caches implements Resource {
       cache.record = next;
       if (pre !== undefined) cache.prepopulations.push(pre);
     }, { svm: { uuid: cache.svm.uuid, name: cache.svm.name } });
-    return jobReply(ctx, job.uuid, 200, rt);
   }
 
-  private async remove(ctx: Ctx): Promise<Reply> {
-    const rt = ctx.query.returnTimeout(0);
-    ctx.query.done();
-    const cache = this.find(param(ctx, 0));
+  /** A DELETE runs as a job: an online cache is taken offline, then deleted. */
+  private remove(cache: Cache): Change {
     const uuid = String(cache.record["uuid"]);
-    const job = this.state.jobs.create(`DELETE ${BASE}/${uuid}`, () => {
-      // An online cache is taken offline, then deleted.
+    return () => this.state.jobs.create(`DELETE ${BASE}/${uuid}`, () => {
       this.items.delete(uuid);
     }, { svm: { uuid: cache.svm.uuid, name: cache.svm.name } });
-    return jobReply(ctx, job.uuid, 200, rt);
   }
 
   routes(): readonly Route[] {
-    return [
-      {
-        pattern: new RegExp(`^${BASE}$`),
-        methods: {
-          GET: (ctx) => listReply(ctx, this.all(), CACHE_FIELDS),
-          POST: (ctx) => this.create(ctx),
-        },
+    return collectionRoutes<Cache>({
+      base: BASE,
+      key: UUID_RE,
+      fields: CACHE_FIELDS,
+      jobs: true,
+      records: () => this.all(),
+      find: (ctx) => this.find(param(ctx, 0)),
+      itemOf: (r) => this.items.get(String(r["uuid"])),
+      view: (cache) => clone(cache.record),
+      create: (ctx) => this.create(ctx),
+      patchBody: (ctx) => {
+        const body = validateBody(bodyOf(ctx), PATCH);
+        prepopulate(sub(body, "prepopulate"));
+        return body;
       },
-      {
-        pattern: new RegExp(`^${BASE}/${UUID_RE}$`),
-        methods: {
-          GET: (ctx) => instanceReply(ctx, clone(this.find(param(ctx, 0)).record), CACHE_FIELDS),
-          PATCH: (ctx) => this.patch(ctx),
-          DELETE: (ctx) => this.remove(ctx),
-        },
-      },
-    ];
+      patch: (cache, body) => this.patch(cache, body),
+      remove: (cache) => this.remove(cache),
+    });
   }
 }

@@ -4,7 +4,7 @@
 import type { ServerClock } from "./clock.js";
 import { HttpError, SERVER_ERROR_CODES, invalid, outOfRange, unexpected } from "./errors.js";
 import type { JobStore } from "./jobs.js";
-import { jobRef } from "./jobs.js";
+import { type JobHandle, jobRef } from "./jobs.js";
 import {
   type FieldPolicy,
   type Json,
@@ -115,7 +115,7 @@ export function selectRecords(
   q.returnTimeout(15);
   const filters = q.rest().filter(([k]) => !COLLECTION_PARAMS.includes(k)).map(([k, v]) => {
     if (!isKnownPath(policy, k)) throw unexpected(k);
-    if (q.params.getAll(k).length > 1) throw invalid(k, `Query parameter "${k}" is given more than once.`);
+    q.single(k); // consumed (and refused when given more than once)
     return parseFilter(k, v);
   });
   const matched = sortRecords(
@@ -208,19 +208,136 @@ export interface Resource {
 
 export const UUID_RE = "([0-9A-Za-z-]+)";
 
-/** Query-based PATCH/DELETE on a collection: requires at least one filter. */
-export function bulk(
-  ctx: Ctx,
-  records: readonly JsonObject[],
-  policy: FieldPolicy,
-  each: (record: JsonObject) => void,
-): Reply {
+/**
+ * A change to one record, checked but not yet applied. Running it applies a synchronous
+ * change (nothing returned) or starts the job that applies it (its handle returned).
+ */
+export type Change = () => JobHandle | void;
+
+/**
+ * A resource with the usual collection and instance routes (storage-api.md §1.4):
+ *
+ *   GET    {base}          list (fields, filters, order_by, max_records paging)
+ *   POST   {base}          create
+ *   PATCH  {base}?<query>  patch every record matching the query (at least one filter)
+ *   DELETE {base}?<query>  delete every record matching the query (at least one filter)
+ *   GET    {base}/{key}    one record (fields)
+ *   PATCH  {base}/{key}    patch it
+ *   DELETE {base}/{key}    delete it
+ *
+ * Synchronous changes answer 200 `{}` for an instance and 200 `{num_records}` for a query.
+ * Changes that run as jobs (`jobs: true`) answer like {@link jobReply} for an instance and
+ * with {@link bulkJobsReply} for a query. A query-based change is all or nothing up to the
+ * point where it is applied: every matching record is checked first, and one refusal
+ * refuses the request without changing anything.
+ */
+export interface CollectionSpec<T> {
+  /** The collection path, e.g. `/api/storage/quota/rules`. */
+  readonly base: string;
+  /** Regular-expression source of the instance key after `{base}/`; its groups are the path parameters. */
+  readonly key: string;
+  readonly fields: FieldPolicy;
+  /** Whether PATCH and DELETE run as jobs (bulk answers then always carry `jobs[]`). */
+  readonly jobs?: boolean;
+  /** Every visible record, in collection order. */
+  records(): JsonObject[];
+  /** The item addressed by the path parameters (404 when there is none). */
+  find(ctx: Ctx): T;
+  /** The item behind a record of `records()`. */
+  itemOf(record: JsonObject): T | undefined;
+  /** The record of one item (instance GET). */
+  view(item: T): JsonObject;
+  create(ctx: Ctx): Reply | Promise<Reply>;
+  /** Checks a PATCH body on its own, before any record is looked at; returns the body to apply. */
+  patchBody(ctx: Ctx): JsonObject;
+  /** Checks a PATCH of one item (throwing refuses the request) and returns the change. */
+  patch(item: T, body: JsonObject): Change;
+  /** Checks a DELETE of one item and returns the change. */
+  remove(item: T): Change;
+}
+
+/** Query-based PATCH/DELETE on a collection: requires at least one filter. Returns the matching records. */
+function matchQuery(ctx: Ctx, records: readonly JsonObject[], policy: FieldPolicy): JsonObject[] {
   const filtersGiven = ctx.query.rest().some(([k]) => !COLLECTION_PARAMS.includes(k));
   if (!filtersGiven) {
     throw invalid("query", "A PATCH or DELETE on a collection needs at least one filter.");
   }
   const { matched } = selectRecords(ctx, records, policy);
   ctx.query.done();
-  for (const r of matched) each(r);
-  return { status: 200, body: { num_records: matched.length } };
+  return matched;
+}
+
+/**
+ * The answer to a query-based change that started one job per matching record:
+ * `{num_records, jobs[]}`. With `return_timeout` 0 (the default) it is 202 at once (200 when
+ * nothing matched). Otherwise the server waits up to that many seconds for the jobs and
+ * answers 200 when all of them succeeded in time, 202 otherwise; a job that failed is left
+ * for the caller to read at its link (a single failure does not hide the other jobs).
+ */
+export async function bulkJobsReply(ctx: Ctx, uuids: readonly string[], returnTimeout: number): Promise<Reply> {
+  if (returnTimeout > 0 && uuids.length > 0) {
+    const remaining = Math.max(...uuids.map((u) => ctx.jobs.remainingMs(u)));
+    await ctx.clock.sleep(Math.min(remaining, returnTimeout * 1000));
+    ctx.jobs.tick();
+  }
+  const allDone = uuids.every((u) => ctx.jobs.state(u) === "success");
+  const status = uuids.length === 0 || (returnTimeout > 0 && allDone) ? 200 : 202;
+  return { status, body: { num_records: uuids.length, jobs: uuids.map(jobRef) } };
+}
+
+/** The seven routes of a {@link CollectionSpec}. */
+export function collectionRoutes<T>(spec: CollectionSpec<T>): Route[] {
+  /** Applies changes already checked; the uuids of the jobs they started. */
+  const apply = (changes: readonly Change[]): string[] => {
+    const uuids: string[] = [];
+    for (const change of changes) {
+      const handle = change();
+      if (handle !== undefined) uuids.push(handle.uuid);
+    }
+    return uuids;
+  };
+  // Query parameters are checked first, then the body, then the records (the order every
+  // endpoint of the server follows).
+  const instance = (ctx: Ctx, change: () => Change): Promise<Reply> | Reply => {
+    const rt = ctx.query.returnTimeout(0);
+    ctx.query.done();
+    const [uuid] = apply([change()]);
+    return uuid === undefined ? { status: 200, body: {} } : jobReply(ctx, uuid, 200, rt);
+  };
+  const byQuery = (ctx: Ctx, prepare: () => (item: T) => Change): Promise<Reply> | Reply => {
+    const rt = ctx.query.returnTimeout(0);
+    const change = prepare();
+    const items = matchQuery(ctx, spec.records(), spec.fields)
+      .map((r) => spec.itemOf(r))
+      .filter((item): item is T => item !== undefined);
+    const uuids = apply(items.map(change));
+    return spec.jobs === true ? bulkJobsReply(ctx, uuids, rt) : { status: 200, body: { num_records: items.length } };
+  };
+  return [
+    {
+      pattern: new RegExp(`^${spec.base}$`),
+      methods: {
+        GET: (ctx) => listReply(ctx, spec.records(), spec.fields),
+        POST: (ctx) => spec.create(ctx),
+        PATCH: (ctx) =>
+          byQuery(ctx, () => {
+            const body = spec.patchBody(ctx);
+            return (item) => spec.patch(item, body);
+          }),
+        DELETE: (ctx) => byQuery(ctx, () => (item) => spec.remove(item)),
+      },
+    },
+    {
+      pattern: new RegExp(`^${spec.base}/${spec.key}$`),
+      methods: {
+        GET: (ctx) => instanceReply(ctx, spec.view(spec.find(ctx)), spec.fields),
+        PATCH: (ctx) =>
+          instance(ctx, () => {
+            const item = spec.find(ctx);
+            return spec.patch(item, spec.patchBody(ctx));
+          }),
+        DELETE: (ctx) => instance(ctx, () => spec.remove(spec.find(ctx))),
+      },
+    },
+  ];
 }

@@ -19,6 +19,7 @@ import { ClusterInventory } from "./cluster.js";
 import { HttpError, SERVER_ERROR_CODES } from "./errors.js";
 import { type Ctx, type Method, type Reply, type Resource, type Route, Query } from "./http.js";
 import { type Inventory, type InventoryInput, buildInventory } from "./inventory.js";
+import { validateInventory } from "./inventory-check.js";
 import { JobStore } from "./jobs.js";
 import type { Json } from "./json.js";
 import { Namespaces } from "./namespaces.js";
@@ -30,6 +31,14 @@ import { CloneTokens } from "./tokens.js";
 export { createManualClock, systemClock, type ManualClock, type ServerClock } from "./clock.js";
 export { SERVER_ERROR_CODES, type ServerErrorCode } from "./errors.js";
 export { DEFAULT_INVENTORY, seedUuid, type Inventory, type InventoryInput, type LunInput, type VolumeInput } from "./inventory.js";
+export {
+  InventoryError,
+  checkInventory,
+  formatInventoryPath,
+  validateInventory,
+  type InventoryIssue,
+  type InventoryPath,
+} from "./inventory-check.js";
 export type { SoftwareOptions, SoftwarePackageSeed, CheckSeed } from "./software.js";
 
 export interface ReferenceServerOptions {
@@ -43,7 +52,11 @@ export interface ReferenceServerOptions {
   readonly username?: string;
   /** Basic-auth password; default "clusterwire". Never logged or echoed. */
   readonly password?: string;
-  /** The inventory; each list given replaces the seeded list of that kind. */
+  /**
+   * The inventory; each list given replaces the seeded list of that kind. It is checked
+   * strictly (see `checkInventory`): a bad one makes `createReferenceServer` reject with an
+   * InventoryError naming the field path of each problem.
+   */
   readonly inventory?: InventoryInput;
   /** The clock; default the system clock. Use createManualClock() in tests. */
   readonly clock?: ServerClock;
@@ -136,7 +149,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const maxUpload = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   const jobs = new JobStore(clock, options.jobDurationMs ?? 100);
   let seq = 0;
-  const state: ServerState = { inventory: buildInventory(options.inventory), jobs, clock, nextSeq: () => ++seq };
+  const inventory = buildInventory(options.inventory === undefined ? undefined : validateInventory(options.inventory));
+  const state: ServerState = { inventory, jobs, clock, nextSeq: () => ++seq };
   const resources: Resource[] = [
     new ClusterInventory(state),
     new CloneTokens(state),

@@ -121,6 +121,7 @@ export const DEFAULT_INVENTORY: Required<InventoryInput> = {
   ],
 };
 
+// createReferenceServer checks the inventory first (inventory-check.ts), so this never fires there.
 function mustFind<T extends Ref>(list: readonly T[], name: string, what: string): T {
   const found = list.find((x) => x.name === name);
   if (found === undefined) throw new Error(`inventory: ${what} "${name}" does not exist`);

@@ -14,7 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { isoTime } from "./clock.js";
 import { conflict, duplicate, invalid, notAllowed, notFound, outOfRange, required, unknownReference } from "./errors.js";
-import { type Ctx, type Reply, type Resource, type Route, UUID_RE, bodyOf, bulk, instanceReply, listReply, param, selfLink } from "./http.js";
+import { type Change, type Ctx, type Reply, type Resource, type Route, UUID_RE, bodyOf, collectionRoutes, param, selfLink } from "./http.js";
 import type { Ref, Volume } from "./inventory.js";
 import { type FieldPolicy, type JsonObject, clone, compact, isObject } from "./json.js";
 import { type ServerState, resolveLun, resolveRef, resolveVolume, svmRef, volumeRef } from "./state.js";
@@ -262,7 +262,12 @@ export class Namespaces implements Resource {
         throw conflict("location.volume", `"location.volume" and "name" name different volumes.`);
       }
     } else if (parsed !== undefined) {
-      volume = resolveVolume(this.state, { name: parsed.volume }, "name", svm);
+      // The volume comes from a path: the error names the field that held the path.
+      const found = this.state.inventory.volumes.find((v) => v.svm.uuid === svm.uuid && v.name === parsed.volume);
+      if (found === undefined) {
+        throw unknownReference(fromLun === undefined ? "name" : "convert.lun", `Volume "${parsed.volume}" in SVM "${svm.name}"`);
+      }
+      volume = found;
     } else {
       throw required("location.volume.name", `Field "location.volume.name" or "location.volume.uuid" is required when "name" is not a full path.`);
     }
@@ -285,13 +290,17 @@ export class Namespaces implements Resource {
     return { volume, qtree, base };
   }
 
-  private patch(ctx: Ctx, ns: Namespace): void {
+  /** A PATCH body checked on its own: no renaming or moving, then the PATCH schema. */
+  private patchBody(ctx: Ctx): JsonObject {
     const raw = expandDottedKeys(bodyOf(ctx));
     if (isObject(raw)) {
       if (raw["name"] !== undefined) throw notAllowed("name", "cannot be changed: a namespace cannot be renamed");
       if (raw["location"] !== undefined) throw notAllowed("location", "cannot be changed: a namespace cannot be moved");
     }
-    const body = validateBody(raw, PATCH);
+    return validateBody(raw, PATCH);
+  }
+
+  private patch(ns: Namespace, body: JsonObject): Change {
     const next = clone(ns.record);
     const svmGiven = sub(body, "svm");
     if (svmGiven !== undefined) {
@@ -321,44 +330,26 @@ export class Namespaces implements Resource {
     if (comment !== undefined) next["comment"] = comment;
     const autoDelete = flag(body, "auto_delete");
     if (autoDelete !== undefined) next["auto_delete"] = autoDelete;
-    ns.record = next;
+    return () => {
+      ns.record = next;
+    };
   }
 
   routes(): readonly Route[] {
-    return [
-      {
-        pattern: new RegExp(`^${BASE}$`),
-        methods: {
-          GET: (ctx) => listReply(ctx, this.all(), NAMESPACE_FIELDS),
-          POST: (ctx) => this.create(ctx),
-          PATCH: (ctx) => {
-            ctx.query.returnTimeout(0);
-            return bulk(ctx, this.all(), NAMESPACE_FIELDS, (r) => this.patch(ctx, this.find(String(r["uuid"]))));
-          },
-          DELETE: (ctx) => {
-            ctx.query.returnTimeout(0);
-            return bulk(ctx, this.all(), NAMESPACE_FIELDS, (r) => this.items.delete(String(r["uuid"])));
-          },
-        },
+    return collectionRoutes<Namespace>({
+      base: BASE,
+      key: UUID_RE,
+      fields: NAMESPACE_FIELDS,
+      records: () => this.all(),
+      find: (ctx) => this.find(param(ctx, 0)),
+      itemOf: (r) => this.items.get(String(r["uuid"])),
+      view: (ns) => clone(ns.record),
+      create: (ctx) => this.create(ctx),
+      patchBody: (ctx) => this.patchBody(ctx),
+      patch: (ns, body) => this.patch(ns, body),
+      remove: (ns) => () => {
+        this.items.delete(String(ns.record["uuid"]));
       },
-      {
-        pattern: new RegExp(`^${BASE}/${UUID_RE}$`),
-        methods: {
-          GET: (ctx) => instanceReply(ctx, clone(this.find(param(ctx, 0)).record), NAMESPACE_FIELDS),
-          PATCH: (ctx) => {
-            ctx.query.returnTimeout(0);
-            ctx.query.done();
-            this.patch(ctx, this.find(param(ctx, 0)));
-            return { status: 200, body: {} };
-          },
-          DELETE: (ctx) => {
-            ctx.query.returnTimeout(0);
-            ctx.query.done();
-            this.items.delete(String(this.find(param(ctx, 0)).record["uuid"]));
-            return { status: 200, body: {} };
-          },
-        },
-      },
-    ];
+    });
   }
 }

@@ -8,7 +8,7 @@
 
 import { randomUUID } from "node:crypto";
 import { conflict, duplicate, invalid, required, unknownReference } from "./errors.js";
-import { type Ctx, type Reply, type Resource, type Route, UUID_RE, bodyOf, bulk, instanceReply, listReply, param, selfLink } from "./http.js";
+import { type Change, type Ctx, type Reply, type Resource, type Route, UUID_RE, bodyOf, collectionRoutes, param, selfLink } from "./http.js";
 import type { Ref, Volume } from "./inventory.js";
 import { type FieldPolicy, type Json, type JsonObject, compact, isObject, clone } from "./json.js";
 import { type ServerState, resolveRef, resolveVolume, svmRef, volumeRef } from "./state.js";
@@ -229,8 +229,7 @@ export class QuotaRules implements Resource {
     return { status: 201, body: { num_records: 1, records: [echoed] }, headers: { Location: `${BASE}/${String(record["uuid"])}` } };
   }
 
-  private patch(ctx: Ctx, rule: Rule): void {
-    const body = validateBody(bodyOf(ctx), PATCH);
+  private patch(rule: Rule, body: JsonObject): Change {
     const mapping = flag(body, "user_mapping");
     if (mapping !== undefined && rule.record["type"] !== "user") {
       throw conflict("user_mapping", `Field "user_mapping" is valid only on a user rule.`);
@@ -238,45 +237,26 @@ export class QuotaRules implements Resource {
     const next = clone(rule.record);
     applyLimits(next, body);
     if (mapping !== undefined) next["user_mapping"] = mapping;
-    rule.record = next;
+    return () => {
+      rule.record = next;
+    };
   }
 
   routes(): readonly Route[] {
-    return [
-      {
-        pattern: new RegExp(`^${BASE}$`),
-        methods: {
-          GET: (ctx) => listReply(ctx, this.all(), QUOTA_FIELDS),
-          POST: (ctx) => this.create(ctx),
-          PATCH: (ctx) => {
-            ctx.query.returnTimeout(0);
-            validateBody(bodyOf(ctx), PATCH);
-            return bulk(ctx, this.all(), QUOTA_FIELDS, (r) => this.patch(ctx, this.find(String(r["uuid"]))));
-          },
-          DELETE: (ctx) => {
-            ctx.query.returnTimeout(0);
-            return bulk(ctx, this.all(), QUOTA_FIELDS, (r) => this.rules.delete(String(r["uuid"])));
-          },
-        },
+    return collectionRoutes<Rule>({
+      base: BASE,
+      key: UUID_RE,
+      fields: QUOTA_FIELDS,
+      records: () => this.all(),
+      find: (ctx) => this.find(param(ctx, 0)),
+      itemOf: (r) => this.rules.get(String(r["uuid"])),
+      view: (rule) => clone(rule.record),
+      create: (ctx) => this.create(ctx),
+      patchBody: (ctx) => validateBody(bodyOf(ctx), PATCH),
+      patch: (rule, body) => this.patch(rule, body),
+      remove: (rule) => () => {
+        this.rules.delete(String(rule.record["uuid"]));
       },
-      {
-        pattern: new RegExp(`^${BASE}/${UUID_RE}$`),
-        methods: {
-          GET: (ctx) => instanceReply(ctx, clone(this.find(param(ctx, 0)).record), QUOTA_FIELDS),
-          PATCH: (ctx) => {
-            ctx.query.returnTimeout(0);
-            ctx.query.done();
-            this.patch(ctx, this.find(param(ctx, 0)));
-            return { status: 200, body: {} };
-          },
-          DELETE: (ctx) => {
-            ctx.query.returnTimeout(0);
-            ctx.query.done();
-            this.rules.delete(this.find(param(ctx, 0)).record["uuid"] as string);
-            return { status: 200, body: {} };
-          },
-        },
-      },
-    ];
+    });
   }
 }

@@ -10,7 +10,7 @@ import type { Schema } from "./values.js";
 import { notFound, required, outOfRange } from "./errors.js";
 import type { Node } from "./inventory.js";
 import { type FieldPolicy, type JsonObject } from "./json.js";
-import { type Ctx, type Reply, type Resource, type Route, UUID_RE, bodyOf, bulk, instanceReply, listReply, param, selfLink } from "./http.js";
+import { type Change, type Ctx, type Reply, type Resource, type Route, UUID_RE, bodyOf, collectionRoutes, param, selfLink } from "./http.js";
 import { type ServerState, nodeRef, resolveRef } from "./state.js";
 
 export const CLONE_TOKEN_MIN_RESERVE = 4096;
@@ -105,70 +105,35 @@ export class CloneTokens implements Resource {
     };
   }
 
-  private patch(ctx: Ctx, t: Token): void {
-    const body = validateBody(bodyOf(ctx), PATCH);
+  /** A PATCH changes only the lifetime; a new limit starts counting at the time of the PATCH. */
+  private patch(t: Token, body: JsonObject): Change {
     const limit = this.limitOf(body);
-    if (limit !== undefined) {
+    return () => {
+      if (limit === undefined) return;
       t.limitSeconds = limit;
       t.startedAt = this.state.clock.now();
-    }
+    };
   }
 
   private all(): JsonObject[] {
     return [...this.tokens.values()].sort((a, b) => a.seq - b.seq).map((t) => this.view(t));
   }
 
-  private byRecord(r: JsonObject): Token | undefined {
-    const node = r["node"] as JsonObject;
-    return this.tokens.get(`${String(node["uuid"])}/${String(r["uuid"])}`);
-  }
-
   routes(): readonly Route[] {
-    return [
-      {
-        pattern: new RegExp(`^${BASE}$`),
-        methods: {
-          GET: (ctx) => listReply(ctx, this.all(), TOKEN_FIELDS),
-          POST: (ctx) => this.create(ctx),
-          PATCH: (ctx) => {
-            ctx.query.returnTimeout(0);
-            validateBody(bodyOf(ctx), PATCH);
-            const tokens: Token[] = [];
-            const reply = bulk(ctx, this.all(), TOKEN_FIELDS, (r) => {
-              const t = this.byRecord(r);
-              if (t !== undefined) tokens.push(t);
-            });
-            for (const t of tokens) this.patch(ctx, t);
-            return reply;
-          },
-          DELETE: (ctx) => {
-            ctx.query.returnTimeout(0);
-            return bulk(ctx, this.all(), TOKEN_FIELDS, (r) => {
-              const t = this.byRecord(r);
-              if (t !== undefined) this.tokens.delete(`${t.node.uuid}/${t.uuid}`);
-            });
-          },
-        },
+    return collectionRoutes<Token>({
+      base: BASE,
+      key: `${UUID_RE}/${UUID_RE}`,
+      fields: TOKEN_FIELDS,
+      records: () => this.all(),
+      find: (ctx) => this.find(ctx),
+      itemOf: (r) => this.tokens.get(`${String((r["node"] as JsonObject)["uuid"])}/${String(r["uuid"])}`),
+      view: (t) => this.view(t),
+      create: (ctx) => this.create(ctx),
+      patchBody: (ctx) => validateBody(bodyOf(ctx), PATCH),
+      patch: (t, body) => this.patch(t, body),
+      remove: (t) => () => {
+        this.tokens.delete(`${t.node.uuid}/${t.uuid}`);
       },
-      {
-        pattern: new RegExp(`^${BASE}/${UUID_RE}/${UUID_RE}$`),
-        methods: {
-          GET: (ctx) => instanceReply(ctx, this.view(this.find(ctx)), TOKEN_FIELDS),
-          PATCH: (ctx) => {
-            ctx.query.returnTimeout(0);
-            ctx.query.done();
-            this.patch(ctx, this.find(ctx));
-            return { status: 200, body: {} };
-          },
-          DELETE: (ctx) => {
-            ctx.query.returnTimeout(0);
-            ctx.query.done();
-            const t = this.find(ctx);
-            this.tokens.delete(`${t.node.uuid}/${t.uuid}`);
-            return { status: 200, body: {} };
-          },
-        },
-      },
-    ];
+    });
   }
 }
