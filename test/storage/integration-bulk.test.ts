@@ -3,65 +3,24 @@
 // the reference server over loopback, for every resource that supports it: clone tokens,
 // caches (one job per matching cache, `jobs[]`), NVMe namespaces and quota rules.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  StorageApiError,
-  StorageClient,
-  StorageCodecError,
-  createManualClock,
-  createReferenceServer,
-  seedUuid,
-  type ReferenceServer,
-} from "../../src/storage/index.js";
+import { seedUuid, type StorageClient } from "../../src/storage/index.js";
+import { apiError, codecError, startLoopback, type Loopback } from "./integration-harness.js";
 import { start } from "./server-harness.js";
 
-const USER = "admin";
 const PASSWORD = "bulk-Pa55word";
 const NODE1 = seedUuid("a", 1);
 const NODE2 = seedUuid("a", 2);
 const GiB = 1024 ** 3;
 
-let server: ReferenceServer;
 let client: StorageClient;
 let raw: StorageClient;
+let loop: Loopback;
 
 beforeAll(async () => {
-  server = await createReferenceServer({ username: USER, password: PASSWORD, clock: createManualClock(), jobDurationMs: 0 });
-  const common = {
-    baseUrl: server.url,
-    username: USER,
-    password: PASSWORD,
-    allowInsecureHttp: true,
-    jobs: { initialIntervalMs: 1, maxIntervalMs: 5, timeoutMs: 5_000 },
-  } as const;
-  client = new StorageClient(common);
-  raw = new StorageClient({ ...common, codecs: {} });
+  loop = await startLoopback(PASSWORD);
+  ({ client, raw } = loop);
 });
-afterAll(async () => {
-  client.close();
-  raw.close();
-  await server.close();
-});
-
-async function thrown(fn: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected a rejection");
-}
-
-async function apiError(fn: () => Promise<unknown>): Promise<StorageApiError> {
-  const err = await thrown(fn);
-  expect(err).toBeInstanceOf(StorageApiError);
-  return err as StorageApiError;
-}
-
-async function codecError(fn: () => Promise<unknown>): Promise<StorageCodecError> {
-  const err = await thrown(fn);
-  expect(err).toBeInstanceOf(StorageCodecError);
-  return err as StorageCodecError;
-}
+afterAll(() => loop.close());
 
 describe("clone tokens by query", () => {
   it("patches and deletes every token matching the query, synchronously", async () => {

@@ -3,20 +3,16 @@
 // with instant jobs, so nothing here sleeps for real.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  StorageApiError,
-  StorageClient,
-  StorageCodecError,
   StorageJobError,
-  createManualClock,
-  createReferenceServer,
   parseDuration,
   seedUuid,
   type ManualClock,
   type ReferenceServer,
+  type StorageClient,
 } from "../../src/storage/index.js";
+import { USER, apiError, codecError, startLoopback, thrown, type Loopback } from "./integration-harness.js";
 import { encodeMultipart } from "../../src/storage/client-transport.js";
 
-const USER = "admin";
 const PASSWORD = "integration-Pa55";
 const NODE1 = seedUuid("a", 1);
 const NODE2 = seedUuid("a", 2);
@@ -27,57 +23,14 @@ let server: ReferenceServer;
 let clock: ManualClock;
 let client: StorageClient;
 let raw: StorageClient;
+let loop: Loopback;
 const logs: string[] = [];
 
 beforeAll(async () => {
-  clock = createManualClock();
-  server = await createReferenceServer({
-    username: USER,
-    password: PASSWORD,
-    clock,
-    jobDurationMs: 0,
-    software: { stepMs: STEP_MS },
-    log: (l) => logs.push(l),
-  });
-  const common = {
-    baseUrl: server.url,
-    username: USER,
-    password: PASSWORD,
-    allowInsecureHttp: true,
-    jobs: { initialIntervalMs: 1, maxIntervalMs: 5, timeoutMs: 5_000 },
-  } as const;
-  client = new StorageClient(common);
-  // The same client without codecs: bodies go to the server as written, so the server's own
-  // enforcement is visible.
-  raw = new StorageClient({ ...common, codecs: {} });
+  loop = await startLoopback(PASSWORD, { software: { stepMs: STEP_MS }, log: (l) => logs.push(l) });
+  ({ server, clock, client, raw } = loop);
 });
-afterAll(async () => {
-  client.close();
-  raw.close();
-  await server.close();
-});
-
-/** Runs `fn` and returns what it threw (failing if it did not throw). */
-async function thrown(fn: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected a rejection");
-}
-
-async function apiError(fn: () => Promise<unknown>): Promise<StorageApiError> {
-  const err = await thrown(fn);
-  expect(err).toBeInstanceOf(StorageApiError);
-  return err as StorageApiError;
-}
-
-async function codecError(fn: () => Promise<unknown>): Promise<StorageCodecError> {
-  const err = await thrown(fn);
-  expect(err).toBeInstanceOf(StorageCodecError);
-  return err as StorageCodecError;
-}
+afterAll(() => loop.close());
 
 // ---- clone tokens ---------------------------------------------------------------------------
 
