@@ -68,6 +68,27 @@ describe("inventory", () => {
 });
 
 describe("bad requests", () => {
+  it("inherited names are unknown fields, and no body, filter or field list reaches Object.prototype", async () => {
+    const names = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty"];
+    for (const name of names) {
+      for (const raw of [`{"${name}":{"polluted":1}}`, `{"svm.${name}":{"polluted":1}}`, `{"svm":{"${name}":{"polluted":1}}}`]) {
+        const r = await h.call("POST", "/api/storage/quota/rules", undefined, { raw, headers: { "content-type": "application/json" } });
+        expect(r.status, raw).toBe(400);
+      }
+      const f = await h.call("GET", `/api/storage/namespaces?svm.${name}=x`);
+      expect(f.status === 400 || (f.status === 200 && f.body.num_records === 0), `svm.${name}`).toBe(true);
+    }
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+    expect(typeof Object.prototype.toString).toBe("function");
+    expect((await h.call("GET", "/api/cluster/nodes")).status).toBe(200);
+  });
+
+  it("an inventory with inherited names is refused with InventoryError, not a crash", async () => {
+    for (const inventory of ['{"svms":[{"name":"a","__proto__":{"x":1}}]}', '{"svms":[{"name":"a","constructor":1}]}']) {
+      await expect(start({ inventory: JSON.parse(inventory) })).rejects.toMatchObject({ name: "InventoryError" });
+    }
+  });
+
   it("refuses malformed JSON, non-objects, unknown fields, wrong types and bad enums", async () => {
     const cases: [unknown, string | undefined, number, string][] = [
       [undefined, "{not json", 400, "262186"],

@@ -122,10 +122,11 @@ function checkEntry(entry: unknown, path: InventoryPath, shape: Readonly<Record<
     return out;
   }
   for (const [field, spec] of Object.entries(shape)) {
-    if (spec.required === true && entry[field] === undefined) issues.push({ path, message: `missing required field ${JSON.stringify(field)}` });
+    if (spec.required === true && !Object.hasOwn(entry, field)) issues.push({ path, message: `missing required field ${JSON.stringify(field)}` });
   }
   for (const [field, v] of Object.entries(entry)) {
-    const spec = shape[field];
+    // Own entries only: "__proto__" or "constructor" must read as unknown fields.
+    const spec = Object.hasOwn(shape, field) ? shape[field] : undefined;
     const at = [...path, field];
     if (spec === undefined) {
       issues.push({ path: at, message: `unknown field ${JSON.stringify(field)}; expected ${Object.keys(shape).join(", ")}`, atKey: true });

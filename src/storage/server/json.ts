@@ -30,7 +30,13 @@ export function valuesAt(value: Json | undefined, path: readonly string[]): Json
   if (path.length === 0) return [value];
   if (!isObject(value)) return [];
   const [head, ...rest] = path as [string, ...string[]];
-  return valuesAt(value[head], rest);
+  return valuesAt(ownMember(value, head), rest);
+}
+
+// Paths come from query parameters: only a record's own members count, so
+// "svm.constructor" or "__proto__" never reach inherited objects.
+function ownMember(o: JsonObject, key: string): Json | undefined {
+  return Object.hasOwn(o, key) ? o[key] : undefined;
 }
 
 type Trie = Map<string, Trie | true>;
@@ -90,7 +96,7 @@ function stripPath(value: Json, path: readonly string[]): void {
     delete value[head];
     return;
   }
-  const next = value[head];
+  const next = ownMember(value, head);
   if (next === undefined) return;
   stripPath(next, rest);
   if (isObject(next) && Object.keys(next).length === 0) delete value[head];
@@ -107,7 +113,7 @@ function merge(a: Json, b: Json): Json {
   if (isObject(a) && isObject(b)) {
     const out: JsonObject = { ...a };
     for (const [k, v] of Object.entries(b)) {
-      const prev = out[k];
+      const prev = ownMember(out, k);
       out[k] = prev === undefined ? v : merge(prev, v);
     }
     return out;

@@ -101,6 +101,12 @@ export const ref = (...extraRefused: string[]): ObjectSchema =>
 const typeName = (v: unknown): string =>
   v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
 
+// A member only if the object itself has it: inherited names such as
+// "constructor" are not fields.
+function own(o: JsonObject, key: string): Json | undefined {
+  return Object.hasOwn(o, key) ? o[key] : undefined;
+}
+
 /**
  * Expands dotted keys (`{"space.block_size": 512}`, accepted upstream as well as nested
  * objects) into nested objects; conflicting spellings are refused.
@@ -111,23 +117,24 @@ export function expandDottedKeys(v: Json, path = ""): Json {
   const out: JsonObject = {};
   for (const [key, raw] of Object.entries(v)) {
     const parts = key.split(".");
-    if (parts.some((p) => p === "")) throw unexpected(path === "" ? key : `${path}.${key}`);
+    // "__proto__" is never a field, and as a segment it would reach Object.prototype.
+    if (parts.some((p) => p === "" || p === "__proto__")) throw unexpected(path === "" ? key : `${path}.${key}`);
     let node = out;
     parts.forEach((part, i) => {
       const here = [path, ...parts.slice(0, i + 1)].filter((s) => s !== "").join(".");
       if (i === parts.length - 1) {
         const value = expandDottedKeys(raw, here);
-        const prev = node[part];
+        const prev = own(node, part);
         if (prev === undefined) node[part] = value;
         else if (isObject(prev) && isObject(value)) {
           for (const [k, x] of Object.entries(value)) {
-            if (prev[k] !== undefined) throw invalid(`${here}.${k}`, `Field "${here}.${k}" is given twice.`);
+            if (own(prev, k) !== undefined) throw invalid(`${here}.${k}`, `Field "${here}.${k}" is given twice.`);
             prev[k] = x;
           }
         } else throw invalid(here, `Field "${here}" is given twice.`);
         return;
       }
-      const prev = node[part];
+      const prev = own(node, part);
       if (prev === undefined) {
         const next: JsonObject = {};
         node[part] = next;
@@ -193,7 +200,8 @@ export function validate(v: Json, schema: Schema, path: string): Json {
       const out: JsonObject = {};
       for (const [k, x] of Object.entries(v)) {
         const here = path === "" ? k : `${path}.${k}`;
-        const sub = schema.fields[k];
+        // Own fields only: an inherited name such as "constructor" is an unknown field.
+        const sub = Object.hasOwn(schema.fields, k) ? schema.fields[k] : undefined;
         if (sub === undefined) {
           if (schema.refused?.includes(k) === true) throw notAllowed(here);
           throw unexpected(here);
