@@ -45,6 +45,7 @@ import type {
   SoftwareHistoryRecord as SoftwareHistory,
   SoftwarePackage,
   SoftwarePatchInput as SoftwareUpdate,
+  SoftwarePatchQuery,
   SoftwareProfile,
 } from "./software.js";
 
@@ -253,7 +254,10 @@ export interface StorageCodecs {
   readonly cache?: ResourceCodec<Cache, CacheCreate, CacheUpdate>;
   readonly nvmeNamespace?: ResourceCodec<NvmeNamespace, NvmeNamespaceCreate, NvmeNamespaceUpdate>;
   readonly quotaRule?: ResourceCodec<QuotaRule, QuotaRuleCreate, QuotaRuleUpdate>;
-  readonly software?: ResourceCodec<SoftwareProfile, never, SoftwareUpdate>;
+  readonly software?: ResourceCodec<SoftwareProfile, never, SoftwareUpdate> & {
+    /** Checks and writes the PATCH query flags (`stabilize_minutes` 1..60 and so on). */
+    encodePatchQuery?(query: SoftwarePatchQuery): Record<string, string>;
+  };
   readonly softwarePackage?: ResourceCodec<SoftwarePackage>;
   readonly softwareDownload?: ResourceCodec<SoftwareDownloadProgress, SoftwareDownloadRequest>;
   readonly softwareHistory?: ResourceCodec<SoftwareHistory>;
@@ -1040,7 +1044,7 @@ export interface DownloadResult extends MutationResult {
 /** `/api/cluster/software` and its sub-resources. */
 export class SoftwareApi {
   readonly #client: StorageClient;
-  readonly #codec: ResourceCodec<SoftwareProfile, never, SoftwareUpdate>;
+  readonly #codec: NonNullable<StorageCodecs["software"]>;
   readonly #downloadCodec: ResourceCodec<SoftwareDownloadProgress, SoftwareDownloadRequest>;
   /** `/api/cluster/software/packages`: list, get(version), delete(version). */
   readonly packages: StorageResource<SoftwarePackage, never, never, string>;
@@ -1065,11 +1069,15 @@ export class SoftwareApi {
   /** PATCH `/api/cluster/software` with a body and the query flags. Waits for the job. */
   update(input: SoftwareUpdate, options: SoftwarePatchOptions = {}): Promise<MutationResult> {
     const body = this.#codec.encodePatch === undefined ? input : this.#codec.encodePatch(input);
-    const query: Record<string, QueryValue> = { ...options.query };
-    if (options.skipWarnings !== undefined) query["skip_warnings"] = options.skipWarnings;
-    if (options.stabilizeMinutes !== undefined) query["stabilize_minutes"] = options.stabilizeMinutes;
-    if (options.estimateOnly !== undefined) query["estimate_only"] = options.estimateOnly;
-    if (options.nodesToUpdate !== undefined) query["nodes_to_update"] = options.nodesToUpdate;
+    const flags: SoftwarePatchQuery = {
+      ...(options.skipWarnings !== undefined ? { skip_warnings: options.skipWarnings } : {}),
+      ...(options.stabilizeMinutes !== undefined ? { stabilize_minutes: options.stabilizeMinutes } : {}),
+      ...(options.estimateOnly !== undefined ? { estimate_only: options.estimateOnly } : {}),
+      ...(options.nodesToUpdate !== undefined ? { nodes_to_update: options.nodesToUpdate } : {}),
+    };
+    // Through the codec when there is one, so a bad flag fails before anything is sent.
+    const encoded = this.#codec.encodePatchQuery === undefined ? flags : this.#codec.encodePatchQuery(flags);
+    const query: Record<string, QueryValue> = { ...options.query, ...(encoded as Record<string, QueryValue>) };
     return this.#client.mutate("PATCH", this.#client.paths.software, { ...options, query, body });
   }
 

@@ -515,7 +515,9 @@ describe("cluster software", () => {
     const p = await client.software.get();
     expect(p.estimated_duration).toBe(3); // 3 steps of 1 s: pre-checks, node1, post-checks
     expect(p.version).toBe("9.15.1");
-    const range = await apiError(() => client.software.update({ version: "9.15.1" }, { estimateOnly: true, stabilizeMinutes: 61 }));
+    // The codec refuses stabilize_minutes outside 1..60 before sending; the server refuses it too.
+    expect((await codecError(() => client.software.update({ version: "9.15.1" }, { estimateOnly: true, stabilizeMinutes: 61 }))).path).toBe("stabilize_minutes");
+    const range = await apiError(() => raw.software.update({ version: "9.15.1" }, { estimateOnly: true, stabilizeMinutes: 61 }));
     expect(range.code).toBe("262197");
     expect(range.target).toBe("stabilize_minutes");
     expect((await apiError(() => client.software.update({ version: "9.15.1" }, { estimateOnly: true, nodesToUpdate: ["node9"] }))).target).toBe("nodes_to_update");
