@@ -1,4 +1,6 @@
 import { LineCounter, isMap, isScalar, parseAllDocuments, type Document } from "yaml";
+import { DecodeError } from "../networking/errors.js";
+import { parseJsonText } from "../networking/json-text.js";
 import { checkInventory, formatInventoryPath, type InventoryInput, type InventoryIssue } from "../storage/index.js";
 import { CliError, EXIT_USAGE, asText, detectFormat, readInput, type CliIO } from "./io.js";
 
@@ -21,15 +23,12 @@ export async function loadInventory(io: CliIO, path: string): Promise<InventoryI
   const fail = (where: string, message: string): CliError => new CliError(`${input.name}: inventory error at ${where}: ${message}`, EXIT_USAGE);
   const lines = new LineCounter();
   if (format === "json") {
+    // The project's exact JSON parser says where a syntax error is (YAML would accept some bad JSON).
     try {
-      JSON.parse(text);
+      parseJsonText(text);
     } catch (e) {
-      // V8 names the offset only for some errors, and quotes the text around it for others.
-      const message = (e instanceof Error ? e.message : String(e)).replace(/ (?:in JSON )?at position \d+.*$/s, "").replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, "");
-      const before = text.slice(0, jsonErrorOffset(text));
-      const line = before.split("\n").length;
-      const column = before.length - before.lastIndexOf("\n");
-      throw fail(`line ${line}, column ${column}`, `json: ${message}`);
+      if (!(e instanceof DecodeError)) throw e;
+      throw fail(`line ${e.line ?? 1}, column ${e.column ?? 1}`, `json: ${e.reason}`);
     }
   }
   // JSON is YAML too; the YAML parser gives every node a source range, so both are located the same way.
@@ -78,87 +77,4 @@ function locate(doc: Document, issue: InventoryIssue): number {
     if (range !== undefined && range !== null) return range[0];
   }
   return 0;
-}
-
-/** The offset of the first JSON syntax error in `text` (a small recursive-descent scan). */
-export function jsonErrorOffset(text: string): number {
-  let i = 0;
-  const ws = (): void => {
-    while (i < text.length && " \t\n\r".includes(text[i] ?? "")) i++;
-  };
-  const fail = (): never => {
-    throw i;
-  };
-  const literal = (word: string): void => {
-    if (text.startsWith(word, i)) i += word.length;
-    else fail();
-  };
-  const string = (): void => {
-    if (text[i] !== '"') fail();
-    i++;
-    while (i < text.length && text[i] !== '"') {
-      const c = text.charCodeAt(i);
-      if (c < 0x20) fail();
-      i += text[i] === "\\" ? 2 : 1;
-    }
-    if (i >= text.length) fail();
-    i++;
-  };
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === "{") {
-      i++;
-      ws();
-      if (text[i] === "}") {
-        i++;
-        return;
-      }
-      for (;;) {
-        ws();
-        string();
-        ws();
-        if (text[i] !== ":") fail();
-        i++;
-        value();
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "}") {
-          i++;
-          return;
-        } else fail();
-      }
-    }
-    if (c === "[") {
-      i++;
-      ws();
-      if (text[i] === "]") {
-        i++;
-        return;
-      }
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "]") {
-          i++;
-          return;
-        } else fail();
-      }
-    }
-    if (c === '"') return string();
-    if (c === "t") return literal("true");
-    if (c === "f") return literal("false");
-    if (c === "n") return literal("null");
-    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i));
-    if (m === null) fail();
-    else i += m[0].length;
-  };
-  try {
-    value();
-    ws();
-    return i < text.length ? i : text.length;
-  } catch (at) {
-    return typeof at === "number" ? Math.min(at, text.length) : 0;
-  }
 }

@@ -155,7 +155,8 @@ describe("storage serve --inventory", () => {
     ["syntax.yaml", "svms: [a\nb: 1\n", /syntax\.yaml: inventory error at line 2, column 1: yaml: /],
     ["two.yaml", "svms: []\n---\nnodes: []\n", /two\.yaml: inventory error at line 3: 2 YAML documents/],
     ["empty.yaml", "# nothing\n", /empty\.yaml: the inventory file is empty/],
-    ["comma.json", '{"svms": [{"name": "a"},\n ]}', /comma\.json: inventory error at line 2, column 2: json: Unexpected token/],
+    ["deep.json", "[".repeat(100_000), /deep\.json: inventory error at line 1, column \d+: json: nesting deeper than \d+/],
+    ["comma.json", '{"svms": [{"name": "a"},\n ]}', /comma\.json: inventory error at line 2, column 2: json: invalid character "]" looking for beginning of value/],
     ["ref.json", '{"svms": [{"name": "a"}],\n "volumes": [{"name": "v", "svm": "zz"}]}', /ref\.json: inventory error at line 2, column 35, field volumes\[0\]\.svm: SVM "zz"/],
   ])("rejects %s with exit 2 and a located error", async (name, text, want) => {
     const r = await cli(["storage", "serve", "--inventory", write(name, text)]);
