@@ -6,7 +6,9 @@ import { clone, create } from "@bufbuild/protobuf";
 import {
   NetworkPolicySpecSchema,
   type IngressClass,
+  type IngressClassParametersReference,
   type NetworkPolicy,
+  type NetworkPolicySpec,
 } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { kindOf } from "./envelope.js";
 import type { NetworkingObject } from "./kinds.js";
@@ -37,10 +39,25 @@ function defaultNetworkPolicy(np: NetworkPolicy): void {
   const spec = (np.spec ??= create(NetworkPolicySpecSchema));
   for (const rule of spec.ingress) for (const p of rule.ports) if (!Object.hasOwn(p, "protocol")) p.protocol = "TCP";
   for (const rule of spec.egress) for (const p of rule.ports) if (!Object.hasOwn(p, "protocol")) p.protocol = "TCP";
-  if (spec.policyTypes.length === 0) spec.policyTypes = spec.egress.length > 0 ? ["Ingress", "Egress"] : ["Ingress"];
+  if (spec.policyTypes.length === 0) spec.policyTypes = [...effectivePolicyTypes(spec)];
 }
 
 function defaultIngressClass(ic: IngressClass): void {
   const params = ic.spec?.parameters;
-  if (params !== undefined && !Object.hasOwn(params, "scope")) params.scope = "Cluster";
+  if (params !== undefined) params.scope = effectiveParametersScope(params);
+}
+
+// The defaults as values, for validation, which reads them without copying the object.
+
+/** policyTypes after defaulting: empty means Ingress, plus Egress when there are egress rules. */
+export function effectivePolicyTypes(spec: NetworkPolicySpec): readonly string[] {
+  if (spec.policyTypes.length > 0) return spec.policyTypes;
+  return spec.egress.length > 0 ? DEFAULT_INGRESS_EGRESS : DEFAULT_INGRESS;
+}
+const DEFAULT_INGRESS: readonly string[] = Object.freeze(["Ingress"]);
+const DEFAULT_INGRESS_EGRESS: readonly string[] = Object.freeze(["Ingress", "Egress"]);
+
+/** IngressClass parameters scope after defaulting: a missing scope is Cluster (since 1.21). */
+export function effectiveParametersScope(params: IngressClassParametersReference): string {
+  return Object.hasOwn(params, "scope") ? params.scope : "Cluster";
 }

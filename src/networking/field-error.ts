@@ -1,6 +1,8 @@
 // Field errors shaped like apimachinery's field.Error, and the API server's
 // way of printing them.
 
+import { renderPath } from "./wire.js";
+
 /** The API server's error type names (apimachinery `field.ErrorType`). */
 export type FieldErrorType =
   | "FieldValueRequired"
@@ -64,20 +66,13 @@ export class FieldPath {
   }
 }
 
-/** Renders structured segments the way `field.Path.String()` does. */
-export function renderFieldPath(segments: readonly (string | number)[]): string {
-  let out = "";
-  for (const s of segments) out += typeof s === "number" ? `[${s}]` : out === "" ? s : `.${s}`;
-  return out;
-}
-
 // Go prints structured bad values with %#v, which needs the Go type name. The
 // validators attach that rendering here; it stays out of JSON and equality.
 const GO_SYNTAX = Symbol("clusterwire.goSyntax");
 
 function make(type: FieldErrorType, at: FieldPath, badValue: BadValue, detail: string, goSyntax?: string): FieldError {
   const path = at.segments();
-  const e: FieldError = { type, field: renderFieldPath(path), path, badValue, detail };
+  const e: FieldError = { type, field: renderPath(path), path, badValue, detail };
   if (goSyntax !== undefined) Object.defineProperty(e, GO_SYNTAX, { value: goSyntax, enumerable: false });
   return e;
 }

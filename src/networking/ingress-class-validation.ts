@@ -1,6 +1,7 @@
 // IngressClass rules as the API server checks them.
 
 import type { IngressClass, IngressClassParametersReference } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import { effectiveParametersScope } from "./defaults.js";
 import { FieldPath, forbidden, invalid, notSupported, required, tooLong, type FieldError } from "./field-error.js";
 import { isDomainPrefixedPath, nameIsDnsLabel, nameIsDnsSubdomain, utf8Length } from "./names.js";
 import { validateApiGroup, validateRequiredSegment } from "./references.js";
@@ -38,8 +39,8 @@ function validateParameters(p: IngressClassParametersReference, at: FieldPath, o
   if (Object.hasOwn(p, "aPIGroup")) validateApiGroup(p.aPIGroup, at.child("apiGroup"), out);
   validateRequiredSegment(p.kind, at.child("kind"), out);
   validateRequiredSegment(p.name, at.child("name"), out);
-  // v1 defaulting sets a missing scope to Cluster before validation runs.
-  const scope = Object.hasOwn(p, "scope") ? p.scope : "Cluster";
+  // v1 defaulting sets a missing scope before validation runs.
+  const scope = effectiveParametersScope(p);
   if (scope !== "Cluster" && scope !== "Namespace") {
     out.push(notSupported(at.child("scope"), scope, PARAMETER_SCOPES));
     return;

@@ -157,12 +157,11 @@ function isDnsSubdomainText(s: string): boolean {
 }
 
 /** Boolean forms of isLabelKey and isLabelValue for hot loops: no result arrays. */
-export function labelKeyIsValid(key: string): boolean {
-  return isValidLabelKey(key);
-}
+export const labelKeyIsValid = isValidLabelKey;
 
+// A value that matches is ASCII, so its UTF-16 length is its byte length.
 export function labelValueIsValid(v: string): boolean {
-  return v.length === 0 || (v.length <= SHORT ? matchLabelName(v, 0, v.length) : v.length <= LABEL_VALUE_MAX && LABEL_KEY.test(v));
+  return v.length <= LABEL_VALUE_MAX && matchers.labelValue(v);
 }
 
 /** The matchers, exposed so tests can hold them to the regexes. */

@@ -8,6 +8,7 @@ import type {
   NetworkPolicyPort,
   NetworkPolicySpec,
 } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import { effectivePolicyTypes } from "./defaults.js";
 import { FieldPath, forbidden, goStringSlice, invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { cidrForLegacyField, exceptIsStrictSubset, ipMessages, parseCIDRSloppy } from "./ip.js";
 import { labelSelectorHasErrors, validateLabelSelector } from "./label-selector.js";
@@ -101,13 +102,6 @@ function validateSpec(
   }
 }
 
-/** The v1 default: empty policyTypes means Ingress, plus Egress when there are egress rules. */
-export function effectivePolicyTypes(spec: NetworkPolicySpec): readonly string[] {
-  if (spec.policyTypes.length > 0) return spec.policyTypes;
-  return spec.egress.length > 0 ? DEFAULT_INGRESS_EGRESS : DEFAULT_INGRESS;
-}
-const DEFAULT_INGRESS: readonly string[] = Object.freeze(["Ingress"]);
-const DEFAULT_INGRESS_EGRESS: readonly string[] = Object.freeze(["Ingress", "Egress"]);
 
 function validatePort(port: NetworkPolicyPort, at: FieldPath, out: FieldError[]): void {
   // An absent protocol is defaulted to TCP; an explicit "" is not.

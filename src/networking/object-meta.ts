@@ -82,9 +82,7 @@ export function validateObjectMetaUpdate(
     out.push(invalid(at.child("deletionGracePeriodSeconds"), grace ?? null, FIELD_IMMUTABLE));
   }
   // Update re-checks labels, annotations and owners, but finalizers only by the core rule.
-  if (hasKeys(m.labels)) validateLabels(m.labels, at.child("labels"), out);
-  if (hasKeys(m.annotations)) validateAnnotations(m.annotations, at.child("annotations"), out);
-  if (m.ownerReferences.length > 0) validateOwnerReferences(m.ownerReferences, at.child("ownerReferences"), out);
+  validateLabelsAnnotationsOwners(m, at, out);
   if (core) validateKubeFinalizerNames(m.finalizers, at.child("finalizers"), out);
 }
 
@@ -149,10 +147,14 @@ export function prepareMetaForCreate(meta: ObjectMeta): void {
 // managedFields are owned by the server's field manager, which discards
 // entries it cannot decode, so they are not checked here.
 function validateCommon(m: ObjectMeta, at: FieldPath, out: FieldError[], core: boolean): void {
+  validateLabelsAnnotationsOwners(m, at, out);
+  if (m.finalizers.length > 0) validateFinalizers(m.finalizers, at.child("finalizers"), out, core);
+}
+
+function validateLabelsAnnotationsOwners(m: ObjectMeta, at: FieldPath, out: FieldError[]): void {
   if (hasKeys(m.labels)) validateLabels(m.labels, at.child("labels"), out);
   if (hasKeys(m.annotations)) validateAnnotations(m.annotations, at.child("annotations"), out);
   if (m.ownerReferences.length > 0) validateOwnerReferences(m.ownerReferences, at.child("ownerReferences"), out);
-  if (m.finalizers.length > 0) validateFinalizers(m.finalizers, at.child("finalizers"), out, core);
 }
 
 export function validateAnnotations(annotations: { readonly [k: string]: string }, at: FieldPath, out: FieldError[]): void {

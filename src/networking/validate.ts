@@ -20,10 +20,11 @@ import {
   type Status,
 } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { kindOf } from "./envelope.js";
-import { formatFieldError, formatFieldErrorBody, renderFieldPath, type FieldError } from "./field-error.js";
+import { formatFieldError, formatFieldErrorBody, type FieldError } from "./field-error.js";
 import { validateIngressClass, validateIngressClassUpdate } from "./ingress-class-validation.js";
 import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from "./ingress-validation.js";
 import type { KindInfo, NetworkingObject } from "./kinds.js";
+import { renderPath } from "./wire.js";
 import { validateNetworkPolicy, networkPolicyOptions, validateNetworkPolicyUpdate } from "./network-policy-validation.js";
 import {
   prepareMetaForCreate,
@@ -155,7 +156,7 @@ function validateList(
 
 function prefixed(e: FieldError, i: number): FieldError {
   const path = ["items", i, ...e.path];
-  const copy: FieldError = { ...e, path, field: renderFieldPath(path) };
+  const copy: FieldError = { ...e, path, field: renderPath(path) };
   // Keep the Go rendering of the value, which lives on a non-enumerable key.
   for (const sym of Object.getOwnPropertySymbols(e)) {
     Object.defineProperty(copy, sym, { value: (e as unknown as Record<symbol, unknown>)[sym], enumerable: false });
