@@ -229,6 +229,13 @@ function volumeOfPath(name: JsonValue | undefined): string | undefined {
   return m?.[1];
 }
 
+// A clone or a converted LUN brings its own os_type and size; a value here could only contradict it.
+function refuseInherited(body: JsonObject, why: string): void {
+  for (const field of ["os_type", "space.size", "space.block_size"]) {
+    if (has(body, field)) throw new StorageCodecError(field, `must not be given ${why}`);
+  }
+}
+
 export const nvmeNamespace = {
   /** A namespace record (collection item or single GET). */
   decode(json: unknown): NvmeNamespace {
@@ -252,20 +259,14 @@ export const nvmeNamespace = {
     if (cloning) {
       requireField(body, "clone.source");
       requireOneOf(body, "clone.source", ["uuid", "name"]);
-      const taken = " when cloning: it is taken from the clone source";
-      if (has(body, "os_type")) throw new StorageCodecError("os_type", `must not be given${taken}`);
-      if (has(body, "space.size")) throw new StorageCodecError("space.size", `must not be given${taken}`);
-      if (has(body, "space.block_size")) throw new StorageCodecError("space.block_size", `must not be given${taken}`);
+      refuseInherited(body, "when cloning: it is taken from the clone source");
     }
     if (converting) {
       requireField(body, "convert.lun");
       requireOneOf(body, "convert.lun", ["uuid", "name"]);
       // The LUN is converted in place: its os_type and size carry over (the reference
       // server refuses them too), so a value here could only contradict the LUN.
-      const taken = " when converting: it is taken from the LUN";
-      if (has(body, "os_type")) throw new StorageCodecError("os_type", `must not be given${taken}`);
-      if (has(body, "space.size")) throw new StorageCodecError("space.size", `must not be given${taken}`);
-      if (has(body, "space.block_size")) throw new StorageCodecError("space.block_size", `must not be given${taken}`);
+      refuseInherited(body, "when converting: it is taken from the LUN");
     }
     const name = at(body, "name");
     const fullPath = typeof name === "string" && name.startsWith("/");
