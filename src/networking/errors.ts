@@ -68,3 +68,20 @@ export class EncodeError extends Error {
     this.path = path;
   }
 }
+
+/**
+ * Thrown by the router and the policy engine for input they cannot give a
+ * meaning to: a pod with an unparsable IP, a duplicate pod, a connection to a
+ * pod that does not exist, a port name the destination does not declare (E9).
+ * `path` locates the value in the input, e.g. `pods[3].ip` or `connection.to.pod`.
+ */
+export class EvaluatorInputError extends Error {
+  override readonly name = "EvaluatorInputError";
+  readonly path: string;
+  readonly reason: string;
+  constructor(path: string, reason: string) {
+    super(path === "" ? reason : `${path}: ${reason}`);
+    this.reason = reason;
+    this.path = path;
+  }
+}

@@ -77,6 +77,11 @@ function make(type: FieldErrorType, at: FieldPath, badValue: BadValue, detail: s
   return e;
 }
 
+/** field.Duplicate: a second object or value where names must be unique. */
+export function duplicate(at: FieldPath, value: BadValue): FieldError {
+  return make("FieldValueDuplicate", at, value, "");
+}
+
 export function required(at: FieldPath, detail = ""): FieldError {
   return make("FieldValueRequired", at, "", detail);
 }

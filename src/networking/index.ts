@@ -81,3 +81,32 @@ export { IntOrStringSchema } from "../../gen/k8s/io/apimachinery/pkg/util/intstr
 export type { TypedLocalObjectReference } from "../../gen/k8s/io/api/core/v1/core_pb.js";
 export { TypedLocalObjectReferenceSchema } from "../../gen/k8s/io/api/core/v1/core_pb.js";
 export { create } from "@bufbuild/protobuf";
+export { EvaluatorInputError } from "./errors.js";
+export { createPolicyEngine, type PolicyEngineInput } from "./policy-engine.js";
+export { createRouter, type RouterInput } from "./router.js";
+export type {
+  Cell,
+  ClusterNamespace,
+  ClusterPod,
+  ClusterPodPort,
+  Connection,
+  ConnectionChange,
+  Decision,
+  DiffOptions,
+  DirectionDecision,
+  Endpoint,
+  HostTier,
+  OutOfScope,
+  PolicyDiff,
+  PolicyEngine,
+  PolicyRuleMatch,
+  PortQuery,
+  Protocol,
+  Route,
+  RouteRequest,
+  Router,
+  SkippedObject,
+  TruthMatrix,
+  TruthTable,
+  Verdict,
+} from "./evaluator-types.js";

@@ -87,3 +87,63 @@ function hasKeys(o: object): boolean {
   for (const _ in o) return true;
   return false;
 }
+
+// ------------------------------------------------------------------ matching
+
+/** Labels as the evaluators see them: a plain string map. */
+export type Labels = Readonly<Record<string, string>>;
+
+/** A compiled selector: true when the labels satisfy it. */
+export type LabelMatcher = (labels: Labels) => boolean;
+
+const MATCH_ALL: LabelMatcher = () => true;
+const MATCH_NONE: LabelMatcher = () => false;
+
+/**
+ * Compiles a label selector for matching (semantics E10): matchLabels and every
+ * requirement are ANDed; an empty selector matches everything. NotIn and
+ * DoesNotExist hold when the key is missing. Only own properties of `labels`
+ * count, so a label map can never match through Object.prototype.
+ *
+ * The selector is assumed valid; an operator validation would reject matches
+ * nothing, so an invalid selector can never widen a match.
+ */
+export function compileLabelSelector(selector: LabelSelector): LabelMatcher {
+  const checks: LabelMatcher[] = [];
+  for (const key of Object.keys(selector.matchLabels)) {
+    const want = selector.matchLabels[key]!;
+    checks.push((l) => Object.hasOwn(l, key) && l[key] === want);
+  }
+  for (const r of selector.matchExpressions) checks.push(compileRequirement(r));
+  if (checks.length === 0) return MATCH_ALL;
+  if (checks.length === 1) return checks[0]!;
+  return (l) => {
+    for (const c of checks) if (!c(l)) return false;
+    return true;
+  };
+}
+
+function compileRequirement(r: LabelSelectorRequirement): LabelMatcher {
+  const key = r.key;
+  switch (r.operator) {
+    case "In": {
+      const values = new Set(r.values);
+      return (l) => Object.hasOwn(l, key) && values.has(l[key]!);
+    }
+    case "NotIn": {
+      const values = new Set(r.values);
+      return (l) => !Object.hasOwn(l, key) || !values.has(l[key]!);
+    }
+    case "Exists":
+      return (l) => Object.hasOwn(l, key);
+    case "DoesNotExist":
+      return (l) => !Object.hasOwn(l, key);
+    default:
+      return MATCH_NONE;
+  }
+}
+
+/** Whether a selector is empty, i.e. matches everything in its scope. */
+export function labelSelectorIsEmpty(selector: LabelSelector): boolean {
+  return selector.matchExpressions.length === 0 && !hasKeys(selector.matchLabels);
+}
