@@ -38,6 +38,12 @@ interface Candidate {
   /** Length of the path as written (R7.1); an empty ImplementationSpecific path counts as "/". */
   readonly length: number;
   readonly exact: boolean;
+  /**
+   * What a request path is compared with (R6): the path itself for Exact; for
+   * the others the path with one trailing "/" removed, and "" for "/", which
+   * matches every request.
+   */
+  readonly key: string;
   readonly backend: IngressBackend;
 }
 
@@ -49,10 +55,12 @@ interface Fallback {
 
 class Tier {
   readonly kind: HostTier;
-  /** Exact paths by the path a request must equal. */
-  readonly exact = new Map<string, Candidate>();
-  /** Prefix paths by the path a request must equal or extend with "/" (R6). */
-  readonly prefix = new Map<string, Candidate>();
+  /** Every path of the tier, best first by R7 once sealed: the first that matches wins. */
+  readonly candidates: Candidate[] = [];
+  /** Exact paths by the path a request must equal (large tiers only). */
+  exact: Map<string, Candidate> | undefined;
+  /** Prefix paths by the path a request must equal or extend with "/" (R6; large tiers only). */
+  prefix: Map<string, Candidate> | undefined;
   /** The best Prefix "/" (or empty ImplementationSpecific path), which matches everything. */
   catchAll: Candidate | undefined;
   /** The defaultBackend of the best Ingress contributing rules here (R9.1). */
@@ -61,7 +69,56 @@ class Tier {
   constructor(kind: HostTier) {
     this.kind = kind;
   }
+
+  /** Orders the candidates; a tier too large to scan also gets the maps. */
+  seal(intern: Map<string, string>): Lookup {
+    this.candidates.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+    if (this.candidates.length <= SCAN_LIMIT) {
+      let exactBits = 0;
+      const lookup: Lookup = [this, this.kind, 0];
+      this.candidates.forEach((c, i) => {
+        if (c.exact) exactBits |= 1 << i;
+        let k = intern.get(c.key);
+        if (k === undefined) intern.set(c.key, (k = c.key));
+        lookup.push(k, c.backend, c.ingress, c.rule, c.path);
+      });
+      lookup[2] = exactBits;
+      return lookup;
+    }
+    const exact = (this.exact = new Map());
+    const prefix = (this.prefix = new Map());
+    // Best first, so the first candidate stored under a key is the one to keep.
+    for (const c of this.candidates) {
+      if (c.exact) {
+        if (!exact.has(c.key)) exact.set(c.key, c);
+      } else if (c.key === "") {
+        this.catchAll ??= c;
+      } else if (!prefix.has(c.key)) {
+        prefix.set(c.key, c);
+      }
+    }
+    return [this, this.kind, -1];
+  }
 }
+
+/**
+ * A tier as a lookup reads it, flattened into one array so that a lookup
+ * touches one object after the host map. With 10,000 Ingresses and requests
+ * spread over all their hosts, cache misses dominate; this layout measured
+ * about 20% more lookups/s than an object per tier and per path.
+ *   [0] the Tier; [1] its kind; [2] a bit per Exact path, or -1 for a large
+ *   tier matched through its maps; then per path, best first:
+ *   key, backend, ingress, rule index, path index.
+ */
+type Lookup = unknown[];
+const FIRST = 3;
+const STRIDE = 5;
+
+/**
+ * Up to this many paths, a tier is scanned in precedence order; that beats
+ * map lookups per path segment and keeps a tier in one cache-friendly array.
+ */
+const SCAN_LIMIT = 30;
 
 /** Builds a router for one controller (R1). Throws EvaluatorInputError for inputs that are not Ingress / IngressClass messages. */
 export function createRouter(input: RouterInput): Router {
@@ -72,9 +129,9 @@ class IngressRouter implements Router {
   readonly inScope: readonly string[];
   readonly outOfScope: readonly OutOfScope[];
   readonly skipped: readonly SkippedObject[];
-  readonly #precise = new Map<string, Tier>();
-  readonly #wildcard = new Map<string, Tier>();
-  #hostless: Tier | undefined;
+  readonly #precise = new Map<string, Lookup>();
+  readonly #wildcard = new Map<string, Lookup>();
+  #hostless: Lookup | undefined;
   #fallback: Fallback | undefined;
 
   constructor(input: RouterInput) {
@@ -115,7 +172,14 @@ class IngressRouter implements Router {
     const ranked = inScope.map((v) => ({ ...v, time: creationTime(v.ing) })).sort(
       (a, b) => compareTime(a.time, b.time) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
     );
-    ranked.forEach((v, rank) => this.#add(v.ing, v.key, rank));
+    const tiers = new Tiers();
+    ranked.forEach((v, rank) => addIngress(tiers, v.ing, v.key, rank));
+    this.#fallback = tiers.fallback;
+    // Many tiers share their paths ("/", "/api"): one string each keeps scans in cache.
+    const intern = new Map<string, string>();
+    for (const [host, t] of tiers.precise) this.#precise.set(host, t.seal(intern));
+    for (const [suffix, t] of tiers.wildcard) this.#wildcard.set(suffix, t.seal(intern));
+    this.#hostless = tiers.hostless?.seal(intern);
   }
 
   #classes(input: RouterInput, skipped: SkippedObject[]): Classes {
@@ -144,80 +208,48 @@ class IngressRouter implements Router {
     return { controller, byName, hasDefault };
   }
 
-  #add(ing: Ingress, key: string, rank: number): void {
-    const spec = ing.spec;
-    if (spec === undefined) return;
-    const fallback = spec.defaultBackend === undefined ? undefined : { rank, ingress: key, backend: spec.defaultBackend };
-    if (fallback !== undefined && (this.#fallback === undefined || rank < this.#fallback.rank)) this.#fallback = fallback;
-    spec.rules.forEach((rule, ruleIndex) => {
-      const tier = this.#tier(rule.host);
-      // R9.1: the first-ranked contributor that has a defaultBackend.
-      if (fallback !== undefined && (tier.fallback === undefined || rank < tier.fallback.rank)) tier.fallback = fallback;
-      // R8: a rule without http selects its tier but adds no paths.
-      const paths = rule.ingressRuleValue?.http?.paths ?? [];
-      paths.forEach((p, pathIndex) => {
-        if (p.backend === undefined) return; // validation requires it
-        const written = p.pathType === "ImplementationSpecific" && p.path === "" ? "/" : p.path;
-        const c: Candidate = {
-          rank,
-          ingress: key,
-          rule: ruleIndex,
-          path: pathIndex,
-          length: written.length,
-          exact: p.pathType === "Exact",
-          backend: p.backend,
-        };
-        if (c.exact) keepBest(tier.exact, written, c);
-        else if (written === "/") {
-          if (tier.catchAll === undefined || better(c, tier.catchAll)) tier.catchAll = c;
-        } else keepBest(tier.prefix, written.endsWith("/") ? written.slice(0, -1) : written, c);
-      });
-    });
-  }
-
-  #tier(host: string): Tier {
-    let map: Map<string, Tier>;
-    let k = host;
-    let kind: HostTier;
-    if (host === "") {
-      return (this.#hostless ??= new Tier("host-less"));
-    } else if (host.startsWith("*.")) {
-      map = this.#wildcard;
-      k = host.slice(2);
-      kind = "wildcard";
-    } else {
-      map = this.#precise;
-      kind = "precise";
-    }
-    let t = map.get(k);
-    if (t === undefined) map.set(k, (t = new Tier(kind)));
-    return t;
-  }
-
   route(request: RouteRequest): Route | null {
     if (request === null || typeof request !== "object") throw new EvaluatorInputError("request", "must be { host, path }");
     if (typeof request.host !== "string") throw new EvaluatorInputError("request.host", "must be a string (the Host header)");
     if (typeof request.path !== "string") throw new EvaluatorInputError("request.path", "must be a string (the request target)");
     const host = normaliseHost(request.host);
     const path = requestPath(request.path);
-    const tier = this.#selectTier(host);
-    if (tier !== undefined) {
-      const c = bestMatch(tier, path);
-      if (c !== undefined) {
-        return { backend: c.backend, ingress: c.ingress, rule: c.rule, path: c.path, via: "path", tier: tier.kind, host, requestPath: path };
+    const t = this.#selectTier(host);
+    if (t !== undefined) {
+      const kind = t[1] as HostTier;
+      const exactBits = t[2] as number;
+      if (exactBits >= 0) {
+        for (let i = FIRST, bit = 1; i < t.length; i += STRIDE, bit <<= 1) {
+          const k = t[i] as string;
+          const hit =
+            (exactBits & bit) !== 0
+              ? path === k
+              : k === "" || (path.startsWith(k) && (path.length === k.length || path.charCodeAt(k.length) === 0x2f));
+          if (hit) {
+            const backend = t[i + 1] as IngressBackend;
+            const ingress = t[i + 2] as string;
+            return { backend, ingress, rule: t[i + 3] as number, path: t[i + 4] as number, via: "path", tier: kind, host, requestPath: path };
+          }
+        }
+      } else {
+        const c = bestInMaps(t[0] as Tier, path);
+        if (c !== undefined) {
+          return { backend: c.backend, ingress: c.ingress, rule: c.rule, path: c.path, via: "path", tier: kind, host, requestPath: path };
+        }
       }
-      const f = tier.fallback;
+      const f = (t[0] as Tier).fallback;
       if (f !== undefined) {
-        return { backend: f.backend, ingress: f.ingress, rule: null, path: null, via: "tier-default", tier: tier.kind, host, requestPath: path };
+        return { backend: f.backend, ingress: f.ingress, rule: null, path: null, via: "tier-default", tier: kind, host, requestPath: path };
       }
     }
     const f = this.#fallback;
     if (f === undefined) return null;
-    return { backend: f.backend, ingress: f.ingress, rule: null, path: null, via: "default", tier: tier?.kind ?? null, host, requestPath: path };
+    const kind = t === undefined ? null : (t[1] as HostTier);
+    return { backend: f.backend, ingress: f.ingress, rule: null, path: null, via: "default", tier: kind, host, requestPath: path };
   }
 
   /** R4: the first non-empty tier; an empty Host reaches only host-less rules (R3). */
-  #selectTier(host: string): Tier | undefined {
+  #selectTier(host: string): Lookup | undefined {
     if (host !== "") {
       const precise = this.#precise.get(host);
       if (precise !== undefined) return precise;
@@ -229,6 +261,55 @@ class IngressRouter implements Router {
     }
     return this.#hostless;
   }
+}
+
+/** The tiers while they are being filled, before they are sealed into lookups. */
+class Tiers {
+  readonly precise = new Map<string, Tier>();
+  readonly wildcard = new Map<string, Tier>();
+  hostless: Tier | undefined;
+  /** The best in-scope Ingress with a defaultBackend (R9.2). */
+  fallback: Fallback | undefined;
+
+  of(host: string): Tier {
+    if (host === "") return (this.hostless ??= new Tier("host-less"));
+    const wildcard = host.startsWith("*.");
+    const map = wildcard ? this.wildcard : this.precise;
+    const k = wildcard ? host.slice(2) : host;
+    let t = map.get(k);
+    if (t === undefined) map.set(k, (t = new Tier(wildcard ? "wildcard" : "precise")));
+    return t;
+  }
+}
+
+/** Adds an Ingress's rules and defaultBackend; Ingresses come best rank first. */
+function addIngress(tiers: Tiers, ing: Ingress, key: string, rank: number): void {
+  const spec = ing.spec;
+  if (spec === undefined) return;
+  const fallback = spec.defaultBackend === undefined ? undefined : { rank, ingress: key, backend: spec.defaultBackend };
+  if (fallback !== undefined) tiers.fallback ??= fallback;
+  spec.rules.forEach((rule, ruleIndex) => {
+    const tier = tiers.of(rule.host);
+    // R9.1: the best-ranked contributor that has a defaultBackend.
+    if (fallback !== undefined) tier.fallback ??= fallback;
+    // R8: a rule without http selects its tier but adds no paths.
+    const paths = rule.ingressRuleValue?.http?.paths ?? [];
+    paths.forEach((p, pathIndex) => {
+      if (p.backend === undefined) return; // validation requires it
+      const written = p.pathType === "ImplementationSpecific" && p.path === "" ? "/" : p.path;
+      const exact = p.pathType === "Exact";
+      tier.candidates.push({
+        rank,
+        ingress: key,
+        rule: ruleIndex,
+        path: pathIndex,
+        length: written.length,
+        exact,
+        key: exact ? written : written.endsWith("/") ? written.slice(0, -1) : written,
+        backend: p.backend,
+      });
+    });
+  });
 }
 
 interface Classes {
@@ -268,30 +349,27 @@ function better(a: Candidate, b: Candidate): boolean {
   return a.path < b.path;
 }
 
-function keepBest(map: Map<string, Candidate>, key: string, c: Candidate): void {
-  const old = map.get(key);
-  if (old === undefined || better(c, old)) map.set(key, c);
-}
-
-/** R6 + R7 over one tier: the request path equals an exact key, or equals or extends a prefix key. */
-function bestMatch(tier: Tier, path: string): Candidate | undefined {
-  let best = tier.exact.get(path);
+/**
+ * R6 + R7 over a large tier: the request can only match the Exact key equal
+ * to it, the catch-all, and Prefix keys equal to it or to a part of it that
+ * ends before a "/".
+ */
+function bestInMaps(tier: Tier, path: string): Candidate | undefined {
+  let best = tier.exact!.get(path);
   const consider = (c: Candidate | undefined): void => {
     if (c !== undefined && (best === undefined || better(c, best))) best = c;
   };
+  const prefix = tier.prefix!;
   consider(tier.catchAll);
-  if (tier.prefix.size > 0) {
-    consider(tier.prefix.get(path));
-    // Every proper prefix of the path that is followed by "/".
-    for (let i = path.indexOf("/", 1); i > 0; i = path.indexOf("/", i + 1)) consider(tier.prefix.get(path.slice(0, i)));
-  }
+  consider(prefix.get(path));
+  for (let i = path.indexOf("/", 1); i > 0; i = path.indexOf("/", i + 1)) consider(prefix.get(path.slice(0, i)));
   return best;
 }
 
 /** R3: drop the port (and the brackets of an IPv6 literal), lower-case. */
 export function normaliseHost(header: string): string {
   let h = header;
-  if (h.startsWith("[")) {
+  if (h.charCodeAt(0) === 0x5b) {
     const end = h.indexOf("]");
     if (end > 0) h = h.slice(1, end);
   } else {
@@ -299,7 +377,12 @@ export function normaliseHost(header: string): string {
     // Only one colon can be a port separator; an unbracketed IPv6 literal keeps all of its.
     if (colon >= 0 && h.indexOf(":", colon + 1) < 0) h = h.slice(0, colon);
   }
-  return h.toLowerCase();
+  // Most Host headers are lower case already: skip the copy then.
+  for (let i = 0; i < h.length; i++) {
+    const c = h.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a) || c > 0x7f) return h.toLowerCase();
+  }
+  return h;
 }
 
 /** R5: the target up to the first "?" or "#", compared literally. */
