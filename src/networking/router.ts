@@ -9,6 +9,7 @@
 
 import type { Ingress, IngressBackend, IngressClass } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import type { ObjectMeta } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
+import { isZeroTime } from "./binary.js";
 import { EvaluatorInputError } from "./errors.js";
 import type { HostTier, OutOfScope, Route, RouteRequest, Router, SkippedObject } from "./evaluator-types.js";
 import { duplicate, FieldPath, type FieldError } from "./field-error.js";
@@ -398,10 +399,14 @@ function identify(meta: ObjectMeta | undefined): { name: string; key: string } {
   return { name, key: `${meta?.namespace || DEFAULT_NAMESPACE}/${name}` };
 }
 
-/** [seconds, nanos]; an Ingress without a timestamp ranks after every one with a timestamp. */
+/**
+ * [seconds, nanos]; an Ingress without a timestamp ranks after every one with
+ * a timestamp. Decoded objects carry Go's zero time (an empty Time) where
+ * the timestamp was absent, so that counts as absent too.
+ */
 function creationTime(ing: Ingress): readonly [bigint, number] | undefined {
   const t = ing.metadata?.creationTimestamp;
-  return t === undefined ? undefined : [t.seconds, t.nanos];
+  return t === undefined || isZeroTime(t) ? undefined : [t.seconds, t.nanos];
 }
 
 function compareTime(a: readonly [bigint, number] | undefined, b: readonly [bigint, number] | undefined): number {
