@@ -196,7 +196,7 @@ export interface ConnectionChange {
 }
 
 export interface PolicyDiff {
-  /** Pod pairs present in both engines whose verdict differs, sorted by from, to, protocol, port. */
+  /** Pod pairs present in both engines whose verdict differs, sorted by source and destination (in this engine's pod order), then protocol (TCP, UDP, SCTP, or the order of `options.protocols`), then port. */
   readonly changes: readonly ConnectionChange[];
   /** Pods only this engine has (not compared). */
   readonly removedPods: readonly string[];
@@ -205,7 +205,7 @@ export interface PolicyDiff {
 }
 
 export interface PolicyEngine {
-  /** One connection, with the reason for each direction. Throws PolicyInputError for unknown pods or ports. */
+  /** One connection, with the reason for each direction. Throws EvaluatorInputError for unknown pods or ports. */
   evaluate(connection: Connection): Decision;
   /** Every ordered pod pair for one protocol and port. */
   truthTable(query: PortQuery): TruthTable;
