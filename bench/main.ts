@@ -9,6 +9,7 @@ import { equals, fromBinary, type DescMessage, type Message } from "@bufbuild/pr
 import { Bench, type Task } from "tinybench";
 import { decode, encode, fromJson, toJsonString, validate, type FieldError, type NetworkingObject } from "../src/networking/index.js";
 import { loadInputs, loadValidationInputs, type BenchInput } from "./fixtures.js";
+import { evaluatorText, runEvaluatorBench, type EvaluatorReport } from "./evaluators.js";
 import { loadProtobufjsStatic, protobufEs, protobufjsReflect, protobufjsStatic } from "./peers.js";
 import {
   kubernetesModelsVerdict,
@@ -25,7 +26,8 @@ const USAGE = `usage: node dist/bench/main.js [--time MS] [--filter TEXT] [--jso
   --filter TEXT  only groups whose "operation:input" contains TEXT (case-insensitive),
                  e.g. --filter realistic, --filter decode:, --filter "encode:Ingress (",
                  --filter validate, --filter pipeline
-                 operations: decode, encode, toJson, fromJson, validate, pipeline
+                 operations: decode, encode, toJson, fromJson, validate, pipeline,
+                 and the evaluators: truth-table, evaluate, route
   --json         print machine-readable results on stdout instead of tables`;
 
 type Op = "decode" | "encode" | "toJson" | "fromJson" | "validate" | "pipeline";
@@ -595,11 +597,17 @@ async function main(): Promise<void> {
     }
     if (validationInputs.some((input) => wanted("validate", input))) coverage = { peer: km?.label, rows: runCoverage(km) };
   }
-  if (groups.length === 0) throw new Error(`bench: --filter ${JSON.stringify(values.filter)} matches nothing`);
+  const evaluatorWanted = (task: string): boolean => filter === undefined || task.includes(filter) || filter.startsWith(`${task}:`);
+  const runsEvaluators = ["truth-table", "evaluate", "route"].some(evaluatorWanted);
+  if (groups.length === 0 && !runsEvaluators) throw new Error(`bench: --filter ${JSON.stringify(values.filter)} matches nothing`);
 
   const tasks = groups.reduce((n, g) => n + g.candidates.length, 0);
-  process.stderr.write(`bench: ${tasks} tasks, about ${Math.ceil((tasks * timeMs * 1.5) / 1000)} s\n`);
-  const results = await measure(groups, timeMs, progress);
+  if (tasks > 0) process.stderr.write(`bench: ${tasks} tasks, about ${Math.ceil((tasks * timeMs * 1.5) / 1000)} s\n`);
+  const results = groups.length === 0 ? [] : await measure(groups, timeMs, progress);
+  progress("\r\x1b[K");
+  const evaluators: EvaluatorReport = runsEvaluators
+    ? runEvaluatorBench({ timeMs, wanted: evaluatorWanted, progress })
+    : { lines: [], results: [], goals: [] };
   progress("\r\x1b[K");
   const ratios = ratiosOf(results);
   if (values.json) {
@@ -609,9 +617,12 @@ async function main(): Promise<void> {
       notes,
       ...(coverage !== undefined ? { coverage: coverage.rows } : {}),
     };
-    console.log(JSON.stringify({ meta, inputs: reports, results, ratios, summary: geomeans(ratios), ...extra }, null, 2));
+    const evaluatorJson = { evaluators: { results: evaluators.results, goals: evaluators.goals } };
+    console.log(JSON.stringify({ meta, inputs: reports, results, ratios, summary: geomeans(ratios), ...extra, ...evaluatorJson }, null, 2));
   } else {
-    printText(reports, results, ratios, timeMs, { notes, ...(coverage !== undefined ? { coverage } : {}) });
+    if (results.length > 0) printText(reports, results, ratios, timeMs, { notes, ...(coverage !== undefined ? { coverage } : {}) });
+    const text = evaluatorText(evaluators);
+    if (text.length > 0) console.log(text.join("\n"));
   }
   if (sink === Symbol.for("never")) console.log("unreachable");
 }
