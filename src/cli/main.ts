@@ -7,6 +7,8 @@ import { convertCommand } from "./convert.js";
 import { decodeCommand } from "./decode.js";
 import { demoCommand } from "./demo.js";
 import { encodeCommand } from "./encode.js";
+import { reachCommand } from "./reach.js";
+import { routeCommand } from "./route.js";
 import { storageCommand } from "./storage.js";
 import { validateCommand } from "./validate.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from "./io.js";
@@ -14,15 +16,17 @@ import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from "./io.js
 export type { CliIO, Sink, Source } from "./io.js";
 export { DEMO_STEPS, roundTripStep, runDemo, validateStep, type DemoItem, type DemoStep, type StepResult } from "./demo.js";
 
-export const COMMANDS: readonly Command[] = [decodeCommand, encodeCommand, convertCommand, validateCommand, demoCommand, storageCommand];
+export const COMMANDS: readonly Command[] = [decodeCommand, encodeCommand, convertCommand, validateCommand, routeCommand, reachCommand, demoCommand, storageCommand];
 
 function globalHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return `Usage: clusterwire <command> [options]
 
 Kubernetes networking.k8s.io/v1 objects as the API server sees them:
-protobuf (k8s\\0 envelope and watch streams), JSON and YAML, byte for byte.
-And the storage-cluster REST API: its reference server (clusterwire storage).
+protobuf (k8s\\0 envelope and watch streams), JSON and YAML, byte for byte;
+which backend an Ingress controller picks (route) and which pods may talk
+under NetworkPolicies (reach). And the storage-cluster REST API: its
+reference server (clusterwire storage).
 
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}

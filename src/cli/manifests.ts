@@ -26,11 +26,25 @@ export const MANIFEST_EXTENSIONS: ReadonlySet<string> = new Set([".yaml", ".yml"
 export const MANIFEST_KINDS_TEXT = ".yaml, .yml, .json, .jsonl or .pb";
 
 /**
- * Directories a walk never enters: node_modules, and storage/, which holds
+ * Directories a walk never enters: node_modules; storage/, which holds
  * storage-API files (reference-server inventories such as
- * examples/storage/inventory.yaml), not Kubernetes manifests.
+ * examples/storage/inventory.yaml); and clusters/, which holds cluster
+ * descriptions for `clusterwire reach` (examples/clusters/shop.yaml). Neither
+ * is a Kubernetes manifest.
  */
-export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(["node_modules", "storage"]);
+export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(["node_modules", "storage", "clusters"]);
+
+/** Why a walk skipped a directory, for its note on stderr. */
+export function skippedDirectoryReason(name: string): string {
+  switch (name) {
+    case "storage":
+      return "storage-API files, not Kubernetes manifests";
+    case "clusters":
+      return "cluster descriptions for clusterwire reach, not Kubernetes manifests";
+    default:
+      return "not Kubernetes manifests";
+  }
+}
 
 /** Manifest files under `dir` (absolute paths), sorted, skipping dot-directories and SKIPPED_DIRECTORIES. */
 export async function walkManifests(dir: string, skipped?: string[]): Promise<string[]> {

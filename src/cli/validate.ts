@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import {
   DecodeError,
   formatFieldError,
@@ -29,7 +29,7 @@ import {
   usageError,
   type CliIO,
 } from "./io.js";
-import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, walkManifests, type DemoItem } from "./manifests.js";
+import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, skippedDirectoryReason, walkManifests, type DemoItem } from "./manifests.js";
 
 const NAME = "validate";
 
@@ -252,7 +252,7 @@ async function loadInputs(io: CliIO, paths: readonly string[]): Promise<Loaded> 
     const skipped: string[] = [];
     try {
       found = await walkManifests(abs, skipped);
-      for (const s of skipped) io.stderr.write(`clusterwire: skipped ${join(path, relative(abs, s))}/: storage-API files, not Kubernetes manifests\n`);
+      for (const s of skipped) io.stderr.write(`clusterwire: skipped ${join(path, relative(abs, s))}/: ${skippedDirectoryReason(basename(s))}\n`);
     } catch (e) {
       failures.push({ file: path, message: `cannot read directory: ${errnoMessage(e)}` });
       continue;

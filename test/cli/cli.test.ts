@@ -316,9 +316,12 @@ describe("demo", () => {
     const r = await cli(["demo", "--no-storage", "examples"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    const lines = r.stdout.trimEnd().split("\n");
+    const all = r.stdout.trimEnd().split("\n");
+    // The manifests part ends at its summary; the routes and reach sections follow (test/cli/route.test.ts, reach.test.ts).
+    const lines = all.slice(0, all.findIndex((l) => l.startsWith("routes: ")));
     expect(lines[0]).toMatch(/^clusterwire demo: \d+ files in examples \(steps: round-trip, validate\)$/);
     expect(lines.at(-1)).toMatch(/^ok: (\d+) objects from \d+ files; round-trip \1\/\1 ok; validate \1\/\1 ok \(4 invalid as expected\)$/);
+    expect(all.at(-1)).toBe("ok: reach 2 tables (128 cells) and 5 connections as expected");
     const objectLines = lines.slice(1, -1).filter((l) => !l.startsWith(" "));
     expect(objectLines.every((l) => / {2}round-trip ok {2}(validate ok|validate: \d+ errors?, as expected)$/.test(l)), r.stdout).toBe(true);
     // Only the files under examples/invalid fail validation, and they must.
