@@ -32,7 +32,8 @@ import {
 } from "../../src/networking/index.js";
 import { currentFolders, fixtureFolders, loadFixtures } from "../fixtures.js";
 import { loadOracle, oracleDecode, oracleDecodeEnvelope } from "../oracle/protobufjs.js";
-import { GO_ZERO_SECONDS, NETWORKING_KINDS, arbObject, arbObjectOf, goZero } from "../arbitraries.js";
+import { arbObject, arbObjectOf, NETWORKING_KINDS } from "../../src/testing/index.js";
+import { GO_ZERO_SECONDS, goZero } from "../../src/testing/any-shape.js";
 
 const NET = "k8s.io.api.networking.v1";
 

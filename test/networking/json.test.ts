@@ -20,7 +20,7 @@ import {
   type NetworkingObject,
 } from "../../src/networking/index.js";
 import { currentFolders, loadFixtures } from "../fixtures.js";
-import { goZero } from "../arbitraries.js";
+import { goZero } from "../../src/testing/any-shape.js";
 
 const ING = '"kind":"Ingress","apiVersion":"networking.k8s.io/v1"';
 const NP = '"kind":"NetworkPolicy","apiVersion":"networking.k8s.io/v1"';

@@ -24,12 +24,12 @@ import {
   type TruthTable,
 } from "../../src/networking/index.js";
 import {
-  clusterArbitrary,
-  clusterPairArbitrary,
-  connectionArbitrary,
-  mentionedPorts,
+  arbCluster,
+  arbClusterPair,
+  arbConnection,
   type GeneratedCluster,
-} from "./cluster-arbitraries.js";
+} from "../../src/testing/index.js";
+import { mentionedPorts } from "../../src/testing/clusters.js";
 import { referenceEvaluate, referenceTruthTable, type ReferenceCluster } from "./policy-reference.js";
 
 const OVERRIDE = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "");
@@ -234,8 +234,8 @@ describe("reference evaluator: single rules", () => {
 // ------------------------------------------------------------------ engine against reference
 
 describe("policy engine agrees with the reference", () => {
-  const withConnections = clusterArbitrary().chain((c) =>
-    fc.tuple(fc.constant(c), fc.array(connectionArbitrary(c), { minLength: 1, maxLength: 25 })),
+  const withConnections = arbCluster().chain((c) =>
+    fc.tuple(fc.constant(c), fc.array(arbConnection(c), { minLength: 1, maxLength: 25 })),
   );
 
   it("evaluate() deep-equals the reference, explanations included", () => {
@@ -263,7 +263,7 @@ describe("policy engine agrees with the reference", () => {
   it("truthTable() and matrix() match the reference for every protocol", () => {
     fc.assert(
       fc.property(
-        clusterArbitrary().chain((c) => fc.tuple(fc.constant(c), tablePoints(c))),
+        arbCluster().chain((c) => fc.tuple(fc.constant(c), tablePoints(c))),
         ([cluster, [mentioned, random]]) => {
           explained(cluster, () => {
             const engine = createPolicyEngine(cluster);
@@ -312,7 +312,7 @@ describe("policy engine agrees with the reference", () => {
 
   it("diff() lists exactly the cells that differ between the reference tables", () => {
     fc.assert(
-      fc.property(clusterPairArbitrary(), fc.array(fc.integer({ min: 1, max: 65535 }), { maxLength: 2 }), (pair, random) => {
+      fc.property(arbClusterPair(), fc.array(fc.integer({ min: 1, max: 65535 }), { maxLength: 2 }), (pair, random) => {
         const before: ReferenceCluster = { namespaces: pair.namespaces, pods: pair.pods, policies: pair.policies };
         const after: ReferenceCluster = { namespaces: pair.namespaces, pods: pair.pods, policies: pair.otherPolicies };
         explained(before, () => {
@@ -401,7 +401,7 @@ describe("policy engine agrees with the reference", () => {
     };
     fc.assert(
       fc.property(
-        clusterArbitrary().chain((c) => fc.tuple(fc.constant(c), fc.array(bad(c), { minLength: 1, maxLength: 10 }))),
+        arbCluster().chain((c) => fc.tuple(fc.constant(c), fc.array(bad(c), { minLength: 1, maxLength: 10 }))),
         ([cluster, connections]) => {
           explained(cluster, () => {
             const engine = createPolicyEngine(cluster);

@@ -3,7 +3,8 @@
 // policy, rule by rule, and each branch names the rule (E1..E15) it follows.
 // It is the oracle for the engine's property tests and the benchmark, so it
 // shares no code with src/networking beyond the public types and the error
-// class: its own address parsing, its own label selectors, its own defaulting.
+// class: its own label selectors and defaulting, and the address model of
+// src/testing/addresses.ts, written independently of src/networking/ip.ts.
 //
 // It assumes the policies are valid (callers leave out what validate()
 // rejects) and that the namespaces and pods satisfy the engine's input rules.
@@ -23,6 +24,7 @@ import type {
   Protocol,
   TruthTable,
 } from "../../src/networking/evaluator-types.js";
+import { inNetwork, parseAddress, parseNetwork, type Address } from "../../src/testing/addresses.js";
 
 export interface ReferenceCluster {
   readonly namespaces: readonly ClusterNamespace[];
@@ -33,129 +35,6 @@ export interface ReferenceCluster {
 const NAME_LABEL = "kubernetes.io/metadata.name";
 
 // ------------------------------------------------------------------ addresses
-
-/** An address reduced to its family: IPv4 and IPv4-mapped IPv6 are both family 4, as in Go. */
-export interface Address {
-  readonly family: 4 | 6;
-  /** 32 bits for family 4, 128 bits for family 6. */
-  readonly value: bigint;
-}
-
-/** The addresses inside one CIDR: same family, same leading `bits` bits. */
-export interface Network {
-  readonly family: 4 | 6;
-  readonly base: bigint;
-  readonly bits: number;
-}
-
-const MAPPED_PREFIX = 0xffffn; // ::ffff:0:0/96, shifted right by 32
-
-/** Dotted quad, each part decimal; leading zeros are read as decimal (the API server's sloppy parsing). */
-function parseV4Text(text: string): bigint | null {
-  const parts = text.split(".");
-  if (parts.length !== 4) return null;
-  let value = 0n;
-  for (const part of parts) {
-    if (!/^[0-9]+$/.test(part)) return null;
-    const n = Number(part);
-    if (n > 255) return null;
-    value = (value << 8n) | BigInt(n);
-  }
-  return value;
-}
-
-/** RFC 4291 text: hex groups, at most one "::", optionally a dotted quad in the last 32 bits. */
-function parseV6Text(text: string): bigint | null {
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const groupsOf = (s: string): bigint[] | null => {
-    if (s === "") return [];
-    const out: bigint[] = [];
-    const items = s.split(":");
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i]!;
-      if (i === items.length - 1 && item.includes(".")) {
-        const v4 = parseV4Text(item);
-        if (v4 === null) return null;
-        out.push(v4 >> 16n, v4 & 0xffffn);
-      } else {
-        if (!/^[0-9a-fA-F]{1,4}$/.test(item)) return null;
-        out.push(BigInt(parseInt(item, 16)));
-      }
-    }
-    return out;
-  };
-  const head = groupsOf(halves[0]!);
-  const tail = halves.length === 2 ? groupsOf(halves[1]!) : [];
-  if (head === null || tail === null) return null;
-  // A dotted quad is only allowed at the very end.
-  if (halves.length === 2 && halves[0]!.includes(".")) return null;
-  let groups: bigint[];
-  if (halves.length === 2) {
-    if (head.length + tail.length > 7) return null;
-    groups = [...head, ...new Array<bigint>(8 - head.length - tail.length).fill(0n), ...tail];
-  } else {
-    if (head.length !== 8) return null;
-    groups = head;
-  }
-  let value = 0n;
-  for (const g of groups) value = (value << 16n) | g;
-  return value;
-}
-
-/** Parses an IP the way the API server's sloppy parser does; null when it is not one. */
-export function parseAddress(text: string): Address | null {
-  if (typeof text !== "string") return null;
-  // Go decides by the first '.' or ':'.
-  const dot = text.indexOf(".");
-  const colon = text.indexOf(":");
-  if (dot >= 0 && (colon < 0 || dot < colon)) {
-    const v4 = parseV4Text(text);
-    return v4 === null ? null : { family: 4, value: v4 };
-  }
-  if (colon < 0) return null;
-  const v6 = parseV6Text(text);
-  if (v6 === null) return null;
-  // E7: an IPv4-mapped IPv6 address is an IPv4 address.
-  if (v6 >> 32n === MAPPED_PREFIX) return { family: 4, value: v6 & 0xffffffffn };
-  return { family: 6, value: v6 };
-}
-
-/**
- * `addr/prefix` as Go's ParseCIDR plus IPNet.Contains see it: host bits are
- * masked off, and an IPv6-written network whose masked address is IPv4-mapped
- * is an IPv4 network of `prefix - 96` bits.
- */
-export function parseNetwork(text: string): Network | null {
-  const slash = text.indexOf("/");
-  if (slash < 0) return null;
-  const addrText = text.slice(0, slash);
-  const prefixText = text.slice(slash + 1);
-  if (!/^[0-9]+$/.test(prefixText)) return null;
-  const prefix = Number(prefixText);
-  const v4 = addrText.includes(":") ? null : parseV4Text(addrText);
-  if (v4 !== null) {
-    if (prefix > 32) return null;
-    return { family: 4, base: v4 & maskOf(prefix, 32), bits: prefix };
-  }
-  const v6 = parseV6Text(addrText);
-  if (v6 === null || prefix > 128) return null;
-  const masked = v6 & maskOf(prefix, 128);
-  if (masked >> 32n === MAPPED_PREFIX) return { family: 4, base: masked & 0xffffffffn, bits: prefix - 96 };
-  return { family: 6, base: masked, bits: prefix };
-}
-
-function maskOf(bits: number, width: number): bigint {
-  const all = (1n << BigInt(width)) - 1n;
-  return (all >> BigInt(width - bits)) << BigInt(width - bits);
-}
-
-function inNetwork(net: Network, a: Address): boolean {
-  // E7: the other family never matches.
-  if (net.family !== a.family) return false;
-  const width = a.family === 4 ? 32 : 128;
-  return (a.value & maskOf(net.bits, width)) === net.base;
-}
 
 function sameAddress(a: Address, b: Address): boolean {
   return a.family === b.family && a.value === b.value;

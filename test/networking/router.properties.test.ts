@@ -1,229 +1,34 @@
 // Differential properties: the indexed router (src/networking/router.ts) and
 // the brute-force reference (router-reference.ts) must agree on every request.
-// Inputs are drawn from small vocabularies so hosts, wildcards and paths
-// collide, prefix each other and tie on every R7 key; a second property makes
-// tiers large enough for the router's map-based lookup.
+// Inputs come from clusterwire/testing's routing arbitraries, whose small
+// vocabularies make hosts, wildcards and paths collide, prefix each other and
+// tie on every R7 key; a second property makes tiers large enough for the
+// router's map-based lookup.
 //
 // CLUSTERWIRE_PROPERTY_RUNS=N sets every property's run count to N (defaults
 // keep the file well under 15 s).
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { createRouter, type RouteRequest } from "../../src/networking/index.js";
 import {
-  createRouter,
-  fromJson,
-  type Ingress,
-  type IngressClass,
-  type JsonObject,
-  type RouteRequest,
-} from "../../src/networking/index.js";
+  arbRouteRequest,
+  arbRoutingInputJson,
+  LARGE_ROUTING,
+  SMALL_ROUTING,
+  toRouterInput,
+  type RoutingInputJson,
+  type RoutingSizes,
+} from "../../src/testing/index.js";
+import { runs } from "../testing/quality.js";
 import { referenceRoute, referenceScope, type ReferenceInput } from "./router-reference.js";
-
-const OVERRIDE = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "");
-const runs = (n: number): number => (Number.isInteger(OVERRIDE) && OVERRIDE > 0 ? OVERRIDE : n);
-
-const CTRL = "example.com/ingress-controller";
-const OTHER = "example.org/other-controller";
-
-// ------------------------------------------------------------------ vocabularies
-
-const NAMESPACES = ["a", "a-b", "b"];
-const NAMES = ["x", "y", "z"];
-const RULE_HOSTS = [undefined, undefined, "foo.example.com", "bar.example.com", "*.example.com", "a.foo.example.com", "*.foo.example.com", "example.com"];
-/** Valid for every pathType; they prefix and extend each other. */
-const PATHS = ["/", "/a", "/a/", "/a/b", "/a/b/", "/ab", "/a/bc", "/b"];
-/** Only ImplementationSpecific may carry these; undefined leaves the path out. */
-const IS_ONLY_PATHS = [undefined, "", "//", "/a//", "/a%2Fb", "/a/./b"];
-/** With ties; "absent" leaves creationTimestamp out of the JSON. */
-const TIMESTAMPS = ["2024-01-01T00:00:00Z", "2024-01-01T00:00:00Z", "2024-06-01T12:00:00Z", "2025-01-01T00:00:00Z"];
-/** "ours" twice: in-scope Ingresses should be the common case. */
-const CLASS_NAMES = ["ours", "ours", "ours2", "theirs", "ghost"];
-
-const REQUEST_HOSTS = [
-  "foo.example.com",
-  "foo.example.com",
-  "bar.example.com",
-  "bar.example.com",
-  "a.foo.example.com",
-  "a.foo.example.com",
-  "b.foo.example.com",
-  "x.y.foo.example.com",
-  "example.com",
-  "other.test",
-  ".example.com",
-  "",
-  "10.0.0.1",
-  "[2001:db8::1]",
-  "[2001:DB8::1]:8443",
-];
-const REQUEST_BASES = [...PATHS, "", "/A", "/x", "/a%2Fb", "/a/./b", "//"];
-const EXTENSIONS = ["", "", "/x", "x", "/", "//x"];
-const SUFFIXES = ["", "", "?q=1", "#frag", "?a=/b#c", "#x?y"];
-
-// ------------------------------------------------------------------ arbitraries
 
 type J = Record<string, unknown>;
 
-const arbBackend: fc.Arbitrary<J> = fc.oneof(
-  { weight: 4, arbitrary: fc.constant({ service: { name: "svc", port: { number: 80 } } }) },
-  { weight: 1, arbitrary: fc.constant({ service: { name: "svc", port: { name: "http" } } }) },
-  { weight: 1, arbitrary: fc.constant({ resource: { apiGroup: "k8s.example.com", kind: "Bucket", name: "svc" } }) },
-);
-
-const arbPath = (paths: readonly string[]): fc.Arbitrary<J> =>
-  fc.oneof(
-    fc.record({ path: fc.constantFrom(...paths), pathType: fc.constantFrom("Exact", "Prefix", "ImplementationSpecific") }),
-    fc
-      .constantFrom(...IS_ONLY_PATHS)
-      .map((path): J => (path === undefined ? { pathType: "ImplementationSpecific" } : { path, pathType: "ImplementationSpecific" })),
-  ).chain((p) => arbBackend.map((backend) => ({ ...p, backend })));
-
-interface Sizes {
-  readonly hosts: readonly (string | undefined)[];
-  readonly paths: readonly string[];
-  readonly names: readonly string[];
-  readonly ingresses: readonly [number, number];
-  readonly rules: readonly [number, number];
-  readonly pathsPerRule: readonly [number, number];
-  readonly timestamps: readonly (string | undefined)[];
-  /** Whether to draw IngressClass lists at all. */
-  readonly classes: boolean;
-}
-
-const arbRule = (s: Sizes): fc.Arbitrary<J> =>
-  fc
-    .record({
-      host: fc.constantFrom(...s.hosts),
-      // R8: some rules have no http section at all.
-      paths: fc.option(fc.array(arbPath(s.paths), { minLength: s.pathsPerRule[0], maxLength: s.pathsPerRule[1] }), { freq: 6 }),
-    })
-    .map(({ host, paths }) => {
-      const r: J = {};
-      if (host !== undefined) r["host"] = host;
-      if (paths !== null) r["http"] = { paths };
-      return r;
-    });
-
-/** How an Ingress names its class: nothing, ingressClassName, the annotation, or both agreeing. */
-const arbClassChoice = fc.oneof(
-  { weight: 2, arbitrary: fc.constant({}) },
-  fc.constantFrom(...CLASS_NAMES).map((c) => ({ className: c })),
-  fc.constantFrom(...CLASS_NAMES).map((c) => ({ annotation: c })),
-  fc.constantFrom(...CLASS_NAMES).map((c) => ({ className: c, annotation: c })),
-);
-
-const arbIngress = (s: Sizes): fc.Arbitrary<JsonObject> =>
-  fc
-    .record({
-      ns: fc.constantFrom(...NAMESPACES),
-      name: fc.constantFrom(...s.names),
-      created: fc.constantFrom(...s.timestamps),
-      rules: fc.array(arbRule(s), { minLength: s.rules[0], maxLength: s.rules[1] }),
-      defaultBackend: fc.option(arbBackend, { freq: 3 }),
-      cls: arbClassChoice,
-      tls: fc.boolean(),
-    })
-    .map((g) => {
-      const metadata: J = { name: g.name, namespace: g.ns };
-      if (g.created !== undefined) metadata["creationTimestamp"] = g.created;
-      if ("annotation" in g.cls) metadata["annotations"] = { "kubernetes.io/ingress.class": g.cls.annotation };
-      const spec: J = {};
-      if (g.rules.length > 0) spec["rules"] = g.rules;
-      // Validation needs rules or a defaultBackend.
-      if (g.defaultBackend !== null || g.rules.length === 0) {
-        spec["defaultBackend"] = g.defaultBackend ?? { service: { name: "svc", port: { number: 80 } } };
-      }
-      if ("className" in g.cls) spec["ingressClassName"] = g.cls.className;
-      if (g.tls) spec["tls"] = [{ hosts: ["foo.example.com"], secretName: "cert" }];
-      return { apiVersion: "networking.k8s.io/v1", kind: "Ingress", metadata, spec } as JsonObject;
-    });
-
-/** Gives every backend its own service or resource name, so equal-looking routes can't hide a wrong pick. */
-function numberBackends(ingresses: JsonObject[]): JsonObject[] {
-  let n = 0;
-  const rename = (b: unknown): void => {
-    const o = b as { service?: { name: string }; resource?: { name: string } };
-    if (o.service !== undefined) o.service.name = `svc-${n++}`;
-    if (o.resource !== undefined) o.resource.name = `res-${n++}`;
-  };
-  const out = structuredClone(ingresses) as unknown as { spec: J }[];
-  for (const ing of out) {
-    if (ing.spec["defaultBackend"] !== undefined) rename(ing.spec["defaultBackend"]);
-    for (const r of (ing.spec["rules"] ?? []) as { http?: { paths: { backend: unknown }[] } }[]) {
-      for (const p of r.http?.paths ?? []) rename(p.backend);
-    }
-  }
-  return out as unknown as JsonObject[];
-}
-
-interface InputJson {
-  readonly ingresses: JsonObject[];
-  /** undefined: no class list, so no class filtering (R2). */
-  readonly classes: JsonObject[] | undefined;
-}
-
-const arbClasses: fc.Arbitrary<JsonObject[] | undefined> = fc.option(
-  fc
-    .subarray(
-      [
-        { name: "ours", controller: CTRL },
-        { name: "ours2", controller: CTRL },
-        { name: "theirs", controller: OTHER },
-      ],
-      // An empty list (nothing in scope) now and then, not a third of the time.
-      { minLength: 1 },
-    )
-    .chain((list) => fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 8, arbitrary: fc.constant(list) }))
-    .chain((list) => fc.tuple(...list.map((c) => fc.boolean().map((isDefault) => ({ ...c, isDefault })))))
-    .map((list) =>
-      list.map(({ name, controller, isDefault }) => {
-        const metadata: J = { name };
-        if (isDefault) metadata["annotations"] = { "ingressclass.kubernetes.io/is-default-class": "true" };
-        return { apiVersion: "networking.k8s.io/v1", kind: "IngressClass", metadata, spec: { controller } } as JsonObject;
-      }),
-    ),
-  { freq: 2 },
-).map((c) => c ?? undefined);
-
-const arbInput = (s: Sizes): fc.Arbitrary<InputJson> =>
-  fc
-    .record({
-      ingresses: fc.array(arbIngress(s), { minLength: s.ingresses[0], maxLength: s.ingresses[1] }),
-      classes: s.classes ? arbClasses : fc.constant(undefined),
-    })
-    .map(({ ingresses, classes }) => ({ ingresses: numberBackends(ingresses), classes }));
-
-const arbRequest: fc.Arbitrary<RouteRequest> = fc
-  .record({
-    host: fc.constantFrom(...REQUEST_HOSTS),
-    port: fc.constantFrom("", "", ":8080", ":443"),
-    upper: fc.constantFrom("none", "none", "all", "first"),
-    base: fc.constantFrom(...REQUEST_BASES),
-    ext: fc.constantFrom(...EXTENSIONS),
-    suffix: fc.constantFrom(...SUFFIXES),
-    sni: fc.option(fc.constantFrom("foo.example.com", "bar.example.com"), { nil: undefined }),
-    scheme: fc.option(fc.constantFrom("http", "https"), { nil: undefined }),
-  })
-  .map((g) => {
-    let host = g.host.endsWith("]") || !g.host.includes(":") ? g.host + g.port : g.host;
-    if (g.upper === "all") host = host.toUpperCase();
-    if (g.upper === "first") host = host.charAt(0).toUpperCase() + host.slice(1);
-    const req: { host: string; path: string; sni?: string; scheme?: string } = { host, path: g.base + g.ext + g.suffix };
-    if (g.sni !== undefined) req.sni = g.sni;
-    if (g.scheme !== undefined) req.scheme = g.scheme;
-    return req;
-  });
-
 // ------------------------------------------------------------------ property
 
-function toInput(j: InputJson): ReferenceInput {
-  const ingresses = j.ingresses.map((o) => fromJson(o) as Ingress);
-  if (j.classes === undefined) return { ingresses };
-  return { ingresses, ingressClasses: j.classes.map((o) => fromJson(o) as IngressClass), controller: CTRL };
-}
-
-function agree(j: InputJson, requests: readonly RouteRequest[]): void {
-  const input = toInput(j);
+function agree(j: RoutingInputJson, requests: readonly RouteRequest[]): void {
+  const input: ReferenceInput = toRouterInput(j);
   const router = createRouter(input);
   const scope = referenceScope(input);
   expect(router.inScope).toEqual(scope.inScope);
@@ -238,31 +43,8 @@ function agree(j: InputJson, requests: readonly RouteRequest[]): void {
   }
 }
 
-const SMALL: Sizes = {
-  hosts: RULE_HOSTS,
-  paths: PATHS,
-  names: NAMES,
-  ingresses: [1, 7],
-  rules: [0, 3],
-  pathsPerRule: [1, 3],
-  timestamps: TIMESTAMPS,
-  classes: true,
-};
-
-/** Few hosts and many paths: tiers past the router's linear-scan limit (30 paths). */
-const LARGE: Sizes = {
-  hosts: [undefined, "foo.example.com", "*.example.com"],
-  paths: PATHS,
-  names: ["p", "q", "r", "s", "t", "u", "v", "w"],
-  ingresses: [12, 18],
-  rules: [1, 3],
-  pathsPerRule: [4, 8],
-  timestamps: TIMESTAMPS,
-  classes: false,
-};
-
 /** The most paths any one rule host has across the input, in-scope or not. */
-function largestTier(j: InputJson): number {
+function largestTier(j: RoutingInputJson): number {
   const count = new Map<string, number>();
   for (const ing of j.ingresses) {
     for (const r of ((ing["spec"] as J)["rules"] ?? []) as { host?: string; http?: { paths: unknown[] } }[]) {
@@ -276,7 +58,7 @@ function largestTier(j: InputJson): number {
 describe("router agrees with the brute-force reference", () => {
   it("small inputs: colliding hosts, paths, classes and R7 ties", () => {
     fc.assert(
-      fc.property(arbInput(SMALL), fc.array(arbRequest, { minLength: 1, maxLength: 12 }), agree),
+      fc.property(arbRoutingInputJson(SMALL_ROUTING), fc.array(arbRouteRequest(), { minLength: 1, maxLength: 12 }), agree),
       { numRuns: runs(600) },
     );
   });
@@ -285,7 +67,7 @@ describe("router agrees with the brute-force reference", () => {
     let large = 0;
     let total = 0;
     fc.assert(
-      fc.property(arbInput(LARGE), fc.array(arbRequest, { minLength: 1, maxLength: 20 }), (j, requests) => {
+      fc.property(arbRoutingInputJson(LARGE_ROUTING), fc.array(arbRouteRequest(), { minLength: 1, maxLength: 20 }), (j, requests) => {
         total++;
         if (largestTier(j) > 30) large++;
         agree(j, requests);
@@ -298,9 +80,9 @@ describe("router agrees with the brute-force reference", () => {
 
   it("Ingresses without creationTimestamp rank after every dated one", () => {
     // 1970-01-01 is a real timestamp (the oldest here), not a missing one.
-    const sizes: Sizes = { ...SMALL, timestamps: [...TIMESTAMPS, "1970-01-01T00:00:00Z", undefined, undefined] };
+    const sizes: RoutingSizes = { ...SMALL_ROUTING, timestamps: [...SMALL_ROUTING.timestamps, "1970-01-01T00:00:00Z", undefined, undefined] };
     fc.assert(
-      fc.property(arbInput(sizes), fc.array(arbRequest, { minLength: 1, maxLength: 12 }), agree),
+      fc.property(arbRoutingInputJson(sizes), fc.array(arbRouteRequest(), { minLength: 1, maxLength: 12 }), agree),
       { numRuns: runs(300) },
     );
   });

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { setSpecialisedCodecs } from "../../src/networking/binary.js";
 import { DecodeError, EncodeError, NetworkPolicySchema, decode, encode, type EncodeOptions, type NetworkingObject } from "../../src/networking/index.js";
-import { arbObject } from "../arbitraries.js";
+import { arbObject } from "../../src/testing/index.js";
 import { canSpecialise } from "../../src/networking/specialize.js";
 import { fixtureFolders, loadFixtures } from "../fixtures.js";
 

@@ -15,7 +15,6 @@ import {
   type JsonObject,
   type NetworkingObject,
 } from "../../src/networking/index.js";
-import { arbObjectOf, NETWORKING_KINDS } from "../arbitraries.js";
 import {
   VALIDATED_KINDS,
   arbLegacyOnlyCidr,
@@ -25,8 +24,10 @@ import {
   expectedOnSelfUpdate,
   targetedMutations,
   type TargetedInvalid,
+  arbObjectOf,
+  NETWORKING_KINDS,
   type ValidatedKind,
-} from "./arbitraries.js";
+} from "../../src/testing/index.js";
 
 const OVERRIDE = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "");
 const runs = (n: number): number => (Number.isInteger(OVERRIDE) && OVERRIDE > 0 ? OVERRIDE : n);

@@ -15,7 +15,7 @@
 // named ports, TCP / UDP / SCTP / omitted protocols, IPv4, IPv6, IPv4-mapped
 // and leading-zero spellings, other-family ipBlocks, `except` blocks,
 // hostNetwork pods and pods that share a node. Only fast-check, the public
-// API and the reference's address parser are imported.
+// API and the address model are imported.
 
 import fc from "fast-check";
 import {
@@ -29,8 +29,8 @@ import {
   type JsonValue,
   type NetworkPolicy,
   type Protocol,
-} from "../../src/networking/index.js";
-import { parseAddress, parseNetwork, type Address } from "./policy-reference.js";
+} from "../networking/index.js";
+import { familyBits, formatIPv4, formatIPv6, hostMask, parseAddress, parseNetwork, type Address } from "./addresses.js";
 
 /** A cluster snapshot in the shape `createPolicyEngine` takes. */
 export interface GeneratedCluster {
@@ -45,7 +45,7 @@ export interface GeneratedClusterPair extends GeneratedCluster {
   readonly otherPolicies: NetworkPolicy[];
 }
 
-export interface ClusterArbitraryOptions {
+export interface ClusterOptions {
   /** At most this many namespaces, 1..4 (default 3). */
   readonly maxNamespaces?: number;
   /** At least this many pods (default 2). */
@@ -83,37 +83,14 @@ const chance = (percent: number): fc.Arbitrary<boolean> => fc.integer({ min: 0, 
 
 type Spelling = "plain" | "mapped" | "zeros";
 
+/** IPv4 plainly, IPv4-mapped (`::ffff:a.b.c.d`) or with zero-padded octets (read as decimal). */
 function renderV4(v: bigint, spelling: Spelling = "plain"): string {
-  const octets = [24n, 16n, 8n, 0n].map((s) => Number((v >> s) & 255n));
-  if (spelling === "zeros") return octets.map((o) => String(o).padStart(3, "0")).join(".");
-  const dotted = octets.join(".");
-  return spelling === "mapped" ? `::ffff:${dotted}` : dotted;
-}
-
-/** Lower-case hex groups with the longest run of two or more zero groups written as "::". */
-function renderV6(v: bigint): string {
-  const groups = [112n, 96n, 80n, 64n, 48n, 32n, 16n, 0n].map((s) => Number((v >> s) & 0xffffn));
-  let best = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8; ) {
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen) [best, bestLen] = [i, j - i];
-    i = j === i ? i + 1 : j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  if (best < 0) return hex.join(":");
-  return `${hex.slice(0, best).join(":")}::${hex.slice(best + bestLen).join(":")}`;
+  if (spelling === "zeros") return formatIPv4(v).split(".").map((o) => o.padStart(3, "0")).join(".");
+  return spelling === "mapped" ? `::ffff:${formatIPv4(v)}` : formatIPv4(v);
 }
 
 function renderAddress(a: Address, spelling: Spelling = "plain"): string {
-  return a.family === 4 ? renderV4(a.value, spelling) : renderV6(a.value);
-}
-
-const width = (family: 4 | 6): number => (family === 4 ? 32 : 128);
-
-function hostMask(bits: number, family: 4 | 6): bigint {
-  return (1n << BigInt(width(family) - bits)) - 1n;
+  return a.family === 4 ? renderV4(a.value, spelling) : formatIPv6(a.value);
 }
 
 function podAddress(family: 4 | 6, subnet: number, host: number): Address {
@@ -407,10 +384,10 @@ function blockJson(b: BlockPlan, anchors: Anchors): JsonObject {
   const family = b.family === 6 ? 6 : 4;
   const pool = family === 4 ? anchors.v4 : anchors.v6;
   const prefixes = family === 4 ? V4_PREFIXES : V6_PREFIXES;
-  const w = width(family);
+  const w = familyBits(family);
   const anchor = pool[b.anchor % pool.length]!;
   const prefix = prefixes[b.prefix % prefixes.length]!;
-  const network = anchor & ~hostMask(prefix, family);
+  const network = anchor & ~hostMask(family, prefix);
   const written = b.hostBits ? anchor : network;
   if (b.family === "mapped") {
     // The legacy parser accepts ::ffff:a.b.c.d/(96+n) as an IPv4 network of n bits.
@@ -422,10 +399,10 @@ function blockJson(b: BlockPlan, anchors: Anchors): JsonObject {
   const except: string[] = [];
   if (prefix < w) {
     // Validation wants each except strictly inside the cidr: longer prefix, same network.
-    const inside = pool.filter((a) => (a & ~hostMask(prefix, family)) === network);
+    const inside = pool.filter((a) => (a & ~hostMask(family, prefix)) === network);
     for (const e of b.excepts) {
       const bits = prefix + 1 + (e.extra % (w - prefix));
-      let base = inside[e.anchor % inside.length]! & ~hostMask(bits, family);
+      let base = inside[e.anchor % inside.length]! & ~hostMask(family, bits);
       // The sibling of a pod's block: inside the cidr but holding no anchor of it.
       if (e.sibling) base ^= 1n << BigInt(w - bits);
       except.push(`${renderAddress({ family, value: base })}/${bits}`);
@@ -492,7 +469,7 @@ function buildPolicy(plan: PolicyPlan, name: string, cluster: PolicyContext): Ne
 
 // ------------------------------------------------------------------ clusters
 
-const clusterPlanArb = (o: ClusterArbitraryOptions) =>
+const clusterPlanArb = (o: ClusterOptions) =>
   fc.record({
     namespaces: fc.subarray([...NAMESPACE_NAMES], { minLength: 1, maxLength: Math.max(1, Math.min(4, o.maxNamespaces ?? 3)) }),
     // Now and then a namespace lists a name label of its own, which E2 overrides.
@@ -520,7 +497,7 @@ function buildCluster(plan: {
 }
 
 /** A random cluster whose policies all pass `validate()`. */
-export function clusterArbitrary(options: ClusterArbitraryOptions = {}): fc.Arbitrary<GeneratedCluster> {
+export function arbCluster(options: ClusterOptions = {}): fc.Arbitrary<GeneratedCluster> {
   return clusterPlanArb(options).map((plan) => {
     const { namespaces, pods, policies } = buildCluster(plan);
     return { namespaces, pods, policies };
@@ -532,7 +509,7 @@ export function clusterArbitrary(options: ClusterArbitraryOptions = {}): fc.Arbi
  * pods: usually the first set with one policy removed and up to two added,
  * sometimes an unrelated set.
  */
-export function clusterPairArbitrary(options: ClusterArbitraryOptions = {}): fc.Arbitrary<GeneratedClusterPair> {
+export function arbClusterPair(options: ClusterOptions = {}): fc.Arbitrary<GeneratedClusterPair> {
   return fc
     .record({
       plan: clusterPlanArb(options),
@@ -551,7 +528,7 @@ export function clusterPairArbitrary(options: ClusterArbitraryOptions = {}): fc.
 
 // ------------------------------------------------------------------ connections
 
-/** Cluster parts connectionArbitrary and mentionedPorts look at. */
+/** Cluster parts arbConnection and mentionedPorts look at. */
 export interface ConnectionTarget {
   readonly pods: readonly ClusterPod[];
   readonly policies: readonly NetworkPolicy[];
@@ -610,9 +587,9 @@ export function addressCandidates(cluster: ConnectionTarget): string[] {
         for (const text of [peer.ipBlock.cidr, ...peer.ipBlock.except]) {
           const n = parseNetwork(text);
           if (n === null) continue;
-          const last = n.base | hostMask(n.bits, n.family);
-          add({ family: n.family, value: n.base });
-          if (last !== n.base) add({ family: n.family, value: n.base + 1n });
+          const last = n.address | hostMask(n.family, n.prefix);
+          add({ family: n.family, value: n.address });
+          if (last !== n.address) add({ family: n.family, value: n.address + 1n });
           add({ family: n.family, value: last });
         }
       }
@@ -642,7 +619,7 @@ type PortChoice = { readonly kind: "mentioned" | "random" | "named"; readonly va
  * cluster mentions or random ones, and port names the destination declares
  * for the connection's protocol (always resolvable).
  */
-export function connectionArbitrary(cluster: ConnectionTarget): fc.Arbitrary<Connection> {
+export function arbConnection(cluster: ConnectionTarget): fc.Arbitrary<Connection> {
   const keys = cluster.pods.map((p) => `${p.namespace}/${p.name}`);
   const addresses = addressCandidates(cluster);
   const ports = mentionedPorts(cluster);

@@ -42,9 +42,9 @@
 
 import fc from "fast-check";
 import { create, ScalarType, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
-import { KINDS } from "../src/networking/index.js";
-import type { NetworkingObject } from "../src/networking/index.js";
-import { shapeOf } from "../src/networking/shapes.js";
+import { KINDS } from "../networking/index.js";
+import type { NetworkingObject } from "../networking/index.js";
+import { shapeOf } from "../networking/shapes.js";
 
 export const TIME_TYPE = "k8s.io.apimachinery.pkg.apis.meta.v1.Time";
 export const INT_OR_STRING_TYPE = "k8s.io.apimachinery.pkg.util.intstr.IntOrString";
@@ -154,12 +154,12 @@ export function arbString(): fc.Arbitrary<string> {
   );
 }
 
-export const arbInt32: fc.Arbitrary<number> = fc.oneof(
+const INT32_ARB: fc.Arbitrary<number> = fc.oneof(
   fc.integer({ min: INT32_MIN, max: INT32_MAX }),
   fc.constantFrom(0, 1, -1, 80, 443, 65535, INT32_MIN, INT32_MAX),
 );
 
-export const arbInt64: fc.Arbitrary<bigint> = fc.oneof(
+const INT64_ARB: fc.Arbitrary<bigint> = fc.oneof(
   fc.bigInt({ min: INT64_MIN, max: INT64_MAX }),
   fc.bigInt({ min: -(2n ** 40n), max: 2n ** 40n }),
   fc.constantFrom(
@@ -174,6 +174,16 @@ export const arbInt64: fc.Arbitrary<bigint> = fc.oneof(
     INT64_MAX,
   ),
 );
+
+/** Any int32, with the edges and common ports weighted in. */
+export function arbInt32(): fc.Arbitrary<number> {
+  return INT32_ARB;
+}
+
+/** Any int64 as a bigint, beyond 2^53 too, with the edges weighted in. */
+export function arbInt64(): fc.Arbitrary<bigint> {
+  return INT64_ARB;
+}
 
 /**
  * A key/value map built with own properties only (a `__proto__` key stays a
@@ -238,7 +248,12 @@ function compareUtf8Bytes(a: string, b: string): number {
  * Compact JSON text of a small object, with keys sorted by UTF-8 bytes. That
  * is the form Go produces from YAML input, and which the JSON printer keeps.
  */
-export const arbFieldsV1Text: fc.Arbitrary<string> = arbFieldsTree.map((t) => JSON.stringify(t));
+const FIELDS_V1_TEXT_ARB: fc.Arbitrary<string> = arbFieldsTree.map((t) => JSON.stringify(t));
+
+/** FieldsV1 text: a small compact JSON object with keys sorted by UTF-8 bytes. */
+export function arbFieldsV1Text(): fc.Arbitrary<string> {
+  return FIELDS_V1_TEXT_ARB;
+}
 
 // ------------------------------------------------------------ messages
 
@@ -273,12 +288,12 @@ function messageArb(ctx: Ctx, desc: DescMessage, depth: number, pointer: boolean
     }
     case INT_OR_STRING_TYPE:
       arb = fc.oneof(
-        arbInt32.map((intVal) => create(desc, { type: 0n, intVal, strVal: "" })),
+        INT32_ARB.map((intVal) => create(desc, { type: 0n, intVal, strVal: "" })),
         arbString().map((strVal) => create(desc, { type: 1n, intVal: 0, strVal })),
       );
       break;
     case FIELDS_V1_TYPE: {
-      const withRaw = arbFieldsV1Text.map((t) => create(desc, { Raw: new TextEncoder().encode(t) }));
+      const withRaw = FIELDS_V1_TEXT_ARB.map((t) => create(desc, { Raw: new TextEncoder().encode(t) }));
       // A FieldsV1 with no Raw is written `3a 00` but its JSON is null (nil pointer).
       arb = ctx.json ? withRaw : fc.oneof({ weight: 5, arbitrary: withRaw }, { weight: 1, arbitrary: fc.constant(create(desc)) });
       break;
@@ -305,9 +320,9 @@ function scalarArb(field: DescField, t: ScalarType): fc.Arbitrary<unknown> {
     case ScalarType.STRING:
       return arbString();
     case ScalarType.INT32:
-      return arbInt32;
+      return INT32_ARB;
     case ScalarType.INT64:
-      return arbInt64;
+      return INT64_ARB;
     case ScalarType.BOOL:
       return fc.boolean();
     case ScalarType.BYTES:

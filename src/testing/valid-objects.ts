@@ -1,0 +1,330 @@
+// Valid-by-construction objects of the five validated kinds, as Kubernetes
+// JSON values (`arb*Json`) and as decoded messages (`arbValidObject`): every
+// one validates with no errors under the default feature gates, on create and
+// as an update of itself.
+
+import fc from "fast-check";
+import { fromJson, type JsonObject, type JsonValue, type NetworkingObject } from "../networking/index.js";
+import {
+  arbAbsolutePath,
+  arbAnnotations,
+  arbCanonicalCidr,
+  arbCanonicalIP,
+  arbControllerName,
+  arbDns1035Label,
+  arbDns1123Label,
+  arbDns1123Subdomain,
+  arbDnsHost,
+  arbImplementationSpecificPath,
+  arbIngressHost,
+  arbIPBlock,
+  arbLabels,
+  arbLabelSelector,
+  arbPathSegmentName,
+  arbPortName,
+  arbPortNumber,
+  arbPortRange,
+  arbWildcardHost,
+  type IPBlockOptions,
+} from "./building-blocks.js";
+
+export const NETWORKING_API_VERSION = "networking.k8s.io/v1";
+
+/** The five validated kinds. */
+export const VALIDATED_KINDS = ["Ingress", "IngressClass", "NetworkPolicy", "IPAddress", "ServiceCIDR"] as const;
+export type ValidatedKind = (typeof VALIDATED_KINDS)[number];
+
+// ------------------------------------------------------------ ObjectMeta
+
+export interface MetaOptions {
+  /** Namespaced kinds may carry metadata.namespace (a DNS-1123 label) or leave it to the request. */
+  readonly namespaced: boolean;
+  /** metadata.name; default a DNS-1123 subdomain. */
+  readonly name?: fc.Arbitrary<string>;
+}
+
+export function arbObjectMeta(options: MetaOptions): fc.Arbitrary<JsonObject> {
+  const model: Record<string, fc.Arbitrary<unknown>> = {
+    name: options.name ?? arbDns1123Subdomain(),
+    labels: arbLabels(),
+    annotations: arbAnnotations(),
+  };
+  if (options.namespaced) model["namespace"] = arbDns1123Label();
+  return fc.record(model, { requiredKeys: ["name"] }).map((m) => m as JsonObject);
+}
+
+function object(kind: ValidatedKind, metadata: JsonObject, spec: JsonObject | undefined, extra: JsonObject = {}): JsonObject {
+  const out: JsonObject = { apiVersion: NETWORKING_API_VERSION, kind, metadata };
+  if (spec !== undefined) out["spec"] = spec;
+  return { ...out, ...extra };
+}
+
+/** Drops undefined values so the object is a JSON value. */
+function compact(o: Record<string, JsonValue | undefined>): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+// ------------------------------------------------------------ Ingress
+
+export const INGRESS_CLASS_ANNOTATION = "kubernetes.io/ingress.class";
+
+export function arbServiceBackend(): fc.Arbitrary<JsonObject> {
+  return fc
+    .tuple(arbDns1035Label(), fc.oneof(arbPortNumber().map((number) => ({ number })), arbPortName().map((name) => ({ name }))))
+    .map(([name, port]) => ({ service: { name, port } }));
+}
+
+export function arbResourceBackend(): fc.Arbitrary<JsonObject> {
+  return fc
+    .record({ apiGroup: arbDns1123Subdomain(), kind: arbPathSegmentName(), name: arbPathSegmentName() }, { requiredKeys: ["kind", "name"] })
+    .map((resource) => ({ resource: resource as JsonObject }));
+}
+
+/** A valid IngressBackend: a Service (port by number or name) or a typed resource. */
+export function arbIngressBackend(): fc.Arbitrary<JsonObject> {
+  return fc.oneof({ weight: 3, arbitrary: arbServiceBackend() }, { weight: 1, arbitrary: arbResourceBackend() });
+}
+
+/** A valid HTTPIngressPath for each pathType. */
+export function arbHttpIngressPath(): fc.Arbitrary<JsonObject> {
+  return fc.oneof(
+    fc
+      .tuple(fc.constantFrom("Prefix", "Exact"), arbAbsolutePath(), arbIngressBackend())
+      .map(([pathType, path, backend]) => ({ path, pathType, backend })),
+    fc
+      .tuple(fc.option(arbImplementationSpecificPath(), { nil: undefined }), arbIngressBackend())
+      .map(([path, backend]) => compact({ path, pathType: "ImplementationSpecific", backend })),
+  );
+}
+
+/** A valid IngressRule; `{}` and host-only rules included. */
+export function arbIngressRule(): fc.Arbitrary<JsonObject> {
+  return fc
+    .record({ host: arbIngressHost(), paths: fc.array(arbHttpIngressPath(), { minLength: 1, maxLength: 3 }) }, { requiredKeys: [] })
+    .map((r) => compact({ host: r.host, http: r.paths === undefined ? undefined : { paths: r.paths } }));
+}
+
+/** A valid IngressTLS; hosts may be IPv4 literals (no IP check in TLS). */
+export function arbIngressTLS(): fc.Arbitrary<JsonObject> {
+  const host = fc.oneof(
+    { weight: 4, arbitrary: arbDns1123Subdomain() },
+    { weight: 2, arbitrary: arbWildcardHost() },
+    { weight: 1, arbitrary: arbCanonicalIP(4) },
+  );
+  return fc
+    .record({ hosts: fc.array(host, { maxLength: 3 }), secretName: arbDns1123Subdomain() }, { requiredKeys: [] })
+    .map((t) => t as unknown as JsonObject);
+}
+
+/** A valid Ingress status (only read by the status subresource). */
+export function arbIngressStatus(): fc.Arbitrary<JsonObject> {
+  const entry = fc
+    .record(
+      {
+        // A legacy IP field: leading zeros, IPv4-mapped and non-canonical IPv6 are accepted by default.
+        ip: fc.oneof(
+          { weight: 4, arbitrary: arbCanonicalIP() },
+          { weight: 1, arbitrary: arbCanonicalIP(4).map((ip) => `0${ip}`) },
+          { weight: 1, arbitrary: arbCanonicalIP(4).map((ip) => `::ffff:${ip}`) },
+          { weight: 1, arbitrary: arbCanonicalIP(6).map((ip) => ip.toUpperCase()) },
+        ),
+        hostname: arbDnsHost(),
+        // Ports, protocols and errors are not validated by the API server.
+        ports: fc.array(
+          fc.record({ port: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), protocol: fc.string({ maxLength: 6 }), error: fc.string({ maxLength: 400 }) }, { requiredKeys: ["port", "protocol"] }),
+          { maxLength: 2 },
+        ),
+      },
+      { requiredKeys: [] },
+    )
+    .map((e) => e as unknown as JsonObject);
+  return fc.array(entry, { maxLength: 3 }).map((ingress) => ({ loadBalancer: { ingress } }));
+}
+
+/**
+ * A valid Ingress as Kubernetes JSON: rules with DNS or wildcard hosts and
+ * http paths of all three types, Service and resource backends, an optional
+ * defaultBackend (always present when there are no rules), TLS entries,
+ * ingressClassName, and sometimes the class annotation (equal to
+ * ingressClassName when that is set).
+ */
+export function arbIngressJson(): fc.Arbitrary<JsonObject> {
+  return fc
+    .record({
+      metadata: arbObjectMeta({ namespaced: true }),
+      defaultBackend: arbIngressBackend(),
+      useDefault: fc.boolean(),
+      rules: fc.array(arbIngressRule(), { maxLength: 3 }),
+      tls: fc.option(fc.array(arbIngressTLS(), { maxLength: 2 }), { nil: undefined }),
+      className: fc.option(arbDns1123Subdomain(), { nil: undefined, freq: 2 }),
+      annotation: fc.option(fc.string({ maxLength: 10 }), { nil: undefined, freq: 2 }),
+      status: fc.option(arbIngressStatus(), { nil: undefined, freq: 4 }),
+    })
+    .map((r) => {
+      const metadata: JsonObject = { ...r.metadata };
+      if (r.annotation !== undefined) {
+        // With ingressClassName set, the annotation (create-only check) must equal it.
+        const value = r.className ?? r.annotation;
+        metadata["annotations"] = { ...((metadata["annotations"] as JsonObject | undefined) ?? {}), [INGRESS_CLASS_ANNOTATION]: value };
+      }
+      const spec = compact({
+        defaultBackend: r.useDefault || r.rules.length === 0 ? r.defaultBackend : undefined,
+        rules: r.rules.length > 0 ? r.rules : undefined,
+        tls: r.tls,
+        ingressClassName: r.className,
+      });
+      return object("Ingress", metadata, spec, r.status === undefined ? {} : { status: r.status });
+    });
+}
+
+// ------------------------------------------------------------ IngressClass
+
+/** Valid parameters: scope absent (defaulted to Cluster), Cluster, or Namespace with a namespace. */
+export function arbIngressClassParameters(): fc.Arbitrary<JsonObject> {
+  return fc
+    .tuple(
+      fc.option(arbDns1123Subdomain(), { nil: undefined }),
+      arbPathSegmentName(),
+      arbPathSegmentName(),
+      fc.constantFrom("default", "Cluster", "Namespace"),
+      arbDns1123Label(),
+    )
+    .map(([apiGroup, kind, name, scope, namespace]) =>
+      compact({
+        apiGroup,
+        kind,
+        name,
+        scope: scope === "default" ? undefined : scope,
+        namespace: scope === "Namespace" ? namespace : undefined,
+      }),
+    );
+}
+
+export function arbIngressClassJson(): fc.Arbitrary<JsonObject> {
+  return fc
+    .tuple(arbObjectMeta({ namespaced: false }), arbControllerName(), fc.option(arbIngressClassParameters(), { nil: undefined }))
+    .map(([metadata, controller, parameters]) => object("IngressClass", metadata, compact({ controller, parameters })));
+}
+
+// ------------------------------------------------------------ NetworkPolicy
+
+/** A valid NetworkPolicyPort: protocol TCP/UDP/SCTP or absent; numeric port (maybe with endPort) or named port or none. */
+export function arbNetworkPolicyPort(): fc.Arbitrary<JsonObject> {
+  const protocol = fc.option(fc.constantFrom("TCP", "UDP", "SCTP"), { nil: undefined });
+  const port = fc.oneof(
+    arbPortNumber().map((p): [JsonValue | undefined, number | undefined] => [p, undefined]),
+    arbPortRange().map(([p, e]): [JsonValue | undefined, number | undefined] => [p, e]),
+    arbPortName().map((n): [JsonValue | undefined, number | undefined] => [n, undefined]),
+    fc.constant<[JsonValue | undefined, number | undefined]>([undefined, undefined]),
+  );
+  return fc.tuple(protocol, port).map(([protocol, [p, endPort]]) => compact({ protocol, port: p, endPort }));
+}
+
+/** A valid peer: podSelector, namespaceSelector, both, or an ipBlock alone. */
+export function arbNetworkPolicyPeer(options: IPBlockOptions = {}): fc.Arbitrary<JsonObject> {
+  return fc.oneof(
+    arbLabelSelector().map((podSelector) => ({ podSelector })),
+    arbLabelSelector().map((namespaceSelector) => ({ namespaceSelector })),
+    fc.tuple(arbLabelSelector(), arbLabelSelector()).map(([podSelector, namespaceSelector]) => ({ podSelector, namespaceSelector })),
+    arbIPBlock(options).map((ipBlock) => ({ ipBlock })),
+  );
+}
+
+function arbPolicyRule(peerKey: "from" | "to", options: IPBlockOptions): fc.Arbitrary<JsonObject> {
+  return fc
+    .record(
+      { ports: fc.array(arbNetworkPolicyPort(), { maxLength: 3 }), peers: fc.array(arbNetworkPolicyPeer(options), { maxLength: 3 }) },
+      { requiredKeys: [] },
+    )
+    .map((r) => compact({ ports: r.ports, [peerKey]: r.peers }));
+}
+
+export function arbNetworkPolicyJson(options: IPBlockOptions = {}): fc.Arbitrary<JsonObject> {
+  const spec = fc.record(
+    {
+      podSelector: arbLabelSelector(),
+      policyTypes: fc.array(fc.constantFrom("Ingress", "Egress"), { maxLength: 2 }),
+      ingress: fc.array(arbPolicyRule("from", options), { maxLength: 3 }),
+      egress: fc.array(arbPolicyRule("to", options), { maxLength: 3 }),
+    },
+    { requiredKeys: ["podSelector"] },
+  );
+  return fc
+    .tuple(arbObjectMeta({ namespaced: true }), spec)
+    .map(([metadata, s]) => object("NetworkPolicy", metadata, s as unknown as JsonObject));
+}
+
+// ------------------------------------------------------------ IPAddress
+
+export function arbParentReference(): fc.Arbitrary<JsonObject> {
+  return fc
+    .record(
+      {
+        group: fc.oneof(fc.constant(""), arbDns1123Subdomain()),
+        resource: arbPathSegmentName(),
+        // A DNS-1123 label satisfies both upstream variants (path segment / namespace name).
+        namespace: arbDns1123Label(),
+        name: arbPathSegmentName(),
+      },
+      { requiredKeys: ["resource", "name"] },
+    )
+    .map((r) => r as unknown as JsonObject);
+}
+
+/** A valid IPAddress: metadata.name a canonical IP (strict IsValidIP), spec.parentRef with resource and name. */
+export function arbIPAddressJson(): fc.Arbitrary<JsonObject> {
+  return fc
+    .tuple(arbObjectMeta({ namespaced: false, name: arbCanonicalIP() }), arbParentReference())
+    .map(([metadata, parentRef]) => object("IPAddress", metadata, { parentRef }));
+}
+
+// ------------------------------------------------------------ ServiceCIDR
+
+/** spec.cidrs: one canonical CIDR, or one of each family in either order. */
+export function arbServiceCidrs(): fc.Arbitrary<string[]> {
+  return fc.tuple(arbCanonicalCidr(4), arbCanonicalCidr(6), fc.constantFrom("4", "6", "46", "64")).map(([v4, v6, shape]) => {
+    switch (shape) {
+      case "4":
+        return [v4];
+      case "6":
+        return [v6];
+      case "46":
+        return [v4, v6];
+      default:
+        return [v6, v4];
+    }
+  });
+}
+
+export function arbServiceCIDRJson(): fc.Arbitrary<JsonObject> {
+  return fc
+    .tuple(arbObjectMeta({ namespaced: false }), arbServiceCidrs())
+    .map(([metadata, cidrs]) => object("ServiceCIDR", metadata, { cidrs }));
+}
+
+// ------------------------------------------------------------ valid objects by kind
+
+const VALID_JSON: Record<ValidatedKind, () => fc.Arbitrary<JsonObject>> = {
+  Ingress: arbIngressJson,
+  IngressClass: arbIngressClassJson,
+  NetworkPolicy: () => arbNetworkPolicyJson(),
+  IPAddress: arbIPAddressJson,
+  ServiceCIDR: arbServiceCIDRJson,
+};
+
+/** A valid object of `kind` as Kubernetes JSON. */
+export function arbValidJson(kind: ValidatedKind): fc.Arbitrary<JsonObject> {
+  return VALID_JSON[kind]();
+}
+
+/** A valid object of `kind`, decoded. */
+export function arbValidObject(kind: ValidatedKind): fc.Arbitrary<NetworkingObject> {
+  return arbValidJson(kind).map((j) => fromJson(j));
+}
+
+/** A valid object of any of the five kinds, as JSON. */
+export function arbAnyValidJson(): fc.Arbitrary<JsonObject> {
+  return fc.oneof(...VALIDATED_KINDS.map((k) => arbValidJson(k)));
+}

@@ -1,0 +1,121 @@
+// Quality checks for fast-check arbitraries, the ones fast-check holds its own
+// arbitraries to: the same values for the same seed, every value within the
+// arbitrary's contract, and shrinking that stays within the contract and makes
+// counterexamples smaller.
+//
+// CLUSTERWIRE_PROPERTY_RUNS=N raises (or lowers) every run count here.
+
+import { isDeepStrictEqual } from "node:util";
+import fc from "fast-check";
+import { expect } from "vitest";
+
+const OVERRIDE = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "");
+
+/** `n` runs, or the CLUSTERWIRE_PROPERTY_RUNS override. */
+export function runs(n: number): number {
+  return Number.isInteger(OVERRIDE) && OVERRIDE > 0 ? OVERRIDE : n;
+}
+
+/**
+ * A contract: returns normally (or true) for a value within it, and throws or
+ * returns false for one outside it.
+ */
+export type Contract<T> = (value: T) => boolean | void;
+
+export interface QualityOptions<T> {
+  readonly contract: Contract<T>;
+  /** A size that shrinking should reduce; default: the length of the value printed as JSON. */
+  readonly size?: (value: T) => number;
+  /** Runs for the contract check; default 200. */
+  readonly runs?: number;
+  /** Seeds for the shrinking check; default 3 of them. */
+  readonly shrinkSeeds?: readonly number[];
+  /** Time for each shrink, after which the smallest counterexample so far counts; default 1 s. */
+  readonly shrinkTimeMs?: number;
+}
+
+/** The length of a value printed as JSON, with bigints and byte arrays spelled out. */
+export function jsonSize(value: unknown): number {
+  return (
+    JSON.stringify(value, (_k, v: unknown) => {
+      if (typeof v === "bigint") return v.toString();
+      if (v instanceof Uint8Array) return Array.from(v);
+      return v;
+    }) ?? ""
+  ).length;
+}
+
+function holds<T>(contract: Contract<T>, value: T): boolean {
+  try {
+    return contract(value) !== false;
+  } catch {
+    return false;
+  }
+}
+
+/** Two samples with one seed are deep-equal; another seed gives other values. */
+export function checkSameValuesForSameSeed<T>(arb: fc.Arbitrary<T>, seed = 42, numRuns = 30): void {
+  const a = fc.sample(arb, { seed, numRuns });
+  const b = fc.sample(arb, { seed, numRuns });
+  expect(isDeepStrictEqual(a, b), "two samples with the same seed differ").toBe(true);
+  const c = fc.sample(arb, { seed: seed + 1, numRuns });
+  const distinct = new Set(a.map(jsonSize)).size + new Set(c.map(jsonSize)).size;
+  // A constant arbitrary would be fine for determinism but useless; every
+  // arbitrary checked here has more than one value.
+  expect(distinct > 2 || !isDeepStrictEqual(a, c), "the arbitrary produced the same values for two seeds").toBe(true);
+}
+
+/** Every generated value satisfies the contract. */
+export function checkContract<T>(arb: fc.Arbitrary<T>, contract: Contract<T>, numRuns = 200): void {
+  fc.assert(
+    fc.property(arb, (v) => contract(v) !== false),
+    { numRuns: runs(numRuns) },
+  );
+}
+
+/**
+ * Shrinking: a property that fails for every value larger than the median
+ * size of a sample. fast-check shrinks each counterexample; every value on the
+ * way must stay within the contract, and the last one must be smaller than the
+ * first. (Single steps may grow: a constant shrinks towards the first of its
+ * list, which can be the longer one.)
+ */
+export function checkShrinking<T>(
+  arb: fc.Arbitrary<T>,
+  contract: Contract<T>,
+  size: (v: T) => number = jsonSize,
+  seeds: readonly number[] = [1, 2, 3],
+  timeMs = 1000,
+): void {
+  const sizes = fc.sample(arb, { seed: 7, numRuns: 200 }).map(size).sort((x, y) => x - y);
+  const threshold = sizes[Math.floor(sizes.length / 2)] ?? 0;
+  // Values at or below the median pass; there must be larger ones to shrink.
+  expect(sizes[sizes.length - 1]! > threshold, "the arbitrary's values all have one size").toBe(true);
+  let shrunkSomewhere = false;
+  for (const seed of seeds) {
+    const details = fc.check(
+      fc.property(arb, (v) => size(v) <= threshold),
+      // Big objects take thousands of shrink steps to reach the median; a
+      // time limit bounds that, and the smallest counterexample so far counts.
+      { seed, numRuns: 500, verbose: fc.VerbosityLevel.Verbose, plugins: [fc.interruptAfterTimeLimit(timeMs)] },
+    );
+    if (!details.failed) continue;
+    const chain = details.failures as unknown as [T][];
+    expect(chain.length).toBeGreaterThan(0);
+    for (const [v] of chain) {
+      expect(holds(contract, v), `a shrunk value broke the contract: ${fc.stringify(v)}`).toBe(true);
+    }
+    const first = size(chain[0]![0]);
+    const last = size(chain[chain.length - 1]![0]);
+    expect(last).toBeGreaterThan(threshold);
+    if (last < first) shrunkSomewhere = true;
+  }
+  expect(shrunkSomewhere, "no counterexample got smaller under shrinking").toBe(true);
+}
+
+/** All three checks. */
+export function checkArbitraryQuality<T>(arb: fc.Arbitrary<T>, options: QualityOptions<T>): void {
+  checkSameValuesForSameSeed(arb);
+  checkContract(arb, options.contract, options.runs ?? 200);
+  checkShrinking(arb, options.contract, options.size ?? jsonSize, options.shrinkSeeds ?? [1, 2, 3], options.shrinkTimeMs ?? 1000);
+}
