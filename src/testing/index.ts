@@ -1,0 +1,127 @@
+// Public API of clusterwire/testing: fast-check arbitraries and ready-made
+// properties for testing code that handles networking.k8s.io/v1 objects and
+// the storage API. fast-check (4.x) is a peer dependency.
+
+// Any shape that is valid on the wire, for every message and List.
+export {
+  arbFieldsV1Text,
+  arbInt32,
+  arbInt64,
+  arbMessage,
+  arbObject,
+  arbObjectOf,
+  arbString,
+  NETWORKING_KINDS,
+  TRICKY_STRINGS,
+  type ArbOptions,
+} from "./any-shape.js";
+
+// Building blocks that shrink well.
+export {
+  arbAbsolutePath,
+  arbAnnotationKey,
+  arbAnnotations,
+  arbAnnotationValue,
+  arbCanonicalCidr,
+  arbCanonicalIP,
+  arbControllerName,
+  arbDns1035Label,
+  arbDns1123Label,
+  arbDns1123Subdomain,
+  arbDnsHost,
+  arbImplementationSpecificPath,
+  arbIngressHost,
+  arbIPBlock,
+  arbIPNet,
+  arbIPValue,
+  arbLabelKey,
+  arbLabelName,
+  arbLabels,
+  arbLabelSelector,
+  arbLabelSelectorRequirement,
+  arbLabelValue,
+  arbLegacyOnlyCidr,
+  arbPathSegmentName,
+  arbPortName,
+  arbPortNumber,
+  arbPortRange,
+  arbWildcardHost,
+  SELECTOR_OPERATORS,
+  type IPBlockOptions,
+  type LegacyCidrStyle,
+} from "./building-blocks.js";
+export { formatCidr, formatIP, type IPFamily, type IPNet } from "./addresses.js";
+
+// Valid by construction, and targeted invalid.
+export {
+  arbAnyValidJson,
+  arbHttpIngressPath,
+  arbIngressBackend,
+  arbIngressClassJson,
+  arbIngressJson,
+  arbIngressRule,
+  arbIngressTLS,
+  arbIPAddressJson,
+  arbNetworkPolicyJson,
+  arbNetworkPolicyPeer,
+  arbNetworkPolicyPort,
+  arbObjectMeta,
+  arbServiceCIDRJson,
+  arbValidJson,
+  arbValidObject,
+  VALIDATED_KINDS,
+  type MetaOptions,
+  type ValidatedKind,
+} from "./valid-objects.js";
+export {
+  arbTargetedInvalid,
+  expectedOnSelfUpdate,
+  targetedMutations,
+  type ExpectedError,
+  type ExpectedErrorType,
+  type Mutation,
+  type TargetedInvalid,
+} from "./targeted-invalid.js";
+
+// Evaluator inputs.
+export {
+  arbCluster,
+  arbClusterPair,
+  arbConnection,
+  type ClusterOptions,
+  type ConnectionTarget,
+  type GeneratedCluster,
+  type GeneratedClusterPair,
+} from "./clusters.js";
+export {
+  arbRouteRequest,
+  arbRouterInput,
+  arbRoutingInputJson,
+  LARGE_ROUTING,
+  ROUTING_CONTROLLER,
+  SMALL_ROUTING,
+  toRouterInput,
+  type RoutingInput,
+  type RoutingInputJson,
+  type RoutingSizes,
+} from "./routing.js";
+
+// Ready-made properties.
+export {
+  arbAdmissionCase,
+  propAdmissionAgreesWithValidate,
+  propNeverThrows,
+  propPolicyEngineAgrees,
+  propRoundTrip,
+  propRouterAgrees,
+  propValidateNeverThrows,
+  type AdmissionCase,
+  type AdmissionOptions,
+  type AdmissionVerdict,
+  type NeverThrowsOptions,
+  type PolicyAgreementOptions,
+  type RoundTripOptions,
+  type RoundTripStages,
+  type RouteAnswer,
+  type RouterAgreementOptions,
+} from "./properties.js";
