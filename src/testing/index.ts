@@ -106,6 +106,9 @@ export {
   type RoutingSizes,
 } from "./routing.js";
 
+// The storage API: building blocks, decoded models and request bodies.
+export * from "./storage.js";
+
 // Ready-made properties.
 export {
   arbAdmissionCase,

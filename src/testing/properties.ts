@@ -32,7 +32,7 @@ import {
 import { arbObject } from "./any-shape.js";
 import { arbCluster, arbConnection, type ClusterOptions, type GeneratedCluster } from "./clusters.js";
 import { arbRouteRequest, arbRouterInput, type RoutingSizes } from "./routing.js";
-import { arbTargetedInvalid, type ExpectedError } from "./targeted-invalid.js";
+import { targetedMutations, type ExpectedError } from "./targeted-invalid.js";
 import { arbValidJson, VALIDATED_KINDS, type ValidatedKind } from "./valid-objects.js";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -158,6 +158,12 @@ export interface AdmissionCase {
 export interface AdmissionOptions {
   /** Kinds to generate; default all five validated kinds. */
   readonly kinds?: readonly ValidatedKind[];
+  /**
+   * Which targeted violations to generate, by mutation name (e.g.
+   * `(m) => m.startsWith("ingress.path.")`), for code that implements only
+   * some of the API server's rules; default all of them.
+   */
+  readonly mutations?: (name: string) => boolean;
   /** Share of invalid objects, 0..1; default 0.5. */
   readonly invalidShare?: number;
   /** Check the returned errors name the expected field (when errors are returned); default true. */
@@ -173,7 +179,9 @@ export function arbAdmissionCase(options: AdmissionOptions = {}): fc.Arbitrary<A
   const valid = fc.oneof(...kinds.map((k) => arbValidJson(k))).map(
     (json): AdmissionCase => ({ object: fromJson(json), json, expected: null, mutation: null }),
   );
-  const invalid = fc.oneof(...kinds.map((k) => arbTargetedInvalid(k))).map(
+  const chosen = targetedMutations().filter((m) => kinds.includes(m.kind) && (options.mutations?.(m.name) ?? true));
+  if (chosen.length === 0) throw new TypeError("arbAdmissionCase: no targeted mutation matches kinds and mutations");
+  const invalid = fc.oneof(...chosen.map((m) => m.arbitrary)).map(
     (t): AdmissionCase => ({ object: t.object, json: t.json, expected: t.expected, mutation: t.mutation }),
   );
   const weight = Math.round(share * 100);

@@ -23,6 +23,7 @@ import {
   type NetworkingObject,
 } from "../../src/networking/index.js";
 import * as kit from "../../src/testing/index.js";
+import * as storageKit from "../../src/testing/storage.js";
 import { checkArbitraryQuality, jsonSize, type Contract } from "./quality.js";
 
 // ------------------------------------------------------------ contracts written from the rules
@@ -306,6 +307,8 @@ describe("clusterwire/testing arbitraries pass fast-check's quality checks", () 
     covered.add("arbConnection");
     // arbValidJson(kind) returns exactly these, so its entries check them.
     for (const same of ["arbIngressJson", "arbIngressClassJson", "arbNetworkPolicyJson", "arbIPAddressJson", "arbServiceCIDRJson"]) covered.add(same);
+    // storage.test.ts holds the storage arbitraries to the same checks.
+    for (const k of Object.keys(storageKit)) covered.add(k);
     const missing = Object.keys(kit).filter((k) => k.startsWith("arb") && !covered.has(k));
     expect(missing).toEqual([]);
   });
