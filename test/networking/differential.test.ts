@@ -6,12 +6,15 @@
 import fc from "fast-check";
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
-import { isFieldSet, type DescMessage, type Message } from "@bufbuild/protobuf";
+import { equals, fromBinary, isFieldSet, type DescMessage, type Message } from "@bufbuild/protobuf";
 import {
+  DecodeError,
   KINDS,
   MAGIC,
   create,
   decode,
+  kindOf,
+  readEnvelope,
   encode,
   fromJson,
   fromYaml,
@@ -281,6 +284,59 @@ function ingress(meta: Record<string, unknown>): NetworkingObject {
     status: goZero(IngressStatusSchema) as never,
   });
 }
+
+describe("differential: @bufbuild/protobuf as a second implementation", () => {
+  /** protobuf-es's reading of the object inside an envelope, or its error. */
+  function esReading(bytes: Uint8Array, desc: DescMessage): Message | Error {
+    try {
+      const { rawStart, rawEnd } = readEnvelope(bytes);
+      return fromBinary(desc, bytes.subarray(rawStart, rawEnd));
+    } catch (e) {
+      return e as Error;
+    }
+  }
+
+  it(`decode(bytes) equals protobuf-es fromBinary of the raw object (${GENERATED_RUNS} objects)`, () => {
+    fc.assert(
+      fc.property(arbObject(), (o) => {
+        const bytes = encode(o);
+        const desc = kindOf(o).desc;
+        const es = esReading(bytes, desc);
+        if (es instanceof Error) throw es;
+        expect(equals(desc, decode(bytes) as Message, es)).toBe(true);
+      }),
+      { numRuns: GENERATED_RUNS },
+    );
+  });
+
+  it("on mutated bytes, whatever clusterwire decodes, protobuf-es decodes to an equal message", () => {
+    let decoded = 0;
+    fc.assert(
+      fc.property(arbObject(), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 2 }), (o, flips) => {
+        const bytes = encode(o);
+        const desc = kindOf(o).desc;
+        // Mutate only the raw object, so the envelope still names the same kind.
+        const { rawStart, rawEnd } = readEnvelope(bytes);
+        if (rawEnd === rawStart) return;
+        for (const [at, value] of flips) bytes[rawStart + (at % (rawEnd - rawStart))] = value;
+        let ours: NetworkingObject;
+        try {
+          ours = decode(bytes);
+        } catch (e) {
+          expect(e).toBeInstanceOf(DecodeError);
+          return;
+        }
+        decoded++;
+        const es = esReading(bytes, desc);
+        if (es instanceof Error) throw new Error(`clusterwire decoded what protobuf-es refuses: ${es.message}`);
+        expect(equals(desc, ours as Message, es)).toBe(true);
+      }),
+      { numRuns: GENERATED_RUNS },
+    );
+    // The property means something only if some mutated inputs still decode.
+    expect(decoded).toBeGreaterThan(GENERATED_RUNS / 20);
+  });
+});
 
 describe("JSON losses the json arbitrary avoids (documented Go behaviour)", () => {
   it("a pointer Time holding the zero time: protobuf keeps it, JSON writes null and drops it", () => {
