@@ -42,6 +42,11 @@ export interface ParsedJson {
   readonly spans: WeakMap<object, readonly [number, number]>;
   /** With `locate`: where each member's value starts, by key or index (every occurrence of a repeated key). */
   readonly starts: WeakMap<object, Map<string | number, number[]>>;
+  /**
+   * Source spans of `fieldsV1` members that are strings, by the object that
+   * holds them and the occurrence of the key (Go keeps their escapes as written).
+   */
+  readonly stringSpans: WeakMap<object, (readonly [number, number] | undefined)[]>;
 }
 
 export interface JsonParseOptions {
@@ -55,11 +60,18 @@ export interface JsonParseOptions {
 export function parseJsonText(text: string, options: JsonParseOptions = {}): ParsedJson {
   if (typeof text !== "string") throw new DecodeError("json", `expected JSON text, got ${typeof text}`);
   const p = new Parser(text, options.maxDepth ?? 100, options.locate === true);
-  p.ws();
-  const value = p.value(0);
+  let value: ParsedValue;
+  try {
+    p.ws();
+    value = p.value(0);
+  } catch (e) {
+    // A maxDepth beyond what the stack holds (or a number too long for a bigint).
+    if (e instanceof RangeError) throw jsonError(text, /call stack/i.test(e.message) ? "input nested too deeply" : e.message, p.pos);
+    throw e;
+  }
   p.ws();
   if (p.pos < text.length) p.fail("unexpected text after the JSON value");
-  return { value, text, spans: p.spans, starts: p.starts };
+  return { value, text, spans: p.spans, starts: p.starts, stringSpans: p.stringSpans };
 }
 
 /**
@@ -70,7 +82,8 @@ export function parseJsonText(text: string, options: JsonParseOptions = {}): Par
 export function locatePath(text: string, path: readonly (string | number)[], occurrences: readonly (number | undefined)[] = []): number {
   let parsed: ParsedJson;
   try {
-    parsed = parseJsonText(text, { locate: true });
+    // The text already parsed within the caller's maxDepth, whatever it was.
+    parsed = parseJsonText(text, { locate: true, maxDepth: Infinity });
   } catch {
     return 0;
   }
@@ -94,6 +107,7 @@ class Parser {
   pos = 0;
   readonly spans = new WeakMap<object, readonly [number, number]>();
   readonly starts = new WeakMap<object, Map<string | number, number[]>>();
+  readonly stringSpans = new WeakMap<object, (readonly [number, number] | undefined)[]>();
   constructor(
     readonly text: string,
     readonly maxDepth: number,
@@ -174,7 +188,12 @@ class Parser {
       }
       const v = this.value(depth);
       // Go keeps the raw text of fieldsV1; record where it came from.
-      if (key === "fieldsV1" && typeof v === "object" && v !== null && !this.locate) this.spans.set(v, [valueStart, this.pos]);
+      if (key === "fieldsV1" && !this.locate) {
+        if (typeof v === "object" && v !== null) this.spans.set(v, [valueStart, this.pos]);
+        let strings = this.stringSpans.get(obj);
+        if (strings === undefined) this.stringSpans.set(obj, (strings = []));
+        strings.push(typeof v === "string" ? [valueStart, this.pos] : undefined);
+      }
       const prev = obj[key];
       if (prev !== undefined && hasOwn.call(obj, key)) {
         // Appended in place: copying would make n repeats of a key cost O(n^2).
@@ -239,14 +258,14 @@ class Parser {
     const t = this.text;
     const start = ++this.pos;
     let i = start;
-    // Fast path: no escapes.
+    // Fast path: no escapes, no surrogates.
     for (;;) {
       const c = t.charCodeAt(i);
       if (c === 0x22) {
         this.pos = i + 1;
         return t.slice(start, i);
       }
-      if (c === 0x5c || c < 0x20 || Number.isNaN(c)) break;
+      if (c === 0x5c || c < 0x20 || (c & 0xf800) === 0xd800 || Number.isNaN(c)) break;
       i++;
     }
     let out = t.slice(start, i);
@@ -259,6 +278,14 @@ class Parser {
       }
       if (c < 0x20) this.fail("invalid control character in string literal", i);
       if (c !== 0x5c) {
+        if ((c & 0xf800) === 0xd800) {
+          // Go reads bytes: a lone surrogate (no UTF-8 form) becomes U+FFFD.
+          const lo = t.charCodeAt(i + 1);
+          const pair = c <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff;
+          out += pair ? t.slice(i, i + 2) : "\ufffd";
+          i += pair ? 2 : 1;
+          continue;
+        }
         out += t[i];
         i++;
         continue;
@@ -274,10 +301,22 @@ class Parser {
         case 0x72: out += "\r"; break;
         case 0x74: out += "\t"; break;
         case 0x75: {
-          const hex = t.slice(i + 2, i + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("invalid \\u escape in string literal", i);
-          out += String.fromCharCode(parseInt(hex, 16));
+          const cu = hex4(t, i + 2);
+          if (cu < 0) this.fail("invalid \\u escape in string literal", i);
           i += 6;
+          if ((cu & 0xf800) === 0xd800) {
+            // As Go's unquote: only an escaped high + escaped low surrogate make a
+            // character; any other surrogate escape is U+FFFD on its own.
+            const lo = cu <= 0xdbff && t.charCodeAt(i) === 0x5c && t.charCodeAt(i + 1) === 0x75 ? hex4(t, i + 2) : -1;
+            if (lo >= 0xdc00 && lo <= 0xdfff) {
+              out += String.fromCharCode(cu, lo);
+              i += 6;
+            } else {
+              out += "\ufffd";
+            }
+            continue;
+          }
+          out += String.fromCharCode(cu);
           continue;
         }
         default:
@@ -323,6 +362,18 @@ class Parser {
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
+
+/** The value of four hex digits at `at`, or -1. */
+function hex4(t: string, at: number): number {
+  let n = 0;
+  for (let k = at; k < at + 4; k++) {
+    const c = t.charCodeAt(k);
+    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66 ? (c | 0x20) - 0x57 : -1;
+    if (d < 0) return -1;
+    n = n * 16 + d;
+  }
+  return n;
+}
 
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;

@@ -1,7 +1,6 @@
 import { DecodeError } from "./errors.js";
 import { fromParsedJsonMember, toJsonString, type FromJsonOptions } from "./json.js";
-import { DuplicateKey, FloatLiteral, parseJsonText } from "./json-text.js";
-import type { NetworkingObject } from "./kinds.js";
+import { DuplicateKey, FloatLiteral, jsonError, locatePath, parseJsonText } from "./json-text.js";
 import { DEFAULT_MAX_FRAME_SIZE, EVENT_TYPES, type WatchEvent, type WatchEventType } from "./watch.js";
 
 /*
@@ -38,33 +37,21 @@ export async function* decodeJsonWatchStream(
 ): AsyncGenerator<WatchEvent, void, undefined> {
   const maxFrame = options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE;
   const utf8 = new TextDecoder("utf-8", { fatal: true });
-  let text = ""; // unconsumed stream text
-  let consumed = 0; // stream offset of text[0]
-  let line = 1; // position of text[0]
+  let received = 0; // characters decoded so far
+  // Position of the next character not yet accounted for.
+  let consumed = 0;
+  let line = 1;
   let column = 1;
-  // Scanner state for the value being read, carried across chunks.
-  let scan = 0;
-  let start = -1;
+  // The event being read: where it starts, its text from earlier chunks, its
+  // length so far, and the scanner state. Chunks are scanned once each and
+  // joined only when the event is complete: re-reading a growing buffer would
+  // make an event that arrives in n small chunks cost O(n^2).
+  let at: FrameStart | undefined;
+  let parts: string[] = [];
+  let length = 0;
   let depth = 0;
   let inString = false;
   let escaped = false;
-
-  /** Moves line and column past `s`. */
-  const advance = (s: string, from: number, to: number): void => {
-    for (let i = from; i < to; i++) {
-      if (s.charCodeAt(i) === 0x0a) {
-        line++;
-        column = 1;
-      } else {
-        column++;
-      }
-    }
-  };
-  /** Consumes text[0, upTo) for position purposes. */
-  const position = (upTo: number): void => {
-    advance(text, 0, upTo);
-    consumed += upTo;
-  };
 
   for await (const chunk of chunks) {
     let piece: string;
@@ -73,30 +60,35 @@ export async function* decodeJsonWatchStream(
       try {
         piece = utf8.decode(chunk, { stream: true });
       } catch {
-        throw new DecodeError("json", "watch stream is not valid UTF-8", { offset: consumed + text.length });
+        throw new DecodeError("json", "watch stream is not valid UTF-8", { offset: received });
       }
     } else {
-      throw new DecodeError("json", "watch stream chunks must be Uint8Array or string", { offset: consumed + text.length });
+      throw new DecodeError("json", "watch stream chunks must be Uint8Array or string", { offset: received });
     }
-    text += piece;
-    for (; scan < text.length; scan++) {
-      const c = text.charCodeAt(scan);
-      if (start < 0) {
-        if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
-        if (c !== 0x7b) {
-          position(scan);
-          text = text.slice(scan);
-          scan = 0;
-          throw new DecodeError("json", "expected a watch event object", { offset: consumed, line, column });
+    received += piece.length;
+    let from = 0; // where the current event starts in this piece
+    for (let i = 0; i < piece.length; i++) {
+      const c = piece.charCodeAt(i);
+      if (at === undefined) {
+        if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+          consumed++;
+          if (c === 0x0a) {
+            line++;
+            column = 1;
+          } else column++;
+          continue;
         }
-        start = scan;
+        if (c !== 0x7b) throw new DecodeError("json", "expected a watch event object", { offset: consumed, line, column });
+        at = { offset: consumed, line, column };
+        from = i;
+        length = 1;
         depth = 1;
         continue;
       }
-      if (scan - start >= maxFrame) {
-        position(start);
-        throw new DecodeError("json", `watch event longer than the ${maxFrame}-character limit`, { offset: consumed, line, column });
+      if (length >= maxFrame) {
+        throw new DecodeError("json", `watch event longer than the ${maxFrame}-character limit`, at);
       }
+      length++;
       if (inString) {
         if (escaped) escaped = false;
         else if (c === 0x5c) escaped = true;
@@ -107,36 +99,30 @@ export async function* decodeJsonWatchStream(
       else if (c === 0x7b || c === 0x5b) depth++;
       else if (c === 0x7d || c === 0x5d) depth--;
       if (depth > 0) continue;
-      // A whole event: text[start, scan].
-      position(start);
-      const at: FrameStart = { offset: consumed, line, column };
-      const frame = text.slice(start, scan + 1);
-      text = text.slice(scan + 1);
-      advance(frame, 0, frame.length);
+      // A whole event.
+      parts.push(piece.slice(from, i + 1));
+      const frame = parts.length === 1 ? (parts[0] as string) : parts.join("");
+      const start = at;
+      parts = [];
+      at = undefined;
+      for (let k = 0; k < frame.length; k++) {
+        if (frame.charCodeAt(k) === 0x0a) {
+          line++;
+          column = 1;
+        } else column++;
+      }
       consumed += frame.length;
-      scan = -1;
-      start = -1;
-      yield decodeJsonWatchEvent(frame, options, at);
+      yield decodeJsonWatchEvent(frame, options, start);
     }
-    if (start < 0) {
-      // Only whitespace is left: drop it.
-      position(text.length);
-      text = "";
-      scan = 0;
-    } else {
-      position(start);
-      text = text.slice(start);
-      scan -= start;
-      start = 0;
-    }
+    if (at !== undefined) parts.push(piece.slice(from));
   }
   try {
     utf8.decode();
   } catch {
-    throw new DecodeError("json", "watch stream ends inside a UTF-8 sequence", { offset: consumed + text.length });
+    throw new DecodeError("json", "watch stream ends inside a UTF-8 sequence", { offset: received });
   }
-  if (start >= 0) {
-    throw new DecodeError("json", "watch stream ended inside an event", { offset: consumed, line, column });
+  if (at !== undefined) {
+    throw new DecodeError("json", "watch stream ended inside an event", at);
   }
 }
 
@@ -151,22 +137,31 @@ export function decodeJsonWatchEvent(text: string, options: FromJsonOptions = {}
     if (typeof root !== "object" || root === null || Array.isArray(root) || root instanceof FloatLiteral) {
       throw new DecodeError("json", "a watch event must be a JSON object", { offset: 0, line: 1, column: 1 });
     }
+    /** An error about the event's own member `key`, pointing at its (last) value. */
+    const fail = (reason: string, key: string): never => {
+      throw jsonError(text, reason, locatePath(text, [key]), key, [key]);
+    };
     if (options.strict === true) {
       for (const key of Object.keys(root)) {
-        if (root[key] instanceof DuplicateKey) throw new DecodeError("json", `duplicate field ${JSON.stringify(key)}`, { path: key, offset: 0, line: 1, column: 1 });
-        if (key !== "type" && key !== "object") throw new DecodeError("json", `unknown field ${JSON.stringify(key)}`, { path: key, offset: 0, line: 1, column: 1 });
+        if (root[key] instanceof DuplicateKey) fail(`duplicate field ${JSON.stringify(key)}`, key);
+        if (key !== "type" && key !== "object") fail(`unknown field ${JSON.stringify(key)}`, key);
       }
     }
-    let type = root["type"];
+    let type = Object.prototype.hasOwnProperty.call(root, "type") ? root["type"] : undefined;
     if (type instanceof DuplicateKey) type = type.values[type.values.length - 1];
+    if (type !== undefined && type !== null && typeof type !== "string") fail(`cannot unmarshal ${jsonKind(type)} into a string`, "type");
     if (typeof type !== "string" || !EVENT_TYPES.has(type)) {
-      throw new DecodeError("json", `unknown watch event type ${JSON.stringify(typeof type === "string" ? type : null)}; want one of ${[...EVENT_TYPES].join(", ")}`, { path: "type", offset: 0, line: 1, column: 1 });
+      const reason = `unknown watch event type ${JSON.stringify(typeof type === "string" ? type : null)}; want one of ${[...EVENT_TYPES].join(", ")}`;
+      if (type === undefined) throw new DecodeError("json", reason, { path: "type", segments: ["type"], offset: 0, line: 1, column: 1 });
+      fail(reason, "type");
     }
-    if (root["object"] === undefined || root["object"] === null) {
-      throw new DecodeError("json", `${type} watch event has no object`, { path: "object", offset: 0, line: 1, column: 1 });
+    const object = Object.prototype.hasOwnProperty.call(root, "object") ? root["object"] : undefined;
+    if (object === undefined || object === null) {
+      const reason = `${String(type)} watch event has no object`;
+      if (object === undefined) throw new DecodeError("json", reason, { path: "object", segments: ["object"], offset: 0, line: 1, column: 1 });
+      fail(reason, "object");
     }
-    const object: NetworkingObject = fromParsedJsonMember(parsed, "object", options);
-    return { type: type as WatchEventType, object };
+    return { type: type as WatchEventType, object: fromParsedJsonMember(parsed, "object", options) };
   } catch (e) {
     if (!(e instanceof DecodeError)) throw e;
     // Frame-relative positions -> stream positions.
@@ -177,6 +172,12 @@ export function decodeJsonWatchEvent(text: string, options: FromJsonOptions = {}
       column: line === 1 ? at.column + (e.column ?? 1) - 1 : (e.column ?? 1),
     });
   }
+}
+
+function jsonKind(v: unknown): string {
+  if (typeof v === "boolean") return "bool";
+  if (Array.isArray(v)) return "array";
+  return typeof v === "object" && !(v instanceof FloatLiteral) ? "object" : "number";
 }
 
 function rethrow(e: DecodeError, where: { offset: number; line: number; column: number }): never {

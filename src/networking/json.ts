@@ -17,7 +17,7 @@ import {
   type PrintableValue,
 } from "./json-text.js";
 import type { JsonObject, JsonValue } from "./json-value.js";
-import { kindOfTypeName, lookupKind, supportedKinds, type NetworkingObject } from "./kinds.js";
+import { KINDS, kindOfTypeName, lookupKind, supportedKinds, type NetworkingObject } from "./kinds.js";
 import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "./shapes.js";
 import { formatRfc3339, parseRfc3339 } from "./time.js";
 import { renderPath, utf8OrUndefined } from "./wire.js";
@@ -105,7 +105,9 @@ function decodeTop(ctx: Ctx, value: ParsedValue): NetworkingObject {
     if (apiVersion === "") throw new PathError("Object 'apiVersion' is missing", ["apiVersion"]);
     const info = lookupKind(apiVersion, kind);
     if (info === undefined) {
-      throw new PathError(`unsupported apiVersion/kind ${JSON.stringify(`${apiVersion}/${kind}`)}; supported: ${supportedKinds()}`, ["kind"]);
+      // Blame the apiVersion when the kind exists under another one.
+      const at = KINDS.some((k) => k.kind === kind) ? "apiVersion" : "kind";
+      throw new PathError(`unsupported apiVersion/kind ${JSON.stringify(`${apiVersion}/${kind}`)}; supported: ${supportedKinds()}`, [at]);
     }
     const msg = create(info.desc) as AnyMessage;
     decodeObject(ctx, shapeOf(info.desc), msg, value);
@@ -199,11 +201,13 @@ function decodeObject(ctx: Ctx, shape: MessageShape, msg: AnyMessage, obj: Recor
         msg[route.inline.localName] = target;
       }
     }
+    // Go keeps a string fieldsV1 as written, escapes included.
+    const rawStrings = key === "fieldsV1" ? ctx.source?.stringSpans.get(obj) : undefined;
     if (dup) {
       // Go decodes every occurrence into the same field, in order.
       for (let o = 0; o < raw.values.length; o++) {
         try {
-          decodeField(ctx, route.fs, target, raw.values[o] as ParsedValue);
+          decodeField(ctx, route.fs, target, raw.values[o] as ParsedValue, rawStrings?.[o]);
         } catch (e) {
           if (e instanceof PathError) e.prefix(key, o);
           throw e;
@@ -211,7 +215,7 @@ function decodeObject(ctx: Ctx, shape: MessageShape, msg: AnyMessage, obj: Recor
       }
     } else {
       try {
-        decodeField(ctx, route.fs, target, raw);
+        decodeField(ctx, route.fs, target, raw, rawStrings?.[0]);
       } catch (e) {
         if (e instanceof PathError) e.prefix(key);
         throw e;
@@ -221,53 +225,73 @@ function decodeObject(ctx: Ctx, shape: MessageShape, msg: AnyMessage, obj: Recor
   fillStructs(msg);
 }
 
-function decodeField(ctx: Ctx, fs: FieldShape, msg: AnyMessage, v: ParsedValue): void {
+/**
+ * The elements past a list's length that Go's slice still holds in its array
+ * (after a repeated key shortened it), by the list; absent when there are none.
+ */
+const hiddenElements = new WeakMap<unknown[], unknown[]>();
+
+/** Decodes one occurrence of a field into `msg`; `rawString` is where a string fieldsV1 sits in the source text. */
+function decodeField(ctx: Ctx, fs: FieldShape, msg: AnyMessage, v: ParsedValue, rawString?: readonly [number, number]): void {
   const field = fs.field;
   const name = fs.localName;
   if (v === null) {
-    // Go: null leaves a value type alone and resets pointers, slices and maps.
+    // Go: null resets pointers, slices and maps (and a Time, through its
+    // UnmarshalJSON); it leaves other values alone, structs included.
     if (field.fieldKind === "list") msg[name] = [];
     else if (field.fieldKind === "map") msg[name] = {};
-    else if (fs.pointer || field.fieldKind === "message") delete msg[name];
+    else if (fs.pointer || (field.fieldKind === "message" && field.message.typeName === TIME_TYPE)) delete msg[name];
     return;
   }
   switch (field.fieldKind) {
     case "scalar":
-      msg[name] = scalar(field.scalar, v);
+      msg[name] = scalar(ctx, field.scalar, v);
       return;
     case "message":
-      msg[name] = message(ctx, field.message, v, msg[name] as AnyMessage | undefined);
+      msg[name] = message(ctx, field.message, v, msg[name] as AnyMessage | undefined, rawString);
       return;
     case "list": {
       if (!Array.isArray(v)) throw new PathError(`cannot unmarshal ${jsonType(v)} into an array`);
-      const out: unknown[] = [];
+      // Go decodes into the slice already there (a repeated key, or a list in
+      // a struct being decoded into again): element i left in its array is
+      // decoded into, a null element keeps it. An empty array is a new slice.
+      const existing = msg[name] as unknown[] | undefined;
+      const backing = v.length === 0 || existing === undefined ? [] : (hiddenElements.get(existing) ?? existing);
       for (let i = 0; i < v.length; i++) {
         const item = v[i] as ParsedValue;
+        const old = backing[i];
         try {
           if (field.listKind === "message") {
-            out.push(item === null ? zeroMessage(field.message) : message(ctx, field.message, item, undefined));
+            backing[i] = item === null ? (old ?? zeroMessage(field.message)) : message(ctx, field.message, item, old as AnyMessage | undefined);
           } else {
-            out.push(item === null ? zeroScalar(field.scalar as ScalarType) : scalar(field.scalar as ScalarType, item));
+            backing[i] = item === null ? (old ?? zeroScalar(field.scalar as ScalarType)) : scalar(ctx, field.scalar as ScalarType, item);
           }
         } catch (e) {
           if (e instanceof PathError) e.prefix(i);
           throw e;
         }
       }
-      msg[name] = out;
+      const list = backing.slice(0, v.length);
+      if (backing.length > v.length) hiddenElements.set(list, backing);
+      msg[name] = list;
       return;
     }
     case "map": {
       if (!isObject(v)) throw new PathError(`cannot unmarshal ${jsonType(v)} into a map`);
       const map = msg[name] as Record<string, unknown>;
+      // Keys of a JS value as Go reads them (text is read so by the parser).
+      const seen = ctx.source === undefined ? new Set<string>() : undefined;
       for (const k of Object.keys(v)) {
-        const entry = v[k] as ParsedValue | DuplicateKey;
+        const entry = v[k] as ParsedValue | DuplicateKey | undefined;
+        if (entry === undefined) continue; // as for a struct's members: absent
         const vals = entry instanceof DuplicateKey ? entry.values : [entry];
-        if (vals.length > 1 && ctx.strict) throw new PathError(`duplicate field ${JSON.stringify(k)}`, [k]);
+        const key = seen !== undefined ? goString(k) : k;
+        if (ctx.strict && (vals.length > 1 || seen?.has(key) === true)) throw new PathError(`duplicate field ${JSON.stringify(key)}`, [k]);
+        seen?.add(key);
         for (let o = 0; o < vals.length; o++) {
           const item = vals[o] as ParsedValue;
           try {
-            setOwn(map, k, item === null ? "" : scalar(ScalarType.STRING, item));
+            setOwn(map, key, item === null ? "" : scalar(ctx, ScalarType.STRING, item));
           } catch (e) {
             if (e instanceof PathError) e.prefix(k, vals.length > 1 ? o : undefined);
             throw e;
@@ -281,7 +305,7 @@ function decodeField(ctx: Ctx, fs: FieldShape, msg: AnyMessage, v: ParsedValue):
   }
 }
 
-function message(ctx: Ctx, desc: DescMessage, v: ParsedValue, existing: AnyMessage | undefined): AnyMessage {
+function message(ctx: Ctx, desc: DescMessage, v: ParsedValue, existing: AnyMessage | undefined, rawString?: readonly [number, number]): AnyMessage {
   switch (desc.typeName) {
     case TIME_TYPE: {
       if (typeof v !== "string") throw new PathError(`cannot unmarshal ${jsonType(v)} into a time (want an RFC 3339 string)`);
@@ -291,12 +315,20 @@ function message(ctx: Ctx, desc: DescMessage, v: ParsedValue, existing: AnyMessa
     }
     case INT_OR_STRING_TYPE: {
       // Go looks at the first byte: a quote means string, anything else int32.
-      if (typeof v === "string") return create(desc, { type: 1n, intVal: 0, strVal: v }) as AnyMessage;
-      const n = scalar(ScalarType.INT32, v) as number;
-      return create(desc, { type: 0n, intVal: n, strVal: "" }) as AnyMessage;
+      // Its UnmarshalJSON sets the type and that value only, so after a
+      // repeated key the other value is still there (and in protobuf).
+      const out = existing ?? (create(desc, { type: 0n, intVal: 0, strVal: "" }) as AnyMessage);
+      if (typeof v === "string") {
+        out["strVal"] = scalar(ctx, ScalarType.STRING, v);
+        out["type"] = 1n;
+      } else {
+        out["intVal"] = scalar(ctx, ScalarType.INT32, v);
+        out["type"] = 0n;
+      }
+      return out;
     }
     case FIELDS_V1_TYPE:
-      return create(desc, { Raw: new TextEncoder().encode(rawText(ctx, v)) }) as AnyMessage;
+      return create(desc, { Raw: new TextEncoder().encode(rawText(ctx, v, rawString)) }) as AnyMessage;
     default: {
       if (!isObject(v)) throw new PathError(`cannot unmarshal ${jsonType(v)} into an object`);
       // Go decodes into an existing struct without clearing it (duplicate keys merge).
@@ -312,24 +344,62 @@ function message(ctx: Ctx, desc: DescMessage, v: ParsedValue, existing: AnyMessa
  * exact source slice; from YAML or a JS value it is what Go's YAML-to-JSON
  * step produces: compact, keys sorted.
  */
-function rawText(ctx: Ctx, v: ParsedValue): string {
-  if (ctx.source !== undefined && typeof v === "object" && v !== null && !(v instanceof FloatLiteral)) {
-    const span = ctx.source.spans.get(v);
+function rawText(ctx: Ctx, v: ParsedValue, rawString?: readonly [number, number]): string {
+  if (ctx.source !== undefined) {
+    const span = typeof v === "string" ? rawString : typeof v === "object" && v !== null && !(v instanceof FloatLiteral) ? ctx.source.spans.get(v) : undefined;
     if (span !== undefined) return ctx.source.text.slice(span[0], span[1]);
   }
-  return printGoJson(sortDeep(v as PrintableValue, 0));
+  return printGoJson(sortDeep(ctx, v, 0));
 }
 
-/** Sorted copy, as Go's map-based YAML-to-JSON step produces. Depth-limited: JS values may be cyclic. */
-function sortDeep(v: PrintableValue, depth: number): PrintableValue {
-  if (v === null || typeof v !== "object" || v instanceof FloatLiteral || v instanceof RawJson || v instanceof GoMap) return v;
+/**
+ * Sorted copy, as Go's map-based YAML-to-JSON step produces. A JS value is
+ * read as JSON.stringify would write it, except that what JSON cannot hold
+ * (NaN, Infinity, functions, class instances, holes) is refused rather than
+ * turned into null or dropped; undefined members are absent. Depth-limited:
+ * JS values may be cyclic.
+ */
+function sortDeep(ctx: Ctx, v: unknown, depth: number): PrintableValue {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+    case "bigint":
+      return v;
+    case "number":
+      if (!Number.isFinite(v)) throw new PathError(`fieldsV1 cannot hold ${v}: it is not JSON`);
+      // JSON.stringify(-0) is "0"; from YAML, -0.0 is Go's float -0, written "-0".
+      return ctx.format === "json" && v === 0 ? 0 : v;
+    case "object":
+      break;
+    default:
+      throw new PathError(`fieldsV1 cannot hold ${typeof v === "undefined" ? "undefined" : `a ${typeof v}`}: it is not JSON`);
+  }
+  if (v === null || v instanceof FloatLiteral) return v;
   if (depth > MAX_RAW_DEPTH) throw new PathError(`fieldsV1 nested deeper than ${MAX_RAW_DEPTH} (or cyclic)`);
-  if (Array.isArray(v)) return v.map((x) => sortDeep(x, depth + 1));
-  if (v instanceof DuplicateKey) return sortDeep(v.values[v.values.length - 1] as PrintableValue, depth);
+  if (v instanceof DuplicateKey) return sortDeep(ctx, v.values[v.values.length - 1], depth);
+  if (Array.isArray(v)) {
+    const out: PrintableValue[] = [];
+    for (let i = 0; i < v.length; i++) out.push(within(i, () => sortDeep(ctx, v[i], depth + 1)));
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) throw new PathError("fieldsV1 cannot hold an object that is not a plain JSON object");
   const out: Record<string, PrintableValue> = {};
-  const obj = v as Record<string, PrintableValue>;
-  for (const k of sortedKeys(obj)) setOwn(out, k, sortDeep(obj[k] as PrintableValue, depth + 1));
+  const obj = v as Record<string, unknown>;
+  for (const k of sortedKeys(obj)) {
+    if (obj[k] !== undefined) setOwn(out, k, within(k, () => sortDeep(ctx, obj[k], depth + 1)));
+  }
   return out;
+}
+
+/** Runs `f`, prefixing `seg` to the path of a PathError it throws. */
+function within<T>(seg: string | number, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof PathError) e.prefix(seg);
+    throw e;
+  }
 }
 
 const MAX_RAW_DEPTH = 100;
@@ -339,23 +409,24 @@ const INT32_MAX = 2 ** 31 - 1;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-function scalar(t: ScalarType, v: ParsedValue): unknown {
+function scalar(ctx: Ctx, t: ScalarType, v: ParsedValue): unknown {
   switch (t) {
     case ScalarType.STRING:
       if (typeof v !== "string") throw new PathError(`cannot unmarshal ${jsonType(v)} into a string`);
-      return v;
+      // The parser reads text as Go does; a JS value's string is read so here.
+      return ctx.source === undefined ? goString(v) : v;
     case ScalarType.BOOL:
       if (typeof v !== "boolean") throw new PathError(`cannot unmarshal ${jsonType(v)} into a bool`);
       return v;
     case ScalarType.INT32: {
-      const n = integer(v, "int32");
-      if (n < INT32_MIN || n > INT32_MAX) throw new PathError(`number ${n} overflows int32`);
+      const n = integer(v, "int32", ctx.format === "yaml");
+      if (n < INT32_MIN || n > INT32_MAX) throw new PathError(`number ${numberText(n)} overflows int32`);
       return Number(n);
     }
     case ScalarType.INT64: {
-      const n = integer(v, "int64");
+      const n = integer(v, "int64", ctx.format === "yaml");
       const b = BigInt(n);
-      if (b < INT64_MIN || b > INT64_MAX) throw new PathError(`number ${n} overflows int64`);
+      if (b < INT64_MIN || b > INT64_MAX) throw new PathError(`number ${numberText(n)} overflows int64`);
       return b;
     }
     default:
@@ -363,17 +434,46 @@ function scalar(t: ScalarType, v: ParsedValue): unknown {
   }
 }
 
-function integer(v: ParsedValue, type: string): number | bigint {
+/**
+ * An integer as Go's strconv.ParseInt reads the number's JSON text. Go
+ * accepts "-0" (as 0) and nothing with a fraction or exponent. A float from
+ * YAML reaches Go as the text json.Marshal writes for it: the shortest digits,
+ * with an exponent from 1e21 on (JS's String(n) writes the same).
+ */
+function integer(v: ParsedValue, type: string, fromYaml: boolean): number | bigint {
   if (typeof v === "bigint") return v;
   if (typeof v === "number") {
+    if (Number.isSafeInteger(v)) return v === 0 ? 0 : v; // not -0
     if (Number.isInteger(v)) {
-      if (!Number.isSafeInteger(v)) throw new PathError(`number ${v} cannot be represented exactly; pass a bigint`);
-      return v;
+      if (!fromYaml) throw new PathError(`number ${v} cannot be represented exactly; pass a bigint`);
+      if (Math.abs(v) < 1e21) return BigInt(String(v));
     }
     throw new PathError(`cannot unmarshal number ${v} into an ${type}`);
   }
-  if (v instanceof FloatLiteral) throw new PathError(`cannot unmarshal number ${v.text} into an ${type}`);
+  if (v instanceof FloatLiteral) {
+    if (v.text === "-0") return 0;
+    throw new PathError(`cannot unmarshal number ${shorten(v.text)} into an ${type}`);
+  }
   throw new PathError(`cannot unmarshal ${jsonType(v)} into an ${type}`);
+}
+
+const BIG_NUMBER = 10n ** 40n;
+
+/** A number for an error message; huge ones are not printed in full (a 10^6-digit bigint takes a second to print). */
+function numberText(n: number | bigint): string {
+  if (typeof n === "number" || (n < BIG_NUMBER && n > -BIG_NUMBER)) return String(n);
+  return `${n < 0n ? "-" : ""}<more than 40 digits>`;
+}
+
+function shorten(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 40)}...<${text.length} characters>` : text;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** A string as Go reads it from JSON: a lone surrogate has no UTF-8 form and becomes U+FFFD. */
+function goString(s: string): string {
+  return s.replace(LONE_SURROGATE, "\ufffd");
 }
 
 function zeroScalar(t: ScalarType): unknown {
@@ -394,10 +494,11 @@ function isObject(v: unknown): v is Record<string, ParsedValue | DuplicateKey> {
 }
 
 function jsonType(v: ParsedValue | DuplicateKey | undefined): string {
-  if (v === null || v === undefined) return "null";
+  if (v === null) return "null";
+  if (v === undefined) return "undefined";
   if (Array.isArray(v)) return "array";
-  if (v instanceof FloatLiteral) return `number ${v.text}`;
-  if (typeof v === "bigint" || typeof v === "number") return `number ${v}`;
+  if (v instanceof FloatLiteral) return `number ${shorten(v.text)}`;
+  if (typeof v === "bigint" || typeof v === "number") return `number ${numberText(v)}`;
   if (typeof v === "string") return "string";
   if (typeof v === "boolean") return "bool";
   return "object";

@@ -17,6 +17,7 @@
  */
 import {
   Composer,
+  Lexer,
   LineCounter,
   Parser,
   isAlias,
@@ -901,13 +902,15 @@ function decodeBinary(text: string): string | undefined {
 
 /** Converts one composed document to a JSON value following go-yaml v2 + sigs.k8s.io/yaml. */
 class DocumentConverter {
-  private decodeCount = 0;
+  // go-yaml counts the document node too.
+  private decodeCount = 1;
   private aliasCount = 0;
   private aliasDepth = 0;
   private readonly expanding = new Set<unknown>();
   private readonly aliasTargets = new Map<unknown, unknown>();
 
   constructor(
+    private readonly text: string,
     private readonly where: Where,
     private readonly maxDepth: number,
     private readonly uniqueKeys: boolean,
@@ -965,7 +968,20 @@ class DocumentConverter {
     }
   }
 
+  /** go-yaml refuses a `\u` or `\U` escape of a surrogate, paired or not: it is not a character. */
+  private checkEscapes(node: Scalar): void {
+    const [start = 0, end = 0] = node.range ?? [];
+    const raw = this.text.slice(start, end);
+    for (let i = raw.indexOf("\\"); i >= 0; i = raw.indexOf("\\", i + 2)) {
+      const e = raw[i + 1];
+      if (e !== "u" && e !== "U") continue;
+      const cp = parseInt(raw.slice(i + 2, i + (e === "u" ? 6 : 10)), 16);
+      if (cp >= 0xd800 && cp <= 0xdfff) throw new DecodeError("yaml", "found invalid Unicode character escape code", this.where(start + i));
+    }
+  }
+
   private scalar(node: Scalar): GoScalar {
+    if (node.type === "QUOTE_DOUBLE") this.checkEscapes(node);
     let text = node.source ?? String(node.value ?? "");
     // go-yaml reads U+2028/U+2029 as line breaks: in a flow scalar the blanks
     // around one are folding whitespace and vanish, while the break itself
@@ -1095,9 +1111,122 @@ class DocumentConverter {
   }
 }
 
-function parseDocuments(text: string, maxDepth: number, uniqueKeys: boolean): JsonValue[] {
+/**
+ * The text as go-yaml's reader and scanner see it, at the same offsets. YAML
+ * 1.1 has more line breaks than the `yaml` package's YAML 1.2: a lone CR and
+ * NEL break lines too (and read as LF in scalars). A BOM at the start of a
+ * line, where the scanner looks for the next token, is skipped but takes a
+ * column, as a space does; inside a quoted or block scalar it is text.
+ */
+function goYamlSource(text: string): string {
+  let s = /[\r\x85]/.test(text) ? text.replace(/\r(?!\n)|\x85/g, "\n") : text;
+  if (s.includes("\n\ufeff")) {
+    const lineStarts = new Set<number>();
+    for (let i = s.indexOf("\n\ufeff"); i >= 0; i = s.indexOf("\n\ufeff", i + 1)) lineStarts.add(i + 1);
+    const spaces: number[] = [];
+    let offset = 0;
+    for (const lexeme of new Lexer().lex(s)) {
+      if (lexeme === DOCUMENT_MARK || lexeme === FLOW_ERROR_MARK || lexeme === SCALAR_MARK) continue; // take no text
+      if (lineStarts.has(offset) && lexeme.startsWith("\ufeff")) spaces.push(offset);
+      offset += lexeme.length;
+    }
+    let out = "";
+    let from = 0;
+    for (const at of spaces) {
+      out += s.slice(from, at) + " ";
+      from = at + 1;
+    }
+    s = out + s.slice(from);
+  }
+  return s;
+}
+
+/**
+ * libyaml ends a simple key's chance once the scanner is more than 1,024
+ * characters past its start when it reaches the `:`; the `yaml` package
+ * counts UTF-16 units, so a key of astral characters would fail sooner.
+ */
+function simpleKeyFits(text: string, start: number, end: number): boolean {
+  let colon = end;
+  while (text[colon] === " " || text[colon] === "\t") colon++;
+  let chars = 0;
+  for (let i = start; i < colon; i++) if ((text.charCodeAt(i) & 0xfc00) !== 0xdc00) chars++;
+  return chars <= 1024;
+}
+
+// The lexer's zero-width lexemes (see CST.tokenType in the `yaml` package).
+const DOCUMENT_MARK = "\x02";
+const FLOW_ERROR_MARK = "\x18";
+const SCALAR_MARK = "\x1f";
+
+function collectionDepthAt(stack: readonly CST.Token[], maxDepth: number): number {
+  let depth = 0;
+  for (const tok of stack) {
+    if ((tok.type === "block-map" || tok.type === "block-seq" || tok.type === "flow-collection") && ++depth > maxDepth) return tok.offset;
+  }
+  return -1;
+}
+
+function parseDocuments(original: string, maxDepth: number, uniqueKeys: boolean): JsonValue[] {
+  const text = goYamlSource(original);
   const lines = new LineCounter();
-  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  const parser = new Parser(lines.addNewLine);
+  lines.addNewLine(0);
+  const tokens: CST.Token[] = [];
+  // Collections being built sit on the parser's stack: stop as soon as one is
+  // too deep (the parser slows down super-linearly on very deep input).
+  let tooDeep = -1;
+  // go-yaml's scanner eats a tab only in flow context or where no simple key
+  // may start; elsewhere (at the start of a line, after `-`, `?` or `:` in
+  // block context) a tab cannot start any token. YAML 1.2 allows it there.
+  let tabAt = -1;
+  let flow = 0;
+  let keyAllowed = true;
+  let atScalar = false;
+  for (const lexeme of new Lexer().lex(text)) {
+    const offset = parser.offset;
+    for (const tok of parser.next(lexeme)) tokens.push(tok);
+    if (parser.stack.length > maxDepth + 1 && (tooDeep = collectionDepthAt(parser.stack, maxDepth)) >= 0) break;
+    if (atScalar) {
+      atScalar = false;
+      keyAllowed = false;
+      continue;
+    }
+    switch (lexeme) {
+      case SCALAR_MARK: // the next lexeme is a scalar's text
+        atScalar = true;
+        continue;
+      case DOCUMENT_MARK:
+      case FLOW_ERROR_MARK:
+      case "\ufeff":
+      case ",":
+        continue;
+      case "":
+      case "\n":
+      case "\r\n":
+      case "-":
+      case "?":
+      case ":":
+        if (flow === 0) keyAllowed = true;
+        continue;
+      case "{":
+      case "[":
+        flow++;
+        continue;
+      case "}":
+      case "]":
+        flow = Math.max(0, flow - 1);
+        keyAllowed = false;
+        continue;
+    }
+    const c = lexeme.charCodeAt(0);
+    if (c === 0x20 || c === 0x09) {
+      if (flow === 0 && keyAllowed && tabAt < 0 && lexeme.includes("\t")) tabAt = offset + lexeme.indexOf("\t");
+      continue;
+    }
+    if (c !== 0x23) keyAllowed = false; // a comment changes nothing
+  }
+  if (tooDeep < 0) for (const tok of parser.end()) tokens.push(tok);
   let docIndex = 0;
   const whereIn =
     (doc: number): Where =>
@@ -1105,14 +1234,19 @@ function parseDocuments(text: string, maxDepth: number, uniqueKeys: boolean): Js
       const { line, col } = lines.linePos(offset);
       return { line: Math.max(line, 1), column: Math.max(col, 1), document: doc + 1, offset };
     };
+  const docStarts = tokens.filter((t) => t.type === "document").map((t) => t.offset);
+  if (tooDeep >= 0 && parser.stack[0]?.type === "document") docStarts.push(parser.stack[0].offset);
+  const docAt = (offset: number): number => Math.max(0, docStarts.filter((o) => o <= offset).length - 1);
 
   // go-yaml's reader refuses characters outside YAML's printable set.
-  const bad = NOT_PRINTABLE_INPUT.exec(text);
-  if (bad !== null) {
-    const starts = tokens.filter((t) => t.type === "document").map((t) => t.offset);
-    const doc = Math.max(0, starts.filter((o) => o <= bad.index).length - 1);
-    throw new DecodeError("yaml", "control characters are not allowed", whereIn(doc)(bad.index));
+  const bad = NOT_PRINTABLE_INPUT.exec(original);
+  if (bad !== null && (tooDeep < 0 || bad.index <= tooDeep)) {
+    throw new DecodeError("yaml", "control characters are not allowed", whereIn(docAt(bad.index))(bad.index));
   }
+  if (tabAt >= 0 && (tooDeep < 0 || tabAt < tooDeep)) {
+    throw new DecodeError("yaml", "found character that cannot start any token", whereIn(docAt(tabAt))(tabAt));
+  }
+  if (tooDeep >= 0) throw new DecodeError("yaml", `nesting deeper than ${maxDepth}`, whereIn(docAt(tooDeep))(tooDeep));
 
   // Depth first: the composer is recursive and must never see deep input.
   for (const tok of tokens) {
@@ -1141,9 +1275,9 @@ function parseDocuments(text: string, maxDepth: number, uniqueKeys: boolean): Js
   const out: JsonValue[] = [];
   for (const [i, doc] of docs.entries()) {
     const where = whereIn(i);
-    const err = doc.errors[0];
+    const err = doc.errors.find((e) => !(e.code === "KEY_OVER_1024_CHARS" && simpleKeyFits(text, e.pos[0], e.pos[1])));
     if (err !== undefined) throw new DecodeError("yaml", err.message, where(err.pos[0]));
-    const converter = new DocumentConverter(where, maxDepth, uniqueKeys);
+    const converter = new DocumentConverter(text, where, maxDepth, uniqueKeys);
     converter.collectAnchors(doc.contents, new Map());
     const value = converter.value(doc.contents, 0);
     if (value !== null) out.push(value);
@@ -1189,7 +1323,7 @@ const NULL_SCALARS = new Set(["", "~", "null", "Null", "NULL"]);
 export function locateYamlPath(text: string, index: number, path: readonly (string | number)[]): DecodeErrorLocation {
   try {
     const lines = new LineCounter();
-    const docs = parseAllDocuments(text, { version: "1.1", schema: "failsafe", uniqueKeys: false, lineCounter: lines });
+    const docs = parseAllDocuments(goYamlSource(text), { version: "1.1", schema: "failsafe", uniqueKeys: false, lineCounter: lines });
     if (!Array.isArray(docs)) return {};
     const nonEmpty = docs
       .map((d, i) => ({ d, i }))
