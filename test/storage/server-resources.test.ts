@@ -40,6 +40,18 @@ describe("namespaces", () => {
     expect(list.body.records[0].svm).toEqual({ name: "svm1" });
   });
 
+  it("return_records echoes the record without expensive fields, and the stored record keeps them", async () => {
+    // Regression: the echo was trimmed through a shallow copy, deleting status.mapped from the stored namespace.
+    const a = await h.call("POST", `${NS}?return_records=true`, { svm: { name: "svm1" }, name: "/vol/vol1/echoed", os_type: "linux", space: { size: "1M" } });
+    expect(a.status).toBe(201);
+    expect(a.body.records[0].status).toEqual({ state: "online", container_state: "online", read_only: false });
+    expect(a.body.records[0].auto_delete).toBeUndefined();
+    const href = a.body.records[0]._links.self.href as string;
+    expect((await h.call("GET", `${href}?fields=status.mapped`)).body.status).toEqual({ mapped: false });
+    expect((await h.call("GET", `${href}?fields=**`)).body.status.mapped).toBe(false);
+    expect((await h.call("DELETE", href)).status).toBe(200);
+  });
+
   it("enforces the create rules", async () => {
     const post = (b: object) => h.call("POST", NS, { svm: { name: "svm1" }, ...b });
     expect(errorOf(await post({ name: "/vol/vol1/x", space: { size: 4096 } })).target).toBe("os_type");

@@ -240,8 +240,9 @@ export class Namespaces implements Resource {
     if (this.byName(String(record["name"])) !== undefined) throw duplicate("name", `A namespace named "${String(record["name"])}" already exists.`);
     const uuid = String(record["uuid"]);
     this.items.set(uuid, { seq: this.state.nextSeq(), volume, record });
+    // A deep copy: trimming the echo must not touch the stored record (its status.mapped).
     const shown = returnRecords
-      ? (Object.fromEntries(Object.entries(record).filter(([k]) => !["auto_delete", "metric", "statistics"].includes(k))) as JsonObject)
+      ? clone(Object.fromEntries(Object.entries(record).filter(([k]) => !["auto_delete", "metric", "statistics"].includes(k))) as JsonObject)
       : { uuid, name: record["name"] ?? null, _links: record["_links"] ?? null };
     if (returnRecords && isObject(shown["status"])) delete (shown["status"] as JsonObject)["mapped"];
     return { status: 201, body: { num_records: 1, records: [shown] }, headers: { Location: `${BASE}/${uuid}` } };
