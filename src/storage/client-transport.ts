@@ -25,6 +25,11 @@ export interface FetchResponse {
   readonly status: number;
   readonly statusText: string;
   readonly headers: { get(name: string): string | null };
+  /**
+   * The body as a stream of byte chunks (the global `Response.body` is one). When present the
+   * client reads it chunk by chunk and stops at `maxResponseBytes`; otherwise it uses `text()`.
+   */
+  readonly body?: AsyncIterable<Uint8Array> | null;
   text(): Promise<string>;
 }
 
@@ -79,25 +84,28 @@ export function createNodeFetch(tls: ClientTlsOptions): FetchLike & { close(): v
         headers,
         agent: isHttps ? httpsAgent : httpAgent,
       };
+      let response: http.IncomingMessage | undefined;
+      // Resolves at the headers, like fetch: the caller streams the body (and can stop reading
+      // an oversized one); an abort destroys it mid-way.
       const req = (isHttps ? https : http).request(options, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("error", fail);
-        res.on("end", () => {
-          signal?.removeEventListener("abort", onAbort);
-          const text = Buffer.concat(chunks).toString("utf8");
-          const rawHeaders = res.headers;
-          resolve({
-            status: res.statusCode ?? 0,
-            statusText: res.statusMessage ?? "",
-            headers: {
-              get(name: string): string | null {
-                const v = rawHeaders[name.toLowerCase()];
-                return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
-              },
+        response = res;
+        res.once("close", () => signal?.removeEventListener("abort", onAbort));
+        const rawHeaders = res.headers;
+        resolve({
+          status: res.statusCode ?? 0,
+          statusText: res.statusMessage ?? "",
+          headers: {
+            get(name: string): string | null {
+              const v = rawHeaders[name.toLowerCase()];
+              return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
             },
-            text: () => Promise.resolve(text),
-          });
+          },
+          body: res,
+          text: async () => {
+            const chunks: Buffer[] = [];
+            for await (const c of res) chunks.push(c as Buffer);
+            return Buffer.concat(chunks).toString("utf8");
+          },
         });
       });
       function fail(err: unknown): void {
@@ -105,8 +113,10 @@ export function createNodeFetch(tls: ClientTlsOptions): FetchLike & { close(): v
         reject(err);
       }
       function onAbort(): void {
+        const reason: unknown = signal?.reason;
         req.destroy();
-        fail(signal?.reason);
+        response?.destroy(reason instanceof Error ? reason : new Error("aborted"));
+        fail(reason);
       }
       signal?.addEventListener("abort", onAbort, { once: true });
       req.on("error", fail);

@@ -306,6 +306,11 @@ export interface StorageClientOptions {
   readonly allowInsecureHttp?: boolean;
   /** Per-request time limit, default 60 000 ms. Keep it above any `return_timeout` you send. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Largest answer body read, in bytes; default 64 MiB. A larger answer is cut off and
+   * refused with StorageProtocolError (page big collections with `max_records`).
+   */
+  readonly maxResponseBytes?: number;
   /** Extra headers on every request (e.g. `X-Dot-SVM-Name`). Must not set Authorization. */
   readonly headers?: Readonly<Record<string, string>>;
   /** Defaults for job polling; per-call `wait` options override them. */
@@ -383,11 +388,84 @@ function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (typeof value === "string") return redactString(value, secrets) as T;
   if (Array.isArray(value)) return value.map((v: unknown) => redactDeep(v, secrets)) as T;
   if (isObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v, secrets);
-    return out as T;
+    // fromEntries defines members: an assignment of a "__proto__" key from the server's JSON
+    // would replace the copy's prototype instead (and, e.g., make `state` read "success").
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)])) as T;
   }
   return value;
+}
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** Thrown inside #send when an answer passes maxResponseBytes; it becomes a StorageProtocolError. */
+class ResponseTooLarge extends Error {
+  constructor(readonly status: number, readonly limit: number) {
+    super(`answer larger than ${limit} bytes`);
+  }
+}
+
+/** Reads an answer body, stopping (and cancelling the transfer) once it passes `limit` bytes. */
+async function readCapped(res: FetchResponse, limit: number): Promise<string> {
+  const body = res.body ?? undefined;
+  const stream = body !== undefined && typeof body[Symbol.asyncIterator] === "function" ? body : undefined;
+  const declared = Number(res.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > limit) {
+    if (stream !== undefined) cancelBody(stream);
+    throw new ResponseTooLarge(res.status, limit);
+  }
+  if (stream === undefined) {
+    const text = await res.text();
+    if (Buffer.byteLength(text, "utf8") > limit) throw new ResponseTooLarge(res.status, limit);
+    return text;
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  // Leaving the loop by throwing cancels the stream (and with it the connection).
+  for await (const chunk of stream) {
+    size += chunk.byteLength;
+    if (size > limit) throw new ResponseTooLarge(res.status, limit);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Stops a body nobody will read, closing its connection. Explicitly: `return()` on a Node
+ * stream's iterator that was never started does not destroy the stream.
+ */
+function cancelBody(body: AsyncIterable<Uint8Array>): void {
+  const b = body as { destroy?: () => void; cancel?: () => Promise<void> };
+  if (typeof b.destroy === "function") b.destroy();
+  else if (typeof b.cancel === "function") b.cancel().catch(() => {});
+  else void body[Symbol.asyncIterator]().return?.()?.catch(() => {});
+}
+
+/** `p`, or the signal's reason as soon as it aborts: a transport that ignores the signal cannot hang a call. */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    p.catch(() => {});
+    return Promise.reject(signal.reason as unknown);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as unknown);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** JSON media types: application/json and application/*+json (hal+json). */
+function isJsonContentType(value: string): boolean {
+  const media = (value.split(";")[0] ?? "").trim().toLowerCase();
+  return /^application\/(?:[a-z0-9.+-]*\+)?json$/.test(media);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -489,6 +567,7 @@ export class StorageClient {
   readonly #userAgent: string;
   readonly #extraHeaders: Readonly<Record<string, string>>;
   readonly #requestTimeoutMs: number;
+  readonly #maxResponseBytes: number;
   readonly #jobDefaults: Omit<JobWaitOptions, "signal" | "onPoll">;
   readonly #jobCodec: ResourceCodec<Job>;
   readonly #logger: ((event: StorageRequestEvent) => void) | undefined;
@@ -539,6 +618,7 @@ export class StorageClient {
     this.#userAgent = options.userAgent ?? "clusterwire";
     this.#extraHeaders = { ...options.headers };
     this.#requestTimeoutMs = positive("requestTimeoutMs", options.requestTimeoutMs ?? 60_000);
+    this.#maxResponseBytes = positive("maxResponseBytes", options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
     this.#jobDefaults = { ...options.jobs };
     const codecs = options.codecs ?? DEFAULT_CODECS;
     this.#jobCodec = codecs.job ?? {};
@@ -591,14 +671,18 @@ export class StorageClient {
       const path = this.#basePath !== "" && href.startsWith(`${this.#basePath}/`) ? href.slice(this.#basePath.length) : href;
       return new URL(`${this.#origin}${this.#basePath}${path}`);
     }
+    // Links come from the server: scrubbed like any answer text before they reach an error.
+    const shown = (s: string): string => redactString(s, this.#secrets(undefined)).slice(0, 200);
     let abs: URL;
     try {
       abs = new URL(href);
     } catch {
-      throw new StorageProtocolError(request, `unusable link ${JSON.stringify(href)}`);
+      throw new StorageProtocolError(request, `unusable link ${JSON.stringify(shown(href))}`);
     }
     if (abs.origin !== this.#origin) {
-      throw new StorageProtocolError(request, `refusing a link to another origin (${abs.origin}); credentials are sent only to ${this.#origin}`);
+      // The link as sent, not the parsed origin: parsing lowercases the host, which would
+      // let a password in it slip past the (exact) redaction.
+      throw new StorageProtocolError(request, `refusing a link to another origin (${shown(href)}); credentials are sent only to ${this.#origin}`);
     }
     return abs;
   }
@@ -622,15 +706,22 @@ export class StorageClient {
     let res: FetchResponse;
     let text: string;
     try {
-      res = await this.#fetch(init.url.href, {
-        method: init.method,
-        headers,
-        ...(init.body === undefined ? {} : { body: init.body }),
+      res = await raceAbort(
+        this.#fetch(init.url.href, {
+          method: init.method,
+          headers,
+          ...(init.body === undefined ? {} : { body: init.body }),
+          signal,
+          redirect: "manual",
+        }),
         signal,
-        redirect: "manual",
-      });
-      text = await res.text();
+      );
+      text = await raceAbort(readCapped(res, this.#maxResponseBytes), signal);
     } catch (err) {
+      if (err instanceof ResponseTooLarge) {
+        this.#logger?.({ method: init.method, path: init.url.pathname, status: err.status, durationMs: Date.now() - started });
+        throw new StorageProtocolError(request, `HTTP ${err.status} with an answer larger than ${err.limit} bytes (maxResponseBytes); it was not read to the end`);
+      }
       this.#logger?.({ method: init.method, path: init.url.pathname, status: undefined, durationMs: Date.now() - started });
       if (init.signal?.aborted === true) throw init.signal.reason;
       if (timeout.aborted) throw new StorageNetworkError(request, `no answer within ${timeoutMs} ms`);
@@ -657,7 +748,14 @@ export class StorageClient {
       }
     }
     if (res.status < 200 || res.status >= 300) throw this.#apiError(res, request, parsed ? json : undefined, parsed ? "" : text, secrets);
-    if (!parsed) throw new StorageProtocolError(request, `HTTP ${res.status} with a body that is not JSON (${res.headers.get("content-type") ?? "no content-type"})`);
+    const contentType = res.headers.get("content-type");
+    const shownType = contentType === null ? "no content-type" : redactString(contentType, secrets).slice(0, 100);
+    if (!parsed) throw new StorageProtocolError(request, `HTTP ${res.status} with a body that is not JSON (${shownType})`);
+    // A body that parses as JSON under another declared type (an HTML page "[1]", a proxy's
+    // text) is not the API's answer; no Content-Type at all is tolerated.
+    if (text.trim() !== "" && contentType !== null && !isJsonContentType(contentType)) {
+      throw new StorageProtocolError(request, `HTTP ${res.status} with Content-Type ${shownType}, not JSON`);
+    }
     return { status: res.status, json, headers: res.headers, request };
   }
 
@@ -718,7 +816,8 @@ export class StorageClient {
       if (typeof next !== "string" || next === "") return;
       const nextUrl = this.#resolveLink(next, res.request);
       if (seen.has(nextUrl.href)) {
-        throw new StorageProtocolError(res.request, `the server repeated the next link ${next}; stopping to avoid an endless loop`);
+        const shown = redactString(next, this.#secrets(undefined)).slice(0, 200);
+        throw new StorageProtocolError(res.request, `the server repeated the next link ${shown}; stopping to avoid an endless loop`);
       }
       url = nextUrl;
     }

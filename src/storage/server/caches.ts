@@ -271,7 +271,8 @@ export class Caches implements Resource {
   private remove(cache: Cache): Change {
     const uuid = String(cache.record["uuid"]);
     return () => this.state.jobs.create(`DELETE ${BASE}/${uuid}`, () => {
-      this.items.delete(uuid);
+      // Two DELETEs accepted before either job ended: only the first one deletes.
+      if (!this.items.delete(uuid)) throw new HttpError(404, "4", "Cache not found.");
     }, { svm: { uuid: cache.svm.uuid, name: cache.svm.name } });
   }
 

@@ -36,6 +36,14 @@ export const SERVER_ERROR_CODES = {
   DUPLICATE: "262190",
   /** The operation is not possible in the current state (HTTP 409). */
   INVALID_STATE: "262191",
+  /** The HTTP request itself is malformed: refused by the HTTP parser, or a bad request target (HTTP 400). */
+  MALFORMED_REQUEST: "262193",
+  /** The request was not received in time: headers or body too slow (HTTP 408). */
+  REQUEST_TIMEOUT: "262194",
+  /** The request line and headers are larger than the server's limit (HTTP 431). */
+  HEADERS_TOO_LARGE: "262198",
+  /** The body's Content-Type is not JSON (HTTP 415). */
+  UNSUPPORTED_MEDIA_TYPE: "262199",
   /** Internal error (HTTP 500); never expected. */
   INTERNAL: "1",
   // From the interface spec's tables.

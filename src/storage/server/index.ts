@@ -12,7 +12,8 @@
 import { timingSafeEqual, createHash } from "node:crypto";
 import * as http from "node:http";
 import * as https from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { Caches } from "./caches.js";
 import { type ServerClock, systemClock } from "./clock.js";
 import { ClusterInventory } from "./cluster.js";
@@ -21,7 +22,7 @@ import { type Ctx, type Method, type Reply, type Resource, type Route, Query } f
 import { type Inventory, type InventoryInput, buildInventory } from "./inventory.js";
 import { validateInventory } from "./inventory-check.js";
 import { JobStore } from "./jobs.js";
-import type { Json } from "./json.js";
+import { type Json, parseJsonBody } from "./json.js";
 import { Namespaces } from "./namespaces.js";
 import { QuotaRules } from "./quota.js";
 import { Software, type SoftwareOptions } from "./software.js";
@@ -70,6 +71,22 @@ export interface ReferenceServerOptions {
   readonly software?: SoftwareOptions;
   /** One line per request (`METHOD /path STATUS`) and per internal error. No bodies, headers or queries. */
   readonly log?: (line: string) => void;
+  /** Time to receive the request line and headers, in ms; default 10 000 (slower → 408, connection closed). */
+  readonly headersTimeoutMs?: number;
+  /**
+   * Time to receive a whole request, headers and body, in ms; default 60 000 (slower → 408,
+   * connection closed). The time the server takes to answer (a `return_timeout` wait) does not count.
+   */
+  readonly requestTimeoutMs?: number;
+  /** How long a keep-alive connection may sit idle between requests, in ms; default 5 000. */
+  readonly keepAliveTimeoutMs?: number;
+  /**
+   * A connection on which nothing moves for this long while the server is not working on
+   * an answer (e.g. a client that stops reading the answer) is closed; ms, default 60 000.
+   */
+  readonly idleTimeoutMs?: number;
+  /** Largest request line plus headers, in bytes; default 16 KiB (larger → 431, connection closed). */
+  readonly maxHeaderBytes?: number;
 }
 
 export interface ReferenceServer {
@@ -87,13 +104,23 @@ export const DEFAULT_USERNAME = "admin";
 export const DEFAULT_PASSWORD = "clusterwire";
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
+/** Longest message or target in an error body: they may quote a (huge) key or parameter name. */
+const MAX_ERROR_TEXT = 300;
+/** How long a refused connection is drained before it is closed (see clientError). */
+const LINGER_MS = 1_000;
 const UPLOAD_PATH = "/api/cluster/software/upload";
 
 const digest = (s: string | Buffer): Buffer => createHash("sha256").update(s).digest();
 
 function authorized(header: string | undefined, username: string, password: string): boolean {
   if (header === undefined) return false;
-  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  // Canonical base64 only: Node's decoder would ignore anything after the padding.
+  const m = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
   if (m === null) return false;
   const decoded = Buffer.from(m[1] as string, "base64");
   const expected = Buffer.from(`${username}:${password}`, "utf8");
@@ -104,39 +131,79 @@ function authorized(header: string | undefined, username: string, password: stri
  * The error body. Messages and targets may name a query parameter or body key the client
  * sent; any occurrence of the configured password in them is redacted.
  */
-const errorBody = (e: HttpError, redact: (s: string) => string): Json => ({
-  error: e.target === undefined
-    ? { message: redact(e.message), code: e.code }
-    : { message: redact(e.message), code: e.code, target: redact(e.target) },
-});
+const errorBody = (e: HttpError, redact: (s: string) => string): Json => {
+  // Redact first: clipping first could cut the password and leave a prefix of it.
+  const clean = (s: string): string => {
+    const r = redact(s);
+    return r.length > MAX_ERROR_TEXT ? `${r.slice(0, MAX_ERROR_TEXT)}…` : r;
+  };
+  return {
+    error: e.target === undefined
+      ? { message: clean(e.message), code: e.code }
+      : { message: clean(e.message), code: e.code, target: clean(e.target) },
+  };
+};
 
-/** Reads the body up to `limit` bytes; beyond it, drains the rest and reports `tooLarge`. */
-function readBody(req: http.IncomingMessage, limit: number): Promise<{ body: Buffer; tooLarge: boolean }> {
+/** The request never arrived whole (client gone, or refused mid-body): nothing is run or answered. */
+class Abandoned extends Error {
+  override readonly name = "Abandoned";
+}
+
+const MEDIA_JSON = /^application\/(?:[a-z0-9.+-]*\+)?json$/;
+
+/** Whether a JSON body may carry this Content-Type: JSON, `+json`, or no header at all. */
+function isJsonType(header: string | undefined): boolean {
+  if (header === undefined) return true;
+  return MEDIA_JSON.test((header.split(";")[0] ?? "").trim().toLowerCase());
+}
+
+/** Whether the request announces a body (a chunked one, or a non-zero Content-Length). */
+function hasBody(req: http.IncomingMessage): boolean {
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? "0") > 0;
+}
+
+/** A complete answer written straight to a socket, for requests Node's parser refused. */
+function rawReply(status: number, code: string, message: string): string {
+  const body = JSON.stringify({ error: { message, code } });
+  return `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ""}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+function positiveOption(name: string, v: number | undefined, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (!Number.isSafeInteger(v) || v <= 0) throw new RangeError(`createReferenceServer: ${name} must be a positive integer, got ${String(v)}`);
+  return v;
+}
+
+/**
+ * Reads the body, refusing it with 413 as soon as it passes `limit` (the rest is never read:
+ * the answer closes the connection). Rejects with Abandoned when the client goes away first.
+ */
+function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"] ?? "NaN");
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = Number.isFinite(declared) && declared > limit;
-    let drained = 0;
-    req.on("data", (chunk: Buffer) => {
-      if (tooLarge) {
-        drained += chunk.length;
-        if (drained > limit * 16 + 16 * 1024 * 1024) req.destroy();
-        return;
-      }
+    const finish = (settle: () => void): void => {
+      req.off("data", onData).off("end", onEnd).off("error", onGone).off("close", onGone);
+      settle();
+    };
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) {
-        tooLarge = true;
-        chunks.length = 0;
+        req.pause();
+        finish(() => reject(tooLarge(limit)));
         return;
       }
       chunks.push(chunk);
-    });
-    req.on("end", () => resolve({ body: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), tooLarge }));
-    req.on("error", reject);
-    req.on("close", () => resolve({ body: Buffer.alloc(0), tooLarge }));
+    };
+    const onEnd = (): void => finish(() => resolve(Buffer.concat(chunks)));
+    const onGone = (): void => finish(() => reject(new Abandoned("the client closed the connection before the request was complete")));
+    req.on("data", onData).on("end", onEnd).on("error", onGone).on("close", onGone);
   });
 }
+
+const tooLarge = (limit: number): HttpError =>
+  new HttpError(413, SERVER_ERROR_CODES.BODY_TOO_LARGE, `The request body is larger than ${limit} bytes.`, "body");
 
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const username = options.username ?? DEFAULT_USERNAME;
@@ -144,7 +211,13 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const clock = options.clock ?? systemClock;
   const redact = (s: string): string => (password === "" ? s : s.split(password).join("<redacted>"));
   const sink = options.log ?? (() => {});
-  const log = (line: string): void => sink(redact(line));
+  const log = (line: string): void => {
+    try {
+      sink(redact(line));
+    } catch {
+      // A failing log callback must not take the server down.
+    }
+  };
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxUpload = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   const jobs = new JobStore(clock, options.jobDurationMs ?? 100);
@@ -165,9 +238,38 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     for (const r of resources) r.tick?.();
   };
 
-  async function dispatch(req: http.IncomingMessage): Promise<Reply> {
+  const headersTimeout = positiveOption("headersTimeoutMs", options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
+  const requestTimeout = positiveOption("requestTimeoutMs", options.requestTimeoutMs, Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeout));
+  if (headersTimeout > requestTimeout) {
+    throw new RangeError(`createReferenceServer: headersTimeoutMs (${headersTimeout}) must not exceed requestTimeoutMs (${requestTimeout})`);
+  }
+  const keepAliveTimeout = positiveOption("keepAliveTimeoutMs", options.keepAliveTimeoutMs, DEFAULT_KEEP_ALIVE_TIMEOUT_MS);
+  const idleTimeout = positiveOption("idleTimeoutMs", options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+  const maxHeaderBytes = positiveOption("maxHeaderBytes", options.maxHeaderBytes, DEFAULT_MAX_HEADER_BYTES);
+  // The response each connection is writing (clientError must not write into one) and the
+  // number of answers being computed on it (idle time then is the server's, not the client's).
+  const responses = new WeakMap<Duplex, http.ServerResponse>();
+  const working = new WeakMap<Duplex, number>();
+  // Connections answered by clientError (malformed, too slow) and closing.
+  const refused = new WeakSet<Duplex>();
+  const work = (socket: Duplex, delta: number): void => {
+    const n = (working.get(socket) ?? 0) + delta;
+    if (n > 0) working.set(socket, n);
+    else working.delete(socket);
+  };
+
+  // Checks run cheapest first and before the body is read: credentials, declared size,
+  // path, method, content type. Refusing early closes the connection instead of reading a
+  // body nobody will use (see handle).
+  async function dispatch(req: http.IncomingMessage, res: http.ServerResponse, expectsContinue: boolean): Promise<Reply> {
     const method = (req.method ?? "GET").toUpperCase();
-    const url = new URL(req.url ?? "/", "http://reference.invalid");
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://reference.invalid");
+    } catch {
+      // An absolute-form target such as `http://[/` or a port above 65535.
+      throw new HttpError(400, SERVER_ERROR_CODES.MALFORMED_REQUEST, "The request target is not a valid URL.");
+    }
     let path: string;
     try {
       path = decodeURIComponent(url.pathname);
@@ -176,15 +278,14 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     }
     if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
     const isUpload = path === UPLOAD_PATH;
-    const { body: raw, tooLarge } = await readBody(req, isUpload ? maxUpload : maxBody);
+    const limit = isUpload ? maxUpload : maxBody;
     if (!authorized(req.headers.authorization, username, password)) {
       throw new HttpError(401, SERVER_ERROR_CODES.NOT_AUTHORIZED, "Not authorized: valid credentials are required.", undefined, {
         "WWW-Authenticate": 'Basic realm="clusterwire"',
       });
     }
-    if (tooLarge) {
-      throw new HttpError(413, SERVER_ERROR_CODES.BODY_TOO_LARGE, `The request body is larger than ${isUpload ? maxUpload : maxBody} bytes.`, "body");
-    }
+    // Node's parser has checked Content-Length is one decimal number.
+    if (Number(req.headers["content-length"] ?? "0") > limit) throw tooLarge(limit);
     let params: string[] | undefined;
     const route = routes.find((r) => {
       const m = r.pattern.exec(path);
@@ -202,21 +303,26 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       });
     }
     const contentType = String(req.headers["content-type"] ?? "");
-    let body: Json | undefined;
-    if (raw.length > 0 && !contentType.toLowerCase().startsWith("multipart/")) {
-      try {
-        body = JSON.parse(raw.toString("utf8")) as Json;
-      } catch {
-        throw new HttpError(400, SERVER_ERROR_CODES.MALFORMED_BODY, "The request body is not valid JSON.", "body");
-      }
+    if (!isUpload && hasBody(req) && !isJsonType(req.headers["content-type"])) {
+      throw new HttpError(415, SERVER_ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, "The request body must be JSON (Content-Type application/json).", "body");
     }
+    if (expectsContinue) res.writeContinue();
+    const raw = await readBody(req, limit);
+    // Timed out while the body arrived: the 408 is sent, and a body completed during the
+    // lingering close must not run.
+    if (refused.has(req.socket)) throw new Abandoned("the request was refused (too slow) before its body was complete");
+    const body = raw.length > 0 && !isUpload ? parseJsonBody(raw) : undefined;
     tick();
     const ctx: Ctx = { method, path, query: new Query(url.searchParams), body, rawBody: raw, contentType, clock, jobs, params: params ?? [] };
-    const reply = await handler(ctx);
-    return reply;
+    work(req.socket, 1);
+    try {
+      return await handler(ctx);
+    } finally {
+      work(req.socket, -1);
+    }
   }
 
-  const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse, expectsContinue: boolean): Promise<void> => {
     const method = req.method ?? "GET";
     let pathForLog = "/";
     try {
@@ -224,33 +330,89 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     } catch {
       pathForLog = "(unparsable)";
     }
+    responses.set(req.socket, res);
+    res.once("close", () => {
+      if (responses.get(req.socket) === res) responses.delete(req.socket);
+    });
     const hal = String(req.headers.accept ?? "").includes("application/hal+json");
-    const send = (reply: Reply): void => {
-      const text = reply.body === undefined ? "" : JSON.stringify(reply.body);
-      if (res.headersSent || res.destroyed) return;
-      res.writeHead(reply.status, {
-        ...(reply.body === undefined ? {} : { "Content-Type": hal ? "application/hal+json" : "application/json" }),
-        "Content-Length": Buffer.byteLength(text),
-        ...(reply.headers ?? {}),
-      });
-      res.end(text);
-      log(`${method} ${pathForLog} ${reply.status}`);
-    };
-    dispatch(req).then(send, (e: unknown) => {
-      if (e instanceof HttpError) {
-        send({ status: e.status, body: errorBody(e, redact), headers: e.headers });
+    let reply: Reply;
+    try {
+      reply = await dispatch(req, res, expectsContinue);
+    } catch (e) {
+      if (e instanceof Abandoned) {
+        log(`${method} ${pathForLog} not run: ${e.message}`);
         return;
       }
-      log(`internal error on ${method} ${pathForLog}: ${e instanceof Error ? e.name : "unknown"}`);
-      send({ status: 500, body: { error: { message: "Internal error.", code: SERVER_ERROR_CODES.INTERNAL } } });
+      if (e instanceof HttpError) reply = { status: e.status, body: errorBody(e, redact), headers: e.headers };
+      else {
+        log(`internal error on ${method} ${pathForLog}: ${e instanceof Error ? e.name : "unknown"}`);
+        reply = { status: 500, body: { error: { message: "Internal error.", code: SERVER_ERROR_CODES.INTERNAL } } };
+      }
+    }
+    if (res.headersSent || res.destroyed || req.socket.destroyed) return;
+    const text = reply.body === undefined ? "" : JSON.stringify(reply.body);
+    // A body still unread (refused early, or cut off at the limit) is not drained: the
+    // connection closes after the answer, so a huge or endless body costs nothing.
+    const unread = !req.complete;
+    res.writeHead(reply.status, {
+      ...(reply.body === undefined ? {} : { "Content-Type": hal ? "application/hal+json" : "application/json" }),
+      "Content-Length": Buffer.byteLength(text),
+      ...(reply.headers ?? {}),
+      ...(unread ? { Connection: "close" } : {}),
+    });
+    res.end(text);
+    log(`${method} ${pathForLog} ${reply.status}`);
+  };
+  const onRequest = (expectsContinue: boolean) => (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    handle(req, res, expectsContinue).catch((e: unknown) => {
+      // Only writing the answer can get here; the connection is in an unknown state.
+      log(`could not answer ${req.method ?? "?"}: ${e instanceof Error ? e.name : "unknown"}`);
+      res.destroy();
     });
   };
 
+  const serverOptions: http.ServerOptions = {
+    headersTimeout: headersTimeout,
+    requestTimeout: requestTimeout,
+    keepAliveTimeout: keepAliveTimeout,
+    maxHeaderSize: maxHeaderBytes,
+    // Node checks the two timeouts above only this often (default 30 s).
+    connectionsCheckingInterval: Math.max(5, Math.min(1_000, Math.floor(headersTimeout / 4))),
+  };
   const server = options.https === undefined
-    ? http.createServer(handler)
-    : https.createServer({ key: options.https.key, cert: options.https.cert }, handler);
-  server.on("clientError", (_err, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+    ? http.createServer(serverOptions, onRequest(false))
+    : https.createServer({ ...serverOptions, key: options.https.key, cert: options.https.cert }, onRequest(false));
+  // Expect: 100-continue is answered only once the request passed the checks above.
+  server.on("checkContinue", onRequest(true));
+  server.setTimeout(idleTimeout, (socket: Socket) => {
+    if (!working.has(socket)) socket.destroy();
+  });
+  // Requests Node's HTTP parser refuses (bad request line, headers or chunking; too large
+  // headers; too slow) never reach the handler: answer with the API's error body and close.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+    // The parser reports every later chunk of a refused connection too: it is already closing.
+    if (refused.has(socket)) return;
+    const code = err.code ?? "";
+    if (code === "ECONNRESET" || !socket.writable || responses.get(socket)?.headersSent === true) {
+      socket.destroy();
+      return;
+    }
+    refused.add(socket);
+    const [status, apiCode, message] =
+      code === "HPE_HEADER_OVERFLOW" ? [431, SERVER_ERROR_CODES.HEADERS_TOO_LARGE, `The request line and headers are larger than ${maxHeaderBytes} bytes.`]
+      : code === "ERR_HTTP_REQUEST_TIMEOUT" ? [408, SERVER_ERROR_CODES.REQUEST_TIMEOUT, "The request was not received in time."]
+      : [400, SERVER_ERROR_CODES.MALFORMED_REQUEST, "The request is not valid HTTP/1.1."];
+    log(`refused a malformed request: ${status}${code === "" ? "" : ` (${code})`}`);
+    // Half-close and discard input for a moment before destroying: destroying at once resets
+    // the connection under a client still sending its request, which can lose the answer.
+    socket.end(rawReply(status, apiCode, message));
+    const linger = setTimeout(() => socket.destroy(), Math.min(LINGER_MS, headersTimeout));
+    socket.once("end", () => socket.destroy());
+    socket.once("close", () => clearTimeout(linger));
+  });
+  // CONNECT is not an API method; without a listener Node would just drop the connection.
+  server.on("connect", (_req: http.IncomingMessage, socket: Duplex) => {
+    socket.end(rawReply(405, SERVER_ERROR_CODES.METHOD_NOT_ALLOWED, "Method CONNECT is not allowed."), () => socket.destroy());
   });
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {

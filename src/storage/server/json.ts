@@ -7,6 +7,61 @@ import { HttpError, SERVER_ERROR_CODES, invalid } from "./errors.js";
 export type Json = null | boolean | number | string | Json[] | JsonObject;
 export type JsonObject = { [key: string]: Json };
 
+/** Deepest nesting of objects and arrays a request body may have (API bodies need fewer than 10). */
+export const MAX_JSON_DEPTH = 64;
+
+const malformed = (message: string): HttpError => new HttpError(400, SERVER_ERROR_CODES.MALFORMED_BODY, message, "body");
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Parses a request body strictly: UTF-8 without a byte-order mark, JSON, at most
+ * MAX_JSON_DEPTH levels, no key twice in one object (JSON.parse would keep the last one
+ * silently). `__proto__` keys become plain own members (JSON.parse never calls setters).
+ */
+export function parseJsonBody(raw: Uint8Array): Json {
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw malformed("The request body is not valid UTF-8.");
+  }
+  let value: Json;
+  try {
+    value = JSON.parse(text) as Json;
+  } catch {
+    throw malformed("The request body is not valid JSON.");
+  }
+  checkShape(text);
+  return value;
+}
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+// One linear pass over text JSON.parse accepted (so strings and brackets are well formed).
+function checkShape(text: string): void {
+  const open: (Set<string> | undefined)[] = []; // the keys seen per open object; undefined for arrays
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const start = i;
+      for (i++; text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+      const keys = open[open.length - 1];
+      if (keys === undefined) continue;
+      let j = i + 1;
+      while (isSpace(text.charCodeAt(j))) j++;
+      if (text.charCodeAt(j) !== 0x3a) continue;
+      const key = JSON.parse(text.slice(start, i + 1)) as string;
+      if (keys.has(key)) throw malformed("The request body gives the same key twice in one object.");
+      keys.add(key);
+    } else if (c === 0x7b || c === 0x5b) {
+      open.push(c === 0x7b ? new Set() : undefined);
+      if (open.length > MAX_JSON_DEPTH) throw malformed(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+    } else if (c === 0x7d || c === 0x5d) {
+      open.pop();
+    }
+  }
+}
+
 export const isObject = (v: unknown): v is JsonObject =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -192,12 +247,30 @@ export function project(
 const scalarText = (v: Json): string | undefined =>
   typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : undefined;
 
-function globRegex(pattern: string): RegExp {
-  const body = pattern
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${body}$`, "s");
+/**
+ * Whether `text` matches `pattern`, where `*` stands for any run of characters. Greedy with
+ * one backtrack point, so O(text × pattern) at worst: a regular expression would backtrack
+ * exponentially on patterns such as `*0*0*0*0*0*0*X` from a query string.
+ */
+export function globMatch(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let mark = 0;
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] === "*") {
+      star = p++;
+      mark = t;
+    } else if (p < pattern.length && pattern[p] === text[t]) {
+      p++;
+      t++;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++mark;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === "*") p++;
+  return p === pattern.length;
 }
 
 function compare(a: string, b: string): number {
@@ -207,14 +280,18 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function matchesAlternative(alt: string, values: readonly Json[]): boolean {
+function matchesAlternative(raw: string, values: readonly Json[]): boolean {
+  // Leading `!`s are counted, not recursed into: a query can hold thousands of them.
+  let bangs = 0;
+  while (raw[bangs] === "!") bangs++;
+  const negate = bangs % 2 === 1;
+  const alt = raw.slice(bangs);
+  return matchesPlain(alt, values) !== negate;
+}
+
+function matchesPlain(alt: string, values: readonly Json[]): boolean {
   const texts = values.map(scalarText).filter((t): t is string => t !== undefined);
   if (alt === "null") return texts.length === 0;
-  if (alt === "!null") return texts.length > 0;
-  if (alt.startsWith("!")) {
-    const inner = alt.slice(1);
-    return !matchesAlternative(inner, values);
-  }
   for (const op of ["<=", ">=", "<", ">"] as const) {
     if (alt.startsWith(op)) {
       const operand = alt.slice(op.length);
@@ -224,10 +301,7 @@ function matchesAlternative(alt: string, values: readonly Json[]): boolean {
       });
     }
   }
-  if (alt.includes("*")) {
-    const re = globRegex(alt);
-    return texts.some((t) => re.test(t));
-  }
+  if (alt.includes("*")) return texts.some((t) => globMatch(alt, t));
   return texts.some((t) => t === alt);
 }
 

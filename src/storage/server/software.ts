@@ -65,6 +65,10 @@ export const DEFAULT_SOFTWARE_PACKAGES: readonly SoftwarePackageSeed[] = [
 ];
 
 const VERSION_RE = /\d+\.\d+(?:\.\d+)*(?:[A-Za-z]+\d*)?/;
+/** Longest file name looked at (NAME_MAX): VERSION_RE costs time quadratic in a run of digits. */
+const MAX_FILE_NAME = 255;
+/** Largest header block of one multipart part: the part-header regexes are quadratic at worst. */
+const MAX_PART_HEADER_BYTES = 8 * 1024;
 const VALIDATION_FAILED = "262192";
 const ACTIVE = ["in_progress", "waiting", "paused_by_user", "paused_on_error", "pause_pending", "cancel_pending"];
 
@@ -143,6 +147,8 @@ export class Software implements Resource {
   private estimateIsNewer = false;
   private upgrade: Upgrade | undefined;
   private readonly history: JsonObject[] = [];
+  /** Upload jobs not yet ended, by version: a second upload of the version is a conflict. */
+  private readonly uploading = new Map<string, string>();
   private download: JsonObject = { state: "not_started", message: "No package download has been started.", code: 0 };
 
   constructor(private readonly s: ServerState, options: SoftwareOptions) {
@@ -409,7 +415,7 @@ export class Software implements Resource {
 
   private versionFromFile(name: string): string | undefined {
     const base = name.split("/").pop() ?? "";
-    return VERSION_RE.exec(base)?.[0];
+    return base.length > MAX_FILE_NAME ? undefined : VERSION_RE.exec(base)?.[0];
   }
 
   private async startDownload(ctx: Ctx): Promise<Reply> {
@@ -463,10 +469,18 @@ export class Software implements Resource {
     if (file === undefined) throw required("file", `A part named "file" holding the package is required.`);
     const version = this.versionFromFile(file.filename);
     if (version === undefined) throw invalid("file", "The file name does not hold a package version.");
-    if (this.packages.has(version)) throw new HttpError(409, SERVER_ERROR_CODES.FIRMWARE_FILE_EXISTS, "The package already exists.", "file");
+    // The package appears when the job ends: an upload of the same version still running
+    // counts as existing, or two racing uploads would both be accepted.
+    const running = this.uploading.get(version);
+    const pending = running !== undefined && ["queued", "running"].includes(this.s.jobs.state(running) ?? "");
+    if (this.packages.has(version) || pending) throw new HttpError(409, SERVER_ERROR_CODES.FIRMWARE_FILE_EXISTS, "The package already exists.", "file");
     const job = this.s.jobs.create("POST /api/cluster/software/upload", () => {
+      this.uploading.delete(version);
+      // A download of the same version may have ended first.
+      if (this.packages.has(version)) throw new HttpError(400, SERVER_ERROR_CODES.FIRMWARE_FILE_EXISTS, "The package already exists.");
       this.addPackage(version, isoTime(this.s.clock.now()), [], undefined);
     });
+    this.uploading.set(version, job.uuid);
     return jobReply(ctx, job.uuid, 201, rt);
   }
 
@@ -476,14 +490,22 @@ export class Software implements Resource {
     const version = param(ctx, 0);
     if (this.packages.size === 0) throw new HttpError(404, SERVER_ERROR_CODES.PACKAGE_STORE_EMPTY, "Package store is empty.", "version");
     if (!this.packages.has(version)) throw new HttpError(404, SERVER_ERROR_CODES.PACKAGE_NOT_FOUND, "Package does not exist on the system.", "version");
+    this.checkDeletable(version);
+    // Checked again when the job ends: another delete, a validation or an update of the
+    // version may have started in between.
+    const job = this.s.jobs.create(`DELETE /api/cluster/software/packages/${version}`, () => {
+      if (!this.packages.has(version)) throw new HttpError(400, SERVER_ERROR_CODES.PACKAGE_NOT_FOUND, "Package does not exist on the system.");
+      this.checkDeletable(version);
+      this.packages.delete(version);
+    });
+    return jobReply(ctx, job.uuid, 200, rt);
+  }
+
+  private checkDeletable(version: string): void {
     if (this.validating === version) throw badState("Delete failed because a validation is in progress.", "version", SERVER_ERROR_CODES.PACKAGE_DELETE_VALIDATION_IN_PROGRESS);
     if (ACTIVE.includes(this.state ?? "") && this.upgrade?.to === version) {
       throw badState("Delete failed because an update is in progress.", "version", SERVER_ERROR_CODES.PACKAGE_DELETE_UPDATE_IN_PROGRESS);
     }
-    const job = this.s.jobs.create(`DELETE /api/cluster/software/packages/${version}`, () => {
-      this.packages.delete(version);
-    });
-    return jobReply(ctx, job.uuid, 200, rt);
   }
 
   routes(): readonly Route[] {
@@ -542,7 +564,7 @@ export function parseMultipart(raw: Buffer, boundary: string): { name: string; f
   for (const seg of segments.slice(1)) {
     if (seg.startsWith("--")) break;
     const headerEnd = seg.indexOf("\r\n\r\n");
-    if (headerEnd < 0) return undefined;
+    if (headerEnd < 0 || headerEnd > MAX_PART_HEADER_BYTES) return undefined;
     const headers = seg.slice(0, headerEnd);
     const disposition = /content-disposition:([^\r\n]*)/i.exec(headers)?.[1] ?? "";
     const name = /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? "";

@@ -3,7 +3,7 @@
 // Deliberately independent of the codecs so both can be tested against each other.
 
 import { HttpError, SERVER_ERROR_CODES, invalid, notAllowed, outOfRange, unexpected } from "./errors.js";
-import { type Json, type JsonObject, isObject } from "./json.js";
+import { type Json, type JsonObject, MAX_JSON_DEPTH, isObject } from "./json.js";
 
 const SIZE_UNITS: Readonly<Record<string, number>> = {
   "": 1, B: 1,
@@ -118,7 +118,11 @@ export function expandDottedKeys(v: Json, path = ""): Json {
   for (const [key, raw] of Object.entries(v)) {
     const parts = key.split(".");
     // "__proto__" is never a field, and as a segment it would reach Object.prototype.
-    if (parts.some((p) => p === "" || p === "__proto__")) throw unexpected(path === "" ? key : `${path}.${key}`);
+    // No field is MAX_JSON_DEPTH levels deep: a key of thousands of dots is refused before
+    // it is expanded (expanding it would nest that deep and cost time quadratic in its length).
+    if (parts.length > MAX_JSON_DEPTH || parts.some((p) => p === "" || p === "__proto__")) {
+      throw unexpected(path === "" ? key : `${path}.${key}`);
+    }
     let node = out;
     parts.forEach((part, i) => {
       const here = [path, ...parts.slice(0, i + 1)].filter((s) => s !== "").join(".");

@@ -1,0 +1,280 @@
+// Slow and dropped connections: slowloris headers, a body that stops or trickles, clients
+// that go away mid-request or mid-response, a client that never reads its answer. The
+// server times them out with the small limits set here, runs nothing for an incomplete
+// request, and keeps serving everyone else meanwhile.
+import * as net from "node:net";
+import * as tls from "node:tls";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createReferenceServer, systemClock, type ReferenceServer } from "../../src/storage/server/index.js";
+import { AUTH, exchange, expectApiError, head, makeCert, trickle } from "./hardening-harness.js";
+import { PASSWORD, USER, start, type Harness } from "./server-harness.js";
+
+const LIMITS = { headersTimeoutMs: 300, requestTimeoutMs: 800, keepAliveTimeoutMs: 200, idleTimeoutMs: 400 } as const;
+const RULES = "/api/storage/quota/rules";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await start(LIMITS);
+  const r = await h.call("POST", RULES, { svm: { name: "svm1" }, volume: { name: "vol1" }, type: "tree", qtree: { name: "q1" }, files: { hard_limit: 10 } });
+  expect(r.status).toBe(201);
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** The tree rule's files limit: changed only by a request that arrived whole. */
+async function filesLimit(): Promise<number> {
+  const r = await h.call("GET", `${RULES}?qtree.name=q1&fields=files`);
+  return r.body.records[0].files.hard_limit as number;
+}
+
+/** A normal request, timed: it must not wait behind the slow ones. */
+async function quickly(): Promise<number> {
+  const started = Date.now();
+  const r = await h.call("GET", "/api/cluster/nodes");
+  expect(r.status).toBe(200);
+  return Date.now() - started;
+}
+
+describe("slow requests", () => {
+  it("slowloris: headers trickled a byte at a time get 408 after headersTimeoutMs, while others are served", async () => {
+    const request = head("GET", "/api/cluster/nodes");
+    const slow = Array.from({ length: 10 }, () =>
+      exchange(h.server.port, (s, st) => {
+        let i = 0;
+        const timer = setInterval(() => {
+          if (s.destroyed || i >= request.length) {
+            clearInterval(timer);
+            return;
+          }
+          st.written++;
+          s.write(request[i++]!);
+        }, 25);
+        s.once("close", () => clearInterval(timer));
+      }),
+    );
+    const latencies: number[] = [];
+    for (let i = 0; i < 5; i++) latencies.push(await quickly());
+    for (const r of await Promise.all(slow)) {
+      expectApiError(r, 408, "262194");
+      expect(r.closed).toBe(true);
+      expect(r.ms).toBeGreaterThanOrEqual(250);
+      expect(r.ms).toBeLessThan(1_500);
+      // Cut off long before the whole head went out.
+      expect(r.written).toBeLessThan(request.length);
+    }
+    expect(Math.max(...latencies)).toBeLessThan(250);
+  });
+
+  it("a connection that sends nothing is closed", async () => {
+    const r = await exchange(h.server.port, () => {}, 3_000);
+    expect(r.closed).toBe(true);
+    expect(r.ms).toBeLessThan(1_500);
+    if (r.status !== undefined) expectApiError(r, 408, "262194");
+  });
+
+  it("a body trickled slower than requestTimeoutMs allows gets 408, and nothing is changed", async () => {
+    const body = JSON.stringify({ files: { hard_limit: 99 } });
+    const r = await exchange(h.server.port, (s, st) => {
+      const text = head("PATCH", `${RULES}?qtree.name=q1`, { "Content-Type": "application/json", "Content-Length": body.length + 1_000 });
+      st.written += text.length;
+      s.write(text);
+      // Each byte well inside idleTimeoutMs, so only the whole-request limit can stop it.
+      trickle(s, st, " ", 50, 200);
+    });
+    expectApiError(r, 408, "262194");
+    expect(r.closed).toBe(true);
+    expect(r.ms).toBeGreaterThanOrEqual(LIMITS.requestTimeoutMs - 100);
+    expect(r.ms).toBeLessThan(LIMITS.requestTimeoutMs + 800);
+    expect(await filesLimit()).toBe(10);
+  });
+
+  it("a body completed just after its 408 is not run", async () => {
+    const body = JSON.stringify({ files: { hard_limit: 55 } });
+    const r = await exchange(h.server.port, (s, st) => {
+      const text = head("PATCH", `${RULES}?qtree.name=q1`, { "Content-Type": "application/json", "Content-Length": body.length });
+      st.written += text.length;
+      s.write(text);
+      let i = 0;
+      const timer = setInterval(() => {
+        if (s.destroyed || i >= body.length - 1) return clearInterval(timer);
+        st.written++;
+        s.write(body[i++]!);
+      }, 50);
+      // The moment the 408 arrives, the rest of the body follows.
+      s.once("data", () => {
+        clearInterval(timer);
+        s.write(body.slice(i));
+      });
+      s.once("close", () => clearInterval(timer));
+    });
+    expectApiError(r, 408, "262194");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await filesLimit()).toBe(10);
+    expect(h.logs).toContain(`PATCH ${RULES} not run: the request was refused (too slow) before its body was complete`);
+  });
+
+  it("a body that stops half way is cut off, and the half request runs nothing", async () => {
+    const body = JSON.stringify({ files: { hard_limit: 77 } });
+    const r = await exchange(h.server.port, (s, st) => {
+      const text = `${head("PATCH", `${RULES}?qtree.name=q1`, { "Content-Type": "application/json", "Content-Length": body.length })}${body.slice(0, 10)}`;
+      st.written += text.length;
+      s.write(text);
+    });
+    expect(r.closed).toBe(true);
+    expect(r.ms).toBeLessThan(LIMITS.requestTimeoutMs + 800);
+    if (r.status !== undefined) expectApiError(r, 408, "262194");
+    expect(await filesLimit()).toBe(10);
+  });
+
+  it("a DELETE whose body is cut by the client going away deletes nothing", async () => {
+    for (let i = 0; i < 5; i++) {
+      await new Promise<void>((resolve) => {
+        const s = net.connect(h.server.port, "127.0.0.1", () => {
+          s.write(`${head("DELETE", `${RULES}?qtree.name=q1`, { "Content-Type": "application/json", "Content-Length": 100 })}{"a"`);
+          setTimeout(() => s.destroy(), 20);
+        });
+        s.on("error", () => {});
+        s.on("close", () => resolve());
+      });
+    }
+    // Give the server a moment to see the closes.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await filesLimit()).toBe(10);
+    expect(h.logs.filter((l) => l === `DELETE ${RULES} not run: the client closed the connection before the request was complete`)).toHaveLength(5);
+    expect(h.logs.some((l) => l.includes("internal error"))).toBe(false);
+  });
+
+  it("a keep-alive connection left idle is closed after keepAliveTimeoutMs", async () => {
+    let answeredAt = 0;
+    const started = Date.now();
+    const r = await exchange(h.server.port, (s) => {
+      s.write(head("GET", "/api/cluster/nodes"));
+      s.once("data", () => (answeredAt = Date.now()));
+    });
+    expect(r.status).toBe(200);
+    expect(r.closed).toBe(true);
+    const idle = started + r.ms - answeredAt;
+    expect(r.text).toContain("Keep-Alive: timeout=0");
+    // Node keeps the socket 1 s past the advertised timeout, so a client never races the close.
+    expect(idle).toBeGreaterThanOrEqual(LIMITS.keepAliveTimeoutMs - 50);
+    expect(idle).toBeLessThan(LIMITS.keepAliveTimeoutMs + 1_000 + 800);
+  });
+});
+
+describe("answers nobody reads", () => {
+  let big: ReferenceServer;
+  beforeAll(async () => {
+    // About 15 MB of answer: more than loopback socket buffers hold.
+    big = await createReferenceServer({
+      username: USER,
+      password: PASSWORD,
+      ...LIMITS,
+      inventory: { volumes: Array.from({ length: 3_000 }, (_, i) => ({ name: `v${i}`, svm: "svm1", path: `/${String(i).padStart(5_000, "p")}` })) },
+    });
+  });
+  afterAll(async () => {
+    await big.close();
+  });
+  const BIG_GET = head("GET", "/api/storage/volumes?fields=nas.path");
+
+  it("a client that never reads its answer is disconnected after idleTimeoutMs", async () => {
+    const result = await new Promise<{ received: number; declared: number; headLength: number; ms: number }>((resolve) => {
+      const started = Date.now();
+      const s = net.connect(big.port, "127.0.0.1", () => s.write(BIG_GET));
+      let received = 0;
+      let headText = "";
+      s.on("data", (d: Buffer) => {
+        if (received === 0) {
+          headText = d.toString("latin1", 0, 300);
+          // Stop reading after the first chunk, for well past the idle limit.
+          s.pause();
+          setTimeout(() => s.resume(), LIMITS.idleTimeoutMs + 800);
+        }
+        received += d.length;
+      });
+      s.on("error", () => {});
+      s.on("close", () => {
+        const declared = Number(/content-length: (\d+)/i.exec(headText)?.[1] ?? "0");
+        resolve({ received, declared, headLength: headText.indexOf("\r\n\r\n") + 4, ms: Date.now() - started });
+      });
+      setTimeout(() => s.destroy(), 10_000);
+    });
+    expect(result.declared).toBeGreaterThan(10_000_000);
+    // The server gave up: the connection closed before the answer was all sent.
+    expect(result.headLength).toBeGreaterThan(4);
+    expect(result.received).toBeLessThan(result.headLength + result.declared);
+    expect(result.ms).toBeLessThan(5_000);
+    const ok = await exchange(big.port, head("GET", "/api/cluster/nodes", { Connection: "close" }));
+    expect(ok.status).toBe(200);
+  });
+
+  it("a client that goes away mid-answer costs nothing; the server keeps serving", async () => {
+    for (let i = 0; i < 5; i++) {
+      await new Promise<void>((resolve) => {
+        const s = net.connect(big.port, "127.0.0.1", () => s.write(BIG_GET));
+        s.once("data", () => s.destroy());
+        s.on("error", () => {});
+        s.on("close", () => resolve());
+      });
+    }
+    const ok = await exchange(big.port, head("GET", "/api/cluster/nodes?fields=name", { Connection: "close" }));
+    expect(ok.status).toBe(200);
+    expect(ok.json.num_records).toBe(2);
+  });
+});
+
+describe("the server's own waits are not idle time", () => {
+  it("a return_timeout wait longer than idleTimeoutMs is answered", async () => {
+    const server = await createReferenceServer({ username: USER, password: PASSWORD, clock: systemClock, jobDurationMs: 700, ...LIMITS, idleTimeoutMs: 200 });
+    try {
+      const body = JSON.stringify({ name: "c1", svm: { name: "svm1" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }] });
+      const r = await exchange(server.port, `${head("POST", "/api/storage/cache/caches?return_timeout=2", { "Content-Type": "application/json", "Content-Length": body.length, Connection: "close" })}${body}`);
+      expect(r.status).toBe(201);
+      expect(r.ms).toBeGreaterThanOrEqual(600);
+      expect(r.json.job.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("the default limits are in place when no option is given", async () => {
+    const server = await createReferenceServer({ username: USER, password: PASSWORD });
+    try {
+      const r = await fetch(`${server.url}/api/cluster/nodes`, { headers: { authorization: AUTH } });
+      expect(r.status).toBe(200);
+      expect(r.headers.get("keep-alive")).toBe("timeout=5");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+const pem = makeCert();
+afterAll(() => pem?.dispose());
+
+describe.skipIf(pem === undefined)("over HTTPS", () => {
+  it("the same limits apply: a head that never ends gets 408, a normal request is served", async () => {
+    const server = await createReferenceServer({ username: USER, password: PASSWORD, https: { key: pem!.key, cert: pem!.cert }, ...LIMITS });
+    try {
+      const talk = (request: string): Promise<{ text: string; ms: number }> =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const s = tls.connect({ host: "127.0.0.1", port: server.port, ca: pem!.cert }, () => s.write(request));
+          let text = "";
+          s.on("data", (d: Buffer) => (text += d.toString("latin1")));
+          s.on("error", () => {});
+          s.on("close", () => resolve({ text, ms: Date.now() - started }));
+          setTimeout(() => s.destroy(), 3_000);
+        });
+      const slow = await talk("GET /api/cluster/nodes HTTP/1.1\r\nHost: x\r\n");
+      expect(slow.text).toMatch(/^HTTP\/1\.1 408 /);
+      expect(slow.text).toContain('"code":"262194"');
+      expect(slow.ms).toBeLessThan(1_500);
+      const ok = await talk(head("GET", "/api/cluster/nodes", { Connection: "close" }));
+      expect(ok.text).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      await server.close();
+    }
+  });
+});
