@@ -130,6 +130,7 @@ export { collection, type Collection, type ItemCodec } from "./collection.js";
 export { apiError, type ApiErrorBody, type ApiErrorDetail } from "./api-error.js";
 export {
   DEFAULT_CODECS,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_STORAGE_PATHS,
   SoftwareApi,
   StorageClient,
@@ -170,8 +171,15 @@ export {
   type UploadFile,
 } from "./client.js";
 export {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_INVENTORY,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_HEADER_BYTES,
+  DEFAULT_MAX_UPLOAD_BYTES,
   DEFAULT_PASSWORD,
+  DEFAULT_REQUEST_TIMEOUT_MS,
   InventoryError,
   checkInventory,
   formatInventoryPath,
