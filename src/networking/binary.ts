@@ -7,8 +7,22 @@ import { canSpecialise, specialise, type SpecField, type SpecHelpers, type SpecP
 
 /** Options for bare-message protobuf decoding. */
 export interface BinaryDecodeOptions {
-  /** Maximum nesting of groups inside unknown fields. Default 64. */
+  /** Maximum nesting of groups inside unknown fields. Default 64, capped at 500. */
   readonly maxDepth?: number;
+}
+
+/** Default and hard cap of {@link BinaryDecodeOptions.maxDepth}. */
+export const DEFAULT_GROUP_DEPTH = 64;
+export const MAX_GROUP_DEPTH = 500;
+
+/**
+ * The group nesting limit for `options`. Groups are skipped recursively, so
+ * a larger limit (100,000, Infinity, NaN) would let deep input overflow the
+ * stack instead of raising a DecodeError; 500 levels fit even small stacks.
+ */
+export function groupDepthLimit(options: BinaryDecodeOptions): number {
+  const d = options.maxDepth ?? DEFAULT_GROUP_DEPTH;
+  return Number.isNaN(d) ? MAX_GROUP_DEPTH : Math.max(0, Math.min(Math.floor(d), MAX_GROUP_DEPTH));
 }
 
 /** Options for Go-exact protobuf encoding. */
@@ -124,7 +138,7 @@ export function decodeMessageAt(
 ): Message {
   const reader = new BinaryReader(bytes);
   reader.pos = start;
-  const state: DecodeState = { reader, bytes, maxDepth: options.maxDepth ?? 64, fieldStart: start };
+  const state: DecodeState = { reader, bytes, maxDepth: groupDepthLimit(options), fieldStart: start };
   try {
     const plan = planOf(desc);
     if (useSpecialised) {

@@ -1,6 +1,6 @@
 import type { Message } from "@bufbuild/protobuf";
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { decodeMessageAt, toDecodeError, writeMessageBody, type BinaryDecodeOptions, type BinaryEncodeOptions } from "./binary.js";
+import { decodeMessageAt, groupDepthLimit, toDecodeError, writeMessageBody, type BinaryDecodeOptions, type BinaryEncodeOptions } from "./binary.js";
 import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 import { DecodeError, EncodeError } from "./errors.js";
 import { kindOfTypeName, lookupKind, supportedKinds, type KindInfo, type NetworkingObject } from "./kinds.js";
@@ -65,7 +65,7 @@ export function readEnvelope(bytes: Uint8Array, options: DecodeOptions = {}): En
   let contentEncoding = "";
   let contentType = "";
   const end = bytes.length;
-  const depth = options.maxDepth ?? 64;
+  const depth = groupDepthLimit(options);
   try {
     while (r.pos < end) {
       const at = r.pos;

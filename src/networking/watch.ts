@@ -1,5 +1,5 @@
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { toDecodeError } from "./binary.js";
+import { groupDepthLimit, toDecodeError } from "./binary.js";
 import { decode, encode, type DecodeOptions, type EncodeOptions } from "./envelope.js";
 import { DecodeError } from "./errors.js";
 import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
@@ -38,10 +38,13 @@ export async function* decodeWatchStream(
 ): AsyncGenerator<WatchEvent, void, undefined> {
   const maxFrame = options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE;
   // A small state machine: collect 4 header bytes, then `frameLen` body bytes.
-  // Each byte is copied at most once, however the stream is chunked.
+  // The body buffer doubles as bytes arrive, so each byte is copied at most
+  // twice on average, however the stream is chunked; it is not sized from the
+  // header, which would let 4 bytes claim up to 4 GiB when maxFrameSize allows.
   const header = new Uint8Array(4);
   let headerFill = 0;
   let frame: Uint8Array | undefined;
+  let frameLen = 0;
   let frameFill = 0;
   let frameOffset = 0; // stream offset of the current frame's length prefix
   let streamPos = 0;
@@ -71,14 +74,20 @@ export async function* decodeWatchStream(
         if (headerFill < 4) break;
         const len = readUint32BE(header, 0);
         checkFrameLength(len, maxFrame, frameOffset);
-        frame = new Uint8Array(len);
+        frameLen = len;
+        frame = new Uint8Array(Math.min(len, FIRST_FRAME_BUFFER));
         frameFill = 0;
       }
-      const take = Math.min(frame.length - frameFill, chunk.length - i);
+      const take = Math.min(frameLen - frameFill, chunk.length - i);
+      if (frameFill + take > frame.length) {
+        const grown = new Uint8Array(Math.min(frameLen, Math.max(frame.length * 2, frameFill + take)));
+        grown.set(frame.subarray(0, frameFill));
+        frame = grown;
+      }
       frame.set(chunk.subarray(i, i + take), frameFill);
       frameFill += take;
       i += take;
-      if (frameFill === frame.length) {
+      if (frameFill === frameLen) {
         const body = frame;
         frame = undefined;
         headerFill = 0;
@@ -88,10 +97,13 @@ export async function* decodeWatchStream(
     streamPos += chunk.length;
   }
   if (headerFill > 0 || frame !== undefined) {
-    const have = frame === undefined ? `${headerFill} of 4 length bytes` : `${frameFill} of ${frame.length} frame bytes`;
+    const have = frame === undefined ? `${headerFill} of 4 length bytes` : `${frameFill} of ${frameLen} frame bytes`;
     throw new DecodeError("protobuf", `watch stream ended inside a frame (${have})`, { offset: frameOffset });
   }
 }
+
+/** The body buffer a split frame starts with; it grows as its bytes arrive. */
+const FIRST_FRAME_BUFFER = 64 * 1024;
 
 function checkFrameLength(len: number, max: number, offset: number): void {
   if (len > max) throw new DecodeError("protobuf", `watch frame of ${len} bytes exceeds the ${max}-byte limit`, { offset });
@@ -109,7 +121,7 @@ export function decodeWatchEvent(frame: Uint8Array, options: DecodeOptions = {},
   const r = new BinaryReader(frame);
   const state = { fieldStart: 0 };
   const end = frame.length;
-  const depth = options.maxDepth ?? 64;
+  const depth = groupDepthLimit(options);
   let type: string | undefined;
   let rawStart = -1;
   let rawEnd = -1;
