@@ -22,24 +22,13 @@ import {
 } from "../../src/networking/index.js";
 import type { NetworkingObject } from "../../src/networking/index.js";
 import { fixtureFolders, loadFixtures } from "../fixtures.js";
+import { ld, varint } from "../fuzz/protobuf.js";
 
 // ------------------------------------------------------------ helpers
 
 const utf8 = new TextEncoder();
 const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 
-function varint(n: number | bigint): number[] {
-  let v = BigInt(n);
-  const out: number[] = [];
-  while (v > 127n) {
-    out.push(Number(v & 127n) | 128);
-    v >>= 7n;
-  }
-  out.push(Number(v));
-  return out;
-}
-const tag = (no: number, wt: number): number[] => varint(no * 8 + wt);
-const ld = (no: number, body: Uint8Array | readonly number[]): number[] => [...tag(no, 2), ...varint(body.length), ...body];
 const str = (no: number, s: string): number[] => ld(no, utf8.encode(s));
 
 function typeMeta(apiVersion: string, kind: string): number[] {
