@@ -25,6 +25,12 @@ export function readTag(r: BinaryReader): number {
   const at = r.pos;
   const tag = r.uint32();
   if (r.pos - at > 5) throw new Failure(at, "bad field tag: varint longer than 5 bytes");
+  if (r.pos - at === 5) {
+    // uint32() drops bits past 32, which would turn field 2^29 + 5 into field 5.
+    // Re-read the fifth byte alone (it is below 0x80, so one byte).
+    r.pos = at + 4;
+    if (r.uint32() > 0x0f) throw new Failure(at, "bad field tag: varint overflows 32 bits");
+  }
   if (tag >>> 3 === 0) throw new Failure(at, "bad field tag: field number 0");
   if ((tag & 7) > 5) throw new Failure(at, `bad field tag: wire type ${tag & 7}`);
   return tag;

@@ -268,6 +268,14 @@ describe("protobuf: varints, wire types, lengths", () => {
     expect(e.reason).toMatch(/wire type/);
   });
 
+  it("a 5-byte tag with bits past 32 is refused, not read as a smaller field number", () => {
+    // 0x2a | bits past 32: truncated to 32 bits it would be field 5 (spec.rules), length-delimited.
+    const raw = [0xaa, 0x80, 0x80, 0x80, 0x10, 0x00];
+    const bytes = envelope("Ingress", raw);
+    expect(() => decode(bytes)).toThrow(DecodeError);
+    expect(() => decode(bytes)).toThrow(/varint overflows 32 bits/);
+  });
+
   it("invalid wire types 6 and 7, and field number 0", () => {
     for (const t of [0x2e, 0x2f, 0x00]) {
       const e = pbError(envelope("Ingress", [t]));

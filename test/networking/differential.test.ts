@@ -150,7 +150,7 @@ function hasIntegerLikeMapKey(o: unknown): boolean {
   return walk(o);
 }
 
-const GENERATED_RUNS = 320;
+const GENERATED_RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 320);
 
 describe("differential: fixtures", () => {
   const all = fixtureFolders().flatMap((folder) =>
@@ -329,7 +329,10 @@ describe("differential: @bufbuild/protobuf as a second implementation", () => {
         decoded++;
         const es = esReading(bytes, desc);
         if (es instanceof Error) throw new Error(`clusterwire decoded what protobuf-es refuses: ${es.message}`);
-        expect(equals(desc, ours as Message, es)).toBe(true);
+        // clusterwire fills a missing Go non-pointer struct (metadata) with its
+        // zero value where protobuf-es leaves it unset; the bytes Go would
+        // write for each reading are the same.
+        expect(hex(encode(ours))).toBe(hex(encode(es as NetworkingObject)));
       }),
       { numRuns: GENERATED_RUNS },
     );
