@@ -1,30 +1,12 @@
 // StorageClient over HTTPS on loopback with a self-signed certificate generated at test time
 // with openssl: the `tls` options (`ca`, `rejectUnauthorized`) served by the node:https transport.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { StorageClient, StorageNetworkError } from "../../src/storage/client.js";
 import { StorageApiError } from "../../src/storage/errors.js";
 import { FAST_JOBS, apiError, jobAccepted, startServer, type Handler, type ScriptedServer } from "./client-test-server.js";
+import { makeCert } from "./hardening-harness.js";
 
 const PASSWORD = "tls-test-password";
-
-function makeCert(): { key: string; cert: string; dir: string } | undefined {
-  const dir = mkdtempSync(join(tmpdir(), "clusterwire-tls-"));
-  try {
-    execFileSync(
-      "openssl",
-      ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-      { stdio: "ignore" },
-    );
-    return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8"), dir };
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-    return undefined;
-  }
-}
 
 const pem = makeCert();
 const clients: StorageClient[] = [];
@@ -36,7 +18,7 @@ afterEach(async () => {
   server = undefined;
 });
 afterAll(() => {
-  if (pem !== undefined) rmSync(pem.dir, { recursive: true, force: true });
+  pem?.dispose();
 });
 
 // Skipped only when openssl is missing or cannot make an EC self-signed certificate.
