@@ -7,10 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXPLAIN_LIMIT, HEATMAP_COLOURS, TABLE_LIMIT, renderHeatmapHtml } from "../../src/cli/heatmap.js";
 import { createPolicyEngine, fromJson, type NetworkPolicy } from "../../src/networking/index.js";
 import type { Decision, Protocol, TruthMatrix } from "../../src/networking/evaluator-types.js";
+import { CHROMIUM, SKIP_BROWSER } from "../support/chromium.js";
 
 const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 50);
-const CHROMIUM = "/usr/bin/chromium";
-const SKIP_BROWSER = process.env["CLUSTERWIRE_SKIP_BROWSER"] === "1";
 
 const XSS = "<img src=x onerror=alert(1)>";
 
