@@ -2,19 +2,19 @@ import { readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isatty } from "node:tty";
 import { fileURLToPath } from "node:url";
-import type { Command } from "./command.js";
-import { convertCommand } from "./convert.js";
-import { decodeCommand } from "./decode.js";
-import { demoCommand } from "./demo.js";
-import { encodeCommand } from "./encode.js";
-import { reachCommand } from "./reach.js";
-import { routeCommand } from "./route.js";
-import { storageCommand } from "./storage.js";
-import { validateCommand } from "./validate.js";
-import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from "./io.js";
+import type { Command } from "./shared/command.js";
+import { convertCommand } from "./commands/convert.js";
+import { decodeCommand } from "./commands/decode.js";
+import { demoCommand } from "./commands/demo.js";
+import { encodeCommand } from "./commands/encode.js";
+import { reachCommand } from "./commands/reach.js";
+import { routeCommand } from "./commands/route.js";
+import { storageCommand } from "./commands/storage.js";
+import { validateCommand } from "./commands/validate.js";
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from "./shared/io.js";
 
-export type { CliIO, Sink, Source } from "./io.js";
-export { DEMO_STEPS, roundTripStep, runDemo, validateStep, type DemoItem, type DemoStep, type StepResult } from "./demo.js";
+export type { CliIO, Sink, Source } from "./shared/io.js";
+export { DEMO_STEPS, roundTripStep, runDemo, validateStep, type DemoItem, type DemoStep, type StepResult } from "./commands/demo.js";
 
 export const COMMANDS: readonly Command[] = [decodeCommand, encodeCommand, convertCommand, validateCommand, routeCommand, reachCommand, demoCommand, storageCommand];
 

@@ -12,9 +12,9 @@ import {
   type NetworkPolicy,
   type PolicyEngine,
   type Protocol,
-} from "../networking/index.js";
-import { fromParsedYaml } from "../networking/json.js";
-import { parseYamlDocuments } from "../networking/yaml-text.js";
+} from "../../networking/index.js";
+import { fromParsedYaml } from "../../networking/json.js";
+import { parseYamlDocuments } from "../../networking/yaml-text.js";
 import { CliError, EXIT_USAGE, asText, readInput, type CliIO } from "./io.js";
 
 // The cluster description `clusterwire reach` reads: one YAML document with

@@ -4,9 +4,9 @@ import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXPLAIN_LIMIT, HEATMAP_COLOURS, TABLE_LIMIT, renderHeatmapHtml } from "../../src/cli/heatmap.js";
-import { createPolicyEngine, fromJson, type NetworkPolicy } from "../../src/networking/index.js";
-import type { Decision, Protocol, TruthMatrix } from "../../src/networking/evaluator-types.js";
+import { EXPLAIN_LIMIT, HEATMAP_COLOURS, TABLE_LIMIT, renderHeatmapHtml } from "../../../src/cli/shared/heatmap.js";
+import { createPolicyEngine, fromJson, type NetworkPolicy } from "../../../src/networking/index.js";
+import type { Decision, Protocol, TruthMatrix } from "../../../src/networking/evaluator-types.js";
 
 const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 50);
 const CHROMIUM = "/usr/bin/chromium";

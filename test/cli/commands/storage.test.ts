@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { run, type CliIO } from "../../src/cli/main.js";
-import { STORAGE_STEPS, runStorageScenario } from "../../src/cli/storage-demo.js";
-import { loadInventory } from "../../src/cli/storage-inventory.js";
-import { REPO, cli, expectNoStack } from "./harness.js";
+import { run, type CliIO } from "../../../src/cli/main.js";
+import { STORAGE_STEPS, runStorageScenario } from "../../../src/cli/demo/storage-scenario.js";
+import { loadInventory } from "../../../src/cli/shared/storage-inventory.js";
+import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
 
 // `clusterwire storage serve` runs in-process like every CLI test: it stops when
 // io.signal aborts, and the test reads the URL from what it printed.

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { jsonText } from "../../src/cli/validate.js";
-import { encode, encodeJsonWatchEvent, encodeWatchEvent, formatFieldError, fromYaml, toJsonString, toStatus, validate } from "../../src/networking/index.js";
-import { REPO, cli, expectNoStack } from "./harness.js";
+import { jsonText } from "../../../src/cli/commands/validate.js";
+import { encode, encodeJsonWatchEvent, encodeWatchEvent, formatFieldError, fromYaml, toJsonString, toStatus, validate } from "../../../src/networking/index.js";
+import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
 
 const EXAMPLES = join(REPO, "examples");
 const tmp = mkdtempSync(join(tmpdir(), "clusterwire-validate-"));

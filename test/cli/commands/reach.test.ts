@@ -2,9 +2,9 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { clusterEngine, parseClusterFile, parsePath } from "../../src/cli/cluster-file.js";
-import { run, type CliIO } from "../../src/cli/main.js";
-import { REPO, cli, expectNoStack } from "./harness.js";
+import { clusterEngine, parseClusterFile, parsePath } from "../../../src/cli/shared/cluster-file.js";
+import { run, type CliIO } from "../../../src/cli/main.js";
+import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
 
 // clusterwire reach and the cluster file format, run in-process. The expected
 // tables and verdicts are worked out from semantics.md §1.2 for

@@ -1,5 +1,5 @@
-import { encode } from "../networking/index.js";
-import { onlyInput, parseCommandLine, type Command } from "./command.js";
+import { encode } from "../../networking/index.js";
+import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
 import {
   EXIT_OK,
   checkOutPath,
@@ -13,7 +13,7 @@ import {
   single,
   usageError,
   writeOutput,
-} from "./io.js";
+} from "../shared/io.js";
 
 const NAME = "encode";
 

@@ -1,6 +1,6 @@
 import { extname } from "node:path";
-import { decode, encode, type NetworkingObject } from "../networking/index.js";
-import { onlyInput, parseCommandLine, type Command } from "./command.js";
+import { decode, encode, type NetworkingObject } from "../../networking/index.js";
+import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
 import {
   EXIT_OK,
   checkOutPath,
@@ -16,8 +16,8 @@ import {
   usageError,
   writeOutput,
   type Format,
-} from "./io.js";
-import { renderObjects } from "./render.js";
+} from "../shared/io.js";
+import { renderObjects } from "../shared/render.js";
 
 const NAME = "convert";
 

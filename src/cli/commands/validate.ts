@@ -15,8 +15,8 @@ import {
   ListMetaSchema,
   StatusSchema,
   create,
-} from "../networking/index.js";
-import { parseCommandLine, type Command } from "./command.js";
+} from "../../networking/index.js";
+import { parseCommandLine, type Command } from "../shared/command.js";
 import {
   CliError,
   EXIT_FAILURE,
@@ -28,8 +28,8 @@ import {
   readInput,
   usageError,
   type CliIO,
-} from "./io.js";
-import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, skippedDirectoryReason, walkManifests, type DemoItem } from "./manifests.js";
+} from "../shared/io.js";
+import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, skippedDirectoryReason, walkManifests, type DemoItem } from "../shared/manifests.js";
 
 const NAME = "validate";
 

@@ -17,17 +17,17 @@ import {
   type NetworkingObject,
   type Protocol,
   type Route,
-} from "../networking/index.js";
-import { clusterEngine, loadClusterFile } from "./cluster-file.js";
-import { onlyInput, parseCommandLine, type Command } from "./command.js";
-import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, bytesEqual, errnoMessage, readInput, type CliIO } from "./io.js";
-import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, walkManifests, type DemoItem } from "./manifests.js";
+} from "../../networking/index.js";
+import { clusterEngine, loadClusterFile } from "../shared/cluster-file.js";
+import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, bytesEqual, errnoMessage, readInput, type CliIO } from "../shared/io.js";
+import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, walkManifests, type DemoItem } from "../shared/manifests.js";
 import { ALLOWED_GLYPH, DENIED_GLYPH, explainDecision, skippedNotes, truthGrid } from "./reach.js";
 import { describeBackend, loadManifestObjects, routeSource, routeSummary, routerSetup } from "./route.js";
-import { runStorageScenario } from "./storage-demo.js";
+import { runStorageScenario } from "../demo/storage-scenario.js";
 import { validateObject } from "./validate.js";
 
-export type { DemoItem } from "./manifests.js";
+export type { DemoItem } from "../shared/manifests.js";
 
 const NAME = "demo";
 

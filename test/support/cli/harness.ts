@@ -1,9 +1,9 @@
 // Runs the CLI in-process through run(argv, io), so the CLI tests need no build.
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import { run, type CliIO } from "../../src/cli/main.js";
+import { run, type CliIO } from "../../../src/cli/main.js";
 
-export const REPO = fileURLToPath(new URL("../../", import.meta.url));
+export const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
 export interface Result {
   readonly code: number;

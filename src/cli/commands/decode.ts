@@ -1,5 +1,5 @@
-import { DecodeError, decode, decodeJsonWatchStream, decodeWatchStream, type NetworkingObject, type WatchEvent } from "../networking/index.js";
-import { onlyInput, parseCommandLine, type Command } from "./command.js";
+import { DecodeError, decode, decodeJsonWatchStream, decodeWatchStream, type NetworkingObject, type WatchEvent } from "../../networking/index.js";
+import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
 import {
   CliError,
   EXIT_FAILURE,
@@ -16,8 +16,8 @@ import {
   writeOutput,
   type CliIO,
   type Input,
-} from "./io.js";
-import { renderEvent, renderObjects, type TextFormat } from "./render.js";
+} from "../shared/io.js";
+import { renderEvent, renderObjects, type TextFormat } from "../shared/render.js";
 
 const NAME = "decode";
 

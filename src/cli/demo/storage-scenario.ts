@@ -13,9 +13,9 @@ import {
   type ManualClock,
   type ReferenceServerOptions,
   type SoftwareCheck,
-} from "../storage/index.js";
-import type { StepResult } from "./demo.js";
-import type { CliIO } from "./io.js";
+} from "../../storage/index.js";
+import type { StepResult } from "../commands/demo.js";
+import type { CliIO } from "../shared/io.js";
 
 // The storage part of the main job (npm start): a short scenario with StorageClient
 // against a reference server on loopback. The server runs on a manual clock that moves

@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { extname, join } from "node:path";
-import { decode, decodeJsonWatchStream, decodeWatchStream, fromJson, fromYaml, type NetworkingObject, type WatchEventType } from "../networking/index.js";
+import { decode, decodeJsonWatchStream, decodeWatchStream, fromJson, fromYaml, type NetworkingObject, type WatchEventType } from "../../networking/index.js";
 import { asText, detectFormat, hasMagic, type Input } from "./io.js";
 
 // Finding and reading manifest files, shared by demo and validate.

@@ -1,4 +1,4 @@
-import { toJsonString, toYaml, type NetworkingObject, type WatchEvent } from "../networking/index.js";
+import { toJsonString, toYaml, type NetworkingObject, type WatchEvent } from "../../networking/index.js";
 import { yamlStream } from "./io.js";
 
 export type TextFormat = "json" | "yaml";

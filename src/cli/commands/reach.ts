@@ -9,12 +9,12 @@ import {
   type PolicyEngine,
   type Protocol,
   type TruthMatrix,
-} from "../networking/index.js";
-import { PROTOCOLS } from "../networking/evaluator-types.js";
-import { clusterEngine, loadClusterFile, policySource, type ClusterFile, type ExtraPolicy } from "./cluster-file.js";
-import { onlyInput, parseCommandLine, type Command } from "./command.js";
-import { EXPLAIN_LIMIT, renderHeatmapHtml } from "./heatmap.js";
-import { EXIT_OK, inputPath, usageError, writeOutput, type CliIO } from "./io.js";
+} from "../../networking/index.js";
+import { PROTOCOLS } from "../../networking/evaluator-types.js";
+import { clusterEngine, loadClusterFile, policySource, type ClusterFile, type ExtraPolicy } from "../shared/cluster-file.js";
+import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
+import { EXPLAIN_LIMIT, renderHeatmapHtml } from "../shared/heatmap.js";
+import { EXIT_OK, inputPath, usageError, writeOutput, type CliIO } from "../shared/io.js";
 import { loadManifestObjects, skippedLines, writeNotes } from "./route.js";
 import { jsonText } from "./validate.js";
 

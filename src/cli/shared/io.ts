@@ -1,6 +1,6 @@
 import { open, readFile, writeFile } from "node:fs/promises";
 import { extname, resolve } from "node:path";
-import { DecodeError, EncodeError, MAGIC, fromJson, fromYaml, type NetworkingObject } from "../networking/index.js";
+import { DecodeError, EncodeError, MAGIC, fromJson, fromYaml, type NetworkingObject } from "../../networking/index.js";
 
 /** Where the CLI writes. `isTTY` lets commands refuse to dump binary on a terminal. */
 export interface Sink {

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { decode, decodeWatchStream, encode, encodeJsonWatchEvent,
   encodeWatchEvent, fromYaml, toJsonString, type WatchEventType } from "../../src/networking/index.js";
-import { REPO, cli, expectNoStack } from "./harness.js";
+import { REPO, cli, expectNoStack } from "../support/cli/harness.js";
 
 // The CLI runs in-process through run(argv, io), so these tests need no build.
 

@@ -2,8 +2,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseUrl } from "../../src/cli/route.js";
-import { REPO, cli, expectNoStack } from "./harness.js";
+import { parseUrl } from "../../../src/cli/commands/route.js";
+import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
 
 // clusterwire route, run in-process. Expected backends are worked out from
 // semantics.md §1.1 for the inputs written here and in examples/.
