@@ -25,7 +25,7 @@ import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, walkManifests, typ
 import { ALLOWED_GLYPH, DENIED_GLYPH, explainDecision, skippedNotes, truthGrid } from "./reach.js";
 import { describeBackend, loadManifestObjects, routeSource, routeSummary, routerSetup } from "./route.js";
 import { runStorageScenario } from "../demo/storage-scenario.js";
-import { validateObject } from "./validate.js";
+import { validateObject } from "../shared/validation.js";
 
 export type { DemoItem } from "../shared/manifests.js";
 

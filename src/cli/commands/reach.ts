@@ -16,7 +16,7 @@ import { onlyInput, parseCommandLine, type Command } from "../shared/command.js"
 import { EXPLAIN_LIMIT, renderHeatmapHtml } from "../shared/heatmap.js";
 import { EXIT_OK, inputPath, usageError, writeOutput, type CliIO } from "../shared/io.js";
 import { loadManifestObjects, skippedLines, writeNotes } from "./route.js";
-import { jsonText } from "./validate.js";
+import { jsonText } from "../shared/render.js";
 
 const NAME = "reach";
 

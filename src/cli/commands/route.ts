@@ -19,7 +19,7 @@ import { normaliseHost, requestPath } from "../../networking/router.js";
 import { parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, STDIN_NAME, errnoMessage, inputPath, readInput, usageError, type CliIO } from "../shared/io.js";
 import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, skippedDirectoryReason, walkManifests } from "../shared/manifests.js";
-import { jsonText } from "./validate.js";
+import { jsonText } from "../shared/render.js";
 
 const NAME = "route";
 

@@ -6,12 +6,10 @@ import {
   kindOf,
   toJsonString,
   toStatus,
-  validate,
   type FeatureGates,
   type FieldError,
   type NetworkingObject,
   type Status,
-  type ValidateOptions,
   ListMetaSchema,
   StatusSchema,
   create,
@@ -30,6 +28,8 @@ import {
   type CliIO,
 } from "../shared/io.js";
 import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, skippedDirectoryReason, walkManifests, type DemoItem } from "../shared/manifests.js";
+import { jsonText } from "../shared/render.js";
+import { objectMeta, requestNamespace, validateObject, type ValidateSettings } from "../shared/validation.js";
 
 const NAME = "validate";
 
@@ -162,42 +162,6 @@ function parseGoBool(s: string): boolean | undefined {
   if (["1", "t", "T", "TRUE", "true", "True"].includes(s)) return true;
   if (["0", "f", "F", "FALSE", "false", "False"].includes(s)) return false;
   return undefined;
-}
-
-/** What `validateObject` passes to the validator besides the object. */
-export interface ValidateSettings {
-  readonly old?: NetworkingObject;
-  readonly subresource?: "status";
-  readonly featureGates?: FeatureGates;
-  /** The request namespace; default: the object's own metadata.namespace, else "default". */
-  readonly namespace?: string;
-}
-
-/**
- * Validates one object as the API server would on create (or update, with
- * `old`). Without an explicit namespace the request goes to the object's own
- * namespace, as kubectl sends it.
- */
-export function validateObject(obj: NetworkingObject, settings: ValidateSettings): FieldError[] {
-  const options: ValidateOptions = {
-    namespace: requestNamespace(obj, settings.namespace),
-    ...(settings.old !== undefined ? { old: settings.old } : {}),
-    ...(settings.subresource !== undefined ? { subresource: settings.subresource } : {}),
-    ...(settings.featureGates !== undefined ? { featureGates: settings.featureGates } : {}),
-  };
-  return validate(obj, options);
-}
-
-/** --namespace, else the object's metadata.namespace, else "default" (kubectl's rule). */
-export function requestNamespace(obj: NetworkingObject, given: string | undefined): string {
-  if (given !== undefined) return given;
-  const own = objectMeta(obj)?.namespace ?? "";
-  return own === "" ? "default" : own;
-}
-
-function objectMeta(obj: NetworkingObject): { name: string; namespace: string; generateName: string } | undefined {
-  if ("items" in obj || !("metadata" in obj) || obj.metadata === undefined || !("generateName" in obj.metadata)) return undefined;
-  return obj.metadata;
 }
 
 // ---- reading the inputs ----
@@ -474,34 +438,4 @@ function decodeLocation(e: DecodeError): Record<string, unknown> {
     ...(e.offset !== undefined ? { offset: e.offset } : {}),
     ...(e.path !== undefined && e.path !== "" ? { field: e.path } : {}),
   };
-}
-
-/**
- * JSON.stringify(value, null, 2), except that a bigint is written as an exact
- * JSON number (int64 bad values such as metadata.generation), as Kubernetes
- * JSON writes int64.
- */
-export function jsonText(value: unknown, pad = ""): string {
-  if (value === null || value === undefined) return "null";
-  switch (typeof value) {
-    case "bigint":
-      return value.toString();
-    case "number":
-      return Number.isFinite(value) ? JSON.stringify(value) : "null";
-    case "string":
-    case "boolean":
-      return JSON.stringify(value);
-    case "object": {
-      const inner = `${pad}  `;
-      if (Array.isArray(value)) {
-        if (value.length === 0) return "[]";
-        return `[\n${value.map((v: unknown) => inner + jsonText(v, inner)).join(",\n")}\n${pad}]`;
-      }
-      const fields = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== "function");
-      if (fields.length === 0) return "{}";
-      return `{\n${fields.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${jsonText(v, inner)}`).join(",\n")}\n${pad}}`;
-    }
-    default:
-      return "null";
-  }
 }

@@ -27,3 +27,33 @@ export function renderEvent(event: WatchEvent, to: TextFormat, indent: number): 
 function indentLines(text: string, pad: string): string {
   return text.replace(/^(?=.)/gm, pad);
 }
+
+/**
+ * JSON.stringify(value, null, 2), except that a bigint is written as an exact
+ * JSON number (int64 bad values such as metadata.generation), as Kubernetes
+ * JSON writes int64.
+ */
+export function jsonText(value: unknown, pad = ""): string {
+  if (value === null || value === undefined) return "null";
+  switch (typeof value) {
+    case "bigint":
+      return value.toString();
+    case "number":
+      return Number.isFinite(value) ? JSON.stringify(value) : "null";
+    case "string":
+    case "boolean":
+      return JSON.stringify(value);
+    case "object": {
+      const inner = `${pad}  `;
+      if (Array.isArray(value)) {
+        if (value.length === 0) return "[]";
+        return `[\n${value.map((v: unknown) => inner + jsonText(v, inner)).join(",\n")}\n${pad}]`;
+      }
+      const fields = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== "function");
+      if (fields.length === 0) return "{}";
+      return `{\n${fields.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${jsonText(v, inner)}`).join(",\n")}\n${pad}}`;
+    }
+    default:
+      return "null";
+  }
+}
