@@ -21,9 +21,9 @@ import {
 import { clusterEngine, loadClusterFile } from "../shared/cluster-file.js";
 import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, bytesEqual, errnoMessage, readInput, type CliIO } from "../shared/io.js";
-import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, walkManifests, type DemoItem } from "../shared/manifests.js";
+import { MANIFEST_KINDS_TEXT, decodeManifest, loadManifestObjects, manifestFormat, walkManifests, type DemoItem } from "../shared/manifests.js";
 import { ALLOWED_GLYPH, DENIED_GLYPH, explainDecision, skippedNotes, truthGrid } from "./reach.js";
-import { describeBackend, loadManifestObjects, routeSource, routeSummary, routerSetup } from "./route.js";
+import { describeBackend, routeSource, routeSummary, routerSetup } from "../shared/routing.js";
 import { runStorageScenario } from "../demo/storage-scenario.js";
 import { validateObject } from "../shared/validation.js";
 

@@ -15,7 +15,8 @@ import { clusterEngine, loadClusterFile, policySource, type ClusterFile, type Ex
 import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
 import { EXPLAIN_LIMIT, renderHeatmapHtml } from "../shared/heatmap.js";
 import { EXIT_OK, inputPath, usageError, writeOutput, type CliIO } from "../shared/io.js";
-import { loadManifestObjects, skippedLines, writeNotes } from "./route.js";
+import { loadManifestObjects } from "../shared/manifests.js";
+import { skippedLines, writeNotes } from "../shared/notes.js";
 import { jsonText } from "../shared/render.js";
 
 const NAME = "reach";

@@ -1,9 +1,9 @@
-import { readdir } from "node:fs/promises";
-import { extname, join } from "node:path";
-import { decode, decodeJsonWatchStream, decodeWatchStream, fromJson, fromYaml, type NetworkingObject, type WatchEventType } from "../../networking/index.js";
-import { asText, detectFormat, hasMagic, type Input } from "./io.js";
+import { readdir, stat } from "node:fs/promises";
+import { extname, join, relative, resolve } from "node:path";
+import { DecodeError, decode, decodeJsonWatchStream, decodeWatchStream, fromJson, fromYaml, kindOf, type NetworkingObject, type WatchEventType } from "../../networking/index.js";
+import { CliError, EXIT_USAGE, STDIN_NAME, asText, detectFormat, errnoMessage, hasMagic, readInput, usageError, type CliIO, type Input } from "./io.js";
 
-// Finding and reading manifest files, shared by demo and validate.
+// Finding and reading manifest files, shared by demo, validate, route and reach.
 
 /** One object found in a manifest file, and where it came from. */
 export interface DemoItem {
@@ -131,4 +131,96 @@ async function decodeProtobufWatchStream(base: { file: string; relative?: string
     at += 4 + len;
   }
   return items;
+}
+
+// ------------------------------------------------------------------ reading the manifests
+
+/** One object read from the inputs, and where it came from. */
+export interface SourcedObject {
+  readonly object: NetworkingObject;
+  /** `FILE`, `FILE (document N)` or `FILE items[i]`, for messages. */
+  readonly source: string;
+}
+
+export interface LoadedObjects {
+  readonly objects: readonly SourcedObject[];
+  /** Objects of watch streams, which are ignored: a stream is history, not a set of objects. */
+  readonly watchEvents: readonly string[];
+}
+
+/**
+ * Reads manifests from files, directories (walked as validate walks them)
+ * and stdin, strictly; List kinds are expanded into their items. Every
+ * input that cannot be read or decoded is reported, then the whole load
+ * fails with exit 2: an answer built on part of the inputs could be wrong.
+ */
+export async function loadManifestObjects(io: CliIO, paths: readonly string[], command: string, quiet: boolean): Promise<LoadedObjects> {
+  if (paths.filter((p) => p === "-").length > 1) throw usageError("- (standard input) can be given only once", command);
+  const objects: SourcedObject[] = [];
+  const watchEvents: string[] = [];
+  const failures: string[] = [];
+  const loadFile = async (file: string): Promise<void> => {
+    try {
+      const input = await readInput(io, file);
+      const items = await decodeManifest(input, manifestFormat(input.name, input.bytes), { strict: true });
+      if (items.length === 0) failures.push(`${input.name}: no object found (empty input)`);
+      for (const item of items) {
+        const where = item.event !== undefined ? `${item.file} (event ${(item.index ?? 0) + 1})` : item.index !== undefined ? `${item.file} (document ${item.index + 1})` : item.file;
+        if (item.event !== undefined) {
+          watchEvents.push(where);
+          continue;
+        }
+        const info = kindOf(item.object);
+        if (info.list && "items" in item.object) {
+          item.object.items.forEach((o, i) => objects.push({ object: o as NetworkingObject, source: `${where} items[${i}]` }));
+        } else {
+          objects.push({ object: item.object, source: where });
+        }
+      }
+    } catch (e) {
+      const name = file === "-" ? STDIN_NAME : file;
+      if (e instanceof DecodeError) failures.push(`${name}: ${e.message}`);
+      else if (e instanceof CliError) failures.push(e.message.startsWith(`${name}: `) ? e.message : `${name}: ${e.message}`);
+      else throw e;
+    }
+  };
+  for (const path of paths) {
+    if (path === "-") {
+      await loadFile(path);
+      continue;
+    }
+    const abs = resolve(io.cwd ?? process.cwd(), path);
+    let isDir: boolean;
+    try {
+      isDir = (await stat(abs)).isDirectory();
+    } catch (e) {
+      failures.push(`${path}: cannot read: ${errnoMessage(e)}`);
+      continue;
+    }
+    if (!isDir) {
+      await loadFile(path);
+      continue;
+    }
+    const skipped: string[] = [];
+    let found: string[];
+    try {
+      found = await walkManifests(abs, skipped);
+    } catch (e) {
+      failures.push(`${path}: cannot read directory: ${errnoMessage(e)}`);
+      continue;
+    }
+    if (!quiet) {
+      for (const s of skipped) {
+        const rel = join(path, relative(abs, s));
+        io.stderr.write(`clusterwire: skipped ${rel}/: ${skippedDirectoryReason(s.slice(s.lastIndexOf("/") + 1))}\n`);
+      }
+    }
+    if (found.length === 0) failures.push(`${path}: no ${MANIFEST_KINDS_TEXT} files found`);
+    for (const f of found) await loadFile(join(path, relative(abs, f)));
+  }
+  if (failures.length > 0) {
+    for (const f of failures.slice(0, -1)) io.stderr.write(`clusterwire: ${f}\n`);
+    throw new CliError(failures.at(-1) ?? "", EXIT_USAGE);
+  }
+  return { objects, watchEvents };
 }
