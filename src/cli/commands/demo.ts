@@ -22,7 +22,7 @@ import { clusterEngine, loadClusterFile } from "../shared/cluster-file.js";
 import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, bytesEqual, errnoMessage, readInput, type CliIO } from "../shared/io.js";
 import { MANIFEST_KINDS_TEXT, decodeManifest, loadManifestObjects, manifestFormat, walkManifests, type DemoItem } from "../shared/manifests.js";
-import { ALLOWED_GLYPH, DENIED_GLYPH, explainDecision, skippedNotes, truthGrid } from "./reach.js";
+import { ALLOWED_GLYPH, DENIED_GLYPH, explainDecision, skippedNotes, truthGrid } from "../shared/reach-text.js";
 import { describeBackend, routeSource, routeSummary, routerSetup } from "../shared/routing.js";
 import { runStorageScenario } from "../demo/storage-scenario.js";
 import { validateObject } from "../shared/validation.js";
