@@ -14,23 +14,26 @@ import {
   type ReferenceServerOptions,
   type SoftwareCheck,
 } from "../../storage/index.js";
-import type { StepResult } from "../commands/demo.js";
 import type { CliIO } from "../shared/io.js";
+import { loadExpectations, type StorageExpectations } from "./expectations.js";
+import type { StepResult } from "./steps.js";
 
 // The storage part of the main job (npm start): a short scenario with StorageClient
 // against a reference server on loopback. The server runs on a manual clock that moves
 // only when a job is polled, so every run sees the same job states, timestamps and
-// lifetimes; only the uuids the server makes up differ.
+// lifetimes; only the uuids the server makes up differ. What each step must see
+// is in examples/demo/expected.yaml (storage:); the requests are here.
 
 /** How long each job runs, in server clock time; each poll moves the clock half of it. */
 const JOB_MS = 2000;
 const USERNAME = "demo";
 const PASSWORD = "demo-password";
 
-/** What a step gets: a client, the server's clock, and a job-wait hook that moves the clock. */
+/** What a step gets: a client, the server's clock, the expected answers, and a job-wait hook that moves the clock. */
 export interface StorageContext {
   readonly client: StorageClient;
   readonly clock: ManualClock;
+  readonly expected: StorageExpectations;
   /** Wait options that advance the clock after each poll and record the job states seen. */
   wait(states: string[]): JobWaitOptions;
 }
@@ -63,22 +66,23 @@ const show = (v: unknown): string => (v === undefined ? "(absent)" : JSON.string
 /** A clone token: the Size suffix on the way in, bytes and an ISO lifetime on the way out, counting down. */
 export const cloneTokenStep: StorageStep = {
   name: "clone-token",
-  async run({ client, clock }) {
+  async run({ client, clock, expected }) {
+    const want = expected.cloneToken;
     const nodes = (await client.request<{ records?: Named[] }>("GET", "/api/cluster/nodes"))?.records ?? [];
     const node = nodes[0];
     if (node?.uuid === undefined) return failed("no node in /api/cluster/nodes", ["the inventory has no nodes"]);
     const created = await client.cloneTokens.create({ node: { uuid: node.uuid }, reserve_size: "40M", expiry_time: { limit: "PT1H" } });
     const uuid = created.record?.uuid;
-    if (created.status !== 201 || uuid === undefined) return failed(`POST answered ${created.status}`, ["expected 201 Created with the token's uuid"]);
+    if (created.status !== want.status || uuid === undefined) return failed(`POST answered ${created.status}`, [`expected ${want.status} Created with the token's uuid`]);
     const key = { nodeUuid: node.uuid, uuid };
     const first = await client.cloneTokens.get(key, { fields: "reserve_size,expiry_time" });
     clock.advance(10 * 60 * 1000);
     const later = await client.cloneTokens.get(key, { fields: "expiry_time" });
     const summary = `created ${uuid} on ${node.name ?? node.uuid}: reserve_size ${first.reserve_size} (sent as 40M), expiry_time.limit ${first.expiry_time?.limit}, left ${first.expiry_time?.left} → ${later.expiry_time?.left} 10 minutes later`;
     const problems: string[] = [];
-    if (first.reserve_size !== 40 * 1024 * 1024) problems.push(`reserve_size ${show(first.reserve_size)}, expected 41943040`);
-    if (first.expiry_time?.limit !== "PT1H") problems.push(`expiry_time.limit ${show(first.expiry_time?.limit)}, expected "PT1H"`);
-    if (later.expiry_time?.left !== "PT50M") problems.push(`expiry_time.left ${show(later.expiry_time?.left)} after 10 minutes, expected "PT50M"`);
+    if (first.reserve_size !== want.reserveSize) problems.push(`reserve_size ${show(first.reserve_size)}, expected ${want.reserveSize}`);
+    if (first.expiry_time?.limit !== want.limit) problems.push(`expiry_time.limit ${show(first.expiry_time?.limit)}, expected ${show(want.limit)}`);
+    if (later.expiry_time?.left !== want.leftAfter10Minutes) problems.push(`expiry_time.left ${show(later.expiry_time?.left)} after 10 minutes, expected ${show(want.leftAfter10Minutes)}`);
     return problems.length === 0 ? ok(summary) : failed(summary, problems);
   },
 };
@@ -86,7 +90,8 @@ export const cloneTokenStep: StorageStep = {
 /** A cache: POST answers 202 with a job; the cache exists once the job succeeds, with the spec's defaults. */
 export const cacheStep: StorageStep = {
   name: "cache",
-  async run({ client, wait }) {
+  async run({ client, wait, expected }) {
+    const want = expected.cache;
     const states: string[] = [];
     const created = await client.caches.create(
       { name: "shop_cache", svm: { name: "svm2" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }], size: "10G", path: "/shop_cache" },
@@ -101,10 +106,10 @@ export const cacheStep: StorageStep = {
         ? "no cache listed"
         : `cache ${cache.uuid} ${cache.name} on ${cache.svm?.name} from ${origin?.svm?.name}:${origin?.volume?.name}, size ${cache.size} (sent as 10G), path ${cache.path}, guarantee.type ${cache.guarantee?.type}`);
     const problems: string[] = [];
-    if (created.status !== 202) problems.push(`POST answered ${created.status}, expected 202 Accepted with a job`);
-    if (job?.state !== "success") problems.push(`job ended ${show(job?.state)}, expected "success"`);
+    if (created.status !== want.status) problems.push(`POST answered ${created.status}, expected ${want.status} Accepted with a job`);
+    if (job?.state !== want.jobState) problems.push(`job ended ${show(job?.state)}, expected ${show(want.jobState)}`);
     if (cache === undefined) problems.push("the cache is not in /api/storage/cache/caches after its job");
-    else if (cache.size !== 10 * 1024 ** 3) problems.push(`size ${show(cache.size)}, expected 10737418240`);
+    else if (cache.size !== want.size) problems.push(`size ${show(cache.size)}, expected ${want.size}`);
     return problems.length === 0 ? ok(summary) : failed(summary, problems);
   },
 };
@@ -112,16 +117,17 @@ export const cacheStep: StorageStep = {
 /** An NVMe namespace: created at once (201), with block_size defaulted to 4096. */
 export const namespaceStep: StorageStep = {
   name: "namespace",
-  async run({ client }) {
+  async run({ client, expected }) {
+    const want = expected.namespace;
     const created = await client.nvmeNamespaces.create({ name: "/vol/vol1/shop_ns", svm: { name: "svm1" }, os_type: "linux", space: { size: "1G" } });
     const uuid = created.record?.uuid;
     if (uuid === undefined) return failed(`POST answered ${created.status}`, ["expected 201 Created with the namespace's uuid"]);
     const ns = await client.nvmeNamespaces.get(uuid, { fields: "name,os_type,space,status.state" });
     const summary = `created ${uuid} ${ns.name} (${ns.os_type}): space.size ${ns.space?.size} (sent as 1G), space.block_size ${ns.space?.block_size} (the default)`;
     const problems: string[] = [];
-    if (created.status !== 201) problems.push(`POST answered ${created.status}, expected 201`);
-    if (ns.space?.size !== 1024 ** 3) problems.push(`space.size ${show(ns.space?.size)}, expected 1073741824`);
-    if (ns.space?.block_size !== 4096) problems.push(`space.block_size ${show(ns.space?.block_size)}, expected the default 4096`);
+    if (created.status !== want.status) problems.push(`POST answered ${created.status}, expected ${want.status}`);
+    if (ns.space?.size !== want.size) problems.push(`space.size ${show(ns.space?.size)}, expected ${want.size}`);
+    if (ns.space?.block_size !== want.blockSize) problems.push(`space.block_size ${show(ns.space?.block_size)}, expected the default ${want.blockSize}`);
     return problems.length === 0 ? ok(summary) : failed(summary, problems);
   },
 };
@@ -129,7 +135,8 @@ export const namespaceStep: StorageStep = {
 /** A user quota rule on a qtree; the server adds the volume's default user rule by itself. */
 export const quotaRulesStep: StorageStep = {
   name: "quota-rules",
-  async run({ client }) {
+  async run({ client, expected }) {
+    const want = expected.quotaRules;
     const created = await client.quotaRules.create({
       svm: { name: "svm1" },
       volume: { name: "vol1" },
@@ -149,9 +156,11 @@ export const quotaRulesStep: StorageStep = {
       `vol1 now has ${rules.length} rules`;
     const notes = added.map((r) => `added by the server: ${r.uuid} ${r.type} rule for user ${JSON.stringify(r.users?.[0]?.name)} on qtree ${JSON.stringify(r.qtree?.name)} (the default rule)`);
     const problems: string[] = [];
-    if (created.status !== 201 || rule === undefined) problems.push(`POST answered ${created.status}; expected 201 and the rule in the list`);
-    if (rule !== undefined && rule.space?.hard_limit !== 10 * 1024 ** 3) problems.push(`space.hard_limit ${show(rule.space?.hard_limit)}, expected 10737418240`);
-    if (dflt === undefined || added.length !== 1) problems.push(`expected exactly one default rule (user "", qtree "") added by the server, found ${added.length} other rules`);
+    if (created.status !== want.status || rule === undefined) problems.push(`POST answered ${created.status}; expected ${want.status} and the rule in the list`);
+    if (rule !== undefined && rule.space?.hard_limit !== want.hardLimit) problems.push(`space.hard_limit ${show(rule.space?.hard_limit)}, expected ${want.hardLimit}`);
+    if ((want.addedRules > 0 && dflt === undefined) || added.length !== want.addedRules) {
+      problems.push(`expected exactly ${want.addedRules === 1 ? "one default rule" : `${want.addedRules} rules`} (user "", qtree "") added by the server, found ${added.length} other rules`);
+    }
     return problems.length === 0 ? ok(summary, notes) : failed(summary, [...problems, ...notes]);
   },
 };
@@ -163,12 +172,12 @@ function check(c: SoftwareCheck): string {
 /** Software validation: 9.15.1 passes with a warning, 9.16.1 fails with an error (the seeded packages). */
 export const softwareValidateStep: StorageStep = {
   name: "software-validate",
-  async run({ client, wait }) {
+  async run({ client, wait, expected }) {
     const installed = (await client.software.get({ fields: "version" })).version;
     const parts: string[] = [];
     const notes: string[] = [];
     const problems: string[] = [];
-    for (const [version, expectOk] of [["9.15.1", true], ["9.16.1", false]] as const) {
+    for (const { version, passes: expectOk } of expected.softwareValidate) {
       const states: string[] = [];
       const v = await client.software.validate(version, { wait: wait(states) });
       const counts = `${v.warnings.length} ${v.warnings.length === 1 ? "warning" : "warnings"}, ${v.errors.length} ${v.errors.length === 1 ? "error" : "errors"}`;
@@ -190,6 +199,8 @@ export interface StorageScenarioOptions {
   readonly steps?: readonly StorageStep[];
   /** Changes to the reference server (a different inventory or software), e.g. to see a step fail. */
   readonly server?: Omit<ReferenceServerOptions, "clock" | "username" | "password">;
+  /** The answers the steps check; default: the storage section of examples/demo/expected.yaml. */
+  readonly expected?: StorageExpectations;
 }
 
 /** The expected failures of the storage API, reported on the step's line instead of crashing the demo. */
@@ -206,6 +217,7 @@ function describeFailure(e: unknown): string {
  */
 export async function runStorageScenario(io: CliIO, options: StorageScenarioOptions = {}): Promise<boolean> {
   const steps = options.steps ?? STORAGE_STEPS;
+  const expected = options.expected ?? (await loadExpectations(io)).storage;
   const clock = createManualClock();
   let requests = 0;
   const server = await createReferenceServer({
@@ -230,6 +242,7 @@ export async function runStorageScenario(io: CliIO, options: StorageScenarioOpti
   const ctx: StorageContext = {
     client,
     clock,
+    expected,
     wait: (states) => ({
       onPoll: (job: Job) => {
         if (job.state !== undefined) states.push(job.state);

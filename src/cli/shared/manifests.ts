@@ -28,11 +28,12 @@ export const MANIFEST_KINDS_TEXT = ".yaml, .yml, .json, .jsonl or .pb";
 /**
  * Directories a walk never enters: node_modules; storage/, which holds
  * storage-API files (reference-server inventories such as
- * examples/storage/inventory.yaml); and clusters/, which holds cluster
- * descriptions for `clusterwire reach` (examples/clusters/shop.yaml). Neither
- * is a Kubernetes manifest.
+ * examples/storage/inventory.yaml); clusters/, which holds cluster
+ * descriptions for `clusterwire reach` (examples/clusters/shop.yaml); and
+ * demo/, which holds the main job's expected answers
+ * (examples/demo/expected.yaml). None is a Kubernetes manifest.
  */
-export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(["node_modules", "storage", "clusters"]);
+export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(["node_modules", "storage", "clusters", "demo"]);
 
 /** Why a walk skipped a directory, for its note on stderr. */
 export function skippedDirectoryReason(name: string): string {
@@ -41,6 +42,8 @@ export function skippedDirectoryReason(name: string): string {
       return "storage-API files, not Kubernetes manifests";
     case "clusters":
       return "cluster descriptions for clusterwire reach, not Kubernetes manifests";
+    case "demo":
+      return "the expected answers of clusterwire demo, not Kubernetes manifests";
     default:
       return "not Kubernetes manifests";
   }
