@@ -170,7 +170,12 @@ class Reader {
     this.#start = root?.range?.[0] ?? 0;
   }
 
-  #issue(node: Node | undefined, field: string, message: string, parent?: Node): void {
+  /** Fields already reported as missing or of the wrong shape: nothing below them is reported again. */
+  readonly #failed: string[] = [];
+
+  #issue(node: Node | undefined, field: string, message: string, parent?: Node, structural = false): void {
+    if (this.#failed.some((p) => p === "" || field === p || field.startsWith(`${p}.`) || field.startsWith(`${p}[`))) return;
+    if (structural) this.#failed.push(field);
     const offset = node?.range?.[0] ?? parent?.range?.[0] ?? this.#start;
     this.issues.push(`${this.#at(offset)}: ${field === "" ? "(top level)" : field}: ${message}`);
   }
@@ -179,7 +184,7 @@ class Reader {
   fields(node: Node | undefined, field: string, keys: readonly string[], optional: readonly string[] = [], parent?: Node): Map<string, Node | undefined> {
     const out = new Map<string, Node | undefined>();
     if (!isMap(node)) {
-      this.#issue(node, field, `must be a map with ${keys.join(", ")}`, parent);
+      this.#issue(node, field, `must be a map with ${keys.join(", ")}`, parent, true);
       return out;
     }
     for (const pair of node.items) {
@@ -191,14 +196,14 @@ class Reader {
       out.set(key, (pair.value ?? undefined) as Node | undefined);
     }
     for (const k of keys) {
-      if (!out.has(k) && !optional.includes(k)) this.#issue(node, join2(field, k), "missing required field", parent);
+      if (!out.has(k) && !optional.includes(k)) this.#issue(node, join2(field, k), "missing required field", parent, true);
     }
     return out;
   }
 
   list(node: Node | undefined, field: string, parent?: Node): Node[] {
     if (!isSeq(node)) {
-      this.#issue(node, field, "must be a list", parent);
+      this.#issue(node, field, "must be a list", parent, true);
       return [];
     }
     if (node.items.length === 0) this.#issue(node, field, "must not be empty", parent);
