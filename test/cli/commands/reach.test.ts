@@ -1,10 +1,11 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { clusterEngine, parseClusterFile, parsePath } from "../../../src/cli/shared/cluster-file.js";
 import { run, type CliIO } from "../../../src/cli/main.js";
 import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
+import { HEADER, LABELS, grid } from "../../support/cli/shop.js";
 
 // clusterwire reach and the cluster file format, run in-process. The expected
 // tables and verdicts are worked out from semantics.md §1.2 for
@@ -24,19 +25,6 @@ async function cliEnv(argv: string[], env: Record<string, string>, isTTY: boolea
   expect(await run(argv, io)).toBe(0);
   return out;
 }
-
-const HEADER = "from \\ to                                      1 2 3 4 5 6 7 8";
-const LABELS = [
-  "1  ingress-nginx/controller-7d9f              ",
-  "2  shop/storefront-6c5d                       ",
-  "3  shop/catalog-5f7b                          ",
-  "4  shop/checkout-84c2                         ",
-  "5  data/postgres-0                            ",
-  "6  data/opensearch-0                          ",
-  "7  kube-system/coredns-5d78                   ",
-  "8  kube-system/node-exporter-n1 (hostNetwork) ",
-];
-const grid = (rows: string[]): string[] => rows.map((r, i) => `${LABELS[i] ?? ""}${[...r].map((c) => ` ${c}`).join("")}`);
 
 describe("reach: truth table", () => {
   it("prints TCP 8080 for the shop: rows are sources, columns destinations", async () => {
@@ -337,42 +325,3 @@ function dirWith(name: string, content: string): string {
   writeFileSync(join(d, name), content);
   return d;
 }
-
-describe("demo: reach section", () => {
-  it("checks the shop's tables and connections", async () => {
-    const r = await cli(["demo", "--no-storage", "examples"]);
-    expect(r.code).toBe(0);
-    const out = lines(r.stdout);
-    const at = out.indexOf("reach: examples/clusters/shop.yaml");
-    expect(at).toBeGreaterThan(0);
-    expect(out.slice(at + 1, at + 13)).toEqual([
-      "  TCP port 8080: rows are sources, columns destinations; ✓ allowed, · denied",
-      `  ${HEADER}`,
-      ...grid(["✓✓····✓✓", "·✓✓✓····", "··✓·····", "···✓····", "✓···✓·✓✓", "✓····✓✓✓", "✓·····✓✓", "✓✓····✓✓"]).map((l) => `  ${l}`),
-      "  24 of 64 pairs allowed",
-      "  table ok",
-    ]);
-    expect(out).toContain("  shop/checkout-84c2 -> 10.20.0.5, TCP port 443: deny  ok");
-    expect(out.at(-1)).toBe("ok: reach 2 tables (128 cells) and 5 connections as expected");
-  });
-
-  it("fails when a cell differs from the expected table", async () => {
-    const d = mkdtempSync(join(tmp, "demo-"));
-    mkdirSync(join(d, "clusters"));
-    cpSync(join(EXAMPLES, "netpol-default-deny.yaml"), join(d, "np.yaml"));
-    // The storefront moves to another node: node-exporter is no longer node-local to it.
-    const shop = readFileSync(join(EXAMPLES, "clusters", "shop.yaml"), "utf8").replace("ip: 10.0.1.21\n    hostIP: 192.168.0.11", "ip: 10.0.1.21\n    hostIP: 192.168.0.12");
-    writeFileSync(join(d, "clusters", "shop.yaml"), shop);
-    const r = await cli(["demo", "--no-storage", d]);
-    expect(r.code).toBe(1);
-    const out = lines(r.stdout);
-    expect(out.filter((l) => l.includes("table FAILED") || l.startsWith("    - kube-system/node-exporter"))).toEqual([
-      "  table FAILED: 1 cell differs",
-      "    - kube-system/node-exporter-n1 -> shop/storefront-6c5d: expected allow, got deny",
-      "  table FAILED: 1 cell differs",
-      "    - kube-system/node-exporter-n1 -> shop/storefront-6c5d: expected allow, got deny",
-    ]);
-    expect(out).toContain("  kube-system/node-exporter-n1 -> shop/storefront-6c5d, TCP port 8080: deny  FAILED");
-    expect(out.at(-1)).toBe("FAILED: reach 2 tables (128 cells) and 5 connections: 4 differences");
-  });
-});

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run, type CliIO } from "../../../src/cli/main.js";
-import { STORAGE_STEPS, runStorageScenario } from "../../../src/cli/demo/storage-scenario.js";
 import { loadInventory } from "../../../src/cli/shared/storage-inventory.js";
 import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
 
@@ -201,92 +200,5 @@ describe("storage command group", () => {
     expect(none.stderr).toBe(`${help.stdout}`);
     const bad = await cli(["storage", "frob"]);
     expect(bad).toMatchObject({ code: 2, stderr: "clusterwire: unknown subcommand \"frob\"; subcommands: serve\nRun 'clusterwire storage --help' for usage.\n" });
-  });
-});
-
-/** Runs the scenario, capturing its output. */
-async function scenario(options: Parameters<typeof runStorageScenario>[1] = {}): Promise<{ ok: boolean; lines: string[] }> {
-  let out = "";
-  const ok = await runStorageScenario({ stdout: { write: (c) => (out += String(c)) }, stderr: { write: () => {} } }, options);
-  return { ok, lines: out.split("\n").slice(0, -1) };
-}
-
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-
-describe("demo: the storage scenario", () => {
-  it("prints one line per step and a summary, every step as the spec says", async () => {
-    const started = Date.now();
-    const { ok, lines } = await scenario();
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(ok).toBe(true);
-    // Everything but the uuids is the same on every run (the server's clock moves with the jobs).
-    const shape = lines.map((l) => l.replace(new RegExp(UUID, "g"), "UUID"));
-    expect(shape).toEqual([
-      "",
-      "clusterwire demo: storage scenario with StorageClient against a reference server on loopback (steps: clone-token, cache, namespace, quota-rules, software-validate)",
-      "clone-token        created UUID on node1: reserve_size 41943040 (sent as 40M), expiry_time.limit PT1H, left PT1H → PT50M 10 minutes later",
-      "cache              POST 202, job UUID queued → running → success; cache UUID shop_cache on svm2 from svm1:vol1, size 10737418240 (sent as 10G), path /shop_cache, guarantee.type none",
-      "namespace          created UUID /vol/vol1/shop_ns (linux): space.size 1073741824 (sent as 1G), space.block_size 4096 (the default)",
-      "quota-rules        created UUID user alice on vol1/q1: space.hard_limit 10737418240, soft_limit 8589934592; vol1 now has 2 rules",
-      '      added by the server: UUID user rule for user "" on qtree "" (the default rule)',
-      "software-validate  installed 9.14.1; 9.15.1 job queued → running → success: ok (1 warning, 0 errors); 9.16.1 job queued → running → failure: refused (0 warnings, 1 error)",
-      "      9.15.1 warning Manual checks: Manual validation checks need to be performed. → Review the upgrade documentation.",
-      "      9.16.1 error Disk status: Some disks are broken. → Replace the broken disks.",
-      expect.stringMatching(/^ok: storage scenario 5\/5 steps ok; \d+ requests to the reference server$/),
-    ]);
-  });
-
-  it("fails when the server does not behave as expected, and still runs the other steps", async () => {
-    // A validation without the expected warning, and an inventory without vol1.
-    const { ok, lines } = await scenario({
-      server: {
-        software: { packages: [{ version: "9.15.1" }, { version: "9.16.1", checks: [{ update_check: "Disk status", status: "error", issue: "Broken." }] }] },
-        inventory: { volumes: [{ name: "other", svm: "svm1" }] },
-      },
-    });
-    expect(ok).toBe(false);
-    const text = lines.join("\n");
-    expect(text).toMatch(/\nclone-token +created /);
-    expect(text).toMatch(/\ncache +FAILED: the step threw\n {4}- StorageApiError: POST \/api\/storage\/cache\/caches: HTTP 400/);
-    expect(text).toMatch(/\nnamespace +FAILED: the step threw\n {4}- StorageApiError: /);
-    expect(text).toMatch(/\nsoftware-validate +FAILED: installed 9\.14\.1; 9\.15\.1 job .*: ok \(0 warnings, 0 errors\)/);
-    expect(text).toContain("\n    - 9.15.1: expected a warning from validation\n");
-    expect(lines.at(-1)).toMatch(/^FAILED: storage scenario 1\/5 steps ok; \d+ requests to the reference server$/);
-  });
-
-  it("runs the steps it is given", async () => {
-    const { ok, lines } = await scenario({ steps: STORAGE_STEPS.slice(0, 1) });
-    expect(ok).toBe(true);
-    expect(lines.at(-1)).toMatch(/^ok: storage scenario 1\/1 steps ok;/);
-  });
-});
-
-describe("demo with the storage section", () => {
-  it("runs the networking demo, then the storage scenario, and exits 0", async () => {
-    const r = await cli(["demo", "examples"]);
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
-    const lines = r.stdout.trimEnd().split("\n");
-    const blank = lines.indexOf("");
-    // The networking part: the manifests summary, then the routes and reach sections.
-    expect(lines.slice(0, blank).filter((l) => /^(ok|FAILED): /.test(l))).toEqual([
-      expect.stringMatching(/^ok: (\d+) objects from \d+ files; round-trip \1\/\1 ok; validate \1\/\1 ok \(4 invalid as expected\)$/),
-      "ok: routes 9/9 as expected",
-      "ok: reach 2 tables (128 cells) and 5 connections as expected",
-    ]);
-    expect(lines[blank + 1]).toMatch(/^clusterwire demo: storage scenario /);
-    expect(lines.at(-1)).toMatch(/^ok: storage scenario 5\/5 steps ok;/);
-    // --no-storage leaves the networking demo exactly as it was.
-    const networking = await cli(["demo", "--no-storage", "examples"]);
-    expect(networking.stdout).toBe(`${lines.slice(0, blank).join("\n")}\n`);
-  });
-
-  it("exits 1 when the networking part fails, even though the storage scenario passes", async () => {
-    const dir = mkdtempSync(join(tmp, "demo-"));
-    writeFileSync(join(dir, "typo.yaml"), "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: x\nspec:\n  podSelectr: {}\n");
-    const r = await cli(["demo", dir]);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/\nFAILED: 0 objects from 1 files; .*\n\nclusterwire demo: storage scenario /);
-    expect(r.stdout.trimEnd().split("\n").at(-1)).toMatch(/^ok: storage scenario 5\/5 steps ok;/);
   });
 });
