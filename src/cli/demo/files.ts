@@ -2,6 +2,8 @@ import { access } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { CliIO } from "../shared/io.js";
 
+// The routes and reach sections run only when the demo directory holds their files.
+
 /** The files that exist under `dir`, or undefined when none does. */
 export async function present(io: CliIO, dir: string, files: readonly string[]): Promise<string[] | undefined> {
   const root = resolve(io.cwd ?? process.cwd(), dir);
