@@ -63,6 +63,10 @@ function failed(summary: string, problems: readonly string[]): StepResult {
 
 const show = (v: unknown): string => (v === undefined ? "(absent)" : JSON.stringify(v));
 
+/** `201 Created`: an expected status with its reason phrase, for messages. */
+const REASONS: Readonly<Record<number, string>> = { 200: "OK", 201: "Created", 202: "Accepted" };
+const statusText = (status: number): string => (REASONS[status] === undefined ? String(status) : `${status} ${REASONS[status]}`);
+
 /** A clone token: the Size suffix on the way in, bytes and an ISO lifetime on the way out, counting down. */
 export const cloneTokenStep: StorageStep = {
   name: "clone-token",
@@ -73,7 +77,7 @@ export const cloneTokenStep: StorageStep = {
     if (node?.uuid === undefined) return failed("no node in /api/cluster/nodes", ["the inventory has no nodes"]);
     const created = await client.cloneTokens.create({ node: { uuid: node.uuid }, reserve_size: "40M", expiry_time: { limit: "PT1H" } });
     const uuid = created.record?.uuid;
-    if (created.status !== want.status || uuid === undefined) return failed(`POST answered ${created.status}`, [`expected ${want.status} Created with the token's uuid`]);
+    if (created.status !== want.status || uuid === undefined) return failed(`POST answered ${created.status}`, [`expected ${statusText(want.status)} with the token's uuid`]);
     const key = { nodeUuid: node.uuid, uuid };
     const first = await client.cloneTokens.get(key, { fields: "reserve_size,expiry_time" });
     clock.advance(10 * 60 * 1000);
@@ -106,7 +110,7 @@ export const cacheStep: StorageStep = {
         ? "no cache listed"
         : `cache ${cache.uuid} ${cache.name} on ${cache.svm?.name} from ${origin?.svm?.name}:${origin?.volume?.name}, size ${cache.size} (sent as 10G), path ${cache.path}, guarantee.type ${cache.guarantee?.type}`);
     const problems: string[] = [];
-    if (created.status !== want.status) problems.push(`POST answered ${created.status}, expected ${want.status} Accepted with a job`);
+    if (created.status !== want.status) problems.push(`POST answered ${created.status}, expected ${statusText(want.status)} with a job`);
     if (job?.state !== want.jobState) problems.push(`job ended ${show(job?.state)}, expected ${show(want.jobState)}`);
     if (cache === undefined) problems.push("the cache is not in /api/storage/cache/caches after its job");
     else if (cache.size !== want.size) problems.push(`size ${show(cache.size)}, expected ${want.size}`);
@@ -121,7 +125,7 @@ export const namespaceStep: StorageStep = {
     const want = expected.namespace;
     const created = await client.nvmeNamespaces.create({ name: "/vol/vol1/shop_ns", svm: { name: "svm1" }, os_type: "linux", space: { size: "1G" } });
     const uuid = created.record?.uuid;
-    if (uuid === undefined) return failed(`POST answered ${created.status}`, ["expected 201 Created with the namespace's uuid"]);
+    if (uuid === undefined) return failed(`POST answered ${created.status}`, [`expected ${statusText(want.status)} with the namespace's uuid`]);
     const ns = await client.nvmeNamespaces.get(uuid, { fields: "name,os_type,space,status.state" });
     const summary = `created ${uuid} ${ns.name} (${ns.os_type}): space.size ${ns.space?.size} (sent as 1G), space.block_size ${ns.space?.block_size} (the default)`;
     const problems: string[] = [];
