@@ -2,8 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cli } from "../../support/cli/harness.js";
-import { REPO } from "../../support/cli/harness.js";
+import { REPO, cli } from "../../support/cli/harness.js";
 
 // clusterwire demo (npm start), run in-process: the manifests section here;
 // the routes, reach and storage sections in test/cli/demo/.
