@@ -1,20 +1,19 @@
-import { readFileSync, realpathSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { realpathSync } from "node:fs";
 import { isatty } from "node:tty";
 import { fileURLToPath } from "node:url";
-import type { Command } from "./command.js";
-import { convertCommand } from "./convert.js";
-import { decodeCommand } from "./decode.js";
-import { demoCommand } from "./demo.js";
-import { encodeCommand } from "./encode.js";
-import { reachCommand } from "./reach.js";
-import { routeCommand } from "./route.js";
-import { storageCommand } from "./storage.js";
-import { validateCommand } from "./validate.js";
-import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from "./io.js";
+import type { Command } from "./shared/command.js";
+import { convertCommand } from "./commands/convert.js";
+import { decodeCommand } from "./commands/decode.js";
+import { demoCommand } from "./commands/demo.js";
+import { encodeCommand } from "./commands/encode.js";
+import { reachCommand } from "./commands/reach.js";
+import { routeCommand } from "./commands/route.js";
+import { storageCommand } from "./commands/storage.js";
+import { validateCommand } from "./commands/validate.js";
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from "./shared/io.js";
+import { version } from "./shared/package.js";
 
-export type { CliIO, Sink, Source } from "./io.js";
-export { DEMO_STEPS, roundTripStep, runDemo, validateStep, type DemoItem, type DemoStep, type StepResult } from "./demo.js";
+export type { CliIO, Sink, Source } from "./shared/io.js";
 
 export const COMMANDS: readonly Command[] = [decodeCommand, encodeCommand, convertCommand, validateCommand, routeCommand, reachCommand, demoCommand, storageCommand];
 
@@ -86,21 +85,6 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
 
 function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);
-}
-
-/** The version from package.json, found by walking up from this file (src/cli or dist/src/cli). */
-export function version(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown; version?: unknown };
-      if (pkg.name === "clusterwire" && typeof pkg.version === "string") return pkg.version;
-    } catch {
-      // No package.json at this level; keep walking up.
-    }
-    dir = dirname(dir);
-  }
-  return "unknown";
 }
 
 /** Entry point for the bin shim and `node dist/src/cli/main.js`. */

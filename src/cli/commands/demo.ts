@@ -1,0 +1,77 @@
+import { loadExpectations } from "../demo/expectations.js";
+import { runReachSection } from "../demo/reach.js";
+import { runRouteSection } from "../demo/routes.js";
+import { runDemo } from "../demo/steps.js";
+import { runStorageScenario } from "../demo/storage-scenario.js";
+import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
+import { EXIT_FAILURE, EXIT_OK } from "../shared/io.js";
+
+const NAME = "demo";
+
+const HELP = `Usage: clusterwire demo [--no-storage] [DIR]
+
+The main job (npm start). Walks DIR (default: examples) for .yaml, .yml,
+.json, .pb and .jsonl files and runs every step on every object found,
+printing one line per object and a summary. Manifests are read in strict mode, so a
+misspelt field fails the run. A .pb file is either one k8s\\0 object or a
+watch stream; a .jsonl file is a JSON watch stream.
+
+Steps:
+  round-trip   encode to protobuf and decode back: JSON equal, protobuf
+               re-encode byte-equal, JSON and YAML text decode to the same
+               bytes, and .pb inputs re-encode to exactly their own bytes
+  validate     validate as the API server does on create (clusterwire
+               validate), in the object's own namespace. Files in a
+               directory named invalid/ are examples of what users get
+               wrong: they must fail validation, and their errors are
+               printed under their line. Any other object must be valid
+
+Then two evaluator sections, each checked against answers written from
+shared/docs/semantics.md §1 (a different answer fails the run):
+  routes       requests routed through ingress-shop.yaml,
+               ingressclass-public.yaml and catalog-stack.yaml for
+               controller k8s.io/ingress-nginx (clusterwire route): one
+               line per request, HOST PATH -> BACKEND (why)
+  reach        truth tables of clusters/shop.yaml for TCP 8080 and 5432,
+               and a few connections explained (clusterwire reach)
+A section runs when DIR holds its files; clusters/ holds cluster
+descriptions, not manifests, and is not walked.
+
+Then, as a separate section, a storage scenario: StorageClient against a
+reference server it starts on loopback (clusterwire storage serve, on a
+clock that moves only with the jobs, so every run goes the same way). One
+line per step: a clone token (Size suffixes, its lifetime counting down),
+a cache created through a job, an NVMe namespace (block_size default), a
+quota rule (and the default rule the server adds), and software
+validations (warnings and errors). Each step fails the run when the server
+does not behave as the spec says. A directory named storage/ under DIR
+holds storage files, not manifests, and is not walked.
+
+Options:
+  --no-storage  skip the storage scenario
+  -h, --help    show this help
+
+Exit status: 0 every step passed on every object (including the expected
+validation failures), every route and table cell was as expected, and every
+storage step behaved as expected, 1
+something failed, 2 usage error, or DIR unreadable or without manifests.`;
+
+export const demoCommand: Command = {
+  name: NAME,
+  summary: "the main job (npm start): round-trip and validate every manifest, route and reach checks, a storage scenario",
+  help: HELP,
+  async run(args, io) {
+    const parsed = parseCommandLine(NAME, HELP, { "no-storage": { type: "boolean" } }, args, io);
+    if (parsed === undefined) return EXIT_OK;
+    const { positionals, values } = parsed;
+    const dir = onlyInput(NAME, positionals) ?? "examples";
+    const expected = await loadExpectations(io);
+    const manifests = await runDemo(io, dir);
+    const routes = await runRouteSection(io, dir, expected.routes);
+    const reach = await runReachSection(io, dir, expected.reach);
+    const networking = manifests === EXIT_OK && routes !== false && reach !== false ? EXIT_OK : EXIT_FAILURE;
+    if (values["no-storage"] === true) return networking;
+    const storage = await runStorageScenario(io, { expected: expected.storage });
+    return networking === EXIT_OK && storage ? EXIT_OK : EXIT_FAILURE;
+  },
+};

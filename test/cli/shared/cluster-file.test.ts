@@ -1,0 +1,29 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { clusterEngine, parseClusterFile, parsePath } from "../../../src/cli/shared/cluster-file.js";
+import { REPO } from "../../support/cli/harness.js";
+
+// The cluster description format; its errors through clusterwire reach are in test/cli/commands/reach.test.ts.
+
+describe("cluster files", () => {
+  it("the README's example parses, and behaves as the rules say", () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### Cluster descriptions"));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+    const cluster = parseClusterFile("README.md", yaml);
+    expect(cluster.pods.map((p) => `${p.namespace}/${p.name}`)).toEqual(["shop/web", "kube-system/node-exporter"]);
+    expect(cluster.policies.map((p) => p.metadata?.name)).toEqual(["default-deny", "dns"]);
+    const engine = clusterEngine(cluster);
+    const tcp = engine.matrix({ port: 80 });
+    // web may send only UDP 53; node-exporter shares web's node, so it gets in (E11).
+    expect([tcp.allowed(0, 0), tcp.allowed(0, 1), tcp.allowed(1, 0), tcp.allowed(1, 1)]).toEqual([true, false, true, true]);
+    // The DNS rule's namespaceSelector never matches a hostNetwork pod (E6).
+    expect(engine.matrix({ protocol: "UDP", port: 53 }).allowed(0, 1)).toBe(false);
+  });
+
+  it("splits engine paths into segments", () => {
+    expect(parsePath('pods[3].labels["a.b/c"]')).toEqual(["pods", 3, "labels", "a.b/c"]);
+    expect(parsePath("namespaces[0].name")).toEqual(["namespaces", 0, "name"]);
+  });
+});

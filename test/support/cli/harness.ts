@@ -1,0 +1,44 @@
+// Runs the CLI in-process through run(argv, io), so the CLI tests need no build.
+import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
+import { run, type CliIO } from "../../../src/cli/main.js";
+
+export const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+
+export interface Result {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly bytes: Uint8Array;
+}
+
+export interface RunOptions {
+  readonly stdin?: Uint8Array | string | readonly Uint8Array[];
+  readonly stdinIsTTY?: boolean;
+  readonly stdoutIsTTY?: boolean;
+  /** Default: the repository root. */
+  readonly cwd?: string;
+}
+
+/** Runs the CLI with cwd at the repository root, capturing everything it writes. */
+export async function cli(argv: string[], options: RunOptions = {}): Promise<Result> {
+  const out: Uint8Array[] = [];
+  let err = "";
+  const enc = new TextEncoder();
+  const stdinChunks =
+    options.stdin === undefined ? [] : typeof options.stdin === "string" ? [enc.encode(options.stdin)] : options.stdin instanceof Uint8Array ? [options.stdin] : options.stdin;
+  const io: CliIO = {
+    stdout: { write: (c) => out.push(typeof c === "string" ? enc.encode(c) : c), isTTY: options.stdoutIsTTY === true },
+    stderr: { write: (c) => (err += typeof c === "string" ? c : new TextDecoder().decode(c)) },
+    stdin: { chunks: stdinChunks, isTTY: options.stdinIsTTY === true },
+    cwd: options.cwd ?? REPO,
+  };
+  const code = await run(argv, io);
+  const bytes = Buffer.concat(out);
+  return { code, stdout: bytes.toString("utf8"), stderr: err, bytes: new Uint8Array(bytes) };
+}
+
+export function expectNoStack(r: Result): void {
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+  expect(r.stderr).not.toContain("internal error");
+}
