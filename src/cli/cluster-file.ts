@@ -13,7 +13,7 @@ import {
   type PolicyEngine,
   type Protocol,
 } from "../networking/index.js";
-import { fromParsedYaml } from "../networking/json.js";
+import { fromParsedYaml } from "../networking/text/from-json.js";
 import { parseYamlDocuments } from "../networking/yaml-text.js";
 import { CliError, EXIT_USAGE, asText, readInput, type CliIO } from "./io.js";
 

@@ -10,7 +10,7 @@ import {
   type Protocol,
   type TruthMatrix,
 } from "../networking/index.js";
-import { PROTOCOLS } from "../networking/evaluator-types.js";
+import { PROTOCOLS } from "../networking/evaluate/types.js";
 import { clusterEngine, loadClusterFile, policySource, type ClusterFile, type ExtraPolicy } from "./cluster-file.js";
 import { onlyInput, parseCommandLine, type Command } from "./command.js";
 import { EXPLAIN_LIMIT, renderHeatmapHtml } from "./heatmap.js";

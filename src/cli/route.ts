@@ -15,7 +15,7 @@ import {
   type Router,
   type SkippedObject,
 } from "../networking/index.js";
-import { normaliseHost, requestPath } from "../networking/router.js";
+import { normaliseHost, requestPath } from "../networking/evaluate/router/router.js";
 import { parseCommandLine, type Command } from "./command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, STDIN_NAME, errnoMessage, inputPath, readInput, usageError, type CliIO } from "./io.js";
 import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, skippedDirectoryReason, walkManifests } from "./manifests.js";

@@ -29,8 +29,8 @@ import {
   type Document,
   type Scalar,
 } from "yaml";
-import { DecodeError, type DecodeErrorLocation } from "./errors.js";
-import type { JsonObject, JsonValue } from "./json-value.js";
+import { DecodeError, type DecodeErrorLocation } from "./model/errors.js";
+import type { JsonObject, JsonValue } from "./model/json-value.js";
 
 // ---------------------------------------------------------------------------
 // Character classes of the go-yaml (libyaml) emitter, on code points.

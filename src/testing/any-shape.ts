@@ -44,7 +44,7 @@ import fc from "fast-check";
 import { create, ScalarType, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { KINDS } from "../networking/index.js";
 import type { NetworkingObject } from "../networking/index.js";
-import { shapeOf } from "../networking/shapes.js";
+import { shapeOf } from "../networking/model/shapes.js";
 
 export const TIME_TYPE = "k8s.io.apimachinery.pkg.apis.meta.v1.Time";
 export const INT_OR_STRING_TYPE = "k8s.io.apimachinery.pkg.util.intstr.IntOrString";

@@ -27,7 +27,7 @@ import {
   type NetworkingObject,
   type WatchEvent,
 } from "../../src/networking/index.js";
-import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf } from "../../src/networking/shapes.js";
+import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf } from "../../src/networking/model/shapes.js";
 import { parseYamlDocuments } from "../../src/networking/yaml-text.js";
 
 const RUNS = Math.max(1, Number.parseInt(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "", 10) || 0);

@@ -11,7 +11,7 @@
 
 import type { NetworkPolicy, NetworkPolicyPeer, NetworkPolicyPort } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import type { LabelSelector } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { EvaluatorInputError } from "../../src/networking/errors.js";
+import { EvaluatorInputError } from "../../src/networking/model/errors.js";
 import type {
   ClusterNamespace,
   ClusterPod,
@@ -23,7 +23,7 @@ import type {
   PortQuery,
   Protocol,
   TruthTable,
-} from "../../src/networking/evaluator-types.js";
+} from "../../src/networking/evaluate/types.js";
 import { inNetwork, parseAddress, parseNetwork, type Address } from "../../src/testing/addresses.js";
 
 export interface ReferenceCluster {

@@ -11,8 +11,8 @@ import type {
   IngressClass,
 } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import type { Time } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import type { HostTier, Route, RouteRequest } from "../../src/networking/evaluator-types.js";
-import { validate } from "../../src/networking/validate.js";
+import type { HostTier, Route, RouteRequest } from "../../src/networking/evaluate/types.js";
+import { validate } from "../../src/networking/validation/validate.js";
 
 export interface ReferenceInput {
   readonly ingresses: readonly Ingress[];

@@ -1,10 +1,10 @@
 import { create } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { setSpecialisedCodecs } from "../../src/networking/binary.js";
+import { setSpecialisedCodecs } from "../../src/networking/protobuf/from-binary.js";
 import { DecodeError, EncodeError, NetworkPolicySchema, decode, encode, type EncodeOptions, type NetworkingObject } from "../../src/networking/index.js";
 import { arbObject } from "../../src/testing/index.js";
-import { canSpecialise } from "../../src/networking/specialize.js";
+import { canSpecialise } from "../../src/networking/protobuf/specialize.js";
 import { fixtureFolders, loadFixtures } from "../fixtures.js";
 
 // The specialised decoders must accept and reject exactly what the generic

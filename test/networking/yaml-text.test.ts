@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DecodeError } from "../../src/networking/errors.js";
-import type { JsonValue } from "../../src/networking/json-value.js";
+import { DecodeError } from "../../src/networking/model/errors.js";
+import type { JsonValue } from "../../src/networking/model/json-value.js";
 import { parseYamlDocuments, stringifyGoYaml } from "../../src/networking/yaml-text.js";
 
 const FIXTURES = new URL("../../../shared/testdata/k8s-api/", import.meta.url);

@@ -1,9 +1,9 @@
 import type { Message } from "@bufbuild/protobuf";
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { decodeMessageAt, groupDepthLimit, toDecodeError, writeMessageBody, type BinaryDecodeOptions, type BinaryEncodeOptions } from "./binary.js";
+import { decodeMessageAt, groupDepthLimit, toDecodeError, writeMessageBody, type BinaryDecodeOptions, type BinaryEncodeOptions } from "./from-binary.js";
 import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
-import { DecodeError, EncodeError } from "./errors.js";
-import { kindOfTypeName, lookupKind, supportedKinds, type KindInfo, type NetworkingObject } from "./kinds.js";
+import { DecodeError, EncodeError } from "../model/errors.js";
+import { kindOfTypeName, lookupKind, supportedKinds, type KindInfo, type NetworkingObject } from "../model/kinds.js";
 
 /** The 4 bytes that start every Kubernetes protobuf object: "k8s" and the encoding style 0. */
 export const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);

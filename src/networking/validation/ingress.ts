@@ -1,7 +1,7 @@
 // Ingress rules as the API server checks them (networking validation for
 // Ingress), with the update ratchets computed from the stored object.
 
-import type { TypedLocalObjectReference } from "../../gen/k8s/io/api/core/v1/core_pb.js";
+import type { TypedLocalObjectReference } from "../../../gen/k8s/io/api/core/v1/core_pb.js";
 import type {
   HTTPIngressPath,
   HTTPIngressRuleValue,
@@ -9,9 +9,9 @@ import type {
   IngressBackend,
   IngressLoadBalancerStatus,
   IngressSpec,
-} from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
+} from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { FieldPath, invalid, notSupported, required, type FieldError } from "./field-error.js";
-import { ipForLegacyField, parseIPSloppy } from "./ip.js";
+import { ipForLegacyField, parseIPSloppy } from "./rules/ip.js";
 import {
   isDns1123Subdomain,
   isValidPortName,
@@ -20,9 +20,9 @@ import {
   nameIsDns1035Label,
   nameIsDnsLabel,
   nameIsDnsSubdomain,
-} from "./names.js";
-import { validateObjectMeta, validateObjectMetaUpdate } from "./object-meta.js";
-import { validateApiGroup, validateRequiredSegment } from "./references.js";
+} from "./rules/names.js";
+import { validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
+import { validateApiGroup, validateRequiredSegment } from "./rules/references.js";
 
 export const INGRESS_CLASS_ANNOTATION = "kubernetes.io/ingress.class";
 export const PATH_TYPES = ["Exact", "ImplementationSpecific", "Prefix"] as const;

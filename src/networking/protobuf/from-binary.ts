@@ -1,7 +1,7 @@
 import { create, ScalarType, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { DecodeError, EncodeError } from "./errors.js";
-import { GO_ZERO_TIME_SECONDS, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "./shapes.js";
+import { DecodeError, EncodeError } from "../model/errors.js";
+import { GO_ZERO_TIME_SECONDS, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "../model/shapes.js";
 import { Failure, WIRE_NAMES, copyBytes, readLength as readLengthAt, readTag as readTagAt, readUtf8, renderPath, skipValue } from "./wire.js";
 import { canSpecialise, specialise, type SpecField, type SpecHelpers, type SpecPlan, type Specialised } from "./specialize.js";
 

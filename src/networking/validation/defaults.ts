@@ -9,9 +9,9 @@ import {
   type IngressClassParametersReference,
   type NetworkPolicy,
   type NetworkPolicySpec,
-} from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import { kindOf } from "./envelope.js";
-import type { NetworkingObject } from "./kinds.js";
+} from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import { kindOf } from "../protobuf/envelope.js";
+import type { NetworkingObject } from "../model/kinds.js";
 
 /**
  * Returns a defaulted deep copy; the input is not modified. List kinds have

@@ -9,7 +9,7 @@ import type {
   IngressClass,
   NetworkPolicy,
   ServiceCIDR,
-} from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
+} from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import {
   StatusCauseSchema,
   StatusDetailsSchema,
@@ -18,27 +18,27 @@ import {
   ObjectMetaSchema,
   type ObjectMeta,
   type Status,
-} from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { kindOf } from "./envelope.js";
+} from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
+import { kindOf } from "../protobuf/envelope.js";
 import { formatFieldError, formatFieldErrorBody, type FieldError } from "./field-error.js";
-import { validateIngressClass, validateIngressClassUpdate } from "./ingress-class-validation.js";
-import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from "./ingress-validation.js";
-import type { KindInfo, NetworkingObject } from "./kinds.js";
-import { renderPath } from "./wire.js";
-import { validateNetworkPolicy, networkPolicyOptions, validateNetworkPolicyUpdate } from "./network-policy-validation.js";
+import { validateIngressClass, validateIngressClassUpdate } from "./ingress-class.js";
+import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from "./ingress.js";
+import type { KindInfo, NetworkingObject } from "../model/kinds.js";
+import { renderPath } from "../protobuf/wire.js";
+import { validateNetworkPolicy, networkPolicyOptions, validateNetworkPolicyUpdate } from "./network-policy.js";
 import {
   prepareMetaForCreate,
   prepareMetaForUpdate,
   resetMetaForStatus,
   validateCommonFieldsForUpdate,
-} from "./object-meta.js";
+} from "./rules/object-meta.js";
 import {
   validateIPAddress,
   validateIPAddressUpdate,
   validateServiceCIDR,
   validateServiceCIDRStatusUpdate,
   validateServiceCIDRUpdate,
-} from "./service-ip-validation.js";
+} from "./service-ip.js";
 
 /** The feature gates that change networking validation. */
 export interface FeatureGates {

@@ -1,7 +1,7 @@
 import type { DescMessage } from "@bufbuild/protobuf";
-import * as net from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import * as meta from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { registerDescs } from "./binary.js";
+import * as net from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import * as meta from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
+import { registerDescs } from "../protobuf/from-binary.js";
 
 /** The group/version every networking kind is served under. */
 export const NETWORKING_API_VERSION = "networking.k8s.io/v1";

@@ -1,7 +1,7 @@
-import { DecodeError } from "./errors.js";
-import { fromParsedJsonMember, toJsonString, type FromJsonOptions } from "./json.js";
-import { DuplicateKey, FloatLiteral, jsonError, locatePath, parseJsonText } from "./json-text.js";
-import { DEFAULT_MAX_FRAME_SIZE, EVENT_TYPES, type WatchEvent, type WatchEventType } from "./watch.js";
+import { DecodeError } from "../model/errors.js";
+import { fromParsedJsonMember, toJsonString, type FromJsonOptions } from "./from-json.js";
+import { DuplicateKey, FloatLiteral, jsonError, locatePath, parseJsonText } from "./json-parse.js";
+import { DEFAULT_MAX_FRAME_SIZE, EVENT_TYPES, type WatchEvent, type WatchEventType } from "../protobuf/watch.js";
 
 /*
  * JSON watch streams (`application/json;stream=watch`): the API server writes

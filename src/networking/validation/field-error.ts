@@ -1,7 +1,7 @@
 // Field errors shaped like apimachinery's field.Error, and the API server's
 // way of printing them.
 
-import { renderPath } from "./wire.js";
+import { renderPath } from "../protobuf/wire.js";
 
 /** The API server's error type names (apimachinery `field.ErrorType`). */
 export type FieldErrorType =

@@ -1,7 +1,7 @@
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
-import { file_k8s_io_api_networking_v1_networking } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import { file_k8s_io_apimachinery_pkg_apis_meta_v1_meta } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { file_k8s_io_apimachinery_pkg_runtime_runtime } from "../../gen/k8s/io/apimachinery/pkg/runtime/runtime_pb.js";
+import { file_k8s_io_api_networking_v1_networking } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import { file_k8s_io_apimachinery_pkg_apis_meta_v1_meta } from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
+import { file_k8s_io_apimachinery_pkg_runtime_runtime } from "../../../gen/k8s/io/apimachinery/pkg/runtime/runtime_pb.js";
 
 /**
  * The Go struct behind each message: what the gogo marshaller always writes,

@@ -1,6 +1,6 @@
-import { compareUtf8 } from "./binary.js";
-import { DecodeError } from "./errors.js";
-import type { JsonValue } from "./json-value.js";
+import { compareUtf8 } from "../protobuf/from-binary.js";
+import { DecodeError } from "../model/errors.js";
+import type { JsonValue } from "../model/json-value.js";
 
 /*
  * Why not JSON.parse: on Node 20 it rounds int64 values past 2^53, it cannot

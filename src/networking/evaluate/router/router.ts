@@ -7,13 +7,13 @@
 // candidate (R7). A lookup is then a few map reads per path segment, however
 // many Ingresses there are.
 
-import type { Ingress, IngressBackend, IngressClass } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import type { ObjectMeta } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { isZeroTime } from "./binary.js";
-import { EvaluatorInputError } from "./errors.js";
-import type { HostTier, OutOfScope, Route, RouteRequest, Router, SkippedObject } from "./evaluator-types.js";
-import { duplicate, FieldPath, type FieldError } from "./field-error.js";
-import { validate } from "./validate.js";
+import type { Ingress, IngressBackend, IngressClass } from "../../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import type { ObjectMeta } from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
+import { isZeroTime } from "../../protobuf/from-binary.js";
+import { EvaluatorInputError } from "../../model/errors.js";
+import type { HostTier, OutOfScope, Route, RouteRequest, Router, SkippedObject } from "../types.js";
+import { duplicate, FieldPath, type FieldError } from "../../validation/field-error.js";
+import { validate } from "../../validation/validate.js";
 
 export interface RouterInput {
   readonly ingresses: readonly Ingress[];

@@ -1,12 +1,12 @@
 // IPAddress and ServiceCIDR rules as the API server checks them: the two
 // kinds behind the Service IP allocator.
 
-import type { IPAddress, ParentReference, ServiceCIDR } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import type { IPAddress, ParentReference, ServiceCIDR } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { FieldPath, goQuote, goStringSlice, invalid, required, type FieldError } from "./field-error.js";
-import { ipFamilyOfCIDRString, isValidCIDR, isValidIP } from "./ip.js";
-import { isPathSegmentName, nameIsDnsSubdomain } from "./names.js";
-import { validateApiGroup, validateRequiredSegment } from "./references.js";
-import { FIELD_IMMUTABLE, validateObjectMeta, validateObjectMetaUpdate } from "./object-meta.js";
+import { ipFamilyOfCIDRString, isValidCIDR, isValidIP } from "./rules/ip.js";
+import { isPathSegmentName, nameIsDnsSubdomain } from "./rules/names.js";
+import { validateApiGroup, validateRequiredSegment } from "./rules/references.js";
+import { FIELD_IMMUTABLE, validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
 
 // An IPAddress is named after its address, in canonical form; there is no generateName for it.
 const ipAddressName = (name: string): readonly string[] => isValidIP(name);

@@ -1,7 +1,7 @@
 import { create, ScalarType, type DescMessage, type Message } from "@bufbuild/protobuf";
-import { containerMismatch, fillStructs, isZeroTime, scalarMismatch, setOwn, zeroMessage } from "./binary.js";
-import { kindOf } from "./envelope.js";
-import { DecodeError, EncodeError } from "./errors.js";
+import { containerMismatch, fillStructs, isZeroTime, scalarMismatch, setOwn, zeroMessage } from "../protobuf/from-binary.js";
+import { kindOf } from "../protobuf/envelope.js";
+import { DecodeError, EncodeError } from "../model/errors.js";
 import {
   DuplicateKey,
   FloatLiteral,
@@ -15,12 +15,12 @@ import {
   type ParsedJson,
   type ParsedValue,
   type PrintableValue,
-} from "./json-text.js";
-import type { JsonObject, JsonValue } from "./json-value.js";
-import { KINDS, kindOfTypeName, lookupKind, supportedKinds, type NetworkingObject } from "./kinds.js";
-import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "./shapes.js";
-import { formatRfc3339, parseRfc3339 } from "./time.js";
-import { renderPath, utf8OrUndefined } from "./wire.js";
+} from "./json-parse.js";
+import type { JsonObject, JsonValue } from "../model/json-value.js";
+import { KINDS, kindOfTypeName, lookupKind, supportedKinds, type NetworkingObject } from "../model/kinds.js";
+import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "../model/shapes.js";
+import { formatRfc3339, parseRfc3339 } from "../model/time.js";
+import { renderPath, utf8OrUndefined } from "../protobuf/wire.js";
 
 export interface FromJsonOptions {
   /**

@@ -1,9 +1,9 @@
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { groupDepthLimit, toDecodeError } from "./binary.js";
+import { groupDepthLimit, toDecodeError } from "./from-binary.js";
 import { decode, encode, type DecodeOptions, type EncodeOptions } from "./envelope.js";
-import { DecodeError } from "./errors.js";
+import { DecodeError } from "../model/errors.js";
 import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
-import type { NetworkingObject } from "./kinds.js";
+import type { NetworkingObject } from "../model/kinds.js";
 
 /** The five watch event types the API server sends. */
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";

@@ -1,8 +1,8 @@
 import type { Message } from "@bufbuild/protobuf";
-import { DecodeError } from "./errors.js";
-import { fromParsedYaml, toJson, type FromJsonOptions } from "./json.js";
-import type { NetworkingObject } from "./kinds.js";
-import { locateYamlPath, parseYamlDocuments, stringifyGoYaml } from "./yaml-text.js";
+import { DecodeError } from "../model/errors.js";
+import { fromParsedYaml, toJson, type FromJsonOptions } from "./from-json.js";
+import type { NetworkingObject } from "../model/kinds.js";
+import { locateYamlPath, parseYamlDocuments, stringifyGoYaml } from "../yaml-text.js";
 
 /**
  * Decodes a YAML stream (documents separated by `---`) the way the API server

@@ -7,13 +7,13 @@ import type {
   NetworkPolicyPeer,
   NetworkPolicyPort,
   NetworkPolicySpec,
-} from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
+} from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { effectivePolicyTypes } from "./defaults.js";
 import { FieldPath, forbidden, goStringSlice, invalid, notSupported, required, type FieldError } from "./field-error.js";
-import { cidrForLegacyField, exceptIsStrictSubset, ipMessages, parseCIDRSloppy } from "./ip.js";
-import { labelSelectorHasErrors, validateLabelSelector } from "./label-selector.js";
-import { isValidPortName, isValidPortNum, nameIsDnsSubdomain } from "./names.js";
-import { validateObjectMeta, validateObjectMetaUpdate } from "./object-meta.js";
+import { cidrForLegacyField, exceptIsStrictSubset, ipMessages, parseCIDRSloppy } from "./rules/ip.js";
+import { labelSelectorHasErrors, validateLabelSelector } from "./rules/label-selector.js";
+import { isValidPortName, isValidPortNum, nameIsDnsSubdomain } from "./rules/names.js";
+import { validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
 
 export const PROTOCOLS = ["TCP", "UDP", "SCTP"] as const;
 export const POLICY_TYPES = ["Ingress", "Egress"] as const;

@@ -3,8 +3,8 @@
 // implementations so the CLI, the HTML report and the tests depend on the
 // contract, not on the index structures.
 
-import type { IngressBackend } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import type { FieldError } from "./field-error.js";
+import type { IngressBackend } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import type { FieldError } from "../validation/field-error.js";
 
 // ------------------------------------------------------------------ router
 

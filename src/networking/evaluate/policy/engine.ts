@@ -7,7 +7,7 @@
 // reads bits; a truth table is a few word-wide unions per pod, then one AND
 // per word (semantics §2.2.7).
 
-import type { IPBlock, NetworkPolicy, NetworkPolicyPeer, NetworkPolicyPort } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import type { IPBlock, NetworkPolicy, NetworkPolicyPeer, NetworkPolicyPort } from "../../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import {
   forEachBit,
   fullBits,
@@ -18,9 +18,9 @@ import {
   setBit,
   wordCount,
   type Bits,
-} from "./bitset.js";
-import { effectivePolicyTypes } from "./defaults.js";
-import { EvaluatorInputError } from "./errors.js";
+} from "../bitset.js";
+import { effectivePolicyTypes } from "../../validation/defaults.js";
+import { EvaluatorInputError } from "../../model/errors.js";
 import type {
   Cell,
   ClusterNamespace,
@@ -40,11 +40,11 @@ import type {
   TruthMatrix,
   TruthTable,
   ConnectionChange,
-} from "./evaluator-types.js";
-import { duplicate, FieldPath, type FieldError } from "./field-error.js";
-import { cidrContains, parseCIDRSloppy, parseIPSloppy, type IP, type IPNet } from "./ip.js";
-import { compileLabelSelector, labelSelectorIsEmpty, type LabelMatcher, type Labels } from "./label-selector.js";
-import { validate } from "./validate.js";
+} from "../types.js";
+import { duplicate, FieldPath, type FieldError } from "../../validation/field-error.js";
+import { cidrContains, parseCIDRSloppy, parseIPSloppy, type IP, type IPNet } from "../../validation/rules/ip.js";
+import { compileLabelSelector, labelSelectorIsEmpty, type LabelMatcher, type Labels } from "../../validation/rules/label-selector.js";
+import { validate } from "../../validation/validate.js";
 
 export interface PolicyEngineInput {
   readonly namespaces: readonly ClusterNamespace[];

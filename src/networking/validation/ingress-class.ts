@@ -1,11 +1,11 @@
 // IngressClass rules as the API server checks them.
 
-import type { IngressClass, IngressClassParametersReference } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import type { IngressClass, IngressClassParametersReference } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { effectiveParametersScope } from "./defaults.js";
 import { FieldPath, forbidden, invalid, notSupported, required, tooLong, type FieldError } from "./field-error.js";
-import { isDomainPrefixedPath, nameIsDnsLabel, nameIsDnsSubdomain, utf8Length } from "./names.js";
-import { validateApiGroup, validateRequiredSegment } from "./references.js";
-import { FIELD_IMMUTABLE, validateObjectMeta, validateObjectMetaUpdate } from "./object-meta.js";
+import { isDomainPrefixedPath, nameIsDnsLabel, nameIsDnsSubdomain, utf8Length } from "./rules/names.js";
+import { validateApiGroup, validateRequiredSegment } from "./rules/references.js";
+import { FIELD_IMMUTABLE, validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
 
 export const MAX_CONTROLLER_LENGTH = 250;
 export const PARAMETER_SCOPES = ["Cluster", "Namespace"] as const;
