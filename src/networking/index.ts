@@ -1,37 +1,16 @@
 // Public API of clusterwire/networking.
 export { DecodeError, EncodeError, type DecodeErrorLocation, type DecodeFormat } from "./model/errors.js";
-export {
-  decode,
-  encode,
-  kindOf,
-  readEnvelope,
-  MAGIC,
-  PROTOBUF_MEDIA_TYPE,
-  type DecodeOptions,
-  type EncodeOptions,
-  type Envelope,
-} from "./protobuf/envelope.js";
-export {
-  decodeWatchStream,
-  decodeWatchEvent,
-  encodeWatchEvent,
-  DEFAULT_MAX_FRAME_SIZE,
-  PROTOBUF_WATCH_MEDIA_TYPE,
-  type WatchEvent,
-  type WatchEventType,
-  type WatchDecodeOptions,
-} from "./protobuf/watch.js";
+export { decode, type DecodeOptions } from "./protobuf/decode.js";
+export { encode, type EncodeOptions } from "./protobuf/encode.js";
+export { readEnvelope, MAGIC, type Envelope } from "./protobuf/envelope.js";
+export { PROTOBUF_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE, JSON_WATCH_MEDIA_TYPE } from "./model/constants.js";
+export { DEFAULT_MAX_FRAME_SIZE, type WatchEvent, type WatchEventType } from "./model/watch-event.js";
+export { decodeWatchStream, decodeWatchEvent, encodeWatchEvent, type WatchDecodeOptions } from "./protobuf/watch.js";
 export { fromJson, toJson, toJsonString, type FromJsonOptions } from "./text/from-json.js";
-export {
-  decodeJsonWatchStream,
-  decodeJsonWatchEvent,
-  encodeJsonWatchEvent,
-  JSON_WATCH_MEDIA_TYPE,
-  type JsonWatchDecodeOptions,
-} from "./text/json-watch.js";
+export { decodeJsonWatchStream, decodeJsonWatchEvent, encodeJsonWatchEvent, type JsonWatchDecodeOptions } from "./text/json-watch.js";
 export { fromYaml, toYaml } from "./text/yaml.js";
 export type { JsonObject, JsonValue } from "./model/json-value.js";
-export { KINDS, NETWORKING_API_VERSION, lookupKind, type KindInfo, type NetworkingObject } from "./model/kinds.js";
+export { KINDS, NETWORKING_API_VERSION, kindOf, lookupKind, type KindInfo, type NetworkingObject } from "./model/kinds.js";
 export { formatRfc3339, parseRfc3339 } from "./model/time.js";
 export {
   validate,

@@ -1,10 +1,14 @@
 import { create } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { setSpecialisedCodecs } from "../../src/networking/protobuf/from-binary.js";
-import { DecodeError, EncodeError, NetworkPolicySchema, decode, encode, type EncodeOptions, type NetworkingObject } from "../../src/networking/index.js";
+import { createCodec } from "../../src/networking/protobuf/codec.js";
+import { DecodeError, EncodeError, NetworkPolicySchema, decode, type EncodeOptions, type NetworkingObject } from "../../src/networking/index.js";
 import { arbObject } from "../../src/testing/index.js";
 import { canSpecialise } from "../../src/networking/protobuf/specialize.js";
+
+// The two codecs under comparison, chosen by value (no process-wide switch).
+const codecs = { true: createCodec({ specialised: true }), false: createCodec({ specialised: false }) };
+const codec = (specialised: boolean) => codecs[`${specialised}`];
 import { fixtureFolders, loadFixtures } from "../fixtures.js";
 
 // The specialised decoders must accept and reject exactly what the generic
@@ -13,15 +17,13 @@ import { fixtureFolders, loadFixtures } from "../fixtures.js";
 type Outcome = { ok: true; bytes: string; json: string } | { ok: false; error: string; offset: number | undefined; path: string | undefined };
 
 function run(bytes: Uint8Array, specialised: boolean): Outcome {
-  const was = setSpecialisedCodecs(specialised);
+  const c = codec(specialised);
   try {
-    const obj = decode(bytes);
-    return { ok: true, bytes: Buffer.from(encode(obj)).toString("hex"), json: JSON.stringify(obj, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v instanceof Uint8Array ? Buffer.from(v).toString("hex") : v)) };
+    const obj = c.decode(bytes);
+    return { ok: true, bytes: Buffer.from(c.encode(obj)).toString("hex"), json: JSON.stringify(obj, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v instanceof Uint8Array ? Buffer.from(v).toString("hex") : v)) };
   } catch (e) {
     if (!(e instanceof DecodeError)) throw e;
     return { ok: false, error: e.message, offset: e.offset, path: e.path };
-  } finally {
-    setSpecialisedCodecs(was);
   }
 }
 
@@ -29,7 +31,9 @@ const fixtures = fixtureFolders().flatMap((f) => loadFixtures(f));
 
 describe("specialised vs generic decoder", () => {
   it("specialisation is available on Node", () => {
-    expect(canSpecialise).toBe(true);
+    expect(canSpecialise()).toBe(true);
+    expect(codec(true).specialised).toBe(true);
+    expect(codec(false).specialised).toBe(false);
   });
 
   it.each(fixtures.map((f) => [`${f.folder} ${f.kind}`, f.pb] as const))("%s decodes identically", (_name, pb) => {
@@ -40,11 +44,8 @@ describe("specialised vs generic decoder", () => {
     const f = fixtures.find((x) => x.folder === "HEAD" && x.kind === "Ingress");
     const a = run((f as { pb: Uint8Array }).pb, true);
     expect(a.ok).toBe(true);
-    const was = setSpecialisedCodecs(true);
-    const obj = decode((f as { pb: Uint8Array }).pb) as unknown as Record<string, unknown>;
-    setSpecialisedCodecs(false);
-    const gen = decode((f as { pb: Uint8Array }).pb) as unknown as Record<string, unknown>;
-    setSpecialisedCodecs(was);
+    const obj = codec(true).decode((f as { pb: Uint8Array }).pb) as unknown as Record<string, unknown>;
+    const gen = codec(false).decode((f as { pb: Uint8Array }).pb) as unknown as Record<string, unknown>;
     expect(Object.getPrototypeOf(obj)).toBe(Object.getPrototypeOf(gen));
     expect(Object.keys(obj)).toEqual(Object.keys(gen));
     const meta = obj["metadata"] as Record<string, unknown>;
@@ -80,14 +81,11 @@ describe("specialised vs generic decoder", () => {
 describe("specialised vs generic encoder", () => {
   type Written = { ok: true; hex: string } | { ok: false; error: string; path: string };
   function write(obj: NetworkingObject, specialised: boolean, options: EncodeOptions = {}): Written {
-    const was = setSpecialisedCodecs(specialised);
     try {
-      return { ok: true, hex: Buffer.from(encode(obj, options)).toString("hex") };
+      return { ok: true, hex: Buffer.from(codec(specialised).encode(obj, options)).toString("hex") };
     } catch (e) {
       if (!(e instanceof EncodeError)) throw e;
       return { ok: false, error: e.reason, path: e.path };
-    } finally {
-      setSpecialisedCodecs(was);
     }
   }
 

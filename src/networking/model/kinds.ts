@@ -1,7 +1,7 @@
-import type { DescMessage } from "@bufbuild/protobuf";
+import type { DescMessage, Message } from "@bufbuild/protobuf";
 import * as net from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import * as meta from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { registerDescs } from "../protobuf/from-binary.js";
+import { EncodeError } from "./errors.js";
 
 /** The group/version every networking kind is served under. */
 export const NETWORKING_API_VERSION = "networking.k8s.io/v1";
@@ -37,20 +37,43 @@ function k(kind: string, desc: DescMessage, list: boolean, namespaced: boolean):
   return { apiVersion: NETWORKING_API_VERSION, kind, desc, list, namespaced };
 }
 
-const byTypeName = new Map(KINDS.map((i) => [i.desc.typeName, i]));
-const byGvk = new Map(KINDS.map((i) => [`${i.apiVersion}\n${i.kind}`, i]));
-
-registerDescs(KINDS.map((i) => i.desc));
-registerDescs([meta.WatchEventSchema]);
+let byTypeName: ReadonlyMap<string, KindInfo> | undefined;
+let byGvk: ReadonlyMap<string, KindInfo> | undefined;
 
 /** The kind of a message type, or undefined for messages that are not top-level kinds. */
 export function kindOfTypeName(typeName: string): KindInfo | undefined {
+  byTypeName ??= new Map(KINDS.map((i) => [i.desc.typeName, i]));
   return byTypeName.get(typeName);
 }
 
 /** Looks up a kind by its apiVersion and kind strings. */
 export function lookupKind(apiVersion: string, kind: string): KindInfo | undefined {
+  byGvk ??= new Map(KINDS.map((i) => [`${i.apiVersion}\n${i.kind}`, i]));
   return byGvk.get(`${apiVersion}\n${kind}`);
+}
+
+/**
+ * The kind of an object (from its protobuf-es `$typeName`). Throws
+ * {@link EncodeError} for anything that is not a top-level kind.
+ */
+export function kindOf(obj: NetworkingObject | Message): KindInfo {
+  const typeName = (obj as { $typeName?: unknown } | null | undefined)?.$typeName;
+  const info = typeof typeName === "string" ? kindOfTypeName(typeName) : undefined;
+  if (info === undefined) {
+    throw new EncodeError(
+      `not a top-level object of a supported kind (got ${typeof typeName === "string" ? typeName : describeType(obj)}); supported: ${supportedKinds()}`,
+      "",
+    );
+  }
+  return info;
+}
+
+/** The JavaScript type of a value that is not a message, for error messages. */
+export function describeType(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return (v as object).constructor?.name ?? "an object";
+  return typeof v;
 }
 
 /** A readable list of the supported kinds, for error messages. */

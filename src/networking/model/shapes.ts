@@ -157,13 +157,21 @@ function buildShape(desc: DescMessage, spec: string): MessageShape {
   };
 }
 
-const shapes = new Map<string, MessageShape>();
-for (const file of [
-  file_k8s_io_apimachinery_pkg_runtime_runtime,
-  file_k8s_io_apimachinery_pkg_apis_meta_v1_meta,
-  file_k8s_io_api_networking_v1_networking,
-]) {
-  for (const desc of allMessages(file.messages)) registerShape(desc);
+let shapes: Map<string, MessageShape> | undefined;
+
+/** Builds every shape on first use (and checks SHAPES against the descriptors). */
+function allShapes(): Map<string, MessageShape> {
+  if (shapes !== undefined) return shapes;
+  const built = new Map<string, MessageShape>();
+  for (const file of [
+    file_k8s_io_apimachinery_pkg_runtime_runtime,
+    file_k8s_io_apimachinery_pkg_apis_meta_v1_meta,
+    file_k8s_io_api_networking_v1_networking,
+  ]) {
+    for (const desc of allMessages(file.messages)) registerShape(built, desc);
+  }
+  shapes = built;
+  return built;
 }
 
 function allMessages(messages: readonly DescMessage[]): DescMessage[] {
@@ -172,17 +180,17 @@ function allMessages(messages: readonly DescMessage[]): DescMessage[] {
   return out;
 }
 
-function registerShape(desc: DescMessage): void {
+function registerShape(shapes: Map<string, MessageShape>, desc: DescMessage): void {
   if (shapes.has(desc.typeName)) return;
   const spec = SHAPES[desc.typeName];
   if (spec === undefined) throw new Error(`shapes: no Go shape for ${desc.typeName}`);
   shapes.set(desc.typeName, buildShape(desc, spec));
-  for (const f of desc.fields) if (f.message !== undefined) registerShape(f.message);
+  for (const f of desc.fields) if (f.message !== undefined) registerShape(shapes, f.message);
 }
 
 /** The Go shape of a message. Every message reachable from the served kinds has one. */
 export function shapeOf(desc: DescMessage): MessageShape {
-  const s = shapes.get(desc.typeName);
+  const s = allShapes().get(desc.typeName);
   if (s === undefined) throw new Error(`shapes: no Go shape for ${desc.typeName}`);
   return s;
 }

@@ -1,18 +1,13 @@
-import type { Message } from "@bufbuild/protobuf";
-import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { decodeMessageAt, groupDepthLimit, toDecodeError, writeMessageBody, type BinaryDecodeOptions, type BinaryEncodeOptions } from "./from-binary.js";
+import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import { PROTOBUF_MEDIA_TYPE } from "../model/constants.js";
+import { DecodeError } from "../model/errors.js";
+import { describeType } from "../model/kinds.js";
+import { groupDepthLimit, toDecodeError, type BinaryDecodeOptions } from "./from-binary.js";
 import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
-import { DecodeError, EncodeError } from "../model/errors.js";
-import { kindOfTypeName, lookupKind, supportedKinds, type KindInfo, type NetworkingObject } from "../model/kinds.js";
 
 /** The 4 bytes that start every Kubernetes protobuf object: "k8s" and the encoding style 0. */
 export const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 
-/** Media type of the enveloped protobuf encoding. */
-export const PROTOBUF_MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
-
-export type DecodeOptions = BinaryDecodeOptions;
-export type EncodeOptions = BinaryEncodeOptions;
 
 /** The envelope's parts, as found in a `runtime.Unknown`. */
 export interface Envelope {
@@ -23,26 +18,8 @@ export interface Envelope {
   readonly rawEnd: number;
 }
 
-/**
- * Decodes an API server protobuf body: the `k8s\0` magic, a `runtime.Unknown`,
- * and the object it carries, typed by apiVersion and kind. Lists decode to
- * their List message. Throws {@link DecodeError} only.
- */
-export function decode(bytes: Uint8Array, options: DecodeOptions = {}): NetworkingObject {
-  const env = readEnvelope(bytes, options);
-  const info = lookupKind(env.apiVersion, env.kind);
-  if (info === undefined) {
-    throw new DecodeError(
-      "protobuf",
-      `unsupported apiVersion/kind ${JSON.stringify(`${env.apiVersion}/${env.kind}`)}; supported: ${supportedKinds()}`,
-      { offset: MAGIC.length },
-    );
-  }
-  return decodeMessageAt(info.desc, bytes, env.rawStart, env.rawEnd, options) as NetworkingObject;
-}
-
 /** Reads the magic and the `runtime.Unknown` without decoding the object. */
-export function readEnvelope(bytes: Uint8Array, options: DecodeOptions = {}): Envelope {
+export function readEnvelope(bytes: Uint8Array, options: BinaryDecodeOptions = {}): Envelope {
   if (!(bytes instanceof Uint8Array)) {
     throw new DecodeError("protobuf", `expected a Uint8Array, got ${describeType(bytes)}`, { offset: 0 });
   }
@@ -137,64 +114,6 @@ export function readEnvelope(bytes: Uint8Array, options: DecodeOptions = {}): En
   return { apiVersion, kind, rawStart, rawEnd };
 }
 
-/**
- * Encodes an object the way the API server does: `k8s\0`, then a
- * `runtime.Unknown` with apiVersion/kind, the object bytes and the two empty
- * content strings. The object is written with Go's field rules, so bytes
- * decoded from Go re-encode to the same bytes.
- */
-export function encode(obj: NetworkingObject | Message, options: EncodeOptions = {}): Uint8Array {
-  const info = kindOf(obj);
-  // One writer is reused: growing a fresh 128-byte buffer for every object
-  // was a fifth of the encoding time. finish() copies out the bytes written.
-  const w = writer;
-  try {
-    w.raw(MAGIC);
-    w.tag(1, WireType.LengthDelimited).fork();
-    w.tag(1, WireType.LengthDelimited).string(info.apiVersion);
-    w.tag(2, WireType.LengthDelimited).string(info.kind);
-    w.join();
-    w.tag(2, WireType.LengthDelimited).fork();
-    writeMessageBody(w, obj, options);
-    w.join();
-    w.tag(3, WireType.LengthDelimited).string("");
-    w.tag(4, WireType.LengthDelimited).string("");
-  } catch (e) {
-    writer = new BinaryWriter(); // a failed write leaves the writer mid-message
-    throw e;
-  }
-  const out = w.finish();
-  // Do not keep a large buffer alive after an unusually large object.
-  if (out.length > RETAINED_WRITER_BYTES) writer = new BinaryWriter();
-  return out;
-}
-
-let writer = new BinaryWriter();
-const RETAINED_WRITER_BYTES = 1 << 20;
-
-/**
- * The kind of an object (from its protobuf-es `$typeName`). Throws
- * {@link EncodeError} for anything that is not a top-level kind.
- */
-export function kindOf(obj: NetworkingObject | Message): KindInfo {
-  const typeName = (obj as { $typeName?: unknown } | null | undefined)?.$typeName;
-  const info = typeof typeName === "string" ? kindOfTypeName(typeName) : undefined;
-  if (info === undefined) {
-    throw new EncodeError(
-      `not a top-level object of a supported kind (got ${typeof typeName === "string" ? typeName : describeType(obj)}); supported: ${supportedKinds()}`,
-      "",
-    );
-  }
-  return info;
-}
-
 function hex(n: number): string {
   return n.toString(16).padStart(2, "0");
-}
-
-function describeType(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v === "object") return (v as object).constructor?.name ?? "an object";
-  return typeof v;
 }

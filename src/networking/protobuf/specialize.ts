@@ -14,7 +14,7 @@ import { WireType } from "@bufbuild/protobuf/wire";
  * generic codec is used instead.
  */
 
-/** What the specialiser needs to know of a field (a subset of binary.ts's FieldPlan). */
+/** What the specialiser needs to know of a field (a subset of plan.ts's FieldPlan). */
 export interface SpecField {
   readonly no: number;
   /** The proto field name, for error paths of fields without a JSON key. */
@@ -36,12 +36,16 @@ export interface SpecPlan {
   readonly structs: readonly SpecField[];
 }
 
-/** The shared helpers the generated code calls; see binary.ts. */
+/** The shared helpers the generated code calls; see from-binary.ts and to-binary.ts. */
 export interface SpecHelpers {
   readTag(st: unknown): number;
   readLength(st: unknown, end: number): number;
   readString(st: unknown, end: number): string;
   readBytes(st: unknown, end: number): Uint8Array;
+  /** Varint scalars, read by wire.ts (the one place varints are read). */
+  readInt32(r: unknown): number;
+  readInt64(r: unknown): bigint | string;
+  readBool(r: unknown): boolean;
   readMapEntry(st: unknown, map: Record<string, unknown>, end: number): void;
   /** A tag the switch did not take: an unknown field, or a known one with the wrong wire type. */
   other(st: unknown, plan: SpecPlan, msg: object, tag: number, at: number, end: number): void;
@@ -81,14 +85,22 @@ export interface Specialised {
   readonly zero: () => object;
 }
 
-/** Whether this runtime lets us build functions (a CSP may forbid it). */
-export const canSpecialise: boolean = (() => {
-  try {
-    return new Function("return 1")() === 1;
-  } catch {
-    return false;
+let functionsAllowed: boolean | undefined;
+
+/**
+ * Whether this runtime lets us build functions (a CSP may forbid it). Asked
+ * on first use, not at import: under a CSP the probe itself is reported.
+ */
+export function canSpecialise(): boolean {
+  if (functionsAllowed === undefined) {
+    try {
+      functionsAllowed = new Function("return 1")() === 1;
+    } catch {
+      functionsAllowed = false;
+    }
   }
-})();
+  return functionsAllowed;
+}
 
 /**
  * Builds specialised decoders for `root` and every message it reaches.
@@ -252,11 +264,11 @@ function readScalarExpr(t: ScalarType): string {
     case ScalarType.BYTES:
       return "h.readBytes(st, end)";
     case ScalarType.INT32:
-      return "r.int32()";
+      return "h.readInt32(r)";
     case ScalarType.INT64:
-      return "r.int64()";
+      return "h.readInt64(r)";
     case ScalarType.BOOL:
-      return "r.bool()";
+      return "h.readBool(r)";
     default:
       throw new Error(`scalar type ${ScalarType[t]} is not used by these schemas`);
   }

@@ -1,25 +1,11 @@
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { groupDepthLimit, toDecodeError } from "./from-binary.js";
-import { decode, encode, type DecodeOptions, type EncodeOptions } from "./envelope.js";
 import { DecodeError } from "../model/errors.js";
-import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 import type { NetworkingObject } from "../model/kinds.js";
-
-/** The five watch event types the API server sends. */
-export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
-export const EVENT_TYPES: ReadonlySet<string> = new Set(["ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"]);
-
-/** One decoded watch event. ERROR events carry a `Status` object. */
-export interface WatchEvent<T extends NetworkingObject = NetworkingObject> {
-  readonly type: WatchEventType;
-  readonly object: T;
-}
-
-/** Media type of a protobuf watch response body. */
-export const PROTOBUF_WATCH_MEDIA_TYPE = "application/vnd.kubernetes.protobuf;stream=watch";
-
-/** client-go's cap on one frame. */
-export const DEFAULT_MAX_FRAME_SIZE = 16 * 1024 * 1024;
+import { DEFAULT_MAX_FRAME_SIZE, EVENT_TYPES, type WatchEvent, type WatchEventType } from "../model/watch-event.js";
+import { decode, type DecodeOptions } from "./decode.js";
+import { encode, type EncodeOptions } from "./encode.js";
+import { groupDepthLimit, toDecodeError } from "./from-binary.js";
+import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 
 export interface WatchDecodeOptions extends DecodeOptions {
   /** Largest frame accepted, in bytes. Default 16 MiB, as client-go. */

@@ -1,7 +1,11 @@
 import type { BinaryReader } from "@bufbuild/protobuf/wire";
 import { WireType } from "@bufbuild/protobuf/wire";
+import { utf8OrUndefined } from "../model/utf8.js";
 
 /*
+ * The one place clusterwire reads varints: field tags, length prefixes,
+ * skipped values and varint scalars all go through this module.
+ *
  * Wire primitives that @bufbuild/protobuf's BinaryReader leaves unbounded or
  * truncates: its skip() accepts varints of any length, its uint32() wraps
  * 64-bit lengths modulo 2^32, and its errors carry no offset. Go rejects all
@@ -43,6 +47,12 @@ export function readTag(r: BinaryReader): number {
  */
 export function readLength(r: BinaryReader, bytes: Uint8Array, end: number, what = "enclosing message"): number {
   const at = r.pos;
+  // Most prefixes are one byte; a longer or overrunning one takes the general path.
+  const first = bytes[at];
+  if (first !== undefined && first < 0x80 && at + 1 + first <= end) {
+    r.pos = at + 1;
+    return at + 1 + first;
+  }
   let pos = at;
   let len = 0;
   let scale = 1;
@@ -118,32 +128,6 @@ export function skipValue(
   }
 }
 
-const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/**
- * `bytes[start, stop)` as a string, or undefined if it is not valid UTF-8.
- * Go does not check UTF-8, but a JS string cannot hold invalid bytes without
- * altering them, so callers refuse instead.
- */
-export function utf8OrUndefined(bytes: Uint8Array, start = 0, stop = bytes.length): string | undefined {
-  // Short ASCII strings (most Kubernetes names) skip TextDecoder.
-  if (stop - start <= 32) {
-    let s = "";
-    let i = start;
-    for (; i < stop; i++) {
-      const b = bytes[i] as number;
-      if (b > 0x7f) break;
-      s += String.fromCharCode(b);
-    }
-    if (i === stop) return s;
-  }
-  try {
-    return utf8Strict.decode(bytes.subarray(start, stop));
-  } catch {
-    return undefined;
-  }
-}
-
 /** A protobuf string field's bytes as a string; invalid UTF-8 fails at `at`. */
 export function readUtf8(bytes: Uint8Array, start: number, stop: number, at: number): string {
   const s = utf8OrUndefined(bytes, start, stop);
@@ -151,16 +135,32 @@ export function readUtf8(bytes: Uint8Array, start: number, stop: number, at: num
   return s;
 }
 
-/** Kubernetes' rendering of a field path: `spec.rules[0].host`. */
-export function renderPath(segments: readonly (string | number)[]): string {
-  let out = "";
-  for (const s of segments) out += typeof s === "number" ? `[${s}]` : out === "" ? s : `.${s}`;
-  return out;
-}
-
 /** A private copy of `bytes[start, stop)` as a plain Uint8Array (Buffer.slice would share memory). */
 export function copyBytes(bytes: Uint8Array, start: number, stop: number): Uint8Array {
   const out = new Uint8Array(stop - start);
   out.set(bytes.subarray(start, stop));
   return out;
+}
+
+/** A varint int32 scalar (BinaryReader's reader: Go's sign extension, 10-byte limit). */
+export function readInt32(r: BinaryReader): number {
+  return r.int32();
+}
+
+/** A varint int64 scalar (a bigint where the runtime has BigInt). */
+export function readInt64(r: BinaryReader): bigint | string {
+  return r.int64();
+}
+
+/** A varint bool scalar: any non-zero value is true, as in Go. */
+export function readBool(r: BinaryReader): boolean {
+  return r.bool();
+}
+
+/** The two errors BinaryReader's varint and bounds checks raise, in our words. */
+export function wireReason(e: unknown): string | undefined {
+  if (!(e instanceof Error)) return undefined;
+  if (e.message === "premature EOF") return "truncated input: a field runs past the end of the buffer";
+  if (e.message === "invalid varint") return "bad varint: more than 10 bytes";
+  return undefined;
 }

@@ -1,6 +1,7 @@
 import { create, ScalarType, type DescMessage, type Message } from "@bufbuild/protobuf";
-import { containerMismatch, fillStructs, isZeroTime, scalarMismatch, setOwn, zeroMessage } from "../protobuf/from-binary.js";
-import { kindOf } from "../protobuf/envelope.js";
+import { setOwn } from "../model/set-own.js";
+import { containerMismatch, scalarMismatch } from "../model/value-checks.js";
+import { fillStructs, isZeroTime, zeroMessage } from "../model/zero.js";
 import { DecodeError, EncodeError } from "../model/errors.js";
 import {
   DuplicateKey,
@@ -17,10 +18,11 @@ import {
   type PrintableValue,
 } from "./json-parse.js";
 import type { JsonObject, JsonValue } from "../model/json-value.js";
-import { KINDS, kindOfTypeName, lookupKind, supportedKinds, type NetworkingObject } from "../model/kinds.js";
+import { KINDS, kindOf, kindOfTypeName, lookupKind, supportedKinds, type NetworkingObject } from "../model/kinds.js";
 import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "../model/shapes.js";
 import { formatRfc3339, parseRfc3339 } from "../model/time.js";
-import { renderPath, utf8OrUndefined } from "../protobuf/wire.js";
+import { renderPath } from "../model/path.js";
+import { utf8OrUndefined } from "../model/utf8.js";
 
 export interface FromJsonOptions {
   /**
@@ -222,7 +224,7 @@ function decodeObject(ctx: Ctx, shape: MessageShape, msg: AnyMessage, obj: Recor
       }
     }
   }
-  fillStructs(msg);
+  fillStructs(msg, shape.desc);
 }
 
 /**

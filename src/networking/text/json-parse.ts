@@ -1,4 +1,4 @@
-import { compareUtf8 } from "../protobuf/from-binary.js";
+import { compareUtf8 } from "../model/utf8.js";
 import { DecodeError } from "../model/errors.js";
 import type { JsonValue } from "../model/json-value.js";
 

@@ -1,7 +1,7 @@
 import { DecodeError } from "../model/errors.js";
 import { fromParsedJsonMember, toJsonString, type FromJsonOptions } from "./from-json.js";
 import { DuplicateKey, FloatLiteral, jsonError, locatePath, parseJsonText } from "./json-parse.js";
-import { DEFAULT_MAX_FRAME_SIZE, EVENT_TYPES, type WatchEvent, type WatchEventType } from "../protobuf/watch.js";
+import { DEFAULT_MAX_FRAME_SIZE, EVENT_TYPES, type WatchEvent, type WatchEventType } from "../model/watch-event.js";
 
 /*
  * JSON watch streams (`application/json;stream=watch`): the API server writes
@@ -12,7 +12,6 @@ import { DEFAULT_MAX_FRAME_SIZE, EVENT_TYPES, type WatchEvent, type WatchEventTy
  */
 
 /** Media type of a JSON watch response body. */
-export const JSON_WATCH_MEDIA_TYPE = "application/json;stream=watch";
 
 export interface JsonWatchDecodeOptions extends FromJsonOptions {
   /** Largest event accepted, in characters. Default 16 MiB, as for protobuf frames. */

@@ -10,8 +10,7 @@ import {
   type NetworkPolicy,
   type NetworkPolicySpec,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import { kindOf } from "../protobuf/envelope.js";
-import type { NetworkingObject } from "../model/kinds.js";
+import { kindOf, type NetworkingObject } from "../model/kinds.js";
 
 /**
  * Returns a defaulted deep copy; the input is not modified. List kinds have

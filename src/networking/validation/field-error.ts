@@ -1,7 +1,7 @@
 // Field errors shaped like apimachinery's field.Error, and the API server's
 // way of printing them.
 
-import { renderPath } from "../protobuf/wire.js";
+import { renderPath, type FieldPath } from "../model/path.js";
 
 /** The API server's error type names (apimachinery `field.ErrorType`). */
 export type FieldErrorType =
@@ -35,35 +35,6 @@ export interface FieldError {
   readonly path: readonly (string | number)[];
   readonly badValue: BadValue;
   readonly detail: string;
-}
-
-/**
- * A field path under construction. Validators extend it as they descend and
- * only render it when an error is reported, so valid objects cost no strings.
- */
-export class FieldPath {
-  private constructor(
-    readonly parent: FieldPath | undefined,
-    readonly segment: string | number,
-  ) {}
-
-  static root(name: string): FieldPath {
-    return new FieldPath(undefined, name);
-  }
-
-  child(name: string): FieldPath {
-    return new FieldPath(this, name);
-  }
-
-  index(i: number): FieldPath {
-    return new FieldPath(this, i);
-  }
-
-  segments(): (string | number)[] {
-    const out: (string | number)[] = [];
-    for (let p: FieldPath | undefined = this; p !== undefined; p = p.parent) out.push(p.segment);
-    return out.reverse();
-  }
 }
 
 // Go prints structured bad values with %#v, which needs the Go type name. The

@@ -2,7 +2,8 @@
 
 import type { IngressClass, IngressClassParametersReference } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { effectiveParametersScope } from "./defaults.js";
-import { FieldPath, forbidden, invalid, notSupported, required, tooLong, type FieldError } from "./field-error.js";
+import { FieldPath } from "../model/path.js";
+import { forbidden, invalid, notSupported, required, tooLong, type FieldError } from "./field-error.js";
 import { isDomainPrefixedPath, nameIsDnsLabel, nameIsDnsSubdomain, utf8Length } from "./rules/names.js";
 import { validateApiGroup, validateRequiredSegment } from "./rules/references.js";
 import { FIELD_IMMUTABLE, validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";

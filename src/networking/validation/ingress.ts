@@ -10,7 +10,8 @@ import type {
   IngressLoadBalancerStatus,
   IngressSpec,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import { FieldPath, invalid, notSupported, required, type FieldError } from "./field-error.js";
+import { FieldPath } from "../model/path.js";
+import { invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { ipForLegacyField, parseIPSloppy } from "./rules/ip.js";
 import {
   isDns1123Subdomain,

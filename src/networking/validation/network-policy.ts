@@ -9,7 +9,8 @@ import type {
   NetworkPolicySpec,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { effectivePolicyTypes } from "./defaults.js";
-import { FieldPath, forbidden, goStringSlice, invalid, notSupported, required, type FieldError } from "./field-error.js";
+import { FieldPath } from "../model/path.js";
+import { forbidden, goStringSlice, invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { cidrForLegacyField, exceptIsStrictSubset, ipMessages, parseCIDRSloppy } from "./rules/ip.js";
 import { labelSelectorHasErrors, validateLabelSelector } from "./rules/label-selector.js";
 import { isValidPortName, isValidPortNum, nameIsDnsSubdomain } from "./rules/names.js";

@@ -2,7 +2,8 @@
 // kinds behind the Service IP allocator.
 
 import type { IPAddress, ParentReference, ServiceCIDR } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import { FieldPath, goQuote, goStringSlice, invalid, required, type FieldError } from "./field-error.js";
+import { FieldPath } from "../model/path.js";
+import { goQuote, goStringSlice, invalid, required, type FieldError } from "./field-error.js";
 import { ipFamilyOfCIDRString, isValidCIDR, isValidIP } from "./rules/ip.js";
 import { isPathSegmentName, nameIsDnsSubdomain } from "./rules/names.js";
 import { validateApiGroup, validateRequiredSegment } from "./rules/references.js";

@@ -19,12 +19,11 @@ import {
   type ObjectMeta,
   type Status,
 } from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { kindOf } from "../protobuf/envelope.js";
 import { formatFieldError, formatFieldErrorBody, type FieldError } from "./field-error.js";
 import { validateIngressClass, validateIngressClassUpdate } from "./ingress-class.js";
 import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from "./ingress.js";
-import type { KindInfo, NetworkingObject } from "../model/kinds.js";
-import { renderPath } from "../protobuf/wire.js";
+import { kindOf, type KindInfo, type NetworkingObject } from "../model/kinds.js";
+import { renderPath } from "../model/path.js";
 import { validateNetworkPolicy, networkPolicyOptions, validateNetworkPolicyUpdate } from "./network-policy.js";
 import {
   prepareMetaForCreate,

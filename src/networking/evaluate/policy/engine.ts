@@ -41,7 +41,8 @@ import type {
   TruthTable,
   ConnectionChange,
 } from "../types.js";
-import { duplicate, FieldPath, type FieldError } from "../../validation/field-error.js";
+import { FieldPath } from "../../model/path.js";
+import { duplicate, type FieldError } from "../../validation/field-error.js";
 import { cidrContains, parseCIDRSloppy, parseIPSloppy, type IP, type IPNet } from "../../validation/rules/ip.js";
 import { compileLabelSelector, labelSelectorIsEmpty, type LabelMatcher, type Labels } from "../../validation/rules/label-selector.js";
 import { validate } from "../../validation/validate.js";

@@ -9,10 +9,11 @@
 
 import type { Ingress, IngressBackend, IngressClass } from "../../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import type { ObjectMeta } from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { isZeroTime } from "../../protobuf/from-binary.js";
+import { isZeroTime } from "../../model/zero.js";
 import { EvaluatorInputError } from "../../model/errors.js";
 import type { HostTier, OutOfScope, Route, RouteRequest, Router, SkippedObject } from "../types.js";
-import { duplicate, FieldPath, type FieldError } from "../../validation/field-error.js";
+import { FieldPath } from "../../model/path.js";
+import { duplicate, type FieldError } from "../../validation/field-error.js";
 import { validate } from "../../validation/validate.js";
 
 export interface RouterInput {

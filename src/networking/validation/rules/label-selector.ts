@@ -2,7 +2,8 @@
 // meta/v1 validation). The evaluators reuse this module for matching.
 
 import type { LabelSelector, LabelSelectorRequirement } from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { forbidden, invalid, required, type FieldError, type FieldPath } from "../field-error.js";
+import { type FieldPath } from "../../model/path.js";
+import { forbidden, invalid, required, type FieldError } from "../field-error.js";
 import { isLabelKey, isLabelValue, labelKeyIsValid, labelValueIsValid } from "./names.js";
 
 export const SELECTOR_OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist"] as const;

@@ -2,7 +2,8 @@
 // the core wrapper's finalizer rule).
 
 import type { ObjectMeta, OwnerReference, Time } from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { FieldPath, forbidden, goQuote, goStringSlice, invalid, required, tooLong, type FieldError } from "../field-error.js";
+import { FieldPath } from "../../model/path.js";
+import { forbidden, goQuote, goStringSlice, invalid, required, tooLong, type FieldError } from "../field-error.js";
 import { validateLabelName, validateLabels } from "./label-selector.js";
 import { isLabelKey, isPathSegmentName, isPathSegmentPrefix, labelKeyIsValid, nameIsDnsLabel, utf8Length } from "./names.js";
 

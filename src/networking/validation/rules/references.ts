@@ -1,7 +1,8 @@
 // Checks shared by the fields that name another object: an Ingress resource
 // backend, IngressClass parameters, an IPAddress parent.
 
-import { invalid, required, type FieldError, type FieldPath } from "../field-error.js";
+import { type FieldPath } from "../../model/path.js";
+import { invalid, required, type FieldError } from "../field-error.js";
 import { isDns1123Subdomain, isPathSegmentName } from "./names.js";
 
 /** A kind, resource or name that must be set and usable as a REST path segment. */
