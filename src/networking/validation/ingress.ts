@@ -24,8 +24,8 @@ import {
 } from "./rules/names.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
 import { validateApiGroup, validateRequiredSegment } from "./rules/references.js";
+import { INGRESS_CLASS_ANNOTATION } from "../model/constants.js";
 
-export const INGRESS_CLASS_ANNOTATION = "kubernetes.io/ingress.class";
 export const PATH_TYPES = ["Exact", "ImplementationSpecific", "Prefix"] as const;
 const INVALID_PATH_SEQUENCES = ["//", "/./", "/../", "%2f", "%2F"];
 const INVALID_PATH_SUFFIXES = ["/..", "/."];

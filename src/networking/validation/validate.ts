@@ -38,6 +38,7 @@ import {
   validateServiceCIDRStatusUpdate,
   validateServiceCIDRUpdate,
 } from "./service-ip.js";
+import { DEFAULT_NAMESPACE } from "../model/constants.js";
 
 /** The feature gates that change networking validation. */
 export interface FeatureGates {
@@ -65,8 +66,6 @@ export interface ValidateOptions {
    */
   readonly namespace?: string;
 }
-
-const NAMESPACE_DEFAULT = "default";
 
 // The four gate combinations, built once: validate() runs in hot loops.
 const INGRESS_GATES = [0, 1, 2, 3].map((bits) =>
@@ -103,7 +102,7 @@ export function validate(obj: NetworkingObject, options: ValidateOptions = {}): 
   const relaxed = gates?.RelaxedServiceNameValidation ?? DEFAULT_FEATURE_GATES.RelaxedServiceNameValidation;
   const ingressGates = INGRESS_GATES[(strict ? 1 : 0) + (relaxed ? 2 : 0)]!;
   const out: FieldError[] = [];
-  const o = prepare(obj, old, info, options.namespace ?? NAMESPACE_DEFAULT, status);
+  const o = prepare(obj, old, info, options.namespace ?? DEFAULT_NAMESPACE, status);
   if (old !== undefined) {
     // rest.BeforeUpdate checks the common metadata before the kind's rules.
     validateCommonFieldsForUpdate(

@@ -46,6 +46,7 @@ import { duplicate, type FieldError } from "../../validation/field-error.js";
 import { cidrContains, parseCIDRSloppy, parseIPSloppy, type IP, type IPNet } from "../../validation/rules/ip.js";
 import { compileLabelSelector, labelSelectorIsEmpty, type LabelMatcher, type Labels } from "../../validation/rules/label-selector.js";
 import { validate } from "../../validation/validate.js";
+import { DEFAULT_NAMESPACE, NAMESPACE_NAME_LABEL, NETWORK_POLICY_TYPE } from "../../model/constants.js";
 
 export interface PolicyEngineInput {
   readonly namespaces: readonly ClusterNamespace[];
@@ -53,9 +54,6 @@ export interface PolicyEngineInput {
   readonly policies: readonly NetworkPolicy[];
 }
 
-const NAME_LABEL = "kubernetes.io/metadata.name";
-const DEFAULT_NAMESPACE = "default";
-const NETWORK_POLICY_TYPE = "k8s.io.api.networking.v1.NetworkPolicy";
 const PROTOCOL_SET: ReadonlySet<string> = new Set(["TCP", "UDP", "SCTP"]);
 
 // ------------------------------------------------------------------ compiled input
@@ -157,7 +155,7 @@ class Engine implements PolicyEngine {
       if (nsIndex.has(name)) throw new EvaluatorInputError(`${at}.name`, `duplicate namespace ${JSON.stringify(name)}`);
       nsIndex.set(name, i);
       // E2: the name label is always there, whatever the input says.
-      nsLabels.push(Object.freeze({ ...labelsAt(ns.labels, `${at}.labels`), [NAME_LABEL]: name }));
+      nsLabels.push(Object.freeze({ ...labelsAt(ns.labels, `${at}.labels`), [NAMESPACE_NAME_LABEL]: name }));
     });
 
     const pods: Pod[] = [];

@@ -15,6 +15,7 @@ import type { HostTier, OutOfScope, Route, RouteRequest, Router, SkippedObject }
 import { FieldPath } from "../../model/path.js";
 import { duplicate, type FieldError } from "../../validation/field-error.js";
 import { validate } from "../../validation/validate.js";
+import { DEFAULT_CLASS_ANNOTATION, DEFAULT_NAMESPACE, INGRESS_CLASS_ANNOTATION, INGRESS_CLASS_TYPE, INGRESS_TYPE } from "../../model/constants.js";
 
 export interface RouterInput {
   readonly ingresses: readonly Ingress[];
@@ -24,11 +25,6 @@ export interface RouterInput {
   readonly controller?: string;
 }
 
-const INGRESS_TYPE = "k8s.io.api.networking.v1.Ingress";
-const INGRESS_CLASS_TYPE = "k8s.io.api.networking.v1.IngressClass";
-const CLASS_ANNOTATION = "kubernetes.io/ingress.class";
-const DEFAULT_CLASS_ANNOTATION = "ingressclass.kubernetes.io/is-default-class";
-const DEFAULT_NAMESPACE = "default";
 
 /** One path of one rule, with what R7 orders by. */
 interface Candidate {
@@ -344,8 +340,8 @@ function outOfScopeReason(ing: Ingress, classes: Classes): string | undefined {
   };
   if (spec !== undefined && Object.hasOwn(spec, "ingressClassName")) return byClass(spec.ingressClassName, "ingressClassName");
   const annotations = ing.metadata?.annotations;
-  if (annotations !== undefined && Object.hasOwn(annotations, CLASS_ANNOTATION)) {
-    return byClass(annotations[CLASS_ANNOTATION]!, `annotation ${CLASS_ANNOTATION}`);
+  if (annotations !== undefined && Object.hasOwn(annotations, INGRESS_CLASS_ANNOTATION)) {
+    return byClass(annotations[INGRESS_CLASS_ANNOTATION]!, `annotation ${INGRESS_CLASS_ANNOTATION}`);
   }
   if (classes.hasDefault) return undefined;
   return `no class, and controller ${JSON.stringify(classes.controller)} has no default IngressClass`;
