@@ -1,4 +1,4 @@
-import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
+import { create, ScalarType, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { GO_ZERO_TIME_SECONDS, shapeOf, type FieldShape } from "./shapes.js";
 
 /*
@@ -41,4 +41,18 @@ export function isZeroTime(t: Message): boolean {
   if (hasOwn.call(m, "seconds")) return m["seconds"] === GO_ZERO_TIME_SECONDS;
   // Go turns any non-empty payload into time.Unix(seconds, 0), which is not zero.
   return !hasOwn.call(m, "nanos") && m.$unknown === undefined;
+}
+
+/** Go's zero value of a scalar type. */
+export function zeroScalar(t: ScalarType): unknown {
+  switch (t) {
+    case ScalarType.STRING:
+      return "";
+    case ScalarType.BOOL:
+      return false;
+    case ScalarType.INT64:
+      return 0n;
+    default:
+      return 0;
+  }
 }

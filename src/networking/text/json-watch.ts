@@ -1,5 +1,6 @@
 import { DecodeError } from "../model/errors.js";
-import { fromParsedJsonMember, toJsonString, type FromJsonOptions } from "./from-json.js";
+import { fromParsedJsonMember, type FromJsonOptions } from "./from-json.js";
+import { toJsonString } from "./to-json.js";
 import { DuplicateKey, FloatLiteral, jsonError, locatePath, parseJsonText } from "./json-parse.js";
 import { DEFAULT_MAX_FRAME_SIZE, EVENT_TYPES, type WatchEvent, type WatchEventType } from "../model/watch-event.js";
 

@@ -1,6 +1,7 @@
 import type { Message } from "@bufbuild/protobuf";
 import { DecodeError } from "../model/errors.js";
-import { fromParsedYaml, toJson, type FromJsonOptions } from "./from-json.js";
+import { fromParsedYaml, type FromJsonOptions } from "./from-json.js";
+import { toJson } from "./to-json.js";
 import type { NetworkingObject } from "../model/kinds.js";
 import { locateYamlPath, parseYamlDocuments, stringifyGoYaml } from "../yaml-text.js";
 
