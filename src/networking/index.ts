@@ -15,11 +15,11 @@ export { KINDS, NETWORKING_API_VERSION, kindOf, lookupKind, type KindInfo, type 
 export { formatRfc3339, parseRfc3339 } from "./model/time.js";
 export {
   validate,
-  toStatus,
   DEFAULT_FEATURE_GATES,
   type FeatureGates,
   type ValidateOptions,
 } from "./validation/validate.js";
+export { toStatus } from "./validation/status.js";
 export { applyDefaults } from "./validation/defaults.js";
 export {
   formatFieldError,

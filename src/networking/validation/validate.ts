@@ -10,22 +10,15 @@ import type {
   NetworkPolicy,
   ServiceCIDR,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import {
-  StatusCauseSchema,
-  StatusDetailsSchema,
-  StatusSchema,
-  ListMetaSchema,
-  ObjectMetaSchema,
-  type ObjectMeta,
-  type Status,
-} from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { formatFieldError, formatFieldErrorBody, type FieldError } from "./field-error.js";
+import { ObjectMetaSchema, type ObjectMeta } from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
+import type { FieldError } from "./field-error.js";
 import { validateIngressClass, validateIngressClassUpdate } from "./ingress-class.js";
 import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from "./ingress.js";
 import { kindOf, type KindInfo, type NetworkingObject } from "../model/kinds.js";
 import { renderPath } from "../model/path.js";
 import { validateNetworkPolicy, networkPolicyOptions, validateNetworkPolicyUpdate } from "./network-policy.js";
 import {
+  generateName,
   prepareMetaForCreate,
   prepareMetaForUpdate,
   resetMetaForStatus,
@@ -220,52 +213,3 @@ function shallowCopy<T extends object>(o: T): T {
   return Object.assign(Object.create(Object.getPrototypeOf(o) as object) as T, o);
 }
 
-// names.SimpleNameGenerator: the prefix cut to 58 bytes, then five random
-// characters. The characters are all valid in any name, so a fixed choice from
-// the same alphabet gives the same verdict; it is deterministic on purpose.
-const GENERATED_SUFFIX = "xxxxx";
-function generateName(base: string): string {
-  const max = 63 - GENERATED_SUFFIX.length;
-  return (base.length > max ? base.slice(0, max) : base) + GENERATED_SUFFIX;
-}
-
-/**
- * The 422 Status the API server returns for these errors, e.g.
- * `Ingress.networking.k8s.io "shop" is invalid: spec.rules[0].host: Invalid value: ...`.
- * Print it with toJsonString() for the exact response body.
- */
-export function toStatus(obj: NetworkingObject, errors: readonly FieldError[]): Status {
-  const info = kindOf(obj);
-  const meta = (obj as { metadata?: ObjectMeta }).metadata;
-  const name = meta === undefined ? "" : meta.name !== "" || meta.generateName === "" ? meta.name : generateName(meta.generateName);
-  const group = info.apiVersion.includes("/") ? info.apiVersion.slice(0, info.apiVersion.indexOf("/")) : "";
-  const qualified = group === "" ? info.kind : `${info.kind}.${group}`;
-  const aggregate = aggregateMessage(errors);
-  return create(StatusSchema, {
-    metadata: create(ListMetaSchema),
-    status: "Failure",
-    message: aggregate === "" ? `${qualified} "${name}" is invalid` : `${qualified} "${name}" is invalid: ${aggregate}`,
-    reason: "Invalid",
-    details: create(StatusDetailsSchema, {
-      name,
-      group,
-      kind: info.kind,
-      causes: errors.map((e) => create(StatusCauseSchema, { reason: e.type, message: formatFieldErrorBody(e), field: e.field })),
-    }),
-    code: 422,
-  });
-}
-
-// ErrorList.ToAggregate: duplicates (by text) dropped, one error bare, several in brackets.
-function aggregateMessage(errors: readonly FieldError[]): string {
-  const seen = new Set<string>();
-  const msgs: string[] = [];
-  for (const e of errors) {
-    const m = formatFieldError(e);
-    if (seen.has(m)) continue;
-    seen.add(m);
-    msgs.push(m);
-  }
-  if (msgs.length === 0) return "";
-  return msgs.length === 1 ? msgs[0]! : `[${msgs.join(", ")}]`;
-}

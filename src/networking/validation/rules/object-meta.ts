@@ -298,3 +298,12 @@ const EMPTY_META: ObjectMeta = Object.freeze({
   finalizers: [],
   managedFields: [],
 }) as ObjectMeta;
+
+// names.SimpleNameGenerator: the prefix cut to 58 bytes, then five random
+// characters. The characters are all valid in any name, so a fixed choice from
+// the same alphabet gives the same verdict; it is deterministic on purpose.
+const GENERATED_SUFFIX = "xxxxx";
+export function generateName(base: string): string {
+  const max = 63 - GENERATED_SUFFIX.length;
+  return (base.length > max ? base.slice(0, max) : base) + GENERATED_SUFFIX;
+}
