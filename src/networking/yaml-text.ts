@@ -900,6 +900,63 @@ function decodeBinary(text: string): string | undefined {
   return out;
 }
 
+/**
+ * A block scalar (`|`, `>`) as go-yaml v2 reads it, where that differs from
+ * the `yaml` package's `value` (test/suites/yaml-block-scalars.test.ts checks
+ * both against go-yaml itself):
+ *
+ * - go-yaml ends the last content line with a line break (clip `|`, keep
+ *   `|+`) only if the input has one there. At the end of input without a
+ *   final newline it adds none; the package always does. Before `---`, `...`
+ *   or a less indented line the break is in the input, so both agree, and
+ *   `|-` drops it anyway.
+ * - With an explicit indentation indicator (`|2`), a line of only spaces that
+ *   is more indented than the indicator says is content (the spaces past the
+ *   indentation). The package reads a scalar made only of such lines as
+ *   empty. (Without an indicator, a scalar of only blank lines takes the
+ *   deepest one's indentation, so none of them is content: both agree.)
+ *
+ * `token` is the scalar's CST token (the composer keeps it as `srcToken`):
+ * its header, the indentation of its parent and its raw lines.
+ */
+function goBlockScalar(value: string, token: CST.BlockScalar | undefined): string {
+  if (token?.type !== "block-scalar") return value;
+  const header = token.props[0]?.type === "block-scalar-header" ? token.props[0].source : "";
+  const chomp = header.includes("-") ? "-" : header.includes("+") ? "+" : "";
+  const indicator = Number(/[1-9]/.exec(header)?.[0] ?? 0);
+  // The lines after the header; the last one is what follows the last line
+  // break (often ""). A CR of a CRLF is not part of the line.
+  const lines = token.source.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  const blank = (line: string): boolean => /^ *$/.test(line);
+  const firstContent = lines.find((l) => !blank(l));
+  const contentIndent = indicator > 0 ? token.indent + indicator : firstContent?.match(/^ */)?.[0].length;
+
+  if (indicator > 0 && contentIndent !== undefined && lines.every(blank) && lines.some((l) => l.length > contentIndent)) {
+    // go-yaml's scan_block_scalar on blank lines: no folding (a content line
+    // that starts with a space is never folded), breaks kept as they come.
+    let out = "";
+    let leadingBreak = "";
+    let trailingBreaks = "";
+    lines.forEach((line, i) => {
+      const lineBreak = i < lines.length - 1 ? "\n" : ""; // none at the end of input
+      if (line.length > contentIndent) {
+        out += leadingBreak + trailingBreaks + line.slice(contentIndent);
+        leadingBreak = lineBreak;
+        trailingBreaks = "";
+      } else trailingBreaks += lineBreak;
+    });
+    return out + (chomp === "-" ? "" : leadingBreak) + (chomp === "+" ? trailingBreaks : "");
+  }
+
+  // The input ends inside the scalar without a final line break: the last
+  // line, if it is content (or the only line: then there is no break at all
+  // to keep), has no break for go-yaml, while the package added one.
+  if (chomp === "-" || lines[lines.length - 1] === "" || !value.endsWith("\n")) return value;
+  const last = lines[lines.length - 1] ?? "";
+  const lastIsContent = !blank(last) || (contentIndent !== undefined && last.length > contentIndent);
+  return lines.length === 1 || lastIsContent ? value.slice(0, -1) : value;
+}
+
 /** Converts one composed document to a JSON value following go-yaml v2 + sigs.k8s.io/yaml. */
 class DocumentConverter {
   // go-yaml counts the document node too.
@@ -983,6 +1040,9 @@ class DocumentConverter {
   private scalar(node: Scalar): GoScalar {
     if (node.type === "QUOTE_DOUBLE") this.checkEscapes(node);
     let text = node.source ?? String(node.value ?? "");
+    if (node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") {
+      text = goBlockScalar(text, (node as { srcToken?: CST.BlockScalar }).srcToken);
+    }
     // go-yaml reads U+2028/U+2029 as line breaks: in a flow scalar the blanks
     // around one are folding whitespace and vanish, while the break itself
     // is kept. YAML 1.2 (the yaml package) treats them as ordinary text.
@@ -1270,6 +1330,8 @@ function parseDocuments(original: string, maxDepth: number, uniqueKeys: boolean)
     schema: "failsafe",
     resolveKnownTags: false,
     uniqueKeys: false,
+    // Block scalars need their CST token (srcToken): see goBlockScalar.
+    keepSourceTokens: true,
   });
   const docs: Document.Parsed[] = Array.from(composer.compose(tokens));
   const out: JsonValue[] = [];
