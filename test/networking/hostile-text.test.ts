@@ -28,7 +28,7 @@ import {
   type WatchEvent,
 } from "../../src/networking/index.js";
 import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf } from "../../src/networking/model/shapes.js";
-import { parseYamlDocuments } from "../../src/networking/yaml-text.js";
+import { parseYamlDocuments } from "../../src/networking/text/yaml-parse.js";
 
 const RUNS = Math.max(1, Number.parseInt(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "", 10) || 0);
 /** fast-check runs: `base`, or more when CLUSTERWIRE_PROPERTY_RUNS asks for more. */

@@ -4,7 +4,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DecodeError } from "../../src/networking/model/errors.js";
 import type { JsonValue } from "../../src/networking/model/json-value.js";
-import { parseYamlDocuments, stringifyGoYaml } from "../../src/networking/yaml-text.js";
+import { stringifyGoYaml } from "../../src/networking/text/yaml-emit.js";
+import { parseYamlDocuments } from "../../src/networking/text/yaml-parse.js";
 
 const FIXTURES = new URL("../../../shared/testdata/k8s-api/", import.meta.url);
 

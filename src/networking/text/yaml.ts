@@ -3,7 +3,8 @@ import { DecodeError } from "../model/errors.js";
 import { fromParsedYaml, type FromJsonOptions } from "./from-json.js";
 import { toJson } from "./to-json.js";
 import type { NetworkingObject } from "../model/kinds.js";
-import { locateYamlPath, parseYamlDocuments, stringifyGoYaml } from "../yaml-text.js";
+import { stringifyGoYaml } from "./yaml-emit.js";
+import { locateYamlPath, parseYamlDocuments } from "./yaml-parse.js";
 
 /**
  * Decodes a YAML stream (documents separated by `---`) the way the API server
