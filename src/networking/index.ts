@@ -11,7 +11,8 @@ export { toJson, toJsonString } from "./text/to-json.js";
 export { decodeJsonWatchStream, decodeJsonWatchEvent, encodeJsonWatchEvent, type JsonWatchDecodeOptions } from "./text/json-watch.js";
 export { fromYaml, toYaml } from "./text/yaml.js";
 export type { JsonObject, JsonValue } from "./model/json-value.js";
-export { KINDS, NETWORKING_API_VERSION, kindOf, lookupKind, type KindInfo, type NetworkingObject } from "./model/kinds.js";
+export { NETWORKING_API_VERSION } from "./model/kind-names.js";
+export { KINDS, kindOf, lookupKind, type KindInfo, type NetworkingObject } from "./model/kinds.js";
 export { formatRfc3339, parseRfc3339 } from "./model/time.js";
 export {
   validate,

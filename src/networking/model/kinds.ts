@@ -1,10 +1,7 @@
 import type { DescMessage, Message } from "@bufbuild/protobuf";
 import * as net from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import * as meta from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { EncodeError } from "./errors.js";
-
-/** The group/version every networking kind is served under. */
-export const NETWORKING_API_VERSION = "networking.k8s.io/v1";
+import { NETWORKING_API_VERSION, notAKind } from "./kind-names.js";
 
 /** A top-level kind: what the envelope's apiVersion/kind and JSON's kind/apiVersion name. */
 export interface KindInfo {
@@ -59,26 +56,8 @@ export function lookupKind(apiVersion: string, kind: string): KindInfo | undefin
 export function kindOf(obj: NetworkingObject | Message): KindInfo {
   const typeName = (obj as { $typeName?: unknown } | null | undefined)?.$typeName;
   const info = typeof typeName === "string" ? kindOfTypeName(typeName) : undefined;
-  if (info === undefined) {
-    throw new EncodeError(
-      `not a top-level object of a supported kind (got ${typeof typeName === "string" ? typeName : describeType(obj)}); supported: ${supportedKinds()}`,
-      "",
-    );
-  }
+  if (info === undefined) throw notAKind(obj);
   return info;
-}
-
-/** The JavaScript type of a value that is not a message, for error messages. */
-export function describeType(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v === "object") return (v as object).constructor?.name ?? "an object";
-  return typeof v;
-}
-
-/** A readable list of the supported kinds, for error messages. */
-export function supportedKinds(): string {
-  return KINDS.map((i) => `${i.apiVersion}/${i.kind}`).join(", ");
 }
 
 /** Any object clusterwire decodes: a networking.k8s.io/v1 kind, its List, or a Status. */

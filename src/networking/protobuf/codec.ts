@@ -1,7 +1,8 @@
 import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { DecodeError } from "../model/errors.js";
-import { kindOf, lookupKind, supportedKinds, type NetworkingObject } from "../model/kinds.js";
+import { supportedKinds } from "../model/kind-names.js";
+import { kindOf, lookupKind, type NetworkingObject } from "../model/kinds.js";
 import { MAGIC, readEnvelope } from "./envelope.js";
 import { decodeGeneric, decodeHelpers, decodeState, toDecodeError, type BinaryDecodeOptions } from "./from-binary.js";
 import { planOf, type Plan } from "./plan.js";

@@ -1,7 +1,7 @@
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 import { PROTOBUF_MEDIA_TYPE } from "../model/constants.js";
 import { DecodeError } from "../model/errors.js";
-import { describeType } from "../model/kinds.js";
+import { describeType } from "../model/kind-names.js";
 import { groupDepthLimit, toDecodeError, type BinaryDecodeOptions } from "./from-binary.js";
 import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 

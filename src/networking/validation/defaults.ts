@@ -6,11 +6,10 @@ import { clone, create } from "@bufbuild/protobuf";
 import {
   NetworkPolicySpecSchema,
   type IngressClass,
-  type IngressClassParametersReference,
   type NetworkPolicy,
-  type NetworkPolicySpec,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { kindOf, type NetworkingObject } from "../model/kinds.js";
+import { effectiveParametersScope, effectivePolicyTypes } from "./default-values.js";
 
 /**
  * Returns a defaulted deep copy; the input is not modified. List kinds have
@@ -44,19 +43,4 @@ function defaultNetworkPolicy(np: NetworkPolicy): void {
 function defaultIngressClass(ic: IngressClass): void {
   const params = ic.spec?.parameters;
   if (params !== undefined) params.scope = effectiveParametersScope(params);
-}
-
-// The defaults as values, for validation, which reads them without copying the object.
-
-/** policyTypes after defaulting: empty means Ingress, plus Egress when there are egress rules. */
-export function effectivePolicyTypes(spec: NetworkPolicySpec): readonly string[] {
-  if (spec.policyTypes.length > 0) return spec.policyTypes;
-  return spec.egress.length > 0 ? DEFAULT_INGRESS_EGRESS : DEFAULT_INGRESS;
-}
-const DEFAULT_INGRESS: readonly string[] = Object.freeze(["Ingress"]);
-const DEFAULT_INGRESS_EGRESS: readonly string[] = Object.freeze(["Ingress", "Egress"]);
-
-/** IngressClass parameters scope after defaulting: a missing scope is Cluster (since 1.21). */
-export function effectiveParametersScope(params: IngressClassParametersReference): string {
-  return Object.hasOwn(params, "scope") ? params.scope : "Cluster";
 }

@@ -1,7 +1,7 @@
 // IngressClass rules as the API server checks them.
 
 import type { IngressClass, IngressClassParametersReference } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import { effectiveParametersScope } from "./defaults.js";
+import { effectiveParametersScope } from "./default-values.js";
 import { FieldPath } from "../model/path.js";
 import { forbidden, invalid, notSupported, required, tooLong, type FieldError } from "./field-error.js";
 import { isDomainPrefixedPath, nameIsDnsLabel, nameIsDnsSubdomain, utf8Length } from "./rules/names.js";

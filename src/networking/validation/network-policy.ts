@@ -8,7 +8,7 @@ import type {
   NetworkPolicyPort,
   NetworkPolicySpec,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import { effectivePolicyTypes } from "./defaults.js";
+import { effectivePolicyTypes } from "./default-values.js";
 import { FieldPath } from "../model/path.js";
 import { forbidden, goStringSlice, invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { cidrForLegacyField, exceptIsStrictSubset, ipMessages, parseCIDRSloppy } from "./rules/ip.js";

@@ -2,7 +2,6 @@
 // (defaulting, namespace handling, name generation, create/update/status
 // preparation), then the per-kind rules.
 
-import { create } from "@bufbuild/protobuf";
 import type {
   IPAddress,
   Ingress,
@@ -10,14 +9,16 @@ import type {
   NetworkPolicy,
   ServiceCIDR,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import { ObjectMetaSchema, type ObjectMeta } from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
+import type { ObjectMeta } from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import type { FieldError } from "./field-error.js";
 import { validateIngressClass, validateIngressClassUpdate } from "./ingress-class.js";
 import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from "./ingress.js";
-import { kindOf, type KindInfo, type NetworkingObject } from "../model/kinds.js";
+import { kindNameOf, type KindName } from "../model/kind-names.js";
+import type { NetworkingObject } from "../model/kinds.js";
 import { renderPath } from "../model/path.js";
 import { validateNetworkPolicy, networkPolicyOptions, validateNetworkPolicyUpdate } from "./network-policy.js";
 import {
+  emptyObjectMeta,
   generateName,
   prepareMetaForCreate,
   prepareMetaForUpdate,
@@ -75,12 +76,12 @@ const INGRESS_GATES = [0, 1, 2, 3].map((bits) =>
  * or a subresource the kind does not have); never for the object itself.
  */
 export function validate(obj: NetworkingObject, options: ValidateOptions = {}): FieldError[] {
-  const info = kindOf(obj);
+  const info = kindNameOf(obj);
   if (info.list) return validateList(obj as NetworkingObject & { items: NetworkingObject[] }, info, options);
   if (info.kind === "Status") return [];
   const old = options.old;
-  if (old !== undefined && kindOf(old) !== info) {
-    throw new TypeError(`validate: options.old is a ${kindOf(old).kind}, not a ${info.kind}`);
+  if (old !== undefined && kindNameOf(old) !== info) {
+    throw new TypeError(`validate: options.old is a ${kindNameOf(old).kind}, not a ${info.kind}`);
   }
   if (options.subresource !== undefined && options.subresource !== "status") {
     throw new TypeError(`validate: unknown subresource ${JSON.stringify(options.subresource)}`);
@@ -134,7 +135,7 @@ export function validate(obj: NetworkingObject, options: ValidateOptions = {}): 
 
 function validateList(
   list: NetworkingObject & { items: NetworkingObject[] },
-  info: KindInfo,
+  info: KindName,
   options: ValidateOptions,
 ): FieldError[] {
   if (options.old !== undefined) throw new TypeError(`validate: update validation takes single objects, not a ${info.kind}`);
@@ -163,13 +164,13 @@ function prefixed(e: FieldError, i: number): FieldError {
 function prepare(
   obj: NetworkingObject,
   old: NetworkingObject | undefined,
-  info: KindInfo,
+  info: KindName,
   namespace: string,
   status: boolean,
 ): NetworkingObject {
   const src = (obj as { metadata?: ObjectMeta }).metadata;
   if (old === undefined && src !== undefined && !createChangesMeta(src, info)) return obj;
-  const meta: ObjectMeta = src === undefined ? create(ObjectMetaSchema) : shallowCopy(src);
+  const meta: ObjectMeta = src === undefined ? emptyObjectMeta() : shallowCopy(src);
   if (info.namespaced) {
     if (meta.namespace === "") meta.namespace = namespace;
   } else {
@@ -201,7 +202,7 @@ const SETS_GENERATION = new Set(["Ingress", "IngressClass", "NetworkPolicy"]);
 
 // Whether create preparation would change anything the rules read; most
 // objects need no copy at all.
-function createChangesMeta(m: ObjectMeta, info: KindInfo): boolean {
+function createChangesMeta(m: ObjectMeta, info: KindName): boolean {
   if (info.namespaced ? m.namespace === "" : m.namespace !== "") return true;
   if (m.name === "" && m.generateName !== "") return true;
   if (m.generation < 0n && SETS_GENERATION.has(info.kind)) return true;

@@ -3,7 +3,7 @@
 
 import type { IPBlock, NetworkPolicy, NetworkPolicyPeer, NetworkPolicyPort } from "../../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { orInto, setBit, type Bits } from "../bitset.js";
-import { effectivePolicyTypes } from "../../validation/defaults.js";
+import { effectivePolicyTypes } from "../../validation/default-values.js";
 import { EvaluatorInputError } from "../../model/errors.js";
 import { PROTOCOLS, type ClusterPod, type ClusterPodPort, type Protocol, type SkippedObject } from "../types.js";
 import { FieldPath } from "../../model/path.js";

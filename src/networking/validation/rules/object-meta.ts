@@ -299,6 +299,38 @@ const EMPTY_META: ObjectMeta = Object.freeze({
   managedFields: [],
 }) as ObjectMeta;
 
+const META_TYPE = "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+
+// What protobuf-es puts on a proto2 ObjectMeta's prototype: the scalar zero
+// values, so that unset fields read as zero but are not own properties.
+// Not frozen: assigning to a frozen prototype's property throws.
+const META_ZERO = {
+  name: "",
+  generateName: "",
+  namespace: "",
+  selfLink: "",
+  uid: "",
+  resourceVersion: "",
+  generation: 0n,
+  deletionGracePeriodSeconds: 0n,
+};
+
+/**
+ * A fresh, empty ObjectMeta shaped as `create(ObjectMetaSchema)` shapes one
+ * (lists and maps own, scalars inherited), built without the generated
+ * schema so that validation does not load the descriptors.
+ */
+export function emptyObjectMeta(): ObjectMeta {
+  const m = Object.create(META_ZERO) as Record<string, unknown>;
+  m["$typeName"] = META_TYPE;
+  m["labels"] = {};
+  m["annotations"] = {};
+  m["ownerReferences"] = [];
+  m["finalizers"] = [];
+  m["managedFields"] = [];
+  return m as unknown as ObjectMeta;
+}
+
 // names.SimpleNameGenerator: the prefix cut to 58 bytes, then five random
 // characters. The characters are all valid in any name, so a fixed choice from
 // the same alphabet gives the same verdict; it is deterministic on purpose.
