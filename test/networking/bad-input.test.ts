@@ -21,8 +21,8 @@ import {
   toYaml,
 } from "../../src/networking/index.js";
 import type { NetworkingObject } from "../../src/networking/index.js";
-import { fixtureFolders, loadFixtures } from "../fixtures.js";
-import { ld, varint } from "../fuzz/protobuf.js";
+import { fixtureFolders, loadFixtures } from "../support/fixtures.js";
+import { ld, varint } from "../suites/fuzz/protobuf.js";
 
 // ------------------------------------------------------------ helpers
 

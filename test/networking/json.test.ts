@@ -19,7 +19,7 @@ import {
   toYaml,
   type NetworkingObject,
 } from "../../src/networking/index.js";
-import { currentFolders, loadFixtures } from "../fixtures.js";
+import { currentFolders, loadFixtures } from "../support/fixtures.js";
 import { goZero } from "../../src/testing/any-shape.js";
 
 const ING = '"kind":"Ingress","apiVersion":"networking.k8s.io/v1"';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { encode, fromJson } from "../../src/networking/index.js";
+import { encode, fromJson } from "../../../src/networking/index.js";
 import { MAGIC, Sink, ld, parseDoc, tag, varint, type PbDoc } from "./protobuf.js";
 
 /*

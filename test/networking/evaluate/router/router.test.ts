@@ -17,7 +17,7 @@ import {
   type IngressClass,
   type Route,
   type Router,
-} from "../../src/networking/index.js";
+} from "../../../../src/networking/index.js";
 
 // ------------------------------------------------------------------ helpers
 

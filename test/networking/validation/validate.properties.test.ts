@@ -14,7 +14,7 @@ import {
   type FieldError,
   type JsonObject,
   type NetworkingObject,
-} from "../../src/networking/index.js";
+} from "../../../src/networking/index.js";
 import {
   VALIDATED_KINDS,
   arbLegacyOnlyCidr,
@@ -27,7 +27,7 @@ import {
   arbObjectOf,
   NETWORKING_KINDS,
   type ValidatedKind,
-} from "../../src/testing/index.js";
+} from "../../../src/testing/index.js";
 
 const OVERRIDE = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "");
 const runs = (n: number): number => (Number.isInteger(OVERRIDE) && OVERRIDE > 0 ? OVERRIDE : n);

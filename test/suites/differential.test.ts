@@ -33,8 +33,8 @@ import {
   TimeSchema,
   type NetworkingObject,
 } from "../../src/networking/index.js";
-import { currentFolders, fixtureFolders, loadFixtures } from "../fixtures.js";
-import { loadOracle, oracleDecode, oracleDecodeEnvelope } from "../oracle/protobufjs.js";
+import { currentFolders, fixtureFolders, loadFixtures } from "../support/fixtures.js";
+import { loadOracle, oracleDecode, oracleDecodeEnvelope } from "../support/protobufjs.js";
 import { arbObject, arbObjectOf, NETWORKING_KINDS } from "../../src/testing/index.js";
 import { GO_ZERO_SECONDS, goZero } from "../../src/testing/any-shape.js";
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { fromBinary, isFieldSet } from "@bufbuild/protobuf";
 import type { DescMessage, Message } from "@bufbuild/protobuf";
 import { file_k8s_io_api_networking_v1_networking } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import { loadOracle, oracleDecode, oracleDecodeEnvelope } from "./protobufjs.js";
+import { loadOracle, oracleDecode, oracleDecodeEnvelope } from "../support/protobufjs.js";
 
 const FIXTURES: string =
   process.env["CLUSTERWIRE_K8S_TESTDATA"] ??

@@ -24,8 +24,8 @@ import {
   isValidIP,
   parseCIDRSloppy,
   parseIPSloppy,
-} from "../../src/networking/validation/rules/ip.js";
-import type { IP, IPNet } from "../../src/networking/validation/rules/ip.js";
+} from "../../../../src/networking/validation/rules/ip.js";
+import type { IP, IPNet } from "../../../../src/networking/validation/rules/ip.js";
 
 const { IPv4, IPv6, IPv4CidrRange, IPv6CidrRange } = ipnum;
 

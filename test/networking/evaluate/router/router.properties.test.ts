@@ -10,7 +10,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createRouter, type RouteRequest } from "../../src/networking/index.js";
+import { createRouter, type RouteRequest } from "../../../../src/networking/index.js";
 import {
   arbRouteRequest,
   arbRoutingInputJson,
@@ -19,9 +19,9 @@ import {
   toRouterInput,
   type RoutingInputJson,
   type RoutingSizes,
-} from "../../src/testing/index.js";
-import { runs } from "../testing/quality.js";
-import { referenceRoute, referenceScope, type ReferenceInput } from "./router-reference.js";
+} from "../../../../src/testing/index.js";
+import { runs } from "../../../testing/quality.js";
+import { referenceRoute, referenceScope, type ReferenceInput } from "../../../support/router-reference.js";
 
 type J = Record<string, unknown>;
 

@@ -22,7 +22,7 @@ import {
   type NetworkPolicy,
   type PolicyEngine,
   type Protocol,
-} from "../../src/networking/index.js";
+} from "../../../../src/networking/index.js";
 
 // ---------------------------------------------------------------------------
 // helpers

@@ -11,7 +11,7 @@ import {
   isValidPortName,
   matchers,
   utf8Length,
-} from "../../src/networking/validation/rules/names.js";
+} from "../../../../src/networking/validation/rules/names.js";
 
 const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 3000);
 

@@ -3,7 +3,7 @@
 // DecodeError. Plus checks that the oracle itself catches what it must.
 
 import { describe, expect, it } from "vitest";
-import { DecodeError } from "../../src/networking/index.js";
+import { DecodeError } from "../../../src/networking/index.js";
 import { FailureSink, Stats, inputAt, inputFor, makePlan, runOne, runRange, strategyAt, type Limits } from "./campaign.js";
 import { loadCorpus } from "./corpus.js";
 import { STRATEGIES, strategyKey, type Strategy } from "./strategies.js";

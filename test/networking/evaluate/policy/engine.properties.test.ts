@@ -22,15 +22,15 @@ import {
   type PolicyEngine,
   type Protocol,
   type TruthTable,
-} from "../../src/networking/index.js";
+} from "../../../../src/networking/index.js";
 import {
   arbCluster,
   arbClusterPair,
   arbConnection,
   type GeneratedCluster,
-} from "../../src/testing/index.js";
-import { mentionedPorts } from "../../src/testing/clusters.js";
-import { referenceEvaluate, referenceTruthTable, type ReferenceCluster } from "./policy-reference.js";
+} from "../../../../src/testing/index.js";
+import { mentionedPorts } from "../../../../src/testing/clusters.js";
+import { referenceEvaluate, referenceTruthTable, type ReferenceCluster } from "../../../support/policy-reference.js";
 
 const OVERRIDE = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "");
 const runs = (n: number): number => (Number.isInteger(OVERRIDE) && OVERRIDE > 0 ? OVERRIDE : n);

@@ -21,9 +21,9 @@ import {
   type NetworkingObject,
   type WatchDecodeOptions,
   type WatchEvent,
-} from "../../src/networking/index.js";
-import { loadFixtures } from "../fixtures.js";
-import { oracleDecode } from "../oracle/protobufjs.js";
+} from "../../../src/networking/index.js";
+import { loadFixtures } from "../../support/fixtures.js";
+import { oracleDecode } from "../../support/protobufjs.js";
 
 const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 const utf8 = new TextEncoder();

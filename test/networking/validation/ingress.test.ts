@@ -18,7 +18,7 @@ import {
   type JsonValue,
   type NetworkingObject,
   type ValidateOptions,
-} from "../../src/networking/index.js";
+} from "../../../src/networking/index.js";
 
 // ------------------------------------------------------------------ helpers
 

@@ -27,7 +27,7 @@ import {
   type JsonObject,
   type JsonValue,
   type ValidateOptions,
-} from "../../src/networking/index.js";
+} from "../../../src/networking/index.js";
 
 // ---------------------------------------------------------------------------
 // helpers

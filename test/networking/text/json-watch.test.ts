@@ -10,8 +10,8 @@ import {
   fromJson,
   toJsonString,
   type WatchEvent,
-} from "../../src/networking/index.js";
-import { currentFolders, loadFixtures } from "../fixtures.js";
+} from "../../../src/networking/index.js";
+import { currentFolders, loadFixtures } from "../../support/fixtures.js";
 
 const head = loadFixtures("HEAD");
 const ingress = fromJson((head.find((f) => f.kind === "Ingress") as { json: string }).json);
@@ -168,7 +168,7 @@ describe("decodeJsonWatchStream: bad streams", () => {
 
 describe("decodeJsonWatchEvent", () => {
   it("refuses a value that is not an object, whatever its type", async () => {
-    const { decodeJsonWatchEvent } = await import("../../src/networking/index.js");
+    const { decodeJsonWatchEvent } = await import("../../../src/networking/index.js");
     for (const text of ["1.5", "7", '"ADDED"', "null", "[]"]) {
       expect(() => decodeJsonWatchEvent(text), text).toThrow(/a watch event must be a JSON object/);
     }

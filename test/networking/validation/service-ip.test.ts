@@ -30,7 +30,7 @@ import {
   type FieldError,
   type JsonObject,
   type JsonValue,
-} from "../../src/networking/index.js";
+} from "../../../src/networking/index.js";
 
 const REQ = "FieldValueRequired";
 const INV = "FieldValueInvalid";

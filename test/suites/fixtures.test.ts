@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decode, encode, fromJson, fromYaml, toJsonString, toYaml } from "../../src/networking/index.js";
-import { currentFolders, loadFixtures, type Fixture } from "../fixtures.js";
+import { currentFolders, loadFixtures, type Fixture } from "../support/fixtures.js";
 
 // The upstream round-trip fixtures: one object per kind stored as .pb, .json and
 // .yaml. Current code must reproduce every byte of v1.30.0 up to HEAD.

@@ -1,15 +1,15 @@
 import { create } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createCodec } from "../../src/networking/protobuf/codec.js";
-import { DecodeError, EncodeError, NetworkPolicySchema, decode, type EncodeOptions, type NetworkingObject } from "../../src/networking/index.js";
-import { arbObject } from "../../src/testing/index.js";
-import { canSpecialise } from "../../src/networking/protobuf/specialize.js";
+import { createCodec } from "../../../src/networking/protobuf/codec.js";
+import { DecodeError, EncodeError, NetworkPolicySchema, decode, type EncodeOptions, type NetworkingObject } from "../../../src/networking/index.js";
+import { arbObject } from "../../../src/testing/index.js";
+import { canSpecialise } from "../../../src/networking/protobuf/specialize.js";
 
 // The two codecs under comparison, chosen by value (no process-wide switch).
 const codecs = { true: createCodec({ specialised: true }), false: createCodec({ specialised: false }) };
 const codec = (specialised: boolean) => codecs[`${specialised}`];
-import { fixtureFolders, loadFixtures } from "../fixtures.js";
+import { fixtureFolders, loadFixtures } from "../../support/fixtures.js";
 
 // The specialised decoders must accept and reject exactly what the generic
 // decoder does, with the same values and the same errors.

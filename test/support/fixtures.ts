@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** The upstream round-trip fixtures, read directly from ../shared. */
-export const FIXTURE_ROOT = fileURLToPath(new URL("../../shared/testdata/k8s-api/", import.meta.url));
+export const FIXTURE_ROOT = fileURLToPath(new URL("../../../shared/testdata/k8s-api/", import.meta.url));
 
 export interface Fixture {
   readonly folder: string;
