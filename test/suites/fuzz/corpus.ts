@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encode, fromJson } from "../../../src/networking/index.js";
-import { MAGIC, Sink, ld, parseDoc, tag, varint, type PbDoc } from "./protobuf.js";
+import { MAGIC, Sink, ld, parseDoc, tag, varint, type PbDoc } from "../../support/protobuf-wire.js";
 
 /*
  * The seeds every mutation starts from: the upstream fixtures, plus lists,

@@ -24,7 +24,7 @@ import {
   structuralEdit,
   truncationPoints,
 } from "./mutators.js";
-import { WT, paddedVarint, readVarint, serialize, varint, type Edit, type PbDoc, type PbNode } from "./protobuf.js";
+import { WT, paddedVarint, readVarint, serialize, varint, type Edit, type PbDoc, type PbNode } from "../../support/protobuf-wire.js";
 import { Rng, inputRng } from "./rng.js";
 import { STRATEGIES, strategyKey } from "./strategies.js";
 

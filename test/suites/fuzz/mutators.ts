@@ -1,5 +1,5 @@
 import type { Rng } from "./rng.js";
-import { MAGIC, WT, Sink, paddedVarint, serialize, tag, varint, type Edit, type PbDoc, type PbNode } from "./protobuf.js";
+import { MAGIC, WT, Sink, paddedVarint, serialize, tag, varint, type Edit, type PbDoc, type PbNode } from "../../support/protobuf-wire.js";
 
 // ------------------------------------------------------------------ bytes
 
