@@ -1,6 +1,7 @@
-// Malformed input for fromJson(): every bad input raises a DecodeError saying
-// where (byte offset, path, line/column) and why, and nothing else is thrown.
-// (Split from the former threat-grouped test/networking/bad-input.test.ts.)
+// fromJson(): every malformed input raises a DecodeError saying where (byte
+// offset, path, line/column) and why, and nothing else is thrown (these tests
+// come from the former threat-grouped bad-input.test.ts); repeated keys cost
+// linear time.
 
 import { describe, expect, it } from "vitest";
 import { DecodeError, decode, encode, fromJson, toJsonString } from "../../../src/networking/index.js";
@@ -242,3 +243,26 @@ describe("JSON: hostile input", () => {
 });
 
 // ------------------------------------------------------------ JSON/YAML fuzzing
+
+describe("repeated keys cost linear time", () => {
+  // With copying, n repeats cost O(n^2): 200,000 would take minutes and hit the test timeout.
+  it("a key repeated 200,000 times decodes, keeping the last value", () => {
+    const text = `{"kind":"Ingress","apiVersion":"networking.k8s.io/v1","metadata":{${Array.from({ length: 200_000 }, (_, i) => `"name":"n${i}"`).join(",")}}}`;
+    const obj = fromJson(text) as unknown as { metadata: { name: string } };
+    expect(obj.metadata.name).toBe("n199999");
+  });
+
+  it("an error in the last of 100,000 repeats is located there (the locating re-parse is linear too)", () => {
+    const reps = Array.from({ length: 100_000 }, () => '"generation":1');
+    reps.push('"generation":"x"');
+    const text = `{"kind":"Ingress","apiVersion":"networking.k8s.io/v1","metadata":{${reps.join(",")}}}`;
+    let err: unknown;
+    try {
+      fromJson(text);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DecodeError);
+    expect((err as DecodeError).offset).toBe(text.lastIndexOf('"x"'));
+  });
+});
