@@ -72,7 +72,7 @@ export class EncodeError extends Error {
 /**
  * Thrown by the router and the policy engine for input they cannot give a
  * meaning to: a pod with an unparsable IP, a duplicate pod, a connection to a
- * pod that does not exist, a port name the destination does not declare (E9).
+ * pod that does not exist, a port name the destination does not declare.
  * `path` locates the value in the input, e.g. `pods[3].ip` or `connection.to.pod`.
  */
 export class EvaluatorInputError extends Error {

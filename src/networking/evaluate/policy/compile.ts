@@ -61,7 +61,7 @@ export class SetBuilder {
     });
   }
 
-  /** Every pod, hostNetwork ones included, whose IP is in the block (E7, E12). */
+  /** Every pod, hostNetwork ones included (their traffic carries the node IP), whose IP is in the block. */
   inBlock(block: Block, key: string): Bits {
     return this.#cached(`b${key}`, () => {
       const b = new Uint32Array(this.#words);
@@ -114,7 +114,7 @@ export function compilePolicy(
 
   const ns = nsIndex.get(namespace) ?? -1;
   const spec = np.spec;
-  // E1: a missing podSelector is the empty one.
+  // A missing podSelector is the empty one: every pod of the namespace.
   const subject = selectorOf(spec?.podSelector);
   const selected = sets.inNamespace(ns, subject);
   const types = spec === undefined ? ["Ingress"] : effectivePolicyTypes(spec);
@@ -139,7 +139,7 @@ function compileRule(peers: readonly NetworkPolicyPeer[], ports: readonly Networ
       orInto(peerPods, sets.inBlock(block, `${peer.ipBlock.cidr}-${peer.ipBlock.except.join(",")}`));
       continue;
     }
-    // E6: podSelector alone is scoped to the policy's namespace.
+    // A podSelector alone selects pods of the policy's own namespace only.
     const pod = selectorOf(peer.podSelector);
     if (peer.namespaceSelector === undefined) orInto(peerPods, sets.inNamespace(ns, pod));
     else orInto(peerPods, sets.acrossNamespaces(selectorOf(peer.namespaceSelector), pod));
@@ -155,7 +155,7 @@ function compileRule(peers: readonly NetworkPolicyPeer[], ports: readonly Networ
 }
 
 function compilePort(p: NetworkPolicyPort): PortEntry {
-  // E1: protocol defaults to TCP. Validation guarantees the rest.
+  // The protocol defaults to TCP. Validation guarantees the rest.
   const protocol = (Object.hasOwn(p, "protocol") ? p.protocol : "TCP") as Protocol;
   const port = p.port;
   if (port === undefined) return { kind: "all", protocol };
@@ -197,7 +197,7 @@ export function compilePod(p: ClusterPod, at: string, nsIndex: ReadonlyMap<strin
   const hostNetwork = p.hostNetwork === undefined ? false : booleanAt(p.hostNetwork, `${at}.hostNetwork`);
   let hostIP = p.hostIP === undefined ? undefined : ipAt(p.hostIP, `${at}.hostIP`);
   if (hostNetwork) {
-    // E12: a hostNetwork pod's traffic carries its node's IP.
+    // A hostNetwork pod's traffic carries its node's IP.
     if (hostIP !== undefined && !sameIP(hostIP, ip)) {
       throw new EvaluatorInputError(`${at}.hostIP`, "a hostNetwork pod's ip is its node's IP, so hostIP must equal ip");
     }

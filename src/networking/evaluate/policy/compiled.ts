@@ -24,7 +24,7 @@ export interface PodPort {
   readonly protocol: Protocol;
 }
 
-/** One `ports` entry after E1. */
+/** One `ports` entry after defaulting: a missing protocol is TCP. */
 export type PortEntry =
   | { readonly kind: "all"; readonly protocol: Protocol }
   | { readonly kind: "range"; readonly protocol: Protocol; readonly lo: number; readonly hi: number }
@@ -33,13 +33,13 @@ export type PortEntry =
 export interface Rule {
   /** Index in spec.ingress / spec.egress. */
   readonly index: number;
-  /** No peers listed: every endpoint matches (E5). */
+  /** No peers listed: every endpoint matches. */
   readonly anyPeer: boolean;
-  /** The pods some peer admits (E6, E7): selector peers and ipBlocks together. */
+  /** The pods some peer admits: selector peers and ipBlocks together. */
   readonly peerPods: Bits;
   /** The ipBlocks, for endpoints that are addresses. */
   readonly ipBlocks: readonly Block[];
-  /** No ports listed: every port of every protocol (E5). */
+  /** No ports listed: every port of every protocol. */
   readonly anyPort: boolean;
   readonly ports: readonly PortEntry[];
 }

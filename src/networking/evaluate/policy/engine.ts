@@ -1,11 +1,13 @@
-// The NetworkPolicy evaluator of shared/docs/semantics.md §1.2 (rules E1-E15).
+// The NetworkPolicy evaluator: which connections the NetworkPolicies of one
+// cluster snapshot allow, as the API defines it (isolation is per direction,
+// the rules of every policy isolating a pod add up, nothing ever denies).
 //
 // Everything that does not depend on the connection is computed once, when the
-// engine is built: each namespace's labels (E2), each pod's parsed addresses
+// engine is built: each namespace's labels (with its name label), each pod's parsed addresses
 // and ports, each policy's selected pods, and for every rule the set of pods
 // its peers admit, all as bitsets over pod indexes. A single decision then
 // reads bits; a truth table is a few word-wide unions per pod, then one AND
-// per word (semantics §2.2.7).
+// per word.
 
 import type { NetworkPolicy } from "../../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { forEachBit, fullBits, hasBit, orAndInto, orInto, setBit, wordCount, type Bits } from "../bitset.js";
@@ -68,7 +70,7 @@ class Engine implements PolicyEngine {
       if (name === "") throw new EvaluatorInputError(`${at}.name`, "must be non-empty");
       if (nsIndex.has(name)) throw new EvaluatorInputError(`${at}.name`, `duplicate namespace ${JSON.stringify(name)}`);
       nsIndex.set(name, i);
-      // E2: the name label is always there, whatever the input says.
+      // The namespace name label is always there, whatever the input says.
       nsLabels.push(Object.freeze({ ...labelsAt(ns.labels, `${at}.labels`), [NAMESPACE_NAME_LABEL]: name }));
     });
 
@@ -292,7 +294,7 @@ class Engine implements PolicyEngine {
         egressMemo.set(key, allowed);
       }
       row.set(allowed);
-      setBit(row, s); // E13
+      setBit(row, s); // a pod always reaches itself
     }
 
     // Ingress, stored transposed: row s holds the destinations that let s in.
@@ -324,10 +326,10 @@ class Engine implements PolicyEngine {
         ingressMemo.set(key, allowed);
       }
       sources.set(allowed);
-      setBit(sources, d); // E13
+      setBit(sources, d); // a pod always reaches itself
       const hostIP = pods[d]!.hostIP;
       const local = hostIP === undefined ? undefined : this.#hostNetworkByIP.get(ipKey(hostIP));
-      if (local !== undefined) orInto(sources, local); // E11
+      if (local !== undefined) orInto(sources, local); // traffic from its own node is always allowed
       const w = d >>> 5;
       const bit = 1 << (d & 31);
       forEachBit(sources, (s) => {

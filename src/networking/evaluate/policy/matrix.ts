@@ -98,7 +98,7 @@ export function lazyTable(m: Matrix): TruthTable {
 export const ALL: unique symbol = Symbol("all");
 export const NONE: unique symbol = Symbol("none");
 
-/** For one (protocol, port): which destinations each rule's ports admit (E8). */
+/** For one (protocol, port): which destinations each rule's ports admit (a named port by the destination pod's own port of that name). */
 export class PortSets {
   readonly #pods: readonly Pod[];
   readonly #words: number;
