@@ -37,10 +37,10 @@ import { currentFolders, fixtureFolders, loadFixtures } from "../support/fixture
 import { loadOracle, oracleDecode, oracleDecodeEnvelope } from "../support/protobufjs.js";
 import { arbObject, arbObjectOf, NETWORKING_KINDS } from "../../src/testing/index.js";
 import { GO_ZERO_SECONDS, goZero } from "../../src/testing/any-shape.js";
+import { hex } from "../support/bytes.js";
 
 const NET = "k8s.io.api.networking.v1";
 
-const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 
 function descOf(msg: Message): DescMessage {
   const info = KINDS.find((k) => k.desc.typeName === msg.$typeName);

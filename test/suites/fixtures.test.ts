@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { decode, encode, fromJson, fromYaml, toJsonString, toYaml } from "../../src/networking/index.js";
 import { currentFolders, loadFixtures, type Fixture } from "../support/fixtures.js";
+import { hex } from "../support/bytes.js";
 
 // The upstream round-trip fixtures: one object per kind stored as .pb, .json and
 // .yaml. Current code must reproduce every byte of v1.30.0 up to HEAD.
-
-function hex(b: Uint8Array): string {
-  return Buffer.from(b).toString("hex");
-}
 
 /** Compares bytes and, on failure, shows where they first differ. */
 function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {

@@ -29,6 +29,7 @@ import {
 } from "../../src/networking/index.js";
 import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf } from "../../src/networking/model/shapes.js";
 import { parseYamlDocuments } from "../../src/networking/text/yaml-parse.js";
+import { hex } from "../support/bytes.js";
 
 const RUNS = Math.max(1, Number.parseInt(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "", 10) || 0);
 /** fast-check runs: `base`, or more when CLUSTERWIRE_PROPERTY_RUNS asks for more. */
@@ -558,7 +559,6 @@ function readSite(o: unknown, steps: readonly (string | number)[]): unknown {
   return v;
 }
 
-const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
 /**
  * The canonical decode of `canon` at the site (from JSON text, the clean case).

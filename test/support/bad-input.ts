@@ -7,11 +7,12 @@ import { DecodeError, EncodeError, MAGIC, decode, encode, fromJson, toJsonString
 import type { NetworkingObject } from "../../src/networking/index.js";
 import { fixtureFolders, loadFixtures } from "./fixtures.js";
 import { ld, readVarint } from "./protobuf-wire.js";
+import { hex } from "./bytes.js";
+import { decodeError } from "./errors.js";
 
 // ------------------------------------------------------------ helpers
 
 export const utf8 = new TextEncoder();
-export const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 
 export const str = (no: number, s: string): number[] => ld(no, utf8.encode(s));
 
@@ -36,24 +37,6 @@ export function rawStart(kind: string, apiVersion = "networking.k8s.io/v1"): num
 
 export const ING = rawStart("Ingress"); // 39
 
-/** Runs `f` and returns the DecodeError it throws (fails on anything else). */
-export function decodeError(f: () => unknown): DecodeError {
-  let thrown: unknown;
-  try {
-    f();
-  } catch (e) {
-    thrown = e;
-  }
-  if (thrown === undefined) throw new Error("expected a DecodeError, but nothing was thrown");
-  if (!(thrown instanceof DecodeError)) {
-    throw new Error(`expected a DecodeError, got ${String(thrown)}${thrown instanceof Error ? `\n${thrown.stack}` : ""}`);
-  }
-  expect(thrown.name).toBe("DecodeError");
-  expect(thrown).toBeInstanceOf(Error);
-  expect(thrown.reason.length).toBeGreaterThan(0);
-  expect(thrown.message).toContain(thrown.reason);
-  return thrown;
-}
 
 export function pbError(bytes: Uint8Array | readonly number[]): DecodeError {
   const e = decodeError(() => decode(bytes instanceof Uint8Array ? bytes : Uint8Array.from(bytes)));
@@ -90,20 +73,6 @@ export function envelopeFieldEnds(pb: Uint8Array): number[] {
 
 // ------------------------------------------------------------ protobuf
 
-export function encodeError(f: () => unknown): EncodeError {
-  let thrown: unknown;
-  try {
-    f();
-  } catch (e) {
-    thrown = e;
-  }
-  if (thrown === undefined) throw new Error("expected an EncodeError, but nothing was thrown");
-  if (!(thrown instanceof EncodeError)) throw new Error(`expected an EncodeError, got ${String(thrown)}`);
-  expect(thrown.name).toBe("EncodeError");
-  expect(thrown.reason.length).toBeGreaterThan(0);
-  expect(thrown.message).toBe(thrown.path === "" ? thrown.reason : `${thrown.path}: ${thrown.reason}`);
-  return thrown;
-}
 
 
 // ------------------------------------------------------------ protobuf fuzzing

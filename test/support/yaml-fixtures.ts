@@ -2,8 +2,6 @@
 // exact JSON reader independent of the code under test.
 
 import { readdirSync, readFileSync } from "node:fs";
-import { expect } from "vitest";
-import { DecodeError } from "../../src/networking/model/errors.js";
 import type { JsonValue } from "../../src/networking/model/json-value.js";
 
 export const FIXTURES = new URL("../../../shared/testdata/k8s-api/", import.meta.url);
@@ -101,13 +99,3 @@ export function fixturePairs(): FixturePair[] {
 
 export const PAIRS = fixturePairs();
 
-/** Asserts that `fn` throws a DecodeError and returns it. */
-export function decodeErrorOf(fn: () => unknown): DecodeError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(DecodeError);
-    return e as DecodeError;
-  }
-  throw new Error("expected a DecodeError");
-}

@@ -6,7 +6,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DecodeError, MAGIC, decode, encode, readEnvelope } from "../../../src/networking/index.js";
 import type { NetworkingObject } from "../../../src/networking/index.js";
-import { hex, envelope, pbError, allFixtures, headIngress, envelopeFieldEnds, arbMutation, mutate, slowest, decodeOrDecodeError } from "../../support/bad-input.js";
+import { envelope, pbError, allFixtures, headIngress, envelopeFieldEnds, arbMutation, mutate, slowest, decodeOrDecodeError } from "../../support/bad-input.js";
+import { hex } from "../../support/bytes.js";
 
 describe("protobuf: truncation", () => {
   // Cutting a Go envelope right after one of its top-level fields leaves a

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { IngressSchema, ObjectMetaSchema, create, encode, encodeWatchEvent, fromJson } from "../../../src/networking/index.js";
 import type { NetworkingObject } from "../../../src/networking/index.js";
-import { encodeError, NP } from "../../support/bad-input.js";
+import { NP } from "../../support/bad-input.js";
+import { encodeError } from "../../support/errors.js";
 
 describe("protobuf: encode refuses what is not a well-typed object, with the path", () => {
   it("a value that is not a top-level object of a supported kind", () => {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { MAGIC, decode } from "../../../src/networking/index.js";
 import { ld } from "../../support/protobuf-wire.js";
-import { utf8, str, envelopeHead, envelope, decodeError, pbError, headIngress } from "../../support/bad-input.js";
+import { utf8, str, envelopeHead, envelope, pbError, headIngress } from "../../support/bad-input.js";
+import { decodeError } from "../../support/errors.js";
 
 describe("protobuf: the k8s\\0 prefix", () => {
   it("empty input", () => {

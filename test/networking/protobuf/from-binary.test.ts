@@ -5,7 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { DecodeError, IngressSchema, MAGIC, create, decode, encode } from "../../../src/networking/index.js";
 import { ld, varint } from "../../support/protobuf-wire.js";
-import { utf8, hex, str, envelopeHead, envelope, decodeError, NP } from "../../support/bad-input.js";
+import { utf8, str, envelopeHead, envelope, NP } from "../../support/bad-input.js";
+import { hex } from "../../support/bytes.js";
+import { decodeError } from "../../support/errors.js";
 
 describe("fuzz campaign findings", () => {
   const levels = 100_000;

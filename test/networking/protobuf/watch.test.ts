@@ -24,8 +24,8 @@ import {
 } from "../../../src/networking/index.js";
 import { loadFixtures } from "../../support/fixtures.js";
 import { oracleDecode } from "../../support/protobufjs.js";
+import { hex } from "../../support/bytes.js";
 
-const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 const utf8 = new TextEncoder();
 
 const head = loadFixtures("HEAD");

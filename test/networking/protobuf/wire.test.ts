@@ -5,7 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { DecodeError, MAGIC, decode, encode } from "../../../src/networking/index.js";
 import { ld, varint } from "../../support/protobuf-wire.js";
-import { hex, envelopeHead, envelope, rawStart, ING, decodeError, pbError } from "../../support/bad-input.js";
+import { envelopeHead, envelope, rawStart, ING, pbError } from "../../support/bad-input.js";
+import { hex } from "../../support/bytes.js";
+import { decodeError } from "../../support/errors.js";
 
 describe("protobuf: varints, wire types, lengths", () => {
   it("bad varint (11 bytes of 0xff) as the envelope's first tag", () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { EncodeError, IngressClassSchema, IngressSchema, NetworkPolicySchema, ObjectMetaSchema, create, decode, encode, fromJson, fromYaml, toJson, toJsonString, toYaml, type NetworkingObject } from "../../../src/networking/index.js";
 import { currentFolders, loadFixtures } from "../../support/fixtures.js";
 import { goZero } from "../../../src/testing/any-shape.js";
+import { hex } from "../../support/bytes.js";
 
 const ING = '"kind":"Ingress","apiVersion":"networking.k8s.io/v1"';
 const NP = '"kind":"NetworkPolicy","apiVersion":"networking.k8s.io/v1"';
@@ -12,7 +13,6 @@ const IC = '"kind":"IngressClass","apiVersion":"networking.k8s.io/v1"';
 
 /** fromJson then compact toJsonString. */
 const rt = (text: string): string => toJsonString(fromJson(text));
-const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 
 type AnyObj = Record<string, unknown>;
 function at(v: unknown, ...path: (string | number)[]): unknown {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../../../src/networking/model/json-value.js";
 import { stringifyGoYaml } from "../../../src/networking/text/yaml-emit.js";
-import { decodeErrorOf } from "../../support/yaml-fixtures.js";
+import { decodeError } from "../../support/errors.js";
+
 
 const one = (value: JsonValue): string => stringifyGoYaml({ k: value });
 
@@ -260,8 +261,8 @@ describe("stringifyGoYaml: numbers, booleans, null, collections", () => {
   it("rejects values JSON cannot hold", () => {
     const cyclic: { [k: string]: JsonValue } = {};
     cyclic["self"] = cyclic;
-    expect(decodeErrorOf(() => stringifyGoYaml(cyclic)).reason).toMatch(/cyclic/);
-    expect(decodeErrorOf(() => stringifyGoYaml({ f: (() => 1) as unknown as JsonValue })).path).toBe("f");
+    expect(decodeError(() => stringifyGoYaml(cyclic)).reason).toMatch(/cyclic/);
+    expect(decodeError(() => stringifyGoYaml({ f: (() => 1) as unknown as JsonValue })).path).toBe("f");
   });
 
   it("skips object properties that are undefined, as JSON.stringify does", () => {

@@ -5,7 +5,8 @@ import { DecodeError } from "../../../src/networking/model/errors.js";
 import type { JsonValue } from "../../../src/networking/model/json-value.js";
 import { stringifyGoYaml } from "../../../src/networking/text/yaml-emit.js";
 import { parseYamlDocuments } from "../../../src/networking/text/yaml-parse.js";
-import { decodeErrorOf } from "../../support/yaml-fixtures.js";
+import { decodeError } from "../../support/errors.js";
+
 
 describe("parseYamlDocuments: YAML 1.1 resolution as go-yaml v2 does it", () => {
   it.each<[string, JsonValue]>([
@@ -59,9 +60,9 @@ describe("parseYamlDocuments: YAML 1.1 resolution as go-yaml v2 does it", () => 
     ]);
     // YAML 1.1: an unquoted y/n key is a bool, so it becomes "true"/"false".
     expect(parseYamlDocuments("y: 1\nn: 0\n")).toEqual([{ true: 1, false: 0 }]);
-    expect(decodeErrorOf(() => parseYamlDocuments("~: x\n")).reason).toMatch(/null/);
-    expect(decodeErrorOf(() => parseYamlDocuments("? [a]\n: x\n")).reason).toMatch(/invalid map key/);
-    expect(decodeErrorOf(() => parseYamlDocuments("18446744073709551615: x\n")).reason).toMatch(/uint64/);
+    expect(decodeError(() => parseYamlDocuments("~: x\n")).reason).toMatch(/null/);
+    expect(decodeError(() => parseYamlDocuments("? [a]\n: x\n")).reason).toMatch(/invalid map key/);
+    expect(decodeError(() => parseYamlDocuments("18446744073709551615: x\n")).reason).toMatch(/uint64/);
   });
 
   it("reads multi-document streams and skips empty or null documents", () => {
@@ -82,10 +83,10 @@ describe("parseYamlDocuments: YAML 1.1 resolution as go-yaml v2 does it", () => 
     ).toEqual([{ base: { x: 1, v: 2 }, other: { z: 0 }, d: { v: 2, x: 1, z: 0, w: 4 } }]);
     expect(parseYamlDocuments("b: &b {v: 2, w: 1}\nd:\n  <<: *b\n  v: 3\n", { uniqueKeys: false })).toEqual([{ b: { v: 2, w: 1 }, d: { v: 3, w: 1 } }]);
     // Strict decoding rejects a key set twice, whether written or merged.
-    expect(decodeErrorOf(() => parseYamlDocuments("b: &b {v: 2}\nd:\n  v: 3\n  <<: *b\n")).reason).toMatch(/already set/);
-    expect(decodeErrorOf(() => parseYamlDocuments("b: &b {v: 2}\nd:\n  <<: *b\n  v: 3\n")).reason).toMatch(/already defined/);
+    expect(decodeError(() => parseYamlDocuments("b: &b {v: 2}\nd:\n  v: 3\n  <<: *b\n")).reason).toMatch(/already set/);
+    expect(decodeError(() => parseYamlDocuments("b: &b {v: 2}\nd:\n  <<: *b\n  v: 3\n")).reason).toMatch(/already defined/);
     expect(parseYamlDocuments("b: &b {v: 2}\nd:\n  <<: *b\n  w: 3\n")).toEqual([{ b: { v: 2 }, d: { v: 2, w: 3 } }]);
-    expect(decodeErrorOf(() => parseYamlDocuments("a: 1\n<<: 2\n")).reason).toMatch(/map merge/);
+    expect(decodeError(() => parseYamlDocuments("a: 1\n<<: 2\n")).reason).toMatch(/map merge/);
   });
 
   it("returns objects that keep __proto__ as an own key and do not pollute prototypes", () => {
@@ -105,7 +106,7 @@ describe("parseYamlDocuments: YAML 1.1 resolution as go-yaml v2 does it", () => 
 describe("parseYamlDocuments: errors are DecodeError with a location", () => {
   it("reports syntax errors with 1-based line and column", () => {
     // DecodeError.document is 1-based: the error is in the second document.
-    const e = decodeErrorOf(() => parseYamlDocuments("ok: 1\n---\na: [1, 2\nb: 3\n"));
+    const e = decodeError(() => parseYamlDocuments("ok: 1\n---\na: [1, 2\nb: 3\n"));
     expect(e.format).toBe("yaml");
     expect(e.document).toBe(2);
     expect(e.line).toBe(4);
@@ -114,21 +115,21 @@ describe("parseYamlDocuments: errors are DecodeError with a location", () => {
     expect(e.message).toContain("document 2, line 4, column 1");
 
     // Reported where the input ends, after the line break; the first document is 1.
-    const u = decodeErrorOf(() => parseYamlDocuments('a: "unterminated\n'));
+    const u = decodeError(() => parseYamlDocuments('a: "unterminated\n'));
     expect([u.document, u.line, u.column]).toEqual([1, 2, 1]);
     expect(u.message).toMatch(/^yaml decode error at document 1, line 2, column 1: /);
 
-    const tabs = decodeErrorOf(() => parseYamlDocuments("a:\n\t- b\n"));
+    const tabs = decodeError(() => parseYamlDocuments("a:\n\t- b\n"));
     expect(tabs.line).toBe(2);
   });
 
   it("rejects what go-yaml's reader and directive parser reject", () => {
-    const ctl = decodeErrorOf(() => parseYamlDocuments("a: 1\n---\nb: x\u0001y\n"));
+    const ctl = decodeError(() => parseYamlDocuments("a: 1\n---\nb: x\u0001y\n"));
     expect([ctl.reason, ctl.document, ctl.line, ctl.column]).toEqual(["control characters are not allowed", 2, 3, 5]);
-    expect(decodeErrorOf(() => parseYamlDocuments("a: \ud800\n")).column).toBe(4);
-    const v12 = decodeErrorOf(() => parseYamlDocuments("%YAML 1.2\n---\na: 1\n"));
+    expect(decodeError(() => parseYamlDocuments("a: \ud800\n")).column).toBe(4);
+    const v12 = decodeError(() => parseYamlDocuments("%YAML 1.2\n---\na: 1\n"));
     expect(v12.reason).toBe("found incompatible YAML document");
-    const unknown = decodeErrorOf(() => parseYamlDocuments("%FOO bar\n---\na: 1\n"));
+    const unknown = decodeError(() => parseYamlDocuments("%FOO bar\n---\na: 1\n"));
     expect(unknown.reason).toBe("found unknown directive name");
     expect(parseYamlDocuments("%YAML 1.1\n%TAG !e! tag:example.com,2000:\n---\na: !e!x yes\nb: on\n")).toEqual([
       { a: "yes", b: true },
@@ -138,36 +139,36 @@ describe("parseYamlDocuments: errors are DecodeError with a location", () => {
   });
 
   it("rejects duplicate keys with the line of the duplicate (uniqueKeys, the default)", () => {
-    const e = decodeErrorOf(() => parseYamlDocuments("a: 1\nb: 2\na: 3\n"));
+    const e = decodeError(() => parseYamlDocuments("a: 1\nb: 2\na: 3\n"));
     expect(e.reason).toMatch(/"a" already defined/);
     expect([e.document, e.line, e.column]).toEqual([1, 3, 1]);
-    expect(decodeErrorOf(() => parseYamlDocuments("a: 1\nb: 2\na: 3\n", { uniqueKeys: true })).line).toBe(3);
+    expect(decodeError(() => parseYamlDocuments("a: 1\nb: 2\na: 3\n", { uniqueKeys: true })).line).toBe(3);
     // In a nested flow mapping of a later document.
-    const nested = decodeErrorOf(() => parseYamlDocuments("x: 1\n---\nb: {c: 1, c: 2}\n"));
+    const nested = decodeError(() => parseYamlDocuments("x: 1\n---\nb: {c: 1, c: 2}\n"));
     expect([nested.document, nested.line, nested.column]).toEqual([2, 3, 11]);
     // Keys are compared after YAML 1.1 resolution: y and True are both the bool true.
-    expect(decodeErrorOf(() => parseYamlDocuments("y: 1\nTrue: 2\n")).reason).toMatch(/"true" already defined/);
+    expect(decodeError(() => parseYamlDocuments("y: 1\nTrue: 2\n")).reason).toMatch(/"true" already defined/);
   });
 
   it("keeps the last of repeated keys with uniqueKeys: false (sigs.k8s.io/yaml YAMLToJSON)", () => {
     expect(parseYamlDocuments("a: 1\nb: 2\na: 3\n", { uniqueKeys: false })).toEqual([{ a: 3, b: 2 }]);
     expect(parseYamlDocuments("x: 1\n---\nb: {c: 1, c: 2}\nc: [1]\nc: {d: e}\n", { uniqueKeys: false })).toEqual([{ x: 1 }, { b: { c: 2 }, c: { d: "e" } }]);
     // Every value is still resolved, as go-yaml's resolver does: a bad one fails though replaced.
-    expect(decodeErrorOf(() => parseYamlDocuments("a: !!int x\na: 1\n", { uniqueKeys: false })).reason).toMatch(/cannot decode !!str `x` as a !!int/);
+    expect(decodeError(() => parseYamlDocuments("a: !!int x\na: 1\n", { uniqueKeys: false })).reason).toMatch(/cannot decode !!str `x` as a !!int/);
     // The last explicit value also wins over a merge between the two.
     expect(parseYamlDocuments("b: &b {x: 1, w: 1}\nd:\n  x: 2\n  <<: *b\n  x: 3\n", { uniqueKeys: false })).toEqual([{ b: { x: 1, w: 1 }, d: { x: 3, w: 1 } }]);
   });
 
   it("rejects values JSON cannot represent and tags that do not fit", () => {
-    expect(decodeErrorOf(() => parseYamlDocuments("a: .nan\n")).line).toBe(1);
-    const tagged = decodeErrorOf(() => parseYamlDocuments("a: !!int abc\n"));
+    expect(decodeError(() => parseYamlDocuments("a: .nan\n")).line).toBe(1);
+    const tagged = decodeError(() => parseYamlDocuments("a: !!int abc\n"));
     expect(tagged.reason).toMatch(/cannot decode !!str `abc` as a !!int/);
-    expect(decodeErrorOf(() => parseYamlDocuments("a: !!binary '%%%'\n")).reason).toMatch(/base64/);
+    expect(decodeError(() => parseYamlDocuments("a: !!binary '%%%'\n")).reason).toMatch(/base64/);
   });
 
   it("rejects unknown and self-referencing aliases", () => {
-    expect(decodeErrorOf(() => parseYamlDocuments("a: *nope\n")).line).toBe(1);
-    expect(decodeErrorOf(() => parseYamlDocuments("a: &a [*a]\n"))).toBeInstanceOf(DecodeError);
+    expect(decodeError(() => parseYamlDocuments("a: *nope\n")).line).toBe(1);
+    expect(decodeError(() => parseYamlDocuments("a: &a [*a]\n"))).toBeInstanceOf(DecodeError);
   });
 
   it("limits nesting depth without overflowing the stack", () => {
@@ -178,17 +179,17 @@ describe("parseYamlDocuments: errors are DecodeError with a location", () => {
       "{a: ".repeat(10_000) + "1" + "}".repeat(10_000),
       Array.from({ length: 3000 }, (_, i) => " ".repeat(i) + "k:").join("\n") + " x\n",
     ]) {
-      const e = decodeErrorOf(() => parseYamlDocuments(text));
+      const e = decodeError(() => parseYamlDocuments(text));
       expect(e.reason).toMatch(/nesting deeper than 100/);
       expect(e.line).toBeGreaterThanOrEqual(1);
     }
     expect(parseYamlDocuments("[".repeat(100) + "]".repeat(100))).toHaveLength(1);
-    expect(decodeErrorOf(() => parseYamlDocuments("[".repeat(101) + "]".repeat(101))).column).toBe(101);
+    expect(decodeError(() => parseYamlDocuments("[".repeat(101) + "]".repeat(101))).column).toBe(101);
     expect(parseYamlDocuments("[[[1]]]", { maxDepth: 3 })).toEqual([[[[1]]]]);
-    expect(decodeErrorOf(() => parseYamlDocuments("[[[1]]]", { maxDepth: 2 })).column).toBe(3);
+    expect(decodeError(() => parseYamlDocuments("[[[1]]]", { maxDepth: 2 })).column).toBe(3);
     // Aliases cannot be used to build depth past the limit either.
     const viaAlias = `a: &a ${"[".repeat(60)}${"]".repeat(60)}\nb: ${"[".repeat(60)}*a${"]".repeat(60)}\n`;
-    expect(decodeErrorOf(() => parseYamlDocuments(viaAlias)).reason).toMatch(/nesting/);
+    expect(decodeError(() => parseYamlDocuments(viaAlias)).reason).toMatch(/nesting/);
   });
 
   it("stops an alias bomb quickly", () => {
@@ -199,12 +200,12 @@ describe("parseYamlDocuments: errors are DecodeError with a location", () => {
       lines.push(`${names[i]}: &${names[i]} [${Array(9).fill(`*${prev}`).join(",")}]`);
     }
     const started = Date.now();
-    const e = decodeErrorOf(() => parseYamlDocuments(lines.join("\n") + "\n"));
+    const e = decodeError(() => parseYamlDocuments(lines.join("\n") + "\n"));
     expect(e.reason).toMatch(/excessive aliasing/);
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it("rejects non-string input with a DecodeError", () => {
-    expect(decodeErrorOf(() => parseYamlDocuments(42 as unknown as string)).reason).toMatch(/not a string/);
+    expect(decodeError(() => parseYamlDocuments(42 as unknown as string)).reason).toMatch(/not a string/);
   });
 });

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { fromYaml, toJsonString } from "../../../src/networking/index.js";
 import type { NetworkingObject } from "../../../src/networking/index.js";
-import { decodeError, onlyDecodeError } from "../../support/bad-input.js";
+import { onlyDecodeError } from "../../support/bad-input.js";
+import { decodeError } from "../../support/errors.js";
 
 describe("YAML: errors name the document and the path or line", () => {
   // DecodeError.document is 1-based (the first document is 1).

@@ -27,10 +27,10 @@ import {
 import { WT, paddedVarint, readVarint, serialize, varint, type Edit, type PbDoc, type PbNode } from "../../support/protobuf-wire.js";
 import { Rng, inputRng } from "./rng.js";
 import { STRATEGIES, strategyKey } from "./strategies.js";
+import { hex } from "../../support/bytes.js";
 
 const corpus = loadCorpus();
 const docs = [...corpus.pb, ...corpus.watchFrames].map(docOf);
-const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
 describe("Rng", () => {
   it("is a function of its seed", () => {
