@@ -1,6 +1,5 @@
 // Malformed input for fromJson and fromYaml on random text: every bad input raises a DecodeError saying
 // where (byte offset, path, line/column) and why, and nothing else is thrown.
-// (Split from the former threat-grouped test/networking/bad-input.test.ts.)
 
 import fc from "fast-check";
 import { describe, it } from "vitest";

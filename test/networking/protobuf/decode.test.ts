@@ -1,6 +1,5 @@
 // Malformed input for decode(): truncated and random input: every bad input raises a DecodeError saying
 // where (byte offset, path, line/column) and why, and nothing else is thrown.
-// (Split from the former threat-grouped test/networking/bad-input.test.ts.)
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,5 @@
 // Malformed input for the wire primitives (varints, wire types, lengths, groups, UTF-8): every bad input raises a DecodeError saying
 // where (byte offset, path, line/column) and why, and nothing else is thrown.
-// (Split from the former threat-grouped test/networking/bad-input.test.ts.)
 
 import { describe, expect, it } from "vitest";
 import { DecodeError, MAGIC, decode, encode } from "../../../src/networking/index.js";

@@ -1,7 +1,6 @@
 // fromJson(): every malformed input raises a DecodeError saying where (byte
-// offset, path, line/column) and why, and nothing else is thrown (these tests
-// come from the former threat-grouped bad-input.test.ts); repeated keys cost
-// linear time.
+// offset, path, line/column) and why, and nothing else is thrown; repeated
+// keys cost linear time.
 
 import { describe, expect, it } from "vitest";
 import { DecodeError, decode, encode, fromJson, toJsonString } from "../../../src/networking/index.js";

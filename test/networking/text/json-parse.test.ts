@@ -1,6 +1,5 @@
 // Malformed input for the JSON text parser: every bad input raises a DecodeError saying
 // where (byte offset, path, line/column) and why, and nothing else is thrown.
-// (Split from the former threat-grouped test/networking/bad-input.test.ts.)
 
 import { describe, expect, it } from "vitest";
 import { jsonError } from "../../support/bad-input.js";
