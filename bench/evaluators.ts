@@ -10,8 +10,8 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { createPolicyEngine, createRouter, type Connection, type Router } from "../src/networking/index.js";
-import { referenceEvaluate } from "../test/networking/policy-reference.js";
-import { referenceRoute } from "../test/networking/router-reference.js";
+import { referenceEvaluate } from "../test/support/policy-reference.js";
+import { referenceRoute } from "../test/support/router-reference.js";
 import { benchCluster, benchIngresses, benchRequests, prng, type BenchCluster } from "./evaluator-inputs.js";
 
 export interface EvaluatorResult {

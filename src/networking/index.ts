@@ -1,53 +1,34 @@
 // Public API of clusterwire/networking.
-export { DecodeError, EncodeError, type DecodeErrorLocation, type DecodeFormat } from "./errors.js";
-export {
-  decode,
-  encode,
-  kindOf,
-  readEnvelope,
-  MAGIC,
-  PROTOBUF_MEDIA_TYPE,
-  type DecodeOptions,
-  type EncodeOptions,
-  type Envelope,
-} from "./envelope.js";
-export {
-  decodeWatchStream,
-  decodeWatchEvent,
-  encodeWatchEvent,
-  DEFAULT_MAX_FRAME_SIZE,
-  PROTOBUF_WATCH_MEDIA_TYPE,
-  type WatchEvent,
-  type WatchEventType,
-  type WatchDecodeOptions,
-} from "./watch.js";
-export { fromJson, toJson, toJsonString, type FromJsonOptions } from "./json.js";
-export {
-  decodeJsonWatchStream,
-  decodeJsonWatchEvent,
-  encodeJsonWatchEvent,
-  JSON_WATCH_MEDIA_TYPE,
-  type JsonWatchDecodeOptions,
-} from "./json-watch.js";
-export { fromYaml, toYaml } from "./yaml.js";
-export type { JsonObject, JsonValue } from "./json-value.js";
-export { KINDS, NETWORKING_API_VERSION, lookupKind, type KindInfo, type NetworkingObject } from "./kinds.js";
-export { formatRfc3339, parseRfc3339 } from "./time.js";
+export { DecodeError, EncodeError, type DecodeErrorLocation, type DecodeFormat } from "./model/errors.js";
+export { decode, type DecodeOptions } from "./protobuf/decode.js";
+export { encode, type EncodeOptions } from "./protobuf/encode.js";
+export { readEnvelope, MAGIC, type Envelope } from "./protobuf/envelope.js";
+export { PROTOBUF_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE, JSON_WATCH_MEDIA_TYPE } from "./model/constants.js";
+export { DEFAULT_MAX_FRAME_SIZE, type WatchEvent, type WatchEventType } from "./model/watch-event.js";
+export { decodeWatchStream, decodeWatchEvent, encodeWatchEvent, type WatchDecodeOptions } from "./protobuf/watch.js";
+export { fromJson, type FromJsonOptions } from "./text/from-json.js";
+export { toJson, toJsonString } from "./text/to-json.js";
+export { decodeJsonWatchStream, decodeJsonWatchEvent, encodeJsonWatchEvent, type JsonWatchDecodeOptions } from "./text/json-watch.js";
+export { fromYaml, toYaml } from "./text/yaml.js";
+export type { JsonObject, JsonValue } from "./model/json-value.js";
+export { NETWORKING_API_VERSION } from "./model/kind-names.js";
+export { KINDS, kindOf, lookupKind, type KindInfo, type NetworkingObject } from "./model/kinds.js";
+export { formatRfc3339, parseRfc3339 } from "./model/time.js";
 export {
   validate,
-  toStatus,
   DEFAULT_FEATURE_GATES,
   type FeatureGates,
   type ValidateOptions,
-} from "./validate.js";
-export { applyDefaults } from "./defaults.js";
+} from "./validation/validate.js";
+export { toStatus } from "./validation/status.js";
+export { applyDefaults } from "./validation/defaults.js";
 export {
   formatFieldError,
   formatFieldErrorBody,
   type BadValue,
   type FieldError,
   type FieldErrorType,
-} from "./field-error.js";
+} from "./validation/field-error.js";
 // The generated message types and schemas, for building objects with create().
 export * from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
 export type {
@@ -81,9 +62,9 @@ export { IntOrStringSchema } from "../../gen/k8s/io/apimachinery/pkg/util/intstr
 export type { TypedLocalObjectReference } from "../../gen/k8s/io/api/core/v1/core_pb.js";
 export { TypedLocalObjectReferenceSchema } from "../../gen/k8s/io/api/core/v1/core_pb.js";
 export { create } from "@bufbuild/protobuf";
-export { EvaluatorInputError } from "./errors.js";
-export { createPolicyEngine, type PolicyEngineInput } from "./policy-engine.js";
-export { createRouter, type RouterInput } from "./router.js";
+export { EvaluatorInputError } from "./model/errors.js";
+export { createPolicyEngine, type PolicyEngineInput } from "./evaluate/policy/engine.js";
+export { createRouter, type RouterInput } from "./evaluate/router/router.js";
 export type {
   Cell,
   ClusterNamespace,
@@ -109,4 +90,4 @@ export type {
   TruthMatrix,
   TruthTable,
   Verdict,
-} from "./evaluator-types.js";
+} from "./evaluate/types.js";

@@ -42,9 +42,9 @@
 
 import fc from "fast-check";
 import { create, ScalarType, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
-import { KINDS } from "../networking/index.js";
+import { KINDS, NETWORKING_API_VERSION } from "../networking/index.js";
 import type { NetworkingObject } from "../networking/index.js";
-import { shapeOf } from "../networking/shapes.js";
+import { shapeOf } from "../networking/model/shapes.js";
 
 export const TIME_TYPE = "k8s.io.apimachinery.pkg.apis.meta.v1.Time";
 export const INT_OR_STRING_TYPE = "k8s.io.apimachinery.pkg.util.intstr.IntOrString";
@@ -61,7 +61,7 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** The networking kinds (no Status): Ingress, IngressList, ... ServiceCIDRList. */
-export const NETWORKING_KINDS: readonly string[] = KINDS.filter((k) => k.apiVersion === "networking.k8s.io/v1").map((k) => k.kind);
+export const NETWORKING_KINDS: readonly string[] = KINDS.filter((k) => k.apiVersion === NETWORKING_API_VERSION).map((k) => k.kind);
 
 export interface ArbOptions {
   /** Leave out the values Kubernetes JSON cannot carry (see the header). */
@@ -381,7 +381,7 @@ export function arbObjectOf(kind: string, options: ArbOptions = {}): fc.Arbitrar
   const key = `${kind}/${options.json === true}/${options.maxDepth ?? ""}`;
   const cached = kindCache.get(key);
   if (cached !== undefined) return cached;
-  const info = KINDS.find((k) => k.kind === kind && k.apiVersion === "networking.k8s.io/v1");
+  const info = KINDS.find((k) => k.kind === kind && k.apiVersion === NETWORKING_API_VERSION);
   if (info === undefined) throw new Error(`arbitraries: unknown kind ${kind}`);
   const arb = arbMessage<NetworkingObject>(info.desc, options);
   kindCache.set(key, arb);

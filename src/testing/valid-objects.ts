@@ -4,7 +4,7 @@
 // as an update of itself.
 
 import fc from "fast-check";
-import { fromJson, type JsonObject, type JsonValue, type NetworkingObject } from "../networking/index.js";
+import { NETWORKING_API_VERSION, fromJson, type JsonObject, type JsonValue, type NetworkingObject } from "../networking/index.js";
 import {
   arbAbsolutePath,
   arbAnnotations,
@@ -27,8 +27,6 @@ import {
   arbWildcardHost,
   type IPBlockOptions,
 } from "./building-blocks.js";
-
-export const NETWORKING_API_VERSION = "networking.k8s.io/v1";
 
 /** The five validated kinds. */
 export const VALIDATED_KINDS = ["Ingress", "IngressClass", "NetworkPolicy", "IPAddress", "ServiceCIDR"] as const;

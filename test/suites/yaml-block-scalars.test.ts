@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { fromYaml, toJson } from "../../src/networking/index.js";
-import type { JsonValue } from "../../src/networking/json-value.js";
-import { parseYamlDocuments } from "../../src/networking/yaml-text.js";
+import type { JsonValue } from "../../src/networking/index.js";
+import { parseYamlDocuments } from "../../src/networking/text/yaml-parse.js";
 
 interface GoldenCase {
   readonly name: string;

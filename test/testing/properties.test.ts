@@ -25,8 +25,8 @@ import {
   propValidateNeverThrows,
   type AdmissionVerdict,
 } from "../../src/testing/index.js";
-import { referenceEvaluate } from "../networking/policy-reference.js";
-import { referenceRoute } from "../networking/router-reference.js";
+import { referenceEvaluate } from "../support/policy-reference.js";
+import { referenceRoute } from "../support/router-reference.js";
 import { runs } from "./quality.js";
 
 /** Runs a property that should fail, and returns the error it failed with. */

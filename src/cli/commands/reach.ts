@@ -8,7 +8,7 @@ import {
   type PolicyEngine,
   type Protocol,
 } from "../../networking/index.js";
-import { PROTOCOLS } from "../../networking/evaluator-types.js";
+import { PROTOCOLS } from "../../networking/evaluate/types.js";
 import { clusterEngine, loadClusterFile, policySource, type ClusterFile, type ExtraPolicy } from "../shared/cluster-file.js";
 import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
 import { EXPLAIN_LIMIT, renderHeatmapHtml } from "../shared/heatmap.js";

@@ -3,7 +3,7 @@ import {
   type Route,
   type RouteRequest,
 } from "../../networking/index.js";
-import { normaliseHost, requestPath } from "../../networking/router.js";
+import { normaliseHost, requestPath } from "../../networking/evaluate/router/router.js";
 import { parseCommandLine, type Command } from "../shared/command.js";
 import { EXIT_FAILURE, EXIT_OK, inputPath, usageError } from "../shared/io.js";
 import { loadManifestObjects } from "../shared/manifests.js";

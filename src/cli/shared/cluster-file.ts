@@ -13,8 +13,8 @@ import {
   type PolicyEngine,
   type Protocol,
 } from "../../networking/index.js";
-import { fromParsedYaml } from "../../networking/json.js";
-import { parseYamlDocuments } from "../../networking/yaml-text.js";
+import { fromParsedYaml } from "../../networking/text/from-json.js";
+import { parseYamlDocuments } from "../../networking/text/yaml-parse.js";
 import { CliError, EXIT_USAGE, asText, readInput, type CliIO } from "./io.js";
 
 // The cluster description `clusterwire reach` reads: one YAML document with

@@ -16,7 +16,7 @@
 
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import type { Decision, DirectionDecision, TruthMatrix } from "../../networking/evaluator-types.js";
+import type { Decision, DirectionDecision, TruthMatrix } from "../../networking/index.js";
 
 export interface HeatmapInput {
   readonly title: string;

@@ -1,6 +1,6 @@
 import { LineCounter, isMap, isScalar, parseAllDocuments, type Document } from "yaml";
-import { DecodeError } from "../../networking/errors.js";
-import { parseJsonText } from "../../networking/json-text.js";
+import { DecodeError } from "../../networking/index.js";
+import { parseJsonText } from "../../networking/text/json-parse.js";
 import { checkInventory, formatInventoryPath, type InventoryInput, type InventoryIssue } from "../../storage/index.js";
 import { CliError, EXIT_USAGE, asText, detectFormat, readInput, type CliIO } from "./io.js";
 

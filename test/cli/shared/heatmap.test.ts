@@ -6,7 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXPLAIN_LIMIT, HEATMAP_COLOURS, TABLE_LIMIT, renderHeatmapHtml } from "../../../src/cli/shared/heatmap.js";
 import { createPolicyEngine, fromJson, type NetworkPolicy } from "../../../src/networking/index.js";
-import type { Decision, Protocol, TruthMatrix } from "../../../src/networking/evaluator-types.js";
+import type { Decision, Protocol, TruthMatrix } from "../../../src/networking/evaluate/types.js";
 import { CHROMIUM, SKIP_BROWSER } from "../../support/chromium.js";
 
 const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 50);

@@ -1,0 +1,75 @@
+import type { DescMessage, Message } from "@bufbuild/protobuf";
+import * as net from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import * as meta from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
+import { NETWORKING_API_VERSION, notAKind } from "./kind-names.js";
+
+/** A top-level kind: what the envelope's apiVersion/kind and JSON's kind/apiVersion name. */
+export interface KindInfo {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly desc: DescMessage;
+  /** True for the `...List` kinds. */
+  readonly list: boolean;
+  /** Namespaced kinds are Ingress and NetworkPolicy. */
+  readonly namespaced: boolean;
+}
+
+/** Every kind clusterwire decodes and encodes, in registration order. */
+export const KINDS: readonly KindInfo[] = [
+  k("Ingress", net.IngressSchema, false, true),
+  k("IngressList", net.IngressListSchema, true, true),
+  k("IngressClass", net.IngressClassSchema, false, false),
+  k("IngressClassList", net.IngressClassListSchema, true, false),
+  k("NetworkPolicy", net.NetworkPolicySchema, false, true),
+  k("NetworkPolicyList", net.NetworkPolicyListSchema, true, true),
+  k("IPAddress", net.IPAddressSchema, false, false),
+  k("IPAddressList", net.IPAddressListSchema, true, false),
+  k("ServiceCIDR", net.ServiceCIDRSchema, false, false),
+  k("ServiceCIDRList", net.ServiceCIDRListSchema, true, false),
+  // Error responses and ERROR watch events carry a core-group Status.
+  { apiVersion: "v1", kind: "Status", desc: meta.StatusSchema, list: false, namespaced: false },
+];
+
+function k(kind: string, desc: DescMessage, list: boolean, namespaced: boolean): KindInfo {
+  return { apiVersion: NETWORKING_API_VERSION, kind, desc, list, namespaced };
+}
+
+let byTypeName: ReadonlyMap<string, KindInfo> | undefined;
+let byGvk: ReadonlyMap<string, KindInfo> | undefined;
+
+/** The kind of a message type, or undefined for messages that are not top-level kinds. */
+export function kindOfTypeName(typeName: string): KindInfo | undefined {
+  byTypeName ??= new Map(KINDS.map((i) => [i.desc.typeName, i]));
+  return byTypeName.get(typeName);
+}
+
+/** Looks up a kind by its apiVersion and kind strings. */
+export function lookupKind(apiVersion: string, kind: string): KindInfo | undefined {
+  byGvk ??= new Map(KINDS.map((i) => [`${i.apiVersion}\n${i.kind}`, i]));
+  return byGvk.get(`${apiVersion}\n${kind}`);
+}
+
+/**
+ * The kind of an object (from its protobuf-es `$typeName`). Throws
+ * {@link EncodeError} for anything that is not a top-level kind.
+ */
+export function kindOf(obj: NetworkingObject | Message): KindInfo {
+  const typeName = (obj as { $typeName?: unknown } | null | undefined)?.$typeName;
+  const info = typeof typeName === "string" ? kindOfTypeName(typeName) : undefined;
+  if (info === undefined) throw notAKind(obj);
+  return info;
+}
+
+/** Any object clusterwire decodes: a networking.k8s.io/v1 kind, its List, or a Status. */
+export type NetworkingObject =
+  | net.Ingress
+  | net.IngressList
+  | net.IngressClass
+  | net.IngressClassList
+  | net.NetworkPolicy
+  | net.NetworkPolicyList
+  | net.IPAddress
+  | net.IPAddressList
+  | net.ServiceCIDR
+  | net.ServiceCIDRList
+  | meta.Status;

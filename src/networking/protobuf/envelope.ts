@@ -1,0 +1,119 @@
+import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import { PROTOBUF_MEDIA_TYPE } from "../model/constants.js";
+import { DecodeError } from "../model/errors.js";
+import { describeType } from "../model/kind-names.js";
+import { groupDepthLimit, toDecodeError, type BinaryDecodeOptions } from "./from-binary.js";
+import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
+
+/** The 4 bytes that start every Kubernetes protobuf object: "k8s" and the encoding style 0. */
+export const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
+
+
+/** The envelope's parts, as found in a `runtime.Unknown`. */
+export interface Envelope {
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** Offsets of the raw object bytes within the input. */
+  readonly rawStart: number;
+  readonly rawEnd: number;
+}
+
+/** Reads the magic and the `runtime.Unknown` without decoding the object. */
+export function readEnvelope(bytes: Uint8Array, options: BinaryDecodeOptions = {}): Envelope {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new DecodeError("protobuf", `expected a Uint8Array, got ${describeType(bytes)}`, { offset: 0 });
+  }
+  if (bytes.length === 0) throw new DecodeError("protobuf", "empty data", { offset: 0 });
+  for (let i = 0; i < MAGIC.length; i++) {
+    if (i >= bytes.length) throw new DecodeError("protobuf", "truncated k8s\\0 prefix", { offset: i });
+    if (bytes[i] !== MAGIC[i]) {
+      throw new DecodeError("protobuf", `missing k8s\\0 prefix: byte ${i} is 0x${hex(bytes[i] as number)}, want 0x${hex(MAGIC[i] as number)}`, { offset: i });
+    }
+  }
+  if (bytes.length === MAGIC.length) throw new DecodeError("protobuf", "empty body after the k8s\\0 prefix", { offset: MAGIC.length });
+
+  const r = new BinaryReader(bytes);
+  r.pos = MAGIC.length;
+  const state = { fieldStart: r.pos };
+  let apiVersion = "";
+  let kind = "";
+  let rawStart = -1;
+  let rawEnd = -1;
+  let contentEncoding = "";
+  let contentType = "";
+  const end = bytes.length;
+  const depth = groupDepthLimit(options);
+  try {
+    while (r.pos < end) {
+      const at = r.pos;
+      state.fieldStart = at;
+      const tag = readTag(r);
+      const no = tag >>> 3;
+      const wt = tag & 7;
+      if (no >= 1 && no <= 4 && wt !== WireType.LengthDelimited) {
+        throw new Failure(at, `wrong wire type ${wt} for runtime.Unknown field ${no}`);
+      }
+      switch (no) {
+        case 1: {
+          const stop = readLength(r, bytes, end, "input");
+          while (r.pos < stop) {
+            const tat = r.pos;
+            state.fieldStart = tat;
+            const ttag = readTag(r);
+            const tno = ttag >>> 3;
+            const twt = ttag & 7;
+            if ((tno === 1 || tno === 2) && twt === WireType.LengthDelimited) {
+              const sEnd = readLength(r, bytes, stop, "typeMeta");
+              const s = readUtf8(bytes, r.pos, sEnd, tat);
+              r.pos = sEnd;
+              if (tno === 1) apiVersion = s;
+              else kind = s;
+            } else if (tno === 1 || tno === 2) {
+              throw new Failure(tat, `wrong wire type ${twt} for runtime.TypeMeta field ${tno}`);
+            } else {
+              skipValue(r, bytes, twt, tno, stop, depth, tat);
+            }
+          }
+          break;
+        }
+        case 2:
+          rawEnd = readLength(r, bytes, end, "input");
+          rawStart = r.pos;
+          r.pos = rawEnd;
+          break;
+        case 3:
+        case 4: {
+          const sEnd = readLength(r, bytes, end, "input");
+          const s = readUtf8(bytes, r.pos, sEnd, at);
+          r.pos = sEnd;
+          if (no === 3) contentEncoding = s;
+          else contentType = s;
+          break;
+        }
+        default:
+          skipValue(r, bytes, wt, no, end, depth, at);
+      }
+    }
+  } catch (e) {
+    throw toDecodeError(e, state);
+  }
+  if (contentEncoding !== "") {
+    throw new DecodeError("protobuf", `unsupported contentEncoding ${JSON.stringify(contentEncoding)}`, { offset: MAGIC.length });
+  }
+  if (contentType !== "" && contentType !== PROTOBUF_MEDIA_TYPE) {
+    throw new DecodeError("protobuf", `unsupported contentType ${JSON.stringify(contentType)}`, { offset: MAGIC.length });
+  }
+  if (kind === "" || apiVersion === "") {
+    throw new DecodeError("protobuf", "runtime.Unknown has no apiVersion/kind", { offset: MAGIC.length });
+  }
+  // A missing raw field is an empty object, as in Go.
+  if (rawStart < 0) {
+    rawStart = bytes.length;
+    rawEnd = bytes.length;
+  }
+  return { apiVersion, kind, rawStart, rawEnd };
+}
+
+function hex(n: number): string {
+  return n.toString(16).padStart(2, "0");
+}

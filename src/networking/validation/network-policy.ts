@@ -1,0 +1,184 @@
+// NetworkPolicy rules as the API server checks them, with the update
+// ratchets (selector values, unchanged CIDRs) computed from the stored object.
+
+import type {
+  IPBlock,
+  NetworkPolicy,
+  NetworkPolicyPeer,
+  NetworkPolicyPort,
+  NetworkPolicySpec,
+} from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import { effectivePolicyTypes } from "./default-values.js";
+import { FieldPath } from "../model/path.js";
+import { forbidden, goStringSlice, invalid, notSupported, required, type FieldError } from "./field-error.js";
+import { cidrForLegacyField, exceptIsStrictSubset, ipMessages, parseCIDRSloppy } from "./rules/ip.js";
+import { labelSelectorHasErrors, validateLabelSelector } from "./rules/label-selector.js";
+import { isValidPortName, isValidPortNum, nameIsDnsSubdomain } from "./rules/names.js";
+import { validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
+
+export const PROTOCOLS = ["TCP", "UDP", "SCTP"] as const;
+export const POLICY_TYPES = ["Ingress", "Egress"] as const;
+
+export interface NetworkPolicyValidationOptions {
+  readonly allowInvalidLabelValueInSelector: boolean;
+  /** CIDR strings from the stored object, accepted without re-checking their format. */
+  readonly allowCIDRs: readonly string[];
+  readonly strictIPCIDRValidation: boolean;
+}
+
+/** ValidationOptionsForNetworking: the selector-value ratchet looks only at the old top-level podSelector. */
+export function networkPolicyOptions(old: NetworkPolicy | undefined, strict: boolean): NetworkPolicyValidationOptions {
+  if (old === undefined) return strict ? CREATE_STRICT : CREATE_LEGACY;
+  const allowInvalidLabelValueInSelector = labelSelectorHasErrors(old.spec?.podSelector, FieldPath.root("podSelector"));
+  return { allowInvalidLabelValueInSelector, allowCIDRs: [], strictIPCIDRValidation: strict };
+}
+
+const CREATE_LEGACY: NetworkPolicyValidationOptions = Object.freeze({
+  allowInvalidLabelValueInSelector: false,
+  allowCIDRs: [],
+  strictIPCIDRValidation: false,
+});
+const CREATE_STRICT: NetworkPolicyValidationOptions = Object.freeze({ ...CREATE_LEGACY, strictIPCIDRValidation: true });
+
+/** ValidateNetworkPolicy. */
+export function validateNetworkPolicy(np: NetworkPolicy, options: NetworkPolicyValidationOptions, out: FieldError[]): void {
+  validateObjectMeta(np.metadata, true, nameIsDnsSubdomain, FieldPath.root("metadata"), out);
+  validateSpec(np.spec, options, FieldPath.root("spec"), out);
+}
+
+/**
+ * The strategy's update validation: upstream runs ValidateNetworkPolicy and then
+ * ValidateNetworkPolicyUpdate, so spec errors are reported twice on update.
+ */
+export function validateNetworkPolicyUpdate(
+  np: NetworkPolicy,
+  old: NetworkPolicy,
+  strict: boolean,
+  out: FieldError[],
+): void {
+  const options = networkPolicyOptions(old, strict);
+  validateNetworkPolicy(np, options, out);
+  validateObjectMetaUpdate(np.metadata, old.metadata, FieldPath.root("metadata"), out);
+  validateSpec(np.spec, { ...options, allowCIDRs: existingCIDRs(old) }, FieldPath.root("spec"), out);
+}
+
+function existingCIDRs(old: NetworkPolicy): string[] {
+  const out: string[] = [];
+  const add = (peers: readonly NetworkPolicyPeer[]) => {
+    for (const p of peers) if (p.ipBlock !== undefined) out.push(p.ipBlock.cidr, ...p.ipBlock.except);
+  };
+  for (const r of old.spec?.ingress ?? []) add(r.from);
+  for (const r of old.spec?.egress ?? []) add(r.to);
+  return out;
+}
+
+function validateSpec(
+  spec: NetworkPolicySpec | undefined,
+  options: NetworkPolicyValidationOptions,
+  at: FieldPath,
+  out: FieldError[],
+): void {
+  if (spec === undefined) return;
+  validateLabelSelector(spec.podSelector, options, at.child("podSelector"), out);
+  for (let i = 0; i < spec.ingress.length; i++) {
+    const rule = spec.ingress[i]!;
+    const rp = at.child("ingress").index(i);
+    for (let k = 0; k < rule.ports.length; k++) validatePort(rule.ports[k]!, rp.child("ports").index(k), out);
+    for (let j = 0; j < rule.from.length; j++) validatePeer(rule.from[j]!, options, rp.child("from").index(j), out);
+  }
+  for (let i = 0; i < spec.egress.length; i++) {
+    const rule = spec.egress[i]!;
+    const rp = at.child("egress").index(i);
+    for (let k = 0; k < rule.ports.length; k++) validatePort(rule.ports[k]!, rp.child("ports").index(k), out);
+    for (let j = 0; j < rule.to.length; j++) validatePeer(rule.to[j]!, options, rp.child("to").index(j), out);
+  }
+  const types = effectivePolicyTypes(spec);
+  if (types.length > POLICY_TYPES.length) {
+    out.push(invalid(at.child("policyTypes"), [...types], "may not specify more than two policyTypes", goStringSlice("[]networking.PolicyType", types)));
+    return;
+  }
+  for (let k = 0; k < types.length; k++) {
+    const t = types[k]!;
+    if (t !== "Ingress" && t !== "Egress") out.push(notSupported(at.child("policyTypes").index(k), t, POLICY_TYPES));
+  }
+}
+
+
+function validatePort(port: NetworkPolicyPort, at: FieldPath, out: FieldError[]): void {
+  // An absent protocol is defaulted to TCP; an explicit "" is not.
+  if (Object.hasOwn(port, "protocol")) {
+    const p = port.protocol;
+    if (p !== "TCP" && p !== "UDP" && p !== "SCTP") out.push(notSupported(at.child("protocol"), p, PROTOCOLS));
+  }
+  const hasEndPort = Object.hasOwn(port, "endPort");
+  const value = port.port;
+  if (value === undefined) {
+    if (hasEndPort) out.push(invalid(at.child("endPort"), port.endPort, "may not be specified when `port` is not specified"));
+    return;
+  }
+  if (value.type === 0n) {
+    const n = value.intVal;
+    for (const m of isValidPortNum(n)) out.push(invalid(at.child("port"), n, m));
+    if (hasEndPort) {
+      if (port.endPort < n) out.push(invalid(at.child("endPort"), port.endPort, "must be greater than or equal to `port`"));
+      for (const m of isValidPortNum(port.endPort)) out.push(invalid(at.child("endPort"), port.endPort, m));
+    }
+  } else {
+    if (hasEndPort) out.push(invalid(at.child("endPort"), port.endPort, "may not be specified when `port` is non-numeric"));
+    for (const m of isValidPortName(value.strVal)) out.push(invalid(at.child("port"), value.strVal, m));
+  }
+}
+
+function validatePeer(peer: NetworkPolicyPeer, options: NetworkPolicyValidationOptions, at: FieldPath, out: FieldError[]): void {
+  const selectorOptions = options;
+  let members = 0;
+  if (peer.podSelector !== undefined) {
+    members++;
+    validateLabelSelector(peer.podSelector, selectorOptions, at.child("podSelector"), out);
+  }
+  if (peer.namespaceSelector !== undefined) {
+    members++;
+    validateLabelSelector(peer.namespaceSelector, selectorOptions, at.child("namespaceSelector"), out);
+  }
+  if (peer.ipBlock !== undefined) {
+    members++;
+    validateIPBlock(peer.ipBlock, options, at.child("ipBlock"), out);
+  }
+  if (members === 0) out.push(required(at, "must specify a peer"));
+  else if (members > 1 && peer.ipBlock !== undefined) out.push(forbidden(at, "may not specify both ipBlock and another peer"));
+}
+
+function validateIPBlock(block: IPBlock, options: NetworkPolicyValidationOptions, at: FieldPath, out: FieldError[]): void {
+  if (block.cidr === "") {
+    out.push(required(at.child("cidr")));
+    return;
+  }
+  const cidr = parseCIDRSloppy(block.cidr);
+  legacyCIDRErrors(block.cidr, cidr === null, options, at.child("cidr"), out);
+  if (cidr === null) return;
+  for (let k = 0; k < block.except.length; k++) {
+    const s = block.except[k]!;
+    const except = parseCIDRSloppy(s);
+    if (except !== null && !options.strictIPCIDRValidation && exceptIsStrictSubset(cidr, except)) continue;
+    const ep = at.child("except").index(k);
+    legacyCIDRErrors(s, except === null, options, ep, out);
+    if (except === null) continue;
+    if (!exceptIsStrictSubset(cidr, except)) out.push(invalid(ep, s, "must be a strict subset of `cidr`"));
+  }
+}
+
+// IsValidCIDRForLegacyField. Without the strict gate it only asks whether the
+// text parses, which the caller already knows, so the text is scanned once.
+function legacyCIDRErrors(
+  value: string,
+  unparsable: boolean,
+  options: NetworkPolicyValidationOptions,
+  at: FieldPath,
+  out: FieldError[],
+): void {
+  if (options.strictIPCIDRValidation) {
+    for (const m of cidrForLegacyField(value, { strict: true, allowed: options.allowCIDRs })) out.push(invalid(at, value, m));
+  } else if (unparsable && !options.allowCIDRs.includes(value)) {
+    out.push(invalid(at, value, ipMessages.invalidCIDR));
+  }
+}

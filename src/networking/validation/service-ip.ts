@@ -1,0 +1,118 @@
+// IPAddress and ServiceCIDR rules as the API server checks them: the two
+// kinds behind the Service IP allocator.
+
+import type { IPAddress, ParentReference, ServiceCIDR } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import { FieldPath } from "../model/path.js";
+import { goQuote, goStringSlice, invalid, required, type FieldError } from "./field-error.js";
+import { ipFamilyOfCIDRString, isValidCIDR, isValidIP } from "./rules/ip.js";
+import { isPathSegmentName, nameIsDnsSubdomain } from "./rules/names.js";
+import { validateApiGroup, validateRequiredSegment } from "./rules/references.js";
+import { FIELD_IMMUTABLE, validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
+
+// An IPAddress is named after its address, in canonical form; there is no generateName for it.
+const ipAddressName = (name: string): readonly string[] => isValidIP(name);
+
+/** ValidateIPAddress (create). */
+export function validateIPAddress(ip: IPAddress, out: FieldError[]): void {
+  validateObjectMeta(ip.metadata, false, ipAddressName, FieldPath.root("metadata"), out);
+  const at = FieldPath.root("spec");
+  const ref = ip.spec?.parentRef;
+  if (ref === undefined) {
+    out.push(required(at.child("parentRef")));
+    return;
+  }
+  const rp = at.child("parentRef");
+  // The core group of Services is "", so group cannot be required.
+  if (ref.group !== "") validateApiGroup(ref.group, rp.child("group"), out);
+  validateRequiredSegment(ref.resource, rp.child("resource"), out);
+  validateRequiredSegment(ref.name, rp.child("name"), out);
+  if (ref.namespace !== "") {
+    for (const m of isPathSegmentName(ref.namespace)) out.push(invalid(rp.child("namespace"), ref.namespace, m));
+  }
+}
+
+/** The strategy's update validation: the create rules, then metadata update and the immutable parentRef. */
+export function validateIPAddressUpdate(ip: IPAddress, old: IPAddress, out: FieldError[]): void {
+  validateIPAddress(ip, out);
+  validateObjectMetaUpdate(ip.metadata, old.metadata, FieldPath.root("metadata"), out);
+  const ref = ip.spec?.parentRef;
+  if (!sameParentRef(ref, old.spec?.parentRef)) {
+    out.push(invalid(FieldPath.root("spec").child("parentRef"), parentRefJson(ref), FIELD_IMMUTABLE, goParentRef(ref)));
+  }
+}
+
+/** ValidateServiceCIDR (create). */
+export function validateServiceCIDR(sc: ServiceCIDR, out: FieldError[]): void {
+  validateObjectMeta(sc.metadata, false, nameIsDnsSubdomain, FieldPath.root("metadata"), out);
+  validateServiceCIDRSpec(sc.spec?.cidrs ?? [], out);
+}
+
+function validateServiceCIDRSpec(cidrs: readonly string[], out: FieldError[]): void {
+  const at = FieldPath.root("spec").child("cidrs");
+  if (cidrs.length === 0) {
+    out.push(required(at, "at least one CIDR required"));
+    return;
+  }
+  if (cidrs.length > 2) {
+    out.push(
+      invalid(at, { cidrs: [...cidrs] }, "may only hold up to 2 values", `networking.ServiceCIDRSpec{CIDRs:${goStringSlice("[]string", cidrs)}}`),
+    );
+    return;
+  }
+  for (let i = 0; i < cidrs.length; i++) for (const m of isValidCIDR(cidrs[i]!)) out.push(invalid(at.index(i), cidrs[i]!, m));
+  if (cidrs.length === 2) {
+    const a = ipFamilyOfCIDRString(cidrs[0]!);
+    if (a !== undefined && a === ipFamilyOfCIDRString(cidrs[1]!)) {
+      out.push(
+        invalid(
+          at,
+          [...cidrs],
+          "may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64",
+          goStringSlice("[]string", cidrs),
+        ),
+      );
+    }
+  }
+}
+
+/** The strategy's update validation: ValidateServiceCIDRUpdate alone (the create rules do not run again). */
+export function validateServiceCIDRUpdate(sc: ServiceCIDR, old: ServiceCIDR, out: FieldError[]): void {
+  validateObjectMetaUpdate(sc.metadata, old.metadata, FieldPath.root("metadata"), out);
+  const now = sc.spec?.cidrs ?? [];
+  const before = old.spec?.cidrs ?? [];
+  const at = FieldPath.root("spec").child("cidrs");
+  if (before.length === now.length) {
+    for (let i = 0; i < before.length; i++) if (before[i] !== now[i]) out.push(invalid(at.index(i), now[i]!, FIELD_IMMUTABLE));
+  } else if (before.length === 1 && now.length === 2) {
+    // Going dual-stack: the existing CIDR stays, the added one is checked.
+    if (now[0] !== before[0]) out.push(invalid(at.index(0), now[0]!, FIELD_IMMUTABLE));
+    validateServiceCIDRSpec(now, out);
+  } else {
+    out.push(invalid(at, [...now], FIELD_IMMUTABLE, goStringSlice("[]string", now)));
+  }
+}
+
+/** ValidateServiceCIDRStatusUpdate: only the metadata rules. */
+export function validateServiceCIDRStatusUpdate(sc: ServiceCIDR, old: ServiceCIDR, out: FieldError[]): void {
+  validateObjectMetaUpdate(sc.metadata, old.metadata, FieldPath.root("metadata"), out);
+}
+
+function sameParentRef(a: ParentReference | undefined, b: ParentReference | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.group === b.group && a.resource === b.resource && a.namespace === b.namespace && a.name === b.name;
+}
+
+function parentRefJson(r: ParentReference | undefined): { readonly [k: string]: string } | null {
+  if (r === undefined) return null;
+  const o: { [k: string]: string } = {};
+  if (r.group !== "") o["group"] = r.group;
+  o["resource"] = r.resource;
+  if (r.namespace !== "") o["namespace"] = r.namespace;
+  o["name"] = r.name;
+  return o;
+}
+
+function goParentRef(r: ParentReference | undefined): string {
+  if (r === undefined) return "null";
+  return `networking.ParentReference{Group:${goQuote(r.group)}, Resource:${goQuote(r.resource)}, Namespace:${goQuote(r.namespace)}, Name:${goQuote(r.name)}}`;
+}

@@ -1,0 +1,216 @@
+// validate(): the API server's pipeline in front of its strategy validation
+// (defaulting, namespace handling, name generation, create/update/status
+// preparation), then the per-kind rules.
+
+import type {
+  IPAddress,
+  Ingress,
+  IngressClass,
+  NetworkPolicy,
+  ServiceCIDR,
+} from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import type { ObjectMeta } from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
+import type { FieldError } from "./field-error.js";
+import { validateIngressClass, validateIngressClassUpdate } from "./ingress-class.js";
+import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from "./ingress.js";
+import { kindNameOf, type KindName } from "../model/kind-names.js";
+import type { NetworkingObject } from "../model/kinds.js";
+import { renderPath } from "../model/path.js";
+import { validateNetworkPolicy, networkPolicyOptions, validateNetworkPolicyUpdate } from "./network-policy.js";
+import {
+  emptyObjectMeta,
+  generateName,
+  prepareMetaForCreate,
+  prepareMetaForUpdate,
+  resetMetaForStatus,
+  validateCommonFieldsForUpdate,
+} from "./rules/object-meta.js";
+import {
+  validateIPAddress,
+  validateIPAddressUpdate,
+  validateServiceCIDR,
+  validateServiceCIDRStatusUpdate,
+  validateServiceCIDRUpdate,
+} from "./service-ip.js";
+import { DEFAULT_NAMESPACE } from "../model/constants.js";
+
+/** The feature gates that change networking validation. */
+export interface FeatureGates {
+  /** KEP-4858: reject leading zeros, IPv4-mapped IPv6 and host bits in legacy IP/CIDR fields. Alpha, off. */
+  readonly StrictIPCIDRValidation?: boolean;
+  /** Allow DNS-1123 (not only DNS-1035) Service names in Ingress backends. Alpha, off. */
+  readonly RelaxedServiceNameValidation?: boolean;
+}
+
+/** The gates as a default kube-apiserver (1.33 to 1.35) has them. */
+export const DEFAULT_FEATURE_GATES: Readonly<Required<FeatureGates>> = Object.freeze({
+  StrictIPCIDRValidation: false,
+  RelaxedServiceNameValidation: false,
+});
+
+export interface ValidateOptions {
+  /** The stored object: switches to update validation, with immutability and the ratchets. */
+  readonly old?: NetworkingObject;
+  /** `"status"` validates an update of the status subresource (needs `old`). */
+  readonly subresource?: "status";
+  readonly featureGates?: FeatureGates;
+  /**
+   * The request's namespace, which fills an empty `metadata.namespace` of
+   * Ingress and NetworkPolicy as the API server does. Default `"default"`.
+   */
+  readonly namespace?: string;
+}
+
+// The four gate combinations, built once: validate() runs in hot loops.
+const INGRESS_GATES = [0, 1, 2, 3].map((bits) =>
+  Object.freeze({ strictIPCIDRValidation: (bits & 1) !== 0, relaxedServiceNameValidation: (bits & 2) !== 0 }),
+);
+
+/**
+ * Validates an object the way the API server does before admitting it, and
+ * returns the field errors it would report (empty when the object is valid).
+ * The input is never modified. List kinds are validated item by item, with
+ * paths under `items[i]`; kinds without rules (v1 Status) give no errors.
+ *
+ * Throws a TypeError only for inconsistent options (an `old` of another kind,
+ * or a subresource the kind does not have); never for the object itself.
+ */
+export function validate(obj: NetworkingObject, options: ValidateOptions = {}): FieldError[] {
+  const info = kindNameOf(obj);
+  if (info.list) return validateList(obj as NetworkingObject & { items: NetworkingObject[] }, info, options);
+  if (info.kind === "Status") return [];
+  const old = options.old;
+  if (old !== undefined && kindNameOf(old) !== info) {
+    throw new TypeError(`validate: options.old is a ${kindNameOf(old).kind}, not a ${info.kind}`);
+  }
+  if (options.subresource !== undefined && options.subresource !== "status") {
+    throw new TypeError(`validate: unknown subresource ${JSON.stringify(options.subresource)}`);
+  }
+  const status = options.subresource === "status";
+  if (status && info.kind !== "Ingress" && info.kind !== "ServiceCIDR") {
+    throw new TypeError(`validate: ${info.kind} has no status subresource`);
+  }
+  if (status && old === undefined) throw new TypeError("validate: a status update needs options.old");
+  const gates = options.featureGates;
+  const strict = gates?.StrictIPCIDRValidation ?? DEFAULT_FEATURE_GATES.StrictIPCIDRValidation;
+  const relaxed = gates?.RelaxedServiceNameValidation ?? DEFAULT_FEATURE_GATES.RelaxedServiceNameValidation;
+  const ingressGates = INGRESS_GATES[(strict ? 1 : 0) + (relaxed ? 2 : 0)]!;
+  const out: FieldError[] = [];
+  const o = prepare(obj, old, info, options.namespace ?? DEFAULT_NAMESPACE, status);
+  if (old !== undefined) {
+    // rest.BeforeUpdate checks the common metadata before the kind's rules.
+    validateCommonFieldsForUpdate(
+      (o as { metadata?: ObjectMeta }).metadata,
+      (old as { metadata?: ObjectMeta }).metadata,
+      info.namespaced,
+      out,
+    );
+  }
+  switch (info.kind) {
+    case "Ingress":
+      if (old === undefined) validateIngressCreate(o as Ingress, ingressGates, out);
+      else if (status) validateIngressStatusUpdate(o as Ingress, old as Ingress, ingressGates, out);
+      else validateIngressUpdate(o as Ingress, old as Ingress, ingressGates, out);
+      break;
+    case "IngressClass":
+      if (old === undefined) validateIngressClass(o as IngressClass, out);
+      else validateIngressClassUpdate(o as IngressClass, old as IngressClass, out);
+      break;
+    case "NetworkPolicy":
+      if (old === undefined) validateNetworkPolicy(o as NetworkPolicy, networkPolicyOptions(undefined, strict), out);
+      else validateNetworkPolicyUpdate(o as NetworkPolicy, old as NetworkPolicy, strict, out);
+      break;
+    case "IPAddress":
+      if (old === undefined) validateIPAddress(o as IPAddress, out);
+      else validateIPAddressUpdate(o as IPAddress, old as IPAddress, out);
+      break;
+    case "ServiceCIDR":
+      if (old === undefined) validateServiceCIDR(o as ServiceCIDR, out);
+      else if (status) validateServiceCIDRStatusUpdate(o as ServiceCIDR, old as ServiceCIDR, out);
+      else validateServiceCIDRUpdate(o as ServiceCIDR, old as ServiceCIDR, out);
+      break;
+  }
+  return out;
+}
+
+function validateList(
+  list: NetworkingObject & { items: NetworkingObject[] },
+  info: KindName,
+  options: ValidateOptions,
+): FieldError[] {
+  if (options.old !== undefined) throw new TypeError(`validate: update validation takes single objects, not a ${info.kind}`);
+  const out: FieldError[] = [];
+  for (let i = 0; i < list.items.length; i++) {
+    for (const e of validate(list.items[i]!, options)) out.push(prefixed(e, i));
+  }
+  return out;
+}
+
+function prefixed(e: FieldError, i: number): FieldError {
+  const path = ["items", i, ...e.path];
+  const copy: FieldError = { ...e, path, field: renderPath(path) };
+  // Keep the Go rendering of the value, which lives on a non-enumerable key.
+  for (const sym of Object.getOwnPropertySymbols(e)) {
+    Object.defineProperty(copy, sym, { value: (e as unknown as Record<symbol, unknown>)[sym], enumerable: false });
+  }
+  return copy;
+}
+
+/**
+ * The registry's preparation, on a shallow copy when anything changes: only
+ * metadata is changed, so only metadata is copied. Status wiping (create) and spec/status copying
+ * (updates) need no copy, because the rules that run never read those parts.
+ */
+function prepare(
+  obj: NetworkingObject,
+  old: NetworkingObject | undefined,
+  info: KindName,
+  namespace: string,
+  status: boolean,
+): NetworkingObject {
+  const src = (obj as { metadata?: ObjectMeta }).metadata;
+  if (old === undefined && src !== undefined && !createChangesMeta(src, info)) return obj;
+  const meta: ObjectMeta = src === undefined ? emptyObjectMeta() : shallowCopy(src);
+  if (info.namespaced) {
+    if (meta.namespace === "") meta.namespace = namespace;
+  } else {
+    // A cluster-scoped kind: the API server drops any namespace in the body.
+    meta.namespace = "";
+  }
+  if (old === undefined) {
+    prepareMetaForCreate(meta);
+    if (meta.name === "" && meta.generateName !== "") meta.name = generateName(meta.generateName);
+    if (SETS_GENERATION.has(info.kind)) meta.generation = 1n;
+  } else {
+    const oldMeta = (old as { metadata?: ObjectMeta }).metadata;
+    if (oldMeta !== undefined) {
+      // The ServiceCIDR status strategy keeps the stored labels, annotations and so on.
+      if (status && RESETS_META_FOR_STATUS.has(info.kind)) resetMetaForStatus(meta, oldMeta);
+      prepareMetaForUpdate(meta, oldMeta);
+    }
+  }
+  const copy = shallowCopy(obj) as NetworkingObject & { metadata?: ObjectMeta };
+  copy.metadata = meta;
+  return copy;
+}
+
+// The status strategies that call metav1.ResetObjectMetaForStatus.
+const RESETS_META_FOR_STATUS = new Set(["ServiceCIDR"]);
+
+// The strategies whose PrepareForCreate sets metadata.generation to 1.
+const SETS_GENERATION = new Set(["Ingress", "IngressClass", "NetworkPolicy"]);
+
+// Whether create preparation would change anything the rules read; most
+// objects need no copy at all.
+function createChangesMeta(m: ObjectMeta, info: KindName): boolean {
+  if (info.namespaced ? m.namespace === "" : m.namespace !== "") return true;
+  if (m.name === "" && m.generateName !== "") return true;
+  if (m.generation < 0n && SETS_GENERATION.has(info.kind)) return true;
+  return m.deletionTimestamp !== undefined || Object.hasOwn(m, "deletionGracePeriodSeconds");
+}
+
+// proto2 defaults live on the message prototype, so a copy must keep it.
+function shallowCopy<T extends object>(o: T): T {
+  return Object.assign(Object.create(Object.getPrototypeOf(o) as object) as T, o);
+}
+

@@ -1,0 +1,211 @@
+// parseYamlDocuments: YAML 1.1 as go-yaml v2 reads it, as sigs.k8s.io/yaml YAMLToJSON uses it.
+
+import { describe, expect, it } from "vitest";
+import { DecodeError } from "../../../src/networking/model/errors.js";
+import type { JsonValue } from "../../../src/networking/model/json-value.js";
+import { stringifyGoYaml } from "../../../src/networking/text/yaml-emit.js";
+import { parseYamlDocuments } from "../../../src/networking/text/yaml-parse.js";
+import { decodeError } from "../../support/errors.js";
+
+
+describe("parseYamlDocuments: YAML 1.1 resolution as go-yaml v2 does it", () => {
+  it.each<[string, JsonValue]>([
+    ["yes", true],
+    ["Off", false],
+    ["y", true],
+    ["N", false],
+    ["TRUE", true],
+    ["~", null],
+    ["null", null],
+    ["", null],
+    ["0777", 511],
+    ["0o17", 15],
+    ["0x1F", 31],
+    ["0b101", 5],
+    ["-0b101", -5],
+    ["1_000", 1000],
+    ["+12", 12],
+    ["-0", 0],
+    ["1.5", 1.5],
+    ["1e3", 1000],
+    [".5", 0.5],
+    ["08", 8],
+    ["9007199254740993", 9007199254740993n],
+    ["9223372036854775807", 9223372036854775807n],
+    ["18446744073709551615", 18446744073709551615n],
+    ["18446744073709551616", 18446744073709551616], // past uint64: a float64
+    ["-9223372036854775809", -9223372036854775809],
+    // Strings, including unquoted timestamps (go-yaml keeps their text).
+    ["2008-01-01T01:01:01Z", "2008-01-01T01:01:01Z"],
+    ["2001-12-14 21:59:43.10 -5", "2001-12-14 21:59:43.10 -5"],
+    ["1:20", "1:20"],
+    ["1e999", "1e999"],
+    ["yEs", "yEs"],
+    ['"true"', "true"],
+    ["'123'", "123"],
+    ["!!str 123", "123"],
+    ["!!int '12'", 12],
+    ["!!float 1", 1],
+    ["!!binary aGVsbG8=", "hello"],
+    ["!custom x", "x"],
+    ["! 12", "12"],
+  ])("v: %s", (text, expected) => {
+    expect(parseYamlDocuments(`v: ${text}\n`)).toEqual([{ v: expected }]);
+  });
+
+  it("converts non-string keys the way Go does", () => {
+    expect(parseYamlDocuments("1: a\ntrue: b\n1.5: c\n0x10: d\n3.14159265358979: e\n2008-01-01: f\n")).toEqual([
+      // Float keys are formatted at 32-bit precision by sigs.k8s.io/yaml.
+      { "1": "a", true: "b", "1.5": "c", "16": "d", "3.1415927": "e", "2008-01-01": "f" },
+    ]);
+    // YAML 1.1: an unquoted y/n key is a bool, so it becomes "true"/"false".
+    expect(parseYamlDocuments("y: 1\nn: 0\n")).toEqual([{ true: 1, false: 0 }]);
+    expect(decodeError(() => parseYamlDocuments("~: x\n")).reason).toMatch(/null/);
+    expect(decodeError(() => parseYamlDocuments("? [a]\n: x\n")).reason).toMatch(/invalid map key/);
+    expect(decodeError(() => parseYamlDocuments("18446744073709551615: x\n")).reason).toMatch(/uint64/);
+  });
+
+  it("reads multi-document streams and skips empty or null documents", () => {
+    expect(parseYamlDocuments("a: 1\n---\n---\n~\n--- null\n---\n# only a comment\n---\nb: 2\n...\n")).toEqual([
+      { a: 1 },
+      { b: 2 },
+    ]);
+    expect(parseYamlDocuments("")).toEqual([]);
+    expect(parseYamlDocuments("--- ''\n")).toEqual([""]);
+  });
+
+  it("expands anchors, aliases and merge keys", () => {
+    expect(parseYamlDocuments("a: &x [1, 2]\nb: *x\n")).toEqual([{ a: [1, 2], b: [1, 2] }]);
+    // go-yaml v2 applies entries in document order: a merge after an explicit
+    // key replaces it, and in a merge sequence the earlier maps win.
+    expect(
+      parseYamlDocuments("base: &b {x: 1, v: 2}\nother: &o {z: 0}\nd:\n  v: 3\n  <<: [*b, *o, {x: 9, w: 4}]\n", { uniqueKeys: false }),
+    ).toEqual([{ base: { x: 1, v: 2 }, other: { z: 0 }, d: { v: 2, x: 1, z: 0, w: 4 } }]);
+    expect(parseYamlDocuments("b: &b {v: 2, w: 1}\nd:\n  <<: *b\n  v: 3\n", { uniqueKeys: false })).toEqual([{ b: { v: 2, w: 1 }, d: { v: 3, w: 1 } }]);
+    // Strict decoding rejects a key set twice, whether written or merged.
+    expect(decodeError(() => parseYamlDocuments("b: &b {v: 2}\nd:\n  v: 3\n  <<: *b\n")).reason).toMatch(/already set/);
+    expect(decodeError(() => parseYamlDocuments("b: &b {v: 2}\nd:\n  <<: *b\n  v: 3\n")).reason).toMatch(/already defined/);
+    expect(parseYamlDocuments("b: &b {v: 2}\nd:\n  <<: *b\n  w: 3\n")).toEqual([{ b: { v: 2 }, d: { v: 2, w: 3 } }]);
+    expect(decodeError(() => parseYamlDocuments("a: 1\n<<: 2\n")).reason).toMatch(/map merge/);
+  });
+
+  it("returns objects that keep __proto__ as an own key and do not pollute prototypes", () => {
+    const [doc] = parseYamlDocuments('__proto__: {polluted: true}\n"constructor": {prototype: {polluted: true}}\n');
+    const obj = doc as { [k: string]: JsonValue };
+    expect(Object.prototype.hasOwnProperty.call(obj, "__proto__")).toBe(true);
+    expect(Object.keys(obj)).toEqual(["__proto__", "constructor"]);
+    expect(obj["__proto__"]).toEqual({ polluted: true });
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    expect((Object.prototype as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(stringifyGoYaml(doc ?? null)).toBe(
+      "__proto__:\n  polluted: true\nconstructor:\n  prototype:\n    polluted: true\n",
+    );
+  });
+});
+
+describe("parseYamlDocuments: errors are DecodeError with a location", () => {
+  it("reports syntax errors with 1-based line and column", () => {
+    // DecodeError.document is 1-based: the error is in the second document.
+    const e = decodeError(() => parseYamlDocuments("ok: 1\n---\na: [1, 2\nb: 3\n"));
+    expect(e.format).toBe("yaml");
+    expect(e.document).toBe(2);
+    expect(e.line).toBe(4);
+    expect(e.column).toBe(1);
+    expect(e.offset).toBe(19);
+    expect(e.message).toContain("document 2, line 4, column 1");
+
+    // Reported where the input ends, after the line break; the first document is 1.
+    const u = decodeError(() => parseYamlDocuments('a: "unterminated\n'));
+    expect([u.document, u.line, u.column]).toEqual([1, 2, 1]);
+    expect(u.message).toMatch(/^yaml decode error at document 1, line 2, column 1: /);
+
+    const tabs = decodeError(() => parseYamlDocuments("a:\n\t- b\n"));
+    expect(tabs.line).toBe(2);
+  });
+
+  it("rejects what go-yaml's reader and directive parser reject", () => {
+    const ctl = decodeError(() => parseYamlDocuments("a: 1\n---\nb: x\u0001y\n"));
+    expect([ctl.reason, ctl.document, ctl.line, ctl.column]).toEqual(["control characters are not allowed", 2, 3, 5]);
+    expect(decodeError(() => parseYamlDocuments("a: \ud800\n")).column).toBe(4);
+    const v12 = decodeError(() => parseYamlDocuments("%YAML 1.2\n---\na: 1\n"));
+    expect(v12.reason).toBe("found incompatible YAML document");
+    const unknown = decodeError(() => parseYamlDocuments("%FOO bar\n---\na: 1\n"));
+    expect(unknown.reason).toBe("found unknown directive name");
+    expect(parseYamlDocuments("%YAML 1.1\n%TAG !e! tag:example.com,2000:\n---\na: !e!x yes\nb: on\n")).toEqual([
+      { a: "yes", b: true },
+    ]);
+    // Tab, CR, a leading BOM and characters beyond the BMP are fine.
+    expect(parseYamlDocuments("\ufeffa: \"\t\u{1F600}\"\r\n")).toEqual([{ a: "\t\u{1F600}" }]);
+  });
+
+  it("rejects duplicate keys with the line of the duplicate (uniqueKeys, the default)", () => {
+    const e = decodeError(() => parseYamlDocuments("a: 1\nb: 2\na: 3\n"));
+    expect(e.reason).toMatch(/"a" already defined/);
+    expect([e.document, e.line, e.column]).toEqual([1, 3, 1]);
+    expect(decodeError(() => parseYamlDocuments("a: 1\nb: 2\na: 3\n", { uniqueKeys: true })).line).toBe(3);
+    // In a nested flow mapping of a later document.
+    const nested = decodeError(() => parseYamlDocuments("x: 1\n---\nb: {c: 1, c: 2}\n"));
+    expect([nested.document, nested.line, nested.column]).toEqual([2, 3, 11]);
+    // Keys are compared after YAML 1.1 resolution: y and True are both the bool true.
+    expect(decodeError(() => parseYamlDocuments("y: 1\nTrue: 2\n")).reason).toMatch(/"true" already defined/);
+  });
+
+  it("keeps the last of repeated keys with uniqueKeys: false (sigs.k8s.io/yaml YAMLToJSON)", () => {
+    expect(parseYamlDocuments("a: 1\nb: 2\na: 3\n", { uniqueKeys: false })).toEqual([{ a: 3, b: 2 }]);
+    expect(parseYamlDocuments("x: 1\n---\nb: {c: 1, c: 2}\nc: [1]\nc: {d: e}\n", { uniqueKeys: false })).toEqual([{ x: 1 }, { b: { c: 2 }, c: { d: "e" } }]);
+    // Every value is still resolved, as go-yaml's resolver does: a bad one fails though replaced.
+    expect(decodeError(() => parseYamlDocuments("a: !!int x\na: 1\n", { uniqueKeys: false })).reason).toMatch(/cannot decode !!str `x` as a !!int/);
+    // The last explicit value also wins over a merge between the two.
+    expect(parseYamlDocuments("b: &b {x: 1, w: 1}\nd:\n  x: 2\n  <<: *b\n  x: 3\n", { uniqueKeys: false })).toEqual([{ b: { x: 1, w: 1 }, d: { x: 3, w: 1 } }]);
+  });
+
+  it("rejects values JSON cannot represent and tags that do not fit", () => {
+    expect(decodeError(() => parseYamlDocuments("a: .nan\n")).line).toBe(1);
+    const tagged = decodeError(() => parseYamlDocuments("a: !!int abc\n"));
+    expect(tagged.reason).toMatch(/cannot decode !!str `abc` as a !!int/);
+    expect(decodeError(() => parseYamlDocuments("a: !!binary '%%%'\n")).reason).toMatch(/base64/);
+  });
+
+  it("rejects unknown and self-referencing aliases", () => {
+    expect(decodeError(() => parseYamlDocuments("a: *nope\n")).line).toBe(1);
+    expect(decodeError(() => parseYamlDocuments("a: &a [*a]\n"))).toBeInstanceOf(DecodeError);
+  });
+
+  it("limits nesting depth without overflowing the stack", () => {
+    for (const text of [
+      "[".repeat(10_000),
+      "[".repeat(100_000) + "]".repeat(100_000),
+      "- ".repeat(10_000) + "x\n",
+      "{a: ".repeat(10_000) + "1" + "}".repeat(10_000),
+      Array.from({ length: 3000 }, (_, i) => " ".repeat(i) + "k:").join("\n") + " x\n",
+    ]) {
+      const e = decodeError(() => parseYamlDocuments(text));
+      expect(e.reason).toMatch(/nesting deeper than 100/);
+      expect(e.line).toBeGreaterThanOrEqual(1);
+    }
+    expect(parseYamlDocuments("[".repeat(100) + "]".repeat(100))).toHaveLength(1);
+    expect(decodeError(() => parseYamlDocuments("[".repeat(101) + "]".repeat(101))).column).toBe(101);
+    expect(parseYamlDocuments("[[[1]]]", { maxDepth: 3 })).toEqual([[[[1]]]]);
+    expect(decodeError(() => parseYamlDocuments("[[[1]]]", { maxDepth: 2 })).column).toBe(3);
+    // Aliases cannot be used to build depth past the limit either.
+    const viaAlias = `a: &a ${"[".repeat(60)}${"]".repeat(60)}\nb: ${"[".repeat(60)}*a${"]".repeat(60)}\n`;
+    expect(decodeError(() => parseYamlDocuments(viaAlias)).reason).toMatch(/nesting/);
+  });
+
+  it("stops an alias bomb quickly", () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    const names = "abcdefghi";
+    for (let i = 1; i < names.length; i++) {
+      const prev = names[i - 1] ?? "a";
+      lines.push(`${names[i]}: &${names[i]} [${Array(9).fill(`*${prev}`).join(",")}]`);
+    }
+    const started = Date.now();
+    const e = decodeError(() => parseYamlDocuments(lines.join("\n") + "\n"));
+    expect(e.reason).toMatch(/excessive aliasing/);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("rejects non-string input with a DecodeError", () => {
+    expect(decodeError(() => parseYamlDocuments(42 as unknown as string)).reason).toMatch(/not a string/);
+  });
+});

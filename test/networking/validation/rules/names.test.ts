@@ -1,0 +1,136 @@
+// The hand-written name matchers against the upstream regexes they replace,
+// and the message lists of the name checks.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  isDns1123Label,
+  isDns1123Subdomain,
+  isLabelKey,
+  isLabelValue,
+  isValidPortName,
+  matchers,
+  utf8Length,
+} from "../../../../src/networking/validation/rules/names.js";
+
+const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 3000);
+
+// Upstream's formats verbatim (capturing groups and all), as an independent oracle.
+const DNS_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+const DNS_SUBDOMAIN = `${DNS_LABEL}(\\.${DNS_LABEL})*`;
+const LABEL_NAME = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+const oracle = {
+  dns1123Label: new RegExp(`^${DNS_LABEL}$`),
+  dns1123Subdomain: new RegExp(`^${DNS_SUBDOMAIN}$`),
+  dns1035Label: /^[a-z]([-a-z0-9]*[a-z0-9])?$/,
+  wildcard: new RegExp(`^\\*\\.${DNS_SUBDOMAIN}$`),
+  labelName: new RegExp(`^${LABEL_NAME}$`),
+  labelValue: new RegExp(`^(${LABEL_NAME})?$`),
+};
+
+// Strings over the characters that matter, at lengths either side of the loop/regex switch.
+const nameish = fc.string({
+  unit: fc.constantFrom(..."ab9Z-._/*%é ".split(""), "\u{1F600}"),
+  maxLength: 40,
+});
+
+describe("hand-written matchers agree with upstream's regexes", () => {
+  for (const name of Object.keys(oracle) as (keyof typeof oracle)[]) {
+    it(name, () => {
+      fc.assert(
+        fc.property(nameish, (s) => {
+          expect(matchers[name](s)).toBe(oracle[name].test(s));
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  }
+
+  it("the backtracking-free regexes match exactly what upstream's match", () => {
+    const R = matchers.regexes;
+    const pairs: [RegExp, RegExp][] = [
+      [R.DNS1123_LABEL, oracle.dns1123Label],
+      [R.DNS1123_SUBDOMAIN, oracle.dns1123Subdomain],
+      [R.DNS1035_LABEL, oracle.dns1035Label],
+      [R.WILDCARD, oracle.wildcard],
+      [R.LABEL_KEY, oracle.labelName],
+      [R.LABEL_VALUE, oracle.labelValue],
+      [R.LABEL_KEY_WHOLE, new RegExp(`^(${DNS_SUBDOMAIN}/)?${LABEL_NAME}$`)],
+    ];
+    fc.assert(
+      fc.property(nameish, (s) => {
+        for (const [ours, theirs] of pairs) expect([ours.source, ours.test(s)]).toEqual([ours.source, theirs.test(s)]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("the loop forms agree on every length", () => {
+    fc.assert(
+      fc.property(nameish, (s) => {
+        expect(matchers.dns1123SubdomainLoop(s)).toBe(oracle.dns1123Subdomain.test(s));
+        expect(matchers.labelNameLoop(s)).toBe(oracle.labelName.test(s));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("the whole-key check agrees with upstream's split-then-check definition", () => {
+    const upstreamValid = (key: string): boolean => {
+      const parts = key.split("/");
+      if (parts.length > 2) return false;
+      const name = parts[parts.length - 1]!;
+      if (name.length === 0 || utf8Length(name) > 63 || !oracle.labelName.test(name)) return false;
+      if (parts.length === 1) return true;
+      const prefix = parts[0]!;
+      return prefix.length > 0 && utf8Length(prefix) <= 253 && oracle.dns1123Subdomain.test(prefix);
+    };
+    const long = fc.tuple(fc.integer({ min: 60, max: 260 }), fc.constantFrom("a", "a.b", "A")).map(([n, u]) =>
+      u.repeat(Math.ceil(n / u.length)).slice(0, n),
+    );
+    const key = fc.oneof(nameish, fc.tuple(long, fc.constantFrom("/", ""), long).map(([a, s, b]) => a + s + b));
+    fc.assert(
+      fc.property(key, (k) => {
+        expect(matchers.labelKey(k)).toBe(upstreamValid(k));
+        expect(isLabelKey(k).length === 0).toBe(upstreamValid(k));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe("message lists", () => {
+  it("length messages count UTF-8 bytes", () => {
+    // 32 two-byte characters are 64 bytes: within 63 UTF-16 units, over 63 bytes.
+    expect(isLabelValue("é".repeat(32))).toHaveLength(2);
+    expect(isLabelValue("a".repeat(63))).toEqual([]);
+    expect(isLabelValue("a".repeat(64))[0]).toBe("must be no more than 63 bytes");
+  });
+
+  it("a label is told about dots when it would be a valid subdomain", () => {
+    expect(isDns1123Label("a.b")).toEqual(["must not contain dots"]);
+    expect(isDns1123Label("A")[0]).toMatch(/^a lowercase RFC 1123 label must consist of/);
+  });
+
+  it("examples are listed the way upstream's RegexError writes them", () => {
+    expect(isDns1123Label("A")[0]).toContain("(e.g. 'my-name',  or '123-abc', regex used for validation is");
+    expect(isDns1123Subdomain("A")[0]).toContain("(e.g. 'example.com', regex used for validation is");
+  });
+
+  it("label keys: prefix and name parts are reported separately", () => {
+    expect(isLabelKey("/a")).toEqual(["prefix part must be non-empty"]);
+    expect(isLabelKey("a/")).toHaveLength(2);
+    expect(isLabelKey("a/b/c")).toHaveLength(1);
+    expect(isLabelKey("a/b/c")[0]).toMatch(/^a valid label key must consist of/);
+    expect(isLabelKey("Example.com/x")[0]).toMatch(/^prefix part a lowercase RFC 1123 subdomain/);
+  });
+
+  it("port names give one message per failed rule", () => {
+    expect(isValidPortName("HTTP")).toHaveLength(2);
+    expect(isValidPortName("80")).toEqual(["must contain at least one letter (a-z)"]);
+    expect(isValidPortName("")).toHaveLength(2);
+    expect(isValidPortName("-a--b-")).toEqual(["must not contain consecutive hyphens", "must not begin or end with a hyphen"]);
+    expect(isValidPortName("a".repeat(16))).toEqual(["must be no more than 15 bytes"]);
+    expect(isValidPortName("http")).toEqual([]);
+  });
+});
