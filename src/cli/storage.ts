@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { InventoryError, createReferenceServer, type ReferenceServer, type ReferenceServerOptions } from "../storage/index.js";
+import { InventoryError, createReferenceServer, type ReferenceServer, type ReferenceServerOptions } from "../storage/server/index.js";
 // The defaults are public (README, storage-api.md) but not re-exported from clusterwire/storage.
 import { DEFAULT_PASSWORD, DEFAULT_USERNAME } from "../storage/server/index.js";
 import { commandGroup, parseCommandLine, type Command } from "./command.js";

@@ -1,8 +1,10 @@
 // clusterwire/storage: typed models and JSON codecs for the storage-cluster REST API
-// (interface-spec.md Area A; conventions and decisions in storage-api.md).
+// (interface-spec.md Area A; conventions and decisions in storage-api.md). Re-exports only.
+// The reference server is not re-exported here: it is `clusterwire/storage/server`, so that
+// importing the client never loads node:http, node:https or node:net through the server.
 
-export { StorageApiError, StorageCodecError } from "./errors.js";
-export { formatDuration, formatSize, parseDuration, parseSize } from "./units.js";
+export { StorageApiError, StorageCodecError } from "./codecs/errors.js";
+export { formatDuration, formatSize, parseDuration, parseSize } from "./codecs/units.js";
 export {
   PACKAGE_DELETE_ERRORS,
   PACKAGE_TRANSFER_ERRORS,
@@ -16,9 +18,9 @@ export {
   type StorageErrorCodeInfo,
   type StorageErrorName,
   type StorageErrorTable,
-} from "./error-codes.js";
-export type { JsonObject, JsonValue } from "./schema.js";
-export type { Lenient, Link, Links, Reference, ReferenceInput, SizeInput, WithLinks } from "./common.js";
+} from "./codecs/error-codes.js";
+export type { JsonObject, JsonValue } from "./codecs/schema.js";
+export type { Lenient, Link, Links, Reference, ReferenceInput, SizeInput, WithLinks } from "./codecs/common.js";
 export {
   CLONE_TOKEN_DEFAULT_LIMIT,
   CLONE_TOKEN_MIN_RESERVE_SIZE,
@@ -27,7 +29,7 @@ export {
   type CloneTokenPatchInput,
   type CloneTokenPostInput,
   type LifetimeInput,
-} from "./clone-token.js";
+} from "./codecs/clone-token.js";
 export {
   CACHE_DEFAULT_ATIME_SCRUB_PERIOD,
   CACHE_DEFAULT_RELATIVE_SIZE_PERCENTAGE,
@@ -41,7 +43,7 @@ export {
   type CachePatchInput,
   type CachePostInput,
   type CachePrepopulateInput,
-} from "./cache.js";
+} from "./codecs/cache.js";
 export {
   FIRMWARE_PROGRESS_STATUSES,
   FIRMWARE_UPDATE_STATUSES,
@@ -79,7 +81,7 @@ export {
   type SoftwareState,
   type SoftwareStatusDetail,
   type SoftwareUpdateDetail,
-} from "./software.js";
+} from "./codecs/software.js";
 export {
   METRIC_DURATIONS,
   METRIC_STATUSES,
@@ -100,7 +102,7 @@ export {
   type NvmeNamespace,
   type NvmeNamespacePatchInput,
   type NvmeNamespacePostInput,
-} from "./nvme-namespace.js";
+} from "./codecs/nvme-namespace.js";
 export {
   QUOTA_MIN_SPACE_LIMIT,
   QUOTA_RULE_TYPES,
@@ -115,7 +117,7 @@ export {
   type QuotaSpaceLimitInput,
   type QuotaUserInput,
   type UserMappingInput,
-} from "./quota-rule.js";
+} from "./codecs/quota-rule.js";
 export {
   JOB_STATES,
   JOB_TERMINAL_STATES,
@@ -125,9 +127,9 @@ export {
   type Job,
   type JobReference,
   type JobState,
-} from "./job.js";
-export { collection, type Collection, type ItemCodec } from "./collection.js";
-export { apiError, type ApiErrorBody, type ApiErrorDetail } from "./api-error.js";
+} from "./codecs/job.js";
+export { collection, type Collection, type ItemCodec } from "./codecs/collection.js";
+export { apiError, type ApiErrorBody, type ApiErrorDetail } from "./codecs/api-error.js";
 export {
   DEFAULT_CODECS,
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -169,39 +171,4 @@ export {
   type StoragePaths,
   type StorageRequestEvent,
   type UploadFile,
-} from "./client.js";
-export {
-  DEFAULT_HEADERS_TIMEOUT_MS,
-  DEFAULT_IDLE_TIMEOUT_MS,
-  DEFAULT_INVENTORY,
-  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_MAX_HEADER_BYTES,
-  DEFAULT_MAX_UPLOAD_BYTES,
-  DEFAULT_PASSWORD,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  InventoryError,
-  checkInventory,
-  formatInventoryPath,
-  validateInventory,
-  type InventoryIssue,
-  type InventoryPath,
-  DEFAULT_USERNAME,
-  SERVER_ERROR_CODES,
-  createManualClock,
-  createReferenceServer,
-  seedUuid,
-  systemClock,
-  type CheckSeed,
-  type Inventory,
-  type InventoryInput,
-  type LunInput,
-  type ManualClock,
-  type ReferenceServer,
-  type ReferenceServerOptions,
-  type ServerClock,
-  type ServerErrorCode,
-  type SoftwareOptions,
-  type SoftwarePackageSeed,
-  type VolumeInput,
-} from "./server/index.js";
+} from "./client/client.js";

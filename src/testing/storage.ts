@@ -45,7 +45,6 @@ import {
   type CloneTokenPatchInput,
   type CloneTokenPostInput,
   type Collection,
-  type InventoryInput,
   type Job,
   type Lenient,
   type LifetimeInput,
@@ -69,6 +68,9 @@ import {
   type SoftwarePatchQuery,
   type SoftwareProfile,
 } from "../storage/index.js";
+import {
+  type InventoryInput,
+} from "../storage/server/index.js";
 
 // ---- options ----------------------------------------------------------------------------------
 

@@ -2,8 +2,8 @@
 // timeouts, abort and redaction.
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { StorageClient, StorageNetworkError, StorageProtocolError, encodeQuery, type StorageRequestEvent } from "../../src/storage/client.js";
-import { StorageApiError, StorageCodecError } from "../../src/storage/errors.js";
+import { StorageClient, StorageNetworkError, StorageProtocolError, encodeQuery, type StorageRequestEvent } from "../../src/storage/client/client.js";
+import { StorageApiError, StorageCodecError } from "../../src/storage/codecs/errors.js";
 import { apiError, startServer, type Handler, type ScriptedServer } from "./client-test-server.js";
 
 const PASSWORD = "s3cr3t-pä$$:wörd";

@@ -13,12 +13,14 @@ import {
   StorageJobError,
   StorageJobTimeoutError,
   StorageNetworkError,
+  type StorageRequestEvent,
+} from "../../src/storage/index.js";
+import {
   createManualClock,
   createReferenceServer,
   seedUuid,
   type ReferenceServer,
-  type StorageRequestEvent,
-} from "../../src/storage/index.js";
+} from "../../src/storage/server/index.js";
 
 const USER = "admin";
 const PASSWORD = "Zq7-cluster-PW-9xK";

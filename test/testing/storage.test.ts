@@ -8,7 +8,6 @@ import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  DEFAULT_INVENTORY,
   StorageApiError,
   StorageJobError,
   apiError,
@@ -42,6 +41,9 @@ import {
   type ReferenceInput,
   type SizeInput,
 } from "../../src/storage/index.js";
+import {
+  DEFAULT_INVENTORY,
+} from "../../src/storage/server/index.js";
 import {
   arbApiErrorModel,
   arbCacheModel,

@@ -2,6 +2,14 @@
 // interface spec). It runs on loopback over node:http (or node:https), requires HTTP
 // Basic auth, and enforces the API's rules independently of the codecs and the client.
 //
+// The independence is on purpose: nothing under server/ imports codecs/ or client/ (the
+// server has its own Size and duration readers, body schemas and error codes). Its
+// enforcement of the spec is a second implementation written from the same documents, so a
+// test that sends a body through the codecs and the client to this server checks each
+// against the other; sharing code would make a shared mistake invisible. It is published
+// as its own entry point, `clusterwire/storage/server`, so a client bundle that imports
+// `clusterwire/storage` never pulls in node:http, node:https or node:net.
+//
 // Paths the interface spec leaves "not shown" (chosen from storage-api.md §1.2):
 //   POST /api/cluster/software/upload   multipart/form-data, one part named `file`
 //   GET  /api/cluster/software/history  collection of history records

@@ -16,28 +16,28 @@
 // the password, the Authorization value and per-call secrets (the download password).
 
 import { inspect } from "node:util";
-import { cache } from "./cache.js";
-import { cloneToken } from "./clone-token.js";
-import { StorageApiError, StorageCodecError } from "./errors.js";
-import { job } from "./job.js";
-import { nvmeNamespace } from "./nvme-namespace.js";
-import { quotaRule } from "./quota-rule.js";
-import { software, softwareDownload, softwareHistory, softwarePackage } from "./software.js";
-import { createNodeFetch, encodeMultipart, type ClientTlsOptions, type FetchLike, type FetchResponse } from "./client-transport.js";
-import type { Cache, CachePatchInput as CacheUpdate, CachePostInput as CacheCreate } from "./cache.js";
+import { cache } from "../codecs/cache.js";
+import { cloneToken } from "../codecs/clone-token.js";
+import { StorageApiError, StorageCodecError } from "../codecs/errors.js";
+import { job } from "../codecs/job.js";
+import { nvmeNamespace } from "../codecs/nvme-namespace.js";
+import { quotaRule } from "../codecs/quota-rule.js";
+import { software, softwareDownload, softwareHistory, softwarePackage } from "../codecs/software.js";
+import { createNodeFetch, encodeMultipart, type ClientTlsOptions, type FetchLike, type FetchResponse } from "./transport.js";
+import type { Cache, CachePatchInput as CacheUpdate, CachePostInput as CacheCreate } from "../codecs/cache.js";
 import type {
   CloneToken,
   CloneTokenPatchInput as CloneTokenUpdate,
   CloneTokenPostInput as CloneTokenCreate,
-} from "./clone-token.js";
-import type { Collection } from "./collection.js";
-import type { Job, JobReference as JobRef } from "./job.js";
+} from "../codecs/clone-token.js";
+import type { Collection } from "../codecs/collection.js";
+import type { Job, JobReference as JobRef } from "../codecs/job.js";
 import type {
   NvmeNamespace,
   NvmeNamespacePatchInput as NvmeNamespaceUpdate,
   NvmeNamespacePostInput as NvmeNamespaceCreate,
-} from "./nvme-namespace.js";
-import type { QuotaRule, QuotaRulePatchInput as QuotaRuleUpdate, QuotaRulePostInput as QuotaRuleCreate } from "./quota-rule.js";
+} from "../codecs/nvme-namespace.js";
+import type { QuotaRule, QuotaRulePatchInput as QuotaRuleUpdate, QuotaRulePostInput as QuotaRuleCreate } from "../codecs/quota-rule.js";
 import type {
   SoftwareCheck,
   SoftwareDownloadInput as SoftwareDownloadRequest,
@@ -47,7 +47,7 @@ import type {
   SoftwarePatchInput as SoftwareUpdate,
   SoftwarePatchQuery,
   SoftwareProfile,
-} from "./software.js";
+} from "../codecs/software.js";
 
 /** A clone token is addressed by its node and its own uuid. */
 export interface CloneTokenKey {
@@ -55,7 +55,7 @@ export interface CloneTokenKey {
   readonly uuid: string;
 }
 
-export type { ClientTlsOptions, FetchInit, FetchLike, FetchResponse } from "./client-transport.js";
+export type { ClientTlsOptions, FetchInit, FetchLike, FetchResponse } from "./transport.js";
 
 // ---- errors ---------------------------------------------------------------------------------
 
