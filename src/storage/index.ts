@@ -130,45 +130,37 @@ export {
 } from "./codecs/job.js";
 export { collection, type Collection, type ItemCodec } from "./codecs/collection.js";
 export { apiError, type ApiErrorBody, type ApiErrorDetail } from "./codecs/api-error.js";
+export { StorageClient } from "./client/client.js";
+export { DEFAULT_CODECS, type ResourceCodec, type StorageCodecs } from "./client/codec-hooks.js";
+export { StorageJobError, StorageJobTimeoutError, StorageNetworkError, StorageProtocolError } from "./client/errors.js";
 export {
-  DEFAULT_CODECS,
-  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_STORAGE_PATHS,
-  SoftwareApi,
-  StorageClient,
-  StorageCollectionApi,
-  StorageJobError,
-  StorageJobTimeoutError,
-  StorageNetworkError,
-  StorageProtocolError,
-  StorageBulkResource,
-  StorageResource,
-  encodeQuery,
-  type BulkOptions,
-  type BulkResult,
   type CallOptions,
-  type ClientTlsOptions,
   type CloneTokenKey,
   type CreateResult,
-  type DownloadOptions,
-  type DownloadResult,
-  type FetchInit,
-  type FetchLike,
-  type FetchResponse,
   type JobWaitOptions,
   type MutationOptions,
   type MutationResult,
-  type Query,
-  type QueryObject,
-  type QueryScalar,
-  type QueryValue,
   type RequestOptions,
-  type ResourceCodec,
-  type SoftwarePatchOptions,
-  type SoftwareValidation,
   type StorageClientOptions,
-  type StorageCodecs,
   type StoragePaths,
   type StorageRequestEvent,
   type UploadFile,
-} from "./client/client.js";
+} from "./client/options.js";
+export { encodeQuery, type Query, type QueryObject, type QueryScalar, type QueryValue } from "./client/query.js";
+export { DEFAULT_MAX_RESPONSE_BYTES } from "./client/response.js";
+export {
+  StorageBulkResource,
+  StorageCollectionApi,
+  StorageResource,
+  type BulkOptions,
+  type BulkResult,
+} from "./client/resources.js";
+export {
+  SoftwareApi,
+  type DownloadOptions,
+  type DownloadResult,
+  type SoftwarePatchOptions,
+  type SoftwareValidation,
+} from "./client/software-api.js";
+export type { ClientTlsOptions, FetchInit, FetchLike, FetchResponse } from "./client/transport.js";

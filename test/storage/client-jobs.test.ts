@@ -1,7 +1,7 @@
 // StorageClient job handling over real HTTP: 202 + job, back-off polling, failure, timeout,
 // abort, transient poll errors, and redaction of job messages.
 import { afterEach, describe, expect, it } from "vitest";
-import { StorageClient, StorageJobError, StorageJobTimeoutError, StorageProtocolError } from "../../src/storage/client/client.js";
+import { StorageClient, StorageJobError, StorageJobTimeoutError, StorageProtocolError } from "../../src/storage/index.js";
 import type { Job } from "../../src/storage/codecs/job.js";
 import { StorageApiError } from "../../src/storage/codecs/errors.js";
 import { FAST_JOBS, apiError, jobAccepted, startServer, type Handler, type ScriptedServer } from "./client-test-server.js";

@@ -3,7 +3,7 @@
 // download with progress, multipart upload and history.
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { StorageClient, StorageJobError, type StorageClientOptions } from "../../src/storage/client/client.js";
+import { StorageClient, StorageJobError, type StorageClientOptions } from "../../src/storage/index.js";
 import type { SoftwareDownloadProgress } from "../../src/storage/codecs/software.js";
 import { StorageApiError, StorageCodecError } from "../../src/storage/codecs/errors.js";
 import { FAST_JOBS, apiError, jobAccepted, startServer, type Handler, type Recorded, type ScriptedServer } from "./client-test-server.js";

@@ -2,7 +2,7 @@
 // timeouts, abort and redaction.
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { StorageClient, StorageNetworkError, StorageProtocolError, encodeQuery, type StorageRequestEvent } from "../../src/storage/client/client.js";
+import { StorageClient, StorageNetworkError, StorageProtocolError, encodeQuery, type StorageRequestEvent } from "../../src/storage/index.js";
 import { StorageApiError, StorageCodecError } from "../../src/storage/codecs/errors.js";
 import { apiError, startServer, type Handler, type ScriptedServer } from "./client-test-server.js";
 
