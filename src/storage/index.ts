@@ -23,6 +23,7 @@ export type { JsonObject, JsonValue } from "./codecs/schema.js";
 export type { Lenient, Link, Links, Reference, ReferenceInput, SizeInput, WithLinks } from "./codecs/common.js";
 export {
   CLONE_TOKEN_DEFAULT_LIMIT,
+  CLONE_TOKEN_LIMIT_RANGE,
   CLONE_TOKEN_MIN_RESERVE_SIZE,
   cloneToken,
   type CloneToken,
@@ -31,10 +32,13 @@ export {
   type LifetimeInput,
 } from "./codecs/clone-token.js";
 export {
+  CACHE_ATIME_SCRUB_PERIOD_RANGE,
   CACHE_DEFAULT_ATIME_SCRUB_PERIOD,
   CACHE_DEFAULT_RELATIVE_SIZE_PERCENTAGE,
   CACHE_GUARANTEE_TYPES,
+  CACHE_NAME_LENGTH,
   CACHE_ORIGIN_STATES,
+  CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE,
   cache,
   type Cache,
   type CacheGuaranteeType,
@@ -86,8 +90,11 @@ export {
   METRIC_DURATIONS,
   METRIC_STATUSES,
   NAMESPACE_BLOCK_SIZES,
+  NAMESPACE_COMMENT_MAX_LENGTH,
   NAMESPACE_CONTAINER_STATES,
   NAMESPACE_DEFAULT_BLOCK_SIZE,
+  NAMESPACE_MAX_SIZE,
+  NAMESPACE_MIN_SIZE,
   NAMESPACE_OS_TYPES,
   NAMESPACE_STATES,
   NAMESPACE_VMWARE_BLOCK_SIZE,

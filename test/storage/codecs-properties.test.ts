@@ -12,6 +12,7 @@ import {
   cloneToken,
   collection,
   formatSize,
+  parseSize,
   job,
   nvmeNamespace,
   quotaRule,
@@ -37,12 +38,18 @@ const sizeInput = fc.oneof(
   fc.tuple(fc.nat({ max: 4096 }), fc.constantFrom("", "B", "k", "KB", "m", "MB", "g", "GB", "t", "TB")).map(([n, s]) => `${n}${s}`),
 );
 
+const namespaceSize = sizeInput.filter((s) => {
+  const bytes = parseSize(s);
+  return bytes >= 4096 && bytes <= 128 * 1024 ** 4;
+});
+
 const cloneTokenPost: fc.Arbitrary<CloneTokenPostInput> = fc.record(
   {
     node: fc.record({ uuid }),
     reserve_size: sizeInput,
     expiry_time: fc.record(
-      { limit: fc.oneof(fc.nat({ max: 10 ** 6 }), fc.nat({ max: 10 ** 6 }).map(String), fc.constantFrom("PT1H10M", "P1D", "PT90M", "PT0S")) },
+      // Lifetimes of 1 s and more: 0 is refused (see test/suites/storage/codec-server-strictness.test.ts).
+      { limit: fc.oneof(fc.integer({ min: 1, max: 10 ** 6 }), fc.integer({ min: 1, max: 10 ** 6 }).map(String), fc.constantFrom("PT1H10M", "P1D", "PT90M", "PT1S")) },
       { requiredKeys: [] },
     ),
   },
@@ -67,9 +74,10 @@ const cachePost: fc.Arbitrary<CachePostInput> = fc.record(
     relative_size: fc.record({ enabled: fc.boolean(), percentage: fc.integer({ min: 1, max: 100 }) }, { requiredKeys: [] }),
     atime_scrub: fc.record({ enabled: fc.boolean(), period: fc.integer({ min: 1, max: 365 }) }, { requiredKeys: [] }),
     cifs_change_notify: flag,
+    // A prepopulate names at least one directory: one without is refused (strictness suite).
     prepopulate: fc.record(
-      { dir_paths: fc.array(name.map((n) => `/${n}`)), exclude_dir_paths: fc.array(name.map((n) => `/${n}`)), recurse: fc.boolean() },
-      { requiredKeys: [] },
+      { dir_paths: fc.array(name.map((n) => `/${n}`), { minLength: 1 }), exclude_dir_paths: fc.array(name.map((n) => `/${n}`)), recurse: fc.boolean() },
+      { requiredKeys: ["dir_paths"] },
     ),
   },
   { requiredKeys: ["name", "svm", "origins"] },
@@ -81,8 +89,9 @@ const namespacePost: fc.Arbitrary<NvmeNamespacePostInput> = fc.oneof(
       svm: ref,
       name: fc.tuple(name, fc.option(name, { nil: undefined }), name).map(([v, q, n]) => `/vol/${v}/${q === undefined ? "" : `${q}/`}${n}`),
       os_type: fc.constantFrom("aix" as const, "linux" as const, "vmware" as const, "windows" as const),
-      space: fc.record({ size: sizeInput, block_size: fc.constantFrom(512 as const, 4096 as const) }, { requiredKeys: ["size"] }),
-      comment: fc.string(),
+      // Sizes in 4096 B..128 TiB and comments of at most 254 characters: others are refused (strictness suite).
+      space: fc.record({ size: namespaceSize, block_size: fc.constantFrom(512 as const, 4096 as const) }, { requiredKeys: ["size"] }),
+      comment: fc.string({ maxLength: 254 }),
       auto_delete: fc.boolean(),
     },
     { requiredKeys: ["svm", "name", "os_type", "space"] },

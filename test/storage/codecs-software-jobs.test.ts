@@ -86,10 +86,13 @@ describe("software.encodePatch", () => {
     expect(software.encodePatch({})).toEqual({});
   });
 
-  it("accepts metrocluster (G, P, U in the spec) and checks its shape", () => {
-    const metrocluster = { clusters: [{ name: "cluster_A", state: "waiting" as const }] };
-    expect(software.encodePatch({ version: "9.16.1", metrocluster })).toEqual({ version: "9.16.1", metrocluster });
-    expectCodecError(() => software.encodePatch(raw({ metrocluster: { clusters: [{ state: "sleeping" }] } })), "metrocluster.clusters[0].state", /one of/);
+  it("refuses metrocluster in PATCH: it is reported progress, read-only (decision in software.ts; the server agrees)", () => {
+    const metrocluster = { clusters: [{ name: "cluster_A", state: "waiting" }] };
+    expectCodecError(() => software.encodePatch(raw({ version: "9.16.1", metrocluster })), "metrocluster", /read-only/);
+    expectCodecError(() => software.encodePatch(raw({ metrocluster: { clusters: [{ state: "sleeping" }] } })), "metrocluster", /read-only/);
+    // Still decoded with its shape checked.
+    expect(software.decode({ metrocluster })).toEqual({ metrocluster });
+    expectCodecError(() => software.decode({ metrocluster: { clusters: [{ state: 1 }] } }), "metrocluster.clusters[0].state", /string/);
   });
 
   it("refuses bad actions, read-only fields and an empty version", () => {

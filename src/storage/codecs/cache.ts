@@ -17,6 +17,7 @@ import {
   requireOneOf,
   size,
   str,
+  stringLength,
   type JsonObject,
   type JsonValue,
 } from "./schema.js";
@@ -114,6 +115,19 @@ export const CACHE_DEFAULT_RELATIVE_SIZE_PERCENTAGE = 10;
 /** Default `atime_scrub.period` (days). */
 export const CACHE_DEFAULT_ATIME_SCRUB_PERIOD = 30;
 
+// Limits the interface spec does not state. `name`: 1..203 characters, upstream's documented
+// length (storage-api.md §1.5, "string 1..203"). `relative_size.percentage`: 1..100, a percent
+// of the origin (0 would be an empty cache); `atime_scrub.period`: 1..36500 days (at least a
+// day, at most a hundred years). Neither range is documented upstream or in the spec; these
+// are the reference server's bounds, kept the same here so that the codec refuses before
+// sending what the server refuses.
+/** `name` length in characters: 1..203. */
+export const CACHE_NAME_LENGTH = { min: 1, max: 203 } as const;
+/** `relative_size.percentage`: 1..100. */
+export const CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE = { min: 1, max: 100 } as const;
+/** `atime_scrub.period` in days: 1..36500. */
+export const CACHE_ATIME_SCRUB_PERIOD_RANGE = { min: 1, max: 36500 } as const;
+
 function encodeCachePath(value: unknown, path: string): JsonValue {
   if (typeof value !== "string") throw new StorageCodecError(path, "must be a string");
   if (!value.startsWith("/")) throw new StorageCodecError(path, `must start with "/", got ${JSON.stringify(value)}`);
@@ -121,11 +135,37 @@ function encodeCachePath(value: unknown, path: string): JsonValue {
   return value;
 }
 
+/** `prepopulate.dir_paths` / `exclude_dir_paths` entries: directory paths from the volume root, starting with "/". */
+function encodeDirPaths(value: unknown, path: string): JsonValue {
+  if (!Array.isArray(value)) throw new StorageCodecError(path, "must be an array");
+  return value.map((item: unknown, i) => {
+    const p = `${path}[${i}]`;
+    if (typeof item !== "string") throw new StorageCodecError(p, "must be a string");
+    if (!item.startsWith("/")) throw new StorageCodecError(p, `must start with "/", got ${JSON.stringify(item)}`);
+    return item;
+  });
+}
+
+/**
+ * A given `prepopulate` must list at least one directory: a PATCH with `prepopulate` "starts a
+ * prepopulation of the listed directories" (interface spec), and one of no directory is refused
+ * by the reference server (upstream's CLI, `volume flexcache prepopulate start`, requires the
+ * path list too).
+ */
+function checkPrepopulate(body: JsonObject): void {
+  const pre = body["prepopulate"];
+  if (pre === undefined) return;
+  const dirs = (pre as JsonObject)["dir_paths"];
+  if (!Array.isArray(dirs) || dirs.length === 0) {
+    throw new StorageCodecError("prepopulate.dir_paths", "is required (at least one directory) when prepopulate is given");
+  }
+}
+
 const ref = obj({ uuid: str, name: str, _links: f("G", links) });
 
 const schema = obj({
   uuid: f("G", str),
-  name: f("GP", str),
+  name: f("GP", str, { encode: stringLength(CACHE_NAME_LENGTH.min, CACHE_NAME_LENGTH.max) }),
   svm: f("GP", ref),
   origins: f(
     "GP",
@@ -155,19 +195,23 @@ const schema = obj({
   relative_size: f(
     "GPU",
     obj(
-      { enabled: bool, percentage: int(0) },
+      { enabled: bool, percentage: int(CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE.min, CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE.max) },
       { POST: { enabled: false, percentage: CACHE_DEFAULT_RELATIVE_SIZE_PERCENTAGE } },
     ),
   ),
   atime_scrub: f(
     "GPU",
-    obj({ enabled: bool, period: int(0) }, { POST: { enabled: false, period: CACHE_DEFAULT_ATIME_SCRUB_PERIOD } }),
+    obj({ enabled: bool, period: int(CACHE_ATIME_SCRUB_PERIOD_RANGE.min, CACHE_ATIME_SCRUB_PERIOD_RANGE.max) }, { POST: { enabled: false, period: CACHE_DEFAULT_ATIME_SCRUB_PERIOD } }),
   ),
   cifs_change_notify: f("GPU", obj({ enabled: bool }, { POST: { enabled: false } })),
   prepopulate: f(
     "PU",
     obj(
-      { dir_paths: arr(str), exclude_dir_paths: arr(str), recurse: bool },
+      {
+        dir_paths: f("PU", arr(str), { encode: encodeDirPaths }),
+        exclude_dir_paths: f("PU", arr(str), { encode: encodeDirPaths }),
+        recurse: bool,
+      },
       { POST: { recurse: true }, PATCH: { recurse: true } },
     ),
   ),
@@ -190,6 +234,7 @@ export const cache = {
     const body = encodeBody(schema, input, "POST");
     requireField(body, "name");
     requireField(body, "svm");
+    checkPrepopulate(body);
     requireOneOf(body, "svm", ["name", "uuid"]);
     const origins = body["origins"];
     if (!Array.isArray(origins) || origins.length === 0) {
@@ -216,6 +261,8 @@ export const cache = {
   },
   /** PATCH body: `prepopulate.*`, `writeback`, `relative_size`, `atime_scrub`, `cifs_change_notify`. */
   encodePatch(input: CachePatchInput): JsonObject {
-    return encodeBody(schema, input, "PATCH");
+    const body = encodeBody(schema, input, "PATCH");
+    checkPrepopulate(body);
+    return body;
   },
 } as const;

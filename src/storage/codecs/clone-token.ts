@@ -56,6 +56,22 @@ export interface CloneTokenPatchInput {
 export const CLONE_TOKEN_MIN_RESERVE_SIZE = 4096;
 /** Default `expiry_time.limit` on POST, as sent: the string "60". */
 export const CLONE_TOKEN_DEFAULT_LIMIT = "60";
+/**
+ * `expiry_time.limit` in seconds: at least 1 (a token that has already expired when it is
+ * made is refused by the reference server), at most 9 999 999 999 (ten digits, the longest
+ * string of seconds the reference server reads). The spec and upstream give no bounds.
+ */
+export const CLONE_TOKEN_LIMIT_RANGE = { min: 1, max: 9_999_999_999 } as const;
+
+function checkLifetime(seconds: number, value: unknown, path: string): string {
+  if (seconds < CLONE_TOKEN_LIMIT_RANGE.min || seconds > CLONE_TOKEN_LIMIT_RANGE.max) {
+    throw new StorageCodecError(
+      path,
+      `invalid lifetime ${showValue(value)}: must be between ${CLONE_TOKEN_LIMIT_RANGE.min} and ${CLONE_TOKEN_LIMIT_RANGE.max} seconds`,
+    );
+  }
+  return String(seconds);
+}
 
 /** Lifetime input → string of whole seconds. */
 export function encodeLifetime(value: unknown, path: string): JsonValue {
@@ -63,15 +79,15 @@ export function encodeLifetime(value: unknown, path: string): JsonValue {
     if (!Number.isSafeInteger(value) || value < 0) {
       throw new StorageCodecError(path, `invalid lifetime ${showValue(value)}: must be a whole number of seconds`);
     }
-    return String(value);
+    return checkLifetime(value, value, path);
   }
   if (typeof value === "string") {
     if (/^[0-9]+$/.test(value)) {
       const n = Number(value);
       if (!Number.isSafeInteger(n)) throw new StorageCodecError(path, `invalid lifetime ${showValue(value)}: too large`);
-      return String(n);
+      return checkLifetime(n, value, path);
     }
-    if (value.startsWith("P")) return String(parseDuration(value, path));
+    if (value.startsWith("P")) return checkLifetime(parseDuration(value, path), value, path);
   }
   throw new StorageCodecError(
     path,

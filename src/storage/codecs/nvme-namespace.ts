@@ -18,7 +18,9 @@ import {
   requireField,
   requireOneOf,
   size,
+  sizeInRange,
   str,
+  stringLength,
   withDefault,
   type JsonObject,
   type JsonValue,
@@ -52,6 +54,15 @@ export type MetricStatus = (typeof METRIC_STATUSES)[number];
 /** Default `space.block_size`; 512 when `os_type` is `vmware`. */
 export const NAMESPACE_DEFAULT_BLOCK_SIZE = 4096;
 export const NAMESPACE_VMWARE_BLOCK_SIZE = 512;
+// Limits the interface spec does not state, from upstream's documentation (storage-api.md §1.5):
+// `space.size` 4096 bytes ..128 TiB, `comment` at most 254 characters. `space.block_size` is an
+// integer, 512 or 4096 (the schema's enum; a Size string such as "4K" is refused, as the server does).
+/** Smallest `space.size`: 4096 bytes. */
+export const NAMESPACE_MIN_SIZE = 4096;
+/** Largest `space.size`: 128 TiB. */
+export const NAMESPACE_MAX_SIZE = 128 * 1024 ** 4;
+/** Longest `comment`, in characters. */
+export const NAMESPACE_COMMENT_MAX_LENGTH = 254;
 
 export interface IoCounters {
   other?: number;
@@ -182,13 +193,13 @@ const schema = obj({
   space: f(
     "GPU",
     obj({
-      size: f("GPU", size),
+      size: f("GPU", size, { encode: sizeInRange(NAMESPACE_MIN_SIZE, NAMESPACE_MAX_SIZE) }),
       block_size: f("GP", enm(NAMESPACE_BLOCK_SIZES)),
       used: f("G", int()),
       guarantee: f("G", obj({ requested: bool, reserved: bool })),
     }),
   ),
-  comment: f("GPU", str),
+  comment: f("GPU", str, { encode: stringLength(0, NAMESPACE_COMMENT_MAX_LENGTH) }),
   enabled: f("G", bool),
   create_time: f("G", datetime),
   auto_delete: f("GPU", bool),

@@ -324,6 +324,25 @@ export function sizeWithFloor(floor: number, allowUnlimited: boolean) {
   };
 }
 
+/** String encoder refusing values shorter than `min` or longer than `max` characters (UTF-16 code units, as the server counts). */
+export function stringLength(min: number, max: number) {
+  return (value: unknown, path: string): JsonValue => {
+    if (typeof value !== "string") throw wrongType(path, "a string", value);
+    if (value.length < min) throw new StorageCodecError(path, min === 1 ? "must not be empty" : `must be at least ${min} characters long`);
+    if (value.length > max) throw new StorageCodecError(path, `must be at most ${max} characters long, got ${value.length}`);
+    return value;
+  };
+}
+
+/** Size encoder refusing values outside `min`..`max` bytes. */
+export function sizeInRange(min: number, max: number) {
+  return (value: unknown, path: string): JsonValue => {
+    const bytes = parseSize(value, path);
+    if (bytes < min || bytes > max) throw new StorageCodecError(path, `must be between ${min} and ${max} bytes, got ${bytes}`);
+    return bytes;
+  };
+}
+
 /** Decodes an error code: a string of digits on the wire; an integer is accepted and written as its decimal string. */
 export function decodeErrorCode(value: unknown, path: string): string {
   if (typeof value === "string") return value;

@@ -157,7 +157,6 @@ export interface SoftwarePatchInput {
   /** Setting it starts the install (or, with `validate_only`, a validation) of that version. */
   version?: string;
   action?: SoftwareAction;
-  metrocluster?: SoftwareMetrocluster;
 }
 
 /** Query parameters of `PATCH /api/cluster/software`. */
@@ -245,13 +244,23 @@ const profileSchema = obj({
     ),
   ),
   nodes: f("G", arr(obj({ name: str, model: str, version: str, firmware }))),
+  // `metrocluster` is read-only, although the field table of the interface spec marks it G, P, U.
+  // Decision: every member the spec lists for it is progress the cluster reports
+  // (`progress_summary.message`, `progress_details.message`, `clusters[]` with `state`,
+  // `estimated_duration`, `elapsed_duration`), nothing in the spec says what writing it would
+  // do, and the spec's endpoint table gives the PATCH body as `version` alone (plus `action`
+  // from the field table). Upstream describes the object as an inter-cluster upgrade's progress
+  // too. So the codec refuses it in PATCH with the same answer as the reference server (which
+  // refuses it as a field that cannot be set), rather than send a body the cluster would ignore
+  // or refuse.
   metrocluster: f(
-    "GPU",
+    "G",
     obj({
       progress_summary: obj({ message: str }),
       progress_details: obj({ message: str }),
       clusters: arr(obj({ name: str, state: enm(SOFTWARE_STATES), estimated_duration: int(), elapsed_duration: int() })),
     }),
+    { refuse: "is read-only: it reports the progress of an inter-cluster upgrade (set `version` to start one)" },
   ),
   _links: f("G", links),
 });
@@ -292,7 +301,7 @@ export const software = {
   decode(json: unknown): SoftwareProfile {
     return decodeBody<SoftwareProfile>(profileSchema, json);
   },
-  /** PATCH body: `version` (start an install or validation), `action`, `metrocluster`. */
+  /** PATCH body: `version` (start an install or validation) or `action`; `metrocluster` is read-only. */
   encodePatch(input: SoftwarePatchInput): JsonObject {
     const body = encodeBody(profileSchema, input, "PATCH");
     if (body["version"] === "") throw new StorageCodecError("version", "must not be empty");
