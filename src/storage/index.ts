@@ -138,6 +138,7 @@ export {
 export { collection, type Collection, type ItemCodec } from "./codecs/collection.js";
 export { apiError, type ApiErrorBody, type ApiErrorDetail } from "./codecs/api-error.js";
 export { StorageClient } from "./client/client.js";
+export { systemClientClock, type StorageClientClock } from "./client/abort.js";
 export { DEFAULT_CODECS, type ResourceCodec, type StorageCodecs } from "./client/codec-hooks.js";
 export { StorageJobError, StorageJobTimeoutError, StorageNetworkError, StorageProtocolError } from "./client/errors.js";
 export {

@@ -5,6 +5,7 @@ import { StorageClient, StorageJobError, StorageJobTimeoutError, StorageProtocol
 import type { Job } from "../../src/storage/codecs/job.js";
 import { StorageApiError } from "../../src/storage/codecs/errors.js";
 import { FAST_JOBS, apiError, jobAccepted, startServer, type Handler, type ScriptedServer } from "./client-test-server.js";
+import { steppedClientClock, type SteppedClientClock } from "../support/storage/clocks.js";
 
 const PASSWORD = "hunter2-admin";
 let server: ScriptedServer | undefined;
@@ -13,9 +14,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function setup(handler: Handler, jobs: object = FAST_JOBS): Promise<{ client: StorageClient; srv: ScriptedServer }> {
+async function setup(handler: Handler, jobs: object = FAST_JOBS, clock?: SteppedClientClock): Promise<{ client: StorageClient; srv: ScriptedServer }> {
   server = await startServer(handler);
-  const client = new StorageClient({ baseUrl: server.url, username: "admin", password: PASSWORD, allowInsecureHttp: true, jobs });
+  const client = new StorageClient({ baseUrl: server.url, username: "admin", password: PASSWORD, allowInsecureHttp: true, jobs, ...(clock === undefined ? {} : { clock }) });
   return { client, srv: server };
 }
 
@@ -55,21 +56,29 @@ describe("jobs", () => {
   });
 
   it("spaces polls by initial * factor^n capped at max", async () => {
-    const arrivals: number[] = [];
+    // A stepped clock: the waits between polls are read exactly, however loaded the machine.
+    const clock = steppedClientClock();
     let n = 0;
-    const { client } = await setup(() => {
-      arrivals.push(performance.now());
+    const { client, srv } = await setup(() => {
       n++;
       return { json: { uuid: "j-t", state: n >= 5 ? "success" : "running" } };
-    });
+    }, FAST_JOBS, clock);
     await client.waitForJob("j-t", { initialIntervalMs: 20, maxIntervalMs: 60, backoffFactor: 2, jitter: 0 });
-    const gaps = arrivals.slice(1).map((t, i) => t - arrivals[i]!);
-    // expected sleeps: 20, 40, 60 (capped), 60
-    expect(gaps).toHaveLength(4);
-    const expected = [20, 40, 60, 60];
-    gaps.forEach((g, i) => {
-      expect(g).toBeGreaterThanOrEqual(expected[i]! - 2);
-      expect(g).toBeLessThan(expected[i]! + 250);
+    // one sleep between each two of the five polls: 20, 40, 60 (capped), 60
+    expect(srv.requests).toHaveLength(5);
+    expect(clock.sleeps).toEqual([20, 40, 60, 60]);
+  });
+
+  it("keeps each jittered interval within ±jitter of the back-off value", async () => {
+    const clock = steppedClientClock();
+    let n = 0;
+    const { client } = await setup(() => ({ json: { uuid: "j-j", state: ++n >= 6 ? "success" : "running" } }), FAST_JOBS, clock);
+    await client.waitForJob("j-j", { initialIntervalMs: 100, maxIntervalMs: 400, backoffFactor: 2, jitter: 0.1 });
+    const base = [100, 200, 400, 400, 400];
+    expect(clock.sleeps).toHaveLength(base.length);
+    clock.sleeps.forEach((ms, i) => {
+      expect(ms).toBeGreaterThanOrEqual(base[i]! * 0.9);
+      expect(ms).toBeLessThanOrEqual(base[i]! * 1.1);
     });
   });
 
@@ -97,10 +106,10 @@ describe("jobs", () => {
   });
 
   it("raises StorageJobTimeoutError (distinct from failure) after the total timeout", async () => {
-    const { client, srv } = await setup(() => ({ json: { uuid: "j-slow", state: "running", message: "still going" } }));
-    const started = Date.now();
-    const e = await client.waitForJob("j-slow", { timeoutMs: 120, initialIntervalMs: 10, maxIntervalMs: 30 }).catch((x: unknown) => x);
-    const took = Date.now() - started;
+    const clock = steppedClientClock();
+    const { client, srv } = await setup(() => ({ json: { uuid: "j-slow", state: "running", message: "still going" } }), FAST_JOBS, clock);
+    const e = await client.waitForJob("j-slow", { timeoutMs: 120, initialIntervalMs: 10, maxIntervalMs: 30, jitter: 0 }).catch((x: unknown) => x);
+    const took = clock.elapsed();
     expect(e).toBeInstanceOf(StorageJobTimeoutError);
     expect(e).not.toBeInstanceOf(StorageJobError);
     const te = e as StorageJobTimeoutError;
@@ -108,22 +117,29 @@ describe("jobs", () => {
     expect(te.timeoutMs).toBe(120);
     expect(te.lastJob?.state).toBe("running");
     expect(te.message).toMatch(/still not finished after 120 ms \(last state running: still going\)/);
-    expect(took).toBeGreaterThanOrEqual(115);
-    expect(took).toBeLessThan(1000);
-    expect(srv.requests.length).toBeGreaterThan(2);
+    // Sleeps 10, 14.1, 20, 28.3, 30 (capped), then the rest of the 120 ms: the last wait is cut to the deadline.
+    expect(took).toBe(120);
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(120);
+    const r2 = Math.SQRT2;
+    expect(clock.sleeps.slice(0, 4)).toEqual([10, 10 * r2, 10 * r2 * r2, 10 * r2 * r2 * r2]);
+    expect(srv.requests.length).toBe(clock.sleeps.length + 1);
   });
 
   it("stops polling and rejects with the abort reason when the signal fires", async () => {
-    const { client, srv } = await setup((r) => (r.method === "DELETE" ? jobAccepted("j-a") : { json: { uuid: "j-a", state: "running" } }));
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 60);
+    // The signal fires during the third wait between polls: no timer decides when.
+    const clock = steppedClientClock((_ms, i) => {
+      if (i === 2) ac.abort();
+    });
+    const { client, srv } = await setup((r) => (r.method === "DELETE" ? jobAccepted("j-a") : { json: { uuid: "j-a", state: "running" } }), FAST_JOBS, clock);
     const e = await client.caches.delete("c-uuid", { signal: ac.signal, wait: { initialIntervalMs: 10, maxIntervalMs: 10 } }).catch((x: unknown) => x);
     expect((e as Error).name).toBe("AbortError");
-    // let a poll that was already on the wire at abort time land, then check nothing follows
-    await new Promise((r) => setTimeout(r, 30));
-    const count = srv.requests.length;
-    await new Promise((r) => setTimeout(r, 60));
-    expect(srv.requests.length).toBe(count);
+    // the DELETE and three polls; the wait that saw the abort sent nothing after it
+    expect(srv.requests.map((r) => r.method)).toEqual(["DELETE", "GET", "GET", "GET"]);
+    expect(clock.sleeps).toHaveLength(3);
+    // nothing is left pending that could send a poll later
+    await new Promise((r) => setImmediate(r));
+    expect(srv.requests).toHaveLength(4);
     // a signal aborted before the call never sends anything
     const before = srv.requests.length;
     await expect(client.waitForJob("j-a", { signal: AbortSignal.abort() })).rejects.toThrow();

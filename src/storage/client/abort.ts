@@ -1,4 +1,13 @@
-// Waiting that an AbortSignal can cut short: a promise raced against the signal, and a sleep.
+// Waiting that an AbortSignal can cut short: a promise raced against the signal, a sleep, and
+// the clock job polling reads (replaceable, so tests can step time instead of sleeping).
+
+/** The time source of job polling: `now()` for the total timeout, `sleep()` between polls. */
+export interface StorageClientClock {
+  /** Milliseconds; only differences are used. */
+  now(): number;
+  /** Waits `ms` milliseconds of this clock's time; rejects with the signal's reason when it aborts. */
+  sleep(ms: number, signal: AbortSignal | undefined): Promise<void>;
+}
 
 /** `p`, or the signal's reason as soon as it aborts: a transport that ignores the signal cannot hang a call. */
 export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -39,3 +48,6 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
+
+/** Wall-clock time and real timers: the default. */
+export const systemClientClock: StorageClientClock = Object.freeze({ now: () => Date.now(), sleep });

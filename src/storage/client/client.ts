@@ -34,7 +34,7 @@ import type {
   NvmeNamespacePostInput as NvmeNamespaceCreate,
 } from "../codecs/nvme-namespace.js";
 import type { QuotaRule, QuotaRulePatchInput as QuotaRuleUpdate, QuotaRulePostInput as QuotaRuleCreate } from "../codecs/quota-rule.js";
-import { raceAbort, sleep } from "./abort.js";
+import { raceAbort, systemClientClock, type StorageClientClock } from "./abort.js";
 import { DEFAULT_CODECS, type ResourceCodec } from "./codec-hooks.js";
 import { StorageJobError, StorageJobTimeoutError, StorageNetworkError, StorageProtocolError } from "./errors.js";
 import { isObject } from "./objects.js";
@@ -145,6 +145,7 @@ export class StorageClient {
   readonly #jobDefaults: Omit<JobWaitOptions, "signal" | "onPoll">;
   readonly #jobCodec: ResourceCodec<Job>;
   readonly #logger: ((event: StorageRequestEvent) => void) | undefined;
+  readonly #clock: StorageClientClock;
 
   constructor(options: StorageClientOptions) {
     let url: URL;
@@ -197,6 +198,7 @@ export class StorageClient {
     const codecs = options.codecs ?? DEFAULT_CODECS;
     this.#jobCodec = codecs.job ?? {};
     this.#logger = options.logger;
+    this.#clock = options.clock ?? systemClientClock;
     this.paths = Object.freeze({ ...DEFAULT_STORAGE_PATHS, ...options.paths });
 
     const seg = encodeURIComponent;
@@ -472,7 +474,7 @@ export class StorageClient {
     const jitter = Math.min(Math.max(o.jitter ?? 0.1, 0), 0.5);
     const maxPollErrors = o.maxPollErrors ?? 3;
     const secrets = this.#secrets(options.secrets);
-    const deadline = Date.now() + timeoutMs;
+    const deadline = this.#clock.now() + timeoutMs;
     let last: Job | undefined;
     let errors = 0;
     for (;;) {
@@ -492,10 +494,10 @@ export class StorageClient {
         if (job.state === "success") return last.uuid === undefined ? { ...last, uuid } : last;
         if (job.state !== undefined && TERMINAL_FAILURE_STATES.has(job.state)) throw new StorageJobError(uuid, last);
       }
-      const remaining = deadline - Date.now();
+      const remaining = deadline - this.#clock.now();
       if (remaining <= 0) throw new StorageJobTimeoutError(uuid, timeoutMs, last);
       const jittered = interval * (1 + (Math.random() * 2 - 1) * jitter);
-      await sleep(Math.max(0, Math.min(jittered, remaining)), o.signal);
+      await this.#clock.sleep(Math.max(0, Math.min(jittered, remaining)), o.signal);
       interval = Math.min(interval * factor, maxInterval);
     }
   }

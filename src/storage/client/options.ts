@@ -1,6 +1,7 @@
 // The options and results of StorageClient calls, and the endpoint paths it uses.
 
 import type { Job } from "../codecs/job.js";
+import type { StorageClientClock } from "./abort.js";
 import type { StorageCodecs } from "./codec-hooks.js";
 import type { QueryObject } from "./query.js";
 import type { ClientTlsOptions, FetchLike } from "./transport.js";
@@ -95,6 +96,11 @@ export interface StorageClientOptions {
   readonly paths?: Partial<StoragePaths>;
   /** Codec hooks per resource; default {@link DEFAULT_CODECS}, `{}` for raw JSON. */
   readonly codecs?: StorageCodecs;
+  /**
+   * The clock of job polling (intervals and the total timeout); default wall-clock time and
+   * real timers. Tests pass one that steps time, so that polling never races the machine.
+   */
+  readonly clock?: StorageClientClock;
   /** Request log (method, path, status, duration; never credentials or bodies). */
   readonly logger?: (event: StorageRequestEvent) => void;
 }
