@@ -2,35 +2,29 @@
 // {"error": {"message", "code": "<digits>", "target"?, "arguments"?: [{code, message}]}}.
 
 import { StorageApiError, StorageCodecError } from "./errors.js";
-import { arr, decodeBody, decodeErrorCode, f, obj, str } from "./schema.js";
-
-export interface ApiErrorDetail {
-  message?: string;
-  /** A string of digits, e.g. "10551807" (an integer on the wire is written as its decimal string). */
-  code?: string;
-  /** The field or parameter the error is about. */
-  target?: string;
-  arguments?: Array<{ code?: string; message?: string }>;
-}
-
-export interface ApiErrorBody {
-  error: ApiErrorDetail;
-}
+import { arr, decodeBody, decodeErrorCode, f, obj, str, type InferModel } from "./schema.js";
 
 const code = { decode: decodeErrorCode };
-const schema = obj({
-  error: obj({
-    message: str,
-    code: f("G", str, code),
-    target: str,
-    arguments: arr(obj({ code: f("G", str, code), message: str })),
-  }),
+const detail = obj({
+  message: str,
+  /** A string of digits, e.g. "10551807" (an integer on the wire is written as its decimal string). */
+  code: f("G", str, code),
+  /** The field or parameter the error is about. */
+  target: str,
+  arguments: arr(obj({ code: f("G", str, code), message: str })),
 });
+const schema = obj({ error: detail });
+
+/** The `error` object of an error body, inferred from the schema: `code` a string of digits, `target` the field or parameter the error is about. */
+export type ApiErrorDetail = InferModel<typeof detail>;
+
+/** An error body: `error` is always there once decoded. */
+export type ApiErrorBody = Required<InferModel<typeof schema>>;
 
 export const apiError = {
   /** Decodes an error body; `error` must be an object. */
   decode(json: unknown): ApiErrorBody {
-    const body = decodeBody<Partial<ApiErrorBody>>(schema, json);
+    const body = decodeBody(schema, json);
     if (body.error === undefined) {
       throw new StorageCodecError("error", "is required");
     }

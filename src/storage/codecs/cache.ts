@@ -1,6 +1,6 @@
 // Volume caches: /api/storage/cache/caches (interface-spec.md "Cache (volume cache)").
 
-import type { Lenient, Links, Reference, ReferenceInput, SizeInput } from "./common.js";
+import type { ReferenceInput, SizeInput } from "./common.js";
 import { StorageCodecError } from "./errors.js";
 import {
   arr,
@@ -18,6 +18,8 @@ import {
   size,
   str,
   stringLength,
+  type InferModel,
+  type InferPatchInput,
   type JsonObject,
   type JsonValue,
 } from "./schema.js";
@@ -26,51 +28,6 @@ export const CACHE_ORIGIN_STATES = ["error", "mixed", "offline", "online"] as co
 export type CacheOriginState = (typeof CACHE_ORIGIN_STATES)[number];
 export const CACHE_GUARANTEE_TYPES = ["volume", "none"] as const;
 export type CacheGuaranteeType = (typeof CACHE_GUARANTEE_TYPES)[number];
-
-export interface CacheOrigin {
-  svm?: Reference;
-  volume?: Reference;
-  cluster?: Reference;
-  ip_address?: string;
-  /** Bytes. */
-  size?: number;
-  state?: Lenient<CacheOriginState>;
-  /** ISO 8601 date-time. */
-  create_time?: string;
-}
-
-/** A cache as the API returns it. Expensive fields appear only when requested. */
-export interface Cache {
-  uuid?: string;
-  name?: string;
-  svm?: Reference;
-  origins?: CacheOrigin[];
-  aggregates?: Reference[];
-  path?: string;
-  /** Bytes. */
-  size?: number;
-  guarantee?: { type?: Lenient<CacheGuaranteeType> };
-  constituents_per_aggregate?: number;
-  use_tiered_aggregate?: boolean;
-  is_disconnected_mode_off_for_locks?: boolean;
-  dr_cache?: boolean;
-  global_file_locking_enabled?: boolean;
-  override_encryption?: boolean;
-  writeback?: { enabled?: boolean };
-  relative_size?: { enabled?: boolean; percentage?: number };
-  atime_scrub?: { enabled?: boolean; period?: number };
-  cifs_change_notify?: { enabled?: boolean };
-  /** Write-only upstream; kept if a server returns it. */
-  prepopulate?: { dir_paths?: string[]; exclude_dir_paths?: string[]; recurse?: boolean };
-  _links?: Links;
-}
-
-export interface CachePrepopulateInput {
-  dir_paths?: string[];
-  exclude_dir_paths?: string[];
-  /** Default true (filled in when `prepopulate` is given without it). */
-  recurse?: boolean;
-}
 
 export interface CachePostInput {
   name: string;
@@ -99,15 +56,6 @@ export interface CachePostInput {
   /** `enabled` defaults to false when given. */
   cifs_change_notify?: { enabled?: boolean };
   prepopulate?: CachePrepopulateInput;
-}
-
-/** PATCH body: no POST defaults are filled except `prepopulate.recurse` = true. */
-export interface CachePatchInput {
-  prepopulate?: CachePrepopulateInput;
-  writeback?: { enabled?: boolean };
-  relative_size?: { enabled?: boolean; percentage?: number };
-  atime_scrub?: { enabled?: boolean; period?: number };
-  cifs_change_notify?: { enabled?: boolean };
 }
 
 /** Default `relative_size.percentage` (percent of the origin size). */
@@ -163,24 +111,21 @@ function checkPrepopulate(body: JsonObject): void {
 
 const ref = obj({ uuid: str, name: str, _links: f("G", links) });
 
+const origin = obj({
+  svm: ref,
+  volume: ref,
+  cluster: f("G", ref),
+  ip_address: f("G", str),
+  size: f("G", size),
+  state: f("G", enm(CACHE_ORIGIN_STATES)),
+  create_time: f("G", datetime),
+});
+
 const schema = obj({
   uuid: f("G", str),
   name: f("GP", str, { encode: stringLength(CACHE_NAME_LENGTH.min, CACHE_NAME_LENGTH.max) }),
   svm: f("GP", ref),
-  origins: f(
-    "GP",
-    arr(
-      obj({
-        svm: ref,
-        volume: ref,
-        cluster: f("G", ref),
-        ip_address: f("G", str),
-        size: f("G", size),
-        state: f("G", enm(CACHE_ORIGIN_STATES)),
-        create_time: f("G", datetime),
-      }),
-    ),
-  ),
+  origins: f("GP", arr(origin)),
   aggregates: f("GP", arr(ref)),
   path: f("GP", str, { encode: encodeCachePath }),
   size: f("GP", size),
@@ -218,10 +163,29 @@ const schema = obj({
   _links: f("G", links),
 });
 
+/** An origin of a cache as the API returns it (`origins[]`): `size` in bytes, `create_time` ISO 8601. */
+export type CacheOrigin = InferModel<typeof origin>;
+
+/**
+ * A cache as the API returns it, inferred from the schema. Expensive fields appear only when
+ * requested; `prepopulate` is write-only upstream and kept if a server returns it.
+ */
+export type Cache = InferModel<typeof schema>;
+
+/**
+ * PATCH body, inferred from the schema (the members marked U): `prepopulate`, `writeback`,
+ * `relative_size`, `atime_scrub`, `cifs_change_notify`, all optional. No POST defaults are
+ * filled except `prepopulate.recurse` = true.
+ */
+export type CachePatchInput = InferPatchInput<typeof schema>;
+
+/** `prepopulate` on input: `dir_paths` (at least one, each starting with "/"), `exclude_dir_paths`, `recurse` (default true). */
+export type CachePrepopulateInput = NonNullable<CachePatchInput["prepopulate"]>;
+
 export const cache = {
   /** A cache record (collection item or single GET). */
   decode(json: unknown): Cache {
-    return decodeBody<Cache>(schema, json);
+    return decodeBody(schema, json);
   },
   /**
    * POST body. Requires `name`, `svm.name`/`svm.uuid`, and at least one origin

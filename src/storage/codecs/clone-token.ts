@@ -1,6 +1,6 @@
 // File clone tokens: /api/storage/file/clone/tokens (interface-spec.md "Clone token").
 
-import type { Links, Reference, SizeInput } from "./common.js";
+import type { SizeInput } from "./common.js";
 import { StorageCodecError } from "./errors.js";
 import {
   decodeBody,
@@ -13,25 +13,11 @@ import {
   size,
   sizeWithFloor,
   str,
+  type InferModel,
   type JsonObject,
   type JsonValue,
 } from "./schema.js";
 import { parseDuration, showValue } from "./units.js";
-
-/** A clone token as the API returns it. `expiry_time.limit` / `.left` are ISO durations. */
-export interface CloneToken {
-  node?: Reference;
-  uuid?: string;
-  /** Bytes. */
-  reserve_size?: number;
-  expiry_time?: {
-    /** Lifetime, an ISO 8601 duration such as `PT1H10M` (see `parseDuration`). */
-    limit?: string;
-    /** Remaining lifetime, an ISO 8601 duration. */
-    left?: string;
-  };
-  _links?: Links;
-}
 
 /**
  * A token lifetime on input: whole seconds as a number (`4200`) or a digit string
@@ -108,10 +94,13 @@ const schema = obj({
   _links: f("G", links),
 });
 
+/** A clone token as the API returns it, inferred from the schema. `expiry_time.limit` / `.left` are ISO 8601 durations (see `parseDuration`); `reserve_size` is in bytes. */
+export type CloneToken = InferModel<typeof schema>;
+
 export const cloneToken = {
   /** A token record from GET or a POST answer. */
   decode(json: unknown): CloneToken {
-    return decodeBody<CloneToken>(schema, json);
+    return decodeBody(schema, json);
   },
   /** POST body: `node.uuid` and `reserve_size` required; `reserve_size` in bytes, at least 4096. */
   encodePost(input: CloneTokenPostInput): JsonObject {

@@ -1,6 +1,5 @@
 // Jobs: /api/cluster/jobs/<uuid>, and the `{job}` / `{jobs}` answers of asynchronous calls.
 
-import type { Lenient, Links, Reference } from "./common.js";
 import {
   arr,
   datetime,
@@ -12,6 +11,7 @@ import {
   links,
   obj,
   str,
+  type InferModel,
 } from "./schema.js";
 
 export const JOB_STATES = ["queued", "running", "paused", "success", "failure"] as const;
@@ -22,44 +22,6 @@ export const JOB_TERMINAL_STATES = ["success", "failure"] as const;
 /** Whether a job state is terminal (`success` or `failure`). */
 export function isTerminalJobState(state: string | undefined): boolean {
   return state === "success" || state === "failure";
-}
-
-/** A job record. `code` is an integer; the embedded `error.code` a string of digits. */
-export interface Job {
-  uuid?: string;
-  /** `<METHOD> <request_path>`. */
-  description?: string;
-  state?: Lenient<JobState>;
-  message?: string;
-  code?: number;
-  error?: {
-    code?: string;
-    message?: string;
-    arguments?: Array<{ code?: string; message?: string }>;
-  };
-  start_time?: string;
-  end_time?: string;
-  node?: Reference;
-  svm?: Reference;
-  _links?: Links;
-}
-
-/** `{uuid, _links.self.href}` as embedded in an asynchronous answer. */
-export interface JobReference {
-  uuid?: string;
-  _links?: Links;
-}
-
-/**
- * The answer of an asynchronous POST/PATCH/DELETE: `job`, or `jobs` with
- * `num_records` (bulk). Other members (e.g. `records` with `return_records`) are
- * kept as given.
- */
-export interface AcceptedResponse {
-  job?: JobReference;
-  jobs?: JobReference[];
-  num_records?: number;
-  _links?: Links;
 }
 
 const ref = obj({ uuid: str, name: str, _links: f("G", links) });
@@ -86,14 +48,27 @@ const jobSchema = obj({
 const jobRef = obj({ uuid: str, _links: links });
 const acceptedSchema = obj({ job: jobRef, jobs: arr(jobRef), num_records: int(), _links: links });
 
+/** A job record, inferred from the schema. `code` is an integer; the embedded `error.code` a string of digits; `description` is `<METHOD> <request_path>`. */
+export type Job = InferModel<typeof jobSchema>;
+
+/** `{uuid, _links.self.href}` as embedded in an asynchronous answer. */
+export type JobReference = InferModel<typeof jobRef>;
+
+/**
+ * The answer of an asynchronous POST/PATCH/DELETE: `job`, or `jobs` with
+ * `num_records` (bulk). Other members (e.g. `records` with `return_records`) are
+ * kept as given.
+ */
+export type AcceptedResponse = InferModel<typeof acceptedSchema>;
+
 export const job = {
   /** A job record from `GET /api/cluster/jobs/<uuid>`. */
   decode(json: unknown): Job {
-    return decodeBody<Job>(jobSchema, json);
+    return decodeBody(jobSchema, json);
   },
   /** An asynchronous answer `{job: {uuid, _links}}` (or bulk `{jobs: [...], num_records}`). */
   decodeAccepted(json: unknown): AcceptedResponse {
-    return decodeBody<AcceptedResponse>(acceptedSchema, json);
+    return decodeBody(acceptedSchema, json);
   },
   /** The job path of an asynchronous answer (`/api/cluster/jobs/<uuid>`), or undefined when it has none. */
   hrefOf(accepted: AcceptedResponse): string | undefined {

@@ -1,6 +1,6 @@
 // NVMe namespaces: /api/storage/namespaces (interface-spec.md "NVMe namespace").
 
-import type { Lenient, Links, Reference, ReferenceInput, SizeInput } from "./common.js";
+import type { ReferenceInput, SizeInput } from "./common.js";
 import { StorageCodecError } from "./errors.js";
 import {
   at,
@@ -22,6 +22,7 @@ import {
   str,
   stringLength,
   withDefault,
+  type InferModel,
   type JsonObject,
   type JsonValue,
 } from "./schema.js";
@@ -63,71 +64,6 @@ export const NAMESPACE_MIN_SIZE = 4096;
 export const NAMESPACE_MAX_SIZE = 128 * 1024 ** 4;
 /** Longest `comment`, in characters. */
 export const NAMESPACE_COMMENT_MAX_LENGTH = 254;
-
-export interface IoCounters {
-  other?: number;
-  total?: number;
-  read?: number;
-  write?: number;
-}
-
-/** An NVMe namespace as the API returns it. Expensive fields appear only when requested. */
-export interface NvmeNamespace {
-  uuid?: string;
-  /** `/vol/<volume>[/<qtree>]/<namespace>`. */
-  name?: string;
-  svm?: Reference;
-  location?: {
-    volume?: Reference;
-    namespace?: string;
-    qtree?: { name?: string; id?: number; _links?: Links };
-  };
-  os_type?: Lenient<NamespaceOsType>;
-  space?: {
-    /** Bytes. */
-    size?: number;
-    block_size?: number;
-    /** Bytes. */
-    used?: number;
-    guarantee?: { requested?: boolean; reserved?: boolean };
-  };
-  comment?: string;
-  enabled?: boolean;
-  /** ISO 8601 date-time. */
-  create_time?: string;
-  auto_delete?: boolean;
-  clone?: { source?: { uuid?: string; name?: string } };
-  convert?: { lun?: { uuid?: string; name?: string } };
-  status?: {
-    state?: Lenient<NamespaceState>;
-    container_state?: Lenient<NamespaceContainerState>;
-    read_only?: boolean;
-    mapped?: boolean;
-  };
-  subsystem_map?: {
-    nsid?: string;
-    anagrpid?: string;
-    subsystem?: Reference;
-    _links?: Links;
-  };
-  metric?: {
-    timestamp?: string;
-    status?: Lenient<MetricStatus>;
-    /** ISO 8601 duration (`PT15S`, …). */
-    duration?: Lenient<MetricDuration>;
-    throughput?: { total?: number; read?: number; write?: number };
-    iops?: IoCounters;
-    latency?: IoCounters;
-  };
-  statistics?: {
-    timestamp?: string;
-    status?: Lenient<MetricStatus>;
-    iops_raw?: IoCounters;
-    latency_raw?: IoCounters;
-    throughput_raw?: { total?: number; read?: number; write?: number };
-  };
-  _links?: Links;
-}
 
 export interface NvmeNamespacePostInput {
   /** Full path `/vol/<volume>[/<qtree>]/<name>`, or a base name with `location.volume`. */
@@ -178,6 +114,7 @@ const source = obj({ uuid: str, name: str });
 
 const schema = obj({
   uuid: f("G", str),
+  /** `/vol/<volume>[/<qtree>]/<namespace>`. */
   name: f("GP", str, { encode: encodeName, refuse: "a namespace cannot be renamed" }),
   svm: f("GPU", ref),
   location: f(
@@ -231,6 +168,12 @@ const schema = obj({
   _links: f("G", links),
 });
 
+/** IOPS or latency counters of `metric` / `statistics`. */
+export type IoCounters = InferModel<typeof counters>;
+
+/** An NVMe namespace as the API returns it, inferred from the schema. Expensive fields appear only when requested; sizes are bytes, times ISO 8601. */
+export type NvmeNamespace = InferModel<typeof schema>;
+
 const SPACE_ORDER = ["size", "block_size", "used", "guarantee"] as const;
 
 /** The volume named by a full namespace path (also a snapshot path `/vol/<v>/.snapshot/...`). */
@@ -250,7 +193,7 @@ function refuseInherited(body: JsonObject, why: string): void {
 export const nvmeNamespace = {
   /** A namespace record (collection item or single GET). */
   decode(json: unknown): NvmeNamespace {
-    return decodeBody<NvmeNamespace>(schema, json);
+    return decodeBody(schema, json);
   },
   /**
    * POST body: create, clone (`clone.source`) or convert (`convert.lun`). Create

@@ -1,6 +1,6 @@
 // Quota rules: /api/storage/quota/rules (interface-spec.md "Quota rule").
 
-import type { Lenient, Links, Reference, ReferenceInput, SizeInput } from "./common.js";
+import type { ReferenceInput, SizeInput } from "./common.js";
 import { StorageCodecError } from "./errors.js";
 import {
   arr,
@@ -18,6 +18,7 @@ import {
   size,
   sizeWithFloor,
   str,
+  type InferModel,
   type JsonObject,
   type JsonValue,
 } from "./schema.js";
@@ -30,23 +31,6 @@ export type QuotaRuleType = (typeof QUOTA_RULE_TYPES)[number];
 export const QUOTA_MIN_SPACE_LIMIT = 1024;
 /** The "no limit" sentinel of `space.*` and `files.*` limits (on PATCH it clears the limit). */
 export const QUOTA_UNLIMITED = -1;
-
-/** A quota rule as the API returns it. */
-export interface QuotaRule {
-  uuid?: string;
-  svm?: Reference;
-  volume?: Reference;
-  type?: Lenient<QuotaRuleType>;
-  qtree?: { id?: number; name?: string; _links?: Links };
-  users?: Array<{ name?: string; id?: string }>;
-  group?: { name?: string; id?: string };
-  /** Bytes; -1 = no limit. */
-  space?: { hard_limit?: number; soft_limit?: number };
-  /** File counts; -1 = no limit. */
-  files?: { hard_limit?: number; soft_limit?: number };
-  user_mapping?: boolean;
-  _links?: Links;
-}
 
 /** A space limit on input: a Size (raised to 1024 when below), or -1 for no limit. */
 export type QuotaSpaceLimitInput = SizeInput;
@@ -122,10 +106,13 @@ const schema = obj({
   _links: f("G", links),
 });
 
+/** A quota rule as the API returns it, inferred from the schema. `space.*` limits are bytes and `files.*` counts; -1 = no limit. */
+export type QuotaRule = InferModel<typeof schema>;
+
 export const quotaRule = {
   /** A quota rule record. Space limits are bytes, files limits counts; -1 = no limit. */
   decode(json: unknown): QuotaRule {
-    const rule = decodeBody<QuotaRule>(schema, json);
+    const rule = decodeBody(schema, json);
     return rule;
   },
   /**

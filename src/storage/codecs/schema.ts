@@ -5,6 +5,7 @@
 // enums, Size/duration conversions, fields in schema order). Resource modules add
 // their cross-field rules and defaults on top.
 
+import type { Lenient, Links, SizeInput } from "./common.js";
 import { StorageCodecError } from "./errors.js";
 import { parseSize, showValue } from "./units.js";
 
@@ -48,32 +49,103 @@ export interface Field {
   readonly secret?: true;
 }
 
+// ---- types inferred from a schema -------------------------------------------------
+//
+// Each builder returns its node with phantom members (never present at run time) that carry
+// the TypeScript type of what the node decodes to (`~out`) and what it accepts on input
+// (`~in`). The models of the resource modules are inferred from their schemas with
+// `InferModel`, so a shape is stated once (the schema) and never written beside it.
+
+/** A node that also carries, at type level only, its decoded type and its input type. */
+export type TypedNode<Out, In = Out> = Node & { readonly "~out"?: Out; readonly "~in"?: In };
+
+/** A field that also carries, at type level only, its ops string, node, decoded type and whether it is secret. */
+export type TypedField<Ops extends string, N extends Node, Out, Secret extends boolean> = Field & {
+  readonly "~ops"?: Ops;
+  readonly "~node"?: N;
+  readonly "~out"?: Out;
+  readonly "~secret"?: Secret;
+};
+
+type OutOf<N> = N extends { readonly "~out"?: infer O } ? O : unknown;
+type InOf<N> = N extends { readonly "~in"?: infer I } ? I : unknown;
+
+/** Flattens an intersection for display. */
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** What a member of `obj({...})` decodes to: a field's own decode type, else its node's. */
+type MemberOut<M> = M extends { readonly node: Node } ? OutOf<M> : OutOf<M>;
+type IsSecret<M> = M extends { readonly "~secret"?: infer S } ? ([S] extends [true] ? true : false) : false;
+
+/** The decoded model of an object's members: every member optional (the API may omit any), secrets left out. */
+export type ModelOf<F> = Simplify<{ -readonly [K in keyof F as IsSecret<F[K]> extends true ? never : K]?: MemberOut<F[K]> }>;
+
+/** The model a schema node decodes to, e.g. `type Cache = InferModel<typeof cacheSchema>`. */
+export type InferModel<N> = OutOf<N>;
+
+/** The members of `obj({...})` whose ops (own, or `Inherited`) include `Letter`. */
+type MembersFor<F, Letter extends string, Inherited extends string> = {
+  [K in keyof F as Letter extends OpsOf<F[K], Inherited>[number] ? K : never]: F[K];
+};
+type OpsOf<M, Inherited extends string> = M extends { readonly "~ops"?: infer O extends string } ? (string extends O ? Chars<Inherited> : Chars<O>) : Chars<Inherited>;
+type Chars<S extends string> = S extends `${infer C}${infer R}` ? [C, ...Chars<R>] : [];
+
+/** The input a member accepts: a nested object keeps only the members for the verb. */
+type MemberIn<M, Letter extends string, Inherited extends string> = M extends { readonly "~node"?: infer N }
+  ? NodeIn<N, Letter, M extends { readonly "~ops"?: infer O extends string } ? O : Inherited>
+  : NodeIn<M, Letter, Inherited>;
+type NodeIn<N, Letter extends string, Ops extends string> = N extends { readonly "~fields"?: infer F }
+  ? InputOf<F, Letter, Ops>
+  : N extends { readonly "~items"?: infer I }
+    ? NodeIn<I, Letter, Ops>[]
+    : InOf<N>;
+
+/** The input of an object's members for a verb letter ("P" POST, "U" PATCH): every member optional. */
+export type InputOf<F, Letter extends string, Inherited extends string = "G"> = Simplify<{
+  -readonly [K in keyof MembersFor<F, Letter, Inherited>]?: MemberIn<MembersFor<F, Letter, Inherited>[K], Letter, Inherited>;
+}>;
+
+/** The PATCH input a top-level object schema accepts (every member optional, only members with "U"). */
+export type InferPatchInput<N> = N extends { readonly "~fields"?: infer F } ? InputOf<F, "U"> : never;
+/** The POST members a top-level object schema accepts, all optional (resource modules mark the required ones). */
+export type InferPostInput<N> = N extends { readonly "~fields"?: infer F } ? InputOf<F, "P"> : never;
+
+/** A string enum decodes leniently (any string a newer server sends); a numeric one to any integer. */
+type EnumOut<V> = [V] extends [string] ? Lenient<V> : number;
+
 // ---- builders ----------------------------------------------------------------
 
-export const str: Node = { t: "string" };
-export const bool: Node = { t: "boolean" };
-export const size: Node = { t: "size" };
-export const datetime: Node = { t: "datetime" };
-export const duration: Node = { t: "duration" };
-export const links: Node = { t: "links" };
-export const int = (min?: number, max?: number): Node => ({
+export const str: TypedNode<string> = { t: "string" };
+export const bool: TypedNode<boolean> = { t: "boolean" };
+export const size: TypedNode<number, SizeInput> = { t: "size" };
+export const datetime: TypedNode<string> = { t: "datetime" };
+export const duration: TypedNode<string> = { t: "duration" };
+export const links: TypedNode<Links, never> = { t: "links" };
+export const int = (min?: number, max?: number): TypedNode<number> => ({
   t: "integer",
   ...(min === undefined ? {} : { min }),
   ...(max === undefined ? {} : { max }),
 });
-export const enm = (values: readonly (string | number)[]): Node => ({ t: "enum", values });
-export const obj = (
-  fields: Record<string, Field | Node>,
+export const enm = <const V extends readonly (string | number)[]>(values: V): TypedNode<EnumOut<V[number]>, V[number]> => ({ t: "enum", values });
+export const obj = <const F extends Readonly<Record<string, Field | Node>>>(
+  fields: F,
   defaults?: Partial<Record<Verb, Readonly<Record<string, JsonValue>>>>,
-): Node => ({
+): TypedNode<ModelOf<F>> & { readonly "~fields"?: F } => ({
   t: "object",
   fields: Object.fromEntries(
     Object.entries(fields).map(([k, v]) => [k, "t" in v ? { node: v } : v]),
   ) as Record<string, Field>,
   ...(defaults === undefined ? {} : { defaults }),
 });
-export const arr = (items: Node): Node => ({ t: "array", items });
-export const f = (ops: string, node: Node, extra: Omit<Field, "node" | "ops"> = {}): Field => ({ node, ops, ...extra });
+export const arr = <I extends Node>(items: I): TypedNode<OutOf<I>[], InOf<I>[]> & { readonly "~items"?: I } => ({ t: "array", items });
+export const f = <const Ops extends string, N extends Node, Out = OutOf<N>, Secret extends boolean = false>(
+  ops: Ops,
+  node: N,
+  extra: Omit<Field, "node" | "ops" | "decode" | "secret"> & {
+    readonly decode?: (value: unknown, path: string) => Out;
+    readonly secret?: Secret;
+  } = {},
+): TypedField<Ops, N, Out, Secret> => ({ node, ops, ...extra }) as TypedField<Ops, N, Out, Secret>;
 
 // ---- helpers -----------------------------------------------------------------
 
@@ -176,9 +248,9 @@ export function decodeLinks(value: unknown, path: string): unknown {
   return out;
 }
 
-/** Decodes a whole body against a top-level object node. */
-export function decodeBody<T>(node: Node, json: unknown): T {
-  return decodeNode(node, json, "") as T;
+/** Decodes a whole body against a top-level object node, typed as the node's model. */
+export function decodeBody<N extends Node>(node: N, json: unknown): InferModel<N> {
+  return decodeNode(node, json, "") as InferModel<N>;
 }
 
 // ---- encode -------------------------------------------------------------------

@@ -2,7 +2,6 @@
 // package download, and the installation history (interface-spec.md "Cluster
 // software"; paths and enum sets from storage-api.md §1.1–§1.2).
 
-import type { Lenient, Links, Reference } from "./common.js";
 import { StorageCodecError } from "./errors.js";
 import {
   arr,
@@ -18,6 +17,8 @@ import {
   obj,
   requireField,
   str,
+  type InferModel,
+  type InferPatchInput,
   type JsonObject,
   type JsonValue,
 } from "./schema.js";
@@ -52,112 +53,6 @@ export type SoftwareDownloadState = (typeof SOFTWARE_DOWNLOAD_STATES)[number];
 export const SOFTWARE_HISTORY_STATES = ["successful", "canceled", "skip_upgrade"] as const;
 export type SoftwareHistoryState = (typeof SOFTWARE_HISTORY_STATES)[number];
 
-/** A validation or post-update check entry. */
-export interface SoftwareCheck {
-  update_check?: string;
-  status?: Lenient<SoftwareCheckStatus>;
-  issue?: { message?: string; code?: number };
-  action?: { message?: string; code?: number };
-}
-
-export interface SoftwareUpdateDetail {
-  /** Seconds. */
-  estimated_duration?: number;
-  /** Seconds. */
-  elapsed_duration?: number;
-  state?: Lenient<SoftwareState>;
-  /** Free text, e.g. "Pre-update checks". */
-  phase?: string;
-  node?: Reference;
-}
-
-export interface SoftwareStatusDetail {
-  start_time?: string;
-  end_time?: string;
-  state?: Lenient<SoftwareState>;
-  node?: Reference;
-  /** Job-step name. */
-  name?: string;
-  issue?: { code?: number; message?: string };
-  action?: { code?: number; message?: string };
-}
-
-export interface SoftwareFirmware {
-  cluster_fw_progress?: Array<{
-    job?: { uuid?: string; _links?: Links };
-    zip_file_name?: string;
-    update_type?: Lenient<(typeof FIRMWARE_UPDATE_TYPES)[number]>;
-    update_state?: Array<{
-      attempts?: number;
-      code?: number;
-      message?: string;
-      status?: Lenient<(typeof FIRMWARE_PROGRESS_STATUSES)[number]>;
-      worker_node?: Reference;
-    }>;
-  }>;
-  shelf?: { in_progress_count?: number; update_status?: Lenient<FirmwareUpdateStatus> };
-  dqp?: {
-    revision?: string;
-    version?: string;
-    file_name?: string;
-    record_count?: { drive?: number; system?: number; device?: number; alias?: number };
-  };
-  sp_bmc?: {
-    start_time?: string;
-    end_time?: string;
-    image?: Lenient<(typeof SP_BMC_IMAGES)[number]>;
-    is_current?: boolean;
-    percent_done?: number;
-    running_version?: string;
-    fw_type?: Lenient<(typeof SP_BMC_FW_TYPES)[number]>;
-    in_progress?: boolean;
-    state?: Lenient<(typeof SP_BMC_STATES)[number]>;
-    last_update_state?: Lenient<(typeof SP_BMC_LAST_UPDATE_STATES)[number]>;
-    autoupdate?: boolean;
-  };
-  disk?: {
-    num_waiting_download?: number;
-    total_completion_estimate?: number;
-    average_duration_per_disk?: number;
-    update_status?: Lenient<FirmwareUpdateStatus>;
-  };
-}
-
-export interface SoftwareMetrocluster {
-  progress_summary?: { message?: string };
-  progress_details?: { message?: string };
-  clusters?: Array<{
-    name?: string;
-    state?: Lenient<SoftwareState>;
-    estimated_duration?: number;
-    elapsed_duration?: number;
-  }>;
-}
-
-/** The cluster software profile (`GET /api/cluster/software`). */
-export interface SoftwareProfile {
-  version?: string;
-  pending_version?: string;
-  state?: Lenient<SoftwareState>;
-  action?: Lenient<SoftwareAction>;
-  /** Seconds. */
-  elapsed_duration?: number;
-  /** Seconds. */
-  estimated_duration?: number;
-  validation_results?: SoftwareCheck[];
-  post_update_checks?: SoftwareCheck[];
-  update_details?: SoftwareUpdateDetail[];
-  status_details?: SoftwareStatusDetail[];
-  nodes?: Array<{ name?: string; model?: string; version?: string; firmware?: SoftwareFirmware }>;
-  metrocluster?: SoftwareMetrocluster;
-  _links?: Links;
-}
-
-export interface SoftwarePatchInput {
-  /** Setting it starts the install (or, with `validate_only`, a validation) of that version. */
-  version?: string;
-  action?: SoftwareAction;
-}
 
 /** Query parameters of `PATCH /api/cluster/software`. */
 export interface SoftwarePatchQuery {
@@ -216,6 +111,34 @@ const firmware = obj({
   }),
 });
 
+const updateDetail = obj({
+  /** Seconds. */
+  estimated_duration: int(),
+  /** Seconds. */
+  elapsed_duration: int(),
+  state: enm(SOFTWARE_STATES),
+  /** Free text, e.g. "Pre-update checks". */
+  phase: str,
+  node: ref,
+});
+
+const statusDetail = obj({
+  start_time: datetime,
+  end_time: datetime,
+  state: enm(SOFTWARE_STATES),
+  node: ref,
+  /** Job-step name. */
+  name: str,
+  issue: message,
+  action: message,
+});
+
+const metrocluster = obj({
+  progress_summary: obj({ message: str }),
+  progress_details: obj({ message: str }),
+  clusters: arr(obj({ name: str, state: enm(SOFTWARE_STATES), estimated_duration: int(), elapsed_duration: int() })),
+});
+
 const profileSchema = obj({
   version: f("GPU", str),
   pending_version: f("G", str),
@@ -225,24 +148,8 @@ const profileSchema = obj({
   estimated_duration: f("G", int()),
   validation_results: f("G", arr(check)),
   post_update_checks: f("G", arr(check)),
-  update_details: f(
-    "G",
-    arr(obj({ estimated_duration: int(), elapsed_duration: int(), state: enm(SOFTWARE_STATES), phase: str, node: ref })),
-  ),
-  status_details: f(
-    "G",
-    arr(
-      obj({
-        start_time: datetime,
-        end_time: datetime,
-        state: enm(SOFTWARE_STATES),
-        node: ref,
-        name: str,
-        issue: message,
-        action: message,
-      }),
-    ),
-  ),
+  update_details: f("G", arr(updateDetail)),
+  status_details: f("G", arr(statusDetail)),
   nodes: f("G", arr(obj({ name: str, model: str, version: str, firmware }))),
   // `metrocluster` is read-only, although the field table of the interface spec marks it G, P, U.
   // Decision: every member the spec lists for it is progress the cluster reports
@@ -255,15 +162,30 @@ const profileSchema = obj({
   // or refuse.
   metrocluster: f(
     "G",
-    obj({
-      progress_summary: obj({ message: str }),
-      progress_details: obj({ message: str }),
-      clusters: arr(obj({ name: str, state: enm(SOFTWARE_STATES), estimated_duration: int(), elapsed_duration: int() })),
-    }),
+    metrocluster,
     { refuse: "is read-only: it reports the progress of an inter-cluster upgrade (set `version` to start one)" },
   ),
   _links: f("G", links),
 });
+
+/** A validation or post-update check entry. */
+export type SoftwareCheck = InferModel<typeof check>;
+/** A per-node, per-phase progress entry (`update_details[]`); durations in seconds. */
+export type SoftwareUpdateDetail = InferModel<typeof updateDetail>;
+/** A per-node status entry (`status_details[]`). */
+export type SoftwareStatusDetail = InferModel<typeof statusDetail>;
+/** `nodes[].firmware`. */
+export type SoftwareFirmware = InferModel<typeof firmware>;
+/** The inter-cluster upgrade progress (`metrocluster`); read-only. */
+export type SoftwareMetrocluster = InferModel<typeof metrocluster>;
+/** The cluster software profile (`GET /api/cluster/software`), inferred from the schema. */
+export type SoftwareProfile = InferModel<typeof profileSchema>;
+
+/**
+ * PATCH body, inferred from the schema (the members marked U): `version` (setting it starts the
+ * install, or with `validate_only` a validation, of that version) or `action`.
+ */
+export type SoftwarePatchInput = InferPatchInput<typeof profileSchema>;
 
 /** Minimum and maximum `stabilize_minutes`. */
 export const STABILIZE_MINUTES_RANGE = { min: 1, max: 60 } as const;
@@ -299,7 +221,7 @@ const QUERY_KEYS = new Set([
 export const software = {
   /** The software profile. */
   decode(json: unknown): SoftwareProfile {
-    return decodeBody<SoftwareProfile>(profileSchema, json);
+    return decodeBody(profileSchema, json);
   },
   /** PATCH body: `version` (start an install or validation) or `action`; `metrocluster` is read-only. */
   encodePatch(input: SoftwarePatchInput): JsonObject {
@@ -349,19 +271,19 @@ export const software = {
 
 // ---- packages -------------------------------------------------------------------
 
-/** A software package: `/api/cluster/software/packages/<version>`. */
-export interface SoftwarePackage {
-  version?: string;
+const packageSchema = obj({
+  version: f("G", str),
   /** Present when the package is read individually. */
-  create_time?: string;
-  _links?: Links;
-}
+  create_time: f("G", datetime),
+  _links: f("G", links),
+});
 
-const packageSchema = obj({ version: f("G", str), create_time: f("G", datetime), _links: f("G", links) });
+/** A software package: `/api/cluster/software/packages/<version>`. */
+export type SoftwarePackage = InferModel<typeof packageSchema>;
 
 export const softwarePackage = {
   decode(json: unknown): SoftwarePackage {
-    return decodeBody<SoftwarePackage>(packageSchema, json);
+    return decodeBody(packageSchema, json);
   },
 } as const;
 
@@ -376,12 +298,6 @@ export interface SoftwareDownloadInput {
   password?: string;
 }
 
-/** `GET /api/cluster/software/download`: the progress of the download. */
-export interface SoftwareDownloadProgress {
-  state?: Lenient<SoftwareDownloadState>;
-  message?: string;
-  code?: number;
-}
 
 function encodeUrl(value: unknown, path: string): JsonValue {
   // The value is never echoed: a URL may carry credentials.
@@ -407,6 +323,13 @@ const downloadSchema = obj({
   code: f("G", int()),
 });
 
+/**
+ * `GET /api/cluster/software/download`: the progress of the download (`state`, `message`,
+ * `code`), inferred from the schema. `url` and `username` are POST members a server does not
+ * send back; `password` is never decoded.
+ */
+export type SoftwareDownloadProgress = InferModel<typeof downloadSchema>;
+
 function redact(error: unknown, secret: unknown): unknown {
   if (!(error instanceof StorageCodecError) || typeof secret !== "string" || secret === "") return error;
   if (!error.reason.includes(secret) && !error.path.includes(secret)) return error;
@@ -417,7 +340,7 @@ function redact(error: unknown, secret: unknown): unknown {
 export const softwareDownload = {
   /** The download progress; a `password` member, should a server send one, is dropped. */
   decode(json: unknown): SoftwareDownloadProgress {
-    return decodeBody<SoftwareDownloadProgress>(downloadSchema, json);
+    return decodeBody(downloadSchema, json);
   },
   /** POST body `{url, username?, password?}`; `url` required (http, https or ftp). */
   encodePost(input: SoftwareDownloadInput): JsonObject {
@@ -434,17 +357,6 @@ export const softwareDownload = {
 
 // ---- history ------------------------------------------------------------------------
 
-/** A software installation history record (`GET /api/cluster/software/history`). */
-export interface SoftwareHistoryRecord {
-  node?: Reference;
-  from_version?: string;
-  to_version?: string;
-  state?: Lenient<SoftwareHistoryState>;
-  start_time?: string;
-  end_time?: string;
-  _links?: Links;
-}
-
 const historySchema = obj({
   node: f("G", ref),
   from_version: f("G", str),
@@ -455,8 +367,11 @@ const historySchema = obj({
   _links: f("G", links),
 });
 
+/** A software installation history record (`GET /api/cluster/software/history`). */
+export type SoftwareHistoryRecord = InferModel<typeof historySchema>;
+
 export const softwareHistory = {
   decode(json: unknown): SoftwareHistoryRecord {
-    return decodeBody<SoftwareHistoryRecord>(historySchema, json);
+    return decodeBody(historySchema, json);
   },
 } as const;
