@@ -80,7 +80,7 @@ import {
   arbStorageUuid,
   arbStorageVersion,
 } from "../../src/testing/storage.js";
-import { startLoopback, thrown, type Loopback } from "../storage/integration-harness.js";
+import { startLoopback, thrown, type Loopback } from "../support/storage/integration-harness.js";
 import { checkArbitraryQuality, runs } from "./quality.js";
 
 // ---- this file's own reading of the spec ---------------------------------------------------------

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StorageApiError, StorageCodecError, cache, cloneToken, nvmeNamespace, software, type JsonObject } from "../../../src/storage/index.js";
 import { seedUuid } from "../../../src/storage/server/index.js";
-import { startLoopback, type Loopback } from "../../storage/integration-harness.js";
+import { startLoopback, type Loopback } from "../../support/storage/integration-harness.js";
 
 const NODE1 = seedUuid("a", 1);
 const TiB = 1024 ** 4;

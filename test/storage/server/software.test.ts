@@ -1,6 +1,6 @@
 // The software profile state machine, packages, download, upload and history.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { start, type Harness } from "./server-harness.js";
+import { start, type Harness } from "../../support/storage/server-harness.js";
 
 let h: Harness;
 beforeEach(async () => {

@@ -19,8 +19,8 @@ import {
   softwareDownload,
   softwareHistory,
   softwarePackage,
-} from "../../src/storage/index.js";
-import { expectCodecError, raw } from "./codecs-helpers.js";
+} from "../../../src/storage/index.js";
+import { expectCodecError, raw } from "../../support/storage/codecs-helpers.js";
 
 describe("software.decode", () => {
   it("decodes a profile in the middle of an upgrade", () => {

@@ -4,9 +4,9 @@
 // a 5xx; nothing reaches Object.prototype; the server keeps serving.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { globMatch } from "../../src/storage/server/json.js";
-import { AUTH, exchange, expectApiError, head, prototypeNames } from "./hardening-harness.js";
-import { PASSWORD, USER, basic, start, type Harness } from "./server-harness.js";
+import { globMatch } from "../../../src/storage/server/json.js";
+import { AUTH, exchange, expectApiError, head, prototypeNames } from "../../support/storage/hardening-harness.js";
+import { PASSWORD, USER, basic, start, type Harness } from "../../support/storage/server-harness.js";
 
 let h: Harness;
 let prototypeBefore: string[];

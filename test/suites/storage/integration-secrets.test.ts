@@ -14,13 +14,13 @@ import {
   StorageJobTimeoutError,
   StorageNetworkError,
   type StorageRequestEvent,
-} from "../../src/storage/index.js";
+} from "../../../src/storage/index.js";
 import {
   createManualClock,
   createReferenceServer,
   seedUuid,
   type ReferenceServer,
-} from "../../src/storage/server/index.js";
+} from "../../../src/storage/server/index.js";
 
 const USER = "admin";
 const PASSWORD = "Zq7-cluster-PW-9xK";

@@ -1,7 +1,7 @@
 // Shared helpers of the storage codec tests.
 
 import { expect } from "vitest";
-import { StorageCodecError } from "../../src/storage/index.js";
+import { StorageCodecError } from "../../../src/storage/index.js";
 
 /** Runs `fn`, expects a StorageCodecError and returns it. */
 export function codecError(fn: () => unknown): StorageCodecError {

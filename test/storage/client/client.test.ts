@@ -2,9 +2,9 @@
 // timeouts, abort and redaction.
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { StorageClient, StorageNetworkError, StorageProtocolError, encodeQuery, type StorageRequestEvent } from "../../src/storage/index.js";
-import { StorageApiError, StorageCodecError } from "../../src/storage/codecs/errors.js";
-import { apiError, startServer, type Handler, type ScriptedServer } from "./client-test-server.js";
+import { StorageClient, StorageNetworkError, StorageProtocolError, encodeQuery, type StorageRequestEvent } from "../../../src/storage/index.js";
+import { StorageApiError, StorageCodecError } from "../../../src/storage/codecs/errors.js";
+import { apiError, startServer, type Handler, type ScriptedServer } from "../../support/storage/client-test-server.js";
 
 const PASSWORD = "s3cr3t-pä$$:wörd";
 let server: ScriptedServer | undefined;

@@ -2,9 +2,9 @@
 // server knows (from Content-Length, or once the streamed body passes the limit), without
 // reading the rest; headers and URLs over maxHeaderBytes get 431.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createReferenceServer } from "../../src/storage/server/index.js";
-import { exchange, expectApiError, head, trickle } from "./hardening-harness.js";
-import { PASSWORD, USER, start, type Harness } from "./server-harness.js";
+import { createReferenceServer } from "../../../src/storage/server/index.js";
+import { exchange, expectApiError, head, trickle } from "../../support/storage/hardening-harness.js";
+import { PASSWORD, USER, start, type Harness } from "../../support/storage/server-harness.js";
 
 const MAX_BODY = 64 * 1024;
 const MAX_UPLOAD = 256 * 1024;

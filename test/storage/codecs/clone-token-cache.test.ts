@@ -9,8 +9,8 @@ import {
   type CachePostInput,
   type CloneTokenPatchInput,
   type CloneTokenPostInput,
-} from "../../src/storage/index.js";
-import { expectCodecError, raw } from "./codecs-helpers.js";
+} from "../../../src/storage/index.js";
+import { expectCodecError, raw } from "../../support/storage/codecs-helpers.js";
 
 const NODE = "0b0a3a50-6f5e-11ea-9cb8-005056bb5d87";
 

@@ -3,7 +3,7 @@
 // lost), query-based bulk PATCH/DELETE racing with single writes and jobs (counts add up),
 // and checks that span a job's lifetime (upload, package delete, cache delete).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { start, type Harness } from "./server-harness.js";
+import { start, type Harness } from "../../support/storage/server-harness.js";
 
 const N = 50;
 const NS = "/api/storage/namespaces";

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createReferenceServer } from "../../src/storage/server/index.js";
-import { PASSWORD, start, type Harness } from "./server-harness.js";
+import { createReferenceServer } from "../../../src/storage/server/index.js";
+import { PASSWORD, start, type Harness } from "../../support/storage/server-harness.js";
 
 let h: Harness;
 beforeAll(async () => {

@@ -6,14 +6,14 @@ import {
   StorageApiError,
   StorageClient,
   StorageCodecError,
-} from "../../src/storage/index.js";
+} from "../../../src/storage/index.js";
 import {
   createManualClock,
   createReferenceServer,
   type ManualClock,
   type ReferenceServer,
   type ReferenceServerOptions,
-} from "../../src/storage/server/index.js";
+} from "../../../src/storage/server/index.js";
 
 export const USER = "admin";
 

@@ -6,14 +6,14 @@ import {
   StorageJobError,
   parseDuration,
   type StorageClient,
-} from "../../src/storage/index.js";
+} from "../../../src/storage/index.js";
 import {
   seedUuid,
   type ManualClock,
   type ReferenceServer,
-} from "../../src/storage/server/index.js";
-import { USER, apiError, codecError, startLoopback, thrown, type Loopback } from "./integration-harness.js";
-import { encodeMultipart } from "../../src/storage/client/transport.js";
+} from "../../../src/storage/server/index.js";
+import { USER, apiError, codecError, startLoopback, thrown, type Loopback } from "../../support/storage/integration-harness.js";
+import { encodeMultipart } from "../../../src/storage/client/transport.js";
 
 const PASSWORD = "integration-Pa55";
 const NODE1 = seedUuid("a", 1);

@@ -1,8 +1,8 @@
 // The reference server over real HTTP on loopback: auth, errors, collections (fields,
 // filters, paging), jobs with a manual clock, clone tokens, quota rules, namespaces, caches.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedUuid } from "../../src/storage/server/index.js";
-import { PASSWORD, USER, basic, start, type Harness } from "./server-harness.js";
+import { seedUuid } from "../../../src/storage/server/index.js";
+import { PASSWORD, USER, basic, start, type Harness } from "../../support/storage/server-harness.js";
 
 let h: Harness;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import {
   formatSize,
   parseDuration,
   parseSize,
-} from "../../src/storage/index.js";
+} from "../../../src/storage/index.js";
 
 const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 2000);
 

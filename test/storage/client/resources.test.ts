@@ -3,10 +3,10 @@
 // download with progress, multipart upload and history.
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { StorageClient, StorageJobError, type StorageClientOptions } from "../../src/storage/index.js";
-import type { SoftwareDownloadProgress } from "../../src/storage/codecs/software.js";
-import { StorageApiError, StorageCodecError } from "../../src/storage/codecs/errors.js";
-import { FAST_JOBS, apiError, jobAccepted, startServer, type Handler, type Recorded, type ScriptedServer } from "./client-test-server.js";
+import { StorageClient, StorageJobError, type StorageClientOptions } from "../../../src/storage/index.js";
+import type { SoftwareDownloadProgress } from "../../../src/storage/codecs/software.js";
+import { StorageApiError, StorageCodecError } from "../../../src/storage/codecs/errors.js";
+import { FAST_JOBS, apiError, jobAccepted, startServer, type Handler, type Recorded, type ScriptedServer } from "../../support/storage/client-test-server.js";
 
 const PASSWORD = "cluster-admin-pw";
 let server: ScriptedServer | undefined;

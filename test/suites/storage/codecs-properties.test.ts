@@ -25,7 +25,7 @@ import {
   type JsonObject,
   type NvmeNamespacePostInput,
   type QuotaRulePostInput,
-} from "../../src/storage/index.js";
+} from "../../../src/storage/index.js";
 
 const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 500);
 

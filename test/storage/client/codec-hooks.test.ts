@@ -2,9 +2,9 @@
 // hook types accept every codec, bodies are encoded before they leave, refusals never reach
 // the wire, and answers are decoded.
 import { afterEach, describe, expect, it } from "vitest";
-import { StorageClient, type StorageCodecs } from "../../src/storage/index.js";
-import { StorageCodecError, cache, cloneToken, job, nvmeNamespace, quotaRule, software, softwareDownload, softwareHistory, softwarePackage } from "../../src/storage/index.js";
-import { FAST_JOBS, jobAccepted, startServer, type Handler, type ScriptedServer } from "./client-test-server.js";
+import { StorageClient, type StorageCodecs } from "../../../src/storage/index.js";
+import { StorageCodecError, cache, cloneToken, job, nvmeNamespace, quotaRule, software, softwareDownload, softwareHistory, softwarePackage } from "../../../src/storage/index.js";
+import { FAST_JOBS, jobAccepted, startServer, type Handler, type ScriptedServer } from "../../support/storage/client-test-server.js";
 
 // Type-level: every codec fits its hook.
 const codecs: StorageCodecs = { cloneToken, cache, nvmeNamespace, quotaRule, software, softwarePackage, softwareDownload, softwareHistory, job };

@@ -1,6 +1,6 @@
 // Helpers for the reference-server tests: a server on loopback with a manual clock and a
 // captured log, and a small fetch wrapper.
-import { createManualClock, createReferenceServer, type ManualClock, type ReferenceServer, type ReferenceServerOptions } from "../../src/storage/server/index.js";
+import { createManualClock, createReferenceServer, type ManualClock, type ReferenceServer, type ReferenceServerOptions } from "../../../src/storage/server/index.js";
 
 export const USER = "admin";
 export const PASSWORD = "s3cret-Pa55word!";

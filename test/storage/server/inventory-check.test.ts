@@ -10,7 +10,7 @@ import {
   formatInventoryPath,
   validateInventory,
   type InventoryInput,
-} from "../../src/storage/server/index.js";
+} from "../../../src/storage/server/index.js";
 
 async function refused(inventory: unknown): Promise<InventoryError> {
   try {

@@ -6,10 +6,10 @@
 import type * as net from "node:net";
 import { inspect } from "node:util";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { StorageClient, StorageNetworkError, StorageProtocolError, type FetchLike } from "../../src/storage/index.js";
-import { StorageApiError } from "../../src/storage/codecs/errors.js";
-import { makeCert, onRequestHead, rawServer, type RawServer } from "./hardening-harness.js";
-import { startServer } from "./client-test-server.js";
+import { StorageClient, StorageNetworkError, StorageProtocolError, type FetchLike } from "../../../src/storage/index.js";
+import { StorageApiError } from "../../../src/storage/codecs/errors.js";
+import { makeCert, onRequestHead, rawServer, type RawServer } from "../../support/storage/hardening-harness.js";
+import { startServer } from "../../support/storage/client-test-server.js";
 
 const PASSWORD = "Hardening-Pa55word!";
 const BASIC = Buffer.from(`admin:${PASSWORD}`).toString("base64");

@@ -1,10 +1,10 @@
 // StorageClient over HTTPS on loopback with a self-signed certificate generated at test time
 // with openssl: the `tls` options (`ca`, `rejectUnauthorized`) served by the node:https transport.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { StorageClient, StorageNetworkError } from "../../src/storage/index.js";
-import { StorageApiError } from "../../src/storage/codecs/errors.js";
-import { FAST_JOBS, apiError, jobAccepted, startServer, type Handler, type ScriptedServer } from "./client-test-server.js";
-import { makeCert } from "./hardening-harness.js";
+import { StorageClient, StorageNetworkError } from "../../../src/storage/index.js";
+import { StorageApiError } from "../../../src/storage/codecs/errors.js";
+import { FAST_JOBS, apiError, jobAccepted, startServer, type Handler, type ScriptedServer } from "../../support/storage/client-test-server.js";
+import { makeCert } from "../../support/storage/hardening-harness.js";
 
 const PASSWORD = "tls-test-password";
 

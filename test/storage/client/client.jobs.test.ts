@@ -1,11 +1,11 @@
 // StorageClient job handling over real HTTP: 202 + job, back-off polling, failure, timeout,
 // abort, transient poll errors, and redaction of job messages.
 import { afterEach, describe, expect, it } from "vitest";
-import { StorageClient, StorageJobError, StorageJobTimeoutError, StorageProtocolError } from "../../src/storage/index.js";
-import type { Job } from "../../src/storage/codecs/job.js";
-import { StorageApiError } from "../../src/storage/codecs/errors.js";
-import { FAST_JOBS, apiError, jobAccepted, startServer, type Handler, type ScriptedServer } from "./client-test-server.js";
-import { steppedClientClock, type SteppedClientClock } from "../support/storage/clocks.js";
+import { StorageClient, StorageJobError, StorageJobTimeoutError, StorageProtocolError } from "../../../src/storage/index.js";
+import type { Job } from "../../../src/storage/codecs/job.js";
+import { StorageApiError } from "../../../src/storage/codecs/errors.js";
+import { FAST_JOBS, apiError, jobAccepted, startServer, type Handler, type ScriptedServer } from "../../support/storage/client-test-server.js";
+import { steppedClientClock, type SteppedClientClock } from "../../support/storage/clocks.js";
 
 const PASSWORD = "hunter2-admin";
 let server: ScriptedServer | undefined;

@@ -7,8 +7,8 @@ import {
   quotaRule,
   type NvmeNamespacePostInput,
   type QuotaRulePostInput,
-} from "../../src/storage/index.js";
-import { expectCodecError, raw } from "./codecs-helpers.js";
+} from "../../../src/storage/index.js";
+import { expectCodecError, raw } from "../../support/storage/codecs-helpers.js";
 
 const create: NvmeNamespacePostInput = {
   svm: { name: "vs1" },
