@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { StorageClient, StorageNetworkError } from "../../../src/storage/index.js";
 import { StorageApiError } from "../../../src/storage/codecs/errors.js";
 import { FAST_JOBS, apiError, jobAccepted, startServer, type Handler, type ScriptedServer } from "../../support/storage/client-test-server.js";
-import { makeCert } from "../../support/storage/hardening-harness.js";
+import { makeCert } from "../../support/storage/cert.js";
 
 const PASSWORD = "tls-test-password";
 

@@ -8,7 +8,8 @@ import { inspect } from "node:util";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { StorageClient, StorageNetworkError, StorageProtocolError, type FetchLike } from "../../../src/storage/index.js";
 import { StorageApiError } from "../../../src/storage/codecs/errors.js";
-import { makeCert, onRequestHead, rawServer, type RawServer } from "../../support/storage/hardening-harness.js";
+import { onRequestHead, rawServer, type RawServer } from "../../support/storage/hardening-harness.js";
+import { makeCert } from "../../support/storage/cert.js";
 import { startServer } from "../../support/storage/client-test-server.js";
 
 const PASSWORD = "Hardening-Pa55word!";

@@ -7,7 +7,8 @@ import * as tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../../../src/storage/server/index.js";
 import { gatedServerClock } from "../../support/storage/clocks.js";
-import { AUTH, exchange, expectApiError, head, makeCert, trickle } from "../../support/storage/hardening-harness.js";
+import { AUTH, exchange, expectApiError, head, trickle } from "../../support/storage/hardening-harness.js";
+import { makeCert } from "../../support/storage/cert.js";
 import { PASSWORD, USER, start, type Harness } from "../../support/storage/server-harness.js";
 
 const LIMITS = { headersTimeoutMs: 300, requestTimeoutMs: 800, keepAliveTimeoutMs: 200, idleTimeoutMs: 400 } as const;

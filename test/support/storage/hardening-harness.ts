@@ -1,12 +1,7 @@
 // Helpers for the hardening tests: raw HTTP/1.1 over a net socket (requests Node's fetch
-// would refuse to send), scripted raw servers (answers fetch would refuse to give), and a
-// self-signed certificate for the node:https transport. Everything stays on 127.0.0.1 and
-// every wait is bounded.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+// would refuse to send) and scripted raw servers (answers fetch would refuse to give); the
+// self-signed certificate is in cert.ts. Everything stays on 127.0.0.1 and every wait is bounded.
 import * as net from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import * as tls from "node:tls";
 import { expect } from "vitest";
 import { PASSWORD, USER, basic } from "./server-harness.js";
@@ -156,21 +151,4 @@ export function onRequestHead(s: net.Socket, answer: (head: string) => void): vo
     }
   };
   s.on("data", onData);
-}
-
-/** A self-signed certificate for 127.0.0.1 from openssl; undefined when openssl is missing. */
-export function makeCert(): { key: string; cert: string; dispose(): void } | undefined {
-  const dir = mkdtempSync(join(tmpdir(), "clusterwire-hardening-"));
-  const dispose = (): void => rmSync(dir, { recursive: true, force: true });
-  try {
-    execFileSync(
-      "openssl",
-      ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-      { stdio: "ignore" },
-    );
-    return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8"), dispose };
-  } catch {
-    dispose();
-    return undefined;
-  }
 }

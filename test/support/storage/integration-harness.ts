@@ -14,8 +14,9 @@ import {
   type ReferenceServer,
   type ReferenceServerOptions,
 } from "../../../src/storage/server/index.js";
+import { USER } from "./server-harness.js";
 
-export const USER = "admin";
+export { USER };
 
 export interface Loopback {
   readonly server: ReferenceServer;

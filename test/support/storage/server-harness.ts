@@ -15,6 +15,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The `error` object of an error answer. */
+export const errorOf = (r: { body: any }) => r.body?.error as { message: string; code: string; target?: string };
+
 export const basic = (user: string, pass: string): string => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
 
 export async function start(options: ReferenceServerOptions = {}): Promise<Harness> {
