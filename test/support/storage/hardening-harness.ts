@@ -95,6 +95,14 @@ export function trickle(socket: net.Socket, state: { written: number }, piece: s
   socket.once("close", () => clearInterval(timer));
 }
 
+/**
+ * Resolves once `cond()` holds, checking every few milliseconds. It has no deadline of its
+ * own (the test's timeout bounds it), so a slow machine only makes it wait longer.
+ */
+export async function waitUntil(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 /** The API's error body: `{error: {message, code}}` with a digit-string code. */
 export function expectApiError(r: { status: number | undefined; json: any }, status: number, code?: string): void {
   expect(r.status).toBe(status);
