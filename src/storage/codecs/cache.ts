@@ -121,7 +121,8 @@ const origin = obj({
   create_time: f("G", datetime),
 });
 
-const schema = obj({
+/** The schema (exported for type-level tests; not part of the public surface). */
+export const schema = obj({
   uuid: f("G", str),
   name: f("GP", str, { encode: stringLength(CACHE_NAME_LENGTH.min, CACHE_NAME_LENGTH.max) }),
   svm: f("GP", ref),

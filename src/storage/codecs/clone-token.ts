@@ -81,7 +81,8 @@ export function encodeLifetime(value: unknown, path: string): JsonValue {
   );
 }
 
-const schema = obj({
+/** The schema (exported for type-level tests; not part of the public surface). */
+export const schema = obj({
   node: f("GP", obj({ uuid: str, name: f("G", str), _links: f("G", links) })),
   uuid: f("G", str),
   reserve_size: f("GP", size, { encode: sizeWithFloor(CLONE_TOKEN_MIN_RESERVE_SIZE, false) }),

@@ -112,7 +112,8 @@ const counters = obj({ other: int(), total: int(), read: int(), write: int() });
 const throughput = obj({ total: int(), read: int(), write: int() });
 const source = obj({ uuid: str, name: str });
 
-const schema = obj({
+/** The schema (exported for type-level tests; not part of the public surface). */
+export const schema = obj({
   uuid: f("G", str),
   /** `/vol/<volume>[/<qtree>]/<namespace>`. */
   name: f("GP", str, { encode: encodeName, refuse: "a namespace cannot be renamed" }),

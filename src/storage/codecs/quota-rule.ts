@@ -86,7 +86,8 @@ function encodeUserMapping(value: unknown, path: string): JsonValue {
 const spaceLimit = sizeWithFloor(QUOTA_MIN_SPACE_LIMIT, true);
 const ref = obj({ uuid: str, name: str, _links: f("G", links) });
 
-const schema = obj({
+/** The schema (exported for type-level tests; not part of the public surface). */
+export const schema = obj({
   uuid: f("G", str),
   svm: f("GP", ref),
   volume: f("GP", ref),

@@ -139,7 +139,8 @@ const metrocluster = obj({
   clusters: arr(obj({ name: str, state: enm(SOFTWARE_STATES), estimated_duration: int(), elapsed_duration: int() })),
 });
 
-const profileSchema = obj({
+/** The schema (exported for type-level tests; not part of the public surface). */
+export const profileSchema = obj({
   version: f("GPU", str),
   pending_version: f("G", str),
   state: f("G", enm(SOFTWARE_STATES)),
@@ -314,7 +315,8 @@ function encodeUrl(value: unknown, path: string): JsonValue {
   return value;
 }
 
-const downloadSchema = obj({
+/** The schema (exported for type-level tests; not part of the public surface). */
+export const downloadSchema = obj({
   url: f("P", str, { encode: encodeUrl }),
   username: f("P", str),
   password: f("P", str, { secret: true }),

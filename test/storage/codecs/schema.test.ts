@@ -55,6 +55,12 @@ import type {
   SP_BMC_STATES,
 } from "../../../src/storage/index.js";
 import { arr, bool, enm, f, int, obj, size, str, type InferModel, type InferPatchInput, type InferPostInput } from "../../../src/storage/codecs/schema.js";
+import type { CachePostInput, CloneTokenPatchInput, CloneTokenPostInput, NvmeNamespacePatchInput, NvmeNamespacePostInput, QuotaRulePatchInput, QuotaRulePostInput, SoftwareDownloadInput } from "../../../src/storage/index.js";
+import type { schema as cacheSchema } from "../../../src/storage/codecs/cache.js";
+import type { schema as cloneTokenSchema } from "../../../src/storage/codecs/clone-token.js";
+import type { schema as namespaceSchema } from "../../../src/storage/codecs/nvme-namespace.js";
+import type { schema as quotaSchema } from "../../../src/storage/codecs/quota-rule.js";
+import type { downloadSchema } from "../../../src/storage/codecs/software.js";
 
 // ---- the shapes as they were written by hand before inference ---------------------------------
 
@@ -439,3 +445,20 @@ describe("the engine", () => {
 
 // Referenced so that the enum-set imports used by the expected shapes count as used.
 export type _Used = [Links, Reference, CacheGuaranteeType, CacheOriginState, JobState, MetricDuration, MetricStatus, NamespaceContainerState, NamespaceOsType, NamespaceState, QuotaRuleType, SoftwareCheckStatus, SoftwareDownloadState, SoftwareHistoryState, SoftwareState, FirmwareUpdateStatus];
+
+// The POST and PATCH inputs still written by hand (required members, wider inputs of custom
+// encoders) name exactly the members the schema accepts for the verb, so they cannot drift.
+describe("hand-written inputs name the schema's members for their verb", () => {
+  it("POST", () => {
+    expectTypeOf<keyof CachePostInput>().toEqualTypeOf<keyof InferPostInput<typeof cacheSchema>>();
+    expectTypeOf<keyof CloneTokenPostInput>().toEqualTypeOf<keyof InferPostInput<typeof cloneTokenSchema>>();
+    expectTypeOf<keyof NvmeNamespacePostInput>().toEqualTypeOf<keyof InferPostInput<typeof namespaceSchema>>();
+    expectTypeOf<keyof QuotaRulePostInput>().toEqualTypeOf<keyof InferPostInput<typeof quotaSchema>>();
+    expectTypeOf<keyof SoftwareDownloadInput>().toEqualTypeOf<keyof InferPostInput<typeof downloadSchema>>();
+  });
+  it("PATCH", () => {
+    expectTypeOf<keyof CloneTokenPatchInput>().toEqualTypeOf<keyof InferPatchInput<typeof cloneTokenSchema>>();
+    expectTypeOf<keyof NvmeNamespacePatchInput>().toEqualTypeOf<keyof InferPatchInput<typeof namespaceSchema>>();
+    expectTypeOf<keyof QuotaRulePatchInput>().toEqualTypeOf<keyof InferPatchInput<typeof quotaSchema>>();
+  });
+});
