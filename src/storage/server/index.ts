@@ -77,7 +77,10 @@ export interface ReferenceServerOptions {
   readonly maxUploadBytes?: number;
   /** The cluster software: installed version, packages, validation checks, upgrade speed. */
   readonly software?: SoftwareOptions;
-  /** One line per request (`METHOD /path STATUS`) and per internal error. No bodies, headers or queries. */
+  /**
+   * One line per request (`METHOD /path STATUS`), per internal error and per connection closed
+   * for idleness. No bodies, headers or queries.
+   */
   readonly log?: (line: string) => void;
   /** Time to receive the request line and headers, in ms; default 10 000 (slower → 408, connection closed). */
   readonly headersTimeoutMs?: number;
@@ -393,7 +396,9 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   // Expect: 100-continue is answered only once the request passed the checks above.
   server.on("checkContinue", onRequest(true));
   server.setTimeout(idleTimeout, (socket: Socket) => {
-    if (!working.has(socket)) socket.destroy();
+    if (working.has(socket)) return;
+    socket.destroy();
+    log(`closed a connection idle for ${idleTimeout} ms`);
   });
   // Requests Node's HTTP parser refuses (bad request line, headers or chunking; too large
   // headers; too slow) never reach the handler: answer with the API's error body and close.
