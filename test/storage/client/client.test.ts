@@ -166,9 +166,12 @@ describe("errors", () => {
   });
 
   it("rejects with the signal's reason when aborted", async () => {
-    const { client } = await setup(() => ({ delayMs: 500, json: {} }));
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 20);
+    // The signal fires once the request has reached the server, which holds its answer back.
+    const { client } = await setup(() => {
+      ac.abort();
+      return { delayMs: 500, json: {} };
+    });
     const e = await client.request("GET", "/api/slow", { signal: ac.signal }).catch((x: unknown) => x);
     expect((e as Error).name).toBe("AbortError");
   });

@@ -89,9 +89,12 @@ describe.skipIf(pem === undefined)("TLS options (self-signed certificate from op
   });
 
   it("the built-in transport honours abort and the request timeout", async () => {
-    const { client } = await setup(() => ({ delayMs: 400, json: {} }), { ca: cert });
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 20);
+    // The signal fires once the request has reached the server, which holds its answer back.
+    const { client } = await setup(() => {
+      ac.abort();
+      return { delayMs: 400, json: {} };
+    }, { ca: cert });
     const e = (await client.request("GET", "/api/slow", { signal: ac.signal }).catch((x: unknown) => x)) as Error;
     expect(e.name).toBe("AbortError");
     await expect(client.request("GET", "/api/slow", { timeoutMs: 30 })).rejects.toThrow(/no answer within 30 ms/);
