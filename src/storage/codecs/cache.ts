@@ -2,6 +2,7 @@
 
 import type { ReferenceInput, SizeInput } from "./common.js";
 import { StorageCodecError } from "./errors.js";
+import { parseSize } from "./units.js";
 import {
   arr,
   bool,
@@ -69,6 +70,14 @@ export const CACHE_DEFAULT_ATIME_SCRUB_PERIOD = 30;
 // day, at most a hundred years). Neither range is documented upstream or in the spec; these
 // are the reference server's bounds, kept the same here so that the codec refuses before
 // sending what the server refuses.
+// `constituents_per_aggregate` is at least 1, and a `size` given is at least 1 GiB per
+// constituent (the spec: "minimum constituent size is 1 GB"; constituents = aggregates ×
+// constituents_per_aggregate, default 4, as the reference server counts them). A `size` cannot
+// be given with `relative_size.enabled` true: the size then follows the origin.
+/** Smallest size of one constituent: 1 GiB. */
+export const CACHE_MIN_CONSTITUENT_SIZE = 1024 ** 3;
+/** `constituents_per_aggregate` when aggregates are given without it. */
+export const CACHE_DEFAULT_CONSTITUENTS_PER_AGGREGATE = 4;
 /** `name` length in characters: 1..203. */
 export const CACHE_NAME_LENGTH = { min: 1, max: 203 } as const;
 /** `relative_size.percentage`: 1..100. */
@@ -81,6 +90,27 @@ function encodeCachePath(value: unknown, path: string): JsonValue {
   if (!value.startsWith("/")) throw new StorageCodecError(path, `must start with "/", got ${JSON.stringify(value)}`);
   if (value.endsWith("/")) throw new StorageCodecError(path, `must not end with "/", got ${JSON.stringify(value)}`);
   return value;
+}
+
+function encodeConstituents(value: unknown, path: string): JsonValue {
+  const n = parseSize(value, path);
+  if (n < 1) throw new StorageCodecError(path, `must be at least 1, got ${n}`);
+  return n;
+}
+
+/** The size rules of a POST body (see the comment on CACHE_MIN_CONSTITUENT_SIZE). */
+function checkSize(body: JsonObject): void {
+  const size = body["size"];
+  if (typeof size !== "number") return;
+  if ((body["relative_size"] as JsonObject | undefined)?.["enabled"] === true) {
+    throw new StorageCodecError("size", "cannot be given when relative_size.enabled is true (the size then follows the origin)");
+  }
+  const aggregates = Array.isArray(body["aggregates"]) ? body["aggregates"].length : 0;
+  const given = body["constituents_per_aggregate"];
+  const perAggregate = typeof given === "number" ? given : CACHE_DEFAULT_CONSTITUENTS_PER_AGGREGATE;
+  const constituents = aggregates > 0 ? aggregates * perAggregate : perAggregate;
+  const floor = constituents * CACHE_MIN_CONSTITUENT_SIZE;
+  if (size < floor) throw new StorageCodecError("size", `must be at least 1 GiB per constituent (${constituents} constituents: ${floor} bytes), got ${size}`);
 }
 
 /** `prepopulate.dir_paths` / `exclude_dir_paths` entries: directory paths from the volume root, starting with "/". */
@@ -131,7 +161,7 @@ export const schema = obj({
   path: f("GP", str, { encode: encodeCachePath }),
   size: f("GP", size),
   guarantee: f("GP", obj({ type: enm(CACHE_GUARANTEE_TYPES) }, { POST: { type: "none" } })),
-  constituents_per_aggregate: f("GP", size),
+  constituents_per_aggregate: f("GP", size, { encode: encodeConstituents }),
   use_tiered_aggregate: f("GP", bool),
   is_disconnected_mode_off_for_locks: f("P", bool),
   dr_cache: f("GP", bool),
@@ -200,6 +230,7 @@ export const cache = {
     requireField(body, "name");
     requireField(body, "svm");
     checkPrepopulate(body);
+    checkSize(body);
     requireOneOf(body, "svm", ["name", "uuid"]);
     const origins = body["origins"];
     if (!Array.isArray(origins) || origins.length === 0) {

@@ -94,6 +94,25 @@ export interface NvmeNamespacePatchInput {
 }
 
 const FULL_PATH = /^\/vol\/([^/]+)\/(?:([^/]+)\/)?([^/]+)$/;
+/**
+ * A namespace's own name (the last segment of a full path, or `location.namespace`): letters,
+ * digits, `_`, `.` and `-`, 1..255 characters. The spec and storage-api.md are silent on the
+ * characters; this is the reference server's rule, kept the same so that a name it refuses
+ * is refused before sending.
+ */
+const BASE_NAME = /^[A-Za-z0-9_.-]{1,255}$/;
+
+function checkBaseName(base: string, path: string): void {
+  if (!BASE_NAME.test(base)) {
+    throw new StorageCodecError(path, `the namespace name may hold only letters, digits, "_", "." and "-" (1 to 255 of them), got ${JSON.stringify(base.slice(0, 64))}`);
+  }
+}
+
+function encodeLocationNamespace(value: unknown, path: string): JsonValue {
+  if (typeof value !== "string") throw new StorageCodecError(path, "must be a string");
+  checkBaseName(value, path);
+  return value;
+}
 
 function encodeName(value: unknown, path: string): JsonValue {
   if (typeof value !== "string") throw new StorageCodecError(path, "must be a string");
@@ -104,6 +123,7 @@ function encodeName(value: unknown, path: string): JsonValue {
       `must be a full path /vol/<volume>[/<qtree>]/<namespace> or a base name without "/", got ${JSON.stringify(value)}`,
     );
   }
+  checkBaseName(value.slice(value.lastIndexOf("/") + 1), path);
   return value;
 }
 
@@ -122,7 +142,7 @@ export const schema = obj({
     "GP",
     obj({
       volume: ref,
-      namespace: str,
+      namespace: f("GP", str, { encode: encodeLocationNamespace }),
       qtree: obj({ name: str, id: f("G", int()), _links: f("G", links) }),
     }),
     { refuse: "a namespace cannot be moved" },

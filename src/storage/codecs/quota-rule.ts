@@ -69,6 +69,38 @@ export interface QuotaRulePatchInput {
   user_mapping?: UserMappingInput;
 }
 
+/** A user identifier: a numeric user id, or a security identifier (`S-1-5-21-…`). */
+const USER_ID = /^(?:[0-9]+|S-1-[0-9]+(?:-[0-9]+)+)$/;
+
+/**
+ * The spec's rules for the targets of a user rule: "an identifier is a numeric user id or a
+ * security identifier"; several users may be "separated by commas" in one name (an unquoted
+ * name with commas names several users, none of them empty); "a default rule uses the empty
+ * string as name", so the empty name cannot be one of several users.
+ */
+function checkUsers(users: JsonValue[]): void {
+  let count = 0;
+  let hasDefault = false;
+  users.forEach((u, i) => {
+    const user = u as JsonObject;
+    const name = user["name"];
+    const id = user["id"];
+    if (typeof id === "string") {
+      if (!USER_ID.test(id)) throw new StorageCodecError(`users[${i}].id`, `must be a numeric user id or a security identifier (S-1-…), got ${showValue(id)}`);
+      count++;
+    } else if (typeof name === "string" && !name.startsWith('"') && name.includes(",")) {
+      for (const part of name.split(",")) {
+        if (part.trim() === "") throw new StorageCodecError(`users[${i}].name`, "holds an empty user name between commas");
+        count++;
+      }
+    } else {
+      if (name === "") hasDefault = true;
+      count++;
+    }
+  });
+  if (hasDefault && count > 1) throw new StorageCodecError("users", "the empty name (the default user rule) cannot be one of several users");
+}
+
 function encodeFilesLimit(value: unknown, path: string): JsonValue {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < QUOTA_UNLIMITED) {
     throw new StorageCodecError(path, `must be a non-negative integer file count or -1 (no limit), got ${showValue(value)}`);
@@ -140,6 +172,7 @@ export const quotaRule = {
         if (hasName && hasId) throw new StorageCodecError(`users[${i}]`, "holds a name or an id, not both");
         if (!hasName && !hasId) throw new StorageCodecError(`users[${i}]`, "needs a name or an id");
       });
+      checkUsers(users);
     }
     if (has(body, "group") && !has(body, "group.name") && !has(body, "group.id")) {
       throw new StorageCodecError("group", "`group.name` or `group.id` is required");

@@ -38,6 +38,7 @@ const sizeInput = fc.oneof(
   fc.tuple(fc.nat({ max: 4096 }), fc.constantFrom("", "B", "k", "KB", "m", "MB", "g", "GB", "t", "TB")).map(([n, s]) => `${n}${s}`),
 );
 
+const cacheSize = sizeInput.filter((s) => parseSize(s) >= 24 * 1024 ** 3);
 const namespaceSize = sizeInput.filter((s) => {
   const bytes = parseSize(s);
   return bytes >= 4096 && bytes <= 128 * 1024 ** 4;
@@ -64,7 +65,8 @@ const cachePost: fc.Arbitrary<CachePostInput> = fc.record(
     origins: fc.array(fc.record({ svm: fc.record({ name }), volume: ref }), { minLength: 1, maxLength: 3 }),
     aggregates: fc.array(ref, { maxLength: 3 }),
     path: name.map((n) => `/${n}`),
-    size: sizeInput,
+    // At least 1 GiB for each of up to 3 × 8 constituents: smaller sizes are refused (strictness suite).
+    size: cacheSize,
     guarantee: fc.record({ type: fc.constantFrom("volume" as const, "none" as const) }, { requiredKeys: [] }),
     constituents_per_aggregate: fc.integer({ min: 1, max: 8 }),
     use_tiered_aggregate: fc.boolean(),
@@ -81,7 +83,8 @@ const cachePost: fc.Arbitrary<CachePostInput> = fc.record(
     ),
   },
   { requiredKeys: ["name", "svm", "origins"] },
-);
+  // A size cannot be given with relative sizing on (strictness suite).
+).map(({ size, ...rest }) => (rest.relative_size?.enabled === true || size === undefined ? rest : { ...rest, size }));
 
 const namespacePost: fc.Arbitrary<NvmeNamespacePostInput> = fc.oneof(
   fc.record(
