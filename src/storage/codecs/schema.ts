@@ -73,12 +73,13 @@ type InOf<N> = N extends { readonly "~in"?: infer I } ? I : unknown;
 /** Flattens an intersection for display. */
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
-/** What a member of `obj({...})` decodes to: a field's own decode type, else its node's. */
-type MemberOut<M> = M extends { readonly node: Node } ? OutOf<M> : OutOf<M>;
 type IsSecret<M> = M extends { readonly "~secret"?: infer S } ? ([S] extends [true] ? true : false) : false;
 
-/** The decoded model of an object's members: every member optional (the API may omit any), secrets left out. */
-export type ModelOf<F> = Simplify<{ -readonly [K in keyof F as IsSecret<F[K]> extends true ? never : K]?: MemberOut<F[K]> }>;
+/**
+ * The decoded model of an object's members: every member optional (the API may omit any),
+ * secrets left out; a field with its own decoder has that decoder's type (`f` records it).
+ */
+export type ModelOf<F> = Simplify<{ -readonly [K in keyof F as IsSecret<F[K]> extends true ? never : K]?: OutOf<F[K]> }>;
 
 /** The model a schema node decodes to, e.g. `type Cache = InferModel<typeof cacheSchema>`. */
 export type InferModel<N> = OutOf<N>;
