@@ -126,9 +126,8 @@ function encodeDirPaths(value: unknown, path: string): JsonValue {
 
 /**
  * A given `prepopulate` must list at least one directory: a PATCH with `prepopulate` "starts a
- * prepopulation of the listed directories" (interface spec), and one of no directory is refused
- * by the reference server (upstream's CLI, `volume flexcache prepopulate start`, requires the
- * path list too).
+ * prepopulation of the listed directories" (interface spec), so one of no directory has nothing
+ * to do, and the reference server refuses it.
  */
 function checkPrepopulate(body: JsonObject): void {
   const pre = body["prepopulate"];
