@@ -1,8 +1,10 @@
 // clusterwire/storage: typed models and JSON codecs for the storage-cluster REST API
-// (interface-spec.md Area A; conventions and decisions in storage-api.md).
+// (interface-spec.md Area A; conventions and decisions in storage-api.md). Re-exports only.
+// The reference server is not re-exported here: it is `clusterwire/storage/server`, so that
+// importing the client never loads node:http, node:https or node:net through the server.
 
-export { StorageApiError, StorageCodecError } from "./errors.js";
-export { formatDuration, formatSize, parseDuration, parseSize } from "./units.js";
+export { StorageApiError, StorageCodecError } from "./codecs/errors.js";
+export { formatDuration, formatSize, parseDuration, parseSize } from "./codecs/units.js";
 export {
   PACKAGE_DELETE_ERRORS,
   PACKAGE_TRANSFER_ERRORS,
@@ -16,23 +18,29 @@ export {
   type StorageErrorCodeInfo,
   type StorageErrorName,
   type StorageErrorTable,
-} from "./error-codes.js";
-export type { JsonObject, JsonValue } from "./schema.js";
-export type { Lenient, Link, Links, Reference, ReferenceInput, SizeInput, WithLinks } from "./common.js";
+} from "./codecs/error-codes.js";
+export type { JsonObject, JsonValue } from "./codecs/schema.js";
+export type { Lenient, Link, Links, Reference, ReferenceInput, SizeInput, WithLinks } from "./codecs/common.js";
 export {
   CLONE_TOKEN_DEFAULT_LIMIT,
+  CLONE_TOKEN_LIMIT_RANGE,
   CLONE_TOKEN_MIN_RESERVE_SIZE,
   cloneToken,
   type CloneToken,
   type CloneTokenPatchInput,
   type CloneTokenPostInput,
   type LifetimeInput,
-} from "./clone-token.js";
+} from "./codecs/clone-token.js";
 export {
+  CACHE_ATIME_SCRUB_PERIOD_RANGE,
   CACHE_DEFAULT_ATIME_SCRUB_PERIOD,
+  CACHE_DEFAULT_CONSTITUENTS_PER_AGGREGATE,
   CACHE_DEFAULT_RELATIVE_SIZE_PERCENTAGE,
   CACHE_GUARANTEE_TYPES,
+  CACHE_MIN_CONSTITUENT_SIZE,
+  CACHE_NAME_LENGTH,
   CACHE_ORIGIN_STATES,
+  CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE,
   cache,
   type Cache,
   type CacheGuaranteeType,
@@ -41,7 +49,7 @@ export {
   type CachePatchInput,
   type CachePostInput,
   type CachePrepopulateInput,
-} from "./cache.js";
+} from "./codecs/cache.js";
 export {
   FIRMWARE_PROGRESS_STATUSES,
   FIRMWARE_UPDATE_STATUSES,
@@ -79,13 +87,16 @@ export {
   type SoftwareState,
   type SoftwareStatusDetail,
   type SoftwareUpdateDetail,
-} from "./software.js";
+} from "./codecs/software.js";
 export {
   METRIC_DURATIONS,
   METRIC_STATUSES,
   NAMESPACE_BLOCK_SIZES,
+  NAMESPACE_COMMENT_MAX_LENGTH,
   NAMESPACE_CONTAINER_STATES,
   NAMESPACE_DEFAULT_BLOCK_SIZE,
+  NAMESPACE_MAX_SIZE,
+  NAMESPACE_MIN_SIZE,
   NAMESPACE_OS_TYPES,
   NAMESPACE_STATES,
   NAMESPACE_VMWARE_BLOCK_SIZE,
@@ -100,7 +111,7 @@ export {
   type NvmeNamespace,
   type NvmeNamespacePatchInput,
   type NvmeNamespacePostInput,
-} from "./nvme-namespace.js";
+} from "./codecs/nvme-namespace.js";
 export {
   QUOTA_MIN_SPACE_LIMIT,
   QUOTA_RULE_TYPES,
@@ -115,7 +126,7 @@ export {
   type QuotaSpaceLimitInput,
   type QuotaUserInput,
   type UserMappingInput,
-} from "./quota-rule.js";
+} from "./codecs/quota-rule.js";
 export {
   JOB_STATES,
   JOB_TERMINAL_STATES,
@@ -125,83 +136,41 @@ export {
   type Job,
   type JobReference,
   type JobState,
-} from "./job.js";
-export { collection, type Collection, type ItemCodec } from "./collection.js";
-export { apiError, type ApiErrorBody, type ApiErrorDetail } from "./api-error.js";
+} from "./codecs/job.js";
+export { collection, type Collection, type ItemCodec } from "./codecs/collection.js";
+export { apiError, type ApiErrorBody, type ApiErrorDetail } from "./codecs/api-error.js";
+export { StorageClient } from "./client/client.js";
+export { systemClientClock, type StorageClientClock } from "./client/abort.js";
+export { DEFAULT_CODECS, type ResourceCodec, type StorageCodecs } from "./client/codec-hooks.js";
+export { StorageJobError, StorageJobTimeoutError, StorageNetworkError, StorageProtocolError } from "./client/errors.js";
 export {
-  DEFAULT_CODECS,
-  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_STORAGE_PATHS,
-  SoftwareApi,
-  StorageClient,
-  StorageCollectionApi,
-  StorageJobError,
-  StorageJobTimeoutError,
-  StorageNetworkError,
-  StorageProtocolError,
-  StorageBulkResource,
-  StorageResource,
-  encodeQuery,
-  type BulkOptions,
-  type BulkResult,
   type CallOptions,
-  type ClientTlsOptions,
   type CloneTokenKey,
   type CreateResult,
-  type DownloadOptions,
-  type DownloadResult,
-  type FetchInit,
-  type FetchLike,
-  type FetchResponse,
   type JobWaitOptions,
   type MutationOptions,
   type MutationResult,
-  type Query,
-  type QueryObject,
-  type QueryScalar,
-  type QueryValue,
   type RequestOptions,
-  type ResourceCodec,
-  type SoftwarePatchOptions,
-  type SoftwareValidation,
   type StorageClientOptions,
-  type StorageCodecs,
   type StoragePaths,
   type StorageRequestEvent,
   type UploadFile,
-} from "./client.js";
+} from "./client/options.js";
+export { encodeQuery, type Query, type QueryObject, type QueryScalar, type QueryValue } from "./client/query.js";
+export { DEFAULT_MAX_RESPONSE_BYTES } from "./client/response.js";
 export {
-  DEFAULT_HEADERS_TIMEOUT_MS,
-  DEFAULT_IDLE_TIMEOUT_MS,
-  DEFAULT_INVENTORY,
-  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_MAX_HEADER_BYTES,
-  DEFAULT_MAX_UPLOAD_BYTES,
-  DEFAULT_PASSWORD,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  InventoryError,
-  checkInventory,
-  formatInventoryPath,
-  validateInventory,
-  type InventoryIssue,
-  type InventoryPath,
-  DEFAULT_USERNAME,
-  SERVER_ERROR_CODES,
-  createManualClock,
-  createReferenceServer,
-  seedUuid,
-  systemClock,
-  type CheckSeed,
-  type Inventory,
-  type InventoryInput,
-  type LunInput,
-  type ManualClock,
-  type ReferenceServer,
-  type ReferenceServerOptions,
-  type ServerClock,
-  type ServerErrorCode,
-  type SoftwareOptions,
-  type SoftwarePackageSeed,
-  type VolumeInput,
-} from "./server/index.js";
+  StorageBulkResource,
+  StorageCollectionApi,
+  StorageResource,
+  type BulkOptions,
+  type BulkResult,
+} from "./client/resources.js";
+export {
+  SoftwareApi,
+  type DownloadOptions,
+  type DownloadResult,
+  type SoftwarePatchOptions,
+  type SoftwareValidation,
+} from "./client/software-api.js";
+export type { ClientTlsOptions, FetchInit, FetchLike, FetchResponse } from "./client/transport.js";

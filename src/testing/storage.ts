@@ -11,6 +11,7 @@ import fc from "fast-check";
 import {
   CACHE_GUARANTEE_TYPES,
   CACHE_ORIGIN_STATES,
+  CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE,
   FIRMWARE_PROGRESS_STATUSES,
   FIRMWARE_UPDATE_STATUSES,
   FIRMWARE_UPDATE_TYPES,
@@ -19,6 +20,7 @@ import {
   METRIC_STATUSES,
   NAMESPACE_BLOCK_SIZES,
   NAMESPACE_CONTAINER_STATES,
+  NAMESPACE_MAX_SIZE,
   NAMESPACE_OS_TYPES,
   NAMESPACE_STATES,
   PACKAGE_DELETE_ERRORS,
@@ -45,7 +47,6 @@ import {
   type CloneTokenPatchInput,
   type CloneTokenPostInput,
   type Collection,
-  type InventoryInput,
   type Job,
   type Lenient,
   type LifetimeInput,
@@ -69,6 +70,9 @@ import {
   type SoftwarePatchQuery,
   type SoftwareProfile,
 } from "../storage/index.js";
+import {
+  type InventoryInput,
+} from "../storage/server/index.js";
 
 // ---- options ----------------------------------------------------------------------------------
 
@@ -104,7 +108,6 @@ const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
 const TiB = 1024 ** 4;
 const DAY = 86_400;
-const NAMESPACE_MAX_SIZE = 128 * TiB;
 
 type Model = { [key: string]: unknown };
 type Known = { readonly name: string; readonly uuid?: string | undefined };
@@ -459,7 +462,7 @@ export function arbCloneTokenPatch(): fc.Arbitrary<CloneTokenPatchInput> {
 // ---- caches ---------------------------------------------------------------------------------------
 
 const enabledFlag = all({ enabled: fc.boolean() });
-const percentage = fc.integer({ min: 1, max: 100 });
+const percentage = fc.integer(CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE);
 const scrubDays = fc.integer({ min: 1, max: 365 });
 
 /**

@@ -8,7 +8,6 @@ import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  DEFAULT_INVENTORY,
   StorageApiError,
   StorageJobError,
   apiError,
@@ -42,6 +41,9 @@ import {
   type ReferenceInput,
   type SizeInput,
 } from "../../src/storage/index.js";
+import {
+  DEFAULT_INVENTORY,
+} from "../../src/storage/server/index.js";
 import {
   arbApiErrorModel,
   arbCacheModel,
@@ -78,7 +80,7 @@ import {
   arbStorageUuid,
   arbStorageVersion,
 } from "../../src/testing/storage.js";
-import { startLoopback, thrown, type Loopback } from "../storage/integration-harness.js";
+import { startLoopback, thrown, type Loopback } from "../support/storage/integration-harness.js";
 import { checkArbitraryQuality, runs } from "./quality.js";
 
 // ---- this file's own reading of the spec ---------------------------------------------------------

@@ -1,8 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { InventoryError, createReferenceServer, type ReferenceServer, type ReferenceServerOptions } from "../../storage/index.js";
-// The defaults are public (README, storage-api.md) but not re-exported from clusterwire/storage.
-import { DEFAULT_PASSWORD, DEFAULT_USERNAME } from "../../storage/server/index.js";
+import {
+  DEFAULT_PASSWORD,
+  DEFAULT_USERNAME,
+  InventoryError,
+  createReferenceServer,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+} from "../../storage/server/index.js";
 import { commandGroup, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
 import { loadInventory } from "../shared/storage-inventory.js";

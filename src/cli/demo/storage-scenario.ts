@@ -6,14 +6,16 @@ import {
   StorageJobTimeoutError,
   StorageNetworkError,
   StorageProtocolError,
-  createManualClock,
-  createReferenceServer,
   type Job,
   type JobWaitOptions,
-  type ManualClock,
-  type ReferenceServerOptions,
   type SoftwareCheck,
 } from "../../storage/index.js";
+import {
+  createManualClock,
+  createReferenceServer,
+  type ManualClock,
+  type ReferenceServerOptions,
+} from "../../storage/server/index.js";
 import type { CliIO } from "../shared/io.js";
 import { loadExpectations, type StorageExpectations } from "./expectations.js";
 import type { StepResult } from "./steps.js";

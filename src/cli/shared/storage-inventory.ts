@@ -1,7 +1,7 @@
 import { LineCounter, isMap, isScalar, parseAllDocuments, type Document } from "yaml";
 import { DecodeError } from "../../networking/index.js";
 import { parseJsonText } from "../../networking/text/json-parse.js";
-import { checkInventory, formatInventoryPath, type InventoryInput, type InventoryIssue } from "../../storage/index.js";
+import { checkInventory, formatInventoryPath, type InventoryInput, type InventoryIssue } from "../../storage/server/index.js";
 import { CliError, EXIT_USAGE, asText, detectFormat, readInput, type CliIO } from "./io.js";
 
 // Reading the inventory of `clusterwire storage serve --inventory FILE`: JSON or

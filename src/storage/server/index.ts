@@ -2,6 +2,14 @@
 // interface spec). It runs on loopback over node:http (or node:https), requires HTTP
 // Basic auth, and enforces the API's rules independently of the codecs and the client.
 //
+// The independence is on purpose: nothing under server/ imports codecs/ or client/ (the
+// server has its own Size and duration readers, body schemas and error codes). Its
+// enforcement of the spec is a second implementation written from the same documents, so a
+// test that sends a body through the codecs and the client to this server checks each
+// against the other; sharing code would make a shared mistake invisible. It is published
+// as its own entry point, `clusterwire/storage/server`, so a client bundle that imports
+// `clusterwire/storage` never pulls in node:http, node:https or node:net.
+//
 // Paths the interface spec leaves "not shown" (chosen from storage-api.md §1.2):
 //   POST /api/cluster/software/upload   multipart/form-data, one part named `file`
 //   GET  /api/cluster/software/history  collection of history records
@@ -69,7 +77,10 @@ export interface ReferenceServerOptions {
   readonly maxUploadBytes?: number;
   /** The cluster software: installed version, packages, validation checks, upgrade speed. */
   readonly software?: SoftwareOptions;
-  /** One line per request (`METHOD /path STATUS`) and per internal error. No bodies, headers or queries. */
+  /**
+   * One line per request (`METHOD /path STATUS`), per internal error and per connection closed
+   * for idleness. No bodies, headers or queries.
+   */
   readonly log?: (line: string) => void;
   /** Time to receive the request line and headers, in ms; default 10 000 (slower → 408, connection closed). */
   readonly headersTimeoutMs?: number;
@@ -385,7 +396,9 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   // Expect: 100-continue is answered only once the request passed the checks above.
   server.on("checkContinue", onRequest(true));
   server.setTimeout(idleTimeout, (socket: Socket) => {
-    if (!working.has(socket)) socket.destroy();
+    if (working.has(socket)) return;
+    socket.destroy();
+    log(`closed a connection idle for ${idleTimeout} ms`);
   });
   // Requests Node's HTTP parser refuses (bad request line, headers or chunking; too large
   // headers; too slow) never reach the handler: answer with the API's error body and close.

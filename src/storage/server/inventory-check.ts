@@ -9,9 +9,8 @@
 // once, and each keeps its path as segments so that a caller holding the source (the CLI)
 // can locate it; `path` is the first problem's path as text, like StorageCodecError's.
 
-import { StorageCodecError } from "../errors.js";
-import { parseSize } from "../units.js";
 import { DEFAULT_INVENTORY, type InventoryInput } from "./inventory.js";
+import { parseSizeValue } from "./values.js";
 
 /** A field path as segments: `["volumes", 1, "svm"]`. */
 export type InventoryPath = readonly (string | number)[];
@@ -153,13 +152,12 @@ function checkValue(v: unknown, kind: Kind): string | { value: unknown } {
       return typeof v === "boolean" ? { value: v } : `must be true or false, got ${describe(v)}`;
     case "strings":
       return Array.isArray(v) && v.every((s) => typeof s === "string" && s !== "") ? { value: v } : `must be a list of non-empty strings, got ${describe(v)}`;
-    case "size":
-      try {
-        return { value: parseSize(v) };
-      } catch (e) {
-        if (!(e instanceof StorageCodecError)) throw e;
-        return `must be a size in bytes, or digits with a K, M, G, T or P suffix (e.g. 100G), got ${describe(v)}`;
-      }
+    case "size": {
+      // The server's own Size reader (values.ts), not the codecs' parseSize: the server stays
+      // independent of codecs/ and client/ (see index.ts).
+      const bytes = parseSizeValue(v);
+      return bytes !== undefined ? { value: bytes } : `must be a size in bytes, or digits with a K, M, G, T or P suffix (e.g. 100G), got ${describe(v)}`;
+    }
   }
 }
 

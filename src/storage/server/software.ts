@@ -72,6 +72,9 @@ const MAX_PART_HEADER_BYTES = 8 * 1024;
 const VALIDATION_FAILED = "262192";
 const ACTIVE = ["in_progress", "waiting", "paused_by_user", "paused_on_error", "pause_pending", "cancel_pending"];
 
+// `metrocluster` is refused in PATCH although the spec's field table marks it G, P, U: every
+// member the spec gives it is reported progress, and the spec's PATCH endpoint takes `version`
+// (with `action` from the field table). The codecs make the same decision independently.
 const PATCH = obj({ version: str(), action: str({ enum: ["pause", "cancel", "resume"] }) }, [
   "pending_version", "state", "elapsed_duration", "estimated_duration", "validation_results", "post_update_checks",
   "update_details", "status_details", "nodes", "metrocluster", "_links",

@@ -1,0 +1,73 @@
+// Query parameters: the Query types, their encoding (nested objects flatten to dotted
+// names, arrays join with `,`), the checks made before sending, and the filters of a query.
+
+import { StorageCodecError } from "../codecs/errors.js";
+
+export type QueryScalar = string | number | boolean;
+/** A query value; arrays are joined with `,`; nested objects flatten to dotted names (`{svm: {name}}` → `svm.name`). */
+export type QueryValue = QueryScalar | readonly QueryScalar[] | QueryObject | undefined;
+export interface QueryObject {
+  readonly [name: string]: QueryValue;
+}
+/**
+ * Query parameters, by their wire names. Any other key is a filter on that (dotted) field,
+ * with the API's operators in the value (`"<10G"`, `"vs1|vs2"`, `"!null"`, `"abc*"`).
+ */
+export interface Query extends QueryObject {
+  /** Field list; `*` = all but expensive, `**` = everything. */
+  readonly fields?: string | readonly string[];
+  readonly max_records?: number;
+  readonly return_records?: boolean;
+  /** Seconds, 0..120 (checked before sending; the API rejects other values with 262197). */
+  readonly return_timeout?: number;
+  readonly order_by?: string | readonly string[];
+}
+
+function flattenQuery(query: QueryObject, prefix: string, out: [string, string][]): void {
+  for (const [key, value] of Object.entries(query)) {
+    const name = prefix === "" ? key : `${prefix}.${key}`;
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      out.push([name, (value as readonly QueryScalar[]).map(String).join(",")]);
+    } else if (typeof value === "object") {
+      flattenQuery(value as QueryObject, name, out);
+    } else {
+      out.push([name, String(value)]);
+    }
+  }
+}
+
+function checkQuery(query: QueryObject): void {
+  const rt = query["return_timeout"];
+  if (rt !== undefined && !(typeof rt === "number" && Number.isInteger(rt) && rt >= 0 && rt <= 120)) {
+    throw new StorageCodecError("return_timeout", `must be an integer number of seconds in 0..120, got ${JSON.stringify(rt)}`);
+  }
+  const mr = query["max_records"];
+  if (mr !== undefined && !(typeof mr === "number" && Number.isInteger(mr) && mr >= 1)) {
+    throw new StorageCodecError("max_records", `must be a positive integer, got ${JSON.stringify(mr)}`);
+  }
+}
+
+// Percent-encodes a query component but keeps the API's list and operator characters readable.
+function encodeComponent(s: string): string {
+  return encodeURIComponent(s).replace(/%2C/g, ",").replace(/%7C/g, "|").replace(/%3A/g, ":");
+}
+
+/** Encodes a query (without `?`); "" when empty. Exported for tests and tools. */
+export function encodeQuery(query: QueryObject | undefined): string {
+  if (query === undefined) return "";
+  checkQuery(query);
+  const pairs: [string, string][] = [];
+  flattenQuery(query, "", pairs);
+  return pairs.map(([k, v]) => `${encodeComponent(k)}=${encodeComponent(v)}`).join("&");
+}
+
+/** Query parameters that are not filters: a bulk query made only of these matches everything. */
+const NON_FILTER_PARAMS = new Set(["fields", "max_records", "return_records", "return_timeout", "order_by", "ignore_unknown_fields"]);
+
+/** The filters of a query (dotted name → value), without the control parameters. */
+export function queryFilters(query: QueryObject): [string, string][] {
+  const pairs: [string, string][] = [];
+  flattenQuery(query, "", pairs);
+  return pairs.filter(([name]) => !NON_FILTER_PARAMS.has(name));
+}

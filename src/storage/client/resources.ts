@@ -1,0 +1,165 @@
+// The per-resource APIs of StorageClient: read-only collections, resources with
+// get/create/update/delete, and resources that also PATCH and DELETE by query.
+
+import { StorageCodecError } from "../codecs/errors.js";
+import type { StorageClient } from "./client.js";
+import type { ResourceCodec } from "./codec-hooks.js";
+import { StorageProtocolError } from "./errors.js";
+import { isObject } from "./objects.js";
+import type { CallOptions, CreateResult, MutationOptions, MutationResult } from "./options.js";
+import { queryFilters, type Query, type QueryObject } from "./query.js";
+
+/** A read-only collection: list, count, find. */
+export class StorageCollectionApi<R> {
+  readonly #client: StorageClient;
+  readonly #path: string;
+  readonly #decode: ((json: unknown) => R) | undefined;
+
+  constructor(client: StorageClient, path: string, decode: ((json: unknown) => R) | undefined) {
+    this.#client = client;
+    this.#path = path;
+    this.#decode = decode;
+  }
+
+  get path(): string {
+    return this.#path;
+  }
+
+  protected decode(json: unknown): R {
+    return this.#decode === undefined ? (json as R) : this.#decode(json);
+  }
+
+  /** All matching records across pages. `query` takes `fields`, `max_records`, `order_by`, `return_timeout` and dotted filters. */
+  list(query?: Query, options: CallOptions = {}): AsyncGenerator<R, void, undefined> {
+    return this.#client.list<R>(this.#path, query, { ...options, decode: (j) => this.decode(j) });
+  }
+
+  /** Collects `list` into an array. */
+  async all(query?: Query, options: CallOptions = {}): Promise<R[]> {
+    const out: R[] = [];
+    for await (const r of this.list(query, options)) out.push(r);
+    return out;
+  }
+
+  count(query?: Query, options: CallOptions = {}): Promise<number> {
+    return this.#client.count(this.#path, query, options);
+  }
+
+  /** The one record matching `query` (default `fields=*`), undefined if none; throws if several. */
+  async find(query: Query = {}, options: CallOptions = {}): Promise<R | undefined> {
+    const found: R[] = [];
+    for await (const r of this.list({ fields: "*", ...query }, options)) {
+      found.push(r);
+      if (found.length > 1) throw new StorageProtocolError(`GET ${this.#path}`, "find matched more than one record");
+    }
+    return found[0];
+  }
+}
+
+/** A resource with list / get / create / update / delete. K is its key (a uuid, or node uuid + uuid for clone tokens). */
+export class StorageResource<R, C, U, K> extends StorageCollectionApi<R> {
+  readonly #client: StorageClient;
+  readonly #instance: (key: K) => string;
+  readonly #codec: ResourceCodec<R, C, U>;
+
+  constructor(client: StorageClient, path: string, instance: (key: K) => string, codec: ResourceCodec<R, C, U>) {
+    super(client, path, codec.decode === undefined ? undefined : (j) => codec.decode!(j));
+    this.#client = client;
+    this.#instance = instance;
+    this.#codec = codec;
+  }
+
+  /** The instance path of a key. */
+  instancePath(key: K): string {
+    return `${this.path}/${this.#instance(key)}`;
+  }
+
+  async get(key: K, query?: Query, options: CallOptions = {}): Promise<R> {
+    const json = await this.#client.request("GET", this.instancePath(key), { ...(query === undefined ? {} : { query }), ...options });
+    return this.decode(json);
+  }
+
+  /** POST; the body goes through the codec's `encodePost` when one is set. Waits for a job. */
+  async create(input: C, options: MutationOptions = {}): Promise<CreateResult<R>> {
+    const body = this.#codec.encodePost === undefined ? input : this.#codec.encodePost(input);
+    const result = await this.#client.mutate("POST", this.path, { ...options, body });
+    const records = isObject(result.body) && Array.isArray(result.body["records"]) ? (result.body["records"] as unknown[]) : [];
+    return { ...result, record: records[0] === undefined ? undefined : this.decode(records[0]) };
+  }
+
+  /** A PATCH body: the input through the codec's `encodePatch` when one is set. */
+  protected patchBody(input: U): unknown {
+    return this.#codec.encodePatch === undefined ? input : this.#codec.encodePatch(input);
+  }
+
+  /** PATCH; the body goes through `encodePatch` when set. Waits for a job. */
+  update(key: K, input: U, options: MutationOptions = {}): Promise<MutationResult> {
+    return this.#client.mutate("PATCH", this.instancePath(key), { ...options, body: this.patchBody(input) });
+  }
+
+  delete(key: K, options: MutationOptions = {}): Promise<MutationResult> {
+    return this.#client.mutate("DELETE", this.instancePath(key), options);
+  }
+}
+
+/** Options of {@link StorageBulkResource.updateMatching} and {@link StorageBulkResource.deleteMatching}. */
+export interface BulkOptions extends MutationOptions {
+  /**
+   * Allow a query without any filter: the change then applies to every record of the
+   * collection (sent as the filter `uuid=*`, since a collection PATCH/DELETE needs one).
+   * Default false: a query without filters is refused before anything is sent.
+   */
+  readonly all?: boolean;
+}
+
+export interface BulkResult extends MutationResult {
+  /** `num_records` of the answer: how many records matched the query (undefined when the server gave none). */
+  readonly numRecords: number | undefined;
+}
+
+/**
+ * A resource that also supports PATCH and DELETE by query on its collection (storage-api.md
+ * §1.4 Bulk; the spec: "Deleting or patching a collection by query applies to all records
+ * matching the query"). Every job the server answers with (`jobs[]`) is waited for, unless
+ * `wait: false`.
+ */
+export class StorageBulkResource<R, C, U, K> extends StorageResource<R, C, U, K> {
+  readonly #client: StorageClient;
+
+  constructor(client: StorageClient, path: string, instance: (key: K) => string, codec: ResourceCodec<R, C, U>) {
+    super(client, path, instance, codec);
+    this.#client = client;
+  }
+
+  /** The query to send (`options.query` merged in); refuses one without filters unless `all`. */
+  #bulkQuery(query: Query, options: BulkOptions): QueryObject {
+    const merged: QueryObject = { ...options.query, ...query };
+    if (queryFilters(merged).length > 0) return merged;
+    if (options.all !== true) {
+      throw new StorageCodecError("query", "names no filter, so it would change every record of the collection; add a filter or pass { all: true }");
+    }
+    return { ...merged, uuid: "*" };
+  }
+
+  async #bulk(method: "PATCH" | "DELETE", query: QueryObject, body: unknown, options: BulkOptions): Promise<BulkResult> {
+    const { all: _all, ...rest } = options;
+    const result = await this.#client.mutate(method, this.path, { ...rest, query, ...(body === undefined ? {} : { body }) });
+    const n = isObject(result.body) ? result.body["num_records"] : undefined;
+    return { ...result, numRecords: typeof n === "number" ? n : undefined };
+  }
+
+  /**
+   * PATCHes every record matching `query` (filters such as `{ svm: { name: "vs1" } }` or
+   * `{ name: "cache*" }`) with one body, routed through the codec's `encodePatch`. Waits for
+   * every job. A query without filters is refused unless `{ all: true }`.
+   */
+  async updateMatching(query: Query, input: U, options: BulkOptions = {}): Promise<BulkResult> {
+    const q = this.#bulkQuery(query, options);
+    return this.#bulk("PATCH", q, this.patchBody(input), options);
+  }
+
+  /** DELETEs every record matching `query`. Waits for every job. A query without filters is refused unless `{ all: true }`. */
+  async deleteMatching(query: Query, options: BulkOptions = {}): Promise<BulkResult> {
+    return this.#bulk("DELETE", this.#bulkQuery(query, options), undefined, options);
+  }
+}

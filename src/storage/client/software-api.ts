@@ -1,0 +1,169 @@
+// `/api/cluster/software` and its sub-resources: profile, validate/install, pause/resume/cancel,
+// package download with progress, upload, packages and history.
+
+import type { Job } from "../codecs/job.js";
+import type {
+  SoftwareCheck,
+  SoftwareDownloadInput as SoftwareDownloadRequest,
+  SoftwareDownloadProgress,
+  SoftwareHistoryRecord as SoftwareHistory,
+  SoftwarePackage,
+  SoftwarePatchInput as SoftwareUpdate,
+  SoftwarePatchQuery,
+  SoftwareProfile,
+} from "../codecs/software.js";
+import type { StorageClient } from "./client.js";
+import type { ResourceCodec, StorageCodecs } from "./codec-hooks.js";
+import { StorageJobError } from "./errors.js";
+import type { CallOptions, JobWaitOptions, MutationOptions, MutationResult, UploadFile } from "./options.js";
+import type { Query, QueryValue } from "./query.js";
+import { StorageCollectionApi, StorageResource } from "./resources.js";
+
+/** PATCH query flags of `/api/cluster/software` (§1.5). Others can go in `query`. */
+export interface SoftwarePatchOptions extends MutationOptions {
+  readonly skipWarnings?: boolean;
+  /** 1..60, default 8 (server side). */
+  readonly stabilizeMinutes?: number;
+  readonly estimateOnly?: boolean;
+  readonly nodesToUpdate?: readonly string[];
+}
+
+export interface SoftwareValidation {
+  /** True when validation found no `error` entry. */
+  readonly ok: boolean;
+  readonly job: Job | undefined;
+  readonly profile: SoftwareProfile;
+  readonly errors: readonly SoftwareCheck[];
+  readonly warnings: readonly SoftwareCheck[];
+}
+
+export interface DownloadOptions extends MutationOptions {
+  /** Called after each job poll with the download progress (`GET .../download`) and the job. */
+  readonly onProgress?: (progress: SoftwareDownloadProgress, job: Job | undefined) => void | Promise<void>;
+}
+
+export interface DownloadResult extends MutationResult {
+  /** The progress read after the job ended. */
+  readonly progress: SoftwareDownloadProgress;
+}
+
+/** `/api/cluster/software` and its sub-resources. */
+export class SoftwareApi {
+  readonly #client: StorageClient;
+  readonly #codec: NonNullable<StorageCodecs["software"]>;
+  readonly #downloadCodec: ResourceCodec<SoftwareDownloadProgress, SoftwareDownloadRequest>;
+  /** `/api/cluster/software/packages`: list, get(version), delete(version). */
+  readonly packages: StorageResource<SoftwarePackage, never, never, string>;
+  /** `/api/cluster/software/history` (read-only collection). */
+  readonly history: StorageCollectionApi<SoftwareHistory>;
+
+  constructor(client: StorageClient, codecs: StorageCodecs) {
+    this.#client = client;
+    this.#codec = codecs.software ?? {};
+    this.#downloadCodec = codecs.softwareDownload ?? {};
+    this.packages = new StorageResource(client, client.paths.softwarePackages, (v: string) => encodeURIComponent(v), codecs.softwarePackage ?? {});
+    const historyCodec = codecs.softwareHistory;
+    this.history = new StorageCollectionApi(client, client.paths.softwareHistory, historyCodec?.decode === undefined ? undefined : (j) => historyCodec.decode!(j));
+  }
+
+  /** The software profile. */
+  async get(query?: Query, options: CallOptions = {}): Promise<SoftwareProfile> {
+    const json = await this.#client.request("GET", this.#client.paths.software, { ...(query === undefined ? {} : { query }), ...options });
+    return this.#codec.decode === undefined ? (json as SoftwareProfile) : this.#codec.decode(json);
+  }
+
+  /** PATCH `/api/cluster/software` with a body and the query flags. Waits for the job. */
+  update(input: SoftwareUpdate, options: SoftwarePatchOptions = {}): Promise<MutationResult> {
+    const body = this.#codec.encodePatch === undefined ? input : this.#codec.encodePatch(input);
+    const flags: SoftwarePatchQuery = {
+      ...(options.skipWarnings !== undefined ? { skip_warnings: options.skipWarnings } : {}),
+      ...(options.stabilizeMinutes !== undefined ? { stabilize_minutes: options.stabilizeMinutes } : {}),
+      ...(options.estimateOnly !== undefined ? { estimate_only: options.estimateOnly } : {}),
+      ...(options.nodesToUpdate !== undefined ? { nodes_to_update: options.nodesToUpdate } : {}),
+    };
+    // Through the codec when there is one, so a bad flag fails before anything is sent.
+    const encoded = this.#codec.encodePatchQuery === undefined ? flags : this.#codec.encodePatchQuery(flags);
+    const query: Record<string, QueryValue> = { ...options.query, ...(encoded as Record<string, QueryValue>) };
+    return this.#client.mutate("PATCH", this.#client.paths.software, { ...options, query, body });
+  }
+
+  /**
+   * Validates a version (`validate_only=true`), waits, then reads the profile's
+   * `validation_results`. A job failure explained by `error` entries resolves with `ok: false`;
+   * any other failure throws.
+   */
+  async validate(version: string, options: SoftwarePatchOptions = {}): Promise<SoftwareValidation> {
+    let job: Job | undefined;
+    let failure: StorageJobError | undefined;
+    try {
+      job = (await this.update({ version }, { ...options, query: { ...options.query, validate_only: true } })).job;
+    } catch (err) {
+      if (!(err instanceof StorageJobError)) throw err;
+      failure = err;
+      job = err.job;
+    }
+    const profile = await this.get(undefined, options.signal === undefined ? {} : { signal: options.signal });
+    const results = profile.validation_results ?? [];
+    const errors = results.filter((r) => r.status === "error");
+    const warnings = results.filter((r) => r.status === "warning");
+    if (failure !== undefined && errors.length === 0) throw failure;
+    return { ok: errors.length === 0, job, profile, errors, warnings };
+  }
+
+  /** Starts the update to `version` (validate first). Waits for the job the PATCH returns. */
+  install(version: string, options: SoftwarePatchOptions = {}): Promise<MutationResult> {
+    return this.update({ version }, options);
+  }
+
+  /** `PATCH /api/cluster/software?action=<action>` with an empty body. */
+  #action(action: "pause" | "resume" | "cancel", options: MutationOptions): Promise<MutationResult> {
+    return this.#client.mutate("PATCH", this.#client.paths.software, { ...options, query: { ...options.query, action }, body: {} });
+  }
+  pause(options: MutationOptions = {}): Promise<MutationResult> {
+    return this.#action("pause", options);
+  }
+  resume(options: MutationOptions = {}): Promise<MutationResult> {
+    return this.#action("resume", options);
+  }
+  cancel(options: MutationOptions = {}): Promise<MutationResult> {
+    return this.#action("cancel", options);
+  }
+
+  /** The download progress (`GET .../download`). */
+  async downloadProgress(options: CallOptions = {}): Promise<SoftwareDownloadProgress> {
+    const json = await this.#client.request("GET", this.#client.paths.softwareDownload, options);
+    return this.#downloadCodec.decode === undefined ? (json as SoftwareDownloadProgress) : this.#downloadCodec.decode(json);
+  }
+
+  /**
+   * Starts a package download (`POST .../download`), polls the job and reports progress. The
+   * request's password is scrubbed from every error.
+   */
+  async download(request: SoftwareDownloadRequest, options: DownloadOptions = {}): Promise<DownloadResult> {
+    const body = this.#downloadCodec.encodePost === undefined ? request : this.#downloadCodec.encodePost(request);
+    const secrets = [...(options.secrets ?? []), ...(request.password === undefined ? [] : [request.password])];
+    const onProgress = options.onProgress;
+    const signal = options.signal;
+    const call: CallOptions = signal === undefined ? {} : { signal };
+    let wait: boolean | JobWaitOptions = options.wait ?? true;
+    if (wait !== false && onProgress !== undefined) {
+      const base: JobWaitOptions = wait === true ? {} : wait;
+      wait = {
+        ...base,
+        onPoll: async (job) => {
+          await base.onPoll?.(job);
+          if (job.state !== "success" && job.state !== "failure") await onProgress(await this.downloadProgress(call), job);
+        },
+      };
+    }
+    const result = await this.#client.mutate("POST", this.#client.paths.softwareDownload, { ...options, wait, body, secrets });
+    const progress = await this.downloadProgress(call);
+    await onProgress?.(progress, result.job);
+    return { ...result, progress };
+  }
+
+  /** Uploads one package file (`multipart/form-data`, part `file`) and waits for the job. */
+  upload(file: UploadFile, options: MutationOptions = {}): Promise<MutationResult> {
+    return this.#client.postFile(this.#client.paths.softwareUpload, file, options);
+  }
+}

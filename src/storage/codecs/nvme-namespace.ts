@@ -1,0 +1,295 @@
+// NVMe namespaces: /api/storage/namespaces (interface-spec.md "NVMe namespace").
+
+import type { ReferenceInput, SizeInput } from "./common.js";
+import { StorageCodecError } from "./errors.js";
+import {
+  at,
+  bool,
+  datetime,
+  decodeBody,
+  encodeBody,
+  enm,
+  f,
+  has,
+  int,
+  links,
+  obj,
+  objectAt,
+  requireField,
+  requireOneOf,
+  size,
+  sizeInRange,
+  str,
+  stringLength,
+  withDefault,
+  type InferModel,
+  type JsonObject,
+  type JsonValue,
+} from "./schema.js";
+
+export const NAMESPACE_OS_TYPES = ["aix", "linux", "vmware", "windows"] as const;
+export type NamespaceOsType = (typeof NAMESPACE_OS_TYPES)[number];
+export const NAMESPACE_BLOCK_SIZES = [512, 4096] as const;
+export type NamespaceBlockSize = (typeof NAMESPACE_BLOCK_SIZES)[number];
+export const NAMESPACE_STATES = ["nvfail", "offline", "online", "space_error"] as const;
+export type NamespaceState = (typeof NAMESPACE_STATES)[number];
+export const NAMESPACE_CONTAINER_STATES = ["online", "aggregate_offline", "volume_offline"] as const;
+export type NamespaceContainerState = (typeof NAMESPACE_CONTAINER_STATES)[number];
+export const METRIC_DURATIONS = ["PT15S", "PT4M", "PT30M", "PT2H", "P1D", "PT5M"] as const;
+export type MetricDuration = (typeof METRIC_DURATIONS)[number];
+export const METRIC_STATUSES = [
+  "ok",
+  "error",
+  "partial_no_data",
+  "partial_no_response",
+  "partial_other_error",
+  "negative_delta",
+  "not_found",
+  "backfilled_data",
+  "inconsistent_delta_time",
+  "inconsistent_old_data",
+  "partial_no_uuid",
+] as const;
+export type MetricStatus = (typeof METRIC_STATUSES)[number];
+
+/** Default `space.block_size`; 512 when `os_type` is `vmware`. */
+export const NAMESPACE_DEFAULT_BLOCK_SIZE = 4096;
+export const NAMESPACE_VMWARE_BLOCK_SIZE = 512;
+// Limits the interface spec does not state, from upstream's documentation (storage-api.md §1.5):
+// `space.size` 4096 bytes ..128 TiB, `comment` at most 254 characters. `space.block_size` is an
+// integer, 512 or 4096 (the schema's enum; a Size string such as "4K" is refused, as the server does).
+/** Smallest `space.size`: 4096 bytes. */
+export const NAMESPACE_MIN_SIZE = 4096;
+/** Largest `space.size`: 128 TiB. */
+export const NAMESPACE_MAX_SIZE = 128 * 1024 ** 4;
+/** Longest `comment`, in characters. */
+export const NAMESPACE_COMMENT_MAX_LENGTH = 254;
+
+export interface NvmeNamespacePostInput {
+  /** Full path `/vol/<volume>[/<qtree>]/<name>`, or a base name with `location.volume`. */
+  name?: string;
+  /** `uuid` or `name` required. */
+  svm: ReferenceInput;
+  location?: { volume?: ReferenceInput; namespace?: string; qtree?: { name?: string } };
+  /** Required unless cloning or converting; forbidden when cloning or converting. */
+  os_type?: NamespaceOsType;
+  /**
+   * `size` required unless cloning or converting; `block_size` defaults to 4096
+   * (512 for `vmware`) inside a given `space`. Neither may be given when cloning or converting.
+   */
+  space?: { size?: SizeInput; block_size?: NamespaceBlockSize };
+  comment?: string;
+  auto_delete?: boolean;
+  clone?: { source: { uuid?: string; name?: string } };
+  convert?: { lun: { uuid?: string; name?: string } };
+}
+
+export interface NvmeNamespacePatchInput {
+  comment?: string;
+  auto_delete?: boolean;
+  space?: { size?: SizeInput };
+  svm?: ReferenceInput;
+  /** Overwrite the namespace's data with a clone of `source` (same volume). */
+  clone?: { source: { uuid?: string; name?: string } };
+}
+
+const FULL_PATH = /^\/vol\/([^/]+)\/(?:([^/]+)\/)?([^/]+)$/;
+/**
+ * A namespace's own name (the last segment of a full path, or `location.namespace`): letters,
+ * digits, `_`, `.` and `-`, 1..255 characters. The spec and storage-api.md are silent on the
+ * characters; this is the reference server's rule, kept the same so that a name it refuses
+ * is refused before sending.
+ */
+const BASE_NAME = /^[A-Za-z0-9_.-]{1,255}$/;
+
+function checkBaseName(base: string, path: string): void {
+  if (!BASE_NAME.test(base)) {
+    throw new StorageCodecError(path, `the namespace name may hold only letters, digits, "_", "." and "-" (1 to 255 of them), got ${JSON.stringify(base.slice(0, 64))}`);
+  }
+}
+
+function encodeLocationNamespace(value: unknown, path: string): JsonValue {
+  if (typeof value !== "string") throw new StorageCodecError(path, "must be a string");
+  checkBaseName(value, path);
+  return value;
+}
+
+function encodeName(value: unknown, path: string): JsonValue {
+  if (typeof value !== "string") throw new StorageCodecError(path, "must be a string");
+  if (value === "") throw new StorageCodecError(path, "must not be empty");
+  if (value.includes("/") && !FULL_PATH.test(value)) {
+    throw new StorageCodecError(
+      path,
+      `must be a full path /vol/<volume>[/<qtree>]/<namespace> or a base name without "/", got ${JSON.stringify(value)}`,
+    );
+  }
+  checkBaseName(value.slice(value.lastIndexOf("/") + 1), path);
+  return value;
+}
+
+const ref = obj({ uuid: str, name: str, _links: f("G", links) });
+const counters = obj({ other: int(), total: int(), read: int(), write: int() });
+const throughput = obj({ total: int(), read: int(), write: int() });
+const source = obj({ uuid: str, name: str });
+
+/** The schema (exported for type-level tests; not part of the public surface). */
+export const schema = obj({
+  uuid: f("G", str),
+  /** `/vol/<volume>[/<qtree>]/<namespace>`. */
+  name: f("GP", str, { encode: encodeName, refuse: "a namespace cannot be renamed" }),
+  svm: f("GPU", ref),
+  location: f(
+    "GP",
+    obj({
+      volume: ref,
+      namespace: f("GP", str, { encode: encodeLocationNamespace }),
+      qtree: obj({ name: str, id: f("G", int()), _links: f("G", links) }),
+    }),
+    { refuse: "a namespace cannot be moved" },
+  ),
+  os_type: f("GP", enm(NAMESPACE_OS_TYPES)),
+  space: f(
+    "GPU",
+    obj({
+      size: f("GPU", size, { encode: sizeInRange(NAMESPACE_MIN_SIZE, NAMESPACE_MAX_SIZE) }),
+      block_size: f("GP", enm(NAMESPACE_BLOCK_SIZES)),
+      used: f("G", int()),
+      guarantee: f("G", obj({ requested: bool, reserved: bool })),
+    }),
+  ),
+  comment: f("GPU", str, { encode: stringLength(0, NAMESPACE_COMMENT_MAX_LENGTH) }),
+  enabled: f("G", bool),
+  create_time: f("G", datetime),
+  auto_delete: f("GPU", bool),
+  clone: f("PU", obj({ source })),
+  convert: f("P", obj({ lun: source })),
+  status: f("G", obj({ state: enm(NAMESPACE_STATES), container_state: enm(NAMESPACE_CONTAINER_STATES), read_only: bool, mapped: bool })),
+  subsystem_map: f("G", obj({ nsid: str, anagrpid: str, subsystem: ref, _links: links })),
+  metric: f(
+    "G",
+    obj({
+      timestamp: datetime,
+      status: enm(METRIC_STATUSES),
+      duration: enm(METRIC_DURATIONS),
+      throughput,
+      iops: counters,
+      latency: counters,
+    }),
+  ),
+  statistics: f(
+    "G",
+    obj({
+      timestamp: datetime,
+      status: enm(METRIC_STATUSES),
+      iops_raw: counters,
+      latency_raw: counters,
+      throughput_raw: throughput,
+    }),
+  ),
+  _links: f("G", links),
+});
+
+/** IOPS or latency counters of `metric` / `statistics`. */
+export type IoCounters = InferModel<typeof counters>;
+
+/** An NVMe namespace as the API returns it, inferred from the schema. Expensive fields appear only when requested; sizes are bytes, times ISO 8601. */
+export type NvmeNamespace = InferModel<typeof schema>;
+
+const SPACE_ORDER = ["size", "block_size", "used", "guarantee"] as const;
+
+/** The volume named by a full namespace path (also a snapshot path `/vol/<v>/.snapshot/...`). */
+function volumeOfPath(name: JsonValue | undefined): string | undefined {
+  if (typeof name !== "string") return undefined;
+  const m = /^\/vol\/([^/]+)\//.exec(name);
+  return m?.[1];
+}
+
+// A clone or a converted LUN brings its own os_type and size; a value here could only contradict it.
+function refuseInherited(body: JsonObject, why: string): void {
+  for (const field of ["os_type", "space.size", "space.block_size"]) {
+    if (has(body, field)) throw new StorageCodecError(field, `must not be given ${why}`);
+  }
+}
+
+export const nvmeNamespace = {
+  /** A namespace record (collection item or single GET). */
+  decode(json: unknown): NvmeNamespace {
+    return decodeBody(schema, json);
+  },
+  /**
+   * POST body: create, clone (`clone.source`) or convert (`convert.lun`). Create
+   * needs `svm`, a volume and base name (full-path `name`, or `location.volume` with
+   * `name`/`location.namespace`), `os_type` and `space.size`. Cloning forbids
+   * `os_type`, `space.size` and `space.block_size` (taken from the source) and needs
+   * the clone in the source's volume when both paths are known. Converting forbids
+   * the same three (taken from the LUN).
+   */
+  encodePost(input: NvmeNamespacePostInput): JsonObject {
+    let body = encodeBody(schema, input, "POST");
+    requireField(body, "svm");
+    requireOneOf(body, "svm", ["uuid", "name"]);
+    const cloning = has(body, "clone");
+    const converting = has(body, "convert");
+    if (cloning && converting) throw new StorageCodecError("convert", "cannot be combined with clone");
+    if (cloning) {
+      requireField(body, "clone.source");
+      requireOneOf(body, "clone.source", ["uuid", "name"]);
+      refuseInherited(body, "when cloning: it is taken from the clone source");
+    }
+    if (converting) {
+      requireField(body, "convert.lun");
+      requireOneOf(body, "convert.lun", ["uuid", "name"]);
+      // The LUN is converted in place: its os_type and size carry over (the reference
+      // server refuses them too), so a value here could only contradict the LUN.
+      refuseInherited(body, "when converting: it is taken from the LUN");
+    }
+    const name = at(body, "name");
+    const fullPath = typeof name === "string" && name.startsWith("/");
+    if (!converting) {
+      if (!fullPath && !has(body, "location.volume.name") && !has(body, "location.volume.uuid")) {
+        throw new StorageCodecError(
+          "location.volume",
+          "`location.volume.name` or `location.volume.uuid` is required when `name` is not a full path",
+        );
+      }
+      if (name === undefined && !has(body, "location.namespace")) {
+        throw new StorageCodecError("name", "`name` or `location.namespace` is required");
+      }
+    }
+    const pathVolume = fullPath ? volumeOfPath(name) : undefined;
+    const locationVolume = at(body, "location.volume.name");
+    if (pathVolume !== undefined && typeof locationVolume === "string" && locationVolume !== pathVolume) {
+      throw new StorageCodecError("location.volume.name", `does not match the volume "${pathVolume}" in name`);
+    }
+    if (cloning) {
+      const target = pathVolume ?? (typeof locationVolume === "string" ? locationVolume : undefined);
+      const from = volumeOfPath(at(body, "clone.source.name"));
+      if (target !== undefined && from !== undefined && target !== from) {
+        throw new StorageCodecError("clone.source.name", "the clone and its source must be in the same volume");
+      }
+    }
+    if (!cloning && !converting) {
+      requireField(body, "os_type", "is required unless cloning or converting");
+      requireField(body, "space.size", "is required unless cloning or converting");
+    }
+    const space = objectAt(body, "space");
+    if (space !== undefined && !cloning && !converting) {
+      const blockSize = body["os_type"] === "vmware" ? NAMESPACE_VMWARE_BLOCK_SIZE : NAMESPACE_DEFAULT_BLOCK_SIZE;
+      body = { ...body, space: withDefault(space, "block_size", blockSize, SPACE_ORDER) };
+    }
+    return body;
+  },
+  /**
+   * PATCH body: `comment`, `auto_delete`, `space.size`, `svm`, `clone` (overwrite as
+   * a clone of `clone.source`). `name` and `location` are refused: a namespace
+   * cannot be renamed or moved.
+   */
+  encodePatch(input: NvmeNamespacePatchInput): JsonObject {
+    const body = encodeBody(schema, input, "PATCH");
+    if (has(body, "clone")) {
+      requireField(body, "clone.source");
+      requireOneOf(body, "clone.source", ["uuid", "name"]);
+    }
+    return body;
+  },
+} as const;

@@ -1,0 +1,198 @@
+// Quota rules: /api/storage/quota/rules (interface-spec.md "Quota rule").
+
+import type { ReferenceInput, SizeInput } from "./common.js";
+import { StorageCodecError } from "./errors.js";
+import {
+  arr,
+  bool,
+  decodeBody,
+  encodeBody,
+  enm,
+  f,
+  has,
+  int,
+  links,
+  obj,
+  requireField,
+  requireOneOf,
+  size,
+  sizeWithFloor,
+  str,
+  type InferModel,
+  type JsonObject,
+  type JsonValue,
+} from "./schema.js";
+import { showValue } from "./units.js";
+
+export const QUOTA_RULE_TYPES = ["tree", "user", "group"] as const;
+export type QuotaRuleType = (typeof QUOTA_RULE_TYPES)[number];
+
+/** Smallest space limit the API keeps: values below are rounded up to it. */
+export const QUOTA_MIN_SPACE_LIMIT = 1024;
+/** The "no limit" sentinel of `space.*` and `files.*` limits (on PATCH it clears the limit). */
+export const QUOTA_UNLIMITED = -1;
+
+/** A space limit on input: a Size (raised to 1024 when below), or -1 for no limit. */
+export type QuotaSpaceLimitInput = SizeInput;
+/** A file-count limit on input: a non-negative integer, or -1 for no limit. Not raised. */
+export type QuotaFilesLimitInput = number;
+/** `user_mapping` on input: a boolean, or the string "on" ("off"), sent as true (false). */
+export type UserMappingInput = boolean | "on" | "off";
+
+export interface QuotaLimitsInput<T> {
+  hard_limit?: T;
+  soft_limit?: T;
+}
+
+/** One target of a user rule: a name or an id (a numeric user id or a SID), not both. */
+export type QuotaUserInput = { name: string; id?: undefined } | { id: string; name?: undefined };
+
+export interface QuotaRulePostInput {
+  svm: ReferenceInput;
+  volume: ReferenceInput;
+  type: QuotaRuleType;
+  /** `name` required; `""` is the volume level (default tree rule). */
+  qtree: { name: string };
+  /** User rules only (required there). */
+  users?: QuotaUserInput[];
+  /** Group rules only (required there). */
+  group?: { name?: string; id?: string };
+  space?: QuotaLimitsInput<QuotaSpaceLimitInput>;
+  files?: QuotaLimitsInput<QuotaFilesLimitInput>;
+  /** User rules only. */
+  user_mapping?: UserMappingInput;
+}
+
+export interface QuotaRulePatchInput {
+  space?: QuotaLimitsInput<QuotaSpaceLimitInput>;
+  files?: QuotaLimitsInput<QuotaFilesLimitInput>;
+  user_mapping?: UserMappingInput;
+}
+
+/** A user identifier: a numeric user id, or a security identifier (`S-1-5-21-…`). */
+const USER_ID = /^(?:[0-9]+|S-1-[0-9]+(?:-[0-9]+)+)$/;
+
+/**
+ * The spec's rules for the targets of a user rule: "an identifier is a numeric user id or a
+ * security identifier"; several users may be "separated by commas" in one name (an unquoted
+ * name with commas names several users, none of them empty); "a default rule uses the empty
+ * string as name", so the empty name cannot be one of several users.
+ */
+function checkUsers(users: JsonValue[]): void {
+  let count = 0;
+  let hasDefault = false;
+  users.forEach((u, i) => {
+    const user = u as JsonObject;
+    const name = user["name"];
+    const id = user["id"];
+    if (typeof id === "string") {
+      if (!USER_ID.test(id)) throw new StorageCodecError(`users[${i}].id`, `must be a numeric user id or a security identifier (S-1-…), got ${showValue(id)}`);
+      count++;
+    } else if (typeof name === "string" && !name.startsWith('"') && name.includes(",")) {
+      for (const part of name.split(",")) {
+        if (part.trim() === "") throw new StorageCodecError(`users[${i}].name`, "holds an empty user name between commas");
+        count++;
+      }
+    } else {
+      if (name === "") hasDefault = true;
+      count++;
+    }
+  });
+  if (hasDefault && count > 1) throw new StorageCodecError("users", "the empty name (the default user rule) cannot be one of several users");
+}
+
+function encodeFilesLimit(value: unknown, path: string): JsonValue {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < QUOTA_UNLIMITED) {
+    throw new StorageCodecError(path, `must be a non-negative integer file count or -1 (no limit), got ${showValue(value)}`);
+  }
+  return value;
+}
+
+function encodeUserMapping(value: unknown, path: string): JsonValue {
+  if (typeof value === "boolean") return value;
+  if (value === "on") return true;
+  if (value === "off") return false;
+  throw new StorageCodecError(path, `must be a boolean or "on"/"off", got ${showValue(value)}`);
+}
+
+const spaceLimit = sizeWithFloor(QUOTA_MIN_SPACE_LIMIT, true);
+const ref = obj({ uuid: str, name: str, _links: f("G", links) });
+
+/** The schema (exported for type-level tests; not part of the public surface). */
+export const schema = obj({
+  uuid: f("G", str),
+  svm: f("GP", ref),
+  volume: f("GP", ref),
+  type: f("GP", enm(QUOTA_RULE_TYPES)),
+  qtree: f("GP", obj({ id: f("G", int()), name: str, _links: f("G", links) })),
+  users: f("GP", arr(obj({ name: str, id: str }))),
+  group: f("GP", obj({ name: str, id: str })),
+  space: f(
+    "GPU",
+    obj({ hard_limit: f("GPU", size, { encode: spaceLimit }), soft_limit: f("GPU", size, { encode: spaceLimit }) }),
+  ),
+  files: f(
+    "GPU",
+    obj({ hard_limit: f("GPU", int(), { encode: encodeFilesLimit }), soft_limit: f("GPU", int(), { encode: encodeFilesLimit }) }),
+  ),
+  user_mapping: f("GPU", bool, { encode: encodeUserMapping }),
+  _links: f("G", links),
+});
+
+/** A quota rule as the API returns it, inferred from the schema. `space.*` limits are bytes and `files.*` counts; -1 = no limit. */
+export type QuotaRule = InferModel<typeof schema>;
+
+export const quotaRule = {
+  /** A quota rule record. Space limits are bytes, files limits counts; -1 = no limit. */
+  decode(json: unknown): QuotaRule {
+    const rule = decodeBody(schema, json);
+    return rule;
+  },
+  /**
+   * POST body. Requires `svm`, `volume`, `type` and `qtree.name`; a user rule needs
+   * `users`, a group rule `group`; a tree rule must have neither; `users` and
+   * `user_mapping` are for user rules only. Space limits below 1024 become 1024
+   * (-1 passes through); files limits are sent as given.
+   */
+  encodePost(input: QuotaRulePostInput): JsonObject {
+    const body = encodeBody(schema, input, "POST");
+    requireField(body, "svm");
+    requireOneOf(body, "svm", ["uuid", "name"]);
+    requireField(body, "volume");
+    requireOneOf(body, "volume", ["uuid", "name"]);
+    requireField(body, "type");
+    requireField(body, "qtree.name", "is required (\"\" for the volume level)");
+    const type = body["type"] as QuotaRuleType;
+    const users = body["users"];
+    if (Array.isArray(users)) {
+      users.forEach((u, i) => {
+        const user = u as JsonObject;
+        const hasName = user["name"] !== undefined;
+        const hasId = user["id"] !== undefined;
+        if (hasName && hasId) throw new StorageCodecError(`users[${i}]`, "holds a name or an id, not both");
+        if (!hasName && !hasId) throw new StorageCodecError(`users[${i}]`, "needs a name or an id");
+      });
+      checkUsers(users);
+    }
+    if (has(body, "group") && !has(body, "group.name") && !has(body, "group.id")) {
+      throw new StorageCodecError("group", "`group.name` or `group.id` is required");
+    }
+    if (type === "user") {
+      if (!Array.isArray(users) || users.length === 0) {
+        throw new StorageCodecError("users", "is required for a user rule (at least one user)");
+      }
+    } else {
+      if (users !== undefined) throw new StorageCodecError("users", `is valid only on a user rule, not on a ${type} rule`);
+      if (has(body, "user_mapping")) {
+        throw new StorageCodecError("user_mapping", `is valid only on a user rule, not on a ${type} rule`);
+      }
+    }
+    if (type === "group") requireField(body, "group", "is required for a group rule");
+    if (type === "tree" && has(body, "group")) throw new StorageCodecError("group", "must not be given on a tree rule");
+    return body;
+  },
+  /** PATCH body: `space`, `files`, `user_mapping` (same conversions as POST). */
+  encodePatch(input: QuotaRulePatchInput): JsonObject {
+    return encodeBody(schema, input, "PATCH");
+  },
+} as const;

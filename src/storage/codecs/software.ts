@@ -1,0 +1,379 @@
+// Cluster software: the profile at /api/cluster/software, its packages, the
+// package download, and the installation history (interface-spec.md "Cluster
+// software"; paths and enum sets from storage-api.md §1.1–§1.2).
+
+import { StorageCodecError } from "./errors.js";
+import {
+  arr,
+  bool,
+  datetime,
+  decodeBody,
+  encodeBody,
+  enm,
+  f,
+  int,
+  isPlainObject,
+  links,
+  obj,
+  requireField,
+  str,
+  type InferModel,
+  type InferPatchInput,
+  type JsonObject,
+  type JsonValue,
+} from "./schema.js";
+import { showValue } from "./units.js";
+
+export const SOFTWARE_STATES = [
+  "in_progress",
+  "waiting",
+  "paused_by_user",
+  "paused_on_error",
+  "completed",
+  "canceled",
+  "failed",
+  "pause_pending",
+  "cancel_pending",
+] as const;
+export type SoftwareState = (typeof SOFTWARE_STATES)[number];
+export const SOFTWARE_ACTIONS = ["pause", "cancel", "resume"] as const;
+export type SoftwareAction = (typeof SOFTWARE_ACTIONS)[number];
+export const SOFTWARE_CHECK_STATUSES = ["warning", "error"] as const;
+export type SoftwareCheckStatus = (typeof SOFTWARE_CHECK_STATUSES)[number];
+export const FIRMWARE_UPDATE_STATUSES = ["running", "idle"] as const;
+export type FirmwareUpdateStatus = (typeof FIRMWARE_UPDATE_STATUSES)[number];
+export const SP_BMC_FW_TYPES = ["SP", "BMC"] as const;
+export const SP_BMC_IMAGES = ["primary", "backup"] as const;
+export const SP_BMC_STATES = ["installed", "corrupt", "updating", "autoupdating", "none"] as const;
+export const SP_BMC_LAST_UPDATE_STATES = ["passed", "failed"] as const;
+export const FIRMWARE_UPDATE_TYPES = ["manual_update", "automatic_update"] as const;
+export const FIRMWARE_PROGRESS_STATUSES = ["idle", "working", "complete", "failed", "waiting_to_retry"] as const;
+export const SOFTWARE_DOWNLOAD_STATES = ["not_started", "running", "success", "failure"] as const;
+export type SoftwareDownloadState = (typeof SOFTWARE_DOWNLOAD_STATES)[number];
+export const SOFTWARE_HISTORY_STATES = ["successful", "canceled", "skip_upgrade"] as const;
+export type SoftwareHistoryState = (typeof SOFTWARE_HISTORY_STATES)[number];
+
+
+/** Query parameters of `PATCH /api/cluster/software`. */
+export interface SoftwarePatchQuery {
+  validate_only?: boolean;
+  skip_warnings?: boolean;
+  action?: SoftwareAction;
+  /** 1..60 minutes (server default 8). */
+  stabilize_minutes?: number;
+  estimate_only?: boolean;
+  /** Node names; sent comma-separated. */
+  nodes_to_update?: readonly string[];
+  /** 0..120 seconds. */
+  return_timeout?: number;
+}
+
+const ref = obj({ uuid: str, name: str, _links: f("G", links) });
+const message = obj({ message: str, code: int() });
+const check = obj({ update_check: str, status: enm(SOFTWARE_CHECK_STATUSES), issue: message, action: message });
+
+const firmware = obj({
+  cluster_fw_progress: arr(
+    obj({
+      job: obj({ uuid: str, _links: links }),
+      zip_file_name: str,
+      update_type: enm(FIRMWARE_UPDATE_TYPES),
+      update_state: arr(
+        obj({ attempts: int(), code: int(), message: str, status: enm(FIRMWARE_PROGRESS_STATUSES), worker_node: ref }),
+      ),
+    }),
+  ),
+  shelf: obj({ in_progress_count: int(), update_status: enm(FIRMWARE_UPDATE_STATUSES) }),
+  dqp: obj({
+    revision: str,
+    version: str,
+    file_name: str,
+    record_count: obj({ drive: int(), system: int(), device: int(), alias: int() }),
+  }),
+  sp_bmc: obj({
+    start_time: datetime,
+    end_time: datetime,
+    image: enm(SP_BMC_IMAGES),
+    is_current: bool,
+    percent_done: int(),
+    running_version: str,
+    fw_type: enm(SP_BMC_FW_TYPES),
+    in_progress: bool,
+    state: enm(SP_BMC_STATES),
+    last_update_state: enm(SP_BMC_LAST_UPDATE_STATES),
+    autoupdate: bool,
+  }),
+  disk: obj({
+    num_waiting_download: int(),
+    total_completion_estimate: int(),
+    average_duration_per_disk: int(),
+    update_status: enm(FIRMWARE_UPDATE_STATUSES),
+  }),
+});
+
+const updateDetail = obj({
+  /** Seconds. */
+  estimated_duration: int(),
+  /** Seconds. */
+  elapsed_duration: int(),
+  state: enm(SOFTWARE_STATES),
+  /** Free text, e.g. "Pre-update checks". */
+  phase: str,
+  node: ref,
+});
+
+const statusDetail = obj({
+  start_time: datetime,
+  end_time: datetime,
+  state: enm(SOFTWARE_STATES),
+  node: ref,
+  /** Job-step name. */
+  name: str,
+  issue: message,
+  action: message,
+});
+
+const metrocluster = obj({
+  progress_summary: obj({ message: str }),
+  progress_details: obj({ message: str }),
+  clusters: arr(obj({ name: str, state: enm(SOFTWARE_STATES), estimated_duration: int(), elapsed_duration: int() })),
+});
+
+/** The schema (exported for type-level tests; not part of the public surface). */
+export const profileSchema = obj({
+  version: f("GPU", str),
+  pending_version: f("G", str),
+  state: f("G", enm(SOFTWARE_STATES)),
+  action: f("GPU", enm(SOFTWARE_ACTIONS)),
+  elapsed_duration: f("G", int()),
+  estimated_duration: f("G", int()),
+  validation_results: f("G", arr(check)),
+  post_update_checks: f("G", arr(check)),
+  update_details: f("G", arr(updateDetail)),
+  status_details: f("G", arr(statusDetail)),
+  nodes: f("G", arr(obj({ name: str, model: str, version: str, firmware }))),
+  // `metrocluster` is read-only, although the field table of the interface spec marks it G, P, U.
+  // Decision: every member the spec lists for it is progress the cluster reports
+  // (`progress_summary.message`, `progress_details.message`, `clusters[]` with `state`,
+  // `estimated_duration`, `elapsed_duration`), nothing in the spec says what writing it would
+  // do, and the spec's endpoint table gives the PATCH body as `version` alone (plus `action`
+  // from the field table). Upstream describes the object as an inter-cluster upgrade's progress
+  // too. So the codec refuses it in PATCH with the same answer as the reference server (which
+  // refuses it as a field that cannot be set), rather than send a body the cluster would ignore
+  // or refuse.
+  metrocluster: f(
+    "G",
+    metrocluster,
+    { refuse: "is read-only: it reports the progress of an inter-cluster upgrade (set `version` to start one)" },
+  ),
+  _links: f("G", links),
+});
+
+/** A validation or post-update check entry. */
+export type SoftwareCheck = InferModel<typeof check>;
+/** A per-node, per-phase progress entry (`update_details[]`); durations in seconds. */
+export type SoftwareUpdateDetail = InferModel<typeof updateDetail>;
+/** A per-node status entry (`status_details[]`). */
+export type SoftwareStatusDetail = InferModel<typeof statusDetail>;
+/** `nodes[].firmware`. */
+export type SoftwareFirmware = InferModel<typeof firmware>;
+/** The inter-cluster upgrade progress (`metrocluster`); read-only. */
+export type SoftwareMetrocluster = InferModel<typeof metrocluster>;
+/** The cluster software profile (`GET /api/cluster/software`), inferred from the schema. */
+export type SoftwareProfile = InferModel<typeof profileSchema>;
+
+/**
+ * PATCH body, inferred from the schema (the members marked U): `version` (setting it starts the
+ * install, or with `validate_only` a validation, of that version) or `action`.
+ */
+export type SoftwarePatchInput = InferPatchInput<typeof profileSchema>;
+
+/** Minimum and maximum `stabilize_minutes`. */
+export const STABILIZE_MINUTES_RANGE = { min: 1, max: 60 } as const;
+/** Allowed `return_timeout` (seconds): 0..120. */
+export const RETURN_TIMEOUT_RANGE = { min: 0, max: 120 } as const;
+
+function boolParam(q: Record<string, unknown>, key: string, out: Record<string, string>): void {
+  const v = q[key];
+  if (v === undefined) return;
+  if (typeof v !== "boolean") throw new StorageCodecError(key, `must be a boolean, got ${showValue(v)}`);
+  out[key] = String(v);
+}
+
+function intParam(q: Record<string, unknown>, key: string, range: { min: number; max: number }, out: Record<string, string>): void {
+  const v = q[key];
+  if (v === undefined) return;
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < range.min || v > range.max) {
+    throw new StorageCodecError(key, `must be an integer from ${range.min} to ${range.max}, got ${showValue(v)}`);
+  }
+  out[key] = String(v);
+}
+
+const QUERY_KEYS = new Set([
+  "validate_only",
+  "skip_warnings",
+  "action",
+  "stabilize_minutes",
+  "estimate_only",
+  "nodes_to_update",
+  "return_timeout",
+]);
+
+export const software = {
+  /** The software profile. */
+  decode(json: unknown): SoftwareProfile {
+    return decodeBody(profileSchema, json);
+  },
+  /** PATCH body: `version` (start an install or validation) or `action`; `metrocluster` is read-only. */
+  encodePatch(input: SoftwarePatchInput): JsonObject {
+    const body = encodeBody(profileSchema, input, "PATCH");
+    if (body["version"] === "") throw new StorageCodecError("version", "must not be empty");
+    return body;
+  },
+  /**
+   * The PATCH query parameters as strings in a fixed order (booleans "true"/"false",
+   * `nodes_to_update` comma-separated). `stabilize_minutes` must be 1..60,
+   * `return_timeout` 0..120, `action` one of pause/resume/cancel.
+   */
+  encodePatchQuery(query: SoftwarePatchQuery): Record<string, string> {
+    if (!isPlainObject(query)) throw new StorageCodecError("", "the query must be an object");
+    const q = query as Record<string, unknown>;
+    for (const key of Object.keys(q)) {
+      if (q[key] !== undefined && !QUERY_KEYS.has(key)) throw new StorageCodecError(key, "unknown query parameter");
+    }
+    const out: Record<string, string> = {};
+    boolParam(q, "validate_only", out);
+    boolParam(q, "skip_warnings", out);
+    const action = q["action"];
+    if (action !== undefined) {
+      if (!(SOFTWARE_ACTIONS as readonly unknown[]).includes(action)) {
+        throw new StorageCodecError("action", `must be one of "pause", "cancel", "resume", got ${showValue(action)}`);
+      }
+      out["action"] = action as string;
+    }
+    intParam(q, "stabilize_minutes", STABILIZE_MINUTES_RANGE, out);
+    boolParam(q, "estimate_only", out);
+    const nodes = q["nodes_to_update"];
+    if (nodes !== undefined) {
+      if (!Array.isArray(nodes) || nodes.length === 0) {
+        throw new StorageCodecError("nodes_to_update", "must be a non-empty array of node names");
+      }
+      nodes.forEach((n, i) => {
+        if (typeof n !== "string" || n === "" || n.includes(",")) {
+          throw new StorageCodecError(`nodes_to_update[${i}]`, "must be a non-empty node name without commas");
+        }
+      });
+      out["nodes_to_update"] = nodes.join(",");
+    }
+    intParam(q, "return_timeout", RETURN_TIMEOUT_RANGE, out);
+    return out;
+  },
+} as const;
+
+// ---- packages -------------------------------------------------------------------
+
+const packageSchema = obj({
+  version: f("G", str),
+  /** Present when the package is read individually. */
+  create_time: f("G", datetime),
+  _links: f("G", links),
+});
+
+/** A software package: `/api/cluster/software/packages/<version>`. */
+export type SoftwarePackage = InferModel<typeof packageSchema>;
+
+export const softwarePackage = {
+  decode(json: unknown): SoftwarePackage {
+    return decodeBody(packageSchema, json);
+  },
+} as const;
+
+// ---- download ---------------------------------------------------------------------
+
+/** `POST /api/cluster/software/download`. */
+export interface SoftwareDownloadInput {
+  /** Address of an HTTP(S) or FTP server holding the package. */
+  url: string;
+  username?: string;
+  /** Write-only: never decoded, never echoed in an error. */
+  password?: string;
+}
+
+
+function encodeUrl(value: unknown, path: string): JsonValue {
+  // The value is never echoed: a URL may carry credentials.
+  if (typeof value !== "string") throw new StorageCodecError(path, "must be a string");
+  let protocol: string;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    throw new StorageCodecError(path, "must be an absolute http, https or ftp URL");
+  }
+  if (protocol !== "http:" && protocol !== "https:" && protocol !== "ftp:") {
+    throw new StorageCodecError(path, "must be an http, https or ftp URL");
+  }
+  return value;
+}
+
+/** The schema (exported for type-level tests; not part of the public surface). */
+export const downloadSchema = obj({
+  url: f("P", str, { encode: encodeUrl }),
+  username: f("P", str),
+  password: f("P", str, { secret: true }),
+  state: f("G", enm(SOFTWARE_DOWNLOAD_STATES)),
+  message: f("G", str),
+  code: f("G", int()),
+});
+
+/**
+ * `GET /api/cluster/software/download`: the progress of the download (`state`, `message`,
+ * `code`), inferred from the schema. `url` and `username` are POST members a server does not
+ * send back; `password` is never decoded.
+ */
+export type SoftwareDownloadProgress = InferModel<typeof downloadSchema>;
+
+function redact(error: unknown, secret: unknown): unknown {
+  if (!(error instanceof StorageCodecError) || typeof secret !== "string" || secret === "") return error;
+  if (!error.reason.includes(secret) && !error.path.includes(secret)) return error;
+  const scrub = (s: string): string => s.split(secret).join("<redacted>");
+  return new StorageCodecError(scrub(error.path), scrub(error.reason));
+}
+
+export const softwareDownload = {
+  /** The download progress; a `password` member, should a server send one, is dropped. */
+  decode(json: unknown): SoftwareDownloadProgress {
+    return decodeBody(downloadSchema, json);
+  },
+  /** POST body `{url, username?, password?}`; `url` required (http, https or ftp). */
+  encodePost(input: SoftwareDownloadInput): JsonObject {
+    const secret = isPlainObject(input) ? input["password"] : undefined;
+    try {
+      const body = encodeBody(downloadSchema, input, "POST");
+      requireField(body, "url");
+      return body;
+    } catch (error) {
+      throw redact(error, secret);
+    }
+  },
+} as const;
+
+// ---- history ------------------------------------------------------------------------
+
+const historySchema = obj({
+  node: f("G", ref),
+  from_version: f("G", str),
+  to_version: f("G", str),
+  state: f("G", enm(SOFTWARE_HISTORY_STATES)),
+  start_time: f("G", datetime),
+  end_time: f("G", datetime),
+  _links: f("G", links),
+});
+
+/** A software installation history record (`GET /api/cluster/software/history`). */
+export type SoftwareHistoryRecord = InferModel<typeof historySchema>;
+
+export const softwareHistory = {
+  decode(json: unknown): SoftwareHistoryRecord {
+    return decodeBody(historySchema, json);
+  },
+} as const;
