@@ -3,7 +3,13 @@
 // multi-team platform, and Ingress sets of any size. Seeded, so every run
 // measures the same objects.
 
-import { fromJson, type ClusterNamespace, type ClusterPod, type Ingress, type NetworkPolicy } from "../src/networking/index.js";
+import {
+  fromJson,
+  type ClusterNamespace,
+  type ClusterPod,
+  type Ingress,
+  type NetworkPolicy,
+} from "../src/networking/index.js";
 
 /** mulberry32: a small, fast, seeded PRNG; quality is not the point here. */
 export function prng(seed: number): () => number {
@@ -26,7 +32,12 @@ export interface BenchCluster {
 const ROLES = ["web", "api", "db", "worker", "cache"] as const;
 const ENVS = ["prod", "staging", "dev"] as const;
 
-export function benchCluster(options: { namespaces: number; pods: number; policies: number; seed?: number }): BenchCluster {
+export function benchCluster(options: {
+  namespaces: number;
+  pods: number;
+  policies: number;
+  seed?: number;
+}): BenchCluster {
   const rnd = prng(options.seed ?? 42);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const teams = Math.max(1, Math.floor(options.namespaces / 5));
@@ -49,7 +60,11 @@ export function benchCluster(options: { namespaces: number; pods: number; polici
       namespace: ns.name,
       name: `${role}-${i}`,
       labels: { app: `app${i % 9}`, role, version: `v${i % 3}` },
-      ip: hostNetwork ? node : v6 ? `fd00::${(i >> 8).toString(16)}:${(i & 255).toString(16)}` : `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+      ip: hostNetwork
+        ? node
+        : v6
+          ? `fd00::${(i >> 8).toString(16)}:${(i & 255).toString(16)}`
+          : `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
       hostIP: node,
       ...(hostNetwork ? { hostNetwork: true } : {}),
       ports: [
@@ -64,7 +79,11 @@ export function benchCluster(options: { namespaces: number; pods: number; polici
   for (let i = 0; i < options.policies; i++) {
     const ns = namespaces[(i * 7) % namespaces.length]!;
     const team = ns.labels!["team"]!;
-    const base = { apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: { name: `p${i}`, namespace: ns.name } };
+    const base = {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: { name: `p${i}`, namespace: ns.name },
+    };
     let spec: object;
     switch (i % 6) {
       case 0: // default deny, both ways, with DNS allowed out
@@ -90,7 +109,12 @@ export function benchCluster(options: { namespaces: number; pods: number; polici
           podSelector: { matchLabels: { role: "web" } },
           ingress: [
             {
-              from: [{ namespaceSelector: { matchLabels: { team } }, podSelector: { matchExpressions: [{ key: "role", operator: "In", values: ["web", "api"] }] } }],
+              from: [
+                {
+                  namespaceSelector: { matchLabels: { team } },
+                  podSelector: { matchExpressions: [{ key: "role", operator: "In", values: ["web", "api"] }] },
+                },
+              ],
               ports: [{ port: 8080 }, { port: 8443 }],
             },
           ],
@@ -99,7 +123,12 @@ export function benchCluster(options: { namespaces: number; pods: number; polici
       case 3: // monitoring scrapes everything on metrics
         spec = {
           podSelector: { matchExpressions: [{ key: "role", operator: "NotIn", values: ["db"] }] },
-          ingress: [{ from: [{ namespaceSelector: { matchLabels: { monitoring: "enabled" } } }], ports: [{ port: "metrics" }, { port: 9000, endPort: 9100 }] }],
+          ingress: [
+            {
+              from: [{ namespaceSelector: { matchLabels: { monitoring: "enabled" } } }],
+              ports: [{ port: "metrics" }, { port: 9000, endPort: 9100 }],
+            },
+          ],
         };
         break;
       case 4: // workers egress to the pod network, minus one team's range
@@ -107,7 +136,10 @@ export function benchCluster(options: { namespaces: number; pods: number; polici
           podSelector: { matchLabels: { role: "worker" } },
           policyTypes: ["Egress"],
           egress: [
-            { to: [{ ipBlock: { cidr: "10.0.0.0/8", except: ["10.0.4.0/24"] } }, { ipBlock: { cidr: "fd00::/64" } }], ports: [{ port: 8000, endPort: 9000 }] },
+            {
+              to: [{ ipBlock: { cidr: "10.0.0.0/8", except: ["10.0.4.0/24"] } }, { ipBlock: { cidr: "fd00::/64" } }],
+              ports: [{ port: 8000, endPort: 9000 }],
+            },
             { to: [{ podSelector: { matchLabels: { role: "db" } } }], ports: [{ port: "pg" }] },
           ],
         };
@@ -116,7 +148,10 @@ export function benchCluster(options: { namespaces: number; pods: number; polici
         spec = {
           podSelector: { matchLabels: { role: "db" } },
           ingress: [
-            { from: [{ podSelector: { matchLabels: { role: "api", version: `v${i % 3}` } } }], ports: [{ protocol: "TCP", port: 5432 }] },
+            {
+              from: [{ podSelector: { matchLabels: { role: "api", version: `v${i % 3}` } } }],
+              ports: [{ protocol: "TCP", port: 5432 }],
+            },
             { from: [{ podSelector: { matchExpressions: [{ key: "debug", operator: "Exists" }] } }] },
           ],
         };
@@ -136,7 +171,11 @@ export function benchIngresses(count: number): Ingress[] {
       fromJson({
         apiVersion: "networking.k8s.io/v1",
         kind: "Ingress",
-        metadata: { name: `ing${i}`, namespace: `ns${i % 50}`, creationTimestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 3600)).toISOString().replace(".000", "") },
+        metadata: {
+          name: `ing${i}`,
+          namespace: `ns${i % 50}`,
+          creationTimestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 3600)).toISOString().replace(".000", ""),
+        },
         spec: {
           rules: [
             {

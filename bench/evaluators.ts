@@ -29,7 +29,13 @@ export interface EvaluatorReport {
   readonly lines: string[];
   readonly results: EvaluatorResult[];
   /** The issue's goals, and the peer ratios: `value` is a rate (per second) or a ratio. */
-  readonly goals: { readonly name: string; readonly value: number; readonly kind: "rate" | "ratio"; readonly goal: string; readonly met: boolean | null }[];
+  readonly goals: {
+    readonly name: string;
+    readonly value: number;
+    readonly kind: "rate" | "ratio";
+    readonly goal: string;
+    readonly met: boolean | null;
+  }[];
 }
 
 /** Times `fn` (which performs `units` operations per call) for about `timeMs`; the median of the batches. */
@@ -66,12 +72,23 @@ function samplePairs(c: BenchCluster, n: number, seed: number): Connection[] {
 
 const int = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
-export function runEvaluatorBench(options: { timeMs: number; wanted: (task: string) => boolean; progress: (msg: string) => void }): EvaluatorReport {
+export function runEvaluatorBench(options: {
+  timeMs: number;
+  wanted: (task: string) => boolean;
+  progress: (msg: string) => void;
+}): EvaluatorReport {
   const results: EvaluatorResult[] = [];
   const lines: string[] = [];
   const goals: EvaluatorReport["goals"] = [];
   const timeMs = Math.max(options.timeMs, 200) * 2;
-  const add = (group: EvaluatorResult["group"], task: string, unit: string, fn: () => unknown, units: number, budget = timeMs): EvaluatorResult => {
+  const add = (
+    group: EvaluatorResult["group"],
+    task: string,
+    unit: string,
+    fn: () => unknown,
+    units: number,
+    budget = timeMs,
+  ): EvaluatorResult => {
     options.progress(`  ${task}`);
     const r = { group, task, unit, ...rate(fn, units, budget) };
     results.push(r);
@@ -84,7 +101,10 @@ export function runEvaluatorBench(options: { timeMs: number; wanted: (task: stri
     const t0 = performance.now();
     const engine = createPolicyEngine(cluster);
     const buildMs = performance.now() - t0;
-    if (engine.skipped.length > 0) throw new Error(`bench: the engine skipped ${engine.skipped.length} bench policies: ${engine.skipped[0]!.errors[0]?.detail}`);
+    if (engine.skipped.length > 0)
+      throw new Error(
+        `bench: the engine skipped ${engine.skipped.length} bench policies: ${engine.skipped[0]!.errors[0]?.detail}`,
+      );
     const n = engine.pods.length;
     const pairs = samplePairs(cluster, 4000, 11);
     const m = engine.matrix({ protocol: "TCP", port: 8080 });
@@ -93,10 +113,12 @@ export function runEvaluatorBench(options: { timeMs: number; wanted: (task: stri
     for (const c of pairs) {
       const want = referenceEvaluate(cluster, c);
       const got = engine.evaluate(c);
-      if (!isDeepStrictEqual(got, want)) throw new Error(`bench: engine and reference disagree on ${JSON.stringify(c)}`);
+      if (!isDeepStrictEqual(got, want))
+        throw new Error(`bench: engine and reference disagree on ${JSON.stringify(c)}`);
       const i = engine.pods.indexOf((c.from as { pod: string }).pod);
       const j = engine.pods.indexOf((c.to as { pod: string }).pod);
-      if (m.allowed(i, j) !== want.allowed) throw new Error(`bench: matrix and reference disagree on ${JSON.stringify(c)}`);
+      if (m.allowed(i, j) !== want.allowed)
+        throw new Error(`bench: matrix and reference disagree on ${JSON.stringify(c)}`);
       if (want.allowed) allowed++;
     }
     lines.push(
@@ -106,7 +128,13 @@ export function runEvaluatorBench(options: { timeMs: number; wanted: (task: stri
       `Checked before timing: engine.evaluate deep-equals the reference on ${pairs.length} sampled pairs (${allowed} allowed), and matrix() agrees.`,
       `The reference evaluator (test/networking/policy-reference.ts) scans every policy per pair; it is timed on the sampled pairs.`,
     );
-    const matrix = add("policy", "truth-table: engine.matrix()", "pair decisions", () => engine.matrix({ protocol: "TCP", port: 8080 }), n * n);
+    const matrix = add(
+      "policy",
+      "truth-table: engine.matrix()",
+      "pair decisions",
+      () => engine.matrix({ protocol: "TCP", port: 8080 }),
+      n * n,
+    );
     const table = add(
       "policy",
       "truth-table: engine.truthTable(), every row read",
@@ -127,7 +155,7 @@ export function runEvaluatorBench(options: { timeMs: number; wanted: (task: stri
       "evaluate: engine.evaluate(), with reasons",
       "pair decisions",
       () => {
-        for (let k = 0; k < batch; k++) engine.evaluate(pairs[(cursor++) % pairs.length]!);
+        for (let k = 0; k < batch; k++) engine.evaluate(pairs[cursor++ % pairs.length]!);
       },
       batch,
     );
@@ -138,15 +166,27 @@ export function runEvaluatorBench(options: { timeMs: number; wanted: (task: stri
       "evaluate: reference evaluator",
       "pair decisions",
       () => {
-        for (let k = 0; k < refBatch; k++) referenceEvaluate(cluster, pairs[(refCursor++) % pairs.length]!);
+        for (let k = 0; k < refBatch; k++) referenceEvaluate(cluster, pairs[refCursor++ % pairs.length]!);
       },
       refBatch,
     );
     const vsRef = matrix.perSec / reference.perSec;
     goals.push(
-      { name: "truth table pair decisions (matrix)", value: matrix.perSec, kind: "rate", goal: "≥ 20,000,000/s", met: matrix.perSec >= 20e6 },
+      {
+        name: "truth table pair decisions (matrix)",
+        value: matrix.perSec,
+        kind: "rate",
+        goal: "≥ 20,000,000/s",
+        met: matrix.perSec >= 20e6,
+      },
       { name: "truth table (matrix) / reference", value: vsRef, kind: "ratio", goal: "≥ 100×", met: vsRef >= 100 },
-      { name: "truth table (string-keyed rows) / reference", value: table.perSec / reference.perSec, kind: "ratio", goal: "-", met: null },
+      {
+        name: "truth table (string-keyed rows) / reference",
+        value: table.perSec / reference.perSec,
+        kind: "ratio",
+        goal: "-",
+        met: null,
+      },
       { name: "evaluate() / reference", value: single.perSec / reference.perSec, kind: "ratio", goal: "-", met: null },
     );
   }
@@ -167,7 +207,9 @@ export function runEvaluatorBench(options: { timeMs: number; wanted: (task: stri
         }
       }
       routers.push({ count, router, reqs });
-      lines.push(`route: ${int.format(count)} Ingresses (4 paths each, every tenth host a wildcard) compiled in ${buildMs.toFixed(0)} ms.`);
+      lines.push(
+        `route: ${int.format(count)} Ingresses (4 paths each, every tenth host a wildcard) compiled in ${buildMs.toFixed(0)} ms.`,
+      );
     }
     const measured = routers.map(({ count, router, reqs }) => {
       let cursor = 0;
@@ -177,7 +219,7 @@ export function runEvaluatorBench(options: { timeMs: number; wanted: (task: stri
         `route: router.route(), ${int.format(count)} Ingresses`,
         "lookups",
         () => {
-          for (let k = 0; k < batch; k++) router.route(reqs[(cursor++) & (requests - 1)]!);
+          for (let k = 0; k < batch; k++) router.route(reqs[cursor++ & (requests - 1)]!);
         },
         batch,
       );
@@ -192,7 +234,7 @@ export function runEvaluatorBench(options: { timeMs: number; wanted: (task: stri
       "route: router.route(), 10,000 Ingresses, requests for 10 hosts",
       "lookups",
       () => {
-        for (let k = 0; k < 4096; k++) bigRouter.route(hot[(hotCursor++) & (requests - 1)]!);
+        for (let k = 0; k < 4096; k++) bigRouter.route(hot[hotCursor++ & (requests - 1)]!);
       },
       4096,
     );
@@ -203,17 +245,47 @@ export function runEvaluatorBench(options: { timeMs: number; wanted: (task: stri
       "route",
       "route: reference router, 10,000 Ingresses",
       "lookups",
-      () => referenceRoute({ ingresses: ingresses10k }, reqs10k[(refCursor++) & (requests - 1)]!),
+      () => referenceRoute({ ingresses: ingresses10k }, reqs10k[refCursor++ & (requests - 1)]!),
       1,
       timeMs / 2,
     );
     const [small, large] = measured as [EvaluatorResult, EvaluatorResult];
     goals.push(
-      { name: "route lookups, 10 Ingresses", value: small.perSec, kind: "rate", goal: "≥ 2,000,000/s", met: small.perSec >= 2e6 },
-      { name: "route lookups, 10,000 Ingresses", value: large.perSec, kind: "rate", goal: "≥ 2,000,000/s", met: large.perSec >= 2e6 },
-      { name: "route slowdown, 10 → 10,000 Ingresses", value: small.perSec / large.perSec, kind: "ratio", goal: "< 1.5×", met: small.perSec / large.perSec < 1.5 },
-      { name: "  the same, requests for 10 hosts only", value: small.perSec / hotResult.perSec, kind: "ratio", goal: "-", met: null },
-      { name: "router / reference router, 10,000 Ingresses", value: large.perSec / reference.perSec, kind: "ratio", goal: "-", met: null },
+      {
+        name: "route lookups, 10 Ingresses",
+        value: small.perSec,
+        kind: "rate",
+        goal: "≥ 2,000,000/s",
+        met: small.perSec >= 2e6,
+      },
+      {
+        name: "route lookups, 10,000 Ingresses",
+        value: large.perSec,
+        kind: "rate",
+        goal: "≥ 2,000,000/s",
+        met: large.perSec >= 2e6,
+      },
+      {
+        name: "route slowdown, 10 → 10,000 Ingresses",
+        value: small.perSec / large.perSec,
+        kind: "ratio",
+        goal: "< 1.5×",
+        met: small.perSec / large.perSec < 1.5,
+      },
+      {
+        name: "  the same, requests for 10 hosts only",
+        value: small.perSec / hotResult.perSec,
+        kind: "ratio",
+        goal: "-",
+        met: null,
+      },
+      {
+        name: "router / reference router, 10,000 Ingresses",
+        value: large.perSec / reference.perSec,
+        kind: "ratio",
+        goal: "-",
+        met: null,
+      },
     );
   }
   return { lines, results, goals };
@@ -222,10 +294,26 @@ export function runEvaluatorBench(options: { timeMs: number; wanted: (task: stri
 export function evaluatorText(report: EvaluatorReport): string[] {
   if (report.results.length === 0) return [];
   const out = [...report.lines, ""];
-  const rows = report.results.map((r) => [r.task, int.format(r.perSec), r.unit, r.msPerCall < 0.01 ? r.msPerCall.toExponential(2) : r.msPerCall.toFixed(2), String(r.calls)]);
-  const widths = ["task", "per second", "unit", "ms/call", "calls"].map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 1 || i >= 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
-  out.push(line(["task", "per second", "unit", "ms/call", "calls"]), line(widths.map((w) => "-".repeat(w))), ...rows.map(line));
+  const rows = report.results.map((r) => [
+    r.task,
+    int.format(r.perSec),
+    r.unit,
+    r.msPerCall < 0.01 ? r.msPerCall.toExponential(2) : r.msPerCall.toFixed(2),
+    String(r.calls),
+  ]);
+  const widths = ["task", "per second", "unit", "ms/call", "calls"].map((h, i) =>
+    Math.max(h.length, ...rows.map((r) => r[i]!.length)),
+  );
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => (i === 1 || i >= 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  out.push(
+    line(["task", "per second", "unit", "ms/call", "calls"]),
+    line(widths.map((w) => "-".repeat(w))),
+    ...rows.map(line),
+  );
   out.push("", "Evaluator goals (issue 4):");
   for (const g of report.goals) {
     const value = g.kind === "rate" ? `${int.format(g.value)}/s` : `${g.value.toFixed(g.value >= 10 ? 0 : 2)}×`;

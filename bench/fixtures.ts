@@ -38,7 +38,8 @@ export function repoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const pkg = join(dir, "package.json");
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: unknown }).name === "clusterwire") return dir;
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: unknown }).name === "clusterwire")
+      return dir;
     const up = dirname(dir);
     if (up === dir) throw new Error(`bench: no clusterwire package.json above ${fileURLToPath(import.meta.url)}`);
     dir = up;
@@ -245,7 +246,10 @@ export function realisticIngressJson(): Record<string, unknown> {
       },
       managedFields: [
         managedBy("helm", {
-          "f:metadata": { "f:annotations": { ".": {}, "f:cert-manager.io/cluster-issuer": {} }, "f:labels": { ".": {}, "f:env": {} } },
+          "f:metadata": {
+            "f:annotations": { ".": {}, "f:cert-manager.io/cluster-issuer": {} },
+            "f:labels": { ".": {}, "f:env": {} },
+          },
           "f:spec": { "f:ingressClassName": {}, "f:rules": {}, "f:tls": {} },
         }),
       ],
@@ -272,7 +276,10 @@ export function realisticIngressJson(): Record<string, unknown> {
             ],
           },
         },
-        { host: "www.shop.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: svc("shop-web", { name: "http" }) }] } },
+        {
+          host: "www.shop.example.com",
+          http: { paths: [{ path: "/", pathType: "Prefix", backend: svc("shop-web", { name: "http" }) }] },
+        },
         {
           host: "*.api.example.com",
           http: {

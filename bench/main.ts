@@ -7,7 +7,15 @@
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { equals, fromBinary, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { Bench, type Task } from "tinybench";
-import { decode, encode, fromJson, toJsonString, validate, type FieldError, type NetworkingObject } from "../src/networking/index.js";
+import {
+  decode,
+  encode,
+  fromJson,
+  toJsonString,
+  validate,
+  type FieldError,
+  type NetworkingObject,
+} from "../src/networking/index.js";
 import { loadInputs, loadValidationInputs, type BenchInput } from "./fixtures.js";
 import { evaluatorText, runEvaluatorBench, type EvaluatorReport } from "./evaluators.js";
 import { loadProtobufjsStatic, protobufEs, protobufjsReflect, protobufjsStatic } from "./peers.js";
@@ -65,7 +73,7 @@ const OP_TITLES: Record<Op, readonly string[]> = {
     "and was checked to pass both validators before timing, so both do their full work and find nothing.",
     "The JSON schema checks types, enums and required fields only. It does NOT check that ipBlock.except",
     "lies inside cidr, CIDR syntax, port ranges (70000 passes), endPort with a named port, ipBlock together",
-    "with selectors, host and path syntax (foo.*.example.com, Prefix \"relative\"), port name vs number,",
+    'with selectors, host and path syntax (foo.*.example.com, Prefix "relative"), port name vs number,',
     "IngressClass parameters scope, or metadata names (Bad_Name). See the coverage table below.",
   ],
   pipeline: [
@@ -153,10 +161,12 @@ function prepare(input: BenchInput): { groups: Group[]; report: InputReport } {
   if (input.fixtureJson !== undefined && toJsonString(cwObj, 2).trimEnd() !== input.fixtureJson.trimEnd()) {
     fail(input, "clusterwire toJsonString(decode(pb), 2) differs from the fixture .json");
   }
-  if (!bytesEqual(encode(fromJson(json)), envelope)) fail(input, "clusterwire encode(fromJson(json)) differs from the input bytes");
+  if (!bytesEqual(encode(fromJson(json)), envelope))
+    fail(input, "clusterwire encode(fromJson(json)) differs from the input bytes");
 
   const esMsg = es.decode(raw);
-  if (nameOf(esMsg) !== cwName || !sameValues(desc, esMsg, cwObj)) fail(input, "protobuf-es decoded different field values");
+  if (nameOf(esMsg) !== cwName || !sameValues(desc, esMsg, cwObj))
+    fail(input, "protobuf-es decoded different field values");
   const esOut = es.encode(esMsg);
   if (!sameValues(desc, fromBinary(desc, esOut), cwObj)) fail(input, "protobuf-es toBinary lost field values");
 
@@ -164,12 +174,14 @@ function prepare(input: BenchInput): { groups: Group[]; report: InputReport } {
   if (nameOf(pjMsg) !== cwName) fail(input, "protobufjs decoded a different metadata.name");
   const pjOut = pj.encode(pjMsg);
   // Read protobufjs's output back with protobuf-es: equal values mean it decoded and encoded every field.
-  if (!sameValues(desc, fromBinary(desc, pjOut), cwObj)) fail(input, "protobufjs decoded or encoded different field values");
+  if (!sameValues(desc, fromBinary(desc, pjOut), cwObj))
+    fail(input, "protobufjs decoded or encoded different field values");
 
   const psMsg = ps.decode(raw);
   if (nameOf(psMsg) !== cwName) fail(input, "protobufjs static code decoded a different metadata.name");
   const psOut = ps.encode(psMsg);
-  if (!sameValues(desc, fromBinary(desc, psOut), cwObj)) fail(input, "protobufjs static code decoded or encoded different field values");
+  if (!sameValues(desc, fromBinary(desc, psOut), cwObj))
+    fail(input, "protobufjs static code decoded or encoded different field values");
 
   const plain: unknown = JSON.parse(json);
   if (nameOf(plain) !== cwName) fail(input, "JSON.parse gave a different metadata.name");
@@ -220,7 +232,12 @@ function prepare(input: BenchInput): { groups: Group[]; report: InputReport } {
     envelopeBytes: envelope.length,
     rawBytes: raw.length,
     jsonBytes,
-    reencodeIdentical: { clusterwire: true, [es.name]: bytesEqual(esOut, raw), [pj.name]: bytesEqual(pjOut, raw), [ps.name]: bytesEqual(psOut, raw) },
+    reencodeIdentical: {
+      clusterwire: true,
+      [es.name]: bytesEqual(esOut, raw),
+      [pj.name]: bytesEqual(pjOut, raw),
+      [ps.name]: bytesEqual(psOut, raw),
+    },
   };
   return { groups, report };
 }
@@ -252,7 +269,8 @@ function prepareValidation(
   const cwObj: NetworkingObject = decode(envelope);
   if (typeof nameOf(cwObj) !== "string") fail(input, "clusterwire decoded no metadata.name");
   if (!bytesEqual(encode(cwObj), envelope)) fail(input, "clusterwire encode(decode(pb)) differs from the input bytes");
-  if (!bytesEqual(encode(fromJson(json)), envelope)) fail(input, "clusterwire encode(fromJson(json)) differs from the input bytes");
+  if (!bytesEqual(encode(fromJson(json)), envelope))
+    fail(input, "clusterwire encode(fromJson(json)) differs from the input bytes");
 
   // clusterwire must accept the input both ways; a path that rejects it or
   // throws is noted and left out, so the other groups still run.
@@ -262,15 +280,25 @@ function prepareValidation(
       errors = check();
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
-      for (const op of forOps) addNote(notes, op, `NOTE: ${input.name}: clusterwire ${what} threw, so it is not timed on it: ${why}`);
+      for (const op of forOps)
+        addNote(notes, op, `NOTE: ${input.name}: clusterwire ${what} threw, so it is not timed on it: ${why}`);
       return false;
     }
     if (errors.length === 0) return true;
-    for (const op of forOps) addNote(notes, op, `NOTE: ${input.name}: clusterwire ${what} rejects it, so it is not timed on it: ${errorsText(errors)}`);
+    for (const op of forOps)
+      addNote(
+        notes,
+        op,
+        `NOTE: ${input.name}: clusterwire ${what} rejects it, so it is not timed on it: ${errorsText(errors)}`,
+      );
     return false;
   };
   const cwOk = accepts("validate(decode(pb))", ops, () => validate(cwObj));
-  const cwJsonOk = accepts("validate(fromJson(json))", ops.filter((op) => op === "pipeline"), () => validate(fromJson(json)));
+  const cwJsonOk = accepts(
+    "validate(fromJson(json))",
+    ops.filter((op) => op === "pipeline"),
+    () => validate(fromJson(json)),
+  );
 
   let kmObj: KmModel | undefined;
   if (km !== undefined) {
@@ -278,12 +306,24 @@ function prepareValidation(
     const plain = JSON.parse(json) as Record<string, unknown>;
     if (verdict.rejected) {
       const also = cwOk ? " though clusterwire accepts it" : "";
-      for (const op of ops) addNote(notes, op, `NOTE: ${input.name}: kubernetes-models rejects it${also}, so it is not timed on it: ${verdict.why}`);
+      for (const op of ops)
+        addNote(
+          notes,
+          op,
+          `NOTE: ${input.name}: kubernetes-models rejects it${also}, so it is not timed on it: ${verdict.why}`,
+        );
     } else if (!isDeepStrictEqual(km.construct(plain).toJSON(), plain)) {
-      for (const op of ops) addNote(notes, op, `NOTE: ${input.name}: new ${String(plain["kind"])}(obj).toJSON() differs from obj; kubernetes-models not timed on it`);
+      for (const op of ops)
+        addNote(
+          notes,
+          op,
+          `NOTE: ${input.name}: new ${String(plain["kind"])}(obj).toJSON() differs from obj; kubernetes-models not timed on it`,
+        );
     } else {
       kmObj = km.construct(plain);
-      if (!cwOk) for (const op of ops) addNote(notes, op, `NOTE: ${input.name}: kubernetes-models accepts it, clusterwire does not (above)`);
+      if (!cwOk)
+        for (const op of ops)
+          addNote(notes, op, `NOTE: ${input.name}: kubernetes-models accepts it, clusterwire does not (above)`);
     }
   }
 
@@ -301,8 +341,14 @@ function prepareValidation(
         candidates.push({ impl: "kubernetes-models", run: () => model.validate(), bytes: 0 });
       }
     } else {
-      if (cwOk) candidates.push({ impl: "clusterwire protobuf", run: () => validated(decode(envelope)), bytes: envelope.length });
-      if (cwJsonOk) candidates.push({ impl: "clusterwire JSON", run: () => validated(fromJson(json)), bytes: jsonBytes });
+      if (cwOk)
+        candidates.push({
+          impl: "clusterwire protobuf",
+          run: () => validated(decode(envelope)),
+          bytes: envelope.length,
+        });
+      if (cwJsonOk)
+        candidates.push({ impl: "clusterwire JSON", run: () => validated(fromJson(json)), bytes: jsonBytes });
       if (km !== undefined && kmObj !== undefined) {
         const peer = km;
         candidates.push({
@@ -426,7 +472,11 @@ const int = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 const fix = (n: number, digits: number): string => n.toFixed(digits);
 const ratioText = (r: number): string => `${r.toFixed(2)}×`;
 
-function table(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: readonly boolean[]): string {
+function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  rightAligned: readonly boolean[],
+): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: readonly string[]): string =>
     cells
@@ -454,8 +504,14 @@ function verdictText(v: Verdict | undefined): string {
 
 function coverageText(coverage: NonNullable<ValidationExtras["coverage"]>): string[] {
   const peer = coverage.peer ?? "kubernetes-models";
-  const rows = coverage.rows.map((r) => [r.label, r.apiserver, verdictText(r.clusterwire), verdictText(r.kubernetesModels)]);
-  const agree = (v: Verdict | undefined, r: CoverageRow): boolean => v !== undefined && v.threw !== true && v.rejected === (r.apiserver === "rejects");
+  const rows = coverage.rows.map((r) => [
+    r.label,
+    r.apiserver,
+    verdictText(r.clusterwire),
+    verdictText(r.kubernetesModels),
+  ]);
+  const agree = (v: Verdict | undefined, r: CoverageRow): boolean =>
+    v !== undefined && v.threw !== true && v.rejected === (r.apiserver === "rejects");
   const cwRight = coverage.rows.filter((r) => agree(r.clusterwire, r)).length;
   const kmRight = coverage.rows.filter((r) => agree(r.kubernetesModels, r)).length;
   const out = [
@@ -476,7 +532,9 @@ function printText(
   extras: ValidationExtras,
 ): void {
   const out: string[] = [];
-  out.push(`clusterwire bench: Node ${process.version}, V8 ${process.versions.v8}, ${timeMs} ms per task (+${timeMs / 2} ms warmup)`);
+  out.push(
+    `clusterwire bench: Node ${process.version}, V8 ${process.versions.v8}, ${timeMs} ms per task (+${timeMs / 2} ms warmup)`,
+  );
   out.push("All implementations were checked to decode equal field values before timing.");
   if (results.some((r) => OBJECT_OPS.has(r.op))) {
     out.push("Validators were checked to accept every validation input before timing (disagreements are noted).");
@@ -517,7 +575,17 @@ function printText(
       last = r.input;
     }
     const unit = OBJECT_OPS.has(op) ? "objects/s" : "ops/s";
-    out.push(table(["input", "impl", unit, "mean µs", "MB/s", "rme", "ratio"], rows, [false, false, true, true, true, true, false]));
+    out.push(
+      table(["input", "impl", unit, "mean µs", "MB/s", "rme", "ratio"], rows, [
+        false,
+        false,
+        true,
+        true,
+        true,
+        true,
+        false,
+      ]),
+    );
     if (op === "validate" && extras.coverage !== undefined) out.push(...coverageText(extras.coverage));
   }
   out.push("", "Summary: geometric mean of clusterwire/peer ops/s over the inputs (above 1× = clusterwire faster)");
@@ -548,13 +616,15 @@ async function main(): Promise<void> {
     return;
   }
   const timeMs = values.time === undefined ? 500 : Number(values.time);
-  if (!Number.isFinite(timeMs) || timeMs <= 0) throw new Error(`bench: --time must be a positive number of ms, got ${values.time}`);
+  if (!Number.isFinite(timeMs) || timeMs <= 0)
+    throw new Error(`bench: --time must be a positive number of ms, got ${values.time}`);
   const filter = values.filter?.toLowerCase();
   const progress = (msg: string): void => {
     if (process.stderr.isTTY) process.stderr.write(`\r${msg}`);
   };
 
-  const wanted = (op: Op, input: BenchInput): boolean => filter === undefined || `${op}:${input.name}`.toLowerCase().includes(filter);
+  const wanted = (op: Op, input: BenchInput): boolean =>
+    filter === undefined || `${op}:${input.name}`.toLowerCase().includes(filter);
   const reports: InputReport[] = [];
   const groups: Group[] = [];
 
@@ -591,15 +661,23 @@ async function main(): Promise<void> {
     }
     if ("error" in loaded) process.stderr.write(`bench: kubernetes-models failed to load: ${loaded.error}\n`);
     for (const input of validationInputs) {
-      const prepared = prepareValidation(input, validationOps.filter((op) => wanted(op, input)), km, notes);
+      const prepared = prepareValidation(
+        input,
+        validationOps.filter((op) => wanted(op, input)),
+        km,
+        notes,
+      );
       groups.push(...prepared.groups);
       if (!reports.some((r) => r.name === prepared.report.name)) reports.push(prepared.report);
     }
-    if (validationInputs.some((input) => wanted("validate", input))) coverage = { peer: km?.label, rows: runCoverage(km) };
+    if (validationInputs.some((input) => wanted("validate", input)))
+      coverage = { peer: km?.label, rows: runCoverage(km) };
   }
-  const evaluatorWanted = (task: string): boolean => filter === undefined || task.includes(filter) || filter.startsWith(`${task}:`);
+  const evaluatorWanted = (task: string): boolean =>
+    filter === undefined || task.includes(filter) || filter.startsWith(`${task}:`);
   const runsEvaluators = ["truth-table", "evaluate", "route"].some(evaluatorWanted);
-  if (groups.length === 0 && !runsEvaluators) throw new Error(`bench: --filter ${JSON.stringify(values.filter)} matches nothing`);
+  if (groups.length === 0 && !runsEvaluators)
+    throw new Error(`bench: --filter ${JSON.stringify(values.filter)} matches nothing`);
 
   const tasks = groups.reduce((n, g) => n + g.candidates.length, 0);
   if (tasks > 0) process.stderr.write(`bench: ${tasks} tasks, about ${Math.ceil((tasks * timeMs * 1.5) / 1000)} s\n`);
@@ -618,9 +696,16 @@ async function main(): Promise<void> {
       ...(coverage !== undefined ? { coverage: coverage.rows } : {}),
     };
     const evaluatorJson = { evaluators: { results: evaluators.results, goals: evaluators.goals } };
-    console.log(JSON.stringify({ meta, inputs: reports, results, ratios, summary: geomeans(ratios), ...extra, ...evaluatorJson }, null, 2));
+    console.log(
+      JSON.stringify(
+        { meta, inputs: reports, results, ratios, summary: geomeans(ratios), ...extra, ...evaluatorJson },
+        null,
+        2,
+      ),
+    );
   } else {
-    if (results.length > 0) printText(reports, results, ratios, timeMs, { notes, ...(coverage !== undefined ? { coverage } : {}) });
+    if (results.length > 0)
+      printText(reports, results, ratios, timeMs, { notes, ...(coverage !== undefined ? { coverage } : {}) });
     const text = evaluatorText(evaluators);
     if (text.length > 0) console.log(text.join("\n"));
   }

@@ -72,10 +72,24 @@ let staticRoot: Record<string, unknown> | undefined;
 export async function loadProtobufjsStatic(): Promise<void> {
   const out = fileURLToPath(new URL("./pbjs-static.js", import.meta.url));
   const pbjs = resolve(repoRoot(), "node_modules", "protobufjs-cli", "bin", "pbjs");
-  const args = ["-t", "static-module", "-w", "es6", "--keep-case", "--no-comments", "--no-verify", "--no-convert", "--no-delimited"];
-  const r = spawnSync(process.execPath, [pbjs, ...args, "-p", resolve(repoRoot(), "proto"), "-o", out, PROTO_FILES[PROTO_FILES.length - 1] as string], {
-    encoding: "utf8",
-  });
+  const args = [
+    "-t",
+    "static-module",
+    "-w",
+    "es6",
+    "--keep-case",
+    "--no-comments",
+    "--no-verify",
+    "--no-convert",
+    "--no-delimited",
+  ];
+  const r = spawnSync(
+    process.execPath,
+    [pbjs, ...args, "-p", resolve(repoRoot(), "proto"), "-o", out, PROTO_FILES[PROTO_FILES.length - 1] as string],
+    {
+      encoding: "utf8",
+    },
+  );
   if (r.status !== 0) throw new Error(`pbjs failed: ${r.stderr || r.error?.message}`);
   staticRoot = (await import(out)) as Record<string, unknown>;
 }

@@ -46,11 +46,14 @@ export async function loadKubernetesModels(): Promise<KubernetesModels | { reado
       ["IngressClass", ic.IngressClass as unknown as KmClass],
     ]);
     for (const [kind, cls] of classes) {
-      if (typeof cls !== "function" || typeof cls.prototype.validate !== "function") throw new Error(`no ${kind} model class with validate()`);
+      if (typeof cls !== "function" || typeof cls.prototype.validate !== "function")
+        throw new Error(`no ${kind} model class with validate()`);
     }
     let version = "?";
     try {
-      const pkg = JSON.parse(readFileSync(resolve(repoRoot(), "node_modules", "kubernetes-models", "package.json"), "utf8")) as { version?: unknown };
+      const pkg = JSON.parse(
+        readFileSync(resolve(repoRoot(), "node_modules", "kubernetes-models", "package.json"), "utf8"),
+      ) as { version?: unknown };
       if (typeof pkg.version === "string") version = pkg.version;
     } catch {
       // The version is only a label.
@@ -136,7 +139,12 @@ export interface CoverageRow {
 const meta = (name = "example", namespace?: string) => ({ name, ...(namespace !== undefined ? { namespace } : {}) });
 
 function networkPolicy(spec: Record<string, unknown>, name = "example"): string {
-  return JSON.stringify({ apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: meta(name, "default"), spec });
+  return JSON.stringify({
+    apiVersion: "networking.k8s.io/v1",
+    kind: "NetworkPolicy",
+    metadata: meta(name, "default"),
+    spec,
+  });
 }
 
 function npIngress(rule: Record<string, unknown>): string {
@@ -144,7 +152,12 @@ function npIngress(rule: Record<string, unknown>): string {
 }
 
 function ingress(spec: Record<string, unknown>): string {
-  return JSON.stringify({ apiVersion: "networking.k8s.io/v1", kind: "Ingress", metadata: meta("example", "default"), spec });
+  return JSON.stringify({
+    apiVersion: "networking.k8s.io/v1",
+    kind: "Ingress",
+    metadata: meta("example", "default"),
+    spec,
+  });
 }
 
 const web = { service: { name: "web", port: { number: 80 } } };
@@ -161,18 +174,38 @@ function ingressPath(path: Record<string, unknown>, host = "example.com"): strin
  */
 export function coverageCases(): CoverageCase[] {
   return [
-    { label: "NetworkPolicy: except outside cidr", apiserver: "rejects", json: npIngress({ from: [{ ipBlock: { cidr: "10.0.0.0/8", except: ["192.168.0.0/16"] } }] }) },
-    { label: "NetworkPolicy: cidr 10.0.0.300/24", apiserver: "rejects", json: npIngress({ from: [{ ipBlock: { cidr: "10.0.0.300/24" } }] }) },
-    { label: "NetworkPolicy: port 70000 with endPort 10", apiserver: "rejects", json: npIngress({ ports: [{ protocol: "TCP", port: 70000, endPort: 10 }] }) },
-    { label: "NetworkPolicy: named port with endPort", apiserver: "rejects", json: npIngress({ ports: [{ protocol: "TCP", port: "https", endPort: 8443 }] }) },
+    {
+      label: "NetworkPolicy: except outside cidr",
+      apiserver: "rejects",
+      json: npIngress({ from: [{ ipBlock: { cidr: "10.0.0.0/8", except: ["192.168.0.0/16"] } }] }),
+    },
+    {
+      label: "NetworkPolicy: cidr 10.0.0.300/24",
+      apiserver: "rejects",
+      json: npIngress({ from: [{ ipBlock: { cidr: "10.0.0.300/24" } }] }),
+    },
+    {
+      label: "NetworkPolicy: port 70000 with endPort 10",
+      apiserver: "rejects",
+      json: npIngress({ ports: [{ protocol: "TCP", port: 70000, endPort: 10 }] }),
+    },
+    {
+      label: "NetworkPolicy: named port with endPort",
+      apiserver: "rejects",
+      json: npIngress({ ports: [{ protocol: "TCP", port: "https", endPort: 8443 }] }),
+    },
     {
       label: "NetworkPolicy: peer with ipBlock and podSelector",
       apiserver: "rejects",
       json: npIngress({ from: [{ ipBlock: { cidr: "10.0.0.0/8" }, podSelector: { matchLabels: { app: "web" } } }] }),
     },
-    { label: "NetworkPolicy: metadata.name Bad_Name", apiserver: "rejects", json: networkPolicy({ podSelector: {} }, "Bad_Name") },
+    {
+      label: "NetworkPolicy: metadata.name Bad_Name",
+      apiserver: "rejects",
+      json: networkPolicy({ podSelector: {} }, "Bad_Name"),
+    },
     { label: "Ingress: host foo.*.example.com", apiserver: "rejects", json: ingressPath({}, "foo.*.example.com") },
-    { label: "Ingress: Prefix path \"relative\"", apiserver: "rejects", json: ingressPath({ path: "relative" }) },
+    { label: 'Ingress: Prefix path "relative"', apiserver: "rejects", json: ingressPath({ path: "relative" }) },
     {
       label: "Ingress: service port with name and number",
       apiserver: "rejects",
@@ -185,15 +218,30 @@ export function coverageCases(): CoverageCase[] {
         apiVersion: "networking.k8s.io/v1",
         kind: "IngressClass",
         metadata: meta("example"),
-        spec: { controller: "example.com/ingress", parameters: { kind: "Params", name: "p", scope: "Cluster", namespace: "default" } },
+        spec: {
+          controller: "example.com/ingress",
+          parameters: { kind: "Params", name: "p", scope: "Cluster", namespace: "default" },
+        },
       }),
     },
     // Controls: the schema's enums catch these.
-    { label: "control: policyTypes [\"Ingres\"]", apiserver: "rejects", json: networkPolicy({ podSelector: {}, policyTypes: ["Ingres"] }) },
-    { label: "control: protocol ICMP", apiserver: "rejects", json: npIngress({ ports: [{ protocol: "ICMP", port: 80 }] }) },
+    {
+      label: 'control: policyTypes ["Ingres"]',
+      apiserver: "rejects",
+      json: networkPolicy({ podSelector: {}, policyTypes: ["Ingres"] }),
+    },
+    {
+      label: "control: protocol ICMP",
+      apiserver: "rejects",
+      json: npIngress({ ports: [{ protocol: "ICMP", port: 80 }] }),
+    },
     { label: "control: pathType Whatever", apiserver: "rejects", json: ingressPath({ pathType: "Whatever" }) },
     // The schema marks podSelector required; the API server reads a missing one as {} (all pods).
-    { label: "NetworkPolicy: spec without podSelector", apiserver: "accepts", json: networkPolicy({ policyTypes: ["Ingress"] }) },
+    {
+      label: "NetworkPolicy: spec without podSelector",
+      apiserver: "accepts",
+      json: networkPolicy({ policyTypes: ["Ingress"] }),
+    },
   ];
 }
 

@@ -24,7 +24,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const bin = bufBinary();
   const r = spawnSync(bin, process.argv.slice(2), { stdio: "inherit", cwd: process.cwd() });
   if (r.error !== undefined) {
-    console.error(`buf: cannot run ${bin} (${r.error.message}); install buf 1.75.0 for ${os}-${arch} or put it on PATH`);
+    console.error(
+      `buf: cannot run ${bin} (${r.error.message}); install buf 1.75.0 for ${os}-${arch} or put it on PATH`,
+    );
     process.exit(2);
   }
   process.exit(r.status ?? 1);

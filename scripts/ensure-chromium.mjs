@@ -36,7 +36,8 @@ function isExecutable(path) {
 export function findChromium(env = process.env) {
   if (env.CLUSTERWIRE_SKIP_BROWSER === "1") return { skip: true };
   const explicit = env.CLUSTERWIRE_CHROMIUM;
-  if (explicit !== undefined && explicit !== "") return { skip: false, path: explicit, found: isExecutable(explicit), explicit: true };
+  if (explicit !== undefined && explicit !== "")
+    return { skip: false, path: explicit, found: isExecutable(explicit), explicit: true };
   const path = DEBIAN_CHROMIUM.find(isExecutable);
   return { skip: false, path: path ?? DEBIAN_CHROMIUM[0], found: path !== undefined, explicit: false };
 }
@@ -66,7 +67,9 @@ function run(argv, env = process.env) {
 function main() {
   const found = findChromium();
   if (found.skip) {
-    console.log("ensure-chromium: CLUSTERWIRE_SKIP_BROWSER=1, so the browser tests (test/cli/shared/heatmap.test.ts) will be skipped");
+    console.log(
+      "ensure-chromium: CLUSTERWIRE_SKIP_BROWSER=1, so the browser tests (test/cli/shared/heatmap.test.ts) will be skipped",
+    );
     return;
   }
   if (found.found) return;
@@ -97,7 +100,8 @@ function main() {
     }
   }
   const after = findChromium();
-  if (after.skip || !after.found) missing(found.path, "apt-get installed chromium, but no binary is at " + DEBIAN_CHROMIUM.join(" or "));
+  if (after.skip || !after.found)
+    missing(found.path, "apt-get installed chromium, but no binary is at " + DEBIAN_CHROMIUM.join(" or "));
   console.log(`ensure-chromium: installed ${after.path}`);
 }
 

@@ -97,13 +97,15 @@ function* corpus() {
   for (const style of STYLES)
     for (const chomp of CHOMPS)
       for (const body of all(BODIES))
-        for (const ending of all(ENDINGS)) yield { context: "map", style, chomp, indicator: "none", body, ending, crlf: false };
+        for (const ending of all(ENDINGS))
+          yield { context: "map", style, chomp, indicator: "none", body, ending, crlf: false };
   // Explicit indentation indicators, before and after the chomping indicator.
   for (const indicator of ["before", "after"])
     for (const style of STYLES)
       for (const chomp of CHOMPS)
         for (const body of all(BODIES))
-          for (const ending of ["eof", "newline"]) yield { context: "map", style, chomp, indicator, body, ending, crlf: false };
+          for (const ending of ["eof", "newline"])
+            yield { context: "map", style, chomp, indicator, body, ending, crlf: false };
   // Every context, at the end of input and before a document marker.
   for (const context of all(CONTEXTS))
     for (const indicator of ["none", "before"])
@@ -116,7 +118,8 @@ function* corpus() {
   for (const style of STYLES)
     for (const chomp of CHOMPS)
       for (const body of all(BODIES))
-        for (const ending of ["eof", "newline", "doc-end"]) yield { context: "map", style, chomp, indicator: "none", body, ending, crlf: true };
+        for (const ending of ["eof", "newline", "doc-end"])
+          yield { context: "map", style, chomp, indicator: "none", body, ending, crlf: true };
 }
 
 /** Block scalars go-yaml refuses (or reads oddly), written out. */
@@ -191,11 +194,15 @@ for (const yaml of MALFORMED) {
 
 const go = spawnSync("go", ["version"], { encoding: "utf8" });
 if (go.error !== undefined || go.status !== 0) {
-  fail(`Go is not installed (\`go version\` failed: ${go.error?.message ?? go.stderr.trim()}).\nInstall Go and the Go YAML libraries from Debian:\n  ${APT}`);
+  fail(
+    `Go is not installed (\`go version\` failed: ${go.error?.message ?? go.stderr.trim()}).\nInstall Go and the Go YAML libraries from Debian:\n  ${APT}`,
+  );
 }
 for (const pkg of ["gopkg.in/yaml.v2", "sigs.k8s.io/yaml"]) {
   if (!existsSync(join(GOPATH, "src", pkg))) {
-    fail(`${pkg} is not in ${GOPATH}/src (set CLUSTERWIRE_GOPATH to another GOPATH).\nInstall it from Debian:\n  ${APT}`);
+    fail(
+      `${pkg} is not in ${GOPATH}/src (set CLUSTERWIRE_GOPATH to another GOPATH).\nInstall it from Debian:\n  ${APT}`,
+    );
   }
 }
 const run = spawnSync("go", ["run", "./scripts/yaml-oracle"], {

@@ -45,7 +45,11 @@ function checkPaths(json: JsonObject, encodedSlash: (path: string) => boolean): 
         return;
       }
       const bad =
-        !path.startsWith("/") || FORBIDDEN.some((s) => path.includes(s)) || encodedSlash(path) || path.endsWith("/.") || path.endsWith("/..");
+        !path.startsWith("/") ||
+        FORBIDDEN.some((s) => path.includes(s)) ||
+        encodedSlash(path) ||
+        path.endsWith("/.") ||
+        path.endsWith("/..");
       if (bad) errors.push({ type: "FieldValueInvalid", field: `${at}.path` });
     });
   });
@@ -53,17 +57,22 @@ function checkPaths(json: JsonObject, encodedSlash: (path: string) => boolean): 
 }
 
 /** As shipped: only the lower-case spelling counts. */
-const admitAsShipped = (_obj: NetworkingObject, json: JsonObject): Verdict => checkPaths(json, (p) => p.includes("%2f"));
+const admitAsShipped = (_obj: NetworkingObject, json: JsonObject): Verdict =>
+  checkPaths(json, (p) => p.includes("%2f"));
 
 /** As fixed: percent-encoding is case-insensitive. */
-const admitFixed = (_obj: NetworkingObject, json: JsonObject): Verdict => checkPaths(json, (p) => p.toLowerCase().includes("%2f"));
+const admitFixed = (_obj: NetworkingObject, json: JsonObject): Verdict =>
+  checkPaths(json, (p) => p.toLowerCase().includes("%2f"));
 
 // The webhook implements only the path rules, so only path violations are generated.
 const options = { kinds: ["Ingress"], mutations: (m: string) => m.startsWith("ingress.path.") } as const;
 
 describe("our Ingress path webhook agrees with the API server", () => {
   it("finds the planted bug: %2F is admitted", async () => {
-    const result = await fc.check(propAdmissionAgreesWithValidate(admitAsShipped, options), { numRuns: 1000, seed: 2026 });
+    const result = await fc.check(propAdmissionAgreesWithValidate(admitAsShipped, options), {
+      numRuns: 1000,
+      seed: 2026,
+    });
     expect(result.failed).toBe(true);
     const message = result.errorInstance instanceof Error ? result.errorInstance.message : "";
     expect(message).toContain("admitted an invalid object (ingress.path.bad-sequence");

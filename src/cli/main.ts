@@ -15,7 +15,16 @@ import { version } from "./shared/package.js";
 
 export type { CliIO, Sink, Source } from "./shared/io.js";
 
-export const COMMANDS: readonly Command[] = [decodeCommand, encodeCommand, convertCommand, validateCommand, routeCommand, reachCommand, demoCommand, storageCommand];
+export const COMMANDS: readonly Command[] = [
+  decodeCommand,
+  encodeCommand,
+  convertCommand,
+  validateCommand,
+  routeCommand,
+  reachCommand,
+  demoCommand,
+  storageCommand,
+];
 
 function globalHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -68,7 +77,11 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     const command = findCommand(first);
     if (command === undefined) {
       const hint = first.startsWith("-") ? `unknown option ${first}` : `unknown command ${JSON.stringify(first)}`;
-      throw new CliError(`${hint}; commands: ${COMMANDS.map((c) => c.name).join(", ")}`, EXIT_USAGE, "clusterwire --help");
+      throw new CliError(
+        `${hint}; commands: ${COMMANDS.map((c) => c.name).join(", ")}`,
+        EXIT_USAGE,
+        "clusterwire --help",
+      );
     }
     return await command.run(rest, io);
   } catch (e) {

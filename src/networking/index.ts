@@ -8,7 +8,12 @@ export { DEFAULT_MAX_FRAME_SIZE, type WatchEvent, type WatchEventType } from "./
 export { decodeWatchStream, decodeWatchEvent, encodeWatchEvent, type WatchDecodeOptions } from "./protobuf/watch.js";
 export { fromJson, type FromJsonOptions } from "./text/from-json.js";
 export { toJson, toJsonString } from "./text/to-json.js";
-export { decodeJsonWatchStream, decodeJsonWatchEvent, encodeJsonWatchEvent, type JsonWatchDecodeOptions } from "./text/json-watch.js";
+export {
+  decodeJsonWatchStream,
+  decodeJsonWatchEvent,
+  encodeJsonWatchEvent,
+  type JsonWatchDecodeOptions,
+} from "./text/json-watch.js";
 export { fromYaml, toYaml } from "./text/yaml.js";
 export type { JsonObject, JsonValue } from "./model/json-value.js";
 export { NETWORKING_API_VERSION } from "./model/kind-names.js";

@@ -61,7 +61,9 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** The networking kinds (no Status): Ingress, IngressList, ... ServiceCIDRList. */
-export const NETWORKING_KINDS: readonly string[] = KINDS.filter((k) => k.apiVersion === NETWORKING_API_VERSION).map((k) => k.kind);
+export const NETWORKING_KINDS: readonly string[] = KINDS.filter((k) => k.apiVersion === NETWORKING_API_VERSION).map(
+  (k) => k.kind,
+);
 
 export interface ArbOptions {
   /** Leave out the values Kubernetes JSON cannot carry (see the header). */
@@ -162,17 +164,7 @@ const INT32_ARB: fc.Arbitrary<number> = fc.oneof(
 const INT64_ARB: fc.Arbitrary<bigint> = fc.oneof(
   fc.bigInt({ min: INT64_MIN, max: INT64_MAX }),
   fc.bigInt({ min: -(2n ** 40n), max: 2n ** 40n }),
-  fc.constantFrom(
-    0n,
-    1n,
-    -1n,
-    2n ** 53n - 1n,
-    2n ** 53n,
-    2n ** 53n + 1n,
-    -(2n ** 53n) - 1n,
-    INT64_MIN,
-    INT64_MAX,
-  ),
+  fc.constantFrom(0n, 1n, -1n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, INT64_MIN, INT64_MAX),
 );
 
 /** Any int32, with the edges and common ports weighted in. */
@@ -192,7 +184,13 @@ export function arbInt64(): fc.Arbitrary<bigint> {
  */
 function arbStringMap(): fc.Arbitrary<Record<string, string>> {
   return fc
-    .uniqueArray(fc.tuple(arbString().filter((k) => k !== "<<"), arbString()), { maxLength: 3, selector: ([k]) => k })
+    .uniqueArray(
+      fc.tuple(
+        arbString().filter((k) => k !== "<<"),
+        arbString(),
+      ),
+      { maxLength: 3, selector: ([k]) => k },
+    )
     .map((entries) => {
       const out: Record<string, string> = {};
       for (const [k, v] of entries) {
@@ -223,13 +221,17 @@ function arbFieldsObject(depth: number): fc.Arbitrary<JsonTree> {
   const value = depth <= 1 ? arbFieldsLeaf : fc.oneof(arbFieldsObject(depth - 1), arbFieldsLeaf);
   return fc
     .uniqueArray(
-      fc.tuple(fc.oneof(arbFieldsString, fc.constantFrom("f:metadata", "f:spec", "f:labels", ".", 'k:{"port":80}')), value),
+      fc.tuple(
+        fc.oneof(arbFieldsString, fc.constantFrom("f:metadata", "f:spec", "f:labels", ".", 'k:{"port":80}')),
+        value,
+      ),
       { maxLength: 3, selector: ([k]) => k },
     )
     .map((entries) => {
       entries.sort(([a], [b]) => compareUtf8Bytes(a, b));
       const out: { [k: string]: JsonTree } = {};
-      for (const [k, v] of entries) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      for (const [k, v] of entries)
+        Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
       return out;
     });
 }
@@ -295,7 +297,9 @@ function messageArb(ctx: Ctx, desc: DescMessage, depth: number, pointer: boolean
     case FIELDS_V1_TYPE: {
       const withRaw = FIELDS_V1_TEXT_ARB.map((t) => create(desc, { Raw: new TextEncoder().encode(t) }));
       // A FieldsV1 with no Raw is written `3a 00` but its JSON is null (nil pointer).
-      arb = ctx.json ? withRaw : fc.oneof({ weight: 5, arbitrary: withRaw }, { weight: 1, arbitrary: fc.constant(create(desc)) });
+      arb = ctx.json
+        ? withRaw
+        : fc.oneof({ weight: 5, arbitrary: withRaw }, { weight: 1, arbitrary: fc.constant(create(desc)) });
       break;
     }
     default: {
@@ -341,7 +345,10 @@ function fieldArb(ctx: Ctx, field: DescField, depth: number, pointer: boolean): 
     case "message":
       // A Go non-pointer struct always exists (and Go always writes it, with
       // its own always-written fields inside); only pointers can be nil.
-      if (!pointer) return deep ? fc.constant(undefined).map(() => goZero(field.message)) : messageArb(ctx, field.message, depth + 1, false);
+      if (!pointer)
+        return deep
+          ? fc.constant(undefined).map(() => goZero(field.message))
+          : messageArb(ctx, field.message, depth + 1, false);
       if (deep) return fc.constant(undefined);
       return fc.option(messageArb(ctx, field.message, depth + 1, true), { nil: undefined, freq: 3 });
     case "list":

@@ -9,7 +9,18 @@
 
 import fc from "fast-check";
 import type { JsonObject } from "../networking/index.js";
-import { familyBits, formatCidr, formatIP, formatIPv4, hostMask, ipv6Groups, isV4Mapped, maskAddress, type IPFamily, type IPNet } from "./addresses.js";
+import {
+  familyBits,
+  formatCidr,
+  formatIP,
+  formatIPv4,
+  hostMask,
+  ipv6Groups,
+  isV4Mapped,
+  maskAddress,
+  type IPFamily,
+  type IPNet,
+} from "./addresses.js";
 
 // ------------------------------------------------------------ characters
 
@@ -30,7 +41,10 @@ function stringOf(set: string, minLength: number, maxLength: number): fc.Arbitra
 function lengthMix(set: string, min: number, max: number, shortMax = 12): fc.Arbitrary<string> {
   const short = stringOf(set, min, Math.min(max, Math.max(min, shortMax)));
   if (max <= shortMax) return short;
-  return fc.oneof({ weight: 6, arbitrary: short }, { weight: 1, arbitrary: stringOf(set, Math.max(min, max - 8), max) });
+  return fc.oneof(
+    { weight: 6, arbitrary: short },
+    { weight: 1, arbitrary: stringOf(set, Math.max(min, max - 8), max) },
+  );
 }
 
 function fixLabelEdges(s: string): string {
@@ -129,7 +143,11 @@ export function arbAnnotationValue(): fc.Arbitrary<string> {
   return fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: "grapheme", maxLength: 8 }));
 }
 
-function arbMap(key: fc.Arbitrary<string>, value: fc.Arbitrary<string>, maxSize: number): fc.Arbitrary<Record<string, string>> {
+function arbMap(
+  key: fc.Arbitrary<string>,
+  value: fc.Arbitrary<string>,
+  maxSize: number,
+): fc.Arbitrary<Record<string, string>> {
   return fc
     .uniqueArray(fc.tuple(key, value), { maxLength: maxSize, selector: ([k]) => k })
     .map((entries) => Object.fromEntries(entries) as Record<string, string>);
@@ -215,13 +233,15 @@ export const MAX_V6 = (1n << 128n) - 1n;
 
 /** Random 128-bit values with runs of zero groups (so `::` compression gets exercised). */
 function arbV6Bits(): fc.Arbitrary<bigint> {
-  return fc.tuple(fc.bigInt({ min: 0n, max: MAX_V6 }), fc.array(fc.boolean(), { minLength: 8, maxLength: 8 })).map(([v, keep]) => {
-    let mask = 0n;
-    keep.forEach((k, i) => {
-      if (k) mask |= 0xffffn << BigInt((7 - i) * 16);
+  return fc
+    .tuple(fc.bigInt({ min: 0n, max: MAX_V6 }), fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }))
+    .map(([v, keep]) => {
+      let mask = 0n;
+      keep.forEach((k, i) => {
+        if (k) mask |= 0xffffn << BigInt((7 - i) * 16);
+      });
+      return v & mask;
     });
-    return v & mask;
-  });
 }
 
 function arbAddressBits(family: IPFamily): fc.Arbitrary<bigint> {
@@ -312,11 +332,18 @@ export function formatLegacyCidr(net: IPNet, style: LegacyCidrStyle, noise: bigi
  */
 export function arbLegacyOnlyCidr(): fc.Arbitrary<string> {
   return fc
-    .tuple(arbIPNet(), fc.constantFrom<LegacyCidrStyle>("hostBits", "leadingZeros", "prefixZero", "v4mapped"), fc.bigInt({ min: 1n, max: MAX_V6 }))
+    .tuple(
+      arbIPNet(),
+      fc.constantFrom<LegacyCidrStyle>("hostBits", "leadingZeros", "prefixZero", "v4mapped"),
+      fc.bigInt({ min: 1n, max: MAX_V6 }),
+    )
     .map(([net, style, noise]) => {
       const bits = familyBits(net.family);
       if (style === "hostBits") {
-        const n = net.prefix === bits ? { ...net, prefix: bits - 1, address: maskAddress(net.family, net.address, bits - 1) } : net;
+        const n =
+          net.prefix === bits
+            ? { ...net, prefix: bits - 1, address: maskAddress(net.family, net.address, bits - 1) }
+            : net;
         let a = n.address | (noise & hostMask(n.family, n.prefix));
         if (a === n.address) a |= 1n;
         if (n.family === 6 && isV4Mapped(a)) a |= 1n << 127n;
@@ -332,7 +359,10 @@ function arbLegacyStyle(legacy: boolean): fc.Arbitrary<LegacyCidrStyle> {
   if (!legacy) return fc.constantFrom<LegacyCidrStyle>("canonical", "expanded");
   return fc.oneof(
     { weight: 6, arbitrary: fc.constant<LegacyCidrStyle>("canonical") },
-    { weight: 1, arbitrary: fc.constantFrom<LegacyCidrStyle>("hostBits", "leadingZeros", "prefixZero", "expanded", "v4mapped") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<LegacyCidrStyle>("hostBits", "leadingZeros", "prefixZero", "expanded", "v4mapped"),
+    },
   );
 }
 
@@ -349,9 +379,20 @@ export interface IPBlockOptions {
 /** A valid ipBlock: a cidr and 0..3 `except` entries, each a strict subset of the cidr. */
 export function arbIPBlock(options: IPBlockOptions = {}): fc.Arbitrary<JsonObject> {
   const legacy = options.legacy !== false;
-  const except = fc.tuple(fc.nat(), fc.bigInt({ min: 0n, max: MAX_V6 }), arbLegacyStyle(legacy), fc.bigInt({ min: 0n, max: MAX_V6 }));
+  const except = fc.tuple(
+    fc.nat(),
+    fc.bigInt({ min: 0n, max: MAX_V6 }),
+    arbLegacyStyle(legacy),
+    fc.bigInt({ min: 0n, max: MAX_V6 }),
+  );
   return fc
-    .tuple(arbIPNet(options.family), arbLegacyStyle(legacy), fc.bigInt({ min: 0n, max: MAX_V6 }), fc.array(except, { maxLength: 3 }), fc.nat(2))
+    .tuple(
+      arbIPNet(options.family),
+      arbLegacyStyle(legacy),
+      fc.bigInt({ min: 0n, max: MAX_V6 }),
+      fc.array(except, { maxLength: 3 }),
+      fc.nat(2),
+    )
     .map(([net, style, noise, excepts, exceptKey]) => {
       const bits = familyBits(net.family);
       const out: JsonObject = {};
@@ -361,7 +402,9 @@ export function arbIPBlock(options: IPBlockOptions = {}): fc.Arbitrary<JsonObjec
           const q = net.prefix + 1 + (n % (bits - net.prefix));
           const address = maskAddress(net.family, net.address | (raw & hostMask(net.family, net.prefix)), q);
           // An IPv4-mapped except or cidr never contains anything (Go's IPNet.Contains compares lengths).
-          list.push(formatLegacyCidr({ family: net.family, prefix: q, address }, s === "v4mapped" ? "canonical" : s, xNoise));
+          list.push(
+            formatLegacyCidr({ family: net.family, prefix: q, address }, s === "v4mapped" ? "canonical" : s, xNoise),
+          );
         }
       }
       out["cidr"] = formatLegacyCidr(net, list.length > 0 && style === "v4mapped" ? "canonical" : style, noise);
@@ -378,7 +421,11 @@ export const SELECTOR_OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist"] as c
 export function arbLabelSelectorRequirement(): fc.Arbitrary<JsonObject> {
   return fc.oneof(
     fc
-      .record({ key: arbLabelKey(), operator: fc.constantFrom("In", "NotIn"), values: fc.array(arbLabelValue(), { minLength: 1, maxLength: 3 }) })
+      .record({
+        key: arbLabelKey(),
+        operator: fc.constantFrom("In", "NotIn"),
+        values: fc.array(arbLabelValue(), { minLength: 1, maxLength: 3 }),
+      })
       .map((r) => r as unknown as JsonObject),
     fc
       .tuple(arbLabelKey(), fc.constantFrom("Exists", "DoesNotExist"), fc.boolean())

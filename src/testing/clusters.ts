@@ -77,7 +77,8 @@ const OUTSIDE_V4 = 0xcb007100n; // 203.0.113.0
 const OUTSIDE_V6 = 0x20010db8n << 96n; // 2001:db8::
 
 /** `true` with the given percentage; shrinks to false. */
-const chance = (percent: number): fc.Arbitrary<boolean> => fc.integer({ min: 0, max: 99 }).map((n) => n >= 100 - percent);
+const chance = (percent: number): fc.Arbitrary<boolean> =>
+  fc.integer({ min: 0, max: 99 }).map((n) => n >= 100 - percent);
 
 // ------------------------------------------------------------------ addresses
 
@@ -85,7 +86,11 @@ type Spelling = "plain" | "mapped" | "zeros";
 
 /** IPv4 plainly, IPv4-mapped (`::ffff:a.b.c.d`) or with zero-padded octets (read as decimal). */
 function renderV4(v: bigint, spelling: Spelling = "plain"): string {
-  if (spelling === "zeros") return formatIPv4(v).split(".").map((o) => o.padStart(3, "0")).join(".");
+  if (spelling === "zeros")
+    return formatIPv4(v)
+      .split(".")
+      .map((o) => o.padStart(3, "0"))
+      .join(".");
   return spelling === "mapped" ? `::ffff:${formatIPv4(v)}` : formatIPv4(v);
 }
 
@@ -130,7 +135,10 @@ const labelsArb = (): fc.Arbitrary<Record<string, string>> =>
 const podPlanArb: fc.Arbitrary<PodPlan> = fc.record({
   ns: fc.nat(3),
   labels: labelsArb(),
-  family: fc.oneof({ arbitrary: fc.constant(4 as const), weight: 3 }, { arbitrary: fc.constant(6 as const), weight: 1 }),
+  family: fc.oneof(
+    { arbitrary: fc.constant(4 as const), weight: 3 },
+    { arbitrary: fc.constant(6 as const), weight: 1 },
+  ),
   subnet: fc.nat(1),
   host: fc.nat(31),
   node: fc.nat(2),
@@ -224,7 +232,9 @@ interface BlockPlan {
   readonly hostBits: boolean;
   /** Write an IPv6 cidr in capitals. */
   readonly upper: boolean;
-  readonly excepts: readonly { readonly anchor: number; readonly extra: number; readonly sibling: boolean }[] | undefined;
+  readonly excepts:
+    | readonly { readonly anchor: number; readonly extra: number; readonly sibling: boolean }[]
+    | undefined;
 }
 type PeerPlan =
   | { readonly kind: "pod"; readonly pod: SelectorPlan }
@@ -253,26 +263,42 @@ interface PolicyPlan {
 
 /** An absent list or a list of up to `max` (possibly none). */
 const optionalList = <T>(arb: fc.Arbitrary<T>, max: number): fc.Arbitrary<readonly T[] | undefined> =>
-  fc.oneof({ arbitrary: fc.constant(undefined), weight: 1 }, { arbitrary: fc.array(arb, { maxLength: max }), weight: 3 });
+  fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 1 },
+    { arbitrary: fc.array(arb, { maxLength: max }), weight: 3 },
+  );
 
 function exprArb(key: fc.Arbitrary<string>, values: readonly string[]): fc.Arbitrary<ExprPlan> {
   return fc
-    .record({ key, op: fc.constantFrom(...OPERATORS), values: fc.subarray([...values], { minLength: 1, maxLength: 2 }) })
+    .record({
+      key,
+      op: fc.constantFrom(...OPERATORS),
+      values: fc.subarray([...values], { minLength: 1, maxLength: 2 }),
+    })
     .map((e) => (e.op === "Exists" || e.op === "DoesNotExist" ? { ...e, values: [] } : e));
 }
 
 /** Pod selectors: `{}` a third of the time, else labels and expressions over the pod vocabulary. */
 const podSelectorArb: fc.Arbitrary<SelectorPlan> = fc.oneof(
   fc.constant({ labels: {}, exprs: [] }),
-  fc.record({ labels: labelsArb(), exprs: fc.array(exprArb(fc.constantFrom(...LABEL_KEYS), LABEL_VALUES), { maxLength: 2 }) }),
+  fc.record({
+    labels: labelsArb(),
+    exprs: fc.array(exprArb(fc.constantFrom(...LABEL_KEYS), LABEL_VALUES), { maxLength: 2 }),
+  }),
 );
 
 /** Namespace selectors: like pod selectors, or by the E2 name label. */
 const nsSelectorArb: fc.Arbitrary<SelectorPlan> = fc.oneof(
   fc.constant({ labels: {}, exprs: [] }),
-  fc.record({ labels: labelsArb(), exprs: fc.array(exprArb(fc.constantFrom(...LABEL_KEYS), LABEL_VALUES), { maxLength: 2 }) }),
   fc.record({
-    labels: fc.oneof(fc.constant({}), fc.constantFrom(...NAME_VALUES).map((v) => ({ [NAME_LABEL]: v }))),
+    labels: labelsArb(),
+    exprs: fc.array(exprArb(fc.constantFrom(...LABEL_KEYS), LABEL_VALUES), { maxLength: 2 }),
+  }),
+  fc.record({
+    labels: fc.oneof(
+      fc.constant({}),
+      fc.constantFrom(...NAME_VALUES).map((v) => ({ [NAME_LABEL]: v })),
+    ),
     exprs: fc.array(exprArb(fc.constant(NAME_LABEL), NAME_VALUES), { maxLength: 1 }),
   }),
 );
@@ -311,10 +337,17 @@ const portPlanArb: fc.Arbitrary<PortPlan> = fc.oneof(
     port: portNumberArb,
     span: fc.oneof(fc.constantFrom(0, 1, 10, 400), fc.nat(70000)),
   }),
-  fc.record({ kind: fc.constant("named" as const), protocol: fc.constantFrom(...PROTOCOLS), name: fc.constantFrom(...RULE_PORT_NAMES) }),
+  fc.record({
+    kind: fc.constant("named" as const),
+    protocol: fc.constantFrom(...PROTOCOLS),
+    name: fc.constantFrom(...RULE_PORT_NAMES),
+  }),
 );
 
-const rulePlanArb: fc.Arbitrary<RulePlan> = fc.record({ peers: optionalList(peerArb, 3), ports: optionalList(portPlanArb, 3) });
+const rulePlanArb: fc.Arbitrary<RulePlan> = fc.record({
+  peers: optionalList(peerArb, 3),
+  ports: optionalList(portPlanArb, 3),
+});
 
 const policyPlanArb: fc.Arbitrary<PolicyPlan> = fc.record({
   name: fc.constantFrom(...POLICY_NAMES),
@@ -326,7 +359,10 @@ const policyPlanArb: fc.Arbitrary<PolicyPlan> = fc.record({
     ),
     index: fc.nat(),
   }),
-  podSelector: fc.oneof({ arbitrary: podSelectorArb, weight: 4 }, { arbitrary: fc.constant("absent" as const), weight: 1 }),
+  podSelector: fc.oneof(
+    { arbitrary: podSelectorArb, weight: 4 },
+    { arbitrary: fc.constant("absent" as const), weight: 1 },
+  ),
   policyTypes: fc.constantFrom<readonly string[] | undefined>(
     undefined,
     [],
@@ -463,7 +499,8 @@ function buildPolicy(plan: PolicyPlan, name: string, cluster: PolicyContext): Ne
     spec,
   }) as NetworkPolicy;
   // The JSON decoder fills in the non-pointer podSelector; take it out again to test E1.
-  if (plan.podSelector === "absent" && policy.spec !== undefined) delete (policy.spec as { podSelector?: unknown }).podSelector;
+  if (plan.podSelector === "absent" && policy.spec !== undefined)
+    delete (policy.spec as { podSelector?: unknown }).podSelector;
   return policy;
 }
 
@@ -471,12 +508,21 @@ function buildPolicy(plan: PolicyPlan, name: string, cluster: PolicyContext): Ne
 
 const clusterPlanArb = (o: ClusterOptions) =>
   fc.record({
-    namespaces: fc.subarray([...NAMESPACE_NAMES], { minLength: 1, maxLength: Math.max(1, Math.min(4, o.maxNamespaces ?? 3)) }),
+    namespaces: fc.subarray([...NAMESPACE_NAMES], {
+      minLength: 1,
+      maxLength: Math.max(1, Math.min(4, o.maxNamespaces ?? 3)),
+    }),
     // Now and then a namespace lists a name label of its own, which E2 overrides.
     nsLabels: fc.array(
-      fc.tuple(labelsArb(), fc.oneof({ arbitrary: fc.constant(undefined), weight: 9 }, { arbitrary: fc.constantFrom(...NAME_VALUES), weight: 1 })).map(
-        ([labels, name]) => (name === undefined ? labels : { ...labels, [NAME_LABEL]: name }),
-      ),
+      fc
+        .tuple(
+          labelsArb(),
+          fc.oneof(
+            { arbitrary: fc.constant(undefined), weight: 9 },
+            { arbitrary: fc.constantFrom(...NAME_VALUES), weight: 1 },
+          ),
+        )
+        .map(([labels, name]) => (name === undefined ? labels : { ...labels, [NAME_LABEL]: name })),
       { minLength: 4, maxLength: 4 },
     ),
     pods: fc.array(podPlanArb, { minLength: Math.min(o.minPods ?? 2, o.maxPods ?? 7), maxLength: o.maxPods ?? 7 }),
@@ -647,7 +693,12 @@ export function arbConnection(cluster: ConnectionTarget): fc.Arbitrary<Connectio
         const p = d.protocol ?? "TCP";
         // Keep an omitted protocol when it means the declared one (TCP).
         const proto = protocol === undefined && p === "TCP" ? undefined : p;
-        return { from: endpoint(from), to: endpoint(to), ...(proto !== undefined ? { protocol: proto } : {}), port: d.name! };
+        return {
+          from: endpoint(from),
+          to: endpoint(to),
+          ...(proto !== undefined ? { protocol: proto } : {}),
+          port: d.name!,
+        };
       }
       const n = port.kind === "random" ? port.value : ports[port.value % ports.length]!;
       return { from: endpoint(from), to: endpoint(to), ...(protocol !== undefined ? { protocol } : {}), port: n };

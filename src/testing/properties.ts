@@ -74,7 +74,9 @@ export function propRoundTrip(options: RoundTripOptions = {}): fc.IAsyncProperty
     if (docs.length !== 1) throw new Error(`the YAML read back holds ${docs.length} documents, not 1:\n${yaml}`);
     const end = encode(docs[0]!);
     if (!sameBytes(start, end)) {
-      throw new Error(`the round trip changed the object:\n  before: ${hex(start)}\n  after:  ${hex(end)}\n  JSON: ${json}`);
+      throw new Error(
+        `the round trip changed the object:\n  before: ${hex(start)}\n  after:  ${hex(end)}\n  JSON: ${json}`,
+      );
     }
   });
 }
@@ -112,7 +114,9 @@ export function propNeverThrows<T = NetworkingObject>(
  * kinds with status) as a status update; it never throws and never changes
  * its input.
  */
-export function propValidateNeverThrows(options: { readonly arbitrary?: fc.Arbitrary<NetworkingObject> } = {}): fc.IAsyncPropertyWithHooks<[NetworkingObject]> {
+export function propValidateNeverThrows(
+  options: { readonly arbitrary?: fc.Arbitrary<NetworkingObject> } = {},
+): fc.IAsyncPropertyWithHooks<[NetworkingObject]> {
   const arbitrary = options.arbitrary ?? arbObject();
   return fc.asyncProperty(arbitrary, async (object) => {
     const before = encode(object);
@@ -120,7 +124,8 @@ export function propValidateNeverThrows(options: { readonly arbitrary?: fc.Arbit
     const runs: [string, () => FieldError[]][] = [["create", () => validate(object)]];
     // Updates take single objects; a List with `old` is a caller's mistake (a TypeError).
     if (!kind.endsWith("List")) runs.push(["update", () => validate(object, { old: object })]);
-    if (HAS_STATUS.has(kind)) runs.push(["status update", () => validate(object, { old: object, subresource: "status" })]);
+    if (HAS_STATUS.has(kind))
+      runs.push(["status update", () => validate(object, { old: object, subresource: "status" })]);
     for (const [what, run] of runs) {
       let errors: unknown;
       try {
@@ -176,14 +181,14 @@ export function arbAdmissionCase(options: AdmissionOptions = {}): fc.Arbitrary<A
   if (kinds.length === 0) throw new TypeError("arbAdmissionCase: kinds is empty");
   const share = options.invalidShare ?? 0.5;
   if (!(share >= 0 && share <= 1)) throw new TypeError("arbAdmissionCase: invalidShare must be within 0..1");
-  const valid = fc.oneof(...kinds.map((k) => arbValidJson(k))).map(
-    (json): AdmissionCase => ({ object: fromJson(json), json, expected: null, mutation: null }),
-  );
+  const valid = fc
+    .oneof(...kinds.map((k) => arbValidJson(k)))
+    .map((json): AdmissionCase => ({ object: fromJson(json), json, expected: null, mutation: null }));
   const chosen = targetedMutations().filter((m) => kinds.includes(m.kind) && (options.mutations?.(m.name) ?? true));
   if (chosen.length === 0) throw new TypeError("arbAdmissionCase: no targeted mutation matches kinds and mutations");
-  const invalid = fc.oneof(...chosen.map((m) => m.arbitrary)).map(
-    (t): AdmissionCase => ({ object: t.object, json: t.json, expected: t.expected, mutation: t.mutation }),
-  );
+  const invalid = fc
+    .oneof(...chosen.map((m) => m.arbitrary))
+    .map((t): AdmissionCase => ({ object: t.object, json: t.json, expected: t.expected, mutation: t.mutation }));
   const weight = Math.round(share * 100);
   if (weight === 0) return valid;
   if (weight === 100) return invalid;
@@ -210,12 +215,17 @@ export function propAdmissionAgreesWithValidate(
       return;
     }
     const want = `${c.expected.type} ${c.expected.field}`;
-    if (allowed) throw new Error(`admitted an invalid object (${c.mutation}; the API server reports ${want}): ${where}`);
+    if (allowed)
+      throw new Error(`admitted an invalid object (${c.mutation}; the API server reports ${want}): ${where}`);
     if (!checkErrors || typeof verdict === "boolean" || verdict.errors === undefined) return;
-    const named = verdict.errors.some((e) => e.field === c.expected!.field && (e.type === undefined || e.type === c.expected!.type));
+    const named = verdict.errors.some(
+      (e) => e.field === c.expected!.field && (e.type === undefined || e.type === c.expected!.type),
+    );
     if (!named) {
       const got = verdict.errors.map((e) => `${e.type ?? "?"} ${e.field}`).join(", ");
-      throw new Error(`denied for other reasons (${got || "no errors"}); the API server reports ${want} (${c.mutation}): ${where}`);
+      throw new Error(
+        `denied for other reasons (${got || "no errors"}); the API server reports ${want} (${c.mutation}): ${where}`,
+      );
     }
   });
 }
@@ -250,7 +260,9 @@ export function propRouterAgrees(
       const got = await route(input, request);
       const wantAnswer = want === null ? null : { backend: want.backend, ingress: want.ingress };
       if (!sameRoute(got, wantAnswer)) {
-        throw new Error(`${JSON.stringify(request)}: got ${describeRoute(got)}, want ${describeRoute(wantAnswer)} (${want?.via ?? "no route"})`);
+        throw new Error(
+          `${JSON.stringify(request)}: got ${describeRoute(got)}, want ${describeRoute(wantAnswer)} (${want?.via ?? "no route"})`,
+        );
       }
     }
   });
@@ -271,7 +283,10 @@ export function propPolicyEngineAgrees(
   options: PolicyAgreementOptions = {},
 ): fc.IAsyncPropertyWithHooks<[[GeneratedCluster, Connection[]]]> {
   const arb = arbCluster(options).chain((cluster) =>
-    fc.tuple(fc.constant(cluster), fc.array(arbConnection(cluster), { minLength: 1, maxLength: options.connections ?? 10 })),
+    fc.tuple(
+      fc.constant(cluster),
+      fc.array(arbConnection(cluster), { minLength: 1, maxLength: options.connections ?? 10 }),
+    ),
   );
   return fc.asyncProperty(arb, async ([cluster, connections]) => {
     const engine = createPolicyEngine(cluster);
@@ -306,10 +321,16 @@ function backendText(b: IngressBackend | JsonValue): string {
   // A message goes through an Ingress, so it gets exactly the Kubernetes JSON rules.
   const json =
     b !== null && typeof b === "object" && "$typeName" in b
-      ? ((toJson(create(IngressSchema, { spec: { defaultBackend: b as IngressBackend } })) as { spec: { defaultBackend: JsonValue } }).spec.defaultBackend)
+      ? (
+          toJson(create(IngressSchema, { spec: { defaultBackend: b as IngressBackend } })) as {
+            spec: { defaultBackend: JsonValue };
+          }
+        ).spec.defaultBackend
       : b;
   return JSON.stringify(json, (_k, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v,
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : v,
   );
 }
 

@@ -6,7 +6,14 @@
 // equal-looking routes shows.
 
 import fc from "fast-check";
-import { fromJson, type Ingress, type IngressClass, type JsonObject, type RouteRequest, type RouterInput } from "../networking/index.js";
+import {
+  fromJson,
+  type Ingress,
+  type IngressClass,
+  type JsonObject,
+  type RouteRequest,
+  type RouterInput,
+} from "../networking/index.js";
 
 /** The controller the generated IngressClasses mostly name. */
 export const ROUTING_CONTROLLER = "example.com/ingress-controller";
@@ -16,7 +23,16 @@ const OTHER = "example.org/other-controller";
 
 const NAMESPACES = ["a", "a-b", "b"];
 const NAMES = ["x", "y", "z"];
-const RULE_HOSTS = [undefined, undefined, "foo.example.com", "bar.example.com", "*.example.com", "a.foo.example.com", "*.foo.example.com", "example.com"];
+const RULE_HOSTS = [
+  undefined,
+  undefined,
+  "foo.example.com",
+  "bar.example.com",
+  "*.example.com",
+  "a.foo.example.com",
+  "*.foo.example.com",
+  "example.com",
+];
 /** Valid for every pathType; they prefix and extend each other. */
 const PATHS = ["/", "/a", "/a/", "/a/b", "/a/b/", "/ab", "/a/bc", "/b"];
 /** Only ImplementationSpecific may carry these; undefined leaves the path out. */
@@ -58,12 +74,20 @@ const arbBackend: fc.Arbitrary<J> = fc.oneof(
 );
 
 const arbPath = (paths: readonly string[]): fc.Arbitrary<J> =>
-  fc.oneof(
-    fc.record({ path: fc.constantFrom(...paths), pathType: fc.constantFrom("Exact", "Prefix", "ImplementationSpecific") }),
-    fc
-      .constantFrom(...IS_ONLY_PATHS)
-      .map((path): J => (path === undefined ? { pathType: "ImplementationSpecific" } : { path, pathType: "ImplementationSpecific" })),
-  ).chain((p) => arbBackend.map((backend) => ({ ...p, backend })));
+  fc
+    .oneof(
+      fc.record({
+        path: fc.constantFrom(...paths),
+        pathType: fc.constantFrom("Exact", "Prefix", "ImplementationSpecific"),
+      }),
+      fc
+        .constantFrom(...IS_ONLY_PATHS)
+        .map(
+          (path): J =>
+            path === undefined ? { pathType: "ImplementationSpecific" } : { path, pathType: "ImplementationSpecific" },
+        ),
+    )
+    .chain((p) => arbBackend.map((backend) => ({ ...p, backend })));
 
 /** Vocabularies and counts for generated routing inputs. */
 export interface RoutingSizes {
@@ -83,7 +107,9 @@ const arbRule = (s: RoutingSizes): fc.Arbitrary<J> =>
     .record({
       host: fc.constantFrom(...s.hosts),
       // R8: some rules have no http section at all.
-      paths: fc.option(fc.array(arbPath(s.paths), { minLength: s.pathsPerRule[0], maxLength: s.pathsPerRule[1] }), { freq: 6 }),
+      paths: fc.option(fc.array(arbPath(s.paths), { minLength: s.pathsPerRule[0], maxLength: s.pathsPerRule[1] }), {
+        freq: 6,
+      }),
     })
     .map(({ host, paths }) => {
       const r: J = {};
@@ -151,28 +177,35 @@ export interface RoutingInputJson {
   readonly classes: JsonObject[] | undefined;
 }
 
-const arbClasses: fc.Arbitrary<JsonObject[] | undefined> = fc.option(
-  fc
-    .subarray(
-      [
-        { name: "ours", controller: ROUTING_CONTROLLER },
-        { name: "ours2", controller: ROUTING_CONTROLLER },
-        { name: "theirs", controller: OTHER },
-      ],
-      // An empty list (nothing in scope) now and then, not a third of the time.
-      { minLength: 1 },
-    )
-    .chain((list) => fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 8, arbitrary: fc.constant(list) }))
-    .chain((list) => fc.tuple(...list.map((c) => fc.boolean().map((isDefault) => ({ ...c, isDefault })))))
-    .map((list) =>
-      list.map(({ name, controller, isDefault }) => {
-        const metadata: J = { name };
-        if (isDefault) metadata["annotations"] = { "ingressclass.kubernetes.io/is-default-class": "true" };
-        return { apiVersion: "networking.k8s.io/v1", kind: "IngressClass", metadata, spec: { controller } } as JsonObject;
-      }),
-    ),
-  { freq: 2 },
-).map((c) => c ?? undefined);
+const arbClasses: fc.Arbitrary<JsonObject[] | undefined> = fc
+  .option(
+    fc
+      .subarray(
+        [
+          { name: "ours", controller: ROUTING_CONTROLLER },
+          { name: "ours2", controller: ROUTING_CONTROLLER },
+          { name: "theirs", controller: OTHER },
+        ],
+        // An empty list (nothing in scope) now and then, not a third of the time.
+        { minLength: 1 },
+      )
+      .chain((list) => fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 8, arbitrary: fc.constant(list) }))
+      .chain((list) => fc.tuple(...list.map((c) => fc.boolean().map((isDefault) => ({ ...c, isDefault })))))
+      .map((list) =>
+        list.map(({ name, controller, isDefault }) => {
+          const metadata: J = { name };
+          if (isDefault) metadata["annotations"] = { "ingressclass.kubernetes.io/is-default-class": "true" };
+          return {
+            apiVersion: "networking.k8s.io/v1",
+            kind: "IngressClass",
+            metadata,
+            spec: { controller },
+          } as JsonObject;
+        }),
+      ),
+    { freq: 2 },
+  )
+  .map((c) => c ?? undefined);
 
 const arbInput = (s: RoutingSizes): fc.Arbitrary<RoutingInputJson> =>
   fc
@@ -197,7 +230,10 @@ const arbRequest: fc.Arbitrary<RouteRequest> = fc
     let host = g.host.endsWith("]") || !g.host.includes(":") ? g.host + g.port : g.host;
     if (g.upper === "all") host = host.toUpperCase();
     if (g.upper === "first") host = host.charAt(0).toUpperCase() + host.slice(1);
-    const req: { host: string; path: string; sni?: string; scheme?: string } = { host, path: g.base + g.ext + g.suffix };
+    const req: { host: string; path: string; sni?: string; scheme?: string } = {
+      host,
+      path: g.base + g.ext + g.suffix,
+    };
     if (g.sni !== undefined) req.sni = g.sni;
     if (g.scheme !== undefined) req.scheme = g.scheme;
     return req;
@@ -239,7 +275,11 @@ export type RoutingInput = RouterInput & { readonly ingresses: Ingress[] };
 export function toRouterInput(j: RoutingInputJson): RoutingInput {
   const ingresses = j.ingresses.map((o) => fromJson(o) as Ingress);
   if (j.classes === undefined) return { ingresses };
-  return { ingresses, ingressClasses: j.classes.map((o) => fromJson(o) as IngressClass), controller: ROUTING_CONTROLLER };
+  return {
+    ingresses,
+    ingressClasses: j.classes.map((o) => fromJson(o) as IngressClass),
+    controller: ROUTING_CONTROLLER,
+  };
 }
 
 /** Routing inputs, decoded, ready for `createRouter`. */

@@ -70,9 +70,7 @@ import {
   type SoftwarePatchQuery,
   type SoftwareProfile,
 } from "../storage/index.js";
-import {
-  type InventoryInput,
-} from "../storage/server/index.js";
+import { type InventoryInput } from "../storage/server/index.js";
 
 // ---- options ----------------------------------------------------------------------------------
 
@@ -122,7 +120,9 @@ function some<T, K extends keyof T = never>(
   model: { [P in keyof T]: fc.Arbitrary<T[P]> },
   required: readonly K[] = [],
 ): fc.Arbitrary<Partial<T> & Pick<T, K>> {
-  return fc.record(model, { requiredKeys: [...required], noNullPrototype: true }) as unknown as fc.Arbitrary<Partial<T> & Pick<T, K>>;
+  return fc.record(model, { requiredKeys: [...required], noNullPrototype: true }) as unknown as fc.Arbitrary<
+    Partial<T> & Pick<T, K>
+  >;
 }
 const maybe = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(arb, { nil: undefined });
 const isEmpty = (o: object): boolean => Object.keys(o).length === 0;
@@ -247,7 +247,9 @@ function spellSize(bytes: number, how: SizeSpelling): SizeInput {
  * byte count in [min, max]. `parseSize` reads every value without error.
  */
 export function arbStorageSizeInput(range: StorageSizeRange = {}): fc.Arbitrary<SizeInput> {
-  return fc.tuple(arbStorageSize(range), fc.constantFrom(...SIZE_SPELLINGS)).map(([bytes, how]) => spellSize(bytes, how));
+  return fc
+    .tuple(arbStorageSize(range), fc.constantFrom(...SIZE_SPELLINGS))
+    .map(([bytes, how]) => spellSize(bytes, how));
 }
 
 export interface StorageDurationOptions {
@@ -298,7 +300,22 @@ export function arbCloneTokenLifetime(): fc.Arbitrary<LifetimeInput> {
   return fc.oneof(seconds, seconds.map(String), arbStorageDuration({ min: 1, max: 7 * DAY }));
 }
 
-const WORDS = ["data", "db", "logs", "home", "app", "web", "backup", "media", "archive", "build", "vm", "sql", "share", "scratch"] as const;
+const WORDS = [
+  "data",
+  "db",
+  "logs",
+  "home",
+  "app",
+  "web",
+  "backup",
+  "media",
+  "archive",
+  "build",
+  "vm",
+  "sql",
+  "share",
+  "scratch",
+] as const;
 
 /**
  * Object names as administrators write them (`db`, `logs7`, `app_data3`, `x2_b`): a lower-case
@@ -308,7 +325,9 @@ const WORDS = ["data", "db", "logs", "home", "app", "web", "backup", "media", "a
 export function arbStorageName(): fc.Arbitrary<string> {
   return fc.oneof(
     fc.tuple(fc.constantFrom(...WORDS), maybe(fc.nat({ max: 99 }))).map(([w, n]) => (n === undefined ? w : `${w}${n}`)),
-    fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...WORDS), fc.nat({ max: 9 })).map(([a, b, n]) => `${a}_${b}${n}`),
+    fc
+      .tuple(fc.constantFrom(...WORDS), fc.constantFrom(...WORDS), fc.nat({ max: 9 }))
+      .map(([a, b, n]) => `${a}_${b}${n}`),
     fc.stringMatching(/^[a-z][a-z0-9]{0,9}(?:_[a-z0-9]{1,6})?$/),
   );
 }
@@ -328,7 +347,12 @@ export function arbStorageReference(): fc.Arbitrary<ReferenceInput> {
 /** Software versions such as `9.14.1` or `9.13.1P7` (major.minor.micro, optional patch `P<n>`). */
 export function arbStorageVersion(): fc.Arbitrary<string> {
   return fc
-    .tuple(fc.integer({ min: 9, max: 10 }), fc.integer({ min: 0, max: 20 }), fc.nat({ max: 3 }), fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined, freq: 2 }))
+    .tuple(
+      fc.integer({ min: 9, max: 10 }),
+      fc.integer({ min: 0, max: 20 }),
+      fc.nat({ max: 3 }),
+      fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined, freq: 2 }),
+    )
     .map(([a, b, c, p]) => `${a}.${b}.${c}${p === undefined ? "" : `P${p}`}`);
 }
 
@@ -391,7 +415,10 @@ const nodeName = fc
   .map(([c, n]) => `${c}-${String(n).padStart(2, "0")}`);
 
 /** `{uuid, name, _links}` as a server writes a reference to an SVM, volume or node. */
-function modelRef(base: string, name: fc.Arbitrary<string> = arbStorageName()): fc.Arbitrary<{ uuid: string; name: string; _links: Links }> {
+function modelRef(
+  base: string,
+  name: fc.Arbitrary<string> = arbStorageName(),
+): fc.Arbitrary<{ uuid: string; name: string; _links: Links }> {
   return fc.tuple(arbStorageUuid(), name).map(([uuid, n]) => ({ uuid, name: n, _links: selfLink(`${base}/${uuid}`) }));
 }
 
@@ -418,17 +445,21 @@ export function arbCloneTokenModel(o: StorageModelOptions = {}): fc.Arbitrary<Cl
     .map(([limit, k]) => ({ limit: formatDuration(limit), left: formatDuration(k % (limit + 1)) }));
   const token = some(
     {
-      node: fc.tuple(arbStorageUuid(), maybe(nodeName)).map(([uuid, name]) => (name === undefined ? { uuid } : { uuid, name })),
+      node: fc
+        .tuple(arbStorageUuid(), maybe(nodeName))
+        .map(([uuid, name]) => (name === undefined ? { uuid } : { uuid, name })),
       uuid: arbStorageUuid(),
       reserve_size: arbStorageSize({ min: 4 * KiB, max: 100 * GiB }),
       expiry_time: expiry,
     },
     ["node", "uuid"],
-  ).map((t): CloneToken => ({
-    ...t,
-    node: { ...t.node, _links: selfLink(`${NODES}/${t.node.uuid}`) },
-    _links: selfLink(`${TOKENS}/${t.node.uuid}/${t.uuid}`),
-  }));
+  ).map(
+    (t): CloneToken => ({
+      ...t,
+      node: { ...t.node, _links: selfLink(`${NODES}/${t.node.uuid}`) },
+      _links: selfLink(`${TOKENS}/${t.node.uuid}/${t.uuid}`),
+    }),
+  );
   return withNewer(halOrPlain(token), o);
 }
 
@@ -443,7 +474,13 @@ export function arbCloneTokenPost(options: StorageBodyOptions = {}): fc.Arbitrar
   const nodeUuid =
     t === undefined
       ? arbStorageUuid()
-      : fc.constantFrom(...need((t.nodes ?? []).flatMap((n) => (n.uuid === undefined ? [] : [n.uuid])), "node with a uuid", "arbCloneTokenPost"));
+      : fc.constantFrom(
+          ...need(
+            (t.nodes ?? []).flatMap((n) => (n.uuid === undefined ? [] : [n.uuid])),
+            "node with a uuid",
+            "arbCloneTokenPost",
+          ),
+        );
   return some(
     {
       node: nodeUuid.map((uuid) => ({ uuid })),
@@ -477,7 +514,9 @@ export function arbCacheModel(o: StorageModelOptions = {}): fc.Arbitrary<Cache> 
     svm: modelRef(SVMS),
     volume: modelRef(VOLUMES),
     cluster: modelRef("/api/cluster", fc.constantFrom("cluster1", "cluster2", "dr_site")),
-    ip_address: fc.tuple(fc.integer({ min: 1, max: 254 }), fc.integer({ min: 1, max: 254 })).map(([a, b]) => `10.0.${a}.${b}`),
+    ip_address: fc
+      .tuple(fc.integer({ min: 1, max: 254 }), fc.integer({ min: 1, max: 254 }))
+      .map(([a, b]) => `10.0.${a}.${b}`),
     size: arbStorageSize({ min: GiB, max: 100 * TiB }),
     state: enumOf(CACHE_ORIGIN_STATES, o),
     create_time: arbStorageDateTime(),
@@ -512,7 +551,8 @@ export function arbCacheModel(o: StorageModelOptions = {}): fc.Arbitrary<Cache> 
 }
 
 /** The smallest cache size the server takes: 1 GiB per constituent (`aggregates` × `constituents_per_aggregate`, default 4). */
-const minCacheSize = (aggregates: number, perAggregate: number | undefined): number => Math.max(aggregates, 1) * (perAggregate ?? 4) * GiB;
+const minCacheSize = (aggregates: number, perAggregate: number | undefined): number =>
+  Math.max(aggregates, 1) * (perAggregate ?? 4) * GiB;
 
 const prepopulateInput = some(
   {
@@ -535,17 +575,43 @@ export function arbCachePost(options: StorageBodyOptions = {}): fc.Arbitrary<Cac
   const t = options.targets;
   const fn = "arbCachePost";
   const volumes = t === undefined ? [] : targetVolumes(t);
-  const svm = t === undefined ? arbStorageReference() : fc.tuple(fc.constantFrom(...need(t.svms, "SVM", fn)), fc.constantFrom(...REF_FORMS)).map(([s, f]) => refTo(s, f));
+  const svm =
+    t === undefined
+      ? arbStorageReference()
+      : fc
+          .tuple(fc.constantFrom(...need(t.svms, "SVM", fn)), fc.constantFrom(...REF_FORMS))
+          .map(([s, f]) => refTo(s, f));
   const origin =
     t === undefined
-      ? fc.tuple(arbStorageName(), arbStorageReference()).map(([svmName, volume]) => ({ svm: { name: svmName }, volume }))
+      ? fc
+          .tuple(arbStorageName(), arbStorageReference())
+          .map(([svmName, volume]) => ({ svm: { name: svmName }, volume }))
       : fc
-          .tuple(fc.constantFrom(...need(volumes.filter((v) => v.origin), "online standalone volume", fn)), fc.constantFrom(...REF_FORMS), fc.boolean())
-          .map(([v, form, withUuid]) => ({ svm: withUuid && v.svm.uuid !== undefined ? { name: v.svm.name, uuid: v.svm.uuid } : { name: v.svm.name }, volume: refTo(v, form) }));
+          .tuple(
+            fc.constantFrom(
+              ...need(
+                volumes.filter((v) => v.origin),
+                "online standalone volume",
+                fn,
+              ),
+            ),
+            fc.constantFrom(...REF_FORMS),
+            fc.boolean(),
+          )
+          .map(([v, form, withUuid]) => ({
+            svm: withUuid && v.svm.uuid !== undefined ? { name: v.svm.name, uuid: v.svm.uuid } : { name: v.svm.name },
+            volume: refTo(v, form),
+          }));
   const aggregateObject: fc.Arbitrary<Known> =
-    t === undefined ? fc.tuple(arbStorageName(), arbStorageUuid()).map(([name, uuid]) => ({ name, uuid })) : fc.constantFrom(...need(t.aggregates, "aggregate", fn));
+    t === undefined
+      ? fc.tuple(arbStorageName(), arbStorageUuid()).map(([name, uuid]) => ({ name, uuid }))
+      : fc.constantFrom(...need(t.aggregates, "aggregate", fn));
   const aggregates = fc
-    .uniqueArray(fc.tuple(aggregateObject, fc.constantFrom(...REF_FORMS)), { minLength: 1, maxLength: 2, selector: ([a]) => a.name })
+    .uniqueArray(fc.tuple(aggregateObject, fc.constantFrom(...REF_FORMS)), {
+      minLength: 1,
+      maxLength: 2,
+      selector: ([a]) => a.name,
+    })
     .map((list) => list.map(([a, form]) => refTo(a, form)));
   // With targets, stay clear of the inventory's volume names and junction paths.
   const taken = new Set(volumes.map((v) => v.name));
@@ -563,7 +629,9 @@ export function arbCachePost(options: StorageBodyOptions = {}): fc.Arbitrary<Cac
           path: arbStoragePath().map(freePath),
           guarantee: some({ type: fc.constantFrom(...CACHE_GUARANTEE_TYPES) }),
           // A Size in the spec: a number or a digit string.
-          constituents_per_aggregate: fc.tuple(fc.integer({ min: 1, max: 8 }), fc.boolean()).map(([n, digits]) => (digits ? String(n) : n)),
+          constituents_per_aggregate: fc
+            .tuple(fc.integer({ min: 1, max: 8 }), fc.boolean())
+            .map(([n, digits]) => (digits ? String(n) : n)),
           use_tiered_aggregate: fc.boolean(),
           is_disconnected_mode_off_for_locks: fc.boolean(),
           dr_cache: fc.boolean(),
@@ -582,7 +650,8 @@ export function arbCachePost(options: StorageBodyOptions = {}): fc.Arbitrary<Cac
     .map(([body, extra]) => {
       const out: CachePostInput = { ...body };
       // The origin honours cache-side locks whenever global file locking is on.
-      if (out.global_file_locking_enabled === true && out.is_disconnected_mode_off_for_locks === false) out.is_disconnected_mode_off_for_locks = true;
+      if (out.global_file_locking_enabled === true && out.is_disconnected_mode_off_for_locks === false)
+        out.is_disconnected_mode_off_for_locks = true;
       if (extra !== undefined && out.relative_size?.enabled !== true) {
         const cpa = out.constituents_per_aggregate === undefined ? undefined : Number(out.constituents_per_aggregate);
         out.size = spellSize(minCacheSize(out.aggregates?.length ?? 0, cpa) + extra[0], extra[1]);
@@ -598,7 +667,8 @@ export function arbCachePost(options: StorageBodyOptions = {}): fc.Arbitrary<Cac
  */
 export function arbCachePatch(): fc.Arbitrary<CachePatchInput> {
   // A fresh fallback per value: generated values never share objects.
-  const nonEmpty = <T extends object>(arb: fc.Arbitrary<T>, fallback: () => T): fc.Arbitrary<T> => arb.map((x) => (isEmpty(x) ? fallback() : x));
+  const nonEmpty = <T extends object>(arb: fc.Arbitrary<T>, fallback: () => T): fc.Arbitrary<T> =>
+    arb.map((x) => (isEmpty(x) ? fallback() : x));
   return some({
     writeback: all({ enabled: fc.boolean() }),
     relative_size: nonEmpty(some({ enabled: fc.boolean(), percentage }), () => ({ enabled: false })),
@@ -611,7 +681,15 @@ export function arbCachePatch(): fc.Arbitrary<CachePatchInput> {
 // ---- NVMe namespaces --------------------------------------------------------------------------------
 
 const comment = fc.oneof(
-  fc.constantFrom("", "database", "boot LUN of esx07", "scratch for CI", "migrated from LUN", "Datenbank für Team Ω", "本番データベース"),
+  fc.constantFrom(
+    "",
+    "database",
+    "boot LUN of esx07",
+    "scratch for CI",
+    "migrated from LUN",
+    "Datenbank für Team Ω",
+    "本番データベース",
+  ),
   fc.string({ maxLength: 80 }),
   // Any Unicode text; 20 graphemes stay well within the 254-character limit.
   fc.string({ unit: "grapheme", maxLength: 20 }),
@@ -631,7 +709,12 @@ const hexId = fc.nat({ max: 0xffff }).map((n) => `${n.toString(16).padStart(8, "
  */
 export function arbNvmeNamespaceModel(o: StorageModelOptions = {}): fc.Arbitrary<NvmeNamespace> {
   const space = fc
-    .tuple(arbStorageSize({ min: 4 * KiB, max: NAMESPACE_MAX_SIZE }), fc.constantFrom(...NAMESPACE_BLOCK_SIZES), fc.nat(), maybe(fc.boolean()))
+    .tuple(
+      arbStorageSize({ min: 4 * KiB, max: NAMESPACE_MAX_SIZE }),
+      fc.constantFrom(...NAMESPACE_BLOCK_SIZES),
+      fc.nat(),
+      maybe(fc.boolean()),
+    )
     .map(([size, block_size, k, thick]) => ({
       size,
       block_size,
@@ -658,12 +741,14 @@ export function arbNvmeNamespaceModel(o: StorageModelOptions = {}): fc.Arbitrary
           read_only: fc.boolean(),
           mapped: fc.boolean(),
         }),
-        subsystem_map: fc.tuple(hexId, hexId, modelRef("/api/protocols/nvme/subsystems")).map(([nsid, anagrpid, subsystem]) => ({
-          nsid,
-          anagrpid,
-          subsystem,
-          _links: selfLink(`/api/protocols/nvme/subsystem-maps/${subsystem.uuid}`),
-        })),
+        subsystem_map: fc
+          .tuple(hexId, hexId, modelRef("/api/protocols/nvme/subsystems"))
+          .map(([nsid, anagrpid, subsystem]) => ({
+            nsid,
+            anagrpid,
+            subsystem,
+            _links: selfLink(`/api/protocols/nvme/subsystem-maps/${subsystem.uuid}`),
+          })),
         metric: all({
           timestamp: arbStorageDateTime(),
           status: metricStatus,
@@ -681,15 +766,23 @@ export function arbNvmeNamespaceModel(o: StorageModelOptions = {}): fc.Arbitrary
         }),
       }),
     )
-    .map(([uuid, [volume, qtree, base], located, rest]): NvmeNamespace => ({
-      uuid,
-      name: namespacePath(volume.name, qtree?.[0], base),
-      ...(located
-        ? { location: { volume, ...(qtree === undefined ? {} : { qtree: { name: qtree[0], id: qtree[1] } }), namespace: base } }
-        : {}),
-      ...rest,
-      _links: selfLink(`${NAMESPACES}/${uuid}`),
-    }));
+    .map(
+      ([uuid, [volume, qtree, base], located, rest]): NvmeNamespace => ({
+        uuid,
+        name: namespacePath(volume.name, qtree?.[0], base),
+        ...(located
+          ? {
+              location: {
+                volume,
+                ...(qtree === undefined ? {} : { qtree: { name: qtree[0], id: qtree[1] } }),
+                namespace: base,
+              },
+            }
+          : {}),
+        ...rest,
+        _links: selfLink(`${NAMESPACES}/${uuid}`),
+      }),
+    );
   return withNewer(halOrPlain(ns), o);
 }
 
@@ -741,21 +834,53 @@ export function arbNvmeNamespacePost(options: ArbNvmeNamespacePostOptions = {}):
   const fn = "arbNvmeNamespacePost";
   const convertibleLuns = (t?.luns ?? []).filter(
     (l) =>
-      l.mapped !== true && l.protocol_endpoint !== true && l.foreign_import !== true && l.vvol_bound !== true &&
+      l.mapped !== true &&
+      l.protocol_endpoint !== true &&
+      l.foreign_import !== true &&
+      l.vvol_bound !== true &&
       (NAMESPACE_OS_TYPES as readonly string[]).includes(l.os_type),
   );
-  const kinds = options.kinds ?? (t === undefined ? ["create", "clone", "convert"] : convertibleLuns.length > 0 ? ["create", "convert"] : ["create"]);
+  const kinds =
+    options.kinds ??
+    (t === undefined
+      ? ["create", "clone", "convert"]
+      : convertibleLuns.length > 0
+        ? ["create", "convert"]
+        : ["create"]);
   if (kinds.length === 0) throw new Error(`${fn}: kinds must not be empty`);
-  if (t !== undefined && kinds.includes("clone")) throw new Error(`${fn}: clone needs existing source namespaces, which targets do not list`);
+  if (t !== undefined && kinds.includes("clone"))
+    throw new Error(`${fn}: clone needs existing source namespaces, which targets do not list`);
 
   // Where: a volume (with its SVM), maybe a qtree of it, and how the body names it.
   const where =
     t === undefined
       ? fc
-          .tuple(arbStorageReference(), arbStorageName(), arbStorageUuid(), fc.constantFrom(...REF_FORMS), maybe(arbStorageName()))
-          .map(([svm, vol, uuid, form, qtree]) => ({ svm, volume: { name: vol, uuid }, volumeRef: refTo({ name: vol, uuid }, form), qtree }))
+          .tuple(
+            arbStorageReference(),
+            arbStorageName(),
+            arbStorageUuid(),
+            fc.constantFrom(...REF_FORMS),
+            maybe(arbStorageName()),
+          )
+          .map(([svm, vol, uuid, form, qtree]) => ({
+            svm,
+            volume: { name: vol, uuid },
+            volumeRef: refTo({ name: vol, uuid }, form),
+            qtree,
+          }))
       : fc
-          .tuple(fc.constantFrom(...need(targetVolumes(t).filter((v) => v.online), "online volume", fn)), fc.constantFrom(...REF_FORMS), fc.constantFrom(...REF_FORMS), fc.nat())
+          .tuple(
+            fc.constantFrom(
+              ...need(
+                targetVolumes(t).filter((v) => v.online),
+                "online volume",
+                fn,
+              ),
+            ),
+            fc.constantFrom(...REF_FORMS),
+            fc.constantFrom(...REF_FORMS),
+            fc.nat(),
+          )
           .map(([v, svmForm, volForm, q]) => ({
             svm: refTo(v.svm, svmForm),
             volume: { name: v.name },
@@ -770,29 +895,57 @@ export function arbNvmeNamespacePost(options: ArbNvmeNamespacePostOptions = {}):
       namespaceBase,
       fc.constantFrom(...NAME_FORMS),
       fc.constantFrom(...NAMESPACE_OS_TYPES),
-      some({ size: arbStorageSizeInput({ min: 4 * KiB, max: NAMESPACE_MAX_SIZE }), block_size: fc.constantFrom(...NAMESPACE_BLOCK_SIZES) }, ["size"]),
+      some(
+        {
+          size: arbStorageSizeInput({ min: 4 * KiB, max: NAMESPACE_MAX_SIZE }),
+          block_size: fc.constantFrom(...NAMESPACE_BLOCK_SIZES),
+        },
+        ["size"],
+      ),
       extras,
     )
-    .map(([w, base, form, os_type, space, rest]): NvmeNamespacePostInput => ({
-      svm: w.svm,
-      ...placement(w.volume, w.qtree, base, form, w.volumeRef),
-      os_type,
-      space,
-      ...rest,
-    }));
+    .map(
+      ([w, base, form, os_type, space, rest]): NvmeNamespacePostInput => ({
+        svm: w.svm,
+        ...placement(w.volume, w.qtree, base, form, w.volumeRef),
+        os_type,
+        space,
+        ...rest,
+      }),
+    );
 
   const clone = fc
-    .tuple(where, namespaceBase, namespaceBase, fc.constantFrom("name", "snapshot", "uuid"), arbStorageUuid(), fc.constantFrom("daily.0", "hourly.3", "weekly.1"), fc.boolean(), extras)
-    .map(([w, base, source, how, uuid, snap, byPath, rest]): NvmeNamespacePostInput => ({
-      svm: w.svm,
-      // The clone lives in its source's volume.
-      ...(byPath ? { name: namespacePath(w.volume.name, undefined, base) } : { name: base, location: { volume: w.volumeRef } }),
-      clone: {
-        source:
-          how === "uuid" ? { uuid } : { name: how === "name" ? namespacePath(w.volume.name, undefined, source) : `/vol/${w.volume.name}/.snapshot/${snap}/${source}` },
-      },
-      ...rest,
-    }));
+    .tuple(
+      where,
+      namespaceBase,
+      namespaceBase,
+      fc.constantFrom("name", "snapshot", "uuid"),
+      arbStorageUuid(),
+      fc.constantFrom("daily.0", "hourly.3", "weekly.1"),
+      fc.boolean(),
+      extras,
+    )
+    .map(
+      ([w, base, source, how, uuid, snap, byPath, rest]): NvmeNamespacePostInput => ({
+        svm: w.svm,
+        // The clone lives in its source's volume.
+        ...(byPath
+          ? { name: namespacePath(w.volume.name, undefined, base) }
+          : { name: base, location: { volume: w.volumeRef } }),
+        clone: {
+          source:
+            how === "uuid"
+              ? { uuid }
+              : {
+                  name:
+                    how === "name"
+                      ? namespacePath(w.volume.name, undefined, source)
+                      : `/vol/${w.volume.name}/.snapshot/${snap}/${source}`,
+                },
+        },
+        ...rest,
+      }),
+    );
 
   const lun =
     t === undefined
@@ -800,16 +953,24 @@ export function arbNvmeNamespacePost(options: ArbNvmeNamespacePostOptions = {}):
           .tuple(arbStorageReference(), arbNvmeNamespaceName(), arbStorageUuid(), fc.boolean())
           .map(([svm, name, uuid, byName]) => ({ svm, lun: byName ? { name } : { uuid } }))
       : fc
-          .tuple(fc.constantFrom(...need(convertibleLuns, "convertible LUN", fn)), fc.constantFrom(...REF_FORMS), fc.constantFrom(...REF_FORMS))
+          .tuple(
+            fc.constantFrom(...need(convertibleLuns, "convertible LUN", fn)),
+            fc.constantFrom(...REF_FORMS),
+            fc.constantFrom(...REF_FORMS),
+          )
           .map(([l, svmForm, lunForm]) => ({
             svm: refTo({ name: l.svm, uuid: t.svms?.find((s) => s.name === l.svm)?.uuid }, svmForm),
             lun: refTo(l, lunForm),
           }));
-  const convert = fc.tuple(lun, extras).map(([l, rest]): NvmeNamespacePostInput => ({ svm: l.svm, convert: { lun: l.lun }, ...rest }));
+  const convert = fc
+    .tuple(lun, extras)
+    .map(([l, rest]): NvmeNamespacePostInput => ({ svm: l.svm, convert: { lun: l.lun }, ...rest }));
 
   const byKind = { create, clone, convert } as const;
   const [first, ...others] = kinds.map((k) => byKind[k]);
-  return others.length === 0 ? (first as fc.Arbitrary<NvmeNamespacePostInput>) : fc.oneof(first as fc.Arbitrary<NvmeNamespacePostInput>, ...others);
+  return others.length === 0
+    ? (first as fc.Arbitrary<NvmeNamespacePostInput>)
+    : fc.oneof(first as fc.Arbitrary<NvmeNamespacePostInput>, ...others);
 }
 
 /**
@@ -819,7 +980,9 @@ export function arbNvmeNamespacePost(options: ArbNvmeNamespacePostOptions = {}):
  */
 export function arbNvmeNamespacePatch(): fc.Arbitrary<NvmeNamespacePatchInput> {
   const change = fc.oneof(
-    arbStorageSizeInput({ min: 4 * KiB, max: NAMESPACE_MAX_SIZE }).map((size): NvmeNamespacePatchInput => ({ space: { size } })),
+    arbStorageSizeInput({ min: 4 * KiB, max: NAMESPACE_MAX_SIZE }).map(
+      (size): NvmeNamespacePatchInput => ({ space: { size } }),
+    ),
     fc
       .tuple(arbStorageUuid(), arbNvmeNamespaceName(), fc.boolean())
       .map(([uuid, name, byUuid]): NvmeNamespacePatchInput => ({ clone: { source: byUuid ? { uuid } : { name } } })),
@@ -844,27 +1007,46 @@ const userName = fc.oneof(
 );
 const userId = fc.oneof(
   fc.integer({ min: 0, max: 65_534 }).map(String),
-  fc.array(fc.nat({ max: 4_000_000_000 }), { minLength: 3, maxLength: 3 }).map(([a, b, c]) => `S-1-5-21-${a}-${b}-${c}`),
+  fc
+    .array(fc.nat({ max: 4_000_000_000 }), { minLength: 3, maxLength: 3 })
+    .map(([a, b, c]) => `S-1-5-21-${a}-${b}-${c}`),
 );
-const quotaUser: fc.Arbitrary<QuotaUserInput> = fc.oneof(userName.map((name) => ({ name })), userId.map((id) => ({ id })));
+const quotaUser: fc.Arbitrary<QuotaUserInput> = fc.oneof(
+  userName.map((name) => ({ name })),
+  userId.map((id) => ({ id })),
+);
 
 /** A limits object with hard ≥ soft when both are set; -1 (no limit) anywhere. */
-function limits<T>(value: fc.Arbitrary<{ bytes: number; spelled: T }>): fc.Arbitrary<{ hard_limit?: T | -1; soft_limit?: T | -1 }> {
+function limits<T>(
+  value: fc.Arbitrary<{ bytes: number; spelled: T }>,
+): fc.Arbitrary<{ hard_limit?: T | -1; soft_limit?: T | -1 }> {
   type Limit = { bytes: number; spelled: T | -1 };
   const unlimited: fc.Arbitrary<Limit> = fc.constant({ bytes: QUOTA_UNLIMITED, spelled: QUOTA_UNLIMITED });
   const limit = fc.oneof({ arbitrary: value as fc.Arbitrary<Limit>, weight: 4 }, { arbitrary: unlimited, weight: 1 });
   return some({ hard_limit: limit, soft_limit: limit }).map(({ hard_limit: h, soft_limit: s }) => {
-    const swap = h !== undefined && s !== undefined && h.bytes !== QUOTA_UNLIMITED && s.bytes !== QUOTA_UNLIMITED && s.bytes > h.bytes;
+    const swap =
+      h !== undefined &&
+      s !== undefined &&
+      h.bytes !== QUOTA_UNLIMITED &&
+      s.bytes !== QUOTA_UNLIMITED &&
+      s.bytes > h.bytes;
     const [hard, soft] = swap ? [s, h] : [h, s];
-    return { ...(hard === undefined ? {} : { hard_limit: hard.spelled }), ...(soft === undefined ? {} : { soft_limit: soft.spelled }) };
+    return {
+      ...(hard === undefined ? {} : { hard_limit: hard.spelled }),
+      ...(soft === undefined ? {} : { soft_limit: soft.spelled }),
+    };
   });
 }
 
 const nonEmptyLimits = <T>(arb: fc.Arbitrary<{ hard_limit?: T | -1; soft_limit?: T | -1 }>) =>
   arb.map((l) => (isEmpty(l) ? { hard_limit: QUOTA_UNLIMITED } : l));
-const spaceLimits = nonEmptyLimits(limits(
-  fc.tuple(arbStorageSize({ max: 10 * TiB }), fc.constantFrom(...SIZE_SPELLINGS)).map(([bytes, how]) => ({ bytes, spelled: spellSize(bytes, how) })),
-));
+const spaceLimits = nonEmptyLimits(
+  limits(
+    fc
+      .tuple(arbStorageSize({ max: 10 * TiB }), fc.constantFrom(...SIZE_SPELLINGS))
+      .map(([bytes, how]) => ({ bytes, spelled: spellSize(bytes, how) })),
+  ),
+);
 const filesLimits = nonEmptyLimits(limits(fc.nat({ max: 10_000_000 }).map((n) => ({ bytes: n, spelled: n }))));
 const userMapping = fc.oneof(fc.boolean(), fc.constantFrom("on" as const, "off" as const));
 
@@ -881,9 +1063,22 @@ export function arbQuotaRulePost(options: StorageBodyOptions = {}): fc.Arbitrary
   const t = options.targets;
   const where =
     t === undefined
-      ? fc.tuple(arbStorageReference(), arbStorageReference(), maybe(arbStorageName())).map(([svm, volume, qtree]) => ({ svm, volume, qtree: qtree ?? "" }))
+      ? fc
+          .tuple(arbStorageReference(), arbStorageReference(), maybe(arbStorageName()))
+          .map(([svm, volume, qtree]) => ({ svm, volume, qtree: qtree ?? "" }))
       : fc
-          .tuple(fc.constantFrom(...need(targetVolumes(t).filter((v) => v.online), "online volume", "arbQuotaRulePost")), fc.constantFrom(...REF_FORMS), fc.constantFrom(...REF_FORMS), fc.nat())
+          .tuple(
+            fc.constantFrom(
+              ...need(
+                targetVolumes(t).filter((v) => v.online),
+                "online volume",
+                "arbQuotaRulePost",
+              ),
+            ),
+            fc.constantFrom(...REF_FORMS),
+            fc.constantFrom(...REF_FORMS),
+            fc.nat(),
+          )
           .map(([v, svmForm, volForm, q]) => ({
             svm: refTo(v.svm, svmForm),
             volume: refTo(v, volForm),
@@ -895,9 +1090,10 @@ export function arbQuotaRulePost(options: StorageBodyOptions = {}): fc.Arbitrary
   );
   const group = fc.oneof(
     fc.constant(null).map(() => ({ name: "" })),
-    some({ name: fc.constantFrom("staff", "eng", "wheel", "finance"), id: fc.integer({ min: 0, max: 65_534 }).map(String) }).map((g) =>
-      isEmpty(g) ? { name: "staff" } : g,
-    ),
+    some({
+      name: fc.constantFrom("staff", "eng", "wheel", "finance"),
+      id: fc.integer({ min: 0, max: 65_534 }).map(String),
+    }).map((g) => (isEmpty(g) ? { name: "staff" } : g)),
   );
   return fc
     .tuple(
@@ -929,7 +1125,9 @@ export function arbQuotaRulePost(options: StorageBodyOptions = {}): fc.Arbitrary
 export function arbQuotaRulePatch(options: { readonly type?: QuotaRuleType } = {}): fc.Arbitrary<QuotaRulePatchInput> {
   const mapping = options.type === undefined || options.type === "user";
   const base = some({ space: spaceLimits, files: filesLimits });
-  const body = mapping ? fc.tuple(base, maybe(userMapping)).map(([b, m]) => (m === undefined ? b : { ...b, user_mapping: m })) : base;
+  const body = mapping
+    ? fc.tuple(base, maybe(userMapping)).map(([b, m]) => (m === undefined ? b : { ...b, user_mapping: m }))
+    : base;
   return body.map((b): QuotaRulePatchInput => (isEmpty(b) ? { files: { hard_limit: QUOTA_UNLIMITED } } : b));
 }
 
@@ -953,7 +1151,10 @@ export function arbQuotaRuleModel(o: StorageModelOptions = {}): fc.Arbitrary<Quo
       enumOf(QUOTA_RULE_TYPES, o),
       maybe(fc.tuple(arbStorageName(), fc.integer({ min: 1, max: 30 }))),
       fc.uniqueArray(
-        fc.oneof(userName.map((name) => ({ name })), userId.map((id) => ({ id }))),
+        fc.oneof(
+          userName.map((name) => ({ name })),
+          userId.map((id) => ({ id })),
+        ),
         { minLength: 1, maxLength: 3, selector: (u) => JSON.stringify(u) },
       ),
       some({ name: fc.constantFrom("", "staff", "eng"), id: fc.integer({ min: 0, max: 65_534 }).map(String) }),
@@ -966,16 +1167,22 @@ export function arbQuotaRuleModel(o: StorageModelOptions = {}): fc.Arbitrary<Quo
       fc.boolean(),
       fc.boolean(),
     )
-    .map(([uuid, type, qtree, users, group, rest, mapping, volumeLevelShown]): QuotaRule => ({
-      uuid,
-      ...rest,
-      type,
-      // "In reads of a volume-level rule it may be absent."
-      ...(qtree !== undefined ? { qtree: { id: qtree[1], name: qtree[0] } } : volumeLevelShown ? { qtree: { name: "" } } : {}),
-      ...(type === "user" ? { users, user_mapping: mapping } : {}),
-      ...(type === "group" ? { group: isEmpty(group) ? { name: "" } : group } : {}),
-      _links: selfLink(`${QUOTA_RULES}/${uuid}`),
-    }));
+    .map(
+      ([uuid, type, qtree, users, group, rest, mapping, volumeLevelShown]): QuotaRule => ({
+        uuid,
+        ...rest,
+        type,
+        // "In reads of a volume-level rule it may be absent."
+        ...(qtree !== undefined
+          ? { qtree: { id: qtree[1], name: qtree[0] } }
+          : volumeLevelShown
+            ? { qtree: { name: "" } }
+            : {}),
+        ...(type === "user" ? { users, user_mapping: mapping } : {}),
+        ...(type === "group" ? { group: isEmpty(group) ? { name: "" } : group } : {}),
+        _links: selfLink(`${QUOTA_RULES}/${uuid}`),
+      }),
+    );
   return withNewer(halOrPlain(rule), o);
 }
 
@@ -986,8 +1193,22 @@ const checkEntry = (o: StorageModelOptions) =>
   some({
     update_check: fc.constantFrom("Manual checks", "Disk status", "Aggregate status", "CIFS status", "Cluster health"),
     status: enumOf(SOFTWARE_CHECK_STATUSES, o),
-    issue: some({ message: fc.constantFrom("Some disks are broken.", "Manual validation checks need to be performed.", "Not all aggregates are online."), code: fc.nat({ max: 100 }) }),
-    action: some({ message: fc.constantFrom("Replace the broken disks.", "Review the upgrade documentation.", "Bring the aggregates online."), code: fc.nat({ max: 100 }) }),
+    issue: some({
+      message: fc.constantFrom(
+        "Some disks are broken.",
+        "Manual validation checks need to be performed.",
+        "Not all aggregates are online.",
+      ),
+      code: fc.nat({ max: 100 }),
+    }),
+    action: some({
+      message: fc.constantFrom(
+        "Replace the broken disks.",
+        "Review the upgrade documentation.",
+        "Bring the aggregates online.",
+      ),
+      code: fc.nat({ max: 100 }),
+    }),
   });
 
 const firmware = (o: StorageModelOptions) =>
@@ -1019,19 +1240,30 @@ const firmware = (o: StorageModelOptions) =>
       revision: fc.constantFrom("20200330", "20231012"),
       version: fc.constantFrom("3.18", "4.02"),
       file_name: fc.constantFrom("qual_devices_v3", "qual_devices_v4"),
-      record_count: some({ drive: fc.nat({ max: 1000 }), system: fc.nat({ max: 10 }), device: fc.nat({ max: 100 }), alias: fc.nat({ max: 500 }) }),
+      record_count: some({
+        drive: fc.nat({ max: 1000 }),
+        system: fc.nat({ max: 10 }),
+        device: fc.nat({ max: 100 }),
+        alias: fc.nat({ max: 500 }),
+      }),
     }),
-    sp_bmc: fc.tuple(interval, some({
-      image: enumOf(SP_BMC_IMAGES, o),
-      is_current: fc.boolean(),
-      percent_done: fc.integer({ min: 0, max: 100 }),
-      running_version: fc.constantFrom("1.0", "5.11", "11.8"),
-      fw_type: enumOf(SP_BMC_FW_TYPES, o),
-      in_progress: fc.boolean(),
-      state: enumOf(SP_BMC_STATES, o),
-      last_update_state: enumOf(SP_BMC_LAST_UPDATE_STATES, o),
-      autoupdate: fc.boolean(),
-    }), fc.boolean()).map(([times, rest, timed]) => (timed ? { start_time: times.start, end_time: times.end, ...rest } : rest)),
+    sp_bmc: fc
+      .tuple(
+        interval,
+        some({
+          image: enumOf(SP_BMC_IMAGES, o),
+          is_current: fc.boolean(),
+          percent_done: fc.integer({ min: 0, max: 100 }),
+          running_version: fc.constantFrom("1.0", "5.11", "11.8"),
+          fw_type: enumOf(SP_BMC_FW_TYPES, o),
+          in_progress: fc.boolean(),
+          state: enumOf(SP_BMC_STATES, o),
+          last_update_state: enumOf(SP_BMC_LAST_UPDATE_STATES, o),
+          autoupdate: fc.boolean(),
+        }),
+        fc.boolean(),
+      )
+      .map(([times, rest, timed]) => (timed ? { start_time: times.start, end_time: times.end, ...rest } : rest)),
     disk: some({
       num_waiting_download: fc.nat({ max: 100 }),
       total_completion_estimate: fc.nat({ max: 600 }),
@@ -1069,20 +1301,44 @@ export function arbSoftwareProfileModel(o: StorageModelOptions = {}): fc.Arbitra
       { maxLength: 4 },
     ),
     status_details: fc.array(
-      fc.tuple(interval, some({
-        state,
-        node: nodeName.map((name) => ({ name })),
-        name: fc.constantFrom("do-download-job", "do-update-job", "do-takeover"),
-        issue: some({ code: fc.nat({ max: 100 }), message: fc.constantFrom("", "Image update complete.") }),
-        action: some({ code: fc.nat({ max: 100 }), message: fc.constantFrom("", "Wait for the node to come back.") }),
-      })).map(([times, rest]) => ({ start_time: times.start, end_time: times.end, ...rest })),
+      fc
+        .tuple(
+          interval,
+          some({
+            state,
+            node: nodeName.map((name) => ({ name })),
+            name: fc.constantFrom("do-download-job", "do-update-job", "do-takeover"),
+            issue: some({ code: fc.nat({ max: 100 }), message: fc.constantFrom("", "Image update complete.") }),
+            action: some({
+              code: fc.nat({ max: 100 }),
+              message: fc.constantFrom("", "Wait for the node to come back."),
+            }),
+          }),
+        )
+        .map(([times, rest]) => ({ start_time: times.start, end_time: times.end, ...rest })),
       { maxLength: 3 },
     ),
-    nodes: fc.array(some({ name: nodeName, model: fc.constantFrom("AFF-A400", "FAS8300", "sim"), version: arbStorageVersion(), firmware: firmware(o) }), { maxLength: 2 }),
+    nodes: fc.array(
+      some({
+        name: nodeName,
+        model: fc.constantFrom("AFF-A400", "FAS8300", "sim"),
+        version: arbStorageVersion(),
+        firmware: firmware(o),
+      }),
+      { maxLength: 2 },
+    ),
     metrocluster: some({
       progress_summary: some({ message: fc.constantFrom("", "Upgrade in progress on cluster_A.") }),
       progress_details: some({ message: fc.constantFrom("", "Switchover complete.") }),
-      clusters: fc.array(some({ name: fc.constantFrom("cluster_A", "cluster_B"), state, estimated_duration: duration, elapsed_duration: duration }), { maxLength: 2 }),
+      clusters: fc.array(
+        some({
+          name: fc.constantFrom("cluster_A", "cluster_B"),
+          state,
+          estimated_duration: duration,
+          elapsed_duration: duration,
+        }),
+        { maxLength: 2 },
+      ),
     }),
   }).map((p): SoftwareProfile => ({ ...p, _links: selfLink("/api/cluster/software") }));
   return withNewer(halOrPlain(profile), o);
@@ -1090,13 +1346,13 @@ export function arbSoftwareProfileModel(o: StorageModelOptions = {}): fc.Arbitra
 
 /** Software packages (`version` always, `create_time` when read one by one, `_links` to `/api/cluster/software/packages/<version>`); `softwarePackage.decode` returns each unchanged. */
 export function arbSoftwarePackageModel(o: StorageModelOptions = {}): fc.Arbitrary<SoftwarePackage> {
-  const pkg = fc
-    .tuple(arbStorageVersion(), maybe(arbStorageDateTime()))
-    .map(([version, created]): SoftwarePackage => ({
+  const pkg = fc.tuple(arbStorageVersion(), maybe(arbStorageDateTime())).map(
+    ([version, created]): SoftwarePackage => ({
       version,
       ...(created === undefined ? {} : { create_time: created }),
       _links: selfLink(`/api/cluster/software/packages/${encodeURIComponent(version)}`),
-    }));
+    }),
+  );
   return withNewer(halOrPlain(pkg), o);
 }
 
@@ -1108,21 +1364,30 @@ export function arbSoftwarePackageModel(o: StorageModelOptions = {}): fc.Arbitra
 export function arbSoftwareHistoryModel(o: StorageModelOptions = {}): fc.Arbitrary<SoftwareHistoryRecord> {
   const rec = fc
     .tuple(
-      fc.tuple(fc.integer({ min: 9, max: 10 }), fc.integer({ min: 0, max: 18 }), fc.integer({ min: 1, max: 3 }), fc.nat({ max: 1 })),
+      fc.tuple(
+        fc.integer({ min: 9, max: 10 }),
+        fc.integer({ min: 0, max: 18 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.nat({ max: 1 }),
+      ),
       interval,
       some({ node: modelRef(NODES, nodeName), state: enumOf(SOFTWARE_HISTORY_STATES, o) }),
       fc.boolean(),
     )
-    .map(([[major, minor, step, micro], times, rest, timed]): SoftwareHistoryRecord => ({
-      ...rest,
-      from_version: `${major}.${minor}.${micro}`,
-      to_version: `${major}.${minor + step}.${micro}`,
-      ...(timed ? { start_time: times.start, end_time: times.end } : {}),
-    }));
+    .map(
+      ([[major, minor, step, micro], times, rest, timed]): SoftwareHistoryRecord => ({
+        ...rest,
+        from_version: `${major}.${minor}.${micro}`,
+        to_version: `${major}.${minor + step}.${micro}`,
+        ...(timed ? { start_time: times.start, end_time: times.end } : {}),
+      }),
+    );
   return withNewer(rec, o);
 }
 
-const TRANSFER_FAILURES = Object.values(PACKAGE_TRANSFER_ERRORS).filter((e) => e.code !== PACKAGE_TRANSFER_ERRORS.FIRMWARE_UPDATE_COMPLETED.code);
+const TRANSFER_FAILURES = Object.values(PACKAGE_TRANSFER_ERRORS).filter(
+  (e) => e.code !== PACKAGE_TRANSFER_ERRORS.FIRMWARE_UPDATE_COMPLETED.code,
+);
 
 /**
  * Download progress (`GET /api/cluster/software/download`): `not_started` and `success` with
@@ -1161,7 +1426,10 @@ export function arbSoftwareDownloadPost(): fc.Arbitrary<SoftwareDownloadInput> {
       arbStorageVersion(),
       fc.constantFrom("image_%.tgz", "%_q_image.tgz", "ontap-%.tgz"),
     )
-    .map(([scheme, host, dirs, version, pattern]) => `${scheme}://${host}/${[...dirs, pattern.replace("%", version)].join("/")}`);
+    .map(
+      ([scheme, host, dirs, version, pattern]) =>
+        `${scheme}://${host}/${[...dirs, pattern.replace("%", version)].join("/")}`,
+    );
   return some(
     {
       url,
@@ -1183,7 +1451,10 @@ export interface ArbSoftwarePatchOptions {
  * accepts every value.
  */
 export function arbSoftwarePatch(options: ArbSoftwarePatchOptions = {}): fc.Arbitrary<SoftwarePatchInput> {
-  const version = options.versions === undefined ? arbStorageVersion() : fc.constantFrom(...need(options.versions, "version", "arbSoftwarePatch"));
+  const version =
+    options.versions === undefined
+      ? arbStorageVersion()
+      : fc.constantFrom(...need(options.versions, "version", "arbSoftwarePatch"));
   return fc.oneof(
     version.map((v): SoftwarePatchInput => ({ version: v })),
     fc.constantFrom(...SOFTWARE_ACTIONS).map((action: SoftwareAction): SoftwarePatchInput => ({ action })),
@@ -1195,8 +1466,11 @@ export function arbSoftwarePatch(options: ArbSoftwarePatchOptions = {}): fc.Arbi
  * `stabilize_minutes` 1..60, `action`, `nodes_to_update` (1..3 distinct node names without
  * commas, from `nodes` when given) and `return_timeout` 0..120.
  */
-export function arbSoftwarePatchQuery(options: { readonly nodes?: readonly string[] } = {}): fc.Arbitrary<SoftwarePatchQuery> {
-  const node = options.nodes === undefined ? nodeName : fc.constantFrom(...need(options.nodes, "node", "arbSoftwarePatchQuery"));
+export function arbSoftwarePatchQuery(
+  options: { readonly nodes?: readonly string[] } = {},
+): fc.Arbitrary<SoftwarePatchQuery> {
+  const node =
+    options.nodes === undefined ? nodeName : fc.constantFrom(...need(options.nodes, "node", "arbSoftwarePatchQuery"));
   return some({
     validate_only: fc.boolean(),
     skip_warnings: fc.boolean(),
@@ -1232,13 +1506,30 @@ export function arbJobModel(o: StorageModelOptions = {}): fc.Arbitrary<Job> {
     { code: 10551388, message: "Package delete operation timed out." },
   );
   const j = fc
-    .tuple(arbStorageUuid(), fc.constantFrom(...JOB_STATES), fc.constantFrom(...JOB_DESCRIPTIONS), interval, failure, some({ svm: modelRef(SVMS), node: modelRef(NODES, nodeName) }))
+    .tuple(
+      arbStorageUuid(),
+      fc.constantFrom(...JOB_STATES),
+      fc.constantFrom(...JOB_DESCRIPTIONS),
+      interval,
+      failure,
+      some({ svm: modelRef(SVMS), node: modelRef(NODES, nodeName) }),
+    )
     .map(([uuid, state, description, times, fail, refs]): Job => {
       const ended = state === "success" || state === "failure";
       const outcome =
         state === "failure"
           ? { message: fail.message, code: fail.code, error: { code: String(fail.code), message: fail.message } }
-          : { message: state === "success" ? "success" : state === "queued" ? "Queued" : state === "paused" ? "Paused" : "Running", code: 0 };
+          : {
+              message:
+                state === "success"
+                  ? "success"
+                  : state === "queued"
+                    ? "Queued"
+                    : state === "paused"
+                      ? "Paused"
+                      : "Running",
+              code: 0,
+            };
       return {
         uuid,
         description,
@@ -1262,7 +1553,9 @@ export function arbJobAcceptedModel(): fc.Arbitrary<AcceptedResponse> {
   const ref = arbStorageUuid().map((uuid) => ({ uuid, _links: selfLink(`${JOBS}/${uuid}`) }));
   return fc.oneof(
     ref.map((job): AcceptedResponse => ({ job })),
-    fc.uniqueArray(ref, { maxLength: 4, selector: (r) => r.uuid }).map((jobs): AcceptedResponse => ({ num_records: jobs.length, jobs })),
+    fc
+      .uniqueArray(ref, { maxLength: 4, selector: (r) => r.uuid })
+      .map((jobs): AcceptedResponse => ({ num_records: jobs.length, jobs })),
   );
 }
 
@@ -1279,7 +1572,10 @@ export interface ArbCollectionOptions {
  * with the next offset; a count-only answer (`return_records=false`) has no `records`.
  * `collection.decode(page, codec)` returns each page unchanged when `codec.decode` returns each item unchanged.
  */
-export function arbCollectionModel<T>(item: fc.Arbitrary<T>, options: ArbCollectionOptions = {}): fc.Arbitrary<Collection<T>> {
+export function arbCollectionModel<T>(
+  item: fc.Arbitrary<T>,
+  options: ArbCollectionOptions = {},
+): fc.Arbitrary<Collection<T>> {
   const path = options.path ?? NAMESPACES;
   const max = options.maxRecords ?? 5;
   const page = fc
@@ -1292,11 +1588,15 @@ export function arbCollectionModel<T>(item: fc.Arbitrary<T>, options: ArbCollect
         _links: {
           self: { href: `${path}?${query}` },
           // A page cut short by the server's time limit may be empty and then has no next link.
-          ...(more && records.length > 0 ? { next: { href: `${path}?max_records=${max}&offset=${offset + records.length}` } } : {}),
+          ...(more && records.length > 0
+            ? { next: { href: `${path}?max_records=${max}&offset=${offset + records.length}` } }
+            : {}),
         },
       };
     });
-  const count = fc.nat({ max: 10_000 }).map((n): Collection<T> => ({ num_records: n, _links: selfLink(`${path}?return_records=false`) }));
+  const count = fc
+    .nat({ max: 10_000 })
+    .map((n): Collection<T> => ({ num_records: n, _links: selfLink(`${path}?return_records=false`) }));
   return fc.oneof({ arbitrary: page, weight: 4 }, { arbitrary: count, weight: 1 });
 }
 
@@ -1308,7 +1608,11 @@ const ERROR_EXAMPLES = [
   { code: "2621573", message: "SVM is temporarily locked while recording the configuration baseline." },
 ] as const;
 
-const TABLE_ERRORS = [...Object.values(PACKAGE_TRANSFER_ERRORS), ...Object.values(PACKAGE_UPLOAD_ERRORS), ...Object.values(PACKAGE_DELETE_ERRORS)];
+const TABLE_ERRORS = [
+  ...Object.values(PACKAGE_TRANSFER_ERRORS),
+  ...Object.values(PACKAGE_UPLOAD_ERRORS),
+  ...Object.values(PACKAGE_DELETE_ERRORS),
+];
 
 /**
  * API error bodies `{error: {message, code, target?, arguments?}}` (storage-api.md §1.3):
@@ -1324,7 +1628,10 @@ export function arbApiErrorModel(): fc.Arbitrary<ApiErrorBody> {
     .tuple(
       detail,
       maybe(fc.constantFrom("svm.name", "space.size", "name", "origins[0].volume.name", "stabilize_minutes")),
-      fc.array(all({ code: fc.nat({ max: 99_999_999 }).map(String), message: fc.constantFrom("vs1", "vol1", "9.16.1") }), { maxLength: 2 }),
+      fc.array(
+        all({ code: fc.nat({ max: 99_999_999 }).map(String), message: fc.constantFrom("vs1", "vol1", "9.16.1") }),
+        { maxLength: 2 },
+      ),
     )
     .map(([d, target, args]): ApiErrorBody => {
       const error: ApiErrorBody["error"] = { message: d.message, code: d.code };
@@ -1334,4 +1641,3 @@ export function arbApiErrorModel(): fc.Arbitrary<ApiErrorBody> {
       return { error };
     });
 }
-

@@ -4,7 +4,19 @@
 
 import fc from "fast-check";
 import { fromJson, type JsonObject, type NetworkingObject } from "../networking/index.js";
-import { familyBits, formatCidr, formatIP, formatIPv4, formatIPv6, hostMask, ipv6Groups, isV4Mapped, maskAddress, type IPFamily, type IPNet } from "./addresses.js";
+import {
+  familyBits,
+  formatCidr,
+  formatIP,
+  formatIPv4,
+  formatIPv6,
+  hostMask,
+  ipv6Groups,
+  isV4Mapped,
+  maskAddress,
+  type IPFamily,
+  type IPNet,
+} from "./addresses.js";
 import {
   arbAbsolutePath,
   arbAnnotationValue,
@@ -25,7 +37,13 @@ import {
   formatLegacyCidr,
   MAX_V6,
 } from "./building-blocks.js";
-import { arbResourceBackend, arbServiceBackend, arbValidJson, INGRESS_CLASS_ANNOTATION, type ValidatedKind } from "./valid-objects.js";
+import {
+  arbResourceBackend,
+  arbServiceBackend,
+  arbValidJson,
+  INGRESS_CLASS_ANNOTATION,
+  type ValidatedKind,
+} from "./valid-objects.js";
 
 // ------------------------------------------------------------ targeted invalid objects
 
@@ -81,7 +99,13 @@ function mutation<P>(
   const arbitrary = fc.tuple(arbValidJson(kind), params).map(([base, p]): TargetedInvalid => {
     const json = structuredClone(base) as Obj;
     const expected = apply(json, p);
-    const t: TargetedInvalid = { kind, mutation: name, json: json as JsonObject, object: fromJson(json as JsonObject), expected };
+    const t: TargetedInvalid = {
+      kind,
+      mutation: name,
+      json: json as JsonObject,
+      object: fromJson(json as JsonObject),
+      expected,
+    };
     // Counterexamples print as the JSON and the expectation, not the decoded message.
     Object.defineProperty(t, fc.toStringMethod, {
       value: () => `${name}: ${stringifyJson(json)} -> ${expected.type} ${expected.field}`,
@@ -93,7 +117,10 @@ function mutation<P>(
 }
 
 function stringifyJson(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x)).replace(/"x{40,}"/g, (m) => `"x...(${m.length - 2})"`);
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x)).replace(
+    /"x{40,}"/g,
+    (m) => `"x...(${m.length - 2})"`,
+  );
 }
 
 const err = (type: ExpectedErrorType, field: string): ExpectedError => ({ type, field });
@@ -121,7 +148,17 @@ function pick<T>(xs: readonly T[], n: number): T {
 // ---- shared metadata mutations
 
 /** Names that fail NameIsDNSSubdomain with exactly one message. */
-const BAD_SUBDOMAIN_NAMES = ["Bad_Name", "UPPER", "-lead", "trail-", "a..b", "a b", "x.", "a".repeat(254), `${"a".repeat(200)}.${"b".repeat(54)}`];
+const BAD_SUBDOMAIN_NAMES = [
+  "Bad_Name",
+  "UPPER",
+  "-lead",
+  "trail-",
+  "a..b",
+  "a b",
+  "x.",
+  "a".repeat(254),
+  `${"a".repeat(200)}.${"b".repeat(54)}`,
+];
 /** Label keys failing IsQualifiedName with exactly one message. */
 const BAD_LABEL_KEYS = ["a/b/c", "-a", "a_", "has space", "example.com/-x", "Example_.com/x", "a".repeat(64), "/x"];
 /** Label values failing IsValidLabelValue with exactly one message. */
@@ -138,31 +175,61 @@ function metaMutations(kind: ValidatedKind): Mutation[] {
       delete m["generateName"];
       return err(REQUIRED, "metadata.name");
     }),
-    mutation(`${kind}.meta.label-value`, kind, "§4 metadata.labels value", fc.tuple(fc.constantFrom(...BAD_LABEL_VALUES), arbLabelKey()), (o, [v, k]) => {
-      const labels = ensureObj(ensureObj(o, "metadata"), "labels");
-      labels[k] = v;
-      return err(INVALID, "metadata.labels");
-    }),
-    mutation(`${kind}.meta.label-key`, kind, "§4 metadata.labels key", fc.tuple(fc.constantFrom(...BAD_LABEL_KEYS), arbLabelValue()), (o, [k, v]) => {
-      ensureObj(ensureObj(o, "metadata"), "labels")[k] = v;
-      return err(INVALID, "metadata.labels");
-    }),
-    mutation(`${kind}.meta.annotation-key`, kind, "§4 metadata.annotations key", fc.tuple(fc.constantFrom(...BAD_ANNOTATION_KEYS), arbAnnotationValue()), (o, [k, v]) => {
-      ensureObj(ensureObj(o, "metadata"), "annotations")[k] = v;
-      return err(INVALID, "metadata.annotations");
-    }),
-    mutation(`${kind}.meta.annotations-too-long`, kind, "§4 metadata.annotations > 256 KiB", fc.nat(100), (o, extra) => {
-      const annotations = ensureObj(ensureObj(o, "metadata"), "annotations");
-      annotations["example.com/big"] = "x".repeat(262144 + extra);
-      return err(TOO_LONG, "metadata.annotations");
-    }),
+    mutation(
+      `${kind}.meta.label-value`,
+      kind,
+      "§4 metadata.labels value",
+      fc.tuple(fc.constantFrom(...BAD_LABEL_VALUES), arbLabelKey()),
+      (o, [v, k]) => {
+        const labels = ensureObj(ensureObj(o, "metadata"), "labels");
+        labels[k] = v;
+        return err(INVALID, "metadata.labels");
+      },
+    ),
+    mutation(
+      `${kind}.meta.label-key`,
+      kind,
+      "§4 metadata.labels key",
+      fc.tuple(fc.constantFrom(...BAD_LABEL_KEYS), arbLabelValue()),
+      (o, [k, v]) => {
+        ensureObj(ensureObj(o, "metadata"), "labels")[k] = v;
+        return err(INVALID, "metadata.labels");
+      },
+    ),
+    mutation(
+      `${kind}.meta.annotation-key`,
+      kind,
+      "§4 metadata.annotations key",
+      fc.tuple(fc.constantFrom(...BAD_ANNOTATION_KEYS), arbAnnotationValue()),
+      (o, [k, v]) => {
+        ensureObj(ensureObj(o, "metadata"), "annotations")[k] = v;
+        return err(INVALID, "metadata.annotations");
+      },
+    ),
+    mutation(
+      `${kind}.meta.annotations-too-long`,
+      kind,
+      "§4 metadata.annotations > 256 KiB",
+      fc.nat(100),
+      (o, extra) => {
+        const annotations = ensureObj(ensureObj(o, "metadata"), "annotations");
+        annotations["example.com/big"] = "x".repeat(262144 + extra);
+        return err(TOO_LONG, "metadata.annotations");
+      },
+    ),
   ];
   if (kind !== "IPAddress") {
     out.push(
-      mutation(`${kind}.meta.name-invalid`, kind, "§4 metadata.name DNS-1123 subdomain", fc.constantFrom(...BAD_SUBDOMAIN_NAMES), (o, name) => {
-        ensureObj(o, "metadata")["name"] = name;
-        return err(INVALID, "metadata.name");
-      }),
+      mutation(
+        `${kind}.meta.name-invalid`,
+        kind,
+        "§4 metadata.name DNS-1123 subdomain",
+        fc.constantFrom(...BAD_SUBDOMAIN_NAMES),
+        (o, name) => {
+          ensureObj(o, "metadata")["name"] = name;
+          return err(INVALID, "metadata.name");
+        },
+      ),
     );
   }
   return out;
@@ -170,7 +237,11 @@ function metaMutations(kind: ValidatedKind): Mutation[] {
 
 // ---- Ingress
 
-const FALLBACK_PATH: Obj = { path: "/", pathType: "Prefix", backend: { service: { name: "svc", port: { number: 80 } } } };
+const FALLBACK_PATH: Obj = {
+  path: "/",
+  pathType: "Prefix",
+  backend: { service: { name: "svc", port: { number: 80 } } },
+};
 
 interface PathSite {
   readonly at: string;
@@ -184,7 +255,8 @@ function ingressPathSite(o: Obj, n: number): PathSite {
   const sites: PathSite[] = [];
   rules.forEach((r, i) => {
     const paths = r["http"]?.["paths"];
-    if (Array.isArray(paths)) paths.forEach((p: Obj, j: number) => sites.push({ at: `spec.rules[${i}].http.paths[${j}]`, path: p }));
+    if (Array.isArray(paths))
+      paths.forEach((p: Obj, j: number) => sites.push({ at: `spec.rules[${i}].http.paths[${j}]`, path: p }));
   });
   if (sites.length > 0) return pick(sites, n);
   const path = structuredClone(FALLBACK_PATH);
@@ -201,11 +273,14 @@ interface BackendSite {
 function ingressBackendSite(o: Obj, n: number): BackendSite {
   const spec = ensureObj(o, "spec");
   const sites: BackendSite[] = [];
-  if (spec["defaultBackend"] !== undefined) sites.push({ at: "spec.defaultBackend", set: (b) => (spec["defaultBackend"] = b) });
+  if (spec["defaultBackend"] !== undefined)
+    sites.push({ at: "spec.defaultBackend", set: (b) => (spec["defaultBackend"] = b) });
   for (const [i, r] of (Array.isArray(spec["rules"]) ? (spec["rules"] as Obj[]) : []).entries()) {
     const paths = r["http"]?.["paths"];
     if (Array.isArray(paths)) {
-      paths.forEach((p: Obj, j: number) => sites.push({ at: `spec.rules[${i}].http.paths[${j}].backend`, set: (b) => (p["backend"] = b) }));
+      paths.forEach((p: Obj, j: number) =>
+        sites.push({ at: `spec.rules[${i}].http.paths[${j}].backend`, set: (b) => (p["backend"] = b) }),
+      );
     }
   }
   if (sites.length > 0) return pick(sites, n);
@@ -219,7 +294,19 @@ function ingressRuleIndex(o: Obj, n: number): number {
   return n % rules.length;
 }
 
-const BAD_RULE_HOSTS = ["foo.*.example.com", "*", "*foo.com", "*.*.foo.com", "Foo.com", "foo.com.", "foo_bar.com", "foo.com:80", "10.0.0.1", "1.2.3.4", "010.0.0.1"];
+const BAD_RULE_HOSTS = [
+  "foo.*.example.com",
+  "*",
+  "*foo.com",
+  "*.*.foo.com",
+  "Foo.com",
+  "foo.com.",
+  "foo_bar.com",
+  "foo.com:80",
+  "10.0.0.1",
+  "1.2.3.4",
+  "010.0.0.1",
+];
 const BAD_TLS_HOSTS = ["foo.*.example.com", "*", "*foo.com", "Foo.com", "foo_bar.com", "foo.com:80"];
 const BAD_PATH_SEQUENCES = ["//x", "/./x", "/../x", "/%2fx", "/%2Fx", "/a//"];
 const BAD_PATH_TYPES = ["", "prefix", "exact", "implementationSpecific", "Regex", "PREFIX"];
@@ -239,153 +326,303 @@ function ingressMutations(): Mutation[] {
       delete spec["defaultBackend"];
       return err(INVALID, "spec");
     }),
-    mutation("ingress.host.invalid", K, "§5.2 host", fc.tuple(fc.nat(), fc.constantFrom(...BAD_RULE_HOSTS)), (o, [n, host]) => {
-      const i = ingressRuleIndex(o, n);
-      o["spec"]["rules"][i]["host"] = host;
-      return err(INVALID, `spec.rules[${i}].host`);
-    }),
-    mutation("ingress.host.too-long", K, "§5.2 host > 253 (Invalid, not TooLong)", fc.tuple(fc.nat(), fc.integer({ min: 254, max: 300 })), (o, [n, len]) => {
-      const i = ingressRuleIndex(o, n);
-      o["spec"]["rules"][i]["host"] = `${"a".repeat(63)}.`.repeat(5).slice(0, len - 1) + "z";
-      return err(INVALID, `spec.rules[${i}].host`);
-    }),
+    mutation(
+      "ingress.host.invalid",
+      K,
+      "§5.2 host",
+      fc.tuple(fc.nat(), fc.constantFrom(...BAD_RULE_HOSTS)),
+      (o, [n, host]) => {
+        const i = ingressRuleIndex(o, n);
+        o["spec"]["rules"][i]["host"] = host;
+        return err(INVALID, `spec.rules[${i}].host`);
+      },
+    ),
+    mutation(
+      "ingress.host.too-long",
+      K,
+      "§5.2 host > 253 (Invalid, not TooLong)",
+      fc.tuple(fc.nat(), fc.integer({ min: 254, max: 300 })),
+      (o, [n, len]) => {
+        const i = ingressRuleIndex(o, n);
+        o["spec"]["rules"][i]["host"] = `${"a".repeat(63)}.`.repeat(5).slice(0, len - 1) + "z";
+        return err(INVALID, `spec.rules[${i}].host`);
+      },
+    ),
     mutation("ingress.host.wildcard-too-long", K, "§5.2 wildcard host > 253", fc.nat(), (o, n) => {
       const i = ingressRuleIndex(o, n);
       o["spec"]["rules"][i]["host"] = `*.${"b".repeat(100)}.${"c".repeat(151)}`; // 254
       return err(INVALID, `spec.rules[${i}].host`);
     }),
-    mutation("ingress.http.paths-empty", K, "§5.3 paths Required", fc.tuple(fc.nat(), fc.boolean()), (o, [n, explicit]) => {
-      const i = ingressRuleIndex(o, n);
-      o["spec"]["rules"][i]["http"] = explicit ? { paths: [] } : {};
-      return err(REQUIRED, `spec.rules[${i}].http.paths`);
-    }),
-    mutation("ingress.path.pathType-missing", K, "§5.3 pathType Required (entry not checked further)", fc.tuple(fc.nat(), fc.string({ maxLength: 4 })), (o, [n, junk]) => {
-      const site = ingressPathSite(o, n);
-      delete site.path["pathType"];
-      site.path["path"] = junk; // not examined once pathType is missing
-      return err(REQUIRED, `${site.at}.pathType`);
-    }),
-    mutation("ingress.path.pathType-unknown", K, "§5.3 pathType NotSupported (path not checked)", fc.tuple(fc.nat(), fc.constantFrom(...BAD_PATH_TYPES), fc.string({ maxLength: 4 })), (o, [n, t, junk]) => {
-      const site = ingressPathSite(o, n);
-      site.path["pathType"] = t;
-      site.path["path"] = junk;
-      return err(NOT_SUPPORTED, `${site.at}.pathType`);
-    }),
-    mutation("ingress.path.relative", K, "§5.3 Exact/Prefix absolute path", fc.tuple(fc.nat(), fc.constantFrom("Exact", "Prefix"), arbAbsolutePath()), (o, [n, t, p]) => {
-      const site = ingressPathSite(o, n);
-      site.path["pathType"] = t;
-      site.path["path"] = p.slice(1);
-      return err(INVALID, `${site.at}.path`);
-    }),
-    mutation("ingress.path.impl-specific-relative", K, "§5.3 ImplementationSpecific non-empty relative", fc.tuple(fc.nat(), arbPathSegment()), (o, [n, seg]) => {
-      const site = ingressPathSite(o, n);
-      site.path["pathType"] = "ImplementationSpecific";
-      site.path["path"] = seg;
-      return err(INVALID, `${site.at}.path`);
-    }),
-    mutation("ingress.path.bad-sequence", K, "§5.3 //, /./, /../, %2f, %2F", fc.tuple(fc.nat(), fc.constantFrom("Exact", "Prefix"), arbAbsolutePath(), fc.constantFrom(...BAD_PATH_SEQUENCES)), (o, [n, t, p, seq]) => {
-      const site = ingressPathSite(o, n);
-      site.path["pathType"] = t;
-      site.path["path"] = p.replace(/\/$/, "") + seq;
-      return err(INVALID, `${site.at}.path`);
-    }),
-    mutation("ingress.path.bad-suffix", K, "§5.3 /. and /.. suffixes", fc.tuple(fc.nat(), fc.constantFrom("Exact", "Prefix"), arbAbsolutePath(), fc.constantFrom("/.", "/..")), (o, [n, t, p, suffix]) => {
-      const site = ingressPathSite(o, n);
-      site.path["pathType"] = t;
-      site.path["path"] = p.replace(/\/$/, "") + suffix;
-      return err(INVALID, `${site.at}.path`);
-    }),
-    mutation("ingress.backend.both", K, "§5.4 both service and resource", fc.tuple(fc.nat(), arbServiceBackend(), arbResourceBackend()), (o, [n, s, r]) => {
-      const site = ingressBackendSite(o, n);
-      site.set({ ...s, ...r });
-      return err(INVALID, site.at);
-    }),
+    mutation(
+      "ingress.http.paths-empty",
+      K,
+      "§5.3 paths Required",
+      fc.tuple(fc.nat(), fc.boolean()),
+      (o, [n, explicit]) => {
+        const i = ingressRuleIndex(o, n);
+        o["spec"]["rules"][i]["http"] = explicit ? { paths: [] } : {};
+        return err(REQUIRED, `spec.rules[${i}].http.paths`);
+      },
+    ),
+    mutation(
+      "ingress.path.pathType-missing",
+      K,
+      "§5.3 pathType Required (entry not checked further)",
+      fc.tuple(fc.nat(), fc.string({ maxLength: 4 })),
+      (o, [n, junk]) => {
+        const site = ingressPathSite(o, n);
+        delete site.path["pathType"];
+        site.path["path"] = junk; // not examined once pathType is missing
+        return err(REQUIRED, `${site.at}.pathType`);
+      },
+    ),
+    mutation(
+      "ingress.path.pathType-unknown",
+      K,
+      "§5.3 pathType NotSupported (path not checked)",
+      fc.tuple(fc.nat(), fc.constantFrom(...BAD_PATH_TYPES), fc.string({ maxLength: 4 })),
+      (o, [n, t, junk]) => {
+        const site = ingressPathSite(o, n);
+        site.path["pathType"] = t;
+        site.path["path"] = junk;
+        return err(NOT_SUPPORTED, `${site.at}.pathType`);
+      },
+    ),
+    mutation(
+      "ingress.path.relative",
+      K,
+      "§5.3 Exact/Prefix absolute path",
+      fc.tuple(fc.nat(), fc.constantFrom("Exact", "Prefix"), arbAbsolutePath()),
+      (o, [n, t, p]) => {
+        const site = ingressPathSite(o, n);
+        site.path["pathType"] = t;
+        site.path["path"] = p.slice(1);
+        return err(INVALID, `${site.at}.path`);
+      },
+    ),
+    mutation(
+      "ingress.path.impl-specific-relative",
+      K,
+      "§5.3 ImplementationSpecific non-empty relative",
+      fc.tuple(fc.nat(), arbPathSegment()),
+      (o, [n, seg]) => {
+        const site = ingressPathSite(o, n);
+        site.path["pathType"] = "ImplementationSpecific";
+        site.path["path"] = seg;
+        return err(INVALID, `${site.at}.path`);
+      },
+    ),
+    mutation(
+      "ingress.path.bad-sequence",
+      K,
+      "§5.3 //, /./, /../, %2f, %2F",
+      fc.tuple(fc.nat(), fc.constantFrom("Exact", "Prefix"), arbAbsolutePath(), fc.constantFrom(...BAD_PATH_SEQUENCES)),
+      (o, [n, t, p, seq]) => {
+        const site = ingressPathSite(o, n);
+        site.path["pathType"] = t;
+        site.path["path"] = p.replace(/\/$/, "") + seq;
+        return err(INVALID, `${site.at}.path`);
+      },
+    ),
+    mutation(
+      "ingress.path.bad-suffix",
+      K,
+      "§5.3 /. and /.. suffixes",
+      fc.tuple(fc.nat(), fc.constantFrom("Exact", "Prefix"), arbAbsolutePath(), fc.constantFrom("/.", "/..")),
+      (o, [n, t, p, suffix]) => {
+        const site = ingressPathSite(o, n);
+        site.path["pathType"] = t;
+        site.path["path"] = p.replace(/\/$/, "") + suffix;
+        return err(INVALID, `${site.at}.path`);
+      },
+    ),
+    mutation(
+      "ingress.backend.both",
+      K,
+      "§5.4 both service and resource",
+      fc.tuple(fc.nat(), arbServiceBackend(), arbResourceBackend()),
+      (o, [n, s, r]) => {
+        const site = ingressBackendSite(o, n);
+        site.set({ ...s, ...r });
+        return err(INVALID, site.at);
+      },
+    ),
     mutation("ingress.backend.neither", K, "§5.4 neither service nor resource", fc.nat(), (o, n) => {
       const site = ingressBackendSite(o, n);
       site.set({});
       return err(INVALID, site.at);
     }),
-    mutation("ingress.backend.port-missing", K, "§5.4 port name or number Required (on the backend)", fc.tuple(fc.nat(), arbDns1035Label(), fc.nat(2)), (o, [n, name, shape]) => {
-      const site = ingressBackendSite(o, n);
-      const service: Obj = { name };
-      if (shape === 1) service["port"] = {};
-      if (shape === 2) service["port"] = { name: "", number: 0 };
-      site.set({ service });
-      return err(REQUIRED, site.at);
-    }),
-    mutation("ingress.backend.port-both", K, "§5.4 port name and number (on the backend)", fc.tuple(fc.nat(), arbDns1035Label(), fc.string({ minLength: 1, maxLength: 6 }), fc.integer({ min: -100000, max: 100000 }).filter((x) => x !== 0)), (o, [n, name, pn, num]) => {
-      const site = ingressBackendSite(o, n);
-      site.set({ service: { name, port: { name: pn, number: num } } });
-      return err(INVALID, site.at);
-    }),
-    mutation("ingress.backend.port-number", K, "§5.4 port number range", fc.tuple(fc.nat(), arbDns1035Label(), fc.constantFrom(...BAD_PORT_NUMBERS)), (o, [n, name, num]) => {
-      const site = ingressBackendSite(o, n);
-      site.set({ service: { name, port: { number: num } } });
-      return err(INVALID, `${site.at}.service.port.number`);
-    }),
-    mutation("ingress.backend.port-name", K, "§5.4 / §3 IANA port name (one sub-rule)", fc.tuple(fc.nat(), arbDns1035Label(), fc.constantFrom(...BAD_PORT_NAMES)), (o, [n, name, pn]) => {
-      const site = ingressBackendSite(o, n);
-      site.set({ service: { name, port: { name: pn } } });
-      return err(INVALID, `${site.at}.service.port.name`);
-    }),
-    mutation("ingress.backend.service-name-missing", K, "§5.4 service.name Required", fc.tuple(fc.nat(), arbPortNumber()), (o, [n, num]) => {
-      const site = ingressBackendSite(o, n);
-      site.set({ service: { port: { number: num } } });
-      return err(REQUIRED, `${site.at}.service.name`);
-    }),
-    mutation("ingress.backend.service-name", K, "§5.4 service.name DNS-1035", fc.tuple(fc.nat(), fc.constantFrom(...BAD_SERVICE_NAMES), arbPortName()), (o, [n, name, pn]) => {
-      const site = ingressBackendSite(o, n);
-      site.set({ service: { name, port: { name: pn } } });
-      return err(INVALID, `${site.at}.service.name`);
-    }),
-    mutation("ingress.backend.resource-kind-missing", K, "§5.4 resource.kind Required", fc.tuple(fc.nat(), arbPathSegmentName()), (o, [n, name]) => {
-      const site = ingressBackendSite(o, n);
-      site.set({ resource: { kind: "", name } });
-      return err(REQUIRED, `${site.at}.resource.kind`);
-    }),
-    mutation("ingress.backend.resource-name-missing", K, "§5.4 resource.name Required", fc.tuple(fc.nat(), arbPathSegmentName(), arbDns1123Subdomain()), (o, [n, kind, apiGroup]) => {
-      const site = ingressBackendSite(o, n);
-      site.set({ resource: { apiGroup, kind } });
-      return err(REQUIRED, `${site.at}.resource.name`);
-    }),
-    mutation("ingress.backend.resource-segment", K, "§5.4 / §3 path segment name", fc.tuple(fc.nat(), fc.constantFrom(...BAD_SEGMENT_NAMES), arbPathSegmentName(), fc.constantFrom("kind", "name")), (o, [n, bad, good, which]) => {
-      const site = ingressBackendSite(o, n);
-      site.set({ resource: which === "kind" ? { kind: bad, name: good } : { kind: good, name: bad } });
-      return err(INVALID, `${site.at}.resource.${which}`);
-    }),
-    mutation("ingress.backend.resource-apiGroup", K, "§5.4 resource.apiGroup (\"\" counts)", fc.tuple(fc.nat(), fc.constantFrom(...BAD_SUBDOMAINS_INCL_EMPTY), arbPathSegmentName()), (o, [n, g, name]) => {
-      const site = ingressBackendSite(o, n);
-      site.set({ resource: { apiGroup: g, kind: "Bucket", name } });
-      return err(INVALID, `${site.at}.resource.apiGroup`);
-    }),
-    mutation("ingress.tls.secretName", K, "§5.5 secretName", fc.tuple(fc.nat(), fc.constantFrom(...BAD_SECRET_NAMES)), (o, [n, name]) => {
-      const tls = ensureArr(ensureObj(o, "spec"), "tls");
-      if (tls.length === 0) tls.push({});
-      const i = n % tls.length;
-      (tls[i] as Obj)["secretName"] = name;
-      return err(INVALID, `spec.tls[${i}].secretName`);
-    }),
-    mutation("ingress.tls.host", K, "§5.5 TLS host", fc.tuple(fc.nat(), fc.constantFrom(...BAD_TLS_HOSTS)), (o, [n, host]) => {
-      const tls = ensureArr(ensureObj(o, "spec"), "tls");
-      if (tls.length === 0) tls.push({});
-      const i = n % tls.length;
-      const hosts = ensureArr(tls[i] as Obj, "hosts") as unknown as string[];
-      hosts.push(host);
-      return err(INVALID, `spec.tls[${i}].hosts[${hosts.length - 1}]`);
-    }),
-    mutation("ingress.ingressClassName", K, "§5.1 ingressClassName (\"\" counts)", fc.constantFrom(...BAD_SUBDOMAINS_INCL_EMPTY), (o, name) => {
-      ensureObj(o, "spec")["ingressClassName"] = name;
-      const annotations = o["metadata"]?.["annotations"];
-      if (annotations !== undefined) delete annotations[INGRESS_CLASS_ANNOTATION];
-      return err(INVALID, "spec.ingressClassName");
-    }),
-    mutation("ingress.class-annotation-mismatch", K, "§5.1 / §2 annotation differs from ingressClassName (create)", fc.tuple(arbDns1123Subdomain(), fc.string({ maxLength: 12 })), (o, [fallback, value]) => {
-      const spec = ensureObj(o, "spec");
-      if (typeof spec["ingressClassName"] !== "string") spec["ingressClassName"] = fallback;
-      const cls = spec["ingressClassName"] as string;
-      ensureObj(ensureObj(o, "metadata"), "annotations")[INGRESS_CLASS_ANNOTATION] = value === cls ? `${value}x` : value;
-      return err(INVALID, `annotations.${INGRESS_CLASS_ANNOTATION}`);
-    }),
+    mutation(
+      "ingress.backend.port-missing",
+      K,
+      "§5.4 port name or number Required (on the backend)",
+      fc.tuple(fc.nat(), arbDns1035Label(), fc.nat(2)),
+      (o, [n, name, shape]) => {
+        const site = ingressBackendSite(o, n);
+        const service: Obj = { name };
+        if (shape === 1) service["port"] = {};
+        if (shape === 2) service["port"] = { name: "", number: 0 };
+        site.set({ service });
+        return err(REQUIRED, site.at);
+      },
+    ),
+    mutation(
+      "ingress.backend.port-both",
+      K,
+      "§5.4 port name and number (on the backend)",
+      fc.tuple(
+        fc.nat(),
+        arbDns1035Label(),
+        fc.string({ minLength: 1, maxLength: 6 }),
+        fc.integer({ min: -100000, max: 100000 }).filter((x) => x !== 0),
+      ),
+      (o, [n, name, pn, num]) => {
+        const site = ingressBackendSite(o, n);
+        site.set({ service: { name, port: { name: pn, number: num } } });
+        return err(INVALID, site.at);
+      },
+    ),
+    mutation(
+      "ingress.backend.port-number",
+      K,
+      "§5.4 port number range",
+      fc.tuple(fc.nat(), arbDns1035Label(), fc.constantFrom(...BAD_PORT_NUMBERS)),
+      (o, [n, name, num]) => {
+        const site = ingressBackendSite(o, n);
+        site.set({ service: { name, port: { number: num } } });
+        return err(INVALID, `${site.at}.service.port.number`);
+      },
+    ),
+    mutation(
+      "ingress.backend.port-name",
+      K,
+      "§5.4 / §3 IANA port name (one sub-rule)",
+      fc.tuple(fc.nat(), arbDns1035Label(), fc.constantFrom(...BAD_PORT_NAMES)),
+      (o, [n, name, pn]) => {
+        const site = ingressBackendSite(o, n);
+        site.set({ service: { name, port: { name: pn } } });
+        return err(INVALID, `${site.at}.service.port.name`);
+      },
+    ),
+    mutation(
+      "ingress.backend.service-name-missing",
+      K,
+      "§5.4 service.name Required",
+      fc.tuple(fc.nat(), arbPortNumber()),
+      (o, [n, num]) => {
+        const site = ingressBackendSite(o, n);
+        site.set({ service: { port: { number: num } } });
+        return err(REQUIRED, `${site.at}.service.name`);
+      },
+    ),
+    mutation(
+      "ingress.backend.service-name",
+      K,
+      "§5.4 service.name DNS-1035",
+      fc.tuple(fc.nat(), fc.constantFrom(...BAD_SERVICE_NAMES), arbPortName()),
+      (o, [n, name, pn]) => {
+        const site = ingressBackendSite(o, n);
+        site.set({ service: { name, port: { name: pn } } });
+        return err(INVALID, `${site.at}.service.name`);
+      },
+    ),
+    mutation(
+      "ingress.backend.resource-kind-missing",
+      K,
+      "§5.4 resource.kind Required",
+      fc.tuple(fc.nat(), arbPathSegmentName()),
+      (o, [n, name]) => {
+        const site = ingressBackendSite(o, n);
+        site.set({ resource: { kind: "", name } });
+        return err(REQUIRED, `${site.at}.resource.kind`);
+      },
+    ),
+    mutation(
+      "ingress.backend.resource-name-missing",
+      K,
+      "§5.4 resource.name Required",
+      fc.tuple(fc.nat(), arbPathSegmentName(), arbDns1123Subdomain()),
+      (o, [n, kind, apiGroup]) => {
+        const site = ingressBackendSite(o, n);
+        site.set({ resource: { apiGroup, kind } });
+        return err(REQUIRED, `${site.at}.resource.name`);
+      },
+    ),
+    mutation(
+      "ingress.backend.resource-segment",
+      K,
+      "§5.4 / §3 path segment name",
+      fc.tuple(fc.nat(), fc.constantFrom(...BAD_SEGMENT_NAMES), arbPathSegmentName(), fc.constantFrom("kind", "name")),
+      (o, [n, bad, good, which]) => {
+        const site = ingressBackendSite(o, n);
+        site.set({ resource: which === "kind" ? { kind: bad, name: good } : { kind: good, name: bad } });
+        return err(INVALID, `${site.at}.resource.${which}`);
+      },
+    ),
+    mutation(
+      "ingress.backend.resource-apiGroup",
+      K,
+      '§5.4 resource.apiGroup ("" counts)',
+      fc.tuple(fc.nat(), fc.constantFrom(...BAD_SUBDOMAINS_INCL_EMPTY), arbPathSegmentName()),
+      (o, [n, g, name]) => {
+        const site = ingressBackendSite(o, n);
+        site.set({ resource: { apiGroup: g, kind: "Bucket", name } });
+        return err(INVALID, `${site.at}.resource.apiGroup`);
+      },
+    ),
+    mutation(
+      "ingress.tls.secretName",
+      K,
+      "§5.5 secretName",
+      fc.tuple(fc.nat(), fc.constantFrom(...BAD_SECRET_NAMES)),
+      (o, [n, name]) => {
+        const tls = ensureArr(ensureObj(o, "spec"), "tls");
+        if (tls.length === 0) tls.push({});
+        const i = n % tls.length;
+        (tls[i] as Obj)["secretName"] = name;
+        return err(INVALID, `spec.tls[${i}].secretName`);
+      },
+    ),
+    mutation(
+      "ingress.tls.host",
+      K,
+      "§5.5 TLS host",
+      fc.tuple(fc.nat(), fc.constantFrom(...BAD_TLS_HOSTS)),
+      (o, [n, host]) => {
+        const tls = ensureArr(ensureObj(o, "spec"), "tls");
+        if (tls.length === 0) tls.push({});
+        const i = n % tls.length;
+        const hosts = ensureArr(tls[i] as Obj, "hosts") as unknown as string[];
+        hosts.push(host);
+        return err(INVALID, `spec.tls[${i}].hosts[${hosts.length - 1}]`);
+      },
+    ),
+    mutation(
+      "ingress.ingressClassName",
+      K,
+      '§5.1 ingressClassName ("" counts)',
+      fc.constantFrom(...BAD_SUBDOMAINS_INCL_EMPTY),
+      (o, name) => {
+        ensureObj(o, "spec")["ingressClassName"] = name;
+        const annotations = o["metadata"]?.["annotations"];
+        if (annotations !== undefined) delete annotations[INGRESS_CLASS_ANNOTATION];
+        return err(INVALID, "spec.ingressClassName");
+      },
+    ),
+    mutation(
+      "ingress.class-annotation-mismatch",
+      K,
+      "§5.1 / §2 annotation differs from ingressClassName (create)",
+      fc.tuple(arbDns1123Subdomain(), fc.string({ maxLength: 12 })),
+      (o, [fallback, value]) => {
+        const spec = ensureObj(o, "spec");
+        if (typeof spec["ingressClassName"] !== "string") spec["ingressClassName"] = fallback;
+        const cls = spec["ingressClassName"] as string;
+        ensureObj(ensureObj(o, "metadata"), "annotations")[INGRESS_CLASS_ANNOTATION] =
+          value === cls ? `${value}x` : value;
+        return err(INVALID, `annotations.${INGRESS_CLASS_ANNOTATION}`);
+      },
+    ),
     ...metaMutations(K),
   ];
 }
@@ -410,23 +647,47 @@ function ingressClassMutations(): Mutation[] {
       else delete spec["controller"];
       return err(REQUIRED, "spec.controller");
     }),
-    mutation("ingressclass.controller.not-domain-prefixed", K, "§6 / §3 domain-prefixed path", fc.oneof(fc.constantFrom("example.com", "/foo", "example.com/", "nginx"), arbDns1123Subdomain(250)), (o, c) => {
-      ensureObj(o, "spec")["controller"] = c;
-      return err(INVALID, "spec.controller");
-    }),
-    mutation("ingressclass.controller.bad-host", K, "§6 / §3 host part", fc.tuple(fc.constantFrom("Example.com", "ex_ample.com", "-a.com", "a..b"), fc.constantFrom("ctrl", "a/b")), (o, [h, p]) => {
-      ensureObj(o, "spec")["controller"] = `${h}/${p}`;
-      return err(INVALID, "spec.controller");
-    }),
-    mutation("ingressclass.controller.bad-path", K, "§6 / §3 path part charset", fc.tuple(arbDns1123Subdomain(60), fc.constantFrom("a b", "é", "a#b", "a?b", "a\"b", "[x]")), (o, [h, p]) => {
-      ensureObj(o, "spec")["controller"] = `${h}/${p}`;
-      return err(INVALID, "spec.controller");
-    }),
-    mutation("ingressclass.controller.too-long", K, "§6 controller > 250 (TooLong only)", fc.tuple(arbDns1123Subdomain(60), fc.integer({ min: 251, max: 400 })), (o, [h, len]) => {
-      const head = `${h}/`;
-      ensureObj(o, "spec")["controller"] = head + "p".repeat(len - head.length);
-      return err(TOO_LONG, "spec.controller");
-    }),
+    mutation(
+      "ingressclass.controller.not-domain-prefixed",
+      K,
+      "§6 / §3 domain-prefixed path",
+      fc.oneof(fc.constantFrom("example.com", "/foo", "example.com/", "nginx"), arbDns1123Subdomain(250)),
+      (o, c) => {
+        ensureObj(o, "spec")["controller"] = c;
+        return err(INVALID, "spec.controller");
+      },
+    ),
+    mutation(
+      "ingressclass.controller.bad-host",
+      K,
+      "§6 / §3 host part",
+      fc.tuple(fc.constantFrom("Example.com", "ex_ample.com", "-a.com", "a..b"), fc.constantFrom("ctrl", "a/b")),
+      (o, [h, p]) => {
+        ensureObj(o, "spec")["controller"] = `${h}/${p}`;
+        return err(INVALID, "spec.controller");
+      },
+    ),
+    mutation(
+      "ingressclass.controller.bad-path",
+      K,
+      "§6 / §3 path part charset",
+      fc.tuple(arbDns1123Subdomain(60), fc.constantFrom("a b", "é", "a#b", "a?b", 'a"b', "[x]")),
+      (o, [h, p]) => {
+        ensureObj(o, "spec")["controller"] = `${h}/${p}`;
+        return err(INVALID, "spec.controller");
+      },
+    ),
+    mutation(
+      "ingressclass.controller.too-long",
+      K,
+      "§6 controller > 250 (TooLong only)",
+      fc.tuple(arbDns1123Subdomain(60), fc.integer({ min: 251, max: 400 })),
+      (o, [h, len]) => {
+        const head = `${h}/`;
+        ensureObj(o, "spec")["controller"] = head + "p".repeat(len - head.length);
+        return err(TOO_LONG, "spec.controller");
+      },
+    ),
     mutation("ingressclass.parameters.kind-missing", K, "§6 parameters.kind Required", fc.boolean(), (o, explicit) => {
       const p = ensureParameters(o);
       if (explicit) p["kind"] = "";
@@ -439,40 +700,79 @@ function ingressClassMutations(): Mutation[] {
       else delete p["name"];
       return err(REQUIRED, "spec.parameters.name");
     }),
-    mutation("ingressclass.parameters.segment", K, "§6 / §3 path segment name", fc.tuple(fc.constantFrom(...BAD_SEGMENT_NAMES), fc.constantFrom("kind", "name")), (o, [bad, which]) => {
-      ensureParameters(o)[which] = bad;
-      return err(INVALID, `spec.parameters.${which}`);
-    }),
-    mutation("ingressclass.parameters.apiGroup", K, "§6 parameters.apiGroup (\"\" counts)", fc.constantFrom(...BAD_SUBDOMAINS_INCL_EMPTY), (o, g) => {
-      ensureParameters(o)["apiGroup"] = g;
-      return err(INVALID, "spec.parameters.apiGroup");
-    }),
-    mutation("ingressclass.parameters.scope-unsupported", K, "§6 scope NotSupported (namespace not checked)", fc.tuple(fc.constantFrom("", "cluster", "namespace", "Global"), fc.option(fc.string({ maxLength: 5 }), { nil: undefined })), (o, [scope, ns]) => {
-      const p = ensureParameters(o);
-      p["scope"] = scope;
-      if (ns === undefined) delete p["namespace"];
-      else p["namespace"] = ns;
-      return err(NOT_SUPPORTED, "spec.parameters.scope");
-    }),
-    mutation("ingressclass.parameters.cluster-with-namespace", K, "§6 / §8 Cluster (or defaulted) scope with namespace: Forbidden", fc.tuple(fc.boolean(), fc.oneof(fc.constant(""), arbDns1123Label())), (o, [explicitScope, ns]) => {
-      const p = ensureParameters(o);
-      if (explicitScope) p["scope"] = "Cluster";
-      else delete p["scope"];
-      p["namespace"] = ns;
-      return err(FORBIDDEN, "spec.parameters.namespace");
-    }),
-    mutation("ingressclass.parameters.namespace-missing", K, "§6 Namespace scope without namespace: Required", fc.constant(null), (o) => {
-      const p = ensureParameters(o);
-      p["scope"] = "Namespace";
-      delete p["namespace"];
-      return err(REQUIRED, "spec.parameters.namespace");
-    }),
-    mutation("ingressclass.parameters.namespace-invalid", K, "§6 Namespace scope, namespace not a DNS-1123 label", fc.constantFrom("", "Bad", "a.b", "a_b", "-a", "a".repeat(64)), (o, ns) => {
-      const p = ensureParameters(o);
-      p["scope"] = "Namespace";
-      p["namespace"] = ns;
-      return err(INVALID, "spec.parameters.namespace");
-    }),
+    mutation(
+      "ingressclass.parameters.segment",
+      K,
+      "§6 / §3 path segment name",
+      fc.tuple(fc.constantFrom(...BAD_SEGMENT_NAMES), fc.constantFrom("kind", "name")),
+      (o, [bad, which]) => {
+        ensureParameters(o)[which] = bad;
+        return err(INVALID, `spec.parameters.${which}`);
+      },
+    ),
+    mutation(
+      "ingressclass.parameters.apiGroup",
+      K,
+      '§6 parameters.apiGroup ("" counts)',
+      fc.constantFrom(...BAD_SUBDOMAINS_INCL_EMPTY),
+      (o, g) => {
+        ensureParameters(o)["apiGroup"] = g;
+        return err(INVALID, "spec.parameters.apiGroup");
+      },
+    ),
+    mutation(
+      "ingressclass.parameters.scope-unsupported",
+      K,
+      "§6 scope NotSupported (namespace not checked)",
+      fc.tuple(
+        fc.constantFrom("", "cluster", "namespace", "Global"),
+        fc.option(fc.string({ maxLength: 5 }), { nil: undefined }),
+      ),
+      (o, [scope, ns]) => {
+        const p = ensureParameters(o);
+        p["scope"] = scope;
+        if (ns === undefined) delete p["namespace"];
+        else p["namespace"] = ns;
+        return err(NOT_SUPPORTED, "spec.parameters.scope");
+      },
+    ),
+    mutation(
+      "ingressclass.parameters.cluster-with-namespace",
+      K,
+      "§6 / §8 Cluster (or defaulted) scope with namespace: Forbidden",
+      fc.tuple(fc.boolean(), fc.oneof(fc.constant(""), arbDns1123Label())),
+      (o, [explicitScope, ns]) => {
+        const p = ensureParameters(o);
+        if (explicitScope) p["scope"] = "Cluster";
+        else delete p["scope"];
+        p["namespace"] = ns;
+        return err(FORBIDDEN, "spec.parameters.namespace");
+      },
+    ),
+    mutation(
+      "ingressclass.parameters.namespace-missing",
+      K,
+      "§6 Namespace scope without namespace: Required",
+      fc.constant(null),
+      (o) => {
+        const p = ensureParameters(o);
+        p["scope"] = "Namespace";
+        delete p["namespace"];
+        return err(REQUIRED, "spec.parameters.namespace");
+      },
+    ),
+    mutation(
+      "ingressclass.parameters.namespace-invalid",
+      K,
+      "§6 Namespace scope, namespace not a DNS-1123 label",
+      fc.constantFrom("", "Bad", "a.b", "a_b", "-a", "a".repeat(64)),
+      (o, ns) => {
+        const p = ensureParameters(o);
+        p["scope"] = "Namespace";
+        p["namespace"] = ns;
+        return err(INVALID, "spec.parameters.namespace");
+      },
+    ),
     ...metaMutations(K),
   ];
 }
@@ -488,7 +788,10 @@ interface ListSite {
 function policyRules(o: Obj): { dir: "ingress" | "egress"; peers: "from" | "to"; rule: Obj; i: number }[] {
   const spec = ensureObj(o, "spec");
   const out: { dir: "ingress" | "egress"; peers: "from" | "to"; rule: Obj; i: number }[] = [];
-  for (const [dir, peers] of [["ingress", "from"], ["egress", "to"]] as const) {
+  for (const [dir, peers] of [
+    ["ingress", "from"],
+    ["egress", "to"],
+  ] as const) {
     const rules = spec[dir];
     if (Array.isArray(rules)) rules.forEach((rule: Obj, i: number) => out.push({ dir, peers, rule, i }));
   }
@@ -500,12 +803,17 @@ function policyPortSite(o: Obj, n: number): ListSite {
   const sites: ListSite[] = [];
   for (const { dir, rule, i } of policyRules(o)) {
     const ports = rule["ports"];
-    if (Array.isArray(ports)) ports.forEach((_p, k) => sites.push({ at: `spec.${dir}[${i}].ports[${k}]`, list: ports as Obj[], index: k }));
+    if (Array.isArray(ports))
+      ports.forEach((_p, k) => sites.push({ at: `spec.${dir}[${i}].ports[${k}]`, list: ports as Obj[], index: k }));
   }
   if (sites.length > 0) return pick(sites, n);
   const ingress = ensureArr(ensureObj(o, "spec"), "ingress");
   ingress.push({ ports: [{ port: 80 }] });
-  return { at: `spec.ingress[${ingress.length - 1}].ports[0]`, list: ingress[ingress.length - 1]!["ports"] as Obj[], index: 0 };
+  return {
+    at: `spec.ingress[${ingress.length - 1}].ports[0]`,
+    list: ingress[ingress.length - 1]!["ports"] as Obj[],
+    index: 0,
+  };
 }
 
 /** A peer entry chosen by `n` (added to a new egress rule when there is none). */
@@ -513,7 +821,8 @@ function policyPeerSite(o: Obj, n: number): ListSite {
   const sites: ListSite[] = [];
   for (const { dir, peers, rule, i } of policyRules(o)) {
     const list = rule[peers];
-    if (Array.isArray(list)) list.forEach((_p, k) => sites.push({ at: `spec.${dir}[${i}].${peers}[${k}]`, list: list as Obj[], index: k }));
+    if (Array.isArray(list))
+      list.forEach((_p, k) => sites.push({ at: `spec.${dir}[${i}].${peers}[${k}]`, list: list as Obj[], index: k }));
   }
   if (sites.length > 0) return pick(sites, n);
   const egress = ensureArr(ensureObj(o, "spec"), "egress");
@@ -536,7 +845,8 @@ function policySelectorSite(o: Obj, n: number): SelectorSite {
     list.forEach((peer: Obj, k: number) => {
       for (const key of ["podSelector", "namespaceSelector"]) {
         const s = peer[key];
-        if (s !== null && typeof s === "object") sites.push({ at: `spec.${dir}[${i}].${peers}[${k}].${key}`, selector: s as Obj });
+        if (s !== null && typeof s === "object")
+          sites.push({ at: `spec.${dir}[${i}].${peers}[${k}].${key}`, selector: s as Obj });
       }
     });
   }
@@ -552,12 +862,24 @@ function pushRequirement(site: SelectorSite, req: Obj): string {
 const BAD_PROTOCOLS = ["", "tcp", "udp", "ICMP", "HTTP", "sctp"];
 const BAD_POLICY_PORTS = [0, -1, 65536, 70000, 2147483647, -2147483648];
 const BAD_OPERATORS = ["in", "notin", "exists", "Equals", "", "!="];
-const BAD_CIDRS = ["10.0.0.0/33", "192.168.5.6", "fd00::", "abc", "10.0.0.0/-1", "fd00::/129", "10.0.0/8", " 10.0.0.0/8", "300.0.0.0/8"];
+const BAD_CIDRS = [
+  "10.0.0.0/33",
+  "192.168.5.6",
+  "fd00::",
+  "abc",
+  "10.0.0.0/-1",
+  "fd00::/129",
+  "10.0.0/8",
+  " 10.0.0.0/8",
+  "300.0.0.0/8",
+];
 const UNPARSEABLE_CIDRS = ["", " ", "300.300.300.300/32", "10.0.0.0", "abc", "::/", "10.0.0.0/8/8"];
 
 /** A network with prefix >= 1 (so an address outside it exists). */
 function arbNonRootNet(): fc.Arbitrary<IPNet> {
-  return arbIPNet().map((net) => (net.prefix > 0 ? net : { ...net, prefix: 1, address: maskAddress(net.family, net.address, 1) }));
+  return arbIPNet().map((net) =>
+    net.prefix > 0 ? net : { ...net, prefix: 1, address: maskAddress(net.family, net.address, 1) },
+  );
 }
 
 function setIpBlockPeer(o: Obj, n: number, ipBlock: Obj): string {
@@ -569,145 +891,313 @@ function setIpBlockPeer(o: Obj, n: number, ipBlock: Obj): string {
 function networkPolicyMutations(): Mutation[] {
   const K: ValidatedKind = "NetworkPolicy";
   return [
-    mutation("networkpolicy.port.protocol", K, "§7.2 protocol NotSupported (\"\" not defaulted)", fc.tuple(fc.nat(), fc.constantFrom(...BAD_PROTOCOLS)), (o, [n, p]) => {
-      const site = policyPortSite(o, n);
-      (site.list[site.index] as Obj)["protocol"] = p;
-      return err(NOT_SUPPORTED, `${site.at}.protocol`);
-    }),
-    mutation("networkpolicy.port.number-range", K, "§7.2 port outside 1-65535", fc.tuple(fc.nat(), fc.constantFrom(...BAD_POLICY_PORTS)), (o, [n, p]) => {
-      const site = policyPortSite(o, n);
-      const port = site.list[site.index] as Obj;
-      port["port"] = p;
-      delete port["endPort"];
-      return err(INVALID, `${site.at}.port`);
-    }),
-    mutation("networkpolicy.port.name", K, "§7.2 named port, one failed sub-rule (\"80\" is a string)", fc.tuple(fc.nat(), fc.constantFrom(...BAD_PORT_NAMES)), (o, [n, p]) => {
-      const site = policyPortSite(o, n);
-      const port = site.list[site.index] as Obj;
-      port["port"] = p;
-      delete port["endPort"];
-      return err(INVALID, `${site.at}.port`);
-    }),
-    mutation("networkpolicy.port.endPort-with-named-port", K, "§7.2 endPort with non-numeric port", fc.tuple(fc.nat(), arbPortName(), fc.integer({ min: -5, max: 70000 })), (o, [n, name, end]) => {
-      const site = policyPortSite(o, n);
-      const port = site.list[site.index] as Obj;
-      port["port"] = name;
-      port["endPort"] = end;
-      return err(INVALID, `${site.at}.endPort`);
-    }),
-    mutation("networkpolicy.port.endPort-without-port", K, "§7.2 endPort without port", fc.tuple(fc.nat(), fc.integer({ min: -5, max: 70000 })), (o, [n, end]) => {
-      const site = policyPortSite(o, n);
-      const port = site.list[site.index] as Obj;
-      delete port["port"];
-      port["endPort"] = end;
-      return err(INVALID, `${site.at}.endPort`);
-    }),
-    mutation("networkpolicy.port.endPort-below-port", K, "§7.2 endPort < port", fc.tuple(fc.nat(), fc.integer({ min: 2, max: 65535 }), fc.nat()), (o, [n, p, k]) => {
-      const site = policyPortSite(o, n);
-      const port = site.list[site.index] as Obj;
-      port["port"] = p;
-      port["endPort"] = 1 + (k % (p - 1));
-      return err(INVALID, `${site.at}.endPort`);
-    }),
-    mutation("networkpolicy.port.endPort-range", K, "§7.2 endPort > 65535 (and >= port)", fc.tuple(fc.nat(), arbPortNumber(), fc.integer({ min: 65536, max: 2147483647 })), (o, [n, p, end]) => {
-      const site = policyPortSite(o, n);
-      const port = site.list[site.index] as Obj;
-      port["port"] = p;
-      port["endPort"] = end;
-      return err(INVALID, `${site.at}.endPort`);
-    }),
+    mutation(
+      "networkpolicy.port.protocol",
+      K,
+      '§7.2 protocol NotSupported ("" not defaulted)',
+      fc.tuple(fc.nat(), fc.constantFrom(...BAD_PROTOCOLS)),
+      (o, [n, p]) => {
+        const site = policyPortSite(o, n);
+        (site.list[site.index] as Obj)["protocol"] = p;
+        return err(NOT_SUPPORTED, `${site.at}.protocol`);
+      },
+    ),
+    mutation(
+      "networkpolicy.port.number-range",
+      K,
+      "§7.2 port outside 1-65535",
+      fc.tuple(fc.nat(), fc.constantFrom(...BAD_POLICY_PORTS)),
+      (o, [n, p]) => {
+        const site = policyPortSite(o, n);
+        const port = site.list[site.index] as Obj;
+        port["port"] = p;
+        delete port["endPort"];
+        return err(INVALID, `${site.at}.port`);
+      },
+    ),
+    mutation(
+      "networkpolicy.port.name",
+      K,
+      '§7.2 named port, one failed sub-rule ("80" is a string)',
+      fc.tuple(fc.nat(), fc.constantFrom(...BAD_PORT_NAMES)),
+      (o, [n, p]) => {
+        const site = policyPortSite(o, n);
+        const port = site.list[site.index] as Obj;
+        port["port"] = p;
+        delete port["endPort"];
+        return err(INVALID, `${site.at}.port`);
+      },
+    ),
+    mutation(
+      "networkpolicy.port.endPort-with-named-port",
+      K,
+      "§7.2 endPort with non-numeric port",
+      fc.tuple(fc.nat(), arbPortName(), fc.integer({ min: -5, max: 70000 })),
+      (o, [n, name, end]) => {
+        const site = policyPortSite(o, n);
+        const port = site.list[site.index] as Obj;
+        port["port"] = name;
+        port["endPort"] = end;
+        return err(INVALID, `${site.at}.endPort`);
+      },
+    ),
+    mutation(
+      "networkpolicy.port.endPort-without-port",
+      K,
+      "§7.2 endPort without port",
+      fc.tuple(fc.nat(), fc.integer({ min: -5, max: 70000 })),
+      (o, [n, end]) => {
+        const site = policyPortSite(o, n);
+        const port = site.list[site.index] as Obj;
+        delete port["port"];
+        port["endPort"] = end;
+        return err(INVALID, `${site.at}.endPort`);
+      },
+    ),
+    mutation(
+      "networkpolicy.port.endPort-below-port",
+      K,
+      "§7.2 endPort < port",
+      fc.tuple(fc.nat(), fc.integer({ min: 2, max: 65535 }), fc.nat()),
+      (o, [n, p, k]) => {
+        const site = policyPortSite(o, n);
+        const port = site.list[site.index] as Obj;
+        port["port"] = p;
+        port["endPort"] = 1 + (k % (p - 1));
+        return err(INVALID, `${site.at}.endPort`);
+      },
+    ),
+    mutation(
+      "networkpolicy.port.endPort-range",
+      K,
+      "§7.2 endPort > 65535 (and >= port)",
+      fc.tuple(fc.nat(), arbPortNumber(), fc.integer({ min: 65536, max: 2147483647 })),
+      (o, [n, p, end]) => {
+        const site = policyPortSite(o, n);
+        const port = site.list[site.index] as Obj;
+        port["port"] = p;
+        port["endPort"] = end;
+        return err(INVALID, `${site.at}.endPort`);
+      },
+    ),
     mutation("networkpolicy.peer.empty", K, "§7.3 empty peer Required", fc.nat(), (o, n) => {
       const site = policyPeerSite(o, n);
       site.list[site.index] = {};
       return err(REQUIRED, site.at);
     }),
-    mutation("networkpolicy.peer.ipBlock-with-selector", K, "§7.3 ipBlock with a selector: Forbidden on the peer", fc.tuple(fc.nat(), arbIPBlock(), arbLabelSelector(), arbLabelSelector(), fc.nat(2)), (o, [n, ipBlock, a, b, which]) => {
-      const site = policyPeerSite(o, n);
-      const peer: Obj = { ipBlock };
-      if (which !== 1) peer["podSelector"] = a;
-      if (which !== 0) peer["namespaceSelector"] = b;
-      site.list[site.index] = peer;
-      return err(FORBIDDEN, site.at);
-    }),
-    mutation("networkpolicy.ipBlock.cidr-missing", K, "§7.4 cidr Required (except not examined)", fc.tuple(fc.nat(), fc.array(fc.constantFrom(...UNPARSEABLE_CIDRS), { maxLength: 2 }), fc.boolean()), (o, [n, except, explicit]) => {
-      const at = setIpBlockPeer(o, n, explicit ? { cidr: "", except } : { except });
-      return err(REQUIRED, `${at}.cidr`);
-    }),
-    mutation("networkpolicy.ipBlock.cidr-invalid", K, "§7.4 cidr unparseable (except not examined)", fc.tuple(fc.nat(), fc.constantFrom(...BAD_CIDRS), fc.array(fc.constantFrom(...UNPARSEABLE_CIDRS), { maxLength: 2 })), (o, [n, cidr, except]) => {
-      const at = setIpBlockPeer(o, n, { cidr, except });
-      return err(INVALID, `${at}.cidr`);
-    }),
-    mutation("networkpolicy.ipBlock.except-unparseable", K, "§7.4 except unparseable", fc.tuple(fc.nat(), arbIPBlock(), fc.constantFrom(...UNPARSEABLE_CIDRS), fc.nat()), (o, [n, block, bad, pos]) => {
-      const except = [...((block["except"] as string[] | undefined) ?? [])];
-      const k = pos % (except.length + 1);
-      except.splice(k, 0, bad);
-      const at = setIpBlockPeer(o, n, { cidr: block["cidr"] as string, except });
-      return err(INVALID, `${at}.except[${k}]`);
-    }),
-    mutation("networkpolicy.ipBlock.except-outside", K, "§7.4 except outside cidr", fc.tuple(fc.nat(), arbNonRootNet(), fc.nat(), fc.nat(), fc.bigInt({ min: 0n, max: MAX_V6 })), (o, [n, net, flip, q, raw]) => {
-      const bits = familyBits(net.family);
-      const bit = flip % net.prefix; // a bit inside the prefix
-      const prefix = net.prefix + (q % (bits - net.prefix + 1));
-      const outside = maskAddress(net.family, (net.address | (raw & hostMask(net.family, net.prefix))) ^ (1n << BigInt(bits - 1 - bit)), prefix);
-      // An IPv4-mapped except would be a different rule in disguise; practically never drawn, replaced by a fixed pair.
-      const block =
-        net.family === 6 && isV4Mapped(outside)
-          ? { cidr: "2001:db8::/32", except: ["2001:db9::/48"] }
-          : { cidr: formatCidr(net), except: [formatCidr({ family: net.family, prefix, address: outside })] };
-      const at = setIpBlockPeer(o, n, block);
-      return err(INVALID, `${at}.except[0]`);
-    }),
-    mutation("networkpolicy.ipBlock.except-not-narrower", K, "§7.4 except prefix <= cidr prefix (equal fails)", fc.tuple(fc.nat(), arbIPNet(), fc.nat()), (o, [n, net, k]) => {
-      const prefix = k % (net.prefix + 1); // 0..cidr prefix: the same network or a supernet
-      const except = formatCidr({ family: net.family, prefix, address: maskAddress(net.family, net.address, prefix) });
-      const at = setIpBlockPeer(o, n, { cidr: formatCidr(net), except: [except] });
-      return err(INVALID, `${at}.except[0]`);
-    }),
-    mutation("networkpolicy.ipBlock.except-other-family", K, "§7.4 except of the other IP family", fc.tuple(fc.nat(), arbIPNet(4), arbIPNet(6), fc.boolean()), (o, [n, v4, v6, v4cidr]) => {
-      const [cidr, except] = v4cidr ? [v4, v6] : [v6, v4];
-      const at = setIpBlockPeer(o, n, { cidr: formatCidr(cidr), except: [formatCidr(except)] });
-      return err(INVALID, `${at}.except[0]`);
-    }),
-    mutation("networkpolicy.selector.operator", K, "§7.5 operator Invalid (not NotSupported)", fc.tuple(fc.nat(), fc.constantFrom(...BAD_OPERATORS), arbLabelKey(), fc.array(arbLabelValue(), { maxLength: 2 })), (o, [n, op, key, values]) => {
-      const at = pushRequirement(policySelectorSite(o, n), { key, operator: op, values });
-      return err(INVALID, `${at}.operator`);
-    }),
-    mutation("networkpolicy.selector.values-required", K, "§7.5 In/NotIn without values", fc.tuple(fc.nat(), fc.constantFrom("In", "NotIn"), arbLabelKey(), fc.boolean()), (o, [n, op, key, explicit]) => {
-      const at = pushRequirement(policySelectorSite(o, n), explicit ? { key, operator: op, values: [] } : { key, operator: op });
-      return err(REQUIRED, `${at}.values`);
-    }),
-    mutation("networkpolicy.selector.values-forbidden", K, "§7.5 Exists/DoesNotExist with values", fc.tuple(fc.nat(), fc.constantFrom("Exists", "DoesNotExist"), arbLabelKey(), fc.array(arbLabelValue(), { minLength: 1, maxLength: 2 })), (o, [n, op, key, values]) => {
-      const at = pushRequirement(policySelectorSite(o, n), { key, operator: op, values });
-      return err(FORBIDDEN, `${at}.values`);
-    }),
-    mutation("networkpolicy.selector.value", K, "§7.5 values[v] label value (1.26+)", fc.tuple(fc.nat(), fc.constantFrom("In", "NotIn"), arbLabelKey(), fc.array(arbLabelValue(), { maxLength: 2 }), fc.constantFrom(...BAD_LABEL_VALUES)), (o, [n, op, key, good, bad]) => {
-      const values = [...good, bad];
-      const at = pushRequirement(policySelectorSite(o, n), { key, operator: op, values });
-      return err(INVALID, `${at}.values[${values.length - 1}]`);
-    }),
-    mutation("networkpolicy.selector.key", K, "§7.5 key label-key rule", fc.tuple(fc.nat(), fc.constantFrom(...BAD_LABEL_KEYS), fc.constantFrom("Exists", "DoesNotExist")), (o, [n, key, op]) => {
-      const at = pushRequirement(policySelectorSite(o, n), { key, operator: op });
-      return err(INVALID, `${at}.key`);
-    }),
-    mutation("networkpolicy.selector.matchLabels-value", K, "§7.5 matchLabels value (on the map path)", fc.tuple(fc.nat(), arbLabelKey(), fc.constantFrom(...BAD_LABEL_VALUES)), (o, [n, key, v]) => {
-      const site = policySelectorSite(o, n);
-      ensureObj(site.selector, "matchLabels")[key] = v;
-      return err(INVALID, `${site.at}.matchLabels`);
-    }),
-    mutation("networkpolicy.selector.matchLabels-key", K, "§7.5 matchLabels key (on the map path)", fc.tuple(fc.nat(), fc.constantFrom(...BAD_LABEL_KEYS), arbLabelValue()), (o, [n, key, v]) => {
-      const site = policySelectorSite(o, n);
-      ensureObj(site.selector, "matchLabels")[key] = v;
-      return err(INVALID, `${site.at}.matchLabels`);
-    }),
-    mutation("networkpolicy.policyTypes.too-many", K, "§7.1 more than 2 policyTypes (entries not checked)", fc.array(fc.constantFrom("Ingress", "Egress", "ingress", "", "Both"), { minLength: 3, maxLength: 5 }), (o, types) => {
-      ensureObj(o, "spec")["policyTypes"] = types;
-      return err(INVALID, "spec.policyTypes");
-    }),
-    mutation("networkpolicy.policyTypes.unsupported", K, "§7.1 policyTypes[k] NotSupported", fc.tuple(fc.option(fc.constantFrom("Ingress", "Egress"), { nil: undefined }), fc.constantFrom("ingress", "EGRESS", "", "Both", "All"), fc.boolean()), (o, [good, bad, badFirst]) => {
-      const types = good === undefined ? [bad] : badFirst ? [bad, good] : [good, bad];
-      ensureObj(o, "spec")["policyTypes"] = types;
-      return err(NOT_SUPPORTED, `spec.policyTypes[${types.indexOf(bad)}]`);
-    }),
+    mutation(
+      "networkpolicy.peer.ipBlock-with-selector",
+      K,
+      "§7.3 ipBlock with a selector: Forbidden on the peer",
+      fc.tuple(fc.nat(), arbIPBlock(), arbLabelSelector(), arbLabelSelector(), fc.nat(2)),
+      (o, [n, ipBlock, a, b, which]) => {
+        const site = policyPeerSite(o, n);
+        const peer: Obj = { ipBlock };
+        if (which !== 1) peer["podSelector"] = a;
+        if (which !== 0) peer["namespaceSelector"] = b;
+        site.list[site.index] = peer;
+        return err(FORBIDDEN, site.at);
+      },
+    ),
+    mutation(
+      "networkpolicy.ipBlock.cidr-missing",
+      K,
+      "§7.4 cidr Required (except not examined)",
+      fc.tuple(fc.nat(), fc.array(fc.constantFrom(...UNPARSEABLE_CIDRS), { maxLength: 2 }), fc.boolean()),
+      (o, [n, except, explicit]) => {
+        const at = setIpBlockPeer(o, n, explicit ? { cidr: "", except } : { except });
+        return err(REQUIRED, `${at}.cidr`);
+      },
+    ),
+    mutation(
+      "networkpolicy.ipBlock.cidr-invalid",
+      K,
+      "§7.4 cidr unparseable (except not examined)",
+      fc.tuple(
+        fc.nat(),
+        fc.constantFrom(...BAD_CIDRS),
+        fc.array(fc.constantFrom(...UNPARSEABLE_CIDRS), { maxLength: 2 }),
+      ),
+      (o, [n, cidr, except]) => {
+        const at = setIpBlockPeer(o, n, { cidr, except });
+        return err(INVALID, `${at}.cidr`);
+      },
+    ),
+    mutation(
+      "networkpolicy.ipBlock.except-unparseable",
+      K,
+      "§7.4 except unparseable",
+      fc.tuple(fc.nat(), arbIPBlock(), fc.constantFrom(...UNPARSEABLE_CIDRS), fc.nat()),
+      (o, [n, block, bad, pos]) => {
+        const except = [...((block["except"] as string[] | undefined) ?? [])];
+        const k = pos % (except.length + 1);
+        except.splice(k, 0, bad);
+        const at = setIpBlockPeer(o, n, { cidr: block["cidr"] as string, except });
+        return err(INVALID, `${at}.except[${k}]`);
+      },
+    ),
+    mutation(
+      "networkpolicy.ipBlock.except-outside",
+      K,
+      "§7.4 except outside cidr",
+      fc.tuple(fc.nat(), arbNonRootNet(), fc.nat(), fc.nat(), fc.bigInt({ min: 0n, max: MAX_V6 })),
+      (o, [n, net, flip, q, raw]) => {
+        const bits = familyBits(net.family);
+        const bit = flip % net.prefix; // a bit inside the prefix
+        const prefix = net.prefix + (q % (bits - net.prefix + 1));
+        const outside = maskAddress(
+          net.family,
+          (net.address | (raw & hostMask(net.family, net.prefix))) ^ (1n << BigInt(bits - 1 - bit)),
+          prefix,
+        );
+        // An IPv4-mapped except would be a different rule in disguise; practically never drawn, replaced by a fixed pair.
+        const block =
+          net.family === 6 && isV4Mapped(outside)
+            ? { cidr: "2001:db8::/32", except: ["2001:db9::/48"] }
+            : { cidr: formatCidr(net), except: [formatCidr({ family: net.family, prefix, address: outside })] };
+        const at = setIpBlockPeer(o, n, block);
+        return err(INVALID, `${at}.except[0]`);
+      },
+    ),
+    mutation(
+      "networkpolicy.ipBlock.except-not-narrower",
+      K,
+      "§7.4 except prefix <= cidr prefix (equal fails)",
+      fc.tuple(fc.nat(), arbIPNet(), fc.nat()),
+      (o, [n, net, k]) => {
+        const prefix = k % (net.prefix + 1); // 0..cidr prefix: the same network or a supernet
+        const except = formatCidr({
+          family: net.family,
+          prefix,
+          address: maskAddress(net.family, net.address, prefix),
+        });
+        const at = setIpBlockPeer(o, n, { cidr: formatCidr(net), except: [except] });
+        return err(INVALID, `${at}.except[0]`);
+      },
+    ),
+    mutation(
+      "networkpolicy.ipBlock.except-other-family",
+      K,
+      "§7.4 except of the other IP family",
+      fc.tuple(fc.nat(), arbIPNet(4), arbIPNet(6), fc.boolean()),
+      (o, [n, v4, v6, v4cidr]) => {
+        const [cidr, except] = v4cidr ? [v4, v6] : [v6, v4];
+        const at = setIpBlockPeer(o, n, { cidr: formatCidr(cidr), except: [formatCidr(except)] });
+        return err(INVALID, `${at}.except[0]`);
+      },
+    ),
+    mutation(
+      "networkpolicy.selector.operator",
+      K,
+      "§7.5 operator Invalid (not NotSupported)",
+      fc.tuple(fc.nat(), fc.constantFrom(...BAD_OPERATORS), arbLabelKey(), fc.array(arbLabelValue(), { maxLength: 2 })),
+      (o, [n, op, key, values]) => {
+        const at = pushRequirement(policySelectorSite(o, n), { key, operator: op, values });
+        return err(INVALID, `${at}.operator`);
+      },
+    ),
+    mutation(
+      "networkpolicy.selector.values-required",
+      K,
+      "§7.5 In/NotIn without values",
+      fc.tuple(fc.nat(), fc.constantFrom("In", "NotIn"), arbLabelKey(), fc.boolean()),
+      (o, [n, op, key, explicit]) => {
+        const at = pushRequirement(
+          policySelectorSite(o, n),
+          explicit ? { key, operator: op, values: [] } : { key, operator: op },
+        );
+        return err(REQUIRED, `${at}.values`);
+      },
+    ),
+    mutation(
+      "networkpolicy.selector.values-forbidden",
+      K,
+      "§7.5 Exists/DoesNotExist with values",
+      fc.tuple(
+        fc.nat(),
+        fc.constantFrom("Exists", "DoesNotExist"),
+        arbLabelKey(),
+        fc.array(arbLabelValue(), { minLength: 1, maxLength: 2 }),
+      ),
+      (o, [n, op, key, values]) => {
+        const at = pushRequirement(policySelectorSite(o, n), { key, operator: op, values });
+        return err(FORBIDDEN, `${at}.values`);
+      },
+    ),
+    mutation(
+      "networkpolicy.selector.value",
+      K,
+      "§7.5 values[v] label value (1.26+)",
+      fc.tuple(
+        fc.nat(),
+        fc.constantFrom("In", "NotIn"),
+        arbLabelKey(),
+        fc.array(arbLabelValue(), { maxLength: 2 }),
+        fc.constantFrom(...BAD_LABEL_VALUES),
+      ),
+      (o, [n, op, key, good, bad]) => {
+        const values = [...good, bad];
+        const at = pushRequirement(policySelectorSite(o, n), { key, operator: op, values });
+        return err(INVALID, `${at}.values[${values.length - 1}]`);
+      },
+    ),
+    mutation(
+      "networkpolicy.selector.key",
+      K,
+      "§7.5 key label-key rule",
+      fc.tuple(fc.nat(), fc.constantFrom(...BAD_LABEL_KEYS), fc.constantFrom("Exists", "DoesNotExist")),
+      (o, [n, key, op]) => {
+        const at = pushRequirement(policySelectorSite(o, n), { key, operator: op });
+        return err(INVALID, `${at}.key`);
+      },
+    ),
+    mutation(
+      "networkpolicy.selector.matchLabels-value",
+      K,
+      "§7.5 matchLabels value (on the map path)",
+      fc.tuple(fc.nat(), arbLabelKey(), fc.constantFrom(...BAD_LABEL_VALUES)),
+      (o, [n, key, v]) => {
+        const site = policySelectorSite(o, n);
+        ensureObj(site.selector, "matchLabels")[key] = v;
+        return err(INVALID, `${site.at}.matchLabels`);
+      },
+    ),
+    mutation(
+      "networkpolicy.selector.matchLabels-key",
+      K,
+      "§7.5 matchLabels key (on the map path)",
+      fc.tuple(fc.nat(), fc.constantFrom(...BAD_LABEL_KEYS), arbLabelValue()),
+      (o, [n, key, v]) => {
+        const site = policySelectorSite(o, n);
+        ensureObj(site.selector, "matchLabels")[key] = v;
+        return err(INVALID, `${site.at}.matchLabels`);
+      },
+    ),
+    mutation(
+      "networkpolicy.policyTypes.too-many",
+      K,
+      "§7.1 more than 2 policyTypes (entries not checked)",
+      fc.array(fc.constantFrom("Ingress", "Egress", "ingress", "", "Both"), { minLength: 3, maxLength: 5 }),
+      (o, types) => {
+        ensureObj(o, "spec")["policyTypes"] = types;
+        return err(INVALID, "spec.policyTypes");
+      },
+    ),
+    mutation(
+      "networkpolicy.policyTypes.unsupported",
+      K,
+      "§7.1 policyTypes[k] NotSupported",
+      fc.tuple(
+        fc.option(fc.constantFrom("Ingress", "Egress"), { nil: undefined }),
+        fc.constantFrom("ingress", "EGRESS", "", "Both", "All"),
+        fc.boolean(),
+      ),
+      (o, [good, bad, badFirst]) => {
+        const types = good === undefined ? [bad] : badFirst ? [bad, good] : [good, bad];
+        ensureObj(o, "spec")["policyTypes"] = types;
+        return err(NOT_SUPPORTED, `spec.policyTypes[${types.indexOf(bad)}]`);
+      },
+    ),
     ...metaMutations(K),
   ];
 }
@@ -738,33 +1228,63 @@ function arbBadIPName(): fc.Arbitrary<string> {
 function ipAddressMutations(): Mutation[] {
   const K: ValidatedKind = "IPAddress";
   return [
-    mutation("ipaddress.name.not-canonical-ip", K, "ValidateIPAddressName = strict IsValidIP", arbBadIPName(), (o, name) => {
-      ensureObj(o, "metadata")["name"] = name;
-      return err(INVALID, "metadata.name");
-    }),
+    mutation(
+      "ipaddress.name.not-canonical-ip",
+      K,
+      "ValidateIPAddressName = strict IsValidIP",
+      arbBadIPName(),
+      (o, name) => {
+        ensureObj(o, "metadata")["name"] = name;
+        return err(INVALID, "metadata.name");
+      },
+    ),
     mutation("ipaddress.parentRef.missing", K, "validateIPAddressParentReference: nil", fc.boolean(), (o, noSpec) => {
       if (noSpec) delete o["spec"];
       else o["spec"] = {};
       return err(REQUIRED, "spec.parentRef");
     }),
-    mutation("ipaddress.parentRef.required", K, "validateIPAddressParentReference: resource/name Required", fc.tuple(fc.constantFrom("resource", "name"), fc.boolean()), (o, [which, explicit]) => {
-      const ref = ensureObj(ensureObj(o, "spec"), "parentRef");
-      if (explicit) ref[which] = "";
-      else delete ref[which];
-      return err(REQUIRED, `spec.parentRef.${which}`);
-    }),
-    mutation("ipaddress.parentRef.segment", K, "validateIPAddressParentReference: path segment names", fc.tuple(fc.constantFrom("resource", "name"), fc.constantFrom(...BAD_SEGMENT_NAMES)), (o, [which, bad]) => {
-      ensureObj(ensureObj(o, "spec"), "parentRef")[which] = bad;
-      return err(INVALID, `spec.parentRef.${which}`);
-    }),
-    mutation("ipaddress.parentRef.group", K, "validateIPAddressParentReference: group DNS-1123 subdomain", fc.constantFrom("Bad_Group", "example.com.", "UPPER.io", "a".repeat(254)), (o, g) => {
-      ensureObj(ensureObj(o, "spec"), "parentRef")["group"] = g;
-      return err(INVALID, "spec.parentRef.group");
-    }),
-    mutation("ipaddress.parentRef.namespace", K, "validateIPAddressParentReference: namespace", fc.constantFrom("a/b", "..", "a%b"), (o, ns) => {
-      ensureObj(ensureObj(o, "spec"), "parentRef")["namespace"] = ns;
-      return err(INVALID, "spec.parentRef.namespace");
-    }),
+    mutation(
+      "ipaddress.parentRef.required",
+      K,
+      "validateIPAddressParentReference: resource/name Required",
+      fc.tuple(fc.constantFrom("resource", "name"), fc.boolean()),
+      (o, [which, explicit]) => {
+        const ref = ensureObj(ensureObj(o, "spec"), "parentRef");
+        if (explicit) ref[which] = "";
+        else delete ref[which];
+        return err(REQUIRED, `spec.parentRef.${which}`);
+      },
+    ),
+    mutation(
+      "ipaddress.parentRef.segment",
+      K,
+      "validateIPAddressParentReference: path segment names",
+      fc.tuple(fc.constantFrom("resource", "name"), fc.constantFrom(...BAD_SEGMENT_NAMES)),
+      (o, [which, bad]) => {
+        ensureObj(ensureObj(o, "spec"), "parentRef")[which] = bad;
+        return err(INVALID, `spec.parentRef.${which}`);
+      },
+    ),
+    mutation(
+      "ipaddress.parentRef.group",
+      K,
+      "validateIPAddressParentReference: group DNS-1123 subdomain",
+      fc.constantFrom("Bad_Group", "example.com.", "UPPER.io", "a".repeat(254)),
+      (o, g) => {
+        ensureObj(ensureObj(o, "spec"), "parentRef")["group"] = g;
+        return err(INVALID, "spec.parentRef.group");
+      },
+    ),
+    mutation(
+      "ipaddress.parentRef.namespace",
+      K,
+      "validateIPAddressParentReference: namespace",
+      fc.constantFrom("a/b", "..", "a%b"),
+      (o, ns) => {
+        ensureObj(ensureObj(o, "spec"), "parentRef")["namespace"] = ns;
+        return err(INVALID, "spec.parentRef.namespace");
+      },
+    ),
     ...metaMutations(K),
   ];
 }
@@ -777,14 +1297,19 @@ function arbBadStrictCidr(): fc.Arbitrary<string> {
     // host bits set beyond the prefix
     fc.tuple(arbIPNet(), fc.bigInt({ min: 1n, max: MAX_V6 })).map(([net, noise]) => {
       const bits = familyBits(net.family);
-      const n = net.prefix === bits ? { ...net, prefix: bits - 1, address: maskAddress(net.family, net.address, bits - 1) } : net;
+      const n =
+        net.prefix === bits
+          ? { ...net, prefix: bits - 1, address: maskAddress(net.family, net.address, bits - 1) }
+          : net;
       let a = n.address | (noise & hostMask(n.family, n.prefix));
       if (a === n.address) a |= 1n; // at least one host bit
       if (n.family === 6 && isV4Mapped(a)) a |= 1n << 127n;
       return `${formatIP(n.family, a)}/${n.prefix}`;
     }),
     // leading zeros in the address or the prefix
-    arbIPNet(4).map((net) => formatLegacyCidr(net, "leadingZeros", 0n)).filter((t) => /(^|\.)0\d/.test(t)),
+    arbIPNet(4)
+      .map((net) => formatLegacyCidr(net, "leadingZeros", 0n))
+      .filter((t) => /(^|\.)0\d/.test(t)),
     arbIPNet().map((net) => formatLegacyCidr(net, "prefixZero", 0n)),
     // IPv4-mapped
     arbIPNet(4).map((net) => formatLegacyCidr(net, "v4mapped", 0n)),
@@ -806,50 +1331,86 @@ function serviceCidrMutations(): Mutation[] {
       else delete spec["cidrs"];
       return err(REQUIRED, "spec.cidrs");
     }),
-    mutation("servicecidr.cidrs.too-many", K, "validateServiceCIDRSpec: more than 2 (entries not checked)", fc.array(fc.oneof(arbCanonicalCidr(), fc.constantFrom("x", "")), { minLength: 3, maxLength: 5 }), (o, cidrs) => {
-      ensureObj(o, "spec")["cidrs"] = cidrs;
-      return err(INVALID, "spec.cidrs");
-    }),
-    mutation("servicecidr.cidrs.same-family", K, "validateServiceCIDRSpec: two of one family", fc.tuple(fc.boolean(), arbCanonicalCidr(4), arbCanonicalCidr(4), arbCanonicalCidr(6), arbCanonicalCidr(6)), (o, [v4, a4, b4, a6, b6]) => {
-      ensureObj(o, "spec")["cidrs"] = v4 ? [a4, b4] : [a6, b6];
-      return err(INVALID, "spec.cidrs");
-    }),
+    mutation(
+      "servicecidr.cidrs.too-many",
+      K,
+      "validateServiceCIDRSpec: more than 2 (entries not checked)",
+      fc.array(fc.oneof(arbCanonicalCidr(), fc.constantFrom("x", "")), { minLength: 3, maxLength: 5 }),
+      (o, cidrs) => {
+        ensureObj(o, "spec")["cidrs"] = cidrs;
+        return err(INVALID, "spec.cidrs");
+      },
+    ),
+    mutation(
+      "servicecidr.cidrs.same-family",
+      K,
+      "validateServiceCIDRSpec: two of one family",
+      fc.tuple(fc.boolean(), arbCanonicalCidr(4), arbCanonicalCidr(4), arbCanonicalCidr(6), arbCanonicalCidr(6)),
+      (o, [v4, a4, b4, a6, b6]) => {
+        ensureObj(o, "spec")["cidrs"] = v4 ? [a4, b4] : [a6, b6];
+        return err(INVALID, "spec.cidrs");
+      },
+    ),
     // 1.33+ validateServiceCIDRSpec: entries first; the family check only when both parse (<= 1.32 said Invalid on spec.cidrs).
-    mutation("servicecidr.cidrs.pair-unparseable", K, "validateServiceCIDRSpec: an unparseable entry of two", fc.tuple(arbCanonicalCidr(), fc.constantFrom("abc", "10.0.0.0", "10.0.0.0/33", "::/129", "fd00::"), fc.boolean()), (o, [good, bad, badFirst]) => {
-      ensureObj(o, "spec")["cidrs"] = badFirst ? [bad, good] : [good, bad];
-      return err(INVALID, `spec.cidrs[${badFirst ? 0 : 1}]`);
-    }),
-    mutation("servicecidr.cidrs.single-invalid", K, "validateServiceCIDRSpec: strict IsValidCIDR", arbBadStrictCidr().filter((c) => c !== ""), (o, c) => {
-      ensureObj(o, "spec")["cidrs"] = [c];
-      return err(INVALID, "spec.cidrs[0]");
-    }),
-    mutation("servicecidr.cidrs.dual-invalid", K, "validateServiceCIDRSpec: strict IsValidCIDR per entry", fc.tuple(fc.boolean(), fc.boolean(), arbCanonicalCidr(4), arbCanonicalCidr(6), arbBadDualEntry(4), arbBadDualEntry(6)), (o, [v4bad, badFirst, good4, good6, bad4, bad6]) => {
-      const [good, bad] = v4bad ? [good6, bad4] : [good4, bad6];
-      ensureObj(o, "spec")["cidrs"] = badFirst ? [bad, good] : [good, bad];
-      return err(INVALID, `spec.cidrs[${badFirst ? 0 : 1}]`);
-    }),
+    mutation(
+      "servicecidr.cidrs.pair-unparseable",
+      K,
+      "validateServiceCIDRSpec: an unparseable entry of two",
+      fc.tuple(arbCanonicalCidr(), fc.constantFrom("abc", "10.0.0.0", "10.0.0.0/33", "::/129", "fd00::"), fc.boolean()),
+      (o, [good, bad, badFirst]) => {
+        ensureObj(o, "spec")["cidrs"] = badFirst ? [bad, good] : [good, bad];
+        return err(INVALID, `spec.cidrs[${badFirst ? 0 : 1}]`);
+      },
+    ),
+    mutation(
+      "servicecidr.cidrs.single-invalid",
+      K,
+      "validateServiceCIDRSpec: strict IsValidCIDR",
+      arbBadStrictCidr().filter((c) => c !== ""),
+      (o, c) => {
+        ensureObj(o, "spec")["cidrs"] = [c];
+        return err(INVALID, "spec.cidrs[0]");
+      },
+    ),
+    mutation(
+      "servicecidr.cidrs.dual-invalid",
+      K,
+      "validateServiceCIDRSpec: strict IsValidCIDR per entry",
+      fc.tuple(
+        fc.boolean(),
+        fc.boolean(),
+        arbCanonicalCidr(4),
+        arbCanonicalCidr(6),
+        arbBadDualEntry(4),
+        arbBadDualEntry(6),
+      ),
+      (o, [v4bad, badFirst, good4, good6, bad4, bad6]) => {
+        const [good, bad] = v4bad ? [good6, bad4] : [good4, bad6];
+        ensureObj(o, "spec")["cidrs"] = badFirst ? [bad, good] : [good, bad];
+        return err(INVALID, `spec.cidrs[${badFirst ? 0 : 1}]`);
+      },
+    ),
     ...metaMutations(K),
   ];
 }
 
 /** A strictly-invalid but parseable CIDR of `family` (so the dual-stack check still passes). */
 function arbBadDualEntry(family: IPFamily): fc.Arbitrary<string> {
-  return fc
-    .tuple(arbIPNet(family), fc.bigInt({ min: 1n, max: MAX_V6 }), fc.nat(2))
-    .map(([net, noise, style]) => {
-      if (style === 0) return formatLegacyCidr(net, "prefixZero", 0n);
-      if (style === 1 && family === 4) return `0${formatCidr(net)}`; // a leading zero in the first octet
-      if (style === 1) {
-        const text = formatLegacyCidr(net, "expanded", 1n);
-        if (text !== formatCidr(net)) return text;
-      }
-      const bits = familyBits(family);
-      const n = net.prefix === bits ? { ...net, prefix: bits - 1, address: maskAddress(family, net.address, bits - 1) } : net;
-      let a = n.address | (noise & hostMask(family, n.prefix));
-      if (a === n.address) a |= 1n;
-      if (family === 6 && isV4Mapped(a)) a |= 1n << 127n;
-      return `${formatIP(family, a)}/${n.prefix}`;
-    });
+  return fc.tuple(arbIPNet(family), fc.bigInt({ min: 1n, max: MAX_V6 }), fc.nat(2)).map(([net, noise, style]) => {
+    if (style === 0) return formatLegacyCidr(net, "prefixZero", 0n);
+    if (style === 1 && family === 4) return `0${formatCidr(net)}`; // a leading zero in the first octet
+    if (style === 1) {
+      const text = formatLegacyCidr(net, "expanded", 1n);
+      if (text !== formatCidr(net)) return text;
+    }
+    const bits = familyBits(family);
+    const n =
+      net.prefix === bits ? { ...net, prefix: bits - 1, address: maskAddress(family, net.address, bits - 1) } : net;
+    let a = n.address | (noise & hostMask(family, n.prefix));
+    if (a === n.address) a |= 1n;
+    if (family === 6 && isV4Mapped(a)) a |= 1n << 127n;
+    return `${formatIP(family, a)}/${n.prefix}`;
+  });
 }
 
 // ------------------------------------------------------------ update to itself
@@ -907,7 +1468,11 @@ export function expectedOnSelfUpdate(t: TargetedInvalid): ExpectedError[] {
   }
   if (t.kind === "NetworkPolicy" && e.field.startsWith("spec")) {
     if (t.mutation === "networkpolicy.selector.value" && e.field.startsWith("spec.podSelector.")) return [];
-    if (t.mutation === "networkpolicy.ipBlock.cidr-invalid" || t.mutation === "networkpolicy.ipBlock.except-unparseable") return [];
+    if (
+      t.mutation === "networkpolicy.ipBlock.cidr-invalid" ||
+      t.mutation === "networkpolicy.ipBlock.except-unparseable"
+    )
+      return [];
     return times(2);
   }
   return times(1);

@@ -4,7 +4,13 @@
 // as an update of itself.
 
 import fc from "fast-check";
-import { NETWORKING_API_VERSION, fromJson, type JsonObject, type JsonValue, type NetworkingObject } from "../networking/index.js";
+import {
+  NETWORKING_API_VERSION,
+  fromJson,
+  type JsonObject,
+  type JsonValue,
+  type NetworkingObject,
+} from "../networking/index.js";
 import {
   arbAbsolutePath,
   arbAnnotations,
@@ -51,7 +57,12 @@ export function arbObjectMeta(options: MetaOptions): fc.Arbitrary<JsonObject> {
   return fc.record(model, { requiredKeys: ["name"] }).map((m) => m as JsonObject);
 }
 
-function object(kind: ValidatedKind, metadata: JsonObject, spec: JsonObject | undefined, extra: JsonObject = {}): JsonObject {
+function object(
+  kind: ValidatedKind,
+  metadata: JsonObject,
+  spec: JsonObject | undefined,
+  extra: JsonObject = {},
+): JsonObject {
   const out: JsonObject = { apiVersion: NETWORKING_API_VERSION, kind, metadata };
   if (spec !== undefined) out["spec"] = spec;
   return { ...out, ...extra };
@@ -70,13 +81,22 @@ export const INGRESS_CLASS_ANNOTATION = "kubernetes.io/ingress.class";
 
 export function arbServiceBackend(): fc.Arbitrary<JsonObject> {
   return fc
-    .tuple(arbDns1035Label(), fc.oneof(arbPortNumber().map((number) => ({ number })), arbPortName().map((name) => ({ name }))))
+    .tuple(
+      arbDns1035Label(),
+      fc.oneof(
+        arbPortNumber().map((number) => ({ number })),
+        arbPortName().map((name) => ({ name })),
+      ),
+    )
     .map(([name, port]) => ({ service: { name, port } }));
 }
 
 export function arbResourceBackend(): fc.Arbitrary<JsonObject> {
   return fc
-    .record({ apiGroup: arbDns1123Subdomain(), kind: arbPathSegmentName(), name: arbPathSegmentName() }, { requiredKeys: ["kind", "name"] })
+    .record(
+      { apiGroup: arbDns1123Subdomain(), kind: arbPathSegmentName(), name: arbPathSegmentName() },
+      { requiredKeys: ["kind", "name"] },
+    )
     .map((resource) => ({ resource: resource as JsonObject }));
 }
 
@@ -100,7 +120,10 @@ export function arbHttpIngressPath(): fc.Arbitrary<JsonObject> {
 /** A valid IngressRule; `{}` and host-only rules included. */
 export function arbIngressRule(): fc.Arbitrary<JsonObject> {
   return fc
-    .record({ host: arbIngressHost(), paths: fc.array(arbHttpIngressPath(), { minLength: 1, maxLength: 3 }) }, { requiredKeys: [] })
+    .record(
+      { host: arbIngressHost(), paths: fc.array(arbHttpIngressPath(), { minLength: 1, maxLength: 3 }) },
+      { requiredKeys: [] },
+    )
     .map((r) => compact({ host: r.host, http: r.paths === undefined ? undefined : { paths: r.paths } }));
 }
 
@@ -131,7 +154,14 @@ export function arbIngressStatus(): fc.Arbitrary<JsonObject> {
         hostname: arbDnsHost(),
         // Ports, protocols and errors are not validated by the API server.
         ports: fc.array(
-          fc.record({ port: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), protocol: fc.string({ maxLength: 6 }), error: fc.string({ maxLength: 400 }) }, { requiredKeys: ["port", "protocol"] }),
+          fc.record(
+            {
+              port: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+              protocol: fc.string({ maxLength: 6 }),
+              error: fc.string({ maxLength: 400 }),
+            },
+            { requiredKeys: ["port", "protocol"] },
+          ),
           { maxLength: 2 },
         ),
       },
@@ -165,7 +195,10 @@ export function arbIngressJson(): fc.Arbitrary<JsonObject> {
       if (r.annotation !== undefined) {
         // With ingressClassName set, the annotation (create-only check) must equal it.
         const value = r.className ?? r.annotation;
-        metadata["annotations"] = { ...((metadata["annotations"] as JsonObject | undefined) ?? {}), [INGRESS_CLASS_ANNOTATION]: value };
+        metadata["annotations"] = {
+          ...((metadata["annotations"] as JsonObject | undefined) ?? {}),
+          [INGRESS_CLASS_ANNOTATION]: value,
+        };
       }
       const spec = compact({
         defaultBackend: r.useDefault || r.rules.length === 0 ? r.defaultBackend : undefined,
@@ -202,7 +235,11 @@ export function arbIngressClassParameters(): fc.Arbitrary<JsonObject> {
 
 export function arbIngressClassJson(): fc.Arbitrary<JsonObject> {
   return fc
-    .tuple(arbObjectMeta({ namespaced: false }), arbControllerName(), fc.option(arbIngressClassParameters(), { nil: undefined }))
+    .tuple(
+      arbObjectMeta({ namespaced: false }),
+      arbControllerName(),
+      fc.option(arbIngressClassParameters(), { nil: undefined }),
+    )
     .map(([metadata, controller, parameters]) => object("IngressClass", metadata, compact({ controller, parameters })));
 }
 
@@ -225,7 +262,9 @@ export function arbNetworkPolicyPeer(options: IPBlockOptions = {}): fc.Arbitrary
   return fc.oneof(
     arbLabelSelector().map((podSelector) => ({ podSelector })),
     arbLabelSelector().map((namespaceSelector) => ({ namespaceSelector })),
-    fc.tuple(arbLabelSelector(), arbLabelSelector()).map(([podSelector, namespaceSelector]) => ({ podSelector, namespaceSelector })),
+    fc
+      .tuple(arbLabelSelector(), arbLabelSelector())
+      .map(([podSelector, namespaceSelector]) => ({ podSelector, namespaceSelector })),
     arbIPBlock(options).map((ipBlock) => ({ ipBlock })),
   );
 }
@@ -233,7 +272,10 @@ export function arbNetworkPolicyPeer(options: IPBlockOptions = {}): fc.Arbitrary
 function arbPolicyRule(peerKey: "from" | "to", options: IPBlockOptions): fc.Arbitrary<JsonObject> {
   return fc
     .record(
-      { ports: fc.array(arbNetworkPolicyPort(), { maxLength: 3 }), peers: fc.array(arbNetworkPolicyPeer(options), { maxLength: 3 }) },
+      {
+        ports: fc.array(arbNetworkPolicyPort(), { maxLength: 3 }),
+        peers: fc.array(arbNetworkPolicyPeer(options), { maxLength: 3 }),
+      },
       { requiredKeys: [] },
     )
     .map((r) => compact({ ports: r.ports, [peerKey]: r.peers }));
@@ -282,18 +324,20 @@ export function arbIPAddressJson(): fc.Arbitrary<JsonObject> {
 
 /** spec.cidrs: one canonical CIDR, or one of each family in either order. */
 export function arbServiceCidrs(): fc.Arbitrary<string[]> {
-  return fc.tuple(arbCanonicalCidr(4), arbCanonicalCidr(6), fc.constantFrom("4", "6", "46", "64")).map(([v4, v6, shape]) => {
-    switch (shape) {
-      case "4":
-        return [v4];
-      case "6":
-        return [v6];
-      case "46":
-        return [v4, v6];
-      default:
-        return [v6, v4];
-    }
-  });
+  return fc
+    .tuple(arbCanonicalCidr(4), arbCanonicalCidr(6), fc.constantFrom("4", "6", "46", "64"))
+    .map(([v4, v6, shape]) => {
+      switch (shape) {
+        case "4":
+          return [v4];
+        case "6":
+          return [v6];
+        case "46":
+          return [v4, v6];
+        default:
+          return [v6, v4];
+      }
+    });
 }
 
 export function arbServiceCIDRJson(): fc.Arbitrary<JsonObject> {

@@ -4,7 +4,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decode, fromJson, validate } from "../../src/networking/index.js";
 import { loadValidationInputs } from "../../bench/fixtures.js";
-import { coverageCases, kubernetesModelsVerdict, loadKubernetesModels, runCoverage, type KubernetesModels } from "../../bench/validation.js";
+import {
+  coverageCases,
+  kubernetesModelsVerdict,
+  loadKubernetesModels,
+  runCoverage,
+  type KubernetesModels,
+} from "../../bench/validation.js";
 
 let km: KubernetesModels;
 

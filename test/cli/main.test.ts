@@ -3,8 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { decode, decodeWatchStream, encode, encodeJsonWatchEvent,
-  encodeWatchEvent, fromYaml, toJsonString, type WatchEventType } from "../../src/networking/index.js";
+import {
+  decode,
+  decodeWatchStream,
+  encode,
+  encodeJsonWatchEvent,
+  encodeWatchEvent,
+  fromYaml,
+  toJsonString,
+  type WatchEventType,
+} from "../../src/networking/index.js";
 import { REPO, cli, expectNoStack } from "../support/cli/harness.js";
 
 // The CLI runs in-process through run(argv, io), so these tests need no build.
@@ -21,7 +29,8 @@ describe("help and version", () => {
   it("prints global help with every command", async () => {
     const r = await cli(["--help"]);
     expect(r.code).toBe(0);
-    for (const c of ["decode", "encode", "convert", "validate", "demo", "storage"]) expect(r.stdout).toContain(`  ${c}`);
+    for (const c of ["decode", "encode", "convert", "validate", "demo", "storage"])
+      expect(r.stdout).toContain(`  ${c}`);
   });
 
   it.each(["decode", "encode", "convert", "validate", "demo", "storage"])("prints %s --help", async (cmd) => {
@@ -52,7 +61,10 @@ describe("usage errors exit 2", () => {
     [["decode", "--output", "xml", "examples/ingress.pb"], /--output must be one of yaml, json/],
     [["decode", "--indent", "2", "examples/ingress.pb"], /--indent applies to --output json only/],
     [["decode", "--output", "json", "--indent", "eleven", "examples/ingress.pb"], /--indent must be a whole number/],
-    [["decode", "-o", "json", "examples/ingress.pb"], /-o takes a file name, got "json"; for the output format use --output json/],
+    [
+      ["decode", "-o", "json", "examples/ingress.pb"],
+      /-o takes a file name, got "json"; for the output format use --output json/,
+    ],
     [["decode", "a.pb", "b.pb"], /expected one input file, got 2/],
     [["convert", "examples/ingress.pb"], /--to json\|yaml\|pb is required/],
     [["convert", "examples/ingress.pb", "--to", "xml"], /--to must be one of json, yaml, pb/],
@@ -75,7 +87,10 @@ describe("usage errors exit 2", () => {
   });
 
   it("refuses to write protobuf to a terminal", async () => {
-    for (const argv of [["encode", "examples/netpol-default-deny.yaml"], ["convert", "examples/ingress-shop.yaml", "--to", "pb"]]) {
+    for (const argv of [
+      ["encode", "examples/netpol-default-deny.yaml"],
+      ["convert", "examples/ingress-shop.yaml", "--to", "pb"],
+    ]) {
       const r = await cli(argv, { stdoutIsTTY: true });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain("refusing to write binary protobuf to a terminal");
@@ -112,7 +127,9 @@ describe("processing failures exit 1 and say where", () => {
     writeFileSync(bad, ingressPb.subarray(0, 100));
     const r = await cli(["decode", bad]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^clusterwire: ${bad.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: protobuf decode error at byte \\d+`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^clusterwire: ${bad.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: protobuf decode error at byte \\d+`),
+    );
     expect(r.stdout).toBe("");
     expectNoStack(r);
   });
@@ -120,7 +137,9 @@ describe("processing failures exit 1 and say where", () => {
   it("reports a wrong magic and hints at the real format", async () => {
     const r = await cli(["decode", "examples/netpol-named-ports.json"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("examples/netpol-named-ports.json: protobuf decode error at byte 0: missing k8s\\0 prefix");
+    expect(r.stderr).toContain(
+      "examples/netpol-named-ports.json: protobuf decode error at byte 0: missing k8s\\0 prefix",
+    );
     expect(r.stderr).toContain("this looks like JSON; use clusterwire convert or encode");
     const w = await cli(["decode", "examples/ingress-watch.pb"]);
     expect(w.code).toBe(1);
@@ -128,18 +147,23 @@ describe("processing failures exit 1 and say where", () => {
   });
 
   it("reports a JSON syntax error with line and column", async () => {
-    const r = await cli(["encode", "-"], { stdin: '{\n  "apiVersion": "networking.k8s.io/v1",\n  "kind": "Ingress",\n  "metadata": {"name": }\n}\n' });
+    const r = await cli(["encode", "-"], {
+      stdin: '{\n  "apiVersion": "networking.k8s.io/v1",\n  "kind": "Ingress",\n  "metadata": {"name": }\n}\n',
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^clusterwire: <stdin>: json decode error at line 4, column \d+: /);
     expectNoStack(r);
   });
 
   it("reports a type error in YAML with the document and field path", async () => {
-    const yaml = "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: x\nspec:\n  ingress:\n  - ports:\n    - endPort: ten\n";
+    const yaml =
+      "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: x\nspec:\n  ingress:\n  - ports:\n    - endPort: ten\n";
     const r = await cli(["encode", "-"], { stdin: yaml });
     expect(r.code).toBe(1);
     // Documents are numbered from 1; line and column point at the value "ten".
-    expect(r.stderr).toMatch(/^clusterwire: <stdin>: yaml decode error at document 1, line 8, column 16, field spec\.ingress\[0\]\.ports\[0\]\.endPort: /);
+    expect(r.stderr).toMatch(
+      /^clusterwire: <stdin>: yaml decode error at document 1, line 8, column 16, field spec\.ingress\[0\]\.ports\[0\]\.endPort: /,
+    );
     expectNoStack(r);
   });
 
@@ -150,21 +174,34 @@ describe("processing failures exit 1 and say where", () => {
     expect(lax.code).toBe(0);
     expect(lax.stdout).toMatch(/"name": "last"/);
     expect(lax.stdout).not.toContain("first");
-    const strict = await cli(["convert", "-", "--from", "yaml", "--to", "json", "--strict"], { stdin: `${doc("a")}---\n${dup}` });
+    const strict = await cli(["convert", "-", "--from", "yaml", "--to", "json", "--strict"], {
+      stdin: `${doc("a")}---\n${dup}`,
+    });
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toMatch(/^clusterwire: <stdin>: yaml decode error at document 2, line 10, column 3: .*"name"/);
+    expect(strict.stderr).toMatch(
+      /^clusterwire: <stdin>: yaml decode error at document 2, line 10, column 3: .*"name"/,
+    );
     expectNoStack(strict);
   });
 
   it("drops unknown fields by default and rejects them with --strict", async () => {
-    const json = JSON.stringify({ apiVersion: "networking.k8s.io/v1", kind: "IngressClass", metadata: { name: "x" }, spec: { controler: "typo" } });
+    const json = JSON.stringify({
+      apiVersion: "networking.k8s.io/v1",
+      kind: "IngressClass",
+      metadata: { name: "x" },
+      spec: { controler: "typo" },
+    });
     const lax = await cli(["encode", "-"], { stdin: json });
     expect(lax.code).toBe(0);
-    expect(toJsonString(decode(lax.bytes))).toBe('{"kind":"IngressClass","apiVersion":"networking.k8s.io/v1","metadata":{"name":"x"},"spec":{}}');
+    expect(toJsonString(decode(lax.bytes))).toBe(
+      '{"kind":"IngressClass","apiVersion":"networking.k8s.io/v1","metadata":{"name":"x"},"spec":{}}',
+    );
     const strict = await cli(["encode", "-", "--strict"], { stdin: json });
     expect(strict.code).toBe(1);
     expect(strict.stderr).toContain("spec.controler");
-    const yamlStrict = await cli(["convert", "-", "--from", "yaml", "--to", "json", "--strict"], { stdin: "apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata:\n  name: x\n  nmae: y\n" });
+    const yamlStrict = await cli(["convert", "-", "--from", "yaml", "--to", "json", "--strict"], {
+      stdin: "apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata:\n  name: x\n  nmae: y\n",
+    });
     expect(yamlStrict.code).toBe(1);
     expect(yamlStrict.stderr).toContain("metadata.nmae");
   });
@@ -176,7 +213,9 @@ describe("processing failures exit 1 and say where", () => {
   });
 
   it("reports binary given as text", async () => {
-    const r = await cli(["convert", "-", "--from", "yaml", "--to", "json"], { stdin: Uint8Array.of(0xff, 0xfe, 0x00, 0x01) });
+    const r = await cli(["convert", "-", "--from", "yaml", "--to", "json"], {
+      stdin: Uint8Array.of(0xff, 0xfe, 0x00, 0x01),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("<stdin>: not valid UTF-8");
   });
@@ -197,8 +236,13 @@ describe.each(KINDS)("HEAD fixture %s through the CLI", (kind) => {
 
   it("decodes .pb to the fixture YAML and JSON", async () => {
     expect(await cli(["decode", fixture(kind, "pb")])).toMatchObject({ code: 0, stdout: yaml, stderr: "" });
-    expect(await cli(["decode", fixture(kind, "pb"), "--output", "json"])).toMatchObject({ code: 0, stdout: `${json}\n` });
-    expect((await cli(["decode", "-", "--output", "json", "--indent", "0"], { stdin: pb })).stdout).toBe(`${toJsonString(decode(pb))}\n`);
+    expect(await cli(["decode", fixture(kind, "pb"), "--output", "json"])).toMatchObject({
+      code: 0,
+      stdout: `${json}\n`,
+    });
+    expect((await cli(["decode", "-", "--output", "json", "--indent", "0"], { stdin: pb })).stdout).toBe(
+      `${toJsonString(decode(pb))}\n`,
+    );
   });
 
   it("encodes JSON and YAML to the fixture .pb", async () => {
@@ -206,7 +250,13 @@ describe.each(KINDS)("HEAD fixture %s through the CLI", (kind) => {
     expect((await cli(["encode", fixture(kind, "yaml")])).bytes).toEqual(pb);
     // From stdin the format is sniffed from the content.
     expect((await cli(["encode"], { stdin: json })).bytes).toEqual(pb);
-    expect((await cli(["encode", "-"], { stdin: [new TextEncoder().encode(yaml.slice(0, 10)), new TextEncoder().encode(yaml.slice(10))] })).bytes).toEqual(pb);
+    expect(
+      (
+        await cli(["encode", "-"], {
+          stdin: [new TextEncoder().encode(yaml.slice(0, 10)), new TextEncoder().encode(yaml.slice(10))],
+        })
+      ).bytes,
+    ).toEqual(pb);
     const out = join(tmp, `${kind}.pb`);
     expect((await cli(["encode", fixture(kind, "yaml"), "-o", out])).code).toBe(0);
     expect(new Uint8Array(readFileSync(out))).toEqual(pb);
@@ -249,13 +299,21 @@ describe("examples through the CLI", () => {
     const objects = fromYaml(readFileSync(join(EXAMPLES, "ingress-lifecycle.yaml"), "utf8"));
     const types: WatchEventType[] = ["ADDED", "MODIFIED", "DELETED"];
     expect(objects).toHaveLength(types.length);
-    expectExample("ingress-watch.pb", Buffer.concat(objects.map((object, i) => encodeWatchEvent({ type: types[i] as WatchEventType, object }))));
+    expectExample(
+      "ingress-watch.pb",
+      Buffer.concat(objects.map((object, i) => encodeWatchEvent({ type: types[i] as WatchEventType, object }))),
+    );
   });
 
   it("examples/ingress-watch.jsonl is the same stream as the API server writes it in JSON", () => {
     const objects = fromYaml(readFileSync(join(EXAMPLES, "ingress-lifecycle.yaml"), "utf8"));
     const types: WatchEventType[] = ["ADDED", "MODIFIED", "DELETED"];
-    expectExample("ingress-watch.jsonl", Buffer.from(objects.map((object, i) => encodeJsonWatchEvent({ type: types[i] as WatchEventType, object })).join("")));
+    expectExample(
+      "ingress-watch.jsonl",
+      Buffer.from(
+        objects.map((object, i) => encodeJsonWatchEvent({ type: types[i] as WatchEventType, object })).join(""),
+      ),
+    );
   });
 
   it("decode --watch reads a JSON watch stream too, with the same output as the protobuf one", async () => {
@@ -278,7 +336,10 @@ describe("examples through the CLI", () => {
     expect(docs[0]).toMatch(/^type: ADDED\nobject:\n  apiVersion: networking.k8s.io\/v1\n  kind: Ingress\n/);
 
     const lines = await cli(["decode", "--watch", "--output", "json", "examples/ingress-watch.pb"]);
-    const events = lines.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { type: string; object: { metadata: { resourceVersion: string } } });
+    const events = lines.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; object: { metadata: { resourceVersion: string } } });
     expect(events.map((e) => [e.type, e.object.metadata.resourceVersion])).toEqual([
       ["ADDED", "48121"],
       ["MODIFIED", "48133"],
@@ -307,7 +368,9 @@ describe("examples through the CLI", () => {
     const r = await cli(["decode", "--watch", "-", "--output", "json"], { stdin: bytes.subarray(0, bytes.length - 5) });
     expect(r.code).toBe(1);
     expect(r.stdout.trimEnd().split("\n")).toHaveLength(2);
-    expect(r.stderr).toMatch(/^clusterwire: <stdin>: protobuf decode error at byte \d+: watch stream ended inside a frame/);
+    expect(r.stderr).toMatch(
+      /^clusterwire: <stdin>: protobuf decode error at byte \d+: watch stream ended inside a frame/,
+    );
   });
 });
 

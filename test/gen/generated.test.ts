@@ -13,7 +13,8 @@ describe("proto definitions and generated code", () => {
   });
 
   it("buf lint passes and buf breaking finds no change against buf/image.binpb", () => {
-    const buf = (args: string[]) => spawnSync(process.execPath, ["scripts/buf.mjs", ...args], { cwd: root, encoding: "utf8" });
+    const buf = (args: string[]) =>
+      spawnSync(process.execPath, ["scripts/buf.mjs", ...args], { cwd: root, encoding: "utf8" });
     const lint = buf(["lint"]);
     expect(lint.status, `${lint.stdout}\n${lint.stderr}`).toBe(0);
     const breaking = buf(["breaking", "--against", "buf/image.binpb"]);

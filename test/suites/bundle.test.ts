@@ -15,7 +15,11 @@ interface Bundle {
 }
 
 /** Bundles a one-line entry importing `names` from a package entry point. */
-function bundle(entry: "networking" | "storage", names: readonly string[], platform: "browser" | "node" = "browser"): Bundle {
+function bundle(
+  entry: "networking" | "storage",
+  names: readonly string[],
+  platform: "browser" | "node" = "browser",
+): Bundle {
   const result = buildSync({
     stdin: {
       contents: `import { ${names.join(", ")} } from "./src/${entry}/index.ts"; console.log(${names.join(", ")});`,
@@ -44,7 +48,9 @@ const under = (b: Bundle, prefix: string) => b.files.filter((f) => f.startsWith(
 
 describe("package.json", () => {
   it('declares "sideEffects": false, so bundlers may drop unused modules', () => {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { sideEffects?: unknown };
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      sideEffects?: unknown;
+    };
     expect(pkg.sideEffects).toBe(false);
   });
 });

@@ -41,7 +41,6 @@ import { hex } from "../support/bytes.js";
 
 const NET = "k8s.io.api.networking.v1";
 
-
 function descOf(msg: Message): DescMessage {
   const info = KINDS.find((k) => k.desc.typeName === msg.$typeName);
   if (info === undefined) throw new Error(`not a kind: ${msg.$typeName}`);
@@ -74,7 +73,12 @@ function presenceObject(desc: DescMessage, message: Message): Record<string, unk
       case "map": {
         const m: Record<string, unknown> = {};
         for (const k of Object.keys(value as object)) {
-          Object.defineProperty(m, k, { value: (value as Record<string, unknown>)[k], enumerable: true, writable: true, configurable: true });
+          Object.defineProperty(m, k, {
+            value: (value as Record<string, unknown>)[k],
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         }
         v = m;
         break;
@@ -170,7 +174,9 @@ describe("differential: fixtures", () => {
     expectSameReading(pb);
   });
 
-  const current = currentFolders().flatMap((folder) => loadFixtures(folder).map((fx) => [`${folder}/${fx.kind}`, fx.pb] as const));
+  const current = currentFolders().flatMap((folder) =>
+    loadFixtures(folder).map((fx) => [`${folder}/${fx.kind}`, fx.pb] as const),
+  );
   it.each(current)("%s: protobufjs re-encodes to the fixture bytes, as clusterwire does", (_name, pb) => {
     expect(hex(oracleReencode(pb))).toBe(hex(pb));
     expect(hex(encode(decode(pb)))).toBe(hex(pb));
@@ -181,7 +187,11 @@ describe("differential: fixtures", () => {
     // protobufjs itself with a type declared out of order (as upstream's
     // HTTPIngressPath is: path = 1, pathType = 3, backend = 2).
     const t = protobuf.Type.fromJSON("OutOfOrder", {
-      fields: { path: { type: "string", id: 1 }, pathType: { type: "string", id: 3 }, backend: { type: "string", id: 2 } },
+      fields: {
+        path: { type: "string", id: 1 },
+        pathType: { type: "string", id: 3 },
+        backend: { type: "string", id: 2 },
+      },
     });
     new protobuf.Root().add(t);
     expect(t.fieldsArray.map((f) => f.id)).toEqual([1, 3, 2]);
@@ -312,28 +322,32 @@ describe("differential: @bufbuild/protobuf as a second implementation", () => {
   it("on mutated bytes, whatever clusterwire decodes, protobuf-es decodes to an equal message", () => {
     let decoded = 0;
     fc.assert(
-      fc.property(arbObject(), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 2 }), (o, flips) => {
-        const bytes = encode(o);
-        const desc = kindOf(o).desc;
-        // Mutate only the raw object, so the envelope still names the same kind.
-        const { rawStart, rawEnd } = readEnvelope(bytes);
-        if (rawEnd === rawStart) return;
-        for (const [at, value] of flips) bytes[rawStart + (at % (rawEnd - rawStart))] = value;
-        let ours: NetworkingObject;
-        try {
-          ours = decode(bytes);
-        } catch (e) {
-          expect(e).toBeInstanceOf(DecodeError);
-          return;
-        }
-        decoded++;
-        const es = esReading(bytes, desc);
-        if (es instanceof Error) throw new Error(`clusterwire decoded what protobuf-es refuses: ${es.message}`);
-        // clusterwire fills a missing Go non-pointer struct (metadata) with its
-        // zero value where protobuf-es leaves it unset; the bytes Go would
-        // write for each reading are the same.
-        expect(hex(encode(ours))).toBe(hex(encode(es as NetworkingObject)));
-      }),
+      fc.property(
+        arbObject(),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 2 }),
+        (o, flips) => {
+          const bytes = encode(o);
+          const desc = kindOf(o).desc;
+          // Mutate only the raw object, so the envelope still names the same kind.
+          const { rawStart, rawEnd } = readEnvelope(bytes);
+          if (rawEnd === rawStart) return;
+          for (const [at, value] of flips) bytes[rawStart + (at % (rawEnd - rawStart))] = value;
+          let ours: NetworkingObject;
+          try {
+            ours = decode(bytes);
+          } catch (e) {
+            expect(e).toBeInstanceOf(DecodeError);
+            return;
+          }
+          decoded++;
+          const es = esReading(bytes, desc);
+          if (es instanceof Error) throw new Error(`clusterwire decoded what protobuf-es refuses: ${es.message}`);
+          // clusterwire fills a missing Go non-pointer struct (metadata) with its
+          // zero value where protobuf-es leaves it unset; the bytes Go would
+          // write for each reading are the same.
+          expect(hex(encode(ours))).toBe(hex(encode(es as NetworkingObject)));
+        },
+      ),
       { numRuns: GENERATED_RUNS },
     );
     // The property means something only if some mutated inputs still decode.
@@ -357,7 +371,9 @@ describe("JSON losses the json arbitrary avoids (documented Go behaviour)", () =
     const mk = (fieldsV1: boolean) =>
       ingress({
         name: "a",
-        managedFields: [create(ManagedFieldsEntrySchema, { manager: "m", ...(fieldsV1 ? { fieldsV1: create(FieldsV1Schema) } : {}) })],
+        managedFields: [
+          create(ManagedFieldsEntrySchema, { manager: "m", ...(fieldsV1 ? { fieldsV1: create(FieldsV1Schema) } : {}) }),
+        ],
       });
     expect(hex(encode(mk(true)))).toContain("3a00");
     expect(toJsonString(mk(true))).toContain('"fieldsV1":null');
@@ -399,7 +415,9 @@ describe("encoder: Go's zero structs", () => {
 
   it("an Ingress built with every Go struct present encodes as Go does", () => {
     expect(rawOf(encode(ingress({ name: "a" })))).toBe(GO_RAW);
-    expect(rawOf(encode(fromJson({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { name: "a" } })))).toBe(GO_RAW);
+    expect(
+      rawOf(encode(fromJson({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { name: "a" } }))),
+    ).toBe(GO_RAW);
   });
 
   // A message field that is a Go non-pointer struct, left unset in a
@@ -411,7 +429,10 @@ describe("encoder: Go's zero structs", () => {
   });
 
   it("an unset metadata encodes as Go's zero ObjectMeta", () => {
-    const o = create(IngressSchema, { spec: goZero(IngressSpecSchema) as never, status: goZero(IngressStatusSchema) as never });
+    const o = create(IngressSchema, {
+      spec: goZero(IngressSpecSchema) as never,
+      status: goZero(IngressStatusSchema) as never,
+    });
     expect(rawOf(encode(o))).toBe("0a10" + "0a0012001a0022002a0032003800" + "4200" + "1200" + "1a020a00");
   });
 
@@ -422,7 +443,9 @@ describe("encoder: Go's zero structs", () => {
     // ServiceBackendPort{} is name "" (0a 00) and number 0 (10 00).
     const backend = create(IngressSchema, {
       metadata: goZero(ObjectMetaSchema) as never,
-      spec: create(IngressSpecSchema, { defaultBackend: create(IngressBackendSchema, { service: create(IngressServiceBackendSchema, { name: "s" }) }) }),
+      spec: create(IngressSpecSchema, {
+        defaultBackend: create(IngressBackendSchema, { service: create(IngressServiceBackendSchema, { name: "s" }) }),
+      }),
       status: goZero(IngressStatusSchema) as never,
     });
     expect(rawOf(encode(backend))).toContain("120d" + "0a0b" + "2209" + "0a0173" + "1204" + "0a001000"); // spec { defaultBackend { service(4) { name "s", port } } }
@@ -430,7 +453,10 @@ describe("encoder: Go's zero structs", () => {
     expect(rawOf(encode(create(IngressListSchema)))).toBe("0a06" + "0a0012001a00");
   });
 
-  it.each(KINDS.map((k) => [k.kind, k.desc] as const))("%s: create() with nothing set encodes as Go's zero value", (_kind, desc) => {
-    expect(hex(encode(create(desc) as NetworkingObject))).toBe(hex(encode(goZero(desc) as NetworkingObject)));
-  });
+  it.each(KINDS.map((k) => [k.kind, k.desc] as const))(
+    "%s: create() with nothing set encodes as Go's zero value",
+    (_kind, desc) => {
+      expect(hex(encode(create(desc) as NetworkingObject))).toBe(hex(encode(goZero(desc) as NetworkingObject)));
+    },
+  );
 });

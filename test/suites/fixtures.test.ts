@@ -94,17 +94,26 @@ describe("fixtures v1.27.0: NetworkPolicy still carries the removed field 3 (sta
 describe("fixtures v1.19.0: fuzzed objects from the first v1 release", () => {
   const fixtures = loadFixtures("v1.19.0");
 
-  it.each(fixtures.map((f): [string, Fixture] => [f.kind, f]))("%s decodes, keeping clusterName (field 15) as unknown", (_k, f) => {
-    const obj = decode(f.pb) as unknown as { metadata: { $unknown?: { no: number; data: Uint8Array }[] } };
-    const unknown = obj.metadata.$unknown ?? [];
-    expect(unknown.map((u) => u.no)).toEqual([15]);
-    // The JSON fixture names the same value.
-    const clusterName = (JSON.parse(f.json) as { metadata: { clusterName: string } }).metadata.clusterName;
-    expect(Buffer.from((unknown[0] as { data: Uint8Array }).data).subarray(1).toString("utf8")).toBe(clusterName);
-  });
+  it.each(fixtures.map((f): [string, Fixture] => [f.kind, f]))(
+    "%s decodes, keeping clusterName (field 15) as unknown",
+    (_k, f) => {
+      const obj = decode(f.pb) as unknown as { metadata: { $unknown?: { no: number; data: Uint8Array }[] } };
+      const unknown = obj.metadata.$unknown ?? [];
+      expect(unknown.map((u) => u.no)).toEqual([15]);
+      // The JSON fixture names the same value.
+      const clusterName = (JSON.parse(f.json) as { metadata: { clusterName: string } }).metadata.clusterName;
+      expect(
+        Buffer.from((unknown[0] as { data: Uint8Array }).data)
+          .subarray(1)
+          .toString("utf8"),
+      ).toBe(clusterName);
+    },
+  );
 
   it.each(fixtures.map((f): [string, Fixture] => [f.kind, f]))("%s re-encoding keeps the unknown field", (_k, f) => {
-    const again = decode(encode(decode(f.pb))) as unknown as { metadata: { $unknown?: { no: number; data: Uint8Array }[] } };
+    const again = decode(encode(decode(f.pb))) as unknown as {
+      metadata: { $unknown?: { no: number; data: Uint8Array }[] };
+    };
     const first = decode(f.pb) as unknown as { metadata: { $unknown?: { no: number; data: Uint8Array }[] } };
     expect(again.metadata.$unknown).toEqual(first.metadata.$unknown);
     // Stable from then on.

@@ -63,7 +63,12 @@ function goQuote(s: string): string {
 }
 
 /** JSON text of `lit`, and where each part of it starts; `go`: strings as json.Marshal writes them. */
-function renderJson(lit: Lit, at = new Map<Lit, number>(), base = 0, go = false): { text: string; at: Map<Lit, number> } {
+function renderJson(
+  lit: Lit,
+  at = new Map<Lit, number>(),
+  base = 0,
+  go = false,
+): { text: string; at: Map<Lit, number> } {
   at.set(lit, base);
   switch (lit.k) {
     case "str":
@@ -124,7 +129,9 @@ function renderYaml(lit: Lit, at = new Map<Lit, number>(), base = 0): { text: st
 
 /** A plain key when YAML 1.1 reads it as that string (not `y`, `no`, `null`...), else double-quoted. */
 function yamlKey(key: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_./-]*$/.test(key) && !/^(y|yes|n|no|on|off|true|false|null)$/i.test(key) ? key : JSON.stringify(key);
+  return /^[A-Za-z_][A-Za-z0-9_./-]*$/.test(key) && !/^(y|yes|n|no|on|off|true|false|null)$/i.test(key)
+    ? key
+    : JSON.stringify(key);
 }
 
 /** The JS value of `lit` as JSON.parse gives it, except integers beyond 2^53, which are bigints (the exact form). */
@@ -143,7 +150,8 @@ function jsOf(lit: Lit): unknown {
       return lit.items.map(jsOf);
     case "obj": {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of lit.entries) Object.defineProperty(out, k, { value: jsOf(v), enumerable: true, writable: true, configurable: true });
+      for (const [k, v] of lit.entries)
+        Object.defineProperty(out, k, { value: jsOf(v), enumerable: true, writable: true, configurable: true });
       return out;
     }
     case "nonFinite":
@@ -177,7 +185,11 @@ function meaningOfJs(v: unknown): Lit {
       if (v === null) return nul();
       if (Array.isArray(v)) return arr(...v.map(meaningOfJs));
       // An undefined member is absent, as in JSON.stringify.
-      return obj(...Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined).map((k): [string, Lit] => [k, meaningOfJs((v as Record<string, unknown>)[k])]));
+      return obj(
+        ...Object.keys(v)
+          .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+          .map((k): [string, Lit] => [k, meaningOfJs((v as Record<string, unknown>)[k])]),
+      );
     default:
       throw new Error(`not a JSON value: ${typeof v}`);
   }
@@ -394,7 +406,10 @@ function typeOfField(f: DescField): GoType {
     case "message":
       return typeOfMessage(f.message);
     case "list":
-      return { t: "list", elem: f.listKind === "message" ? typeOfMessage(f.message) : typeOfScalar(f.scalar as ScalarType) };
+      return {
+        t: "list",
+        elem: f.listKind === "message" ? typeOfMessage(f.message) : typeOfScalar(f.scalar as ScalarType),
+      };
     case "map":
       return { t: "map" };
     default:
@@ -405,11 +420,20 @@ function typeOfField(f: DescField): GoType {
 /** Every position of a kind's JSON: fields, list elements ([0]) and map values (key "k"), to MAX_WALK_DEPTH. */
 function sitesOf(info: KindInfo): Site[] {
   const out: Site[] = [];
-  for (const key of ["kind", "apiVersion"]) out.push({ info, segments: [key], steps: [], type: { t: "topTypeMeta" }, member: false, pointer: false });
+  for (const key of ["kind", "apiVersion"])
+    out.push({ info, segments: [key], steps: [], type: { t: "topTypeMeta" }, member: false, pointer: false });
   const walk = (desc: DescMessage, segments: (string | number)[], steps: (string | number)[], depth: number): void => {
     if (depth > MAX_WALK_DEPTH) throw new Error(`walk deeper than ${MAX_WALK_DEPTH} at ${segments.join(".")}`);
     if (segments.length > 0 && KINDS.some((k) => k.desc.typeName === desc.typeName)) {
-      for (const key of ["kind", "apiVersion"]) out.push({ info, segments: [...segments, key], steps: [], type: { t: "itemTypeMeta" }, member: false, pointer: false });
+      for (const key of ["kind", "apiVersion"])
+        out.push({
+          info,
+          segments: [...segments, key],
+          steps: [],
+          type: { t: "itemTypeMeta" },
+          member: false,
+          pointer: false,
+        });
     }
     for (const fs of shapeOf(desc).goOrder) {
       if (fs.inline) {
@@ -423,9 +447,17 @@ function sitesOf(info: KindInfo): Site[] {
       const f = fs.field;
       if (type.t === "list") {
         out.push({ info, segments: [...seg, 0], steps: [...st, 0], type: type.elem, member: true, pointer: false });
-        if (f.fieldKind === "list" && f.listKind === "message" && !SPECIAL.has(f.message.typeName)) walk(f.message, [...seg, 0], [...st, 0], depth + 1);
+        if (f.fieldKind === "list" && f.listKind === "message" && !SPECIAL.has(f.message.typeName))
+          walk(f.message, [...seg, 0], [...st, 0], depth + 1);
       } else if (type.t === "map") {
-        out.push({ info, segments: [...seg, "k"], steps: [...st, "k"], type: { t: "string" }, member: true, pointer: false });
+        out.push({
+          info,
+          segments: [...seg, "k"],
+          steps: [...st, "k"],
+          type: { t: "string" },
+          member: true,
+          pointer: false,
+        });
       } else if (type.t === "struct" && f.fieldKind === "message") {
         walk(f.message, seg, st, depth + 1);
       }
@@ -550,7 +582,14 @@ function same(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) =>
+        Object.prototype.hasOwnProperty.call(b, k) &&
+        same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
 }
 
 function readSite(o: unknown, steps: readonly (string | number)[]): unknown {
@@ -558,7 +597,6 @@ function readSite(o: unknown, steps: readonly (string | number)[]): unknown {
   for (const s of steps) v = v === undefined || v === null ? undefined : (v as Record<string | number, unknown>)[s];
   return v;
 }
-
 
 /**
  * The canonical decode of `canon` at the site (from JSON text, the clean case).
@@ -582,7 +620,11 @@ function sortLit(lit: Lit): Lit {
   if (lit.k === "arr") return arr(...lit.items.map(sortLit));
   if (lit.k !== "obj") return lit;
   const bytes = (s: string): string => Buffer.from(s, "utf8").toString("latin1");
-  return obj(...[...lit.entries].sort(([a], [b]) => (bytes(a) < bytes(b) ? -1 : bytes(a) > bytes(b) ? 1 : 0)).map(([k, v]): [string, Lit] => [k, sortLit(v)]));
+  return obj(
+    ...[...lit.entries]
+      .sort(([a], [b]) => (bytes(a) < bytes(b) ? -1 : bytes(a) > bytes(b) ? 1 : 0))
+      .map(([k, v]): [string, Lit] => [k, sortLit(v)]),
+  );
 }
 
 interface Expectation {
@@ -599,7 +641,9 @@ interface Expectation {
 function scalarValue(type: GoType, canon: Lit): unknown {
   switch (type.t) {
     case "string":
-      return canon.k === "str" ? canon.v.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd") : undefined;
+      return canon.k === "str"
+        ? canon.v.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")
+        : undefined;
     case "bool":
       return canon.k === "bool" ? canon.v : undefined;
     case "int32":
@@ -617,21 +661,25 @@ function check(got: Outcome, x: Expectation): string | undefined {
   if (x.verdict.ok) {
     if ("error" in got) return `${where}: refused: ${String(got.error)}`;
     const want = canonical(x.site, x.verdict.canon, x.sortKeys === true);
-    if (toJsonString(got.value) !== toJsonString(want)) return `${where}: JSON ${toJsonString(got.value)} != ${toJsonString(want)}`;
+    if (toJsonString(got.value) !== toJsonString(want))
+      return `${where}: JSON ${toJsonString(got.value)} != ${toJsonString(want)}`;
     if (hex(encode(got.value)) !== hex(encode(want))) return `${where}: protobuf differs`;
     const value = readSite(got.value, x.site.steps);
     if (!same(value, readSite(want, x.site.steps))) return `${where}: decoded value differs`;
     const direct = x.verdict.canon === undefined ? undefined : scalarValue(x.site.type, x.verdict.canon);
-    if (direct !== undefined && !same(value, direct)) return `${where}: decoded ${String(value)}, want ${String(direct)}`;
+    if (direct !== undefined && !same(value, direct))
+      return `${where}: decoded ${String(value)}, want ${String(direct)}`;
     return undefined;
   }
-  if (!("error" in got)) return `${where}: accepted, want a refusal at ${[...x.site.segments, ...x.verdict.path].join(".")}`;
+  if (!("error" in got))
+    return `${where}: accepted, want a refusal at ${[...x.site.segments, ...x.verdict.path].join(".")}`;
   const e = got.error;
   if (!(e instanceof DecodeError)) return `${where}: threw ${String(e)}`;
   if (e.format !== x.format) return `${where}: format ${e.format}`;
   const segments = [...x.site.segments, ...x.verdict.path];
   if (!same(e.segments, segments)) return `${where}: segments ${JSON.stringify(e.segments)} (${e.message})`;
-  if (x.placed === undefined) return e.line === undefined && e.offset === undefined ? undefined : `${where}: a JS value has no text position`;
+  if (x.placed === undefined)
+    return e.line === undefined && e.offset === undefined ? undefined : `${where}: a JS value has no text position`;
   const offset = x.placed.at.get(x.verdict.at) ?? x.placed.at.get(ORIGIN.get(x.verdict.at) as Lit);
   if (offset === undefined) throw new Error("test bug: no offset");
   const [line, column] = lineColumn(x.placed.text, offset);
@@ -676,16 +724,35 @@ const DIGITS = 1000;
 /** Numbers around int32 and int64, floats that are integers, and long digit strings. */
 function numberEdges(): Lit[] {
   return [
-    "2147483647", "2147483648", "-2147483648", "-2147483649",
-    "9007199254740991", "9007199254740993", "-9007199254740993",
-    "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
-    "18446744073709551615", "18446744073709551616", "100000000000000000000",
-    "1e400", "-1e400", "1E-2", "0.0", "-0.0", "1e17", "8e1",
-    "1" + "0".repeat(DIGITS), "-" + "9".repeat(DIGITS), "0." + "0".repeat(DIGITS) + "1",
+    "2147483647",
+    "2147483648",
+    "-2147483648",
+    "-2147483649",
+    "9007199254740991",
+    "9007199254740993",
+    "-9007199254740993",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775808",
+    "-9223372036854775809",
+    "18446744073709551615",
+    "18446744073709551616",
+    "100000000000000000000",
+    "1e400",
+    "-1e400",
+    "1E-2",
+    "0.0",
+    "-0.0",
+    "1e17",
+    "8e1",
+    "1" + "0".repeat(DIGITS),
+    "-" + "9".repeat(DIGITS),
+    "0." + "0".repeat(DIGITS) + "1",
   ].map(num);
 }
 
-const isNumeric = (site: Site): boolean => site.type.t === "int32" || site.type.t === "int64" || site.type.t === "intOrString";
+const isNumeric = (site: Site): boolean =>
+  site.type.t === "int32" || site.type.t === "int64" || site.type.t === "intOrString";
 const candidates = (site: Site): Lit[] => [...wrongTypes(site), ...(isNumeric(site) ? numberEdges() : [])];
 /** Strict mode changes the outcome only where an object holds keys (unknown fields of a struct). */
 const strictMatters = (lit: Lit): boolean => lit.k === "obj" && lit.entries.length > 0;
@@ -696,7 +763,17 @@ function jsCandidates(site: Site): unknown[] {
   return [
     ...candidates(site).map(jsOf),
     Number.NaN,
-    ...(numeric ? [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 2 ** 53 + 2, 2 ** 63, 2n ** 53n + 1n, -(2n ** 63n), 2n ** 63n] : []),
+    ...(numeric
+      ? [
+          Number.POSITIVE_INFINITY,
+          Number.NEGATIVE_INFINITY,
+          2 ** 53 + 2,
+          2 ** 63,
+          2n ** 53n + 1n,
+          -(2n ** 63n),
+          2n ** 63n,
+        ]
+      : []),
     "\ud800x\udc00", // lone surrogates: Go reads the JSON text's escapes as U+FFFD
     "\ud83d\ude00",
     undefined,
@@ -742,8 +819,14 @@ describe("every field of every kind: wrong JSON types and numbers out of range",
           for (const strict of strictMatters(lit) ? [false, true] : [false]) {
             cases++;
             const verdict = goDecode(site.type, lit, strict, site.member);
-            const f = check(attempt(() => fromJson(placed.text, { strict })), { site, verdict, format: "json", placed });
-            if (f !== undefined) failures.push(`${f} [${placed.text.slice(placed.at.get(lit) ?? 0, (placed.at.get(lit) ?? 0) + 30)}${strict ? ", strict" : ""}]`);
+            const f = check(
+              attempt(() => fromJson(placed.text, { strict })),
+              { site, verdict, format: "json", placed },
+            );
+            if (f !== undefined)
+              failures.push(
+                `${f} [${placed.text.slice(placed.at.get(lit) ?? 0, (placed.at.get(lit) ?? 0) + 30)}${strict ? ", strict" : ""}]`,
+              );
           }
         }
       }
@@ -759,10 +842,16 @@ describe("every field of every kind: wrong JSON types and numbers out of range",
           let verdict: Verdict;
           if (v === undefined) {
             // An undefined property is an absent field or map entry; a list has no absent elements.
-            verdict = site.member && typeof site.segments[site.segments.length - 1] === "number" ? refuse(nul()) : accept(undefined);
+            verdict =
+              site.member && typeof site.segments[site.segments.length - 1] === "number"
+                ? refuse(nul())
+                : accept(undefined);
             if (site.type.t === "topTypeMeta") verdict = refuse(nul());
           } else verdict = goDecode(site.type, meaningOfJs(v), false, site.member);
-          const f = check(attempt(() => fromJson(treeFor(site, v) as JsonValue)), { site, verdict, format: "json", sortKeys: true });
+          const f = check(
+            attempt(() => fromJson(treeFor(site, v) as JsonValue)),
+            { site, verdict, format: "json", sortKeys: true },
+          );
           if (f !== undefined) failures.push(`${f} [${typeof v === "bigint" ? `${v}n` : String(v)}]`);
         }
       }
@@ -794,14 +883,23 @@ describe("every field of every kind: wrong JSON types and numbers out of range",
  */
 function yamlCandidates(site: Site): Lit[] {
   const subset = [str("s"), num("1.0"), arr(num("1")), obj(["a", num("1")])];
-  const numbers = ["2147483648", "9223372036854775808", "-9223372036854775809", "1e17", "1e400", "1" + "0".repeat(DIGITS)];
+  const numbers = [
+    "2147483648",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "1e17",
+    "1e400",
+    "1" + "0".repeat(DIGITS),
+  ];
   return [...subset, ...(isNumeric(site) ? numbers.map(num) : [])];
 }
 
 // ------------------------------------------------------------ YAML scalar spellings
 
 /** One position of each Go type (and as a list element or map value), the last in walk order (the deepest). */
-const REPRESENTATIVE = [...new Map(ALL_SITES.map((s) => [`${JSON.stringify(s.type)} ${s.member}`, s] as const)).values()];
+const REPRESENTATIVE = [
+  ...new Map(ALL_SITES.map((s) => [`${JSON.stringify(s.type)} ${s.member}`, s] as const)).values(),
+];
 
 /**
  * Plain and tagged scalars as go-yaml v2 resolves them (resolve.go, decode.go),
@@ -873,8 +971,17 @@ describe("YAML scalars resolve as in go-yaml v2, at a position of each Go type",
           const r = attemptYaml(placed.text);
           const e = "error" in r ? r.error : undefined;
           const [line, column] = lineColumn(placed.text, base + nodeAt);
-          if (!(e instanceof DecodeError) || !meaning.test(e.reason) || e.document !== 1 || e.line !== line || e.column !== column || e.segments !== undefined) {
-            failures.push(`${site.info.kind} ${site.segments.join(".")} ${yaml}: ${e instanceof DecodeError ? `${e.message} (want ${line}:${column})` : "value" in r ? "accepted" : String(e)}`);
+          if (
+            !(e instanceof DecodeError) ||
+            !meaning.test(e.reason) ||
+            e.document !== 1 ||
+            e.line !== line ||
+            e.column !== column ||
+            e.segments !== undefined
+          ) {
+            failures.push(
+              `${site.info.kind} ${site.segments.join(".")} ${yaml}: ${e instanceof DecodeError ? `${e.message} (want ${line}:${column})` : "value" in r ? "accepted" : String(e)}`,
+            );
           }
           continue;
         }
@@ -902,12 +1009,29 @@ describe("numbers with 100,000 digits, at a position of each numeric type, in bo
         const lit = num(text);
         const started = performance.now();
         const placed = jsonDoc(site, lit);
-        expect(check(attempt(() => fromJson(placed.text)), { site, verdict: goDecode(site.type, lit, false, site.member), format: "json", placed })).toBeUndefined();
+        expect(
+          check(
+            attempt(() => fromJson(placed.text)),
+            { site, verdict: goDecode(site.type, lit, false, site.member), format: "json", placed },
+          ),
+        ).toBeUndefined();
         const js = jsOf(lit);
-        expect(check(attempt(() => fromJson(treeFor(site, js) as JsonValue)), { site, verdict: goDecode(site.type, meaningOfJs(js), false, site.member), format: "json" })).toBeUndefined();
+        expect(
+          check(
+            attempt(() => fromJson(treeFor(site, js) as JsonValue)),
+            { site, verdict: goDecode(site.type, meaningOfJs(js), false, site.member), format: "json" },
+          ),
+        ).toBeUndefined();
         const y = yamlDoc(site, text, new Map([[lit, 0]]));
         const ym = meaningOfYaml(lit); // past float64: a string
-        expect(check(attemptYaml(y.text), { site, verdict: goDecode(site.type, ym, false, site.member), format: "yaml", placed: y })).toBeUndefined();
+        expect(
+          check(attemptYaml(y.text), {
+            site,
+            verdict: goDecode(site.type, ym, false, site.member),
+            format: "yaml",
+            placed: y,
+          }),
+        ).toBeUndefined();
         expect(performance.now() - started, text.slice(0, 10)).toBeLessThan(5000);
       }
       // The message does not carry 100,000 digits.
@@ -921,7 +1045,8 @@ describe("numbers with 100,000 digits, at a position of each numeric type, in bo
     const text = `{"kind":"Ingress","apiVersion":"networking.k8s.io/v1","metadata":{"managedFields":[{"fieldsV1":{"f:x":${digits}}}]}}`;
     const o = fromJson(text);
     expect(toJsonString(o)).toContain(`"fieldsV1":{"f:x":${digits}}`);
-    const fields = (toJson(o) as { metadata: { managedFields: { fieldsV1: { "f:x": unknown } }[] } }).metadata.managedFields[0]?.fieldsV1;
+    const fields = (toJson(o) as { metadata: { managedFields: { fieldsV1: { "f:x": unknown } }[] } }).metadata
+      .managedFields[0]?.fieldsV1;
     expect(fields?.["f:x"]).toBe(BigInt(digits));
   });
 });
@@ -931,7 +1056,9 @@ describe("numbers with 100,000 digits, at a position of each numeric type, in bo
 const PROTO_KEYS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty"] as const;
 
 function snapshotPrototypes(): string[] {
-  return [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join(","));
+  return [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((p) =>
+    Object.getOwnPropertyNames(p).sort().join(","),
+  );
 }
 
 function expectUnpolluted(before: string[]): void {
@@ -944,7 +1071,13 @@ function expectUnpolluted(before: string[]): void {
 /** An object whose own keys are the prototype names, each with a value that would pollute if assigned through. */
 function protoObject(values: "objects" | "strings"): Record<string, unknown> {
   const o: Record<string, unknown> = {};
-  PROTO_KEYS.forEach((k, i) => setOwn(o, k, values === "strings" ? `v${i}` : k === "constructor" ? { prototype: { polluted: "yes" } } : { polluted: "yes" }));
+  PROTO_KEYS.forEach((k, i) =>
+    setOwn(
+      o,
+      k,
+      values === "strings" ? `v${i}` : k === "constructor" ? { prototype: { polluted: "yes" } } : { polluted: "yes" },
+    ),
+  );
   return o;
 }
 
@@ -956,28 +1089,55 @@ describe("__proto__, constructor, prototype, toString and hasOwnProperty keys at
 
   it(`struct positions: unknown fields, dropped by default and refused when strict (${OBJECT_SITES.filter((s) => s.type.t === "struct").length} positions + the roots, 3 formats)`, () => {
     const failures: string[] = [];
-    const roots: Site[] = KINDS.map((info) => ({ info, segments: [], steps: [], type: { t: "struct" }, member: false, pointer: false }));
+    const roots: Site[] = KINDS.map((info) => ({
+      info,
+      segments: [],
+      steps: [],
+      type: { t: "struct" },
+      member: false,
+      pointer: false,
+    }));
     for (const site of [...roots, ...OBJECT_SITES.filter((s) => s.type.t === "struct")]) {
-      const base = site.segments.length === 0 ? fromJson({ kind: site.info.kind, apiVersion: site.info.apiVersion }) : canonical(site, obj(), false);
-      const tree = site.segments.length === 0 ? Object.assign(protoObject("objects"), { kind: site.info.kind, apiVersion: site.info.apiVersion }) : treeFor(site, protoObject("objects"));
+      const base =
+        site.segments.length === 0
+          ? fromJson({ kind: site.info.kind, apiVersion: site.info.apiVersion })
+          : canonical(site, obj(), false);
+      const tree =
+        site.segments.length === 0
+          ? Object.assign(protoObject("objects"), { kind: site.info.kind, apiVersion: site.info.apiVersion })
+          : treeFor(site, protoObject("objects"));
       // Keys in document order: kind and apiVersion last at the root, so __proto__ is the first unknown one.
       const text = JSON.stringify(tree, null, 2);
       const inputs: [string, () => NetworkingObject, (strict: boolean) => NetworkingObject][] = [
         ["text", () => fromJson(text), (strict) => fromJson(text, { strict })],
-        ["value", () => fromJson(JSON.parse(text) as JsonValue), (strict) => fromJson(JSON.parse(text) as JsonValue, { strict })],
-        ["yaml", () => fromYaml(blockYaml(tree, 0))[0] as NetworkingObject, (strict) => fromYaml(blockYaml(tree, 0), { strict })[0] as NetworkingObject],
+        [
+          "value",
+          () => fromJson(JSON.parse(text) as JsonValue),
+          (strict) => fromJson(JSON.parse(text) as JsonValue, { strict }),
+        ],
+        [
+          "yaml",
+          () => fromYaml(blockYaml(tree, 0))[0] as NetworkingObject,
+          (strict) => fromYaml(blockYaml(tree, 0), { strict })[0] as NetworkingObject,
+        ],
       ];
       for (const [format, plain, strict] of inputs) {
         const r = attempt(plain);
         if ("error" in r) failures.push(`${format} ${site.info.kind} ${site.segments.join(".")}: ${String(r.error)}`);
-        else if (toJsonString(r.value) !== toJsonString(base) || hex(encode(r.value)) !== hex(encode(base))) failures.push(`${format} ${site.info.kind} ${site.segments.join(".")}: not dropped`);
+        else if (toJsonString(r.value) !== toJsonString(base) || hex(encode(r.value)) !== hex(encode(base)))
+          failures.push(`${format} ${site.info.kind} ${site.segments.join(".")}: not dropped`);
         const s = attempt(() => strict(true));
         const e = "error" in s ? s.error : undefined;
-        if (!(e instanceof DecodeError) || !same(e.segments, [...site.segments, "__proto__"]) || !/unknown field "__proto__"/.test(e.reason)) {
+        if (
+          !(e instanceof DecodeError) ||
+          !same(e.segments, [...site.segments, "__proto__"]) ||
+          !/unknown field "__proto__"/.test(e.reason)
+        ) {
           failures.push(`${format} strict ${site.info.kind} ${site.segments.join(".")}: ${String(e ?? "accepted")}`);
         } else if (format === "text") {
           const at = text.indexOf('"__proto__": ') + '"__proto__": '.length;
-          if (e.offset !== at) failures.push(`text strict ${site.info.kind} ${site.segments.join(".")}: offset ${e.offset}, want ${at}`);
+          if (e.offset !== at)
+            failures.push(`text strict ${site.info.kind} ${site.segments.join(".")}: offset ${e.offset}, want ${at}`);
         }
       }
     }
@@ -1004,13 +1164,18 @@ describe("__proto__, constructor, prototype, toString and hasOwnProperty keys at
             continue;
           }
           const map = readSite(r.value, site.steps) as Record<string, string>;
-          if (Object.getPrototypeOf(map) !== Object.prototype || !same(map, want) || Object.getOwnPropertyDescriptor(map, "__proto__")?.value !== "v0") {
+          if (
+            Object.getPrototypeOf(map) !== Object.prototype ||
+            !same(map, want) ||
+            Object.getOwnPropertyDescriptor(map, "__proto__")?.value !== "v0"
+          ) {
             failures.push(`${label}: map ${JSON.stringify(Object.entries(map))}`);
           }
           const viaJson = readSite(fromJson(toJsonString(r.value), { strict: true }), site.steps);
           const viaYaml = readSite(fromYaml(toYaml(r.value), { strict: true })[0], site.steps);
           const viaValue = readSite(fromJson(toJson(r.value)), site.steps);
-          if (!same(viaJson, want) || !same(viaYaml, want) || !same(viaValue, want)) failures.push(`${label}: lost in a round trip`);
+          if (!same(viaJson, want) || !same(viaYaml, want) || !same(viaValue, want))
+            failures.push(`${label}: lost in a round trip`);
         }
       }
     }
@@ -1024,20 +1189,36 @@ describe("__proto__, constructor, prototype, toString and hasOwnProperty keys at
       setOwn(tree, "x", protoObject("objects"));
       const text = JSON.stringify(tree);
       const clean = fromJson(`{"kind":"${info.kind}","apiVersion":"${info.apiVersion}"}`);
-      for (const o of [fromJson(text), fromJson(JSON.parse(text) as JsonValue), fromYaml(blockYaml(tree, 0))[0] as NetworkingObject]) {
+      for (const o of [
+        fromJson(text),
+        fromJson(JSON.parse(text) as JsonValue),
+        fromYaml(blockYaml(tree, 0))[0] as NetworkingObject,
+      ]) {
         expect(toJsonString(o)).toBe(toJsonString(clean));
       }
       expect(() => fromJson(text, { strict: true })).toThrow(/unknown field "x"/);
     }
     const fields = protoObject("objects");
-    const doc = { kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { managedFields: [{ fieldsV1: fields }] } };
+    const doc = {
+      kind: "Ingress",
+      apiVersion: "networking.k8s.io/v1",
+      metadata: { managedFields: [{ fieldsV1: fields }] },
+    };
     const text = JSON.stringify(doc);
-    for (const o of [fromJson(text), fromJson(JSON.parse(text) as JsonValue), fromYaml(blockYaml(doc, 0))[0] as NetworkingObject]) {
-      const out = (toJson(o) as { metadata: { managedFields: { fieldsV1: Record<string, unknown> }[] } }).metadata.managedFields[0]?.fieldsV1 ?? {};
+    for (const o of [
+      fromJson(text),
+      fromJson(JSON.parse(text) as JsonValue),
+      fromYaml(blockYaml(doc, 0))[0] as NetworkingObject,
+    ]) {
+      const out =
+        (toJson(o) as { metadata: { managedFields: { fieldsV1: Record<string, unknown> }[] } }).metadata
+          .managedFields[0]?.fieldsV1 ?? {};
       expect(Object.keys(out).sort()).toEqual([...PROTO_KEYS].sort());
       expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
       expect(Object.getOwnPropertyDescriptor(out, "__proto__")?.value).toEqual({ polluted: "yes" });
-      expect(JSON.parse(toJsonString(o)).metadata.managedFields[0].fieldsV1).toEqual(JSON.parse(JSON.stringify(fields)));
+      expect(JSON.parse(toJsonString(o)).metadata.managedFields[0].fieldsV1).toEqual(
+        JSON.parse(JSON.stringify(fields)),
+      );
     }
     expectUnpolluted(before);
   });
@@ -1069,7 +1250,11 @@ const timed = <T>(f: () => T): [T, number] => {
 };
 
 /** A YAML node graph: aliases point at the node they repeat. */
-type YNode = { readonly scalar: true } | { readonly seq: readonly YNode[] } | { readonly map: readonly (readonly [YNode, YNode])[] } | { readonly alias: YNode };
+type YNode =
+  | { readonly scalar: true }
+  | { readonly seq: readonly YNode[] }
+  | { readonly map: readonly (readonly [YNode, YNode])[] }
+  | { readonly alias: YNode };
 
 /**
  * go-yaml v2's guard against alias expansion (decode.go, allowedAliasRatio),
@@ -1082,7 +1267,8 @@ function goAliasGuardPasses(root: YNode): boolean {
   let decodes = 1;
   let aliased = 0;
   let depth = 0;
-  const allowed = (d: number): number => (d <= 400_000 ? 0.99 : d >= 4_000_000 ? 0.1 : 0.99 - (0.89 * (d - 400_000)) / 3_600_000);
+  const allowed = (d: number): number =>
+    d <= 400_000 ? 0.99 : d >= 4_000_000 ? 0.1 : 0.99 - (0.89 * (d - 400_000)) / 3_600_000;
   const visit = (n: YNode): boolean => {
     decodes++;
     if (depth > 0) aliased++;
@@ -1110,7 +1296,9 @@ function laughs(levels: number, width: number): { text: string; graph: YNode; le
   for (let i = 0; i < levels; i++) {
     const items = Array.from({ length: width }, () => (prev === undefined ? "x" : `*l${i - 1}`));
     lines.push(`l${i}: &l${i} [${items.join(", ")}]`);
-    const seq: YNode = { seq: Array.from({ length: width }, () => (prev === undefined ? X : { alias: prev as YNode })) };
+    const seq: YNode = {
+      seq: Array.from({ length: width }, () => (prev === undefined ? X : { alias: prev as YNode })),
+    };
     entries.push([X, seq]);
     prev = seq;
   }
@@ -1133,21 +1321,33 @@ describe("YAML: aliases, anchors and merge keys", () => {
   ])("%i levels of %i aliases: accepted or refused as go-yaml's guard decides, in bounded time", (levels, width) => {
     const { text, graph, leaves } = laughs(levels, width);
     const passes = goAliasGuardPasses(graph);
-    const [r, ms] = timed(() => attempt(() => parseYamlDocuments(text, { uniqueKeys: false }) as unknown as NetworkingObject));
+    const [r, ms] = timed(() =>
+      attempt(() => parseYamlDocuments(text, { uniqueKeys: false }) as unknown as NetworkingObject),
+    );
     if (passes) {
-      expect("value" in r ? countLeaves((r.value as unknown as Record<string, unknown>[])[0]?.[`l${levels - 1}`]) : r.error).toBe(leaves);
+      expect(
+        "value" in r ? countLeaves((r.value as unknown as Record<string, unknown>[])[0]?.[`l${levels - 1}`]) : r.error,
+      ).toBe(leaves);
     } else {
-      expect("error" in r && r.error instanceof DecodeError && r.error.reason).toBe("document contains excessive aliasing");
+      expect("error" in r && r.error instanceof DecodeError && r.error.reason).toBe(
+        "document contains excessive aliasing",
+      );
       expect((r as { error: DecodeError }).error.line).toBeGreaterThanOrEqual(1);
     }
     expect(ms).toBeLessThan(5000);
   });
 
   it("the guard's boundary, where go-yaml counts the document node: 199 aliases of a 200-item list pass, 200 do not", () => {
-    const doc = (n: number): string => `a: &a [${Array(200).fill("x").join(",")}]\nb: [${Array(n).fill("*a").join(",")}]\n`;
+    const doc = (n: number): string =>
+      `a: &a [${Array(200).fill("x").join(",")}]\nb: [${Array(n).fill("*a").join(",")}]\n`;
     const graph = (n: number): YNode => {
       const a: YNode = { seq: Array(200).fill(X) };
-      return { map: [[X, a], [X, { seq: Array.from({ length: n }, () => ({ alias: a })) }]] };
+      return {
+        map: [
+          [X, a],
+          [X, { seq: Array.from({ length: n }, () => ({ alias: a })) }],
+        ],
+      };
     };
     // By hand: 199 aliases make 39,999 aliased decodes of 40,404 (99.0%, not above); 200 make 40,200 of 40,606.
     expect(goAliasGuardPasses(graph(199))).toBe(true);
@@ -1159,13 +1359,22 @@ describe("YAML: aliases, anchors and merge keys", () => {
   it("one scalar anchor reused 3,000 times as label values, and aliases as keys", () => {
     const labels = Array.from({ length: 3000 }, (_, i) => `    k${i}: *v`).join("\n");
     const text = `kind: Ingress\napiVersion: networking.k8s.io/v1\nx: &v web\nmetadata:\n  labels:\n${labels}\n`;
-    const graph: YNode = { map: [[X, X], [X, X], [X, X], [X, { map: [[X, { map: Array.from({ length: 3000 }, () => [X, { alias: X }] as const) }]] }]] };
+    const graph: YNode = {
+      map: [
+        [X, X],
+        [X, X],
+        [X, X],
+        [X, { map: [[X, { map: Array.from({ length: 3000 }, () => [X, { alias: X }] as const) }]] }],
+      ],
+    };
     expect(goAliasGuardPasses(graph)).toBe(true);
     const o = fromYaml(text)[0] as NetworkingObject & { metadata: { labels: Record<string, string> } };
     expect(Object.keys(o.metadata.labels)).toHaveLength(3000);
     expect(new Set(Object.values(o.metadata.labels))).toEqual(new Set(["web"]));
     // An alias as a key is its scalar's text; an alias to a mapping cannot be a key.
-    const keyed = fromYaml("kind: Ingress\napiVersion: networking.k8s.io/v1\nx: &k app\nmetadata:\n  labels:\n    *k : web\n")[0] as typeof o;
+    const keyed = fromYaml(
+      "kind: Ingress\napiVersion: networking.k8s.io/v1\nx: &k app\nmetadata:\n  labels:\n    *k : web\n",
+    )[0] as typeof o;
     expect(keyed.metadata.labels).toEqual({ app: "web" });
     const bad = "kind: Ingress\napiVersion: networking.k8s.io/v1\nx: &k {a: b}\nmetadata:\n  labels:\n    *k : web\n";
     const e = yamlError(bad);
@@ -1190,7 +1399,10 @@ describe("YAML: aliases, anchors and merge keys", () => {
       "    matchLabels: *more",
       "",
     ].join("\n");
-    const o = fromYaml(text)[0] as NetworkingObject & { metadata: { labels: object; annotations: object }; spec: { podSelector: { matchLabels: object } } };
+    const o = fromYaml(text)[0] as NetworkingObject & {
+      metadata: { labels: object; annotations: object };
+      spec: { podSelector: { matchLabels: object } };
+    };
     expect(o.metadata.labels).toEqual({ app: "api", tier: "back", env: "prod", team: "a" });
     expect(o.metadata.annotations).toEqual({ app: "web", tier: "front" });
     expect(o.spec.podSelector.matchLabels).toEqual({ app: "web", tier: "back", env: "prod" });
@@ -1199,7 +1411,9 @@ describe("YAML: aliases, anchors and merge keys", () => {
     expect(e.reason).toMatch(/"tier" already/);
     expect(e.line).toBe(5);
     // A merge of something that is not a mapping is refused.
-    expect(yamlError("kind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  labels:\n    <<: [a]\n").reason).toMatch(/map merge/);
+    expect(
+      yamlError("kind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  labels:\n    <<: [a]\n").reason,
+    ).toMatch(/map merge/);
     // An alias to a sequence where labels go is a type error there.
     const seq = yamlError("kind: Ingress\napiVersion: networking.k8s.io/v1\nx: &s [a]\nmetadata:\n  labels: *s\n");
     expect(seq.segments).toEqual(["metadata", "labels"]);
@@ -1217,15 +1431,20 @@ describe("YAML: aliases, anchors and merge keys", () => {
     }
     // 1,000 aliases of one 1,000-key mapping merged into one map.
     const wide = `a: &a {${Array.from({ length: 1000 }, (_, i) => `k${i}: ${i}`).join(", ")}}\nb: {<<: [${Array(1000).fill("*a").join(", ")}]}\n`;
-    const [w, ms] = timed(() => attempt(() => parseYamlDocuments(wide, { uniqueKeys: false }) as unknown as NetworkingObject));
-    expect("error" in w && w.error instanceof DecodeError && w.error.reason).toBe("document contains excessive aliasing");
+    const [w, ms] = timed(() =>
+      attempt(() => parseYamlDocuments(wide, { uniqueKeys: false }) as unknown as NetworkingObject),
+    );
+    expect("error" in w && w.error instanceof DecodeError && w.error.reason).toBe(
+      "document contains excessive aliasing",
+    );
     expect(ms).toBeLessThan(5000);
   });
 });
 
 describe("YAML: nesting, long scalars and keys, many documents", () => {
   // root (1), metadata (2), managedFields (3), its item (4): fieldsV1's collections start at depth 5.
-  const inFieldsV1 = (x: string): string => `kind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  managedFields:\n  - fieldsV1: ${x}\n`;
+  const inFieldsV1 = (x: string): string =>
+    `kind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  managedFields:\n  - fieldsV1: ${x}\n`;
 
   it("at the depth limit: 100 levels are accepted, 101 refused at the 101st; the limit is an option, capped at 500", () => {
     const ok = fromYaml(inFieldsV1("[".repeat(96) + "]".repeat(96)))[0] as NetworkingObject;
@@ -1236,8 +1455,14 @@ describe("YAML: nesting, long scalars and keys, many documents", () => {
     expect([e.document, e.line, e.column]).toEqual([1, 5, 15 + 96]);
     expect(fromYaml(text, { maxDepth: 101 })).toHaveLength(1);
     // maxDepth above 500 is taken as 500 (the composer recurses per level).
-    expect(fromYaml("x: " + "[".repeat(499) + "]".repeat(499) + "\nkind: Ingress\napiVersion: networking.k8s.io/v1\n", { maxDepth: 10_000 })).toHaveLength(1);
-    expect(yamlError("x: " + "[".repeat(500) + "]".repeat(500) + "\n", { maxDepth: 10_000 }).reason).toBe("nesting deeper than 500");
+    expect(
+      fromYaml("x: " + "[".repeat(499) + "]".repeat(499) + "\nkind: Ingress\napiVersion: networking.k8s.io/v1\n", {
+        maxDepth: 10_000,
+      }),
+    ).toHaveLength(1);
+    expect(yamlError("x: " + "[".repeat(500) + "]".repeat(500) + "\n", { maxDepth: 10_000 }).reason).toBe(
+      "nesting deeper than 500",
+    );
     // Aliases cannot build depth past the limit either.
     const viaAlias = `a: &a ${"[".repeat(60)}${"]".repeat(60)}\nb: ${"[".repeat(60)}*a${"]".repeat(60)}\n`;
     expect(yamlError(viaAlias).reason).toMatch(/nesting deeper than 100/);
@@ -1267,16 +1492,25 @@ describe("YAML: nesting, long scalars and keys, many documents", () => {
   it("a 10 MB scalar, a long double-quoted scalar full of escapes, and keys up to go-yaml's 1,024-character limit", () => {
     const big = "x".repeat(10_000_000);
     const head = "kind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  annotations:\n";
-    const [o, ms] = timed(() => fromYaml(`${head}    a: ${big}\n    b: "${"\\t".repeat(500_000)}"\n`)[0] as NetworkingObject & { metadata: { annotations: Record<string, string> } });
+    const [o, ms] = timed(
+      () =>
+        fromYaml(`${head}    a: ${big}\n    b: "${"\\t".repeat(500_000)}"\n`)[0] as NetworkingObject & {
+          metadata: { annotations: Record<string, string> };
+        },
+    );
     expect(o.metadata.annotations["a"]).toBe(big);
     expect(o.metadata.annotations["b"]).toBe("\t".repeat(500_000));
     expect(ms).toBeLessThan(10_000);
     // libyaml: a simple key ends within 1,024 characters of its start; an explicit `? key` has no limit.
     const key = (n: number): string => "k".repeat(n);
-    expect(Object.keys((fromYaml(`${head}    ${key(1024)}: v\n`)[0] as typeof o).metadata.annotations)).toEqual([key(1024)]);
+    expect(Object.keys((fromYaml(`${head}    ${key(1024)}: v\n`)[0] as typeof o).metadata.annotations)).toEqual([
+      key(1024),
+    ]);
     const long = yamlError(`${head}    ${key(1025)}: v\n`);
     expect([long.document, long.line, long.column]).toEqual([1, 5, 5]);
-    expect(Object.keys((fromYaml(`${head}    ? ${key(5000)}\n    : v\n`)[0] as typeof o).metadata.annotations)).toEqual([key(5000)]);
+    expect(Object.keys((fromYaml(`${head}    ? ${key(5000)}\n    : v\n`)[0] as typeof o).metadata.annotations)).toEqual(
+      [key(5000)],
+    );
     // libyaml counts characters: 1,024 astral characters are 2,048 UTF-16 units.
     const astral = "\u{1F600}".repeat(1024);
     expect(Object.keys((fromYaml(`${head}    ${astral}: v\n`)[0] as typeof o).metadata.annotations)).toEqual([astral]);
@@ -1284,10 +1518,13 @@ describe("YAML: nesting, long scalars and keys, many documents", () => {
   });
 
   it("2,000 documents decode in order; an error in one names that document and its line", () => {
-    const one = (i: number): string => `kind: NetworkPolicy\napiVersion: networking.k8s.io/v1\nmetadata:\n  name: n${i}\n`;
+    const one = (i: number): string =>
+      `kind: NetworkPolicy\napiVersion: networking.k8s.io/v1\nmetadata:\n  name: n${i}\n`;
     const docs = Array.from({ length: 2000 }, (_, i) => one(i)).join("---\n");
     const [all, ms] = timed(() => fromYaml(docs));
-    expect(all.map((o) => (o as { metadata: { name: string } }).metadata.name)).toEqual(Array.from({ length: 2000 }, (_, i) => `n${i}`));
+    expect(all.map((o) => (o as { metadata: { name: string } }).metadata.name)).toEqual(
+      Array.from({ length: 2000 }, (_, i) => `n${i}`),
+    );
     expect(ms).toBeLessThan(10_000);
     // Documents are numbered by their place in the stream, empty ones included.
     const bad = docs + "---\n---\n# nothing\n---\n" + one(2000).replace("name: n2000", "generation: x");
@@ -1326,7 +1563,11 @@ describe("YAML: BOMs, tabs, line breaks and lone surrogates as go-yaml reads the
       expect(e.reason, JSON.stringify(text)).toMatch(/cannot start any token|tab/i);
       expect([e.document, e.line, e.column], JSON.stringify(text)).toEqual([1, ...positionOf(text, needle)]);
     }
-    const ok = fromYaml(`${ING}metadata:\n  name: "a\tb"\t# c\n  finalizers: [a,\tb]\n  annotations:\n    x: |\n      \tindented\n`)[0] as NetworkingObject & { metadata: { name: string; finalizers: string[]; annotations: Record<string, string> } };
+    const ok = fromYaml(
+      `${ING}metadata:\n  name: "a\tb"\t# c\n  finalizers: [a,\tb]\n  annotations:\n    x: |\n      \tindented\n`,
+    )[0] as NetworkingObject & {
+      metadata: { name: string; finalizers: string[]; annotations: Record<string, string> };
+    };
     expect(ok.metadata.name).toBe("a\tb");
     expect(ok.metadata.finalizers).toEqual(["a", "b"]);
     expect(ok.metadata.annotations["x"]).toBe("\tindented\n");
@@ -1352,7 +1593,9 @@ describe("YAML: BOMs, tabs, line breaks and lone surrogates as go-yaml reads the
       expect([e.document, e.line, e.column], JSON.stringify(text)).toEqual([doc, line, column]);
     }
     // A well-formed pair is one character.
-    expect((fromYaml(`${ING}metadata:\n  name: "\ud83d\ude00"\n`)[0] as { metadata: { name: string } }).metadata.name).toBe("\u{1F600}");
+    expect(
+      (fromYaml(`${ING}metadata:\n  name: "\ud83d\ude00"\n`)[0] as { metadata: { name: string } }).metadata.name,
+    ).toBe("\u{1F600}");
   });
 });
 
@@ -1399,7 +1642,8 @@ describe("JSON: nesting at the limit and at 1,000,000", () => {
     expect(e.reason).toBe("nesting deeper than 100");
     expectAt(e, text, at);
     // root (1), metadata (2), managedFields (3), its item (4).
-    const fields = (n: number): string => `{${ING},"metadata":{"managedFields":[{"fieldsV1":${"[".repeat(n)}${"]".repeat(n)}}]}}`;
+    const fields = (n: number): string =>
+      `{${ING},"metadata":{"managedFields":[{"fieldsV1":${"[".repeat(n)}${"]".repeat(n)}}]}}`;
     expect(toJsonString(fromJson(fields(96)))).toContain(`"fieldsV1":${"[".repeat(96)}`);
     expect(jsonError(fields(97)).reason).toBe("nesting deeper than 100");
     expect(() => fromJson(fields(97), { maxDepth: 101 })).not.toThrow();
@@ -1433,28 +1677,39 @@ describe("JSON: nesting at the limit and at 1,000,000", () => {
   it("1,000,000-deep JS values: only what clusterwire walks is bounded, iteratively built values do not overflow the stack", () => {
     // A JS value's unknown members are never visited (Go skips unknown fields
     // too), so depth there is not checked; strict mode reports the field.
-    const doc = (meta: Record<string, unknown>, extra: Record<string, unknown> = {}): JsonValue => ({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: meta, ...extra }) as JsonValue;
+    const doc = (meta: Record<string, unknown>, extra: Record<string, unknown> = {}): JsonValue =>
+      ({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: meta, ...extra }) as JsonValue;
     for (const deep of [deepArray(1_000_000), deepObject(1_000_000)]) {
       const [, ms] = timed(() => {
-        expect(toJsonString(fromJson(doc({ name: "a" }, { x: deep })))).toBe(toJsonString(fromJson(doc({ name: "a" }))));
+        expect(toJsonString(fromJson(doc({ name: "a" }, { x: deep })))).toBe(
+          toJsonString(fromJson(doc({ name: "a" }))),
+        );
         expect(jsonError(doc({}, { x: deep }), { strict: true }).segments).toEqual(["x"]);
-        expect(jsonError(doc({ labels: deep })).segments).toEqual(Array.isArray(deep) ? ["metadata", "labels"] : ["metadata", "labels", "a"]);
+        expect(jsonError(doc({ labels: deep })).segments).toEqual(
+          Array.isArray(deep) ? ["metadata", "labels"] : ["metadata", "labels", "a"],
+        );
         const f = jsonError(doc({ managedFields: [{ fieldsV1: { "f:spec": deep } }] }));
         expect(f.reason).toMatch(/nested deeper than 100/);
         expect(f.segments?.slice(0, 5)).toEqual(["metadata", "managedFields", 0, "fieldsV1", "f:spec"]);
         // spec.a.a.a...: unknown all the way down; an array is no spec.
-        const spec = attempt(() => fromJson({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", spec: deep } as JsonValue));
+        const spec = attempt(() =>
+          fromJson({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", spec: deep } as JsonValue),
+        );
         if (Array.isArray(deep)) expect("error" in spec && (spec.error as DecodeError).segments).toEqual(["spec"]);
         else expect("value" in spec).toBe(true);
       });
       expect(ms).toBeLessThan(5000);
     }
-    expect(jsonError({ kind: "IngressList", apiVersion: "networking.k8s.io/v1", items: deepArray(1_000_000) } as JsonValue).segments).toEqual(["items", 0]);
+    expect(
+      jsonError({ kind: "IngressList", apiVersion: "networking.k8s.io/v1", items: deepArray(1_000_000) } as JsonValue)
+        .segments,
+    ).toEqual(["items", 0]);
   });
 });
 
 describe("JSON: lone surrogates become U+FFFD, as Go decodes them", () => {
-  const nameOf = (text: string): string => (fromJson(`{${ING},"metadata":{"name":${text}}}`) as { metadata: { name: string } }).metadata.name;
+  const nameOf = (text: string): string =>
+    (fromJson(`{${ING},"metadata":{"name":${text}}}`) as { metadata: { name: string } }).metadata.name;
 
   it.each([
     ['"\\ud800"', "\ufffd"],
@@ -1502,14 +1757,34 @@ describe("JSON: repeated keys decode as Go's encoding/json does", () => {
 
   it("the last scalar wins; structs merge; null keeps a struct but clears a pointer, a list, a map and a Time", () => {
     expect(meta(fromJson(`{${ING},"metadata":{"name":"a","name":"b"}}`))).toEqual({ name: "b" });
-    expect(meta(fromJson(`{${ING},"metadata":{"name":"a"},"metadata":{"namespace":"n"}}`))).toEqual({ name: "a", namespace: "n" });
+    expect(meta(fromJson(`{${ING},"metadata":{"name":"a"},"metadata":{"namespace":"n"}}`))).toEqual({
+      name: "a",
+      namespace: "n",
+    });
     expect(meta(fromJson(`{${ING},"metadata":{"name":"a"},"metadata":null}`))).toEqual({ name: "a" });
-    expect(meta(fromJson(`{${ING},"metadata":{"name":"a","generation":5,"generation":null}}`))).toEqual({ name: "a", generation: 5 });
-    expect(meta(fromJson(`{${ING},"metadata":{"creationTimestamp":"2008-01-01T01:01:01Z","creationTimestamp":null}}`))).toEqual({});
-    expect(meta(fromJson(`{${ING},"metadata":{"labels":{"a":"1"},"labels":{"b":"2"}}}`))).toEqual({ labels: { a: "1", b: "2" } });
-    expect(meta(fromJson(`{${ING},"metadata":{"labels":{"a":"1"},"labels":null,"labels":{"b":"2"}}}`))).toEqual({ labels: { b: "2" } });
-    expect(spec(fromJson(`{${ING},"spec":{"defaultBackend":{"service":{"name":"s"}},"defaultBackend":null}}`))).toEqual({});
-    expect(spec(fromJson(`{${ING},"spec":{"defaultBackend":{"service":{"name":"s"}},"defaultBackend":{"resource":{"kind":"K","name":"n"}}}}`))).toEqual({
+    expect(meta(fromJson(`{${ING},"metadata":{"name":"a","generation":5,"generation":null}}`))).toEqual({
+      name: "a",
+      generation: 5,
+    });
+    expect(
+      meta(fromJson(`{${ING},"metadata":{"creationTimestamp":"2008-01-01T01:01:01Z","creationTimestamp":null}}`)),
+    ).toEqual({});
+    expect(meta(fromJson(`{${ING},"metadata":{"labels":{"a":"1"},"labels":{"b":"2"}}}`))).toEqual({
+      labels: { a: "1", b: "2" },
+    });
+    expect(meta(fromJson(`{${ING},"metadata":{"labels":{"a":"1"},"labels":null,"labels":{"b":"2"}}}`))).toEqual({
+      labels: { b: "2" },
+    });
+    expect(spec(fromJson(`{${ING},"spec":{"defaultBackend":{"service":{"name":"s"}},"defaultBackend":null}}`))).toEqual(
+      {},
+    );
+    expect(
+      spec(
+        fromJson(
+          `{${ING},"spec":{"defaultBackend":{"service":{"name":"s"}},"defaultBackend":{"resource":{"kind":"K","name":"n"}}}}`,
+        ),
+      ),
+    ).toEqual({
       defaultBackend: { service: { name: "s", port: {} }, resource: { apiGroup: null, kind: "K", name: "n" } },
     });
   });
@@ -1518,7 +1793,10 @@ describe("JSON: repeated keys decode as Go's encoding/json does", () => {
     const tls = (body: string): unknown => spec(fromJson(`{${ING},"spec":{${body}}}`));
     const abc = '"tls":[{"secretName":"a"},{"secretName":"b"},{"secretName":"c"}]';
     expect(tls(`${abc},"tls":[{"hosts":["h"]}],"tls":[null,{"hosts":["i"]}]`)).toEqual({
-      tls: [{ hosts: ["h"], secretName: "a" }, { hosts: ["i"], secretName: "b" }],
+      tls: [
+        { hosts: ["h"], secretName: "a" },
+        { hosts: ["i"], secretName: "b" },
+      ],
     });
     expect(tls(`${abc},"tls":[],"tls":[{"hosts":["h"]},{}]`)).toEqual({ tls: [{ hosts: ["h"] }, {}] });
     expect(tls(`${abc},"tls":null,"tls":[{"hosts":["h"]}]`)).toEqual({ tls: [{ hosts: ["h"] }] });
@@ -1528,7 +1806,8 @@ describe("JSON: repeated keys decode as Go's encoding/json does", () => {
   it("IntOrString sets its type and that value only: after a repeat the other value is still there (protobuf shows it)", () => {
     const o = fromJson(`{${NP},"spec":{"ingress":[{"ports":[{"port":"http","port":80}]}]}}`);
     expect(toJsonString(o)).toContain('"ports":[{"port":80}]');
-    const port = (o as unknown as { spec: { ingress: { ports: { port: unknown }[] }[] } }).spec.ingress[0]?.ports[0]?.port;
+    const port = (o as unknown as { spec: { ingress: { ports: { port: unknown }[] }[] } }).spec.ingress[0]?.ports[0]
+      ?.port;
     expect(port).toMatchObject({ type: 0n, intVal: 80, strVal: "http" });
     // Field 2 of NetworkPolicyPort: type 0, intVal 80, strVal "http".
     expect(hex(encode(o))).toContain("12" + "0a" + "08001050" + "1a04" + Buffer.from("http").toString("hex"));
@@ -1586,7 +1865,12 @@ describe("JSON: long strings and keys in bounded time", () => {
   it("a 10 MB value, 1,000,000 escapes, a 1 MB key", () => {
     const big = "x".repeat(10_000_000);
     const key = "k".repeat(1_000_000);
-    const [o, ms] = timed(() => fromJson(`{${ING},"metadata":{"name":"${big}","annotations":{"e":"${"\\u0041".repeat(1_000_000)}","${key}":"v"}}}`) as NetworkingObject & { metadata: { name: string; annotations: Record<string, string> } });
+    const [o, ms] = timed(
+      () =>
+        fromJson(
+          `{${ING},"metadata":{"name":"${big}","annotations":{"e":"${"\\u0041".repeat(1_000_000)}","${key}":"v"}}}`,
+        ) as NetworkingObject & { metadata: { name: string; annotations: Record<string, string> } },
+    );
     expect(o.metadata.name).toBe(big);
     expect(o.metadata.annotations["e"]).toBe("A".repeat(1_000_000));
     expect(o.metadata.annotations[key]).toBe("v");
@@ -1600,7 +1884,8 @@ describe("JSON: long strings and keys in bounded time", () => {
 function litOfJson(v: JsonValue): Lit {
   if (typeof v === "number") return num(JSON.stringify(v));
   if (Array.isArray(v)) return arr(...v.map(litOfJson));
-  if (typeof v === "object" && v !== null && typeof v !== "bigint") return obj(...Object.keys(v).map((k): [string, Lit] => [k, litOfJson(v[k] as JsonValue)]));
+  if (typeof v === "object" && v !== null && typeof v !== "bigint")
+    return obj(...Object.keys(v).map((k): [string, Lit] => [k, litOfJson(v[k] as JsonValue)]));
   return v === null ? nul() : typeof v === "string" ? str(v) : typeof v === "boolean" ? bool(v) : num(String(v));
 }
 
@@ -1623,7 +1908,14 @@ function prefixKeys(v: unknown): JsonValue {
 
 describe("random JSON values at random positions (fast-check)", () => {
   const odd = fc.constantFrom<unknown>(-0, 1e21, 2 ** 53 + 2, "\ud800", 2147483648, -2147483649, "<&>", "\u2028");
-  const arbValue = fc.oneof(fc.jsonValue({ maxDepth: 3 }), odd, fc.array(odd, { maxLength: 2 }), fc.dictionary(fc.string(), odd, { maxKeys: 2 })).map(prefixKeys);
+  const arbValue = fc
+    .oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      odd,
+      fc.array(odd, { maxLength: 2 }),
+      fc.dictionary(fc.string(), odd, { maxKeys: 2 }),
+    )
+    .map(prefixKeys);
   const arbSite = fc.constantFrom(...ALL_SITES);
 
   it("JSON text, parsed values and YAML agree with the model", () => {
@@ -1631,17 +1923,37 @@ describe("random JSON values at random positions (fast-check)", () => {
       fc.property(arbSite, arbValue, fc.boolean(), (site, v, strict) => {
         const lit = litOfJson(v);
         const placed = jsonDoc(site, lit);
-        expect(check(attempt(() => fromJson(placed.text, { strict })), { site, verdict: goDecode(site.type, lit, strict, site.member), format: "json", placed })).toBeUndefined();
-        expect(check(attempt(() => fromJson(treeFor(site, v) as JsonValue, { strict })), { site, verdict: goDecode(site.type, meaningOfJs(v), strict, site.member), format: "json", sortKeys: true })).toBeUndefined();
+        expect(
+          check(
+            attempt(() => fromJson(placed.text, { strict })),
+            { site, verdict: goDecode(site.type, lit, strict, site.member), format: "json", placed },
+          ),
+        ).toBeUndefined();
+        expect(
+          check(
+            attempt(() => fromJson(treeFor(site, v) as JsonValue, { strict })),
+            { site, verdict: goDecode(site.type, meaningOfJs(v), strict, site.member), format: "json", sortKeys: true },
+          ),
+        ).toBeUndefined();
         const { text, at } = renderYaml(lit);
         const y = yamlDoc(site, text, at);
         const r = attemptYaml(y.text, strict);
         if (hasLoneSurrogate(lit)) {
           // Written as a \u escape, which go-yaml's scanner refuses.
-          expect("error" in r && r.error instanceof DecodeError && r.error.reason).toMatch(/invalid Unicode character escape/);
+          expect("error" in r && r.error instanceof DecodeError && r.error.reason).toMatch(
+            /invalid Unicode character escape/,
+          );
           return;
         }
-        expect(check(r, { site, verdict: goDecode(site.type, meaningOfYaml(lit), strict, site.member), format: "yaml", placed: y, sortKeys: true })).toBeUndefined();
+        expect(
+          check(r, {
+            site,
+            verdict: goDecode(site.type, meaningOfYaml(lit), strict, site.member),
+            format: "yaml",
+            placed: y,
+            sortKeys: true,
+          }),
+        ).toBeUndefined();
       }),
       { numRuns: runs(300) },
     );
@@ -1681,7 +1993,10 @@ describe("JSON watch streams: the same hostile objects, located in the stream", 
         const stream = first + wrap(text);
         const e = await streamError([stream]);
         const want = [offset, ...lineColumn(stream, offset)];
-        if (!same([e.offset, e.line, e.column], want) || !same(e.segments, ["object", ...site.segments, ...verdict.path])) {
+        if (
+          !same([e.offset, e.line, e.column], want) ||
+          !same(e.segments, ["object", ...site.segments, ...verdict.path])
+        ) {
           failures.push(`${site.segments.join(".")}: ${e.message}, want ${want.join(":")}`);
         }
       }
@@ -1690,8 +2005,13 @@ describe("JSON watch streams: the same hostile objects, located in the stream", 
   });
 
   it("lone surrogates, repeated keys, deep nesting and a huge maxDepth", async () => {
-    const [ev] = await collect([`{"type":"ADDED","object":{${ING},"metadata":{"name":"\\ud800","labels":{"\\udc00":"a","\\udfff":"b"}}}}`]);
-    expect((ev?.object as { metadata: { name: string; labels: object } }).metadata).toMatchObject({ name: "\ufffd", labels: { "\ufffd": "b" } });
+    const [ev] = await collect([
+      `{"type":"ADDED","object":{${ING},"metadata":{"name":"\\ud800","labels":{"\\udc00":"a","\\udfff":"b"}}}}`,
+    ]);
+    expect((ev?.object as { metadata: { name: string; labels: object } }).metadata).toMatchObject({
+      name: "\ufffd",
+      labels: { "\ufffd": "b" },
+    });
     const deep = first + `{"type":"ADDED","object":${"[".repeat(1_000_000)}${"]".repeat(1_000_000)}}`;
     const [e, ms] = await (async (): Promise<[DecodeError, number]> => {
       const started = performance.now();
@@ -1702,7 +2022,9 @@ describe("JSON watch streams: the same hostile objects, located in the stream", 
     expect(e.offset).toBe(first.length + 25 + 99); // the event is level 1
     expect(ms).toBeLessThan(5000);
     expect((await streamError([deep], { maxDepth: 10_000_000 })).reason).toMatch(/nested too deeply/);
-    const dup = await streamError([first + `{"type":"ADDED","object":{${ING},"metadata":{"name":"a","name":"b"}}}`], { strict: true });
+    const dup = await streamError([first + `{"type":"ADDED","object":{${ING},"metadata":{"name":"a","name":"b"}}}`], {
+      strict: true,
+    });
     expect(dup.segments).toEqual(["object", "metadata", "name"]);
   });
 
@@ -1746,16 +2068,28 @@ describe("JSON watch streams: the same hostile objects, located in the stream", 
   it("an event that arrives in 1-character chunks costs linear time", async () => {
     // 200 KB in 1-character chunks took about 20 s when each chunk re-read the buffered event.
     const big = (n: number): string => `{"type":"ADDED","object":{${ING},"metadata":{"name":"${"a".repeat(n)}"}}}\n`;
-    for (const chunks of [big(200_000).split(""), Array.from(new TextEncoder().encode(big(100_000)), (b) => Uint8Array.of(b))]) {
+    for (const chunks of [
+      big(200_000).split(""),
+      Array.from(new TextEncoder().encode(big(100_000)), (b) => Uint8Array.of(b)),
+    ]) {
       const started = performance.now();
       const events = await collect(chunks);
       expect(events).toHaveLength(1);
       expect(performance.now() - started).toBeLessThan(5000);
     }
-    const many = Array.from({ length: 1000 }, (_, i) => `{"type":"ADDED","object":{${ING},"metadata":{"name":"n${i}"}}}`).join("\n");
-    const names = (await collect(many.split(""))).map((e) => (e.object as { metadata: { name: string } }).metadata.name);
+    const many = Array.from(
+      { length: 1000 },
+      (_, i) => `{"type":"ADDED","object":{${ING},"metadata":{"name":"n${i}"}}}`,
+    ).join("\n");
+    const names = (await collect(many.split(""))).map(
+      (e) => (e.object as { metadata: { name: string } }).metadata.name,
+    );
     expect(names).toEqual(Array.from({ length: 1000 }, (_, i) => `n${i}`));
     // decodeJsonWatchEvent alone: the same rules.
-    expect(() => decodeJsonWatchEvent('{"type":"ADDED","object":{"kind":"Ingress","apiVersion":"networking.k8s.io/v1","spec":{"rules":[{"host":1}]}}}')).toThrow(/spec\.rules\[0\]\.host/);
+    expect(() =>
+      decodeJsonWatchEvent(
+        '{"type":"ADDED","object":{"kind":"Ingress","apiVersion":"networking.k8s.io/v1","spec":{"rules":[{"host":1}]}}}',
+      ),
+    ).toThrow(/spec\.rules\[0\]\.host/);
   });
 });

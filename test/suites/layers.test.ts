@@ -74,11 +74,15 @@ function lint(name: string, files: Readonly<Record<string, string>>): Map<string
   }
   let out: string;
   try {
-    out = execFileSync(process.execPath, [biome, "lint", "--vcs-enabled=false", "--reporter=json", "--max-diagnostics=none", "."], {
-      cwd: dir,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    out = execFileSync(
+      process.execPath,
+      [biome, "lint", "--vcs-enabled=false", "--reporter=json", "--max-diagnostics=none", "."],
+      {
+        cwd: dir,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
   } catch (e) {
     // Biome exits 1 when it reports an error; the JSON report is still on stdout.
     out = (e as { stdout?: string }).stdout ?? "";
@@ -93,10 +97,15 @@ function lint(name: string, files: Readonly<Record<string, string>>): Map<string
 }
 
 describe("layer boundaries (biome.jsonc)", () => {
-  it.each(CASES.map((c, i) => [i, ...c] as const))("case %i: %s importing %s is refused: %s", (i, file, specifier, refused) => {
-    const found = lint(`case${i}`, { [file]: `import { planted } from "${specifier}";\nexport const used = planted;\n` });
-    expect((found.get(file) ?? []).includes("lint/style/noRestrictedImports")).toBe(refused);
-  });
+  it.each(CASES.map((c, i) => [i, ...c] as const))(
+    "case %i: %s importing %s is refused: %s",
+    (i, file, specifier, refused) => {
+      const found = lint(`case${i}`, {
+        [file]: `import { planted } from "${specifier}";\nexport const used = planted;\n`,
+      });
+      expect((found.get(file) ?? []).includes("lint/style/noRestrictedImports")).toBe(refused);
+    },
+  );
 
   it("an import cycle is refused, inside a layer too", () => {
     const found = lint("cycle", {

@@ -177,7 +177,10 @@ describe("protobufjs oracle", () => {
     for (const fx of fixtures("v1.19.0")) {
       const { object } = decodeFixture(fx);
       const unknown = at(object, "metadata", "$unknown") as { no: number; wireType: number }[] | undefined;
-      expect(unknown?.map((u) => [u.no, u.wireType]), fx.file).toEqual([[15, 2]]);
+      expect(
+        unknown?.map((u) => [u.no, u.wireType]),
+        fx.file,
+      ).toEqual([[15, 2]]);
     }
   });
 });
@@ -222,14 +225,16 @@ function presenceObject(desc: DescMessage, message: Message): Record<string, unk
 
 describe("protobufjs oracle agrees with protobuf-es (gen/)", () => {
   const all = allFolders().flatMap((folder) => fixtures(folder));
-  it.each(all.map((fx) => [`${fx.folder}/${fx.kind}${fx.file.includes("after_roundtrip") ? " (after_roundtrip)" : ""}`, fx] as const))(
-    "%s",
-    (_name, fx) => {
-      const { envelope, object } = decodeFixture(fx);
-      const desc = file_k8s_io_api_networking_v1_networking.messages.find((m) => m.name === fx.kind);
-      if (desc === undefined) throw new Error(`no protobuf-es schema for ${fx.kind}`);
-      const esMessage = fromBinary(desc, envelope["raw"] as Uint8Array);
-      expect(object).toStrictEqual(presenceObject(desc, esMessage));
-    },
-  );
+  it.each(
+    all.map(
+      (fx) =>
+        [`${fx.folder}/${fx.kind}${fx.file.includes("after_roundtrip") ? " (after_roundtrip)" : ""}`, fx] as const,
+    ),
+  )("%s", (_name, fx) => {
+    const { envelope, object } = decodeFixture(fx);
+    const desc = file_k8s_io_api_networking_v1_networking.messages.find((m) => m.name === fx.kind);
+    if (desc === undefined) throw new Error(`no protobuf-es schema for ${fx.kind}`);
+    const esMessage = fromBinary(desc, envelope["raw"] as Uint8Array);
+    expect(object).toStrictEqual(presenceObject(desc, esMessage));
+  });
 });

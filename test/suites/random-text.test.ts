@@ -16,7 +16,9 @@ describe("JSON and YAML: random input only ever throws DecodeError", () => {
         fc.oneof(
           fc.string({ unit: "binary" }),
           fc.json(),
-          fc.jsonValue().map((v) => JSON.stringify({ kind: "NetworkPolicy", apiVersion: "networking.k8s.io/v1", spec: v })),
+          fc
+            .jsonValue()
+            .map((v) => JSON.stringify({ kind: "NetworkPolicy", apiVersion: "networking.k8s.io/v1", spec: v })),
         ),
         fc.boolean(),
         (text, strict) => onlyDecodeError(() => fromJson(text, { strict }), JSON.stringify(text)),
@@ -51,10 +53,15 @@ describe("JSON and YAML: random input only ever throws DecodeError", () => {
 
   it("fromJson on mutated fixture JSON (2000 runs)", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...jsons), fc.array(arbMutation, { minLength: 1, maxLength: 6 }), fc.boolean(), (text, muts, strict) => {
-        const t = mutateText(text, muts);
-        onlyDecodeError(() => fromJson(t, { strict }), t);
-      }),
+      fc.property(
+        fc.constantFrom(...jsons),
+        fc.array(arbMutation, { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        (text, muts, strict) => {
+          const t = mutateText(text, muts);
+          onlyDecodeError(() => fromJson(t, { strict }), t);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -71,9 +78,15 @@ describe("JSON and YAML: random input only ever throws DecodeError", () => {
 
   it("fromYaml on random strings", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom(..."{}[]:-? ,#&*!|>'\"%@`\n\tab0.~") })), (text) => {
-        onlyDecodeError(() => fromYaml(text), JSON.stringify(text));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: "binary" }),
+          fc.string({ unit: fc.constantFrom(..."{}[]:-? ,#&*!|>'\"%@`\n\tab0.~") }),
+        ),
+        (text) => {
+          onlyDecodeError(() => fromYaml(text), JSON.stringify(text));
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -17,7 +17,9 @@ interface GoldenCase {
   readonly json?: readonly string[];
   readonly error?: string;
 }
-const golden = JSON.parse(readFileSync(new URL("../support/golden/yaml-block-scalars.json", import.meta.url), "utf8")) as {
+const golden = JSON.parse(
+  readFileSync(new URL("../support/golden/yaml-block-scalars.json", import.meta.url), "utf8"),
+) as {
   readonly cases: readonly GoldenCase[];
 };
 
@@ -45,9 +47,14 @@ function read(text: string): { json: JsonValue[] } | { error: string } {
 /** One line per disagreement, to show them all at once. */
 function describeMismatch(c: GoldenCase, got: ReturnType<typeof read>): string | undefined {
   const want = c.json?.map((j) => JSON.parse(j) as JsonValue);
-  if (want === undefined) return "error" in got ? undefined : `${c.name}: Go refuses (${c.error}), clusterwire reads ${JSON.stringify(got.json)}`;
+  if (want === undefined)
+    return "error" in got
+      ? undefined
+      : `${c.name}: Go refuses (${c.error}), clusterwire reads ${JSON.stringify(got.json)}`;
   if ("error" in got) return `${c.name}: Go reads ${JSON.stringify(want)}, clusterwire refuses (${got.error})`;
-  return JSON.stringify(got.json) === JSON.stringify(want) ? undefined : `${c.name}: ${JSON.stringify(c.yaml)} Go ${JSON.stringify(want)}, clusterwire ${JSON.stringify(got.json)}`;
+  return JSON.stringify(got.json) === JSON.stringify(want)
+    ? undefined
+    : `${c.name}: ${JSON.stringify(c.yaml)} Go ${JSON.stringify(want)}, clusterwire ${JSON.stringify(got.json)}`;
 }
 
 describe("YAML block scalars agree with go-yaml v2 (golden file from the Go oracle)", () => {
@@ -76,7 +83,8 @@ describe("YAML block scalars agree with go-yaml v2 (golden file from the Go orac
     const mismatches: string[] = [];
     for (const c of cases) {
       const text = `apiVersion: networking.k8s.io/v1\nkind: Ingress\n${c.yaml}`;
-      const want = (JSON.parse(c.json?.[0] ?? "null") as { metadata: { annotations: { note: string } } }).metadata.annotations.note;
+      const want = (JSON.parse(c.json?.[0] ?? "null") as { metadata: { annotations: { note: string } } }).metadata
+        .annotations.note;
       const [ingress] = fromYaml(text);
       const got = (toJson(ingress!) as { metadata?: { annotations?: { note?: string } } }).metadata?.annotations?.note;
       if (got !== want) mismatches.push(`${c.name}: Go ${JSON.stringify(want)}, clusterwire ${JSON.stringify(got)}`);

@@ -63,9 +63,11 @@ describe("properties", () => {
   it("round-trips long strings and nested values", () => {
     const text = fc.oneof(
       unicode,
-      fc.array(fc.constantFrom("word", " ", "  ", "\n", "\t", "é", "x".repeat(30), ": ", "#", "'", '"'), {
-        maxLength: 60,
-      }).map((parts) => parts.join("")),
+      fc
+        .array(fc.constantFrom("word", " ", "  ", "\n", "\t", "é", "x".repeat(30), ": ", "#", "'", '"'), {
+          maxLength: 60,
+        })
+        .map((parts) => parts.join("")),
     );
     const { value } = fc.letrec<{ value: JsonValue }>((tie) => ({
       value: fc.oneof(
@@ -94,8 +96,37 @@ describe("properties", () => {
     const yamlish = fc
       .array(
         fc.constantFrom(
-          "-", ":", " ", "\n", "\t", "[", "]", "{", "}", ",", "&a", "*a", "!!int", "!x", "?", "|", ">", "#",
-          "'", '"', "\\", "%YAML 1.1\n", "---", "...", "<<", "a", "1", "0x", "~", "\u2028", "\u{1F600}",
+          "-",
+          ":",
+          " ",
+          "\n",
+          "\t",
+          "[",
+          "]",
+          "{",
+          "}",
+          ",",
+          "&a",
+          "*a",
+          "!!int",
+          "!x",
+          "?",
+          "|",
+          ">",
+          "#",
+          "'",
+          '"',
+          "\\",
+          "%YAML 1.1\n",
+          "---",
+          "...",
+          "<<",
+          "a",
+          "1",
+          "0x",
+          "~",
+          "\u2028",
+          "\u{1F600}",
         ),
         { maxLength: 40 },
       )

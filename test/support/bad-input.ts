@@ -3,7 +3,16 @@
 
 import fc from "fast-check";
 import { expect } from "vitest";
-import { DecodeError, EncodeError, MAGIC, decode, encode, fromJson, toJsonString, toYaml } from "../../src/networking/index.js";
+import {
+  DecodeError,
+  EncodeError,
+  MAGIC,
+  decode,
+  encode,
+  fromJson,
+  toJsonString,
+  toYaml,
+} from "../../src/networking/index.js";
 import type { NetworkingObject } from "../../src/networking/index.js";
 import { fixtureFolders, loadFixtures } from "./fixtures.js";
 import { ld, readVarint } from "./protobuf-wire.js";
@@ -37,7 +46,6 @@ export function rawStart(kind: string, apiVersion = "networking.k8s.io/v1"): num
 
 export const ING = rawStart("Ingress"); // 39
 
-
 export function pbError(bytes: Uint8Array | readonly number[]): DecodeError {
   const e = decodeError(() => decode(bytes instanceof Uint8Array ? bytes : Uint8Array.from(bytes)));
   expect(e.format).toBe("protobuf");
@@ -48,7 +56,13 @@ export function pbError(bytes: Uint8Array | readonly number[]): DecodeError {
 export const allFixtures = fixtureFolders().flatMap((folder) =>
   loadFixtures(folder).flatMap((fx) => {
     const out = [{ name: `${folder}/${fx.kind}`, pb: fx.pb, json: fx.json, yaml: fx.yaml }];
-    if (fx.after?.pb !== undefined) out.push({ name: `${folder}/${fx.kind} (after_roundtrip)`, pb: fx.after.pb, json: fx.after.json ?? fx.json, yaml: fx.after.yaml ?? fx.yaml });
+    if (fx.after?.pb !== undefined)
+      out.push({
+        name: `${folder}/${fx.kind} (after_roundtrip)`,
+        pb: fx.after.pb,
+        json: fx.after.json ?? fx.json,
+        yaml: fx.after.yaml ?? fx.yaml,
+      });
     return out;
   }),
 );
@@ -72,8 +86,6 @@ export function envelopeFieldEnds(pb: Uint8Array): number[] {
 }
 
 // ------------------------------------------------------------ protobuf
-
-
 
 // ------------------------------------------------------------ protobuf fuzzing
 
@@ -150,7 +162,7 @@ export function jsonError(input: string | unknown, options: { strict?: boolean }
 }
 
 export function mutateText(text: string, muts: readonly Mutation[]): string {
-  const alphabet = '{}[]",:0123456789-.eE tfnul\\\n#&*!|>\'?@%`a';
+  const alphabet = "{}[]\",:0123456789-.eE tfnul\\\n#&*!|>'?@%`a";
   let s = text;
   for (const m of muts) {
     const at = s.length === 0 ? 0 : m.at % (s.length + 1);

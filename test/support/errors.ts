@@ -11,7 +11,9 @@ export function decodeError(f: () => unknown): DecodeError {
   }
   if (thrown === undefined) throw new Error("expected a DecodeError, but nothing was thrown");
   if (!(thrown instanceof DecodeError)) {
-    throw new Error(`expected a DecodeError, got ${String(thrown)}${thrown instanceof Error ? `\n${thrown.stack}` : ""}`);
+    throw new Error(
+      `expected a DecodeError, got ${String(thrown)}${thrown instanceof Error ? `\n${thrown.stack}` : ""}`,
+    );
   }
   expect(thrown.name).toBe("DecodeError");
   expect(thrown).toBeInstanceOf(Error);

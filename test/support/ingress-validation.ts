@@ -2,7 +2,16 @@
 // mutate, an exact error-list check, and the upstream message texts.
 
 import { expect } from "vitest";
-import { fromJson, formatFieldError, validate, type FieldError, type FieldErrorType, type JsonValue, type NetworkingObject, type ValidateOptions } from "../../src/networking/index.js";
+import {
+  fromJson,
+  formatFieldError,
+  validate,
+  type FieldError,
+  type FieldErrorType,
+  type JsonValue,
+  type NetworkingObject,
+  type ValidateOptions,
+} from "../../src/networking/index.js";
 
 // ------------------------------------------------------------------ helpers
 
@@ -111,7 +120,10 @@ export function expectErrors(errs: readonly FieldError[], exp: readonly Exp[]): 
     const hit = pool.find(
       (p) => !p.used && p.e.type === x[0] && p.e.field === x[1] && (x.length === 2 || p.e.detail === x[2]),
     );
-    expect(hit, `no error ${x[0]} ${x[1]}${x.length === 3 ? ` with detail ${JSON.stringify(x[2])}` : ""}; got ${JSON.stringify(errs.map((e) => [e.type, e.field, e.detail]))}`).toBeDefined();
+    expect(
+      hit,
+      `no error ${x[0]} ${x[1]}${x.length === 3 ? ` with detail ${JSON.stringify(x[2])}` : ""}; got ${JSON.stringify(errs.map((e) => [e.type, e.field, e.detail]))}`,
+    ).toBeDefined();
     hit!.used = true;
   }
 }

@@ -9,7 +9,11 @@
 // It assumes the policies are valid (callers leave out what validate()
 // rejects) and that the namespaces and pods satisfy the engine's input rules.
 
-import type { NetworkPolicy, NetworkPolicyPeer, NetworkPolicyPort } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import type {
+  NetworkPolicy,
+  NetworkPolicyPeer,
+  NetworkPolicyPort,
+} from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import type { LabelSelector } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { EvaluatorInputError } from "../../src/networking/model/errors.js";
 import type {
@@ -162,7 +166,8 @@ function checkPort(port: unknown, at: string): number {
 
 function checkProtocol(protocol: unknown, at: string): Protocol {
   if (protocol === undefined) return "TCP";
-  if (protocol !== "TCP" && protocol !== "UDP" && protocol !== "SCTP") throw new EvaluatorInputError(at, "must be TCP, UDP or SCTP");
+  if (protocol !== "TCP" && protocol !== "UDP" && protocol !== "SCTP")
+    throw new EvaluatorInputError(at, "must be TCP, UDP or SCTP");
   return protocol;
 }
 
@@ -180,7 +185,12 @@ function resolvePort(port: number | string, protocol: Protocol, to: Resolved): n
 // ------------------------------------------------------------------ rules
 
 /** E6 + E7: does one peer admit the endpoint at the far end of the rule? */
-function peerMatches(cluster: ReferenceCluster, policy: NetworkPolicy, peer: NetworkPolicyPeer, end: Resolved): boolean {
+function peerMatches(
+  cluster: ReferenceCluster,
+  policy: NetworkPolicy,
+  peer: NetworkPolicyPeer,
+  end: Resolved,
+): boolean {
   if (peer.ipBlock !== undefined) {
     // E7: by address alone, so pods (hostNetwork ones too, E12) are covered.
     const cidr = parseNetwork(peer.ipBlock.cidr);
@@ -213,7 +223,9 @@ function portEntryMatches(entry: NetworkPolicyPort, protocol: Protocol, port: nu
   if (p.type === 1n) {
     // Named: only a pod destination that declares the name with this protocol and number.
     if (to.kind !== "pod") return false;
-    return (to.pod.ports ?? []).some((d) => d.name === p.strVal && podProtocol(d) === entryProtocol && d.containerPort === port);
+    return (to.pod.ports ?? []).some(
+      (d) => d.name === p.strVal && podProtocol(d) === entryProtocol && d.containerPort === port,
+    );
   }
   if (Object.hasOwn(entry, "endPort")) return port >= p.intVal && port <= entry.endPort;
   return port === p.intVal;
@@ -278,19 +290,32 @@ function samePod(a: Resolved, b: Resolved): boolean {
 }
 
 /** §1.2.3 egress: not-applicable → self → not-isolated → allowed-by-rule / denied. */
-function egressOf(cluster: ReferenceCluster, from: Resolved, to: Resolved, protocol: Protocol, port: number): DirectionDecision {
+function egressOf(
+  cluster: ReferenceCluster,
+  from: Resolved,
+  to: Resolved,
+  protocol: Protocol,
+  port: number,
+): DirectionDecision {
   if (!isSubject(from)) return NOT_APPLICABLE_; // E4, E12, E14
   if (samePod(from, to)) return SELF_; // E13
   return judge(cluster, "Egress", from.pod, to, protocol, port, to);
 }
 
 /** §1.2.3 ingress: not-applicable → self → node-local → not-isolated → allowed-by-rule / denied. */
-function ingressOf(cluster: ReferenceCluster, from: Resolved, to: Resolved, protocol: Protocol, port: number): DirectionDecision {
+function ingressOf(
+  cluster: ReferenceCluster,
+  from: Resolved,
+  to: Resolved,
+  protocol: Protocol,
+  port: number,
+): DirectionDecision {
   if (!isSubject(to)) return NOT_APPLICABLE_; // E4, E12, E14
   if (samePod(from, to)) return SELF_; // E13
   // E11: an address or hostNetwork pod carrying the destination's node IP; no hostIP, no node.
   const fromIsNode = from.kind === "address" || from.pod.hostNetwork === true;
-  if (fromIsNode && to.pod.hostIP !== undefined && sameAddress(from.addr, mustParse(to.pod.hostIP, "hostIP"))) return NODE_LOCAL_;
+  if (fromIsNode && to.pod.hostIP !== undefined && sameAddress(from.addr, mustParse(to.pod.hostIP, "hostIP")))
+    return NODE_LOCAL_;
   return judge(cluster, "Ingress", to.pod, from, protocol, port, to);
 }
 
@@ -311,7 +336,8 @@ function copy(d: DirectionDecision): DirectionDecision {
 
 /** One connection, decided by rescanning every policy (semantics §1.2). */
 export function referenceEvaluate(cluster: ReferenceCluster, connection: Connection): Decision {
-  if (connection === null || typeof connection !== "object") throw new EvaluatorInputError("connection", "must be an object");
+  if (connection === null || typeof connection !== "object")
+    throw new EvaluatorInputError("connection", "must be an object");
   const from = resolveEndpoint(cluster, connection.from, "connection.from");
   const to = resolveEndpoint(cluster, connection.to, "connection.to");
   const protocol = checkProtocol(connection.protocol, "connection.protocol");

@@ -58,7 +58,11 @@ export function readVarint(bytes: Uint8Array, at: number): { value: bigint; next
 }
 
 export const tag = (no: number, wt: number): number[] => varint(no * 8 + wt);
-export const ld = (no: number, body: ArrayLike<number>): number[] => [...tag(no, 2), ...varint(body.length), ...Array.from(body)];
+export const ld = (no: number, body: ArrayLike<number>): number[] => [
+  ...tag(no, 2),
+  ...varint(body.length),
+  ...Array.from(body),
+];
 
 export const WT = { VARINT: 0, I64: 1, LEN: 2, SGROUP: 3, EGROUP: 4, I32: 5 } as const;
 
@@ -100,7 +104,9 @@ export function parseDoc(bytes: Uint8Array): PbDoc {
 }
 
 function hasMagic(b: Uint8Array, start: number, end: number): boolean {
-  return end - start >= 4 && b[start] === 0x6b && b[start + 1] === 0x38 && b[start + 2] === 0x73 && b[start + 3] === 0x00;
+  return (
+    end - start >= 4 && b[start] === 0x6b && b[start + 1] === 0x38 && b[start + 2] === 0x73 && b[start + 3] === 0x00
+  );
 }
 
 const MAX_PARSE_DEPTH = 24;
@@ -110,7 +116,14 @@ const MAX_PARSE_DEPTH = 24;
  * message (strings usually are not). Groups are not expected in fixtures and
  * make the payload count as bytes.
  */
-function parseMessage(b: Uint8Array, start: number, end: number, parent: PbNode | undefined, depth: number, all: PbNode[]): PbNode[] | undefined {
+function parseMessage(
+  b: Uint8Array,
+  start: number,
+  end: number,
+  parent: PbNode | undefined,
+  depth: number,
+  all: PbNode[],
+): PbNode[] | undefined {
   const out: PbNode[] = [];
   const mark = all.length;
   let pos = start;
@@ -255,7 +268,13 @@ export function serialize(doc: PbDoc, edits: ReadonlyMap<PbNode, readonly Edit[]
   return out.take();
 }
 
-function writeFields(out: Sink, doc: PbDoc, nodes: readonly PbNode[], edits: ReadonlyMap<PbNode, readonly Edit[]>, dirty: ReadonlySet<PbNode>): void {
+function writeFields(
+  out: Sink,
+  doc: PbDoc,
+  nodes: readonly PbNode[],
+  edits: ReadonlyMap<PbNode, readonly Edit[]>,
+  dirty: ReadonlySet<PbNode>,
+): void {
   for (const n of nodes) {
     const es = edits.get(n);
     if (es === undefined && !dirty.has(n)) {
@@ -266,7 +285,14 @@ function writeFields(out: Sink, doc: PbDoc, nodes: readonly PbNode[], edits: Rea
   }
 }
 
-function writeNode(out: Sink, doc: PbDoc, n: PbNode, es: readonly Edit[], edits: ReadonlyMap<PbNode, readonly Edit[]>, dirty: ReadonlySet<PbNode>): void {
+function writeNode(
+  out: Sink,
+  doc: PbDoc,
+  n: PbNode,
+  es: readonly Edit[],
+  edits: ReadonlyMap<PbNode, readonly Edit[]>,
+  dirty: ReadonlySet<PbNode>,
+): void {
   let tagBytes: ArrayLike<number> = doc.bytes.subarray(n.start, n.valueStart);
   let lengthBytes: readonly number[] | undefined;
   let value: Uint8Array | undefined;

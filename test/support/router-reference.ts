@@ -167,7 +167,8 @@ function wildcardMatches(ruleHost: string, host: string): boolean {
 
 function classify(input: ReferenceInput): { inScope: Ingress[]; outOfScope: Ingress[]; skipped: number[] } {
   const classes = input.ingressClasses === undefined ? undefined : validClasses(input.ingressClasses);
-  if (classes !== undefined && input.controller === undefined) throw new Error("controller is required with ingressClasses");
+  if (classes !== undefined && input.controller === undefined)
+    throw new Error("controller is required with ingressClasses");
   const controller = input.controller ?? "";
   const { valid, skipped } = sortIngresses(input.ingresses);
   return {

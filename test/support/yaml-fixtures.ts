@@ -22,7 +22,7 @@ export function parseJsonExact(text: string): JsonValue {
       i++;
       const obj: { [k: string]: JsonValue } = {};
       ws();
-      if (text[i] === "}") return i++, obj;
+      if (text[i] === "}") return (i++, obj);
       for (;;) {
         ws();
         const k = value();
@@ -40,7 +40,7 @@ export function parseJsonExact(text: string): JsonValue {
       i++;
       const arr: JsonValue[] = [];
       ws();
-      if (text[i] === "]") return i++, arr;
+      if (text[i] === "]") return (i++, arr);
       for (;;) {
         arr.push(value());
         ws();
@@ -98,4 +98,3 @@ export function fixturePairs(): FixturePair[] {
 }
 
 export const PAIRS = fixturePairs();
-

@@ -48,10 +48,20 @@ const isIPv4Text = (s: string): boolean => {
   return m !== null && m.slice(1).every((p) => Number(p) <= 255);
 };
 /** IANA service name (IsValidPortName). */
-const isPortName = (s: string): boolean => s.length >= 1 && s.length <= 15 && /^[-a-z0-9]+$/.test(s) && /[a-z]/.test(s) && !s.includes("--") && !s.startsWith("-") && !s.endsWith("-");
+const isPortName = (s: string): boolean =>
+  s.length >= 1 &&
+  s.length <= 15 &&
+  /^[-a-z0-9]+$/.test(s) &&
+  /[a-z]/.test(s) &&
+  !s.includes("--") &&
+  !s.startsWith("-") &&
+  !s.endsWith("-");
 /** What Exact and Prefix paths must avoid (validation-rules.md §5.3). */
 const isExactOrPrefixPath = (s: string): boolean =>
-  s.startsWith("/") && !["//", "/./", "/../", "%2f", "%2F"].some((bad) => s.includes(bad)) && !s.endsWith("/..") && !s.endsWith("/.");
+  s.startsWith("/") &&
+  !["//", "/./", "/../", "%2f", "%2F"].some((bad) => s.includes(bad)) &&
+  !s.endsWith("/..") &&
+  !s.endsWith("/.");
 
 /** Canonical text as ip-num writes it, for an address ip-num parses independently. */
 function ipNumCanonical(text: string): string | null {
@@ -94,7 +104,9 @@ function isCanonicalCidr(s: string): boolean {
   const v6 = addr.includes(":");
   if (!Number.isInteger(prefix) || prefix < 0 || prefix > (v6 ? 128 : 32)) return false;
   // Canonical: no host bits set.
-  const first = v6 ? ipnum.IPv6CidrRange.fromCidr(s).getFirst().getValue() : ipnum.IPv4CidrRange.fromCidr(s).getFirst().getValue();
+  const first = v6
+    ? ipnum.IPv6CidrRange.fromCidr(s).getFirst().getValue()
+    : ipnum.IPv4CidrRange.fromCidr(s).getFirst().getValue();
   return first === (v6 ? new ipnum.IPv6(addr).getValue() : new ipnum.IPv4(addr).getValue());
 }
 
@@ -105,14 +117,16 @@ const wireStable: Contract<NetworkingObject> = (o) => {
 };
 
 /** JSON-carried: the JSON text reads back to the same bytes. */
-const jsonStable: Contract<NetworkingObject> = (o) => Buffer.compare(Buffer.from(encode(fromJson(toJsonString(o)))), Buffer.from(encode(o))) === 0;
+const jsonStable: Contract<NetworkingObject> = (o) =>
+  Buffer.compare(Buffer.from(encode(fromJson(toJsonString(o)))), Buffer.from(encode(o))) === 0;
 
 /** A valid object: no errors on create, nor as an update of itself once stored (resourceVersion and namespace set). */
 const validJson: Contract<JsonObject> = (json) => {
   expect(validate(fromJson(json))).toEqual([]);
   const stored = structuredClone(json) as Record<string, Record<string, unknown>>;
   const metadata: Record<string, unknown> = { ...stored["metadata"], resourceVersion: "12345" };
-  if ((json["kind"] === "Ingress" || json["kind"] === "NetworkPolicy") && metadata["namespace"] === undefined) metadata["namespace"] = "default";
+  if ((json["kind"] === "Ingress" || json["kind"] === "NetworkPolicy") && metadata["namespace"] === undefined)
+    metadata["namespace"] = "default";
   const o = fromJson({ ...stored, metadata } as JsonObject);
   expect(validate(o, { old: o })).toEqual([]);
 };
@@ -125,9 +139,19 @@ function validInside(wrap: (fragment: unknown) => JsonObject): Contract<unknown>
 }
 
 const policyWith = (spec: Record<string, unknown>): JsonObject =>
-  ({ apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: { name: "p", namespace: "ns" }, spec: { podSelector: {}, ...spec } }) as JsonObject;
+  ({
+    apiVersion: "networking.k8s.io/v1",
+    kind: "NetworkPolicy",
+    metadata: { name: "p", namespace: "ns" },
+    spec: { podSelector: {}, ...spec },
+  }) as JsonObject;
 const ingressWith = (spec: Record<string, unknown>): JsonObject =>
-  ({ apiVersion: "networking.k8s.io/v1", kind: "Ingress", metadata: { name: "i", namespace: "ns" }, spec }) as JsonObject;
+  ({
+    apiVersion: "networking.k8s.io/v1",
+    kind: "Ingress",
+    metadata: { name: "i", namespace: "ns" },
+    spec,
+  }) as JsonObject;
 const backend = { service: { name: "svc", port: { number: 80 } } };
 
 /**
@@ -150,8 +174,12 @@ interface Entry {
   readonly seeds?: number[];
 }
 
-const entry = <T,>(name: string, arb: fc.Arbitrary<T>, contract: Contract<T>, extra: { size?: (v: T) => number; runs?: number; seeds?: number[] } = {}): Entry =>
-  ({ name, arb, contract, ...extra }) as unknown as Entry;
+const entry = <T>(
+  name: string,
+  arb: fc.Arbitrary<T>,
+  contract: Contract<T>,
+  extra: { size?: (v: T) => number; runs?: number; seeds?: number[] } = {},
+): Entry => ({ name, arb, contract, ...extra }) as unknown as Entry;
 
 const INT32 = 2 ** 31;
 const INT64 = 2n ** 63n;
@@ -160,76 +188,168 @@ const ENTRIES: Entry[] = [
   // any shape
   entry("arbString", kit.arbString(), (s) => typeof s === "string" && Buffer.from(s, "utf8").toString("utf8") === s),
   entry("arbInt32", kit.arbInt32(), (n) => Number.isInteger(n) && n >= -INT32 && n < INT32, { size: Math.abs }),
-  entry("arbInt64", kit.arbInt64(), (n) => typeof n === "bigint" && n >= -INT64 && n < INT64, { size: (n) => Number(n < 0n ? -n : n) }),
+  entry("arbInt64", kit.arbInt64(), (n) => typeof n === "bigint" && n >= -INT64 && n < INT64, {
+    size: (n) => Number(n < 0n ? -n : n),
+  }),
   entry("arbFieldsV1Text", kit.arbFieldsV1Text(), (t) => {
     const v: unknown = JSON.parse(t);
     return v !== null && typeof v === "object" && !Array.isArray(v) && JSON.stringify(v) === t;
   }),
   entry("arbObject", kit.arbObject(), wireStable, { runs: 100, size: (o) => encode(o).length, seeds: [1, 2] }),
-  entry("arbMessage(IngressSpec)", kit.arbMessage<IngressSpec>(IngressSpecSchema), (m) => equals(IngressSpecSchema, fromBinary(IngressSpecSchema, toBinary(IngressSpecSchema, m)), m), {
-    size: (m) => toBinary(IngressSpecSchema, m).length,
-  }),
-  entry("arbObject({ json: true })", kit.arbObject({ json: true }), (o) => wireStable(o) !== false && jsonStable(o) !== false, {
-    runs: 100,
-    seeds: [1, 2],
-    size: (o) => encode(o).length,
-  }),
+  entry(
+    "arbMessage(IngressSpec)",
+    kit.arbMessage<IngressSpec>(IngressSpecSchema),
+    (m) => equals(IngressSpecSchema, fromBinary(IngressSpecSchema, toBinary(IngressSpecSchema, m)), m),
+    {
+      size: (m) => toBinary(IngressSpecSchema, m).length,
+    },
+  ),
+  entry(
+    "arbObject({ json: true })",
+    kit.arbObject({ json: true }),
+    (o) => wireStable(o) !== false && jsonStable(o) !== false,
+    {
+      runs: 100,
+      seeds: [1, 2],
+      size: (o) => encode(o).length,
+    },
+  ),
   ...kit.NETWORKING_KINDS.filter((k) => k.endsWith("List")).map((k) =>
-    entry(`arbObjectOf(${k})`, kit.arbObjectOf(k), (o) => wireStable(o) !== false && o.$typeName.endsWith(k), { runs: 30, size: (o) => encode(o).length, seeds: [1] }),
+    entry(`arbObjectOf(${k})`, kit.arbObjectOf(k), (o) => wireStable(o) !== false && o.$typeName.endsWith(k), {
+      runs: 30,
+      size: (o) => encode(o).length,
+      seeds: [1],
+    }),
   ),
   // building blocks
   entry("arbDns1123Label", kit.arbDns1123Label(), isLabel),
   entry("arbDns1035Label", kit.arbDns1035Label(), (s) => s.length <= 63 && DNS1035_LABEL.test(s)),
   entry("arbDns1123Subdomain", kit.arbDns1123Subdomain(), (s) => isSubdomain(s)),
-  entry("arbWildcardHost", kit.arbWildcardHost(), (s) => s.startsWith("*.") && s.length <= 253 && isSubdomain(s.slice(2))),
+  entry(
+    "arbWildcardHost",
+    kit.arbWildcardHost(),
+    (s) => s.startsWith("*.") && s.length <= 253 && isSubdomain(s.slice(2)),
+  ),
   entry("arbDnsHost", kit.arbDnsHost(), (s) => isSubdomain(s) && !isIPv4Text(s)),
-  entry("arbIngressHost", kit.arbIngressHost(), (s) => (s.startsWith("*.") ? isSubdomain(s.slice(2), 251) : isSubdomain(s) && !isIPv4Text(s))),
+  entry("arbIngressHost", kit.arbIngressHost(), (s) =>
+    s.startsWith("*.") ? isSubdomain(s.slice(2), 251) : isSubdomain(s) && !isIPv4Text(s),
+  ),
   entry("arbLabelName", kit.arbLabelName(), (s) => s.length <= 63 && QUALIFIED_NAME.test(s)),
   entry("arbLabelKey", kit.arbLabelKey(), isQualifiedName),
   entry("arbLabelValue", kit.arbLabelValue(), isLabelValue),
   entry("arbAnnotationValue", kit.arbAnnotationValue(), (s) => typeof s === "string"),
   entry("arbAnnotations", kit.arbAnnotations(), (m) => Object.keys(m).every((k) => isQualifiedName(k.toLowerCase()))),
   entry("arbAnnotationKey", kit.arbAnnotationKey(), (s) => isQualifiedName(s.toLowerCase())),
-  entry("arbLabels", kit.arbLabels(), (m) => Object.entries(m).every(([k, v]) => isQualifiedName(k) && isLabelValue(v))),
+  entry("arbLabels", kit.arbLabels(), (m) =>
+    Object.entries(m).every(([k, v]) => isQualifiedName(k) && isLabelValue(v)),
+  ),
   entry("arbPortNumber", kit.arbPortNumber(), (n) => Number.isInteger(n) && n >= 1 && n <= 65535, { size: (n) => n }),
-  entry("arbPortRange", kit.arbPortRange(), ([a, b]) => Number.isInteger(a) && Number.isInteger(b) && a >= 1 && a <= b && b <= 65535, { size: ([a, b]) => a + b }),
+  entry(
+    "arbPortRange",
+    kit.arbPortRange(),
+    ([a, b]) => Number.isInteger(a) && Number.isInteger(b) && a >= 1 && a <= b && b <= 65535,
+    { size: ([a, b]) => a + b },
+  ),
   entry("arbPortName", kit.arbPortName(), isPortName),
   entry("arbAbsolutePath", kit.arbAbsolutePath(), isExactOrPrefixPath),
-  entry("arbPathSegmentName", kit.arbPathSegmentName(), (s) => s !== "" && s !== "." && s !== ".." && !s.includes("/") && !s.includes("%")),
+  entry(
+    "arbPathSegmentName",
+    kit.arbPathSegmentName(),
+    (s) => s !== "" && s !== "." && s !== ".." && !s.includes("/") && !s.includes("%"),
+  ),
   entry("arbImplementationSpecificPath", kit.arbImplementationSpecificPath(), (s) => s === "" || s.startsWith("/")),
   entry("arbCanonicalIP", kit.arbCanonicalIP(), isCanonicalIP),
   entry("arbCanonicalIP(6)", kit.arbCanonicalIP(6), (s) => s.includes(":") && isCanonicalIP(s)),
-  entry("arbIPValue", kit.arbIPValue(), (v) => (v.family === 4 ? v.address < 2n ** 32n : v.address < 2n ** 128n && v.address >> 32n !== 0xffffn) && v.address >= 0n, {
-    size: (v) => v.address.toString().length,
-  }),
+  entry(
+    "arbIPValue",
+    kit.arbIPValue(),
+    (v) =>
+      (v.family === 4 ? v.address < 2n ** 32n : v.address < 2n ** 128n && v.address >> 32n !== 0xffffn) &&
+      v.address >= 0n,
+    {
+      size: (v) => v.address.toString().length,
+    },
+  ),
   entry("arbCanonicalCidr", kit.arbCanonicalCidr(), isCanonicalCidr),
-  entry("arbIPNet", kit.arbIPNet(), (n) => isCanonicalCidr(kit.formatCidr(n)), { size: (n) => kit.formatCidr(n).length }),
+  entry("arbIPNet", kit.arbIPNet(), (n) => isCanonicalCidr(kit.formatCidr(n)), {
+    size: (n) => kit.formatCidr(n).length,
+  }),
   entry("arbLegacyOnlyCidr", kit.arbLegacyOnlyCidr(), (s) => {
     // Accepted by the default API server, refused with StrictIPCIDRValidation.
     const p = fromJson(policyWith({ ingress: [{ from: [{ ipBlock: { cidr: s } }] }] }));
     expect(validate(p)).toEqual([]);
     expect(validate(p, { featureGates: { StrictIPCIDRValidation: true } }).length).toBeGreaterThan(0);
   }),
-  entry("arbIPBlock", kit.arbIPBlock(), validInside((b) => policyWith({ ingress: [{ from: [{ ipBlock: b }] }] }))),
-  entry("arbLabelSelector", kit.arbLabelSelector(), validInside((s) => policyWith({ podSelector: s }))),
-  entry("arbLabelSelectorRequirement", kit.arbLabelSelectorRequirement(), validInside((r) => policyWith({ podSelector: { matchExpressions: [r] } }))),
+  entry(
+    "arbIPBlock",
+    kit.arbIPBlock(),
+    validInside((b) => policyWith({ ingress: [{ from: [{ ipBlock: b }] }] })),
+  ),
+  entry(
+    "arbLabelSelector",
+    kit.arbLabelSelector(),
+    validInside((s) => policyWith({ podSelector: s })),
+  ),
+  entry(
+    "arbLabelSelectorRequirement",
+    kit.arbLabelSelectorRequirement(),
+    validInside((r) => policyWith({ podSelector: { matchExpressions: [r] } })),
+  ),
   entry("arbControllerName", kit.arbControllerName(), (s) => {
     const slash = s.indexOf("/");
     return s.length <= 250 && slash > 0 && isSubdomain(s.slice(0, slash)) && slash < s.length - 1;
   }),
-  entry("arbIngressBackend", kit.arbIngressBackend(), validInside((b) => ingressWith({ defaultBackend: b }))),
-  entry("arbHttpIngressPath", kit.arbHttpIngressPath(), validInside((p) => ingressWith({ rules: [{ host: "a.example.com", http: { paths: [p] } }] }))),
-  entry("arbIngressRule", kit.arbIngressRule(), validInside((r) => ingressWith({ rules: [r] }))),
-  entry("arbIngressTLS", kit.arbIngressTLS(), validInside((t) => ingressWith({ defaultBackend: backend, tls: [t] }))),
-  entry("arbNetworkPolicyPort", kit.arbNetworkPolicyPort(), validInside((p) => policyWith({ ingress: [{ ports: [p] }] }))),
-  entry("arbNetworkPolicyPeer", kit.arbNetworkPolicyPeer(), validInside((p) => policyWith({ egress: [{ to: [p] }], policyTypes: ["Egress"] }))),
-  entry("arbObjectMeta", kit.arbObjectMeta({ namespaced: true }), validInside((m) => ({ ...ingressWith({ defaultBackend: backend }), metadata: m }) as JsonObject)),
+  entry(
+    "arbIngressBackend",
+    kit.arbIngressBackend(),
+    validInside((b) => ingressWith({ defaultBackend: b })),
+  ),
+  entry(
+    "arbHttpIngressPath",
+    kit.arbHttpIngressPath(),
+    validInside((p) => ingressWith({ rules: [{ host: "a.example.com", http: { paths: [p] } }] })),
+  ),
+  entry(
+    "arbIngressRule",
+    kit.arbIngressRule(),
+    validInside((r) => ingressWith({ rules: [r] })),
+  ),
+  entry(
+    "arbIngressTLS",
+    kit.arbIngressTLS(),
+    validInside((t) => ingressWith({ defaultBackend: backend, tls: [t] })),
+  ),
+  entry(
+    "arbNetworkPolicyPort",
+    kit.arbNetworkPolicyPort(),
+    validInside((p) => policyWith({ ingress: [{ ports: [p] }] })),
+  ),
+  entry(
+    "arbNetworkPolicyPeer",
+    kit.arbNetworkPolicyPeer(),
+    validInside((p) => policyWith({ egress: [{ to: [p] }], policyTypes: ["Egress"] })),
+  ),
+  entry(
+    "arbObjectMeta",
+    kit.arbObjectMeta({ namespaced: true }),
+    validInside((m) => ({ ...ingressWith({ defaultBackend: backend }), metadata: m }) as JsonObject),
+  ),
   // valid by construction
-  ...kit.VALIDATED_KINDS.map((k) => entry(`arbValidJson(${k})`, kit.arbValidJson(k), (j) => j["kind"] === k && validJson(j) !== false, { runs: 60, seeds: [1, 2] })),
+  ...kit.VALIDATED_KINDS.map((k) =>
+    entry(`arbValidJson(${k})`, kit.arbValidJson(k), (j) => j["kind"] === k && validJson(j) !== false, {
+      runs: 60,
+      seeds: [1, 2],
+    }),
+  ),
   entry("arbAnyValidJson", kit.arbAnyValidJson(), validJson, { runs: 60, seeds: [1] }),
-  entry("arbValidObject", kit.arbValidObject("Ingress"), (o) => {
-    expect(validate(o)).toEqual([]);
-  }, { runs: 60, seeds: [1] }),
+  entry(
+    "arbValidObject",
+    kit.arbValidObject("Ingress"),
+    (o) => {
+      expect(validate(o)).toEqual([]);
+    },
+    { runs: 60, seeds: [1] },
+  ),
   // targeted invalid: exactly the one error
   ...kit.VALIDATED_KINDS.map((k) =>
     entry(
@@ -264,12 +384,20 @@ const ENTRIES: Entry[] = [
     { runs: 60 },
   ),
   entry("arbRoutingInputJson", kit.arbRoutingInputJson(), (j) => routable(kit.toRouterInput(j)), { runs: 100 }),
-  entry("arbRouterInput", kit.arbRouterInput(kit.LARGE_ROUTING), routable, { runs: 30, size: (input) => input.ingresses.length }),
-  entry("arbAdmissionCase", kit.arbAdmissionCase(), (c) => {
-    const errors = validate(c.object).map((e) => ({ type: e.type, field: e.field }));
-    expect(errors).toEqual(c.expected === null ? [] : [c.expected]);
-    expect(c.mutation === null).toBe(c.expected === null);
-  }, { runs: 150, size: (c) => jsonSize(c.json) }),
+  entry("arbRouterInput", kit.arbRouterInput(kit.LARGE_ROUTING), routable, {
+    runs: 30,
+    size: (input) => input.ingresses.length,
+  }),
+  entry(
+    "arbAdmissionCase",
+    kit.arbAdmissionCase(),
+    (c) => {
+      const errors = validate(c.object).map((e) => ({ type: e.type, field: e.field }));
+      expect(errors).toEqual(c.expected === null ? [] : [c.expected]);
+      expect(c.mutation === null).toBe(c.expected === null);
+    },
+    { runs: 150, size: (c) => jsonSize(c.json) },
+  ),
   entry("arbRouteRequest", kit.arbRouteRequest(), (r) => typeof r.host === "string" && typeof r.path === "string"),
 ];
 
@@ -287,7 +415,9 @@ describe("clusterwire/testing arbitraries pass fast-check's quality checks", () 
   }
 
   it("arbConnection: connections into the cluster they were drawn for, always evaluable", () => {
-    const arb = kit.arbCluster().chain((c) => fc.tuple(fc.constant(c), fc.array(kit.arbConnection(c), { minLength: 1, maxLength: 5 })));
+    const arb = kit
+      .arbCluster()
+      .chain((c) => fc.tuple(fc.constant(c), fc.array(kit.arbConnection(c), { minLength: 1, maxLength: 5 })));
     checkArbitraryQuality(arb, {
       contract: ([c, conns]) => {
         const engine = createPolicyEngine(c);
@@ -306,7 +436,14 @@ describe("clusterwire/testing arbitraries pass fast-check's quality checks", () 
     const covered = new Set(ENTRIES.map((e) => e.name.replace(/\(.*$/, "")));
     covered.add("arbConnection");
     // arbValidJson(kind) returns exactly these, so its entries check them.
-    for (const same of ["arbIngressJson", "arbIngressClassJson", "arbNetworkPolicyJson", "arbIPAddressJson", "arbServiceCIDRJson"]) covered.add(same);
+    for (const same of [
+      "arbIngressJson",
+      "arbIngressClassJson",
+      "arbNetworkPolicyJson",
+      "arbIPAddressJson",
+      "arbServiceCIDRJson",
+    ])
+      covered.add(same);
     // storage.test.ts holds the storage arbitraries to the same checks.
     for (const k of Object.keys(storageKit)) covered.add(k);
     const missing = Object.keys(kit).filter((k) => k.startsWith("arb") && !covered.has(k));

@@ -30,7 +30,10 @@ import { referenceRoute } from "../support/router-reference.js";
 import { runs } from "./quality.js";
 
 /** Runs a property that should fail, and returns the error it failed with. */
-async function failure(property: fc.IAsyncProperty<never> | fc.IAsyncPropertyWithHooks<never>, numRuns = 200): Promise<string> {
+async function failure(
+  property: fc.IAsyncProperty<never> | fc.IAsyncPropertyWithHooks<never>,
+  numRuns = 200,
+): Promise<string> {
   const details = await fc.check(property as fc.IAsyncProperty<unknown[]>, { numRuns, seed: 4242 });
   expect(details.failed, "the planted bug went unnoticed").toBe(true);
   return details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
@@ -58,7 +61,9 @@ describe("propRoundTrip", () => {
   it("fails when a stage loses data: a JSON store that drops annotations", async () => {
     const message = await failure(
       propRoundTrip({
-        arbitrary: arbObjectOf("Ingress", { json: true }).filter((o) => Object.keys((o as Ingress).metadata?.annotations ?? {}).length > 0),
+        arbitrary: arbObjectOf("Ingress", { json: true }).filter(
+          (o) => Object.keys((o as Ingress).metadata?.annotations ?? {}).length > 0,
+        ),
         json: (text) => {
           const v = JSON.parse(text) as { metadata?: { annotations?: unknown } };
           delete v.metadata?.annotations;
@@ -187,8 +192,19 @@ describe("propRouterAgrees", () => {
         const b = r.backend;
         const backend =
           b.service !== undefined
-            ? { service: { name: b.service.name, port: b.service.port?.name ? { name: b.service.port.name } : { number: b.service.port?.number ?? 0 } } }
-            : { resource: { apiGroup: b.resource?.apiGroup ?? "", kind: b.resource?.kind ?? "", name: b.resource?.name ?? "" } };
+            ? {
+                service: {
+                  name: b.service.name,
+                  port: b.service.port?.name ? { name: b.service.port.name } : { number: b.service.port?.number ?? 0 },
+                },
+              }
+            : {
+                resource: {
+                  apiGroup: b.resource?.apiGroup ?? "",
+                  kind: b.resource?.kind ?? "",
+                  name: b.resource?.name ?? "",
+                },
+              };
         return { backend, ingress: r.ingress };
       }),
       { numRuns: runs(100) },
@@ -200,7 +216,8 @@ describe("propRouterAgrees", () => {
     const noExact = (input: RouterInput, request: RouteRequest) => {
       const ingresses = input.ingresses.map((ing) => {
         const copy = clone(IngressSchema, ing);
-        for (const rule of copy.spec?.rules ?? []) for (const p of rule.ingressRuleValue?.http?.paths ?? []) if (p.pathType === "Exact") p.pathType = "Prefix";
+        for (const rule of copy.spec?.rules ?? [])
+          for (const p of rule.ingressRuleValue?.http?.paths ?? []) if (p.pathType === "Exact") p.pathType = "Prefix";
         return copy;
       });
       const r = createRouter({ ...input, ingresses }).route(request);

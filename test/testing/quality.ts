@@ -87,7 +87,10 @@ export function checkShrinking<T>(
   seeds: readonly number[] = [1, 2, 3],
   timeMs = 1000,
 ): void {
-  const sizes = fc.sample(arb, { seed: 7, numRuns: 200 }).map(size).sort((x, y) => x - y);
+  const sizes = fc
+    .sample(arb, { seed: 7, numRuns: 200 })
+    .map(size)
+    .sort((x, y) => x - y);
   const threshold = sizes[Math.floor(sizes.length / 2)] ?? 0;
   // Values at or below the median pass; there must be larger ones to shrink.
   expect(sizes[sizes.length - 1]! > threshold, "the arbitrary's values all have one size").toBe(true);
@@ -105,7 +108,10 @@ export function checkShrinking<T>(
       // time limit bounds that, and the smallest counterexample so far counts.
       { seed, numRuns: 500, verbose: fc.VerbosityLevel.Verbose, plugins: [fc.interruptAfterTimeLimit(timeMs)] },
     );
-    expect(broken.map((v) => fc.stringify(v)), "values seen while shrinking broke the contract").toEqual([]);
+    expect(
+      broken.map((v) => fc.stringify(v)),
+      "values seen while shrinking broke the contract",
+    ).toEqual([]);
     if (!details.failed) continue;
     const chain = details.failures as unknown as [T][];
     expect(chain.length).toBeGreaterThan(0);
@@ -121,5 +127,11 @@ export function checkShrinking<T>(
 export function checkArbitraryQuality<T>(arb: fc.Arbitrary<T>, options: QualityOptions<T>): void {
   checkSameValuesForSameSeed(arb);
   checkContract(arb, options.contract, options.runs ?? 200);
-  checkShrinking(arb, options.contract, options.size ?? jsonSize, options.shrinkSeeds ?? [1, 2, 3], options.shrinkTimeMs ?? 1000);
+  checkShrinking(
+    arb,
+    options.contract,
+    options.size ?? jsonSize,
+    options.shrinkSeeds ?? [1, 2, 3],
+    options.shrinkTimeMs ?? 1000,
+  );
 }

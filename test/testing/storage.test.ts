@@ -41,9 +41,7 @@ import {
   type ReferenceInput,
   type SizeInput,
 } from "../../src/storage/index.js";
-import {
-  DEFAULT_INVENTORY,
-} from "../../src/storage/server/index.js";
+import { DEFAULT_INVENTORY } from "../../src/storage/server/index.js";
 import {
   arbApiErrorModel,
   arbCacheModel,
@@ -93,7 +91,18 @@ const T = { targets: INV } as const;
 
 // storage-api.md §4 item 2, read without parseSize: digits and a binary suffix.
 const MULTIPLIER: Readonly<Record<string, number>> = {
-  "": 1, b: 1, k: KiB, kb: KiB, m: KiB ** 2, mb: KiB ** 2, g: GiB, gb: GiB, t: TiB, tb: TiB, p: KiB ** 5, pb: KiB ** 5,
+  "": 1,
+  b: 1,
+  k: KiB,
+  kb: KiB,
+  m: KiB ** 2,
+  mb: KiB ** 2,
+  g: GiB,
+  gb: GiB,
+  t: TiB,
+  tb: TiB,
+  p: KiB ** 5,
+  pb: KiB ** 5,
 };
 function bytesOf(v: SizeInput): number {
   if (typeof v === "number") {
@@ -139,16 +148,22 @@ function decodesUnchanged<M>(decode: (json: unknown) => M, m: M): void {
 }
 
 /** The one inventory object a reference names (by name, uuid or both). */
-function lookup<O extends { readonly name: string; readonly uuid?: string }>(list: readonly O[] | undefined, ref: ReferenceInput | undefined): O {
+function lookup<O extends { readonly name: string; readonly uuid?: string }>(
+  list: readonly O[] | undefined,
+  ref: ReferenceInput | undefined,
+): O {
   expect(ref?.name ?? ref?.uuid, "a reference names something").toBeDefined();
-  const hits = (list ?? []).filter((x) => (ref?.name === undefined || x.name === ref.name) && (ref?.uuid === undefined || x.uuid === ref.uuid));
+  const hits = (list ?? []).filter(
+    (x) => (ref?.name === undefined || x.name === ref.name) && (ref?.uuid === undefined || x.uuid === ref.uuid),
+  );
   expect(hits, `one object for ${JSON.stringify(ref)}`).toHaveLength(1);
   return hits[0]!;
 }
 const volumesOfSvm = (svm: string) => (INV.volumes ?? []).filter((v) => v.svm === svm);
 
 /** A record without what the server generates per object (its uuid and self link). */
-const content = (r: object): object => Object.fromEntries(Object.entries(r).filter(([k]) => k !== "uuid" && k !== "_links"));
+const content = (r: object): object =>
+  Object.fromEntries(Object.entries(r).filter(([k]) => k !== "uuid" && k !== "_links"));
 
 const compareVersions = (a: string, b: string): number => {
   const pa = a.split(/[.P]/).map(Number);
@@ -177,7 +192,9 @@ function checkCloneTokenPost(v: CloneTokenPostInput, targets: boolean): void {
 }
 
 const minCacheBytes = (v: CachePostInput): number =>
-  Math.max(v.aggregates?.length ?? 0, 1) * (v.constituents_per_aggregate === undefined ? 4 : bytesOf(v.constituents_per_aggregate)) * GiB;
+  Math.max(v.aggregates?.length ?? 0, 1) *
+  (v.constituents_per_aggregate === undefined ? 4 : bytesOf(v.constituents_per_aggregate)) *
+  GiB;
 
 function checkCachePost(v: CachePostInput, targets: boolean): void {
   const body = cache.encodePost(v);
@@ -203,7 +220,8 @@ function checkCachePost(v: CachePostInput, targets: boolean): void {
   }
   if (v.prepopulate !== undefined) {
     expect(v.prepopulate.dir_paths?.length).toBeGreaterThan(0);
-    for (const p of [...(v.prepopulate.dir_paths ?? []), ...(v.prepopulate.exclude_dir_paths ?? [])]) expect(p.startsWith("/")).toBe(true);
+    for (const p of [...(v.prepopulate.dir_paths ?? []), ...(v.prepopulate.exclude_dir_paths ?? [])])
+      expect(p.startsWith("/")).toBe(true);
   }
   if (v.path !== undefined) {
     expect(v.path.startsWith("/") && !v.path.endsWith("/")).toBe(true);
@@ -223,15 +241,23 @@ function checkCachePost(v: CachePostInput, targets: boolean): void {
       expect(vol.state ?? "online").toBe("online");
     }
     for (const a of v.aggregates ?? []) lookup(INV.aggregates, a);
-    expect(new Set((v.aggregates ?? []).map((a) => lookup(INV.aggregates, a).name)).size).toBe(v.aggregates?.length ?? 0);
+    expect(new Set((v.aggregates ?? []).map((a) => lookup(INV.aggregates, a).name)).size).toBe(
+      v.aggregates?.length ?? 0,
+    );
     expect((INV.volumes ?? []).map((x) => x.name)).not.toContain(v.name);
-    if (v.path !== undefined) expect((INV.volumes ?? []).map((x) => x.path?.toLowerCase())).not.toContain(v.path.toLowerCase());
+    if (v.path !== undefined)
+      expect((INV.volumes ?? []).map((x) => x.path?.toLowerCase())).not.toContain(v.path.toLowerCase());
   }
 }
 
 /** Volume name, qtree and base name of a create or clone body, as far as the body tells. */
-function placementOf(v: NvmeNamespacePostInput): { volume: string | undefined; qtree: string | undefined; base: string } {
-  const path = v.name !== undefined && v.name.startsWith("/") ? /^\/vol\/([^/]+)\/(?:([^/]+)\/)?([^/]+)$/.exec(v.name) : null;
+function placementOf(v: NvmeNamespacePostInput): {
+  volume: string | undefined;
+  qtree: string | undefined;
+  base: string;
+} {
+  const path =
+    v.name !== undefined && v.name.startsWith("/") ? /^\/vol\/([^/]+)\/(?:([^/]+)\/)?([^/]+)$/.exec(v.name) : null;
   if (v.name !== undefined && v.name.startsWith("/")) expect(path, `a full path: ${v.name}`).not.toBeNull();
   const base = path?.[3] ?? v.name ?? v.location?.namespace;
   expect(base).toBeDefined();
@@ -282,18 +308,26 @@ function checkNamespacePost(v: NvmeNamespacePostInput, targets: boolean): void {
 
 const SID_OR_UID = /^(?:[0-9]+|S-1-[0-9]+(?:-[0-9]+)+)$/;
 
-function checkLimits(given: { hard_limit?: SizeInput; soft_limit?: SizeInput } | undefined, sent: unknown, space: boolean): void {
+function checkLimits(
+  given: { hard_limit?: SizeInput; soft_limit?: SizeInput } | undefined,
+  sent: unknown,
+  space: boolean,
+): void {
   if (given === undefined) {
     expect(sent).toBeUndefined();
     return;
   }
   expect(keysOf(given).length).toBeGreaterThan(0);
-  const bytes = (x: SizeInput | undefined): number | undefined => (x === undefined ? undefined : x === -1 ? -1 : bytesOf(x));
+  const bytes = (x: SizeInput | undefined): number | undefined =>
+    x === undefined ? undefined : x === -1 ? -1 : bytesOf(x);
   const h = bytes(given.hard_limit);
   const s = bytes(given.soft_limit);
   if (h !== undefined && s !== undefined && h !== -1 && s !== -1) expect(s).toBeLessThanOrEqual(h);
   const want = (b: number | undefined) => (b === undefined || b === -1 || !space ? b : Math.max(1024, b));
-  expect(sent).toEqual({ ...(h === undefined ? {} : { hard_limit: want(h) }), ...(s === undefined ? {} : { soft_limit: want(s) }) });
+  expect(sent).toEqual({
+    ...(h === undefined ? {} : { hard_limit: want(h) }),
+    ...(s === undefined ? {} : { soft_limit: want(s) }),
+  });
 }
 
 function checkQuotaPost(v: QuotaRulePostInput, targets: boolean): void {
@@ -317,7 +351,8 @@ function checkQuotaPost(v: QuotaRulePostInput, targets: boolean): void {
   else expect(body).not.toHaveProperty("group");
   checkLimits(v.space, body["space"], true);
   checkLimits(v.files, body["files"], false);
-  if (v.user_mapping !== undefined) expect(body["user_mapping"]).toBe(v.user_mapping === true || v.user_mapping === "on");
+  if (v.user_mapping !== undefined)
+    expect(body["user_mapping"]).toBe(v.user_mapping === true || v.user_mapping === "on");
   if (targets) {
     const svm = lookup(INV.svms, v.svm);
     const vol = lookup(volumesOfSvm(svm.name), v.volume);
@@ -355,11 +390,15 @@ function checkQuotaModel(r: QuotaRule): void {
   expect(r.group !== undefined).toBe(r.type === "group");
   expect(r.user_mapping !== undefined).toBe(r.type === "user");
   for (const u of r.users ?? []) expect((u.name === undefined) !== (u.id === undefined)).toBe(true);
-  for (const [key, floor] of [["space", 1024], ["files", 0]] as const) {
+  for (const [key, floor] of [
+    ["space", 1024],
+    ["files", 0],
+  ] as const) {
     const l = r[key];
     if (l === undefined) continue;
     for (const x of Object.values(l)) expect(x).toBeGreaterThanOrEqual(floor);
-    if (l.hard_limit !== undefined && l.soft_limit !== undefined) expect(l.soft_limit).toBeLessThanOrEqual(l.hard_limit);
+    if (l.hard_limit !== undefined && l.soft_limit !== undefined)
+      expect(l.soft_limit).toBeLessThanOrEqual(l.hard_limit);
   }
   if (r.qtree !== undefined) expect(r.qtree.name === "").toBe(r.qtree.id === undefined);
 }
@@ -384,7 +423,10 @@ describe("building blocks", () => {
   });
 
   it("arbStorageSize reaches the codecs' edge when asked: 7P is accepted, nothing above 2^53 − 1", () => {
-    const big = fc.sample(arbStorageSize({ min: 7 * KiB ** 5, max: Number.MAX_SAFE_INTEGER }), { seed: 3, numRuns: 50 });
+    const big = fc.sample(arbStorageSize({ min: 7 * KiB ** 5, max: Number.MAX_SAFE_INTEGER }), {
+      seed: 3,
+      numRuns: 50,
+    });
     expect(big.every((n) => Number.isSafeInteger(n) && parseSize(n) === n)).toBe(true);
     expect(big).toContain(7 * KiB ** 5); // the whole-PiB branch lands on 7P itself
   });
@@ -400,8 +442,13 @@ describe("building blocks", () => {
       size: bytesOf,
     });
     // All the spellings occur: numbers, digits, each suffix in both cases, bare B.
-    const seen = new Set(fc.sample(arbStorageSizeInput(), { seed: 9, numRuns: 2000 }).map((v) => (typeof v === "number" ? "number" : v.replace(/^[0-9]+/, ""))));
-    for (const s of ["number", "", "B", "b", "K", "k", "KB", "kb", "M", "mb", "G", "gb", "T", "tb"]) expect(seen, s).toContain(s);
+    const seen = new Set(
+      fc
+        .sample(arbStorageSizeInput(), { seed: 9, numRuns: 2000 })
+        .map((v) => (typeof v === "number" ? "number" : v.replace(/^[0-9]+/, ""))),
+    );
+    for (const s of ["number", "", "B", "b", "K", "k", "KB", "kb", "M", "mb", "G", "gb", "T", "tb"])
+      expect(seen, s).toContain(s);
   });
 
   it("arbStorageDuration: ISO 8601 durations parseDuration reads as the spec says; canonical ones are formatDuration's", () => {
@@ -422,7 +469,9 @@ describe("building blocks", () => {
       },
       size: secondsOf,
     });
-    expect(fc.sample(arbStorageDuration(), { seed: 4, numRuns: 300 }).some((d) => formatDuration(parseDuration(d)) !== d)).toBe(true);
+    expect(
+      fc.sample(arbStorageDuration(), { seed: 4, numRuns: 300 }).some((d) => formatDuration(parseDuration(d)) !== d),
+    ).toBe(true);
   });
 
   it("arbCloneTokenLifetime: seconds, digit strings or durations that encodePatch sends as their seconds", () => {
@@ -436,7 +485,9 @@ describe("building blocks", () => {
   });
 
   it("arbStorageName, arbStorageUuid, arbStorageReference, arbStorageVersion", () => {
-    checkArbitraryQuality(arbStorageName(), { contract: (n) => NAME.test(n) && n.length <= 17 && !n.includes("__") && NS_BASE.test(n) });
+    checkArbitraryQuality(arbStorageName(), {
+      contract: (n) => NAME.test(n) && n.length <= 17 && !n.includes("__") && NS_BASE.test(n),
+    });
     checkArbitraryQuality(arbStorageUuid(), {
       contract: (u) => UUID4.test(u),
       // All UUIDs print alike; shrinking moves their digits towards 0 and f.
@@ -464,7 +515,13 @@ describe("building blocks", () => {
     checkArbitraryQuality(arbStoragePath(), {
       contract: (p) => {
         expect(p.startsWith("/") && !p.endsWith("/") && !p.includes("//")).toBe(true);
-        cache.encodePost({ name: "c", svm: { name: "svm1" }, origins: origin, path: p, prepopulate: { dir_paths: [p] } });
+        cache.encodePost({
+          name: "c",
+          svm: { name: "svm1" },
+          origins: origin,
+          path: p,
+          prepopulate: { dir_paths: [p] },
+        });
       },
     });
     checkArbitraryQuality(arbNvmeNamespaceName(), {
@@ -502,7 +559,8 @@ describe("models: decode returns them unchanged, and they hold the spec's invari
           expect(secondsOf(t.expiry_time.left)).toBeLessThanOrEqual(limit);
           expect(formatDuration(limit)).toBe(t.expiry_time.limit);
         }
-        if (t._links !== undefined) expect(t._links.self?.href).toBe(`/api/storage/file/clone/tokens/${t.node?.uuid}/${t.uuid}`);
+        if (t._links !== undefined)
+          expect(t._links.self?.href).toBe(`/api/storage/file/clone/tokens/${t.node?.uuid}/${t.uuid}`);
       },
     });
   });
@@ -544,8 +602,10 @@ describe("models: decode returns them unchanged, and they hold the spec's invari
       runs: 100,
       contract: (p) => {
         decodesUnchanged(software.decode, p);
-        for (const v of [p.version, p.pending_version, ...(p.nodes ?? []).map((n) => n.version)]) if (v !== undefined) expect(v).toMatch(VERSION);
-        for (const s of p.status_details ?? []) expect(Date.parse(s.start_time!)).toBeLessThanOrEqual(Date.parse(s.end_time!));
+        for (const v of [p.version, p.pending_version, ...(p.nodes ?? []).map((n) => n.version)])
+          if (v !== undefined) expect(v).toMatch(VERSION);
+        for (const s of p.status_details ?? [])
+          expect(Date.parse(s.start_time!)).toBeLessThanOrEqual(Date.parse(s.end_time!));
         for (const n of p.nodes ?? []) {
           const sp = n.firmware?.sp_bmc;
           if (sp?.percent_done !== undefined) expect(sp.percent_done >= 0 && sp.percent_done <= 100).toBe(true);
@@ -553,7 +613,8 @@ describe("models: decode returns them unchanged, and they hold the spec's invari
             if (f.job?._links !== undefined) expect(f.job._links.self?.href).toBe(`/api/cluster/jobs/${f.job.uuid}`);
           }
         }
-        for (const c of [...(p.validation_results ?? []), ...(p.post_update_checks ?? [])]) if (c.status !== undefined) expect(["warning", "error"]).toContain(c.status);
+        for (const c of [...(p.validation_results ?? []), ...(p.post_update_checks ?? [])])
+          if (c.status !== undefined) expect(["warning", "error"]).toContain(c.status);
       },
     });
   });
@@ -644,12 +705,23 @@ describe("models: decode returns them unchanged, and they hold the spec's invari
   it("newerServer: unknown enum values and members occur, and decode keeps them as given", () => {
     const KNOWN_OS = ["aix", "linux", "vmware", "windows"];
     const arb = arbNvmeNamespaceModel({ newerServer: true });
-    checkArbitraryQuality(arb, { runs: 100, shrinkSeeds: [2], contract: (n) => decodesUnchanged(nvmeNamespace.decode, n) });
+    checkArbitraryQuality(arb, {
+      runs: 100,
+      shrinkSeeds: [2],
+      contract: (n) => decodesUnchanged(nvmeNamespace.decode, n),
+    });
     const sample = fc.sample(arb, { seed: 11, numRuns: 300 });
     expect(sample.some((n) => n.os_type !== undefined && !KNOWN_OS.includes(n.os_type))).toBe(true);
     expect(sample.some((n) => ["snaplock", "anti_ransomware", "tiering"].some((k) => k in n))).toBe(true);
-    checkArbitraryQuality(arbSoftwareProfileModel({ newerServer: true }), { runs: 50, shrinkSeeds: [3], contract: (p) => decodesUnchanged(software.decode, p) });
-    checkArbitraryQuality(arbQuotaRuleModel({ newerServer: true }), { runs: 100, contract: (r) => decodesUnchanged(quotaRule.decode, r) });
+    checkArbitraryQuality(arbSoftwareProfileModel({ newerServer: true }), {
+      runs: 50,
+      shrinkSeeds: [3],
+      contract: (p) => decodesUnchanged(software.decode, p),
+    });
+    checkArbitraryQuality(arbQuotaRuleModel({ newerServer: true }), {
+      runs: 100,
+      contract: (r) => decodesUnchanged(quotaRule.decode, r),
+    });
   });
 });
 
@@ -691,10 +763,18 @@ describe("request bodies: the codecs accept them and the encoded body obeys the 
   it("NVMe namespaces: create, clone and convert POSTs, and PATCH", () => {
     checkArbitraryQuality(arbNvmeNamespacePost(), { runs: 100, contract: (v) => checkNamespacePost(v, false) });
     checkArbitraryQuality(arbNvmeNamespacePost(T), { runs: 100, contract: (v) => checkNamespacePost(v, true) });
-    const kinds = fc.sample(arbNvmeNamespacePost(), { seed: 2, numRuns: 300 }).map((v) => (v.clone ? "clone" : v.convert ? "convert" : "create"));
+    const kinds = fc
+      .sample(arbNvmeNamespacePost(), { seed: 2, numRuns: 300 })
+      .map((v) => (v.clone ? "clone" : v.convert ? "convert" : "create"));
     expect(new Set(kinds)).toEqual(new Set(["create", "clone", "convert"]));
-    expect(fc.sample(arbNvmeNamespacePost(T), { seed: 2, numRuns: 300 }).some((v) => v.convert !== undefined)).toBe(true);
-    expect(fc.sample(arbNvmeNamespacePost({ ...T, kinds: ["create"] }), { seed: 2, numRuns: 100 }).every((v) => v.os_type !== undefined)).toBe(true);
+    expect(fc.sample(arbNvmeNamespacePost(T), { seed: 2, numRuns: 300 }).some((v) => v.convert !== undefined)).toBe(
+      true,
+    );
+    expect(
+      fc
+        .sample(arbNvmeNamespacePost({ ...T, kinds: ["create"] }), { seed: 2, numRuns: 100 })
+        .every((v) => v.os_type !== undefined),
+    ).toBe(true);
     expect(() => arbNvmeNamespacePost({ ...T, kinds: ["clone"] })).toThrow(/clone/);
     checkArbitraryQuality(arbNvmeNamespacePatch(), {
       contract: (p) => {
@@ -735,8 +815,10 @@ describe("request bodies: the codecs accept them and the encoded body obeys the 
     checkArbitraryQuality(arbSoftwarePatchQuery({ nodes: ["node1", "node2"] }), {
       contract: (q) => {
         const out = software.encodePatchQuery(q);
-        if (q.stabilize_minutes !== undefined) expect(Number(out["stabilize_minutes"])).toSatisfy((n: number) => n >= 1 && n <= 60);
-        if (q.return_timeout !== undefined) expect(Number(out["return_timeout"])).toSatisfy((n: number) => n >= 0 && n <= 120);
+        if (q.stabilize_minutes !== undefined)
+          expect(Number(out["stabilize_minutes"])).toSatisfy((n: number) => n >= 1 && n <= 60);
+        if (q.return_timeout !== undefined)
+          expect(Number(out["return_timeout"])).toSatisfy((n: number) => n >= 0 && n <= 120);
         if (q.nodes_to_update !== undefined) {
           expect(out["nodes_to_update"]?.split(",")).toEqual([...q.nodes_to_update]);
           expect(new Set(q.nodes_to_update).size).toBe(q.nodes_to_update.length);
@@ -794,10 +876,12 @@ describe("codec round trips", () => {
   const n = runs(100);
 
   it("an encoded POST body is a valid input that encodes to itself", () => {
-    const fixed = <I>(encode: (input: I) => JsonObject) => (v: I) => {
-      const once = encode(v);
-      expect(encode(asJson(once) as unknown as I)).toStrictEqual(once);
-    };
+    const fixed =
+      <I>(encode: (input: I) => JsonObject) =>
+      (v: I) => {
+        const once = encode(v);
+        expect(encode(asJson(once) as unknown as I)).toStrictEqual(once);
+      };
     fc.assert(fc.property(arbCloneTokenPost(), fixed(cloneToken.encodePost)), { numRuns: n });
     fc.assert(fc.property(arbCachePost(), fixed(cache.encodePost)), { numRuns: n });
     fc.assert(fc.property(arbNvmeNamespacePost(), fixed(nvmeNamespace.encodePost)), { numRuns: n });
@@ -808,13 +892,17 @@ describe("codec round trips", () => {
   });
 
   it("decode is idempotent: a decoded model decodes to itself", () => {
-    const twice = <M>(decode: (json: unknown) => M) => (m: M) => {
-      const once = decode(asJson(m));
-      expect(decode(asJson(once))).toStrictEqual(once);
-    };
+    const twice =
+      <M>(decode: (json: unknown) => M) =>
+      (m: M) => {
+        const once = decode(asJson(m));
+        expect(decode(asJson(once))).toStrictEqual(once);
+      };
     fc.assert(fc.property(arbCacheModel({ newerServer: true }), twice(cache.decode)), { numRuns: n });
     fc.assert(fc.property(arbJobModel({ newerServer: true }), twice(job.decode)), { numRuns: n });
-    fc.assert(fc.property(arbSoftwareHistoryModel({ newerServer: true }), twice(softwareHistory.decode)), { numRuns: n });
+    fc.assert(fc.property(arbSoftwareHistoryModel({ newerServer: true }), twice(softwareHistory.decode)), {
+      numRuns: n,
+    });
   });
 
   it("a decoded model's writable values re-encode as a PATCH unchanged (PATCH adds no defaults)", () => {
@@ -832,7 +920,12 @@ describe("codec round trips", () => {
     fc.assert(
       fc.property(arbCacheModel(), (c) => {
         const m = cache.decode(asJson(c));
-        const patch = { writeback: m.writeback, relative_size: m.relative_size, atime_scrub: m.atime_scrub, cifs_change_notify: m.cifs_change_notify };
+        const patch = {
+          writeback: m.writeback,
+          relative_size: m.relative_size,
+          atime_scrub: m.atime_scrub,
+          cifs_change_notify: m.cifs_change_notify,
+        };
         expect(cache.encodePatch(plain<CachePatchInput>(patch))).toEqual(plain(patch));
       }),
       { numRuns: n },
@@ -848,7 +941,11 @@ describe("codec round trips", () => {
     fc.assert(
       fc.property(arbNvmeNamespaceModel(), (ns) => {
         const m = nvmeNamespace.decode(asJson(ns));
-        const patch = plain<NvmeNamespacePatchInput>({ comment: m.comment, auto_delete: m.auto_delete, space: m.space === undefined ? undefined : { size: m.space.size } });
+        const patch = plain<NvmeNamespacePatchInput>({
+          comment: m.comment,
+          auto_delete: m.auto_delete,
+          space: m.space === undefined ? undefined : { size: m.space.size },
+        });
         expect(nvmeNamespace.encodePatch(patch)).toEqual(patch);
       }),
       { numRuns: n },
@@ -856,12 +953,18 @@ describe("codec round trips", () => {
   });
 
   it("sizes and durations: the parse/format pairs are inverse on every generated value", () => {
-    fc.assert(fc.property(arbStorageSizeInput({ max: Number.MAX_SAFE_INTEGER }), (v) => {
-      expect(parseSize(formatSize(parseSize(v)))).toBe(parseSize(v));
-    }), { numRuns: n });
-    fc.assert(fc.property(arbStorageDuration({ max: 10 ** 9 }), (d) => {
-      expect(parseDuration(formatDuration(parseDuration(d)))).toBe(parseDuration(d));
-    }), { numRuns: n });
+    fc.assert(
+      fc.property(arbStorageSizeInput({ max: Number.MAX_SAFE_INTEGER }), (v) => {
+        expect(parseSize(formatSize(parseSize(v)))).toBe(parseSize(v));
+      }),
+      { numRuns: n },
+    );
+    fc.assert(
+      fc.property(arbStorageDuration({ max: 10 ** 9 }), (d) => {
+        expect(parseDuration(formatDuration(parseDuration(d)))).toBe(parseDuration(d));
+      }),
+      { numRuns: n },
+    );
   });
 });
 
@@ -886,14 +989,19 @@ describe("StorageClient against the reference server (loopback): random valid bo
           expect(created.record?.reserve_size).toBe(reserve);
           const limit = post.expiry_time?.limit === undefined ? 60 : lifetimeSeconds(post.expiry_time.limit);
           const got = await client.cloneTokens.get(key);
-          expect(got).toMatchObject({ node: { uuid: post.node.uuid, name: lookup(INV.nodes, { uuid: post.node.uuid }).name }, reserve_size: reserve });
+          expect(got).toMatchObject({
+            node: { uuid: post.node.uuid, name: lookup(INV.nodes, { uuid: post.node.uuid }).name },
+            reserve_size: reserve,
+          });
           expect(secondsOf(got.expiry_time?.limit)).toBe(limit);
           expect(secondsOf(got.expiry_time?.left)).toBe(limit);
           // The POST answer is the record (all of it with return_records), as decoded.
           if (echo) expect(created.record).toEqual(got);
           else expect(got).toMatchObject(created.record!);
           await client.cloneTokens.update(key, patch);
-          expect(secondsOf((await client.cloneTokens.get(key)).expiry_time?.limit)).toBe(lifetimeSeconds(patch.expiry_time.limit));
+          expect(secondsOf((await client.cloneTokens.get(key)).expiry_time?.limit)).toBe(
+            lifetimeSeconds(patch.expiry_time.limit),
+          );
 
           // Sent raw (the wire takes the limit only as a digit string): the server's 4 KiB floor and
           // "60" default give the same token as the codec's.
@@ -903,7 +1011,11 @@ describe("StorageClient against the reference server (loopback): random valid bo
             const rawKey = { nodeUuid: post.node.uuid, uuid: (r.record as { uuid: string }).uuid };
             const rawGot = await client.cloneTokens.get(rawKey);
             await client.cloneTokens.delete(rawKey);
-            expect(rawGot).toMatchObject({ reserve_size: reserve, expiry_time: got.expiry_time, node: { uuid: post.node.uuid } });
+            expect(rawGot).toMatchObject({
+              reserve_size: reserve,
+              expiry_time: got.expiry_time,
+              node: { uuid: post.node.uuid },
+            });
           }
         } finally {
           await client.cloneTokens.delete(key);
@@ -927,7 +1039,12 @@ describe("StorageClient against the reference server (loopback): random valid bo
           const origin = post.origins[0]!;
           const vol = lookup(volumesOfSvm(origin.svm.name!), origin.volume);
           const aggregates = post.aggregates?.map((a) => lookup(INV.aggregates, a).name);
-          const cpa = post.constituents_per_aggregate === undefined ? (aggregates === undefined ? undefined : 4) : bytesOf(post.constituents_per_aggregate);
+          const cpa =
+            post.constituents_per_aggregate === undefined
+              ? aggregates === undefined
+                ? undefined
+                : 4
+              : bytesOf(post.constituents_per_aggregate);
           expect(got).toMatchObject({
             name: post.name,
             svm: { uuid: svm.uuid, name: svm.name },
@@ -939,11 +1056,17 @@ describe("StorageClient against the reference server (loopback): random valid bo
             global_file_locking_enabled: post.global_file_locking_enabled ?? false,
             override_encryption: post.override_encryption ?? false,
             writeback: { enabled: post.writeback?.enabled ?? false },
-            relative_size: { enabled: post.relative_size?.enabled ?? false, percentage: post.relative_size?.percentage ?? 10 },
+            relative_size: {
+              enabled: post.relative_size?.enabled ?? false,
+              percentage: post.relative_size?.percentage ?? 10,
+            },
             atime_scrub: { enabled: post.atime_scrub?.enabled ?? false, period: post.atime_scrub?.period ?? 30 },
             cifs_change_notify: { enabled: post.cifs_change_notify?.enabled ?? false },
           });
-          expect(got.origins?.[0]).toMatchObject({ svm: { name: vol.svm }, volume: { name: vol.name, uuid: vol.uuid } });
+          expect(got.origins?.[0]).toMatchObject({
+            svm: { name: vol.svm },
+            volume: { name: vol.name, uuid: vol.uuid },
+          });
           if (aggregates !== undefined) expect(got.aggregates?.map((a) => a.name)).toEqual(aggregates);
           if (post.size !== undefined) expect(got.size).toBe(bytesOf(post.size));
           else {
@@ -977,61 +1100,84 @@ describe("StorageClient against the reference server (loopback): random valid bo
   it("NVMe namespaces: GET shows the full name, location, os_type, size and block_size default; clones inherit; PATCH comment, auto_delete and growth", async () => {
     const { client } = loop;
     await fc.assert(
-      fc.asyncProperty(arbNvmeNamespacePost({ ...T, kinds: ["create"] }), arbNvmeNamespacePatch(), fc.boolean(), fc.constantFrom("uuid", "name", "snapshot"), async (post, patch, echo, cloneBy) => {
-        const created = await client.nvmeNamespaces.create(post, { query: { return_records: echo } });
-        let uuid = created.record!.uuid!;
-        let cloneUuid: string | undefined;
-        try {
-          const svm = lookup(INV.svms, post.svm);
-          const where = placementOf(post);
-          const vol = lookup(volumesOfSvm(svm.name), post.location?.volume ?? { name: where.volume! });
-          const size = bytesOf(post.space!.size!);
-          const got = await client.nvmeNamespaces.get(uuid, { fields: "**" });
-          expect(got).toMatchObject({
-            name: `/vol/${vol.name}${where.qtree === undefined ? "" : `/${where.qtree}`}/${where.base}`,
-            svm: { uuid: svm.uuid, name: svm.name },
-            location: { volume: { uuid: vol.uuid, name: vol.name }, namespace: where.base },
-            os_type: post.os_type,
-            space: { size, block_size: post.space?.block_size ?? (post.os_type === "vmware" ? 512 : 4096) },
-            enabled: true,
-            auto_delete: post.auto_delete ?? false,
-            ...(post.comment === undefined ? {} : { comment: post.comment }),
-          });
-          expect(got.location?.qtree?.name).toBe(where.qtree);
-          // The POST answer: the record without the expensive fields (with return_records), else its keys.
-          const plainGet = await client.nvmeNamespaces.get(uuid);
-          if (echo) expect(created.record).toEqual(plainGet);
-          else expect(plainGet).toMatchObject(created.record!);
+      fc.asyncProperty(
+        arbNvmeNamespacePost({ ...T, kinds: ["create"] }),
+        arbNvmeNamespacePatch(),
+        fc.boolean(),
+        fc.constantFrom("uuid", "name", "snapshot"),
+        async (post, patch, echo, cloneBy) => {
+          const created = await client.nvmeNamespaces.create(post, { query: { return_records: echo } });
+          let uuid = created.record!.uuid!;
+          let cloneUuid: string | undefined;
+          try {
+            const svm = lookup(INV.svms, post.svm);
+            const where = placementOf(post);
+            const vol = lookup(volumesOfSvm(svm.name), post.location?.volume ?? { name: where.volume! });
+            const size = bytesOf(post.space!.size!);
+            const got = await client.nvmeNamespaces.get(uuid, { fields: "**" });
+            expect(got).toMatchObject({
+              name: `/vol/${vol.name}${where.qtree === undefined ? "" : `/${where.qtree}`}/${where.base}`,
+              svm: { uuid: svm.uuid, name: svm.name },
+              location: { volume: { uuid: vol.uuid, name: vol.name }, namespace: where.base },
+              os_type: post.os_type,
+              space: { size, block_size: post.space?.block_size ?? (post.os_type === "vmware" ? 512 : 4096) },
+              enabled: true,
+              auto_delete: post.auto_delete ?? false,
+              ...(post.comment === undefined ? {} : { comment: post.comment }),
+            });
+            expect(got.location?.qtree?.name).toBe(where.qtree);
+            // The POST answer: the record without the expensive fields (with return_records), else its keys.
+            const plainGet = await client.nvmeNamespaces.get(uuid);
+            if (echo) expect(created.record).toEqual(plainGet);
+            else expect(plainGet).toMatchObject(created.record!);
 
-          // Sent raw, the server's block_size default and Size reading give the same namespace.
-          await client.nvmeNamespaces.delete(uuid);
-          uuid = (await loop.raw.nvmeNamespaces.create(post)).record!.uuid!;
-          expect(content(await client.nvmeNamespaces.get(uuid, { fields: "**" }))).toEqual(content(got));
+            // Sent raw, the server's block_size default and Size reading give the same namespace.
+            await client.nvmeNamespaces.delete(uuid);
+            uuid = (await loop.raw.nvmeNamespaces.create(post)).record!.uuid!;
+            expect(content(await client.nvmeNamespaces.get(uuid, { fields: "**" }))).toEqual(content(got));
 
-          // A clone in the same volume takes os_type, size and block_size from its source.
-          const inVolume = got.name!.slice(`/vol/${vol.name}/`.length);
-          const source = cloneBy === "uuid" ? { uuid } : { name: cloneBy === "name" ? got.name! : `/vol/${vol.name}/.snapshot/daily.0/${inVolume}` };
-          cloneUuid = (await client.nvmeNamespaces.create({ svm: post.svm, name: `/vol/${vol.name}/${where.base}_clone`, clone: { source } })).record!.uuid!;
-          expect(await client.nvmeNamespaces.get(cloneUuid)).toMatchObject({
-            name: `/vol/${vol.name}/${where.base}_clone`,
-            os_type: got.os_type,
-            space: { size: got.space?.size, block_size: got.space?.block_size },
-          });
+            // A clone in the same volume takes os_type, size and block_size from its source.
+            const inVolume = got.name!.slice(`/vol/${vol.name}/`.length);
+            const source =
+              cloneBy === "uuid"
+                ? { uuid }
+                : { name: cloneBy === "name" ? got.name! : `/vol/${vol.name}/.snapshot/daily.0/${inVolume}` };
+            cloneUuid = (
+              await client.nvmeNamespaces.create({
+                svm: post.svm,
+                name: `/vol/${vol.name}/${where.base}_clone`,
+                clone: { source },
+              })
+            ).record!.uuid!;
+            expect(await client.nvmeNamespaces.get(cloneUuid)).toMatchObject({
+              name: `/vol/${vol.name}/${where.base}_clone`,
+              os_type: got.os_type,
+              space: { size: got.space?.size, block_size: got.space?.block_size },
+            });
 
-          // Namespaces only grow, and svm/clone need this namespace's own volume: keep the rest.
-          const grow = patch.space?.size === undefined ? undefined : Math.max(size, bytesOf(patch.space.size));
-          const p = { comment: patch.comment, auto_delete: patch.auto_delete, ...(grow === undefined ? {} : { space: { size: grow } }) };
-          await client.nvmeNamespaces.update(uuid, plain<NvmeNamespacePatchInput>(p));
-          expect(await client.nvmeNamespaces.get(uuid, { fields: "comment,auto_delete,space.size" })).toMatchObject({
-            ...(p.comment === undefined ? (post.comment === undefined ? {} : { comment: post.comment }) : { comment: p.comment }),
-            auto_delete: p.auto_delete ?? post.auto_delete ?? false,
-            space: { size: grow ?? size },
-          });
-        } finally {
-          await client.nvmeNamespaces.delete(uuid);
-          if (cloneUuid !== undefined) await client.nvmeNamespaces.delete(cloneUuid);
-        }
-      }),
+            // Namespaces only grow, and svm/clone need this namespace's own volume: keep the rest.
+            const grow = patch.space?.size === undefined ? undefined : Math.max(size, bytesOf(patch.space.size));
+            const p = {
+              comment: patch.comment,
+              auto_delete: patch.auto_delete,
+              ...(grow === undefined ? {} : { space: { size: grow } }),
+            };
+            await client.nvmeNamespaces.update(uuid, plain<NvmeNamespacePatchInput>(p));
+            expect(await client.nvmeNamespaces.get(uuid, { fields: "comment,auto_delete,space.size" })).toMatchObject({
+              ...(p.comment === undefined
+                ? post.comment === undefined
+                  ? {}
+                  : { comment: post.comment }
+                : { comment: p.comment }),
+              auto_delete: p.auto_delete ?? post.auto_delete ?? false,
+              space: { size: grow ?? size },
+            });
+          } finally {
+            await client.nvmeNamespaces.delete(uuid);
+            if (cloneUuid !== undefined) await client.nvmeNamespaces.delete(cloneUuid);
+          }
+        },
+      ),
       { numRuns: n },
     );
   });
@@ -1040,8 +1186,20 @@ describe("StorageClient against the reference server (loopback): random valid bo
     const inventory = {
       ...INV,
       luns: [
-        { name: "/vol/vol1/lun_db", uuid: "00000000-0000-4000-8000-e00000000011", svm: "svm1", os_type: "linux", size: GiB },
-        { name: "/vol/vol1/q1/esx", uuid: "00000000-0000-4000-8000-e00000000012", svm: "svm1", os_type: "vmware", size: 2 * GiB },
+        {
+          name: "/vol/vol1/lun_db",
+          uuid: "00000000-0000-4000-8000-e00000000011",
+          svm: "svm1",
+          os_type: "linux",
+          size: GiB,
+        },
+        {
+          name: "/vol/vol1/q1/esx",
+          uuid: "00000000-0000-4000-8000-e00000000012",
+          svm: "svm1",
+          os_type: "vmware",
+          size: 2 * GiB,
+        },
         { name: "/vol/vol3/win", svm: "svm2", os_type: "windows", size: 512 * 1024 ** 2 },
         // Never chosen: mapped, bound, or an os_type namespaces do not have.
         { name: "/vol/vol1/lun_mapped", svm: "svm1", os_type: "linux", size: GiB, mapped: true },
@@ -1063,7 +1221,8 @@ describe("StorageClient against the reference server (loopback): random valid bo
             auto_delete: post.auto_delete ?? false,
             ...(post.comment === undefined ? {} : { comment: post.comment }),
           });
-          const luns = (await own.client.request<{ records: { name: string }[] }>("GET", "/api/storage/luns"))?.records ?? [];
+          const luns =
+            (await own.client.request<{ records: { name: string }[] }>("GET", "/api/storage/luns"))?.records ?? [];
           expect(luns.map((l) => l.name)).not.toContain(lun.name);
         } finally {
           await own.close();
@@ -1076,72 +1235,103 @@ describe("StorageClient against the reference server (loopback): random valid bo
   it("quota rules: GET shows the rule as sent (limits floored, -1 unset); a PATCH applies, or is refused when soft would exceed hard", async () => {
     const { client } = loop;
     await fc.assert(
-      fc.asyncProperty(arbQuotaRulePost(T), arbQuotaRulePatch({ type: "user" }), arbQuotaRulePatch({ type: "tree" }), fc.boolean(), async (post, userPatch, otherPatch, echo) => {
-        const svm = lookup(INV.svms, post.svm);
-        const vol = lookup(volumesOfSvm(svm.name), post.volume);
-        try {
-          const created = await client.quotaRules.create(post, { query: { return_records: echo } });
-          let uuid = created.record!.uuid!;
-          const qtreeId = (vol.qtrees ?? []).indexOf(post.qtree.name) + 1;
-          const got = await client.quotaRules.get(uuid);
-          const applied = (given: { hard_limit?: SizeInput; soft_limit?: SizeInput } | undefined, space: boolean, into: Record<string, number> = {}) => {
-            const out = { ...into };
-            for (const k of ["hard_limit", "soft_limit"] as const) {
-              const x = given?.[k];
-              if (x === undefined) continue;
-              if (x === -1) delete out[k];
-              else out[k] = space ? Math.max(1024, bytesOf(x)) : bytesOf(x);
-            }
-            return Object.keys(out).length === 0 ? undefined : out;
-          };
-          expect(got).toMatchObject({
-            svm: { uuid: svm.uuid, name: svm.name },
-            volume: { uuid: vol.uuid, name: vol.name },
-            type: post.type,
-            qtree: post.qtree.name === "" ? { name: "" } : { id: qtreeId, name: post.qtree.name },
-          });
-          expect(got.space).toEqual(applied(post.space, true));
-          expect(got.files).toEqual(applied(post.files, false));
-          expect(got.users).toEqual(post.users);
-          expect(got.group).toEqual(post.group);
-          expect(got.user_mapping).toBe(post.type === "user" ? post.user_mapping === true || post.user_mapping === "on" : undefined);
-          if (echo) expect(created.record).toEqual(got);
-          else expect(got).toMatchObject(created.record!);
-          // Unless the rule is itself the volume-level default of its type, the server adds that default.
-          const isDefault = post.type === "tree" || isDeepStrictEqual(post.users, [{ name: "" }]) || isDeepStrictEqual(post.group, { name: "" });
-          const rules = await client.quotaRules.all({ "volume.uuid": vol.uuid!, fields: "*" });
-          expect(rules).toHaveLength(isDefault && post.qtree.name === "" ? 1 : 2);
-          const defaults = { tree: {}, user: { users: [{ name: "" }] }, group: { group: { name: "" } } }[post.type];
-          expect(rules.some((r) => r.type === post.type && r.qtree?.name === "" && isDeepStrictEqual({ ...(r.users ? { users: r.users } : {}), ...(r.group ? { group: r.group } : {}) }, defaults))).toBe(true);
+      fc.asyncProperty(
+        arbQuotaRulePost(T),
+        arbQuotaRulePatch({ type: "user" }),
+        arbQuotaRulePatch({ type: "tree" }),
+        fc.boolean(),
+        async (post, userPatch, otherPatch, echo) => {
+          const svm = lookup(INV.svms, post.svm);
+          const vol = lookup(volumesOfSvm(svm.name), post.volume);
+          try {
+            const created = await client.quotaRules.create(post, { query: { return_records: echo } });
+            let uuid = created.record!.uuid!;
+            const qtreeId = (vol.qtrees ?? []).indexOf(post.qtree.name) + 1;
+            const got = await client.quotaRules.get(uuid);
+            const applied = (
+              given: { hard_limit?: SizeInput; soft_limit?: SizeInput } | undefined,
+              space: boolean,
+              into: Record<string, number> = {},
+            ) => {
+              const out = { ...into };
+              for (const k of ["hard_limit", "soft_limit"] as const) {
+                const x = given?.[k];
+                if (x === undefined) continue;
+                if (x === -1) delete out[k];
+                else out[k] = space ? Math.max(1024, bytesOf(x)) : bytesOf(x);
+              }
+              return Object.keys(out).length === 0 ? undefined : out;
+            };
+            expect(got).toMatchObject({
+              svm: { uuid: svm.uuid, name: svm.name },
+              volume: { uuid: vol.uuid, name: vol.name },
+              type: post.type,
+              qtree: post.qtree.name === "" ? { name: "" } : { id: qtreeId, name: post.qtree.name },
+            });
+            expect(got.space).toEqual(applied(post.space, true));
+            expect(got.files).toEqual(applied(post.files, false));
+            expect(got.users).toEqual(post.users);
+            expect(got.group).toEqual(post.group);
+            expect(got.user_mapping).toBe(
+              post.type === "user" ? post.user_mapping === true || post.user_mapping === "on" : undefined,
+            );
+            if (echo) expect(created.record).toEqual(got);
+            else expect(got).toMatchObject(created.record!);
+            // Unless the rule is itself the volume-level default of its type, the server adds that default.
+            const isDefault =
+              post.type === "tree" ||
+              isDeepStrictEqual(post.users, [{ name: "" }]) ||
+              isDeepStrictEqual(post.group, { name: "" });
+            const rules = await client.quotaRules.all({ "volume.uuid": vol.uuid!, fields: "*" });
+            expect(rules).toHaveLength(isDefault && post.qtree.name === "" ? 1 : 2);
+            const defaults = { tree: {}, user: { users: [{ name: "" }] }, group: { group: { name: "" } } }[post.type];
+            expect(
+              rules.some(
+                (r) =>
+                  r.type === post.type &&
+                  r.qtree?.name === "" &&
+                  isDeepStrictEqual(
+                    { ...(r.users ? { users: r.users } : {}), ...(r.group ? { group: r.group } : {}) },
+                    defaults,
+                  ),
+              ),
+            ).toBe(true);
 
-          // Sent raw: the server's 1024 floor, -1 and "on" handling give the same rule.
-          await client.quotaRules.deleteMatching({ "volume.uuid": vol.uuid! });
-          uuid = (await loop.raw.quotaRules.create(post)).record!.uuid!;
-          expect(content(await client.quotaRules.get(uuid))).toEqual(content(got));
-
-          const patch = post.type === "user" ? userPatch : otherPatch;
-          const want = { space: applied(patch.space, true, got.space), files: applied(patch.files, false, got.files) };
-          const clash = (["space", "files"] as const).find((k) => {
-            const l = want[k];
-            return l?.["hard_limit"] !== undefined && l["soft_limit"] !== undefined && l["soft_limit"] > l["hard_limit"];
-          });
-          if (clash !== undefined) {
-            const err = await thrown(() => client.quotaRules.update(uuid, patch));
-            expect(err).toBeInstanceOf(StorageApiError);
-            expect((err as StorageApiError).target).toBe(`${clash}.soft_limit`);
+            // Sent raw: the server's 1024 floor, -1 and "on" handling give the same rule.
+            await client.quotaRules.deleteMatching({ "volume.uuid": vol.uuid! });
+            uuid = (await loop.raw.quotaRules.create(post)).record!.uuid!;
             expect(content(await client.quotaRules.get(uuid))).toEqual(content(got));
-          } else {
-            await client.quotaRules.update(uuid, patch);
-            const after = await client.quotaRules.get(uuid);
-            expect(after.space).toEqual(want.space);
-            expect(after.files).toEqual(want.files);
-            if (patch.user_mapping !== undefined) expect(after.user_mapping).toBe(patch.user_mapping === true || patch.user_mapping === "on");
+
+            const patch = post.type === "user" ? userPatch : otherPatch;
+            const want = {
+              space: applied(patch.space, true, got.space),
+              files: applied(patch.files, false, got.files),
+            };
+            const clash = (["space", "files"] as const).find((k) => {
+              const l = want[k];
+              return (
+                l?.["hard_limit"] !== undefined && l["soft_limit"] !== undefined && l["soft_limit"] > l["hard_limit"]
+              );
+            });
+            if (clash !== undefined) {
+              const err = await thrown(() => client.quotaRules.update(uuid, patch));
+              expect(err).toBeInstanceOf(StorageApiError);
+              expect((err as StorageApiError).target).toBe(`${clash}.soft_limit`);
+              expect(content(await client.quotaRules.get(uuid))).toEqual(content(got));
+            } else {
+              await client.quotaRules.update(uuid, patch);
+              const after = await client.quotaRules.get(uuid);
+              expect(after.space).toEqual(want.space);
+              expect(after.files).toEqual(want.files);
+              if (patch.user_mapping !== undefined)
+                expect(after.user_mapping).toBe(patch.user_mapping === true || patch.user_mapping === "on");
+            }
+          } finally {
+            // Also removes the default rule the server added next to the first explicit one.
+            await client.quotaRules.deleteMatching({ "volume.uuid": vol.uuid! });
           }
-        } finally {
-          // Also removes the default rule the server added next to the first explicit one.
-          await client.quotaRules.deleteMatching({ "volume.uuid": vol.uuid! });
-        }
-      }),
+        },
+      ),
       { numRuns: n },
     );
   });
@@ -1150,30 +1340,47 @@ describe("StorageClient against the reference server (loopback): random valid bo
     const { client } = loop;
     const path = client.cloneTokens.path;
     await fc.assert(
-      fc.asyncProperty(fc.array(arbCloneTokenPost(T), { maxLength: 6 }), fc.integer({ min: 1, max: 4 }), arbCloneTokenPatch(), async (posts, pageSize, patch) => {
-        const made: { nodeUuid: string; uuid: string }[] = [];
-        try {
-          for (const p of posts) made.push({ nodeUuid: p.node.uuid, uuid: (await client.cloneTokens.create(p)).record!.uuid! });
-          const sizes: number[] = [];
-          for await (const page of client.pages(path, { max_records: pageSize })) sizes.push(page.records?.length ?? 0);
-          const full = Math.floor(made.length / pageSize);
-          const rest = made.length % pageSize;
-          expect(sizes).toEqual(made.length === 0 ? [0] : [...Array<number>(full).fill(pageSize), ...(rest === 0 ? [] : [rest])]);
-          expect((await client.cloneTokens.all({ max_records: pageSize })).map((t) => t.uuid)).toEqual(made.map((k) => k.uuid));
-          expect(await client.cloneTokens.count()).toBe(made.length);
-          // A PATCH by query changes exactly the matching tokens.
-          const node = INV.nodes![0]!.uuid!;
-          const bulk = await client.cloneTokens.updateMatching({ node: { uuid: node } }, patch);
-          expect(bulk.numRecords).toBe(made.filter((k) => k.nodeUuid === node).length);
-          for (const [i, k] of made.entries()) {
-            const limit = secondsOf((await client.cloneTokens.get(k)).expiry_time?.limit);
-            const sent = posts[i]!.expiry_time?.limit;
-            expect(limit).toBe(k.nodeUuid === node ? lifetimeSeconds(patch.expiry_time.limit) : sent === undefined ? 60 : lifetimeSeconds(sent));
+      fc.asyncProperty(
+        fc.array(arbCloneTokenPost(T), { maxLength: 6 }),
+        fc.integer({ min: 1, max: 4 }),
+        arbCloneTokenPatch(),
+        async (posts, pageSize, patch) => {
+          const made: { nodeUuid: string; uuid: string }[] = [];
+          try {
+            for (const p of posts)
+              made.push({ nodeUuid: p.node.uuid, uuid: (await client.cloneTokens.create(p)).record!.uuid! });
+            const sizes: number[] = [];
+            for await (const page of client.pages(path, { max_records: pageSize }))
+              sizes.push(page.records?.length ?? 0);
+            const full = Math.floor(made.length / pageSize);
+            const rest = made.length % pageSize;
+            expect(sizes).toEqual(
+              made.length === 0 ? [0] : [...Array<number>(full).fill(pageSize), ...(rest === 0 ? [] : [rest])],
+            );
+            expect((await client.cloneTokens.all({ max_records: pageSize })).map((t) => t.uuid)).toEqual(
+              made.map((k) => k.uuid),
+            );
+            expect(await client.cloneTokens.count()).toBe(made.length);
+            // A PATCH by query changes exactly the matching tokens.
+            const node = INV.nodes![0]!.uuid!;
+            const bulk = await client.cloneTokens.updateMatching({ node: { uuid: node } }, patch);
+            expect(bulk.numRecords).toBe(made.filter((k) => k.nodeUuid === node).length);
+            for (const [i, k] of made.entries()) {
+              const limit = secondsOf((await client.cloneTokens.get(k)).expiry_time?.limit);
+              const sent = posts[i]!.expiry_time?.limit;
+              expect(limit).toBe(
+                k.nodeUuid === node
+                  ? lifetimeSeconds(patch.expiry_time.limit)
+                  : sent === undefined
+                    ? 60
+                    : lifetimeSeconds(sent),
+              );
+            }
+          } finally {
+            for (const k of made) await client.cloneTokens.delete(k);
           }
-        } finally {
-          for (const k of made) await client.cloneTokens.delete(k);
-        }
-      }),
+        },
+      ),
       { numRuns: n },
     );
   });
@@ -1199,25 +1406,29 @@ describe("StorageClient against the reference server (loopback): random valid bo
     );
     const nodes = (INV.nodes ?? []).map((x) => x.name);
     await fc.assert(
-      fc.asyncProperty(arbSoftwarePatchQuery({ nodes }), arbSoftwarePatch({ versions: ["9.15.1", "9.16.1"] }), async (q, body) => {
-        if (body.action !== undefined) {
-          // Pause, resume and cancel act on a running or paused upgrade; none is running here.
-          const err = await thrown(() => client.software.update(body));
-          expect(err).toBeInstanceOf(StorageApiError);
-          expect([(err as StorageApiError).status, (err as StorageApiError).target]).toEqual([409, "action"]);
-          return;
-        }
-        const res = await client.software.update(body, {
-          estimateOnly: true,
-          ...(q.stabilize_minutes === undefined ? {} : { stabilizeMinutes: q.stabilize_minutes }),
-          ...(q.nodes_to_update === undefined ? {} : { nodesToUpdate: q.nodes_to_update }),
-          ...(q.skip_warnings === undefined ? {} : { skipWarnings: q.skip_warnings }),
-          ...(q.return_timeout === undefined ? {} : { query: { return_timeout: q.return_timeout } }),
-        });
-        expect(res.job?.state).toBe("success");
-        // Estimating changes nothing installed.
-        expect((await client.software.get()).version).toBe("9.14.1");
-      }),
+      fc.asyncProperty(
+        arbSoftwarePatchQuery({ nodes }),
+        arbSoftwarePatch({ versions: ["9.15.1", "9.16.1"] }),
+        async (q, body) => {
+          if (body.action !== undefined) {
+            // Pause, resume and cancel act on a running or paused upgrade; none is running here.
+            const err = await thrown(() => client.software.update(body));
+            expect(err).toBeInstanceOf(StorageApiError);
+            expect([(err as StorageApiError).status, (err as StorageApiError).target]).toEqual([409, "action"]);
+            return;
+          }
+          const res = await client.software.update(body, {
+            estimateOnly: true,
+            ...(q.stabilize_minutes === undefined ? {} : { stabilizeMinutes: q.stabilize_minutes }),
+            ...(q.nodes_to_update === undefined ? {} : { nodesToUpdate: q.nodes_to_update }),
+            ...(q.skip_warnings === undefined ? {} : { skipWarnings: q.skip_warnings }),
+            ...(q.return_timeout === undefined ? {} : { query: { return_timeout: q.return_timeout } }),
+          });
+          expect(res.job?.state).toBe("success");
+          // Estimating changes nothing installed.
+          expect((await client.software.get()).version).toBe("9.14.1");
+        },
+      ),
       { numRuns: n },
     );
   });

@@ -50,17 +50,24 @@ export const convertCommand: Command = {
   summary: "between JSON, YAML and protobuf",
   help: HELP,
   async run(args, io) {
-    const parsed = parseCommandLine(NAME, HELP, {
-      to: { type: "string" },
-      out: { type: "string", short: "o" },
-      indent: { type: "string" },
-      strict: { type: "boolean" },
-      from: { type: "string" },
-    }, args, io);
+    const parsed = parseCommandLine(
+      NAME,
+      HELP,
+      {
+        to: { type: "string" },
+        out: { type: "string", short: "o" },
+        indent: { type: "string" },
+        strict: { type: "boolean" },
+        from: { type: "string" },
+      },
+      args,
+      io,
+    );
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
     const to = parseFormat(values.to, "--to", ["json", "yaml", "pb"], NAME) ?? formatOfPath(values.out);
-    if (to === undefined) throw usageError("--to json|yaml|pb is required (or an -o file ending in .json, .yaml or .pb)", NAME);
+    if (to === undefined)
+      throw usageError("--to json|yaml|pb is required (or an -o file ending in .json, .yaml or .pb)", NAME);
     if (values.indent !== undefined && to !== "json") throw usageError("--indent applies to --to json only", NAME);
     const indent = parseIndent(values.indent, 2, NAME);
     const from = parseFormat(values.from, "--from", ["json", "yaml", "pb"], NAME);

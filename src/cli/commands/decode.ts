@@ -1,4 +1,11 @@
-import { DecodeError, decode, decodeJsonWatchStream, decodeWatchStream, type NetworkingObject, type WatchEvent } from "../../networking/index.js";
+import {
+  DecodeError,
+  decode,
+  decodeJsonWatchStream,
+  decodeWatchStream,
+  type NetworkingObject,
+  type WatchEvent,
+} from "../../networking/index.js";
 import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
 import {
   CliError,
@@ -52,12 +59,18 @@ export const decodeCommand: Command = {
   help: HELP,
 
   async run(args, io) {
-    const parsed = parseCommandLine(NAME, HELP, {
-      output: { type: "string" },
-      indent: { type: "string" },
-      watch: { type: "boolean" },
-      out: { type: "string", short: "o" },
-    }, args, io);
+    const parsed = parseCommandLine(
+      NAME,
+      HELP,
+      {
+        output: { type: "string" },
+        indent: { type: "string" },
+        watch: { type: "boolean" },
+        out: { type: "string", short: "o" },
+      },
+      args,
+      io,
+    );
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
     const to = (parseFormat(values.output, "--output", ["yaml", "json"], NAME) ?? "yaml") as TextFormat;
@@ -94,7 +107,8 @@ function magicHint(input: Input): string {
     if (len > 0 && len + 4 <= b.length) return "this looks like a watch stream; add --watch";
   }
   const format = detectFormat("", b);
-  if (format !== "pb" && b.length > 0) return `this looks like ${format === "json" ? "JSON" : "YAML"}; use clusterwire convert or encode`;
+  if (format !== "pb" && b.length > 0)
+    return `this looks like ${format === "json" ? "JSON" : "YAML"}; use clusterwire convert or encode`;
   return "";
 }
 
@@ -103,8 +117,12 @@ function magicHint(input: Input): string {
  * a protobuf stream starts with a frame length, whose first byte is `{` only
  * for frames over 2 GB.
  */
-async function watchEvents(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<AsyncIterable<WatchEvent>> {
-  const it = (Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]()) as AsyncIterator<Uint8Array> | Iterator<Uint8Array>;
+async function watchEvents(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+): Promise<AsyncIterable<WatchEvent>> {
+  const it = (Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]()) as
+    | AsyncIterator<Uint8Array>
+    | Iterator<Uint8Array>;
   const seen: Uint8Array[] = [];
   let json = false;
   for (;;) {
@@ -128,7 +146,13 @@ async function watchEvents(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Arr
   return json ? decodeJsonWatchStream(all()) : decodeWatchStream(all());
 }
 
-async function decodeWatch(io: CliIO, path: string, to: TextFormat, indent: number, out: string | undefined): Promise<number> {
+async function decodeWatch(
+  io: CliIO,
+  path: string,
+  to: TextFormat,
+  indent: number,
+  out: string | undefined,
+): Promise<number> {
   const stream = await openInputStream(io, path);
   // To stdout, events appear as they arrive; to a file, only a fully decoded stream is written.
   const collected: string[] = [];

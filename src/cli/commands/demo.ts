@@ -58,7 +58,8 @@ something failed, 2 usage error, or DIR unreadable or without manifests.`;
 
 export const demoCommand: Command = {
   name: NAME,
-  summary: "the main job (npm start): round-trip and validate every manifest, route and reach checks, a storage scenario",
+  summary:
+    "the main job (npm start): round-trip and validate every manifest, route and reach checks, a storage scenario",
   help: HELP,
   async run(args, io) {
     const parsed = parseCommandLine(NAME, HELP, { "no-storage": { type: "boolean" } }, args, io);

@@ -44,11 +44,17 @@ export const encodeCommand: Command = {
   summary: "one JSON or YAML object to Kubernetes protobuf",
   help: HELP,
   async run(args, io) {
-    const parsed = parseCommandLine(NAME, HELP, {
-      out: { type: "string", short: "o" },
-      strict: { type: "boolean" },
-      from: { type: "string" },
-    }, args, io);
+    const parsed = parseCommandLine(
+      NAME,
+      HELP,
+      {
+        out: { type: "string", short: "o" },
+        strict: { type: "boolean" },
+        from: { type: "string" },
+      },
+      args,
+      io,
+    );
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
     const from = parseFormat(values.from, "--from", ["json", "yaml"], NAME);
@@ -56,7 +62,11 @@ export const encodeCommand: Command = {
     refuseBinaryToTerminal(io, values.out, NAME);
     const input = await readInput(io, inputPath(io, onlyInput(NAME, positionals), NAME));
     const format = from ?? detectFormat(input.name, input.bytes);
-    if (format === "pb") throw usageError(`${input.name}: already protobuf; use clusterwire decode, or convert --to pb to re-encode`, NAME);
+    if (format === "pb")
+      throw usageError(
+        `${input.name}: already protobuf; use clusterwire decode, or convert --to pb to re-encode`,
+        NAME,
+      );
     const obj = single(parseText(input, format, { strict: values.strict === true }), input.name, NAME);
     let bytes: Uint8Array;
     try {

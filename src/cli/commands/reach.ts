@@ -9,7 +9,13 @@ import {
   type Protocol,
 } from "../../networking/index.js";
 import { PROTOCOLS } from "../../networking/evaluate/types.js";
-import { clusterEngine, loadClusterFile, policySource, type ClusterFile, type ExtraPolicy } from "../shared/cluster-file.js";
+import {
+  clusterEngine,
+  loadClusterFile,
+  policySource,
+  type ClusterFile,
+  type ExtraPolicy,
+} from "../shared/cluster-file.js";
 import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
 import { EXPLAIN_LIMIT, renderHeatmapHtml } from "../shared/heatmap.js";
 import { EXIT_OK, inputPath, usageError, writeOutput, type CliIO } from "../shared/io.js";
@@ -75,25 +81,34 @@ export const reachCommand: Command = {
   summary: "which pods may connect under NetworkPolicies: a truth table, or one connection explained",
   help: HELP,
   async run(args, io) {
-    const parsed = parseCommandLine(NAME, HELP, {
-      port: { type: "string" },
-      protocol: { type: "string" },
-      from: { type: "string" },
-      to: { type: "string" },
-      output: { type: "string", short: "o" },
-      out: { type: "string" },
-      policies: { type: "string", multiple: true },
-      quiet: { type: "boolean", short: "q" },
-    }, args, io);
+    const parsed = parseCommandLine(
+      NAME,
+      HELP,
+      {
+        port: { type: "string" },
+        protocol: { type: "string" },
+        from: { type: "string" },
+        to: { type: "string" },
+        output: { type: "string", short: "o" },
+        out: { type: "string" },
+        policies: { type: "string", multiple: true },
+        quiet: { type: "boolean", short: "q" },
+      },
+      args,
+      io,
+    );
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
     const output = parseReachOutput(values.output);
     const protocol = parseProtocol(values.protocol);
     const quiet = values.quiet === true;
     const single = values.from !== undefined || values.to !== undefined;
-    if (single && (values.from === undefined || values.to === undefined)) throw usageError("--from and --to go together: give both to explain one connection", NAME);
-    if (single && output === "html") throw usageError("--output html draws the truth table; leave out --from/--to", NAME);
-    if (output === "html" && values.out === undefined) throw usageError("--output html needs --out FILE (or --out - for standard output)", NAME);
+    if (single && (values.from === undefined || values.to === undefined))
+      throw usageError("--from and --to go together: give both to explain one connection", NAME);
+    if (single && output === "html")
+      throw usageError("--output html draws the truth table; leave out --from/--to", NAME);
+    if (output === "html" && values.out === undefined)
+      throw usageError("--output html needs --out FILE (or --out - for standard output)", NAME);
     const port = parsePort(values.port ?? "80", single);
     const path = inputPath(io, onlyInput(NAME, positionals), NAME);
 
@@ -107,7 +122,10 @@ export const reachCommand: Command = {
       const from = endpoint(values.from ?? "");
       const to = endpoint(values.to ?? "");
       const decision = evaluate(engine, { from, to, protocol, port });
-      const text = output === "json" ? `${jsonText(decision)}\n` : `${explainDecision(cluster, values.from ?? "", values.to ?? "", port, decision).join("\n")}\n`;
+      const text =
+        output === "json"
+          ? `${jsonText(decision)}\n`
+          : `${explainDecision(cluster, values.from ?? "", values.to ?? "", port, decision).join("\n")}\n`;
       await writeOutput(io, values.out, text);
       return EXIT_OK;
     }
@@ -115,7 +133,13 @@ export const reachCommand: Command = {
     if (typeof port !== "number") throw new TypeError("port name in table mode");
     const matrix = engine.matrix({ protocol, port });
     if (output === "json") {
-      const body = { protocol, port, pods: engine.pods, table: engine.truthTable({ protocol, port }), skipped: skippedJson(engine, cluster, extra) };
+      const body = {
+        protocol,
+        port,
+        pods: engine.pods,
+        table: engine.truthTable({ protocol, port }),
+        skipped: skippedJson(engine, cluster, extra),
+      };
       await writeOutput(io, values.out, `${jsonText(body)}\n`);
     } else if (output === "html") {
       const pods = engine.pods;
@@ -123,15 +147,23 @@ export const reachCommand: Command = {
         title: `${cluster.name}: ${protocol} port ${port}`,
         matrix,
         ...(pods.length <= EXPLAIN_LIMIT
-          ? { explain: (f: number, t: number) => engine.evaluate({ from: { pod: pods[f] ?? "" }, to: { pod: pods[t] ?? "" }, protocol, port }) }
+          ? {
+              explain: (f: number, t: number) =>
+                engine.evaluate({ from: { pod: pods[f] ?? "" }, to: { pod: pods[t] ?? "" }, protocol, port }),
+            }
           : {}),
         skipped,
       });
       await writeOutput(io, values.out, html);
-      if (!quiet && values.out !== "-") io.stderr.write(`clusterwire: wrote ${values.out ?? ""}: ${summaryLine(matrix)}\n`);
+      if (!quiet && values.out !== "-")
+        io.stderr.write(`clusterwire: wrote ${values.out ?? ""}: ${summaryLine(matrix)}\n`);
     } else {
       const colour = useColour(io);
-      await writeOutput(io, values.out, `${truthGrid(matrix, hostNetworkPods(cluster), colour && values.out === undefined).join("\n")}\n`);
+      await writeOutput(
+        io,
+        values.out,
+        `${truthGrid(matrix, hostNetworkPods(cluster), colour && values.out === undefined).join("\n")}\n`,
+      );
     }
     return EXIT_OK;
   },
@@ -158,7 +190,11 @@ function parsePort(value: string, nameAllowed: boolean): number | string {
     throw usageError(`--port must be from 1 to 65535, got ${value}`, NAME);
   }
   if (value === "") throw usageError("--port must not be empty", NAME);
-  if (!nameAllowed) throw usageError(`--port must be a number for the truth table, got ${JSON.stringify(value)}; a port name is resolved on one destination pod, so it needs --from and --to`, NAME);
+  if (!nameAllowed)
+    throw usageError(
+      `--port must be a number for the truth table, got ${JSON.stringify(value)}; a port name is resolved on one destination pod, so it needs --from and --to`,
+      NAME,
+    );
   return value;
 }
 
@@ -175,7 +211,10 @@ const CONNECTION_OPTIONS: Record<string, string> = {
 };
 
 /** The engine's complaints about the connection are usage errors naming the option. */
-function evaluate(engine: PolicyEngine, connection: { from: Endpoint; to: Endpoint; protocol: Protocol; port: number | string }): Decision {
+function evaluate(
+  engine: PolicyEngine,
+  connection: { from: Endpoint; to: Endpoint; protocol: Protocol; port: number | string },
+): Decision {
   try {
     return engine.evaluate(connection);
   } catch (e) {
@@ -198,15 +237,26 @@ async function loadExtraPolicies(io: CliIO, paths: readonly string[], quiet: boo
     else ignored.set(kind, (ignored.get(kind) ?? 0) + 1);
   }
   if (!quiet) {
-    for (const [kind, n] of ignored) io.stderr.write(`clusterwire: ignored ${n} ${kind} ${n === 1 ? "object" : "objects"} in --policies: reach reads NetworkPolicies\n`);
+    for (const [kind, n] of ignored)
+      io.stderr.write(
+        `clusterwire: ignored ${n} ${kind} ${n === 1 ? "object" : "objects"} in --policies: reach reads NetworkPolicies\n`,
+      );
     const n = loaded.watchEvents.length;
-    if (n > 0) io.stderr.write(`clusterwire: ignored ${n} watch ${n === 1 ? "event" : "events"} in --policies: a watch stream is a history, not a set of objects\n`);
+    if (n > 0)
+      io.stderr.write(
+        `clusterwire: ignored ${n} watch ${n === 1 ? "event" : "events"} in --policies: a watch stream is a history, not a set of objects\n`,
+      );
   }
   return out;
 }
 
 function skippedJson(engine: PolicyEngine, cluster: ClusterFile, extra: readonly ExtraPolicy[]): unknown[] {
-  return engine.skipped.map((s) => ({ kind: s.kind, name: s.name, source: policySource(cluster, extra, s.index), errors: s.errors.map(formatFieldError) }));
+  return engine.skipped.map((s) => ({
+    kind: s.kind,
+    name: s.name,
+    source: policySource(cluster, extra, s.index),
+    errors: s.errors.map(formatFieldError),
+  }));
 }
 
 // ------------------------------------------------------------------ the truth table

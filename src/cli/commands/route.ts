@@ -1,15 +1,18 @@
-import {
-  formatFieldError,
-  type Route,
-  type RouteRequest,
-} from "../../networking/index.js";
+import { formatFieldError, type Route, type RouteRequest } from "../../networking/index.js";
 import { normaliseHost, requestPath } from "../../networking/evaluate/router/router.js";
 import { parseCommandLine, type Command } from "../shared/command.js";
 import { EXIT_FAILURE, EXIT_OK, inputPath, usageError } from "../shared/io.js";
 import { loadManifestObjects } from "../shared/manifests.js";
 import { writeNotes } from "../shared/notes.js";
 import { jsonText } from "../shared/render.js";
-import { backendJson, describeBackend, describeRulePath, routeSource, routerSetup, type RouterSetup } from "../shared/routing.js";
+import {
+  backendJson,
+  describeBackend,
+  describeRulePath,
+  routeSource,
+  routerSetup,
+  type RouterSetup,
+} from "../shared/routing.js";
 
 const NAME = "route";
 
@@ -68,20 +71,27 @@ export const routeCommand: Command = {
   summary: "route HTTP requests through Ingresses: the backend chosen, and why",
   help: HELP,
   async run(args, io) {
-    const parsed = parseCommandLine(NAME, HELP, {
-      host: { type: "string" },
-      path: { type: "string" },
-      url: { type: "string", multiple: true },
-      sni: { type: "string" },
-      controller: { type: "string" },
-      output: { type: "string", short: "o" },
-      quiet: { type: "boolean", short: "q" },
-    }, args, io);
+    const parsed = parseCommandLine(
+      NAME,
+      HELP,
+      {
+        host: { type: "string" },
+        path: { type: "string" },
+        url: { type: "string", multiple: true },
+        sni: { type: "string" },
+        controller: { type: "string" },
+        output: { type: "string", short: "o" },
+        quiet: { type: "boolean", short: "q" },
+      },
+      args,
+      io,
+    );
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
     const output = parseOutput(values.output, NAME);
     const requests = buildRequests(values);
-    if (values.controller !== undefined && values.controller === "") throw usageError("--controller must not be empty", NAME);
+    if (values.controller !== undefined && values.controller === "")
+      throw usageError("--controller must not be empty", NAME);
     const quiet = values.quiet === true;
     const paths = positionals.length === 0 ? [inputPath(io, undefined, NAME)] : positionals;
 
@@ -120,10 +130,17 @@ function buildRequests(values: { host?: string; path?: string; url?: string[]; s
   }
   if (urls.length > 0) return urls.map((u) => ({ request: { ...parseUrl(u), ...sni }, label: u }));
   if (values.host === undefined) {
-    throw usageError(values.path !== undefined ? "--path needs --host (the Host header)" : "give the request: --host HOST [--path PATH], or --url URL", NAME);
+    throw usageError(
+      values.path !== undefined
+        ? "--path needs --host (the Host header)"
+        : "give the request: --host HOST [--path PATH], or --url URL",
+      NAME,
+    );
   }
   const path = values.path ?? "/";
-  return [{ request: { host: values.host, path, ...sni }, label: `${values.host === "" ? '""' : values.host} ${path}` }];
+  return [
+    { request: { host: values.host, path, ...sni }, label: `${values.host === "" ? '""' : values.host} ${path}` },
+  ];
 }
 
 /**
@@ -163,7 +180,8 @@ function viaLine(route: Route): string {
 /** The text answer for one request: a `LABEL -> BACKEND` line, then the reasons, indented. */
 export function explainRoute(line: RequestLine, route: Route | null, setup: RouterSetup): string[] {
   const sni = line.request.sni;
-  const sniLine = sni === undefined ? [] : [`  sni      ${sni} (selects a certificate only; routing follows the Host header, R10)`];
+  const sniLine =
+    sni === undefined ? [] : [`  sni      ${sni} (selects a certificate only; routing follows the Host header, R10)`];
   if (route === null) {
     return [
       `${line.label} -> no backend (the controller answers itself, usually 404)`,
@@ -193,7 +211,11 @@ function routeJson(setup: RouterSetup, results: readonly { request: RequestLine;
       route: route === null ? null : routeObject(route, setup),
     })),
     skipped: skippedJson(setup),
-    outOfScope: setup.router.outOfScope.map((o) => ({ ingress: o.ingress, reason: o.reason, source: setup.ingresses.get(o.ingress)?.source ?? null })),
+    outOfScope: setup.router.outOfScope.map((o) => ({
+      ingress: o.ingress,
+      reason: o.reason,
+      source: setup.ingresses.get(o.ingress)?.source ?? null,
+    })),
   };
 }
 
@@ -216,5 +238,10 @@ function routeObject(route: Route, setup: RouterSetup): unknown {
 }
 
 function skippedJson(setup: RouterSetup): unknown[] {
-  return setup.router.skipped.map((s, i) => ({ kind: s.kind, name: s.name, source: setup.skippedSources[i] ?? null, errors: s.errors.map(formatFieldError) }));
+  return setup.router.skipped.map((s, i) => ({
+    kind: s.kind,
+    name: s.name,
+    source: setup.skippedSources[i] ?? null,
+    errors: s.errors.map(formatFieldError),
+  }));
 }

@@ -63,19 +63,29 @@ export const serveCommand: Command = {
   summary: "run the storage REST API reference server until stopped",
   help: SERVE_HELP,
   async run(args, io) {
-    const parsed = parseCommandLine(SERVE, SERVE_HELP, {
-      port: { type: "string" },
-      host: { type: "string" },
-      inventory: { type: "string" },
-      username: { type: "string" },
-      "password-env": { type: "string" },
-      "https-key": { type: "string" },
-      "https-cert": { type: "string" },
-      "job-ms": { type: "string" },
-    }, args, io);
+    const parsed = parseCommandLine(
+      SERVE,
+      SERVE_HELP,
+      {
+        port: { type: "string" },
+        host: { type: "string" },
+        inventory: { type: "string" },
+        username: { type: "string" },
+        "password-env": { type: "string" },
+        "https-key": { type: "string" },
+        "https-cert": { type: "string" },
+        "job-ms": { type: "string" },
+      },
+      args,
+      io,
+    );
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
-    if (positionals.length > 0) throw usageError(`unexpected argument ${JSON.stringify(positionals[0])}; storage serve takes only options`, SERVE);
+    if (positionals.length > 0)
+      throw usageError(
+        `unexpected argument ${JSON.stringify(positionals[0])}; storage serve takes only options`,
+        SERVE,
+      );
     const settings = await serveSettings(io, values);
     return serve(io, settings);
   },
@@ -103,7 +113,8 @@ interface ServeValues {
 
 function wholeNumber(value: string | undefined, flag: string, max: number): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d{1,10}$/.test(value) || Number(value) > max) throw usageError(`${flag} must be a whole number from 0 to ${max}, got ${JSON.stringify(value)}`, SERVE);
+  if (!/^\d{1,10}$/.test(value) || Number(value) > max)
+    throw usageError(`${flag} must be a whole number from 0 to ${max}, got ${JSON.stringify(value)}`, SERVE);
   return Number(value);
 }
 
@@ -120,14 +131,23 @@ export async function serveSettings(io: CliIO, values: ServeValues): Promise<Ser
   let password: string | undefined;
   const variable = values["password-env"];
   if (variable !== undefined) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) throw usageError(`--password-env takes the name of an environment variable, got ${JSON.stringify(variable)}`, SERVE);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable))
+      throw usageError(
+        `--password-env takes the name of an environment variable, got ${JSON.stringify(variable)}`,
+        SERVE,
+      );
     password = (io.env ?? process.env)[variable];
-    if (password === undefined || password === "") throw usageError(`--password-env ${variable}: the environment variable is not set or empty`, SERVE);
+    if (password === undefined || password === "")
+      throw usageError(`--password-env ${variable}: the environment variable is not set or empty`, SERVE);
   }
   const keyPath = values["https-key"];
   const certPath = values["https-cert"];
-  if ((keyPath === undefined) !== (certPath === undefined)) throw usageError("--https-key and --https-cert go together: give both or neither", SERVE);
-  const https = keyPath !== undefined && certPath !== undefined ? { key: await readPem(io, keyPath, "--https-key"), cert: await readPem(io, certPath, "--https-cert") } : undefined;
+  if ((keyPath === undefined) !== (certPath === undefined))
+    throw usageError("--https-key and --https-cert go together: give both or neither", SERVE);
+  const https =
+    keyPath !== undefined && certPath !== undefined
+      ? { key: await readPem(io, keyPath, "--https-key"), cert: await readPem(io, certPath, "--https-cert") }
+      : undefined;
   const inventory = values.inventory === undefined ? undefined : await loadInventory(io, values.inventory);
   return {
     options: {
@@ -150,7 +170,8 @@ async function readPem(io: CliIO, path: string, flag: string): Promise<Buffer> {
   } catch (e) {
     throw new CliError(`${flag} ${path}: cannot read: ${errnoMessage(e)}`, EXIT_USAGE);
   }
-  if (!bytes.toString("latin1").includes("-----BEGIN ")) throw new CliError(`${flag} ${path}: not a PEM file (no -----BEGIN line)`, EXIT_USAGE);
+  if (!bytes.toString("latin1").includes("-----BEGIN "))
+    throw new CliError(`${flag} ${path}: not a PEM file (no -----BEGIN line)`, EXIT_USAGE);
   return bytes;
 }
 
@@ -185,10 +206,14 @@ export async function serve(io: CliIO, settings: ServeSettings): Promise<number>
     );
     if (o.host !== undefined && !LOOPBACK.test(o.host)) {
       const clear = o.https === undefined ? "; without --https-key and --https-cert the password travels in clear" : "";
-      io.stderr.write(`clusterwire storage serve: warning: listening on ${o.host}, reachable from other hosts${clear}\n`);
+      io.stderr.write(
+        `clusterwire storage serve: warning: listening on ${o.host}, reachable from other hosts${clear}\n`,
+      );
     }
     const reason = await aborted(stop.signal);
-    io.stderr.write(`clusterwire storage serve: ${typeof reason === "string" && reason.startsWith("SIG") ? `${reason} received, ` : ""}stopping\n`);
+    io.stderr.write(
+      `clusterwire storage serve: ${typeof reason === "string" && reason.startsWith("SIG") ? `${reason} received, ` : ""}stopping\n`,
+    );
     await server.close();
     return EXIT_OK;
   } finally {
@@ -225,13 +250,19 @@ function startFailure(e: unknown, options: ReferenceServerOptions): CliError {
     case "EADDRINUSE":
       return new CliError(`cannot listen on ${where}: the port is in use`, EXIT_FAILURE);
     case "EACCES":
-      return new CliError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges)`, EXIT_FAILURE);
+      return new CliError(
+        `cannot listen on ${where}: permission denied (ports below 1024 need privileges)`,
+        EXIT_FAILURE,
+      );
     case "EADDRNOTAVAIL":
     case "ENOTFOUND":
     case "EAI_AGAIN":
       return new CliError(`cannot listen on ${where}: no such local address`, EXIT_USAGE);
   }
-  if (options.https !== undefined && (code?.startsWith("ERR_OSSL") === true || /key|cert|PEM/i.test(String(err?.message)))) {
+  if (
+    options.https !== undefined &&
+    (code?.startsWith("ERR_OSSL") === true || /key|cert|PEM/i.test(String(err?.message)))
+  ) {
     return new CliError(`--https-key/--https-cert: cannot use them: ${String(err?.message)}`, EXIT_USAGE);
   }
   if (e instanceof InventoryError) return new CliError(e.message, EXIT_USAGE);

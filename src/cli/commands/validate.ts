@@ -27,14 +27,24 @@ import {
   usageError,
   type CliIO,
 } from "../shared/io.js";
-import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, skippedDirectoryReason, walkManifests, type DemoItem } from "../shared/manifests.js";
+import {
+  MANIFEST_KINDS_TEXT,
+  decodeManifest,
+  manifestFormat,
+  skippedDirectoryReason,
+  walkManifests,
+  type DemoItem,
+} from "../shared/manifests.js";
 import { jsonText } from "../shared/render.js";
 import { objectMeta, requestNamespace, validateObject, type ValidateSettings } from "../shared/validation.js";
 
 const NAME = "validate";
 
 /** Feature gates the validator knows, as kube-apiserver names them. */
-export const FEATURE_GATES = ["RelaxedServiceNameValidation", "StrictIPCIDRValidation"] as const satisfies readonly (keyof FeatureGates)[];
+export const FEATURE_GATES = [
+  "RelaxedServiceNameValidation",
+  "StrictIPCIDRValidation",
+] as const satisfies readonly (keyof FeatureGates)[];
 
 const HELP = `Usage: clusterwire validate [options] FILE|DIR|- ...
 
@@ -88,14 +98,20 @@ export const validateCommand: Command = {
   summary: "check objects as the API server validates them, with its error messages",
   help: HELP,
   async run(args, io) {
-    const parsed = parseCommandLine(NAME, HELP, {
-      output: { type: "string", short: "o" },
-      old: { type: "string" },
-      subresource: { type: "string" },
-      "feature-gates": { type: "string", multiple: true },
-      namespace: { type: "string" },
-      quiet: { type: "boolean", short: "q" },
-    }, args, io);
+    const parsed = parseCommandLine(
+      NAME,
+      HELP,
+      {
+        output: { type: "string", short: "o" },
+        old: { type: "string" },
+        subresource: { type: "string" },
+        "feature-gates": { type: "string", multiple: true },
+        namespace: { type: "string" },
+        quiet: { type: "boolean", short: "q" },
+      },
+      args,
+      io,
+    );
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
     const output = parseOutput(values.output);
@@ -106,7 +122,8 @@ export const validateCommand: Command = {
     if (values.subresource !== undefined && values.old === undefined) {
       throw usageError("--subresource status validates an update: give the stored object with --old FILE", NAME);
     }
-    if (values.namespace !== undefined && values.namespace === "") throw usageError("--namespace must not be empty", NAME);
+    if (values.namespace !== undefined && values.namespace === "")
+      throw usageError("--namespace must not be empty", NAME);
     const paths = positionals.length === 0 ? [inputPath(io, undefined, NAME)] : positionals;
     if (paths.filter((p) => p === "-").length > 1) throw usageError("- (standard input) can be given only once", NAME);
     const old = values.old === undefined ? undefined : await readOld(io, values.old);
@@ -121,7 +138,9 @@ export const validateCommand: Command = {
     };
     const report = buildReport(loaded, settings);
     for (const f of loaded.failures) io.stderr.write(`clusterwire: ${f.file}: ${f.message}\n`);
-    io.stdout.write(output === "json" ? renderJson(report, values.quiet === true) : renderText(report, values.quiet === true));
+    io.stdout.write(
+      output === "json" ? renderJson(report, values.quiet === true) : renderText(report, values.quiet === true),
+    );
     return report.summary.unreadable > 0 ? EXIT_USAGE : report.summary.invalid > 0 ? EXIT_FAILURE : EXIT_OK;
   },
 };
@@ -147,9 +166,13 @@ export function parseFeatureGates(values: readonly string[]): FeatureGates {
       if (eq < 0) throw usageError(`--feature-gates: missing bool value for ${key}`, NAME);
       const raw = item.slice(eq + 1).trim();
       const bool = parseGoBool(raw);
-      if (bool === undefined) throw usageError(`--feature-gates: invalid value of ${key}=${raw}, must be true or false`, NAME);
+      if (bool === undefined)
+        throw usageError(`--feature-gates: invalid value of ${key}=${raw}, must be true or false`, NAME);
       if (!(FEATURE_GATES as readonly string[]).includes(key)) {
-        throw usageError(`--feature-gates: unrecognized feature gate: ${key}; known gates: ${FEATURE_GATES.join(", ")}`, NAME);
+        throw usageError(
+          `--feature-gates: unrecognized feature gate: ${key}; known gates: ${FEATURE_GATES.join(", ")}`,
+          NAME,
+        );
       }
       gates[key as (typeof FEATURE_GATES)[number]] = bool;
     }
@@ -216,7 +239,10 @@ async function loadInputs(io: CliIO, paths: readonly string[]): Promise<Loaded> 
     const skipped: string[] = [];
     try {
       found = await walkManifests(abs, skipped);
-      for (const s of skipped) io.stderr.write(`clusterwire: skipped ${join(path, relative(abs, s))}/: ${skippedDirectoryReason(basename(s))}\n`);
+      for (const s of skipped)
+        io.stderr.write(
+          `clusterwire: skipped ${join(path, relative(abs, s))}/: ${skippedDirectoryReason(basename(s))}\n`,
+        );
     } catch (e) {
       failures.push({ file: path, message: `cannot read directory: ${errnoMessage(e)}` });
       continue;
@@ -230,7 +256,8 @@ async function loadInputs(io: CliIO, paths: readonly string[]): Promise<Loaded> 
 function failure(file: string, e: unknown): Failure {
   if (e instanceof DecodeError) return { file, message: e.message, error: e };
   // readInput and asText say `<file>: why`; the file is printed separately.
-  if (e instanceof CliError) return { file, message: e.message.startsWith(`${file}: `) ? e.message.slice(file.length + 2) : e.message };
+  if (e instanceof CliError)
+    return { file, message: e.message.startsWith(`${file}: `) ? e.message.slice(file.length + 2) : e.message };
   throw e;
 }
 
@@ -257,21 +284,36 @@ async function readOld(io: CliIO, path: string): Promise<NetworkingObject> {
 const STATUS_KINDS = ["Ingress", "ServiceCIDR"];
 
 /** The update checks validate() would otherwise throw a TypeError for, as usage errors. */
-function checkUpdate(old: NetworkingObject | undefined, oldPath: string, subresource: string | undefined, items: readonly DemoItem[]): void {
+function checkUpdate(
+  old: NetworkingObject | undefined,
+  oldPath: string,
+  subresource: string | undefined,
+  items: readonly DemoItem[],
+): void {
   if (old === undefined) return;
   if (items.length > 1) {
-    throw usageError(`--old compares one object with its stored version, but the inputs hold ${items.length} objects`, NAME);
+    throw usageError(
+      `--old compares one object with its stored version, but the inputs hold ${items.length} objects`,
+      NAME,
+    );
   }
   const [item] = items;
   if (item === undefined) return;
   const oldInfo = kindOf(old);
   const info = kindOf(item.object);
-  if (oldInfo.list || info.list) throw usageError(`--old: an update validates one object, not a ${oldInfo.list ? oldInfo.kind : info.kind}`, NAME);
+  if (oldInfo.list || info.list)
+    throw usageError(`--old: an update validates one object, not a ${oldInfo.list ? oldInfo.kind : info.kind}`, NAME);
   if (oldInfo.kind !== info.kind) {
-    throw usageError(`--old ${oldPath} holds ${article(oldInfo.kind)} ${oldInfo.kind}, but ${item.file} holds ${article(info.kind)} ${info.kind}`, NAME);
+    throw usageError(
+      `--old ${oldPath} holds ${article(oldInfo.kind)} ${oldInfo.kind}, but ${item.file} holds ${article(info.kind)} ${info.kind}`,
+      NAME,
+    );
   }
   if (subresource === "status" && !STATUS_KINDS.includes(info.kind)) {
-    throw usageError(`--subresource status: ${info.kind} has no status subresource (only ${STATUS_KINDS.join(" and ")})`, NAME);
+    throw usageError(
+      `--subresource status: ${info.kind} has no status subresource (only ${STATUS_KINDS.join(" and ")})`,
+      NAME,
+    );
   }
 }
 
@@ -309,7 +351,8 @@ interface Report {
 }
 
 /** The API server's words when the body names another namespace than the URL (handlers/rest.go). */
-export const NAMESPACE_MISMATCH = "the namespace of the provided object does not match the namespace sent on the request";
+export const NAMESPACE_MISMATCH =
+  "the namespace of the provided object does not match the namespace sent on the request";
 
 function buildReport(loaded: Loaded, settings: ValidateSettings): Report {
   const entries = loaded.items.map((item): Entry => {
@@ -354,7 +397,12 @@ function describeEntry(e: Entry): string {
   let ref = "";
   if (e.name !== undefined) {
     const meta = objectMeta(item.object);
-    const name = e.name !== "" ? e.name : meta !== undefined && meta.generateName !== "" ? `${meta.generateName}(generated)` : "(no name)";
+    const name =
+      e.name !== ""
+        ? e.name
+        : meta !== undefined && meta.generateName !== ""
+          ? `${meta.generateName}(generated)`
+          : "(no name)";
     ref = e.namespace === undefined ? ` ${name}` : ` ${e.namespace}/${name}`;
   }
   return `${item.file}${where} ${e.kind}${ref}`;
@@ -426,7 +474,13 @@ function isValid(e: Entry): boolean {
 /** The response body the API server sends for a refused object: 422 Invalid, or 400 BadRequest. */
 function statusOf(e: Entry): Status {
   if (e.rejected === undefined) return toStatus(e.item.object, e.errors);
-  return create(StatusSchema, { metadata: create(ListMetaSchema), status: "Failure", message: e.rejected, reason: "BadRequest", code: 400 });
+  return create(StatusSchema, {
+    metadata: create(ListMetaSchema),
+    status: "Failure",
+    message: e.rejected,
+    reason: "BadRequest",
+    code: 400,
+  });
 }
 
 function decodeLocation(e: DecodeError): Record<string, unknown> {

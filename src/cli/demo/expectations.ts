@@ -104,12 +104,16 @@ export interface DemoExpectations {
 /** The default file: examples/demo/expected.yaml under the package root. */
 export function expectationsPath(): string {
   const root = packageRoot();
-  if (root === undefined) throw new CliError(`cannot find the clusterwire package, which holds ${EXPECTATIONS_FILE}`, EXIT_USAGE);
+  if (root === undefined)
+    throw new CliError(`cannot find the clusterwire package, which holds ${EXPECTATIONS_FILE}`, EXIT_USAGE);
   return join(root, EXPECTATIONS_FILE);
 }
 
 /** Reads and checks the expected answers; any problem is a CliError (exit 2) naming the file, line and field. */
-export async function loadExpectations(io: Pick<CliIO, "cwd">, path: string = expectationsPath()): Promise<DemoExpectations> {
+export async function loadExpectations(
+  io: Pick<CliIO, "cwd">,
+  path: string = expectationsPath(),
+): Promise<DemoExpectations> {
   const cwd = io.cwd ?? process.cwd();
   const abs = resolve(cwd, path);
   const rel = relative(cwd, abs);
@@ -135,7 +139,8 @@ export function parseExpectations(name: string, text: string): DemoExpectations 
     return `${name}:${line}:${col}`;
   };
   const first = doc.errors[0];
-  if (first !== undefined) throw new CliError(`${at(first.pos[0])}: yaml: ${first.message.split("\n")[0] ?? ""}`, EXIT_USAGE);
+  if (first !== undefined)
+    throw new CliError(`${at(first.pos[0])}: yaml: ${first.message.split("\n")[0] ?? ""}`, EXIT_USAGE);
   const r = new Reader(at, doc.contents ?? undefined);
   const top = r.fields(r.root, "", ["routes", "reach", "storage"]);
   const parsed = {
@@ -147,8 +152,14 @@ export function parseExpectations(name: string, text: string): DemoExpectations 
   if (r.issues.length === 0) return parsed as DemoExpectations;
   if (r.issues.length === 1) throw new CliError(r.issues[0] ?? "", EXIT_USAGE);
   const more = r.issues.length > MAX_LISTED ? `\n  ... and ${r.issues.length - MAX_LISTED} more` : "";
-  const listed = r.issues.slice(0, MAX_LISTED).map((l) => `  ${l}`).join("\n");
-  throw new CliError(`${name}: ${r.issues.length} errors in the demo's expected answers:\n${listed}${more}`, EXIT_USAGE);
+  const listed = r.issues
+    .slice(0, MAX_LISTED)
+    .map((l) => `  ${l}`)
+    .join("\n");
+  throw new CliError(
+    `${name}: ${r.issues.length} errors in the demo's expected answers:\n${listed}${more}`,
+    EXIT_USAGE,
+  );
 }
 
 const VIAS: readonly Route["via"][] = ["path", "tier-default", "default"];
@@ -174,14 +185,21 @@ class Reader {
   readonly #failed: string[] = [];
 
   #issue(node: Node | undefined, field: string, message: string, parent?: Node, structural = false): void {
-    if (this.#failed.some((p) => p === "" || field === p || field.startsWith(`${p}.`) || field.startsWith(`${p}[`))) return;
+    if (this.#failed.some((p) => p === "" || field === p || field.startsWith(`${p}.`) || field.startsWith(`${p}[`)))
+      return;
     if (structural) this.#failed.push(field);
     const offset = node?.range?.[0] ?? parent?.range?.[0] ?? this.#start;
     this.issues.push(`${this.#at(offset)}: ${field === "" ? "(top level)" : field}: ${message}`);
   }
 
   /** A map with exactly these keys (all required unless listed in `optional`); returns each key's value node. */
-  fields(node: Node | undefined, field: string, keys: readonly string[], optional: readonly string[] = [], parent?: Node): Map<string, Node | undefined> {
+  fields(
+    node: Node | undefined,
+    field: string,
+    keys: readonly string[],
+    optional: readonly string[] = [],
+    parent?: Node,
+  ): Map<string, Node | undefined> {
     const out = new Map<string, Node | undefined>();
     if (!isMap(node)) {
       this.#issue(node, field, `must be a map with ${keys.join(", ")}`, parent, true);
@@ -190,13 +208,19 @@ class Reader {
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
       if (key === undefined || !keys.includes(key)) {
-        this.#issue(pair.key as Node | undefined, field, `unknown field ${JSON.stringify(key ?? "?")}; expected ${keys.join(", ")}`, node);
+        this.#issue(
+          pair.key as Node | undefined,
+          field,
+          `unknown field ${JSON.stringify(key ?? "?")}; expected ${keys.join(", ")}`,
+          node,
+        );
         continue;
       }
       out.set(key, (pair.value ?? undefined) as Node | undefined);
     }
     for (const k of keys) {
-      if (!out.has(k) && !optional.includes(k)) this.#issue(node, join2(field, k), "missing required field", parent, true);
+      if (!out.has(k) && !optional.includes(k))
+        this.#issue(node, join2(field, k), "missing required field", parent, true);
     }
     return out;
   }
@@ -245,16 +269,21 @@ class Reader {
   routes(node: Node | undefined, field: string): RouteExpectations {
     const f = this.fields(node, field, ["files", "controller", "requests"], [], this.root);
     return {
-      files: this.list(f.get("files"), `${field}.files`, node).map((n, i) => this.string(n, `${field}.files[${i}]`, node)),
+      files: this.list(f.get("files"), `${field}.files`, node).map((n, i) =>
+        this.string(n, `${field}.files[${i}]`, node),
+      ),
       controller: this.string(f.get("controller"), `${field}.controller`, node),
-      requests: this.list(f.get("requests"), `${field}.requests`, node).map((n, i) => this.#route(n, `${field}.requests[${i}]`)),
+      requests: this.list(f.get("requests"), `${field}.requests`, node).map((n, i) =>
+        this.#route(n, `${field}.requests[${i}]`),
+      ),
     };
   }
 
   #route(node: Node, field: string): ExpectedRoute {
     const f = this.fields(node, field, ["host", "path", "sni", "backend", "ingress", "field", "via", "tier"], ["sni"]);
     const tierNode = f.get("tier");
-    const tier = isScalar(tierNode) && tierNode.value === null ? null : this.oneOf(tierNode, `${field}.tier`, TIERS, node);
+    const tier =
+      isScalar(tierNode) && tierNode.value === null ? null : this.oneOf(tierNode, `${field}.tier`, TIERS, node);
     const sni = f.get("sni");
     return {
       host: this.string(f.get("host"), `${field}.host`, node),
@@ -270,24 +299,35 @@ class Reader {
 
   reach(node: Node | undefined, field: string): ReachExpectations {
     const f = this.fields(node, field, ["file", "pods", "tables", "connections"], [], this.root);
-    const pods = this.list(f.get("pods"), `${field}.pods`, node).map((n, i) => this.string(n, `${field}.pods[${i}]`, node));
+    const pods = this.list(f.get("pods"), `${field}.pods`, node).map((n, i) =>
+      this.string(n, `${field}.pods[${i}]`, node),
+    );
     return {
       file: this.string(f.get("file"), `${field}.file`, node),
       pods,
-      tables: this.list(f.get("tables"), `${field}.tables`, node).map((n, i) => this.#table(n, `${field}.tables[${i}]`, pods.length)),
-      connections: this.list(f.get("connections"), `${field}.connections`, node).map((n, i) => this.#connection(n, `${field}.connections[${i}]`)),
+      tables: this.list(f.get("tables"), `${field}.tables`, node).map((n, i) =>
+        this.#table(n, `${field}.tables[${i}]`, pods.length),
+      ),
+      connections: this.list(f.get("connections"), `${field}.connections`, node).map((n, i) =>
+        this.#connection(n, `${field}.connections[${i}]`),
+      ),
     };
   }
 
   #table(node: Node, field: string, pods: number): ExpectedTable {
     const f = this.fields(node, field, ["protocol", "port", "rows"]);
     const rowNodes = this.list(f.get("rows"), `${field}.rows`, node);
-    if (rowNodes.length > 0 && rowNodes.length !== pods) this.#issue(f.get("rows"), `${field}.rows`, `has ${rowNodes.length} rows; expected one per pod (${pods})`);
+    if (rowNodes.length > 0 && rowNodes.length !== pods)
+      this.#issue(f.get("rows"), `${field}.rows`, `has ${rowNodes.length} rows; expected one per pod (${pods})`);
     const rows = rowNodes.map((n, i) => {
       const row = this.string(n, `${field}.rows[${i}]`, node);
       const cells = [...row];
       if (row !== "" && (!ROW_GLYPHS.test(row) || cells.length !== pods)) {
-        this.#issue(n, `${field}.rows[${i}]`, `must be ${pods} cells, each ✓ (allowed) or · (denied), got ${JSON.stringify(row)}`);
+        this.#issue(
+          n,
+          `${field}.rows[${i}]`,
+          `must be ${pods} cells, each ✓ (allowed) or · (denied), got ${JSON.stringify(row)}`,
+        );
       }
       return row;
     });
@@ -301,7 +341,10 @@ class Reader {
   #connection(node: Node, field: string): ExpectedConnection {
     const f = this.fields(node, field, ["from", "to", "protocol", "port", "allowed", "egress", "ingress"]);
     const portNode = f.get("port");
-    const port = typeof this.#scalar(portNode) === "string" ? this.string(portNode, `${field}.port`, node) : this.integer(portNode, `${field}.port`, 1, 65535, node);
+    const port =
+      typeof this.#scalar(portNode) === "string"
+        ? this.string(portNode, `${field}.port`, node)
+        : this.integer(portNode, `${field}.port`, 1, 65535, node);
     return {
       from: this.string(f.get("from"), `${field}.from`, node),
       to: this.string(f.get("to"), `${field}.to`, node),
@@ -314,11 +357,25 @@ class Reader {
   }
 
   storage(node: Node | undefined, field: string): StorageExpectations {
-    const f = this.fields(node, field, ["clone-token", "cache", "namespace", "quota-rules", "software-validate"], [], this.root);
-    const size = (n: Node | undefined, name: string, parent: Node | undefined): number => this.integer(n, name, 0, Number.MAX_SAFE_INTEGER, parent);
-    const status = (n: Node | undefined, name: string, parent: Node | undefined): number => this.integer(n, name, 100, 599, parent);
+    const f = this.fields(
+      node,
+      field,
+      ["clone-token", "cache", "namespace", "quota-rules", "software-validate"],
+      [],
+      this.root,
+    );
+    const size = (n: Node | undefined, name: string, parent: Node | undefined): number =>
+      this.integer(n, name, 0, Number.MAX_SAFE_INTEGER, parent);
+    const status = (n: Node | undefined, name: string, parent: Node | undefined): number =>
+      this.integer(n, name, 100, 599, parent);
     const ct = f.get("clone-token");
-    const c = this.fields(ct, `${field}.clone-token`, ["status", "reserve_size", "limit", "left_after_10_minutes"], [], node);
+    const c = this.fields(
+      ct,
+      `${field}.clone-token`,
+      ["status", "reserve_size", "limit", "left_after_10_minutes"],
+      [],
+      node,
+    );
     const ca = f.get("cache");
     const cache = this.fields(ca, `${field}.cache`, ["status", "job", "size"], [], node);
     const ns = f.get("namespace");
@@ -331,7 +388,11 @@ class Reader {
         status: status(c.get("status"), `${field}.clone-token.status`, ct),
         reserveSize: size(c.get("reserve_size"), `${field}.clone-token.reserve_size`, ct),
         limit: this.string(c.get("limit"), `${field}.clone-token.limit`, ct),
-        leftAfter10Minutes: this.string(c.get("left_after_10_minutes"), `${field}.clone-token.left_after_10_minutes`, ct),
+        leftAfter10Minutes: this.string(
+          c.get("left_after_10_minutes"),
+          `${field}.clone-token.left_after_10_minutes`,
+          ct,
+        ),
       },
       cache: {
         status: status(cache.get("status"), `${field}.cache.status`, ca),

@@ -16,7 +16,11 @@ function directionKey(d: DirectionDecision): string {
 }
 
 /** Checks the cluster file (clusters/shop.yaml) under `dir` against the expected tables and connections; undefined when it is not there. */
-export async function runReachSection(io: CliIO, dir: string, expected: ReachExpectations): Promise<boolean | undefined> {
+export async function runReachSection(
+  io: CliIO,
+  dir: string,
+  expected: ReachExpectations,
+): Promise<boolean | undefined> {
   const file = join(...expected.file.split("/"));
   if ((await present(io, dir, [file])) === undefined) return undefined;
   const path = join(dir, file);
@@ -31,13 +35,16 @@ export async function runReachSection(io: CliIO, dir: string, expected: ReachExp
     return false;
   }
   const problems: string[] = skippedNotes(engine, cluster, []).map((n) => `unexpected: ${n}`);
-  if (engine.pods.join(" ") !== expected.pods.join(" ")) problems.push(`pods are ${engine.pods.join(", ")}; expected ${expected.pods.join(", ")}`);
+  if (engine.pods.join(" ") !== expected.pods.join(" "))
+    problems.push(`pods are ${engine.pods.join(", ")}; expected ${expected.pods.join(", ")}`);
   for (const p of problems) io.stdout.write(`    - ${p}\n`);
   let failed = problems.length;
   let cells = 0;
   for (const want of expected.tables) {
     const matrix = engine.matrix({ protocol: want.protocol, port: want.port });
-    const hostNetwork = new Set(cluster.pods.filter((p) => p.hostNetwork === true).map((p) => `${p.namespace}/${p.name}`));
+    const hostNetwork = new Set(
+      cluster.pods.filter((p) => p.hostNetwork === true).map((p) => `${p.namespace}/${p.name}`),
+    );
     for (const line of truthGrid(matrix, hostNetwork)) io.stdout.write(`  ${line}\n`);
     const wrong: string[] = [];
     expected.pods.forEach((from, f) => {
@@ -49,7 +56,11 @@ export async function runReachSection(io: CliIO, dir: string, expected: ReachExp
         if (expected !== got) wrong.push(`${from} -> ${to}: expected ${word(expected)}, got ${word(got)}`);
       });
     });
-    io.stdout.write(wrong.length === 0 ? `  table ok\n` : `  table FAILED: ${wrong.length} ${wrong.length === 1 ? "cell differs" : "cells differ"}\n`);
+    io.stdout.write(
+      wrong.length === 0
+        ? `  table ok\n`
+        : `  table FAILED: ${wrong.length} ${wrong.length === 1 ? "cell differs" : "cells differ"}\n`,
+    );
     for (const w of wrong) io.stdout.write(`    - ${w}\n`);
     failed += wrong.length;
   }
@@ -57,11 +68,18 @@ export async function runReachSection(io: CliIO, dir: string, expected: ReachExp
     let lines: string[];
     const wrong: string[] = [];
     try {
-      const d = engine.evaluate({ from: endpointOf(want.from), to: endpointOf(want.to), protocol: want.protocol, port: want.port });
+      const d = engine.evaluate({
+        from: endpointOf(want.from),
+        to: endpointOf(want.to),
+        protocol: want.protocol,
+        port: want.port,
+      });
       lines = explainDecision(cluster, want.from, want.to, want.port, d);
       if (d.allowed !== want.allowed) wrong.push(`expected ${want.allowed ? "allow" : "deny"}`);
-      if (directionKey(d.egress) !== want.egress) wrong.push(`expected egress ${want.egress}, got ${directionKey(d.egress)}`);
-      if (directionKey(d.ingress) !== want.ingress) wrong.push(`expected ingress ${want.ingress}, got ${directionKey(d.ingress)}`);
+      if (directionKey(d.egress) !== want.egress)
+        wrong.push(`expected egress ${want.egress}, got ${directionKey(d.egress)}`);
+      if (directionKey(d.ingress) !== want.ingress)
+        wrong.push(`expected ingress ${want.ingress}, got ${directionKey(d.ingress)}`);
     } catch (e) {
       lines = [`${want.from} -> ${want.to}`];
       wrong.push(e instanceof Error ? e.message : String(e));
@@ -72,7 +90,11 @@ export async function runReachSection(io: CliIO, dir: string, expected: ReachExp
     failed += wrong.length;
   }
   const summary = `${expected.tables.length} tables (${cells} cells) and ${expected.connections.length} connections`;
-  io.stdout.write(failed === 0 ? `ok: reach ${summary} as expected\n` : `FAILED: reach ${summary}: ${failed} ${failed === 1 ? "difference" : "differences"}\n`);
+  io.stdout.write(
+    failed === 0
+      ? `ok: reach ${summary} as expected\n`
+      : `FAILED: reach ${summary}: ${failed} ${failed === 1 ? "difference" : "differences"}\n`,
+  );
   return failed === 0;
 }
 

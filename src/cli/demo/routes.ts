@@ -17,7 +17,11 @@ const NAME = "demo";
  * Routes the expected requests through the expected files under `dir`;
  * undefined when `dir` holds none of them (it is not the bundled examples).
  */
-export async function runRouteSection(io: CliIO, dir: string, expected: RouteExpectations): Promise<boolean | undefined> {
+export async function runRouteSection(
+  io: CliIO,
+  dir: string,
+  expected: RouteExpectations,
+): Promise<boolean | undefined> {
   const files = await present(io, dir, expected.files);
   if (files === undefined) return undefined;
   const paths = expected.files.map((f) => join(dir, f));
@@ -34,7 +38,11 @@ export async function runRouteSection(io: CliIO, dir: string, expected: RouteExp
   let ok = 0;
   for (const want of expected.requests) {
     const label = `${want.host} ${want.path}${want.sni === undefined ? "" : ` (SNI ${want.sni})`}`;
-    const route = setup.router.route({ host: want.host, path: want.path, ...(want.sni !== undefined ? { sni: want.sni } : {}) });
+    const route = setup.router.route({
+      host: want.host,
+      path: want.path,
+      ...(want.sni !== undefined ? { sni: want.sni } : {}),
+    });
     const problems = routeProblems(want, route, setup);
     io.stdout.write(`  ${routeSummary(label, route, setup)}  ${problems.length === 0 ? "ok" : "FAILED"}\n`);
     for (const p of problems) io.stdout.write(`    - ${p}\n`);

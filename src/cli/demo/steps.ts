@@ -13,8 +13,23 @@ import {
   toYaml,
   type NetworkingObject,
 } from "../../networking/index.js";
-import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, bytesEqual, errnoMessage, readInput, type CliIO } from "../shared/io.js";
-import { MANIFEST_KINDS_TEXT, decodeManifest, manifestFormat, walkManifests, type DemoItem } from "../shared/manifests.js";
+import {
+  CliError,
+  EXIT_FAILURE,
+  EXIT_OK,
+  EXIT_USAGE,
+  bytesEqual,
+  errnoMessage,
+  readInput,
+  type CliIO,
+} from "../shared/io.js";
+import {
+  MANIFEST_KINDS_TEXT,
+  decodeManifest,
+  manifestFormat,
+  walkManifests,
+  type DemoItem,
+} from "../shared/manifests.js";
 import { validateObject } from "../shared/validation.js";
 
 // The main job's first section: every manifest under the demo directory
@@ -64,20 +79,26 @@ export const roundTripStep: DemoStep = {
       // Unknown protobuf fields have no JSON or YAML form, so compare the text forms without them.
       const known = encode(item.object, { unknownFields: "drop" });
       const viaJson = encode(fromJson(json));
-      if (!bytesEqual(viaJson, known)) problems.push(`JSON text decodes to different protobuf ${whereDiffer(viaJson, known)}`);
+      if (!bytesEqual(viaJson, known))
+        problems.push(`JSON text decodes to different protobuf ${whereDiffer(viaJson, known)}`);
       const viaYaml = fromYaml(toYaml(item.object));
       const yamlObj = viaYaml[0];
-      if (viaYaml.length !== 1 || yamlObj === undefined) problems.push(`YAML text decodes to ${viaYaml.length} objects`);
-      else if (!bytesEqual(encode(yamlObj), known)) problems.push(`YAML text decodes to different protobuf ${whereDiffer(encode(yamlObj), known)}`);
+      if (viaYaml.length !== 1 || yamlObj === undefined)
+        problems.push(`YAML text decodes to ${viaYaml.length} objects`);
+      else if (!bytesEqual(encode(yamlObj), known))
+        problems.push(`YAML text decodes to different protobuf ${whereDiffer(encode(yamlObj), known)}`);
       if (item.original !== undefined) {
         const mine = item.event !== undefined ? encodeWatchEvent({ type: item.event, object: item.object }) : pb;
-        if (!bytesEqual(mine, item.original)) problems.push(`re-encoding differs from the input bytes ${whereDiffer(mine, item.original)}`);
+        if (!bytesEqual(mine, item.original))
+          problems.push(`re-encoding differs from the input bytes ${whereDiffer(mine, item.original)}`);
       }
     } catch (e) {
       problems.push(describeError(e));
     }
     const sizes = `pb ${String(pbSize).padStart(5)} B  json ${String(jsonSize).padStart(5)} B`;
-    return problems.length === 0 ? { ok: true, summary: `${sizes}  round-trip ok` } : { ok: false, summary: `${sizes}  round-trip FAILED`, problems };
+    return problems.length === 0
+      ? { ok: true, summary: `${sizes}  round-trip ok` }
+      : { ok: false, summary: `${sizes}  round-trip FAILED`, problems };
   },
 };
 
@@ -103,15 +124,25 @@ export const validateStep: DemoStep = {
       messages = validateObject(item.object, {}).map(formatFieldError);
     } catch (e) {
       // validate() should never throw on a decoded object; say so rather than crash the run.
-      return { ok: false, summary: "validate FAILED", problems: [`validator threw: ${e instanceof Error ? e.message : String(e)}`] };
+      return {
+        ok: false,
+        summary: "validate FAILED",
+        problems: [`validator threw: ${e instanceof Error ? e.message : String(e)}`],
+      };
     }
     const count = `${messages.length} ${messages.length === 1 ? "error" : "errors"}`;
     if (expectedInvalid(item)) {
       return messages.length > 0
         ? { ok: true, expectedFailure: true, summary: `validate: ${count}, as expected`, notes: messages }
-        : { ok: false, summary: "validate FAILED", problems: [`valid, but files under ${EXPECTED_INVALID_DIR}/ must fail validation`] };
+        : {
+            ok: false,
+            summary: "validate FAILED",
+            problems: [`valid, but files under ${EXPECTED_INVALID_DIR}/ must fail validation`],
+          };
     }
-    return messages.length === 0 ? { ok: true, summary: "validate ok" } : { ok: false, summary: `validate FAILED: ${count}`, problems: messages };
+    return messages.length === 0
+      ? { ok: true, summary: "validate ok" }
+      : { ok: false, summary: `validate FAILED: ${count}`, problems: messages };
   },
 };
 
@@ -134,7 +165,9 @@ export async function runDemo(io: CliIO, dir: string, steps: readonly DemoStep[]
   }
   if (files.length === 0) throw new CliError(`${dir}: no ${MANIFEST_KINDS_TEXT} files found`, EXIT_USAGE);
 
-  io.stdout.write(`clusterwire demo: ${files.length} files in ${dir} (steps: ${steps.map((s) => s.name).join(", ")})\n`);
+  io.stdout.write(
+    `clusterwire demo: ${files.length} files in ${dir} (steps: ${steps.map((s) => s.name).join(", ")})\n`,
+  );
   const items: DemoItem[] = [];
   const failures: FileFailure[] = [];
   for (const rel of files) {
@@ -149,7 +182,11 @@ export async function runDemo(io: CliIO, dir: string, steps: readonly DemoStep[]
   }
 
   const rows: { cells: string[]; results: StepResult[] }[] = items.map((item) => ({
-    cells: [label(item), item.event === undefined ? kindOf(item.object).kind : `${item.event} ${kindOf(item.object).kind}`, nameOf(item.object)],
+    cells: [
+      label(item),
+      item.event === undefined ? kindOf(item.object).kind : `${item.event} ${kindOf(item.object).kind}`,
+      nameOf(item.object),
+    ],
     results: steps.map((s) => s.check(item, items)),
   }));
   const widths = [0, 1, 2].map((c) => Math.max(0, ...rows.map((r) => (r.cells[c] ?? "").length)));
@@ -170,8 +207,11 @@ export async function runDemo(io: CliIO, dir: string, steps: readonly DemoStep[]
   });
   const failedObjects = rows.filter((r) => r.results.some((x) => !x.ok)).length;
   const ok = failedObjects === 0 && failures.length === 0;
-  const fileNote = failures.length === 0 ? "" : `; ${failures.length} ${failures.length === 1 ? "file" : "files"} failed to load`;
-  io.stdout.write(`${ok ? "ok" : "FAILED"}: ${rows.length} objects from ${files.length} files; ${tallies.join("; ")}${fileNote}\n`);
+  const fileNote =
+    failures.length === 0 ? "" : `; ${failures.length} ${failures.length === 1 ? "file" : "files"} failed to load`;
+  io.stdout.write(
+    `${ok ? "ok" : "FAILED"}: ${rows.length} objects from ${files.length} files; ${tallies.join("; ")}${fileNote}\n`,
+  );
   return ok ? EXIT_OK : EXIT_FAILURE;
 }
 
@@ -184,7 +224,6 @@ async function load(io: CliIO, file: string, rel: string): Promise<DemoItem[]> {
 function label(item: DemoItem): string {
   return item.index === undefined ? item.file : `${item.file} #${item.index + 1}`;
 }
-
 
 function nameOf(obj: NetworkingObject): string {
   if ("items" in obj) return `(${obj.items.length} ${obj.items.length === 1 ? "item" : "items"})`;

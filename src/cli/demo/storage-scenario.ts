@@ -67,7 +67,8 @@ const show = (v: unknown): string => (v === undefined ? "(absent)" : JSON.string
 
 /** `201 Created`: an expected status with its reason phrase, for messages. */
 const REASONS: Readonly<Record<number, string>> = { 200: "OK", 201: "Created", 202: "Accepted" };
-const statusText = (status: number): string => (REASONS[status] === undefined ? String(status) : `${status} ${REASONS[status]}`);
+const statusText = (status: number): string =>
+  REASONS[status] === undefined ? String(status) : `${status} ${REASONS[status]}`;
 
 /** A clone token: the Size suffix on the way in, bytes and an ISO lifetime on the way out, counting down. */
 export const cloneTokenStep: StorageStep = {
@@ -77,18 +78,28 @@ export const cloneTokenStep: StorageStep = {
     const nodes = (await client.request<{ records?: Named[] }>("GET", "/api/cluster/nodes"))?.records ?? [];
     const node = nodes[0];
     if (node?.uuid === undefined) return failed("no node in /api/cluster/nodes", ["the inventory has no nodes"]);
-    const created = await client.cloneTokens.create({ node: { uuid: node.uuid }, reserve_size: "40M", expiry_time: { limit: "PT1H" } });
+    const created = await client.cloneTokens.create({
+      node: { uuid: node.uuid },
+      reserve_size: "40M",
+      expiry_time: { limit: "PT1H" },
+    });
     const uuid = created.record?.uuid;
-    if (created.status !== want.status || uuid === undefined) return failed(`POST answered ${created.status}`, [`expected ${statusText(want.status)} with the token's uuid`]);
+    if (created.status !== want.status || uuid === undefined)
+      return failed(`POST answered ${created.status}`, [`expected ${statusText(want.status)} with the token's uuid`]);
     const key = { nodeUuid: node.uuid, uuid };
     const first = await client.cloneTokens.get(key, { fields: "reserve_size,expiry_time" });
     clock.advance(10 * 60 * 1000);
     const later = await client.cloneTokens.get(key, { fields: "expiry_time" });
     const summary = `created ${uuid} on ${node.name ?? node.uuid}: reserve_size ${first.reserve_size} (sent as 40M), expiry_time.limit ${first.expiry_time?.limit}, left ${first.expiry_time?.left} → ${later.expiry_time?.left} 10 minutes later`;
     const problems: string[] = [];
-    if (first.reserve_size !== want.reserveSize) problems.push(`reserve_size ${show(first.reserve_size)}, expected ${want.reserveSize}`);
-    if (first.expiry_time?.limit !== want.limit) problems.push(`expiry_time.limit ${show(first.expiry_time?.limit)}, expected ${show(want.limit)}`);
-    if (later.expiry_time?.left !== want.leftAfter10Minutes) problems.push(`expiry_time.left ${show(later.expiry_time?.left)} after 10 minutes, expected ${show(want.leftAfter10Minutes)}`);
+    if (first.reserve_size !== want.reserveSize)
+      problems.push(`reserve_size ${show(first.reserve_size)}, expected ${want.reserveSize}`);
+    if (first.expiry_time?.limit !== want.limit)
+      problems.push(`expiry_time.limit ${show(first.expiry_time?.limit)}, expected ${show(want.limit)}`);
+    if (later.expiry_time?.left !== want.leftAfter10Minutes)
+      problems.push(
+        `expiry_time.left ${show(later.expiry_time?.left)} after 10 minutes, expected ${show(want.leftAfter10Minutes)}`,
+      );
     return problems.length === 0 ? ok(summary) : failed(summary, problems);
   },
 };
@@ -100,7 +111,13 @@ export const cacheStep: StorageStep = {
     const want = expected.cache;
     const states: string[] = [];
     const created = await client.caches.create(
-      { name: "shop_cache", svm: { name: "svm2" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }], size: "10G", path: "/shop_cache" },
+      {
+        name: "shop_cache",
+        svm: { name: "svm2" },
+        origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }],
+        size: "10G",
+        path: "/shop_cache",
+      },
       { wait: wait(states) },
     );
     const job = created.job;
@@ -112,7 +129,8 @@ export const cacheStep: StorageStep = {
         ? "no cache listed"
         : `cache ${cache.uuid} ${cache.name} on ${cache.svm?.name} from ${origin?.svm?.name}:${origin?.volume?.name}, size ${cache.size} (sent as 10G), path ${cache.path}, guarantee.type ${cache.guarantee?.type}`);
     const problems: string[] = [];
-    if (created.status !== want.status) problems.push(`POST answered ${created.status}, expected ${statusText(want.status)} with a job`);
+    if (created.status !== want.status)
+      problems.push(`POST answered ${created.status}, expected ${statusText(want.status)} with a job`);
     if (job?.state !== want.jobState) problems.push(`job ended ${show(job?.state)}, expected ${show(want.jobState)}`);
     if (cache === undefined) problems.push("the cache is not in /api/storage/cache/caches after its job");
     else if (cache.size !== want.size) problems.push(`size ${show(cache.size)}, expected ${want.size}`);
@@ -125,15 +143,24 @@ export const namespaceStep: StorageStep = {
   name: "namespace",
   async run({ client, expected }) {
     const want = expected.namespace;
-    const created = await client.nvmeNamespaces.create({ name: "/vol/vol1/shop_ns", svm: { name: "svm1" }, os_type: "linux", space: { size: "1G" } });
+    const created = await client.nvmeNamespaces.create({
+      name: "/vol/vol1/shop_ns",
+      svm: { name: "svm1" },
+      os_type: "linux",
+      space: { size: "1G" },
+    });
     const uuid = created.record?.uuid;
-    if (uuid === undefined) return failed(`POST answered ${created.status}`, [`expected ${statusText(want.status)} with the namespace's uuid`]);
+    if (uuid === undefined)
+      return failed(`POST answered ${created.status}`, [
+        `expected ${statusText(want.status)} with the namespace's uuid`,
+      ]);
     const ns = await client.nvmeNamespaces.get(uuid, { fields: "name,os_type,space,status.state" });
     const summary = `created ${uuid} ${ns.name} (${ns.os_type}): space.size ${ns.space?.size} (sent as 1G), space.block_size ${ns.space?.block_size} (the default)`;
     const problems: string[] = [];
     if (created.status !== want.status) problems.push(`POST answered ${created.status}, expected ${want.status}`);
     if (ns.space?.size !== want.size) problems.push(`space.size ${show(ns.space?.size)}, expected ${want.size}`);
-    if (ns.space?.block_size !== want.blockSize) problems.push(`space.block_size ${show(ns.space?.block_size)}, expected the default ${want.blockSize}`);
+    if (ns.space?.block_size !== want.blockSize)
+      problems.push(`space.block_size ${show(ns.space?.block_size)}, expected the default ${want.blockSize}`);
     return problems.length === 0 ? ok(summary) : failed(summary, problems);
   },
 };
@@ -160,12 +187,19 @@ export const quotaRulesStep: StorageStep = {
     const summary =
       `created ${mine ?? "(no uuid)"} user alice on vol1/q1: space.hard_limit ${rule?.space?.hard_limit}, soft_limit ${rule?.space?.soft_limit}; ` +
       `vol1 now has ${rules.length} rules`;
-    const notes = added.map((r) => `added by the server: ${r.uuid} ${r.type} rule for user ${JSON.stringify(r.users?.[0]?.name)} on qtree ${JSON.stringify(r.qtree?.name)} (the default rule)`);
+    const notes = added.map(
+      (r) =>
+        `added by the server: ${r.uuid} ${r.type} rule for user ${JSON.stringify(r.users?.[0]?.name)} on qtree ${JSON.stringify(r.qtree?.name)} (the default rule)`,
+    );
     const problems: string[] = [];
-    if (created.status !== want.status || rule === undefined) problems.push(`POST answered ${created.status}; expected ${want.status} and the rule in the list`);
-    if (rule !== undefined && rule.space?.hard_limit !== want.hardLimit) problems.push(`space.hard_limit ${show(rule.space?.hard_limit)}, expected ${want.hardLimit}`);
+    if (created.status !== want.status || rule === undefined)
+      problems.push(`POST answered ${created.status}; expected ${want.status} and the rule in the list`);
+    if (rule !== undefined && rule.space?.hard_limit !== want.hardLimit)
+      problems.push(`space.hard_limit ${show(rule.space?.hard_limit)}, expected ${want.hardLimit}`);
     if ((want.addedRules > 0 && dflt === undefined) || added.length !== want.addedRules) {
-      problems.push(`expected exactly ${want.addedRules === 1 ? "one default rule" : `${want.addedRules} rules`} (user "", qtree "") added by the server, found ${added.length} other rules`);
+      problems.push(
+        `expected exactly ${want.addedRules === 1 ? "one default rule" : `${want.addedRules} rules`} (user "", qtree "") added by the server, found ${added.length} other rules`,
+      );
     }
     return problems.length === 0 ? ok(summary, notes) : failed(summary, [...problems, ...notes]);
   },
@@ -189,7 +223,10 @@ export const softwareValidateStep: StorageStep = {
       const counts = `${v.warnings.length} ${v.warnings.length === 1 ? "warning" : "warnings"}, ${v.errors.length} ${v.errors.length === 1 ? "error" : "errors"}`;
       parts.push(`${version} job ${path(states)}: ${v.ok ? "ok" : "refused"} (${counts})`);
       notes.push(...[...v.errors, ...v.warnings].map((c) => `${version} ${check(c)}`));
-      if (v.ok !== expectOk) problems.push(`${version}: validation ${v.ok ? "passed" : "failed"}, expected it to ${expectOk ? "pass" : "fail"}`);
+      if (v.ok !== expectOk)
+        problems.push(
+          `${version}: validation ${v.ok ? "passed" : "failed"}, expected it to ${expectOk ? "pass" : "fail"}`,
+        );
       if (expectOk && v.warnings.length === 0) problems.push(`${version}: expected a warning from validation`);
       if (!expectOk && v.errors.length === 0) problems.push(`${version}: expected an error from validation`);
     }
@@ -199,7 +236,13 @@ export const softwareValidateStep: StorageStep = {
 };
 
 /** The scenario's steps, in order. Each stands alone, so one failing does not stop the others. */
-export const STORAGE_STEPS: readonly StorageStep[] = [cloneTokenStep, cacheStep, namespaceStep, quotaRulesStep, softwareValidateStep];
+export const STORAGE_STEPS: readonly StorageStep[] = [
+  cloneTokenStep,
+  cacheStep,
+  namespaceStep,
+  quotaRulesStep,
+  softwareValidateStep,
+];
 
 export interface StorageScenarioOptions {
   readonly steps?: readonly StorageStep[];
@@ -211,8 +254,10 @@ export interface StorageScenarioOptions {
 
 /** The expected failures of the storage API, reported on the step's line instead of crashing the demo. */
 function describeFailure(e: unknown): string {
-  if (e instanceof StorageApiError || e instanceof StorageJobError || e instanceof StorageJobTimeoutError) return `${e.name}: ${e.message}`;
-  if (e instanceof StorageNetworkError || e instanceof StorageProtocolError || e instanceof StorageCodecError) return `${e.name}: ${e.message}`;
+  if (e instanceof StorageApiError || e instanceof StorageJobError || e instanceof StorageJobTimeoutError)
+    return `${e.name}: ${e.message}`;
+  if (e instanceof StorageNetworkError || e instanceof StorageProtocolError || e instanceof StorageCodecError)
+    return `${e.name}: ${e.message}`;
   throw e;
 }
 
@@ -256,7 +301,9 @@ export async function runStorageScenario(io: CliIO, options: StorageScenarioOpti
       },
     }),
   };
-  io.stdout.write(`\nclusterwire demo: storage scenario with StorageClient against a reference server on loopback (steps: ${steps.map((s) => s.name).join(", ")})\n`);
+  io.stdout.write(
+    `\nclusterwire demo: storage scenario with StorageClient against a reference server on loopback (steps: ${steps.map((s) => s.name).join(", ")})\n`,
+  );
   const results: StepResult[] = [];
   try {
     for (const step of steps) {
@@ -277,6 +324,8 @@ export async function runStorageScenario(io: CliIO, options: StorageScenarioOpti
   }
   const passed = results.filter((r) => r.ok).length;
   const allOk = passed === steps.length;
-  io.stdout.write(`${allOk ? "ok" : "FAILED"}: storage scenario ${passed}/${steps.length} steps ok; ${requests} requests to the reference server\n`);
+  io.stdout.write(
+    `${allOk ? "ok" : "FAILED"}: storage scenario ${passed}/${steps.length} steps ok; ${requests} requests to the reference server\n`,
+  );
   return allOk;
 }

@@ -72,9 +72,13 @@ export function parseClusterFile(name: string, text: string): ClusterFile {
     throw new CliError(`${name}:${e.line ?? 1}:${e.column ?? 1}: yaml: ${e.reason}`, EXIT_USAGE);
   }
   const positions = new Positions(name, text);
-  if (docs.length === 0) throw new CliError(`${name}: the cluster file is empty; see clusterwire reach --help for its format`, EXIT_USAGE);
+  if (docs.length === 0)
+    throw new CliError(`${name}: the cluster file is empty; see clusterwire reach --help for its format`, EXIT_USAGE);
   if (docs.length > 1) {
-    throw new CliError(`${positions.documentStart(1)}: ${docs.length} YAML documents; a cluster description is one document`, EXIT_USAGE);
+    throw new CliError(
+      `${positions.documentStart(1)}: ${docs.length} YAML documents; a cluster description is one document`,
+      EXIT_USAGE,
+    );
   }
   const check = new Checker();
   const parsed = check.cluster(docs[0] ?? null);
@@ -84,10 +88,15 @@ export function parseClusterFile(name: string, text: string): ClusterFile {
 
 function failOnIssues(name: string, positions: Positions, issues: readonly Issue[]): void {
   if (issues.length === 0) return;
-  const lines = issues.slice(0, MAX_LISTED).map((i) => `${positions.locate(i.path, i.atKey === true)}: ${fieldPath(i.path)}: ${i.message}`);
+  const lines = issues
+    .slice(0, MAX_LISTED)
+    .map((i) => `${positions.locate(i.path, i.atKey === true)}: ${fieldPath(i.path)}: ${i.message}`);
   if (lines.length === 1) throw new CliError(lines[0] ?? "", EXIT_USAGE);
   const more = issues.length > MAX_LISTED ? `\n  ... and ${issues.length - MAX_LISTED} more` : "";
-  throw new CliError(`${name}: ${issues.length} errors in the cluster description:\n${lines.map((l) => `  ${l}`).join("\n")}${more}`, EXIT_USAGE);
+  throw new CliError(
+    `${name}: ${issues.length} errors in the cluster description:\n${lines.map((l) => `  ${l}`).join("\n")}${more}`,
+    EXIT_USAGE,
+  );
 }
 
 /** Extra NetworkPolicies (from --policies files), with where each came from. */
@@ -105,7 +114,11 @@ export interface ExtraPolicy {
  */
 export function clusterEngine(cluster: ClusterFile, extra: readonly ExtraPolicy[] = []): PolicyEngine {
   try {
-    return createPolicyEngine({ namespaces: cluster.namespaces, pods: cluster.pods, policies: [...cluster.policies, ...extra.map((e) => e.policy)] });
+    return createPolicyEngine({
+      namespaces: cluster.namespaces,
+      pods: cluster.pods,
+      policies: [...cluster.policies, ...extra.map((e) => e.policy)],
+    });
   } catch (e) {
     if (!(e instanceof EvaluatorInputError)) throw e;
     const path = parsePath(e.path);
@@ -232,7 +245,11 @@ class Checker {
       return undefined;
     }
     // The type fields go first, as a manifest would have them; the rest keeps its order.
-    const manifest: JsonObject = Object.assign(Object.create(null) as JsonObject, { apiVersion: NETWORKING_API_VERSION, kind: "NetworkPolicy" }, m);
+    const manifest: JsonObject = Object.assign(
+      Object.create(null) as JsonObject,
+      { apiVersion: NETWORKING_API_VERSION, kind: "NetworkPolicy" },
+      m,
+    );
     try {
       return fromParsedYaml(manifest, { strict: true }) as NetworkPolicy;
     } catch (e) {
@@ -258,12 +275,18 @@ class Checker {
   /** Unknown and missing fields. */
   fields(m: JsonObject, at: (string | number)[], known: readonly string[], required: readonly string[]): void {
     for (const key of Object.keys(m)) {
-      if (!known.includes(key)) this.issue([...at, key], `unknown field ${JSON.stringify(key)}; known fields: ${known.join(", ")}`, true);
+      if (!known.includes(key))
+        this.issue([...at, key], `unknown field ${JSON.stringify(key)}; known fields: ${known.join(", ")}`, true);
     }
     for (const key of required) if (isAbsent(m[key])) this.issue(at, `missing required field ${JSON.stringify(key)}`);
   }
 
-  list<T>(m: JsonObject, key: string, at: (string | number)[], each: (item: JsonValue, at: (string | number)[]) => T | undefined): T[] {
+  list<T>(
+    m: JsonObject,
+    key: string,
+    at: (string | number)[],
+    each: (item: JsonValue, at: (string | number)[]) => T | undefined,
+  ): T[] {
     const v = m[key];
     if (isAbsent(v)) return [];
     if (!Array.isArray(v)) {
@@ -282,7 +305,10 @@ class Checker {
     const v = m[key];
     if (isAbsent(v)) return undefined;
     if (typeof v === "string") return v;
-    this.issue([...at, key], `must be a string, got ${show(v)}${typeof v === "number" || typeof v === "boolean" ? " (quote it)" : ""}`);
+    this.issue(
+      [...at, key],
+      `must be a string, got ${show(v)}${typeof v === "number" || typeof v === "boolean" ? " (quote it)" : ""}`,
+    );
     return undefined;
   }
 
@@ -341,9 +367,21 @@ class Positions {
   constructor(name: string, text: string) {
     this.#name = name;
     // The same view parseYamlDocuments has: YAML 1.1, every scalar a string.
-    const docs = parseAllDocuments(text, { version: "1.1", schema: "failsafe", uniqueKeys: false, lineCounter: this.#lines });
+    const docs = parseAllDocuments(text, {
+      version: "1.1",
+      schema: "failsafe",
+      uniqueKeys: false,
+      lineCounter: this.#lines,
+    });
     this.#docs = (Array.isArray(docs) ? docs : []).filter(
-      (d) => d.contents !== null && !(isScalar(d.contents) && d.contents.type === "PLAIN" && d.contents.tag === undefined && NULL_SCALARS.has(String(d.contents.source))),
+      (d) =>
+        d.contents !== null &&
+        !(
+          isScalar(d.contents) &&
+          d.contents.type === "PLAIN" &&
+          d.contents.tag === undefined &&
+          NULL_SCALARS.has(String(d.contents.source))
+        ),
     );
   }
 

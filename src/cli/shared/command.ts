@@ -20,7 +20,10 @@ export function parseUsage<T>(command: string, parse: () => T): T {
     return parse();
   } catch (e) {
     // Drop parseArgs' advice about "--", which only matters for file names starting with "-".
-    const message = (e instanceof Error ? e.message : String(e)).replace(/\. To specify a positional argument[\s\S]*$/, "");
+    const message = (e instanceof Error ? e.message : String(e)).replace(
+      /\. To specify a positional argument[\s\S]*$/,
+      "",
+    );
     throw usageError(message, command);
   }
 }
@@ -29,7 +32,12 @@ export function parseUsage<T>(command: string, parse: () => T): T {
 export const HELP_OPTION = { type: "boolean", short: "h" } as const;
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
-type Config<O extends Options> = { args: string[]; options: O & { help: typeof HELP_OPTION }; allowPositionals: true; strict: true };
+type Config<O extends Options> = {
+  args: string[];
+  options: O & { help: typeof HELP_OPTION };
+  allowPositionals: true;
+  strict: true;
+};
 /** What parseArgs returns for a command's options. */
 export type Parsed<O extends Options> = ReturnType<typeof parseArgs<Config<O>>>;
 
@@ -37,8 +45,19 @@ export type Parsed<O extends Options> = ReturnType<typeof parseArgs<Config<O>>>;
  * Parses a command's arguments (strictly, positionals allowed, plus --help).
  * Prints the help and returns undefined when --help was given.
  */
-export function parseCommandLine<O extends Options>(command: string, help: string, options: O, args: readonly string[], io: CliIO): Parsed<O> | undefined {
-  const config: Config<O> = { args: [...args], options: { ...options, help: HELP_OPTION }, allowPositionals: true, strict: true };
+export function parseCommandLine<O extends Options>(
+  command: string,
+  help: string,
+  options: O,
+  args: readonly string[],
+  io: CliIO,
+): Parsed<O> | undefined {
+  const config: Config<O> = {
+    args: [...args],
+    options: { ...options, help: HELP_OPTION },
+    allowPositionals: true,
+    strict: true,
+  };
   const parsed = parseUsage(command, () => parseArgs(config));
   if ((parsed.values as { help?: boolean }).help === true) {
     io.stdout.write(`${help}\n`);
@@ -49,7 +68,8 @@ export function parseCommandLine<O extends Options>(command: string, help: strin
 
 /** At most one positional input; none means stdin. */
 export function onlyInput(command: string, positionals: readonly string[]): string | undefined {
-  if (positionals.length > 1) throw usageError(`expected one input file, got ${positionals.length}: ${positionals.join(" ")}`, command);
+  if (positionals.length > 1)
+    throw usageError(`expected one input file, got ${positionals.length}: ${positionals.join(" ")}`, command);
   return positionals[0];
 }
 
@@ -61,7 +81,12 @@ export function onlyInput(command: string, positionals: readonly string[]): stri
  * (its help on stderr, exit 2) and an unknown one (a usage error listing
  * the subcommands), so adding a subcommand is adding it to the list.
  */
-export function commandGroup(name: string, summary: string, description: string, subcommands: readonly Command[]): Command {
+export function commandGroup(
+  name: string,
+  summary: string,
+  description: string,
+  subcommands: readonly Command[],
+): Command {
   const width = Math.max(...subcommands.map((c) => c.name.length));
   const help = `Usage: clusterwire ${name} <subcommand> [options]
 

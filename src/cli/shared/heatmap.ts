@@ -62,7 +62,10 @@ export function escapeHtml(text: string): string {
 
 /** JSON that can sit inside a `<script>` element: no `</script>`, no `<!--`, no JS line separators. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** The smaller of raw and gzip, base64-encoded; tiny or random payloads don't shrink. */
@@ -173,11 +176,15 @@ function encodeCells(matrix: TruthMatrix, { order, namespaces }: Layout): { byte
     }
   }
   const reported = matrix.countAllowed();
-  if (reported !== counts.allowed) throw new Error(`the truth matrix counts ${reported} allowed connections but its cells allow ${counts.allowed}`);
+  if (reported !== counts.allowed)
+    throw new Error(`the truth matrix counts ${reported} allowed connections but its cells allow ${counts.allowed}`);
   return { bytes, counts };
 }
 
-function encodeExplain(input: HeatmapInput & { explain: NonNullable<HeatmapInput["explain"]> }, order: readonly number[]) {
+function encodeExplain(
+  input: HeatmapInput & { explain: NonNullable<HeatmapInput["explain"]> },
+  order: readonly number[],
+) {
   const { matrix, explain } = input;
   const n = order.length;
   const texts: string[] = [];
@@ -200,8 +207,14 @@ function encodeExplain(input: HeatmapInput & { explain: NonNullable<HeatmapInput
       // A report whose hover text contradicts its colours is worse than none.
       const egressDenied = d.egress.verdict === "denied";
       const ingressDenied = d.ingress.verdict === "denied";
-      if (d.allowed !== matrix.allowed(from, to) || egressDenied === matrix.egressAllowed(from, to) || ingressDenied === matrix.ingressAllowed(from, to)) {
-        throw new Error(`explain(${from}, ${to}) disagrees with the truth matrix for ${matrix.pods[from]} → ${matrix.pods[to]}`);
+      if (
+        d.allowed !== matrix.allowed(from, to) ||
+        egressDenied === matrix.egressAllowed(from, to) ||
+        ingressDenied === matrix.ingressAllowed(from, to)
+      ) {
+        throw new Error(
+          `explain(${from}, ${to}) disagrees with the truth matrix for ${matrix.pods[from]} → ${matrix.pods[to]}`,
+        );
       }
       cells[2 * (r * n + c)] = idOf(d.egress);
       cells[2 * (r * n + c) + 1] = idOf(d.ingress);
@@ -214,7 +227,8 @@ function encodeExplain(input: HeatmapInput & { explain: NonNullable<HeatmapInput
   return { texts, width, ...pack(bytes) };
 }
 
-const plural = (count: number, one: string, many = `${one}s`): string => `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
+const plural = (count: number, one: string, many = `${one}s`): string =>
+  `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
 const num = (count: number): string => count.toLocaleString("en-US");
 
 const CSS = `
@@ -533,7 +547,10 @@ export function renderHeatmapHtml(input: HeatmapInput): string {
   const n = pods.length;
   const lay = layout(pods);
   const { bytes, counts } = encodeCells(matrix, lay);
-  const explain = input.explain !== undefined && n <= EXPLAIN_LIMIT ? encodeExplain({ ...input, explain: input.explain }, lay.order) : null;
+  const explain =
+    input.explain !== undefined && n <= EXPLAIN_LIMIT
+      ? encodeExplain({ ...input, explain: input.explain }, lay.order)
+      : null;
   const total = n * n;
   const denied = total - counts.allowed;
   const displayPods = lay.order.map((i) => pods[i]!);
@@ -575,7 +592,9 @@ export function renderHeatmapHtml(input: HeatmapInput): string {
     `<li><span class="swatch c2"></span>denied by ingress (destination)</li>` +
     `<li><span class="swatch c3"></span>denied both ways</li>` +
     `</ul>` +
-    (n > 2048 ? `<p class="summary">Over 2,048 pods one pixel covers several cells, shaded from green to red by the share denied; hover for single cells.</p>` : "");
+    (n > 2048
+      ? `<p class="summary">Over 2,048 pods one pixel covers several cells, shaded from green to red by the share denied; hover for single cells.</p>`
+      : "");
 
   const nsRows = lay.namespaces
     .map(

@@ -96,7 +96,10 @@ export async function readInput(io: CliIO, path: string): Promise<Input> {
  * in memory. The file is opened up front so a missing file is exit 2, not a
  * decode failure.
  */
-export async function openInputStream(io: CliIO, path: string): Promise<{ name: string; chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> }> {
+export async function openInputStream(
+  io: CliIO,
+  path: string,
+): Promise<{ name: string; chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> }> {
   if (path === "-") {
     if (io.stdin === undefined) throw new CliError(`${STDIN_NAME}: no standard input`, EXIT_USAGE);
     return { name: STDIN_NAME, chunks: io.stdin.chunks };
@@ -180,7 +183,10 @@ export function asText(input: Input, format: Format): string {
   try {
     return utf8.decode(input.bytes);
   } catch {
-    throw new CliError(`${input.name}: not valid UTF-8, so not ${format === "json" ? "JSON" : "YAML"} text (protobuf must start with k8s\\0)`, EXIT_FAILURE);
+    throw new CliError(
+      `${input.name}: not valid UTF-8, so not ${format === "json" ? "JSON" : "YAML"} text (protobuf must start with k8s\\0)`,
+      EXIT_FAILURE,
+    );
   }
 }
 
@@ -192,22 +198,37 @@ export interface ParseOptions {
 export function parseText(input: Input, format: "json" | "yaml", options: ParseOptions): NetworkingObject[] {
   const text = asText(input, format);
   try {
-    return format === "json" ? [fromJson(text, { strict: options.strict })] : fromYaml(text, { strict: options.strict });
+    return format === "json"
+      ? [fromJson(text, { strict: options.strict })]
+      : fromYaml(text, { strict: options.strict });
   } catch (e) {
     throw codecFailure(input.name, e);
   }
 }
 
 /** Exactly one object, or a usage error saying how many were found. */
-export function single(objects: readonly NetworkingObject[], name: string, command: string, output = "protobuf"): NetworkingObject {
+export function single(
+  objects: readonly NetworkingObject[],
+  name: string,
+  command: string,
+  output = "protobuf",
+): NetworkingObject {
   const [first] = objects;
   if (objects.length === 1 && first !== undefined) return first;
   if (objects.length === 0) throw usageError(`${name}: no object found (empty input)`, command);
-  throw usageError(`${name}: ${objects.length} YAML documents, but ${output} output holds one object; put one object per file, or use a List kind`, command);
+  throw usageError(
+    `${name}: ${objects.length} YAML documents, but ${output} output holds one object; put one object per file, or use a List kind`,
+    command,
+  );
 }
 
 /** Parses --from / --to style values. */
-export function parseFormat(value: string | undefined, flag: string, allowed: readonly Format[], command: string): Format | undefined {
+export function parseFormat(
+  value: string | undefined,
+  flag: string,
+  allowed: readonly Format[],
+  command: string,
+): Format | undefined {
   if (value === undefined) return undefined;
   const v = value.toLowerCase() === "yml" ? "yaml" : value.toLowerCase();
   if ((allowed as readonly string[]).includes(v)) return v as Format;
@@ -217,14 +238,18 @@ export function parseFormat(value: string | undefined, flag: string, allowed: re
 /** --indent N: 0 gives compact JSON; Go's MarshalIndent is capped here at 10 like toJsonString. */
 export function parseIndent(value: string | undefined, fallback: number, command: string): number {
   if (value === undefined) return fallback;
-  if (!/^\d{1,2}$/.test(value) || Number(value) > 10) throw usageError(`--indent must be a whole number from 0 to 10, got ${JSON.stringify(value)}`, command);
+  if (!/^\d{1,2}$/.test(value) || Number(value) > 10)
+    throw usageError(`--indent must be a whole number from 0 to 10, got ${JSON.stringify(value)}`, command);
   return Number(value);
 }
 
 /** -o names a file; a bare format name there is almost surely a kubectl habit, not a file name. */
 export function checkOutPath(out: string | undefined, formatFlag: string | undefined, command: string): void {
   if (out !== undefined && (FORMATS as readonly string[]).concat("yml").includes(out)) {
-    const hint = formatFlag === undefined ? " (write ./" + out + " if you mean that file)" : `; for the output format use ${formatFlag} ${out}`;
+    const hint =
+      formatFlag === undefined
+        ? " (write ./" + out + " if you mean that file)"
+        : `; for the output format use ${formatFlag} ${out}`;
     throw usageError(`-o takes a file name, got ${JSON.stringify(out)}${hint}`, command);
   }
 }
@@ -265,6 +290,7 @@ export function errnoMessage(e: unknown): string {
  */
 export function inputPath(io: CliIO, given: string | undefined, command: string): string {
   if (given !== undefined) return given;
-  if (io.stdin === undefined || io.stdin.isTTY === true) throw usageError("no input: give a file, or - to read standard input", command);
+  if (io.stdin === undefined || io.stdin.isTTY === true)
+    throw usageError("no input: give a file, or - to read standard input", command);
   return "-";
 }

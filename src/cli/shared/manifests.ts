@@ -1,7 +1,29 @@
 import { readdir, stat } from "node:fs/promises";
 import { extname, join, relative, resolve } from "node:path";
-import { DecodeError, decode, decodeJsonWatchStream, decodeWatchStream, fromJson, fromYaml, kindOf, type NetworkingObject, type WatchEventType } from "../../networking/index.js";
-import { CliError, EXIT_USAGE, STDIN_NAME, asText, detectFormat, errnoMessage, hasMagic, readInput, usageError, type CliIO, type Input } from "./io.js";
+import {
+  DecodeError,
+  decode,
+  decodeJsonWatchStream,
+  decodeWatchStream,
+  fromJson,
+  fromYaml,
+  kindOf,
+  type NetworkingObject,
+  type WatchEventType,
+} from "../../networking/index.js";
+import {
+  CliError,
+  EXIT_USAGE,
+  STDIN_NAME,
+  asText,
+  detectFormat,
+  errnoMessage,
+  hasMagic,
+  readInput,
+  usageError,
+  type CliIO,
+  type Input,
+} from "./io.js";
 
 // Finding and reading manifest files, shared by demo, validate, route and reach.
 
@@ -124,13 +146,22 @@ export async function decodeManifest(input: Input, format: ManifestFormat, optio
   }
 }
 
-async function decodeProtobufWatchStream(base: { file: string; relative?: string }, bytes: Uint8Array): Promise<DemoItem[]> {
+async function decodeProtobufWatchStream(
+  base: { file: string; relative?: string },
+  bytes: Uint8Array,
+): Promise<DemoItem[]> {
   const items: DemoItem[] = [];
   let at = 0;
   for await (const ev of decodeWatchStream([bytes])) {
     // The decoder checked the framing, so the length prefix can be trusted here.
     const len = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, false);
-    items.push({ ...base, index: items.length, object: ev.object, event: ev.type, original: bytes.subarray(at, at + 4 + len) });
+    items.push({
+      ...base,
+      index: items.length,
+      object: ev.object,
+      event: ev.type,
+      original: bytes.subarray(at, at + 4 + len),
+    });
     at += 4 + len;
   }
   return items;
@@ -157,7 +188,12 @@ export interface LoadedObjects {
  * input that cannot be read or decoded is reported, then the whole load
  * fails with exit 2: an answer built on part of the inputs could be wrong.
  */
-export async function loadManifestObjects(io: CliIO, paths: readonly string[], command: string, quiet: boolean): Promise<LoadedObjects> {
+export async function loadManifestObjects(
+  io: CliIO,
+  paths: readonly string[],
+  command: string,
+  quiet: boolean,
+): Promise<LoadedObjects> {
   if (paths.filter((p) => p === "-").length > 1) throw usageError("- (standard input) can be given only once", command);
   const objects: SourcedObject[] = [];
   const watchEvents: string[] = [];
@@ -168,14 +204,21 @@ export async function loadManifestObjects(io: CliIO, paths: readonly string[], c
       const items = await decodeManifest(input, manifestFormat(input.name, input.bytes), { strict: true });
       if (items.length === 0) failures.push(`${input.name}: no object found (empty input)`);
       for (const item of items) {
-        const where = item.event !== undefined ? `${item.file} (event ${(item.index ?? 0) + 1})` : item.index !== undefined ? `${item.file} (document ${item.index + 1})` : item.file;
+        const where =
+          item.event !== undefined
+            ? `${item.file} (event ${(item.index ?? 0) + 1})`
+            : item.index !== undefined
+              ? `${item.file} (document ${item.index + 1})`
+              : item.file;
         if (item.event !== undefined) {
           watchEvents.push(where);
           continue;
         }
         const info = kindOf(item.object);
         if (info.list && "items" in item.object) {
-          item.object.items.forEach((o, i) => objects.push({ object: o as NetworkingObject, source: `${where} items[${i}]` }));
+          item.object.items.forEach((o, i) =>
+            objects.push({ object: o as NetworkingObject, source: `${where} items[${i}]` }),
+          );
         } else {
           objects.push({ object: item.object, source: where });
         }
@@ -183,7 +226,8 @@ export async function loadManifestObjects(io: CliIO, paths: readonly string[], c
     } catch (e) {
       const name = file === "-" ? STDIN_NAME : file;
       if (e instanceof DecodeError) failures.push(`${name}: ${e.message}`);
-      else if (e instanceof CliError) failures.push(e.message.startsWith(`${name}: `) ? e.message : `${name}: ${e.message}`);
+      else if (e instanceof CliError)
+        failures.push(e.message.startsWith(`${name}: `) ? e.message : `${name}: ${e.message}`);
       else throw e;
     }
   };

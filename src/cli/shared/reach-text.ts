@@ -36,7 +36,9 @@ export function truthGrid(matrix: TruthMatrix, hostNetwork: ReadonlySet<string> 
   const n = pods.length;
   const digits = String(Math.max(n, 1)).length;
   const cell = digits + 1;
-  const labels = pods.map((p, i) => `${String(i + 1).padStart(digits)}  ${p}${hostNetwork.has(p) ? " (hostNetwork)" : ""}`);
+  const labels = pods.map(
+    (p, i) => `${String(i + 1).padStart(digits)}  ${p}${hostNetwork.has(p) ? " (hostNetwork)" : ""}`,
+  );
   const corner = "from \\ to";
   const width = Math.max(corner.length, ...labels.map((l) => l.length));
   const paint = (allowed: boolean): string => {
@@ -59,7 +61,13 @@ export function truthGrid(matrix: TruthMatrix, hostNetwork: ReadonlySet<string> 
 // ------------------------------------------------------------------ one connection
 
 /** The text answer for one connection: a headline with the verdict, then each direction in words. */
-export function explainDecision(cluster: ClusterFile, from: string, to: string, port: number | string, d: Decision): string[] {
+export function explainDecision(
+  cluster: ClusterFile,
+  from: string,
+  to: string,
+  port: number | string,
+  d: Decision,
+): string[] {
   const named = typeof port === "string" ? ` (${port})` : "";
   return [
     `${from} -> ${to}, ${d.protocol} port ${d.port}${named}: ${d.allowed ? "allow" : "deny"}`,
@@ -69,7 +77,13 @@ export function explainDecision(cluster: ClusterFile, from: string, to: string, 
 }
 
 /** One direction's verdict in words, naming the policies and rules (`spec.ingress[0] of shop/web`). */
-export function directionWords(cluster: ClusterFile, direction: "ingress" | "egress", from: string, to: string, d: DirectionDecision): string {
+export function directionWords(
+  cluster: ClusterFile,
+  direction: "ingress" | "egress",
+  from: string,
+  to: string,
+  d: DirectionDecision,
+): string {
   const subject = direction === "egress" ? from : to;
   const namespace = subject.slice(0, subject.indexOf("/"));
   switch (d.verdict) {

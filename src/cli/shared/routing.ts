@@ -53,7 +53,8 @@ export function routerSetup(loaded: LoadedObjects, controller: string | undefine
   }
   if (ingresses.length === 0) throw usageError("no Ingress in the inputs", command);
   const notes: string[] = [];
-  for (const [kind, n] of ignored) notes.push(`ignored ${n} ${kind} ${n === 1 ? "object" : "objects"}: route reads Ingress and IngressClass`);
+  for (const [kind, n] of ignored)
+    notes.push(`ignored ${n} ${kind} ${n === 1 ? "object" : "objects"}: route reads Ingress and IngressClass`);
   if (loaded.watchEvents.length > 0) {
     const n = loaded.watchEvents.length;
     notes.push(`ignored ${n} watch ${n === 1 ? "event" : "events"}: a watch stream is a history, not a set of objects`);
@@ -61,14 +62,21 @@ export function routerSetup(loaded: LoadedObjects, controller: string | undefine
   if (classes.length > 0 && controller === undefined) {
     const seen = [...new Set(classes.map((c) => c.spec?.controller ?? "").filter((c) => c !== ""))].sort();
     const list = seen.length === 0 ? "none set" : seen.join(", ");
-    throw usageError(`the inputs hold IngressClasses, so name the controller to evaluate with --controller (controllers seen: ${list})`, command);
+    throw usageError(
+      `the inputs hold IngressClasses, so name the controller to evaluate with --controller (controllers seen: ${list})`,
+      command,
+    );
   }
   if (classes.length === 0 && controller !== undefined) {
     notes.push("no IngressClass in the inputs: class filtering is skipped and every Ingress is in scope (R2)");
   }
   let router: Router;
   try {
-    router = createRouter(classes.length > 0 && controller !== undefined ? { ingresses, ingressClasses: classes, controller } : { ingresses });
+    router = createRouter(
+      classes.length > 0 && controller !== undefined
+        ? { ingresses, ingressClasses: classes, controller }
+        : { ingresses },
+    );
   } catch (e) {
     if (e instanceof EvaluatorInputError) throw new CliError(`cannot build the router: ${e.message}`, EXIT_USAGE);
     throw e;
@@ -78,9 +86,12 @@ export function routerSetup(loaded: LoadedObjects, controller: string | undefine
   ingresses.forEach((ingress, i) => {
     if (!skippedIngress.has(i)) byKey.set(ingressKey(ingress), { ingress, source: ingressSources[i] ?? "?" });
   });
-  const skippedSources = router.skipped.map((s) => (s.kind === "IngressClass" ? classSources : ingressSources)[s.index] ?? "?");
+  const skippedSources = router.skipped.map(
+    (s) => (s.kind === "IngressClass" ? classSources : ingressSources)[s.index] ?? "?",
+  );
   router.skipped.forEach((s, i) => notes.push(...skippedLines(s, skippedSources[i] ?? "?")));
-  for (const o of router.outOfScope) notes.push(`out of scope: Ingress ${o.ingress} (${byKey.get(o.ingress)?.source ?? "?"}): ${o.reason}`);
+  for (const o of router.outOfScope)
+    notes.push(`out of scope: Ingress ${o.ingress} (${byKey.get(o.ingress)?.source ?? "?"}): ${o.reason}`);
   return { router, controller, ingresses: byKey, skippedSources, notes };
 }
 
@@ -117,7 +128,10 @@ export function backendJson(b: IngressBackend): Record<string, unknown> {
   }
   if (b.service !== undefined) {
     const port = b.service.port;
-    const p = port === undefined ? undefined : { ...(port.name !== "" ? { name: port.name } : {}), ...(port.number !== 0 ? { number: port.number } : {}) };
+    const p =
+      port === undefined
+        ? undefined
+        : { ...(port.name !== "" ? { name: port.name } : {}), ...(port.number !== 0 ? { number: port.number } : {}) };
     out["service"] = { name: b.service.name, ...(p !== undefined ? { port: p } : {}) };
   }
   return out;
@@ -133,9 +147,14 @@ export interface RouteSource {
 }
 
 export function routeSource(route: Route, ingress: Ingress | undefined): RouteSource {
-  if (route.rule === null || route.path === null) return { field: "spec.defaultBackend", pathType: null, rulePath: null };
+  if (route.rule === null || route.path === null)
+    return { field: "spec.defaultBackend", pathType: null, rulePath: null };
   const p = ingress?.spec?.rules[route.rule]?.ingressRuleValue?.http?.paths[route.path];
-  return { field: `spec.rules[${route.rule}].http.paths[${route.path}]`, pathType: p?.pathType ?? null, rulePath: p?.path ?? null };
+  return {
+    field: `spec.rules[${route.rule}].http.paths[${route.path}]`,
+    pathType: p?.pathType ?? null,
+    rulePath: p?.path ?? null,
+  };
 }
 
 /** `Prefix /v1/cart`; an empty ImplementationSpecific path is shown as what it means. */

@@ -1,7 +1,12 @@
 import { LineCounter, isMap, isScalar, parseAllDocuments, type Document } from "yaml";
 import { DecodeError } from "../../networking/index.js";
 import { parseJsonText } from "../../networking/text/json-parse.js";
-import { checkInventory, formatInventoryPath, type InventoryInput, type InventoryIssue } from "../../storage/server/index.js";
+import {
+  checkInventory,
+  formatInventoryPath,
+  type InventoryInput,
+  type InventoryIssue,
+} from "../../storage/server/index.js";
 import { CliError, EXIT_USAGE, asText, detectFormat, readInput, type CliIO } from "./io.js";
 
 // Reading the inventory of `clusterwire storage serve --inventory FILE`: JSON or
@@ -20,7 +25,8 @@ export async function loadInventory(io: CliIO, path: string): Promise<InventoryI
   const format = detectFormat(input.name, input.bytes);
   if (format === "pb") throw new CliError(`${input.name}: an inventory is JSON or YAML, not protobuf`, EXIT_USAGE);
   const text = asText(input, format);
-  const fail = (where: string, message: string): CliError => new CliError(`${input.name}: inventory error at ${where}: ${message}`, EXIT_USAGE);
+  const fail = (where: string, message: string): CliError =>
+    new CliError(`${input.name}: inventory error at ${where}: ${message}`, EXIT_USAGE);
   const lines = new LineCounter();
   if (format === "json") {
     // The project's exact JSON parser says where a syntax error is (YAML would accept some bad JSON).
@@ -56,7 +62,10 @@ export async function loadInventory(io: CliIO, path: string): Promise<InventoryI
     return `line ${at.line}, column ${at.col}${field}: ${issue.message}`;
   });
   if (located.length === 1) throw new CliError(`${input.name}: inventory error at ${located[0] ?? ""}`, EXIT_USAGE);
-  throw new CliError(`${input.name}: ${located.length} inventory errors:\n${located.map((l) => `  ${l}`).join("\n")}`, EXIT_USAGE);
+  throw new CliError(
+    `${input.name}: ${located.length} inventory errors:\n${located.map((l) => `  ${l}`).join("\n")}`,
+    EXIT_USAGE,
+  );
 }
 
 /** The source offset of an issue: the key of an unknown field, else the value (or the nearest enclosing node). */

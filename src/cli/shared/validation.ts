@@ -1,4 +1,10 @@
-import { validate, type FeatureGates, type FieldError, type NetworkingObject, type ValidateOptions } from "../../networking/index.js";
+import {
+  validate,
+  type FeatureGates,
+  type FieldError,
+  type NetworkingObject,
+  type ValidateOptions,
+} from "../../networking/index.js";
 
 // Validation as the API server runs it on a request, shared by validate and the demo's validate step.
 
@@ -34,7 +40,10 @@ export function requestNamespace(obj: NetworkingObject, given: string | undefine
 }
 
 /** The object's metadata, for a kind that has one (not a List). */
-export function objectMeta(obj: NetworkingObject): { name: string; namespace: string; generateName: string } | undefined {
-  if ("items" in obj || !("metadata" in obj) || obj.metadata === undefined || !("generateName" in obj.metadata)) return undefined;
+export function objectMeta(
+  obj: NetworkingObject,
+): { name: string; namespace: string; generateName: string } | undefined {
+  if ("items" in obj || !("metadata" in obj) || obj.metadata === undefined || !("generateName" in obj.metadata))
+    return undefined;
   return obj.metadata;
 }

@@ -36,7 +36,13 @@ export const KIND_NAMES: readonly KindName[] = [
   n("ServiceCIDR", false, false),
   n("ServiceCIDRList", true, false),
   // Error responses and ERROR watch events carry a core-group Status.
-  { apiVersion: "v1", kind: "Status", typeName: "k8s.io.apimachinery.pkg.apis.meta.v1.Status", list: false, namespaced: false },
+  {
+    apiVersion: "v1",
+    kind: "Status",
+    typeName: "k8s.io.apimachinery.pkg.apis.meta.v1.Status",
+    list: false,
+    namespaced: false,
+  },
 ];
 
 function n(kind: string, list: boolean, namespaced: boolean): KindName {

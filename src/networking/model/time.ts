@@ -33,7 +33,7 @@ function daysFromCivil(y: number, m: number, d: number): bigint {
 
 function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 const pad2 = (n: number): string => String(n).padStart(2, "0");
@@ -61,7 +61,14 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(
 export function parseRfc3339(text: string): bigint | string {
   const m = RFC3339.exec(text);
   if (m === null) return `cannot parse ${JSON.stringify(text)} as RFC 3339 (want e.g. "2006-01-02T15:04:05Z")`;
-  const [year, month, day, hour, min, sec] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, min, sec] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (month < 1 || month > 12) return `month out of range in ${JSON.stringify(text)}`;
   if (day < 1 || day > daysIn(year, month)) return `day out of range in ${JSON.stringify(text)}`;
   if (hour > 23) return `hour out of range in ${JSON.stringify(text)}`;

@@ -16,7 +16,9 @@ export function scalarMismatch(t: ScalarType, value: unknown): string | undefine
         ? undefined
         : `expected an int32, got ${describe(value)}`;
     case ScalarType.INT64:
-      return typeof value === "bigint" && value >= -(2n ** 63n) && value < 2n ** 63n ? undefined : `expected an int64 bigint, got ${describe(value)}`;
+      return typeof value === "bigint" && value >= -(2n ** 63n) && value < 2n ** 63n
+        ? undefined
+        : `expected an int64 bigint, got ${describe(value)}`;
     case ScalarType.BOOL:
       return typeof value === "boolean" ? undefined : `expected a boolean, got ${describe(value)}`;
     default:

@@ -35,7 +35,13 @@ export interface Codec {
   /** Encodes an object with the `k8s\0` envelope; see `encode`. */
   encode(obj: NetworkingObject | Message, options?: BinaryEncodeOptions): Uint8Array;
   /** Decodes `bytes[start, end)` as a bare message of type `desc`; errors carry absolute offsets. */
-  decodeMessage(desc: DescMessage, bytes: Uint8Array, start: number, end: number, options?: BinaryDecodeOptions): Message;
+  decodeMessage(
+    desc: DescMessage,
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    options?: BinaryDecodeOptions,
+  ): Message;
   /** Writes a message body (no tag, no length) to `w`. */
   writeMessageBody(w: BinaryWriter, msg: Message, options?: BinaryEncodeOptions): void;
 }
@@ -49,12 +55,19 @@ export function createCodec(options: CodecOptions = {}): Codec {
   const useSpecialised = (options.specialised ?? true) && canSpecialise();
   const specCache = new Map<SpecPlan, Specialised>();
   const helpers: SpecHelpers = { ...decodeHelpers, ...encodeHelpers };
-  const specialised = (plan: Plan): Specialised => specCache.get(plan) ?? specialise(plan, helpers, prototypeOf, specCache);
+  const specialised = (plan: Plan): Specialised =>
+    specCache.get(plan) ?? specialise(plan, helpers, prototypeOf, specCache);
   // One writer is reused: growing a fresh 128-byte buffer for every object
   // was a fifth of the encoding time. finish() copies out the bytes written.
   let writer: BinaryWriter | undefined;
 
-  const decodeMessage = (desc: DescMessage, bytes: Uint8Array, start: number, end: number, opts: BinaryDecodeOptions = {}): Message => {
+  const decodeMessage = (
+    desc: DescMessage,
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    opts: BinaryDecodeOptions = {},
+  ): Message => {
     const state = decodeState(bytes, start, opts);
     try {
       const plan = planOf(desc);

@@ -8,7 +8,6 @@ import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 /** The 4 bytes that start every Kubernetes protobuf object: "k8s" and the encoding style 0. */
 export const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 
-
 /** The envelope's parts, as found in a `runtime.Unknown`. */
 export interface Envelope {
   readonly apiVersion: string;
@@ -27,10 +26,15 @@ export function readEnvelope(bytes: Uint8Array, options: BinaryDecodeOptions = {
   for (let i = 0; i < MAGIC.length; i++) {
     if (i >= bytes.length) throw new DecodeError("protobuf", "truncated k8s\\0 prefix", { offset: i });
     if (bytes[i] !== MAGIC[i]) {
-      throw new DecodeError("protobuf", `missing k8s\\0 prefix: byte ${i} is 0x${hex(bytes[i] as number)}, want 0x${hex(MAGIC[i] as number)}`, { offset: i });
+      throw new DecodeError(
+        "protobuf",
+        `missing k8s\\0 prefix: byte ${i} is 0x${hex(bytes[i] as number)}, want 0x${hex(MAGIC[i] as number)}`,
+        { offset: i },
+      );
     }
   }
-  if (bytes.length === MAGIC.length) throw new DecodeError("protobuf", "empty body after the k8s\\0 prefix", { offset: MAGIC.length });
+  if (bytes.length === MAGIC.length)
+    throw new DecodeError("protobuf", "empty body after the k8s\\0 prefix", { offset: MAGIC.length });
 
   const r = new BinaryReader(bytes);
   r.pos = MAGIC.length;
@@ -98,10 +102,14 @@ export function readEnvelope(bytes: Uint8Array, options: BinaryDecodeOptions = {
     throw toDecodeError(e, state);
   }
   if (contentEncoding !== "") {
-    throw new DecodeError("protobuf", `unsupported contentEncoding ${JSON.stringify(contentEncoding)}`, { offset: MAGIC.length });
+    throw new DecodeError("protobuf", `unsupported contentEncoding ${JSON.stringify(contentEncoding)}`, {
+      offset: MAGIC.length,
+    });
   }
   if (contentType !== "" && contentType !== PROTOBUF_MEDIA_TYPE) {
-    throw new DecodeError("protobuf", `unsupported contentType ${JSON.stringify(contentType)}`, { offset: MAGIC.length });
+    throw new DecodeError("protobuf", `unsupported contentType ${JSON.stringify(contentType)}`, {
+      offset: MAGIC.length,
+    });
   }
   if (kind === "" || apiVersion === "") {
     throw new DecodeError("protobuf", "runtime.Unknown has no apiVersion/kind", { offset: MAGIC.length });

@@ -253,7 +253,18 @@ function readUnknown(state: DecodeState, msg: AnyMessage, no: number, wireType: 
 /** The helpers specialised decoders call: the generic decoder's own checks. */
 export const decodeHelpers: Pick<
   SpecHelpers,
-  "readTag" | "readLength" | "readString" | "readBytes" | "readInt32" | "readInt64" | "readBool" | "readMapEntry" | "other" | "prefixSegment" | "prefixIndex" | "overrun"
+  | "readTag"
+  | "readLength"
+  | "readString"
+  | "readBytes"
+  | "readInt32"
+  | "readInt64"
+  | "readBool"
+  | "readMapEntry"
+  | "other"
+  | "prefixSegment"
+  | "prefixIndex"
+  | "overrun"
 > = {
   readTag: (st) => readTag(st as DecodeState),
   readLength: (st, end) => readLength(st as DecodeState, end),

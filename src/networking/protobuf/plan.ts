@@ -58,11 +58,15 @@ export function planOf(desc: DescMessage): Plan {
   for (const fs of shape.wireOrder) {
     const f = fs.field;
     const kind: Kind =
-      f.fieldKind === "scalar" ? "scalar"
-      : f.fieldKind === "message" ? "message"
-      : f.fieldKind === "map" ? "map"
-      : f.fieldKind === "list" && f.listKind === "message" ? "messageList"
-      : "scalarList";
+      f.fieldKind === "scalar"
+        ? "scalar"
+        : f.fieldKind === "message"
+          ? "message"
+          : f.fieldKind === "map"
+            ? "map"
+            : f.fieldKind === "list" && f.listKind === "message"
+              ? "messageList"
+              : "scalarList";
     const fp: FieldPlan = {
       fs,
       no: f.number,

@@ -184,7 +184,8 @@ ${structs}  return m;
   const decode = new Function("h", "K", "plan", source)(helpers, childImpls, root) as SpecDecoder;
   const zero = (): object => {
     const m = new Ctor() as Record<string, unknown>;
-    for (const f of root.structs) m[f.localName] = (childImpls[childIndex.get(f.child as SpecPlan) as number] as Specialised).zero();
+    for (const f of root.structs)
+      m[f.localName] = (childImpls[childIndex.get(f.child as SpecPlan) as number] as Specialised).zero();
     return m;
   };
   const encode = buildEncoder(root, helpers, childImpls, childIndex);
@@ -195,10 +196,20 @@ ${structs}  return m;
 }
 
 /** The encoder: constant property names again, and every check in the shared helpers. */
-function buildEncoder(plan: SpecPlan, h: SpecHelpers, children: readonly Specialised[], index: ReadonlyMap<SpecPlan, number>): SpecEncoder {
+function buildEncoder(
+  plan: SpecPlan,
+  h: SpecHelpers,
+  children: readonly Specialised[],
+  index: ReadonlyMap<SpecPlan, number>,
+): SpecEncoder {
   const unknown = "if (keep && m.$unknown !== undefined) h.unknown(w, m);";
-  if (plan.isTime) return new Function("h", `"use strict"; return function encode(w, m, keep) { h.time(w, m); ${unknown} };`)(h) as SpecEncoder;
-  const empties = plan.fields.map((f) => (f.kind === "message" && !f.pointer ? h.empty(f.child as SpecPlan) : undefined));
+  if (plan.isTime)
+    return new Function("h", `"use strict"; return function encode(w, m, keep) { h.time(w, m); ${unknown} };`)(
+      h,
+    ) as SpecEncoder;
+  const empties = plan.fields.map((f) =>
+    f.kind === "message" && !f.pointer ? h.empty(f.child as SpecPlan) : undefined,
+  );
   let body = "";
   plan.fields.forEach((f, k) => {
     const tag = ((f.no << 3) | f.wireType) >>> 0;
@@ -237,7 +248,12 @@ return function encode(w, m, keep) {
   let v;
 ${body}  ${unknown}
 };`;
-  return new Function("h", "K", "E", "own", source)(h, children, empties, Object.prototype.hasOwnProperty) as SpecEncoder;
+  return new Function("h", "K", "E", "own", source)(
+    h,
+    children,
+    empties,
+    Object.prototype.hasOwnProperty,
+  ) as SpecEncoder;
 }
 
 function writerOf(t: ScalarType): string {

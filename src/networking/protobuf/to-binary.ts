@@ -194,7 +194,19 @@ function writeTime(w: BinaryWriter, msg: AnyMessage): void {
 /** The helpers specialised encoders call: the generic encoder's own checks. */
 export const encodeHelpers: Pick<
   SpecHelpers,
-  "str" | "i32" | "i64" | "bool" | "bytes" | "nonEmptyBytes" | "map" | "message" | "list" | "time" | "unknown" | "segment" | "empty"
+  | "str"
+  | "i32"
+  | "i64"
+  | "bool"
+  | "bytes"
+  | "nonEmptyBytes"
+  | "map"
+  | "message"
+  | "list"
+  | "time"
+  | "unknown"
+  | "segment"
+  | "empty"
 > = {
   str: (w, tag, v) => writeTagged(w as BinaryWriter, tag, ScalarType.STRING, v),
   i32: (w, tag, v) => writeTagged(w as BinaryWriter, tag, ScalarType.INT32, v),

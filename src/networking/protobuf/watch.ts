@@ -92,11 +92,15 @@ export async function* decodeWatchStream(
 const FIRST_FRAME_BUFFER = 64 * 1024;
 
 function checkFrameLength(len: number, max: number, offset: number): void {
-  if (len > max) throw new DecodeError("protobuf", `watch frame of ${len} bytes exceeds the ${max}-byte limit`, { offset });
+  if (len > max)
+    throw new DecodeError("protobuf", `watch frame of ${len} bytes exceeds the ${max}-byte limit`, { offset });
 }
 
 function readUint32BE(b: Uint8Array, at: number): number {
-  return (b[at] as number) * 0x1000000 + (((b[at + 1] as number) << 16) | ((b[at + 2] as number) << 8) | (b[at + 3] as number));
+  return (
+    (b[at] as number) * 0x1000000 +
+    (((b[at + 1] as number) << 16) | ((b[at + 2] as number) << 8) | (b[at + 3] as number))
+  );
 }
 
 /**
@@ -151,7 +155,11 @@ export function decodeWatchEvent(frame: Uint8Array, options: DecodeOptions = {},
     throw new DecodeError("protobuf", err.reason, { offset: baseOffset + (err.offset ?? 0) });
   }
   if (type === undefined || !EVENT_TYPES.has(type)) {
-    throw new DecodeError("protobuf", `unknown watch event type ${JSON.stringify(type ?? "")}; want one of ${[...EVENT_TYPES].join(", ")}`, { offset: baseOffset });
+    throw new DecodeError(
+      "protobuf",
+      `unknown watch event type ${JSON.stringify(type ?? "")}; want one of ${[...EVENT_TYPES].join(", ")}`,
+      { offset: baseOffset },
+    );
   }
   if (rawStart < 0) throw new DecodeError("protobuf", `${type} watch event has no object`, { offset: baseOffset });
   const objectBytes = frame.subarray(rawStart, rawEnd);

@@ -99,7 +99,8 @@ export function skipValue(
     case WireType.Bit64:
     case WireType.Bit32: {
       const size = wireType === WireType.Bit64 ? 8 : 4;
-      if (at + size > end) throw new Failure(at, `truncated input: a ${size * 8}-bit value runs past the end of its message`);
+      if (at + size > end)
+        throw new Failure(at, `truncated input: a ${size * 8}-bit value runs past the end of its message`);
       r.pos = at + size;
       return;
     }

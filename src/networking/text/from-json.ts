@@ -2,12 +2,27 @@ import { create, ScalarType, type DescMessage, type Message } from "@bufbuild/pr
 import { setOwn } from "../model/set-own.js";
 import { fillStructs, zeroMessage, zeroScalar } from "../model/zero.js";
 import { DecodeError } from "../model/errors.js";
-import { DuplicateKey, FloatLiteral, jsonError, locatePath, parseJsonText, type ParsedJson, type ParsedValue } from "./json-parse.js";
+import {
+  DuplicateKey,
+  FloatLiteral,
+  jsonError,
+  locatePath,
+  parseJsonText,
+  type ParsedJson,
+  type ParsedValue,
+} from "./json-parse.js";
 import { printGoJson, sortedKeys, type PrintableValue } from "./json-print.js";
 import type { JsonValue } from "../model/json-value.js";
 import { supportedKinds } from "../model/kind-names.js";
 import { KINDS, kindOfTypeName, lookupKind, type NetworkingObject } from "../model/kinds.js";
-import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "../model/shapes.js";
+import {
+  FIELDS_V1_TYPE,
+  INT_OR_STRING_TYPE,
+  TIME_TYPE,
+  shapeOf,
+  type FieldShape,
+  type MessageShape,
+} from "../model/shapes.js";
 import { parseRfc3339 } from "../model/time.js";
 import { renderPath } from "../model/path.js";
 
@@ -77,7 +92,10 @@ export function fromParsedJsonMember(parsed: ParsedJson, key: string, options: F
   const root = parsed.value as Record<string, ParsedValue | DuplicateKey>;
   let member = root[key];
   if (member instanceof DuplicateKey) member = member.values[member.values.length - 1];
-  return decodeTop({ strict: options.strict === true, source: parsed, format: "json", at: [key] }, (member ?? null) as ParsedValue);
+  return decodeTop(
+    { strict: options.strict === true, source: parsed, format: "json", at: [key] },
+    (member ?? null) as ParsedValue,
+  );
 }
 
 /** Decodes a value parsed from YAML (used by fromYaml). */
@@ -96,7 +114,10 @@ function decodeTop(ctx: Ctx, value: ParsedValue): NetworkingObject {
     if (info === undefined) {
       // Blame the apiVersion when the kind exists under another one.
       const at = KINDS.some((k) => k.kind === kind) ? "apiVersion" : "kind";
-      throw new PathError(`unsupported apiVersion/kind ${JSON.stringify(`${apiVersion}/${kind}`)}; supported: ${supportedKinds()}`, [at]);
+      throw new PathError(
+        `unsupported apiVersion/kind ${JSON.stringify(`${apiVersion}/${kind}`)}; supported: ${supportedKinds()}`,
+        [at],
+      );
     }
     const msg = create(info.desc) as AnyMessage;
     decodeObject(ctx, shapeOf(info.desc), msg, value);
@@ -126,7 +147,8 @@ function toDecodeError(ctx: Ctx, e: unknown): DecodeError {
     }
     return new DecodeError(ctx.format, e.reason, { path, segments });
   }
-  if (e instanceof RangeError && /call stack/i.test(e.message)) return new DecodeError(ctx.format, "input nested too deeply");
+  if (e instanceof RangeError && /call stack/i.test(e.message))
+    return new DecodeError(ctx.format, "input nested too deeply");
   // Anything else is a bug in clusterwire, not bad input: let it surface as one.
   throw e;
 }
@@ -163,7 +185,12 @@ function routesOf(shape: MessageShape): Routes {
   return cached;
 }
 
-function decodeObject(ctx: Ctx, shape: MessageShape, msg: AnyMessage, obj: Record<string, ParsedValue | DuplicateKey>): void {
+function decodeObject(
+  ctx: Ctx,
+  shape: MessageShape,
+  msg: AnyMessage,
+  obj: Record<string, ParsedValue | DuplicateKey>,
+): void {
   const { byKey, typeMeta } = routesOf(shape);
   for (const key of Object.keys(obj)) {
     const raw = obj[key] as ParsedValue | DuplicateKey | undefined;
@@ -175,7 +202,8 @@ function decodeObject(ctx: Ctx, shape: MessageShape, msg: AnyMessage, obj: Recor
     if (route === undefined) {
       if (typeMeta && (key === "kind" || key === "apiVersion")) {
         for (const v of dup ? raw.values : [raw]) {
-          if (v !== null && typeof v !== "string") throw new PathError(`cannot unmarshal ${jsonType(v)} into a string`, [key]);
+          if (v !== null && typeof v !== "string")
+            throw new PathError(`cannot unmarshal ${jsonType(v)} into a string`, [key]);
         }
         continue;
       }
@@ -221,7 +249,13 @@ function decodeObject(ctx: Ctx, shape: MessageShape, msg: AnyMessage, obj: Recor
 const hiddenElements = new WeakMap<unknown[], unknown[]>();
 
 /** Decodes one occurrence of a field into `msg`; `rawString` is where a string fieldsV1 sits in the source text. */
-function decodeField(ctx: Ctx, fs: FieldShape, msg: AnyMessage, v: ParsedValue, rawString?: readonly [number, number]): void {
+function decodeField(
+  ctx: Ctx,
+  fs: FieldShape,
+  msg: AnyMessage,
+  v: ParsedValue,
+  rawString?: readonly [number, number],
+): void {
   const field = fs.field;
   const name = fs.localName;
   if (v === null) {
@@ -251,9 +285,15 @@ function decodeField(ctx: Ctx, fs: FieldShape, msg: AnyMessage, v: ParsedValue, 
         const old = backing[i];
         try {
           if (field.listKind === "message") {
-            backing[i] = item === null ? (old ?? zeroMessage(field.message)) : message(ctx, field.message, item, old as AnyMessage | undefined);
+            backing[i] =
+              item === null
+                ? (old ?? zeroMessage(field.message))
+                : message(ctx, field.message, item, old as AnyMessage | undefined);
           } else {
-            backing[i] = item === null ? (old ?? zeroScalar(field.scalar as ScalarType)) : scalar(ctx, field.scalar as ScalarType, item);
+            backing[i] =
+              item === null
+                ? (old ?? zeroScalar(field.scalar as ScalarType))
+                : scalar(ctx, field.scalar as ScalarType, item);
           }
         } catch (e) {
           if (e instanceof PathError) e.prefix(i);
@@ -275,7 +315,8 @@ function decodeField(ctx: Ctx, fs: FieldShape, msg: AnyMessage, v: ParsedValue, 
         if (entry === undefined) continue; // as for a struct's members: absent
         const vals = entry instanceof DuplicateKey ? entry.values : [entry];
         const key = seen !== undefined ? goString(k) : k;
-        if (ctx.strict && (vals.length > 1 || seen?.has(key) === true)) throw new PathError(`duplicate field ${JSON.stringify(key)}`, [k]);
+        if (ctx.strict && (vals.length > 1 || seen?.has(key) === true))
+          throw new PathError(`duplicate field ${JSON.stringify(key)}`, [k]);
         seen?.add(key);
         for (let o = 0; o < vals.length; o++) {
           const item = vals[o] as ParsedValue;
@@ -294,10 +335,17 @@ function decodeField(ctx: Ctx, fs: FieldShape, msg: AnyMessage, v: ParsedValue, 
   }
 }
 
-function message(ctx: Ctx, desc: DescMessage, v: ParsedValue, existing: AnyMessage | undefined, rawString?: readonly [number, number]): AnyMessage {
+function message(
+  ctx: Ctx,
+  desc: DescMessage,
+  v: ParsedValue,
+  existing: AnyMessage | undefined,
+  rawString?: readonly [number, number],
+): AnyMessage {
   switch (desc.typeName) {
     case TIME_TYPE: {
-      if (typeof v !== "string") throw new PathError(`cannot unmarshal ${jsonType(v)} into a time (want an RFC 3339 string)`);
+      if (typeof v !== "string")
+        throw new PathError(`cannot unmarshal ${jsonType(v)} into a time (want an RFC 3339 string)`);
       const seconds = parseRfc3339(v);
       if (typeof seconds === "string") throw new PathError(seconds);
       return create(desc, { seconds }) as AnyMessage;
@@ -335,7 +383,12 @@ function message(ctx: Ctx, desc: DescMessage, v: ParsedValue, existing: AnyMessa
  */
 function rawText(ctx: Ctx, v: ParsedValue, rawString?: readonly [number, number]): string {
   if (ctx.source !== undefined) {
-    const span = typeof v === "string" ? rawString : typeof v === "object" && v !== null && !(v instanceof FloatLiteral) ? ctx.source.spans.get(v) : undefined;
+    const span =
+      typeof v === "string"
+        ? rawString
+        : typeof v === "object" && v !== null && !(v instanceof FloatLiteral)
+          ? ctx.source.spans.get(v)
+          : undefined;
     if (span !== undefined) return ctx.source.text.slice(span[0], span[1]);
   }
   return printGoJson(sortDeep(ctx, v, 0));
@@ -361,7 +414,9 @@ function sortDeep(ctx: Ctx, v: unknown, depth: number): PrintableValue {
     case "object":
       break;
     default:
-      throw new PathError(`fieldsV1 cannot hold ${typeof v === "undefined" ? "undefined" : `a ${typeof v}`}: it is not JSON`);
+      throw new PathError(
+        `fieldsV1 cannot hold ${typeof v === "undefined" ? "undefined" : `a ${typeof v}`}: it is not JSON`,
+      );
   }
   if (v === null || v instanceof FloatLiteral) return v;
   if (depth > MAX_RAW_DEPTH) throw new PathError(`fieldsV1 nested deeper than ${MAX_RAW_DEPTH} (or cyclic)`);
@@ -372,11 +427,17 @@ function sortDeep(ctx: Ctx, v: unknown, depth: number): PrintableValue {
     return out;
   }
   const proto = Object.getPrototypeOf(v) as unknown;
-  if (proto !== Object.prototype && proto !== null) throw new PathError("fieldsV1 cannot hold an object that is not a plain JSON object");
+  if (proto !== Object.prototype && proto !== null)
+    throw new PathError("fieldsV1 cannot hold an object that is not a plain JSON object");
   const out: Record<string, PrintableValue> = {};
   const obj = v as Record<string, unknown>;
   for (const k of sortedKeys(obj)) {
-    if (obj[k] !== undefined) setOwn(out, k, within(k, () => sortDeep(ctx, obj[k], depth + 1)));
+    if (obj[k] !== undefined)
+      setOwn(
+        out,
+        k,
+        within(k, () => sortDeep(ctx, obj[k], depth + 1)),
+      );
   }
   return out;
 }
@@ -466,7 +527,13 @@ function goString(s: string): string {
 }
 
 function isObject(v: unknown): v is Record<string, ParsedValue | DuplicateKey> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof FloatLiteral) && !(v instanceof DuplicateKey);
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    !(v instanceof FloatLiteral) &&
+    !(v instanceof DuplicateKey)
+  );
 }
 
 function jsonType(v: ParsedValue | DuplicateKey | undefined): string {

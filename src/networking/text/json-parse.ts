@@ -64,7 +64,8 @@ export function parseJsonText(text: string, options: JsonParseOptions = {}): Par
     value = p.value(0);
   } catch (e) {
     // A maxDepth beyond what the stack holds (or a number too long for a bigint).
-    if (e instanceof RangeError) throw jsonError(text, /call stack/i.test(e.message) ? "input nested too deeply" : e.message, p.pos);
+    if (e instanceof RangeError)
+      throw jsonError(text, /call stack/i.test(e.message) ? "input nested too deeply" : e.message, p.pos);
     throw e;
   }
   p.ws();
@@ -77,7 +78,11 @@ export function parseJsonText(text: string, options: JsonParseOptions = {}): Par
  * or of the deepest enclosing value that exists. `occurrences[i]` picks which
  * occurrence of a repeated key segment `i` means (default: the last).
  */
-export function locatePath(text: string, path: readonly (string | number)[], occurrences: readonly (number | undefined)[] = []): number {
+export function locatePath(
+  text: string,
+  path: readonly (string | number)[],
+  occurrences: readonly (number | undefined)[] = [],
+): number {
   let parsed: ParsedJson;
   try {
     // The text already parsed within the caller's maxDepth, whatever it was.
@@ -175,7 +180,8 @@ class Parser {
       }
       const key = this.string();
       this.ws();
-      if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail(`invalid character ${quoteChar(this.text, this.pos)} after object key`);
+      if (this.text.charCodeAt(this.pos) !== 0x3a)
+        this.fail(`invalid character ${quoteChar(this.text, this.pos)} after object key`);
       this.pos++;
       this.ws();
       const valueStart = this.pos;
@@ -290,14 +296,30 @@ class Parser {
       }
       const e = t.charCodeAt(i + 1);
       switch (e) {
-        case 0x22: out += '"'; break;
-        case 0x5c: out += "\\"; break;
-        case 0x2f: out += "/"; break;
-        case 0x62: out += "\b"; break;
-        case 0x66: out += "\f"; break;
-        case 0x6e: out += "\n"; break;
-        case 0x72: out += "\r"; break;
-        case 0x74: out += "\t"; break;
+        case 0x22:
+          out += '"';
+          break;
+        case 0x5c:
+          out += "\\";
+          break;
+        case 0x2f:
+          out += "/";
+          break;
+        case 0x62:
+          out += "\b";
+          break;
+        case 0x66:
+          out += "\f";
+          break;
+        case 0x6e:
+          out += "\n";
+          break;
+        case 0x72:
+          out += "\r";
+          break;
+        case 0x74:
+          out += "\t";
+          break;
         case 0x75: {
           const cu = hex4(t, i + 2);
           if (cu < 0) this.fail("invalid \\u escape in string literal", i);
@@ -337,7 +359,8 @@ class Parser {
     if (t.charCodeAt(i) === 0x2e) {
       float = true;
       i++;
-      if (!isDigit(t.charCodeAt(i))) this.fail(`invalid character ${quoteChar(t, i)} after decimal point in numeric literal`, i);
+      if (!isDigit(t.charCodeAt(i)))
+        this.fail(`invalid character ${quoteChar(t, i)} after decimal point in numeric literal`, i);
       while (isDigit(t.charCodeAt(i))) i++;
     }
     const e = t.charCodeAt(i);
@@ -346,7 +369,8 @@ class Parser {
       i++;
       const s = t.charCodeAt(i);
       if (s === 0x2b || s === 0x2d) i++;
-      if (!isDigit(t.charCodeAt(i))) this.fail(`invalid character ${quoteChar(t, i)} in exponent of numeric literal`, i);
+      if (!isDigit(t.charCodeAt(i)))
+        this.fail(`invalid character ${quoteChar(t, i)} in exponent of numeric literal`, i);
       while (isDigit(t.charCodeAt(i))) i++;
     }
     this.pos = i;
@@ -383,7 +407,13 @@ function quoteChar(text: string, at: number): string {
 }
 
 /** A DecodeError for JSON text at a character offset, with 1-based line and column. */
-export function jsonError(text: string, reason: string, at: number, path?: string, segments?: readonly (string | number)[]): DecodeError {
+export function jsonError(
+  text: string,
+  reason: string,
+  at: number,
+  path?: string,
+  segments?: readonly (string | number)[],
+): DecodeError {
   const { line, column } = lineColumn(text, at);
   return new DecodeError("json", reason, {
     offset: at,

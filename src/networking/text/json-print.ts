@@ -180,14 +180,29 @@ function quoteGo(s: string): string {
     let esc: string | undefined;
     if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) {
       switch (c) {
-        case 0x22: esc = '\\"'; break;
-        case 0x5c: esc = "\\\\"; break;
-        case 0x08: esc = "\\b"; break;
-        case 0x0c: esc = "\\f"; break;
-        case 0x0a: esc = "\\n"; break;
-        case 0x0d: esc = "\\r"; break;
-        case 0x09: esc = "\\t"; break;
-        default: esc = `\\u00${HEX[c >> 4]}${HEX[c & 0xf]}`;
+        case 0x22:
+          esc = '\\"';
+          break;
+        case 0x5c:
+          esc = "\\\\";
+          break;
+        case 0x08:
+          esc = "\\b";
+          break;
+        case 0x0c:
+          esc = "\\f";
+          break;
+        case 0x0a:
+          esc = "\\n";
+          break;
+        case 0x0d:
+          esc = "\\r";
+          break;
+        case 0x09:
+          esc = "\\t";
+          break;
+        default:
+          esc = `\\u00${HEX[c >> 4]}${HEX[c & 0xf]}`;
       }
     } else if (c === 0x2028 || c === 0x2029) {
       esc = c === 0x2028 ? "\\u2028" : "\\u2029";

@@ -78,7 +78,8 @@ export async function* decodeJsonWatchStream(
           } else column++;
           continue;
         }
-        if (c !== 0x7b) throw new DecodeError("json", "expected a watch event object", { offset: consumed, line, column });
+        if (c !== 0x7b)
+          throw new DecodeError("json", "expected a watch event object", { offset: consumed, line, column });
         at = { offset: consumed, line, column };
         from = i;
         length = 1;
@@ -130,7 +131,11 @@ export async function* decodeJsonWatchStream(
  * Decodes one JSON watch event (`{"type":...,"object":{...}}`). `at` is where
  * it starts in a stream, so error positions are the stream's.
  */
-export function decodeJsonWatchEvent(text: string, options: FromJsonOptions = {}, at: FrameStart = { offset: 0, line: 1, column: 1 }): WatchEvent {
+export function decodeJsonWatchEvent(
+  text: string,
+  options: FromJsonOptions = {},
+  at: FrameStart = { offset: 0, line: 1, column: 1 },
+): WatchEvent {
   try {
     const parsed = parseJsonText(text, options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {});
     const root = parsed.value;
@@ -149,16 +154,19 @@ export function decodeJsonWatchEvent(text: string, options: FromJsonOptions = {}
     }
     let type = Object.prototype.hasOwnProperty.call(root, "type") ? root["type"] : undefined;
     if (type instanceof DuplicateKey) type = type.values[type.values.length - 1];
-    if (type !== undefined && type !== null && typeof type !== "string") fail(`cannot unmarshal ${jsonKind(type)} into a string`, "type");
+    if (type !== undefined && type !== null && typeof type !== "string")
+      fail(`cannot unmarshal ${jsonKind(type)} into a string`, "type");
     if (typeof type !== "string" || !EVENT_TYPES.has(type)) {
       const reason = `unknown watch event type ${JSON.stringify(typeof type === "string" ? type : null)}; want one of ${[...EVENT_TYPES].join(", ")}`;
-      if (type === undefined) throw new DecodeError("json", reason, { path: "type", segments: ["type"], offset: 0, line: 1, column: 1 });
+      if (type === undefined)
+        throw new DecodeError("json", reason, { path: "type", segments: ["type"], offset: 0, line: 1, column: 1 });
       fail(reason, "type");
     }
     const object = Object.prototype.hasOwnProperty.call(root, "object") ? root["object"] : undefined;
     if (object === undefined || object === null) {
       const reason = `${String(type)} watch event has no object`;
-      if (object === undefined) throw new DecodeError("json", reason, { path: "object", segments: ["object"], offset: 0, line: 1, column: 1 });
+      if (object === undefined)
+        throw new DecodeError("json", reason, { path: "object", segments: ["object"], offset: 0, line: 1, column: 1 });
       fail(reason, "object");
     }
     return { type: type as WatchEventType, object: fromParsedJsonMember(parsed, "object", options) };

@@ -7,7 +7,14 @@ import { DuplicateKey, FloatLiteral, parseJsonText } from "./json-parse.js";
 import { GoMap, RawJson, printGoJson, sortedKeys, type PrintableValue } from "./json-print.js";
 import type { JsonObject, JsonValue } from "../model/json-value.js";
 import { kindOf, type NetworkingObject } from "../model/kinds.js";
-import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "../model/shapes.js";
+import {
+  FIELDS_V1_TYPE,
+  INT_OR_STRING_TYPE,
+  TIME_TYPE,
+  shapeOf,
+  type FieldShape,
+  type MessageShape,
+} from "../model/shapes.js";
 import { formatRfc3339 } from "../model/time.js";
 import { utf8OrUndefined } from "../model/utf8.js";
 
@@ -138,7 +145,8 @@ function fieldJson(fs: FieldShape, msg: AnyMessage | undefined): PrintableValue 
 const hasOwn = Object.prototype.hasOwnProperty;
 
 function scalarJson(v: unknown): PrintableValue {
-  if (typeof v === "bigint") return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+  if (typeof v === "bigint")
+    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
   return v as PrintableValue;
 }
 

@@ -18,10 +18,7 @@ export function isBlankZ(c: number): boolean {
 /** libyaml's printable set: no C0/C1 controls, no BOM, nothing above the BMP. */
 export function isPrintable(c: number): boolean {
   return (
-    c === LF ||
-    (c >= 0x20 && c <= 0x7e) ||
-    (c >= 0xa0 && c <= 0xd7ff) ||
-    (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff)
+    c === LF || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff)
   );
 }
 export function utf8Length(cps: readonly number[]): number {

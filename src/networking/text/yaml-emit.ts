@@ -55,7 +55,8 @@ function analyzeScalar(v: readonly number[]): ScalarAnalysis {
     if (i === 0) {
       if ("#,[]{}&*!|>'\"%@`".includes(String.fromCodePoint(c))) blockIndicators = true;
       else if ((c === 0x3f || c === 0x3a || c === 0x2d) && followedByWhitespace) blockIndicators = true; // ? : -
-    } else if (c === 0x3a && followedByWhitespace) blockIndicators = true; // ": "
+    } else if (c === 0x3a && followedByWhitespace)
+      blockIndicators = true; // ": "
     else if (c === 0x23 && precededByWhitespace) blockIndicators = true; // " #"
     if (!isPrintable(c)) special = true;
     if (c === SP) {
@@ -368,11 +369,7 @@ class GoYamlEmitter {
     const last = v[v.length - 1];
     const beforeLast = v[v.length - 2];
     const chomp =
-      last === undefined || !isBreak(last)
-        ? "-"
-        : beforeLast === undefined || isBreak(beforeLast)
-          ? "+"
-          : "";
+      last === undefined || !isBreak(last) ? "-" : beforeLast === undefined || isBreak(beforeLast) ? "+" : "";
     if (chomp !== "") this.writeIndicator(chomp, false, false, false);
     this.putBreak();
     this.indention = true;

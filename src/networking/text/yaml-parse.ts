@@ -142,7 +142,12 @@ function goBlockScalar(value: string, token: CST.BlockScalar | undefined): strin
   const firstContent = lines.find((l) => !blank(l));
   const contentIndent = indicator > 0 ? token.indent + indicator : firstContent?.match(/^ */)?.[0].length;
 
-  if (indicator > 0 && contentIndent !== undefined && lines.every(blank) && lines.some((l) => l.length > contentIndent)) {
+  if (
+    indicator > 0 &&
+    contentIndent !== undefined &&
+    lines.every(blank) &&
+    lines.some((l) => l.length > contentIndent)
+  ) {
     // go-yaml's scan_block_scalar on blank lines: no folding (a content line
     // that starts with a space is never folded), breaks kept as they come.
     let out = "";
@@ -244,7 +249,8 @@ class DocumentConverter {
       const e = raw[i + 1];
       if (e !== "u" && e !== "U") continue;
       const cp = parseInt(raw.slice(i + 2, i + (e === "u" ? 6 : 10)), 16);
-      if (cp >= 0xd800 && cp <= 0xdfff) throw new DecodeError("yaml", "found invalid Unicode character escape code", this.where(start + i));
+      if (cp >= 0xd800 && cp <= 0xdfff)
+        throw new DecodeError("yaml", "found invalid Unicode character escape code", this.where(start + i));
     }
   }
 
@@ -433,7 +439,8 @@ const SCALAR_MARK = "\x1f";
 function collectionDepthAt(stack: readonly CST.Token[], maxDepth: number): number {
   let depth = 0;
   for (const tok of stack) {
-    if ((tok.type === "block-map" || tok.type === "block-seq" || tok.type === "flow-collection") && ++depth > maxDepth) return tok.offset;
+    if ((tok.type === "block-map" || tok.type === "block-seq" || tok.type === "flow-collection") && ++depth > maxDepth)
+      return tok.offset;
   }
   return -1;
 }
@@ -596,12 +603,26 @@ const NULL_SCALARS = new Set(["", "~", "null", "Null", "NULL"]);
 export function locateYamlPath(text: string, index: number, path: readonly (string | number)[]): DecodeErrorLocation {
   try {
     const lines = new LineCounter();
-    const docs = parseAllDocuments(goYamlSource(text), { version: "1.1", schema: "failsafe", uniqueKeys: false, lineCounter: lines });
+    const docs = parseAllDocuments(goYamlSource(text), {
+      version: "1.1",
+      schema: "failsafe",
+      uniqueKeys: false,
+      lineCounter: lines,
+    });
     if (!Array.isArray(docs)) return {};
     const nonEmpty = docs
       .map((d, i) => ({ d, i }))
       // The same documents parseYamlDocuments keeps: a plain null scalar is empty, a quoted '' is not.
-      .filter(({ d }) => d.contents !== null && !(isScalar(d.contents) && d.contents.type === "PLAIN" && d.contents.tag === undefined && NULL_SCALARS.has(String(d.contents.source))));
+      .filter(
+        ({ d }) =>
+          d.contents !== null &&
+          !(
+            isScalar(d.contents) &&
+            d.contents.type === "PLAIN" &&
+            d.contents.tag === undefined &&
+            NULL_SCALARS.has(String(d.contents.source))
+          ),
+      );
     const entry = nonEmpty[index];
     if (entry === undefined) return {};
     let node: unknown = entry.d.contents;

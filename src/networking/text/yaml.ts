@@ -14,7 +14,8 @@ import { locateYamlPath, parseYamlDocuments } from "./yaml-parse.js";
  * does. Errors name the document, line and column, and the field path.
  */
 export function fromYaml(text: string, options: FromJsonOptions = {}): NetworkingObject[] {
-  if (typeof text !== "string") throw new DecodeError("yaml", `expected YAML text, got ${text === null ? "null" : typeof text}`);
+  if (typeof text !== "string")
+    throw new DecodeError("yaml", `expected YAML text, got ${text === null ? "null" : typeof text}`);
   const docs = parseYamlDocuments(text, {
     uniqueKeys: options.strict === true,
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),

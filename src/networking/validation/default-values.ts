@@ -1,7 +1,10 @@
 // The v1 defaults as values, for validation and the policy engine, which read
 // them without copying (or loading the schemas to copy) the object.
 
-import type { IngressClassParametersReference, NetworkPolicySpec } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import type {
+  IngressClassParametersReference,
+  NetworkPolicySpec,
+} from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 
 /** policyTypes after defaulting: empty means Ingress, plus Egress when there are egress rules. */
 export function effectivePolicyTypes(spec: NetworkPolicySpec): readonly string[] {

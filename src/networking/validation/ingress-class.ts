@@ -1,6 +1,9 @@
 // IngressClass rules as the API server checks them.
 
-import type { IngressClass, IngressClassParametersReference } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import type {
+  IngressClass,
+  IngressClassParametersReference,
+} from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { effectiveParametersScope } from "./default-values.js";
 import { FieldPath } from "../model/path.js";
 import { forbidden, invalid, notSupported, required, tooLong, type FieldError } from "./field-error.js";
@@ -19,7 +22,8 @@ export function validateIngressClass(ic: IngressClass, out: FieldError[]): void 
   if (controller.length === 0) {
     out.push(required(at.child("controller")));
   } else {
-    if (utf8Length(controller) > MAX_CONTROLLER_LENGTH) out.push(tooLong(at.child("controller"), MAX_CONTROLLER_LENGTH));
+    if (utf8Length(controller) > MAX_CONTROLLER_LENGTH)
+      out.push(tooLong(at.child("controller"), MAX_CONTROLLER_LENGTH));
     for (const e of isDomainPrefixedPath(controller)) out.push(invalid(at.child("controller"), e.value, e.detail));
   }
   const params = ic.spec?.parameters;
@@ -51,5 +55,6 @@ function validateParameters(p: IngressClassParametersReference, at: FieldPath, o
     if (!hasNamespace) out.push(required(at.child("namespace"), "`parameters.scope` is set to 'Namespace'"));
     else for (const m of nameIsDnsLabel(p.namespace, false)) out.push(invalid(at.child("namespace"), p.namespace, m));
   }
-  if (scope === "Cluster" && hasNamespace) out.push(forbidden(at.child("namespace"), "`parameters.scope` is set to 'Cluster'"));
+  if (scope === "Cluster" && hasNamespace)
+    out.push(forbidden(at.child("namespace"), "`parameters.scope` is set to 'Cluster'"));
 }

@@ -48,7 +48,10 @@ const CREATE_STRICT_NAMES: IngressValidationOptions = Object.freeze({
   allowInvalidWildcardHostRule: false,
   allowRelaxedServiceNameValidation: false,
 });
-const CREATE_RELAXED_NAMES: IngressValidationOptions = Object.freeze({ ...CREATE_STRICT_NAMES, allowRelaxedServiceNameValidation: true });
+const CREATE_RELAXED_NAMES: IngressValidationOptions = Object.freeze({
+  ...CREATE_STRICT_NAMES,
+  allowRelaxedServiceNameValidation: true,
+});
 const CREATE_OPTIONS = (gates: IngressGates): IngressValidationOptions =>
   gates.relaxedServiceNameValidation ? CREATE_RELAXED_NAMES : CREATE_STRICT_NAMES;
 
@@ -108,7 +111,9 @@ function validateIngressSpec(
   const rules = spec?.rules ?? [];
   const defaultBackend = spec?.defaultBackend;
   if (rules.length === 0 && defaultBackend === undefined) {
-    out.push(invalid(at, null, "either `defaultBackend` or `rules` must be specified", "[]networking.IngressRule(nil)"));
+    out.push(
+      invalid(at, null, "either `defaultBackend` or `rules` must be specified", "[]networking.IngressRule(nil)"),
+    );
   }
   if (spec === undefined) return;
   if (defaultBackend !== undefined) validateBackend(defaultBackend, options, at.child("defaultBackend"), out);
@@ -120,7 +125,8 @@ function validateIngressSpec(
       let wildcard = false;
       const host = rule.host;
       if (host.length > 0) {
-        if (parseIPSloppy(host) !== null) out.push(invalid(rp.child("host"), host, "must be a DNS name, not an IP address"));
+        if (parseIPSloppy(host) !== null)
+          out.push(invalid(rp.child("host"), host, "must be a DNS name, not an IP address"));
         if (host.includes("*")) {
           for (const m of isWildcardDns1123Subdomain(host)) out.push(invalid(rp.child("host"), host, m));
           wildcard = true;
@@ -157,13 +163,23 @@ function validateIngressSpec(
   }
 }
 
-function validateHttpRule(http: HTTPIngressRuleValue, options: IngressValidationOptions, at: FieldPath, out: FieldError[]): void {
+function validateHttpRule(
+  http: HTTPIngressRuleValue,
+  options: IngressValidationOptions,
+  at: FieldPath,
+  out: FieldError[],
+): void {
   const paths = http.paths;
   if (paths.length === 0) out.push(required(at.child("paths")));
   for (let j = 0; j < paths.length; j++) validateHttpPath(paths[j]!, options, at.child("paths").index(j), out);
 }
 
-function validateHttpPath(p: HTTPIngressPath, options: IngressValidationOptions, at: FieldPath, out: FieldError[]): void {
+function validateHttpPath(
+  p: HTTPIngressPath,
+  options: IngressValidationOptions,
+  at: FieldPath,
+  out: FieldError[],
+): void {
   if (!Object.hasOwn(p, "pathType")) {
     out.push(required(at.child("pathType"), "pathType must be specified"));
     return;
@@ -184,7 +200,8 @@ function validateHttpPath(p: HTTPIngressPath, options: IngressValidationOptions,
       }
       break;
     case "ImplementationSpecific":
-      if (path.length > 0 && !path.startsWith("/")) out.push(invalid(at.child("path"), path, "must be an absolute path"));
+      if (path.length > 0 && !path.startsWith("/"))
+        out.push(invalid(at.child("path"), path, "must be an absolute path"));
       break;
     default:
       out.push(notSupported(at.child("pathType"), p.pathType, PATH_TYPES));

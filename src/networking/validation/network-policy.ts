@@ -41,7 +41,11 @@ const CREATE_LEGACY: NetworkPolicyValidationOptions = Object.freeze({
 const CREATE_STRICT: NetworkPolicyValidationOptions = Object.freeze({ ...CREATE_LEGACY, strictIPCIDRValidation: true });
 
 /** ValidateNetworkPolicy. */
-export function validateNetworkPolicy(np: NetworkPolicy, options: NetworkPolicyValidationOptions, out: FieldError[]): void {
+export function validateNetworkPolicy(
+  np: NetworkPolicy,
+  options: NetworkPolicyValidationOptions,
+  out: FieldError[],
+): void {
   validateObjectMeta(np.metadata, true, nameIsDnsSubdomain, FieldPath.root("metadata"), out);
   validateSpec(np.spec, options, FieldPath.root("spec"), out);
 }
@@ -94,7 +98,14 @@ function validateSpec(
   }
   const types = effectivePolicyTypes(spec);
   if (types.length > POLICY_TYPES.length) {
-    out.push(invalid(at.child("policyTypes"), [...types], "may not specify more than two policyTypes", goStringSlice("[]networking.PolicyType", types)));
+    out.push(
+      invalid(
+        at.child("policyTypes"),
+        [...types],
+        "may not specify more than two policyTypes",
+        goStringSlice("[]networking.PolicyType", types),
+      ),
+    );
     return;
   }
   for (let k = 0; k < types.length; k++) {
@@ -102,7 +113,6 @@ function validateSpec(
     if (t !== "Ingress" && t !== "Egress") out.push(notSupported(at.child("policyTypes").index(k), t, POLICY_TYPES));
   }
 }
-
 
 function validatePort(port: NetworkPolicyPort, at: FieldPath, out: FieldError[]): void {
   // An absent protocol is defaulted to TCP; an explicit "" is not.
@@ -113,23 +123,31 @@ function validatePort(port: NetworkPolicyPort, at: FieldPath, out: FieldError[])
   const hasEndPort = Object.hasOwn(port, "endPort");
   const value = port.port;
   if (value === undefined) {
-    if (hasEndPort) out.push(invalid(at.child("endPort"), port.endPort, "may not be specified when `port` is not specified"));
+    if (hasEndPort)
+      out.push(invalid(at.child("endPort"), port.endPort, "may not be specified when `port` is not specified"));
     return;
   }
   if (value.type === 0n) {
     const n = value.intVal;
     for (const m of isValidPortNum(n)) out.push(invalid(at.child("port"), n, m));
     if (hasEndPort) {
-      if (port.endPort < n) out.push(invalid(at.child("endPort"), port.endPort, "must be greater than or equal to `port`"));
+      if (port.endPort < n)
+        out.push(invalid(at.child("endPort"), port.endPort, "must be greater than or equal to `port`"));
       for (const m of isValidPortNum(port.endPort)) out.push(invalid(at.child("endPort"), port.endPort, m));
     }
   } else {
-    if (hasEndPort) out.push(invalid(at.child("endPort"), port.endPort, "may not be specified when `port` is non-numeric"));
+    if (hasEndPort)
+      out.push(invalid(at.child("endPort"), port.endPort, "may not be specified when `port` is non-numeric"));
     for (const m of isValidPortName(value.strVal)) out.push(invalid(at.child("port"), value.strVal, m));
   }
 }
 
-function validatePeer(peer: NetworkPolicyPeer, options: NetworkPolicyValidationOptions, at: FieldPath, out: FieldError[]): void {
+function validatePeer(
+  peer: NetworkPolicyPeer,
+  options: NetworkPolicyValidationOptions,
+  at: FieldPath,
+  out: FieldError[],
+): void {
   const selectorOptions = options;
   let members = 0;
   if (peer.podSelector !== undefined) {
@@ -145,10 +163,16 @@ function validatePeer(peer: NetworkPolicyPeer, options: NetworkPolicyValidationO
     validateIPBlock(peer.ipBlock, options, at.child("ipBlock"), out);
   }
   if (members === 0) out.push(required(at, "must specify a peer"));
-  else if (members > 1 && peer.ipBlock !== undefined) out.push(forbidden(at, "may not specify both ipBlock and another peer"));
+  else if (members > 1 && peer.ipBlock !== undefined)
+    out.push(forbidden(at, "may not specify both ipBlock and another peer"));
 }
 
-function validateIPBlock(block: IPBlock, options: NetworkPolicyValidationOptions, at: FieldPath, out: FieldError[]): void {
+function validateIPBlock(
+  block: IPBlock,
+  options: NetworkPolicyValidationOptions,
+  at: FieldPath,
+  out: FieldError[],
+): void {
   if (block.cidr === "") {
     out.push(required(at.child("cidr")));
     return;
@@ -177,7 +201,8 @@ function legacyCIDRErrors(
   out: FieldError[],
 ): void {
   if (options.strictIPCIDRValidation) {
-    for (const m of cidrForLegacyField(value, { strict: true, allowed: options.allowCIDRs })) out.push(invalid(at, value, m));
+    for (const m of cidrForLegacyField(value, { strict: true, allowed: options.allowCIDRs }))
+      out.push(invalid(at, value, m));
   } else if (unparsable && !options.allowCIDRs.includes(value)) {
     out.push(invalid(at, value, ipMessages.invalidCIDR));
   }

@@ -55,11 +55,17 @@ function validateServiceCIDRSpec(cidrs: readonly string[], out: FieldError[]): v
   }
   if (cidrs.length > 2) {
     out.push(
-      invalid(at, { cidrs: [...cidrs] }, "may only hold up to 2 values", `networking.ServiceCIDRSpec{CIDRs:${goStringSlice("[]string", cidrs)}}`),
+      invalid(
+        at,
+        { cidrs: [...cidrs] },
+        "may only hold up to 2 values",
+        `networking.ServiceCIDRSpec{CIDRs:${goStringSlice("[]string", cidrs)}}`,
+      ),
     );
     return;
   }
-  for (let i = 0; i < cidrs.length; i++) for (const m of isValidCIDR(cidrs[i]!)) out.push(invalid(at.index(i), cidrs[i]!, m));
+  for (let i = 0; i < cidrs.length; i++)
+    for (const m of isValidCIDR(cidrs[i]!)) out.push(invalid(at.index(i), cidrs[i]!, m));
   if (cidrs.length === 2) {
     const a = ipFamilyOfCIDRString(cidrs[0]!);
     if (a !== undefined && a === ipFamilyOfCIDRString(cidrs[1]!)) {
@@ -82,7 +88,8 @@ export function validateServiceCIDRUpdate(sc: ServiceCIDR, old: ServiceCIDR, out
   const before = old.spec?.cidrs ?? [];
   const at = FieldPath.root("spec").child("cidrs");
   if (before.length === now.length) {
-    for (let i = 0; i < before.length; i++) if (before[i] !== now[i]) out.push(invalid(at.index(i), now[i]!, FIELD_IMMUTABLE));
+    for (let i = 0; i < before.length; i++)
+      if (before[i] !== now[i]) out.push(invalid(at.index(i), now[i]!, FIELD_IMMUTABLE));
   } else if (before.length === 1 && now.length === 2) {
     // Going dual-stack: the existing CIDR stays, the added one is checked.
     if (now[0] !== before[0]) out.push(invalid(at.index(0), now[0]!, FIELD_IMMUTABLE));

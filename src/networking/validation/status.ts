@@ -19,7 +19,12 @@ import { generateName } from "./rules/object-meta.js";
 export function toStatus(obj: NetworkingObject, errors: readonly FieldError[]): Status {
   const info = kindOf(obj);
   const meta = (obj as { metadata?: ObjectMeta }).metadata;
-  const name = meta === undefined ? "" : meta.name !== "" || meta.generateName === "" ? meta.name : generateName(meta.generateName);
+  const name =
+    meta === undefined
+      ? ""
+      : meta.name !== "" || meta.generateName === ""
+        ? meta.name
+        : generateName(meta.generateName);
   const group = info.apiVersion.includes("/") ? info.apiVersion.slice(0, info.apiVersion.indexOf("/")) : "";
   const qualified = group === "" ? info.kind : `${info.kind}.${group}`;
   const aggregate = aggregateMessage(errors);
@@ -32,7 +37,9 @@ export function toStatus(obj: NetworkingObject, errors: readonly FieldError[]): 
       name,
       group,
       kind: info.kind,
-      causes: errors.map((e) => create(StatusCauseSchema, { reason: e.type, message: formatFieldErrorBody(e), field: e.field })),
+      causes: errors.map((e) =>
+        create(StatusCauseSchema, { reason: e.type, message: formatFieldErrorBody(e), field: e.field }),
+      ),
     }),
     code: 422,
   });

@@ -138,7 +138,8 @@ function validateList(
   info: KindName,
   options: ValidateOptions,
 ): FieldError[] {
-  if (options.old !== undefined) throw new TypeError(`validate: update validation takes single objects, not a ${info.kind}`);
+  if (options.old !== undefined)
+    throw new TypeError(`validate: update validation takes single objects, not a ${info.kind}`);
   const out: FieldError[] = [];
   for (let i = 0; i < list.items.length; i++) {
     for (const e of validate(list.items[i]!, options)) out.push(prefixed(e, i));
@@ -213,4 +214,3 @@ function createChangesMeta(m: ObjectMeta, info: KindName): boolean {
 function shallowCopy<T extends object>(o: T): T {
   return Object.assign(Object.create(Object.getPrototypeOf(o) as object) as T, o);
 }
-

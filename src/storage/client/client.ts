@@ -33,7 +33,11 @@ import type {
   NvmeNamespacePatchInput as NvmeNamespaceUpdate,
   NvmeNamespacePostInput as NvmeNamespaceCreate,
 } from "../codecs/nvme-namespace.js";
-import type { QuotaRule, QuotaRulePatchInput as QuotaRuleUpdate, QuotaRulePostInput as QuotaRuleCreate } from "../codecs/quota-rule.js";
+import type {
+  QuotaRule,
+  QuotaRulePatchInput as QuotaRuleUpdate,
+  QuotaRulePostInput as QuotaRuleCreate,
+} from "../codecs/quota-rule.js";
 import { raceAbort, systemClientClock, type StorageClientClock } from "./abort.js";
 import { DEFAULT_CODECS, type ResourceCodec } from "./codec-hooks.js";
 import { StorageJobError, StorageJobTimeoutError, StorageNetworkError, StorageProtocolError } from "./errors.js";
@@ -61,7 +65,8 @@ import { createNodeFetch, encodeMultipart, type FetchLike, type FetchResponse } 
 const TERMINAL_FAILURE_STATES = new Set(["failure", "cancelled", "canceled", "expired"]);
 
 function positive(name: string, v: number): number {
-  if (!(typeof v === "number" && Number.isFinite(v) && v > 0)) throw new RangeError(`${name} must be a positive number, got ${String(v)}`);
+  if (!(typeof v === "number" && Number.isFinite(v) && v > 0))
+    throw new RangeError(`${name} must be a positive number, got ${String(v)}`);
   return v;
 }
 
@@ -154,23 +159,32 @@ export class StorageClient {
     } catch {
       throw new TypeError("StorageClient: baseUrl is not a valid URL");
     }
-    if (url.username !== "" || url.password !== "") throw new TypeError("StorageClient: baseUrl must not carry credentials; use username and password");
-    if (url.search !== "" || url.hash !== "") throw new TypeError("StorageClient: baseUrl must not have a query or fragment");
+    if (url.username !== "" || url.password !== "")
+      throw new TypeError("StorageClient: baseUrl must not carry credentials; use username and password");
+    if (url.search !== "" || url.hash !== "")
+      throw new TypeError("StorageClient: baseUrl must not have a query or fragment");
     if (url.protocol === "http:") {
       if (options.allowInsecureHttp !== true) {
-        throw new TypeError("StorageClient: refusing plain http: the password would travel in clear; use https or set allowInsecureHttp: true");
+        throw new TypeError(
+          "StorageClient: refusing plain http: the password would travel in clear; use https or set allowInsecureHttp: true",
+        );
       }
     } else if (url.protocol !== "https:") {
       throw new TypeError(`StorageClient: unsupported protocol ${url.protocol}`);
     }
-    if (typeof options.username !== "string" || options.username === "") throw new TypeError("StorageClient: username is required");
-    if (options.username.includes(":")) throw new TypeError("StorageClient: username must not contain ':' (HTTP Basic)");
+    if (typeof options.username !== "string" || options.username === "")
+      throw new TypeError("StorageClient: username is required");
+    if (options.username.includes(":"))
+      throw new TypeError("StorageClient: username must not contain ':' (HTTP Basic)");
     if (typeof options.password !== "string") throw new TypeError("StorageClient: password must be a string");
     if (options.tls !== undefined && options.fetch !== undefined) {
-      throw new TypeError("StorageClient: tls options apply to the built-in transport; configure TLS inside your fetch instead");
+      throw new TypeError(
+        "StorageClient: tls options apply to the built-in transport; configure TLS inside your fetch instead",
+      );
     }
     for (const name of Object.keys(options.headers ?? {})) {
-      if (name.toLowerCase() === "authorization") throw new TypeError("StorageClient: headers must not set Authorization");
+      if (name.toLowerCase() === "authorization")
+        throw new TypeError("StorageClient: headers must not set Authorization");
     }
 
     this.#origin = url.origin;
@@ -202,10 +216,25 @@ export class StorageClient {
     this.paths = Object.freeze({ ...DEFAULT_STORAGE_PATHS, ...options.paths });
 
     const seg = encodeURIComponent;
-    this.cloneTokens = new StorageBulkResource(this, this.paths.cloneTokens, (k: CloneTokenKey) => `${seg(k.nodeUuid)}/${seg(k.uuid)}`, codecs.cloneToken ?? {});
+    this.cloneTokens = new StorageBulkResource(
+      this,
+      this.paths.cloneTokens,
+      (k: CloneTokenKey) => `${seg(k.nodeUuid)}/${seg(k.uuid)}`,
+      codecs.cloneToken ?? {},
+    );
     this.caches = new StorageBulkResource(this, this.paths.caches, (k: string) => seg(k), codecs.cache ?? {});
-    this.nvmeNamespaces = new StorageBulkResource(this, this.paths.nvmeNamespaces, (k: string) => seg(k), codecs.nvmeNamespace ?? {});
-    this.quotaRules = new StorageBulkResource(this, this.paths.quotaRules, (k: string) => seg(k), codecs.quotaRule ?? {});
+    this.nvmeNamespaces = new StorageBulkResource(
+      this,
+      this.paths.nvmeNamespaces,
+      (k: string) => seg(k),
+      codecs.nvmeNamespace ?? {},
+    );
+    this.quotaRules = new StorageBulkResource(
+      this,
+      this.paths.quotaRules,
+      (k: string) => seg(k),
+      codecs.quotaRule ?? {},
+    );
     this.software = new SoftwareApi(this, codecs);
   }
 
@@ -235,7 +264,8 @@ export class StorageClient {
 
   /** Builds the absolute URL of an API path (`/api/...`) plus query. */
   url(path: string, query?: QueryObject): URL {
-    if (!path.startsWith("/")) throw new TypeError(`StorageClient: path must start with '/', got ${JSON.stringify(path)}`);
+    if (!path.startsWith("/"))
+      throw new TypeError(`StorageClient: path must start with '/', got ${JSON.stringify(path)}`);
     const qs = encodeQuery(query);
     const sep = path.includes("?") ? "&" : "?";
     return new URL(`${this.#origin}${this.#basePath}${path}${qs === "" ? "" : sep + qs}`);
@@ -244,7 +274,8 @@ export class StorageClient {
   /** Resolves a HAL href (`/api/...`, as-is, query included) against the base; refuses other origins. */
   #resolveLink(href: string, request: string): URL {
     if (href.startsWith("/") && !href.startsWith("//")) {
-      const path = this.#basePath !== "" && href.startsWith(`${this.#basePath}/`) ? href.slice(this.#basePath.length) : href;
+      const path =
+        this.#basePath !== "" && href.startsWith(`${this.#basePath}/`) ? href.slice(this.#basePath.length) : href;
       return new URL(`${this.#origin}${this.#basePath}${path}`);
     }
     // Links come from the server: scrubbed like any answer text before they reach an error.
@@ -258,7 +289,10 @@ export class StorageClient {
     if (abs.origin !== this.#origin) {
       // The link as sent, not the parsed origin: parsing lowercases the host, which would
       // let a password in it slip past the (exact) redaction.
-      throw new StorageProtocolError(request, `refusing a link to another origin (${shown(href)}); credentials are sent only to ${this.#origin}`);
+      throw new StorageProtocolError(
+        request,
+        `refusing a link to another origin (${shown(href)}); credentials are sent only to ${this.#origin}`,
+      );
     }
     return abs;
   }
@@ -295,10 +329,23 @@ export class StorageClient {
       text = await raceAbort(readCapped(res, this.#maxResponseBytes), signal);
     } catch (err) {
       if (err instanceof ResponseTooLarge) {
-        this.#logger?.({ method: init.method, path: init.url.pathname, status: err.status, durationMs: Date.now() - started });
-        throw new StorageProtocolError(request, `HTTP ${err.status} with an answer larger than ${err.limit} bytes (maxResponseBytes); it was not read to the end`);
+        this.#logger?.({
+          method: init.method,
+          path: init.url.pathname,
+          status: err.status,
+          durationMs: Date.now() - started,
+        });
+        throw new StorageProtocolError(
+          request,
+          `HTTP ${err.status} with an answer larger than ${err.limit} bytes (maxResponseBytes); it was not read to the end`,
+        );
       }
-      this.#logger?.({ method: init.method, path: init.url.pathname, status: undefined, durationMs: Date.now() - started });
+      this.#logger?.({
+        method: init.method,
+        path: init.url.pathname,
+        status: undefined,
+        durationMs: Date.now() - started,
+      });
       if (init.signal?.aborted === true) throw init.signal.reason;
       if (timeout.aborted) throw new StorageNetworkError(request, `no answer within ${timeoutMs} ms`);
       // The original error is kept as `cause` only when it carries no secret (a custom fetch
@@ -309,10 +356,20 @@ export class StorageClient {
       } catch {
         causeText = REDACTED;
       }
-      const safe = !secrets.some((x) => x.length >= MIN_SECRET_LENGTH && causeText.includes(x)) && !causeText.includes(REDACTED);
-      throw new StorageNetworkError(request, redactString(`network error: ${errorText(err)}`, secrets), safe ? { cause: err } : {});
+      const safe =
+        !secrets.some((x) => x.length >= MIN_SECRET_LENGTH && causeText.includes(x)) && !causeText.includes(REDACTED);
+      throw new StorageNetworkError(
+        request,
+        redactString(`network error: ${errorText(err)}`, secrets),
+        safe ? { cause: err } : {},
+      );
     }
-    this.#logger?.({ method: init.method, path: init.url.pathname, status: res.status, durationMs: Date.now() - started });
+    this.#logger?.({
+      method: init.method,
+      path: init.url.pathname,
+      status: res.status,
+      durationMs: Date.now() - started,
+    });
 
     let json: unknown = undefined;
     let parsed = true;
@@ -323,10 +380,12 @@ export class StorageClient {
         parsed = false;
       }
     }
-    if (res.status < 200 || res.status >= 300) throw this.#apiError(res, request, parsed ? json : undefined, parsed ? "" : text, secrets);
+    if (res.status < 200 || res.status >= 300)
+      throw this.#apiError(res, request, parsed ? json : undefined, parsed ? "" : text, secrets);
     const contentType = res.headers.get("content-type");
     const shownType = contentType === null ? "no content-type" : redactString(contentType, secrets).slice(0, 100);
-    if (!parsed) throw new StorageProtocolError(request, `HTTP ${res.status} with a body that is not JSON (${shownType})`);
+    if (!parsed)
+      throw new StorageProtocolError(request, `HTTP ${res.status} with a body that is not JSON (${shownType})`);
     // A body that parses as JSON under another declared type (an HTML page "[1]", a proxy's
     // text) is not the API's answer; no Content-Type at all is tolerated.
     if (text.trim() !== "" && contentType !== null && !isJsonContentType(contentType)) {
@@ -335,7 +394,13 @@ export class StorageClient {
     return { status: res.status, json, headers: res.headers, request };
   }
 
-  #apiError(res: FetchResponse, request: string, json: unknown, rawText: string, secrets: readonly string[]): StorageApiError {
+  #apiError(
+    res: FetchResponse,
+    request: string,
+    json: unknown,
+    rawText: string,
+    secrets: readonly string[],
+  ): StorageApiError {
     const err = isObject(json) && isObject(json["error"]) ? json["error"] : undefined;
     let message: string;
     let code = "";
@@ -376,12 +441,22 @@ export class StorageClient {
   }
 
   /** The pages of a collection GET, following `_links.next` as-is; throws on a repeated or foreign next link. */
-  async *pages<T = unknown>(path: string, query?: QueryObject, options: CallOptions = {}): AsyncGenerator<Collection<T>, void, undefined> {
+  async *pages<T = unknown>(
+    path: string,
+    query?: QueryObject,
+    options: CallOptions = {},
+  ): AsyncGenerator<Collection<T>, void, undefined> {
     let url: URL | undefined = this.url(path, query);
     const seen = new Set<string>();
     while (url !== undefined) {
       seen.add(url.href);
-      const res = await this.#send({ method: "GET", url, signal: options.signal, timeoutMs: options.timeoutMs, minTimeoutMs: minTimeoutFor(query) });
+      const res = await this.#send({
+        method: "GET",
+        url,
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+        minTimeoutMs: minTimeoutFor(query),
+      });
       const body = res.json;
       if (!isObject(body) || (body["records"] !== undefined && !Array.isArray(body["records"]))) {
         throw new StorageProtocolError(res.request, "a collection answer must be an object with a records array");
@@ -393,14 +468,21 @@ export class StorageClient {
       const nextUrl = this.#resolveLink(next, res.request);
       if (seen.has(nextUrl.href)) {
         const shown = redactString(next, this.#secrets(undefined)).slice(0, 200);
-        throw new StorageProtocolError(res.request, `the server repeated the next link ${shown}; stopping to avoid an endless loop`);
+        throw new StorageProtocolError(
+          res.request,
+          `the server repeated the next link ${shown}; stopping to avoid an endless loop`,
+        );
       }
       url = nextUrl;
     }
   }
 
   /** The records of a collection, lazily, across all pages. */
-  async *list<T = unknown>(path: string, query?: QueryObject, options: CallOptions & { readonly decode?: (json: unknown) => T } = {}): AsyncGenerator<T, void, undefined> {
+  async *list<T = unknown>(
+    path: string,
+    query?: QueryObject,
+    options: CallOptions & { readonly decode?: (json: unknown) => T } = {},
+  ): AsyncGenerator<T, void, undefined> {
     for await (const page of this.pages<unknown>(path, query, options)) {
       for (const r of page.records ?? []) yield options.decode === undefined ? (r as T) : options.decode(r);
     }
@@ -408,18 +490,31 @@ export class StorageClient {
 
   /** `num_records` of a collection query (`return_records=false`). */
   async count(path: string, query?: QueryObject, options: CallOptions = {}): Promise<number> {
-    const body = await this.request<Collection<unknown>>("GET", path, { query: { ...query, return_records: false }, ...options });
+    const body = await this.request<Collection<unknown>>("GET", path, {
+      query: { ...query, return_records: false },
+      ...options,
+    });
     const n = body?.num_records;
     if (typeof n !== "number") throw new StorageProtocolError(`GET ${path}`, "a count answer must carry num_records");
     return n;
   }
 
   /** POST / PATCH / DELETE; waits for the answer's job(s) unless `wait: false`. */
-  mutate<T = unknown>(method: "POST" | "PATCH" | "DELETE", path: string, options: MutationOptions & { readonly body?: unknown } = {}): Promise<MutationResult<T>> {
+  mutate<T = unknown>(
+    method: "POST" | "PATCH" | "DELETE",
+    path: string,
+    options: MutationOptions & { readonly body?: unknown } = {},
+  ): Promise<MutationResult<T>> {
     return this.#mutate<T>(method, path, this.#body(options), undefined, options);
   }
 
-  async #mutate<T>(method: string, path: string, payload: { body?: string | Uint8Array }, contentType: string | undefined, options: MutationOptions): Promise<MutationResult<T>> {
+  async #mutate<T>(
+    method: string,
+    path: string,
+    payload: { body?: string | Uint8Array },
+    contentType: string | undefined,
+    options: MutationOptions,
+  ): Promise<MutationResult<T>> {
     const res = await this.#send({
       method,
       url: this.url(path, options.query),
@@ -431,7 +526,8 @@ export class StorageClient {
       secrets: options.secrets,
     });
     const refs = jobRefs(res.json);
-    if (res.status === 202 && refs.length === 0) throw new StorageProtocolError(res.request, "HTTP 202 Accepted without a job in the body");
+    if (res.status === 202 && refs.length === 0)
+      throw new StorageProtocolError(res.request, "HTTP 202 Accepted without a job in the body");
     const wait = options.wait ?? true;
     const jobs: Job[] = [];
     for (const ref of refs) {
@@ -449,13 +545,20 @@ export class StorageClient {
         );
       }
     }
-    return { status: res.status, body: res.json as T | undefined, job: jobs[0], jobs, location: res.headers.get("location") ?? undefined };
+    return {
+      status: res.status,
+      body: res.json as T | undefined,
+      job: jobs[0],
+      jobs,
+      location: res.headers.get("location") ?? undefined,
+    };
   }
 
   /** Reads one job record. */
   async getJob(uuid: string, options: CallOptions = {}): Promise<Job> {
     const json = await this.request("GET", `${this.paths.jobs}/${encodeURIComponent(uuid)}`, options);
-    if (!isObject(json)) throw new StorageProtocolError(`GET ${this.paths.jobs}/${uuid}`, "a job answer must be an object");
+    if (!isObject(json))
+      throw new StorageProtocolError(`GET ${this.paths.jobs}/${uuid}`, "a job answer must be an object");
     return this.#jobCodec.decode === undefined ? (json as unknown as Job) : this.#jobCodec.decode(json);
   }
 
@@ -464,7 +567,10 @@ export class StorageClient {
    * (StorageJobError); StorageJobTimeoutError after the total timeout; rejects with the
    * signal's reason when aborted.
    */
-  async waitForJob(uuid: string, options: JobWaitOptions & { readonly secrets?: readonly string[] } = {}): Promise<Job> {
+  async waitForJob(
+    uuid: string,
+    options: JobWaitOptions & { readonly secrets?: readonly string[] } = {},
+  ): Promise<Job> {
     const o = { ...this.#jobDefaults, ...options };
     const timeoutMs = positive("timeoutMs", o.timeoutMs ?? 120_000);
     const maxInterval = positive("maxIntervalMs", o.maxIntervalMs ?? 5_000);
@@ -503,11 +609,24 @@ export class StorageClient {
   }
 
   /** POSTs a multipart/form-data body with one file part; waits for the job like `mutate`. */
-  async postFile(path: string, file: UploadFile, options: MutationOptions & { readonly field?: string } = {}): Promise<MutationResult> {
+  async postFile(
+    path: string,
+    file: UploadFile,
+    options: MutationOptions & { readonly field?: string } = {},
+  ): Promise<MutationResult> {
     const data =
-      file.data instanceof Uint8Array ? file.data : file.data instanceof ArrayBuffer ? new Uint8Array(file.data) : new Uint8Array(await file.data.arrayBuffer());
+      file.data instanceof Uint8Array
+        ? file.data
+        : file.data instanceof ArrayBuffer
+          ? new Uint8Array(file.data)
+          : new Uint8Array(await file.data.arrayBuffer());
     const { body, contentType } = encodeMultipart([
-      { field: options.field ?? "file", filename: file.filename, data, ...(file.contentType === undefined ? {} : { contentType: file.contentType }) },
+      {
+        field: options.field ?? "file",
+        filename: file.filename,
+        data,
+        ...(file.contentType === undefined ? {} : { contentType: file.contentType }),
+      },
     ]);
     return this.#mutate("POST", path, { body }, contentType, options);
   }

@@ -20,7 +20,11 @@ import type {
   NvmeNamespacePatchInput as NvmeNamespaceUpdate,
   NvmeNamespacePostInput as NvmeNamespaceCreate,
 } from "../codecs/nvme-namespace.js";
-import type { QuotaRule, QuotaRulePatchInput as QuotaRuleUpdate, QuotaRulePostInput as QuotaRuleCreate } from "../codecs/quota-rule.js";
+import type {
+  QuotaRule,
+  QuotaRulePatchInput as QuotaRuleUpdate,
+  QuotaRulePostInput as QuotaRuleCreate,
+} from "../codecs/quota-rule.js";
 import type {
   SoftwareDownloadInput as SoftwareDownloadRequest,
   SoftwareDownloadProgress,

@@ -25,7 +25,9 @@ export class StorageJobError extends Error {
     const message = job.message ?? job.error?.message ?? "";
     const code = job.code ?? job.error?.code;
     const what = job.description === undefined ? `job ${uuid}` : `job ${uuid} (${job.description})`;
-    super(`${what} ended in state ${state}${code === undefined ? "" : ` [${code}]`}${message === "" ? "" : `: ${message}`}`);
+    super(
+      `${what} ended in state ${state}${code === undefined ? "" : ` [${code}]`}${message === "" ? "" : `: ${message}`}`,
+    );
     this.uuid = uuid;
     this.state = state;
     this.jobMessage = message;
@@ -45,7 +47,10 @@ export class StorageJobTimeoutError extends Error {
   readonly lastJob: Job | undefined;
 
   constructor(uuid: string, timeoutMs: number, lastJob: Job | undefined) {
-    const state = lastJob?.state === undefined ? "" : ` (last state ${lastJob.state}${lastJob.message === undefined ? "" : `: ${lastJob.message}`})`;
+    const state =
+      lastJob?.state === undefined
+        ? ""
+        : ` (last state ${lastJob.state}${lastJob.message === undefined ? "" : `: ${lastJob.message}`})`;
     super(`job ${uuid} still not finished after ${timeoutMs} ms${state}; it may still be running on the cluster`);
     this.uuid = uuid;
     this.timeoutMs = timeoutMs;

@@ -40,7 +40,10 @@ function flattenQuery(query: QueryObject, prefix: string, out: [string, string][
 function checkQuery(query: QueryObject): void {
   const rt = query["return_timeout"];
   if (rt !== undefined && !(typeof rt === "number" && Number.isInteger(rt) && rt >= 0 && rt <= 120)) {
-    throw new StorageCodecError("return_timeout", `must be an integer number of seconds in 0..120, got ${JSON.stringify(rt)}`);
+    throw new StorageCodecError(
+      "return_timeout",
+      `must be an integer number of seconds in 0..120, got ${JSON.stringify(rt)}`,
+    );
   }
   const mr = query["max_records"];
   if (mr !== undefined && !(typeof mr === "number" && Number.isInteger(mr) && mr >= 1)) {
@@ -63,7 +66,14 @@ export function encodeQuery(query: QueryObject | undefined): string {
 }
 
 /** Query parameters that are not filters: a bulk query made only of these matches everything. */
-const NON_FILTER_PARAMS = new Set(["fields", "max_records", "return_records", "return_timeout", "order_by", "ignore_unknown_fields"]);
+const NON_FILTER_PARAMS = new Set([
+  "fields",
+  "max_records",
+  "return_records",
+  "return_timeout",
+  "order_by",
+  "ignore_unknown_fields",
+]);
 
 /** The filters of a query (dotted name → value), without the control parameters. */
 export function queryFilters(query: QueryObject): [string, string][] {

@@ -75,7 +75,10 @@ export class StorageResource<R, C, U, K> extends StorageCollectionApi<R> {
   }
 
   async get(key: K, query?: Query, options: CallOptions = {}): Promise<R> {
-    const json = await this.#client.request("GET", this.instancePath(key), { ...(query === undefined ? {} : { query }), ...options });
+    const json = await this.#client.request("GET", this.instancePath(key), {
+      ...(query === undefined ? {} : { query }),
+      ...options,
+    });
     return this.decode(json);
   }
 
@@ -83,7 +86,8 @@ export class StorageResource<R, C, U, K> extends StorageCollectionApi<R> {
   async create(input: C, options: MutationOptions = {}): Promise<CreateResult<R>> {
     const body = this.#codec.encodePost === undefined ? input : this.#codec.encodePost(input);
     const result = await this.#client.mutate("POST", this.path, { ...options, body });
-    const records = isObject(result.body) && Array.isArray(result.body["records"]) ? (result.body["records"] as unknown[]) : [];
+    const records =
+      isObject(result.body) && Array.isArray(result.body["records"]) ? (result.body["records"] as unknown[]) : [];
     return { ...result, record: records[0] === undefined ? undefined : this.decode(records[0]) };
   }
 
@@ -136,14 +140,26 @@ export class StorageBulkResource<R, C, U, K> extends StorageResource<R, C, U, K>
     const merged: QueryObject = { ...options.query, ...query };
     if (queryFilters(merged).length > 0) return merged;
     if (options.all !== true) {
-      throw new StorageCodecError("query", "names no filter, so it would change every record of the collection; add a filter or pass { all: true }");
+      throw new StorageCodecError(
+        "query",
+        "names no filter, so it would change every record of the collection; add a filter or pass { all: true }",
+      );
     }
     return { ...merged, uuid: "*" };
   }
 
-  async #bulk(method: "PATCH" | "DELETE", query: QueryObject, body: unknown, options: BulkOptions): Promise<BulkResult> {
+  async #bulk(
+    method: "PATCH" | "DELETE",
+    query: QueryObject,
+    body: unknown,
+    options: BulkOptions,
+  ): Promise<BulkResult> {
     const { all: _all, ...rest } = options;
-    const result = await this.#client.mutate(method, this.path, { ...rest, query, ...(body === undefined ? {} : { body }) });
+    const result = await this.#client.mutate(method, this.path, {
+      ...rest,
+      query,
+      ...(body === undefined ? {} : { body }),
+    });
     const n = isObject(result.body) ? result.body["num_records"] : undefined;
     return { ...result, numRecords: typeof n === "number" ? n : undefined };
   }

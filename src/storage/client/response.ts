@@ -6,7 +6,10 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /** Thrown inside #send when an answer passes maxResponseBytes; it becomes a StorageProtocolError. */
 export class ResponseTooLarge extends Error {
-  constructor(readonly status: number, readonly limit: number) {
+  constructor(
+    readonly status: number,
+    readonly limit: number,
+  ) {
     super(`answer larger than ${limit} bytes`);
   }
 }
@@ -44,7 +47,10 @@ function cancelBody(body: AsyncIterable<Uint8Array>): void {
   const b = body as { destroy?: () => void; cancel?: () => Promise<void> };
   if (typeof b.destroy === "function") b.destroy();
   else if (typeof b.cancel === "function") b.cancel().catch(() => {});
-  else void body[Symbol.asyncIterator]().return?.()?.catch(() => {});
+  else
+    void body[Symbol.asyncIterator]()
+      .return?.()
+      ?.catch(() => {});
 }
 
 /** JSON media types: application/json and application/*+json (hal+json). */

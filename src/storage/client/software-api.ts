@@ -61,14 +61,26 @@ export class SoftwareApi {
     this.#client = client;
     this.#codec = codecs.software ?? {};
     this.#downloadCodec = codecs.softwareDownload ?? {};
-    this.packages = new StorageResource(client, client.paths.softwarePackages, (v: string) => encodeURIComponent(v), codecs.softwarePackage ?? {});
+    this.packages = new StorageResource(
+      client,
+      client.paths.softwarePackages,
+      (v: string) => encodeURIComponent(v),
+      codecs.softwarePackage ?? {},
+    );
     const historyCodec = codecs.softwareHistory;
-    this.history = new StorageCollectionApi(client, client.paths.softwareHistory, historyCodec?.decode === undefined ? undefined : (j) => historyCodec.decode!(j));
+    this.history = new StorageCollectionApi(
+      client,
+      client.paths.softwareHistory,
+      historyCodec?.decode === undefined ? undefined : (j) => historyCodec.decode!(j),
+    );
   }
 
   /** The software profile. */
   async get(query?: Query, options: CallOptions = {}): Promise<SoftwareProfile> {
-    const json = await this.#client.request("GET", this.#client.paths.software, { ...(query === undefined ? {} : { query }), ...options });
+    const json = await this.#client.request("GET", this.#client.paths.software, {
+      ...(query === undefined ? {} : { query }),
+      ...options,
+    });
     return this.#codec.decode === undefined ? (json as SoftwareProfile) : this.#codec.decode(json);
   }
 
@@ -117,7 +129,11 @@ export class SoftwareApi {
 
   /** `PATCH /api/cluster/software?action=<action>` with an empty body. */
   #action(action: "pause" | "resume" | "cancel", options: MutationOptions): Promise<MutationResult> {
-    return this.#client.mutate("PATCH", this.#client.paths.software, { ...options, query: { ...options.query, action }, body: {} });
+    return this.#client.mutate("PATCH", this.#client.paths.software, {
+      ...options,
+      query: { ...options.query, action },
+      body: {},
+    });
   }
   pause(options: MutationOptions = {}): Promise<MutationResult> {
     return this.#action("pause", options);
@@ -132,7 +148,9 @@ export class SoftwareApi {
   /** The download progress (`GET .../download`). */
   async downloadProgress(options: CallOptions = {}): Promise<SoftwareDownloadProgress> {
     const json = await this.#client.request("GET", this.#client.paths.softwareDownload, options);
-    return this.#downloadCodec.decode === undefined ? (json as SoftwareDownloadProgress) : this.#downloadCodec.decode(json);
+    return this.#downloadCodec.decode === undefined
+      ? (json as SoftwareDownloadProgress)
+      : this.#downloadCodec.decode(json);
   }
 
   /**
@@ -152,11 +170,17 @@ export class SoftwareApi {
         ...base,
         onPoll: async (job) => {
           await base.onPoll?.(job);
-          if (job.state !== "success" && job.state !== "failure") await onProgress(await this.downloadProgress(call), job);
+          if (job.state !== "success" && job.state !== "failure")
+            await onProgress(await this.downloadProgress(call), job);
         },
       };
     }
-    const result = await this.#client.mutate("POST", this.#client.paths.softwareDownload, { ...options, wait, body, secrets });
+    const result = await this.#client.mutate("POST", this.#client.paths.softwareDownload, {
+      ...options,
+      wait,
+      body,
+      secrets,
+    });
     const progress = await this.downloadProgress(call);
     await onProgress?.(progress, result.job);
     return { ...result, progress };

@@ -49,8 +49,8 @@ export function createNodeFetch(tls: ClientTlsOptions): FetchLike & { close(): v
   const ca =
     tls.ca === undefined
       ? undefined
-      : (Array.isArray(tls.ca) ? (tls.ca as readonly (string | Uint8Array)[]) : [tls.ca as string | Uint8Array]).map((c) =>
-          typeof c === "string" ? c : Buffer.from(c),
+      : (Array.isArray(tls.ca) ? (tls.ca as readonly (string | Uint8Array)[]) : [tls.ca as string | Uint8Array]).map(
+          (c) => (typeof c === "string" ? c : Buffer.from(c)),
         );
   const httpsAgent = new https.Agent({
     keepAlive: true,
@@ -72,7 +72,12 @@ export function createNodeFetch(tls: ClientTlsOptions): FetchLike & { close(): v
         reject(signal.reason);
         return;
       }
-      const body = init.body === undefined ? undefined : typeof init.body === "string" ? Buffer.from(init.body, "utf8") : init.body;
+      const body =
+        init.body === undefined
+          ? undefined
+          : typeof init.body === "string"
+            ? Buffer.from(init.body, "utf8")
+            : init.body;
       const headers: Record<string, string> = { ...init.headers };
       if (body !== undefined) headers["content-length"] = String(body.byteLength);
       const options: https.RequestOptions = {
@@ -144,7 +149,10 @@ export interface MultipartFile {
  * Encodes a multipart/form-data body with one or more file parts (RFC 7578). The filename is
  * quoted with `"`, CR and LF percent-encoded, as browsers do.
  */
-export function encodeMultipart(files: readonly MultipartFile[]): { readonly body: Uint8Array; readonly contentType: string } {
+export function encodeMultipart(files: readonly MultipartFile[]): {
+  readonly body: Uint8Array;
+  readonly contentType: string;
+} {
   const boundary = `----clusterwire-${randomBytes(12).toString("hex")}`;
   const parts: Buffer[] = [];
   const quote = (s: string): string => s.replace(/\r/g, "%0D").replace(/\n/g, "%0A").replace(/"/g, "%22");
@@ -162,5 +170,8 @@ export function encodeMultipart(files: readonly MultipartFile[]): { readonly bod
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`, "utf8"));
   const body = Buffer.concat(parts);
-  return { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }

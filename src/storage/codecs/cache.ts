@@ -103,14 +103,21 @@ function checkSize(body: JsonObject): void {
   const size = body["size"];
   if (typeof size !== "number") return;
   if ((body["relative_size"] as JsonObject | undefined)?.["enabled"] === true) {
-    throw new StorageCodecError("size", "cannot be given when relative_size.enabled is true (the size then follows the origin)");
+    throw new StorageCodecError(
+      "size",
+      "cannot be given when relative_size.enabled is true (the size then follows the origin)",
+    );
   }
   const aggregates = Array.isArray(body["aggregates"]) ? body["aggregates"].length : 0;
   const given = body["constituents_per_aggregate"];
   const perAggregate = typeof given === "number" ? given : CACHE_DEFAULT_CONSTITUENTS_PER_AGGREGATE;
   const constituents = aggregates > 0 ? aggregates * perAggregate : perAggregate;
   const floor = constituents * CACHE_MIN_CONSTITUENT_SIZE;
-  if (size < floor) throw new StorageCodecError("size", `must be at least 1 GiB per constituent (${constituents} constituents: ${floor} bytes), got ${size}`);
+  if (size < floor)
+    throw new StorageCodecError(
+      "size",
+      `must be at least 1 GiB per constituent (${constituents} constituents: ${floor} bytes), got ${size}`,
+    );
 }
 
 /** `prepopulate.dir_paths` / `exclude_dir_paths` entries: directory paths from the volume root, starting with "/". */
@@ -134,7 +141,10 @@ function checkPrepopulate(body: JsonObject): void {
   if (pre === undefined) return;
   const dirs = (pre as JsonObject)["dir_paths"];
   if (!Array.isArray(dirs) || dirs.length === 0) {
-    throw new StorageCodecError("prepopulate.dir_paths", "is required (at least one directory) when prepopulate is given");
+    throw new StorageCodecError(
+      "prepopulate.dir_paths",
+      "is required (at least one directory) when prepopulate is given",
+    );
   }
 }
 
@@ -170,13 +180,19 @@ export const schema = obj({
   relative_size: f(
     "GPU",
     obj(
-      { enabled: bool, percentage: int(CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE.min, CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE.max) },
+      {
+        enabled: bool,
+        percentage: int(CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE.min, CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE.max),
+      },
       { POST: { enabled: false, percentage: CACHE_DEFAULT_RELATIVE_SIZE_PERCENTAGE } },
     ),
   ),
   atime_scrub: f(
     "GPU",
-    obj({ enabled: bool, period: int(CACHE_ATIME_SCRUB_PERIOD_RANGE.min, CACHE_ATIME_SCRUB_PERIOD_RANGE.max) }, { POST: { enabled: false, period: CACHE_DEFAULT_ATIME_SCRUB_PERIOD } }),
+    obj(
+      { enabled: bool, period: int(CACHE_ATIME_SCRUB_PERIOD_RANGE.min, CACHE_ATIME_SCRUB_PERIOD_RANGE.max) },
+      { POST: { enabled: false, period: CACHE_DEFAULT_ATIME_SCRUB_PERIOD } },
+    ),
   ),
   cifs_change_notify: f("GPU", obj({ enabled: bool }, { POST: { enabled: false } })),
   prepopulate: f(

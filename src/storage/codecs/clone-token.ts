@@ -70,7 +70,8 @@ export function encodeLifetime(value: unknown, path: string): JsonValue {
   if (typeof value === "string") {
     if (/^[0-9]+$/.test(value)) {
       const n = Number(value);
-      if (!Number.isSafeInteger(n)) throw new StorageCodecError(path, `invalid lifetime ${showValue(value)}: too large`);
+      if (!Number.isSafeInteger(n))
+        throw new StorageCodecError(path, `invalid lifetime ${showValue(value)}: too large`);
       return checkLifetime(n, value, path);
     }
     if (value.startsWith("P")) return checkLifetime(parseDuration(value, path), value, path);
@@ -88,9 +89,12 @@ export const schema = obj({
   reserve_size: f("GP", size, { encode: sizeWithFloor(CLONE_TOKEN_MIN_RESERVE_SIZE, false) }),
   expiry_time: f(
     "GPU",
-    obj({ limit: f("GPU", duration, { encode: encodeLifetime }), left: f("G", duration) }, {
-      POST: { limit: CLONE_TOKEN_DEFAULT_LIMIT },
-    }),
+    obj(
+      { limit: f("GPU", duration, { encode: encodeLifetime }), left: f("G", duration) },
+      {
+        POST: { limit: CLONE_TOKEN_DEFAULT_LIMIT },
+      },
+    ),
   ),
   _links: f("G", links),
 });

@@ -81,7 +81,15 @@ export const STORAGE_ERROR_CODES: ReadonlyMap<number, StorageErrorCodeInfo> = ((
   const map = new Map<number, StorageErrorCodeInfo>();
   const add = (table: StorageErrorTable, rows: Record<string, { code: number; meaning: string }>): void => {
     for (const [name, row] of Object.entries(rows)) {
-      map.set(row.code, Object.freeze({ code: row.code as StorageErrorCode, name: name as StorageErrorName, meaning: row.meaning, table }));
+      map.set(
+        row.code,
+        Object.freeze({
+          code: row.code as StorageErrorCode,
+          name: name as StorageErrorName,
+          meaning: row.meaning,
+          table,
+        }),
+      );
     }
   };
   add("package_transfer", PACKAGE_TRANSFER_ERRORS);

@@ -1,18 +1,6 @@
 // Jobs: /api/cluster/jobs/<uuid>, and the `{job}` / `{jobs}` answers of asynchronous calls.
 
-import {
-  arr,
-  datetime,
-  decodeBody,
-  decodeErrorCode,
-  enm,
-  f,
-  int,
-  links,
-  obj,
-  str,
-  type InferModel,
-} from "./schema.js";
+import { arr, datetime, decodeBody, decodeErrorCode, enm, f, int, links, obj, str, type InferModel } from "./schema.js";
 
 export const JOB_STATES = ["queued", "running", "paused", "success", "failure"] as const;
 export type JobState = (typeof JOB_STATES)[number];

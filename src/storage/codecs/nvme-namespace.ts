@@ -104,7 +104,10 @@ const BASE_NAME = /^[A-Za-z0-9_.-]{1,255}$/;
 
 function checkBaseName(base: string, path: string): void {
   if (!BASE_NAME.test(base)) {
-    throw new StorageCodecError(path, `the namespace name may hold only letters, digits, "_", "." and "-" (1 to 255 of them), got ${JSON.stringify(base.slice(0, 64))}`);
+    throw new StorageCodecError(
+      path,
+      `the namespace name may hold only letters, digits, "_", "." and "-" (1 to 255 of them), got ${JSON.stringify(base.slice(0, 64))}`,
+    );
   }
 }
 
@@ -163,7 +166,15 @@ export const schema = obj({
   auto_delete: f("GPU", bool),
   clone: f("PU", obj({ source })),
   convert: f("P", obj({ lun: source })),
-  status: f("G", obj({ state: enm(NAMESPACE_STATES), container_state: enm(NAMESPACE_CONTAINER_STATES), read_only: bool, mapped: bool })),
+  status: f(
+    "G",
+    obj({
+      state: enm(NAMESPACE_STATES),
+      container_state: enm(NAMESPACE_CONTAINER_STATES),
+      read_only: bool,
+      mapped: bool,
+    }),
+  ),
   subsystem_map: f("G", obj({ nsid: str, anagrpid: str, subsystem: ref, _links: links })),
   metric: f(
     "G",

@@ -86,11 +86,16 @@ function checkUsers(users: JsonValue[]): void {
     const name = user["name"];
     const id = user["id"];
     if (typeof id === "string") {
-      if (!USER_ID.test(id)) throw new StorageCodecError(`users[${i}].id`, `must be a numeric user id or a security identifier (S-1-…), got ${showValue(id)}`);
+      if (!USER_ID.test(id))
+        throw new StorageCodecError(
+          `users[${i}].id`,
+          `must be a numeric user id or a security identifier (S-1-…), got ${showValue(id)}`,
+        );
       count++;
     } else if (typeof name === "string" && !name.startsWith('"') && name.includes(",")) {
       for (const part of name.split(",")) {
-        if (part.trim() === "") throw new StorageCodecError(`users[${i}].name`, "holds an empty user name between commas");
+        if (part.trim() === "")
+          throw new StorageCodecError(`users[${i}].name`, "holds an empty user name between commas");
         count++;
       }
     } else {
@@ -98,12 +103,16 @@ function checkUsers(users: JsonValue[]): void {
       count++;
     }
   });
-  if (hasDefault && count > 1) throw new StorageCodecError("users", "the empty name (the default user rule) cannot be one of several users");
+  if (hasDefault && count > 1)
+    throw new StorageCodecError("users", "the empty name (the default user rule) cannot be one of several users");
 }
 
 function encodeFilesLimit(value: unknown, path: string): JsonValue {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < QUOTA_UNLIMITED) {
-    throw new StorageCodecError(path, `must be a non-negative integer file count or -1 (no limit), got ${showValue(value)}`);
+    throw new StorageCodecError(
+      path,
+      `must be a non-negative integer file count or -1 (no limit), got ${showValue(value)}`,
+    );
   }
   return value;
 }
@@ -133,7 +142,10 @@ export const schema = obj({
   ),
   files: f(
     "GPU",
-    obj({ hard_limit: f("GPU", int(), { encode: encodeFilesLimit }), soft_limit: f("GPU", int(), { encode: encodeFilesLimit }) }),
+    obj({
+      hard_limit: f("GPU", int(), { encode: encodeFilesLimit }),
+      soft_limit: f("GPU", int(), { encode: encodeFilesLimit }),
+    }),
   ),
   user_mapping: f("GPU", bool, { encode: encodeUserMapping }),
   _links: f("G", links),
@@ -161,7 +173,7 @@ export const quotaRule = {
     requireField(body, "volume");
     requireOneOf(body, "volume", ["uuid", "name"]);
     requireField(body, "type");
-    requireField(body, "qtree.name", "is required (\"\" for the volume level)");
+    requireField(body, "qtree.name", 'is required ("" for the volume level)');
     const type = body["type"] as QuotaRuleType;
     const users = body["users"];
     if (Array.isArray(users)) {
@@ -182,7 +194,8 @@ export const quotaRule = {
         throw new StorageCodecError("users", "is required for a user rule (at least one user)");
       }
     } else {
-      if (users !== undefined) throw new StorageCodecError("users", `is valid only on a user rule, not on a ${type} rule`);
+      if (users !== undefined)
+        throw new StorageCodecError("users", `is valid only on a user rule, not on a ${type} rule`);
       if (has(body, "user_mapping")) {
         throw new StorageCodecError("user_mapping", `is valid only on a user rule, not on a ${type} rule`);
       }

@@ -79,7 +79,9 @@ type IsSecret<M> = M extends { readonly "~secret"?: infer S } ? ([S] extends [tr
  * The decoded model of an object's members: every member optional (the API may omit any),
  * secrets left out; a field with its own decoder has that decoder's type (`f` records it).
  */
-export type ModelOf<F> = Simplify<{ -readonly [K in keyof F as IsSecret<F[K]> extends true ? never : K]?: OutOf<F[K]> }>;
+export type ModelOf<F> = Simplify<{
+  -readonly [K in keyof F as IsSecret<F[K]> extends true ? never : K]?: OutOf<F[K]>;
+}>;
 
 /** The model a schema node decodes to, e.g. `type Cache = InferModel<typeof cacheSchema>`. */
 export type InferModel<N> = OutOf<N>;
@@ -88,7 +90,11 @@ export type InferModel<N> = OutOf<N>;
 type MembersFor<F, Letter extends string, Inherited extends string> = {
   [K in keyof F as Letter extends OpsOf<F[K], Inherited>[number] ? K : never]: F[K];
 };
-type OpsOf<M, Inherited extends string> = M extends { readonly "~ops"?: infer O extends string } ? (string extends O ? Chars<Inherited> : Chars<O>) : Chars<Inherited>;
+type OpsOf<M, Inherited extends string> = M extends { readonly "~ops"?: infer O extends string }
+  ? string extends O
+    ? Chars<Inherited>
+    : Chars<O>
+  : Chars<Inherited>;
 type Chars<S extends string> = S extends `${infer C}${infer R}` ? [C, ...Chars<R>] : [];
 
 /** The input a member accepts: a nested object keeps only the members for the verb. */
@@ -103,7 +109,11 @@ type NodeIn<N, Letter extends string, Ops extends string> = N extends { readonly
 
 /** The input of an object's members for a verb letter ("P" POST, "U" PATCH): every member optional. */
 export type InputOf<F, Letter extends string, Inherited extends string = "G"> = Simplify<{
-  -readonly [K in keyof MembersFor<F, Letter, Inherited>]?: MemberIn<MembersFor<F, Letter, Inherited>[K], Letter, Inherited>;
+  -readonly [K in keyof MembersFor<F, Letter, Inherited>]?: MemberIn<
+    MembersFor<F, Letter, Inherited>[K],
+    Letter,
+    Inherited
+  >;
 }>;
 
 /** The PATCH input a top-level object schema accepts (every member optional, only members with "U"). */
@@ -127,18 +137,24 @@ export const int = (min?: number, max?: number): TypedNode<number> => ({
   ...(min === undefined ? {} : { min }),
   ...(max === undefined ? {} : { max }),
 });
-export const enm = <const V extends readonly (string | number)[]>(values: V): TypedNode<EnumOut<V[number]>, V[number]> => ({ t: "enum", values });
+export const enm = <const V extends readonly (string | number)[]>(
+  values: V,
+): TypedNode<EnumOut<V[number]>, V[number]> => ({ t: "enum", values });
 export const obj = <const F extends Readonly<Record<string, Field | Node>>>(
   fields: F,
   defaults?: Partial<Record<Verb, Readonly<Record<string, JsonValue>>>>,
 ): TypedNode<ModelOf<F>> & { readonly "~fields"?: F } => ({
   t: "object",
-  fields: Object.fromEntries(
-    Object.entries(fields).map(([k, v]) => [k, "t" in v ? { node: v } : v]),
-  ) as Record<string, Field>,
+  fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, "t" in v ? { node: v } : v])) as Record<
+    string,
+    Field
+  >,
   ...(defaults === undefined ? {} : { defaults }),
 });
-export const arr = <I extends Node>(items: I): TypedNode<OutOf<I>[], InOf<I>[]> & { readonly "~items"?: I } => ({ t: "array", items });
+export const arr = <I extends Node>(items: I): TypedNode<OutOf<I>[], InOf<I>[]> & { readonly "~items"?: I } => ({
+  t: "array",
+  items,
+});
 export const f = <const Ops extends string, N extends Node, Out = OutOf<N>, Secret extends boolean = false>(
   ops: Ops,
   node: N,
@@ -172,7 +188,8 @@ const own = (o: Record<string, unknown>, k: string): boolean => Object.prototype
 
 /** Sets an own data property, so a `__proto__` member from JSON stays a member. */
 export function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
   else o[key] = value;
 }
 
@@ -241,7 +258,8 @@ export function decodeLinks(value: unknown, path: string): unknown {
   for (const [rel, link] of Object.entries(value)) {
     const p = join(path, rel);
     if (!isPlainObject(link)) throw wrongType(p, "an object", link);
-    if (own(link, "href") && typeof link["href"] !== "string") throw wrongType(join(p, "href"), "a string", link["href"]);
+    if (own(link, "href") && typeof link["href"] !== "string")
+      throw wrongType(join(p, "href"), "a string", link["href"]);
     const copy: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(link)) setOwn(copy, k, v);
     setOwn(out, rel, copy);
@@ -328,7 +346,8 @@ export function encodeNode(node: Node, value: unknown, path: string, verb: Verb,
         }
         const p = join(path, key);
         const v = value[key];
-        out[key] = field.encode !== undefined ? field.encode(v, p, verb) : encodeNode(field.node, v, p, verb, field.ops ?? ops);
+        out[key] =
+          field.encode !== undefined ? field.encode(v, p, verb) : encodeNode(field.node, v, p, verb, field.ops ?? ops);
       }
       return out;
     }
@@ -337,7 +356,8 @@ export function encodeNode(node: Node, value: unknown, path: string, verb: Verb,
 
 /** Encodes a whole request body: it must be an object. */
 export function encodeBody(node: Node, input: unknown, verb: Verb): JsonObject {
-  if (!isPlainObject(input)) throw new StorageCodecError("", `the ${verb} body must be an object, got ${describe(input)}`);
+  if (!isPlainObject(input))
+    throw new StorageCodecError("", `the ${verb} body must be an object, got ${describe(input)}`);
   return encodeNode(node, input, "", verb, "G") as JsonObject;
 }
 
@@ -401,8 +421,10 @@ export function sizeWithFloor(floor: number, allowUnlimited: boolean) {
 export function stringLength(min: number, max: number) {
   return (value: unknown, path: string): JsonValue => {
     if (typeof value !== "string") throw wrongType(path, "a string", value);
-    if (value.length < min) throw new StorageCodecError(path, min === 1 ? "must not be empty" : `must be at least ${min} characters long`);
-    if (value.length > max) throw new StorageCodecError(path, `must be at most ${max} characters long, got ${value.length}`);
+    if (value.length < min)
+      throw new StorageCodecError(path, min === 1 ? "must not be empty" : `must be at least ${min} characters long`);
+    if (value.length > max)
+      throw new StorageCodecError(path, `must be at most ${max} characters long, got ${value.length}`);
     return value;
   };
 }
@@ -411,7 +433,8 @@ export function stringLength(min: number, max: number) {
 export function sizeInRange(min: number, max: number) {
   return (value: unknown, path: string): JsonValue => {
     const bytes = parseSize(value, path);
-    if (bytes < min || bytes > max) throw new StorageCodecError(path, `must be between ${min} and ${max} bytes, got ${bytes}`);
+    if (bytes < min || bytes > max)
+      throw new StorageCodecError(path, `must be between ${min} and ${max} bytes, got ${bytes}`);
     return bytes;
   };
 }

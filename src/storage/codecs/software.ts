@@ -53,7 +53,6 @@ export type SoftwareDownloadState = (typeof SOFTWARE_DOWNLOAD_STATES)[number];
 export const SOFTWARE_HISTORY_STATES = ["successful", "canceled", "skip_upgrade"] as const;
 export type SoftwareHistoryState = (typeof SOFTWARE_HISTORY_STATES)[number];
 
-
 /** Query parameters of `PATCH /api/cluster/software`. */
 export interface SoftwarePatchQuery {
   validate_only?: boolean;
@@ -161,11 +160,9 @@ export const profileSchema = obj({
   // too. So the codec refuses it in PATCH with the same answer as the reference server (which
   // refuses it as a field that cannot be set), rather than send a body the cluster would ignore
   // or refuse.
-  metrocluster: f(
-    "G",
-    metrocluster,
-    { refuse: "is read-only: it reports the progress of an inter-cluster upgrade (set `version` to start one)" },
-  ),
+  metrocluster: f("G", metrocluster, {
+    refuse: "is read-only: it reports the progress of an inter-cluster upgrade (set `version` to start one)",
+  }),
   _links: f("G", links),
 });
 
@@ -200,7 +197,12 @@ function boolParam(q: Record<string, unknown>, key: string, out: Record<string, 
   out[key] = String(v);
 }
 
-function intParam(q: Record<string, unknown>, key: string, range: { min: number; max: number }, out: Record<string, string>): void {
+function intParam(
+  q: Record<string, unknown>,
+  key: string,
+  range: { min: number; max: number },
+  out: Record<string, string>,
+): void {
   const v = q[key];
   if (v === undefined) return;
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < range.min || v > range.max) {
@@ -298,7 +300,6 @@ export interface SoftwareDownloadInput {
   /** Write-only: never decoded, never echoed in an error. */
   password?: string;
 }
-
 
 function encodeUrl(value: unknown, path: string): JsonValue {
   // The value is never echoed: a URL may carry credentials.

@@ -52,15 +52,15 @@ export function parseSize(value: unknown, path = ""): number {
       throw new StorageCodecError(path, `invalid size ${showValue(value)}: must not be negative`);
     }
     if (value > Number.MAX_SAFE_INTEGER) {
-      throw new StorageCodecError(path, `invalid size ${showValue(value)}: larger than ${Number.MAX_SAFE_INTEGER} bytes`);
+      throw new StorageCodecError(
+        path,
+        `invalid size ${showValue(value)}: larger than ${Number.MAX_SAFE_INTEGER} bytes`,
+      );
     }
     return value === 0 ? 0 : value; // no -0
   }
   if (typeof value !== "string") {
-    throw new StorageCodecError(
-      path,
-      `invalid size ${showValue(value)}: must be an integer or a string such as "40M"`,
-    );
+    throw new StorageCodecError(path, `invalid size ${showValue(value)}: must be an integer or a string such as "40M"`);
   }
   const match = SIZE_PATTERN.exec(value);
   if (match === null) {
@@ -131,8 +131,7 @@ export function parseDuration(value: unknown, path = ""): number {
   if (value.includes("T") && h === undefined && m === undefined && s === undefined) {
     throw bad("T must be followed by hours, minutes or seconds");
   }
-  const total =
-    BigInt(d ?? "0") * 86400n + BigInt(h ?? "0") * 3600n + BigInt(m ?? "0") * 60n + BigInt(s ?? "0");
+  const total = BigInt(d ?? "0") * 86400n + BigInt(h ?? "0") * 3600n + BigInt(m ?? "0") * 60n + BigInt(s ?? "0");
   if (total > MAX_SAFE) throw bad("too long");
   return Number(total);
 }
@@ -144,7 +143,10 @@ export function parseDuration(value: unknown, path = ""): number {
  */
 export function formatDuration(seconds: number, path = ""): string {
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
-    throw new StorageCodecError(path, `invalid duration ${showValue(seconds)}: must be a non-negative whole number of seconds`);
+    throw new StorageCodecError(
+      path,
+      `invalid duration ${showValue(seconds)}: must be a non-negative whole number of seconds`,
+    );
   }
   if (seconds === 0) return "PT0S";
   const days = Math.floor(seconds / 86400);

@@ -16,7 +16,19 @@
 import { randomUUID } from "node:crypto";
 import { isoTime } from "./clock.js";
 import { HttpError, conflict, duplicate, invalid, notFound, outOfRange, required } from "./errors.js";
-import { type Change, type Ctx, type Reply, type Resource, type Route, UUID_RE, bodyOf, collectionRoutes, jobReply, param, selfLink } from "./http.js";
+import {
+  type Change,
+  type Ctx,
+  type Reply,
+  type Resource,
+  type Route,
+  UUID_RE,
+  bodyOf,
+  collectionRoutes,
+  jobReply,
+  param,
+  selfLink,
+} from "./http.js";
 import type { Ref } from "./inventory.js";
 import { type FieldPolicy, type Json, type JsonObject, clone, compact } from "./json.js";
 import { type ServerState, resolveRef, resolveVolume, svmRef } from "./state.js";
@@ -52,19 +64,55 @@ const POST = obj(
   ["uuid", "_links"],
 );
 const PATCH = obj(toggles, [
-  "uuid", "name", "svm", "origins", "aggregates", "path", "size", "guarantee", "constituents_per_aggregate",
-  "use_tiered_aggregate", "is_disconnected_mode_off_for_locks", "dr_cache", "global_file_locking_enabled",
-  "override_encryption", "_links",
+  "uuid",
+  "name",
+  "svm",
+  "origins",
+  "aggregates",
+  "path",
+  "size",
+  "guarantee",
+  "constituents_per_aggregate",
+  "use_tiered_aggregate",
+  "is_disconnected_mode_off_for_locks",
+  "dr_cache",
+  "global_file_locking_enabled",
+  "override_encryption",
+  "_links",
 ]);
 
 export const CACHE_FIELDS: FieldPolicy = {
   known: [
-    "uuid", "name", "svm.uuid", "svm.name", "origins.svm.uuid", "origins.svm.name", "origins.volume.uuid",
-    "origins.volume.name", "origins.cluster.uuid", "origins.cluster.name", "origins.ip_address", "origins.size",
-    "origins.state", "origins.create_time", "aggregates.name", "aggregates.uuid", "path", "size", "guarantee.type",
-    "constituents_per_aggregate", "use_tiered_aggregate", "dr_cache", "global_file_locking_enabled",
-    "override_encryption", "writeback.enabled", "relative_size.enabled", "relative_size.percentage",
-    "atime_scrub.enabled", "atime_scrub.period", "cifs_change_notify.enabled",
+    "uuid",
+    "name",
+    "svm.uuid",
+    "svm.name",
+    "origins.svm.uuid",
+    "origins.svm.name",
+    "origins.volume.uuid",
+    "origins.volume.name",
+    "origins.cluster.uuid",
+    "origins.cluster.name",
+    "origins.ip_address",
+    "origins.size",
+    "origins.state",
+    "origins.create_time",
+    "aggregates.name",
+    "aggregates.uuid",
+    "path",
+    "size",
+    "guarantee.type",
+    "constituents_per_aggregate",
+    "use_tiered_aggregate",
+    "dr_cache",
+    "global_file_locking_enabled",
+    "override_encryption",
+    "writeback.enabled",
+    "relative_size.enabled",
+    "relative_size.percentage",
+    "atime_scrub.enabled",
+    "atime_scrub.period",
+    "cifs_change_notify.enabled",
   ],
   expensive: ["origins.ip_address", "origins.size", "origins.state", "size", "guarantee", "aggregates", "path"],
   collectionDefault: ["name"],
@@ -93,9 +141,13 @@ function prepopulate(given: JsonObject | undefined): JsonObject | undefined {
   if (given === undefined) return undefined;
   const dirs = given["dir_paths"];
   if (!Array.isArray(dirs) || dirs.length === 0) throw required("prepopulate.dir_paths");
-  for (const [key, list] of [["dir_paths", dirs], ["exclude_dir_paths", given["exclude_dir_paths"] ?? []]] as const) {
+  for (const [key, list] of [
+    ["dir_paths", dirs],
+    ["exclude_dir_paths", given["exclude_dir_paths"] ?? []],
+  ] as const) {
     (list as Json[]).forEach((p, i) => {
-      if (typeof p === "string" && !p.startsWith("/")) throw invalid(`prepopulate.${key}[${i}]`, "A directory path must start with \"/\".");
+      if (typeof p === "string" && !p.startsWith("/"))
+        throw invalid(`prepopulate.${key}[${i}]`, 'A directory path must start with "/".');
     });
   }
   return { ...clone(given), recurse: flag(given, "recurse") ?? true };
@@ -106,7 +158,10 @@ export class Caches implements Resource {
   constructor(private readonly state: ServerState) {}
 
   private all(): JsonObject[] {
-    return [...this.items.values()].filter((c) => c.visible).sort((a, b) => a.seq - b.seq).map((c) => clone(c.record));
+    return [...this.items.values()]
+      .filter((c) => c.visible)
+      .sort((a, b) => a.seq - b.seq)
+      .map((c) => clone(c.record));
   }
 
   private find(uuid: string): Cache {
@@ -130,16 +185,21 @@ export class Caches implements Resource {
     if (name === undefined || name === "") throw required("name");
     const svm = resolveRef(inv.svms, sub(body, "svm"), "svm", "SVM") as Ref;
     const origins = body["origins"];
-    if (!Array.isArray(origins) || origins.length === 0) throw required("origins", `Field "origins" needs at least one origin.`);
+    if (!Array.isArray(origins) || origins.length === 0)
+      throw required("origins", `Field "origins" needs at least one origin.`);
     const mine = [...this.items.values()].filter((c) => c.svm.uuid === svm.uuid);
-    if (mine.some((c) => c.record["name"] === name) || inv.volumes.some((v) => v.svm.uuid === svm.uuid && v.name === name)) {
+    if (
+      mine.some((c) => c.record["name"] === name) ||
+      inv.volumes.some((v) => v.svm.uuid === svm.uuid && v.name === name)
+    ) {
       throw duplicate("name", `A volume or cache named "${name}" already exists in SVM "${svm.name}".`);
     }
     const path = text(body, "path");
     if (path !== undefined) {
       checkPath(path, "path");
       const lower = path.toLowerCase();
-      const taken = mine.some((c) => String(c.record["path"] ?? "").toLowerCase() === lower) ||
+      const taken =
+        mine.some((c) => String(c.record["path"] ?? "").toLowerCase() === lower) ||
         inv.volumes.some((v) => v.svm.uuid === svm.uuid && v.path?.toLowerCase() === lower);
       if (taken) throw duplicate("path", `Junction path "${path}" is already in use in SVM "${svm.name}".`);
     }
@@ -154,7 +214,8 @@ export class Caches implements Resource {
       const svmGiven = sub(o, "svm");
       if (text(svmGiven, "name") === undefined) throw required(`${at}.svm.name`);
       const cluster = sub(o, "cluster");
-      const remote = cluster !== undefined &&
+      const remote =
+        cluster !== undefined &&
         ((text(cluster, "name") !== undefined && text(cluster, "name") !== inv.cluster.name) ||
           (text(cluster, "uuid") !== undefined && text(cluster, "uuid") !== inv.cluster.uuid));
       if (remote) {
@@ -183,15 +244,22 @@ export class Caches implements Resource {
     });
     const aggrsGiven = body["aggregates"];
     const aggregates = Array.isArray(aggrsGiven)
-      ? (aggrsGiven as JsonObject[]).map((a, i) => resolveRef(inv.aggregates, a, `aggregates[${i}]`, "Aggregate") as Ref)
+      ? (aggrsGiven as JsonObject[]).map(
+          (a, i) => resolveRef(inv.aggregates, a, `aggregates[${i}]`, "Aggregate") as Ref,
+        )
       : [];
     const cpaGiven = num(body, "constituents_per_aggregate");
-    if (cpaGiven !== undefined && cpaGiven < 1) throw outOfRange("constituents_per_aggregate", `Field "constituents_per_aggregate" must be at least 1.`);
+    if (cpaGiven !== undefined && cpaGiven < 1)
+      throw outOfRange("constituents_per_aggregate", `Field "constituents_per_aggregate" must be at least 1.`);
     const cpa = aggregates.length > 0 ? (cpaGiven ?? 4) : cpaGiven;
     const constituents = aggregates.length > 0 ? aggregates.length * (cpa ?? 4) : (cpa ?? 4);
-    const rel = { enabled: flag(sub(body, "relative_size"), "enabled") ?? false, percentage: num(sub(body, "relative_size"), "percentage") ?? 10 };
+    const rel = {
+      enabled: flag(sub(body, "relative_size"), "enabled") ?? false,
+      percentage: num(sub(body, "relative_size"), "percentage") ?? 10,
+    };
     const sizeGiven = num(body, "size");
-    if (sizeGiven !== undefined && rel.enabled) throw conflict("size", `Field "size" cannot be given when "relative_size.enabled" is true.`);
+    if (sizeGiven !== undefined && rel.enabled)
+      throw conflict("size", `Field "size" cannot be given when "relative_size.enabled" is true.`);
     if (sizeGiven !== undefined && sizeGiven < constituents * GiB) {
       throw outOfRange("size", `Field "size" must be at least 1 GiB per constituent (${constituents * GiB} bytes).`);
     }
@@ -204,7 +272,10 @@ export class Caches implements Resource {
       name,
       svm: svmRef(svm),
       origins: originRecords,
-      aggregates: (aggregates.length > 0 ? aggregates : inv.aggregates.slice(0, 1)).map((a) => ({ name: a.name, uuid: a.uuid })),
+      aggregates: (aggregates.length > 0 ? aggregates : inv.aggregates.slice(0, 1)).map((a) => ({
+        name: a.name,
+        uuid: a.uuid,
+      })),
       path,
       size: cacheSize,
       guarantee: { type: text(sub(body, "guarantee"), "type") ?? "none" },
@@ -230,20 +301,26 @@ export class Caches implements Resource {
       visible: false,
       record,
       hidden: compact({
-        is_disconnected_mode_off_for_locks: globalLocking ? true : (flag(body, "is_disconnected_mode_off_for_locks") ?? false),
+        is_disconnected_mode_off_for_locks: globalLocking
+          ? true
+          : (flag(body, "is_disconnected_mode_off_for_locks") ?? false),
         prepopulate: pre,
       }),
       prepopulations: pre === undefined ? [] : [pre],
     };
     this.items.set(uuid, cache);
-    const job = this.state.jobs.create(`POST ${BASE}`, () => {
-      if (offlineOrigin) {
-        this.items.delete(uuid);
-        throw new HttpError(400, "262191", "The origin volume is offline.");
-      }
-      cache.visible = true;
-      for (const o of cache.record["origins"] as JsonObject[]) o["create_time"] = isoTime(this.state.clock.now());
-    }, { svm: { uuid: svm.uuid, name: svm.name } });
+    const job = this.state.jobs.create(
+      `POST ${BASE}`,
+      () => {
+        if (offlineOrigin) {
+          this.items.delete(uuid);
+          throw new HttpError(400, "262191", "The origin volume is offline.");
+        }
+        cache.visible = true;
+        for (const o of cache.record["origins"] as JsonObject[]) o["create_time"] = isoTime(this.state.clock.now());
+      },
+      { svm: { uuid: svm.uuid, name: svm.name } },
+    );
     return jobReply(ctx, job.uuid, 201, rt);
   }
 
@@ -251,29 +328,39 @@ export class Caches implements Resource {
   private patch(cache: Cache, body: JsonObject): Change {
     const pre = prepopulate(sub(body, "prepopulate"));
     const uuid = String(cache.record["uuid"]);
-    return () => this.state.jobs.create(`PATCH ${BASE}/${uuid}`, () => {
-      if (!this.items.has(uuid)) throw new HttpError(404, "4", "Cache not found.");
-      const next = clone(cache.record);
-      for (const key of ["writeback", "relative_size", "atime_scrub", "cifs_change_notify"] as const) {
-        const given = sub(body, key);
-        if (given !== undefined) next[key] = { ...(next[key] as JsonObject), ...given };
-      }
-      const rel = sub(next, "relative_size");
-      if (sub(body, "relative_size") !== undefined && flag(rel, "enabled") === true && cache.originSize > 0) {
-        next["size"] = Math.max(Math.ceil((cache.originSize * (num(rel, "percentage") ?? 10)) / 100), GiB);
-      }
-      cache.record = next;
-      if (pre !== undefined) cache.prepopulations.push(pre);
-    }, { svm: { uuid: cache.svm.uuid, name: cache.svm.name } });
+    return () =>
+      this.state.jobs.create(
+        `PATCH ${BASE}/${uuid}`,
+        () => {
+          if (!this.items.has(uuid)) throw new HttpError(404, "4", "Cache not found.");
+          const next = clone(cache.record);
+          for (const key of ["writeback", "relative_size", "atime_scrub", "cifs_change_notify"] as const) {
+            const given = sub(body, key);
+            if (given !== undefined) next[key] = { ...(next[key] as JsonObject), ...given };
+          }
+          const rel = sub(next, "relative_size");
+          if (sub(body, "relative_size") !== undefined && flag(rel, "enabled") === true && cache.originSize > 0) {
+            next["size"] = Math.max(Math.ceil((cache.originSize * (num(rel, "percentage") ?? 10)) / 100), GiB);
+          }
+          cache.record = next;
+          if (pre !== undefined) cache.prepopulations.push(pre);
+        },
+        { svm: { uuid: cache.svm.uuid, name: cache.svm.name } },
+      );
   }
 
   /** A DELETE runs as a job: an online cache is taken offline, then deleted. */
   private remove(cache: Cache): Change {
     const uuid = String(cache.record["uuid"]);
-    return () => this.state.jobs.create(`DELETE ${BASE}/${uuid}`, () => {
-      // Two DELETEs accepted before either job ended: only the first one deletes.
-      if (!this.items.delete(uuid)) throw new HttpError(404, "4", "Cache not found.");
-    }, { svm: { uuid: cache.svm.uuid, name: cache.svm.name } });
+    return () =>
+      this.state.jobs.create(
+        `DELETE ${BASE}/${uuid}`,
+        () => {
+          // Two DELETEs accepted before either job ended: only the first one deletes.
+          if (!this.items.delete(uuid)) throw new HttpError(404, "4", "Cache not found.");
+        },
+        { svm: { uuid: cache.svm.uuid, name: cache.svm.name } },
+      );
   }
 
   routes(): readonly Route[] {

@@ -37,4 +37,5 @@ export function createManualClock(startMs = Date.parse("2026-01-01T00:00:00.000Z
 }
 
 /** An ISO 8601 timestamp with offset, without milliseconds (upstream drops them). */
-export const isoTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+export const isoTime = (ms: number): string =>
+  new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");

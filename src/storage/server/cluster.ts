@@ -19,7 +19,19 @@ const simple = (known: string[], expensive: string[] = []): FieldPolicy => ({
 });
 
 export const JOB_FIELDS: FieldPolicy = {
-  known: ["uuid", "description", "state", "message", "code", "error.code", "error.message", "start_time", "end_time", "svm.uuid", "svm.name"],
+  known: [
+    "uuid",
+    "description",
+    "state",
+    "message",
+    "code",
+    "error.code",
+    "error.message",
+    "start_time",
+    "end_time",
+    "svm.uuid",
+    "svm.name",
+  ],
   expensive: [],
   collectionDefault: [],
   instanceIncludesExpensive: true,
@@ -51,38 +63,69 @@ export class ClusterInventory implements Resource {
     const link = (base: string, r: Ref): JsonObject => selfLink(`${base}/${r.uuid}`);
     return [
       ...this.collection("/api/cluster/nodes", simple(["uuid", "name", "model"]), () =>
-        inv.nodes.map((n) => ({ uuid: n.uuid, name: n.name, model: n.model, _links: link("/api/cluster/nodes", n) }))),
+        inv.nodes.map((n) => ({ uuid: n.uuid, name: n.name, model: n.model, _links: link("/api/cluster/nodes", n) })),
+      ),
       ...this.collection("/api/svm/svms", simple(["uuid", "name"]), () =>
-        inv.svms.map((s) => ({ uuid: s.uuid, name: s.name, _links: link("/api/svm/svms", s) }))),
+        inv.svms.map((s) => ({ uuid: s.uuid, name: s.name, _links: link("/api/svm/svms", s) })),
+      ),
       ...this.collection("/api/storage/aggregates", simple(["uuid", "name", "node.uuid", "node.name"]), () =>
         inv.aggregates.map((a) => {
           const node = inv.nodes.find((n) => n.name === a.node);
-          return { uuid: a.uuid, name: a.name, node: { uuid: node?.uuid ?? "", name: a.node }, _links: link("/api/storage/aggregates", a) };
-        })),
+          return {
+            uuid: a.uuid,
+            name: a.name,
+            node: { uuid: node?.uuid ?? "", name: a.node },
+            _links: link("/api/storage/aggregates", a),
+          };
+        }),
+      ),
       ...this.collection(
         "/api/storage/volumes",
-        simple(["uuid", "name", "svm.uuid", "svm.name", "size", "style", "state", "aggregates.name", "aggregates.uuid", "nas.path", "qtrees.id", "qtrees.name", "quota.enabled"]),
-        () => inv.volumes.map((v) => compact({
-          uuid: v.uuid,
-          name: v.name,
-          svm: svmRef(v.svm),
-          size: v.size,
-          style: v.style,
-          state: v.state,
-          aggregates: v.aggregates.map(aggrRef),
-          nas: v.path === undefined ? undefined : { path: v.path },
-          qtrees: v.qtrees.map((q) => ({ id: q.id, name: q.name })),
-          quota: { enabled: v.quotaEnabled },
-          _links: link("/api/storage/volumes", v),
-        })),
+        simple([
+          "uuid",
+          "name",
+          "svm.uuid",
+          "svm.name",
+          "size",
+          "style",
+          "state",
+          "aggregates.name",
+          "aggregates.uuid",
+          "nas.path",
+          "qtrees.id",
+          "qtrees.name",
+          "quota.enabled",
+        ]),
+        () =>
+          inv.volumes.map((v) =>
+            compact({
+              uuid: v.uuid,
+              name: v.name,
+              svm: svmRef(v.svm),
+              size: v.size,
+              style: v.style,
+              state: v.state,
+              aggregates: v.aggregates.map(aggrRef),
+              nas: v.path === undefined ? undefined : { path: v.path },
+              qtrees: v.qtrees.map((q) => ({ id: q.id, name: q.name })),
+              quota: { enabled: v.quotaEnabled },
+              _links: link("/api/storage/volumes", v),
+            }),
+          ),
       ),
       ...this.collection(
         "/api/storage/luns",
         simple(["uuid", "name", "svm.uuid", "svm.name", "os_type", "space.size", "status.mapped"]),
-        () => inv.luns.map((l) => ({
-          uuid: l.uuid, name: l.name, svm: svmRef(l.svm), os_type: l.os_type,
-          space: { size: l.size }, status: { mapped: l.mapped }, _links: link("/api/storage/luns", l),
-        })),
+        () =>
+          inv.luns.map((l) => ({
+            uuid: l.uuid,
+            name: l.name,
+            svm: svmRef(l.svm),
+            os_type: l.os_type,
+            space: { size: l.size },
+            status: { mapped: l.mapped },
+            _links: link("/api/storage/luns", l),
+          })),
       ),
       { pattern: /^\/api\/cluster\/jobs$/, methods: { GET: (ctx) => listReply(ctx, jobs.records(), JOB_FIELDS) } },
       {
@@ -100,7 +143,8 @@ export class ClusterInventory implements Resource {
             if (jobs.record(param(ctx, 0)) === undefined) throw notFound("Job not found.", "uuid");
             if (action === undefined) throw invalid("action", `Query parameter "action" is required.`);
             if (action !== "cancel") {
-              if (action === "pause" || action === "resume") throw badState(`This job does not support the "${action}" action.`, "action");
+              if (action === "pause" || action === "resume")
+                throw badState(`This job does not support the "${action}" action.`, "action");
               throw invalid("action", `Query parameter "action" must be pause, resume or cancel.`);
             }
             if (!jobs.cancel(param(ctx, 0))) throw badState("The job has already ended.", "action");

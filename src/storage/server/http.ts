@@ -96,7 +96,15 @@ const selfHref = (path: string, params: URLSearchParams): string => {
 };
 
 /** Parameters a collection GET understands besides filters. */
-const COLLECTION_PARAMS = ["fields", "max_records", "return_records", "return_timeout", "order_by", "ignore_unknown_fields", "offset"];
+const COLLECTION_PARAMS = [
+  "fields",
+  "max_records",
+  "return_records",
+  "return_timeout",
+  "order_by",
+  "ignore_unknown_fields",
+  "offset",
+];
 
 /**
  * Reads the collection query: filters (every unconsumed parameter), fields, order_by.
@@ -113,11 +121,14 @@ export function selectRecords(
   const orderRaw = q.single("order_by");
   const order = orderRaw === undefined ? [] : parseOrderBy(orderRaw, policy);
   q.returnTimeout(15);
-  const filters = q.rest().filter(([k]) => !COLLECTION_PARAMS.includes(k)).map(([k, v]) => {
-    if (!isKnownPath(policy, k)) throw unexpected(k);
-    q.single(k); // consumed (and refused when given more than once)
-    return parseFilter(k, v);
-  });
+  const filters = q
+    .rest()
+    .filter(([k]) => !COLLECTION_PARAMS.includes(k))
+    .map(([k, v]) => {
+      if (!isKnownPath(policy, k)) throw unexpected(k);
+      q.single(k); // consumed (and refused when given more than once)
+      return parseFilter(k, v);
+    });
   const matched = sortRecords(
     records.filter((r) => filters.every((f) => matchesFilter(r, f))),
     order,

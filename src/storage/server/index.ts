@@ -39,7 +39,14 @@ import { CloneTokens } from "./tokens.js";
 
 export { createManualClock, systemClock, type ManualClock, type ServerClock } from "./clock.js";
 export { SERVER_ERROR_CODES, type ServerErrorCode } from "./errors.js";
-export { DEFAULT_INVENTORY, seedUuid, type Inventory, type InventoryInput, type LunInput, type VolumeInput } from "./inventory.js";
+export {
+  DEFAULT_INVENTORY,
+  seedUuid,
+  type Inventory,
+  type InventoryInput,
+  type LunInput,
+  type VolumeInput,
+} from "./inventory.js";
 export {
   InventoryError,
   checkInventory,
@@ -149,9 +156,10 @@ const errorBody = (e: HttpError, redact: (s: string) => string): Json => {
     return r.length > MAX_ERROR_TEXT ? `${r.slice(0, MAX_ERROR_TEXT)}…` : r;
   };
   return {
-    error: e.target === undefined
-      ? { message: clean(e.message), code: e.code }
-      : { message: clean(e.message), code: e.code, target: clean(e.target) },
+    error:
+      e.target === undefined
+        ? { message: clean(e.message), code: e.code }
+        : { message: clean(e.message), code: e.code, target: clean(e.target) },
   };
 };
 
@@ -176,13 +184,16 @@ function hasBody(req: http.IncomingMessage): boolean {
 /** A complete answer written straight to a socket, for requests Node's parser refused. */
 function rawReply(status: number, code: string, message: string): string {
   const body = JSON.stringify({ error: { message, code } });
-  return `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ""}\r\nContent-Type: application/json\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  return (
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ""}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
 }
 
 function positiveOption(name: string, v: number | undefined, fallback: number): number {
   if (v === undefined) return fallback;
-  if (!Number.isSafeInteger(v) || v <= 0) throw new RangeError(`createReferenceServer: ${name} must be a positive integer, got ${String(v)}`);
+  if (!Number.isSafeInteger(v) || v <= 0)
+    throw new RangeError(`createReferenceServer: ${name} must be a positive integer, got ${String(v)}`);
   return v;
 }
 
@@ -208,7 +219,8 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(chunk);
     };
     const onEnd = (): void => finish(() => resolve(Buffer.concat(chunks)));
-    const onGone = (): void => finish(() => reject(new Abandoned("the client closed the connection before the request was complete")));
+    const onGone = (): void =>
+      finish(() => reject(new Abandoned("the client closed the connection before the request was complete")));
     req.on("data", onData).on("end", onEnd).on("error", onGone).on("close", onGone);
   });
 }
@@ -250,11 +262,21 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   };
 
   const headersTimeout = positiveOption("headersTimeoutMs", options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
-  const requestTimeout = positiveOption("requestTimeoutMs", options.requestTimeoutMs, Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeout));
+  const requestTimeout = positiveOption(
+    "requestTimeoutMs",
+    options.requestTimeoutMs,
+    Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeout),
+  );
   if (headersTimeout > requestTimeout) {
-    throw new RangeError(`createReferenceServer: headersTimeoutMs (${headersTimeout}) must not exceed requestTimeoutMs (${requestTimeout})`);
+    throw new RangeError(
+      `createReferenceServer: headersTimeoutMs (${headersTimeout}) must not exceed requestTimeoutMs (${requestTimeout})`,
+    );
   }
-  const keepAliveTimeout = positiveOption("keepAliveTimeoutMs", options.keepAliveTimeoutMs, DEFAULT_KEEP_ALIVE_TIMEOUT_MS);
+  const keepAliveTimeout = positiveOption(
+    "keepAliveTimeoutMs",
+    options.keepAliveTimeoutMs,
+    DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  );
   const idleTimeout = positiveOption("idleTimeoutMs", options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
   const maxHeaderBytes = positiveOption("maxHeaderBytes", options.maxHeaderBytes, DEFAULT_MAX_HEADER_BYTES);
   // The response each connection is writing (clientError must not write into one) and the
@@ -272,7 +294,11 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   // Checks run cheapest first and before the body is read: credentials, declared size,
   // path, method, content type. Refusing early closes the connection instead of reading a
   // body nobody will use (see handle).
-  async function dispatch(req: http.IncomingMessage, res: http.ServerResponse, expectsContinue: boolean): Promise<Reply> {
+  async function dispatch(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    expectsContinue: boolean,
+  ): Promise<Reply> {
     const method = (req.method ?? "GET").toUpperCase();
     let url: URL;
     try {
@@ -291,9 +317,15 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     const isUpload = path === UPLOAD_PATH;
     const limit = isUpload ? maxUpload : maxBody;
     if (!authorized(req.headers.authorization, username, password)) {
-      throw new HttpError(401, SERVER_ERROR_CODES.NOT_AUTHORIZED, "Not authorized: valid credentials are required.", undefined, {
-        "WWW-Authenticate": 'Basic realm="clusterwire"',
-      });
+      throw new HttpError(
+        401,
+        SERVER_ERROR_CODES.NOT_AUTHORIZED,
+        "Not authorized: valid credentials are required.",
+        undefined,
+        {
+          "WWW-Authenticate": 'Basic realm="clusterwire"',
+        },
+      );
     }
     // Node's parser has checked Content-Length is one decimal number.
     if (Number(req.headers["content-length"] ?? "0") > limit) throw tooLarge(limit);
@@ -309,13 +341,24 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     if (method === "OPTIONS") return { status: 200, body: {}, headers: { Allow: [...allowed, "OPTIONS"].join(", ") } };
     const handler = route.methods[method as Method];
     if (handler === undefined) {
-      throw new HttpError(405, SERVER_ERROR_CODES.METHOD_NOT_ALLOWED, `Method ${method} is not allowed on this path.`, undefined, {
-        Allow: [...allowed, "OPTIONS"].join(", "),
-      });
+      throw new HttpError(
+        405,
+        SERVER_ERROR_CODES.METHOD_NOT_ALLOWED,
+        `Method ${method} is not allowed on this path.`,
+        undefined,
+        {
+          Allow: [...allowed, "OPTIONS"].join(", "),
+        },
+      );
     }
     const contentType = String(req.headers["content-type"] ?? "");
     if (!isUpload && hasBody(req) && !isJsonType(req.headers["content-type"])) {
-      throw new HttpError(415, SERVER_ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, "The request body must be JSON (Content-Type application/json).", "body");
+      throw new HttpError(
+        415,
+        SERVER_ERROR_CODES.UNSUPPORTED_MEDIA_TYPE,
+        "The request body must be JSON (Content-Type application/json).",
+        "body",
+      );
     }
     if (expectsContinue) res.writeContinue();
     const raw = await readBody(req, limit);
@@ -324,7 +367,17 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     if (refused.has(req.socket)) throw new Abandoned("the request was refused (too slow) before its body was complete");
     const body = raw.length > 0 && !isUpload ? parseJsonBody(raw) : undefined;
     tick();
-    const ctx: Ctx = { method, path, query: new Query(url.searchParams), body, rawBody: raw, contentType, clock, jobs, params: params ?? [] };
+    const ctx: Ctx = {
+      method,
+      path,
+      query: new Query(url.searchParams),
+      body,
+      rawBody: raw,
+      contentType,
+      clock,
+      jobs,
+      params: params ?? [],
+    };
     work(req.socket, 1);
     try {
       return await handler(ctx);
@@ -333,7 +386,11 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     }
   }
 
-  const handle = async (req: http.IncomingMessage, res: http.ServerResponse, expectsContinue: boolean): Promise<void> => {
+  const handle = async (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    expectsContinue: boolean,
+  ): Promise<void> => {
     const method = req.method ?? "GET";
     let pathForLog = "/";
     try {
@@ -374,13 +431,15 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     res.end(text);
     log(`${method} ${pathForLog} ${reply.status}`);
   };
-  const onRequest = (expectsContinue: boolean) => (req: http.IncomingMessage, res: http.ServerResponse): void => {
-    handle(req, res, expectsContinue).catch((e: unknown) => {
-      // Only writing the answer can get here; the connection is in an unknown state.
-      log(`could not answer ${req.method ?? "?"}: ${e instanceof Error ? e.name : "unknown"}`);
-      res.destroy();
-    });
-  };
+  const onRequest =
+    (expectsContinue: boolean) =>
+    (req: http.IncomingMessage, res: http.ServerResponse): void => {
+      handle(req, res, expectsContinue).catch((e: unknown) => {
+        // Only writing the answer can get here; the connection is in an unknown state.
+        log(`could not answer ${req.method ?? "?"}: ${e instanceof Error ? e.name : "unknown"}`);
+        res.destroy();
+      });
+    };
 
   const serverOptions: http.ServerOptions = {
     headersTimeout: headersTimeout,
@@ -390,9 +449,10 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     // Node checks the two timeouts above only this often (default 30 s).
     connectionsCheckingInterval: Math.max(5, Math.min(1_000, Math.floor(headersTimeout / 4))),
   };
-  const server = options.https === undefined
-    ? http.createServer(serverOptions, onRequest(false))
-    : https.createServer({ ...serverOptions, key: options.https.key, cert: options.https.cert }, onRequest(false));
+  const server =
+    options.https === undefined
+      ? http.createServer(serverOptions, onRequest(false))
+      : https.createServer({ ...serverOptions, key: options.https.key, cert: options.https.cert }, onRequest(false));
   // Expect: 100-continue is answered only once the request passed the checks above.
   server.on("checkContinue", onRequest(true));
   server.setTimeout(idleTimeout, (socket: Socket) => {
@@ -412,9 +472,15 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     }
     refused.add(socket);
     const [status, apiCode, message] =
-      code === "HPE_HEADER_OVERFLOW" ? [431, SERVER_ERROR_CODES.HEADERS_TOO_LARGE, `The request line and headers are larger than ${maxHeaderBytes} bytes.`]
-      : code === "ERR_HTTP_REQUEST_TIMEOUT" ? [408, SERVER_ERROR_CODES.REQUEST_TIMEOUT, "The request was not received in time."]
-      : [400, SERVER_ERROR_CODES.MALFORMED_REQUEST, "The request is not valid HTTP/1.1."];
+      code === "HPE_HEADER_OVERFLOW"
+        ? [
+            431,
+            SERVER_ERROR_CODES.HEADERS_TOO_LARGE,
+            `The request line and headers are larger than ${maxHeaderBytes} bytes.`,
+          ]
+        : code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, SERVER_ERROR_CODES.REQUEST_TIMEOUT, "The request was not received in time."]
+          : [400, SERVER_ERROR_CODES.MALFORMED_REQUEST, "The request is not valid HTTP/1.1."];
     log(`refused a malformed request: ${status}${code === "" ? "" : ` (${code})`}`);
     // Half-close and discard input for a moment before destroying: destroying at once resets
     // the connection under a client still sending its request, which can lose the answer.
@@ -425,7 +491,9 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   });
   // CONNECT is not an API method; without a listener Node would just drop the connection.
   server.on("connect", (_req: http.IncomingMessage, socket: Duplex) => {
-    socket.end(rawReply(405, SERVER_ERROR_CODES.METHOD_NOT_ALLOWED, "Method CONNECT is not allowed."), () => socket.destroy());
+    socket.end(rawReply(405, SERVER_ERROR_CODES.METHOD_NOT_ALLOWED, "Method CONNECT is not allowed."), () =>
+      socket.destroy(),
+    );
   });
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {

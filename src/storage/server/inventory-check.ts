@@ -91,13 +91,20 @@ export function checkInventory(value: unknown): { inventory: InventoryInput; iss
   const issues: InventoryIssue[] = [];
   const out: Record<string, unknown> = {};
   if (!isRecord(value)) {
-    issues.push({ path: [], message: `the inventory must be a mapping with ${Object.keys(SHAPES).join(", ")}, got ${describe(value)}` });
+    issues.push({
+      path: [],
+      message: `the inventory must be a mapping with ${Object.keys(SHAPES).join(", ")}, got ${describe(value)}`,
+    });
     return { inventory: {}, issues };
   }
   for (const [key, v] of Object.entries(value)) {
     const shape = SHAPES[key];
     if (shape === undefined) {
-      issues.push({ path: [key], message: `unknown field ${JSON.stringify(key)}; expected ${Object.keys(SHAPES).join(", ")}`, atKey: true });
+      issues.push({
+        path: [key],
+        message: `unknown field ${JSON.stringify(key)}; expected ${Object.keys(SHAPES).join(", ")}`,
+        atKey: true,
+      });
       continue;
     }
     if (key === "cluster") {
@@ -114,21 +121,31 @@ export function checkInventory(value: unknown): { inventory: InventoryInput; iss
   return { inventory: out as InventoryInput, issues };
 }
 
-function checkEntry(entry: unknown, path: InventoryPath, shape: Readonly<Record<string, FieldSpec>>, issues: InventoryIssue[]): Record<string, unknown> {
+function checkEntry(
+  entry: unknown,
+  path: InventoryPath,
+  shape: Readonly<Record<string, FieldSpec>>,
+  issues: InventoryIssue[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!isRecord(entry)) {
     issues.push({ path, message: `must be a mapping with ${Object.keys(shape).join(", ")}, got ${describe(entry)}` });
     return out;
   }
   for (const [field, spec] of Object.entries(shape)) {
-    if (spec.required === true && !Object.hasOwn(entry, field)) issues.push({ path, message: `missing required field ${JSON.stringify(field)}` });
+    if (spec.required === true && !Object.hasOwn(entry, field))
+      issues.push({ path, message: `missing required field ${JSON.stringify(field)}` });
   }
   for (const [field, v] of Object.entries(entry)) {
     // Own entries only: "__proto__" or "constructor" must read as unknown fields.
     const spec = Object.hasOwn(shape, field) ? shape[field] : undefined;
     const at = [...path, field];
     if (spec === undefined) {
-      issues.push({ path: at, message: `unknown field ${JSON.stringify(field)}; expected ${Object.keys(shape).join(", ")}`, atKey: true });
+      issues.push({
+        path: at,
+        message: `unknown field ${JSON.stringify(field)}; expected ${Object.keys(shape).join(", ")}`,
+        atKey: true,
+      });
       continue;
     }
     const problem = checkValue(v, spec.kind);
@@ -141,22 +158,30 @@ function checkEntry(entry: unknown, path: InventoryPath, shape: Readonly<Record<
 /** A problem, or the value to keep (sizes as bytes). */
 function checkValue(v: unknown, kind: Kind): string | { value: unknown } {
   if (typeof kind !== "string") {
-    return typeof v === "string" && kind.includes(v) ? { value: v } : `must be one of ${kind.join(", ")}, got ${describe(v)}`;
+    return typeof v === "string" && kind.includes(v)
+      ? { value: v }
+      : `must be one of ${kind.join(", ")}, got ${describe(v)}`;
   }
   switch (kind) {
     case "string":
       return typeof v === "string" && v !== "" ? { value: v } : `must be a non-empty string, got ${describe(v)}`;
     case "uuid":
-      return typeof v === "string" && UUID_RE.test(v) ? { value: v } : `must be a UUID (8-4-4-4-12 hex digits), got ${describe(v)}`;
+      return typeof v === "string" && UUID_RE.test(v)
+        ? { value: v }
+        : `must be a UUID (8-4-4-4-12 hex digits), got ${describe(v)}`;
     case "boolean":
       return typeof v === "boolean" ? { value: v } : `must be true or false, got ${describe(v)}`;
     case "strings":
-      return Array.isArray(v) && v.every((s) => typeof s === "string" && s !== "") ? { value: v } : `must be a list of non-empty strings, got ${describe(v)}`;
+      return Array.isArray(v) && v.every((s) => typeof s === "string" && s !== "")
+        ? { value: v }
+        : `must be a list of non-empty strings, got ${describe(v)}`;
     case "size": {
       // The server's own Size reader (values.ts), not the codecs' parseSize: the server stays
       // independent of codecs/ and client/ (see index.ts).
       const bytes = parseSizeValue(v);
-      return bytes !== undefined ? { value: bytes } : `must be a size in bytes, or digits with a K, M, G, T or P suffix (e.g. 100G), got ${describe(v)}`;
+      return bytes !== undefined
+        ? { value: bytes }
+        : `must be a size in bytes, or digits with a K, M, G, T or P suffix (e.g. 100G), got ${describe(v)}`;
     }
   }
 }
@@ -164,15 +189,24 @@ function checkValue(v: unknown, kind: Kind): string | { value: unknown } {
 /** Names must be unique, and references must name something in the inventory the server will have. */
 function checkReferences(inv: InventoryInput, issues: InventoryIssue[]): void {
   // A list left out keeps the seeded one, so references are checked against what the server will hold.
-  const seeded = { svms: DEFAULT_INVENTORY.svms.map((x) => x.name), nodes: DEFAULT_INVENTORY.nodes.map((x) => x.name), aggregates: DEFAULT_INVENTORY.aggregates.map((x) => x.name) };
-  const names = (list: readonly { name: string }[] | undefined, fallback: readonly string[]): string[] => (list === undefined ? [...fallback] : list.map((x) => x.name));
+  const seeded = {
+    svms: DEFAULT_INVENTORY.svms.map((x) => x.name),
+    nodes: DEFAULT_INVENTORY.nodes.map((x) => x.name),
+    aggregates: DEFAULT_INVENTORY.aggregates.map((x) => x.name),
+  };
+  const names = (list: readonly { name: string }[] | undefined, fallback: readonly string[]): string[] =>
+    list === undefined ? [...fallback] : list.map((x) => x.name);
   const svms = names(inv.svms, seeded.svms);
   const nodes = names(inv.nodes, seeded.nodes);
   const aggregates = names(inv.aggregates, seeded.aggregates);
-  const unique = (key: "nodes" | "svms" | "aggregates" | "luns", list: readonly { name: string }[] | undefined): void => {
+  const unique = (
+    key: "nodes" | "svms" | "aggregates" | "luns",
+    list: readonly { name: string }[] | undefined,
+  ): void => {
     const seen = new Set<string>();
     list?.forEach((x, i) => {
-      if (seen.has(x.name)) issues.push({ path: [key, i, "name"], message: `duplicate name ${JSON.stringify(x.name)}` });
+      if (seen.has(x.name))
+        issues.push({ path: [key, i, "name"], message: `duplicate name ${JSON.stringify(x.name)}` });
       seen.add(x.name);
     });
   };
@@ -183,21 +217,39 @@ function checkReferences(inv: InventoryInput, issues: InventoryIssue[]): void {
   const missing = (what: string, list: string, known: readonly string[]) =>
     `${what} is not in ${list}${known.length === 0 ? " (the list is empty)" : ` (${known.join(", ")})`}`;
   inv.aggregates?.forEach((a, i) => {
-    if (a.node !== undefined && !nodes.includes(a.node)) issues.push({ path: ["aggregates", i, "node"], message: missing(`node ${JSON.stringify(a.node)}`, "nodes", nodes) });
+    if (a.node !== undefined && !nodes.includes(a.node))
+      issues.push({
+        path: ["aggregates", i, "node"],
+        message: missing(`node ${JSON.stringify(a.node)}`, "nodes", nodes),
+      });
   });
   const volumeKeys = new Set<string>();
   inv.volumes?.forEach((v, i) => {
-    if (!svms.includes(v.svm)) issues.push({ path: ["volumes", i, "svm"], message: missing(`SVM ${JSON.stringify(v.svm)}`, "svms", svms) });
+    if (!svms.includes(v.svm))
+      issues.push({ path: ["volumes", i, "svm"], message: missing(`SVM ${JSON.stringify(v.svm)}`, "svms", svms) });
     const key = `${v.svm}\u0000${v.name}`;
-    if (volumeKeys.has(key)) issues.push({ path: ["volumes", i, "name"], message: `duplicate volume ${JSON.stringify(v.name)} in SVM ${JSON.stringify(v.svm)}` });
+    if (volumeKeys.has(key))
+      issues.push({
+        path: ["volumes", i, "name"],
+        message: `duplicate volume ${JSON.stringify(v.name)} in SVM ${JSON.stringify(v.svm)}`,
+      });
     volumeKeys.add(key);
     v.aggregates?.forEach((a, j) => {
-      if (!aggregates.includes(a)) issues.push({ path: ["volumes", i, "aggregates", j], message: missing(`aggregate ${JSON.stringify(a)}`, "aggregates", aggregates) });
+      if (!aggregates.includes(a))
+        issues.push({
+          path: ["volumes", i, "aggregates", j],
+          message: missing(`aggregate ${JSON.stringify(a)}`, "aggregates", aggregates),
+        });
     });
   });
   inv.luns?.forEach((l, i) => {
-    if (!svms.includes(l.svm)) issues.push({ path: ["luns", i, "svm"], message: missing(`SVM ${JSON.stringify(l.svm)}`, "svms", svms) });
-    if (!LUN_NAME_RE.test(l.name)) issues.push({ path: ["luns", i, "name"], message: `must be a LUN path /vol/<volume>[/<qtree>]/<name>, got ${JSON.stringify(l.name)}` });
+    if (!svms.includes(l.svm))
+      issues.push({ path: ["luns", i, "svm"], message: missing(`SVM ${JSON.stringify(l.svm)}`, "svms", svms) });
+    if (!LUN_NAME_RE.test(l.name))
+      issues.push({
+        path: ["luns", i, "name"],
+        message: `must be a LUN path /vol/<volume>[/<qtree>]/<name>, got ${JSON.stringify(l.name)}`,
+      });
   });
 }
 
@@ -210,7 +262,8 @@ export class InventoryError extends Error {
   readonly issues: readonly InventoryIssue[];
 
   constructor(issues: readonly InventoryIssue[]) {
-    const line = (i: InventoryIssue): string => (i.path.length === 0 ? i.message : `${formatInventoryPath(i.path)}: ${i.message}`);
+    const line = (i: InventoryIssue): string =>
+      i.path.length === 0 ? i.message : `${formatInventoryPath(i.path)}: ${i.message}`;
     const [first] = issues;
     super(
       issues.length === 1 && first !== undefined

@@ -108,11 +108,51 @@ export const DEFAULT_INVENTORY: Required<InventoryInput> = {
     { name: "aggr2", uuid: seedUuid("c", 2), node: "node2" },
   ],
   volumes: [
-    { name: "vol1", uuid: seedUuid("d", 1), svm: "svm1", size: 100 * GiB, path: "/vol1", aggregates: ["aggr1"], qtrees: ["q1", "q2"] },
-    { name: "vol2", uuid: seedUuid("d", 2), svm: "svm1", size: 20 * GiB, path: "/vol2", aggregates: ["aggr2"], qtrees: [] },
-    { name: "vol3", uuid: seedUuid("d", 3), svm: "svm2", size: 50 * GiB, path: "/vol3", aggregates: ["aggr1"], qtrees: ["qa"] },
-    { name: "fg1", uuid: seedUuid("d", 4), svm: "svm1", size: 200 * GiB, style: "flexgroup", aggregates: ["aggr1", "aggr2"], qtrees: [] },
-    { name: "vol_offline", uuid: seedUuid("d", 5), svm: "svm1", size: 10 * GiB, state: "offline", aggregates: ["aggr1"], qtrees: [] },
+    {
+      name: "vol1",
+      uuid: seedUuid("d", 1),
+      svm: "svm1",
+      size: 100 * GiB,
+      path: "/vol1",
+      aggregates: ["aggr1"],
+      qtrees: ["q1", "q2"],
+    },
+    {
+      name: "vol2",
+      uuid: seedUuid("d", 2),
+      svm: "svm1",
+      size: 20 * GiB,
+      path: "/vol2",
+      aggregates: ["aggr2"],
+      qtrees: [],
+    },
+    {
+      name: "vol3",
+      uuid: seedUuid("d", 3),
+      svm: "svm2",
+      size: 50 * GiB,
+      path: "/vol3",
+      aggregates: ["aggr1"],
+      qtrees: ["qa"],
+    },
+    {
+      name: "fg1",
+      uuid: seedUuid("d", 4),
+      svm: "svm1",
+      size: 200 * GiB,
+      style: "flexgroup",
+      aggregates: ["aggr1", "aggr2"],
+      qtrees: [],
+    },
+    {
+      name: "vol_offline",
+      uuid: seedUuid("d", 5),
+      svm: "svm1",
+      size: 10 * GiB,
+      state: "offline",
+      aggregates: ["aggr1"],
+      qtrees: [],
+    },
   ],
   luns: [
     { name: "/vol/vol1/lun1", uuid: seedUuid("e", 1), svm: "svm1", os_type: "linux", size: GiB },
@@ -131,8 +171,15 @@ function mustFind<T extends Ref>(list: readonly T[], name: string, what: string)
 /** Builds the inventory from the options (each given list replaces the seeded one). */
 export function buildInventory(input: InventoryInput = {}): Inventory {
   const d = DEFAULT_INVENTORY;
-  const cluster = { name: input.cluster?.name ?? d.cluster.name ?? "cluster1", uuid: input.cluster?.uuid ?? d.cluster.uuid ?? randomUUID() };
-  const nodes = (input.nodes ?? d.nodes).map((n) => ({ name: n.name, uuid: n.uuid ?? randomUUID(), model: n.model ?? "sim" }));
+  const cluster = {
+    name: input.cluster?.name ?? d.cluster.name ?? "cluster1",
+    uuid: input.cluster?.uuid ?? d.cluster.uuid ?? randomUUID(),
+  };
+  const nodes = (input.nodes ?? d.nodes).map((n) => ({
+    name: n.name,
+    uuid: n.uuid ?? randomUUID(),
+    model: n.model ?? "sim",
+  }));
   const svms = (input.svms ?? d.svms).map((s) => ({ name: s.name, uuid: s.uuid ?? randomUUID() }));
   const aggregates = (input.aggregates ?? d.aggregates).map((a) => ({
     name: a.name,

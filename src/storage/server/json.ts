@@ -10,7 +10,8 @@ export type JsonObject = { [key: string]: Json };
 /** Deepest nesting of objects and arrays a request body may have (API bodies need fewer than 10). */
 export const MAX_JSON_DEPTH = 64;
 
-const malformed = (message: string): HttpError => new HttpError(400, SERVER_ERROR_CODES.MALFORMED_BODY, message, "body");
+const malformed = (message: string): HttpError =>
+  new HttpError(400, SERVER_ERROR_CODES.MALFORMED_BODY, message, "body");
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
@@ -55,15 +56,15 @@ function checkShape(text: string): void {
       keys.add(key);
     } else if (c === 0x7b || c === 0x5b) {
       open.push(c === 0x7b ? new Set() : undefined);
-      if (open.length > MAX_JSON_DEPTH) throw malformed(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+      if (open.length > MAX_JSON_DEPTH)
+        throw malformed(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
     } else if (c === 0x7d || c === 0x5d) {
       open.pop();
     }
   }
 }
 
-export const isObject = (v: unknown): v is JsonObject =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function clone<T extends Json>(v: T): T {
   return structuredClone(v);
@@ -206,7 +207,10 @@ export function parseFields(
   ignoreUnknown: boolean,
 ): readonly string[] | undefined {
   if (raw === undefined || raw.trim() === "") return undefined;
-  const names = raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const names = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   for (const n of names) {
     if (n === "*" || n === "**") continue;
     if (!isKnownPath(policy, n) && !ignoreUnknown) {

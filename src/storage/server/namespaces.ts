@@ -13,8 +13,28 @@
 
 import { randomUUID } from "node:crypto";
 import { isoTime } from "./clock.js";
-import { conflict, duplicate, invalid, notAllowed, notFound, outOfRange, required, unknownReference } from "./errors.js";
-import { type Change, type Ctx, type Reply, type Resource, type Route, UUID_RE, bodyOf, collectionRoutes, param, selfLink } from "./http.js";
+import {
+  conflict,
+  duplicate,
+  invalid,
+  notAllowed,
+  notFound,
+  outOfRange,
+  required,
+  unknownReference,
+} from "./errors.js";
+import {
+  type Change,
+  type Ctx,
+  type Reply,
+  type Resource,
+  type Route,
+  UUID_RE,
+  bodyOf,
+  collectionRoutes,
+  param,
+  selfLink,
+} from "./http.js";
 import type { Ref, Volume } from "./inventory.js";
 import { type FieldPolicy, type JsonObject, clone, compact, isObject } from "./json.js";
 import { type ServerState, resolveLun, resolveRef, resolveVolume, svmRef, volumeRef } from "./state.js";
@@ -53,12 +73,35 @@ const PATCH = obj(
 
 export const NAMESPACE_FIELDS: FieldPolicy = {
   known: [
-    "uuid", "name", "svm.uuid", "svm.name", "location.volume.uuid", "location.volume.name",
-    "location.qtree.id", "location.qtree.name", "location.namespace", "os_type", "space.size",
-    "space.block_size", "space.used", "space.guarantee.requested", "space.guarantee.reserved",
-    "comment", "enabled", "create_time", "auto_delete", "status.state", "status.container_state",
-    "status.read_only", "status.mapped", "subsystem_map.nsid", "subsystem_map.anagrpid",
-    "subsystem_map.subsystem.name", "subsystem_map.subsystem.uuid", "metric", "statistics",
+    "uuid",
+    "name",
+    "svm.uuid",
+    "svm.name",
+    "location.volume.uuid",
+    "location.volume.name",
+    "location.qtree.id",
+    "location.qtree.name",
+    "location.namespace",
+    "os_type",
+    "space.size",
+    "space.block_size",
+    "space.used",
+    "space.guarantee.requested",
+    "space.guarantee.reserved",
+    "comment",
+    "enabled",
+    "create_time",
+    "auto_delete",
+    "status.state",
+    "status.container_state",
+    "status.read_only",
+    "status.mapped",
+    "subsystem_map.nsid",
+    "subsystem_map.anagrpid",
+    "subsystem_map.subsystem.name",
+    "subsystem_map.subsystem.uuid",
+    "metric",
+    "statistics",
   ],
   expensive: ["auto_delete", "subsystem_map", "status.mapped", "statistics", "metric"],
   collectionDefault: ["svm.name", "name", "status.state"],
@@ -115,9 +158,11 @@ export class Namespaces implements Resource {
   private source(given: JsonObject | undefined): Namespace {
     const uuid = text(given, "uuid");
     const name = text(given, "name");
-    if (uuid === undefined && name === undefined) throw required("clone.source.uuid", `Field "clone.source.uuid" or "clone.source.name" is required.`);
+    if (uuid === undefined && name === undefined)
+      throw required("clone.source.uuid", `Field "clone.source.uuid" or "clone.source.name" is required.`);
     const byUuid = uuid === undefined ? undefined : this.items.get(uuid);
-    if (uuid !== undefined && byUuid === undefined) throw unknownReference("clone.source.uuid", "Namespace with this UUID");
+    if (uuid !== undefined && byUuid === undefined)
+      throw unknownReference("clone.source.uuid", "Namespace with this UUID");
     let byName: Namespace | undefined;
     if (name !== undefined) {
       const snap = /^\/vol\/([^/]+)\/\.snapshot\/[^/]+\/(.+)$/.exec(name);
@@ -131,8 +176,16 @@ export class Namespaces implements Resource {
   }
 
   private newRecord(init: {
-    svm: Ref; volume: Volume; qtree: { id: number; name: string } | undefined; base: string;
-    os_type: string; size: number; block_size: number; requested: boolean; comment: string | undefined; auto_delete: boolean;
+    svm: Ref;
+    volume: Volume;
+    qtree: { id: number; name: string } | undefined;
+    base: string;
+    os_type: string;
+    size: number;
+    block_size: number;
+    requested: boolean;
+    comment: string | undefined;
+    auto_delete: boolean;
   }): JsonObject {
     const uuid = randomUUID();
     const now = isoTime(this.state.clock.now());
@@ -148,18 +201,30 @@ export class Namespaces implements Resource {
         namespace: init.base,
       }),
       os_type: init.os_type,
-      space: { size: init.size, block_size: init.block_size, used: 0, guarantee: { requested: init.requested, reserved: init.requested } },
+      space: {
+        size: init.size,
+        block_size: init.block_size,
+        used: 0,
+        guarantee: { requested: init.requested, reserved: init.requested },
+      },
       comment: init.comment,
       enabled: true,
       create_time: now,
       auto_delete: init.auto_delete,
       status: { state: "online", container_state: "online", read_only: false, mapped: false },
       metric: {
-        timestamp: now, status: "ok", duration: "PT15S",
-        throughput: { total: 0, read: 0, write: 0 }, iops: { ...zero }, latency: { ...zero },
+        timestamp: now,
+        status: "ok",
+        duration: "PT15S",
+        throughput: { total: 0, read: 0, write: 0 },
+        iops: { ...zero },
+        latency: { ...zero },
       },
       statistics: {
-        timestamp: now, status: "ok", iops_raw: { ...zero }, latency_raw: { ...zero },
+        timestamp: now,
+        status: "ok",
+        iops_raw: { ...zero },
+        latency_raw: { ...zero },
         throughput_raw: { total: 0, read: 0, write: 0 },
       },
       _links: selfLink(`${BASE}/${uuid}`),
@@ -179,7 +244,8 @@ export class Namespaces implements Resource {
     if (blockSize !== undefined && blockSize !== 512 && blockSize !== 4096) {
       throw invalid("space.block_size", `Field "space.block_size" must be 512 or 4096.`);
     }
-    if (cloneGiven !== undefined && convertGiven !== undefined) throw conflict("convert", `"clone" and "convert" cannot be combined.`);
+    if (cloneGiven !== undefined && convertGiven !== undefined)
+      throw conflict("convert", `"clone" and "convert" cannot be combined.`);
     const common = {
       svm,
       requested: flag(sub(space, "guarantee"), "requested") ?? false,
@@ -191,7 +257,8 @@ export class Namespaces implements Resource {
     let volume: Volume;
     if (convertGiven !== undefined) {
       for (const f of ["os_type", "space"] as const) {
-        if (body[f] !== undefined) throw conflict(f, `Field "${f}" cannot be given with "convert"; it is taken from the LUN.`);
+        if (body[f] !== undefined)
+          throw conflict(f, `Field "${f}" cannot be given with "convert"; it is taken from the LUN.`);
       }
       const lun = resolveLun(this.state, sub(convertGiven, "lun"), "convert.lun", svm);
       if (lun.mapped) throw conflict("convert.lun", "The LUN is mapped to an initiator group.");
@@ -199,29 +266,45 @@ export class Namespaces implements Resource {
       if (lun.foreignImport) throw conflict("convert.lun", "The LUN is in a foreign-LUN import relationship.");
       if (lun.vvolBound) throw conflict("convert.lun", "The LUN is bound to a protocol endpoint.");
       if (!(NAMESPACE_OS_TYPES as readonly string[]).includes(lun.os_type)) {
-        throw invalid("convert.lun", `The LUN's operating-system type "${lun.os_type}" is not supported for namespaces.`);
+        throw invalid(
+          "convert.lun",
+          `The LUN's operating-system type "${lun.os_type}" is not supported for namespaces.`,
+        );
       }
       const where = this.location(body, svm, parsePath(lun.name, "convert.lun.name"));
       if (text(body, "name") !== undefined && text(body, "name") !== lun.name) {
         throw conflict("name", `Field "name" must be the LUN's path when converting.`);
       }
       volume = where.volume;
-      record = this.newRecord({ ...common, ...where, os_type: lun.os_type, size: lun.size, block_size: lun.os_type === "vmware" ? 512 : 4096 });
+      record = this.newRecord({
+        ...common,
+        ...where,
+        os_type: lun.os_type,
+        size: lun.size,
+        block_size: lun.os_type === "vmware" ? 512 : 4096,
+      });
       const i = this.state.inventory.luns.indexOf(lun);
       this.state.inventory.luns.splice(i, 1);
     } else {
       const where = this.location(body, svm, undefined);
       volume = where.volume;
       if (cloneGiven !== undefined) {
-        if (body["os_type"] !== undefined) throw notAllowed("os_type", "must not be given when cloning; it is taken from the source");
+        if (body["os_type"] !== undefined)
+          throw notAllowed("os_type", "must not be given when cloning; it is taken from the source");
         for (const f of ["size", "block_size"] as const) {
-          if (space?.[f] !== undefined) throw conflict(`space.${f}`, `Field "space.${f}" must not be given when cloning; it is taken from the source.`);
+          if (space?.[f] !== undefined)
+            throw conflict(
+              `space.${f}`,
+              `Field "space.${f}" must not be given when cloning; it is taken from the source.`,
+            );
         }
         const src = this.source(sub(cloneGiven, "source"));
-        if (src.volume.uuid !== volume.uuid) throw conflict("clone.source", "The clone and its source must be in the same volume.");
+        if (src.volume.uuid !== volume.uuid)
+          throw conflict("clone.source", "The clone and its source must be in the same volume.");
         const srcSpace = sub(src.record, "space");
         record = this.newRecord({
-          ...common, ...where,
+          ...common,
+          ...where,
           os_type: String(src.record["os_type"]),
           size: num(srcSpace, "size") ?? NAMESPACE_MIN_SIZE,
           block_size: num(srcSpace, "block_size") ?? 4096,
@@ -232,25 +315,45 @@ export class Namespaces implements Resource {
         const sz = num(space, "size");
         if (sz === undefined) throw required("space.size");
         if (sz < NAMESPACE_MIN_SIZE || sz > NAMESPACE_MAX_SIZE) {
-          throw outOfRange("space.size", `Field "space.size" must be in the range ${NAMESPACE_MIN_SIZE}..${NAMESPACE_MAX_SIZE}.`);
+          throw outOfRange(
+            "space.size",
+            `Field "space.size" must be in the range ${NAMESPACE_MIN_SIZE}..${NAMESPACE_MAX_SIZE}.`,
+          );
         }
-        record = this.newRecord({ ...common, ...where, os_type: os, size: sz, block_size: blockSize ?? (os === "vmware" ? 512 : 4096) });
+        record = this.newRecord({
+          ...common,
+          ...where,
+          os_type: os,
+          size: sz,
+          block_size: blockSize ?? (os === "vmware" ? 512 : 4096),
+        });
       }
     }
-    if (this.byName(String(record["name"])) !== undefined) throw duplicate("name", `A namespace named "${String(record["name"])}" already exists.`);
+    if (this.byName(String(record["name"])) !== undefined)
+      throw duplicate("name", `A namespace named "${String(record["name"])}" already exists.`);
     const uuid = String(record["uuid"]);
     this.items.set(uuid, { seq: this.state.nextSeq(), volume, record });
     // A deep copy: trimming the echo must not touch the stored record (its status.mapped).
     const shown = returnRecords
-      ? clone(Object.fromEntries(Object.entries(record).filter(([k]) => !["auto_delete", "metric", "statistics"].includes(k))) as JsonObject)
+      ? clone(
+          Object.fromEntries(
+            Object.entries(record).filter(([k]) => !["auto_delete", "metric", "statistics"].includes(k)),
+          ) as JsonObject,
+        )
       : { uuid, name: record["name"] ?? null, _links: record["_links"] ?? null };
     if (returnRecords && isObject(shown["status"])) delete (shown["status"] as JsonObject)["mapped"];
     return { status: 201, body: { num_records: 1, records: [shown] }, headers: { Location: `${BASE}/${uuid}` } };
   }
 
   /** Volume, qtree and base name from `name` and `location`, which must agree. */
-  private location(body: JsonObject, svm: Ref, fromLun: Parsed | undefined): {
-    volume: Volume; qtree: { id: number; name: string } | undefined; base: string;
+  private location(
+    body: JsonObject,
+    svm: Ref,
+    fromLun: Parsed | undefined,
+  ): {
+    volume: Volume;
+    qtree: { id: number; name: string } | undefined;
+    base: string;
   } {
     const name = text(body, "name");
     const loc = sub(body, "location");
@@ -266,28 +369,46 @@ export class Namespaces implements Resource {
       // The volume comes from a path: the error names the field that held the path.
       const found = this.state.inventory.volumes.find((v) => v.svm.uuid === svm.uuid && v.name === parsed.volume);
       if (found === undefined) {
-        throw unknownReference(fromLun === undefined ? "name" : "convert.lun", `Volume "${parsed.volume}" in SVM "${svm.name}"`);
+        throw unknownReference(
+          fromLun === undefined ? "name" : "convert.lun",
+          `Volume "${parsed.volume}" in SVM "${svm.name}"`,
+        );
       }
       volume = found;
     } else {
-      throw required("location.volume.name", `Field "location.volume.name" or "location.volume.uuid" is required when "name" is not a full path.`);
+      throw required(
+        "location.volume.name",
+        `Field "location.volume.name" or "location.volume.uuid" is required when "name" is not a full path.`,
+      );
     }
     const locQtree = text(sub(loc, "qtree"), "name");
     const locQtreeId = num(sub(loc, "qtree"), "id");
-    if (parsed !== undefined && locQtree !== undefined && parsed.qtree !== locQtree && !(locQtree === "" && parsed.qtree === undefined)) {
+    if (
+      parsed !== undefined &&
+      locQtree !== undefined &&
+      parsed.qtree !== locQtree &&
+      !(locQtree === "" && parsed.qtree === undefined)
+    ) {
       throw conflict("location.qtree", `"location.qtree" and "name" name different qtrees.`);
     }
     const qtreeName = parsed?.qtree ?? (locQtree === "" ? undefined : locQtree);
     let qtree: { id: number; name: string } | undefined;
     if (qtreeName !== undefined || locQtreeId !== undefined) {
-      qtree = volume.qtrees.find((q) => (qtreeName === undefined || q.name === qtreeName) && (locQtreeId === undefined || q.id === locQtreeId));
+      qtree = volume.qtrees.find(
+        (q) => (qtreeName === undefined || q.name === qtreeName) && (locQtreeId === undefined || q.id === locQtreeId),
+      );
       if (qtree === undefined) throw unknownReference("location.qtree", `Qtree in volume "${volume.name}"`);
     }
     const locBase = text(loc, "namespace");
     const base = parsed?.base ?? (name !== undefined ? name : locBase);
     if (base === undefined) throw required("name", `Field "name" or "location.namespace" is required.`);
-    if (locBase !== undefined && locBase !== base) throw conflict("location.namespace", `"location.namespace" and "name" differ.`);
-    if (!BASE_NAME.test(base)) throw invalid(parsed === undefined && locBase !== undefined && name === undefined ? "location.namespace" : "name", "The namespace name may hold only letters, digits, '_', '.' and '-'.");
+    if (locBase !== undefined && locBase !== base)
+      throw conflict("location.namespace", `"location.namespace" and "name" differ.`);
+    if (!BASE_NAME.test(base))
+      throw invalid(
+        parsed === undefined && locBase !== undefined && name === undefined ? "location.namespace" : "name",
+        "The namespace name may hold only letters, digits, '_', '.' and '-'.",
+      );
     return { volume, qtree, base };
   }
 
@@ -315,14 +436,16 @@ export class Namespaces implements Resource {
     if (cloneGiven !== undefined) {
       if (sz !== undefined) throw conflict("space.size", `Field "space.size" cannot be combined with "clone".`);
       const src = this.source(sub(cloneGiven, "source"));
-      if (src.volume.uuid !== ns.volume.uuid) throw conflict("clone.source", "The clone source must be in the same volume.");
+      if (src.volume.uuid !== ns.volume.uuid)
+        throw conflict("clone.source", "The clone source must be in the same volume.");
       if (src === ns) throw conflict("clone.source", "A namespace cannot be overwritten from itself.");
       nextSpace["size"] = num(sub(src.record, "space"), "size") ?? nextSpace["size"] ?? 0;
     }
     if (sz !== undefined) {
       const current = Number(nextSpace["size"]);
       if (sz < current) throw outOfRange("space.size", "A namespace cannot shrink.");
-      if (sz > NAMESPACE_MAX_SIZE) throw outOfRange("space.size", `Field "space.size" must be at most ${NAMESPACE_MAX_SIZE}.`);
+      if (sz > NAMESPACE_MAX_SIZE)
+        throw outOfRange("space.size", `Field "space.size" must be at most ${NAMESPACE_MAX_SIZE}.`);
       nextSpace["size"] = sz;
     }
     const requested = flag(sub(space, "guarantee"), "requested");

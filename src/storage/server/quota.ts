@@ -8,7 +8,18 @@
 
 import { randomUUID } from "node:crypto";
 import { conflict, duplicate, invalid, required, unknownReference } from "./errors.js";
-import { type Change, type Ctx, type Reply, type Resource, type Route, UUID_RE, bodyOf, collectionRoutes, param, selfLink } from "./http.js";
+import {
+  type Change,
+  type Ctx,
+  type Reply,
+  type Resource,
+  type Route,
+  UUID_RE,
+  bodyOf,
+  collectionRoutes,
+  param,
+  selfLink,
+} from "./http.js";
 import type { Ref, Volume } from "./inventory.js";
 import { type FieldPolicy, type Json, type JsonObject, compact, isObject, clone } from "./json.js";
 import { type ServerState, resolveRef, resolveVolume, svmRef, volumeRef } from "./state.js";
@@ -34,16 +45,36 @@ const POST = obj(
   },
   ["uuid", "_links"],
 );
-const PATCH = obj(
-  { space: limits(size(true)), files: limits(int(-1)), user_mapping: lenientBool },
-  ["uuid", "svm", "volume", "type", "qtree", "users", "group", "_links"],
-);
+const PATCH = obj({ space: limits(size(true)), files: limits(int(-1)), user_mapping: lenientBool }, [
+  "uuid",
+  "svm",
+  "volume",
+  "type",
+  "qtree",
+  "users",
+  "group",
+  "_links",
+]);
 
 export const QUOTA_FIELDS: FieldPolicy = {
   known: [
-    "uuid", "svm.uuid", "svm.name", "volume.uuid", "volume.name", "type", "qtree.id", "qtree.name",
-    "users.name", "users.id", "group.name", "group.id", "space.hard_limit", "space.soft_limit",
-    "files.hard_limit", "files.soft_limit", "user_mapping",
+    "uuid",
+    "svm.uuid",
+    "svm.name",
+    "volume.uuid",
+    "volume.name",
+    "type",
+    "qtree.id",
+    "qtree.name",
+    "users.name",
+    "users.id",
+    "group.name",
+    "group.id",
+    "space.hard_limit",
+    "space.soft_limit",
+    "files.hard_limit",
+    "files.soft_limit",
+    "user_mapping",
   ],
   expensive: [],
   collectionDefault: ["svm", "volume"],
@@ -67,9 +98,11 @@ function normalizeUsers(users: Json[]): JsonObject[] {
     const name = text(entry, "name");
     const id = text(entry, "id");
     const at = `users[${i}]`;
-    if ((name === undefined) === (id === undefined)) throw conflict(at, `Each element of "users" holds a name or an id, not both and not neither.`);
+    if ((name === undefined) === (id === undefined))
+      throw conflict(at, `Each element of "users" holds a name or an id, not both and not neither.`);
     if (id !== undefined) {
-      if (!USER_ID.test(id)) throw invalid(`${at}.id`, `Field "${at}.id" must be a numeric user id or a security identifier.`);
+      if (!USER_ID.test(id))
+        throw invalid(`${at}.id`, `Field "${at}.id" must be a numeric user id or a security identifier.`);
       out.push({ id });
     } else if (name !== undefined && !name.startsWith('"') && name.includes(",")) {
       for (const part of name.split(",").map((s) => s.trim())) {
@@ -79,7 +112,8 @@ function normalizeUsers(users: Json[]): JsonObject[] {
     } else out.push({ name: name ?? "" });
   });
   if (out.length === 0) throw invalid("users", `Field "users" must name at least one user.`);
-  if (out.length > 1 && out.some((u) => u["name"] === "")) throw invalid("users", "A default user rule names only the empty user.");
+  if (out.length > 1 && out.some((u) => u["name"] === ""))
+    throw invalid("users", "A default user rule names only the empty user.");
   return out;
 }
 
@@ -170,13 +204,16 @@ export class QuotaRules implements Resource {
     const qtreeName = text(sub(body, "qtree"), "name");
     if (qtreeName === undefined) throw required("qtree.name");
     const qtree = volume.qtrees.find((q) => q.name === qtreeName);
-    if (qtreeName !== "" && qtree === undefined) throw unknownReference("qtree.name", `Qtree "${qtreeName}" in volume "${volume.name}"`);
+    if (qtreeName !== "" && qtree === undefined)
+      throw unknownReference("qtree.name", `Qtree "${qtreeName}" in volume "${volume.name}"`);
     const users = body["users"];
     const group = sub(body, "group");
     const userMapping = flag(body, "user_mapping");
     if (type !== "user" && users !== undefined) throw conflict("users", `Field "users" is valid only on a user rule.`);
-    if (type !== "group" && group !== undefined) throw conflict("group", `Field "group" is valid only on a group rule.`);
-    if (type !== "user" && userMapping !== undefined) throw conflict("user_mapping", `Field "user_mapping" is valid only on a user rule.`);
+    if (type !== "group" && group !== undefined)
+      throw conflict("group", `Field "group" is valid only on a group rule.`);
+    if (type !== "user" && userMapping !== undefined)
+      throw conflict("user_mapping", `Field "user_mapping" is valid only on a user rule.`);
     if (type === "user" && users === undefined) throw required("users", `A user rule requires "users".`);
     if (type === "group" && group === undefined) throw required("group", `A group rule requires "group".`);
     // The spec gives `group` as {name, id} without the name-xor-id rule it states for `users`.
@@ -203,30 +240,40 @@ export class QuotaRules implements Resource {
         (r) => r.record["type"] === type && isDefaultRule(r.record) && text(sub(r.record, "qtree"), "name") === "",
       );
       if (!hasDefault) {
-        this.add(svm, volume, compact({
-          type,
-          qtree: { name: "" },
-          users: type === "user" ? [{ name: "" }] : undefined,
-          group: type === "group" ? { name: "" } : undefined,
-          user_mapping: type === "user" ? false : undefined,
-        }));
+        this.add(
+          svm,
+          volume,
+          compact({
+            type,
+            qtree: { name: "" },
+            users: type === "user" ? [{ name: "" }] : undefined,
+            group: type === "group" ? { name: "" } : undefined,
+            user_mapping: type === "user" ? false : undefined,
+          }),
+        );
       }
     }
     const record = clone(rule.record);
-    const echoed = returnRecords ? record : compact({
-      uuid: record["uuid"],
-      svm: record["svm"],
-      volume: record["volume"],
-      type: record["type"],
-      qtree: record["qtree"],
-      users: record["users"],
-      group: record["group"],
-      space: body["space"] === undefined ? undefined : record["space"],
-      files: body["files"] === undefined ? undefined : record["files"],
-      user_mapping: body["user_mapping"] === undefined ? undefined : record["user_mapping"],
-      _links: record["_links"],
-    });
-    return { status: 201, body: { num_records: 1, records: [echoed] }, headers: { Location: `${BASE}/${String(record["uuid"])}` } };
+    const echoed = returnRecords
+      ? record
+      : compact({
+          uuid: record["uuid"],
+          svm: record["svm"],
+          volume: record["volume"],
+          type: record["type"],
+          qtree: record["qtree"],
+          users: record["users"],
+          group: record["group"],
+          space: body["space"] === undefined ? undefined : record["space"],
+          files: body["files"] === undefined ? undefined : record["files"],
+          user_mapping: body["user_mapping"] === undefined ? undefined : record["user_mapping"],
+          _links: record["_links"],
+        });
+    return {
+      status: 201,
+      body: { num_records: 1, records: [echoed] },
+      headers: { Location: `${BASE}/${String(record["uuid"])}` },
+    };
   }
 
   private patch(rule: Rule, body: JsonObject): Change {

@@ -19,8 +19,28 @@
 //   estimate_only=true → job; sets `estimated_duration` only.
 
 import { isoTime } from "./clock.js";
-import { HttpError, SERVER_ERROR_CODES, badState, conflict, invalid, notFound, required, unknownReference } from "./errors.js";
-import { type Ctx, type Reply, type Resource, type Route, bodyOf, instanceReply, jobReply, listReply, param, selfLink } from "./http.js";
+import {
+  HttpError,
+  SERVER_ERROR_CODES,
+  badState,
+  conflict,
+  invalid,
+  notFound,
+  required,
+  unknownReference,
+} from "./errors.js";
+import {
+  type Ctx,
+  type Reply,
+  type Resource,
+  type Route,
+  bodyOf,
+  instanceReply,
+  jobReply,
+  listReply,
+  param,
+  selfLink,
+} from "./http.js";
 import { type FieldPolicy, type JsonObject, clone, compact } from "./json.js";
 import type { ServerState } from "./state.js";
 import { obj, str, text, validateBody } from "./values.js";
@@ -56,11 +76,25 @@ export interface SoftwareOptions {
 export const DEFAULT_SOFTWARE_PACKAGES: readonly SoftwarePackageSeed[] = [
   {
     version: "9.15.1",
-    checks: [{ update_check: "Manual checks", status: "warning", issue: "Manual validation checks need to be performed.", action: "Review the upgrade documentation." }],
+    checks: [
+      {
+        update_check: "Manual checks",
+        status: "warning",
+        issue: "Manual validation checks need to be performed.",
+        action: "Review the upgrade documentation.",
+      },
+    ],
   },
   {
     version: "9.16.1",
-    checks: [{ update_check: "Disk status", status: "error", issue: "Some disks are broken.", action: "Replace the broken disks." }],
+    checks: [
+      {
+        update_check: "Disk status",
+        status: "error",
+        issue: "Some disks are broken.",
+        action: "Replace the broken disks.",
+      },
+    ],
   },
 ];
 
@@ -76,15 +110,34 @@ const ACTIVE = ["in_progress", "waiting", "paused_by_user", "paused_on_error", "
 // member the spec gives it is reported progress, and the spec's PATCH endpoint takes `version`
 // (with `action` from the field table). The codecs make the same decision independently.
 const PATCH = obj({ version: str(), action: str({ enum: ["pause", "cancel", "resume"] }) }, [
-  "pending_version", "state", "elapsed_duration", "estimated_duration", "validation_results", "post_update_checks",
-  "update_details", "status_details", "nodes", "metrocluster", "_links",
+  "pending_version",
+  "state",
+  "elapsed_duration",
+  "estimated_duration",
+  "validation_results",
+  "post_update_checks",
+  "update_details",
+  "status_details",
+  "nodes",
+  "metrocluster",
+  "_links",
 ]);
 const DOWNLOAD = obj({ url: str(), username: str(), password: str() });
 
 export const SOFTWARE_FIELDS: FieldPolicy = {
   known: [
-    "version", "pending_version", "state", "action", "elapsed_duration", "estimated_duration", "validation_results",
-    "post_update_checks", "update_details", "status_details", "nodes", "metrocluster",
+    "version",
+    "pending_version",
+    "state",
+    "action",
+    "elapsed_duration",
+    "estimated_duration",
+    "validation_results",
+    "post_update_checks",
+    "update_details",
+    "status_details",
+    "nodes",
+    "metrocluster",
   ],
   expensive: [],
   collectionDefault: "all",
@@ -154,12 +207,16 @@ export class Software implements Resource {
   private readonly uploading = new Map<string, string>();
   private download: JsonObject = { state: "not_started", message: "No package download has been started.", code: 0 };
 
-  constructor(private readonly s: ServerState, options: SoftwareOptions) {
+  constructor(
+    private readonly s: ServerState,
+    options: SoftwareOptions,
+  ) {
     this.version = options.version ?? "9.14.1";
     this.stepMs = options.stepMs ?? 1000;
     this.uploadEnabled = options.uploadEnabled ?? true;
     const now = isoTime(s.clock.now());
-    for (const p of options.packages ?? DEFAULT_SOFTWARE_PACKAGES) this.addPackage(p.version, p.create_time ?? now, p.checks ?? [], p.failOnNode);
+    for (const p of options.packages ?? DEFAULT_SOFTWARE_PACKAGES)
+      this.addPackage(p.version, p.create_time ?? now, p.checks ?? [], p.failOnNode);
     const start = s.clock.now() - 30 * 86400_000;
     for (const n of s.inventory.nodes) {
       this.history.push({
@@ -173,7 +230,12 @@ export class Software implements Resource {
     }
   }
 
-  private addPackage(version: string, createTime: string, checks: readonly CheckSeed[], failOnNode: string | undefined): void {
+  private addPackage(
+    version: string,
+    createTime: string,
+    checks: readonly CheckSeed[],
+    failOnNode: string | undefined,
+  ): void {
     this.packages.set(version, { seq: this.s.nextSeq(), version, createTime, checks, failOnNode });
   }
 
@@ -256,41 +318,85 @@ export class Software implements Resource {
     const u = this.upgrade;
     const active = ACTIVE.includes(this.state ?? "");
     const nodeVersion = (name: string): string =>
-      u !== undefined && this.state !== "canceled" && u.nodes.includes(name) &&
-        u.steps.some((st) => st.node === name && st.state === "completed") ? u.to : (u !== undefined && this.state === "completed" && u.nodes.includes(name) ? u.to : this.version);
+      u !== undefined &&
+      this.state !== "canceled" &&
+      u.nodes.includes(name) &&
+      u.steps.some((st) => st.node === name && st.state === "completed")
+        ? u.to
+        : u !== undefined && this.state === "completed" && u.nodes.includes(name)
+          ? u.to
+          : this.version;
     return compact({
       version: this.version,
       pending_version: active ? u?.to : undefined,
       state: this.state,
       elapsed_duration: u === undefined ? 0 : Math.floor(u.progressMs / 1000),
       // The latest estimate_only result wins over the estimate of an earlier upgrade.
-      estimated_duration: u === undefined || this.estimateIsNewer ? this.estimatedDuration : Math.floor((u.steps.length * this.stepMs) / 1000),
+      estimated_duration:
+        u === undefined || this.estimateIsNewer
+          ? this.estimatedDuration
+          : Math.floor((u.steps.length * this.stepMs) / 1000),
       validation_results: clone(this.validationResults),
       post_update_checks: [],
-      update_details: u === undefined ? [] : u.steps.map((st) => compact({
-        phase: st.phase,
-        state: st.state,
-        node: st.node === undefined ? undefined : { name: st.node },
-        elapsed_duration: st.start === undefined ? 0 : Math.floor(((st.end ?? Math.min(this.s.clock.now(), st.start + this.stepMs)) - st.start) / 1000),
-        estimated_duration: Math.floor(this.stepMs / 1000),
-      })),
-      status_details: u === undefined ? [] : u.steps.filter((st) => st.start !== undefined).map((st) => compact({
-        name: st.phase,
-        state: st.state,
-        node: { name: st.node ?? this.s.inventory.nodes[0]?.name ?? "" },
-        start_time: st.start === undefined ? undefined : isoTime(st.start),
-        end_time: st.end === undefined ? undefined : isoTime(st.end),
-        issue: st.issue === undefined ? { code: 0, message: "" } : { code: st.issue.code, message: st.issue.message },
-      })),
+      update_details:
+        u === undefined
+          ? []
+          : u.steps.map((st) =>
+              compact({
+                phase: st.phase,
+                state: st.state,
+                node: st.node === undefined ? undefined : { name: st.node },
+                elapsed_duration:
+                  st.start === undefined
+                    ? 0
+                    : Math.floor(((st.end ?? Math.min(this.s.clock.now(), st.start + this.stepMs)) - st.start) / 1000),
+                estimated_duration: Math.floor(this.stepMs / 1000),
+              }),
+            ),
+      status_details:
+        u === undefined
+          ? []
+          : u.steps
+              .filter((st) => st.start !== undefined)
+              .map((st) =>
+                compact({
+                  name: st.phase,
+                  state: st.state,
+                  node: { name: st.node ?? this.s.inventory.nodes[0]?.name ?? "" },
+                  start_time: st.start === undefined ? undefined : isoTime(st.start),
+                  end_time: st.end === undefined ? undefined : isoTime(st.end),
+                  issue:
+                    st.issue === undefined
+                      ? { code: 0, message: "" }
+                      : { code: st.issue.code, message: st.issue.message },
+                }),
+              ),
       nodes: this.s.inventory.nodes.map((n) => ({
         name: n.name,
         version: nodeVersion(n.name),
         firmware: {
           cluster_fw_progress: [],
           shelf: { in_progress_count: 0, update_status: "idle" },
-          dqp: { revision: "20200330", version: "3.18", file_name: "qual_devices_v3", record_count: { drive: 680, system: 3, device: 29, alias: 200 } },
-          sp_bmc: { image: "primary", is_current: true, percent_done: 100, running_version: "1.0", fw_type: "SP", in_progress: false },
-          disk: { num_waiting_download: 0, total_completion_estimate: 0, average_duration_per_disk: 120, update_status: "idle" },
+          dqp: {
+            revision: "20200330",
+            version: "3.18",
+            file_name: "qual_devices_v3",
+            record_count: { drive: 680, system: 3, device: 29, alias: 200 },
+          },
+          sp_bmc: {
+            image: "primary",
+            is_current: true,
+            percent_done: 100,
+            running_version: "1.0",
+            fw_type: "SP",
+            in_progress: false,
+          },
+          disk: {
+            num_waiting_download: 0,
+            total_completion_estimate: 0,
+            average_duration_per_disk: 120,
+            update_status: "idle",
+          },
         },
       })),
       metrocluster: { progress_summary: { message: "" }, progress_details: { message: "" }, clusters: [] },
@@ -299,7 +405,11 @@ export class Software implements Resource {
   }
 
   private packageRecord(p: Pkg): JsonObject {
-    return { version: p.version, create_time: p.createTime, _links: selfLink(`/api/cluster/software/packages/${encodeURIComponent(p.version)}`) };
+    return {
+      version: p.version,
+      create_time: p.createTime,
+      _links: selfLink(`/api/cluster/software/packages/${encodeURIComponent(p.version)}`),
+    };
   }
 
   // -------------------------------------------------------------------------------------
@@ -327,16 +437,26 @@ export class Software implements Resource {
     }
     const action = bodyAction ?? queryAction;
     const version = text(body, "version");
-    if (action !== undefined && version !== undefined) throw conflict("action", `"action" and "version" cannot be combined.`);
+    if (action !== undefined && version !== undefined)
+      throw conflict("action", `"action" and "version" cannot be combined.`);
     if (action !== undefined) return this.act(ctx, action, rt);
     if (version === undefined) throw required("version", `Field "version" or "action" is required.`);
     const pkg = this.packages.get(version);
-    if (pkg === undefined) throw new HttpError(400, SERVER_ERROR_CODES.PACKAGE_NOT_FOUND, `Package "${version}" does not exist on the system.`, "version");
+    if (pkg === undefined)
+      throw new HttpError(
+        400,
+        SERVER_ERROR_CODES.PACKAGE_NOT_FOUND,
+        `Package "${version}" does not exist on the system.`,
+        "version",
+      );
     if (ACTIVE.includes(this.state ?? "")) throw badState("An update is in progress.", "version");
     if (this.validating !== undefined) throw badState("A validation is in progress.", "version");
     let nodes = this.s.inventory.nodes.map((n) => n.name);
     if (nodesRaw !== undefined) {
-      const wanted = nodesRaw.split(",").map((x) => x.trim()).filter((x) => x !== "");
+      const wanted = nodesRaw
+        .split(",")
+        .map((x) => x.trim())
+        .filter((x) => x !== "");
       for (const w of wanted) if (!nodes.includes(w)) throw unknownReference("nodes_to_update", `Node "${w}"`);
       if (wanted.length === 0) throw invalid("nodes_to_update", `Query parameter "nodes_to_update" names no node.`);
       nodes = wanted;
@@ -346,12 +466,14 @@ export class Software implements Resource {
       this.validating = version;
       const job = this.s.jobs.create(description, () => {
         this.validating = undefined;
-        this.validationResults = pkg.checks.map((c) => compact({
-          update_check: c.update_check,
-          status: c.status,
-          issue: { message: c.issue },
-          action: c.action === undefined ? undefined : { message: c.action },
-        }));
+        this.validationResults = pkg.checks.map((c) =>
+          compact({
+            update_check: c.update_check,
+            status: c.status,
+            issue: { message: c.issue },
+            action: c.action === undefined ? undefined : { message: c.action },
+          }),
+        );
         const errors = pkg.checks.some((c) => c.status === "error");
         this.validated.set(version, { errors, warnings: pkg.checks.some((c) => c.status === "warning") });
         this.upgrade = undefined;
@@ -371,14 +493,52 @@ export class Software implements Resource {
     const v = this.validated.get(version);
     if (v === undefined) throw badState("Validation must be run before an upgrade (validate_only=true).", "version");
     if (v.errors) throw badState("The validation of this version reported errors.", "version");
-    if (v.warnings && !skipWarnings) throw badState("The validation of this version reported warnings; fix them or set skip_warnings=true.", "skip_warnings");
+    if (v.warnings && !skipWarnings)
+      throw badState(
+        "The validation of this version reported warnings; fix them or set skip_warnings=true.",
+        "skip_warnings",
+      );
     const now = this.s.clock.now();
     const steps: Step[] = [
-      { phase: "Pre-update checks", node: undefined, state: "in_progress", start: now, end: undefined, issue: undefined },
-      ...nodes.map((n): Step => ({ phase: "Data ONTAP updates", node: n, state: "waiting", start: undefined, end: undefined, issue: undefined })),
-      { phase: "Post-update checks", node: undefined, state: "waiting", start: undefined, end: undefined, issue: undefined },
+      {
+        phase: "Pre-update checks",
+        node: undefined,
+        state: "in_progress",
+        start: now,
+        end: undefined,
+        issue: undefined,
+      },
+      ...nodes.map(
+        (n): Step => ({
+          phase: "Data ONTAP updates",
+          node: n,
+          state: "waiting",
+          start: undefined,
+          end: undefined,
+          issue: undefined,
+        }),
+      ),
+      {
+        phase: "Post-update checks",
+        node: undefined,
+        state: "waiting",
+        start: undefined,
+        end: undefined,
+        issue: undefined,
+      },
     ];
-    this.upgrade = { from: this.version, to: version, nodes, steps, failOnNode: pkg.failOnNode, failedOnce: false, progressMs: 0, lastAt: now, index: 0, startedAt: now };
+    this.upgrade = {
+      from: this.version,
+      to: version,
+      nodes,
+      steps,
+      failOnNode: pkg.failOnNode,
+      failedOnce: false,
+      progressMs: 0,
+      lastAt: now,
+      index: 0,
+      startedAt: now,
+    };
     this.state = "in_progress";
     this.estimateIsNewer = false;
     const job = this.s.jobs.create(description, () => {});
@@ -392,7 +552,8 @@ export class Software implements Resource {
       if (st !== "in_progress") throw badState("Pause is allowed only while an update is in progress.", "action");
       this.state = "pause_pending";
     } else if (action === "resume") {
-      if (st !== "paused_by_user" && st !== "paused_on_error") throw badState("Resume is allowed only when the upgrade is paused.", "action");
+      if (st !== "paused_by_user" && st !== "paused_on_error")
+        throw badState("Resume is allowed only when the upgrade is paused.", "action");
       this.state = "in_progress";
       if (u !== undefined) {
         u.lastAt = this.s.clock.now();
@@ -434,7 +595,8 @@ export class Software implements Resource {
     } catch {
       throw invalid("url", `Field "url" must be an HTTP, HTTPS or FTP address.`);
     }
-    if (!["http:", "https:", "ftp:"].includes(parsed.protocol)) throw invalid("url", `Field "url" must be an HTTP, HTTPS or FTP address.`);
+    if (!["http:", "https:", "ftp:"].includes(parsed.protocol))
+      throw invalid("url", `Field "url" must be an HTTP, HTTPS or FTP address.`);
     if (this.download["state"] === "running") throw badState("A package download is already running.");
     // The password is a write-only secret for the remote server: it is not kept.
     this.download = { state: "running", message: "Package download in progress", code: 10551382 };
@@ -442,11 +604,19 @@ export class Software implements Resource {
     const job = this.s.jobs.create("POST /api/cluster/software/download", () => {
       const version = this.versionFromFile(file);
       if (version === undefined) {
-        this.download = { state: "failure", message: "Copy of the file from the web server failed.", code: Number(SERVER_ERROR_CODES.REMOTE_COPY_FAILED) };
+        this.download = {
+          state: "failure",
+          message: "Copy of the file from the web server failed.",
+          code: Number(SERVER_ERROR_CODES.REMOTE_COPY_FAILED),
+        };
         throw new HttpError(400, SERVER_ERROR_CODES.REMOTE_COPY_FAILED, "Copy of the file from the web server failed.");
       }
       if (this.packages.has(version)) {
-        this.download = { state: "failure", message: "The package already exists.", code: Number(SERVER_ERROR_CODES.FIRMWARE_FILE_EXISTS) };
+        this.download = {
+          state: "failure",
+          message: "The package already exists.",
+          code: Number(SERVER_ERROR_CODES.FIRMWARE_FILE_EXISTS),
+        };
         throw new HttpError(400, SERVER_ERROR_CODES.FIRMWARE_FILE_EXISTS, "The package already exists.");
       }
       this.addPackage(version, isoTime(this.s.clock.now()), [], undefined);
@@ -466,7 +636,12 @@ export class Software implements Resource {
     const files = parseMultipart(ctx.rawBody, boundary);
     if (files === undefined) throw invalid("file", "The multipart body is malformed.");
     if (files.length > 1) {
-      throw new HttpError(400, SERVER_ERROR_CODES.UPLOAD_MORE_THAN_ONE_FILE, "The request contains more than one file; only a single file is supported.", "file");
+      throw new HttpError(
+        400,
+        SERVER_ERROR_CODES.UPLOAD_MORE_THAN_ONE_FILE,
+        "The request contains more than one file; only a single file is supported.",
+        "file",
+      );
     }
     const file = files[0];
     if (file === undefined) throw required("file", `A part named "file" holding the package is required.`);
@@ -476,11 +651,13 @@ export class Software implements Resource {
     // counts as existing, or two racing uploads would both be accepted.
     const running = this.uploading.get(version);
     const pending = running !== undefined && ["queued", "running"].includes(this.s.jobs.state(running) ?? "");
-    if (this.packages.has(version) || pending) throw new HttpError(409, SERVER_ERROR_CODES.FIRMWARE_FILE_EXISTS, "The package already exists.", "file");
+    if (this.packages.has(version) || pending)
+      throw new HttpError(409, SERVER_ERROR_CODES.FIRMWARE_FILE_EXISTS, "The package already exists.", "file");
     const job = this.s.jobs.create("POST /api/cluster/software/upload", () => {
       this.uploading.delete(version);
       // A download of the same version may have ended first.
-      if (this.packages.has(version)) throw new HttpError(400, SERVER_ERROR_CODES.FIRMWARE_FILE_EXISTS, "The package already exists.");
+      if (this.packages.has(version))
+        throw new HttpError(400, SERVER_ERROR_CODES.FIRMWARE_FILE_EXISTS, "The package already exists.");
       this.addPackage(version, isoTime(this.s.clock.now()), [], undefined);
     });
     this.uploading.set(version, job.uuid);
@@ -491,13 +668,21 @@ export class Software implements Resource {
     const rt = ctx.query.returnTimeout(0);
     ctx.query.done();
     const version = param(ctx, 0);
-    if (this.packages.size === 0) throw new HttpError(404, SERVER_ERROR_CODES.PACKAGE_STORE_EMPTY, "Package store is empty.", "version");
-    if (!this.packages.has(version)) throw new HttpError(404, SERVER_ERROR_CODES.PACKAGE_NOT_FOUND, "Package does not exist on the system.", "version");
+    if (this.packages.size === 0)
+      throw new HttpError(404, SERVER_ERROR_CODES.PACKAGE_STORE_EMPTY, "Package store is empty.", "version");
+    if (!this.packages.has(version))
+      throw new HttpError(
+        404,
+        SERVER_ERROR_CODES.PACKAGE_NOT_FOUND,
+        "Package does not exist on the system.",
+        "version",
+      );
     this.checkDeletable(version);
     // Checked again when the job ends: another delete, a validation or an update of the
     // version may have started in between.
     const job = this.s.jobs.create(`DELETE /api/cluster/software/packages/${version}`, () => {
-      if (!this.packages.has(version)) throw new HttpError(400, SERVER_ERROR_CODES.PACKAGE_NOT_FOUND, "Package does not exist on the system.");
+      if (!this.packages.has(version))
+        throw new HttpError(400, SERVER_ERROR_CODES.PACKAGE_NOT_FOUND, "Package does not exist on the system.");
       this.checkDeletable(version);
       this.packages.delete(version);
     });
@@ -505,14 +690,24 @@ export class Software implements Resource {
   }
 
   private checkDeletable(version: string): void {
-    if (this.validating === version) throw badState("Delete failed because a validation is in progress.", "version", SERVER_ERROR_CODES.PACKAGE_DELETE_VALIDATION_IN_PROGRESS);
+    if (this.validating === version)
+      throw badState(
+        "Delete failed because a validation is in progress.",
+        "version",
+        SERVER_ERROR_CODES.PACKAGE_DELETE_VALIDATION_IN_PROGRESS,
+      );
     if (ACTIVE.includes(this.state ?? "") && this.upgrade?.to === version) {
-      throw badState("Delete failed because an update is in progress.", "version", SERVER_ERROR_CODES.PACKAGE_DELETE_UPDATE_IN_PROGRESS);
+      throw badState(
+        "Delete failed because an update is in progress.",
+        "version",
+        SERVER_ERROR_CODES.PACKAGE_DELETE_UPDATE_IN_PROGRESS,
+      );
     }
   }
 
   routes(): readonly Route[] {
-    const pkgs = (): JsonObject[] => [...this.packages.values()].sort((a, b) => a.seq - b.seq).map((p) => this.packageRecord(p));
+    const pkgs = (): JsonObject[] =>
+      [...this.packages.values()].sort((a, b) => a.seq - b.seq).map((p) => this.packageRecord(p));
     return [
       {
         pattern: /^\/api\/cluster\/software$/,
@@ -551,7 +746,14 @@ export class Software implements Resource {
       { pattern: /^\/api\/cluster\/software\/upload$/, methods: { POST: (ctx) => this.upload(ctx) } },
       {
         pattern: /^\/api\/cluster\/software\/history$/,
-        methods: { GET: (ctx) => listReply(ctx, this.history.map((h) => clone(h)), HISTORY_FIELDS) },
+        methods: {
+          GET: (ctx) =>
+            listReply(
+              ctx,
+              this.history.map((h) => clone(h)),
+              HISTORY_FIELDS,
+            ),
+        },
       },
     ];
   }

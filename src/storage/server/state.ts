@@ -41,9 +41,21 @@ export function resolveRef<T extends Ref>(
   return (byUuid ?? byName) as T;
 }
 
-export const nodeRef = (n: Ref): JsonObject => ({ uuid: n.uuid, name: n.name, _links: selfLink(`/api/cluster/nodes/${n.uuid}`) });
-export const svmRef = (s: Ref): JsonObject => ({ uuid: s.uuid, name: s.name, _links: selfLink(`/api/svm/svms/${s.uuid}`) });
-export const volumeRef = (v: Ref): JsonObject => ({ uuid: v.uuid, name: v.name, _links: selfLink(`/api/storage/volumes/${v.uuid}`) });
+export const nodeRef = (n: Ref): JsonObject => ({
+  uuid: n.uuid,
+  name: n.name,
+  _links: selfLink(`/api/cluster/nodes/${n.uuid}`),
+});
+export const svmRef = (s: Ref): JsonObject => ({
+  uuid: s.uuid,
+  name: s.name,
+  _links: selfLink(`/api/svm/svms/${s.uuid}`),
+});
+export const volumeRef = (v: Ref): JsonObject => ({
+  uuid: v.uuid,
+  name: v.name,
+  _links: selfLink(`/api/storage/volumes/${v.uuid}`),
+});
 
 /** The volume named by a body reference, which must belong to `svm`. */
 export function resolveVolume(state: ServerState, given: JsonObject | undefined, target: string, svm: Ref): Volume {

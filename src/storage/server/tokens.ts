@@ -10,7 +10,18 @@ import type { Schema } from "./values.js";
 import { notFound, required, outOfRange } from "./errors.js";
 import type { Node } from "./inventory.js";
 import { type FieldPolicy, type JsonObject } from "./json.js";
-import { type Change, type Ctx, type Reply, type Resource, type Route, UUID_RE, bodyOf, collectionRoutes, param, selfLink } from "./http.js";
+import {
+  type Change,
+  type Ctx,
+  type Reply,
+  type Resource,
+  type Route,
+  UUID_RE,
+  bodyOf,
+  collectionRoutes,
+  param,
+  selfLink,
+} from "./http.js";
 import { type ServerState, nodeRef, resolveRef } from "./state.js";
 
 export const CLONE_TOKEN_MIN_RESERVE = 4096;
@@ -59,7 +70,10 @@ export class CloneTokens implements Resource {
       node: nodeRef(t.node),
       uuid: t.uuid,
       reserve_size: t.reserveSize,
-      expiry_time: { limit: formatDurationSeconds(t.limitSeconds), left: formatDurationSeconds(Math.ceil(leftMs / 1000)) },
+      expiry_time: {
+        limit: formatDurationSeconds(t.limitSeconds),
+        left: formatDurationSeconds(Math.ceil(leftMs / 1000)),
+      },
       _links: selfLink(`${BASE}/${t.node.uuid}/${t.uuid}`),
     };
   }
@@ -72,7 +86,8 @@ export class CloneTokens implements Resource {
 
   private limitOf(body: JsonObject): number | undefined {
     const limit = num(sub(body, "expiry_time"), "limit");
-    if (limit !== undefined && limit < 1) throw outOfRange("expiry_time.limit", `Field "expiry_time.limit" must be at least 1 second.`);
+    if (limit !== undefined && limit < 1)
+      throw outOfRange("expiry_time.limit", `Field "expiry_time.limit" must be at least 1 second.`);
     return limit;
   }
 
@@ -97,7 +112,12 @@ export class CloneTokens implements Resource {
     const full = this.view(token);
     const record: JsonObject = returnRecords
       ? full
-      : { node: full["node"] ?? null, uuid: token.uuid, reserve_size: token.reserveSize, _links: full["_links"] ?? null };
+      : {
+          node: full["node"] ?? null,
+          uuid: token.uuid,
+          reserve_size: token.reserveSize,
+          _links: full["_links"] ?? null,
+        };
     return {
       status: 201,
       body: { num_records: 1, records: [record] },

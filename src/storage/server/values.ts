@@ -6,12 +6,18 @@ import { HttpError, SERVER_ERROR_CODES, invalid, notAllowed, outOfRange, unexpec
 import { type Json, type JsonObject, MAX_JSON_DEPTH, isObject } from "./json.js";
 
 const SIZE_UNITS: Readonly<Record<string, number>> = {
-  "": 1, B: 1,
-  K: 1024, KB: 1024,
-  M: 1024 ** 2, MB: 1024 ** 2,
-  G: 1024 ** 3, GB: 1024 ** 3,
-  T: 1024 ** 4, TB: 1024 ** 4,
-  P: 1024 ** 5, PB: 1024 ** 5,
+  "": 1,
+  B: 1,
+  K: 1024,
+  KB: 1024,
+  M: 1024 ** 2,
+  MB: 1024 ** 2,
+  G: 1024 ** 3,
+  GB: 1024 ** 3,
+  T: 1024 ** 4,
+  TB: 1024 ** 4,
+  P: 1024 ** 5,
+  PB: 1024 ** 5,
 };
 
 /**
@@ -80,7 +86,10 @@ export interface ObjectSchema {
   readonly refused?: readonly string[];
 }
 
-export const str = (extra: { enum?: readonly string[]; maxLength?: number } = {}): Schema => ({ t: "string", ...extra });
+export const str = (extra: { enum?: readonly string[]; maxLength?: number } = {}): Schema => ({
+  t: "string",
+  ...extra,
+});
 export const bool: Schema = { t: "boolean" };
 export const int = (min?: number, max?: number): Schema => ({
   t: "integer",
@@ -98,8 +107,7 @@ export const arr = (items: Schema): Schema => ({ t: "array", items });
 export const ref = (...extraRefused: string[]): ObjectSchema =>
   obj({ uuid: str(), name: str() }, ["_links", ...extraRefused]);
 
-const typeName = (v: unknown): string =>
-  v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
+const typeName = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 
 // A member only if the object itself has it: inherited names such as
 // "constructor" are not fields.
@@ -178,14 +186,20 @@ export function validate(v: Json, schema: Schema, path: string): Json {
         throw invalid(target, `Field "${target}" must be an integer.`);
       }
       if ((schema.min !== undefined && v < schema.min) || (schema.max !== undefined && v > schema.max)) {
-        throw outOfRange(target, `Field "${target}" must be in the range ${schema.min ?? "-inf"}..${schema.max ?? "inf"}.`);
+        throw outOfRange(
+          target,
+          `Field "${target}" must be in the range ${schema.min ?? "-inf"}..${schema.max ?? "inf"}.`,
+        );
       }
       return v;
     }
     case "size": {
       const n = parseSizeValue(v, schema.allowMinusOne === true);
       if (n === undefined) {
-        throw invalid(target, `Field "${target}" must be a size: an integer number of bytes or digits with a K, M, G, T or P suffix.`);
+        throw invalid(
+          target,
+          `Field "${target}" must be a size: an integer number of bytes or digits with a K, M, G, T or P suffix.`,
+        );
       }
       return n;
     }

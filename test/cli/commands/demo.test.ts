@@ -18,15 +18,27 @@ describe("demo", () => {
     expect(r.code).toBe(0);
     const all = r.stdout.trimEnd().split("\n");
     // The manifests part ends at its summary; the routes and reach sections follow (test/cli/route.test.ts, reach.test.ts).
-    const lines = all.slice(0, all.findIndex((l) => l.startsWith("routes: ")));
+    const lines = all.slice(
+      0,
+      all.findIndex((l) => l.startsWith("routes: ")),
+    );
     expect(lines[0]).toMatch(/^clusterwire demo: \d+ files in examples \(steps: round-trip, validate\)$/);
-    expect(lines.at(-1)).toMatch(/^ok: (\d+) objects from \d+ files; round-trip \1\/\1 ok; validate \1\/\1 ok \(4 invalid as expected\)$/);
+    expect(lines.at(-1)).toMatch(
+      /^ok: (\d+) objects from \d+ files; round-trip \1\/\1 ok; validate \1\/\1 ok \(4 invalid as expected\)$/,
+    );
     expect(all.at(-1)).toBe("ok: reach 2 tables (128 cells) and 5 connections as expected");
     const objectLines = lines.slice(1, -1).filter((l) => !l.startsWith(" "));
-    expect(objectLines.every((l) => / {2}round-trip ok {2}(validate ok|validate: \d+ errors?, as expected)$/.test(l)), r.stdout).toBe(true);
+    expect(
+      objectLines.every((l) => / {2}round-trip ok {2}(validate ok|validate: \d+ errors?, as expected)$/.test(l)),
+      r.stdout,
+    ).toBe(true);
     // Only the files under examples/invalid fail validation, and they must.
-    expect(objectLines.filter((l) => l.endsWith("as expected")).every((l) => l.startsWith("examples/invalid/"))).toBe(true);
-    expect(objectLines.filter((l) => l.startsWith("examples/invalid/")).every((l) => l.endsWith("as expected"))).toBe(true);
+    expect(objectLines.filter((l) => l.endsWith("as expected")).every((l) => l.startsWith("examples/invalid/"))).toBe(
+      true,
+    );
+    expect(objectLines.filter((l) => l.startsWith("examples/invalid/")).every((l) => l.endsWith("as expected"))).toBe(
+      true,
+    );
     for (const want of [
       /examples\/ingress-shop\.yaml\s+Ingress\s+shop\/storefront\s+pb\s+\d+ B\s+json\s+\d+ B\s+round-trip ok  validate ok/,
       /examples\/ingressclass-public\.yaml\s+IngressClass\s+nginx-public\s/,
@@ -36,7 +48,10 @@ describe("demo", () => {
       /examples\/netpol-named-ports\.json\s+NetworkPolicy\s+shop\/checkout-from-storefront\s/,
       /examples\/invalid\/netpol-bad-rules\.yaml #2\s+NetworkPolicy\s+shop\/media-relay-broken\s.*round-trip ok  validate: 2 errors, as expected/,
     ]) {
-      expect(objectLines.some((l) => want.test(l)), String(want)).toBe(true);
+      expect(
+        objectLines.some((l) => want.test(l)),
+        String(want),
+      ).toBe(true);
     }
     // The expected errors are shown under their object, as the API server words them.
     const at = lines.findIndex((l) => l.startsWith("examples/invalid/netpol-bad-rules.yaml #2"));
@@ -49,24 +64,38 @@ describe("demo", () => {
   it("fails with exit 1 on a broken manifest and still reports the rest", async () => {
     const dir = mkdtempSync(join(tmp, "demo-"));
     writeFileSync(join(dir, "good.yaml"), readFileSync(join(EXAMPLES, "netpol-default-deny.yaml")));
-    writeFileSync(join(dir, "typo.yaml"), "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: x\nspec:\n  podSelectr: {}\n");
+    writeFileSync(
+      join(dir, "typo.yaml"),
+      "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: x\nspec:\n  podSelectr: {}\n",
+    );
     writeFileSync(join(dir, "notes.txt"), "ignored");
     const r = await cli(["demo", "--no-storage", dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/good\.yaml\s+NetworkPolicy\s+shop\/default-deny-all\s.*round-trip ok  validate ok/);
     // The unknown field is reported at its value, "{}" on line 6, column 15.
-    expect(r.stdout).toMatch(/typo\.yaml {2}FAILED: yaml decode error at document 1, line 6, column 15, field spec\.podSelectr: unknown field "podSelectr"/);
-    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("FAILED: 1 objects from 2 files; round-trip 1/1 ok; validate 1/1 ok; 1 file failed to load");
+    expect(r.stdout).toMatch(
+      /typo\.yaml {2}FAILED: yaml decode error at document 1, line 6, column 15, field spec\.podSelectr: unknown field "podSelectr"/,
+    );
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "FAILED: 1 objects from 2 files; round-trip 1/1 ok; validate 1/1 ok; 1 file failed to load",
+    );
   });
 
   it("fails when a valid example becomes invalid, printing its errors", async () => {
     const dir = mkdtempSync(join(tmp, "demo-"));
     writeFileSync(join(dir, "good.yaml"), readFileSync(join(EXAMPLES, "netpol-default-deny.yaml")));
-    writeFileSync(join(dir, "port.yaml"), readFileSync(join(EXAMPLES, "netpol-egress-dns.yaml"), "utf8").replace("port: 53", "port: 0"));
+    writeFileSync(
+      join(dir, "port.yaml"),
+      readFileSync(join(EXAMPLES, "netpol-egress-dns.yaml"), "utf8").replace("port: 53", "port: 0"),
+    );
     const r = await cli(["demo", "--no-storage", dir]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/port\.yaml\s+NetworkPolicy\s+\S+\s.*round-trip ok  validate FAILED: \d errors?\n {4}- spec\.egress\[0\]\.ports\[\d\]\.port: Invalid value: 0: must be between 1 and 65535, inclusive\n/);
-    expect(r.stdout.trimEnd().split("\n").at(-1)).toMatch(/^FAILED: 2 objects from 2 files; round-trip 2\/2 ok; validate 1\/2 ok$/);
+    expect(r.stdout).toMatch(
+      /port\.yaml\s+NetworkPolicy\s+\S+\s.*round-trip ok  validate FAILED: \d errors?\n {4}- spec\.egress\[0\]\.ports\[\d\]\.port: Invalid value: 0: must be between 1 and 65535, inclusive\n/,
+    );
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toMatch(
+      /^FAILED: 2 objects from 2 files; round-trip 2\/2 ok; validate 1\/2 ok$/,
+    );
   });
 
   it("fails when an example under invalid/ becomes valid, and passes while it stays invalid", async () => {
@@ -75,13 +104,19 @@ describe("demo", () => {
     writeFileSync(join(dir, "invalid", "fixed.yaml"), readFileSync(join(EXAMPLES, "netpol-default-deny.yaml")));
     const r = await cli(["demo", "--no-storage", dir]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("round-trip ok  validate FAILED\n    - valid, but files under invalid/ must fail validation\n");
-    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("FAILED: 1 objects from 1 files; round-trip 1/1 ok; validate 0/1 ok");
+    expect(r.stdout).toContain(
+      "round-trip ok  validate FAILED\n    - valid, but files under invalid/ must fail validation\n",
+    );
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "FAILED: 1 objects from 1 files; round-trip 1/1 ok; validate 0/1 ok",
+    );
 
     writeFileSync(join(dir, "invalid", "fixed.yaml"), readFileSync(join(EXAMPLES, "invalid", "ingressclass-bad.yaml")));
     const again = await cli(["demo", "--no-storage", dir]);
     expect(again.code).toBe(0);
-    expect(again.stdout.trimEnd().split("\n").at(-1)).toBe("ok: 1 objects from 1 files; round-trip 1/1 ok; validate 1/1 ok (1 invalid as expected)");
+    expect(again.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "ok: 1 objects from 1 files; round-trip 1/1 ok; validate 1/1 ok (1 invalid as expected)",
+    );
     // Only a directory below the demo directory counts: the same file given as the demo directory itself is checked as valid.
     expect((await cli(["demo", "--no-storage", join(dir, "invalid")])).code).toBe(1);
   });
@@ -103,7 +138,9 @@ describe("demo with the storage section", () => {
     const blank = lines.indexOf("");
     // The networking part: the manifests summary, then the routes and reach sections.
     expect(lines.slice(0, blank).filter((l) => /^(ok|FAILED): /.test(l))).toEqual([
-      expect.stringMatching(/^ok: (\d+) objects from \d+ files; round-trip \1\/\1 ok; validate \1\/\1 ok \(4 invalid as expected\)$/),
+      expect.stringMatching(
+        /^ok: (\d+) objects from \d+ files; round-trip \1\/\1 ok; validate \1\/\1 ok \(4 invalid as expected\)$/,
+      ),
       "ok: routes 9/9 as expected",
       "ok: reach 2 tables (128 cells) and 5 connections as expected",
     ]);
@@ -116,7 +153,10 @@ describe("demo with the storage section", () => {
 
   it("exits 1 when the networking part fails, even though the storage scenario passes", async () => {
     const dir = mkdtempSync(join(tmp, "demo-"));
-    writeFileSync(join(dir, "typo.yaml"), "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: x\nspec:\n  podSelectr: {}\n");
+    writeFileSync(
+      join(dir, "typo.yaml"),
+      "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: x\nspec:\n  podSelectr: {}\n",
+    );
     const r = await cli(["demo", dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/\nFAILED: 0 objects from 1 files; .*\n\nclusterwire demo: storage scenario /);

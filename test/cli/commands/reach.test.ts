@@ -20,7 +20,12 @@ const lines = (text: string): string[] => text.split("\n").filter((l) => l !== "
 /** Runs the CLI with a chosen environment and terminal-ness of stdout. */
 async function cliEnv(argv: string[], env: Record<string, string>, isTTY: boolean): Promise<string> {
   let out = "";
-  const io: CliIO = { stdout: { write: (c) => (out += String(c)), isTTY }, stderr: { write: () => undefined }, cwd: REPO, env };
+  const io: CliIO = {
+    stdout: { write: (c) => (out += String(c)), isTTY },
+    stderr: { write: () => undefined },
+    cwd: REPO,
+    env,
+  };
   expect(await run(argv, io)).toBe(0);
   return out;
 }
@@ -71,7 +76,13 @@ describe("reach: truth table", () => {
   it("prints JSON: protocol, port, pods, table[from][to] and skipped", async () => {
     const r = await cli(["reach", SHOP, "--port", "5432", "-o", "json"]);
     expect(r.code).toBe(0);
-    const body = JSON.parse(r.stdout) as { protocol: string; port: number; pods: string[]; table: Record<string, Record<string, string>>; skipped: unknown[] };
+    const body = JSON.parse(r.stdout) as {
+      protocol: string;
+      port: number;
+      pods: string[];
+      table: Record<string, Record<string, string>>;
+      skipped: unknown[];
+    };
     expect(Object.keys(body)).toEqual(["protocol", "port", "pods", "table", "skipped"]);
     expect(body).toMatchObject({ protocol: "TCP", port: 5432, skipped: [] });
     expect(body.pods).toEqual(LABELS.map((l) => l.trim().split(/\s+/)[1]));
@@ -80,7 +91,9 @@ describe("reach: truth table", () => {
     expect(body.table["shop/catalog-5f7b"]?.["data/postgres-0"]).toBe("allow");
     expect(body.table["kube-system/coredns-5d78"]?.["data/opensearch-0"]).toBe("allow");
     expect(body.table["kube-system/node-exporter-n1"]?.["data/postgres-0"]).toBe("deny");
-    const count = Object.values(body.table).flatMap((row) => Object.values(row)).filter((c) => c === "allow").length;
+    const count = Object.values(body.table)
+      .flatMap((row) => Object.values(row))
+      .filter((c) => c === "allow").length;
     expect(count).toBe(29);
   });
 
@@ -94,7 +107,9 @@ describe("reach: truth table", () => {
     expect(html).toMatch(/^<!DOCTYPE html>/i);
     expect(html).toContain("examples/clusters/shop.yaml: TCP port 8080");
     for (const l of LABELS) expect(html).toContain(l.trim().split(/\s+/)[1]);
-    const data = JSON.parse(/<script type="application\/json" id="heatmap-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "null") as { explain: unknown; port: number };
+    const data = JSON.parse(
+      /<script type="application\/json" id="heatmap-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "null",
+    ) as { explain: unknown; port: number };
     expect(data.port).toBe(8080);
     expect(data.explain).not.toBeNull();
     // --out - writes the page to standard output.
@@ -153,7 +168,18 @@ describe("reach: one connection", () => {
   });
 
   it("prints the Decision as JSON", async () => {
-    const r = await cli(["reach", SHOP, "--from", "ingress-nginx/controller-7d9f", "--to", "shop/storefront-6c5d", "--port", "http", "-o", "json"]);
+    const r = await cli([
+      "reach",
+      SHOP,
+      "--from",
+      "ingress-nginx/controller-7d9f",
+      "--to",
+      "shop/storefront-6c5d",
+      "--port",
+      "http",
+      "-o",
+      "json",
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       allowed: true,
@@ -166,12 +192,30 @@ describe("reach: one connection", () => {
 
   it.each([
     [["--from", "shop/nope", "--to", "1.2.3.4", "--port", "80"], '--from: no pod "shop/nope" in the cluster'],
-    [["--from", "shop/catalog-5f7b", "--to", "web", "--port", "80"], '--to: "web" is not an IP address; give a pod as namespace/name, or an IP address'],
-    [["--from", "shop/catalog-5f7b", "--to", "1.2.3.4", "--port", "http"], '--port: the port name "http" needs a pod destination to resolve on'],
-    [["--from", "shop/catalog-5f7b", "--to", "data/postgres-0", "--port", "http"], '--port: pod "data/postgres-0" declares no TCP port named "http"'],
-    [["--from", "shop/catalog-5f7b", "--port", "80"], "--from and --to go together: give both to explain one connection"],
-    [["--from", "a/b", "--to", "c/d", "-o", "html", "--out", "x.html"], "--output html draws the truth table; leave out --from/--to"],
-    [["--port", "http"], '--port must be a number for the truth table, got "http"; a port name is resolved on one destination pod, so it needs --from and --to'],
+    [
+      ["--from", "shop/catalog-5f7b", "--to", "web", "--port", "80"],
+      '--to: "web" is not an IP address; give a pod as namespace/name, or an IP address',
+    ],
+    [
+      ["--from", "shop/catalog-5f7b", "--to", "1.2.3.4", "--port", "http"],
+      '--port: the port name "http" needs a pod destination to resolve on',
+    ],
+    [
+      ["--from", "shop/catalog-5f7b", "--to", "data/postgres-0", "--port", "http"],
+      '--port: pod "data/postgres-0" declares no TCP port named "http"',
+    ],
+    [
+      ["--from", "shop/catalog-5f7b", "--port", "80"],
+      "--from and --to go together: give both to explain one connection",
+    ],
+    [
+      ["--from", "a/b", "--to", "c/d", "-o", "html", "--out", "x.html"],
+      "--output html draws the truth table; leave out --from/--to",
+    ],
+    [
+      ["--port", "http"],
+      '--port must be a number for the truth table, got "http"; a port name is resolved on one destination pod, so it needs --from and --to',
+    ],
     [["--port", "65536"], "--port must be from 1 to 65535, got 65536"],
     [["--protocol", "ICMP"], '--protocol must be one of TCP, UDP, SCTP, got "ICMP"'],
     [["-o", "html"], "--output html needs --out FILE (or --out - for standard output)"],
@@ -193,19 +237,67 @@ describe("reach: cluster files", () => {
       "namespaces:\n  - name: shop\n    lables: {app: web}\npods: []\n",
       'x.yaml:3:5: namespaces[0].lables: unknown field "lables"; known fields: name, labels',
     ],
-    ["a bad IP", `namespaces:\n  - name: shop\npods:\n${POD("shop", "web", "10.0.0.300")}`, 'x.yaml:6:9: pods[0].ip: "10.0.0.300" is not an IP address'],
-    ["bad YAML", "namespaces:\n  - name: shop\npods:\n  - namespace: [shop\n", "x.yaml:5:1: yaml: Flow sequence in block collection must be sufficiently indented and end with a ]"],
-    ["a namespace that is not listed", `namespaces:\n  - name: shop\npods:\n${POD("data", "db", "10.0.0.1")}`, 'x.yaml:4:16: pods[0].namespace: namespace "data" is not listed in namespaces'],
-    ["a missing namespace field", "namespaces: []\npods:\n  - name: db\n    ip: 10.0.0.1\n", 'x.yaml:3:5: pods[0]: missing required field "namespace"'],
-    ["a duplicate pod", `namespaces:\n  - name: shop\npods:\n${POD("shop", "a", "10.0.0.1")}${POD("shop", "a", "10.0.0.2")}`, 'x.yaml:8:11: pods[1].name: duplicate pod "shop/a"'],
-    ["a hostIP that differs on a hostNetwork pod", `namespaces:\n  - name: ns\npods:\n${POD("ns", "h", "10.0.0.1")}    hostNetwork: true\n    hostIP: 10.0.0.2\n`, "x.yaml:8:13: pods[0].hostIP: a hostNetwork pod's ip is its node's IP, so hostIP must equal ip"],
-    ["a misspelt policy field", "namespaces: []\npods: []\npolicies:\n  - metadata: {name: p}\n    spec:\n      podSelectr: {}\n", 'x.yaml:6:7: policies[0].spec.podSelectr: unknown field "podSelectr"'],
-    ["a policy of another kind", "namespaces: []\npods: []\npolicies:\n  - kind: Ingress\n", 'x.yaml:4:11: policies[0].kind: must be NetworkPolicy (or left out), got "Ingress"'],
-    ["a label that is not a string", "namespaces:\n  - name: ns\n    labels:\n      tier: 1\npods: []\n", 'x.yaml:4:13: namespaces[0].labels.tier: a label value must be a string, got 1 (quote it)'],
+    [
+      "a bad IP",
+      `namespaces:\n  - name: shop\npods:\n${POD("shop", "web", "10.0.0.300")}`,
+      'x.yaml:6:9: pods[0].ip: "10.0.0.300" is not an IP address',
+    ],
+    [
+      "bad YAML",
+      "namespaces:\n  - name: shop\npods:\n  - namespace: [shop\n",
+      "x.yaml:5:1: yaml: Flow sequence in block collection must be sufficiently indented and end with a ]",
+    ],
+    [
+      "a namespace that is not listed",
+      `namespaces:\n  - name: shop\npods:\n${POD("data", "db", "10.0.0.1")}`,
+      'x.yaml:4:16: pods[0].namespace: namespace "data" is not listed in namespaces',
+    ],
+    [
+      "a missing namespace field",
+      "namespaces: []\npods:\n  - name: db\n    ip: 10.0.0.1\n",
+      'x.yaml:3:5: pods[0]: missing required field "namespace"',
+    ],
+    [
+      "a duplicate pod",
+      `namespaces:\n  - name: shop\npods:\n${POD("shop", "a", "10.0.0.1")}${POD("shop", "a", "10.0.0.2")}`,
+      'x.yaml:8:11: pods[1].name: duplicate pod "shop/a"',
+    ],
+    [
+      "a hostIP that differs on a hostNetwork pod",
+      `namespaces:\n  - name: ns\npods:\n${POD("ns", "h", "10.0.0.1")}    hostNetwork: true\n    hostIP: 10.0.0.2\n`,
+      "x.yaml:8:13: pods[0].hostIP: a hostNetwork pod's ip is its node's IP, so hostIP must equal ip",
+    ],
+    [
+      "a misspelt policy field",
+      "namespaces: []\npods: []\npolicies:\n  - metadata: {name: p}\n    spec:\n      podSelectr: {}\n",
+      'x.yaml:6:7: policies[0].spec.podSelectr: unknown field "podSelectr"',
+    ],
+    [
+      "a policy of another kind",
+      "namespaces: []\npods: []\npolicies:\n  - kind: Ingress\n",
+      'x.yaml:4:11: policies[0].kind: must be NetworkPolicy (or left out), got "Ingress"',
+    ],
+    [
+      "a label that is not a string",
+      "namespaces:\n  - name: ns\n    labels:\n      tier: 1\npods: []\n",
+      "x.yaml:4:13: namespaces[0].labels.tier: a label value must be a string, got 1 (quote it)",
+    ],
     // YAML 1.1, as the API server reads it: a bare n is false.
-    ["a YAML 1.1 boolean where a string belongs", "namespaces:\n  - name: n\npods: []\n", "x.yaml:2:11: namespaces[0].name: must be a string, got false (quote it)"],
-    ["a top level that is a list", "- a\n", "x.yaml:1:1: (top level): must be a map with namespaces, pods and policies, got a list"],
-    ["two documents", "namespaces: []\npods: []\n---\nnamespaces: []\n", "x.yaml:4:1: 2 YAML documents; a cluster description is one document"],
+    [
+      "a YAML 1.1 boolean where a string belongs",
+      "namespaces:\n  - name: n\npods: []\n",
+      "x.yaml:2:11: namespaces[0].name: must be a string, got false (quote it)",
+    ],
+    [
+      "a top level that is a list",
+      "- a\n",
+      "x.yaml:1:1: (top level): must be a map with namespaces, pods and policies, got a list",
+    ],
+    [
+      "two documents",
+      "namespaces: []\npods: []\n---\nnamespaces: []\n",
+      "x.yaml:4:1: 2 YAML documents; a cluster description is one document",
+    ],
     ["an empty file", "# nothing\n", "x.yaml: the cluster file is empty; see clusterwire reach --help for its format"],
   ])("%s", async (_what, text, message) => {
     const d = mkdtempSync(join(tmp, "cluster-"));
@@ -225,7 +317,7 @@ describe("reach: cluster files", () => {
       "  - namespace: shop",
       "    name: web",
       "    ip: 10.0.0.1",
-      "    hostNetwork: \"yes\"",
+      '    hostNetwork: "yes"',
       "    ports:",
       "      - containerPort: 70000",
       "        protocol: tcp",
@@ -261,18 +353,26 @@ describe("reach: cluster files", () => {
     ].join("\n");
     const r = await cli(["reach", "x.yaml"], { cwd: dirWith("x.yaml", text) });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe("clusterwire: skipped NetworkPolicy ns/broken (x.yaml:7:5): spec.ingress[0].ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive\n");
+    expect(r.stderr).toBe(
+      "clusterwire: skipped NetworkPolicy ns/broken (x.yaml:7:5): spec.ingress[0].ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive\n",
+    );
     // Left out, so nothing is isolated.
     expect(lines(r.stdout).at(-1)).toBe("4 of 4 pairs allowed");
     const json = await cli(["reach", "x.yaml", "-o", "json", "-q"], { cwd: dirWith("x.yaml", text) });
     expect(json.stderr).toBe("");
     expect((JSON.parse(json.stdout) as { skipped: unknown }).skipped).toEqual([
-      { kind: "NetworkPolicy", name: "ns/broken", source: "x.yaml:7:5", errors: ["spec.ingress[0].ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive"] },
+      {
+        kind: "NetworkPolicy",
+        name: "ns/broken",
+        source: "x.yaml:7:5",
+        errors: ["spec.ingress[0].ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive"],
+      },
     ]);
   });
 
   it("adds policies from --policies files, ignoring other kinds", async () => {
-    const cluster = "namespaces:\n  - name: shop\npods:\n  - {namespace: shop, name: a, ip: 10.0.0.1}\n  - {namespace: shop, name: b, ip: 10.0.0.2}\n";
+    const cluster =
+      "namespaces:\n  - name: shop\npods:\n  - {namespace: shop, name: a, ip: 10.0.0.1}\n  - {namespace: shop, name: b, ip: 10.0.0.2}\n";
     const d = dirWith("c.yaml", cluster);
     cpSync(join(EXAMPLES, "netpol-default-deny.yaml"), join(d, "deny.yaml"));
     cpSync(join(EXAMPLES, "ingress-shop.yaml"), join(d, "ing.yaml"));
@@ -281,8 +381,13 @@ describe("reach: cluster files", () => {
     expect(r.stderr).toBe("clusterwire: ignored 1 Ingress object in --policies: reach reads NetworkPolicies\n");
     // shop/default-deny-all isolates both pods both ways: only self traffic.
     expect(lines(r.stdout).at(-1)).toBe("2 of 4 pairs allowed");
-    const explained = await cli(["reach", "c.yaml", "--policies", "deny.yaml", "--from", "shop/a", "--to", "shop/b", "--port", "80"], { cwd: d });
-    expect(lines(explained.stdout)[1]).toBe("  egress   denied: shop/a is isolated for egress by shop/default-deny-all, and no egress rule of it matches");
+    const explained = await cli(
+      ["reach", "c.yaml", "--policies", "deny.yaml", "--from", "shop/a", "--to", "shop/b", "--port", "80"],
+      { cwd: d },
+    );
+    expect(lines(explained.stdout)[1]).toBe(
+      "  egress   denied: shop/a is isolated for egress by shop/default-deny-all, and no egress rule of it matches",
+    );
   });
 
   it("is skipped by manifest walks", async () => {
@@ -295,7 +400,9 @@ describe("reach: cluster files", () => {
     const r = await cli(["reach", "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: clusterwire reach \[options\] CLUSTER\.yaml/);
-    expect((await cli(["--help"])).stdout).toContain("  reach     which pods may connect under NetworkPolicies: a truth table, or one connection explained\n");
+    expect((await cli(["--help"])).stdout).toContain(
+      "  reach     which pods may connect under NetworkPolicies: a truth table, or one connection explained\n",
+    );
   });
 });
 

@@ -38,17 +38,50 @@ const RULE = (host: string, path: string, pathType: string, service: string, por
 const MIXED = [
   CLASS("public", "example.com/edge"),
   CLASS("internal", "example.com/intranet"),
-  INGRESS("a", "web-new", '  creationTimestamp: "2026-01-01T00:00:00Z"\n', "  ingressClassName: public\n" + RULE("web.example.com", "/app", "Prefix", "app", "number: 8080")),
-  INGRESS("b", "web-old", '  creationTimestamp: "2025-01-01T00:00:00Z"\n', "  ingressClassName: public\n" + RULE("web.example.com", "/app", "Prefix", "app-old", "number: 80")),
-  INGRESS("c", "intra", "", "  ingressClassName: internal\n" + RULE("web.example.com", "/", "Prefix", "intra", "number: 80")),
-  INGRESS("d", "bad", "", "  ingressClassName: public\n" + RULE("web.example.com", "app", "Prefix", "bad", "number: 80")),
-  INGRESS("e", "legacy", "  annotations:\n    kubernetes.io/ingress.class: public\n", RULE("", "/status", "Exact", "status", "name: http")),
+  INGRESS(
+    "a",
+    "web-new",
+    '  creationTimestamp: "2026-01-01T00:00:00Z"\n',
+    "  ingressClassName: public\n" + RULE("web.example.com", "/app", "Prefix", "app", "number: 8080"),
+  ),
+  INGRESS(
+    "b",
+    "web-old",
+    '  creationTimestamp: "2025-01-01T00:00:00Z"\n',
+    "  ingressClassName: public\n" + RULE("web.example.com", "/app", "Prefix", "app-old", "number: 80"),
+  ),
+  INGRESS(
+    "c",
+    "intra",
+    "",
+    "  ingressClassName: internal\n" + RULE("web.example.com", "/", "Prefix", "intra", "number: 80"),
+  ),
+  INGRESS(
+    "d",
+    "bad",
+    "",
+    "  ingressClassName: public\n" + RULE("web.example.com", "app", "Prefix", "bad", "number: 80"),
+  ),
+  INGRESS(
+    "e",
+    "legacy",
+    "  annotations:\n    kubernetes.io/ingress.class: public\n",
+    RULE("", "/status", "Exact", "status", "name: http"),
+  ),
   "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: np\nspec:\n  podSelector: {}\n",
 ].join("---\n");
 
 describe("route: answers", () => {
   it("prints the backend, the Ingress, the path as written, the tier and why", async () => {
-    const r = await cli(["route", ...NGINX, "--host", "api.shop.example.com", "--path", "/v1/cart/items?id=7", ...SHOP]);
+    const r = await cli([
+      "route",
+      ...NGINX,
+      "--host",
+      "api.shop.example.com",
+      "--path",
+      "/v1/cart/items?id=7",
+      ...SHOP,
+    ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(lines(r.stdout)).toEqual([
@@ -63,11 +96,16 @@ describe("route: answers", () => {
 
   it("names the tier default and the global default, and says SNI changes nothing", async () => {
     const r = await cli([
-      "route", ...NGINX,
-      "--url", "https://API.Shop.Example.com:443/healthz/",
-      "--url", "http://deep.tenant.shop.example.com",
-      "--url", "https://tenant-a.shop.example.com/v1/images/x",
-      "--sni", "api.shop.example.com",
+      "route",
+      ...NGINX,
+      "--url",
+      "https://API.Shop.Example.com:443/healthz/",
+      "--url",
+      "http://deep.tenant.shop.example.com",
+      "--url",
+      "https://tenant-a.shop.example.com/v1/images/x",
+      "--sni",
+      "api.shop.example.com",
       ...SHOP,
     ]);
     expect(r.code).toBe(0);
@@ -116,11 +154,26 @@ describe("route: answers", () => {
 
   it("scopes by class, prefers the older Ingress, and exits 1 when nothing serves a request", async () => {
     const path = file("mixed.yaml", MIXED);
-    const r = await cli(["route", "--controller", "example.com/edge", "--url", "http://web.example.com/app/x", "--url", "http://web.example.com/other", "--url", "http://10.0.0.1:8080/status", path]);
+    const r = await cli([
+      "route",
+      "--controller",
+      "example.com/edge",
+      "--url",
+      "http://web.example.com/app/x",
+      "--url",
+      "http://web.example.com/other",
+      "--url",
+      "http://10.0.0.1:8080/status",
+      path,
+    ]);
     expect(r.code).toBe(1);
     const [older, missing, hostless] = r.stdout.split("\n\n").map(lines);
     // Same path and length: the older creationTimestamp wins (R7.3); c/intra is another controller's.
-    expect(older?.slice(0, 3)).toEqual(["http://web.example.com/app/x -> service app-old:80", "  ingress  b/web-old", "  from     spec.rules[0].http.paths[0]: Prefix /app"]);
+    expect(older?.slice(0, 3)).toEqual([
+      "http://web.example.com/app/x -> service app-old:80",
+      "  ingress  b/web-old",
+      "  from     spec.rules[0].http.paths[0]: Prefix /app",
+    ]);
     // The precise tier is selected but misses, and no in-scope Ingress has a defaultBackend (R9.3).
     expect(missing).toEqual([
       "http://web.example.com/other -> no backend (the controller answers itself, usually 404)",
@@ -140,16 +193,36 @@ describe("route: answers", () => {
       `clusterwire: skipped Ingress d/bad (${path} (document 6)): spec.rules[0].http.paths[0].path: Invalid value: "app": must be an absolute path`,
       `clusterwire: out of scope: Ingress c/intra (${path} (document 5)): ingressClassName "internal" belongs to controller "example.com/intranet"`,
     ]);
-    const quiet = await cli(["route", "-q", "--controller", "example.com/edge", "--host", "web.example.com", "--path", "/app", path]);
+    const quiet = await cli([
+      "route",
+      "-q",
+      "--controller",
+      "example.com/edge",
+      "--host",
+      "web.example.com",
+      "--path",
+      "/app",
+      path,
+    ]);
     expect(quiet).toMatchObject({ code: 0, stderr: "" });
   });
 
   it("puts every Ingress in scope without IngressClasses, and says so when given a controller", async () => {
-    const path = file("ing.yaml", INGRESS("x", "only", "", "  ingressClassName: nowhere\n" + RULE("a.example.com", "/", "Prefix", "a", "number: 1")));
+    const path = file(
+      "ing.yaml",
+      INGRESS(
+        "x",
+        "only",
+        "",
+        "  ingressClassName: nowhere\n" + RULE("a.example.com", "/", "Prefix", "a", "number: 1"),
+      ),
+    );
     const r = await cli(["route", "--controller", "example.com/edge", "--host", "a.example.com", path]);
     expect(r.code).toBe(0);
     expect(lines(r.stdout)[0]).toBe("a.example.com / -> service a:1");
-    expect(r.stderr).toBe("clusterwire: no IngressClass in the inputs: class filtering is skipped and every Ingress is in scope (R2)\n");
+    expect(r.stderr).toBe(
+      "clusterwire: no IngressClass in the inputs: class filtering is skipped and every Ingress is in scope (R2)\n",
+    );
     expect((await cli(["route", "--host", "a.example.com", path])).stderr).toBe("");
   });
 
@@ -158,34 +231,65 @@ describe("route: answers", () => {
       apiVersion: "networking.k8s.io/v1",
       kind: "IngressList",
       metadata: {},
-      items: [{ metadata: { name: "l", namespace: "n" }, spec: { defaultBackend: { service: { name: "fallback", port: { number: 80 } } } } }],
+      items: [
+        {
+          metadata: { name: "l", namespace: "n" },
+          spec: { defaultBackend: { service: { name: "fallback", port: { number: 80 } } } },
+        },
+      ],
     });
     const r = await cli(["route", "--host", "anything", "-"], { stdin: list });
     expect(r.code).toBe(0);
-    expect(lines(r.stdout).slice(0, 3)).toEqual(["anything / -> service fallback:80", "  ingress  n/l", "  from     spec.defaultBackend"]);
+    expect(lines(r.stdout).slice(0, 3)).toEqual([
+      "anything / -> service fallback:80",
+      "  ingress  n/l",
+      "  from     spec.defaultBackend",
+    ]);
   });
 
   it("walks directories, skipping duplicates, invalid objects, watch streams and non-manifest directories", async () => {
     const r = await cli(["route", ...NGINX, "--host", "promo.shop.example.com", "examples"]);
     expect(r.code).toBe(0);
-    expect(lines(r.stdout).slice(0, 2)).toEqual(["promo.shop.example.com / -> service promo:80", "  ingress  shop/promo"]);
+    expect(lines(r.stdout).slice(0, 2)).toEqual([
+      "promo.shop.example.com / -> service promo:80",
+      "  ingress  shop/promo",
+    ]);
     const err = lines(r.stderr);
-    expect(err).toContain("clusterwire: skipped examples/clusters/: cluster descriptions for clusterwire reach, not Kubernetes manifests");
+    expect(err).toContain(
+      "clusterwire: skipped examples/clusters/: cluster descriptions for clusterwire reach, not Kubernetes manifests",
+    );
     expect(err).toContain("clusterwire: skipped examples/storage/: storage-API files, not Kubernetes manifests");
     expect(err).toContain("clusterwire: ignored 6 watch events: a watch stream is a history, not a set of objects");
-    expect(err).toContain('clusterwire: skipped Ingress shop/storefront (examples/ingress.pb): metadata.name: Duplicate value: "storefront"');
-    expect(err).toContain('clusterwire: skipped Ingress shop/promo (examples/ingress-lifecycle.yaml (document 2)): metadata.name: Duplicate value: "promo"');
+    expect(err).toContain(
+      'clusterwire: skipped Ingress shop/storefront (examples/ingress.pb): metadata.name: Duplicate value: "storefront"',
+    );
+    expect(err).toContain(
+      'clusterwire: skipped Ingress shop/promo (examples/ingress-lifecycle.yaml (document 2)): metadata.name: Duplicate value: "promo"',
+    );
     // Several errors: a heading, then the API server's lines, indented and unprefixed.
-    const at = err.indexOf("clusterwire: skipped IngressClass Public_Edge (examples/invalid/ingressclass-bad.yaml): 3 errors");
+    const at = err.indexOf(
+      "clusterwire: skipped IngressClass Public_Edge (examples/invalid/ingressclass-bad.yaml): 3 errors",
+    );
     expect(at).toBeGreaterThan(-1);
-    expect(err[at + 2]).toBe('  spec.controller: Invalid value: "ingress-nginx": must be a domain-prefixed path (such as "acme.io/foo")');
+    expect(err[at + 2]).toBe(
+      '  spec.controller: Invalid value: "ingress-nginx": must be a domain-prefixed path (such as "acme.io/foo")',
+    );
   });
 });
 
 describe("route: --output json", () => {
   it("prints routes with their request, plus skipped and out-of-scope inputs", async () => {
     const path = file("mixed.yaml", MIXED);
-    const r = await cli(["route", "-o", "json", "--controller", "example.com/edge", "--url", "https://web.example.com/app?q", path]);
+    const r = await cli([
+      "route",
+      "-o",
+      "json",
+      "--controller",
+      "example.com/edge",
+      "--url",
+      "https://web.example.com/app?q",
+      path,
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       routes: [
@@ -207,20 +311,67 @@ describe("route: --output json", () => {
           },
         },
       ],
-      skipped: [{ kind: "Ingress", name: "d/bad", source: `${path} (document 6)`, errors: ['spec.rules[0].http.paths[0].path: Invalid value: "app": must be an absolute path'] }],
-      outOfScope: [{ ingress: "c/intra", reason: 'ingressClassName "internal" belongs to controller "example.com/intranet"', source: `${path} (document 5)` }],
+      skipped: [
+        {
+          kind: "Ingress",
+          name: "d/bad",
+          source: `${path} (document 6)`,
+          errors: ['spec.rules[0].http.paths[0].path: Invalid value: "app": must be an absolute path'],
+        },
+      ],
+      outOfScope: [
+        {
+          ingress: "c/intra",
+          reason: 'ingressClassName "internal" belongs to controller "example.com/intranet"',
+          source: `${path} (document 5)`,
+        },
+      ],
     });
   });
 
   it("gives null for a request nothing serves, and a defaultBackend route null indexes", async () => {
     const path = file("mixed.yaml", MIXED);
-    const r = await cli(["route", "-o", "json", "-q", "--controller", "example.com/edge", "--host", "web.example.com", "--path", "/nope", path]);
+    const r = await cli([
+      "route",
+      "-o",
+      "json",
+      "-q",
+      "--controller",
+      "example.com/edge",
+      "--host",
+      "web.example.com",
+      "--path",
+      "/nope",
+      path,
+    ]);
     expect(r.code).toBe(1);
-    expect((JSON.parse(r.stdout) as { routes: unknown[] }).routes).toEqual([{ request: { host: "web.example.com", path: "/nope" }, route: null }]);
-    const d = await cli(["route", "-o", "json", ...NGINX, "--host", "api.shop.example.com", "--path", "/healthz/", "--sni", "s", ...SHOP]);
+    expect((JSON.parse(r.stdout) as { routes: unknown[] }).routes).toEqual([
+      { request: { host: "web.example.com", path: "/nope" }, route: null },
+    ]);
+    const d = await cli([
+      "route",
+      "-o",
+      "json",
+      ...NGINX,
+      "--host",
+      "api.shop.example.com",
+      "--path",
+      "/healthz/",
+      "--sni",
+      "s",
+      ...SHOP,
+    ]);
     const [entry] = (JSON.parse(d.stdout) as { routes: { request: unknown; route: Record<string, unknown> }[] }).routes;
     expect(entry?.request).toEqual({ host: "api.shop.example.com", path: "/healthz/", sni: "s" });
-    expect(entry?.route).toMatchObject({ rule: null, path: null, field: "spec.defaultBackend", pathType: null, rulePath: null, via: "tier-default", backendText: "service not-found:8080" });
+    expect(entry?.route).toMatchObject({
+      rule: null,
+      path: null,
+      field: "spec.defaultBackend",
+      pathType: null,
+      rulePath: null,
+      via: "tier-default",
+      backendText: "service not-found:8080",
+    });
   });
 });
 
@@ -229,10 +380,16 @@ describe("route: usage errors exit 2", () => {
     [["route", ...SHOP], /give the request: --host HOST \[--path PATH\], or --url URL/],
     [["route", "--path", "/x", ...SHOP], /--path needs --host/],
     [["route", "--host", "a", "--url", "http://a/", ...SHOP], /give either --host\/--path or --url, not both/],
-    [["route", "--url", "a.example.com/x", ...SHOP], /--url must look like https:\/\/host\/path, got "a\.example\.com\/x"/],
+    [
+      ["route", "--url", "a.example.com/x", ...SHOP],
+      /--url must look like https:\/\/host\/path, got "a\.example\.com\/x"/,
+    ],
     [["route", "--host", "a", "-o", "yaml", ...SHOP], /--output must be text or json, got "yaml"/],
     [["route", "--host", "a", ...NGINX, "examples/netpol-default-deny.yaml"], /no Ingress in the inputs/],
-    [["route", "--host", "a", "examples/no-such.yaml"], /examples\/no-such\.yaml: cannot read: no such file or directory/],
+    [
+      ["route", "--host", "a", "examples/no-such.yaml"],
+      /examples\/no-such\.yaml: cannot read: no such file or directory/,
+    ],
   ])("%j", async (argv, message) => {
     const r = await cli(argv);
     expect(r.code).toBe(2);
@@ -256,7 +413,9 @@ describe("route: usage errors exit 2", () => {
     const r = await cli(["route", "--host", "a", ...SHOP, typo]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe(`clusterwire: ${typo}: yaml decode error at document 1, line 8, column 13, field spec.defaultBackend.servic: unknown field "servic"\n`);
+    expect(r.stderr).toBe(
+      `clusterwire: ${typo}: yaml decode error at document 1, line 8, column 13, field spec.defaultBackend.servic: unknown field "servic"\n`,
+    );
   });
 
   it("prints its help", async () => {
@@ -264,13 +423,19 @@ describe("route: usage errors exit 2", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: clusterwire route --host HOST/);
     expect((await cli(["help", "route"])).stdout).toBe(r.stdout);
-    expect((await cli(["--help"])).stdout).toContain("  route     route HTTP requests through Ingresses: the backend chosen, and why\n");
+    expect((await cli(["--help"])).stdout).toContain(
+      "  route     route HTTP requests through Ingresses: the backend chosen, and why\n",
+    );
   });
 });
 
 describe("route: --url", () => {
   it("splits a URL as a client sends it, without normalising the path", () => {
-    expect(parseUrl("https://user@Shop.example.com:8443/a/./b%2F?x#y")).toEqual({ host: "Shop.example.com:8443", path: "/a/./b%2F?x#y", scheme: "https" });
+    expect(parseUrl("https://user@Shop.example.com:8443/a/./b%2F?x#y")).toEqual({
+      host: "Shop.example.com:8443",
+      path: "/a/./b%2F?x#y",
+      scheme: "https",
+    });
     expect(parseUrl("http://[2001:db8::1]:80")).toEqual({ host: "[2001:db8::1]:80", path: "/", scheme: "http" });
     expect(parseUrl("HTTP://a?x")).toEqual({ host: "a", path: "/?x", scheme: "http" });
   });

@@ -61,7 +61,10 @@ describe("storage serve", () => {
     expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const ok = await fetch(`${s.url}/api/cluster/nodes`, { headers: { authorization: basic("admin", "clusterwire") } });
     expect(ok.status).toBe(200);
-    expect(((await ok.json()) as { records: { name: string }[] }).records.map((r) => r.name)).toEqual(["node1", "node2"]);
+    expect(((await ok.json()) as { records: { name: string }[] }).records.map((r) => r.name)).toEqual([
+      "node1",
+      "node2",
+    ]);
     const denied = await fetch(`${s.url}/api/cluster/nodes`, { headers: { authorization: basic("admin", "wrong") } });
     expect(denied.status).toBe(401);
     await denied.text();
@@ -75,19 +78,29 @@ describe("storage serve", () => {
         "",
       ].join("\n"),
     );
-    expect(s.stderr()).toBe("GET /api/cluster/nodes 200\nGET /api/cluster/nodes 401\nclusterwire storage serve: stopping\n");
+    expect(s.stderr()).toBe(
+      "GET /api/cluster/nodes 200\nGET /api/cluster/nodes 401\nclusterwire storage serve: stopping\n",
+    );
     // Stopped means stopped: the port no longer answers.
     await expect(fetch(`${s.url}/api/cluster/nodes`)).rejects.toThrow();
   });
 
   it("serves the inventory file, and never prints a password from --password-env", async () => {
     const secret = "Sh0p-Adm1n-pw!";
-    const s = await serve(["--inventory", "examples/storage/inventory.yaml", "--username", "ops", "--password-env", "SHOP_PW"], { SHOP_PW: secret });
+    const s = await serve(
+      ["--inventory", "examples/storage/inventory.yaml", "--username", "ops", "--password-env", "SHOP_PW"],
+      { SHOP_PW: secret },
+    );
     const auth = { authorization: basic("ops", secret) };
     const svms = await fetch(`${s.url}/api/svm/svms`, { headers: auth });
-    expect(((await svms.json()) as { records: { name: string }[] }).records.map((r) => r.name)).toEqual(["shop", "shop-dr"]);
+    expect(((await svms.json()) as { records: { name: string }[] }).records.map((r) => r.name)).toEqual([
+      "shop",
+      "shop-dr",
+    ]);
     // A request that carries the password in its path and query: the log shows neither.
-    const odd = await fetch(`${s.url}/api/${encodeURIComponent(secret)}?password=${encodeURIComponent(secret)}`, { headers: auth });
+    const odd = await fetch(`${s.url}/api/${encodeURIComponent(secret)}?password=${encodeURIComponent(secret)}`, {
+      headers: auth,
+    });
     expect(odd.status).toBe(404);
     await odd.text();
     expect(await s.stop()).toBe(0);
@@ -103,7 +116,9 @@ describe("storage serve", () => {
   it("refuses a missing --password-env variable and half an HTTPS pair with exit 2", async () => {
     const unset = await cli(["storage", "serve", "--password-env", "CLUSTERWIRE_TEST_UNSET_VARIABLE"]);
     expect(unset).toMatchObject({ code: 2, stdout: "" });
-    expect(unset.stderr).toContain("--password-env CLUSTERWIRE_TEST_UNSET_VARIABLE: the environment variable is not set or empty");
+    expect(unset.stderr).toContain(
+      "--password-env CLUSTERWIRE_TEST_UNSET_VARIABLE: the environment variable is not set or empty",
+    );
     const half = await cli(["storage", "serve", "--https-key", "key.pem"]);
     expect(half.code).toBe(2);
     expect(half.stderr).toContain("--https-key and --https-cert go together");
@@ -138,25 +153,68 @@ describe("storage serve --inventory", () => {
   };
 
   it("reads the example inventory, sizes with suffixes as bytes", async () => {
-    const inv = await loadInventory({ stdout: { write: () => {} }, stderr: { write: () => {} }, cwd: REPO }, "examples/storage/inventory.yaml");
+    const inv = await loadInventory(
+      { stdout: { write: () => {} }, stderr: { write: () => {} }, cwd: REPO },
+      "examples/storage/inventory.yaml",
+    );
     expect(inv.svms?.map((s) => s.name)).toEqual(["shop", "shop-dr"]);
-    expect(inv.volumes?.[0]).toMatchObject({ name: "catalog", size: 500 * 1024 ** 3, qtrees: ["images", "thumbnails"] });
+    expect(inv.volumes?.[0]).toMatchObject({
+      name: "catalog",
+      size: 500 * 1024 ** 3,
+      qtrees: ["images", "thumbnails"],
+    });
   });
 
   it.each([
-    ["typo.yaml", "svms:\n  - name: a\nvolumes:\n  - name: v\n    svm: a\n    sise: 10G\n", /typo\.yaml: inventory error at line 6, column 5, field volumes\[0\]\.sise: unknown field "sise"/],
-    ["ref.yaml", "svms:\n  - name: a\nvolumes:\n  - name: v\n    svm: b\n", /ref\.yaml: inventory error at line 5, column 10, field volumes\[0\]\.svm: SVM "b" is not in svms \(a\)/],
-    ["size.yaml", "luns:\n  - name: /vol/vol1/l\n    svm: svm1\n    os_type: linux\n    size: 1.5G\n", /line 5, column 11, field luns\[0\]\.size: must be a size/],
-    ["aggr.yaml", "volumes:\n  - name: v\n    svm: svm1\n    aggregates: [aggr1, aggr9]\n", /aggr\.yaml: inventory error at line 4, column 25, field volumes\[0\]\.aggregates\[1\]: aggregate "aggr9" is not in aggregates/],
-    ["dup.yaml", "svms:\n  - name: a\n  - name: a\n", /dup\.yaml: inventory error at line 3, column 11, field svms\[1\]\.name: duplicate name "a"/],
-    ["lun.yaml", "luns:\n  - name: lun1\n    svm: svm1\n    os_type: linux\n    size: 1G\n", /lun\.yaml: inventory error at line 2, column 11, field luns\[0\]\.name: must be a LUN path/],
+    [
+      "typo.yaml",
+      "svms:\n  - name: a\nvolumes:\n  - name: v\n    svm: a\n    sise: 10G\n",
+      /typo\.yaml: inventory error at line 6, column 5, field volumes\[0\]\.sise: unknown field "sise"/,
+    ],
+    [
+      "ref.yaml",
+      "svms:\n  - name: a\nvolumes:\n  - name: v\n    svm: b\n",
+      /ref\.yaml: inventory error at line 5, column 10, field volumes\[0\]\.svm: SVM "b" is not in svms \(a\)/,
+    ],
+    [
+      "size.yaml",
+      "luns:\n  - name: /vol/vol1/l\n    svm: svm1\n    os_type: linux\n    size: 1.5G\n",
+      /line 5, column 11, field luns\[0\]\.size: must be a size/,
+    ],
+    [
+      "aggr.yaml",
+      "volumes:\n  - name: v\n    svm: svm1\n    aggregates: [aggr1, aggr9]\n",
+      /aggr\.yaml: inventory error at line 4, column 25, field volumes\[0\]\.aggregates\[1\]: aggregate "aggr9" is not in aggregates/,
+    ],
+    [
+      "dup.yaml",
+      "svms:\n  - name: a\n  - name: a\n",
+      /dup\.yaml: inventory error at line 3, column 11, field svms\[1\]\.name: duplicate name "a"/,
+    ],
+    [
+      "lun.yaml",
+      "luns:\n  - name: lun1\n    svm: svm1\n    os_type: linux\n    size: 1G\n",
+      /lun\.yaml: inventory error at line 2, column 11, field luns\[0\]\.name: must be a LUN path/,
+    ],
     ["top.yaml", "- nodes\n", /top\.yaml: inventory error at line 1, column 1: the inventory must be a mapping/],
     ["syntax.yaml", "svms: [a\nb: 1\n", /syntax\.yaml: inventory error at line 2, column 1: yaml: /],
     ["two.yaml", "svms: []\n---\nnodes: []\n", /two\.yaml: inventory error at line 3: 2 YAML documents/],
     ["empty.yaml", "# nothing\n", /empty\.yaml: the inventory file is empty/],
-    ["deep.json", "[".repeat(100_000), /deep\.json: inventory error at line 1, column \d+: json: nesting deeper than \d+/],
-    ["comma.json", '{"svms": [{"name": "a"},\n ]}', /comma\.json: inventory error at line 2, column 2: json: invalid character "]" looking for beginning of value/],
-    ["ref.json", '{"svms": [{"name": "a"}],\n "volumes": [{"name": "v", "svm": "zz"}]}', /ref\.json: inventory error at line 2, column 35, field volumes\[0\]\.svm: SVM "zz"/],
+    [
+      "deep.json",
+      "[".repeat(100_000),
+      /deep\.json: inventory error at line 1, column \d+: json: nesting deeper than \d+/,
+    ],
+    [
+      "comma.json",
+      '{"svms": [{"name": "a"},\n ]}',
+      /comma\.json: inventory error at line 2, column 2: json: invalid character "]" looking for beginning of value/,
+    ],
+    [
+      "ref.json",
+      '{"svms": [{"name": "a"}],\n "volumes": [{"name": "v", "svm": "zz"}]}',
+      /ref\.json: inventory error at line 2, column 35, field volumes\[0\]\.svm: SVM "zz"/,
+    ],
   ])("rejects %s with exit 2 and a located error", async (name, text, want) => {
     const r = await cli(["storage", "serve", "--inventory", write(name, text)]);
     expect(r.code).toBe(2);
@@ -199,6 +257,10 @@ describe("storage command group", () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toBe(`${help.stdout}`);
     const bad = await cli(["storage", "frob"]);
-    expect(bad).toMatchObject({ code: 2, stderr: "clusterwire: unknown subcommand \"frob\"; subcommands: serve\nRun 'clusterwire storage --help' for usage.\n" });
+    expect(bad).toMatchObject({
+      code: 2,
+      stderr:
+        "clusterwire: unknown subcommand \"frob\"; subcommands: serve\nRun 'clusterwire storage --help' for usage.\n",
+    });
   });
 });

@@ -2,7 +2,16 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { encode, encodeJsonWatchEvent, encodeWatchEvent, formatFieldError, fromYaml, toJsonString, toStatus, validate } from "../../../src/networking/index.js";
+import {
+  encode,
+  encodeJsonWatchEvent,
+  encodeWatchEvent,
+  formatFieldError,
+  fromYaml,
+  toJsonString,
+  toStatus,
+  validate,
+} from "../../../src/networking/index.js";
 import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
 
 const EXAMPLES = join(REPO, "examples");
@@ -39,13 +48,14 @@ const INVALID_EXAMPLE_LINES = [
   `examples/invalid/ingressclass-bad.yaml IngressClass Public_Edge: spec.controller: Invalid value: "ingress-nginx": must be a domain-prefixed path (such as "acme.io/foo")`,
   "examples/invalid/ingressclass-bad.yaml IngressClass Public_Edge: spec.parameters.namespace: Forbidden: `parameters.scope` is set to 'Cluster'",
   // NetworkPolicy: §7.4 except outside cidr, §7.3 ipBlock with a selector (on the peer), §7.2 port range and named port with endPort.
-  "examples/invalid/netpol-bad-rules.yaml (document 1) NetworkPolicy shop/payments-egress-broken: spec.egress[0].to[0].ipBlock.except[0]: Invalid value: \"198.51.100.0/25\": must be a strict subset of `cidr`",
+  'examples/invalid/netpol-bad-rules.yaml (document 1) NetworkPolicy shop/payments-egress-broken: spec.egress[0].to[0].ipBlock.except[0]: Invalid value: "198.51.100.0/25": must be a strict subset of `cidr`',
   "examples/invalid/netpol-bad-rules.yaml (document 1) NetworkPolicy shop/payments-egress-broken: spec.egress[0].to[1]: Forbidden: may not specify both ipBlock and another peer",
   "examples/invalid/netpol-bad-rules.yaml (document 2) NetworkPolicy shop/media-relay-broken: spec.ingress[0].ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive",
   "examples/invalid/netpol-bad-rules.yaml (document 2) NetworkPolicy shop/media-relay-broken: spec.ingress[0].ports[1].endPort: Invalid value: 60999: may not be specified when `port` is non-numeric",
 ];
 
-const NETPOL = (spec: string, meta = "  name: web\n") => `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n${meta}spec:\n${spec}`;
+const NETPOL = (spec: string, meta = "  name: web\n") =>
+  `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n${meta}spec:\n${spec}`;
 const INGRESS_CLASS = (controller: string, extra = "") =>
   `apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata:\n  name: edge\n  resourceVersion: "7"\n${extra}spec:\n  controller: ${controller}\n`;
 const INGRESS = (opts: { service?: string; secretName?: string; labels?: string; status?: string } = {}) =>
@@ -80,7 +90,10 @@ describe("validate: the examples", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const out = lines(r.stdout);
-    expect(out.slice(0, -1).every((l) => l.startsWith(`examples/${file}`) && l.endsWith(": ok")), r.stdout).toBe(true);
+    expect(
+      out.slice(0, -1).every((l) => l.startsWith(`examples/${file}`) && l.endsWith(": ok")),
+      r.stdout,
+    ).toBe(true);
     expect(out.at(-1)).toMatch(/^(\d+) objects?: \1 valid, 0 invalid \(0 errors\) in 1 file$/);
   });
 
@@ -95,7 +108,9 @@ describe("validate: the examples", () => {
     for (const file of readdirSync(join(EXAMPLES, "invalid"))) {
       const objects = fromYaml(readFileSync(join(EXAMPLES, "invalid", file), "utf8"));
       const r = await cli(["validate", `examples/invalid/${file}`]);
-      const messages = lines(r.stdout).slice(0, -1).map((l) => l.slice(l.indexOf(": ") + 2));
+      const messages = lines(r.stdout)
+        .slice(0, -1)
+        .map((l) => l.slice(l.indexOf(": ") + 2));
       expect(messages.length).toBeGreaterThan(0);
       expect(messages).toEqual(objects.flatMap((o) => validate(o, { namespace: "shop" }).map(formatFieldError)));
     }
@@ -112,7 +127,9 @@ describe("validate: the examples", () => {
     expect(out).toContain("examples/ingress-watch.jsonl (event 1 ADDED) Ingress shop/promo: ok");
     expect(out).toContain("examples/ingressclass-public.yaml IngressClass nginx-public: ok");
     const files = valid.length + readdirSync(join(EXAMPLES, "invalid")).length;
-    expect(out.at(-1)).toMatch(new RegExp(`^(\\d+) objects: (\\d+) valid, 4 invalid \\(11 errors\\) in ${files} files$`));
+    expect(out.at(-1)).toMatch(
+      new RegExp(`^(\\d+) objects: (\\d+) valid, 4 invalid \\(11 errors\\) in ${files} files$`),
+    );
     const [, objects, ok] = /^(\d+) objects: (\d+) valid/.exec(out.at(-1) ?? "") ?? [];
     expect(Number(objects) - Number(ok)).toBe(4);
     // The storage inventory directory is skipped, and the run says so.
@@ -129,13 +146,23 @@ describe("validate: output", () => {
   });
 
   it("--quiet prints only the errors and the summary when something is invalid", async () => {
-    const r = await cli(["validate", "--quiet", "examples/ingress-shop.yaml", "examples/invalid/netpol-bad-rules.yaml"]);
+    const r = await cli([
+      "validate",
+      "--quiet",
+      "examples/ingress-shop.yaml",
+      "examples/invalid/netpol-bad-rules.yaml",
+    ]);
     expect(r.code).toBe(1);
-    expect(lines(r.stdout)).toEqual([...INVALID_EXAMPLE_LINES.filter((l) => l.includes("netpol-bad-rules")), "3 objects: 1 valid, 2 invalid (4 errors) in 2 files"]);
+    expect(lines(r.stdout)).toEqual([
+      ...INVALID_EXAMPLE_LINES.filter((l) => l.includes("netpol-bad-rules")),
+      "3 objects: 1 valid, 2 invalid (4 errors) in 2 files",
+    ]);
   });
 
   it("says object, error and file in the singular when there is one", async () => {
-    const r = await cli(["validate", "-"], { stdin: NETPOL("  podSelector: {}\n  ingress:\n    - ports:\n        - port: 0\n") });
+    const r = await cli(["validate", "-"], {
+      stdin: NETPOL("  podSelector: {}\n  ingress:\n    - ports:\n        - port: 0\n"),
+    });
     expect(r.code).toBe(1);
     expect(lines(r.stdout)).toEqual([
       "<stdin> NetworkPolicy default/web: spec.ingress[0].ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive",
@@ -145,10 +172,20 @@ describe("validate: output", () => {
 
   it("--output json: one document with an entry per object, the errors, the 422 Status and the counts", async () => {
     for (const flag of ["--output", "-o"]) {
-      const r = await cli(["validate", flag, "json", "examples/ingressclass-public.yaml", "examples/invalid/netpol-bad-rules.yaml"]);
+      const r = await cli([
+        "validate",
+        flag,
+        "json",
+        "examples/ingressclass-public.yaml",
+        "examples/invalid/netpol-bad-rules.yaml",
+      ]);
       expect(r.code).toBe(1);
       expect(r.stderr).toBe("");
-      const doc = JSON.parse(r.stdout) as { objects: Record<string, unknown>[]; unreadable: unknown[]; summary: unknown };
+      const doc = JSON.parse(r.stdout) as {
+        objects: Record<string, unknown>[];
+        unreadable: unknown[];
+        summary: unknown;
+      };
       expect(Object.keys(doc)).toEqual(["objects", "unreadable", "summary"]);
       expect(doc.summary).toEqual({ files: 2, objects: 3, valid: 1, invalid: 2, errors: 4, unreadable: 0 });
       expect(doc.unreadable).toEqual([]);
@@ -161,7 +198,10 @@ describe("validate: output", () => {
         valid: true,
         errors: [],
       });
-      const media = doc.objects[2] as { errors: unknown[]; status: { code: number; message: string; details: { causes: unknown[] } } };
+      const media = doc.objects[2] as {
+        errors: unknown[];
+        status: { code: number; message: string; details: { causes: unknown[] } };
+      };
       expect({ ...media, errors: media.errors.length, status: media.status.code }).toEqual({
         file: "examples/invalid/netpol-bad-rules.yaml",
         document: 2,
@@ -183,13 +223,22 @@ describe("validate: output", () => {
       // The status is exactly toStatus as the API server's JSON.
       const obj = fromYaml(readFileSync(join(EXAMPLES, "invalid/netpol-bad-rules.yaml"), "utf8"))[1]!;
       expect(media.status).toEqual(JSON.parse(toJsonString(toStatus(obj, validate(obj, { namespace: "shop" })))));
-      expect(media.status.message).toMatch(/^NetworkPolicy\.networking\.k8s\.io "media-relay-broken" is invalid: \[spec\.ingress\[0\]\.ports\[0\]\.port: /);
+      expect(media.status.message).toMatch(
+        /^NetworkPolicy\.networking\.k8s\.io "media-relay-broken" is invalid: \[spec\.ingress\[0\]\.ports\[0\]\.port: /,
+      );
       expect(media.status.details.causes).toHaveLength(2);
     }
   });
 
   it("--output json --quiet leaves out the valid objects but still counts them", async () => {
-    const r = await cli(["validate", "-o", "json", "--quiet", "examples/ingressclass-public.yaml", "examples/invalid/ingressclass-bad.yaml"]);
+    const r = await cli([
+      "validate",
+      "-o",
+      "json",
+      "--quiet",
+      "examples/ingressclass-public.yaml",
+      "examples/invalid/ingressclass-bad.yaml",
+    ]);
     const doc = JSON.parse(r.stdout) as { objects: { file: string }[]; summary: { objects: number } };
     expect(doc.objects.map((o) => o.file)).toEqual(["examples/invalid/ingressclass-bad.yaml"]);
     expect(doc.summary.objects).toBe(2);
@@ -198,7 +247,11 @@ describe("validate: output", () => {
   it("--output json names watch events", async () => {
     const r = await cli(["validate", "-o", "json", "examples/ingress-watch.pb"]);
     const doc = JSON.parse(r.stdout) as { objects: { document: number; event: string }[] };
-    expect(doc.objects.map((o) => [o.document, o.event])).toEqual([[1, "ADDED"], [2, "MODIFIED"], [3, "DELETED"]]);
+    expect(doc.objects.map((o) => [o.document, o.event])).toEqual([
+      [1, "ADDED"],
+      [2, "MODIFIED"],
+      [3, "DELETED"],
+    ]);
   });
 
   it("validates List kinds item by item, with paths under items[i]", async () => {
@@ -213,13 +266,17 @@ describe("validate: output", () => {
     });
     const r = await cli(["validate", "-"], { stdin: list });
     expect(r.code).toBe(1);
-    expect(lines(r.stdout)[0]).toBe('<stdin> NetworkPolicyList: items[1].spec.policyTypes: Invalid value: []networking.PolicyType{"Ingress", "Egress", "Ingress"}: may not specify more than two policyTypes');
+    expect(lines(r.stdout)[0]).toBe(
+      '<stdin> NetworkPolicyList: items[1].spec.policyTypes: Invalid value: []networking.PolicyType{"Ingress", "Egress", "Ingress"}: may not specify more than two policyTypes',
+    );
   });
 });
 
 describe("validate: inputs", () => {
   const bad = readFileSync(join(EXAMPLES, "invalid/ingressclass-bad.yaml"), "utf8");
-  const badLines = INVALID_EXAMPLE_LINES.filter((l) => l.includes("ingressclass-bad")).map((l) => l.replace("examples/invalid/ingressclass-bad.yaml", "<stdin>"));
+  const badLines = INVALID_EXAMPLE_LINES.filter((l) => l.includes("ingressclass-bad")).map((l) =>
+    l.replace("examples/invalid/ingressclass-bad.yaml", "<stdin>"),
+  );
 
   it("reads YAML from stdin with -, or when no file is given and stdin is piped", async () => {
     for (const argv of [["validate", "-"], ["validate"]]) {
@@ -235,7 +292,9 @@ describe("validate: inputs", () => {
     const asPb = await cli(["validate", "-"], { stdin: encode(obj!) });
     expect(asJson.stdout).toBe(asPb.stdout);
     expect(lines(asPb.stdout).slice(0, -1)).toEqual(badLines);
-    const watch = await cli(["validate", "-"], { stdin: [encodeWatchEvent({ type: "ADDED", object: obj! }), encodeWatchEvent({ type: "DELETED", object: obj! })] });
+    const watch = await cli(["validate", "-"], {
+      stdin: [encodeWatchEvent({ type: "ADDED", object: obj! }), encodeWatchEvent({ type: "DELETED", object: obj! })],
+    });
     expect(watch.code).toBe(1);
     expect(lines(watch.stdout)[0]).toBe(badLines[0]!.replace("<stdin>", "<stdin> (event 1 ADDED)"));
     expect(lines(watch.stdout).at(-1)).toBe("2 objects: 0 valid, 2 invalid (6 errors) in 1 file");
@@ -246,7 +305,9 @@ describe("validate: inputs", () => {
     const d = dir({ "manifest.txt": bad, "events.jsonl": encodeJsonWatchEvent({ type: "MODIFIED", object: obj! }) });
     const r = await cli(["validate", join(d, "manifest.txt"), join(d, "events.jsonl")]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`${join(d, "events.jsonl")} (event 1 MODIFIED) IngressClass Public_Edge: spec.controller: `);
+    expect(r.stdout).toContain(
+      `${join(d, "events.jsonl")} (event 1 MODIFIED) IngressClass Public_Edge: spec.controller: `,
+    );
     expect(r.stdout).toContain(`${join(d, "manifest.txt")} IngressClass Public_Edge: spec.controller: `);
   });
 
@@ -262,13 +323,22 @@ describe("validate: inputs", () => {
   it("recurses into nested directories, in sorted order, skipping other files", async () => {
     const d = dir({
       "b/deep/np.yaml": NETPOL("  podSelector: {}\n", "  name: deep\n  namespace: shop\n"),
-      "a.json": JSON.stringify({ apiVersion: "networking.k8s.io/v1", kind: "IngressClass", metadata: { name: "a" }, spec: { controller: "example.com/a" } }),
+      "a.json": JSON.stringify({
+        apiVersion: "networking.k8s.io/v1",
+        kind: "IngressClass",
+        metadata: { name: "a" },
+        spec: { controller: "example.com/a" },
+      }),
       "notes.txt": "not a manifest",
       ".hidden/x.yaml": "not: read",
     });
     const r = await cli(["validate", d]);
     expect(r.code).toBe(0);
-    expect(lines(r.stdout)).toEqual([`${join(d, "a.json")} IngressClass a: ok`, `${join(d, "b/deep/np.yaml")} NetworkPolicy shop/deep: ok`, "2 objects: 2 valid, 0 invalid (0 errors) in 2 files"]);
+    expect(lines(r.stdout)).toEqual([
+      `${join(d, "a.json")} IngressClass a: ok`,
+      `${join(d, "b/deep/np.yaml")} NetworkPolicy shop/deep: ok`,
+      "2 objects: 2 valid, 0 invalid (0 errors) in 2 files",
+    ]);
   });
 
   it("names a directory relative to how it was given", async () => {
@@ -283,15 +353,20 @@ describe("validate: unreadable input exits 2, after validating the rest", () => 
       "good.yaml": NETPOL("  podSelector: {}\n", "  name: good\n  namespace: shop\n"),
       "typo.yaml": NETPOL("  podSelectr: {}\n"),
       "cut.pb": encode(fromYaml(NETPOL("  podSelector: {}\n"))[0]!).subarray(0, 30),
-      "bad.json": '{\n  "apiVersion": "networking.k8s.io/v1",\n  "kind": "IngressClass",\n  "metadata": {"name": }\n}\n',
+      "bad.json":
+        '{\n  "apiVersion": "networking.k8s.io/v1",\n  "kind": "IngressClass",\n  "metadata": {"name": }\n}\n',
       "invalid.yaml": INGRESS_CLASS("nginx"),
     });
     const r = await cli(["validate", d]);
     expect(r.code).toBe(2);
     expectNoStack(r);
     expect(lines(r.stderr)).toEqual([
-      expect.stringMatching(new RegExp(`^clusterwire: ${escape(join(d, "bad.json"))}: json decode error at line 4, column \\d+: `)),
-      expect.stringMatching(new RegExp(`^clusterwire: ${escape(join(d, "cut.pb"))}: protobuf decode error at byte \\d+: `)),
+      expect.stringMatching(
+        new RegExp(`^clusterwire: ${escape(join(d, "bad.json"))}: json decode error at line 4, column \\d+: `),
+      ),
+      expect.stringMatching(
+        new RegExp(`^clusterwire: ${escape(join(d, "cut.pb"))}: protobuf decode error at byte \\d+: `),
+      ),
       `clusterwire: ${join(d, "typo.yaml")}: yaml decode error at document 1, line 6, column 15, field spec.podSelectr: unknown field "podSelectr"`,
     ]);
     expect(lines(r.stdout)).toEqual([
@@ -342,7 +417,9 @@ describe("validate: --old (updates) and --subresource status", () => {
     expect((await cli(["validate", join(d, "new.yaml")])).code).toBe(0);
     const r = await cli(["validate", "--old", join(d, "old.yaml"), join(d, "new.yaml")]);
     expect(r.code).toBe(1);
-    expect(lines(r.stdout)[0]).toBe(`${join(d, "new.yaml")} IngressClass edge: spec.controller: Invalid value: "k8s.io/b": field is immutable`);
+    expect(lines(r.stdout)[0]).toBe(
+      `${join(d, "new.yaml")} IngressClass edge: spec.controller: Invalid value: "k8s.io/b": field is immutable`,
+    );
   });
 
   it("applies the update ratchets: an already invalid TLS secretName may stay", async () => {
@@ -354,7 +431,9 @@ describe("validate: --old (updates) and --subresource status", () => {
     expect(create.code).toBe(1);
     expect(create.stdout).toContain(`spec.tls[0].secretName: Invalid value: "Web_TLS": ${SUBDOMAIN_MSG}`);
     const update = await cli(["validate", "--old", join(d, "old.yaml"), join(d, "new.yaml")]);
-    expect(update.stdout).toBe(`${join(d, "new.yaml")} Ingress shop/web: ok\n1 object: 1 valid, 0 invalid (0 errors) in 1 file\n`);
+    expect(update.stdout).toBe(
+      `${join(d, "new.yaml")} Ingress shop/web: ok\n1 object: 1 valid, 0 invalid (0 errors) in 1 file\n`,
+    );
     expect(update.code).toBe(0);
   });
 
@@ -371,14 +450,18 @@ describe("validate: --old (updates) and --subresource status", () => {
     const r = await cli(["validate", "-o", "json", "--old", join(d, "old.yaml"), join(d, "new.yaml")]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('"badValue": 9007199254740993,\n');
-    expect(r.stdout).toContain('"message": "metadata.deletionGracePeriodSeconds: Invalid value: 9007199254740993: field is immutable"');
+    expect(r.stdout).toContain(
+      '"message": "metadata.deletionGracePeriodSeconds: Invalid value: 9007199254740993: field is immutable"',
+    );
   });
 
   it("--subresource status validates the status and ignores the spec", async () => {
     const status = "status:\n  loadBalancer:\n    ingress:\n      - ip: 300.1.2.3\n";
     const d = dir({ "old.yaml": INGRESS(), "new.yaml": INGRESS({ secretName: "Web_TLS", status }) });
     // On create and on a main-resource update the status is wiped or kept from storage.
-    expect((await cli(["validate", "--old", join(d, "old.yaml"), join(d, "new.yaml")])).stdout).toContain("spec.tls[0].secretName");
+    expect((await cli(["validate", "--old", join(d, "old.yaml"), join(d, "new.yaml")])).stdout).toContain(
+      "spec.tls[0].secretName",
+    );
     const r = await cli(["validate", "--old", join(d, "old.yaml"), "--subresource", "status", join(d, "new.yaml")]);
     expect(r.code).toBe(1);
     expect(lines(r.stdout)).toEqual([
@@ -388,15 +471,39 @@ describe("validate: --old (updates) and --subresource status", () => {
   });
 
   it.each([
-    [["--old", "examples/ingress-shop.yaml", "examples/catalog-stack.yaml"], /--old compares one object with its stored version, but the inputs hold 3 objects/],
-    [["--old", "examples/ingressclass-public.yaml", "examples/ingress-shop.yaml"], /--old examples\/ingressclass-public\.yaml holds an IngressClass, but examples\/ingress-shop\.yaml holds an Ingress/],
-    [["--old", "examples/catalog-stack.yaml", "examples/ingress-shop.yaml"], /--old examples\/catalog-stack\.yaml: holds 3 objects; give the one stored object/],
-    [["--old", "examples/ingress-watch.pb", "examples/ingress-shop.yaml"], /--old examples\/ingress-watch\.pb: holds a watch stream/],
-    [["--old", "examples/no-such.yaml", "examples/ingress-shop.yaml"], /examples\/no-such\.yaml: cannot read: no such file or directory/],
+    [
+      ["--old", "examples/ingress-shop.yaml", "examples/catalog-stack.yaml"],
+      /--old compares one object with its stored version, but the inputs hold 3 objects/,
+    ],
+    [
+      ["--old", "examples/ingressclass-public.yaml", "examples/ingress-shop.yaml"],
+      /--old examples\/ingressclass-public\.yaml holds an IngressClass, but examples\/ingress-shop\.yaml holds an Ingress/,
+    ],
+    [
+      ["--old", "examples/catalog-stack.yaml", "examples/ingress-shop.yaml"],
+      /--old examples\/catalog-stack\.yaml: holds 3 objects; give the one stored object/,
+    ],
+    [
+      ["--old", "examples/ingress-watch.pb", "examples/ingress-shop.yaml"],
+      /--old examples\/ingress-watch\.pb: holds a watch stream/,
+    ],
+    [
+      ["--old", "examples/no-such.yaml", "examples/ingress-shop.yaml"],
+      /examples\/no-such\.yaml: cannot read: no such file or directory/,
+    ],
     [["--old", "-", "examples/ingress-shop.yaml"], /--old must name a file, not standard input/],
-    [["--subresource", "status", "examples/ingress-shop.yaml"], /--subresource status validates an update: give the stored object with --old FILE/],
-    [["--subresource", "scale", "--old", "examples/ingress-shop.yaml", "examples/ingress-shop.yaml"], /--subresource must be status, got "scale"/],
-    [["--subresource", "status", "--old", "examples/netpol-ipblock.yaml", "examples/netpol-ipblock.yaml"], /--subresource status: NetworkPolicy has no status subresource \(only Ingress and ServiceCIDR\)/],
+    [
+      ["--subresource", "status", "examples/ingress-shop.yaml"],
+      /--subresource status validates an update: give the stored object with --old FILE/,
+    ],
+    [
+      ["--subresource", "scale", "--old", "examples/ingress-shop.yaml", "examples/ingress-shop.yaml"],
+      /--subresource must be status, got "scale"/,
+    ],
+    [
+      ["--subresource", "status", "--old", "examples/netpol-ipblock.yaml", "examples/netpol-ipblock.yaml"],
+      /--subresource status: NetworkPolicy has no status subresource \(only Ingress and ServiceCIDR\)/,
+    ],
   ])("usage error: %j", async (args, message) => {
     const r = await cli(["validate", ...args]);
     expect(r.code).toBe(2);
@@ -406,7 +513,12 @@ describe("validate: --old (updates) and --subresource status", () => {
   });
 
   it("refuses --old with a List", async () => {
-    const list = JSON.stringify({ apiVersion: "networking.k8s.io/v1", kind: "IngressClassList", metadata: {}, items: [] });
+    const list = JSON.stringify({
+      apiVersion: "networking.k8s.io/v1",
+      kind: "IngressClassList",
+      metadata: {},
+      items: [],
+    });
     const d = dir({ "list.json": list });
     const r = await cli(["validate", "--old", join(d, "list.json"), join(d, "list.json")]);
     expect(r.code).toBe(2);
@@ -420,13 +532,29 @@ describe("validate: --feature-gates", () => {
   it("RelaxedServiceNameValidation=true allows a DNS-1123 label service name", async () => {
     const off = await cli(["validate", "-"], { stdin: leadingDigit });
     expect(off.code).toBe(1);
-    expect(off.stdout).toContain('spec.rules[0].http.paths[0].backend.service.name: Invalid value: "1-web": a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character');
-    for (const gates of ["RelaxedServiceNameValidation=true", " RelaxedServiceNameValidation = True ,", "StrictIPCIDRValidation=false,RelaxedServiceNameValidation=1"]) {
+    expect(off.stdout).toContain(
+      "spec.rules[0].http.paths[0].backend.service.name: Invalid value: \"1-web\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character",
+    );
+    for (const gates of [
+      "RelaxedServiceNameValidation=true",
+      " RelaxedServiceNameValidation = True ,",
+      "StrictIPCIDRValidation=false,RelaxedServiceNameValidation=1",
+    ]) {
       const on = await cli(["validate", "--feature-gates", gates, "-"], { stdin: leadingDigit });
       expect(on.code, gates).toBe(0);
     }
     // Repeated flags merge; the last value of a gate wins.
-    const last = await cli(["validate", "--feature-gates", "RelaxedServiceNameValidation=true", "--feature-gates", "RelaxedServiceNameValidation=false", "-"], { stdin: leadingDigit });
+    const last = await cli(
+      [
+        "validate",
+        "--feature-gates",
+        "RelaxedServiceNameValidation=true",
+        "--feature-gates",
+        "RelaxedServiceNameValidation=false",
+        "-",
+      ],
+      { stdin: leadingDigit },
+    );
     expect(last.code).toBe(1);
   });
 
@@ -435,13 +563,21 @@ describe("validate: --feature-gates", () => {
     expect((await cli(["validate", "-"], { stdin: np })).code).toBe(0);
     const r = await cli(["validate", "--feature-gates=StrictIPCIDRValidation=true", "-"], { stdin: np });
     expect(r.code).toBe(1);
-    expect(lines(r.stdout)[0]).toMatch(/^<stdin> NetworkPolicy default\/web: spec\.egress\[0\]\.to\[0\]\.ipBlock\.cidr: Invalid value: "10\.0\.0\.1\/8": /);
+    expect(lines(r.stdout)[0]).toMatch(
+      /^<stdin> NetworkPolicy default\/web: spec\.egress\[0\]\.to\[0\]\.ipBlock\.cidr: Invalid value: "10\.0\.0\.1\/8": /,
+    );
   });
 
   it.each([
-    ["Bogus=true", "--feature-gates: unrecognized feature gate: Bogus; known gates: RelaxedServiceNameValidation, StrictIPCIDRValidation"],
+    [
+      "Bogus=true",
+      "--feature-gates: unrecognized feature gate: Bogus; known gates: RelaxedServiceNameValidation, StrictIPCIDRValidation",
+    ],
     ["StrictIPCIDRValidation", "--feature-gates: missing bool value for StrictIPCIDRValidation"],
-    ["StrictIPCIDRValidation=yes", "--feature-gates: invalid value of StrictIPCIDRValidation=yes, must be true or false"],
+    [
+      "StrictIPCIDRValidation=yes",
+      "--feature-gates: invalid value of StrictIPCIDRValidation=yes, must be true or false",
+    ],
   ])("usage error for %j", async (gates, message) => {
     const r = await cli(["validate", "--feature-gates", gates, "examples/ingress-shop.yaml"]);
     expect(r.code).toBe(2);
@@ -453,15 +589,23 @@ describe("validate: --feature-gates", () => {
 describe("validate: --namespace", () => {
   const noNamespace = NETPOL("  podSelector: {}\n");
 
-  it("fills an empty metadata.namespace, \"default\" unless given", async () => {
-    expect(lines((await cli(["validate", "-"], { stdin: noNamespace })).stdout)[0]).toBe("<stdin> NetworkPolicy default/web: ok");
+  it('fills an empty metadata.namespace, "default" unless given', async () => {
+    expect(lines((await cli(["validate", "-"], { stdin: noNamespace })).stdout)[0]).toBe(
+      "<stdin> NetworkPolicy default/web: ok",
+    );
     const r = await cli(["validate", "--namespace", "prod", "-o", "json", "-"], { stdin: noNamespace });
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { objects: { namespace: string }[] }).objects[0]?.namespace).toBe("prod");
   });
 
   it("refuses an object in another namespace as the API server does (400, before validation)", async () => {
-    const r = await cli(["validate", "--namespace", "prod", "examples/netpol-ipblock.yaml", "examples/ingressclass-public.yaml"]);
+    const r = await cli([
+      "validate",
+      "--namespace",
+      "prod",
+      "examples/netpol-ipblock.yaml",
+      "examples/ingressclass-public.yaml",
+    ]);
     expect(r.code).toBe(1);
     expect(lines(r.stdout)).toEqual([
       "examples/netpol-ipblock.yaml NetworkPolicy shop/payments-egress-processor: BadRequest: the namespace of the provided object does not match the namespace sent on the request",
@@ -470,7 +614,12 @@ describe("validate: --namespace", () => {
     ]);
     const json = await cli(["validate", "--namespace", "prod", "-o", "json", "examples/netpol-ipblock.yaml"]);
     const entry = (JSON.parse(json.stdout) as { objects: Record<string, unknown>[] }).objects[0];
-    expect(entry).toMatchObject({ valid: false, errors: [], rejected: { reason: "BadRequest" }, status: { kind: "Status", code: 400, reason: "BadRequest" } });
+    expect(entry).toMatchObject({
+      valid: false,
+      errors: [],
+      rejected: { reason: "BadRequest" },
+      status: { kind: "Status", code: 400, reason: "BadRequest" },
+    });
     // In its own namespace it is fine.
     expect((await cli(["validate", "--namespace", "shop", "examples/netpol-ipblock.yaml"])).code).toBe(0);
   });
@@ -497,7 +646,8 @@ describe("validate: usage errors", () => {
   it("prints its help", async () => {
     const r = await cli(["validate", "--help"]);
     expect(r.code).toBe(0);
-    for (const flag of ["--output", "--old", "--subresource", "--feature-gates", "--namespace", "--quiet"]) expect(r.stdout).toContain(flag);
+    for (const flag of ["--output", "--old", "--subresource", "--feature-gates", "--namespace", "--quiet"])
+      expect(r.stdout).toContain(flag);
   });
 });
 

@@ -7,7 +7,6 @@ import { REPO, cli } from "../../support/cli/harness.js";
 
 const TEXT = readFileSync(join(REPO, EXPECTATIONS_FILE), "utf8");
 
-
 describe("the demo's expected answers", () => {
   it("reads examples/demo/expected.yaml from the package root", async () => {
     const e = await loadExpectations({ cwd: REPO });
@@ -15,16 +14,35 @@ describe("the demo's expected answers", () => {
     expect(e.routes.files).toEqual(["ingress-shop.yaml", "ingressclass-public.yaml", "catalog-stack.yaml"]);
     expect(e.routes.controller).toBe("k8s.io/ingress-nginx");
     expect(e.routes.requests).toHaveLength(9);
-    expect(e.routes.requests[0]).toEqual({ host: "api.shop.example.com", path: "/v1/cart/items?id=7", backend: "service cart:9000", ingress: "shop/storefront", field: "spec.rules[1].http.paths[1]", via: "path", tier: "precise" });
+    expect(e.routes.requests[0]).toEqual({
+      host: "api.shop.example.com",
+      path: "/v1/cart/items?id=7",
+      backend: "service cart:9000",
+      ingress: "shop/storefront",
+      field: "spec.rules[1].http.paths[1]",
+      via: "path",
+      tier: "precise",
+    });
     expect(e.routes.requests[6]?.sni).toBe("catalog.shop.example.com");
     expect(e.routes.requests[7]?.tier).toBeNull();
     expect(e.reach.file).toBe("clusters/shop.yaml");
     expect(e.reach.pods).toHaveLength(8);
-    expect(e.reach.tables.map((t) => [t.protocol, t.port, t.rows.length])).toEqual([["TCP", 8080, 8], ["TCP", 5432, 8]]);
+    expect(e.reach.tables.map((t) => [t.protocol, t.port, t.rows.length])).toEqual([
+      ["TCP", 8080, 8],
+      ["TCP", 5432, 8],
+    ]);
     expect(e.reach.tables[0]?.rows[0]).toBe("✓✓····✓✓");
     expect(e.reach.connections.map((c) => c.port)).toEqual(["dns", "http", 443, 443, 8080]);
-    expect(e.storage.cloneToken).toEqual({ status: 201, reserveSize: 41943040, limit: "PT1H", leftAfter10Minutes: "PT50M" });
-    expect(e.storage.softwareValidate).toEqual([{ version: "9.15.1", passes: true }, { version: "9.16.1", passes: false }]);
+    expect(e.storage.cloneToken).toEqual({
+      status: 201,
+      reserveSize: 41943040,
+      limit: "PT1H",
+      leftAfter10Minutes: "PT50M",
+    });
+    expect(e.storage.softwareValidate).toEqual([
+      { version: "9.15.1", passes: true },
+      { version: "9.16.1", passes: false },
+    ]);
   });
 });
 
@@ -44,14 +62,19 @@ describe("a malformed expectations file", () => {
     const text = TEXT.replace("      via: path, tier: precise }", "").replace(/via: tier-default/, "via: tier_default");
     expect(problem(text)).toEqual({
       exitCode: 2,
-      message: expect.stringMatching(/^expected\.yaml:\d+:\d+: routes\.requests\[2\]\.via: must be one of path, tier-default, default, got "tier_default"$/),
+      message: expect.stringMatching(
+        /^expected\.yaml:\d+:\d+: routes\.requests\[2\]\.via: must be one of path, tier-default, default, got "tier_default"$/,
+      ),
     });
     const line = TEXT.split("\n").findIndex((l) => l.includes("via: tier-default")) + 1;
     expect(problem(text).message).toMatch(new RegExp(`^expected\\.yaml:${line}:\\d+: `));
   });
 
   it("reports a YAML syntax error at its line", () => {
-    expect(problem("routes:\n  files: [a\n")).toMatchObject({ exitCode: 2, message: expect.stringMatching(/^expected\.yaml:\d+:\d+: yaml: /) });
+    expect(problem("routes:\n  files: [a\n")).toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^expected\.yaml:\d+:\d+: yaml: /),
+    });
     expect(problem("routes: 1\nroutes: 2\n").message).toMatch(/^expected\.yaml:2:1: yaml: .*unique/i);
   });
 
@@ -76,7 +99,10 @@ describe("a malformed expectations file", () => {
   });
 
   it("says so when a section is missing or the file is empty", () => {
-    expect(problem("")).toEqual({ exitCode: 2, message: "expected.yaml:1:1: (top level): must be a map with routes, reach, storage" });
+    expect(problem("")).toEqual({
+      exitCode: 2,
+      message: "expected.yaml:1:1: (top level): must be a map with routes, reach, storage",
+    });
     const noStorage = TEXT.slice(0, TEXT.indexOf("\nstorage:"));
     expect(problem(noStorage).message).toMatch(/^expected\.yaml:\d+:1: storage: missing required field$/);
     const noCache = TEXT.replace(/\n {2}cache:\n(?: {4}.*\n)+/, "\n");
@@ -94,7 +120,9 @@ describe("a malformed expectations file", () => {
 describe("manifest walks skip demo/", () => {
   it("validate and route say so; the demo walks past it quietly", async () => {
     const v = await cli(["validate", "examples"]);
-    expect(v.stderr).toContain("clusterwire: skipped examples/demo/: the expected answers of clusterwire demo, not Kubernetes manifests\n");
+    expect(v.stderr).toContain(
+      "clusterwire: skipped examples/demo/: the expected answers of clusterwire demo, not Kubernetes manifests\n",
+    );
     expect(v.stdout).not.toContain("expected.yaml");
     const d = await cli(["demo", "--no-storage", "examples"]);
     expect(d).toMatchObject({ code: 0, stderr: "" });

@@ -25,7 +25,9 @@ describe("demo: reach section", () => {
     expect(out.slice(at + 1, at + 13)).toEqual([
       "  TCP port 8080: rows are sources, columns destinations; ✓ allowed, · denied",
       `  ${HEADER}`,
-      ...grid(["✓✓····✓✓", "·✓✓✓····", "··✓·····", "···✓····", "✓···✓·✓✓", "✓····✓✓✓", "✓·····✓✓", "✓✓····✓✓"]).map((l) => `  ${l}`),
+      ...grid(["✓✓····✓✓", "·✓✓✓····", "··✓·····", "···✓····", "✓···✓·✓✓", "✓····✓✓✓", "✓·····✓✓", "✓✓····✓✓"]).map(
+        (l) => `  ${l}`,
+      ),
       "  24 of 64 pairs allowed",
       "  table ok",
     ]);
@@ -38,7 +40,10 @@ describe("demo: reach section", () => {
     mkdirSync(join(d, "clusters"));
     cpSync(join(EXAMPLES, "netpol-default-deny.yaml"), join(d, "np.yaml"));
     // The storefront moves to another node: node-exporter is no longer node-local to it.
-    const shop = readFileSync(join(EXAMPLES, "clusters", "shop.yaml"), "utf8").replace("ip: 10.0.1.21\n    hostIP: 192.168.0.11", "ip: 10.0.1.21\n    hostIP: 192.168.0.12");
+    const shop = readFileSync(join(EXAMPLES, "clusters", "shop.yaml"), "utf8").replace(
+      "ip: 10.0.1.21\n    hostIP: 192.168.0.11",
+      "ip: 10.0.1.21\n    hostIP: 192.168.0.12",
+    );
     writeFileSync(join(d, "clusters", "shop.yaml"), shop);
     const r = await cli(["demo", "--no-storage", d]);
     expect(r.code).toBe(1);
@@ -75,7 +80,13 @@ describe("demo: reach section", () => {
 });
 
 /** An io that captures stdout, with cwd at the repository root. */
-function capture(): { io: { stdout: { write: (c: string | Uint8Array) => void }; stderr: { write: () => void }; cwd: string }; out: () => string } {
+function capture(): {
+  io: { stdout: { write: (c: string | Uint8Array) => void }; stderr: { write: () => void }; cwd: string };
+  out: () => string;
+} {
   let text = "";
-  return { io: { stdout: { write: (c) => (text += String(c)) }, stderr: { write: () => {} }, cwd: REPO }, out: () => text };
+  return {
+    io: { stdout: { write: (c) => (text += String(c)) }, stderr: { write: () => {} }, cwd: REPO },
+    out: () => text,
+  };
 }

@@ -19,7 +19,9 @@ describe("demo: routes section", () => {
     const r = await cli(["demo", "--no-storage", "examples"]);
     expect(r.code).toBe(0);
     const out = lines(r.stdout);
-    const at = out.indexOf("routes: examples/ingress-shop.yaml, examples/ingressclass-public.yaml, examples/catalog-stack.yaml; controller k8s.io/ingress-nginx");
+    const at = out.indexOf(
+      "routes: examples/ingress-shop.yaml, examples/ingressclass-public.yaml, examples/catalog-stack.yaml; controller k8s.io/ingress-nginx",
+    );
     expect(at).toBeGreaterThan(0);
     expect(out.slice(at + 1, at + 11)).toEqual([
       "  api.shop.example.com /v1/cart/items?id=7 -> service cart:9000 (shop/storefront spec.rules[1].http.paths[1] Prefix /v1/cart; precise host; via path)  ok",
@@ -39,7 +41,10 @@ describe("demo: routes section", () => {
     const d = mkdtempSync(join(tmp, "demo-"));
     for (const f of ["ingressclass-public.yaml", "catalog-stack.yaml"]) cpSync(join(EXAMPLES, f), join(d, f));
     // /v1/cart becomes /v1/carts: /v1/cart/items now falls to /v1.
-    writeFileSync(join(d, "ingress-shop.yaml"), readFileSync(join(EXAMPLES, "ingress-shop.yaml"), "utf8").replace("path: /v1/cart\n", "path: /v1/carts\n"));
+    writeFileSync(
+      join(d, "ingress-shop.yaml"),
+      readFileSync(join(EXAMPLES, "ingress-shop.yaml"), "utf8").replace("path: /v1/cart\n", "path: /v1/carts\n"),
+    );
     const r = await cli(["demo", "--no-storage", d]);
     expect(r.code).toBe(1);
     const out = lines(r.stdout);
@@ -57,7 +62,9 @@ describe("demo: routes section", () => {
     cpSync(join(EXAMPLES, "ingress-shop.yaml"), join(d, "ingress-shop.yaml"));
     const r = await cli(["demo", "--no-storage", d]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`FAILED: routes: ${join(d, "catalog-stack.yaml")}: cannot read: no such file or directory\n`);
+    expect(r.stdout).toContain(
+      `FAILED: routes: ${join(d, "catalog-stack.yaml")}: cannot read: no such file or directory\n`,
+    );
 
     const other = mkdtempSync(join(tmp, "demo-"));
     mkdirSync(join(other, "sub"));
@@ -75,7 +82,9 @@ describe("demo: routes section", () => {
     expect(lines(good.out()).at(-1)).toBe("ok: routes 9/9 as expected");
 
     // A wrong answer: the cart request expected at shop-api, via the tier's default.
-    const requests = expected.requests.map((r, i) => (i === 0 ? { ...r, backend: "service shop-api:9000", via: "tier-default" as const } : r));
+    const requests = expected.requests.map((r, i) =>
+      i === 0 ? { ...r, backend: "service shop-api:9000", via: "tier-default" as const } : r,
+    );
     const bad = capture();
     expect(await runRouteSection(bad.io, "examples", { ...expected, requests })).toBe(false);
     const out = lines(bad.out());
@@ -90,7 +99,13 @@ describe("demo: routes section", () => {
 });
 
 /** An io that captures stdout, with cwd at the repository root. */
-function capture(): { io: { stdout: { write: (c: string | Uint8Array) => void }; stderr: { write: () => void }; cwd: string }; out: () => string } {
+function capture(): {
+  io: { stdout: { write: (c: string | Uint8Array) => void }; stderr: { write: () => void }; cwd: string };
+  out: () => string;
+} {
   let text = "";
-  return { io: { stdout: { write: (c) => (text += String(c)) }, stderr: { write: () => {} }, cwd: REPO }, out: () => text };
+  return {
+    io: { stdout: { write: (c) => (text += String(c)) }, stderr: { write: () => {} }, cwd: REPO },
+    out: () => text,
+  };
 }

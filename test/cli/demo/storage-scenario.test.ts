@@ -5,9 +5,14 @@ import { STORAGE_STEPS, runStorageScenario } from "../../../src/cli/demo/storage
 // The demo's storage scenario, against the answers in examples/demo/expected.yaml.
 
 /** Runs the scenario, capturing its output. */
-async function scenario(options: Parameters<typeof runStorageScenario>[1] = {}): Promise<{ ok: boolean; lines: string[] }> {
+async function scenario(
+  options: Parameters<typeof runStorageScenario>[1] = {},
+): Promise<{ ok: boolean; lines: string[] }> {
   let out = "";
-  const ok = await runStorageScenario({ stdout: { write: (c) => (out += String(c)) }, stderr: { write: () => {} } }, options);
+  const ok = await runStorageScenario(
+    { stdout: { write: (c) => (out += String(c)) }, stderr: { write: () => {} } },
+    options,
+  );
   return { ok, lines: out.split("\n").slice(0, -1) };
 }
 
@@ -40,16 +45,25 @@ describe("demo: the storage scenario", () => {
     // A validation without the expected warning, and an inventory without vol1.
     const { ok, lines } = await scenario({
       server: {
-        software: { packages: [{ version: "9.15.1" }, { version: "9.16.1", checks: [{ update_check: "Disk status", status: "error", issue: "Broken." }] }] },
+        software: {
+          packages: [
+            { version: "9.15.1" },
+            { version: "9.16.1", checks: [{ update_check: "Disk status", status: "error", issue: "Broken." }] },
+          ],
+        },
         inventory: { volumes: [{ name: "other", svm: "svm1" }] },
       },
     });
     expect(ok).toBe(false);
     const text = lines.join("\n");
     expect(text).toMatch(/\nclone-token +created /);
-    expect(text).toMatch(/\ncache +FAILED: the step threw\n {4}- StorageApiError: POST \/api\/storage\/cache\/caches: HTTP 400/);
+    expect(text).toMatch(
+      /\ncache +FAILED: the step threw\n {4}- StorageApiError: POST \/api\/storage\/cache\/caches: HTTP 400/,
+    );
     expect(text).toMatch(/\nnamespace +FAILED: the step threw\n {4}- StorageApiError: /);
-    expect(text).toMatch(/\nsoftware-validate +FAILED: installed 9\.14\.1; 9\.15\.1 job .*: ok \(0 warnings, 0 errors\)/);
+    expect(text).toMatch(
+      /\nsoftware-validate +FAILED: installed 9\.14\.1; 9\.15\.1 job .*: ok \(0 warnings, 0 errors\)/,
+    );
     expect(text).toContain("\n    - 9.15.1: expected a warning from validation\n");
     expect(lines.at(-1)).toMatch(/^FAILED: storage scenario 1\/5 steps ok; \d+ requests to the reference server$/);
   });
@@ -62,7 +76,13 @@ describe("demo: the storage scenario", () => {
 
   it("fails when an expected answer in examples/demo/expected.yaml changes", async () => {
     const expected = (await loadExpectations({})).storage;
-    const { ok, lines } = await scenario({ expected: { ...expected, namespace: { ...expected.namespace, blockSize: 512 }, softwareValidate: [{ version: "9.16.1", passes: true }] } });
+    const { ok, lines } = await scenario({
+      expected: {
+        ...expected,
+        namespace: { ...expected.namespace, blockSize: 512 },
+        softwareValidate: [{ version: "9.16.1", passes: true }],
+      },
+    });
     expect(ok).toBe(false);
     const text = lines.join("\n");
     expect(text).toContain("\n    - space.block_size 4096, expected the default 512\n");

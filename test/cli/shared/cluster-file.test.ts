@@ -17,7 +17,12 @@ describe("cluster files", () => {
     const engine = clusterEngine(cluster);
     const tcp = engine.matrix({ port: 80 });
     // web may send only UDP 53; node-exporter shares web's node, so it gets in (E11).
-    expect([tcp.allowed(0, 0), tcp.allowed(0, 1), tcp.allowed(1, 0), tcp.allowed(1, 1)]).toEqual([true, false, true, true]);
+    expect([tcp.allowed(0, 0), tcp.allowed(0, 1), tcp.allowed(1, 0), tcp.allowed(1, 1)]).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
     // The DNS rule's namespaceSelector never matches a hostNetwork pod (E6).
     expect(engine.matrix({ protocol: "UDP", port: 53 }).allowed(0, 1)).toBe(false);
   });

@@ -61,7 +61,10 @@ function gridMatrix(pods: readonly string[], rows: readonly string[]): TruthMatr
  * accept nobody from outside.
  */
 function structuredMatrix(n: number, perNs: number): TruthMatrix {
-  const pods = Array.from({ length: n }, (_, i) => `ns-${String(Math.floor(i / perNs)).padStart(4, "0")}/pod-${String(i).padStart(5, "0")}`);
+  const pods = Array.from(
+    { length: n },
+    (_, i) => `ns-${String(Math.floor(i / perNs)).padStart(4, "0")}/pod-${String(i).padStart(5, "0")}`,
+  );
   const ns = (i: number) => Math.floor(i / perNs);
   return handMatrix(
     pods,
@@ -104,7 +107,8 @@ function decodeCells(data: Embedded): number[][] {
   );
 }
 
-const codeOf = (m: TruthMatrix, f: number, t: number) => (m.egressAllowed(f, t) ? 0 : 1) | (m.ingressAllowed(f, t) ? 0 : 2);
+const codeOf = (m: TruthMatrix, f: number, t: number) =>
+  (m.egressAllowed(f, t) ? 0 : 1) | (m.ingressAllowed(f, t) ? 0 : 2);
 
 /** Checks the embedded data against the matrix cell by cell, and the namespace grouping. */
 function expectDecodesTo(html: string, m: TruthMatrix): Embedded {
@@ -115,7 +119,8 @@ function expectDecodesTo(html: string, m: TruthMatrix): Embedded {
   const cells = decodeCells(data);
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
-      if (cells[r]![c] !== codeOf(m, data.index[r]!, data.index[c]!)) throw new Error(`cell ${r},${c} decodes to ${cells[r]![c]}`);
+      if (cells[r]![c] !== codeOf(m, data.index[r]!, data.index[c]!))
+        throw new Error(`cell ${r},${c} decodes to ${cells[r]![c]}`);
     }
   }
   // Namespaces are contiguous, sorted, and the bands cover every pod once.
@@ -183,7 +188,11 @@ describe("renderHeatmapHtml", () => {
     const pods = [`${XSS}/p`, `ok/</script><script>alert(2)</script>`, "ok/plain"];
     const html = renderHeatmapHtml({
       title: `${XSS} & "quotes" 'too'`,
-      matrix: handMatrix(pods, () => true, (f) => f !== 1),
+      matrix: handMatrix(
+        pods,
+        () => true,
+        (f) => f !== 1,
+      ),
       skipped: [`NetworkPolicy ${XSS}: bad`],
     });
     expect(html).not.toContain(XSS);
@@ -198,7 +207,11 @@ describe("renderHeatmapHtml", () => {
     expect(html.match(/<\/script>/g)).toHaveLength(2);
     expect(html.match(/<img\b/gi)).toBeNull();
     // The JSON still carries the raw names.
-    expect(embedded(html).pods).toEqual(["<img src=x onerror=alert(1)>/p", "ok/</script><script>alert(2)</script>", "ok/plain"]);
+    expect(embedded(html).pods).toEqual([
+      "<img src=x onerror=alert(1)>/p",
+      "ok/</script><script>alert(2)</script>",
+      "ok/plain",
+    ]);
   });
 
   it("references nothing outside the file", () => {
@@ -236,14 +249,40 @@ describe("renderHeatmapHtml", () => {
     expect(data.cells.encoding).toBe("raw");
     expect(data.explain).toBeNull();
     expect(decodeCells(data)).toEqual(SMALL_DISPLAY);
-    const big = expectDecodesTo(renderHeatmapHtml({ title: "t", matrix: structuredMatrix(400, 20) }), structuredMatrix(400, 20));
+    const big = expectDecodesTo(
+      renderHeatmapHtml({ title: "t", matrix: structuredMatrix(400, 20) }),
+      structuredMatrix(400, 20),
+    );
     expect(big.cells.encoding).toBe("gzip");
   });
 
   it("orders namespaces and pods naturally, digits by value", () => {
     const pods = ["ns-10/p", "ns-9/p-2", "ns-9/p-10", "ns-9/p-02", "ns-9/p-1", "ns-9/p-b", "ns-9/p-a", "ns-09/p"];
-    const data = expectDecodesTo(renderHeatmapHtml({ title: "t", matrix: handMatrix(pods, () => true, () => true) }), handMatrix(pods, () => true, () => true));
-    expect(data.pods).toEqual(["ns-09/p", "ns-9/p-1", "ns-9/p-02", "ns-9/p-2", "ns-9/p-10", "ns-9/p-a", "ns-9/p-b", "ns-10/p"]);
+    const data = expectDecodesTo(
+      renderHeatmapHtml({
+        title: "t",
+        matrix: handMatrix(
+          pods,
+          () => true,
+          () => true,
+        ),
+      }),
+      handMatrix(
+        pods,
+        () => true,
+        () => true,
+      ),
+    );
+    expect(data.pods).toEqual([
+      "ns-09/p",
+      "ns-9/p-1",
+      "ns-9/p-02",
+      "ns-9/p-2",
+      "ns-9/p-10",
+      "ns-9/p-a",
+      "ns-9/p-b",
+      "ns-10/p",
+    ]);
     expect(data.namespaces).toEqual([
       ["ns-09", 0, 1],
       ["ns-9", 1, 6],
@@ -260,13 +299,22 @@ describe("renderHeatmapHtml", () => {
       .chain((pairs) =>
         fc.record({
           pods: fc.constant(pairs.map(([ns, name]) => `${ns}/${name}`)),
-          bits: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: pairs.length ** 2, maxLength: pairs.length ** 2 }),
+          bits: fc.array(fc.integer({ min: 0, max: 3 }), {
+            minLength: pairs.length ** 2,
+            maxLength: pairs.length ** 2,
+          }),
         }),
       );
     fc.assert(
       fc.property(arb, ({ pods, bits }) => {
         const n = pods.length;
-        const m = handMatrix(pods, (f, t) => (bits[f * n + t]! & 1) === 0, (f, t) => (bits[f * n + t]! & 2) === 0, "UDP", 53);
+        const m = handMatrix(
+          pods,
+          (f, t) => (bits[f * n + t]! & 1) === 0,
+          (f, t) => (bits[f * n + t]! & 2) === 0,
+          "UDP",
+          53,
+        );
         const data = expectDecodesTo(renderHeatmapHtml({ title: "t", matrix: m }), m);
         expect([data.protocol, data.port]).toEqual(["UDP", 53]);
       }),
@@ -281,8 +329,12 @@ describe("renderHeatmapHtml", () => {
     );
     expect(html).toContain("Denied by egress only: 2; by ingress only: 3; by both: 2.");
     // See SMALL_DISPLAY: db's rows allow 3 + 2, its columns 2 + 2; web's rows 3 + 1, its columns 3 + 2.
-    expect(html).toContain('<tr><th scope="row">db</th><td class="num">2</td><td class="num">5 / 8</td><td class="num">4 / 8</td></tr>');
-    expect(html).toContain('<tr><th scope="row">web</th><td class="num">2</td><td class="num">4 / 8</td><td class="num">5 / 8</td></tr>');
+    expect(html).toContain(
+      '<tr><th scope="row">db</th><td class="num">2</td><td class="num">5 / 8</td><td class="num">4 / 8</td></tr>',
+    );
+    expect(html).toContain(
+      '<tr><th scope="row">web</th><td class="num">2</td><td class="num">4 / 8</td><td class="num">5 / 8</td></tr>',
+    );
   });
 
   it("adds the cell table up to TABLE_LIMIT pods only", () => {
@@ -307,7 +359,12 @@ describe("renderHeatmapHtml", () => {
       ingress: { verdict: "not-isolated", policies: [] },
     };
     const explain = () => (calls++, allow);
-    const all = (n: number) => handMatrix(Array.from({ length: n }, (_, i) => `n/p${i}`), () => true, () => true);
+    const all = (n: number) =>
+      handMatrix(
+        Array.from({ length: n }, (_, i) => `n/p${i}`),
+        () => true,
+        () => true,
+      );
     const data = embedded(renderHeatmapHtml({ title: "t", matrix: all(EXPLAIN_LIMIT), explain }));
     expect(calls).toBe(EXPLAIN_LIMIT ** 2);
     expect(data.explain?.texts).toEqual(["not-isolated: no policy isolates the pod in this direction"]);
@@ -321,7 +378,8 @@ describe("renderHeatmapHtml", () => {
     expect(data.pods).toEqual(["x/a", "x/b", "y/b"]);
     const ids = unpack(data.explain!);
     expect(data.explain!.width).toBe(2);
-    const reason = (r: number, c: number, dir: 0 | 1) => data.explain!.texts[ids.readUInt16LE(4 * (r * 3 + c) + 2 * dir)];
+    const reason = (r: number, c: number, dir: 0 | 1) =>
+      data.explain!.texts[ids.readUInt16LE(4 * (r * 3 + c) + 2 * dir)];
     expect(reason(1, 0, 1)).toBe("allowed-by-rule: allowed by x/allow-b (rule 0)");
     expect(reason(2, 0, 1)).toBe("denied: isolated and no rule matches; isolated by x/allow-b");
     expect(reason(2, 0, 0)).toBe("not-isolated: no policy isolates the pod in this direction");
@@ -336,9 +394,13 @@ describe("renderHeatmapHtml", () => {
   it("refuses a matrix or an explanation that contradicts itself", () => {
     const m = small();
     const liar: TruthMatrix = { ...m, pods: m.pods, protocol: "TCP", port: 80, allowed: (f, t) => !m.allowed(f, t) };
-    expect(() => renderHeatmapHtml({ title: "t", matrix: liar })).toThrow("the truth matrix contradicts itself at db/x → db/x");
+    expect(() => renderHeatmapHtml({ title: "t", matrix: liar })).toThrow(
+      "the truth matrix contradicts itself at db/x → db/x",
+    );
     const miscount: TruthMatrix = { ...m, pods: m.pods, protocol: "TCP", port: 80, countAllowed: () => 11 };
-    expect(() => renderHeatmapHtml({ title: "t", matrix: miscount })).toThrow("counts 11 allowed connections but its cells allow 9");
+    expect(() => renderHeatmapHtml({ title: "t", matrix: miscount })).toThrow(
+      "counts 11 allowed connections but its cells allow 9",
+    );
     const engine = exampleEngine();
     const wrong = () => engine.evaluate({ from: { pod: "x/a" }, to: { pod: "x/b" }, port: 80 });
     expect(() => renderHeatmapHtml({ title: "t", matrix: engine.matrix({ port: 80 }), explain: wrong })).toThrow(
@@ -347,7 +409,14 @@ describe("renderHeatmapHtml", () => {
   });
 
   it("renders an empty cluster", () => {
-    const html = renderHeatmapHtml({ title: "empty", matrix: handMatrix([], () => true, () => true) });
+    const html = renderHeatmapHtml({
+      title: "empty",
+      matrix: handMatrix(
+        [],
+        () => true,
+        () => true,
+      ),
+    });
     expect(html).toContain("0 pods in 0 namespaces · 0 connections");
     expect(embedded(html).cells).toEqual({ encoding: "raw", base64: "" });
   });
@@ -359,7 +428,12 @@ const hexRgb = (hex: string): [number, number, number] => {
   const v = parseInt(hex.slice(1), 16);
   return [v >> 16, (v >> 8) & 0xff, v & 0xff];
 };
-const COLOUR_BY_CODE = [HEATMAP_COLOURS.allowed, HEATMAP_COLOURS.egressDenied, HEATMAP_COLOURS.ingressDenied, HEATMAP_COLOURS.bothDenied].map(hexRgb);
+const COLOUR_BY_CODE = [
+  HEATMAP_COLOURS.allowed,
+  HEATMAP_COLOURS.egressDenied,
+  HEATMAP_COLOURS.ingressDenied,
+  HEATMAP_COLOURS.bothDenied,
+].map(hexRgb);
 
 interface Loaded {
   page: Page;
@@ -400,7 +474,8 @@ describe.skipIf(SKIP_BROWSER)("in headless Chromium", () => {
       page.on("console", (msg) => {
         // The test's own pixel reads make Chromium suggest willReadFrequently; the page reads nothing back.
         if (msg.type() === "warning" && msg.text().startsWith("Canvas2D: Multiple readback operations")) return;
-        if (msg.type() === "error" || msg.type() === "warning") loaded.problems.push(`console ${msg.type()}: ${msg.text()}`);
+        if (msg.type() === "error" || msg.type() === "warning")
+          loaded.problems.push(`console ${msg.type()}: ${msg.text()}`);
       });
       page.on("pageerror", (err) => loaded.problems.push(`page error: ${err.message}`));
       page.on("dialog", (d) => {
@@ -410,10 +485,14 @@ describe.skipIf(SKIP_BROWSER)("in headless Chromium", () => {
       page.on("request", (req) => loaded.requests.push(req.url()));
       // Nothing may leave the page; abort anything that tries.
       await page.route("**/*", (route) => route.abort());
-      await page.addInitScript("document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI))");
+      await page.addInitScript(
+        "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI))",
+      );
       await page.setContent(html, { waitUntil: "load" });
       await page.waitForSelector("html[data-ready=true]", { timeout: 15_000 }).catch(async (err: unknown) => {
-        throw new Error(`not ready: ${String(err)}; problems: ${loaded.problems.join(" | ")}; error: ${await page.locator("#error").textContent()}`);
+        throw new Error(
+          `not ready: ${String(err)}; problems: ${loaded.problems.join(" | ")}; error: ${await page.locator("#error").textContent()}`,
+        );
       });
       await check(loaded);
       expect(loaded.problems).toEqual([]);
@@ -424,7 +503,9 @@ describe.skipIf(SKIP_BROWSER)("in headless Chromium", () => {
   }
 
   const pixel = (page: Page, x: number, y: number) =>
-    page.evaluate<number[]>(`Array.from(document.getElementById("cells").getContext("2d").getImageData(${x}, ${y}, 1, 1).data)`);
+    page.evaluate<number[]>(
+      `Array.from(document.getElementById("cells").getContext("2d").getImageData(${x}, ${y}, 1, 1).data)`,
+    );
 
   /** The viewport position of a cell's centre. */
   async function cellCentre(page: Page, r: number, c: number, n: number): Promise<{ x: number; y: number }> {
@@ -466,7 +547,9 @@ describe.skipIf(SKIP_BROWSER)("in headless Chromium", () => {
       expect(await page.locator("#tooltip").isHidden()).toBe(true);
       expect(await hover(page, 0, 1, 4)).toBe("db/x → db/y: deny\ndenied by ingress (at the destination)");
       expect(await page.locator("#tooltip").isVisible()).toBe(true);
-      expect(await hover(page, 1, 3, 4)).toBe("db/y → web/b: deny\ndenied by egress (at the source) and ingress (at the destination)");
+      expect(await hover(page, 1, 3, 4)).toBe(
+        "db/y → web/b: deny\ndenied by egress (at the source) and ingress (at the destination)",
+      );
       expect(await hover(page, 2, 3, 4)).toBe("web/a → web/b: deny\ndenied by egress (at the source)");
       expect(await hover(page, 1, 2, 4)).toBe("db/y → web/a: allow");
       await page.mouse.move(1, 1);
@@ -497,7 +580,9 @@ describe.skipIf(SKIP_BROWSER)("in headless Chromium", () => {
       expect(await page.locator("#status").textContent()).toBe("web/b → db/x: deny\ndenied by egress (at the source)");
       const before = await page.evaluate<number>(`document.getElementById("cells").getBoundingClientRect().width`);
       await page.click("#zoom-in");
-      expect(await page.evaluate<number>(`document.getElementById("cells").getBoundingClientRect().width`)).toBe(before * 2);
+      expect(await page.evaluate<number>(`document.getElementById("cells").getBoundingClientRect().width`)).toBe(
+        before * 2,
+      );
     });
   });
 
@@ -517,7 +602,15 @@ describe.skipIf(SKIP_BROWSER)("in headless Chromium", () => {
   it("runs no injected markup from titles, pod keys or warnings", async () => {
     const pods = [`${XSS}/p`, `ok/</script><script>alert(2)</script>`, `ok/<b onmouseover=alert(3)>x</b>`];
     const title = `${XSS}</title><script>alert(4)</script>`;
-    const html = renderHeatmapHtml({ title, matrix: handMatrix(pods, () => true, (f) => f !== 1), skipped: [XSS] });
+    const html = renderHeatmapHtml({
+      title,
+      matrix: handMatrix(
+        pods,
+        () => true,
+        (f) => f !== 1,
+      ),
+      skipped: [XSS],
+    });
     await withPage(html, async (loaded) => {
       const { page } = loaded;
       expect(await page.title()).toBe(title);
@@ -526,11 +619,15 @@ describe.skipIf(SKIP_BROWSER)("in headless Chromium", () => {
       expect(await page.evaluate<number>(`document.querySelectorAll("img, b").length`)).toBe(0);
       expect(await page.evaluate<number>(`document.scripts.length`)).toBe(2);
       // Display order: "<img…>" sorts before "ok", "</script>…" before "<b…".
-      expect(await hover(page, 1, 0, 3)).toBe(`ok/</script><script>alert(2)</script> → ${XSS}/p: deny\ndenied by ingress (at the destination)`);
+      expect(await hover(page, 1, 0, 3)).toBe(
+        `ok/</script><script>alert(2)</script> → ${XSS}/p: deny\ndenied by ingress (at the destination)`,
+      );
       expect(await hover(page, 0, 2, 3)).toBe(`${XSS}/p → ok/<b onmouseover=alert(3)>x</b>: allow`);
       expect(await page.locator("#top .band").first().textContent()).toBe(XSS);
       // The CSP is in force: the page itself may not fetch.
-      expect(await page.evaluate<string>(`fetch("https://example.invalid/x").then(() => "fetched", () => "blocked")`)).toBe("blocked");
+      expect(
+        await page.evaluate<string>(`fetch("https://example.invalid/x").then(() => "fetched", () => "blocked")`),
+      ).toBe("blocked");
       expect(loaded.problems.some((p) => p.includes("connect-src"))).toBe(true);
       loaded.problems.splice(0);
     });
@@ -550,18 +647,30 @@ describe.skipIf(SKIP_BROWSER)("in headless Chromium", () => {
       expect(await page.evaluate<number>(`document.getElementById("cells").width`)).toBe(n);
       const data = embedded(html);
       expect(data.cells.encoding).toBe("gzip");
-      for (const [r, c] of [[0, 0], [0, 20], [21, 5], [1999, 1999], [140, 1995]] as const) {
+      for (const [r, c] of [
+        [0, 0],
+        [0, 20],
+        [21, 5],
+        [1999, 1999],
+        [140, 1995],
+      ] as const) {
         const code = codeOf(m, data.index[r]!, data.index[c]!);
         expect(await pixel(page, c, r), `cell ${r},${c}`).toEqual([...COLOUR_BY_CODE[code]!, 255]);
       }
       // Zoomed to 1.8 CSS px per cell, the pointer picks single cells.
       await page.click("#zoom-in");
       await page.click("#zoom-in");
-      expect(await hover(page, 21, 6, n)).toBe("ns-0001/pod-00021 → ns-0000/pod-00006: deny\ndenied by egress (at the source)");
-      expect(await hover(page, 1800, 1500, n)).toBe("ns-0090/pod-01800 → ns-0075/pod-01500: deny\ndenied by ingress (at the destination)");
+      expect(await hover(page, 21, 6, n)).toBe(
+        "ns-0001/pod-00021 → ns-0000/pod-00006: deny\ndenied by egress (at the source)",
+      );
+      expect(await hover(page, 1800, 1500, n)).toBe(
+        "ns-0090/pod-01800 → ns-0075/pod-01500: deny\ndenied by ingress (at the destination)",
+      );
       expect(await hover(page, 30, 35, n)).toBe("ns-0001/pod-00030 → ns-0001/pod-00035: allow");
       expect(await page.locator("#top .band").count()).toBe(100);
-      console.info(`2,000 pods: ${(html.length / 1e6).toFixed(2)} MB, rendered in ${renderMs.toFixed(0)} ms, loaded in ${loadMs.toFixed(0)} ms`);
+      console.info(
+        `2,000 pods: ${(html.length / 1e6).toFixed(2)} MB, rendered in ${renderMs.toFixed(0)} ms, loaded in ${loadMs.toFixed(0)} ms`,
+      );
     });
   });
 
@@ -584,8 +693,18 @@ describe.skipIf(SKIP_BROWSER)("in headless Chromium", () => {
   });
 
   it("loads an empty cluster", async () => {
-    await withPage(renderHeatmapHtml({ title: "empty", matrix: handMatrix([], () => true, () => true) }), async ({ page }) => {
-      expect(await page.evaluate<number>(`document.getElementById("cells").width`)).toBe(0);
-    });
+    await withPage(
+      renderHeatmapHtml({
+        title: "empty",
+        matrix: handMatrix(
+          [],
+          () => true,
+          () => true,
+        ),
+      }),
+      async ({ page }) => {
+        expect(await page.evaluate<number>(`document.getElementById("cells").width`)).toBe(0);
+      },
+    );
   });
 });

@@ -2,7 +2,14 @@ import { create } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createCodec } from "../../../src/networking/protobuf/codec.js";
-import { DecodeError, EncodeError, NetworkPolicySchema, decode, type EncodeOptions, type NetworkingObject } from "../../../src/networking/index.js";
+import {
+  DecodeError,
+  EncodeError,
+  NetworkPolicySchema,
+  decode,
+  type EncodeOptions,
+  type NetworkingObject,
+} from "../../../src/networking/index.js";
 import { arbObject } from "../../../src/testing/index.js";
 import { canSpecialise } from "../../../src/networking/protobuf/specialize.js";
 
@@ -14,13 +21,21 @@ import { fixtureFolders, loadFixtures } from "../../support/fixtures.js";
 // The specialised decoders must accept and reject exactly what the generic
 // decoder does, with the same values and the same errors.
 
-type Outcome = { ok: true; bytes: string; json: string } | { ok: false; error: string; offset: number | undefined; path: string | undefined };
+type Outcome =
+  | { ok: true; bytes: string; json: string }
+  | { ok: false; error: string; offset: number | undefined; path: string | undefined };
 
 function run(bytes: Uint8Array, specialised: boolean): Outcome {
   const c = codec(specialised);
   try {
     const obj = c.decode(bytes);
-    return { ok: true, bytes: Buffer.from(c.encode(obj)).toString("hex"), json: JSON.stringify(obj, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v instanceof Uint8Array ? Buffer.from(v).toString("hex") : v)) };
+    return {
+      ok: true,
+      bytes: Buffer.from(c.encode(obj)).toString("hex"),
+      json: JSON.stringify(obj, (_k, v: unknown) =>
+        typeof v === "bigint" ? `${v}n` : v instanceof Uint8Array ? Buffer.from(v).toString("hex") : v,
+      ),
+    };
   } catch (e) {
     if (!(e instanceof DecodeError)) throw e;
     return { ok: false, error: e.message, offset: e.offset, path: e.path };
@@ -58,7 +73,10 @@ describe("specialised vs generic decoder", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...fixtures.map((f) => f.pb)),
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "insert", "delete")), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "insert", "delete")), {
+          minLength: 1,
+          maxLength: 6,
+        }),
         (pb, edits) => {
           const bytes = Array.from(pb);
           for (const [pos, value, op] of edits) {
@@ -89,11 +107,14 @@ describe("specialised vs generic encoder", () => {
     }
   }
 
-  it.each(fixtures.map((f) => [`${f.folder} ${f.kind}`, f.pb] as const))("%s encodes identically, keeping or dropping unknown fields", (_n, pb) => {
-    const obj = decode(pb);
-    expect(write(obj, true)).toEqual(write(obj, false));
-    expect(write(obj, true, { unknownFields: "drop" })).toEqual(write(obj, false, { unknownFields: "drop" }));
-  });
+  it.each(fixtures.map((f) => [`${f.folder} ${f.kind}`, f.pb] as const))(
+    "%s encodes identically, keeping or dropping unknown fields",
+    (_n, pb) => {
+      const obj = decode(pb);
+      expect(write(obj, true)).toEqual(write(obj, false));
+      expect(write(obj, true, { unknownFields: "drop" })).toEqual(write(obj, false, { unknownFields: "drop" }));
+    },
+  );
 
   it("generated objects, including ones with absent structs, encode identically (1000 runs)", () => {
     fc.assert(
@@ -109,18 +130,76 @@ describe("specialised vs generic encoder", () => {
 
   it("wrongly typed values are refused with the same reason and path", () => {
     const bad: [string, (o: Record<string, any>) => void][] = [
-      ["name", (o) => { o.metadata.name = 5; }],
-      ["finalizers", (o) => { o.metadata.finalizers = "abc"; }],
-      ["finalizer item", (o) => { o.metadata.finalizers = ["a", 1]; }],
-      ["label value", (o) => { o.metadata.labels = { a: 1 }; }],
-      ["generation", (o) => { o.metadata.generation = 7; }],
-      ["time", (o) => { o.metadata.creationTimestamp = { $typeName: "k8s.io.apimachinery.pkg.apis.meta.v1.Time", seconds: 1 }; }],
-      ["rule null", (o) => { o.spec.ingress = [null]; }],
-      ["port", (o) => { o.spec.ingress = [{ $typeName: "k8s.io.api.networking.v1.NetworkPolicyIngressRule", ports: [{ $typeName: "k8s.io.api.networking.v1.NetworkPolicyPort", endPort: 1.5 }], from: [] }]; }],
-      ["fieldsV1", (o) => { o.metadata.managedFields = [{ $typeName: "k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry", fieldsV1: { $typeName: "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1", Raw: "" } }]; }],
+      [
+        "name",
+        (o) => {
+          o.metadata.name = 5;
+        },
+      ],
+      [
+        "finalizers",
+        (o) => {
+          o.metadata.finalizers = "abc";
+        },
+      ],
+      [
+        "finalizer item",
+        (o) => {
+          o.metadata.finalizers = ["a", 1];
+        },
+      ],
+      [
+        "label value",
+        (o) => {
+          o.metadata.labels = { a: 1 };
+        },
+      ],
+      [
+        "generation",
+        (o) => {
+          o.metadata.generation = 7;
+        },
+      ],
+      [
+        "time",
+        (o) => {
+          o.metadata.creationTimestamp = { $typeName: "k8s.io.apimachinery.pkg.apis.meta.v1.Time", seconds: 1 };
+        },
+      ],
+      [
+        "rule null",
+        (o) => {
+          o.spec.ingress = [null];
+        },
+      ],
+      [
+        "port",
+        (o) => {
+          o.spec.ingress = [
+            {
+              $typeName: "k8s.io.api.networking.v1.NetworkPolicyIngressRule",
+              ports: [{ $typeName: "k8s.io.api.networking.v1.NetworkPolicyPort", endPort: 1.5 }],
+              from: [],
+            },
+          ];
+        },
+      ],
+      [
+        "fieldsV1",
+        (o) => {
+          o.metadata.managedFields = [
+            {
+              $typeName: "k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry",
+              fieldsV1: { $typeName: "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1", Raw: "" },
+            },
+          ];
+        },
+      ],
     ];
     for (const [name, spoil] of bad) {
-      const o = decode((fixtures.find((f) => f.folder === "HEAD" && f.kind === "NetworkPolicy") as { pb: Uint8Array }).pb) as unknown as Record<string, any>;
+      const o = decode(
+        (fixtures.find((f) => f.folder === "HEAD" && f.kind === "NetworkPolicy") as { pb: Uint8Array }).pb,
+      ) as unknown as Record<string, any>;
       spoil(o);
       const a = write(o as NetworkingObject, true);
       expect(a.ok, name).toBe(false);

@@ -5,7 +5,17 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DecodeError, MAGIC, decode, encode, readEnvelope } from "../../../src/networking/index.js";
 import type { NetworkingObject } from "../../../src/networking/index.js";
-import { envelope, pbError, allFixtures, headIngress, envelopeFieldEnds, arbMutation, mutate, slowest, decodeOrDecodeError } from "../../support/bad-input.js";
+import {
+  envelope,
+  pbError,
+  allFixtures,
+  headIngress,
+  envelopeFieldEnds,
+  arbMutation,
+  mutate,
+  slowest,
+  decodeOrDecodeError,
+} from "../../support/bad-input.js";
 import { hex } from "../../support/bytes.js";
 
 describe("protobuf: truncation", () => {
@@ -59,15 +69,25 @@ describe("protobuf: random input", () => {
   });
 
   it("random bytes, bare and after a valid envelope head (2000 runs)", () => {
-    const kinds = ["Ingress", "IngressList", "IngressClass", "NetworkPolicy", "NetworkPolicyList", "IPAddress", "ServiceCIDR", "ServiceCIDRList", "Status"];
+    const kinds = [
+      "Ingress",
+      "IngressList",
+      "IngressClass",
+      "NetworkPolicy",
+      "NetworkPolicyList",
+      "IPAddress",
+      "ServiceCIDR",
+      "ServiceCIDRList",
+      "Status",
+    ];
     fc.assert(
       fc.property(
         fc.oneof(
           fc.uint8Array({ maxLength: 64 }),
           fc.uint8Array({ maxLength: 64 }).map((b) => Uint8Array.from([...MAGIC, ...b])),
-          fc.tuple(fc.constantFrom(...kinds), fc.uint8Array({ maxLength: 200 })).map(([k, raw]) =>
-            envelope(k, [...raw], k === "Status" ? "v1" : "networking.k8s.io/v1"),
-          ),
+          fc
+            .tuple(fc.constantFrom(...kinds), fc.uint8Array({ maxLength: 200 }))
+            .map(([k, raw]) => envelope(k, [...raw], k === "Status" ? "v1" : "networking.k8s.io/v1")),
         ),
         (bytes) => decodeOrDecodeError(bytes),
       ),

@@ -2,7 +2,14 @@
 // where (byte offset, path, line/column) and why, and nothing else is thrown.
 
 import { describe, expect, it } from "vitest";
-import { IngressSchema, ObjectMetaSchema, create, encode, encodeWatchEvent, fromJson } from "../../../src/networking/index.js";
+import {
+  IngressSchema,
+  ObjectMetaSchema,
+  create,
+  encode,
+  encodeWatchEvent,
+  fromJson,
+} from "../../../src/networking/index.js";
 import type { NetworkingObject } from "../../../src/networking/index.js";
 import { NP } from "../../support/bad-input.js";
 import { encodeError } from "../../support/errors.js";
@@ -22,13 +29,20 @@ describe("protobuf: encode refuses what is not a well-typed object, with the pat
     expect(e.path).toBe("metadata.name");
     expect(e.reason).toMatch(/expected a string, got number/);
     // The watch encoder goes through encode too.
-    expect(encodeError(() => encodeWatchEvent({ type: "ADDED", object: create(IngressSchema, { metadata: { name: 5 as never } }) })).path).toBe("metadata.name");
+    expect(
+      encodeError(() =>
+        encodeWatchEvent({ type: "ADDED", object: create(IngressSchema, { metadata: { name: 5 as never } }) }),
+      ).path,
+    ).toBe("metadata.name");
   });
 
   it("an int32 that is not an integer, or out of range, names the list indexes", () => {
     const np = (endPort: unknown): NetworkingObject => {
-      const o = fromJson(`{${NP},"spec":{"ingress":[{"ports":[{"endPort":1}]},{"ports":[{"port":80},{"endPort":2}]}]}}`);
-      (o as unknown as { spec: { ingress: { ports: { endPort?: unknown }[] }[] } }).spec.ingress[1]!.ports[1]!.endPort = endPort;
+      const o = fromJson(
+        `{${NP},"spec":{"ingress":[{"ports":[{"endPort":1}]},{"ports":[{"port":80},{"endPort":2}]}]}}`,
+      );
+      (o as unknown as { spec: { ingress: { ports: { endPort?: unknown }[] }[] } }).spec.ingress[1]!.ports[1]!.endPort =
+        endPort;
       return o;
     };
     for (const bad of [1.5, 2 ** 31, -(2 ** 31) - 1, Number.NaN, "80", 80n]) {
@@ -55,16 +69,31 @@ describe("protobuf: encode refuses what is not a well-typed object, with the pat
   });
 
   it("Time seconds as a number, a bool as a string, bytes as a string, a label value as a number", () => {
-    expect(encodeError(() => encode(create(IngressSchema, { metadata: { creationTimestamp: { seconds: 5 as never } } }))).path).toBe("metadata.creationTimestamp.seconds");
-    const owner = fromJson({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { ownerReferences: [{ name: "a" }, { name: "b", controller: true }] } });
-    (owner as unknown as { metadata: { ownerReferences: { controller: unknown }[] } }).metadata.ownerReferences[1]!.controller = "yes";
+    expect(
+      encodeError(() => encode(create(IngressSchema, { metadata: { creationTimestamp: { seconds: 5 as never } } })))
+        .path,
+    ).toBe("metadata.creationTimestamp.seconds");
+    const owner = fromJson({
+      kind: "Ingress",
+      apiVersion: "networking.k8s.io/v1",
+      metadata: { ownerReferences: [{ name: "a" }, { name: "b", controller: true }] },
+    });
+    (owner as unknown as { metadata: { ownerReferences: { controller: unknown }[] } }).metadata
+      .ownerReferences[1]!.controller = "yes";
     const b = encodeError(() => encode(owner));
     expect(b.path).toBe("metadata.ownerReferences[1].controller");
     expect(b.reason).toMatch(/expected a boolean, got a string$/);
-    const mf = fromJson({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { managedFields: [{ manager: "m", fieldsV1: {} }] } });
-    (mf as unknown as { metadata: { managedFields: { fieldsV1: { Raw: unknown } }[] } }).metadata.managedFields[0]!.fieldsV1.Raw = "{}";
+    const mf = fromJson({
+      kind: "Ingress",
+      apiVersion: "networking.k8s.io/v1",
+      metadata: { managedFields: [{ manager: "m", fieldsV1: {} }] },
+    });
+    (mf as unknown as { metadata: { managedFields: { fieldsV1: { Raw: unknown } }[] } }).metadata
+      .managedFields[0]!.fieldsV1.Raw = "{}";
     expect(encodeError(() => encode(mf)).path).toBe("metadata.managedFields[0].fieldsV1.Raw");
-    const l = encodeError(() => encode(create(IngressSchema, { metadata: { labels: { "app.kubernetes.io/name": 5 as never } } })));
+    const l = encodeError(() =>
+      encode(create(IngressSchema, { metadata: { labels: { "app.kubernetes.io/name": 5 as never } } })),
+    );
     expect(l.path).toBe("metadata.labels.app.kubernetes.io/name");
     expect(l.reason).toMatch(/expected a string map value, got number/);
   });

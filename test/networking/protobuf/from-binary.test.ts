@@ -11,38 +11,51 @@ import { decodeError } from "../../support/errors.js";
 describe("fuzz campaign findings", () => {
   const levels = 100_000;
   /** `n` start-group tags of field `no` (< 16), then `n` end-group tags. */
-  const nestedGroups = (no: number, n: number): number[] => [...Array<number>(n).fill((no << 3) | 3), ...Array<number>(n).fill((no << 3) | 4)];
+  const nestedGroups = (no: number, n: number): number[] => [
+    ...Array<number>(n).fill((no << 3) | 3),
+    ...Array<number>(n).fill((no << 3) | 4),
+  ];
 
   // A caller's maxDepth above what the stack can recurse (100,000, Infinity,
   // NaN) let deep groups overflow it: a RangeError escaped instead of a
   // DecodeError. maxDepth is now capped at 500, as YAML's is.
-  it.each([100_000, 1e9, Infinity, NaN])("maxDepth %s: 100,000 nested groups give DecodeError, not a stack overflow", async (maxDepth) => {
-    const { decodeWatchEvent, decodeWatchStream } = await import("../../../src/networking/index.js");
-    const groups = nestedGroups(5, levels);
-    const inObject = Uint8Array.from([...envelopeHead("Ingress"), 0x12, ...varint(groups.length), ...groups]);
-    const inEnvelope = Uint8Array.from([...MAGIC, ...groups]);
-    for (const bytes of [inObject, inEnvelope]) {
-      const e = decodeError(() => decode(bytes, { maxDepth }));
-      expect(e.reason).toMatch(/nested/);
-    }
-    const event = Uint8Array.from([...str(1, "ADDED"), ...nestedGroups(3, levels)]);
-    expect(decodeError(() => decodeWatchEvent(event, { maxDepth })).reason).toMatch(/nested/);
-    const frame = new Uint8Array(4 + event.length);
-    new DataView(frame.buffer).setUint32(0, event.length, false);
-    frame.set(event, 4);
-    let thrown: unknown;
-    try {
-      for await (const ev of decodeWatchStream([frame], { maxDepth, maxFrameSize: 1 << 30 })) void ev;
-    } catch (err) {
-      thrown = err;
-    }
-    expect(thrown).toBeInstanceOf(DecodeError);
-  });
+  it.each([100_000, 1e9, Infinity, NaN])(
+    "maxDepth %s: 100,000 nested groups give DecodeError, not a stack overflow",
+    async (maxDepth) => {
+      const { decodeWatchEvent, decodeWatchStream } = await import("../../../src/networking/index.js");
+      const groups = nestedGroups(5, levels);
+      const inObject = Uint8Array.from([...envelopeHead("Ingress"), 0x12, ...varint(groups.length), ...groups]);
+      const inEnvelope = Uint8Array.from([...MAGIC, ...groups]);
+      for (const bytes of [inObject, inEnvelope]) {
+        const e = decodeError(() => decode(bytes, { maxDepth }));
+        expect(e.reason).toMatch(/nested/);
+      }
+      const event = Uint8Array.from([...str(1, "ADDED"), ...nestedGroups(3, levels)]);
+      expect(decodeError(() => decodeWatchEvent(event, { maxDepth })).reason).toMatch(/nested/);
+      const frame = new Uint8Array(4 + event.length);
+      new DataView(frame.buffer).setUint32(0, event.length, false);
+      frame.set(event, 4);
+      let thrown: unknown;
+      try {
+        for await (const ev of decodeWatchStream([frame], { maxDepth, maxFrameSize: 1 << 30 })) void ev;
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(DecodeError);
+    },
+  );
 
   it("the cap is 500 levels: 500 nested groups decode with a larger maxDepth, 501 do not", () => {
     const inMetadata = (n: number): Uint8Array => {
       // ObjectMeta has no field 20: start-group a3 01, end-group a4 01.
-      const body = [...Array<number>(n).fill(0).flatMap(() => [0xa3, 0x01]), ...Array<number>(n).fill(0).flatMap(() => [0xa4, 0x01])];
+      const body = [
+        ...Array<number>(n)
+          .fill(0)
+          .flatMap(() => [0xa3, 0x01]),
+        ...Array<number>(n)
+          .fill(0)
+          .flatMap(() => [0xa4, 0x01]),
+      ];
       return envelope("Ingress", ld(1, body));
     };
     expect(() => decode(inMetadata(500), { maxDepth: 1e6 })).not.toThrow();
@@ -100,19 +113,23 @@ describe("fuzz campaign findings", () => {
 
   // Each chunk was appended to the unconsumed text, which was then read back
   // whole: a 1 MiB event in 16-byte chunks took about 40 s (protobuf: 50 ms).
-  it.each(["strings", "bytes"])("a 1 MiB JSON watch event in 16-byte chunks (%s) decodes in linear time", async (form) => {
-    const { decodeJsonWatchStream } = await import("../../../src/networking/index.js");
-    const text = `{"type":"ADDED","object":{${NP},"metadata":{"name":"a","annotations":{"x":"${"a".repeat(1 << 20)}"}}}}\n`;
-    const bytes = utf8.encode(text);
-    const chunks: (string | Uint8Array)[] = [];
-    for (let i = 0; i < text.length; i += 16) chunks.push(form === "strings" ? text.slice(i, i + 16) : bytes.subarray(i, i + 16));
-    const t0 = performance.now();
-    let events = 0;
-    for await (const ev of decodeJsonWatchStream(chunks)) {
-      expect(ev.type).toBe("ADDED");
-      events++;
-    }
-    expect(events).toBe(1);
-    expect(performance.now() - t0).toBeLessThan(5000);
-  });
+  it.each(["strings", "bytes"])(
+    "a 1 MiB JSON watch event in 16-byte chunks (%s) decodes in linear time",
+    async (form) => {
+      const { decodeJsonWatchStream } = await import("../../../src/networking/index.js");
+      const text = `{"type":"ADDED","object":{${NP},"metadata":{"name":"a","annotations":{"x":"${"a".repeat(1 << 20)}"}}}}\n`;
+      const bytes = utf8.encode(text);
+      const chunks: (string | Uint8Array)[] = [];
+      for (let i = 0; i < text.length; i += 16)
+        chunks.push(form === "strings" ? text.slice(i, i + 16) : bytes.subarray(i, i + 16));
+      const t0 = performance.now();
+      let events = 0;
+      for await (const ev of decodeJsonWatchStream(chunks)) {
+        expect(ev.type).toBe("ADDED");
+        events++;
+      }
+      expect(events).toBe(1);
+      expect(performance.now() - t0).toBeLessThan(5000);
+    },
+  );
 });

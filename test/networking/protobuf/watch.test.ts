@@ -62,7 +62,10 @@ const EVENTS: readonly WatchEvent[] = [
 const FRAMES = EVENTS.map((e) => encodeWatchEvent(e));
 const STREAM = concat(FRAMES);
 /** Stream offset of each frame's length prefix. */
-const FRAME_STARTS = FRAMES.reduce<number[]>((acc, f, i) => [...acc, i === 0 ? 0 : (acc[i - 1] as number) + (FRAMES[i - 1] as Uint8Array).length], []);
+const FRAME_STARTS = FRAMES.reduce<number[]>(
+  (acc, f, i) => [...acc, i === 0 ? 0 : (acc[i - 1] as number) + (FRAMES[i - 1] as Uint8Array).length],
+  [],
+);
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -99,7 +102,10 @@ async function* asAsync(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Arra
   }
 }
 
-async function collect(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, options?: WatchDecodeOptions): Promise<WatchEvent[]> {
+async function collect(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options?: WatchDecodeOptions,
+): Promise<WatchEvent[]> {
   const out: WatchEvent[] = [];
   for await (const e of decodeWatchStream(chunks, options)) out.push(e);
   return out;
@@ -126,9 +132,13 @@ const EXPECTED = EVENTS.map((e) => ({ type: e.type, object: decode(encode(e.obje
 function expectAllEvents(actual: readonly WatchEvent[], deepEqual = true): void {
   expect(actual.map((e) => e.type)).toEqual(EVENTS.map((e) => e.type));
   if (deepEqual) expect(actual).toEqual(EXPECTED);
-  actual.forEach((e, i) => expect(toJsonString(e.object), `event ${i}`).toBe(toJsonString((EVENTS[i] as WatchEvent).object)));
+  actual.forEach((e, i) =>
+    expect(toJsonString(e.object), `event ${i}`).toBe(toJsonString((EVENTS[i] as WatchEvent).object)),
+  );
   // Go-shaped originals: the objects re-encode to the bytes that were sent.
-  actual.forEach((e, i) => expect(hex(encode(e.object)), `event ${i}`).toBe(hex(encode((EVENTS[i] as WatchEvent).object))));
+  actual.forEach((e, i) =>
+    expect(hex(encode(e.object)), `event ${i}`).toBe(hex(encode((EVENTS[i] as WatchEvent).object))),
+  );
 }
 
 describe("encodeWatchEvent", () => {
@@ -195,7 +205,10 @@ describe("decodeWatchStream: every way of splitting the bytes", () => {
         fc.boolean(),
         fc.boolean(),
         async (cuts, async, buffers) => {
-          let chunks = split(STREAM, [...cuts].sort((a, b) => a - b));
+          let chunks = split(
+            STREAM,
+            [...cuts].sort((a, b) => a - b),
+          );
           // Node Buffers are Uint8Arrays too, and chunks may share memory.
           // Bytes fields decoded from them are plain Uint8Arrays all the same.
           if (buffers) chunks = chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.length));
@@ -213,7 +226,8 @@ describe("decodeWatchStream: every way of splitting the bytes", () => {
   it("objects decoded from Node Buffers do not share the input's memory", async () => {
     const input = Buffer.from(STREAM);
     const events = await collect([input]);
-    const raw = (events[0]?.object as unknown as { metadata: { managedFields: { fieldsV1: { Raw: Uint8Array } }[] } }).metadata.managedFields[0]?.fieldsV1.Raw;
+    const raw = (events[0]?.object as unknown as { metadata: { managedFields: { fieldsV1: { Raw: Uint8Array } }[] } })
+      .metadata.managedFields[0]?.fieldsV1.Raw;
     expect(raw).toBeDefined();
     expect(Buffer.from(raw ?? []).toString()).toBe("{}");
     input.fill(0x5b);
@@ -234,7 +248,9 @@ describe("decodeWatchStream: every way of splitting the bytes", () => {
 
   it("decode(Buffer) keeps unknown fields' data as plain, unshared Uint8Arrays", () => {
     // The fixture's Ingress with an unknown field 9 (length-delimited "\n\x01a") added.
-    const withUnknown = decode(fixture("Ingress")) as unknown as { $unknown?: { no: number; wireType: number; data: Uint8Array }[] };
+    const withUnknown = decode(fixture("Ingress")) as unknown as {
+      $unknown?: { no: number; wireType: number; data: Uint8Array }[];
+    };
     (withUnknown.$unknown ??= []).push({ no: 9, wireType: 2, data: Uint8Array.of(0x03, 0x0a, 0x01, 0x61) });
     const input = Buffer.from(encode(withUnknown as unknown as NetworkingObject));
     expect(hex(input)).toContain("4a030a0161");
@@ -274,15 +290,23 @@ describe("decodeWatchStream: bad streams", () => {
 
   it("a truncated stream in random chunks, sync and async", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: STREAM.length - 1 }), fc.uniqueArray(fc.nat(), { maxLength: 20 }), fc.boolean(), async (cut, rawCuts, async) => {
-        const frame = FRAME_STARTS.filter((s) => s <= cut).length - 1;
-        fc.pre(FRAME_STARTS[frame] !== cut);
-        const bytes = STREAM.subarray(0, cut);
-        const chunks = split(bytes, [...new Set(rawCuts.map((c) => c % (cut + 1)))].sort((a, b) => a - b));
-        const { events, error } = await collectUntilError(async ? asAsync(chunks) : chunks);
-        expect(events.length).toBe(frame);
-        expect(error.offset).toBe(FRAME_STARTS[frame]);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: STREAM.length - 1 }),
+        fc.uniqueArray(fc.nat(), { maxLength: 20 }),
+        fc.boolean(),
+        async (cut, rawCuts, async) => {
+          const frame = FRAME_STARTS.filter((s) => s <= cut).length - 1;
+          fc.pre(FRAME_STARTS[frame] !== cut);
+          const bytes = STREAM.subarray(0, cut);
+          const chunks = split(
+            bytes,
+            [...new Set(rawCuts.map((c) => c % (cut + 1)))].sort((a, b) => a - b),
+          );
+          const { events, error } = await collectUntilError(async ? asAsync(chunks) : chunks);
+          expect(events.length).toBe(frame);
+          expect(error.offset).toBe(FRAME_STARTS[frame]);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -350,14 +374,18 @@ describe("decodeWatchStream: bad streams", () => {
     const short = (await collectUntilError([frameOf([0x0a, 0x05])])).error;
     expect(short.offset).toBe(5);
     expect(short.reason).toMatch(/length 5 runs past the end of the frame/);
-    expect((await collectUntilError([frameOf([...ld(1, utf8.encode("ADDED")), 0x12, 0x7f])])).error.reason).toMatch(/runs past|truncated/);
+    expect((await collectUntilError([frameOf([...ld(1, utf8.encode("ADDED")), 0x12, 0x7f])])).error.reason).toMatch(
+      /runs past|truncated/,
+    );
   });
 
   it("an error inside an event's object points into the stream", async () => {
     // Corrupt the magic of the object in the third frame.
     const bytes = new Uint8Array(STREAM);
     const frame = FRAME_STARTS[2] as number;
-    const objectStart = bytes.findIndex((b, i) => i > frame && b === 0x6b && bytes[i + 1] === 0x38 && bytes[i + 2] === 0x73 && bytes[i + 3] === 0);
+    const objectStart = bytes.findIndex(
+      (b, i) => i > frame && b === 0x6b && bytes[i + 1] === 0x38 && bytes[i + 2] === 0x73 && bytes[i + 3] === 0,
+    );
     bytes[objectStart + 1] = 0x39;
     const { events, error } = await collectUntilError(chunksOf(bytes, 13));
     expect(events.length).toBe(2);
@@ -367,20 +395,26 @@ describe("decodeWatchStream: bad streams", () => {
 
   it("a chunk that is not a Uint8Array fails with DecodeError", async () => {
     await expect(collect(["abc" as unknown as Uint8Array])).rejects.toBeInstanceOf(DecodeError);
-    await expect(collect([FRAMES[0] as Uint8Array, [1, 2, 3] as unknown as Uint8Array])).rejects.toBeInstanceOf(DecodeError);
+    await expect(collect([FRAMES[0] as Uint8Array, [1, 2, 3] as unknown as Uint8Array])).rejects.toBeInstanceOf(
+      DecodeError,
+    );
   });
 
   it("random corruptions only ever produce events or a DecodeError", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 64 }), async (edits, size) => {
-        const bytes = new Uint8Array(STREAM);
-        for (const [at, v] of edits) bytes[at % bytes.length] = v;
-        try {
-          await collect(chunksOf(bytes, size), { maxFrameSize: 1 << 20 });
-        } catch (e) {
-          if (!(e instanceof DecodeError)) throw e;
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 64 }),
+        async (edits, size) => {
+          const bytes = new Uint8Array(STREAM);
+          for (const [at, v] of edits) bytes[at % bytes.length] = v;
+          try {
+            await collect(chunksOf(bytes, size), { maxFrameSize: 1 << 20 });
+          } catch (e) {
+            if (!(e instanceof DecodeError)) throw e;
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -391,7 +425,11 @@ describe("decodeWatchStream: large frames", () => {
     const annotations: Record<string, string> = {};
     const value = "v".repeat(1000);
     for (let i = 0; i < 2100; i++) annotations[`example.com/key-${String(i).padStart(5, "0")}`] = value;
-    const big: NetworkingObject = fromJson({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { name: "big", annotations } });
+    const big: NetworkingObject = fromJson({
+      kind: "Ingress",
+      apiVersion: "networking.k8s.io/v1",
+      metadata: { name: "big", annotations },
+    });
     const frame = encodeWatchEvent({ type: "MODIFIED", object: big });
     expect(frame.length).toBeGreaterThan(2 * 1024 * 1024);
     const stream = concat([FRAMES[0] as Uint8Array, frame, FRAMES[3] as Uint8Array]);

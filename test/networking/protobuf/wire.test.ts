@@ -221,11 +221,36 @@ describe("protobuf: groups and UTF-8", () => {
   const starts = (tagBytes: number[], n: number): number[] => Array.from({ length: n }, () => tagBytes).flat();
   it.each([
     ["object, unbalanced", () => envelope("Ingress", Array<number>(deep).fill(0x2b))],
-    ["object, balanced", () => Uint8Array.from([...envelopeHead("Ingress"), 0x12, ...varint(2 * deep), ...Array<number>(deep).fill(0x2b), ...Array<number>(deep).fill(0x2c)])],
+    [
+      "object, balanced",
+      () =>
+        Uint8Array.from([
+          ...envelopeHead("Ingress"),
+          0x12,
+          ...varint(2 * deep),
+          ...Array<number>(deep).fill(0x2b),
+          ...Array<number>(deep).fill(0x2c),
+        ]),
+    ],
     ["envelope, unbalanced", () => Uint8Array.from([...MAGIC, ...Array<number>(deep).fill(0x2b)])],
-    ["envelope, balanced", () => Uint8Array.from([...MAGIC, ...Array<number>(deep).fill(0x2b), ...Array<number>(deep).fill(0x2c)])],
+    [
+      "envelope, balanced",
+      () => Uint8Array.from([...MAGIC, ...Array<number>(deep).fill(0x2b), ...Array<number>(deep).fill(0x2c)]),
+    ],
     // ObjectMeta has no field 20: start-group tag a3 01, end-group a4 01.
-    ["metadata, balanced", () => Uint8Array.from([...envelopeHead("Ingress"), 0x12, ...varint(4 * deep + 4), 0x0a, ...varint(4 * deep), ...starts([0xa3, 0x01], deep), ...starts([0xa4, 0x01], deep)])],
+    [
+      "metadata, balanced",
+      () =>
+        Uint8Array.from([
+          ...envelopeHead("Ingress"),
+          0x12,
+          ...varint(4 * deep + 4),
+          0x0a,
+          ...varint(4 * deep),
+          ...starts([0xa3, 0x01], deep),
+          ...starts([0xa4, 0x01], deep),
+        ]),
+    ],
   ])("100k nested start-group tags (%s) -> DecodeError, not a stack overflow", (_name, make) => {
     const e = pbError(make());
     expect(e.reason).toMatch(/nested|deep/);
@@ -259,7 +284,11 @@ describe("protobuf: groups and UTF-8", () => {
   });
 
   it("invalid UTF-8: a lone surrogate and an overlong encoding", () => {
-    for (const bad of [[0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf8, 0x88, 0x80, 0x80, 0x80]]) {
+    for (const bad of [
+      [0xed, 0xa0, 0x80],
+      [0xc0, 0xaf],
+      [0xf8, 0x88, 0x80, 0x80, 0x80],
+    ]) {
       expect(pbError(envelope("Ingress", ld(1, ld(1, bad)))).reason).toMatch(/UTF-8/);
     }
   });

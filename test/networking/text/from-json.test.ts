@@ -49,13 +49,25 @@ describe("JSON: type errors name the path", () => {
       [`{${NP},"metadata":{"finalizers":["a",@3]}}`, "metadata.finalizers[1]"],
       [`{${NP},"metadata":{"ownerReferences":[{"controller":@"yes"}]}}`, "metadata.ownerReferences[0].controller"],
       [`{${NP},"spec":@[]}`, "spec"],
-      [`{${NP},"spec":{"podSelector":{"matchExpressions":[{"values":[null,@7]}]}}}`, "spec.podSelector.matchExpressions[0].values[1]"],
+      [
+        `{${NP},"spec":{"podSelector":{"matchExpressions":[{"values":[null,@7]}]}}}`,
+        "spec.podSelector.matchExpressions[0].values[1]",
+      ],
       [`{${NP},"spec":{"ingress":[{"from":[{"ipBlock":{"cidr":@true}}]}]}}`, "spec.ingress[0].from[0].ipBlock.cidr"],
       [`{${NP},"spec":{"ingress":[{"ports":[{"port":@true}]}]}}`, "spec.ingress[0].ports[0].port"],
       [`{${NP},"spec":{"ingress":[{"ports":[{"port":@{}}]}]}}`, "spec.ingress[0].ports[0].port"],
-      [`{"kind":"Ingress","apiVersion":"networking.k8s.io/v1","spec":{"rules":[{"http":{"paths":[{"backend":{"service":{"port":{"number":@"80"}}}}]}}]}}`, "spec.rules[0].http.paths[0].backend.service.port.number"],
-      [`{"kind":"IngressList","apiVersion":"networking.k8s.io/v1","items":[{},{"metadata":{"generation":@"1"}}]}`, "items[1].metadata.generation"],
-      [`{"kind":"ServiceCIDR","apiVersion":"networking.k8s.io/v1","status":{"conditions":[{"lastTransitionTime":@5}]}}`, "status.conditions[0].lastTransitionTime"],
+      [
+        `{"kind":"Ingress","apiVersion":"networking.k8s.io/v1","spec":{"rules":[{"http":{"paths":[{"backend":{"service":{"port":{"number":@"80"}}}}]}}]}}`,
+        "spec.rules[0].http.paths[0].backend.service.port.number",
+      ],
+      [
+        `{"kind":"IngressList","apiVersion":"networking.k8s.io/v1","items":[{},{"metadata":{"generation":@"1"}}]}`,
+        "items[1].metadata.generation",
+      ],
+      [
+        `{"kind":"ServiceCIDR","apiVersion":"networking.k8s.io/v1","status":{"conditions":[{"lastTransitionTime":@5}]}}`,
+        "status.conditions[0].lastTransitionTime",
+      ],
     ];
     for (const [marked, path] of cases) {
       const at = marked.indexOf("@");
@@ -80,9 +92,17 @@ describe("JSON: type errors name the path", () => {
     expect(l.column).toBe(text.indexOf(":5}") + 2);
     // A numeric-looking key stays a string; only array indexes are numbers.
     expect(jsonError(`{${NP},"metadata":{"labels":{"0":5}}}`).segments).toEqual(["metadata", "labels", "0"]);
-    expect(jsonError(`{"kind":"IngressList","apiVersion":"networking.k8s.io/v1","items":[{},{"metadata":{"generation":"1"}}]}`).segments).toEqual(["items", 1, "metadata", "generation"]);
+    expect(
+      jsonError(
+        `{"kind":"IngressList","apiVersion":"networking.k8s.io/v1","items":[{},{"metadata":{"generation":"1"}}]}`,
+      ).segments,
+    ).toEqual(["items", 1, "metadata", "generation"]);
     // The same for an already-parsed value, which has no text position.
-    const v = jsonError({ kind: "NetworkPolicy", apiVersion: "networking.k8s.io/v1", metadata: { labels: { "app.kubernetes.io/name": 5 } } });
+    const v = jsonError({
+      kind: "NetworkPolicy",
+      apiVersion: "networking.k8s.io/v1",
+      metadata: { labels: { "app.kubernetes.io/name": 5 } },
+    });
     expect(v.segments).toEqual(["metadata", "labels", "app.kubernetes.io/name"]);
     expect(v.line).toBeUndefined();
   });
@@ -105,7 +125,11 @@ describe("JSON: type errors name the path", () => {
   });
 
   it("the same errors for an already-parsed value (no line, but the path)", () => {
-    const e = jsonError({ kind: "NetworkPolicy", apiVersion: "networking.k8s.io/v1", spec: { ingress: [{ ports: [{ port: 1.5 }] }] } });
+    const e = jsonError({
+      kind: "NetworkPolicy",
+      apiVersion: "networking.k8s.io/v1",
+      spec: { ingress: [{ ports: [{ port: 1.5 }] }] },
+    });
     expect(e.path).toBe("spec.ingress[0].ports[0].port");
     expect(e.segments).toEqual(["spec", "ingress", 0, "ports", 0, "port"]);
     expect(e.line).toBeUndefined();
@@ -136,7 +160,9 @@ describe("JSON: type errors name the path", () => {
 describe("JSON: strict mode", () => {
   it("an unknown field is dropped by default and rejected with its path when strict", () => {
     const text = `{${NP},"spec":{"ingress":[{"bogus":1,"ports":[{"port":80}]}]}}`;
-    expect(toJsonString(fromJson(text))).toBe(toJsonString(fromJson(`{${NP},"spec":{"ingress":[{"ports":[{"port":80}]}]}}`)));
+    expect(toJsonString(fromJson(text))).toBe(
+      toJsonString(fromJson(`{${NP},"spec":{"ingress":[{"ports":[{"port":80}]}]}}`)),
+    );
     const e = jsonError(text, { strict: true });
     expect(e.path).toBe("spec.ingress[0].bogus");
     expect(e.reason).toMatch(/unknown field "bogus"/);
@@ -149,9 +175,13 @@ describe("JSON: strict mode", () => {
 
   it("proto-only names are not JSON keys (aPIGroup, ingressRuleValue, Raw)", () => {
     const ic = '"kind":"IngressClass","apiVersion":"networking.k8s.io/v1"';
-    expect(jsonError(`{${ic},"spec":{"parameters":{"aPIGroup":"x"}}}`, { strict: true }).path).toBe("spec.parameters.aPIGroup");
+    expect(jsonError(`{${ic},"spec":{"parameters":{"aPIGroup":"x"}}}`, { strict: true }).path).toBe(
+      "spec.parameters.aPIGroup",
+    );
     const ing = '"kind":"Ingress","apiVersion":"networking.k8s.io/v1"';
-    expect(jsonError(`{${ing},"spec":{"rules":[{"ingressRuleValue":{}}]}}`, { strict: true }).path).toBe("spec.rules[0].ingressRuleValue");
+    expect(jsonError(`{${ing},"spec":{"rules":[{"ingressRuleValue":{}}]}}`, { strict: true }).path).toBe(
+      "spec.rules[0].ingressRuleValue",
+    );
   });
 
   it("a duplicate field is decoded in order by default and rejected with its path when strict", () => {
@@ -162,14 +192,18 @@ describe("JSON: strict mode", () => {
     expect(e.segments).toEqual(["metadata", "name"]);
     expect(e.offset).toBe(text.indexOf('"b"')); // the repeated key's value
     expect(e.reason).toMatch(/duplicate field "name"/);
-    expect(jsonError(`{${NP},"metadata":{"labels":{"a":"1","a":"2"}}}`, { strict: true }).path).toBe("metadata.labels.a");
+    expect(jsonError(`{${NP},"metadata":{"labels":{"a":"1","a":"2"}}}`, { strict: true }).path).toBe(
+      "metadata.labels.a",
+    );
   });
 });
 
 describe("JSON: hostile input", () => {
   it("__proto__ keys in labels stay own properties and pollute nothing", () => {
     const text = `{${NP},"metadata":{"labels":{"__proto__":"x","constructor":"y","a":"b"},"annotations":{"__proto__":"z"}}}`;
-    const o = fromJson(text) as NetworkingObject & { metadata: { labels: Record<string, string>; annotations: Record<string, string> } };
+    const o = fromJson(text) as NetworkingObject & {
+      metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+    };
     const labels = o.metadata.labels;
     expect(Object.prototype.hasOwnProperty.call(labels, "__proto__")).toBe(true);
     expect(Object.getOwnPropertyDescriptor(labels, "__proto__")?.value).toBe("x");
@@ -229,7 +263,14 @@ describe("JSON: hostile input", () => {
   });
 
   it("non-JSON JS values give DecodeError", () => {
-    for (const v of [undefined, () => 1, Symbol("s"), 5n, new Date(0), { kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { name: undefined } }]) {
+    for (const v of [
+      undefined,
+      () => 1,
+      Symbol("s"),
+      5n,
+      new Date(0),
+      { kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { name: undefined } },
+    ]) {
       let thrown: unknown;
       try {
         fromJson(v as never);

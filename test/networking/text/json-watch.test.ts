@@ -16,7 +16,12 @@ import { currentFolders, loadFixtures } from "../../support/fixtures.js";
 const head = loadFixtures("HEAD");
 const ingress = fromJson((head.find((f) => f.kind === "Ingress") as { json: string }).json);
 const policy = fromJson((head.find((f) => f.kind === "NetworkPolicy") as { json: string }).json);
-const status = create(StatusSchema, { status: "Failure", message: "too old resource version: 1 (5)", reason: "Expired", code: 410 });
+const status = create(StatusSchema, {
+  status: "Failure",
+  message: "too old resource version: 1 (5)",
+  reason: "Expired",
+  code: 410,
+});
 
 const events: WatchEvent[] = [
   { type: "ADDED", object: ingress },
@@ -26,7 +31,10 @@ const events: WatchEvent[] = [
 ];
 const stream = events.map((e) => encodeJsonWatchEvent(e)).join("");
 
-async function collect(chunks: Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string>, options = {}): Promise<WatchEvent[]> {
+async function collect(
+  chunks: Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string>,
+  options = {},
+): Promise<WatchEvent[]> {
   const out: WatchEvent[] = [];
   for await (const e of decodeJsonWatchStream(chunks, options)) out.push(e);
   return out;
@@ -44,7 +52,9 @@ async function failure(chunks: Iterable<Uint8Array | string>, options = {}): Pro
 
 function same(a: WatchEvent[], b: WatchEvent[]): void {
   expect(a.map((e) => e.type)).toEqual(b.map((e) => e.type));
-  expect(a.map((e) => Buffer.from(encode(e.object)).toString("hex"))).toEqual(b.map((e) => Buffer.from(encode(e.object)).toString("hex")));
+  expect(a.map((e) => Buffer.from(encode(e.object)).toString("hex"))).toEqual(
+    b.map((e) => Buffer.from(encode(e.object)).toString("hex")),
+  );
 }
 
 describe("encodeJsonWatchEvent", () => {
@@ -72,38 +82,50 @@ describe("decodeJsonWatchStream", () => {
     const tricky = fromJson({
       kind: "Ingress",
       apiVersion: "networking.k8s.io/v1",
-      metadata: { name: "x", annotations: { a: '}{"[', b: "\\\"}", c: "日本語 👍" } },
+      metadata: { name: "x", annotations: { a: '}{"[', b: '\\"}', c: "日本語 👍" } },
     });
     const text = encodeJsonWatchEvent({ type: "ADDED", object: tricky }).repeat(3);
     const bytes = new TextEncoder().encode(text);
     // Every 1-byte chunk: multi-byte characters are split mid-sequence.
     const got = await collect(Array.from(bytes, (b) => Uint8Array.of(b)));
-    same(got, [0, 1, 2].map(() => ({ type: "ADDED" as const, object: tricky })));
+    same(
+      got,
+      [0, 1, 2].map(() => ({ type: "ADDED" as const, object: tricky })),
+    );
   });
 
   it("decodes the same for any split of the stream (fast-check)", async () => {
     const bytes = new TextEncoder().encode(stream);
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 30 }), fc.boolean(), async (cuts, asText) => {
-        const points = [0, ...cuts.sort((a, b) => a - b), bytes.length];
-        const chunks = points.slice(1).map((end, i) => bytes.subarray(points[i] as number, end));
-        const input = asText ? [new TextDecoder().decode(bytes)].flatMap((t) => points.slice(1).map((end, i) => t.slice(points[i] as number, end))) : chunks;
-        same(await collect(input), events);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 30 }),
+        fc.boolean(),
+        async (cuts, asText) => {
+          const points = [0, ...cuts.sort((a, b) => a - b), bytes.length];
+          const chunks = points.slice(1).map((end, i) => bytes.subarray(points[i] as number, end));
+          const input = asText
+            ? [new TextDecoder().decode(bytes)].flatMap((t) =>
+                points.slice(1).map((end, i) => t.slice(points[i] as number, end)),
+              )
+            : chunks;
+          same(await collect(input), events);
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
-  it.each(currentFolders().flatMap((f) => loadFixtures(f)).map((f) => [`${f.folder} ${f.kind}`, f] as const))(
-    "%s: an event around the pretty fixture JSON decodes to the fixture bytes",
-    async (_name, f) => {
-      const text = `{\n  "type": "MODIFIED",\n  "object": ${f.json.replace(/\n/g, "\n  ")}\n}\n`;
-      const [event] = await collect([text]);
-      expect(event?.type).toBe("MODIFIED");
-      expect(Buffer.from(encode((event as WatchEvent).object)).toString("hex")).toBe(Buffer.from(f.pb).toString("hex"));
-      expect(toJsonString((event as WatchEvent).object, 2)).toBe(f.json);
-    },
-  );
+  it.each(
+    currentFolders()
+      .flatMap((f) => loadFixtures(f))
+      .map((f) => [`${f.folder} ${f.kind}`, f] as const),
+  )("%s: an event around the pretty fixture JSON decodes to the fixture bytes", async (_name, f) => {
+    const text = `{\n  "type": "MODIFIED",\n  "object": ${f.json.replace(/\n/g, "\n  ")}\n}\n`;
+    const [event] = await collect([text]);
+    expect(event?.type).toBe("MODIFIED");
+    expect(Buffer.from(encode((event as WatchEvent).object)).toString("hex")).toBe(Buffer.from(f.pb).toString("hex"));
+    expect(toJsonString((event as WatchEvent).object, 2)).toBe(f.json);
+  });
 });
 
 describe("decodeJsonWatchStream: bad streams", () => {
@@ -119,7 +141,8 @@ describe("decodeJsonWatchStream: bad streams", () => {
 
   it("a type error inside the object gives the stream line and column and the path from the event", async () => {
     const first = encodeJsonWatchEvent(events[0] as WatchEvent);
-    const bad = '{"type":"ADDED","object":{"kind":"NetworkPolicy","apiVersion":"networking.k8s.io/v1","spec":{"ingress":[{"ports":[{"port":1.5}]}]}}}\n';
+    const bad =
+      '{"type":"ADDED","object":{"kind":"NetworkPolicy","apiVersion":"networking.k8s.io/v1","spec":{"ingress":[{"ports":[{"port":1.5}]}]}}}\n';
     const e = await failure([first + bad]);
     expect(e.path).toBe("object.spec.ingress[0].ports[0].port");
     expect(e.segments).toEqual(["object", "spec", "ingress", 0, "ports", 0, "port"]);
@@ -149,18 +172,21 @@ describe("decodeJsonWatchStream: bad streams", () => {
 
   it("random corruptions only ever give events or a DecodeError", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.nat(), fc.string({ maxLength: 2 })), { minLength: 1, maxLength: 5 }), async (edits) => {
-        let text = stream;
-        for (const [pos, ins] of edits) {
-          const i = pos % (text.length + 1);
-          text = text.slice(0, i) + ins + text.slice(i + 1);
-        }
-        try {
-          await collect([text]);
-        } catch (e) {
-          expect(e).toBeInstanceOf(DecodeError);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.nat(), fc.string({ maxLength: 2 })), { minLength: 1, maxLength: 5 }),
+        async (edits) => {
+          let text = stream;
+          for (const [pos, ins] of edits) {
+            const i = pos % (text.length + 1);
+            text = text.slice(0, i) + ins + text.slice(i + 1);
+          }
+          try {
+            await collect([text]);
+          } catch (e) {
+            expect(e).toBeInstanceOf(DecodeError);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -2,7 +2,22 @@
 // writes for these structs, and how sigs.k8s.io/json reads it back.
 
 import { describe, expect, it } from "vitest";
-import { EncodeError, IngressClassSchema, IngressSchema, NetworkPolicySchema, ObjectMetaSchema, create, decode, encode, fromJson, fromYaml, toJson, toJsonString, toYaml, type NetworkingObject } from "../../../src/networking/index.js";
+import {
+  EncodeError,
+  IngressClassSchema,
+  IngressSchema,
+  NetworkPolicySchema,
+  ObjectMetaSchema,
+  create,
+  decode,
+  encode,
+  fromJson,
+  fromYaml,
+  toJson,
+  toJsonString,
+  toYaml,
+  type NetworkingObject,
+} from "../../../src/networking/index.js";
 import { currentFolders, loadFixtures } from "../../support/fixtures.js";
 import { goZero } from "../../../src/testing/any-shape.js";
 import { hex } from "../../support/bytes.js";
@@ -30,7 +45,11 @@ describe("Go string escaping", () => {
   });
 
   it("control characters, quotes and backslashes as Go writes them; DEL and non-ASCII verbatim", () => {
-    const o = fromJson({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { name: "\u0000\u0001\b\f\n\r\t\u001f\"\\/\u007f é😀" } });
+    const o = fromJson({
+      kind: "Ingress",
+      apiVersion: "networking.k8s.io/v1",
+      metadata: { name: '\u0000\u0001\b\f\n\r\t\u001f"\\/\u007f é😀' },
+    });
     expect(toJsonString(o)).toContain('"name":"\\u0000\\u0001\\b\\f\\n\\r\\t\\u001f\\"\\\\/\u007f é😀"');
   });
 
@@ -52,8 +71,12 @@ describe("Go string escaping", () => {
 
 describe("presence: null, omitted or always written", () => {
   it("null for unset pointers without omitempty: pathType, parameters.scope, resource.apiGroup", () => {
-    const ing = rt(`{${ING},"spec":{"rules":[{"http":{"paths":[{"path":"/","backend":{"resource":{"kind":"K","name":"n"}}}]}}]}}`);
-    expect(ing).toContain('"paths":[{"path":"/","pathType":null,"backend":{"resource":{"apiGroup":null,"kind":"K","name":"n"}}}]');
+    const ing = rt(
+      `{${ING},"spec":{"rules":[{"http":{"paths":[{"path":"/","backend":{"resource":{"kind":"K","name":"n"}}}]}}]}}`,
+    );
+    expect(ing).toContain(
+      '"paths":[{"path":"/","pathType":null,"backend":{"resource":{"apiGroup":null,"kind":"K","name":"n"}}}]',
+    );
     const ic = rt(`{${IC},"spec":{"parameters":{"kind":"K","name":"n"}}}`);
     expect(ic).toContain('"parameters":{"kind":"K","name":"n","scope":null}');
     // Set to "" they are written as "".
@@ -64,11 +87,17 @@ describe("presence: null, omitted or always written", () => {
 
   it("items: null for an empty list, and metadata: {}", () => {
     for (const kind of ["IngressList", "IngressClassList", "NetworkPolicyList", "IPAddressList", "ServiceCIDRList"]) {
-      expect(rt(`{"kind":"${kind}","apiVersion":"networking.k8s.io/v1"}`)).toBe(`{"kind":"${kind}","apiVersion":"networking.k8s.io/v1","metadata":{},"items":null}`);
+      expect(rt(`{"kind":"${kind}","apiVersion":"networking.k8s.io/v1"}`)).toBe(
+        `{"kind":"${kind}","apiVersion":"networking.k8s.io/v1","metadata":{},"items":null}`,
+      );
       expect(rt(`{"kind":"${kind}","apiVersion":"networking.k8s.io/v1","items":[]}`)).toContain('"items":null');
     }
     // List items carry no kind/apiVersion.
-    expect(rt(`{"kind":"IngressList","apiVersion":"networking.k8s.io/v1","items":[{"kind":"Ingress","apiVersion":"networking.k8s.io/v1"}]}`)).toBe(
+    expect(
+      rt(
+        `{"kind":"IngressList","apiVersion":"networking.k8s.io/v1","items":[{"kind":"Ingress","apiVersion":"networking.k8s.io/v1"}]}`,
+      ),
+    ).toBe(
       '{"kind":"IngressList","apiVersion":"networking.k8s.io/v1","metadata":{},"items":[{"metadata":{},"spec":{},"status":{"loadBalancer":{}}}]}',
     );
   });
@@ -78,8 +107,12 @@ describe("presence: null, omitted or always written", () => {
     expect(rt(`{${NP}}`)).toBe(`{${NP},"metadata":{},"spec":{"podSelector":{}}}`);
     expect(rt(`{${NP},"spec":null}`)).toBe(`{${NP},"metadata":{},"spec":{"podSelector":{}}}`);
     expect(rt(`{${IC}}`)).toBe(`{${IC},"metadata":{},"spec":{}}`);
-    expect(rt('{"kind":"ServiceCIDR","apiVersion":"networking.k8s.io/v1"}')).toBe('{"kind":"ServiceCIDR","apiVersion":"networking.k8s.io/v1","metadata":{},"spec":{},"status":{}}');
-    expect(rt('{"kind":"IPAddress","apiVersion":"networking.k8s.io/v1"}')).toBe('{"kind":"IPAddress","apiVersion":"networking.k8s.io/v1","metadata":{},"spec":{}}');
+    expect(rt('{"kind":"ServiceCIDR","apiVersion":"networking.k8s.io/v1"}')).toBe(
+      '{"kind":"ServiceCIDR","apiVersion":"networking.k8s.io/v1","metadata":{},"spec":{},"status":{}}',
+    );
+    expect(rt('{"kind":"IPAddress","apiVersion":"networking.k8s.io/v1"}')).toBe(
+      '{"kind":"IPAddress","apiVersion":"networking.k8s.io/v1","metadata":{},"spec":{}}',
+    );
     // Also for objects built with create() and for decoded protobuf.
     expect(toJsonString(create(NetworkPolicySchema))).toBe(`{${NP},"metadata":{},"spec":{"podSelector":{}}}`);
     expect(toJsonString(create(IngressSchema))).toBe(`{${ING},"metadata":{},"spec":{},"status":{"loadBalancer":{}}}`);
@@ -91,7 +124,9 @@ describe("presence: null, omitted or always written", () => {
   });
 
   it("HTTPIngressRuleValue.paths has no omitempty: null when empty", () => {
-    expect(rt(`{${ING},"spec":{"rules":[{"host":"a","http":{}}]}}`)).toContain('"rules":[{"host":"a","http":{"paths":null}}]');
+    expect(rt(`{${ING},"spec":{"rules":[{"host":"a","http":{}}]}}`)).toContain(
+      '"rules":[{"host":"a","http":{"paths":null}}]',
+    );
     expect(rt(`{${ING},"spec":{"rules":[{}]}}`)).toContain('"rules":[{}]');
   });
 
@@ -101,24 +136,32 @@ describe("presence: null, omitted or always written", () => {
     expect(path("{}")).toContain('"service":{"name":"s","port":{}}');
     expect(path('{"number":80}')).toContain('"port":{"number":80}');
     expect(path('{"name":"http"}')).toContain('"port":{"name":"http"}');
-    expect(rt(`{${ING},"spec":{"defaultBackend":{"service":{}}}}`)).toContain('"defaultBackend":{"service":{"name":"","port":{}}}');
+    expect(rt(`{${ING},"spec":{"defaultBackend":{"service":{}}}}`)).toContain(
+      '"defaultBackend":{"service":{"name":"","port":{}}}',
+    );
   });
 
   it("endPort is a pointer: 0 is written when set, absent when unset", () => {
-    expect(rt(`{${NP},"spec":{"ingress":[{"ports":[{"port":80,"endPort":0}]}]}}`)).toContain('"ports":[{"port":80,"endPort":0}]');
+    expect(rt(`{${NP},"spec":{"ingress":[{"ports":[{"port":80,"endPort":0}]}]}}`)).toContain(
+      '"ports":[{"port":80,"endPort":0}]',
+    );
     expect(rt(`{${NP},"spec":{"ingress":[{"ports":[{"port":80}]}]}}`)).toContain('"ports":[{"port":80}]');
     expect(rt(`{${NP},"spec":{"ingress":[{"ports":[{"protocol":""}]}]}}`)).toContain('"ports":[{"protocol":""}]');
     expect(rt(`{${NP},"spec":{"ingress":[{"ports":[{"endPort":null}]}]}}`)).toContain('"ports":[{}]');
   });
 
   it("fields without omitempty are always written", () => {
-    expect(rt(`{${NP},"spec":{"ingress":[{"from":[{"ipBlock":{}}]}],"podSelector":{"matchExpressions":[{}]}}}`)).toContain(
+    expect(
+      rt(`{${NP},"spec":{"ingress":[{"from":[{"ipBlock":{}}]}],"podSelector":{"matchExpressions":[{}]}}}`),
+    ).toContain(
       '"spec":{"podSelector":{"matchExpressions":[{"key":"","operator":""}]},"ingress":[{"from":[{"ipBlock":{"cidr":""}}]}]}',
     );
-    expect(rt(`{${ING},"metadata":{"ownerReferences":[{}]},"status":{"loadBalancer":{"ingress":[{"ports":[{}]}]}}}`)).toContain(
-      '"ownerReferences":[{"apiVersion":"","kind":"","name":"","uid":""}]',
+    expect(
+      rt(`{${ING},"metadata":{"ownerReferences":[{}]},"status":{"loadBalancer":{"ingress":[{"ports":[{}]}]}}}`),
+    ).toContain('"ownerReferences":[{"apiVersion":"","kind":"","name":"","uid":""}]');
+    expect(rt(`{${ING},"status":{"loadBalancer":{"ingress":[{"ports":[{}]}]}}}`)).toContain(
+      '"ingress":[{"ports":[{"port":0,"protocol":""}]}]',
     );
-    expect(rt(`{${ING},"status":{"loadBalancer":{"ingress":[{"ports":[{}]}]}}}`)).toContain('"ingress":[{"ports":[{"port":0,"protocol":""}]}]');
   });
 
   it("omitempty values disappear at their zero value", () => {
@@ -135,7 +178,9 @@ describe("presence: null, omitted or always written", () => {
   });
 
   it("null in input resets to the zero value", () => {
-    const o = fromJson(`{${ING},"metadata":{"name":null,"labels":null,"finalizers":null,"creationTimestamp":null},"spec":{"ingressClassName":null,"rules":null},"status":null}`);
+    const o = fromJson(
+      `{${ING},"metadata":{"name":null,"labels":null,"finalizers":null,"creationTimestamp":null},"spec":{"ingressClassName":null,"rules":null},"status":null}`,
+    );
     expect(toJsonString(o)).toBe(`{${ING},"metadata":{},"spec":{},"status":{"loadBalancer":{}}}`);
   });
 });
@@ -144,7 +189,23 @@ describe("key order", () => {
   it("kind and apiVersion first, then Go struct order (not field numbers)", () => {
     const o = fromJson({
       spec: {
-        rules: [{ http: { paths: [{ backend: { resource: { name: "n", kind: "k" }, service: { port: { number: 1, name: "x" }, name: "s" } }, pathType: "Exact", path: "/" }] }, host: "h" }],
+        rules: [
+          {
+            http: {
+              paths: [
+                {
+                  backend: {
+                    resource: { name: "n", kind: "k" },
+                    service: { port: { number: 1, name: "x" }, name: "s" },
+                  },
+                  pathType: "Exact",
+                  path: "/",
+                },
+              ],
+            },
+            host: "h",
+          },
+        ],
         defaultBackend: { service: { name: "d", port: { number: 2 } } },
         ingressClassName: "c",
         tls: [{ secretName: "s", hosts: ["a"] }],
@@ -163,30 +224,52 @@ describe("key order", () => {
   });
 
   it("map keys in Go's order: UTF-8 bytes, so astral characters after U+FFFD", () => {
-    const o = fromJson({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { labels: { b: "1", "😀": "2", "\ufffd": "3", a: "4", B: "5", "": "6" } } });
+    const o = fromJson({
+      kind: "Ingress",
+      apiVersion: "networking.k8s.io/v1",
+      metadata: { labels: { b: "1", "😀": "2", "\ufffd": "3", a: "4", B: "5", "": "6" } },
+    });
     expect(toJsonString(o)).toContain('"labels":{"":"6","B":"5","a":"4","b":"1","\ufffd":"3","😀":"2"}');
     // The protobuf map entries are sorted the same way.
     const bytes = hex(encode(o));
-    expect(bytes.indexOf(Buffer.from("\ufffd").toString("hex"))).toBeLessThan(bytes.indexOf(Buffer.from("😀").toString("hex")));
+    expect(bytes.indexOf(Buffer.from("\ufffd").toString("hex"))).toBeLessThan(
+      bytes.indexOf(Buffer.from("😀").toString("hex")),
+    );
   });
 });
 
 describe("numbers", () => {
   it("int64 beyond 2^53 stays exact in both directions (bigint)", () => {
-    const values = ["9223372036854775807", "-9223372036854775808", "9007199254740993", "-9007199254740993", "18014398509481985"];
+    const values = [
+      "9223372036854775807",
+      "-9223372036854775808",
+      "9007199254740993",
+      "-9007199254740993",
+      "18014398509481985",
+    ];
     for (const v of values) {
       const text = `{${ING},"metadata":{"generation":${v},"deletionGracePeriodSeconds":${v}}}`;
-      const o = fromJson(text) as NetworkingObject & { metadata: { generation: bigint; deletionGracePeriodSeconds?: bigint } };
+      const o = fromJson(text) as NetworkingObject & {
+        metadata: { generation: bigint; deletionGracePeriodSeconds?: bigint };
+      };
       expect(o.metadata.generation).toBe(BigInt(v));
       expect(o.metadata.deletionGracePeriodSeconds).toBe(BigInt(v));
-      expect(toJsonString(o)).toBe(`{${ING},"metadata":{"generation":${v},"deletionGracePeriodSeconds":${v}},"spec":{},"status":{"loadBalancer":{}}}`);
+      expect(toJsonString(o)).toBe(
+        `{${ING},"metadata":{"generation":${v},"deletionGracePeriodSeconds":${v}},"spec":{},"status":{"loadBalancer":{}}}`,
+      );
       // toJson gives a bigint where a number would round.
       expect(at(toJson(o), "metadata", "generation")).toBe(BigInt(v));
       // And a JS value with a bigint decodes exactly.
-      const back = fromJson({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { generation: BigInt(v) } } as never) as typeof o;
+      const back = fromJson({
+        kind: "Ingress",
+        apiVersion: "networking.k8s.io/v1",
+        metadata: { generation: BigInt(v) },
+      } as never) as typeof o;
       expect(back.metadata.generation).toBe(BigInt(v));
     }
-    const list = fromJson(`{"kind":"IngressList","apiVersion":"networking.k8s.io/v1","metadata":{"remainingItemCount":9223372036854775807}}`);
+    const list = fromJson(
+      `{"kind":"IngressList","apiVersion":"networking.k8s.io/v1","metadata":{"remainingItemCount":9223372036854775807}}`,
+    );
     expect(toJsonString(list)).toContain('"remainingItemCount":9223372036854775807');
   });
 
@@ -196,11 +279,15 @@ describe("numbers", () => {
   });
 
   it("a JS number that is not a safe integer is refused rather than rounded", () => {
-    expect(() => fromJson({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { generation: 2 ** 60 } })).toThrow(/exactly|bigint/);
+    expect(() =>
+      fromJson({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { generation: 2 ** 60 } }),
+    ).toThrow(/exactly|bigint/);
   });
 
   it("int32 range", () => {
-    expect(rt(`{${NP},"spec":{"ingress":[{"ports":[{"port":-2147483648,"endPort":2147483647}]}]}}`)).toContain('"port":-2147483648,"endPort":2147483647');
+    expect(rt(`{${NP},"spec":{"ingress":[{"ports":[{"port":-2147483648,"endPort":2147483647}]}]}}`)).toContain(
+      '"port":-2147483648,"endPort":2147483647',
+    );
     expect(() => fromJson(`{${NP},"spec":{"ingress":[{"ports":[{"endPort":2147483648}]}]}}`)).toThrow(/int32/);
   });
 
@@ -211,7 +298,9 @@ describe("numbers", () => {
 
 describe("IntOrString", () => {
   it("a bare number or a bare string", () => {
-    const out = rt(`{${NP},"spec":{"ingress":[{"ports":[{"port":80},{"port":"http"},{"port":"80"},{"port":0},{"port":""},{"port":-1}]}]}}`);
+    const out = rt(
+      `{${NP},"spec":{"ingress":[{"ports":[{"port":80},{"port":"http"},{"port":"80"},{"port":0},{"port":""},{"port":-1}]}]}}`,
+    );
     expect(out).toContain('"ports":[{"port":80},{"port":"http"},{"port":"80"},{"port":0},{"port":""},{"port":-1}]');
   });
 
@@ -246,27 +335,51 @@ describe("IntOrString", () => {
 
 describe("meta.v1.Time", () => {
   it("creationTimestamp: zero omitted (omitzero since 1.34), otherwise RFC 3339 UTC", () => {
-    expect(rt(`{${ING},"metadata":{"creationTimestamp":null}}`)).toBe(`{${ING},"metadata":{},"spec":{},"status":{"loadBalancer":{}}}`);
-    expect(rt(`{${ING},"metadata":{"creationTimestamp":"0001-01-01T00:00:00Z"}}`)).toBe(`{${ING},"metadata":{},"spec":{},"status":{"loadBalancer":{}}}`);
-    expect(rt(`{${ING},"metadata":{"creationTimestamp":"1970-01-01T00:00:00Z"}}`)).toContain('"creationTimestamp":"1970-01-01T00:00:00Z"');
+    expect(rt(`{${ING},"metadata":{"creationTimestamp":null}}`)).toBe(
+      `{${ING},"metadata":{},"spec":{},"status":{"loadBalancer":{}}}`,
+    );
+    expect(rt(`{${ING},"metadata":{"creationTimestamp":"0001-01-01T00:00:00Z"}}`)).toBe(
+      `{${ING},"metadata":{},"spec":{},"status":{"loadBalancer":{}}}`,
+    );
+    expect(rt(`{${ING},"metadata":{"creationTimestamp":"1970-01-01T00:00:00Z"}}`)).toContain(
+      '"creationTimestamp":"1970-01-01T00:00:00Z"',
+    );
     // A Go zero ObjectMeta (creationTimestamp present but zero) prints no timestamp.
     const o = create(IngressSchema, { metadata: goZero(ObjectMetaSchema) as never });
     expect(toJsonString(o)).toContain('"metadata":{}');
   });
 
   it("offsets are converted to UTC and fractions dropped", () => {
-    expect(rt(`{${ING},"metadata":{"creationTimestamp":"2008-01-01T01:01:01+01:30"}}`)).toContain('"creationTimestamp":"2007-12-31T23:31:01Z"');
-    expect(rt(`{${ING},"metadata":{"creationTimestamp":"2008-01-01T01:01:01.999999999Z"}}`)).toContain('"creationTimestamp":"2008-01-01T01:01:01Z"');
-    expect(rt(`{${ING},"metadata":{"deletionTimestamp":"0099-02-03T04:05:06Z"}}`)).toContain('"deletionTimestamp":"0099-02-03T04:05:06Z"');
-    expect(rt(`{${ING},"metadata":{"deletionTimestamp":"9999-12-31T23:59:59Z"}}`)).toContain('"deletionTimestamp":"9999-12-31T23:59:59Z"');
-    expect(() => fromJson(`{${ING},"metadata":{"creationTimestamp":"2008-02-30T00:00:00Z"}}`)).toThrow(/creationTimestamp/);
+    expect(rt(`{${ING},"metadata":{"creationTimestamp":"2008-01-01T01:01:01+01:30"}}`)).toContain(
+      '"creationTimestamp":"2007-12-31T23:31:01Z"',
+    );
+    expect(rt(`{${ING},"metadata":{"creationTimestamp":"2008-01-01T01:01:01.999999999Z"}}`)).toContain(
+      '"creationTimestamp":"2008-01-01T01:01:01Z"',
+    );
+    expect(rt(`{${ING},"metadata":{"deletionTimestamp":"0099-02-03T04:05:06Z"}}`)).toContain(
+      '"deletionTimestamp":"0099-02-03T04:05:06Z"',
+    );
+    expect(rt(`{${ING},"metadata":{"deletionTimestamp":"9999-12-31T23:59:59Z"}}`)).toContain(
+      '"deletionTimestamp":"9999-12-31T23:59:59Z"',
+    );
+    expect(() => fromJson(`{${ING},"metadata":{"creationTimestamp":"2008-02-30T00:00:00Z"}}`)).toThrow(
+      /creationTimestamp/,
+    );
   });
 
   it("Condition.lastTransitionTime has no omitempty: zero is null", () => {
-    const out = rt('{"kind":"ServiceCIDR","apiVersion":"networking.k8s.io/v1","status":{"conditions":[{"type":"Ready"}]}}');
-    expect(out).toContain('"conditions":[{"type":"Ready","status":"","lastTransitionTime":null,"reason":"","message":""}]');
-    const set = rt('{"kind":"ServiceCIDR","apiVersion":"networking.k8s.io/v1","status":{"conditions":[{"observedGeneration":3,"lastTransitionTime":"2004-01-01T01:01:01Z"}]}}');
-    expect(set).toContain('"conditions":[{"type":"","status":"","observedGeneration":3,"lastTransitionTime":"2004-01-01T01:01:01Z","reason":"","message":""}]');
+    const out = rt(
+      '{"kind":"ServiceCIDR","apiVersion":"networking.k8s.io/v1","status":{"conditions":[{"type":"Ready"}]}}',
+    );
+    expect(out).toContain(
+      '"conditions":[{"type":"Ready","status":"","lastTransitionTime":null,"reason":"","message":""}]',
+    );
+    const set = rt(
+      '{"kind":"ServiceCIDR","apiVersion":"networking.k8s.io/v1","status":{"conditions":[{"observedGeneration":3,"lastTransitionTime":"2004-01-01T01:01:01Z"}]}}',
+    );
+    expect(set).toContain(
+      '"conditions":[{"type":"","status":"","observedGeneration":3,"lastTransitionTime":"2004-01-01T01:01:01Z","reason":"","message":""}]',
+    );
   });
 
   it("a pointer Time holding the zero time prints null (its MarshalJSON), and reads back as unset", () => {
@@ -311,17 +424,24 @@ describe("fieldsV1", () => {
   it("printed compact, or re-indented with the rest, in source key order with numbers as written", () => {
     const o = fromJson(pretty);
     expect(toJsonString(o)).toContain('"fieldsV1":{"f:metadata":{"f:labels":{}},"f:b":{},"f:a":1.50}');
-    expect(toJsonString(o, 2)).toContain('        "fieldsV1": {\n          "f:metadata": {\n            "f:labels": {}\n          },\n          "f:b": {},\n          "f:a": 1.50\n        }');
+    expect(toJsonString(o, 2)).toContain(
+      '        "fieldsV1": {\n          "f:metadata": {\n            "f:labels": {}\n          },\n          "f:b": {},\n          "f:a": 1.50\n        }',
+    );
   });
 
   it("from YAML: compact JSON with sorted keys (what Go's YAMLToJSON produces)", () => {
-    const yaml = "kind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  managedFields:\n  - manager: m\n    fieldsV1:\n      f:metadata:\n        f:labels: {}\n      f:b: {}\n      f:a: 1.50\n";
+    const yaml =
+      "kind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  managedFields:\n  - manager: m\n    fieldsV1:\n      f:metadata:\n        f:labels: {}\n      f:b: {}\n      f:a: 1.50\n";
     const [o] = fromYaml(yaml);
     expect(rawOf(o as NetworkingObject)).toBe('{"f:a":1.5,"f:b":{},"f:metadata":{"f:labels":{}}}');
   });
 
   it("from a JS value: compact with sorted keys", () => {
-    const o = fromJson({ kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { managedFields: [{ fieldsV1: { "f:b": {}, "f:a": {} } }] } });
+    const o = fromJson({
+      kind: "Ingress",
+      apiVersion: "networking.k8s.io/v1",
+      metadata: { managedFields: [{ fieldsV1: { "f:b": {}, "f:a": {} } }] },
+    });
     expect(rawOf(o)).toBe('{"f:a":{},"f:b":{}}');
   });
 
@@ -346,7 +466,9 @@ describe("fieldsV1", () => {
 });
 
 describe("indentation and the fixtures", () => {
-  const fixtures = currentFolders().flatMap((folder) => loadFixtures(folder).map((fx) => [`${folder}/${fx.kind}`, fx] as const));
+  const fixtures = currentFolders().flatMap((folder) =>
+    loadFixtures(folder).map((fx) => [`${folder}/${fx.kind}`, fx] as const),
+  );
 
   it.each(fixtures)("%s: toJsonString(decode(pb), 2) is the fixture; compact and other indents agree", (_name, fx) => {
     const o = decode(fx.pb);
@@ -370,7 +492,11 @@ describe("indentation and the fixtures", () => {
     expect(twelve.split("\n")[1]).toBe(`${" ".repeat(12)}"kind": "IngressClass",`);
     expect(twelve).toContain(`\n${" ".repeat(24)}"name": "nginx"\n`);
     expect(toJsonString(o, 11)).not.toBe(toJsonString(o, 10));
-    expect(toJsonString(o, 40).split("\n")[1]?.startsWith(`${" ".repeat(40)}"`)).toBe(true);
+    expect(
+      toJsonString(o, 40)
+        .split("\n")[1]
+        ?.startsWith(`${" ".repeat(40)}"`),
+    ).toBe(true);
     // 0 is no indentation at all: the compact form, as without an indent.
     expect(toJsonString(o, 0)).toBe(toJsonString(o));
     for (const bad of [-1, 1.5, -0.5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
@@ -403,7 +529,9 @@ describe("indentation and the fixtures", () => {
   });
 
   it("toJson is the plain JSON value of the same text", () => {
-    const o = fromJson(`{${IC},"metadata":{"name":"a<b","labels":{"__proto__":"p"}},"spec":{"parameters":{"kind":"K","name":"n"}}}`);
+    const o = fromJson(
+      `{${IC},"metadata":{"name":"a<b","labels":{"__proto__":"p"}},"spec":{"parameters":{"kind":"K","name":"n"}}}`,
+    );
     const v = toJson(o) as AnyObj;
     expect(JSON.stringify(v)).toBe(toJsonString(o).replace("\\u003c", "<"));
     expect(Object.getOwnPropertyDescriptor(at(v, "metadata", "labels") as object, "__proto__")?.value).toBe("p");
@@ -411,7 +539,9 @@ describe("indentation and the fixtures", () => {
   });
 
   it("create()-built objects print like decoded ones", () => {
-    const o = create(IngressClassSchema, { metadata: create(ObjectMetaSchema, { name: "nginx", labels: { b: "2", a: "1" } }) });
+    const o = create(IngressClassSchema, {
+      metadata: create(ObjectMetaSchema, { name: "nginx", labels: { b: "2", a: "1" } }),
+    });
     expect(toJsonString(o)).toBe(`{${IC},"metadata":{"name":"nginx","labels":{"a":"1","b":"2"}},"spec":{}}`);
   });
 });

@@ -7,7 +7,6 @@ import { stringifyGoYaml } from "../../../src/networking/text/yaml-emit.js";
 import { parseYamlDocuments } from "../../../src/networking/text/yaml-parse.js";
 import { decodeError } from "../../support/errors.js";
 
-
 describe("parseYamlDocuments: YAML 1.1 resolution as go-yaml v2 does it", () => {
   it.each<[string, JsonValue]>([
     ["yes", true],
@@ -79,12 +78,18 @@ describe("parseYamlDocuments: YAML 1.1 resolution as go-yaml v2 does it", () => 
     // go-yaml v2 applies entries in document order: a merge after an explicit
     // key replaces it, and in a merge sequence the earlier maps win.
     expect(
-      parseYamlDocuments("base: &b {x: 1, v: 2}\nother: &o {z: 0}\nd:\n  v: 3\n  <<: [*b, *o, {x: 9, w: 4}]\n", { uniqueKeys: false }),
+      parseYamlDocuments("base: &b {x: 1, v: 2}\nother: &o {z: 0}\nd:\n  v: 3\n  <<: [*b, *o, {x: 9, w: 4}]\n", {
+        uniqueKeys: false,
+      }),
     ).toEqual([{ base: { x: 1, v: 2 }, other: { z: 0 }, d: { v: 2, x: 1, z: 0, w: 4 } }]);
-    expect(parseYamlDocuments("b: &b {v: 2, w: 1}\nd:\n  <<: *b\n  v: 3\n", { uniqueKeys: false })).toEqual([{ b: { v: 2, w: 1 }, d: { v: 3, w: 1 } }]);
+    expect(parseYamlDocuments("b: &b {v: 2, w: 1}\nd:\n  <<: *b\n  v: 3\n", { uniqueKeys: false })).toEqual([
+      { b: { v: 2, w: 1 }, d: { v: 3, w: 1 } },
+    ]);
     // Strict decoding rejects a key set twice, whether written or merged.
     expect(decodeError(() => parseYamlDocuments("b: &b {v: 2}\nd:\n  v: 3\n  <<: *b\n")).reason).toMatch(/already set/);
-    expect(decodeError(() => parseYamlDocuments("b: &b {v: 2}\nd:\n  <<: *b\n  v: 3\n")).reason).toMatch(/already defined/);
+    expect(decodeError(() => parseYamlDocuments("b: &b {v: 2}\nd:\n  <<: *b\n  v: 3\n")).reason).toMatch(
+      /already defined/,
+    );
     expect(parseYamlDocuments("b: &b {v: 2}\nd:\n  <<: *b\n  w: 3\n")).toEqual([{ b: { v: 2 }, d: { v: 2, w: 3 } }]);
     expect(decodeError(() => parseYamlDocuments("a: 1\n<<: 2\n")).reason).toMatch(/map merge/);
   });
@@ -135,7 +140,7 @@ describe("parseYamlDocuments: errors are DecodeError with a location", () => {
       { a: "yes", b: true },
     ]);
     // Tab, CR, a leading BOM and characters beyond the BMP are fine.
-    expect(parseYamlDocuments("\ufeffa: \"\t\u{1F600}\"\r\n")).toEqual([{ a: "\t\u{1F600}" }]);
+    expect(parseYamlDocuments('\ufeffa: "\t\u{1F600}"\r\n')).toEqual([{ a: "\t\u{1F600}" }]);
   });
 
   it("rejects duplicate keys with the line of the duplicate (uniqueKeys, the default)", () => {
@@ -152,11 +157,18 @@ describe("parseYamlDocuments: errors are DecodeError with a location", () => {
 
   it("keeps the last of repeated keys with uniqueKeys: false (sigs.k8s.io/yaml YAMLToJSON)", () => {
     expect(parseYamlDocuments("a: 1\nb: 2\na: 3\n", { uniqueKeys: false })).toEqual([{ a: 3, b: 2 }]);
-    expect(parseYamlDocuments("x: 1\n---\nb: {c: 1, c: 2}\nc: [1]\nc: {d: e}\n", { uniqueKeys: false })).toEqual([{ x: 1 }, { b: { c: 2 }, c: { d: "e" } }]);
+    expect(parseYamlDocuments("x: 1\n---\nb: {c: 1, c: 2}\nc: [1]\nc: {d: e}\n", { uniqueKeys: false })).toEqual([
+      { x: 1 },
+      { b: { c: 2 }, c: { d: "e" } },
+    ]);
     // Every value is still resolved, as go-yaml's resolver does: a bad one fails though replaced.
-    expect(decodeError(() => parseYamlDocuments("a: !!int x\na: 1\n", { uniqueKeys: false })).reason).toMatch(/cannot decode !!str `x` as a !!int/);
+    expect(decodeError(() => parseYamlDocuments("a: !!int x\na: 1\n", { uniqueKeys: false })).reason).toMatch(
+      /cannot decode !!str `x` as a !!int/,
+    );
     // The last explicit value also wins over a merge between the two.
-    expect(parseYamlDocuments("b: &b {x: 1, w: 1}\nd:\n  x: 2\n  <<: *b\n  x: 3\n", { uniqueKeys: false })).toEqual([{ b: { x: 1, w: 1 }, d: { x: 3, w: 1 } }]);
+    expect(parseYamlDocuments("b: &b {x: 1, w: 1}\nd:\n  x: 2\n  <<: *b\n  x: 3\n", { uniqueKeys: false })).toEqual([
+      { b: { x: 1, w: 1 }, d: { x: 3, w: 1 } },
+    ]);
   });
 
   it("rejects values JSON cannot represent and tags that do not fit", () => {

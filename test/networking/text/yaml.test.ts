@@ -10,7 +10,8 @@ import { decodeError } from "../../support/errors.js";
 describe("YAML: errors name the document and the path or line", () => {
   // DecodeError.document is 1-based (the first document is 1).
   it("a type error names the path, the document, the line and column", () => {
-    const text = "kind: NetworkPolicy\napiVersion: networking.k8s.io/v1\nspec:\n  ingress:\n  - ports:\n    - port: 1.5\n";
+    const text =
+      "kind: NetworkPolicy\napiVersion: networking.k8s.io/v1\nspec:\n  ingress:\n  - ports:\n    - port: 1.5\n";
     const e = decodeError(() => fromYaml(text));
     expect(e.format).toBe("yaml");
     expect(e.path).toBe("spec.ingress[0].ports[0].port");
@@ -21,7 +22,8 @@ describe("YAML: errors name the document and the path or line", () => {
   });
 
   it("an error in the second document says so", () => {
-    const text = "kind: Ingress\napiVersion: networking.k8s.io/v1\n---\nkind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  generation: x\n";
+    const text =
+      "kind: Ingress\napiVersion: networking.k8s.io/v1\n---\nkind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  generation: x\n";
     const e = decodeError(() => fromYaml(text));
     expect(e.document).toBe(2);
     expect(e.path).toBe("metadata.generation");
@@ -39,7 +41,8 @@ describe("YAML: errors name the document and the path or line", () => {
   });
 
   it("segments and the value's position for a label key with dots", () => {
-    const text = 'kind: NetworkPolicy\napiVersion: networking.k8s.io/v1\nmetadata:\n  labels:\n    app.kubernetes.io/name: [x]\n    "app.kubernetes.io/part-of": {}\n';
+    const text =
+      'kind: NetworkPolicy\napiVersion: networking.k8s.io/v1\nmetadata:\n  labels:\n    app.kubernetes.io/name: [x]\n    "app.kubernetes.io/part-of": {}\n';
     const e = decodeError(() => fromYaml(text));
     expect(e.segments).toEqual(["metadata", "labels", "app.kubernetes.io/name"]);
     expect(e.path).toBe("metadata.labels.app.kubernetes.io/name");
@@ -94,16 +97,27 @@ describe("YAML: errors name the document and the path or line", () => {
     expect([e.document, e.line, e.column]).toEqual([1, 5, 3]);
     expect(e.reason).toMatch(/name/);
     // The first value may be one that would not decode: it is gone before decoding.
-    expect(toJsonString(fromYaml(`${base}metadata:\n  generation: x\n  generation: 2\n`)[0] as NetworkingObject)).toContain('"generation":2');
+    expect(
+      toJsonString(fromYaml(`${base}metadata:\n  generation: x\n  generation: 2\n`)[0] as NetworkingObject),
+    ).toContain('"generation":2');
   });
 
   it("deep nesting, anchors and alias bombs give DecodeError", () => {
     const n = 10_000;
     expect(decodeError(() => fromYaml("[".repeat(n) + "]".repeat(n))).reason).toMatch(/nest|deep/);
-    expect(decodeError(() => fromYaml("a:\n" + Array.from({ length: 500 }, (_, i) => `${" ".repeat(i + 1)}b${i}:`).join("\n") + " 1\n")).reason).toMatch(/nest|deep/);
+    expect(
+      decodeError(() =>
+        fromYaml("a:\n" + Array.from({ length: 500 }, (_, i) => `${" ".repeat(i + 1)}b${i}:`).join("\n") + " 1\n"),
+      ).reason,
+    ).toMatch(/nest|deep/);
     // A "billion laughs" alias bomb must not expand without bound.
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 10; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(",")}]`);
+    for (let i = 1; i < 10; i++)
+      bomb.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(",")}]`,
+      );
     bomb.push("kind: Ingress", "apiVersion: networking.k8s.io/v1");
     onlyDecodeError(() => fromYaml(bomb.join("\n") + "\n"), "alias bomb");
   });

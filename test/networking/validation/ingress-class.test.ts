@@ -3,7 +3,25 @@
 
 import { describe, expect, it } from "vitest";
 import { validate } from "../../../src/networking/index.js";
-import { type J, R, I, NS, F, TL, ic, storedClass, check, lines, SUBDOMAIN, DNS1123_LABEL, HTTP_PATH, DOMAIN_PREFIXED, IMMUTABLE, SCOPES, maxLen } from "../../support/ingress-validation.js";
+import {
+  type J,
+  R,
+  I,
+  NS,
+  F,
+  TL,
+  ic,
+  storedClass,
+  check,
+  lines,
+  SUBDOMAIN,
+  DNS1123_LABEL,
+  HTTP_PATH,
+  DOMAIN_PREFIXED,
+  IMMUTABLE,
+  SCOPES,
+  maxLen,
+} from "../../support/ingress-validation.js";
 
 describe("§6 IngressClass", () => {
   const params = (p: J) => (o: J) => {
@@ -16,79 +34,127 @@ describe("§6 IngressClass", () => {
   });
 
   it("metadata.name: Required without name or generateName, Invalid when not a subdomain", () => {
-    check(ic((o) => delete o.metadata.name), [[R, "metadata.name", "name or generateName is required"]]);
-    check(ic((o) => (o.metadata.name = "Nginx_Class")), [[I, "metadata.name", SUBDOMAIN]]);
+    check(
+      ic((o) => delete o.metadata.name),
+      [[R, "metadata.name", "name or generateName is required"]],
+    );
+    check(
+      ic((o) => (o.metadata.name = "Nginx_Class")),
+      [[I, "metadata.name", SUBDOMAIN]],
+    );
   });
 
   it("metadata.namespace on an IngressClass is silently cleared (no error)", () => {
-    check(ic((o) => (o.metadata.namespace = "kube-system")), []);
-    check(ic((o) => (o.metadata.namespace = "Not A Namespace")), []);
+    check(
+      ic((o) => (o.metadata.namespace = "kube-system")),
+      [],
+    );
+    check(
+      ic((o) => (o.metadata.namespace = "Not A Namespace")),
+      [],
+    );
   });
 
   it("empty controller → a single Required", () => {
-    const errs = check(ic((o) => (o.spec = {})), [[R, "spec.controller", ""]]);
+    const errs = check(
+      ic((o) => (o.spec = {})),
+      [[R, "spec.controller", ""]],
+    );
     expect(lines(errs)).toEqual(["spec.controller: Required value"]);
   });
 
   it("controller of 250 bytes is accepted", () => {
     const c = `example.com/${"a".repeat(238)}`;
     expect(c.length).toBe(250);
-    check(ic((o) => (o.spec.controller = c)), []);
+    check(
+      ic((o) => (o.spec.controller = c)),
+      [],
+    );
   });
 
   it("controller over 250 bytes but otherwise valid → TooLong only", () => {
     const c = `example.com/${"a".repeat(239)}`;
-    const errs = check(ic((o) => (o.spec.controller = c)), [[TL, "spec.controller", "must have at most 250 bytes"]]);
+    const errs = check(
+      ic((o) => (o.spec.controller = c)),
+      [[TL, "spec.controller", "must have at most 250 bytes"]],
+    );
     expect(lines(errs)).toEqual(["spec.controller: Too long: must have at most 250 bytes"]);
   });
 
   it("controller over 250 bytes with no '/' → TooLong and Invalid (domain-prefixed path)", () => {
     const c = "a".repeat(251);
-    const errs = check(ic((o) => (o.spec.controller = c)), [
-      [TL, "spec.controller", "must have at most 250 bytes"],
-      [I, "spec.controller", DOMAIN_PREFIXED],
+    const errs = check(
+      ic((o) => (o.spec.controller = c)),
+      [
+        [TL, "spec.controller", "must have at most 250 bytes"],
+        [I, "spec.controller", DOMAIN_PREFIXED],
+      ],
+    );
+    expect(lines(errs)).toEqual([
+      "spec.controller: Too long: must have at most 250 bytes",
+      `spec.controller: Invalid value: "${c}": ${DOMAIN_PREFIXED}`,
     ]);
-    expect(lines(errs)).toEqual(["spec.controller: Too long: must have at most 250 bytes", `spec.controller: Invalid value: "${c}": ${DOMAIN_PREFIXED}`]);
   });
 
   it("controller over 250 bytes with a host part over 253 → TooLong and the host length message", () => {
     const host = "a".repeat(254);
-    check(ic((o) => (o.spec.controller = `${host}/x`)), [
-      [TL, "spec.controller"],
-      [I, "spec.controller", maxLen(253)],
-    ]);
+    check(
+      ic((o) => (o.spec.controller = `${host}/x`)),
+      [
+        [TL, "spec.controller"],
+        [I, "spec.controller", maxLen(253)],
+      ],
+    );
   });
 
   it("controller without '/' → one Invalid", () => {
-    const errs = check(ic((o) => (o.spec.controller = "nginx")), [[I, "spec.controller", DOMAIN_PREFIXED]]);
+    const errs = check(
+      ic((o) => (o.spec.controller = "nginx")),
+      [[I, "spec.controller", DOMAIN_PREFIXED]],
+    );
     expect(lines(errs)).toEqual([`spec.controller: Invalid value: "nginx": ${DOMAIN_PREFIXED}`]);
   });
 
   for (const c of ["/foo", "example.com/", "/"]) {
     it(`controller ${JSON.stringify(c)} (an empty part) → one Invalid`, () => {
-      check(ic((o) => (o.spec.controller = c)), [[I, "spec.controller", DOMAIN_PREFIXED]]);
+      check(
+        ic((o) => (o.spec.controller = c)),
+        [[I, "spec.controller", DOMAIN_PREFIXED]],
+      );
     });
   }
 
   it("controller host part not a subdomain → Invalid reporting the host part as the value", () => {
-    const errs = check(ic((o) => (o.spec.controller = "Example.com/foo")), [[I, "spec.controller", SUBDOMAIN]]);
+    const errs = check(
+      ic((o) => (o.spec.controller = "Example.com/foo")),
+      [[I, "spec.controller", SUBDOMAIN]],
+    );
     expect(lines(errs)).toEqual([`spec.controller: Invalid value: "Example.com": ${SUBDOMAIN}`]);
   });
 
   it("controller path part with a forbidden character → Invalid reporting the path part", () => {
-    const errs = check(ic((o) => (o.spec.controller = "example.com/foo bar")), [[I, "spec.controller", HTTP_PATH]]);
+    const errs = check(
+      ic((o) => (o.spec.controller = "example.com/foo bar")),
+      [[I, "spec.controller", HTTP_PATH]],
+    );
     expect(lines(errs)).toEqual([`spec.controller: Invalid value: "foo bar": ${HTTP_PATH}`]);
   });
 
   it("controller with a bad host and a bad path → two Invalid", () => {
-    check(ic((o) => (o.spec.controller = "Bad_Host/foo bar")), [
-      [I, "spec.controller", SUBDOMAIN],
-      [I, "spec.controller", HTTP_PATH],
-    ]);
+    check(
+      ic((o) => (o.spec.controller = "Bad_Host/foo bar")),
+      [
+        [I, "spec.controller", SUBDOMAIN],
+        [I, "spec.controller", HTTP_PATH],
+      ],
+    );
   });
 
   it("controller splits on the first '/' only: further slashes and RFC 3986 sub-delims are fine", () => {
-    check(ic((o) => (o.spec.controller = "example.com/a/b/c~%!$&'()*+,;=:")), []);
+    check(
+      ic((o) => (o.spec.controller = "example.com/a/b/c~%!$&'()*+,;=:")),
+      [],
+    );
   });
 
   it("parameters with apiGroup, kind, name and no scope are valid (scope defaults to Cluster)", () => {
@@ -140,7 +206,9 @@ describe("§6 IngressClass", () => {
   });
 
   it('scope "cluster" (wrong case) → NotSupported; namespace not examined further', () => {
-    const errs = check(ic(params({ ...PARAMS, scope: "cluster", namespace: "Bad_NS" })), [[NS, "spec.parameters.scope", SCOPES]]);
+    const errs = check(ic(params({ ...PARAMS, scope: "cluster", namespace: "Bad_NS" })), [
+      [NS, "spec.parameters.scope", SCOPES],
+    ]);
     expect(lines(errs)).toEqual([`spec.parameters.scope: Unsupported value: "cluster": ${SCOPES}`]);
   });
 
@@ -156,7 +224,9 @@ describe("§6 IngressClass", () => {
     const errs = check(ic(params({ ...PARAMS, scope: "Namespace" })), [
       [R, "spec.parameters.namespace", "`parameters.scope` is set to 'Namespace'"],
     ]);
-    expect(lines(errs)).toEqual(["spec.parameters.namespace: Required value: `parameters.scope` is set to 'Namespace'"]);
+    expect(lines(errs)).toEqual([
+      "spec.parameters.namespace: Required value: `parameters.scope` is set to 'Namespace'",
+    ]);
   });
 
   it('scope Namespace with namespace "" → Invalid (DNS-1123 label)', () => {
@@ -173,7 +243,9 @@ describe("§6 IngressClass", () => {
     check(ic(params({ ...PARAMS, scope: "Namespace", namespace: "n".repeat(64) })), [
       [I, "spec.parameters.namespace", maxLen(63)],
     ]);
-    check(ic(params({ ...PARAMS, scope: "Namespace", namespace: "Team_A" })), [[I, "spec.parameters.namespace", DNS1123_LABEL]]);
+    check(ic(params({ ...PARAMS, scope: "Namespace", namespace: "Team_A" })), [
+      [I, "spec.parameters.namespace", DNS1123_LABEL],
+    ]);
   });
 
   it("all parameter errors accumulate, in field order", () => {
@@ -188,21 +260,31 @@ describe("§6 IngressClass", () => {
 
   it("update: a changed controller → Invalid field is immutable at spec.controller", () => {
     const old = storedClass();
-    const errs = check(storedClass((o) => (o.spec.controller = "example.com/other")), [[I, "spec.controller", IMMUTABLE]], { old });
+    const errs = check(
+      storedClass((o) => (o.spec.controller = "example.com/other")),
+      [[I, "spec.controller", IMMUTABLE]],
+      { old },
+    );
     expect(lines(errs)).toEqual(['spec.controller: Invalid value: "example.com/other": field is immutable']);
   });
 
   it("update: a changed, invalid controller → immutable plus the create rules", () => {
     const old = storedClass();
-    check(storedClass((o) => (o.spec.controller = "nginx")), [
-      [I, "spec.controller", IMMUTABLE],
-      [I, "spec.controller", DOMAIN_PREFIXED],
-    ], { old });
+    check(
+      storedClass((o) => (o.spec.controller = "nginx")),
+      [
+        [I, "spec.controller", IMMUTABLE],
+        [I, "spec.controller", DOMAIN_PREFIXED],
+      ],
+      { old },
+    );
   });
 
   it("update: the create rules run again on the new object", () => {
     const old = storedClass();
-    check(storedClass(params({ kind: "K", name: "n", scope: "Namespace" })), [[R, "spec.parameters.namespace"]], { old });
+    check(storedClass(params({ kind: "K", name: "n", scope: "Namespace" })), [[R, "spec.parameters.namespace"]], {
+      old,
+    });
   });
 
   it("update: parameters may change", () => {
@@ -213,6 +295,10 @@ describe("§6 IngressClass", () => {
   it("update: an unchanged too-long controller is still TooLong (no ratchet)", () => {
     const long = `example.com/${"a".repeat(239)}`;
     const old = storedClass((o) => (o.spec.controller = long));
-    check(storedClass((o) => (o.spec.controller = long)), [[TL, "spec.controller"]], { old });
+    check(
+      storedClass((o) => (o.spec.controller = long)),
+      [[TL, "spec.controller"]],
+      { old },
+    );
   });
 });

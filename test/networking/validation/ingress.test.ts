@@ -6,10 +6,36 @@
 // wording (content.MaxLenError "must be no more than N bytes",
 // field.TooLong "must have at most N bytes").
 
-
 import { describe, expect, it } from "vitest";
 import { validate, type FieldError, type ValidateOptions } from "../../../src/networking/index.js";
-import { type J, R, I, NS, svcBackend, ing, path0, setBackend, setHost, setPath, storedIngress, updatedIngress, expectErrors, check, lines, SUBDOMAIN, WILDCARD, DNS1035, DNS1123_LABEL, NOT_IP, PORT_RANGE, EITHER, PATH_TYPES, maxLen, P0, B0 } from "../../support/ingress-validation.js";
+import {
+  type J,
+  R,
+  I,
+  NS,
+  svcBackend,
+  ing,
+  path0,
+  setBackend,
+  setHost,
+  setPath,
+  storedIngress,
+  updatedIngress,
+  expectErrors,
+  check,
+  lines,
+  SUBDOMAIN,
+  WILDCARD,
+  DNS1035,
+  DNS1123_LABEL,
+  NOT_IP,
+  PORT_RANGE,
+  EITHER,
+  PATH_TYPES,
+  maxLen,
+  P0,
+  B0,
+} from "../../support/ingress-validation.js";
 
 describe("§5.1 Ingress spec level", () => {
   it("the minimal Ingress used as the base of every case is valid", () => {
@@ -17,47 +43,74 @@ describe("§5.1 Ingress spec level", () => {
   });
 
   it("no rules and no defaultBackend: one Invalid on spec, value printed as a nil []networking.IngressRule", () => {
-    const errs = check(ing((o) => (o.spec = {})), [[I, "spec", EITHER]]);
+    const errs = check(
+      ing((o) => (o.spec = {})),
+      [[I, "spec", EITHER]],
+    );
     expect(lines(errs)).toEqual([
       "spec: Invalid value: []networking.IngressRule(nil): either `defaultBackend` or `rules` must be specified",
     ]);
   });
 
   it("an explicit empty rules list counts as absent", () => {
-    check(ing((o) => (o.spec = { rules: [] })), [[I, "spec", EITHER]]);
+    check(
+      ing((o) => (o.spec = { rules: [] })),
+      [[I, "spec", EITHER]],
+    );
   });
 
   it("defaultBackend alone is enough", () => {
-    check(ing((o) => (o.spec = { defaultBackend: svcBackend() })), []);
+    check(
+      ing((o) => (o.spec = { defaultBackend: svcBackend() })),
+      [],
+    );
   });
 
   it("defaultBackend is validated with the backend rules, at spec.defaultBackend", () => {
-    check(ing((o) => (o.spec.defaultBackend = svcBackend("Bad", { number: 0 }))), [
-      [I, "spec.defaultBackend.service.name", DNS1035],
-      [R, "spec.defaultBackend", "port name or number is required"],
-    ]);
+    check(
+      ing((o) => (o.spec.defaultBackend = svcBackend("Bad", { number: 0 }))),
+      [
+        [I, "spec.defaultBackend.service.name", DNS1035],
+        [R, "spec.defaultBackend", "port name or number is required"],
+      ],
+    );
   });
 
   it("rules: [{}] is valid (non-empty, nothing to check)", () => {
-    check(ing((o) => (o.spec = { rules: [{}] })), []);
+    check(
+      ing((o) => (o.spec = { rules: [{}] })),
+      [],
+    );
   });
 
   it("a rule with a host and no http is valid", () => {
-    check(ing((o) => (o.spec = { rules: [{ host: "foo.example.com" }] })), []);
+    check(
+      ing((o) => (o.spec = { rules: [{ host: "foo.example.com" }] })),
+      [],
+    );
   });
 
   it("ingressClassName must be a DNS-1123 subdomain", () => {
-    const errs = check(ing((o) => (o.spec.ingressClassName = "Nginx_Class")), [[I, "spec.ingressClassName", SUBDOMAIN]]);
+    const errs = check(
+      ing((o) => (o.spec.ingressClassName = "Nginx_Class")),
+      [[I, "spec.ingressClassName", SUBDOMAIN]],
+    );
     expect(lines(errs)).toEqual([`spec.ingressClassName: Invalid value: "Nginx_Class": ${SUBDOMAIN}`]);
   });
 
   it('ingressClassName "" is set and fails (§11.13)', () => {
-    const errs = check(ing((o) => (o.spec.ingressClassName = "")), [[I, "spec.ingressClassName", SUBDOMAIN]]);
+    const errs = check(
+      ing((o) => (o.spec.ingressClassName = "")),
+      [[I, "spec.ingressClassName", SUBDOMAIN]],
+    );
     expect(lines(errs)).toEqual([`spec.ingressClassName: Invalid value: "": ${SUBDOMAIN}`]);
   });
 
   it("a valid ingressClassName passes", () => {
-    check(ing((o) => (o.spec.ingressClassName = "nginx")), []);
+    check(
+      ing((o) => (o.spec.ingressClassName = "nginx")),
+      [],
+    );
   });
 
   it("create: annotation kubernetes.io/ingress.class different from ingressClassName → Invalid at annotations.kubernetes.io/ingress.class", () => {
@@ -85,7 +138,10 @@ describe("§5.1 Ingress spec level", () => {
   });
 
   it("create: annotation without ingressClassName is accepted", () => {
-    check(ing((o) => (o.metadata.annotations = { "kubernetes.io/ingress.class": "anything goes" })), []);
+    check(
+      ing((o) => (o.metadata.annotations = { "kubernetes.io/ingress.class": "anything goes" })),
+      [],
+    );
   });
 
   it('create: annotation "" and ingressClassName "" are equal: only the class-name format error', () => {
@@ -116,7 +172,9 @@ describe("§5.1 Ingress spec level", () => {
 describe("§5.2 rule hosts", () => {
   it("an IPv4 literal gives exactly one error (it also matches the subdomain regex)", () => {
     const errs = check(ing(setHost("10.0.0.1")), [[I, "spec.rules[0].host", NOT_IP]]);
-    expect(lines(errs)).toEqual(['spec.rules[0].host: Invalid value: "10.0.0.1": must be a DNS name, not an IP address']);
+    expect(lines(errs)).toEqual([
+      'spec.rules[0].host: Invalid value: "10.0.0.1": must be a DNS name, not an IP address',
+    ]);
   });
 
   it("an IPv4 literal with leading zeros parses sloppily: one IP error", () => {
@@ -215,12 +273,18 @@ describe("§5.2 rule hosts", () => {
 
 describe("§5.3 HTTP paths", () => {
   it("http present with no paths → Required on paths", () => {
-    const errs = check(ing((o) => (o.spec.rules[0].http = {})), [[R, "spec.rules[0].http.paths", ""]]);
+    const errs = check(
+      ing((o) => (o.spec.rules[0].http = {})),
+      [[R, "spec.rules[0].http.paths", ""]],
+    );
     expect(lines(errs)).toEqual(["spec.rules[0].http.paths: Required value"]);
   });
 
   it("http with an empty paths list → Required on paths", () => {
-    check(ing((o) => (o.spec.rules[0].http = { paths: [] })), [[R, "spec.rules[0].http.paths"]]);
+    check(
+      ing((o) => (o.spec.rules[0].http = { paths: [] })),
+      [[R, "spec.rules[0].http.paths"]],
+    );
   });
 
   it("missing pathType → Required, and the rest of the entry (path, backend) is not checked", () => {
@@ -351,7 +415,9 @@ describe("§5.3 HTTP paths", () => {
   }
 
   it("ImplementationSpecific: a non-empty relative path → Invalid", () => {
-    const errs = check(ing(setPath("foo//bar", "ImplementationSpecific")), [[I, `${P0}.path`, "must be an absolute path"]]);
+    const errs = check(ing(setPath("foo//bar", "ImplementationSpecific")), [
+      [I, `${P0}.path`, "must be an absolute path"],
+    ]);
     expect(lines(errs)).toEqual([`${P0}.path: Invalid value: "foo//bar": must be an absolute path`]);
   });
 
@@ -367,7 +433,12 @@ describe("§5.3 HTTP paths", () => {
 describe("§5.4 backends", () => {
   it("service and resource both set → one Invalid on the backend, nothing else checked", () => {
     const errs = check(
-      ing(setBackend({ service: { name: "Bad_Name", port: { name: "HTTP", number: 70000 } }, resource: { kind: "", name: "" } })),
+      ing(
+        setBackend({
+          service: { name: "Bad_Name", port: { name: "HTTP", number: 70000 } },
+          resource: { kind: "", name: "" },
+        }),
+      ),
       [[I, B0, "cannot set both resource and service backends"]],
     );
     expect(lines(errs)).toEqual([`${B0}: Invalid value: "": cannot set both resource and service backends`]);
@@ -379,7 +450,10 @@ describe("§5.4 backends", () => {
   });
 
   it("an absent backend is the empty backend", () => {
-    check(ing((o) => delete path0(o).backend), [[I, B0, "resource or service backend is required"]]);
+    check(
+      ing((o) => delete path0(o).backend),
+      [[I, B0, "resource or service backend is required"]],
+    );
   });
 
   it("service.name empty → Required (the port is still checked)", () => {
@@ -455,7 +529,9 @@ describe("§5.4 backends", () => {
 
   for (const n of [70000, 65536, -1]) {
     it(`port number ${n} → Invalid`, () => {
-      const errs = check(ing(setBackend(svcBackend("svc", { number: n }))), [[I, `${B0}.service.port.number`, PORT_RANGE]]);
+      const errs = check(ing(setBackend(svcBackend("svc", { number: n }))), [
+        [I, `${B0}.service.port.number`, PORT_RANGE],
+      ]);
       expect(lines(errs)).toEqual([`${B0}.service.port.number: Invalid value: ${n}: ${PORT_RANGE}`]);
     });
   }
@@ -510,7 +586,7 @@ describe("§5.4 backends", () => {
     ]);
   });
 
-  it('resource kind "." → may not be \'.\'', () => {
+  it("resource kind \".\" → may not be '.'", () => {
     check(ing(setBackend({ resource: { kind: ".", name: "x" } })), [[I, `${B0}.resource.kind`, "may not be '.'"]]);
   });
 
@@ -519,9 +595,10 @@ describe("§5.4 backends", () => {
   });
 
   it("a resource default backend is checked at spec.defaultBackend.resource", () => {
-    check(ing((o) => (o.spec.defaultBackend = { resource: { kind: "", name: "n" } })), [
-      [R, "spec.defaultBackend.resource.kind"],
-    ]);
+    check(
+      ing((o) => (o.spec.defaultBackend = { resource: { kind: "", name: "n" } })),
+      [[R, "spec.defaultBackend.resource.kind"]],
+    );
   });
 });
 
@@ -532,7 +609,13 @@ describe("§5.4 backends", () => {
 describe("§5.5 TLS", () => {
   it("TLS hosts: wildcard pattern when they contain '*', subdomain otherwise; indexed per host", () => {
     const errs = check(
-      ing((o) => (o.spec.tls = [{ hosts: ["*.example.com", "ok.example.com"], secretName: "tls" }, { hosts: ["a.example.com", "Foo.com", "*"] }])),
+      ing(
+        (o) =>
+          (o.spec.tls = [
+            { hosts: ["*.example.com", "ok.example.com"], secretName: "tls" },
+            { hosts: ["a.example.com", "Foo.com", "*"] },
+          ]),
+      ),
       [
         [I, "spec.tls[1].hosts[1]", SUBDOMAIN],
         [I, "spec.tls[1].hosts[2]", WILDCARD],
@@ -545,36 +628,53 @@ describe("§5.5 TLS", () => {
   });
 
   it("TLS hosts have no IP check: IPv4 literals are accepted", () => {
-    check(ing((o) => (o.spec.tls = [{ hosts: ["10.0.0.1", "010.0.0.1"] }])), []);
+    check(
+      ing((o) => (o.spec.tls = [{ hosts: ["10.0.0.1", "010.0.0.1"] }])),
+      [],
+    );
   });
 
   it("an IPv6 literal TLS host fails only the subdomain regex (one error)", () => {
-    check(ing((o) => (o.spec.tls = [{ hosts: ["2001:db8::1"] }])), [[I, "spec.tls[0].hosts[0]", SUBDOMAIN]]);
+    check(
+      ing((o) => (o.spec.tls = [{ hosts: ["2001:db8::1"] }])),
+      [[I, "spec.tls[0].hosts[0]", SUBDOMAIN]],
+    );
   });
 
   it("TLS host over 253 bytes → Invalid length", () => {
-    check(ing((o) => (o.spec.tls = [{ hosts: [`${"a".repeat(63)}.`.repeat(3) + "a".repeat(62)] }])), [
-      [I, "spec.tls[0].hosts[0]", maxLen(253)],
-    ]);
+    check(
+      ing((o) => (o.spec.tls = [{ hosts: [`${"a".repeat(63)}.`.repeat(3) + "a".repeat(62)] }])),
+      [[I, "spec.tls[0].hosts[0]", maxLen(253)]],
+    );
   });
 
   it("empty TLS entries are valid: tls: [{}], hosts: [], no secretName", () => {
-    check(ing((o) => (o.spec.tls = [{}, { hosts: [] }, { secretName: "" }])), []);
+    check(
+      ing((o) => (o.spec.tls = [{}, { hosts: [] }, { secretName: "" }])),
+      [],
+    );
   });
 
   it('secretName "ns/name" → Invalid', () => {
-    const errs = check(ing((o) => (o.spec.tls = [{ secretName: "ns/name" }])), [[I, "spec.tls[0].secretName", SUBDOMAIN]]);
+    const errs = check(
+      ing((o) => (o.spec.tls = [{ secretName: "ns/name" }])),
+      [[I, "spec.tls[0].secretName", SUBDOMAIN]],
+    );
     expect(lines(errs)).toEqual([`spec.tls[0].secretName: Invalid value: "ns/name": ${SUBDOMAIN}`]);
   });
 
   it("secretName with upper case or '_' → Invalid", () => {
-    check(ing((o) => (o.spec.tls = [{ secretName: "My_Secret" }, { secretName: "ok-secret" }])), [
-      [I, "spec.tls[0].secretName", SUBDOMAIN],
-    ]);
+    check(
+      ing((o) => (o.spec.tls = [{ secretName: "My_Secret" }, { secretName: "ok-secret" }])),
+      [[I, "spec.tls[0].secretName", SUBDOMAIN]],
+    );
   });
 
   it("no cross-check between TLS hosts and rule hosts", () => {
-    check(ing((o) => (o.spec.tls = [{ hosts: ["other.example.org"], secretName: "tls" }])), []);
+    check(
+      ing((o) => (o.spec.tls = [{ hosts: ["other.example.org"], secretName: "tls" }])),
+      [],
+    );
   });
 });
 
@@ -588,7 +688,8 @@ describe("§5.6 Ingress status via the status subresource", () => {
   };
   const statusUpdate = (newLb: J[], oldLb: J[] = [], gates?: ValidateOptions["featureGates"]): FieldError[] => {
     const old = storedIngress(withStatus(oldLb));
-    const opts: ValidateOptions = gates === undefined ? { old, subresource: "status" } : { old, subresource: "status", featureGates: gates };
+    const opts: ValidateOptions =
+      gates === undefined ? { old, subresource: "status" } : { old, subresource: "status", featureGates: gates };
     return validate(updatedIngress(withStatus(newLb)), opts);
   };
   const IP0 = "status.loadBalancer.ingress[0].ip";
@@ -622,19 +723,26 @@ describe("§5.6 Ingress status via the status subresource", () => {
   });
 
   it("StrictIPCIDRValidation: an ip already in the old status is accepted unchanged", () => {
-    expectErrors(statusUpdate([{ ip: "010.001.002.003" }], [{ ip: "010.001.002.003" }], { StrictIPCIDRValidation: true }), []);
+    expectErrors(
+      statusUpdate([{ ip: "010.001.002.003" }], [{ ip: "010.001.002.003" }], { StrictIPCIDRValidation: true }),
+      [],
+    );
   });
 
   it("StrictIPCIDRValidation: the old-value allowance is by value, not by index", () => {
     expectErrors(
-      statusUpdate([{ ip: "10.0.0.9" }, { ip: "010.001.002.003" }], [{ ip: "010.001.002.003" }], { StrictIPCIDRValidation: true }),
+      statusUpdate([{ ip: "10.0.0.9" }, { ip: "010.001.002.003" }], [{ ip: "010.001.002.003" }], {
+        StrictIPCIDRValidation: true,
+      }),
       [],
     );
   });
 
   it("StrictIPCIDRValidation: a new non-standard ip next to an old one is still rejected", () => {
     expectErrors(
-      statusUpdate([{ ip: "010.001.002.003" }, { ip: "010.001.002.004" }], [{ ip: "010.001.002.003" }], { StrictIPCIDRValidation: true }),
+      statusUpdate([{ ip: "010.001.002.003" }, { ip: "010.001.002.004" }], [{ ip: "010.001.002.003" }], {
+        StrictIPCIDRValidation: true,
+      }),
       [[I, "status.loadBalancer.ingress[1].ip", "must not have leading 0s"]],
     );
   });
@@ -673,7 +781,15 @@ describe("§5.6 Ingress status via the status subresource", () => {
 
   it("ports (port, protocol, error) are not validated", () => {
     expectErrors(
-      statusUpdate([{ ip: "10.0.0.1", ports: [{ port: 0, protocol: "BOGUS", error: "Not A Valid Error!!" }, { port: -5, protocol: "" }] }]),
+      statusUpdate([
+        {
+          ip: "10.0.0.1",
+          ports: [
+            { port: 0, protocol: "BOGUS", error: "Not A Valid Error!!" },
+            { port: -5, protocol: "" },
+          ],
+        },
+      ]),
       [],
     );
   });
@@ -728,29 +844,47 @@ describe("§5.7 create vs update (Ingress)", () => {
 
   it("update: ingressClassName format is still checked", () => {
     const old = storedIngress();
-    check(updatedIngress((o) => (o.spec.ingressClassName = "Bad_Class")), [[I, "spec.ingressClassName", SUBDOMAIN]], { old });
+    check(
+      updatedIngress((o) => (o.spec.ingressClassName = "Bad_Class")),
+      [[I, "spec.ingressClassName", SUBDOMAIN]],
+      { old },
+    );
   });
 
   it("update: an invalid secretName is rejected when the old object's secretNames were all valid", () => {
     const old = storedIngress((o) => (o.spec.tls = [{ secretName: "good" }]));
-    check(updatedIngress((o) => (o.spec.tls = [{ secretName: "Bad_Secret" }])), [[I, "spec.tls[0].secretName", SUBDOMAIN]], { old });
+    check(
+      updatedIngress((o) => (o.spec.tls = [{ secretName: "Bad_Secret" }])),
+      [[I, "spec.tls[0].secretName", SUBDOMAIN]],
+      { old },
+    );
   });
 
   it("update: secretName checks are skipped when any old secretName was invalid", () => {
     const old = storedIngress((o) => (o.spec.tls = [{ secretName: "good" }, { secretName: "ns/name" }]));
-    check(updatedIngress((o) => (o.spec.tls = [{ secretName: "Other_Bad" }, { secretName: "x/y" }])), [], { old });
+    check(
+      updatedIngress((o) => (o.spec.tls = [{ secretName: "Other_Bad" }, { secretName: "x/y" }])),
+      [],
+      { old },
+    );
   });
 
   it("update: the secretName ratchet does not cover TLS hosts", () => {
     const old = storedIngress((o) => (o.spec.tls = [{ secretName: "ns/name" }]));
-    check(updatedIngress((o) => (o.spec.tls = [{ secretName: "ns/name", hosts: ["Bad_Host"] }])), [[I, "spec.tls[0].hosts[0]", SUBDOMAIN]], {
-      old,
-    });
+    check(
+      updatedIngress((o) => (o.spec.tls = [{ secretName: "ns/name", hosts: ["Bad_Host"] }])),
+      [[I, "spec.tls[0].hosts[0]", SUBDOMAIN]],
+      {
+        old,
+      },
+    );
   });
 
-  const wildcardNoPathType = (host = "*.example.com") => (o: J) => {
-    o.spec.rules = [{ host, http: { paths: [{ path: "/", backend: svcBackend() }] } }];
-  };
+  const wildcardNoPathType =
+    (host = "*.example.com") =>
+    (o: J) => {
+      o.spec.rules = [{ host, http: { paths: [{ path: "/", backend: svcBackend() }] } }];
+    };
 
   it("update: a wildcard rule's invalid value is rejected when the old object had none", () => {
     const old = storedIngress();
@@ -770,7 +904,10 @@ describe("§5.7 create vs update (Ingress)", () => {
     const old = storedIngress(wildcardNoPathType());
     const upd = updatedIngress((o) => {
       wildcardNoPathType()(o);
-      o.spec.rules.push({ host: "plain.example.com", http: { paths: [{ path: "/", backend: svcBackend() }] } }, { host: "*.*.bad.com" });
+      o.spec.rules.push(
+        { host: "plain.example.com", http: { paths: [{ path: "/", backend: svcBackend() }] } },
+        { host: "*.*.bad.com" },
+      );
     });
     check(
       upd,
@@ -875,8 +1012,19 @@ describe("several errors in one Ingress", () => {
   it("errors across several rules and paths keep their indexes and order", () => {
     const obj = ing((o) => {
       o.spec.rules = [
-        { host: "a.example.com", http: { paths: [{ path: "/", pathType: "Exact", backend: svcBackend() }, { path: "/x", backend: {} }] } },
-        { host: "10.1.1.1", http: { paths: [{ path: "/y/.", pathType: "Exact", backend: svcBackend("svc", { number: 99999 }) }] } },
+        {
+          host: "a.example.com",
+          http: {
+            paths: [
+              { path: "/", pathType: "Exact", backend: svcBackend() },
+              { path: "/x", backend: {} },
+            ],
+          },
+        },
+        {
+          host: "10.1.1.1",
+          http: { paths: [{ path: "/y/.", pathType: "Exact", backend: svcBackend("svc", { number: 99999 }) }] },
+        },
       ];
     });
     expect(lines(validate(obj))).toEqual([

@@ -121,9 +121,7 @@ describe("§7.1 spec and policyTypes", () => {
   it("an empty spec, an absent spec and all-empty lists are valid", () => {
     expect(run({})).toEqual([]);
     expect(run(undefined)).toEqual([]);
-    expect(
-      run({ podSelector: {}, ingress: [], egress: [], policyTypes: [] }),
-    ).toEqual([]);
+    expect(run({ podSelector: {}, ingress: [], egress: [], policyTypes: [] })).toEqual([]);
     expect(run({ ingress: [{}], egress: [{}] })).toEqual([]);
     expect(run({ ingress: [{ from: [], ports: [] }], egress: [{ to: [], ports: [] }] })).toEqual([]);
   });
@@ -264,20 +262,31 @@ describe("§7.2 ports", () => {
       [INV, `${P}.port`],
       [INV, `${P}.port`],
     ]);
-    expectFormatted(errs, [`${P}.port: Invalid value: "HTTP": ${PN_CHARSET}`, `${P}.port: Invalid value: "HTTP": ${PN_LETTER}`]);
+    expectFormatted(errs, [
+      `${P}.port: Invalid value: "HTTP": ${PN_CHARSET}`,
+      `${P}.port: Invalid value: "HTTP": ${PN_LETTER}`,
+    ]);
   });
 
   it("port-name sub-rules: length, consecutive hyphens, leading/trailing hyphen, empty", () => {
     expect(run(port({ port: "http" }))).toEqual([]);
     expect(run(port({ port: "my-http-2" }))).toEqual([]);
     expect(run(port({ port: "abcdefghijklmno" }))).toEqual([]); // 15
-    expectFormatted(run(port({ port: "abcdefghijklmnop" })), [`${P}.port: Invalid value: "abcdefghijklmnop": ${PN_LEN}`]);
+    expectFormatted(run(port({ port: "abcdefghijklmnop" })), [
+      `${P}.port: Invalid value: "abcdefghijklmnop": ${PN_LEN}`,
+    ]);
     expectFormatted(run(port({ port: "my--http" })), [`${P}.port: Invalid value: "my--http": ${PN_DOUBLE_HYPHEN}`]);
     expectFormatted(run(port({ port: "-http" })), [`${P}.port: Invalid value: "-http": ${PN_EDGE_HYPHEN}`]);
     expectFormatted(run(port({ port: "http-" })), [`${P}.port: Invalid value: "http-": ${PN_EDGE_HYPHEN}`]);
-    expectFormatted(run(port({ port: "" })), [`${P}.port: Invalid value: "": ${PN_CHARSET}`, `${P}.port: Invalid value: "": ${PN_LETTER}`]);
+    expectFormatted(run(port({ port: "" })), [
+      `${P}.port: Invalid value: "": ${PN_CHARSET}`,
+      `${P}.port: Invalid value: "": ${PN_LETTER}`,
+    ]);
     // "-" fails charset? no: '-' is in the charset; it lacks a letter and starts/ends with a hyphen.
-    expectFormatted(run(port({ port: "-" })), [`${P}.port: Invalid value: "-": ${PN_LETTER}`, `${P}.port: Invalid value: "-": ${PN_EDGE_HYPHEN}`]);
+    expectFormatted(run(port({ port: "-" })), [
+      `${P}.port: Invalid value: "-": ${PN_LETTER}`,
+      `${P}.port: Invalid value: "-": ${PN_EDGE_HYPHEN}`,
+    ]);
   });
 
   it("endPort without port is Invalid", () => {
@@ -338,7 +347,9 @@ describe("§7.3 peers", () => {
   });
 
   it("podSelector with namespaceSelector is valid (intersection)", () => {
-    expect(run(from({ podSelector: { matchLabels: { app: "web" } }, namespaceSelector: { matchLabels: { team: "a" } } }))).toEqual([]);
+    expect(
+      run(from({ podSelector: { matchLabels: { app: "web" } }, namespaceSelector: { matchLabels: { team: "a" } } })),
+    ).toEqual([]);
   });
 
   it("empty selectors count as set and are valid", () => {
@@ -380,7 +391,9 @@ describe("§7.4 ipBlock", () => {
   it("an unparseable cidr is Invalid and except is not examined", () => {
     for (const cidr of ["192.168.5.6", "fd00::", "10.0.0.0/33", "abc", "fd00::/129", "10.0.0.0/", " 10.0.0.0/8"]) {
       const errs = run(ipb(cidr, ["", "300.300.300.300/32", "11.0.0.0/8"]));
-      expect(errs.map(formatFieldError), cidr).toEqual([`${B}.cidr: Invalid value: ${JSON.stringify(cidr)}: ${CIDR_BAD}`]);
+      expect(errs.map(formatFieldError), cidr).toEqual([
+        `${B}.cidr: Invalid value: ${JSON.stringify(cidr)}: ${CIDR_BAD}`,
+      ]);
     }
   });
 
@@ -395,11 +408,15 @@ describe("§7.4 ipBlock", () => {
   });
 
   it("except outside cidr is not a strict subset", () => {
-    expectFormatted(run(ipb("192.168.0.0/16", ["10.0.0.0/24"])), [`${B}.except[0]: Invalid value: "10.0.0.0/24": ${STRICT_SUBSET}`]);
+    expectFormatted(run(ipb("192.168.0.0/16", ["10.0.0.0/24"])), [
+      `${B}.except[0]: Invalid value: "10.0.0.0/24": ${STRICT_SUBSET}`,
+    ]);
   });
 
   it("except equal to cidr is not a strict subset", () => {
-    expectFormatted(run(ipb("192.168.0.0/16", ["192.168.0.0/16"])), [`${B}.except[0]: Invalid value: "192.168.0.0/16": ${STRICT_SUBSET}`]);
+    expectFormatted(run(ipb("192.168.0.0/16", ["192.168.0.0/16"])), [
+      `${B}.except[0]: Invalid value: "192.168.0.0/16": ${STRICT_SUBSET}`,
+    ]);
   });
 
   it("except containing cidr (shorter prefix) is not a strict subset", () => {
@@ -408,7 +425,9 @@ describe("§7.4 ipBlock", () => {
   });
 
   it("except of the other IP family is not a strict subset", () => {
-    expectFormatted(run(ipb("10.0.0.0/8", ["fd00::/64"])), [`${B}.except[0]: Invalid value: "fd00::/64": ${STRICT_SUBSET}`]);
+    expectFormatted(run(ipb("10.0.0.0/8", ["fd00::/64"])), [
+      `${B}.except[0]: Invalid value: "fd00::/64": ${STRICT_SUBSET}`,
+    ]);
     expectErrors(run(ipb("fd00::/8", ["10.0.0.0/16"])), [[INV, `${B}.except[0]`]]);
   });
 
@@ -433,9 +452,13 @@ describe("§7.4 ipBlock", () => {
   it("strict mode rejects host bits, leading zeros and IPv4-mapped IPv6 with the ip.go messages", () => {
     const strict = { featureGates: { StrictIPCIDRValidation: true } };
     expectFormatted(run(ipb("10.0.0.1/8"), strict), [`${B}.cidr: Invalid value: "10.0.0.1/8": ${STRICT_BITS}`]);
-    expectFormatted(run(ipb("001.002.003.000/0"), strict), [`${B}.cidr: Invalid value: "001.002.003.000/0": ${STRICT_ZEROS}`]);
+    expectFormatted(run(ipb("001.002.003.000/0"), strict), [
+      `${B}.cidr: Invalid value: "001.002.003.000/0": ${STRICT_ZEROS}`,
+    ]);
     expectFormatted(run(ipb("10.0.0.0/08"), strict), [`${B}.cidr: Invalid value: "10.0.0.0/08": ${STRICT_ZEROS}`]);
-    expectFormatted(run(ipb("::ffff:10.0.0.0/104"), strict), [`${B}.cidr: Invalid value: "::ffff:10.0.0.0/104": ${STRICT_MAPPED}`]);
+    expectFormatted(run(ipb("::ffff:10.0.0.0/104"), strict), [
+      `${B}.cidr: Invalid value: "::ffff:10.0.0.0/104": ${STRICT_MAPPED}`,
+    ]);
     // Canonical values stay valid; unparseable ones keep the generic message.
     expect(run(ipb("10.0.0.0/8", ["10.1.0.0/16"]), strict)).toEqual([]);
     expect(run(ipb("fd00:192:168::/48", ["fd00:192:168:3::/64"]), strict)).toEqual([]);
@@ -460,7 +483,11 @@ const POSITIONS: readonly Position[] = [
   { name: "spec.podSelector", path: "spec.podSelector", spec: (s) => ({ podSelector: s }) },
   { name: "ingress podSelector", path: `${R}.podSelector`, spec: (s) => from({ podSelector: s }) },
   { name: "ingress namespaceSelector", path: `${R}.namespaceSelector`, spec: (s) => from({ namespaceSelector: s }) },
-  { name: "egress podSelector", path: "spec.egress[0].to[0].podSelector", spec: (s) => ({ egress: [{ to: [{ podSelector: s }] }] }) },
+  {
+    name: "egress podSelector",
+    path: "spec.egress[0].to[0].podSelector",
+    spec: (s) => ({ egress: [{ to: [{ podSelector: s }] }] }),
+  },
   {
     name: "egress namespaceSelector",
     path: "spec.egress[0].to[0].namespaceSelector",
@@ -484,17 +511,23 @@ describe.each(POSITIONS)("§7.5 label selectors at $name", ({ path: S, spec }) =
   });
 
   it("matchLabels key errors are on the map path", () => {
-    expectFormatted(sel({ matchLabels: { "bad key!": "v" } }), [`${S}.matchLabels: Invalid value: "bad key!": ${KEY_NAME_RE}`]);
+    expectFormatted(sel({ matchLabels: { "bad key!": "v" } }), [
+      `${S}.matchLabels: Invalid value: "bad key!": ${KEY_NAME_RE}`,
+    ]);
   });
 
   it("matchLabels value errors are on the map path", () => {
-    expectFormatted(sel({ matchLabels: { k: "bad value!" } }), [`${S}.matchLabels: Invalid value: "bad value!": ${LABEL_VALUE_RE}`]);
+    expectFormatted(sel({ matchLabels: { k: "bad value!" } }), [
+      `${S}.matchLabels: Invalid value: "bad value!": ${LABEL_VALUE_RE}`,
+    ]);
     const long = "a".repeat(64);
     expectFormatted(sel({ matchLabels: { k: long } }), [`${S}.matchLabels: Invalid value: "${long}": ${MAX63}`]);
   });
 
   it("an unknown or mis-cased operator is Invalid (not NotSupported)", () => {
-    expectFormatted(sel(expr("app", "in", ["a"])), [`${S}.matchExpressions[0].operator: Invalid value: "in": ${OP_INVALID}`]);
+    expectFormatted(sel(expr("app", "in", ["a"])), [
+      `${S}.matchExpressions[0].operator: Invalid value: "in": ${OP_INVALID}`,
+    ]);
   });
 
   it("In / NotIn without values: Required on values", () => {
@@ -503,7 +536,9 @@ describe.each(POSITIONS)("§7.5 label selectors at $name", ({ path: S, spec }) =
   });
 
   it("Exists / DoesNotExist with values: Forbidden on values", () => {
-    expectFormatted(sel(expr("app", "Exists", ["a"])), [`${S}.matchExpressions[0].values: Forbidden: ${VALUES_FORBIDDEN}`]);
+    expectFormatted(sel(expr("app", "Exists", ["a"])), [
+      `${S}.matchExpressions[0].values: Forbidden: ${VALUES_FORBIDDEN}`,
+    ]);
     expectErrors(sel(expr("app", "DoesNotExist", ["a"])), [[FORB, `${S}.matchExpressions[0].values`]]);
   });
 
@@ -517,7 +552,9 @@ describe.each(POSITIONS)("§7.5 label selectors at $name", ({ path: S, spec }) =
   it("bad values are Invalid at values[v] for every operator", () => {
     const K = `${S}.matchExpressions[0]`;
     for (const op of ["In", "NotIn"]) {
-      expectFormatted(sel(expr("app", op, ["ok", "bad value!"])), [`${K}.values[1]: Invalid value: "bad value!": ${LABEL_VALUE_RE}`]);
+      expectFormatted(sel(expr("app", op, ["ok", "bad value!"])), [
+        `${K}.values[1]: Invalid value: "bad value!": ${LABEL_VALUE_RE}`,
+      ]);
     }
     for (const op of ["Exists", "DoesNotExist"]) {
       expectErrors(sel(expr("app", op, ["bad value!"])), [
@@ -606,7 +643,9 @@ describe("multi-error objects", () => {
   });
 
   it("metadata and spec errors together", () => {
-    const errs = validate(np({ ingress: [{ ports: [{ port: -5 }] }] }, { name: "Bad_Name", labels: { k: "bad value!" } }));
+    const errs = validate(
+      np({ ingress: [{ ports: [{ port: -5 }] }] }, { name: "Bad_Name", labels: { k: "bad value!" } }),
+    );
     expectErrors(errs, [
       [INV, "metadata.name"],
       [INV, "metadata.labels"],
@@ -618,8 +657,12 @@ describe("multi-error objects", () => {
 // ---------------------------------------------------------------------------
 
 describe("§9 update", () => {
-  const update = (oldSpec: JsonObject, newSpec: JsonObject, opts: Omit<ValidateOptions, "old"> = {}, newMeta: JsonObject = {}) =>
-    validate(stored(newSpec, newMeta), { ...opts, old: stored(oldSpec) });
+  const update = (
+    oldSpec: JsonObject,
+    newSpec: JsonObject,
+    opts: Omit<ValidateOptions, "old"> = {},
+    newMeta: JsonObject = {},
+  ) => validate(stored(newSpec, newMeta), { ...opts, old: stored(oldSpec) });
 
   it("an unchanged valid object, and a valid change, have no errors", () => {
     const s = ingSpec();
@@ -629,15 +672,21 @@ describe("§9 update", () => {
 
   it("spec errors are reported twice (ValidateNetworkPolicy + ValidateNetworkPolicyUpdate)", () => {
     const errs = update(ingSpec(), port({ port: 70000 }));
-    expectFormatted(errs, [`${P}.port: Invalid value: 70000: ${PORT_RANGE}`, `${P}.port: Invalid value: 70000: ${PORT_RANGE}`]);
+    expectFormatted(errs, [
+      `${P}.port: Invalid value: 70000: ${PORT_RANGE}`,
+      `${P}.port: Invalid value: 70000: ${PORT_RANGE}`,
+    ]);
   });
 
   it("several spec errors: each one twice", () => {
     const errs = update({}, { ...from({}), policyTypes: ["Ingress", "Egress", "Egress"] });
-    expectErrors(errs, twice([
-      [REQ, R],
-      [INV, "spec.policyTypes"],
-    ]));
+    expectErrors(
+      errs,
+      twice([
+        [REQ, R],
+        [INV, "spec.policyTypes"],
+      ]),
+    );
   });
 
   it("metadata errors: a label error four times, an immutable name twice", () => {
@@ -645,7 +694,10 @@ describe("§9 update", () => {
     // then the strategy's ValidateObjectMeta + ValidateObjectMetaUpdate: labels are checked by all four.
     expectErrors(update({}, {}, {}, { labels: { k: "bad value!" } }), twice(twice([[INV, "metadata.labels"]])));
     const errs = update({}, {}, {}, { name: "np2" });
-    expectFormatted(errs, [`metadata.name: Invalid value: "np2": ${IMMUTABLE}`, `metadata.name: Invalid value: "np2": ${IMMUTABLE}`]);
+    expectFormatted(errs, [
+      `metadata.name: Invalid value: "np2": ${IMMUTABLE}`,
+      `metadata.name: Invalid value: "np2": ${IMMUTABLE}`,
+    ]);
   });
 
   it("the CIDR rules still run on update in legacy mode (twice)", () => {
@@ -734,7 +786,10 @@ describe("§9 update", () => {
     });
 
     it("does not apply when the old podSelector was valid", () => {
-      expectErrors(update({ podSelector: {} }, badPodSelector), twice([[INV, "spec.podSelector.matchExpressions[0].values[0]"]]));
+      expectErrors(
+        update({ podSelector: {} }, badPodSelector),
+        twice([[INV, "spec.podSelector.matchExpressions[0].values[0]"]]),
+      );
     });
   });
 
@@ -746,7 +801,9 @@ describe("§9 update", () => {
 function ingSpec(): JsonObject {
   return {
     podSelector: { matchLabels: { app: "db" } },
-    ingress: [{ from: [{ namespaceSelector: { matchLabels: { team: "a" } } }], ports: [{ protocol: "TCP", port: 5432 }] }],
+    ingress: [
+      { from: [{ namespaceSelector: { matchLabels: { team: "a" } } }], ports: [{ protocol: "TCP", port: 5432 }] },
+    ],
     policyTypes: ["Ingress"],
   };
 }
@@ -757,10 +814,12 @@ describe("§8 defaulting", () => {
   type J = Record<string, unknown>;
   const specOf = (o: ReturnType<typeof np>): J => (toJson(o) as J)["spec"] as J;
   const ports = (o: ReturnType<typeof np>, rule: "ingress" | "egress" = "ingress"): J[] =>
-    ((specOf(o)[rule] as J[])[0]!["ports"] as J[]);
+    (specOf(o)[rule] as J[])[0]!["ports"] as J[];
 
   it("a nil protocol defaults to TCP in ingress and egress ports", () => {
-    const o = applyDefaults(np({ ingress: [{ ports: [{ port: 80 }, { protocol: "UDP", port: 53 }] }], egress: [{ ports: [{}] }] }));
+    const o = applyDefaults(
+      np({ ingress: [{ ports: [{ port: 80 }, { protocol: "UDP", port: 53 }] }], egress: [{ ports: [{}] }] }),
+    );
     expect(ports(o).map((p) => p["protocol"])).toEqual(["TCP", "UDP"]);
     expect(ports(o, "egress")[0]!["protocol"]).toBe("TCP");
   });
@@ -779,10 +838,9 @@ describe("§8 defaulting", () => {
 
   it("empty policyTypes become [Ingress, Egress] when there are egress rules", () => {
     expect(specOf(applyDefaults(np({ egress: [{}] })))["policyTypes"]).toEqual(["Ingress", "Egress"]);
-    expect(specOf(applyDefaults(np({ policyTypes: [], egress: [{ to: [{ podSelector: {} }] }] })))["policyTypes"]).toEqual([
-      "Ingress",
-      "Egress",
-    ]);
+    expect(
+      specOf(applyDefaults(np({ policyTypes: [], egress: [{ to: [{ podSelector: {} }] }] })))["policyTypes"],
+    ).toEqual(["Ingress", "Egress"]);
   });
 
   it("non-empty policyTypes are kept as given", () => {
@@ -812,10 +870,18 @@ describe("§11 traps", () => {
         { ports: [{ port: 80 }, { port: 80 }], from: [{ podSelector: {} }, { podSelector: {} }] },
         { ports: [{ port: 80 }] },
       ],
-      podSelector: { matchExpressions: [{ key: "a", operator: "Exists" }, { key: "a", operator: "Exists" }], matchLabels: { a: "b" } },
+      podSelector: {
+        matchExpressions: [
+          { key: "a", operator: "Exists" },
+          { key: "a", operator: "Exists" },
+        ],
+        matchLabels: { a: "b" },
+      },
     });
     expect(errs).toEqual([]);
-    const bad = run({ ingress: [{ from: [{ ipBlock: { cidr: "10.0.0.0/8", except: ["10.1.0.0/16", "10.1.0.0/16"] } }] }] });
+    const bad = run({
+      ingress: [{ from: [{ ipBlock: { cidr: "10.0.0.0/8", except: ["10.1.0.0/16", "10.1.0.0/16"] } }] }],
+    });
     expect(bad).toEqual([]);
   });
 
@@ -825,7 +891,9 @@ describe("§11 traps", () => {
   });
 
   it("CIDRs with host bits are accepted by default", () => {
-    expect(run({ egress: [{ to: [{ ipBlock: { cidr: "192.168.1.77/24", except: ["192.168.1.128/25"] } }] }] })).toEqual([]);
+    expect(run({ egress: [{ to: [{ ipBlock: { cidr: "192.168.1.77/24", except: ["192.168.1.128/25"] } }] }] })).toEqual(
+      [],
+    );
   });
 
   it("early exits: only the documented ones", () => {

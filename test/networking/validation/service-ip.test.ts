@@ -75,7 +75,9 @@ describe("IPAddress name (ValidateIPAddressName = IsValidIP, strict and canonica
   });
 
   it("IPv4 with leading zeros", () => {
-    expectFormatted(validate(ipAddress("192.168.001.5")), [`metadata.name: Invalid value: "192.168.001.5": ${IP_ZEROS}`]);
+    expectFormatted(validate(ipAddress("192.168.001.5")), [
+      `metadata.name: Invalid value: "192.168.001.5": ${IP_ZEROS}`,
+    ]);
   });
 
   it("IPv6 not in canonical (lower-case, compressed) form", () => {
@@ -88,12 +90,16 @@ describe("IPAddress name (ValidateIPAddressName = IsValidIP, strict and canonica
   });
 
   it("IPv4-mapped IPv6", () => {
-    expectFormatted(validate(ipAddress("::ffff:1.2.3.4")), [`metadata.name: Invalid value: "::ffff:1.2.3.4": ${IP_MAPPED}`]);
+    expectFormatted(validate(ipAddress("::ffff:1.2.3.4")), [
+      `metadata.name: Invalid value: "::ffff:1.2.3.4": ${IP_MAPPED}`,
+    ]);
   });
 
   it("not an IP at all", () => {
     for (const name of ["foo", "10.0.0.0/8", "1.2.3", "300.1.1.1"]) {
-      expectFormatted(validate(ipAddress(name)), [`metadata.name: Invalid value: ${JSON.stringify(name)}: ${IP_INVALID}`]);
+      expectFormatted(validate(ipAddress(name)), [
+        `metadata.name: Invalid value: ${JSON.stringify(name)}: ${IP_INVALID}`,
+      ]);
     }
   });
 
@@ -144,15 +150,21 @@ describe("IPAddress spec.parentRef", () => {
 
   it("name: path-segment rules", () => {
     expectFormatted(ref({ resource: "services", name: ".." }), [`${P}.name: Invalid value: "..": may not be '..'`]);
-    expectFormatted(ref({ resource: "services", name: "ns/name" }), [`${P}.name: Invalid value: "ns/name": may not contain '/'`]);
-    expectFormatted(ref({ resource: "services", name: "100%" }), [`${P}.name: Invalid value: "100%": may not contain '%'`]);
+    expectFormatted(ref({ resource: "services", name: "ns/name" }), [
+      `${P}.name: Invalid value: "ns/name": may not contain '/'`,
+    ]);
+    expectFormatted(ref({ resource: "services", name: "100%" }), [
+      `${P}.name: Invalid value: "100%": may not contain '%'`,
+    ]);
     expect(ref({ resource: "services", name: "Not_A_DNS.Name" })).toEqual([]);
   });
 
   it("namespace: optional, path-segment rules when set (not a DNS label rule)", () => {
     expect(ref({ resource: "services", name: "a", namespace: "" })).toEqual([]);
     expect(ref({ resource: "services", name: "a", namespace: "Not_A_Label" })).toEqual([]);
-    expectFormatted(ref({ resource: "services", name: "a", namespace: "." }), [`${P}.namespace: Invalid value: ".": may not be '.'`]);
+    expectFormatted(ref({ resource: "services", name: "a", namespace: "." }), [
+      `${P}.namespace: Invalid value: ".": may not be '.'`,
+    ]);
     expectFormatted(ref({ resource: "services", name: "a", namespace: "a/b" }), [
       `${P}.namespace: Invalid value: "a/b": may not contain '/'`,
     ]);
@@ -218,7 +230,9 @@ describe("IPAddress update", () => {
   });
 
   it("IPAddress has no status subresource", () => {
-    expect(() => validate(ipAddress("10.0.0.1", SVC_REF, STORED), { old: old(), subresource: "status" })).toThrow(TypeError);
+    expect(() => validate(ipAddress("10.0.0.1", SVC_REF, STORED), { old: old(), subresource: "status" })).toThrow(
+      TypeError,
+    );
   });
 });
 
@@ -297,8 +311,12 @@ describe("ServiceCIDR create", () => {
     expectFormatted(cidrs(["10.0.0.1/8"]), [`spec.cidrs[0]: Invalid value: "10.0.0.1/8": ${CIDR_BITS}`]);
     expectFormatted(cidrs(["10.0.0.0/08"]), [`spec.cidrs[0]: Invalid value: "10.0.0.0/08": ${CIDR_ZEROS}`]);
     expectFormatted(cidrs(["010.0.0.0/8"]), [`spec.cidrs[0]: Invalid value: "010.0.0.0/8": ${CIDR_ZEROS}`]);
-    expectFormatted(cidrs(["::ffff:10.0.0.0/104"]), [`spec.cidrs[0]: Invalid value: "::ffff:10.0.0.0/104": ${CIDR_MAPPED}`]);
-    expectFormatted(cidrs(["2001:DB8::/64"]), ['spec.cidrs[0]: Invalid value: "2001:DB8::/64": must be in canonical form ("2001:db8::/64")']);
+    expectFormatted(cidrs(["::ffff:10.0.0.0/104"]), [
+      `spec.cidrs[0]: Invalid value: "::ffff:10.0.0.0/104": ${CIDR_MAPPED}`,
+    ]);
+    expectFormatted(cidrs(["2001:DB8::/64"]), [
+      'spec.cidrs[0]: Invalid value: "2001:DB8::/64": must be in canonical form ("2001:db8::/64")',
+    ]);
     expectFormatted(cidrs(["2001:db8:0::/64"]), [
       'spec.cidrs[0]: Invalid value: "2001:db8:0::/64": must be in canonical form ("2001:db8::/64")',
     ]);
@@ -390,7 +408,9 @@ describe("ServiceCIDR update (ValidateServiceCIDRUpdate only)", () => {
 describe("ServiceCIDR status update (ValidateServiceCIDRStatusUpdate: metadata only)", () => {
   const old = () => serviceCIDR(["10.0.0.0/24"], STORED);
   const status: JsonObject = {
-    conditions: [{ type: "Ready", status: "True", reason: "", message: "", lastTransitionTime: "2024-01-01T00:00:00Z" }],
+    conditions: [
+      { type: "Ready", status: "True", reason: "", message: "", lastTransitionTime: "2024-01-01T00:00:00Z" },
+    ],
   };
 
   it("a status change is valid; status content is not validated", () => {
@@ -400,14 +420,25 @@ describe("ServiceCIDR status update (ValidateServiceCIDRStatusUpdate: metadata o
   });
 
   it("spec changes (even invalid ones) and label changes are ignored", () => {
-    expect(validate(serviceCIDR(["bad", "worse", "10.0.0.1/8"], STORED, status), { old: old(), subresource: "status" })).toEqual([]);
-    expect(validate(serviceCIDR(["10.0.0.0/24"], { ...STORED, labels: { k: "bad value!" } }), { old: old(), subresource: "status" })).toEqual(
-      [],
-    );
+    expect(
+      validate(serviceCIDR(["bad", "worse", "10.0.0.1/8"], STORED, status), { old: old(), subresource: "status" }),
+    ).toEqual([]);
+    expect(
+      validate(serviceCIDR(["10.0.0.0/24"], { ...STORED, labels: { k: "bad value!" } }), {
+        old: old(),
+        subresource: "status",
+      }),
+    ).toEqual([]);
   });
 
   it("the ObjectMeta update rules still apply: the name is immutable (validateCommonFields + status strategy)", () => {
-    const errs = validate(serviceCIDR(["10.0.0.0/24"], { ...STORED, name: "other" }), { old: old(), subresource: "status" });
-    expectFormatted(errs, [`metadata.name: Invalid value: "other": ${IMMUTABLE}`, `metadata.name: Invalid value: "other": ${IMMUTABLE}`]);
+    const errs = validate(serviceCIDR(["10.0.0.0/24"], { ...STORED, name: "other" }), {
+      old: old(),
+      subresource: "status",
+    });
+    expectFormatted(errs, [
+      `metadata.name: Invalid value: "other": ${IMMUTABLE}`,
+      `metadata.name: Invalid value: "other": ${IMMUTABLE}`,
+    ]);
   });
 });

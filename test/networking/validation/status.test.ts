@@ -2,10 +2,25 @@
 
 import { describe, expect, it } from "vitest";
 import { toJsonString, toStatus, validate } from "../../../src/networking/index.js";
-import { svcBackend, ing, path0, lines, SUBDOMAIN, LABEL_KEY_NAME, PORT_RANGE, NOT_FINALIZER, P0, B0 } from "../../support/ingress-validation.js";
+import {
+  svcBackend,
+  ing,
+  path0,
+  lines,
+  SUBDOMAIN,
+  LABEL_KEY_NAME,
+  PORT_RANGE,
+  NOT_FINALIZER,
+  P0,
+  B0,
+} from "../../support/ingress-validation.js";
 
 describe("toStatus: the 422 response body", () => {
-  const statusJson = (name: string, causes: { reason: string; message: string; field: string }[], message: string): string =>
+  const statusJson = (
+    name: string,
+    causes: { reason: string; message: string; field: string }[],
+    message: string,
+  ): string =>
     JSON.stringify({
       kind: "Status",
       apiVersion: "v1",
@@ -45,7 +60,11 @@ describe("toStatus: the 422 response body", () => {
     const errs = validate(obj);
     const body = "Invalid value: []networking.IngressRule(nil): either `defaultBackend` or `rules` must be specified";
     expect(toJsonString(toStatus(obj, errs))).toBe(
-      statusJson("shop", [{ reason: "FieldValueInvalid", message: body, field: "spec" }], `Ingress.networking.k8s.io "shop" is invalid: spec: ${body}`),
+      statusJson(
+        "shop",
+        [{ reason: "FieldValueInvalid", message: body, field: "spec" }],
+        `Ingress.networking.k8s.io "shop" is invalid: spec: ${body}`,
+      ),
     );
   });
 
@@ -83,7 +102,9 @@ describe("toStatus: the 422 response body", () => {
     expect(status.details.causes).toEqual([
       { reason: "FieldValueRequired", message: "Required value: pathType must be specified", field: `${P0}.pathType` },
     ]);
-    expect(status.message).toBe(`Ingress.networking.k8s.io "web" is invalid: ${P0}.pathType: Required value: pathType must be specified`);
+    expect(status.message).toBe(
+      `Ingress.networking.k8s.io "web" is invalid: ${P0}.pathType: Required value: pathType must be specified`,
+    );
   });
 });
 

@@ -58,7 +58,8 @@ function expectWellFormed(errors: unknown): void {
     expect(ERROR_TYPES.has(e.type), `type ${String(e.type)}`).toBe(true);
     expect(Array.isArray(e.path)).toBe(true);
     expect(e.path.length).toBeGreaterThan(0);
-    for (const s of e.path) expect(typeof s === "string" || (typeof s === "number" && Number.isInteger(s) && s >= 0)).toBe(true);
+    for (const s of e.path)
+      expect(typeof s === "string" || (typeof s === "number" && Number.isInteger(s) && s >= 0)).toBe(true);
     expect(e.field).toBe(render(e.path));
     expect(typeof e.detail).toBe("string");
     expect(e.badValue).not.toBeUndefined();
@@ -73,7 +74,8 @@ function withResourceVersion(json: JsonObject, kind: ValidatedKind): JsonObject 
   const metadata = { ...(copy["metadata"] ?? {}) };
   metadata["resourceVersion"] = "12345";
   // The stored object of a namespaced kind always has its namespace.
-  if ((kind === "Ingress" || kind === "NetworkPolicy") && metadata["namespace"] === undefined) metadata["namespace"] = "default";
+  if ((kind === "Ingress" || kind === "NetworkPolicy") && metadata["namespace"] === undefined)
+    metadata["namespace"] = "default";
   copy["metadata"] = metadata;
   return copy as JsonObject;
 }
@@ -298,7 +300,10 @@ describe("any-shape objects", () => {
           arbObjectOf(kind),
           arbObjectOf(kind),
           fc.boolean(),
-          fc.record({ StrictIPCIDRValidation: fc.boolean(), RelaxedServiceNameValidation: fc.boolean() }, { requiredKeys: [] }),
+          fc.record(
+            { StrictIPCIDRValidation: fc.boolean(), RelaxedServiceNameValidation: fc.boolean() },
+            { requiredKeys: [] },
+          ),
           fc.option(fc.string({ maxLength: 8 }), { nil: undefined }),
           (obj, old, status, featureGates, namespace) => {
             const options = {
@@ -317,7 +322,8 @@ describe("any-shape objects", () => {
 });
 
 describe("validate() does not modify its input", () => {
-  const snapshot = (o: NetworkingObject): string => JSON.stringify(toJson(o), (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
+  const snapshot = (o: NetworkingObject): string =>
+    JSON.stringify(toJson(o), (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
 
   for (const kind of NETWORKING_KINDS) {
     it(`${kind}: any-shape object and old unchanged`, () => {
@@ -338,15 +344,21 @@ describe("validate() does not modify its input", () => {
 
   it("valid and targeted-invalid objects unchanged (create and update)", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.constantFrom(...VALIDATED_KINDS).chain((k) => arbValidJson(k)), arbTargetedInvalid().map((t) => t.json)), (json) => {
-        const obj = fromJson(json);
-        const old = fromJson(json);
-        const before = snapshot(obj);
-        validate(obj);
-        validate(obj, { old });
-        expect(snapshot(obj)).toBe(before);
-        expect(snapshot(old)).toBe(before);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.constantFrom(...VALIDATED_KINDS).chain((k) => arbValidJson(k)),
+          arbTargetedInvalid().map((t) => t.json),
+        ),
+        (json) => {
+          const obj = fromJson(json);
+          const old = fromJson(json);
+          const before = snapshot(obj);
+          validate(obj);
+          validate(obj, { old });
+          expect(snapshot(obj)).toBe(before);
+          expect(snapshot(old)).toBe(before);
+        },
+      ),
       { numRuns: runs(150) },
     );
   });

@@ -1,10 +1,22 @@
 // StorageClient job handling over real HTTP: 202 + job, back-off polling, failure, timeout,
 // abort, transient poll errors, and redaction of job messages.
 import { afterEach, describe, expect, it } from "vitest";
-import { StorageClient, StorageJobError, StorageJobTimeoutError, StorageProtocolError } from "../../../src/storage/index.js";
+import {
+  StorageClient,
+  StorageJobError,
+  StorageJobTimeoutError,
+  StorageProtocolError,
+} from "../../../src/storage/index.js";
 import type { Job } from "../../../src/storage/codecs/job.js";
 import { StorageApiError } from "../../../src/storage/codecs/errors.js";
-import { FAST_JOBS, apiError, jobAccepted, startServer, type Handler, type ScriptedServer } from "../../support/storage/client-test-server.js";
+import {
+  FAST_JOBS,
+  apiError,
+  jobAccepted,
+  startServer,
+  type Handler,
+  type ScriptedServer,
+} from "../../support/storage/client-test-server.js";
 import { steppedClientClock, type SteppedClientClock } from "../../support/storage/clocks.js";
 
 const PASSWORD = "hunter2-admin";
@@ -14,9 +26,20 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function setup(handler: Handler, jobs: object = FAST_JOBS, clock?: SteppedClientClock): Promise<{ client: StorageClient; srv: ScriptedServer }> {
+async function setup(
+  handler: Handler,
+  jobs: object = FAST_JOBS,
+  clock?: SteppedClientClock,
+): Promise<{ client: StorageClient; srv: ScriptedServer }> {
   server = await startServer(handler);
-  const client = new StorageClient({ baseUrl: server.url, username: "admin", password: PASSWORD, allowInsecureHttp: true, jobs, ...(clock === undefined ? {} : { clock }) });
+  const client = new StorageClient({
+    baseUrl: server.url,
+    username: "admin",
+    password: PASSWORD,
+    allowInsecureHttp: true,
+    jobs,
+    ...(clock === undefined ? {} : { clock }),
+  });
   return { client, srv: server };
 }
 
@@ -26,7 +49,8 @@ function scriptedJob(uuid: string, polls: number, final: Partial<Job>): Handler 
   return (r) => {
     if (r.path === `/api/cluster/jobs/${uuid}` && r.method === "GET") {
       reads++;
-      if (reads <= polls) return { json: { uuid, state: reads === 1 ? "queued" : "running", message: `step ${reads}` } };
+      if (reads <= polls)
+        return { json: { uuid, state: reads === 1 ? "queued" : "running", message: `step ${reads}` } };
       return { json: { uuid, description: "POST /api/storage/cache/caches", code: 0, ...final } };
     }
     return jobAccepted(uuid);
@@ -59,10 +83,14 @@ describe("jobs", () => {
     // A stepped clock: the waits between polls are read exactly, however loaded the machine.
     const clock = steppedClientClock();
     let n = 0;
-    const { client, srv } = await setup(() => {
-      n++;
-      return { json: { uuid: "j-t", state: n >= 5 ? "success" : "running" } };
-    }, FAST_JOBS, clock);
+    const { client, srv } = await setup(
+      () => {
+        n++;
+        return { json: { uuid: "j-t", state: n >= 5 ? "success" : "running" } };
+      },
+      FAST_JOBS,
+      clock,
+    );
     await client.waitForJob("j-t", { initialIntervalMs: 20, maxIntervalMs: 60, backoffFactor: 2, jitter: 0 });
     // one sleep between each two of the five polls: 20, 40, 60 (capped), 60
     expect(srv.requests).toHaveLength(5);
@@ -72,7 +100,11 @@ describe("jobs", () => {
   it("keeps each jittered interval within ±jitter of the back-off value", async () => {
     const clock = steppedClientClock();
     let n = 0;
-    const { client } = await setup(() => ({ json: { uuid: "j-j", state: ++n >= 6 ? "success" : "running" } }), FAST_JOBS, clock);
+    const { client } = await setup(
+      () => ({ json: { uuid: "j-j", state: ++n >= 6 ? "success" : "running" } }),
+      FAST_JOBS,
+      clock,
+    );
     await client.waitForJob("j-j", { initialIntervalMs: 100, maxIntervalMs: 400, backoffFactor: 2, jitter: 0.1 });
     const base = [100, 200, 400, 400, 400];
     expect(clock.sleeps).toHaveLength(base.length);
@@ -84,9 +116,16 @@ describe("jobs", () => {
 
   it("raises StorageJobError with the job's message, code, error code and uuid on failure", async () => {
     const { client } = await setup(
-      scriptedJob("j-f", 1, { state: "failure", message: "Origin volume not found", code: 917927, error: { code: "917927", message: "Origin volume not found" } }),
+      scriptedJob("j-f", 1, {
+        state: "failure",
+        message: "Origin volume not found",
+        code: 917927,
+        error: { code: "917927", message: "Origin volume not found" },
+      }),
     );
-    const e = await client.caches.create({ name: "c1", svm: { name: "vs1" }, origins: [{ svm: { name: "vs0" }, volume: { name: "nope" } }] }).catch((x: unknown) => x);
+    const e = await client.caches
+      .create({ name: "c1", svm: { name: "vs1" }, origins: [{ svm: { name: "vs0" }, volume: { name: "nope" } }] })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(StorageJobError);
     const je = e as StorageJobError;
     expect(je.uuid).toBe("j-f");
@@ -107,8 +146,14 @@ describe("jobs", () => {
 
   it("raises StorageJobTimeoutError (distinct from failure) after the total timeout", async () => {
     const clock = steppedClientClock();
-    const { client, srv } = await setup(() => ({ json: { uuid: "j-slow", state: "running", message: "still going" } }), FAST_JOBS, clock);
-    const e = await client.waitForJob("j-slow", { timeoutMs: 120, initialIntervalMs: 10, maxIntervalMs: 30, jitter: 0 }).catch((x: unknown) => x);
+    const { client, srv } = await setup(
+      () => ({ json: { uuid: "j-slow", state: "running", message: "still going" } }),
+      FAST_JOBS,
+      clock,
+    );
+    const e = await client
+      .waitForJob("j-slow", { timeoutMs: 120, initialIntervalMs: 10, maxIntervalMs: 30, jitter: 0 })
+      .catch((x: unknown) => x);
     const took = clock.elapsed();
     expect(e).toBeInstanceOf(StorageJobTimeoutError);
     expect(e).not.toBeInstanceOf(StorageJobError);
@@ -131,8 +176,14 @@ describe("jobs", () => {
     const clock = steppedClientClock((_ms, i) => {
       if (i === 2) ac.abort();
     });
-    const { client, srv } = await setup((r) => (r.method === "DELETE" ? jobAccepted("j-a") : { json: { uuid: "j-a", state: "running" } }), FAST_JOBS, clock);
-    const e = await client.caches.delete("c-uuid", { signal: ac.signal, wait: { initialIntervalMs: 10, maxIntervalMs: 10 } }).catch((x: unknown) => x);
+    const { client, srv } = await setup(
+      (r) => (r.method === "DELETE" ? jobAccepted("j-a") : { json: { uuid: "j-a", state: "running" } }),
+      FAST_JOBS,
+      clock,
+    );
+    const e = await client.caches
+      .delete("c-uuid", { signal: ac.signal, wait: { initialIntervalMs: 10, maxIntervalMs: 10 } })
+      .catch((x: unknown) => x);
     expect((e as Error).name).toBe("AbortError");
     // the DELETE and three polls; the wait that saw the abort sent nothing after it
     expect(srv.requests.map((r) => r.method)).toEqual(["DELETE", "GET", "GET", "GET"]);
@@ -178,14 +229,23 @@ describe("jobs", () => {
 
   it("waits for every job of a bulk answer (jobs[])", async () => {
     const { client, srv } = await setup((r) =>
-      r.method === "PATCH" ? { status: 202, json: { jobs: [{ uuid: "a" }, { uuid: "b" }], num_records: 2 } } : { json: { uuid: r.path.split("/").pop(), state: "success" } },
+      r.method === "PATCH"
+        ? { status: 202, json: { jobs: [{ uuid: "a" }, { uuid: "b" }], num_records: 2 } }
+        : { json: { uuid: r.path.split("/").pop(), state: "success" } },
     );
-    const res = await client.mutate("PATCH", "/api/storage/quota/rules", { query: { "volume.name": "vol1" }, body: { space: { hard_limit: 2048 } } });
+    const res = await client.mutate("PATCH", "/api/storage/quota/rules", {
+      query: { "volume.name": "vol1" },
+      body: { space: { hard_limit: 2048 } },
+    });
     expect(res.jobs.map((j) => [j.uuid, j.state])).toEqual([
       ["a", "success"],
       ["b", "success"],
     ]);
-    expect(srv.requests.map((r) => r.path)).toEqual(["/api/storage/quota/rules", "/api/cluster/jobs/a", "/api/cluster/jobs/b"]);
+    expect(srv.requests.map((r) => r.path)).toEqual([
+      "/api/storage/quota/rules",
+      "/api/cluster/jobs/a",
+      "/api/cluster/jobs/b",
+    ]);
   });
 
   it("refuses a 202 answer without a job", async () => {
@@ -194,8 +254,15 @@ describe("jobs", () => {
   });
 
   it("does not poll synchronous answers (200/201 with records)", async () => {
-    const { client, srv } = await setup(() => ({ status: 201, json: { num_records: 1, records: [{ uuid: "q1", type: "tree" }] }, headers: { location: "/api/storage/quota/rules/q1" } }));
-    const res = await client.quotaRules.create({ svm: { name: "vs1" }, volume: { name: "v1" }, type: "tree", qtree: { name: "q" } }, { query: { return_records: true } });
+    const { client, srv } = await setup(() => ({
+      status: 201,
+      json: { num_records: 1, records: [{ uuid: "q1", type: "tree" }] },
+      headers: { location: "/api/storage/quota/rules/q1" },
+    }));
+    const res = await client.quotaRules.create(
+      { svm: { name: "vs1" }, volume: { name: "v1" }, type: "tree", qtree: { name: "q" } },
+      { query: { return_records: true } },
+    );
     expect(res.record).toEqual({ uuid: "q1", type: "tree" });
     expect(res.job).toBeUndefined();
     expect(res.location).toBe("/api/storage/quota/rules/q1");
@@ -203,7 +270,9 @@ describe("jobs", () => {
   });
 
   it("redacts the client password from job errors", async () => {
-    const { client } = await setup(scriptedJob("j-r", 0, { state: "failure", message: `auth with ${PASSWORD} failed` }));
+    const { client } = await setup(
+      scriptedJob("j-r", 0, { state: "failure", message: `auth with ${PASSWORD} failed` }),
+    );
     const e = (await client.caches.delete("c").catch((x: unknown) => x)) as StorageJobError;
     expect(e).toBeInstanceOf(StorageJobError);
     expect(e.message).not.toContain(PASSWORD);

@@ -2,7 +2,13 @@
 // timeouts, abort and redaction.
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { StorageClient, StorageNetworkError, StorageProtocolError, encodeQuery, type StorageRequestEvent } from "../../../src/storage/index.js";
+import {
+  StorageClient,
+  StorageNetworkError,
+  StorageProtocolError,
+  encodeQuery,
+  type StorageRequestEvent,
+} from "../../../src/storage/index.js";
 import { StorageApiError, StorageCodecError } from "../../../src/storage/codecs/errors.js";
 import { apiError, startServer, type Handler, type ScriptedServer } from "../../support/storage/client-test-server.js";
 
@@ -13,28 +19,71 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function setup(handler: Handler, extra: Partial<ConstructorParameters<typeof StorageClient>[0]> = {}): Promise<{ client: StorageClient; srv: ScriptedServer }> {
+async function setup(
+  handler: Handler,
+  extra: Partial<ConstructorParameters<typeof StorageClient>[0]> = {},
+): Promise<{ client: StorageClient; srv: ScriptedServer }> {
   server = await startServer(handler);
-  const client = new StorageClient({ baseUrl: server.url, username: "admin", password: PASSWORD, allowInsecureHttp: true, ...extra });
+  const client = new StorageClient({
+    baseUrl: server.url,
+    username: "admin",
+    password: PASSWORD,
+    allowInsecureHttp: true,
+    ...extra,
+  });
   return { client, srv: server };
 }
 
 describe("construction", () => {
   it("refuses plain http unless allowInsecureHttp", () => {
-    expect(() => new StorageClient({ baseUrl: "http://127.0.0.1:1", username: "a", password: "b" })).toThrow(/refusing plain http/);
-    expect(() => new StorageClient({ baseUrl: "http://127.0.0.1:1", username: "a", password: "b", allowInsecureHttp: true })).not.toThrow();
+    expect(() => new StorageClient({ baseUrl: "http://127.0.0.1:1", username: "a", password: "b" })).toThrow(
+      /refusing plain http/,
+    );
+    expect(
+      () => new StorageClient({ baseUrl: "http://127.0.0.1:1", username: "a", password: "b", allowInsecureHttp: true }),
+    ).not.toThrow();
     expect(() => new StorageClient({ baseUrl: "https://cluster.example", username: "a", password: "b" })).not.toThrow();
   });
   it("refuses credentials in the URL, other protocols, ':' in the username, Authorization headers, tls with fetch", () => {
-    expect(() => new StorageClient({ baseUrl: "https://u:p@cluster.example", username: "a", password: "b" })).toThrow(/credentials/);
-    expect(() => new StorageClient({ baseUrl: "ftp://cluster.example", username: "a", password: "b" })).toThrow(/protocol/);
-    expect(() => new StorageClient({ baseUrl: "https://cluster.example?x=1", username: "a", password: "b" })).toThrow(/query/);
-    expect(() => new StorageClient({ baseUrl: "https://cluster.example", username: "a:b", password: "b" })).toThrow(/':'/);
-    expect(() => new StorageClient({ baseUrl: "https://cluster.example", username: "a", password: "b", headers: { Authorization: "x" } })).toThrow(/Authorization/);
-    expect(() => new StorageClient({ baseUrl: "https://cluster.example", username: "a", password: "b", tls: { rejectUnauthorized: false }, fetch: globalThis.fetch })).toThrow(/tls/);
+    expect(() => new StorageClient({ baseUrl: "https://u:p@cluster.example", username: "a", password: "b" })).toThrow(
+      /credentials/,
+    );
+    expect(() => new StorageClient({ baseUrl: "ftp://cluster.example", username: "a", password: "b" })).toThrow(
+      /protocol/,
+    );
+    expect(() => new StorageClient({ baseUrl: "https://cluster.example?x=1", username: "a", password: "b" })).toThrow(
+      /query/,
+    );
+    expect(() => new StorageClient({ baseUrl: "https://cluster.example", username: "a:b", password: "b" })).toThrow(
+      /':'/,
+    );
+    expect(
+      () =>
+        new StorageClient({
+          baseUrl: "https://cluster.example",
+          username: "a",
+          password: "b",
+          headers: { Authorization: "x" },
+        }),
+    ).toThrow(/Authorization/);
+    expect(
+      () =>
+        new StorageClient({
+          baseUrl: "https://cluster.example",
+          username: "a",
+          password: "b",
+          tls: { rejectUnauthorized: false },
+          fetch: globalThis.fetch,
+        }),
+    ).toThrow(/tls/);
   });
   it("uses the spec's default paths and takes overrides", () => {
-    const c = new StorageClient({ baseUrl: "https://c.example/", username: "a", password: "b", paths: { softwareHistory: "/api/x/history" } });
+    const c = new StorageClient({
+      baseUrl: "https://c.example/",
+      username: "a",
+      password: "b",
+      paths: { softwareHistory: "/api/x/history" },
+    });
     expect(c.baseUrl).toBe("https://c.example");
     expect(c.caches.path).toBe("/api/storage/cache/caches");
     expect(c.cloneTokens.path).toBe("/api/storage/file/clone/tokens");
@@ -48,7 +97,10 @@ describe("construction", () => {
 
 describe("request", () => {
   it("sends HTTP Basic with UTF-8 credentials, a user agent, HAL accept and JSON bodies", async () => {
-    const { client, srv } = await setup(() => ({ status: 201, json: { ok: true } }), { userAgent: "test-agent/1", headers: { "X-Dot-SVM-Name": "vs1" } });
+    const { client, srv } = await setup(() => ({ status: 201, json: { ok: true } }), {
+      userAgent: "test-agent/1",
+      headers: { "X-Dot-SVM-Name": "vs1" },
+    });
     const out = await client.request("POST", "/api/things", { body: { name: "ä" } });
     expect(out).toEqual({ ok: true });
     const req = srv.requests[0]!;
@@ -69,7 +121,16 @@ describe("request", () => {
   it("encodes fields (incl. **), dotted and nested filters, max_records, return_records, return_timeout, order_by", async () => {
     const { client, srv } = await setup(() => ({ json: { records: [], num_records: 0 } }));
     await client.request("GET", "/api/storage/namespaces", {
-      query: { fields: ["name", "svm.name", "status.state"], "svm.name": "vs1|vs2", location: { volume: { name: "vol*" } }, max_records: 5, return_records: true, return_timeout: 15, order_by: "name desc", "space.size": ">1G" },
+      query: {
+        fields: ["name", "svm.name", "status.state"],
+        "svm.name": "vs1|vs2",
+        location: { volume: { name: "vol*" } },
+        max_records: 5,
+        return_records: true,
+        return_timeout: 15,
+        order_by: "name desc",
+        "space.size": ">1G",
+      },
     });
     await client.request("GET", "/api/storage/namespaces", { query: { fields: "**" } });
     const q = srv.requests[0]!.query;
@@ -87,7 +148,9 @@ describe("request", () => {
 
   it("refuses return_timeout outside 0..120 and bad max_records before sending", async () => {
     const { client, srv } = await setup(() => ({ json: {} }));
-    await expect(client.request("GET", "/api/x", { query: { return_timeout: 121 } })).rejects.toBeInstanceOf(StorageCodecError);
+    await expect(client.request("GET", "/api/x", { query: { return_timeout: 121 } })).rejects.toBeInstanceOf(
+      StorageCodecError,
+    );
     await expect(client.request("GET", "/api/x", { query: { return_timeout: -1 } })).rejects.toThrow(/return_timeout/);
     await expect(client.request("GET", "/api/x", { query: { max_records: 0 } })).rejects.toThrow(/max_records/);
     expect(srv.requests).toHaveLength(0);
@@ -99,7 +162,9 @@ describe("request", () => {
 describe("errors", () => {
   it("maps the API error body to StorageApiError with status, code, message and target", async () => {
     const { client } = await setup(() => apiError(400, "262197", "Value out of range", "return_timeout"));
-    const err = await client.request("GET", "/api/storage/quota/rules", { query: { "svm.name": "vs1" } }).catch((e: unknown) => e);
+    const err = await client
+      .request("GET", "/api/storage/quota/rules", { query: { "svm.name": "vs1" } })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StorageApiError);
     const e = err as StorageApiError;
     expect(e.status).toBe(400);
@@ -111,13 +176,20 @@ describe("errors", () => {
   });
 
   it("takes a numeric error code as a string and tolerates a missing target", async () => {
-    const { client } = await setup(() => ({ status: 404, json: { error: { message: "entry doesn't exist", code: 4 } } }));
+    const { client } = await setup(() => ({
+      status: 404,
+      json: { error: { message: "entry doesn't exist", code: 4 } },
+    }));
     const e = (await client.request("GET", "/api/x/1").catch((x: unknown) => x)) as StorageApiError;
     expect([e.status, e.code, e.target]).toEqual([404, "4", undefined]);
   });
 
   it("maps a non-JSON error body to StorageApiError with an empty code and the status text", async () => {
-    const { client } = await setup(() => ({ status: 502, text: "<html>Bad gateway</html>", headers: { "content-type": "text/html" } }));
+    const { client } = await setup(() => ({
+      status: 502,
+      text: "<html>Bad gateway</html>",
+      headers: { "content-type": "text/html" },
+    }));
     const e = (await client.request("GET", "/api/x").catch((x: unknown) => x)) as StorageApiError;
     expect(e).toBeInstanceOf(StorageApiError);
     expect(e.status).toBe(502);
@@ -127,7 +199,11 @@ describe("errors", () => {
   });
 
   it("maps a JSON error body without an error object, and 3xx answers (redirects are not followed)", async () => {
-    const { client } = await setup((r) => (r.path === "/api/a" ? { status: 500, json: { oops: 1 } } : { status: 302, headers: { location: "https://elsewhere.example/" } }));
+    const { client } = await setup((r) =>
+      r.path === "/api/a"
+        ? { status: 500, json: { oops: 1 } }
+        : { status: 302, headers: { location: "https://elsewhere.example/" } },
+    );
     const e1 = (await client.request("GET", "/api/a").catch((x: unknown) => x)) as StorageApiError;
     expect([e1.status, e1.code]).toEqual([500, ""]);
     const e2 = (await client.request("GET", "/api/b").catch((x: unknown) => x)) as StorageApiError;
@@ -184,9 +260,25 @@ describe("paging", () => {
     const { client, srv } = await setup((r) => {
       const start = Number(r.query.get("start") ?? "0");
       if (r.query.get("start") === null) {
-        return { json: { records: [rec(0), rec(1)], num_records: 2, _links: { self: { href: r.url }, next: { href: "/api/storage/cache/caches?start=2&max_records=2&fields=name&svm.name=vs1&x=opaque" } } } };
+        return {
+          json: {
+            records: [rec(0), rec(1)],
+            num_records: 2,
+            _links: {
+              self: { href: r.url },
+              next: { href: "/api/storage/cache/caches?start=2&max_records=2&fields=name&svm.name=vs1&x=opaque" },
+            },
+          },
+        };
       }
-      if (start === 2) return { json: { records: [rec(2), rec(3)], num_records: 2, _links: { next: { href: "/api/storage/cache/caches?start=4&max_records=2&fields=name&svm.name=vs1" } } } };
+      if (start === 2)
+        return {
+          json: {
+            records: [rec(2), rec(3)],
+            num_records: 2,
+            _links: { next: { href: "/api/storage/cache/caches?start=4&max_records=2&fields=name&svm.name=vs1" } },
+          },
+        };
       return { json: { records: [rec(4)], num_records: 1, _links: { self: { href: r.url } } } };
     });
     const it = client.caches.list({ fields: "name", max_records: 2, "svm.name": "vs1" });
@@ -220,19 +312,25 @@ describe("paging", () => {
   });
 
   it("also catches a next link pointing back at the first page", async () => {
-    const { client } = await setup(() => ({ json: { records: [], _links: { next: { href: "/api/storage/quota/rules?fields=uuid" } } } }));
+    const { client } = await setup(() => ({
+      json: { records: [], _links: { next: { href: "/api/storage/quota/rules?fields=uuid" } } },
+    }));
     await expect(client.quotaRules.all({ fields: "uuid" })).rejects.toThrow(/repeated the next link/);
   });
 
   it("refuses a next link to another origin (credentials stay with the cluster)", async () => {
-    const { client, srv } = await setup(() => ({ json: { records: [rec(0)], _links: { next: { href: "http://evil.example/api/x?page=2" } } } }));
+    const { client, srv } = await setup(() => ({
+      json: { records: [rec(0)], _links: { next: { href: "http://evil.example/api/x?page=2" } } },
+    }));
     await expect(client.caches.all()).rejects.toThrow(/another origin/);
     expect(srv.requests).toHaveLength(1);
   });
 
   it("accepts an absolute next link on the same origin, and ends on an empty page without next", async () => {
     const { client, srv } = await setup((r) =>
-      r.query.get("p") === null ? { json: { records: [rec(0)], _links: { next: { href: `${srv.url}/api/storage/quota/rules?p=2` } } } } : { json: { records: [], num_records: 0 } },
+      r.query.get("p") === null
+        ? { json: { records: [rec(0)], _links: { next: { href: `${srv.url}/api/storage/quota/rules?p=2` } } } }
+        : { json: { records: [], num_records: 0 } },
     );
     expect(await client.quotaRules.all()).toEqual([rec(0)]);
     expect(srv.requests).toHaveLength(2);
@@ -260,9 +358,16 @@ describe("paging", () => {
 
   it("keeps a baseUrl path prefix for relative next links", async () => {
     const { srv } = await setup((r) =>
-      r.query.get("p") === null ? { json: { records: [rec(0)], _links: { next: { href: "/api/x?p=2" } } } } : { json: { records: [rec(1)] } },
+      r.query.get("p") === null
+        ? { json: { records: [rec(0)], _links: { next: { href: "/api/x?p=2" } } } }
+        : { json: { records: [rec(1)] } },
     );
-    const client = new StorageClient({ baseUrl: `${srv.url}/proxy/`, username: "a", password: PASSWORD, allowInsecureHttp: true });
+    const client = new StorageClient({
+      baseUrl: `${srv.url}/proxy/`,
+      username: "a",
+      password: PASSWORD,
+      allowInsecureHttp: true,
+    });
     const got: unknown[] = [];
     for await (const r of client.list("/api/x")) got.push(r);
     expect(got).toEqual([rec(0), rec(1)]);
@@ -274,7 +379,16 @@ describe("redaction", () => {
   it("never shows the password in JSON.stringify, util.inspect or String of the client", async () => {
     const client = new StorageClient({ baseUrl: "https://cluster.example", username: "admin", password: PASSWORD });
     const b64 = Buffer.from(`admin:${PASSWORD}`).toString("base64");
-    for (const s of [JSON.stringify(client), inspect(client), inspect(client, { showHidden: true, depth: 20 }), String(client), `${client}`, JSON.stringify({ client }), JSON.stringify(client.caches), inspect(client.software, { depth: 20 })]) {
+    for (const s of [
+      JSON.stringify(client),
+      inspect(client),
+      inspect(client, { showHidden: true, depth: 20 }),
+      String(client),
+      `${client}`,
+      JSON.stringify({ client }),
+      JSON.stringify(client.caches),
+      inspect(client.software, { depth: 20 }),
+    ]) {
       expect(s).not.toContain(PASSWORD);
       expect(s).not.toContain(b64);
     }
@@ -283,11 +397,20 @@ describe("redaction", () => {
   });
 
   it("scrubs the password and the Authorization value from errors even when the server echoes them", async () => {
-    const { client } = await setup((r) => apiError(401, "6", `bad credentials ${PASSWORD} in ${r.headers.authorization ?? ""}`, PASSWORD));
+    const { client } = await setup((r) =>
+      apiError(401, "6", `bad credentials ${PASSWORD} in ${r.headers.authorization ?? ""}`, PASSWORD),
+    );
     const e = (await client.request("GET", "/api/x").catch((x: unknown) => x)) as StorageApiError;
     expect(e).toBeInstanceOf(StorageApiError);
     expect(e.message).toContain("<redacted>");
-    for (const s of [e.message, e.apiMessage, e.target ?? "", JSON.stringify(e), inspect(e, { depth: 10 }), String(e.stack)]) {
+    for (const s of [
+      e.message,
+      e.apiMessage,
+      e.target ?? "",
+      JSON.stringify(e),
+      inspect(e, { depth: 10 }),
+      String(e.stack),
+    ]) {
       expect(s).not.toContain(PASSWORD);
       expect(s).not.toContain(Buffer.from(`admin:${PASSWORD}`).toString("base64"));
     }
@@ -329,7 +452,12 @@ describe("custom fetch", () => {
     expect(e.cause).toBeUndefined();
     expect(inspect(e, { depth: 10, showHidden: true })).not.toContain(PASSWORD);
     expect(inspect(e, { depth: 10 })).not.toContain(Buffer.from(`admin:${PASSWORD}`).toString("base64"));
-    const ok = new StorageClient({ baseUrl: "https://cluster.example", username: "admin", password: PASSWORD, fetch: () => Promise.reject(new Error("plain failure")) });
+    const ok = new StorageClient({
+      baseUrl: "https://cluster.example",
+      username: "admin",
+      password: PASSWORD,
+      fetch: () => Promise.reject(new Error("plain failure")),
+    });
     const e2 = (await ok.request("GET", "/api/x").catch((x: unknown) => x)) as StorageNetworkError;
     expect((e2.cause as Error).message).toBe("plain failure");
   });

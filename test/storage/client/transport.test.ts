@@ -3,7 +3,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { StorageClient, StorageNetworkError } from "../../../src/storage/index.js";
 import { StorageApiError } from "../../../src/storage/codecs/errors.js";
-import { FAST_JOBS, apiError, jobAccepted, startServer, type Handler, type ScriptedServer } from "../../support/storage/client-test-server.js";
+import {
+  FAST_JOBS,
+  apiError,
+  jobAccepted,
+  startServer,
+  type Handler,
+  type ScriptedServer,
+} from "../../support/storage/client-test-server.js";
 import { makeCert } from "../../support/storage/cert.js";
 
 const PASSWORD = "tls-test-password";
@@ -30,9 +37,18 @@ describe.skipIf(pem === undefined)("TLS options (self-signed certificate from op
     cert = pem!.cert;
   });
 
-  async function setup(handler: Handler, tls: ConstructorParameters<typeof StorageClient>[0]["tls"]): Promise<{ client: StorageClient; srv: ScriptedServer }> {
+  async function setup(
+    handler: Handler,
+    tls: ConstructorParameters<typeof StorageClient>[0]["tls"],
+  ): Promise<{ client: StorageClient; srv: ScriptedServer }> {
     server = await startServer(handler, { https: { key, cert } });
-    const client = new StorageClient({ baseUrl: server.url, username: "admin", password: PASSWORD, jobs: FAST_JOBS, ...(tls === undefined ? {} : { tls }) });
+    const client = new StorageClient({
+      baseUrl: server.url,
+      username: "admin",
+      password: PASSWORD,
+      jobs: FAST_JOBS,
+      ...(tls === undefined ? {} : { tls }),
+    });
     clients.push(client);
     return { client, srv: server };
   }
@@ -42,7 +58,12 @@ describe.skipIf(pem === undefined)("TLS options (self-signed certificate from op
     expect(srv.url.startsWith("https://")).toBe(true);
     expect(await client.software.get()).toEqual({ version: "9.2" });
     expect(srv.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from(`admin:${PASSWORD}`).toString("base64")}`);
-    const c2 = new StorageClient({ baseUrl: srv.url, username: "admin", password: PASSWORD, tls: { ca: [new TextEncoder().encode(cert)] } });
+    const c2 = new StorageClient({
+      baseUrl: srv.url,
+      username: "admin",
+      password: PASSWORD,
+      tls: { ca: [new TextEncoder().encode(cert)] },
+    });
     clients.push(c2);
     expect(await c2.software.get()).toEqual({ version: "9.2" });
   });
@@ -54,7 +75,12 @@ describe.skipIf(pem === undefined)("TLS options (self-signed certificate from op
     expect(e1).toBeInstanceOf(StorageNetworkError);
     expect(e1.message).toMatch(/self[- ]signed|certificate/i);
     expect(e1.message).not.toContain(PASSWORD);
-    const strict = new StorageClient({ baseUrl: srv.url, username: "admin", password: PASSWORD, tls: { rejectUnauthorized: true } });
+    const strict = new StorageClient({
+      baseUrl: srv.url,
+      username: "admin",
+      password: PASSWORD,
+      tls: { rejectUnauthorized: true },
+    });
     clients.push(strict);
     const e2 = (await strict.software.get().catch((x: unknown) => x)) as StorageNetworkError;
     expect(e2).toBeInstanceOf(StorageNetworkError);
@@ -68,14 +94,19 @@ describe.skipIf(pem === undefined)("TLS options (self-signed certificate from op
   });
 
   it("the built-in transport carries bodies, errors, paging, jobs and multipart", async () => {
-    const { client, srv } = await setup((r) => {
-      if (r.path === "/api/storage/quota/rules" && r.method === "GET")
-        return r.query.get("p") === null ? { json: { records: [{ uuid: "1" }], _links: { next: { href: "/api/storage/quota/rules?p=2" } } } } : { json: { records: [{ uuid: "2" }] } };
-      if (r.path === "/api/bad") return apiError(400, "2", "invalid value", "uuid");
-      if (r.path.startsWith("/api/cluster/jobs/")) return { json: { uuid: "j", state: "success" } };
-      if (r.path === "/api/cluster/software/upload") return jobAccepted("j");
-      return { status: 201, json: { records: [r.json] }, headers: { location: "/api/x/1" } };
-    }, { ca: cert });
+    const { client, srv } = await setup(
+      (r) => {
+        if (r.path === "/api/storage/quota/rules" && r.method === "GET")
+          return r.query.get("p") === null
+            ? { json: { records: [{ uuid: "1" }], _links: { next: { href: "/api/storage/quota/rules?p=2" } } } }
+            : { json: { records: [{ uuid: "2" }] } };
+        if (r.path === "/api/bad") return apiError(400, "2", "invalid value", "uuid");
+        if (r.path.startsWith("/api/cluster/jobs/")) return { json: { uuid: "j", state: "success" } };
+        if (r.path === "/api/cluster/software/upload") return jobAccepted("j");
+        return { status: 201, json: { records: [r.json] }, headers: { location: "/api/x/1" } };
+      },
+      { ca: cert },
+    );
     expect((await client.quotaRules.all()).map((r) => r.uuid)).toEqual(["1", "2"]);
     const created = await client.cloneTokens.create({ node: { uuid: "n" }, reserve_size: "4K" });
     expect(created.record).toEqual({ node: { uuid: "n" }, reserve_size: 4096 });
@@ -91,10 +122,13 @@ describe.skipIf(pem === undefined)("TLS options (self-signed certificate from op
   it("the built-in transport honours abort and the request timeout", async () => {
     const ac = new AbortController();
     // The signal fires once the request has reached the server, which holds its answer back.
-    const { client } = await setup(() => {
-      ac.abort();
-      return { delayMs: 400, json: {} };
-    }, { ca: cert });
+    const { client } = await setup(
+      () => {
+        ac.abort();
+        return { delayMs: 400, json: {} };
+      },
+      { ca: cert },
+    );
     const e = (await client.request("GET", "/api/slow", { signal: ac.signal }).catch((x: unknown) => x)) as Error;
     expect(e.name).toBe("AbortError");
     await expect(client.request("GET", "/api/slow", { timeoutMs: 30 })).rejects.toThrow(/no answer within 30 ms/);

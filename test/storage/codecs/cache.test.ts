@@ -2,11 +2,7 @@
 // for caches, plus the storage-api.md §4 decisions that concern them.
 
 import { describe, expect, it } from "vitest";
-import {
-  cache,
-  type CachePatchInput,
-  type CachePostInput,
-} from "../../../src/storage/index.js";
+import { cache, type CachePatchInput, type CachePostInput } from "../../../src/storage/index.js";
 import { expectCodecError, raw } from "../../support/storage/codecs-helpers.js";
 
 const minimalCache: CachePostInput = {
@@ -30,7 +26,15 @@ describe("cache.encodePost", () => {
     });
     expect(body["size"]).toBe(10737418240);
     expect(body["constituents_per_aggregate"]).toBe(4);
-    expect(Object.keys(body)).toEqual(["name", "svm", "origins", "aggregates", "path", "size", "constituents_per_aggregate"]);
+    expect(Object.keys(body)).toEqual([
+      "name",
+      "svm",
+      "origins",
+      "aggregates",
+      "path",
+      "size",
+      "constituents_per_aggregate",
+    ]);
   });
 
   it("fills the sub-object defaults only inside sub-objects given", () => {
@@ -53,7 +57,18 @@ describe("cache.encodePost", () => {
     });
     expect(JSON.stringify(body["relative_size"])).toBe('{"enabled":false,"percentage":10}');
     const plain = cache.encodePost(minimalCache);
-    for (const key of ["guarantee", "writeback", "relative_size", "atime_scrub", "cifs_change_notify", "prepopulate", "dr_cache", "use_tiered_aggregate", "constituents_per_aggregate", "size"]) {
+    for (const key of [
+      "guarantee",
+      "writeback",
+      "relative_size",
+      "atime_scrub",
+      "cifs_change_notify",
+      "prepopulate",
+      "dr_cache",
+      "use_tiered_aggregate",
+      "constituents_per_aggregate",
+      "size",
+    ]) {
       expect(plain).not.toHaveProperty(key);
     }
   });
@@ -88,7 +103,12 @@ describe("cache.encodePost", () => {
 
   it("refuses is_disconnected_mode_off_for_locks false with global file locking", () => {
     expectCodecError(
-      () => cache.encodePost({ ...minimalCache, global_file_locking_enabled: true, is_disconnected_mode_off_for_locks: false }),
+      () =>
+        cache.encodePost({
+          ...minimalCache,
+          global_file_locking_enabled: true,
+          is_disconnected_mode_off_for_locks: false,
+        }),
       "is_disconnected_mode_off_for_locks",
       /always true/,
     );
@@ -117,7 +137,9 @@ describe("cache.encodePost", () => {
       /required/,
     );
     expect(
-      cache.encodePost(raw({ ...minimalCache, svm: { uuid: "s" }, origins: [{ svm: { name: "vs0" }, volume: { uuid: "v" } }] })),
+      cache.encodePost(
+        raw({ ...minimalCache, svm: { uuid: "s" }, origins: [{ svm: { name: "vs0" }, volume: { uuid: "v" } }] }),
+      ),
     ).toMatchObject({ svm: { uuid: "s" } });
   });
 
@@ -137,21 +159,43 @@ describe("cache.encodePost", () => {
       /read-only/,
     );
     expectCodecError(
-      () => cache.encodePost(raw({ ...minimalCache, origins: [{ ...minimalCache.origins[0], ip_address: "10.0.0.1" }] })),
+      () =>
+        cache.encodePost(raw({ ...minimalCache, origins: [{ ...minimalCache.origins[0], ip_address: "10.0.0.1" }] })),
       "origins[0].ip_address",
       /read-only/,
     );
     expectCodecError(
-      () => cache.encodePost(raw({ ...minimalCache, origins: [{ ...minimalCache.origins[0], cluster: { name: "c" } }] })),
+      () =>
+        cache.encodePost(raw({ ...minimalCache, origins: [{ ...minimalCache.origins[0], cluster: { name: "c" } }] })),
       "origins[0].cluster",
       /read-only/,
     );
-    expectCodecError(() => cache.encodePost(raw({ ...minimalCache, guarantee: { type: "file" } })), "guarantee.type", /one of "volume", "none"/);
+    expectCodecError(
+      () => cache.encodePost(raw({ ...minimalCache, guarantee: { type: "file" } })),
+      "guarantee.type",
+      /one of "volume", "none"/,
+    );
     expectCodecError(() => cache.encodePost(raw({ ...minimalCache, dr_cache: "true" })), "dr_cache", /boolean/);
-    expectCodecError(() => cache.encodePost(raw({ ...minimalCache, relative_size: { percentage: 1.5 } })), "relative_size.percentage", /integer/);
-    expectCodecError(() => cache.encodePost(raw({ ...minimalCache, prepopulate: { dir_paths: "/a" } })), "prepopulate.dir_paths", /array/);
-    expectCodecError(() => cache.encodePost(raw({ ...minimalCache, prepopulate: { dir_paths: ["/a", 3] } })), "prepopulate.dir_paths[1]", /string/);
-    expectCodecError(() => cache.encodePost(raw({ ...minimalCache, cifs: { enabled: true } })), "cifs", /unknown field/);
+    expectCodecError(
+      () => cache.encodePost(raw({ ...minimalCache, relative_size: { percentage: 1.5 } })),
+      "relative_size.percentage",
+      /integer/,
+    );
+    expectCodecError(
+      () => cache.encodePost(raw({ ...minimalCache, prepopulate: { dir_paths: "/a" } })),
+      "prepopulate.dir_paths",
+      /array/,
+    );
+    expectCodecError(
+      () => cache.encodePost(raw({ ...minimalCache, prepopulate: { dir_paths: ["/a", 3] } })),
+      "prepopulate.dir_paths[1]",
+      /string/,
+    );
+    expectCodecError(
+      () => cache.encodePost(raw({ ...minimalCache, cifs: { enabled: true } })),
+      "cifs",
+      /unknown field/,
+    );
   });
 });
 
@@ -175,12 +219,23 @@ describe("cache.encodePatch", () => {
     expect(cache.encodePatch({})).toEqual({});
   });
 
-  it.each([["name"], ["svm"], ["origins"], ["aggregates"], ["path"], ["size"], ["guarantee"], ["dr_cache"], ["use_tiered_aggregate"], ["is_disconnected_mode_off_for_locks"], ["global_file_locking_enabled"], ["override_encryption"], ["constituents_per_aggregate"]])(
-    "refuses %s in PATCH",
-    (key) => {
-      expectCodecError(() => cache.encodePatch(raw({ [key]: "x" })), key, /not accepted in PATCH/);
-    },
-  );
+  it.each([
+    ["name"],
+    ["svm"],
+    ["origins"],
+    ["aggregates"],
+    ["path"],
+    ["size"],
+    ["guarantee"],
+    ["dr_cache"],
+    ["use_tiered_aggregate"],
+    ["is_disconnected_mode_off_for_locks"],
+    ["global_file_locking_enabled"],
+    ["override_encryption"],
+    ["constituents_per_aggregate"],
+  ])("refuses %s in PATCH", (key) => {
+    expectCodecError(() => cache.encodePatch(raw({ [key]: "x" })), key, /not accepted in PATCH/);
+  });
 
   it("refuses read-only fields in PATCH", () => {
     expectCodecError(() => cache.encodePatch(raw({ uuid: "u" })), "uuid", /read-only/);

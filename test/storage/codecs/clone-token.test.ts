@@ -2,18 +2,16 @@
 // interface-spec.md Area A for clone tokens, plus the storage-api.md §4 decisions that concern them.
 
 import { describe, expect, it } from "vitest";
-import {
-  cloneToken,
-  type CloneTokenPatchInput,
-  type CloneTokenPostInput,
-} from "../../../src/storage/index.js";
+import { cloneToken, type CloneTokenPatchInput, type CloneTokenPostInput } from "../../../src/storage/index.js";
 import { expectCodecError, raw } from "../../support/storage/codecs-helpers.js";
 
 const NODE = "0b0a3a50-6f5e-11ea-9cb8-005056bb5d87";
 
 describe("cloneToken.encodePost", () => {
   it("sends the spec example: 40M comes out as 41943040 bytes", () => {
-    expect(cloneToken.encodePost({ node: { uuid: NODE }, reserve_size: "40M", expiry_time: { limit: "4200" } })).toEqual({
+    expect(
+      cloneToken.encodePost({ node: { uuid: NODE }, reserve_size: "40M", expiry_time: { limit: "4200" } }),
+    ).toEqual({
       node: { uuid: NODE },
       reserve_size: 41943040,
       expiry_time: { limit: "4200" },
@@ -39,11 +37,16 @@ describe("cloneToken.encodePost", () => {
   });
 
   it("leaves expiry_time out when absent (the server applies its default 60)", () => {
-    expect(cloneToken.encodePost({ node: { uuid: NODE }, reserve_size: 4096 })).toEqual({ node: { uuid: NODE }, reserve_size: 4096 });
+    expect(cloneToken.encodePost({ node: { uuid: NODE }, reserve_size: 4096 })).toEqual({
+      node: { uuid: NODE },
+      reserve_size: 4096,
+    });
   });
 
-  it("fills the default limit \"60\" inside a supplied empty expiry_time", () => {
-    expect(cloneToken.encodePost({ node: { uuid: NODE }, reserve_size: 4096, expiry_time: {} }).expiry_time).toEqual({ limit: "60" });
+  it('fills the default limit "60" inside a supplied empty expiry_time', () => {
+    expect(cloneToken.encodePost({ node: { uuid: NODE }, reserve_size: 4096, expiry_time: {} }).expiry_time).toEqual({
+      limit: "60",
+    });
   });
 
   it.each([
@@ -54,7 +57,9 @@ describe("cloneToken.encodePost", () => {
     ["P1D", "86400"],
     ["PT90M", "5400"],
   ])("sends expiry_time.limit %j as the string of seconds %j", (limit, sent) => {
-    expect(cloneToken.encodePost({ node: { uuid: NODE }, reserve_size: 4096, expiry_time: { limit } }).expiry_time).toEqual({
+    expect(
+      cloneToken.encodePost({ node: { uuid: NODE }, reserve_size: 4096, expiry_time: { limit } }).expiry_time,
+    ).toEqual({
       limit: sent,
     });
   });
@@ -76,7 +81,11 @@ describe("cloneToken.encodePost", () => {
     const base = { node: { uuid: NODE }, reserve_size: 4096 };
     expectCodecError(() => cloneToken.encodePost(raw({ ...base, uuid: "x" })), "uuid", /read-only/);
     expectCodecError(() => cloneToken.encodePost(raw({ ...base, _links: {} })), "_links", /read-only/);
-    expectCodecError(() => cloneToken.encodePost(raw({ ...base, node: { uuid: NODE, name: "n1" } })), "node.name", /read-only/);
+    expectCodecError(
+      () => cloneToken.encodePost(raw({ ...base, node: { uuid: NODE, name: "n1" } })),
+      "node.name",
+      /read-only/,
+    );
     expectCodecError(
       () => cloneToken.encodePost(raw({ ...base, expiry_time: { limit: "60", left: "PT1M" } })),
       "expiry_time.left",
@@ -93,10 +102,22 @@ describe("cloneToken.encodePost", () => {
   it("rejects structurally wrong input with the path", () => {
     expectCodecError(() => cloneToken.encodePost(raw(null)), "", /must be an object/);
     expectCodecError(() => cloneToken.encodePost(raw([])), "", /must be an object/);
-    expectCodecError(() => cloneToken.encodePost(raw({ node: NODE, reserve_size: 1 })), "node", /must be an object, got a string/);
+    expectCodecError(
+      () => cloneToken.encodePost(raw({ node: NODE, reserve_size: 1 })),
+      "node",
+      /must be an object, got a string/,
+    );
     expectCodecError(() => cloneToken.encodePost(raw({ node: { uuid: 7 }, reserve_size: 1 })), "node.uuid", /string/);
-    expectCodecError(() => cloneToken.encodePost(raw({ node: { uuid: NODE }, reserve_size: "1.5G" })), "reserve_size", /1\.5G/);
-    expectCodecError(() => cloneToken.encodePost(raw({ node: { uuid: NODE }, reserve_size: "8P" })), "reserve_size", /larger/);
+    expectCodecError(
+      () => cloneToken.encodePost(raw({ node: { uuid: NODE }, reserve_size: "1.5G" })),
+      "reserve_size",
+      /1\.5G/,
+    );
+    expectCodecError(
+      () => cloneToken.encodePost(raw({ node: { uuid: NODE }, reserve_size: "8P" })),
+      "reserve_size",
+      /larger/,
+    );
   });
 
   it("treats undefined members as absent", () => {
@@ -120,9 +141,21 @@ describe("cloneToken.encodePatch", () => {
 
   it("refuses fields PATCH does not accept", () => {
     const limit = { expiry_time: { limit: 60 } };
-    expectCodecError(() => cloneToken.encodePatch(raw({ ...limit, reserve_size: 4096 })), "reserve_size", /not accepted in PATCH/);
-    expectCodecError(() => cloneToken.encodePatch(raw({ ...limit, node: { uuid: NODE } })), "node", /not accepted in PATCH/);
-    expectCodecError(() => cloneToken.encodePatch(raw({ expiry_time: { limit: 60, left: "PT1S" } })), "expiry_time.left", /read-only/);
+    expectCodecError(
+      () => cloneToken.encodePatch(raw({ ...limit, reserve_size: 4096 })),
+      "reserve_size",
+      /not accepted in PATCH/,
+    );
+    expectCodecError(
+      () => cloneToken.encodePatch(raw({ ...limit, node: { uuid: NODE } })),
+      "node",
+      /not accepted in PATCH/,
+    );
+    expectCodecError(
+      () => cloneToken.encodePatch(raw({ expiry_time: { limit: 60, left: "PT1S" } })),
+      "expiry_time.left",
+      /read-only/,
+    );
   });
 });
 

@@ -1,11 +1,7 @@
 // The collection codec (src/storage/codecs/collection.ts).
 
 import { describe, expect, it } from "vitest";
-import {
-  cache,
-  collection,
-  nvmeNamespace,
-} from "../../../src/storage/index.js";
+import { cache, collection, nvmeNamespace } from "../../../src/storage/index.js";
 import { expectCodecError } from "../../support/storage/codecs-helpers.js";
 
 describe("collection", () => {
@@ -32,7 +28,11 @@ describe("collection", () => {
   });
 
   it("reports errors inside records with records[i].<field>", () => {
-    expectCodecError(() => collection.decode({ records: [{}, { space: { size: "x" } }] }, nvmeNamespace), "records[1].space.size", /integer/);
+    expectCodecError(
+      () => collection.decode({ records: [{}, { space: { size: "x" } }] }, nvmeNamespace),
+      "records[1].space.size",
+      /integer/,
+    );
     expectCodecError(() => collection.decode({ records: [1] }, cache), "records[0]", /object/);
     expectCodecError(() => collection.decode({ records: {} }, cache), "records", /array/);
     expectCodecError(() => collection.decode({ num_records: "2" }, cache), "num_records", /integer/);

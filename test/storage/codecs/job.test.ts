@@ -1,10 +1,7 @@
 // The job codec (src/storage/codecs/job.ts).
 
 import { describe, expect, it } from "vitest";
-import {
-  isTerminalJobState,
-  job,
-} from "../../../src/storage/index.js";
+import { isTerminalJobState, job } from "../../../src/storage/index.js";
 import { expectCodecError } from "../../support/storage/codecs-helpers.js";
 
 describe("job", () => {
@@ -36,7 +33,10 @@ describe("job", () => {
     expect(job.hrefOf(job.decodeAccepted({}))).toBeUndefined();
     const bulk = job.decodeAccepted({ num_records: 2, jobs: [{ uuid: "a" }, { uuid: "b" }] });
     expect(bulk.jobs?.length).toBe(2);
-    expect(job.decodeAccepted({ num_records: 1, records: [{ uuid: "x" }] })).toEqual({ num_records: 1, records: [{ uuid: "x" }] });
+    expect(job.decodeAccepted({ num_records: 1, records: [{ uuid: "x" }] })).toEqual({
+      num_records: 1,
+      records: [{ uuid: "x" }],
+    });
     expectCodecError(() => job.decodeAccepted({ job: "j1" }), "job", /object/);
   });
 

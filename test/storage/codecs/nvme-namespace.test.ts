@@ -2,10 +2,7 @@
 // rules, block-size defaults, rename/move refusals.
 
 import { describe, expect, it } from "vitest";
-import {
-  nvmeNamespace,
-  type NvmeNamespacePostInput,
-} from "../../../src/storage/index.js";
+import { nvmeNamespace, type NvmeNamespacePostInput } from "../../../src/storage/index.js";
 import { expectCodecError, raw } from "../../support/storage/codecs-helpers.js";
 
 const create: NvmeNamespacePostInput = {
@@ -26,7 +23,10 @@ describe("nvmeNamespace.encodePost: create", () => {
   });
 
   it("defaults block_size to 512 for vmware", () => {
-    expect(nvmeNamespace.encodePost({ ...create, os_type: "vmware" })["space"]).toEqual({ size: 104857600, block_size: 512 });
+    expect(nvmeNamespace.encodePost({ ...create, os_type: "vmware" })["space"]).toEqual({
+      size: 104857600,
+      block_size: 512,
+    });
   });
 
   it.each(["aix", "linux", "windows"] as const)("defaults block_size to 4096 for %s", (os_type) => {
@@ -34,7 +34,9 @@ describe("nvmeNamespace.encodePost: create", () => {
   });
 
   it("keeps a block_size the caller gave, and refuses one outside 512/4096", () => {
-    expect(nvmeNamespace.encodePost({ ...create, os_type: "vmware", space: { size: 4096, block_size: 4096 } })["space"]).toEqual({
+    expect(
+      nvmeNamespace.encodePost({ ...create, os_type: "vmware", space: { size: 4096, block_size: 4096 } })["space"],
+    ).toEqual({
       size: 4096,
       block_size: 4096,
     });
@@ -68,7 +70,13 @@ describe("nvmeNamespace.encodePost: create", () => {
       auto_delete: true,
     });
     expect(
-      nvmeNamespace.encodePost({ svm: { name: "vs1" }, name: "ns1", location: { volume: { uuid: "v1" } }, os_type: "aix", space: { size: 4096 } }),
+      nvmeNamespace.encodePost({
+        svm: { name: "vs1" },
+        name: "ns1",
+        location: { volume: { uuid: "v1" } },
+        os_type: "aix",
+        space: { size: 4096 },
+      }),
     ).toMatchObject({ name: "ns1", location: { volume: { uuid: "v1" } } });
     expect(nvmeNamespace.encodePost({ ...create, name: "/vol/vol1/qtree1/ns1" })["name"]).toBe("/vol/vol1/qtree1/ns1");
   });
@@ -82,9 +90,21 @@ describe("nvmeNamespace.encodePost: create", () => {
       "name",
       /`name` or `location.namespace`/,
     );
-    expectCodecError(() => nvmeNamespace.encodePost(raw({ ...create, os_type: undefined })), "os_type", /required unless cloning/);
-    expectCodecError(() => nvmeNamespace.encodePost(raw({ ...create, space: undefined })), "space.size", /required unless cloning/);
-    expectCodecError(() => nvmeNamespace.encodePost(raw({ ...create, space: { block_size: 512 } })), "space.size", /required/);
+    expectCodecError(
+      () => nvmeNamespace.encodePost(raw({ ...create, os_type: undefined })),
+      "os_type",
+      /required unless cloning/,
+    );
+    expectCodecError(
+      () => nvmeNamespace.encodePost(raw({ ...create, space: undefined })),
+      "space.size",
+      /required unless cloning/,
+    );
+    expectCodecError(
+      () => nvmeNamespace.encodePost(raw({ ...create, space: { block_size: 512 } })),
+      "space.size",
+      /required/,
+    );
   });
 
   it("refuses malformed names and a location volume that contradicts the path", () => {
@@ -100,26 +120,54 @@ describe("nvmeNamespace.encodePost: create", () => {
   });
 
   it("refuses bad enums, read-only and unknown fields", () => {
-    expectCodecError(() => nvmeNamespace.encodePost(raw({ ...create, os_type: "solaris" })), "os_type", /one of "aix", "linux", "vmware", "windows"/);
+    expectCodecError(
+      () => nvmeNamespace.encodePost(raw({ ...create, os_type: "solaris" })),
+      "os_type",
+      /one of "aix", "linux", "vmware", "windows"/,
+    );
     expectCodecError(() => nvmeNamespace.encodePost(raw({ ...create, os_type: "Linux" })), "os_type", /one of/);
     for (const key of ["uuid", "enabled", "create_time", "status", "subsystem_map", "metric", "statistics", "_links"]) {
       expectCodecError(() => nvmeNamespace.encodePost(raw({ ...create, [key]: {} })), key, /read-only/);
     }
-    expectCodecError(() => nvmeNamespace.encodePost(raw({ ...create, space: { size: 1, used: 0 } })), "space.used", /read-only/);
-    expectCodecError(() => nvmeNamespace.encodePost(raw({ ...create, space: { size: 1, guarantee: {} } })), "space.guarantee", /read-only/);
+    expectCodecError(
+      () => nvmeNamespace.encodePost(raw({ ...create, space: { size: 1, used: 0 } })),
+      "space.used",
+      /read-only/,
+    );
+    expectCodecError(
+      () => nvmeNamespace.encodePost(raw({ ...create, space: { size: 1, guarantee: {} } })),
+      "space.guarantee",
+      /read-only/,
+    );
     expectCodecError(
       () => nvmeNamespace.encodePost(raw({ ...create, location: { volume: { name: "vol1" }, qtree: { id: 1 } } })),
       "location.qtree.id",
       /read-only/,
     );
-    expectCodecError(() => nvmeNamespace.encodePost(raw({ ...create, qos_policy: { name: "p" } })), "qos_policy", /unknown field/);
-    expectCodecError(() => nvmeNamespace.encodePost(raw({ ...create, "space.block_size": 512 })), "space.block_size", /dotted keys/);
-    expectCodecError(() => nvmeNamespace.encodePost(raw({ ...create, space: { size: "1.5G" } })), "space.size", /1\.5G/);
+    expectCodecError(
+      () => nvmeNamespace.encodePost(raw({ ...create, qos_policy: { name: "p" } })),
+      "qos_policy",
+      /unknown field/,
+    );
+    expectCodecError(
+      () => nvmeNamespace.encodePost(raw({ ...create, "space.block_size": 512 })),
+      "space.block_size",
+      /dotted keys/,
+    );
+    expectCodecError(
+      () => nvmeNamespace.encodePost(raw({ ...create, space: { size: "1.5G" } })),
+      "space.size",
+      /1\.5G/,
+    );
   });
 });
 
 describe("nvmeNamespace.encodePost: clone and convert", () => {
-  const clone: NvmeNamespacePostInput = { svm: { name: "vs1" }, name: "/vol/vol1/ns2", clone: { source: { name: "/vol/vol1/ns1" } } };
+  const clone: NvmeNamespacePostInput = {
+    svm: { name: "vs1" },
+    name: "/vol/vol1/ns2",
+    clone: { source: { name: "/vol/vol1/ns1" } },
+  };
 
   it("clones without os_type or size, and adds no block_size", () => {
     expect(nvmeNamespace.encodePost(clone)).toEqual({
@@ -127,7 +175,9 @@ describe("nvmeNamespace.encodePost: clone and convert", () => {
       svm: { name: "vs1" },
       clone: { source: { name: "/vol/vol1/ns1" } },
     });
-    expect(nvmeNamespace.encodePost({ ...clone, clone: { source: { uuid: "src" } } })["clone"]).toEqual({ source: { uuid: "src" } });
+    expect(nvmeNamespace.encodePost({ ...clone, clone: { source: { uuid: "src" } } })["clone"]).toEqual({
+      source: { uuid: "src" },
+    });
   });
 
   it("allows a snapshot source in the same volume", () => {
@@ -137,14 +187,30 @@ describe("nvmeNamespace.encodePost: clone and convert", () => {
   });
 
   it("forbids os_type, space.size and space.block_size when cloning", () => {
-    expectCodecError(() => nvmeNamespace.encodePost({ ...clone, os_type: "linux" }), "os_type", /taken from the clone source/);
-    expectCodecError(() => nvmeNamespace.encodePost({ ...clone, space: { size: 4096 } }), "space.size", /taken from the clone source/);
-    expectCodecError(() => nvmeNamespace.encodePost({ ...clone, space: { block_size: 512 } }), "space.block_size", /taken from the clone source/);
+    expectCodecError(
+      () => nvmeNamespace.encodePost({ ...clone, os_type: "linux" }),
+      "os_type",
+      /taken from the clone source/,
+    );
+    expectCodecError(
+      () => nvmeNamespace.encodePost({ ...clone, space: { size: 4096 } }),
+      "space.size",
+      /taken from the clone source/,
+    );
+    expectCodecError(
+      () => nvmeNamespace.encodePost({ ...clone, space: { block_size: 512 } }),
+      "space.block_size",
+      /taken from the clone source/,
+    );
   });
 
   it("requires clone.source.uuid or .name", () => {
     expectCodecError(() => nvmeNamespace.encodePost(raw({ ...clone, clone: {} })), "clone.source", /required/);
-    expectCodecError(() => nvmeNamespace.encodePost(raw({ ...clone, clone: { source: {} } })), "clone.source", /`clone.source.uuid` or `clone.source.name`/);
+    expectCodecError(
+      () => nvmeNamespace.encodePost(raw({ ...clone, clone: { source: {} } })),
+      "clone.source",
+      /`clone.source.uuid` or `clone.source.name`/,
+    );
   });
 
   it("requires the clone and its source to be in the same volume", () => {
@@ -170,7 +236,11 @@ describe("nvmeNamespace.encodePost: clone and convert", () => {
       svm: { name: "vs1" },
       convert: { lun: { name: "/vol/vol1/lun1" } },
     });
-    expectCodecError(() => nvmeNamespace.encodePost(raw({ svm: { name: "vs1" }, convert: { lun: {} } })), "convert.lun", /required/);
+    expectCodecError(
+      () => nvmeNamespace.encodePost(raw({ svm: { name: "vs1" }, convert: { lun: {} } })),
+      "convert.lun",
+      /required/,
+    );
     expectCodecError(
       () => nvmeNamespace.encodePost({ ...clone, convert: { lun: { uuid: "l1" } } }),
       "convert",
@@ -181,16 +251,36 @@ describe("nvmeNamespace.encodePost: clone and convert", () => {
   it("refuses os_type, space.size and space.block_size when converting (taken from the LUN)", () => {
     const convert = { svm: { name: "vs1" }, convert: { lun: { name: "/vol/vol1/lun1" } } } as const;
     expectCodecError(() => nvmeNamespace.encodePost({ ...convert, os_type: "linux" }), "os_type", /taken from the LUN/);
-    expectCodecError(() => nvmeNamespace.encodePost({ ...convert, space: { size: 4096 } }), "space.size", /taken from the LUN/);
-    expectCodecError(() => nvmeNamespace.encodePost({ ...convert, space: { block_size: 512 } }), "space.block_size", /taken from the LUN/);
+    expectCodecError(
+      () => nvmeNamespace.encodePost({ ...convert, space: { size: 4096 } }),
+      "space.size",
+      /taken from the LUN/,
+    );
+    expectCodecError(
+      () => nvmeNamespace.encodePost({ ...convert, space: { block_size: 512 } }),
+      "space.block_size",
+      /taken from the LUN/,
+    );
   });
 });
 
 describe("nvmeNamespace.encodePatch", () => {
   it("sends comment, auto_delete, space.size, svm and clone", () => {
     expect(
-      nvmeNamespace.encodePatch({ comment: "c", auto_delete: false, space: { size: "2G" }, svm: { name: "vs1" }, clone: { source: { uuid: "u" } } }),
-    ).toEqual({ svm: { name: "vs1" }, space: { size: 2147483648 }, comment: "c", auto_delete: false, clone: { source: { uuid: "u" } } });
+      nvmeNamespace.encodePatch({
+        comment: "c",
+        auto_delete: false,
+        space: { size: "2G" },
+        svm: { name: "vs1" },
+        clone: { source: { uuid: "u" } },
+      }),
+    ).toEqual({
+      svm: { name: "vs1" },
+      space: { size: 2147483648 },
+      comment: "c",
+      auto_delete: false,
+      clone: { source: { uuid: "u" } },
+    });
   });
 
   it("adds no POST default in PATCH (no block_size)", () => {
@@ -199,13 +289,25 @@ describe("nvmeNamespace.encodePatch", () => {
 
   it("refuses a rename or a move", () => {
     expectCodecError(() => nvmeNamespace.encodePatch(raw({ name: "/vol/vol1/other" })), "name", /cannot be renamed/);
-    expectCodecError(() => nvmeNamespace.encodePatch(raw({ location: { volume: { name: "vol2" } } })), "location", /cannot be moved/);
+    expectCodecError(
+      () => nvmeNamespace.encodePatch(raw({ location: { volume: { name: "vol2" } } })),
+      "location",
+      /cannot be moved/,
+    );
   });
 
   it("refuses POST-only and read-only fields", () => {
     expectCodecError(() => nvmeNamespace.encodePatch(raw({ os_type: "linux" })), "os_type", /not accepted in PATCH/);
-    expectCodecError(() => nvmeNamespace.encodePatch(raw({ convert: { lun: { uuid: "l" } } })), "convert", /not accepted in PATCH/);
-    expectCodecError(() => nvmeNamespace.encodePatch(raw({ space: { block_size: 512 } })), "space.block_size", /not accepted in PATCH/);
+    expectCodecError(
+      () => nvmeNamespace.encodePatch(raw({ convert: { lun: { uuid: "l" } } })),
+      "convert",
+      /not accepted in PATCH/,
+    );
+    expectCodecError(
+      () => nvmeNamespace.encodePatch(raw({ space: { block_size: 512 } })),
+      "space.block_size",
+      /not accepted in PATCH/,
+    );
     expectCodecError(() => nvmeNamespace.encodePatch(raw({ enabled: true })), "enabled", /read-only/);
     expectCodecError(() => nvmeNamespace.encodePatch(raw({ clone: { source: {} } })), "clone.source", /required/);
   });
@@ -225,7 +327,12 @@ describe("nvmeNamespace.decode", () => {
       create_time: "2024-05-01T10:00:00-04:00",
       auto_delete: false,
       status: { state: "online", container_state: "online", read_only: false, mapped: true },
-      subsystem_map: { nsid: "00000001h", anagrpid: "00000001h", subsystem: { name: "ss1", uuid: "ss" }, _links: { self: { href: "/x" } } },
+      subsystem_map: {
+        nsid: "00000001h",
+        anagrpid: "00000001h",
+        subsystem: { name: "ss1", uuid: "ss" },
+        _links: { self: { href: "/x" } },
+      },
       metric: {
         timestamp: "2024-05-01T10:00:00Z",
         status: "ok",

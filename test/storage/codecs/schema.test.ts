@@ -54,8 +54,29 @@ import type {
   SP_BMC_LAST_UPDATE_STATES,
   SP_BMC_STATES,
 } from "../../../src/storage/index.js";
-import { arr, bool, enm, f, int, obj, size, str, type InferModel, type InferPatchInput, type InferPostInput } from "../../../src/storage/codecs/schema.js";
-import type { CachePostInput, CloneTokenPatchInput, CloneTokenPostInput, NvmeNamespacePatchInput, NvmeNamespacePostInput, QuotaRulePatchInput, QuotaRulePostInput, SoftwareDownloadInput } from "../../../src/storage/index.js";
+import {
+  arr,
+  bool,
+  enm,
+  f,
+  int,
+  obj,
+  size,
+  str,
+  type InferModel,
+  type InferPatchInput,
+  type InferPostInput,
+} from "../../../src/storage/codecs/schema.js";
+import type {
+  CachePostInput,
+  CloneTokenPatchInput,
+  CloneTokenPostInput,
+  NvmeNamespacePatchInput,
+  NvmeNamespacePostInput,
+  QuotaRulePatchInput,
+  QuotaRulePostInput,
+  SoftwareDownloadInput,
+} from "../../../src/storage/index.js";
 import type { schema as cacheSchema } from "../../../src/storage/codecs/cache.js";
 import type { schema as cloneTokenSchema } from "../../../src/storage/codecs/clone-token.js";
 import type { schema as namespaceSchema } from "../../../src/storage/codecs/nvme-namespace.js";
@@ -396,7 +417,11 @@ describe("PATCH inputs inferred from the members marked U", () => {
       atime_scrub?: { enabled?: boolean; period?: number };
       cifs_change_notify?: { enabled?: boolean };
     }>();
-    expectTypeOf<CachePrepopulateInput>().toEqualTypeOf<{ dir_paths?: string[]; exclude_dir_paths?: string[]; recurse?: boolean }>();
+    expectTypeOf<CachePrepopulateInput>().toEqualTypeOf<{
+      dir_paths?: string[];
+      exclude_dir_paths?: string[];
+      recurse?: boolean;
+    }>();
   });
   it("software: version and action, not the read-only metrocluster", () => {
     expectTypeOf<SoftwarePatchInput>().toEqualTypeOf<{ version?: string; action?: SoftwareAction }>();
@@ -426,7 +451,11 @@ describe("the engine", () => {
     }>();
   });
   it("inputs: only the members for the verb, strict enums, Size input, nested read-only members dropped", () => {
-    expectTypeOf<InferPatchInput<typeof schema>>().toEqualTypeOf<{ name?: string; bytes?: number | string; nested?: { on?: boolean } }>();
+    expectTypeOf<InferPatchInput<typeof schema>>().toEqualTypeOf<{
+      name?: string;
+      bytes?: number | string;
+      nested?: { on?: boolean };
+    }>();
     expectTypeOf<InferPostInput<typeof schema>>().toEqualTypeOf<{
       name?: string;
       kind?: "a" | "b";
@@ -444,7 +473,24 @@ describe("the engine", () => {
 });
 
 // Referenced so that the enum-set imports used by the expected shapes count as used.
-export type _Used = [Links, Reference, CacheGuaranteeType, CacheOriginState, JobState, MetricDuration, MetricStatus, NamespaceContainerState, NamespaceOsType, NamespaceState, QuotaRuleType, SoftwareCheckStatus, SoftwareDownloadState, SoftwareHistoryState, SoftwareState, FirmwareUpdateStatus];
+export type _Used = [
+  Links,
+  Reference,
+  CacheGuaranteeType,
+  CacheOriginState,
+  JobState,
+  MetricDuration,
+  MetricStatus,
+  NamespaceContainerState,
+  NamespaceOsType,
+  NamespaceState,
+  QuotaRuleType,
+  SoftwareCheckStatus,
+  SoftwareDownloadState,
+  SoftwareHistoryState,
+  SoftwareState,
+  FirmwareUpdateStatus,
+];
 
 // The POST and PATCH inputs still written by hand (required members, wider inputs of custom
 // encoders) name exactly the members the schema accepts for the verb, so they cannot drift.

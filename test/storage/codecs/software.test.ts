@@ -2,12 +2,7 @@
 // packages, download, history.
 
 import { describe, expect, it } from "vitest";
-import {
-  software,
-  softwareDownload,
-  softwareHistory,
-  softwarePackage,
-} from "../../../src/storage/index.js";
+import { software, softwareDownload, softwareHistory, softwarePackage } from "../../../src/storage/index.js";
 import { expectCodecError, raw } from "../../support/storage/codecs-helpers.js";
 
 describe("software.decode", () => {
@@ -20,11 +15,24 @@ describe("software.decode", () => {
       elapsed_duration: 120,
       estimated_duration: 5400,
       validation_results: [
-        { update_check: "NFS mounts", status: "warning", issue: { message: "Use NFS hard mounts" }, action: { message: "Remount" } },
+        {
+          update_check: "NFS mounts",
+          status: "warning",
+          issue: { message: "Use NFS hard mounts" },
+          action: { message: "Remount" },
+        },
       ],
-      post_update_checks: [{ update_check: "Cluster health", status: "error", issue: { message: "x" }, action: { message: "y" } }],
+      post_update_checks: [
+        { update_check: "Cluster health", status: "error", issue: { message: "x" }, action: { message: "y" } },
+      ],
       update_details: [
-        { phase: "Pre-update checks", state: "in_progress", elapsed_duration: 10, estimated_duration: 600, node: { name: "node1" } },
+        {
+          phase: "Pre-update checks",
+          state: "in_progress",
+          elapsed_duration: 10,
+          estimated_duration: 600,
+          node: { name: "node1" },
+        },
         { phase: "Data ONTAP updates", state: "waiting", elapsed_duration: 0, estimated_duration: 3600 },
       ],
       status_details: [
@@ -41,11 +49,36 @@ describe("software.decode", () => {
         {
           version: "9.15.1",
           firmware: {
-            cluster_fw_progress: [{ job: { uuid: "j", _links: { self: { href: "/api/cluster/jobs/j" } } }, zip_file_name: "fw.zip", update_type: "automated_update" }],
+            cluster_fw_progress: [
+              {
+                job: { uuid: "j", _links: { self: { href: "/api/cluster/jobs/j" } } },
+                zip_file_name: "fw.zip",
+                update_type: "automated_update",
+              },
+            ],
             shelf: { in_progress_count: 0, update_status: "idle" },
-            dqp: { revision: "20200101", version: "3.18", file_name: "qual.zip", record_count: { drive: 680, system: 3, device: 29, alias: 200 } },
-            sp_bmc: { fw_type: "SP", image: "primary", is_current: true, in_progress: false, percent_done: 100, running_version: "1.2", start_time: "2024-01-01T00:00:00Z", end_time: "2024-01-01T00:00:01Z" },
-            disk: { num_waiting_download: 0, total_completion_estimate: 0, average_duration_per_disk: 120, update_status: "idle" },
+            dqp: {
+              revision: "20200101",
+              version: "3.18",
+              file_name: "qual.zip",
+              record_count: { drive: 680, system: 3, device: 29, alias: 200 },
+            },
+            sp_bmc: {
+              fw_type: "SP",
+              image: "primary",
+              is_current: true,
+              in_progress: false,
+              percent_done: 100,
+              running_version: "1.2",
+              start_time: "2024-01-01T00:00:00Z",
+              end_time: "2024-01-01T00:00:01Z",
+            },
+            disk: {
+              num_waiting_download: 0,
+              total_completion_estimate: 0,
+              average_duration_per_disk: 120,
+              update_status: "idle",
+            },
           },
         },
       ],
@@ -61,9 +94,21 @@ describe("software.decode", () => {
 
   it("keeps states a newer server adds and refuses wrong shapes", () => {
     expect(software.decode({ state: "rolling_back" }).state).toBe("rolling_back");
-    expectCodecError(() => software.decode({ update_details: [{ elapsed_duration: "10" }] }), "update_details[0].elapsed_duration", /integer/);
-    expectCodecError(() => software.decode({ validation_results: [{ issue: "x" }] }), "validation_results[0].issue", /object/);
-    expectCodecError(() => software.decode({ nodes: [{ firmware: { dqp: { record_count: { drive: null } } } }] }), "nodes[0].firmware.dqp.record_count.drive", /null/);
+    expectCodecError(
+      () => software.decode({ update_details: [{ elapsed_duration: "10" }] }),
+      "update_details[0].elapsed_duration",
+      /integer/,
+    );
+    expectCodecError(
+      () => software.decode({ validation_results: [{ issue: "x" }] }),
+      "validation_results[0].issue",
+      /object/,
+    );
+    expectCodecError(
+      () => software.decode({ nodes: [{ firmware: { dqp: { record_count: { drive: null } } } }] }),
+      "nodes[0].firmware.dqp.record_count.drive",
+      /null/,
+    );
   });
 });
 
@@ -77,15 +122,36 @@ describe("software.encodePatch", () => {
   it("refuses metrocluster in PATCH: it is reported progress, read-only (decision in software.ts; the server agrees)", () => {
     const metrocluster = { clusters: [{ name: "cluster_A", state: "waiting" }] };
     expectCodecError(() => software.encodePatch(raw({ version: "9.16.1", metrocluster })), "metrocluster", /read-only/);
-    expectCodecError(() => software.encodePatch(raw({ metrocluster: { clusters: [{ state: "sleeping" }] } })), "metrocluster", /read-only/);
+    expectCodecError(
+      () => software.encodePatch(raw({ metrocluster: { clusters: [{ state: "sleeping" }] } })),
+      "metrocluster",
+      /read-only/,
+    );
     // Still decoded with its shape checked.
     expect(software.decode({ metrocluster })).toEqual({ metrocluster });
-    expectCodecError(() => software.decode({ metrocluster: { clusters: [{ state: 1 }] } }), "metrocluster.clusters[0].state", /string/);
+    expectCodecError(
+      () => software.decode({ metrocluster: { clusters: [{ state: 1 }] } }),
+      "metrocluster.clusters[0].state",
+      /string/,
+    );
   });
 
   it("refuses bad actions, read-only fields and an empty version", () => {
-    expectCodecError(() => software.encodePatch(raw({ action: "stop" })), "action", /one of "pause", "cancel", "resume"/);
-    for (const key of ["state", "pending_version", "elapsed_duration", "validation_results", "update_details", "status_details", "nodes", "_links"]) {
+    expectCodecError(
+      () => software.encodePatch(raw({ action: "stop" })),
+      "action",
+      /one of "pause", "cancel", "resume"/,
+    );
+    for (const key of [
+      "state",
+      "pending_version",
+      "elapsed_duration",
+      "validation_results",
+      "update_details",
+      "status_details",
+      "nodes",
+      "_links",
+    ]) {
       expectCodecError(() => software.encodePatch(raw({ [key]: 1 })), key, /read-only/);
     }
     expectCodecError(() => software.encodePatch(raw({ version: "" })), "version", /empty/);
@@ -114,7 +180,10 @@ describe("software.encodePatchQuery", () => {
       nodes_to_update: "node1,node2",
       return_timeout: "0",
     });
-    expect(Object.keys(software.encodePatchQuery({ stabilize_minutes: 1, validate_only: true }))).toEqual(["validate_only", "stabilize_minutes"]);
+    expect(Object.keys(software.encodePatchQuery({ stabilize_minutes: 1, validate_only: true }))).toEqual([
+      "validate_only",
+      "stabilize_minutes",
+    ]);
   });
 
   it.each([0, 61, 1.5, -1])("refuses stabilize_minutes %d (1..60)", (n) => {
@@ -131,14 +200,22 @@ describe("software.encodePatchQuery", () => {
     expectCodecError(() => software.encodePatchQuery(raw({ validate_only: "true" })), "validate_only", /boolean/);
     expectCodecError(() => software.encodePatchQuery(raw({ return_timeout: 121 })), "return_timeout", /0 to 120/);
     expectCodecError(() => software.encodePatchQuery(raw({ nodes_to_update: [] })), "nodes_to_update", /non-empty/);
-    expectCodecError(() => software.encodePatchQuery(raw({ nodes_to_update: ["a,b"] })), "nodes_to_update[0]", /commas/);
+    expectCodecError(
+      () => software.encodePatchQuery(raw({ nodes_to_update: ["a,b"] })),
+      "nodes_to_update[0]",
+      /commas/,
+    );
     expectCodecError(() => software.encodePatchQuery(raw({ force: true })), "force", /unknown query parameter/);
   });
 });
 
 describe("softwarePackage / softwareHistory", () => {
   it("decodes packages and history records", () => {
-    const pkg = { version: "9.16.1", create_time: "2024-01-01T00:00:00+00:00", _links: { self: { href: "/api/cluster/software/packages/9.16.1" } } };
+    const pkg = {
+      version: "9.16.1",
+      create_time: "2024-01-01T00:00:00+00:00",
+      _links: { self: { href: "/api/cluster/software/packages/9.16.1" } },
+    };
     expect(softwarePackage.decode(pkg)).toEqual(pkg);
     const record = {
       node: { name: "node1", uuid: "n1", _links: { self: { href: "/api/cluster/nodes/n1" } } },
@@ -158,7 +235,9 @@ describe("softwarePackage / softwareHistory", () => {
 
 describe("softwareDownload", () => {
   it("sends url, username and password", () => {
-    expect(softwareDownload.encodePost({ password: "pw", url: "http://server/package.tgz", username: "admin" })).toEqual({
+    expect(
+      softwareDownload.encodePost({ password: "pw", url: "http://server/package.tgz", username: "admin" }),
+    ).toEqual({
       url: "http://server/package.tgz",
       username: "admin",
       password: "pw",
@@ -174,11 +253,17 @@ describe("softwareDownload", () => {
   });
 
   it("refuses the progress fields in a POST", () => {
-    expectCodecError(() => softwareDownload.encodePost(raw({ url: "http://s/p", state: "running" })), "state", /read-only/);
+    expectCodecError(
+      () => softwareDownload.encodePost(raw({ url: "http://s/p", state: "running" })),
+      "state",
+      /read-only/,
+    );
   });
 
   it("decodes the progress and drops a password", () => {
-    expect(softwareDownload.decode({ state: "running", message: "Package download in progress", code: 10551382 })).toEqual({
+    expect(
+      softwareDownload.decode({ state: "running", message: "Package download in progress", code: 10551382 }),
+    ).toEqual({
       state: "running",
       message: "Package download in progress",
       code: 10551382,

@@ -2,13 +2,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  StorageCodecError,
-  formatDuration,
-  formatSize,
-  parseDuration,
-  parseSize,
-} from "../../../src/storage/index.js";
+import { StorageCodecError, formatDuration, formatSize, parseDuration, parseSize } from "../../../src/storage/index.js";
 
 const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 2000);
 
@@ -134,8 +128,19 @@ describe("formatSize", () => {
 
   it("parseSize of any accepted spelling agrees with a BigInt oracle", () => {
     const suffixes: Array<[string, bigint]> = [
-      ["", 1n], ["b", 1n], ["B", 1n], ["k", 1024n], ["KB", 1024n], ["m", 1024n ** 2n], ["Mb", 1024n ** 2n],
-      ["g", 1024n ** 3n], ["GB", 1024n ** 3n], ["T", 1024n ** 4n], ["tb", 1024n ** 4n], ["P", 1024n ** 5n], ["pB", 1024n ** 5n],
+      ["", 1n],
+      ["b", 1n],
+      ["B", 1n],
+      ["k", 1024n],
+      ["KB", 1024n],
+      ["m", 1024n ** 2n],
+      ["Mb", 1024n ** 2n],
+      ["g", 1024n ** 3n],
+      ["GB", 1024n ** 3n],
+      ["T", 1024n ** 4n],
+      ["tb", 1024n ** 4n],
+      ["P", 1024n ** 5n],
+      ["pB", 1024n ** 5n],
     ];
     fc.assert(
       fc.property(fc.stringMatching(/^[0-9]{1,18}$/), fc.constantFrom(...suffixes), (digits, [suffix, mult]) => {
@@ -254,7 +259,8 @@ describe("formatDuration", () => {
     const part = fc.option(fc.nat({ max: 100000 }), { nil: undefined });
     fc.assert(
       fc.property(part, part, part, part, (d, h, m, s) => {
-        const time = (h === undefined ? "" : `${h}H`) + (m === undefined ? "" : `${m}M`) + (s === undefined ? "" : `${s}S`);
+        const time =
+          (h === undefined ? "" : `${h}H`) + (m === undefined ? "" : `${m}M`) + (s === undefined ? "" : `${s}S`);
         const text = `P${d === undefined ? "" : `${d}D`}${time === "" ? "" : `T${time}`}`;
         if (text === "P") {
           expect(() => parseDuration(text)).toThrow(StorageCodecError);

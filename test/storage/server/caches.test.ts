@@ -21,7 +21,10 @@ describe("caches and jobs", () => {
     expect(r.status).toBe(202);
     const href = r.body.job._links.self.href as string;
     expect(href).toBe(`/api/cluster/jobs/${r.body.job.uuid}`);
-    expect((await h.call("GET", href)).body).toMatchObject({ state: "queued", description: "POST /api/storage/cache/caches" });
+    expect((await h.call("GET", href)).body).toMatchObject({
+      state: "queued",
+      description: "POST /api/storage/cache/caches",
+    });
     expect((await h.call("GET", CACHES)).body.num_records).toBe(0);
     h.clock.advance(1000);
     expect((await h.call("GET", href)).body.state).toBe("running");
@@ -33,9 +36,18 @@ describe("caches and jobs", () => {
     expect(Object.keys(list.body.records[0]).sort()).toEqual(["_links", "name", "uuid"]);
     const one = await h.call("GET", list.body.records[0]._links.self.href);
     expect(one.body).toMatchObject({
-      name: "c1", path: "/Cache1", size: 10 * 1024 ** 3, guarantee: { type: "none" },
-      writeback: { enabled: false }, relative_size: { enabled: false, percentage: 10 }, atime_scrub: { enabled: false, period: 30 },
-      cifs_change_notify: { enabled: false }, dr_cache: false, use_tiered_aggregate: false, global_file_locking_enabled: false, override_encryption: false,
+      name: "c1",
+      path: "/Cache1",
+      size: 10 * 1024 ** 3,
+      guarantee: { type: "none" },
+      writeback: { enabled: false },
+      relative_size: { enabled: false, percentage: 10 },
+      atime_scrub: { enabled: false, period: 30 },
+      cifs_change_notify: { enabled: false },
+      dr_cache: false,
+      use_tiered_aggregate: false,
+      global_file_locking_enabled: false,
+      override_encryption: false,
       origins: [{ volume: { name: "vol1" }, svm: { name: "svm1" }, state: "online", size: 100 * 1024 ** 3 }],
     });
     expect(one.body.prepopulate).toBeUndefined();
@@ -59,27 +71,49 @@ describe("caches and jobs", () => {
     expect((await post({ name: "c1" })).status).toBe(409);
     const other = await h.call("POST", CACHES, { name: "c1", svm: { name: "svm2" }, origins: origin, path: "/cache1" });
     expect(other.status).toBe(202); // another SVM's namespace
-    expect(errorOf(await post({ name: "c3", origins: [{ volume: { name: "fg1" }, svm: { name: "svm1" } }] })).target).toBe("origins[0].volume");
-    expect(errorOf(await post({ name: "c3", origins: [{ volume: { name: "vol1" } }] })).target).toBe("origins[0].svm.name");
+    expect(
+      errorOf(await post({ name: "c3", origins: [{ volume: { name: "fg1" }, svm: { name: "svm1" } }] })).target,
+    ).toBe("origins[0].volume");
+    expect(errorOf(await post({ name: "c3", origins: [{ volume: { name: "vol1" } }] })).target).toBe(
+      "origins[0].svm.name",
+    );
     expect(errorOf(await post({ name: "c3", size: "1G", aggregates: [{ name: "aggr1" }] })).code).toBe("262197");
     expect(errorOf(await post({ name: "c3", guarantee: { type: "thick" } })).target).toBe("guarantee.type");
-    expect(errorOf(await post({ name: "c3", prepopulate: { dir_paths: ["rel"] } })).target).toBe("prepopulate.dir_paths[0]");
+    expect(errorOf(await post({ name: "c3", prepopulate: { dir_paths: ["rel"] } })).target).toBe(
+      "prepopulate.dir_paths[0]",
+    );
   });
 
   it("fails the job for an offline origin; return_timeout waits for the job", async () => {
-    const r = await h.call("POST", CACHES, { name: "c9", svm: { name: "svm1" }, origins: [{ volume: { name: "vol_offline" }, svm: { name: "svm1" } }] });
+    const r = await h.call("POST", CACHES, {
+      name: "c9",
+      svm: { name: "svm1" },
+      origins: [{ volume: { name: "vol_offline" }, svm: { name: "svm1" } }],
+    });
     const job = await h.finish(r.body.job._links.self.href);
     expect(job.state).toBe("failure");
     expect(job.error.message).toMatch(/offline/);
-    const waited = await h.call("POST", `${CACHES}?return_timeout=15`, { name: "c4", svm: { name: "svm1" }, origins: origin, aggregates: [{ name: "aggr1" }, { name: "aggr2" }] });
+    const waited = await h.call("POST", `${CACHES}?return_timeout=15`, {
+      name: "c4",
+      svm: { name: "svm1" },
+      origins: origin,
+      aggregates: [{ name: "aggr1" }, { name: "aggr2" }],
+    });
     expect(waited.status).toBe(201);
     const c4 = (await h.call("GET", `${CACHES}?name=c4&fields=**`)).body.records[0];
     expect(c4).toMatchObject({ constituents_per_aggregate: 4, size: 10 * 1024 ** 3 });
-    const failed = await h.call("POST", `${CACHES}?return_timeout=15`, { name: "c10", svm: { name: "svm1" }, origins: [{ volume: { name: "vol_offline" }, svm: { name: "svm1" } }] });
+    const failed = await h.call("POST", `${CACHES}?return_timeout=15`, {
+      name: "c10",
+      svm: { name: "svm1" },
+      origins: [{ volume: { name: "vol_offline" }, svm: { name: "svm1" } }],
+    });
     expect(failed.status).toBe(400);
     // PATCH and DELETE through jobs; prepopulate recurse defaults to true.
     const href = c4._links.self.href;
-    const p = await h.call("PATCH", `${href}?return_timeout=10`, { writeback: { enabled: true }, prepopulate: { dir_paths: ["/a"] } });
+    const p = await h.call("PATCH", `${href}?return_timeout=10`, {
+      writeback: { enabled: true },
+      prepopulate: { dir_paths: ["/a"] },
+    });
     expect(p.status).toBe(200);
     expect((await h.call("GET", href)).body.writeback).toEqual({ enabled: true });
     expect(errorOf(await h.call("PATCH", href, { path: "/x" })).code).toBe("262196");

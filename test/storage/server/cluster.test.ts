@@ -20,14 +20,25 @@ describe("inventory", () => {
     expect(svms.body.records.map((s: any) => s.name)).toEqual(["svm1", "svm2"]);
     const vols = await h.call("GET", "/api/storage/volumes?fields=qtrees,svm.name&name=vol1");
     expect(vols.body.records).toHaveLength(1);
-    expect(vols.body.records[0].qtrees).toEqual([{ id: 1, name: "q1" }, { id: 2, name: "q2" }]);
+    expect(vols.body.records[0].qtrees).toEqual([
+      { id: 1, name: "q1" },
+      { id: 2, name: "q2" },
+    ]);
     expect(vols.body.records[0].svm.name).toBe("svm1");
     const node = await h.call("GET", `/api/cluster/nodes/${NODE1}`);
     expect(node.body).toMatchObject({ uuid: NODE1, name: "node1" });
   });
 
   it("takes a configured inventory", async () => {
-    const other = await start({ inventory: { nodes: [{ name: "n-a" }], svms: [{ name: "vs0" }], volumes: [{ name: "v0", svm: "vs0", qtrees: ["t"] }], aggregates: [], luns: [] } });
+    const other = await start({
+      inventory: {
+        nodes: [{ name: "n-a" }],
+        svms: [{ name: "vs0" }],
+        volumes: [{ name: "v0", svm: "vs0", qtrees: ["t"] }],
+        aggregates: [],
+        luns: [],
+      },
+    });
     try {
       const nodes = await other.call("GET", "/api/cluster/nodes");
       expect(nodes.body.records.map((n: any) => n.name)).toEqual(["n-a"]);

@@ -48,8 +48,15 @@ describe("bad requests", () => {
   it("inherited names are unknown fields, and no body, filter or field list reaches Object.prototype", async () => {
     const names = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty"];
     for (const name of names) {
-      for (const raw of [`{"${name}":{"polluted":1}}`, `{"svm.${name}":{"polluted":1}}`, `{"svm":{"${name}":{"polluted":1}}}`]) {
-        const r = await h.call("POST", "/api/storage/quota/rules", undefined, { raw, headers: { "content-type": "application/json" } });
+      for (const raw of [
+        `{"${name}":{"polluted":1}}`,
+        `{"svm.${name}":{"polluted":1}}`,
+        `{"svm":{"${name}":{"polluted":1}}}`,
+      ]) {
+        const r = await h.call("POST", "/api/storage/quota/rules", undefined, {
+          raw,
+          headers: { "content-type": "application/json" },
+        });
         expect(r.status, raw).toBe(400);
       }
       const f = await h.call("GET", `/api/storage/namespaces?svm.${name}=x`);
@@ -61,7 +68,10 @@ describe("bad requests", () => {
   });
 
   it("an inventory with inherited names is refused with InventoryError, not a crash", async () => {
-    for (const inventory of ['{"svms":[{"name":"a","__proto__":{"x":1}}]}', '{"svms":[{"name":"a","constructor":1}]}']) {
+    for (const inventory of [
+      '{"svms":[{"name":"a","__proto__":{"x":1}}]}',
+      '{"svms":[{"name":"a","constructor":1}]}',
+    ]) {
       await expect(start({ inventory: JSON.parse(inventory) })).rejects.toMatchObject({ name: "InventoryError" });
     }
   });
@@ -78,18 +88,31 @@ describe("bad requests", () => {
       [{ node: { uuid: NODE1 }, reserve_size: 4096, uuid: "x" }, undefined, 400, "262196"],
     ];
     for (const [body, raw, status, code] of cases) {
-      const r = await h.call("POST", "/api/storage/file/clone/tokens", body, raw === undefined ? {} : { raw, headers: { "content-type": "application/json" } });
+      const r = await h.call(
+        "POST",
+        "/api/storage/file/clone/tokens",
+        body,
+        raw === undefined ? {} : { raw, headers: { "content-type": "application/json" } },
+      );
       expect(r.status, JSON.stringify(body ?? raw)).toBe(status);
       expect(errorOf(r).code, JSON.stringify(body ?? raw)).toBe(code);
     }
-    const en = await h.call("POST", "/api/storage/quota/rules", { svm: { name: "svm1" }, volume: { name: "vol1" }, type: "nobody", qtree: { name: "" } });
+    const en = await h.call("POST", "/api/storage/quota/rules", {
+      svm: { name: "svm1" },
+      volume: { name: "vol1" },
+      type: "nobody",
+      qtree: { name: "" },
+    });
     expect(en.status).toBe(400);
     expect(errorOf(en)).toMatchObject({ code: "2", target: "type" });
   });
 
   it("refuses oversized bodies with 413 and keeps serving", async () => {
     const big = JSON.stringify({ comment: "x".repeat(1024 * 1024 + 10) });
-    const r = await h.call("POST", "/api/storage/namespaces", undefined, { raw: big, headers: { "content-type": "application/json" } });
+    const r = await h.call("POST", "/api/storage/namespaces", undefined, {
+      raw: big,
+      headers: { "content-type": "application/json" },
+    });
     expect(r.status).toBe(413);
     expect(errorOf(r).code).toBe("262187");
     expect((await h.call("GET", "/api/cluster/nodes")).status).toBe(200);
@@ -126,9 +149,14 @@ describe("bad requests", () => {
   });
 
   it("survives a burst of garbage and still serves", async () => {
-    const garbage = ["\u0000\u0001", "[", "null", "42", '"s"', "{\"a\":", "{}}", "\xff\xfe"];
+    const garbage = ["\u0000\u0001", "[", "null", "42", '"s"', '{"a":', "{}}", "\xff\xfe"];
     for (const g of garbage) {
-      for (const path of ["/api/storage/namespaces", "/api/storage/quota/rules", "/api/storage/cache/caches", "/api/cluster/software/download"]) {
+      for (const path of [
+        "/api/storage/namespaces",
+        "/api/storage/quota/rules",
+        "/api/storage/cache/caches",
+        "/api/cluster/software/download",
+      ]) {
         const r = await h.call("POST", path, undefined, { raw: g, headers: { "content-type": "application/json" } });
         expect(r.status).toBeGreaterThanOrEqual(400);
         expect(r.status).toBeLessThan(500);
@@ -174,7 +202,8 @@ describe("collections: fields, filters, paging", () => {
   });
 
   it("filters with =, *, |, ! and comparisons on dotted fields", async () => {
-    const names = async (q: string) => (await h.call("GET", `/api/storage/volumes?${q}`)).body.records.map((r: any) => r.name);
+    const names = async (q: string) =>
+      (await h.call("GET", `/api/storage/volumes?${q}`)).body.records.map((r: any) => r.name);
     expect(await names("svm.name=svm2")).toEqual(["vol3"]);
     expect(await names("name=vol*")).toEqual(["vol1", "vol2", "vol3", "vol_offline"]);
     expect(await names("name=vol1|fg1")).toEqual(["vol1", "fg1"]);
@@ -199,10 +228,12 @@ describe("HTTPS and password hygiene", () => {
       expect(server.url).toMatch(/^https:\/\//);
       const https = await import("node:https");
       const status = await new Promise<number>((resolve, reject) => {
-        https.get(`${server.url}/api/cluster/nodes`, { rejectUnauthorized: false, auth: "admin:clusterwire" }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        }).on("error", reject);
+        https
+          .get(`${server.url}/api/cluster/nodes`, { rejectUnauthorized: false, auth: "admin:clusterwire" }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on("error", reject);
       });
       expect(status).toBe(200);
     } finally {
@@ -215,10 +246,27 @@ describe("HTTPS and password hygiene", () => {
     const bodies: string[] = [];
     const record = (r: { text: string }) => bodies.push(r.text);
     const secret = "Dl-pa55-SECRET";
-    record(await h.call("GET", "/api/cluster/nodes", undefined, { auth: `Basic ${Buffer.from(`admin:${PASSWORD}x`).toString("base64")}` }));
-    record(await h.call("POST", `/api/storage/file/clone/tokens`, { node: { uuid: PASSWORD }, reserve_size: PASSWORD }));
-    record(await h.call("POST", "/api/cluster/software/download", { url: "http://example.test/9.17.1_image.tgz", username: "u", password: secret }));
-    record(await h.call("POST", "/api/cluster/software/download", { url: "http://example.test/x.tgz", password: { nested: secret } }));
+    record(
+      await h.call("GET", "/api/cluster/nodes", undefined, {
+        auth: `Basic ${Buffer.from(`admin:${PASSWORD}x`).toString("base64")}`,
+      }),
+    );
+    record(
+      await h.call("POST", `/api/storage/file/clone/tokens`, { node: { uuid: PASSWORD }, reserve_size: PASSWORD }),
+    );
+    record(
+      await h.call("POST", "/api/cluster/software/download", {
+        url: "http://example.test/9.17.1_image.tgz",
+        username: "u",
+        password: secret,
+      }),
+    );
+    record(
+      await h.call("POST", "/api/cluster/software/download", {
+        url: "http://example.test/x.tgz",
+        password: { nested: secret },
+      }),
+    );
     record(await h.call("POST", "/api/cluster/software/download", { url: "not a url", password: secret }));
     record(await h.call("GET", `/api/storage/volumes?name=${PASSWORD}`));
     record(await h.call("GET", `/api/storage/volumes?${PASSWORD}=1`));

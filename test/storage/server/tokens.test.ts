@@ -20,7 +20,11 @@ describe("clone tokens", () => {
     expect(small.status).toBe(201);
     expect(small.body.num_records).toBe(1);
     expect(small.body.records[0]).toMatchObject({ node: { name: "node1" }, reserve_size: 4096 });
-    const m = await h.call("POST", "/api/storage/file/clone/tokens", { node: { uuid: NODE1 }, reserve_size: "40M", expiry_time: { limit: "4200" } });
+    const m = await h.call("POST", "/api/storage/file/clone/tokens", {
+      node: { uuid: NODE1 },
+      reserve_size: "40M",
+      expiry_time: { limit: "4200" },
+    });
     expect(m.body.records[0].reserve_size).toBe(41943040);
     const href = m.body.records[0]._links.self.href as string;
     expect(href).toBe(`/api/storage/file/clone/tokens/${NODE1}/${m.body.records[0].uuid}`);
@@ -34,7 +38,10 @@ describe("clone tokens", () => {
   });
 
   it("patches the limit (lifetime restarts), deletes, and lets expired tokens disappear", async () => {
-    const t = await h.call("POST", "/api/storage/file/clone/tokens?return_records=true", { node: { uuid: NODE1 }, reserve_size: "1G" });
+    const t = await h.call("POST", "/api/storage/file/clone/tokens?return_records=true", {
+      node: { uuid: NODE1 },
+      reserve_size: "1G",
+    });
     expect(t.body.records[0].expiry_time).toEqual({ limit: "PT1M", left: "PT1M" });
     const href = t.body.records[0]._links.self.href as string;
     h.clock.advance(30_000);
@@ -55,9 +62,26 @@ describe("clone tokens", () => {
   });
 
   it("requires node.uuid and reserve_size, and a known node", async () => {
-    expect(errorOf(await h.call("POST", "/api/storage/file/clone/tokens", { reserve_size: 1 }))).toMatchObject({ code: "262195", target: "node.uuid" });
-    expect(errorOf(await h.call("POST", "/api/storage/file/clone/tokens", { node: { uuid: NODE1 } }))).toMatchObject({ target: "reserve_size" });
-    expect(errorOf(await h.call("POST", "/api/storage/file/clone/tokens", { node: { uuid: seedUuid("a", 9) }, reserve_size: 1 }))).toMatchObject({ code: "4", target: "node.uuid" });
-    expect(errorOf(await h.call("POST", "/api/storage/file/clone/tokens", { node: { uuid: NODE1 }, reserve_size: 1, expiry_time: { limit: "0" } })).code).toBe("262197");
+    expect(errorOf(await h.call("POST", "/api/storage/file/clone/tokens", { reserve_size: 1 }))).toMatchObject({
+      code: "262195",
+      target: "node.uuid",
+    });
+    expect(errorOf(await h.call("POST", "/api/storage/file/clone/tokens", { node: { uuid: NODE1 } }))).toMatchObject({
+      target: "reserve_size",
+    });
+    expect(
+      errorOf(
+        await h.call("POST", "/api/storage/file/clone/tokens", { node: { uuid: seedUuid("a", 9) }, reserve_size: 1 }),
+      ),
+    ).toMatchObject({ code: "4", target: "node.uuid" });
+    expect(
+      errorOf(
+        await h.call("POST", "/api/storage/file/clone/tokens", {
+          node: { uuid: NODE1 },
+          reserve_size: 1,
+          expiry_time: { limit: "0" },
+        }),
+      ).code,
+    ).toBe("262197");
   });
 });

@@ -96,7 +96,12 @@ export class Stats {
     const key = strategyKey(s);
     let r = this.rows.get(key);
     if (r === undefined) {
-      r = { strategy: s.name, target: s.target, counts: { inputs: 0, ok: 0, decodeError: 0, crash: 0, hang: 0, memory: 0, badError: 0 }, maxMs: 0 };
+      r = {
+        strategy: s.name,
+        target: s.target,
+        counts: { inputs: 0, ok: 0, decodeError: 0, crash: 0, hang: 0, memory: 0, badError: 0 },
+        maxMs: 0,
+      };
       this.rows.set(key, r);
     }
     return r;
@@ -132,13 +137,32 @@ export class Stats {
   /** The report table, rows in strategy order. */
   table(order: readonly Strategy[] = STRATEGIES): string {
     const rank = new Map(order.map((s, i) => [strategyKey(s), i]));
-    const rows = [...this.rows.entries()].sort((a, b) => (rank.get(a[0]) ?? 1e9) - (rank.get(b[0]) ?? 1e9) || a[0].localeCompare(b[0])).map(([, r]) => r);
-    const head = ["strategy", "decoder", "inputs", "decoded OK", "DecodeError", "crash", "hang", "memory", "bad error", "max ms"];
+    const rows = [...this.rows.entries()]
+      .sort((a, b) => (rank.get(a[0]) ?? 1e9) - (rank.get(b[0]) ?? 1e9) || a[0].localeCompare(b[0]))
+      .map(([, r]) => r);
+    const head = [
+      "strategy",
+      "decoder",
+      "inputs",
+      "decoded OK",
+      "DecodeError",
+      "crash",
+      "hang",
+      "memory",
+      "bad error",
+      "max ms",
+    ];
     const body = rows.map((r) => [r.strategy, r.target, ...COUNTS.map((c) => fmt(r.counts[c])), r.maxMs.toFixed(1)]);
-    const totals = ["total", "", ...COUNTS.map((c) => fmt(this.total(c))), Math.max(0, ...rows.map((r) => r.maxMs)).toFixed(1)];
+    const totals = [
+      "total",
+      "",
+      ...COUNTS.map((c) => fmt(this.total(c))),
+      Math.max(0, ...rows.map((r) => r.maxMs)).toFixed(1),
+    ];
     const all = [head, ...body, totals];
     const widths = head.map((_, i) => Math.max(...all.map((line) => (line[i] as string).length)));
-    const line = (cells: readonly string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ");
+    const line = (cells: readonly string[]): string =>
+      cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ");
     const rule = widths.map((w) => "-".repeat(w)).join("  ");
     return [line(head), rule, ...body.map(line), rule, line(totals)].join("\n");
   }
@@ -195,10 +219,24 @@ export async function runOne(
   row.maxMs = Math.max(row.maxMs, m.ms);
   const fail = (kind: FailureKind, detail: string, stack?: string): Failure => {
     row.counts[kind === "bad-error" ? "badError" : kind]++;
-    return { kind, seed: plan.seed, index, strategy: strategy.name, target: strategy.target, detail, ...(stack !== undefined ? { stack } : {}), input };
+    return {
+      kind,
+      seed: plan.seed,
+      index,
+      strategy: strategy.name,
+      target: strategy.target,
+      detail,
+      ...(stack !== undefined ? { stack } : {}),
+      input,
+    };
   };
-  if (m.ms > limits.timeLimitMs) return fail("hang", `took ${m.ms.toFixed(0)} ms (limit ${limits.timeLimitMs} ms), twice`);
-  if (m.grewBytes > limits.maxInputMb * 1024 * 1024) return fail("memory", `heap and buffers grew by ${(m.grewBytes / 1048576).toFixed(1)} MiB while decoding (limit ${limits.maxInputMb} MiB)`);
+  if (m.ms > limits.timeLimitMs)
+    return fail("hang", `took ${m.ms.toFixed(0)} ms (limit ${limits.timeLimitMs} ms), twice`);
+  if (m.grewBytes > limits.maxInputMb * 1024 * 1024)
+    return fail(
+      "memory",
+      `heap and buffers grew by ${(m.grewBytes / 1048576).toFixed(1)} MiB while decoding (limit ${limits.maxInputMb} MiB)`,
+    );
   switch (m.result.verdict) {
     case "ok":
       row.counts.ok++;
@@ -209,7 +247,9 @@ export async function runOne(
     case "crash":
     case "bad-error": {
       const { detail, stack } = await withStack(run, strategy.target, input, m.result);
-      return m.result.verdict === "crash" ? fail("crash", detail ?? "crash", stack) : fail("bad-error", detail ?? "DecodeError without a location", stack);
+      return m.result.verdict === "crash"
+        ? fail("crash", detail ?? "crash", stack)
+        : fail("bad-error", detail ?? "DecodeError without a location", stack);
     }
   }
 }

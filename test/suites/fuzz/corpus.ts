@@ -73,7 +73,11 @@ export function loadCorpus(root: string = findFixtureRoot()): Corpus {
       else yaml.push(readFileSync(path, "utf8"));
       if (folder === "HEAD" && m[2] === undefined && m[3] === "pb") {
         const kind = m[1] as string;
-        head.push({ kind, pb: new Uint8Array(readFileSync(path)), json: readFileSync(join(root, folder, `networking.k8s.io.v1.${kind}.json`), "utf8") });
+        head.push({
+          kind,
+          pb: new Uint8Array(readFileSync(path)),
+          json: readFileSync(join(root, folder, `networking.k8s.io.v1.${kind}.json`), "utf8"),
+        });
       }
     }
   }
@@ -83,7 +87,9 @@ export function loadCorpus(root: string = findFixtureRoot()): Corpus {
   for (const h of head) {
     const raw = rawOf(h.pb);
     pb.push(envelope(`${h.kind}List`, [...ld(1, [0x0a, 0x00]), ...ld(2, raw), ...ld(2, raw)]));
-    json.push(`{"kind":"${h.kind}List","apiVersion":"networking.k8s.io/v1","metadata":{"resourceVersion":"7"},"items":[${h.json},${h.json}]}`);
+    json.push(
+      `{"kind":"${h.kind}List","apiVersion":"networking.k8s.io/v1","metadata":{"resourceVersion":"7"},"items":[${h.json},${h.json}]}`,
+    );
   }
   const status = encode(fromJson(STATUS_JSON));
   pb.push(status);
@@ -121,7 +127,11 @@ export function typeMeta(kind: string, apiVersion = "networking.k8s.io/v1"): num
 }
 
 /** A Go-shaped envelope around `raw`. */
-export function envelope(kind: string, raw: Uint8Array | readonly number[], apiVersion = "networking.k8s.io/v1"): Uint8Array {
+export function envelope(
+  kind: string,
+  raw: Uint8Array | readonly number[],
+  apiVersion = "networking.k8s.io/v1",
+): Uint8Array {
   const out = new Sink();
   out.push(MAGIC);
   out.push(ld(1, typeMeta(kind, apiVersion)));
@@ -183,5 +193,3 @@ export function docOf(bytes: Uint8Array): PbDoc {
   }
   return d;
 }
-
-

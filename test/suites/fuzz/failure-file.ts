@@ -22,7 +22,12 @@ export function formatFailure(f: Failure): string {
   const data = f.input.data;
   const chunks = typeof data === "string" || data instanceof Uint8Array ? [data] : data;
   lines.push(`input: ${typeof data === "string" || data instanceof Uint8Array ? "single" : "chunks"}`);
-  for (const c of chunks) lines.push(typeof c === "string" ? `text ${JSON.stringify(c)}` : `hex ${Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString("hex")}`);
+  for (const c of chunks)
+    lines.push(
+      typeof c === "string"
+        ? `text ${JSON.stringify(c)}`
+        : `hex ${Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString("hex")}`,
+    );
   return lines.join("\n") + "\n";
 }
 
@@ -47,9 +52,14 @@ export function parseFailure(text: string): ParsedFailure {
     }
   }
   const target = header["target"];
-  if (target === undefined || !(TARGETS as readonly string[]).includes(target)) throw new Error(`failure file names no known target (got ${String(target)})`);
+  if (target === undefined || !(TARGETS as readonly string[]).includes(target))
+    throw new Error(`failure file names no known target (got ${String(target)})`);
   const single = header["input"] === "single";
   if (single && chunks.length !== 1) throw new Error(`failure file has ${chunks.length} inputs, want 1`);
   const options = JSON.parse(header["options"] ?? "{}") as Record<string, number | boolean>;
-  return { target: target as TargetName, input: { data: single ? (chunks[0] as Uint8Array | string) : chunks, options }, header };
+  return {
+    target: target as TargetName,
+    input: { data: single ? (chunks[0] as Uint8Array | string) : chunks, options },
+    header,
+  };
 }

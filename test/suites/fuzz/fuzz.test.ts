@@ -4,7 +4,17 @@
 
 import { describe, expect, it } from "vitest";
 import { DecodeError } from "../../../src/networking/index.js";
-import { FailureSink, Stats, inputAt, inputFor, makePlan, runOne, runRange, strategyAt, type Limits } from "./campaign.js";
+import {
+  FailureSink,
+  Stats,
+  inputAt,
+  inputFor,
+  makePlan,
+  runOne,
+  runRange,
+  strategyAt,
+  type Limits,
+} from "./campaign.js";
 import { loadCorpus } from "./corpus.js";
 import { STRATEGIES, strategyKey, type Strategy } from "./strategies.js";
 import { classify, locationProblem, type FuzzInput } from "./targets.js";
@@ -46,7 +56,9 @@ describe(`fuzz slice, seed ${SEED}: only results or located DecodeErrors`, () =>
     const failures = new FailureSink(3);
     const seen: number[] = [];
     await runRange(makePlan(SEED), corpus, 1000, 4000, stats, LIMITS, failures, (i) => seen.push(i));
-    expect(failures.kept.map((f) => `${f.kind} at input ${f.index} (${f.strategy}/${f.target}): ${f.detail}`)).toEqual([]);
+    expect(failures.kept.map((f) => `${f.kind} at input ${f.index} (${f.strategy}/${f.target}): ${f.detail}`)).toEqual(
+      [],
+    );
     expect(stats.total("inputs")).toBe(3000);
     expect(seen).toEqual(Array.from({ length: 3000 }, (_, k) => 1000 + k));
   });
@@ -75,7 +87,8 @@ describe("the campaign schedule", () => {
 
   it("input i is the same whatever ran before it, and differs between indexes and seeds", () => {
     const plan = makePlan(SEED);
-    const key = (x: { strategy: Strategy; input: FuzzInput }): string => `${strategyKey(x.strategy)} ${JSON.stringify(x.input.options)} ${serialise(x.input.data)}`;
+    const key = (x: { strategy: Strategy; input: FuzzInput }): string =>
+      `${strategyKey(x.strategy)} ${JSON.stringify(x.input.options)} ${serialise(x.input.data)}`;
     const forward = Array.from({ length: 40 }, (_, i) => key(inputAt(plan, corpus, i)));
     const backward = Array.from({ length: 40 }, (_, k) => key(inputAt(plan, corpus, 39 - k))).reverse();
     expect(backward).toEqual(forward);
@@ -86,13 +99,20 @@ describe("the campaign schedule", () => {
 });
 
 describe("the oracle", () => {
-  const fake: Strategy = { name: "fake", target: "decode", weight: 1, generate: () => ({ data: new Uint8Array(0), options: {} }) };
+  const fake: Strategy = {
+    name: "fake",
+    target: "decode",
+    weight: 1,
+    generate: () => ({ data: new Uint8Array(0), options: {} }),
+  };
   const input: FuzzInput = { data: new Uint8Array(0), options: {} };
   const plan = makePlan(1, [fake]);
 
   it("a non-DecodeError exception is a crash", async () => {
     const stats = new Stats();
-    const f = await runOne(plan, fake, input, 0, stats, LIMITS, () => classify(new TypeError("x is undefined"), "decode", 0));
+    const f = await runOne(plan, fake, input, 0, stats, LIMITS, () =>
+      classify(new TypeError("x is undefined"), "decode", 0),
+    );
     expect(f?.kind).toBe("crash");
     expect(f?.detail).toContain("TypeError: x is undefined");
     expect(stats.row(fake).counts.crash).toBe(1);
@@ -161,7 +181,9 @@ describe("the oracle", () => {
     expect(classify(new DecodeError("json", "bad", { line: 2, column: 4 }), "json", 10).verdict).toBe("decode-error");
     expect(classify(new DecodeError("json", "bad", { path: "spec" }), "json", 10).verdict).toBe("bad-error");
     expect(classify(new DecodeError("yaml", "bad", { line: 0, column: 1 }), "yaml", 10).verdict).toBe("bad-error");
-    expect(locationProblem(new DecodeError("yaml", "bad", { document: 1, line: 1, column: 1, offset: 0 }), "yaml", 0)).toBeUndefined();
+    expect(
+      locationProblem(new DecodeError("yaml", "bad", { document: 1, line: 1, column: 1, offset: 0 }), "yaml", 0),
+    ).toBeUndefined();
     expect(classify("a string", "yaml", 0).verdict).toBe("crash");
   });
 });

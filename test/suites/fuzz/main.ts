@@ -3,7 +3,18 @@ import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
-import { DEFAULT_LIMITS, Stats, fmt, inputAt, makePlan, memoryInUse, type Failure, type FailureKind, type Limits, type Plan } from "./campaign.js";
+import {
+  DEFAULT_LIMITS,
+  Stats,
+  fmt,
+  inputAt,
+  makePlan,
+  memoryInUse,
+  type Failure,
+  type FailureKind,
+  type Limits,
+  type Plan,
+} from "./campaign.js";
 import { findFixtureRoot, loadCorpus, type Corpus } from "./corpus.js";
 import { formatFailure, parseFailure } from "./failure-file.js";
 import { SLOT_WORDS, type FromWorker, type ToWorker, type WorkerInit } from "./protocol.js";
@@ -89,7 +100,8 @@ function main(): void {
   const strategies = select(v.target ?? [], v.strategy ?? []);
   if (v.list === true) {
     const total = strategies.reduce((n, s) => n + s.weight, 0);
-    for (const s of strategies) console.log(`${strategyKey(s).padEnd(34)} ${((100 * s.weight) / total).toFixed(1).padStart(5)}%`);
+    for (const s of strategies)
+      console.log(`${strategyKey(s).padEnd(34)} ${((100 * s.weight) / total).toFixed(1).padStart(5)}%`);
     return;
   }
   const fixtures = v.fixtures !== undefined ? resolve(v.fixtures) : findFixtureRoot();
@@ -127,17 +139,24 @@ function usageError(message: string): never {
 function num(text: string | undefined, fallback: number, flag: string): number {
   if (text === undefined) return fallback;
   const n = Number(text.replace(/_/g, ""));
-  if (!Number.isFinite(n) || n < 0 || !Number.isInteger(n)) usageError(`${flag} wants a non-negative integer, got ${JSON.stringify(text)}`);
+  if (!Number.isFinite(n) || n < 0 || !Number.isInteger(n))
+    usageError(`${flag} wants a non-negative integer, got ${JSON.stringify(text)}`);
   return n;
 }
 
 function select(targets: readonly string[], names: readonly string[]): Strategy[] {
   const wantTargets = new Set(targets.flatMap((t) => t.split(",")).filter((t) => t !== ""));
-  for (const t of wantTargets) if (!(TARGETS as readonly string[]).includes(t)) usageError(`unknown --target ${JSON.stringify(t)}; one of ${TARGETS.join(", ")}`);
+  for (const t of wantTargets)
+    if (!(TARGETS as readonly string[]).includes(t))
+      usageError(`unknown --target ${JSON.stringify(t)}; one of ${TARGETS.join(", ")}`);
   const wantNames = new Set(names.flatMap((n) => n.split(",")).filter((n) => n !== ""));
-  for (const n of wantNames) if (!STRATEGIES.some((s) => s.name === n || strategyKey(s) === n)) usageError(`unknown --strategy ${JSON.stringify(n)}; see --list`);
+  for (const n of wantNames)
+    if (!STRATEGIES.some((s) => s.name === n || strategyKey(s) === n))
+      usageError(`unknown --strategy ${JSON.stringify(n)}; see --list`);
   const out = STRATEGIES.filter(
-    (s) => (wantTargets.size === 0 || wantTargets.has(s.target)) && (wantNames.size === 0 || wantNames.has(s.name) || wantNames.has(strategyKey(s))),
+    (s) =>
+      (wantTargets.size === 0 || wantTargets.has(s.target)) &&
+      (wantNames.size === 0 || wantNames.has(s.name) || wantNames.has(strategyKey(s))),
   );
   if (out.length === 0) usageError("no strategy matches the --target/--strategy selection");
   return out;
@@ -181,8 +200,12 @@ class Campaign {
 
   start(): void {
     const a = this.args;
-    console.log(`clusterwire fuzz: seed ${a.seed}, ${fmt(a.iterations)} inputs, ${a.workers} worker${a.workers === 1 ? "" : "s"}`);
-    console.log(`  ${a.strategies.length} strategies over ${new Set(a.strategies.map((s) => s.target)).size} decoders; time limit ${a.limits.timeLimitMs} ms/input; fixtures ${a.fixtures}`);
+    console.log(
+      `clusterwire fuzz: seed ${a.seed}, ${fmt(a.iterations)} inputs, ${a.workers} worker${a.workers === 1 ? "" : "s"}`,
+    );
+    console.log(
+      `  ${a.strategies.length} strategies over ${new Set(a.strategies.map((s) => s.target)).size} decoders; time limit ${a.limits.timeLimitMs} ms/input; fixtures ${a.fixtures}`,
+    );
     console.log(`  replay an input with: npm run fuzz -- --replay FILE; rerun this campaign with: --seed ${a.seed}`);
     for (let i = 0; i < a.workers; i++) this.slots.push(this.spawn(i));
     this.watchdog = setInterval(() => this.checkStalls(), Math.max(20, Math.min(250, a.limits.timeLimitMs / 4)));
@@ -205,9 +228,18 @@ class Campaign {
       workerData: init,
       resourceLimits: { maxOldGenerationSizeMb: a.maxOldMb, maxYoungGenerationSizeMb: 64 },
     });
-    const slot: Slot = { worker, range: undefined, confirming: undefined, beats: 0, lastChange: performance.now(), killed: false };
+    const slot: Slot = {
+      worker,
+      range: undefined,
+      confirming: undefined,
+      beats: 0,
+      lastChange: performance.now(),
+      killed: false,
+    };
     worker.on("message", (m: FromWorker) => this.onMessage(i, slot, m));
-    worker.on("error", (e: Error & { code?: string }) => this.onDeath(i, slot, e.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : "crash", `${e.name}: ${e.message}`));
+    worker.on("error", (e: Error & { code?: string }) =>
+      this.onDeath(i, slot, e.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : "crash", `${e.name}: ${e.message}`),
+    );
     worker.on("exit", (code) => {
       if (!slot.killed && !this.finished) this.onDeath(i, slot, "crash", `worker exited with code ${code}`);
     });
@@ -234,7 +266,8 @@ class Campaign {
 
   private assign(i: number, slot: Slot): void {
     const c = slot.confirming;
-    const r: [number, number] | undefined = c !== undefined ? [c.index, c.index + 1] : (this.pending.shift() ?? this.fresh());
+    const r: [number, number] | undefined =
+      c !== undefined ? [c.index, c.index + 1] : (this.pending.shift() ?? this.fresh());
     if (r === undefined) {
       slot.range = undefined;
       this.maybeFinish();
@@ -266,7 +299,13 @@ class Campaign {
       }
       if (now - slot.lastChange <= this.args.limits.timeLimitMs) return;
       const index = Atomics.load(this.shared, i * SLOT_WORDS);
-      this.replace(i, slot, "hang", index, `no progress for ${(now - slot.lastChange).toFixed(0)} ms (limit ${this.args.limits.timeLimitMs} ms)`);
+      this.replace(
+        i,
+        slot,
+        "hang",
+        index,
+        `no progress for ${(now - slot.lastChange).toFixed(0)} ms (limit ${this.args.limits.timeLimitMs} ms)`,
+      );
     });
   }
 
@@ -356,7 +395,9 @@ class Campaign {
     console.log("");
     console.log(this.stats.table(this.args.strategies));
     console.log("");
-    console.log(`seed ${this.args.seed}: ${fmt(total)} inputs in ${secs.toFixed(1)} s wall time, ${fmt(Math.round(total / secs))} inputs/s on ${this.args.workers} worker${this.args.workers === 1 ? "" : "s"}`);
+    console.log(
+      `seed ${this.args.seed}: ${fmt(total)} inputs in ${secs.toFixed(1)} s wall time, ${fmt(Math.round(total / secs))} inputs/s on ${this.args.workers} worker${this.args.workers === 1 ? "" : "s"}`,
+    );
     for (const n of this.notes) console.log(`note: ${n}`);
     const failures = this.stats.failures();
     if (failures > 0) {
@@ -389,7 +430,9 @@ async function replay(files: readonly string[], limits: Limits): Promise<void> {
       verdict = `memory (grew ${grewMb.toFixed(1)} MiB)`;
       failed = true;
     }
-    console.log(`${file}: ${target}, recorded as ${header["kind"] ?? "?"} (${header["strategy"] ?? "?"}, seed ${header["seed"] ?? "?"}, index ${header["index"] ?? "?"})`);
+    console.log(
+      `${file}: ${target}, recorded as ${header["kind"] ?? "?"} (${header["strategy"] ?? "?"}, seed ${header["seed"] ?? "?"}, index ${header["index"] ?? "?"})`,
+    );
     console.log(`  -> ${verdict} in ${ms.toFixed(1)} ms${r.detail !== undefined ? `: ${r.detail}` : ""}`);
     if (r.stack !== undefined && (r.verdict === "crash" || r.verdict === "bad-error")) console.log(r.stack);
   }

@@ -24,7 +24,16 @@ import {
   structuralEdit,
   truncationPoints,
 } from "./mutators.js";
-import { WT, paddedVarint, readVarint, serialize, varint, type Edit, type PbDoc, type PbNode } from "../../support/protobuf-wire.js";
+import {
+  WT,
+  paddedVarint,
+  readVarint,
+  serialize,
+  varint,
+  type Edit,
+  type PbDoc,
+  type PbNode,
+} from "../../support/protobuf-wire.js";
 import { Rng, inputRng } from "./rng.js";
 import { STRATEGIES, strategyKey } from "./strategies.js";
 import { hex } from "../../support/bytes.js";
@@ -67,7 +76,8 @@ describe("strategies are deterministic per (seed, index)", () => {
       const again = Array.from({ length: n }, (_, i) => inputFor(s, corpus, 42, i));
       expect(again).toEqual(draws);
       // And they vary (a generator that ignores its rng would not).
-      if (n > 2) expect(new Set(draws.map((d) => JSON.stringify([d.options, render(d.data)]))).size).toBeGreaterThan(n / 3);
+      if (n > 2)
+        expect(new Set(draws.map((d) => JSON.stringify([d.options, render(d.data)]))).size).toBeGreaterThan(n / 3);
     });
   }
 });
@@ -81,7 +91,8 @@ describe("varints", () => {
     expect(varint(2n ** 64n).length).toBe(10); // 65 bits: a 10th byte above 1, which Go calls overflow
     expect(varint(2n ** 70n).length).toBe(11);
     expect(varint(-1)).toEqual(varint(2n ** 64n - 1n));
-    for (const v of [...INTERESTING_VARINTS, ...hugeLengths(12345)]) expect(readVarint(Uint8Array.from(varint(v)), 0).value).toBe(v);
+    for (const v of [...INTERESTING_VARINTS, ...hugeLengths(12345)])
+      expect(readVarint(Uint8Array.from(varint(v)), 0).value).toBe(v);
   });
 
   it("padded encodings read back as the same value", () => {
@@ -178,7 +189,10 @@ describe("protobuf trees", () => {
       let ok = false;
       for (let k = 0; k <= Math.min(out.length, a.bytes.length) && !ok; k++) {
         const tail = out.length - k;
-        ok = tail <= b.bytes.length && hex(out.subarray(0, k)) === hex(a.bytes.subarray(0, k)) && hex(out.subarray(k)) === hex(b.bytes.subarray(b.bytes.length - tail));
+        ok =
+          tail <= b.bytes.length &&
+          hex(out.subarray(0, k)) === hex(a.bytes.subarray(0, k)) &&
+          hex(out.subarray(k)) === hex(b.bytes.subarray(b.bytes.length - tail));
       }
       expect(ok).toBe(true);
     }
@@ -214,7 +228,9 @@ describe("byte mutations", () => {
             if (op === "delete") expect(grow >= -16 && grow <= -1).toBe(true);
             else expect(grow >= 1 && grow <= (op === "insert" ? 8 : 64)).toBe(true);
             // Same prefix and suffix, with one changed run between them.
-            expect(commonPrefix(out, input) + commonSuffix(out, input)).toBeGreaterThanOrEqual(Math.min(out.length, input.length));
+            expect(commonPrefix(out, input) + commonSuffix(out, input)).toBeGreaterThanOrEqual(
+              Math.min(out.length, input.length),
+            );
             break;
           }
           case "truncate":
@@ -320,7 +336,16 @@ describe("streams and failure files", () => {
       { data: [Uint8Array.of(1), new Uint8Array(0), "x\ny", Uint8Array.of(2)], options: {} },
     ];
     for (const input of inputs) {
-      const text = formatFailure({ kind: "crash", seed: 9, index: 3, strategy: "s", target: "json-watch-stream", detail: "TypeError: x\ny", stack: "E\n  at f\n  at g", input });
+      const text = formatFailure({
+        kind: "crash",
+        seed: 9,
+        index: 3,
+        strategy: "s",
+        target: "json-watch-stream",
+        detail: "TypeError: x\ny",
+        stack: "E\n  at f\n  at g",
+        input,
+      });
       const back = parseFailure(text);
       expect(back.target).toBe("json-watch-stream");
       expect(back.input).toEqual(input);

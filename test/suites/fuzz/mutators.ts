@@ -1,12 +1,34 @@
 import type { Rng } from "./rng.js";
-import { MAGIC, WT, Sink, paddedVarint, serialize, tag, varint, type Edit, type PbDoc, type PbNode } from "../../support/protobuf-wire.js";
+import {
+  MAGIC,
+  WT,
+  Sink,
+  paddedVarint,
+  serialize,
+  tag,
+  varint,
+  type Edit,
+  type PbDoc,
+  type PbNode,
+} from "../../support/protobuf-wire.js";
 
 // ------------------------------------------------------------------ bytes
 
 /** Byte values that sit on varint, wire-type and sign boundaries. */
-export const INTERESTING_BYTES = [0x00, 0x01, 0x7f, 0x80, 0xff, 0x08, 0x0a, 0x12, 0x1a, 0x22, 0x2b, 0x2c, 0x6b] as const;
+export const INTERESTING_BYTES = [
+  0x00, 0x01, 0x7f, 0x80, 0xff, 0x08, 0x0a, 0x12, 0x1a, 0x22, 0x2b, 0x2c, 0x6b,
+] as const;
 
-export const BYTE_OPS = ["flip", "interesting", "random", "insert", "delete", "duplicate", "truncate", "varint-run"] as const;
+export const BYTE_OPS = [
+  "flip",
+  "interesting",
+  "random",
+  "insert",
+  "delete",
+  "duplicate",
+  "truncate",
+  "varint-run",
+] as const;
 export type ByteOp = (typeof BYTE_OPS)[number];
 
 /** Applies `count` random byte-level mutations. */
@@ -52,7 +74,9 @@ export function applyByteOp(rng: Rng, input: Uint8Array, op: ByteOp): Uint8Array
     case "varint-run": {
       // A run of continuation bytes: a varint that is too long, or never ends.
       const k = rng.range(1, 11);
-      const run = Uint8Array.from({ length: k }, (_, i) => (i === k - 1 && rng.chance(0.5) ? rng.int(0x80) : rng.chance(0.5) ? 0xff : 0x80));
+      const run = Uint8Array.from({ length: k }, (_, i) =>
+        i === k - 1 && rng.chance(0.5) ? rng.int(0x80) : rng.chance(0.5) ? 0xff : 0x80,
+      );
       const at = rng.int(n);
       const out = input.slice();
       out.set(run.subarray(0, Math.min(k, n - at)), at);
@@ -156,7 +180,21 @@ export function hugeLengths(actual: number): bigint[] {
 
 /** Varint values on every boundary that matters to int32/int64/bool readers. */
 export const INTERESTING_VARINTS: readonly bigint[] = [
-  0n, 1n, 2n, 0x7fn, 0x80n, 0x7fffffffn, 0x80000000n, 0xffffffffn, 0x100000000n, 2n ** 53n + 1n, 2n ** 63n - 1n, 2n ** 63n, 2n ** 64n - 1n, 2n ** 64n, 2n ** 70n - 1n,
+  0n,
+  1n,
+  2n,
+  0x7fn,
+  0x80n,
+  0x7fffffffn,
+  0x80000000n,
+  0xffffffffn,
+  0x100000000n,
+  2n ** 53n + 1n,
+  2n ** 63n - 1n,
+  2n ** 63n,
+  2n ** 64n - 1n,
+  2n ** 64n,
+  2n ** 70n - 1n,
 ];
 
 /** Strings that are not valid UTF-8, or are at its edges. */
@@ -189,19 +227,34 @@ export type StructuralOp = (typeof STRUCTURAL_OPS)[number];
 
 /** The nodes an op can apply to. */
 function candidates(doc: PbDoc, op: StructuralOp): readonly PbNode[] {
-  if (op === "length" || op === "huge-length" || op === "overlong-length") return doc.all.filter((n) => n.wt === WT.LEN);
+  if (op === "length" || op === "huge-length" || op === "overlong-length")
+    return doc.all.filter((n) => n.wt === WT.LEN);
   return doc.all;
 }
 
 /** One edit of kind `op` to a random suitable node, or undefined when the doc has none. */
-export function structuralEdit(rng: Rng, doc: PbDoc, op: StructuralOp, donors: readonly PbDoc[] = []): [PbNode, Edit] | undefined {
+export function structuralEdit(
+  rng: Rng,
+  doc: PbDoc,
+  op: StructuralOp,
+  donors: readonly PbDoc[] = [],
+): [PbNode, Edit] | undefined {
   const nodes = candidates(doc, op);
   if (nodes.length === 0) return undefined;
   const n = rng.pick(nodes);
   const payload = n.end - n.dataStart;
   switch (op) {
     case "length": {
-      const v = rng.pick([0, 1, payload - 1, payload + 1, payload + rng.range(2, 200), Math.max(0, payload - rng.range(2, 50)), payload * 2, rng.int(1 << 16)]);
+      const v = rng.pick([
+        0,
+        1,
+        payload - 1,
+        payload + 1,
+        payload + rng.range(2, 200),
+        Math.max(0, payload - rng.range(2, 50)),
+        payload * 2,
+        rng.int(1 << 16),
+      ]);
       return [n, { op: "length", bytes: varint(Math.max(0, v)) }];
     }
     case "huge-length":
@@ -214,7 +267,18 @@ export function structuralEdit(rng: Rng, doc: PbDoc, op: StructuralOp, donors: r
       return [n, { op: "tag", bytes: tag(n.no, wt) }];
     }
     case "field-number": {
-      const no = rng.pick([0, rng.range(1, 20), rng.range(1, 20), 15, 16, 2047, 2048, 2 ** 29 - 1, 2 ** 29, 2 ** 32 - 1]);
+      const no = rng.pick([
+        0,
+        rng.range(1, 20),
+        rng.range(1, 20),
+        15,
+        16,
+        2047,
+        2048,
+        2 ** 29 - 1,
+        2 ** 29,
+        2 ** 32 - 1,
+      ]);
       return [n, { op: "tag", bytes: varint(BigInt(no) * 8n + BigInt(n.wt)) }];
     }
     case "overlong-tag":
@@ -236,7 +300,12 @@ export function structuralEdit(rng: Rng, doc: PbDoc, op: StructuralOp, donors: r
 
 /** A value for a node of wire type `wt`: interesting varints, bad UTF-8, a donor's payload, random bytes. */
 function replacementValue(rng: Rng, wt: number, donors: readonly PbDoc[]): Uint8Array {
-  if (wt === WT.VARINT) return Uint8Array.from(rng.chance(0.8) ? varint(rng.pick(INTERESTING_VARINTS)) : [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]);
+  if (wt === WT.VARINT)
+    return Uint8Array.from(
+      rng.chance(0.8)
+        ? varint(rng.pick(INTERESTING_VARINTS))
+        : [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f],
+    );
   if (wt === WT.I64) return rng.bytes(8);
   if (wt === WT.I32) return rng.bytes(4);
   const r = rng.float();
@@ -277,7 +346,13 @@ function strayField(rng: Rng, donors: readonly PbDoc[]): Uint8Array {
 }
 
 /** Applies `count` structural edits of random kinds and writes the result. */
-export function mutateStructure(rng: Rng, doc: PbDoc, count: number, donors: readonly PbDoc[] = [], ops: readonly StructuralOp[] = STRUCTURAL_OPS): Uint8Array {
+export function mutateStructure(
+  rng: Rng,
+  doc: PbDoc,
+  count: number,
+  donors: readonly PbDoc[] = [],
+  ops: readonly StructuralOp[] = STRUCTURAL_OPS,
+): Uint8Array {
   const edits = new Map<PbNode, Edit[]>();
   for (let i = 0; i < count; i++) {
     const e = structuralEdit(rng, doc, rng.pick(ops), donors);
@@ -340,11 +415,17 @@ function repeatInto(out: Uint8Array, at: number, unit: readonly number[], times:
   const total = unit.length * times;
   if (total === 0) return;
   out.set(unit, at);
-  for (let done = unit.length; done < total; done *= 2) out.copyWithin(at + done, at, at + Math.min(done, total - done));
+  for (let done = unit.length; done < total; done *= 2)
+    out.copyWithin(at + done, at, at + Math.min(done, total - done));
 }
 
 /** `depth` length-delimited fields for field `no`, each holding the next, around `core`. */
-export function deepMessages(depth: number, no = 1, core: Uint8Array = new Uint8Array(0), coreKey = `${core.length}`): Uint8Array {
+export function deepMessages(
+  depth: number,
+  no = 1,
+  core: Uint8Array = new Uint8Array(0),
+  coreKey = `${core.length}`,
+): Uint8Array {
   return cached(`m:${depth}:${no}:${coreKey}`, () => {
     // Built from the inside out; each level adds a tag and a length prefix.
     const t = tag(no, WT.LEN);
@@ -580,7 +661,11 @@ export function mutateJsonValues(rng: Rng, text: string, count: number): string 
         if (spans.objectStarts.length === 0) break;
         const at = rng.pick(spans.objectStarts);
         const empty = /^\s*}/.test(text.slice(at, at + 64));
-        edits.push({ at, remove: 0, insert: `${JSON.stringify(rng.pick(HOSTILE_KEYS))}:${rng.pick(HOSTILE_JSON_VALUES)}${empty ? "" : ","}` });
+        edits.push({
+          at,
+          remove: 0,
+          insert: `${JSON.stringify(rng.pick(HOSTILE_KEYS))}:${rng.pick(HOSTILE_JSON_VALUES)}${empty ? "" : ","}`,
+        });
         break;
       }
       case "duplicate-member": {
@@ -596,7 +681,8 @@ export function mutateJsonValues(rng: Rng, text: string, count: number): string 
         const after = /^\s*,/.exec(text.slice(b, b + 16));
         const before = /,\s*$/.exec(text.slice(Math.max(0, a - 16), a));
         if (after !== null) edits.push({ at: a, remove: b - a + after[0].length, insert: "" });
-        else if (before !== null) edits.push({ at: a - before[0].length, remove: b - a + before[0].length, insert: "" });
+        else if (before !== null)
+          edits.push({ at: a - before[0].length, remove: b - a + before[0].length, insert: "" });
         else edits.push({ at: a, remove: b - a, insert: "" });
         break;
       }
@@ -627,16 +713,100 @@ export function applyTextEdits(text: string, edits: { at: number; remove: number
 }
 
 const JSON_TOKENS: readonly string[] = [
-  "{", "}", "[", "]", ":", ",", '"', "\\", "\\u00", "\\ud800", " ", "\n", "\t", "\r", "\u2028", "\ufeff", "\u0000", "\ud800",
-  "//", "/*", "'", "NaN", "Infinity", "0x10", "-", ".", "e", "tru", "nul", '"kind"', '"apiVersion"', '"metadata"', '"__proto__"',
+  "{",
+  "}",
+  "[",
+  "]",
+  ":",
+  ",",
+  '"',
+  "\\",
+  "\\u00",
+  "\\ud800",
+  " ",
+  "\n",
+  "\t",
+  "\r",
+  "\u2028",
+  "\ufeff",
+  "\u0000",
+  "\ud800",
+  "//",
+  "/*",
+  "'",
+  "NaN",
+  "Infinity",
+  "0x10",
+  "-",
+  ".",
+  "e",
+  "tru",
+  "nul",
+  '"kind"',
+  '"apiVersion"',
+  '"metadata"',
+  '"__proto__"',
   ...HOSTILE_JSON_VALUES,
 ];
 
 const YAML_TOKENS: readonly string[] = [
-  "- ", ": ", "? ", ",", "[", "]", "{", "}", "&a ", "*a", "*b", "!!str ", "!!int ", "!!binary ", "!!map ", "!!set ", "!foo ", "!<tag:x> ",
-  "|", "|-", ">+", "---\n", "...\n", "%YAML 1.1\n", "%TAG ! tag:x,2000:\n", "<<: ", "'", '"', "#", "\t", "\n", "  ", "\r\n", "\ufeff",
-  "\u0085", "\ud800", "~", "null", "yes", "no", "on", "0x1F", "0o17", "017", "+12", "1_000", ".inf", "-.nan", "1e400", "9223372036854775808",
-  "2001-12-14t21:59:43.10-05:00", "__proto__: ", "kind: ", "apiVersion: ", "metadata:\n  ", "\\", "%",
+  "- ",
+  ": ",
+  "? ",
+  ",",
+  "[",
+  "]",
+  "{",
+  "}",
+  "&a ",
+  "*a",
+  "*b",
+  "!!str ",
+  "!!int ",
+  "!!binary ",
+  "!!map ",
+  "!!set ",
+  "!foo ",
+  "!<tag:x> ",
+  "|",
+  "|-",
+  ">+",
+  "---\n",
+  "...\n",
+  "%YAML 1.1\n",
+  "%TAG ! tag:x,2000:\n",
+  "<<: ",
+  "'",
+  '"',
+  "#",
+  "\t",
+  "\n",
+  "  ",
+  "\r\n",
+  "\ufeff",
+  "\u0085",
+  "\ud800",
+  "~",
+  "null",
+  "yes",
+  "no",
+  "on",
+  "0x1F",
+  "0o17",
+  "017",
+  "+12",
+  "1_000",
+  ".inf",
+  "-.nan",
+  "1e400",
+  "9223372036854775808",
+  "2001-12-14t21:59:43.10-05:00",
+  "__proto__: ",
+  "kind: ",
+  "apiVersion: ",
+  "metadata:\n  ",
+  "\\",
+  "%",
 ];
 
 export type Dialect = "json" | "yaml";
@@ -685,14 +855,87 @@ export function mutateText(rng: Rng, text: string, count: number, dialect: Diale
 
 /** Hostile YAML scalars: YAML 1.1 booleans, octal, sexagesimal, tags, aliases. */
 export const HOSTILE_YAML_SCALARS: readonly string[] = [
-  "~", "null", "NULL", "yes", "No", "on", "OFF", "y", "0x1F", "0o17", "017", "0b101", "+12", "1_000", "190:20:30", ".inf", "-.Inf", ".nan",
-  "1e400", "9223372036854775808", "-9223372036854775809", "18446744073709551616", "1.0", "-0", "2001-12-14t21:59:43.10-05:00", "2002-12-14",
-  "!!binary aGVsbG8=", '!!int "12"', "!!float 1", "!!str 5", "!!bool yes", "!!null x", "!!timestamp 2001-12-14", "!!map {}", "!!seq []", "!!set {a}",
-  "!!omap [a: 1]", "!local x", "&a x", "*a", "*undefined", '"\\ud800"', '"\\x00"', "'it''s'", "|-\n  text", ">\n  folded", "[a, b", "{a: 1", "[]", "{}",
-  '{"__proto__": {"polluted": 1}}', "? complex", "- x", "''", '""', "@reserved", "`reserved", "%", "&a [*a]",
+  "~",
+  "null",
+  "NULL",
+  "yes",
+  "No",
+  "on",
+  "OFF",
+  "y",
+  "0x1F",
+  "0o17",
+  "017",
+  "0b101",
+  "+12",
+  "1_000",
+  "190:20:30",
+  ".inf",
+  "-.Inf",
+  ".nan",
+  "1e400",
+  "9223372036854775808",
+  "-9223372036854775809",
+  "18446744073709551616",
+  "1.0",
+  "-0",
+  "2001-12-14t21:59:43.10-05:00",
+  "2002-12-14",
+  "!!binary aGVsbG8=",
+  '!!int "12"',
+  "!!float 1",
+  "!!str 5",
+  "!!bool yes",
+  "!!null x",
+  "!!timestamp 2001-12-14",
+  "!!map {}",
+  "!!seq []",
+  "!!set {a}",
+  "!!omap [a: 1]",
+  "!local x",
+  "&a x",
+  "*a",
+  "*undefined",
+  '"\\ud800"',
+  '"\\x00"',
+  "'it''s'",
+  "|-\n  text",
+  ">\n  folded",
+  "[a, b",
+  "{a: 1",
+  "[]",
+  "{}",
+  '{"__proto__": {"polluted": 1}}',
+  "? complex",
+  "- x",
+  "''",
+  '""',
+  "@reserved",
+  "`reserved",
+  "%",
+  "&a [*a]",
 ];
 
-const YAML_KEYS: readonly string[] = ["__proto__", "constructor", "<<", "? x", "kind", "apiVersion", "metadata", "spec", "items", "name", "labels", "'quoted'", '"a\\u0000"', "[a]", "{a: b}", "1", "null", "y"];
+const YAML_KEYS: readonly string[] = [
+  "__proto__",
+  "constructor",
+  "<<",
+  "? x",
+  "kind",
+  "apiVersion",
+  "metadata",
+  "spec",
+  "items",
+  "name",
+  "labels",
+  "'quoted'",
+  '"a\\u0000"',
+  "[a]",
+  "{a: b}",
+  "1",
+  "null",
+  "y",
+];
 
 /** Line-level YAML changes: values, keys, indentation, duplicates, anchors and aliases. */
 export function mutateYamlLines(rng: Rng, text: string, count: number): string {
@@ -733,7 +976,11 @@ export function mutateYamlLines(rng: Rng, text: string, count: number): string {
         lines.splice(rng.int(lines.length + 1), 0, `${indent.replace(/-/g, " ")}alias: *a`);
         break;
       case 7:
-        lines.splice(i, 0, rng.pick(["---", "...", "--- !!map", "%YAML 1.2", "--- |", "#", "- ", "? ", "<<: {name: x}"]));
+        lines.splice(
+          i,
+          0,
+          rng.pick(["---", "...", "--- !!map", "%YAML 1.2", "--- |", "#", "- ", "? ", "<<: {name: x}"]),
+        );
         break;
     }
   }
@@ -742,18 +989,102 @@ export function mutateYamlLines(rng: Rng, text: string, count: number): string {
 
 /** Known field names, so generated objects reach deep into the decoder. */
 export const FIELD_NAMES: readonly string[] = [
-  "metadata", "spec", "status", "items", "name", "namespace", "labels", "annotations", "generation", "resourceVersion", "uid", "creationTimestamp",
-  "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences", "finalizers", "managedFields", "fieldsV1", "time", "operation", "manager",
-  "rules", "host", "http", "paths", "path", "pathType", "backend", "service", "port", "number", "resource", "apiGroup", "kind", "tls", "hosts",
-  "secretName", "defaultBackend", "ingressClassName", "loadBalancer", "ingress", "ip", "hostname", "ports", "protocol", "error", "controller",
-  "parameters", "scope", "podSelector", "matchLabels", "matchExpressions", "key", "operator", "values", "from", "to", "ipBlock", "cidr", "except",
-  "namespaceSelector", "endPort", "policyTypes", "parentRef", "cidrs", "conditions", "type", "reason", "message", "lastTransitionTime",
-  "observedGeneration", "details", "causes", "field", "code", "retryAfterSeconds", "remainingItemCount", "continue", "selfLink",
+  "metadata",
+  "spec",
+  "status",
+  "items",
+  "name",
+  "namespace",
+  "labels",
+  "annotations",
+  "generation",
+  "resourceVersion",
+  "uid",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "ownerReferences",
+  "finalizers",
+  "managedFields",
+  "fieldsV1",
+  "time",
+  "operation",
+  "manager",
+  "rules",
+  "host",
+  "http",
+  "paths",
+  "path",
+  "pathType",
+  "backend",
+  "service",
+  "port",
+  "number",
+  "resource",
+  "apiGroup",
+  "kind",
+  "tls",
+  "hosts",
+  "secretName",
+  "defaultBackend",
+  "ingressClassName",
+  "loadBalancer",
+  "ingress",
+  "ip",
+  "hostname",
+  "ports",
+  "protocol",
+  "error",
+  "controller",
+  "parameters",
+  "scope",
+  "podSelector",
+  "matchLabels",
+  "matchExpressions",
+  "key",
+  "operator",
+  "values",
+  "from",
+  "to",
+  "ipBlock",
+  "cidr",
+  "except",
+  "namespaceSelector",
+  "endPort",
+  "policyTypes",
+  "parentRef",
+  "cidrs",
+  "conditions",
+  "type",
+  "reason",
+  "message",
+  "lastTransitionTime",
+  "observedGeneration",
+  "details",
+  "causes",
+  "field",
+  "code",
+  "retryAfterSeconds",
+  "remainingItemCount",
+  "continue",
+  "selfLink",
 ];
 
 export const KIND_NAMES: readonly string[] = [
-  "Ingress", "IngressList", "IngressClass", "IngressClassList", "NetworkPolicy", "NetworkPolicyList", "IPAddress", "IPAddressList", "ServiceCIDR",
-  "ServiceCIDRList", "Status", "Pod", "ingress", "",
+  "Ingress",
+  "IngressList",
+  "IngressClass",
+  "IngressClassList",
+  "NetworkPolicy",
+  "NetworkPolicyList",
+  "IPAddress",
+  "IPAddressList",
+  "ServiceCIDR",
+  "ServiceCIDRList",
+  "Status",
+  "Pod",
+  "ingress",
+  "",
 ];
 
 /** A leaf written into the text as it is (a literal JSON.stringify cannot produce, like 1e400). */
@@ -782,13 +1113,32 @@ function generateValue(rng: Rng, depth: number): GenValue {
     for (let i = 0; i < n; i++) {
       const key = rng.chance(0.9) ? rng.pick(FIELD_NAMES) : rng.pick(HOSTILE_KEYS);
       // An own "__proto__" member, not a prototype change.
-      Object.defineProperty(o, key, { value: generateValue(rng, depth + 1), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(o, key, {
+        value: generateValue(rng, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return o;
   }
   if (depth < 6 && r < 0.5) return Array.from({ length: rng.range(0, 3) }, () => generateValue(rng, depth + 1));
   if (r < 0.75) return new Raw(rng.pick(HOSTILE_JSON_VALUES));
-  if (r < 0.85) return rng.pick(["a", "80", "http", "TCP", "Exact", "Prefix", "10.0.0.0/8", "::1/128", "Ingress", "Egress", "Cluster", "*.example.com"]);
+  if (r < 0.85)
+    return rng.pick([
+      "a",
+      "80",
+      "http",
+      "TCP",
+      "Exact",
+      "Prefix",
+      "10.0.0.0/8",
+      "::1/128",
+      "Ingress",
+      "Egress",
+      "Cluster",
+      "*.example.com",
+    ]);
   return rng.chance(0.5);
 }
 
@@ -798,7 +1148,9 @@ export function renderJson(v: GenValue): string {
   if (typeof v === "boolean" || typeof v === "string") return JSON.stringify(v);
   if (v instanceof Raw) return v.raw;
   if (Array.isArray(v)) return `[${v.map(renderJson).join(",")}]`;
-  return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${renderJson(v[k] as GenValue)}`).join(",")}}`;
+  return `{${Object.keys(v)
+    .map((k) => `${JSON.stringify(k)}:${renderJson(v[k] as GenValue)}`)
+    .join(",")}}`;
 }
 
 /** Block-style YAML of a generated value; leaves are sometimes YAML-only scalars. */
@@ -806,7 +1158,11 @@ export function renderYaml(rng: Rng, v: GenValue, indent = ""): string {
   if (v === null || typeof v !== "object" || v instanceof Raw) return `${indent}${scalarYaml(rng, v)}\n`;
   if (Array.isArray(v)) {
     if (v.length === 0) return `${indent}[]\n`;
-    return v.map((x) => (isContainer(x) ? `${indent}-\n${renderYaml(rng, x, `${indent}  `)}` : `${indent}- ${scalarYaml(rng, x)}\n`)).join("");
+    return v
+      .map((x) =>
+        isContainer(x) ? `${indent}-\n${renderYaml(rng, x, `${indent}  `)}` : `${indent}- ${scalarYaml(rng, x)}\n`,
+      )
+      .join("");
   }
   const keys = Object.keys(v);
   if (keys.length === 0) return `${indent}{}\n`;
@@ -814,13 +1170,20 @@ export function renderYaml(rng: Rng, v: GenValue, indent = ""): string {
     .map((k) => {
       const x = v[k] as GenValue;
       const key = /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k);
-      return isContainer(x) ? `${indent}${key}:\n${renderYaml(rng, x, `${indent}  `)}` : `${indent}${key}: ${scalarYaml(rng, x)}\n`;
+      return isContainer(x)
+        ? `${indent}${key}:\n${renderYaml(rng, x, `${indent}  `)}`
+        : `${indent}${key}: ${scalarYaml(rng, x)}\n`;
     })
     .join("");
 }
 
 function isContainer(v: GenValue): boolean {
-  return v !== null && typeof v === "object" && !(v instanceof Raw) && (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0);
+  return (
+    v !== null &&
+    typeof v === "object" &&
+    !(v instanceof Raw) &&
+    (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0)
+  );
 }
 
 function scalarYaml(rng: Rng, v: GenValue): string {

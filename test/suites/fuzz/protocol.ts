@@ -16,7 +16,14 @@ export interface WorkerInit {
 export type ToWorker = { readonly type: "run"; readonly start: number; readonly end: number };
 export type FromWorker =
   | { readonly type: "ready" }
-  | { readonly type: "done"; readonly start: number; readonly end: number; readonly rows: Row[]; readonly failures: Failure[]; readonly heapMb: number };
+  | {
+      readonly type: "done";
+      readonly start: number;
+      readonly end: number;
+      readonly rows: Row[];
+      readonly failures: Failure[];
+      readonly heapMb: number;
+    };
 
 /** Words per worker in the shared Int32Array: the index being run (-1 when idle), and a counter bumped per input. */
 export const SLOT_WORDS = 2;

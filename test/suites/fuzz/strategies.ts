@@ -47,25 +47,30 @@ const ODD_LIMITS = [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATI
 /** Mostly the defaults; sometimes limits at and around their edges. */
 function pbOptions(rng: Rng): Record<string, number> {
   if (!rng.chance(0.06)) return {};
-  return { maxDepth: rng.chance(0.8) ? rng.pick([0, 1, 2, 5, 63, 64, 65, 499, 500, 501, 1000, 100_000]) : rng.pick(ODD_LIMITS) };
+  return {
+    maxDepth: rng.chance(0.8) ? rng.pick([0, 1, 2, 5, 63, 64, 65, 499, 500, 501, 1000, 100_000]) : rng.pick(ODD_LIMITS),
+  };
 }
 
 function watchOptions(rng: Rng): Record<string, number> {
   const o: Record<string, number> = { ...pbOptions(rng) };
-  if (rng.chance(0.12)) o["maxFrameSize"] = rng.chance(0.85) ? rng.pick([0, 1, 4, 16, 100, 500, 1000, 1 << 20]) : rng.pick(ODD_LIMITS);
+  if (rng.chance(0.12))
+    o["maxFrameSize"] = rng.chance(0.85) ? rng.pick([0, 1, 4, 16, 100, 500, 1000, 1 << 20]) : rng.pick(ODD_LIMITS);
   return o;
 }
 
 function jsonOptions(rng: Rng): Record<string, number | boolean> {
   const o: Record<string, number | boolean> = {};
   if (rng.chance(0.3)) o["strict"] = true;
-  if (rng.chance(0.05)) o["maxDepth"] = rng.chance(0.8) ? rng.pick([0, 1, 5, 99, 100, 101, 1000, 100_000]) : rng.pick(ODD_LIMITS);
+  if (rng.chance(0.05))
+    o["maxDepth"] = rng.chance(0.8) ? rng.pick([0, 1, 5, 99, 100, 101, 1000, 100_000]) : rng.pick(ODD_LIMITS);
   return o;
 }
 
 function jsonWatchOptions(rng: Rng): Record<string, number | boolean> {
   const o = jsonOptions(rng);
-  if (rng.chance(0.1)) o["maxFrameSize"] = rng.chance(0.85) ? rng.pick([0, 1, 10, 100, 1000, 5000]) : rng.pick(ODD_LIMITS);
+  if (rng.chance(0.1))
+    o["maxFrameSize"] = rng.chance(0.85) ? rng.pick([0, 1, 10, 100, 1000, 5000]) : rng.pick(ODD_LIMITS);
   return o;
 }
 
@@ -75,7 +80,8 @@ const API = "networking.k8s.io/v1";
 
 function pickKind(rng: Rng): { kind: string; apiVersion: string } {
   const kind = rng.pick(KIND_NAMES);
-  const apiVersion = kind === "Status" ? "v1" : rng.chance(0.03) ? rng.pick(["v1", "networking.k8s.io/v1beta1", ""]) : API;
+  const apiVersion =
+    kind === "Status" ? "v1" : rng.chance(0.03) ? rng.pick(["v1", "networking.k8s.io/v1beta1", ""]) : API;
   return { kind, apiVersion };
 }
 
@@ -100,7 +106,12 @@ export function randomFields(rng: Rng, depth = 0): Uint8Array {
     else if (wt === WT.I64) out.push(rng.bytes(8));
     else if (wt === WT.I32) out.push(rng.bytes(4));
     else if (wt === WT.LEN) {
-      const body = depth < 5 && rng.chance(0.4) ? randomFields(rng, depth + 1) : rng.chance(0.5) ? utf8.encode(rng.pick(KIND_NAMES)) : rng.bytes(rng.size(40));
+      const body =
+        depth < 5 && rng.chance(0.4)
+          ? randomFields(rng, depth + 1)
+          : rng.chance(0.5)
+            ? utf8.encode(rng.pick(KIND_NAMES))
+            : rng.bytes(rng.size(40));
       out.push(varint(body.length));
       out.push(body);
     }
@@ -129,7 +140,10 @@ function deepProtobuf(rng: Rng): Uint8Array {
     case 0: // the envelope's own unknown field
       return concat([Uint8Array.from(MAGIC), deepGroups(d, 5, balanced)]);
     case 1: // inside typeMeta
-      return concat([Uint8Array.from(MAGIC), ldBytes(1, concat([Uint8Array.from(typeMeta(kind)), deepGroups(d, 3, balanced)]))]);
+      return concat([
+        Uint8Array.from(MAGIC),
+        ldBytes(1, concat([Uint8Array.from(typeMeta(kind)), deepGroups(d, 3, balanced)])),
+      ]);
     case 2: // the object's unknown field
       return envelope(kind, deepGroups(d, 5, balanced));
     case 3: // inside metadata (ObjectMeta has no field 20)
@@ -137,9 +151,20 @@ function deepProtobuf(rng: Rng): Uint8Array {
     case 4: // nested known or unknown messages
       return envelope(kind, deepMessages(d, rng.pick([1, 2, 3, 5])));
     case 5: // groups at the bottom of nested messages
-      return envelope(kind, deepMessages(d, rng.pick([1, 2, 5]), deepGroups(Math.min(d, 1000), 7, balanced), `g7:${Math.min(d, 1000)}:${balanced}`));
+      return envelope(
+        kind,
+        deepMessages(
+          d,
+          rng.pick([1, 2, 5]),
+          deepGroups(Math.min(d, 1000), 7, balanced),
+          `g7:${Math.min(d, 1000)}:${balanced}`,
+        ),
+      );
     default: // start groups with varying field numbers, never closed
-      return envelope(kind, concat([deepGroups(d, rng.range(1, 3), false), Uint8Array.from(tag(rng.range(1, 30), WT.EGROUP))]));
+      return envelope(
+        kind,
+        concat([deepGroups(d, rng.range(1, 3), false), Uint8Array.from(tag(rng.range(1, 30), WT.EGROUP))]),
+      );
   }
 }
 
@@ -157,14 +182,27 @@ function watchStream(rng: Rng, corpus: Corpus): FuzzInput {
     let declared = body.length;
     const d = rng.float();
     if (d < 0.1) declared = Math.max(0, body.length + rng.pick([-3, -2, -1, 1, 2, 3]));
-    else if (d < 0.15) declared = rng.pick([0, 1, 4, 0xffffffff, 0x80000000, 0x7fffffff, 16 * 1024 * 1024, 16 * 1024 * 1024 + 1, 1 << 20]);
+    else if (d < 0.15)
+      declared = rng.pick([
+        0,
+        1,
+        4,
+        0xffffffff,
+        0x80000000,
+        0x7fffffff,
+        16 * 1024 * 1024,
+        16 * 1024 * 1024 + 1,
+        1 << 20,
+      ]);
     parts.push(frame(body, declared));
     if (rng.chance(0.05)) parts.push(rng.bytes(rng.size(8)));
   }
   let stream = concat(parts);
   if (rng.chance(0.15)) stream = stream.slice(0, rng.int(stream.length + 1));
   if (rng.chance(0.05)) stream = concat([stream, new Uint8Array(rng.range(1, 3))]);
-  const chunks = rng.chance(0.1) ? chunk(rng, stream, rng.pick([1, 3, 16, 64, 256, 1024, 1024, 4096])) : chunk(rng, stream);
+  const chunks = rng.chance(0.1)
+    ? chunk(rng, stream, rng.pick([1, 3, 16, 64, 256, 1024, 1024, 4096]))
+    : chunk(rng, stream);
   return { data: chunks, options: watchOptions(rng) };
 }
 
@@ -200,7 +238,10 @@ export function largeEvent(size: number): { json: string; pb: Uint8Array } {
     const value = "a".repeat(size);
     const json = `{"type":"ADDED","object":{"kind":"Ingress","apiVersion":"${API}","metadata":{"name":"a","annotations":{"x":"${value}"}}}}\n`;
     // ObjectMeta: name (1), annotations (12) as a map entry {1: key, 2: value}.
-    const meta = concat([Uint8Array.from(ld(1, utf8.encode("a"))), ldBytes(12, concat([Uint8Array.from(ld(1, utf8.encode("x"))), ldBytes(2, utf8.encode(value))]))]);
+    const meta = concat([
+      Uint8Array.from(ld(1, utf8.encode("a"))),
+      ldBytes(12, concat([Uint8Array.from(ld(1, utf8.encode("x"))), ldBytes(2, utf8.encode(value))])),
+    ]);
     const object = envelope("Ingress", ldBytes(1, meta));
     const body = concat([Uint8Array.from(ld(1, utf8.encode("ADDED"))), ldBytes(2, ldBytes(1, object))]);
     ev = { json, pb: frame(body) };
@@ -265,9 +306,15 @@ function indent(text: string, by: string): string {
 function yamlAliases(rng: Rng): string {
   const levels = rng.range(1, 10);
   const fan = rng.range(2, 10);
-  const lines = [`kind: ${rng.pick(["Ingress", "NetworkPolicy"])}`, `apiVersion: ${API}`, "metadata:", "  annotations:"];
+  const lines = [
+    `kind: ${rng.pick(["Ingress", "NetworkPolicy"])}`,
+    `apiVersion: ${API}`,
+    "metadata:",
+    "  annotations:",
+  ];
   lines.push(`    a0: &a0 ${rng.pick(['"x"', "[x, y]", "{k: v}"])}`);
-  for (let i = 1; i <= levels; i++) lines.push(`    a${i}: &a${i} [${Array.from({ length: fan }, () => `*a${i - 1}`).join(", ")}]`);
+  for (let i = 1; i <= levels; i++)
+    lines.push(`    a${i}: &a${i} [${Array.from({ length: fan }, () => `*a${i - 1}`).join(", ")}]`);
   const r = rng.int(4);
   if (r === 1) lines.push("  labels: &l {a: b}", "  ownerReferences:", "  - <<: *l", "    name: x");
   if (r === 2) lines.push("  finalizers: &f [*f]");
@@ -294,7 +341,10 @@ export const STRATEGIES: readonly Strategy[] = [
     else data = envelope(kind, tail, apiVersion);
     return { data, options: pbOptions(rng) };
   }),
-  s("fixture-bytes", "decode", 14, (rng, c) => ({ data: mutateBytes(rng, rng.pick(c.pb), rng.range(1, 8)), options: pbOptions(rng) })),
+  s("fixture-bytes", "decode", 14, (rng, c) => ({
+    data: mutateBytes(rng, rng.pick(c.pb), rng.range(1, 8)),
+    options: pbOptions(rng),
+  })),
   s("fixture-truncate", "decode", 5, (rng, c) => {
     const doc = seedDoc(rng, c);
     const at = rng.chance(0.85) ? rng.pick(truncationPoints(doc)) : rng.int(doc.bytes.length + 1);
@@ -304,10 +354,15 @@ export const STRATEGIES: readonly Strategy[] = [
   }),
   s("fixture-splice", "decode", 5, (rng, c) => {
     const a = seedDoc(rng, c);
-    const data = rng.chance(0.6) ? spliceDocs(rng, a, seedDoc(rng, c)) : mutateStructure(rng, a, rng.range(1, 3), donors(rng, c), ["insert", "value", "repeat"]);
+    const data = rng.chance(0.6)
+      ? spliceDocs(rng, a, seedDoc(rng, c))
+      : mutateStructure(rng, a, rng.range(1, 3), donors(rng, c), ["insert", "value", "repeat"]);
     return { data, options: pbOptions(rng) };
   }),
-  s("fixture-structure", "decode", 16, (rng, c) => ({ data: mutateStructure(rng, seedDoc(rng, c), rng.range(1, 3), donors(rng, c)), options: pbOptions(rng) })),
+  s("fixture-structure", "decode", 16, (rng, c) => ({
+    data: mutateStructure(rng, seedDoc(rng, c), rng.range(1, 3), donors(rng, c)),
+    options: pbOptions(rng),
+  })),
   s("huge-length", "decode", 4, (rng, c) => {
     const ops = rng.chance(0.7) ? (["huge-length"] as const) : (["huge-length", "overlong-length", "length"] as const);
     return { data: mutateStructure(rng, seedDoc(rng, c), rng.range(1, 2), [], ops), options: pbOptions(rng) };
@@ -315,8 +370,14 @@ export const STRATEGIES: readonly Strategy[] = [
   s("deep-nesting", "decode", 3, (rng) => ({ data: deepProtobuf(rng), options: pbOptions(rng) })),
 
   // Watch event bodies and length-prefixed streams.
-  s("random-bytes", "watch-event", 1, (rng) => ({ data: rng.chance(0.5) ? randomBytes(rng) : randomFields(rng), options: pbOptions(rng) })),
-  s("fixture-bytes", "watch-event", 4, (rng, c) => ({ data: mutateBytes(rng, rng.pick(c.watchFrames), rng.range(1, 8)), options: pbOptions(rng) })),
+  s("random-bytes", "watch-event", 1, (rng) => ({
+    data: rng.chance(0.5) ? randomBytes(rng) : randomFields(rng),
+    options: pbOptions(rng),
+  })),
+  s("fixture-bytes", "watch-event", 4, (rng, c) => ({
+    data: mutateBytes(rng, rng.pick(c.watchFrames), rng.range(1, 8)),
+    options: pbOptions(rng),
+  })),
   s("fixture-structure", "watch-event", 4, (rng, c) => {
     const doc = docOf(rng.pick(c.watchFrames));
     const r = rng.float();
@@ -331,7 +392,10 @@ export const STRATEGIES: readonly Strategy[] = [
   s("large-event", "watch-stream", 0.005, (rng) => ({ data: largeEventChunks(rng, "pb"), options: {} })),
 
   // Kubernetes JSON.
-  s("fixture-text", "json", 6, (rng, c) => ({ data: mutateText(rng, rng.pick(c.json), rng.range(1, 6), "json"), options: jsonOptions(rng) })),
+  s("fixture-text", "json", 6, (rng, c) => ({
+    data: mutateText(rng, rng.pick(c.json), rng.range(1, 6), "json"),
+    options: jsonOptions(rng),
+  })),
   s("fixture-values", "json", 5, (rng, c) => {
     let t = mutateJsonValues(rng, rng.pick(c.json), rng.range(1, 3));
     if (rng.chance(0.2)) t = mutateText(rng, t, 1, "json");
@@ -351,7 +415,8 @@ export const STRATEGIES: readonly Strategy[] = [
     let t: string;
     if (r < 0.4) t = mutateJsonValues(rng, rng.pick(c.jsonEvents), rng.range(1, 3));
     else if (r < 0.8) t = mutateText(rng, rng.pick(c.jsonEvents), rng.range(1, 4), "json");
-    else if (r < 0.95) t = `{"type":"${rng.pick(["ADDED", "ERROR", "BOOKMARK", "added", ""])}","object":${renderJson(generateObject(rng))}}`;
+    else if (r < 0.95)
+      t = `{"type":"${rng.pick(["ADDED", "ERROR", "BOOKMARK", "added", ""])}","object":${renderJson(generateObject(rng))}}`;
     else t = `{"type":"ADDED","object":${deepJsonInput(rng)}}`;
     return { data: t, options: jsonOptions(rng) };
   }),
@@ -361,11 +426,15 @@ export const STRATEGIES: readonly Strategy[] = [
   // YAML costs 1-5 ms an input (50-100 times protobuf), so a small share.
   s("fixture-text", "yaml", 0.5, (rng, c) => {
     const base = rng.pick(c.yaml);
-    const t = rng.chance(0.5) ? mutateText(rng, base, rng.range(1, 4), "yaml") : mutateYamlLines(rng, base, rng.range(1, 3));
+    const t = rng.chance(0.5)
+      ? mutateText(rng, base, rng.range(1, 4), "yaml")
+      : mutateYamlLines(rng, base, rng.range(1, 3));
     return { data: t, options: jsonOptions(rng) };
   }),
   s("generated", "yaml", 0.25, (rng) => {
-    const docs = Array.from({ length: rng.chance(0.8) ? 1 : rng.range(2, 3) }, () => renderYaml(rng, generateObject(rng)));
+    const docs = Array.from({ length: rng.chance(0.8) ? 1 : rng.range(2, 3) }, () =>
+      renderYaml(rng, generateObject(rng)),
+    );
     let t = docs.join("---\n");
     if (rng.chance(0.2)) t = mutateText(rng, t, rng.range(1, 3), "yaml");
     return { data: t, options: jsonOptions(rng) };

@@ -16,7 +16,15 @@ import {
  * Anything else is a failure.
  */
 
-export const TARGETS = ["decode", "watch-event", "watch-stream", "json", "json-watch-event", "json-watch-stream", "yaml"] as const;
+export const TARGETS = [
+  "decode",
+  "watch-event",
+  "watch-stream",
+  "json",
+  "json-watch-event",
+  "json-watch-stream",
+  "yaml",
+] as const;
 export type TargetName = (typeof TARGETS)[number];
 
 export type InputData = Uint8Array | string | readonly (Uint8Array | string)[];
@@ -70,7 +78,8 @@ export function runTarget(target: TargetName, input: FuzzInput): RunResult | Pro
         return checkEvent(decodeJsonWatchEvent(asText(input.data), input.options));
       case "yaml": {
         const docs: unknown = fromYaml(asText(input.data), input.options);
-        if (!Array.isArray(docs)) return { verdict: "crash", detail: `fromYaml returned ${describe(docs)}, not an array` };
+        if (!Array.isArray(docs))
+          return { verdict: "crash", detail: `fromYaml returned ${describe(docs)}, not an array` };
         for (const d of docs) {
           const r = checkObject(d);
           if (r.verdict !== "ok") return r;
@@ -105,21 +114,37 @@ async function drain(events: AsyncIterable<WatchEvent>, target: TargetName, size
 export function classify(e: unknown, target: TargetName, size: number): RunResult {
   if (!(e instanceof DecodeError)) {
     const err = e instanceof Error ? e : undefined;
-    return { verdict: "crash", detail: err !== undefined ? `${err.name}: ${err.message}` : `threw ${describe(e)}`, ...(err?.stack !== undefined ? { stack: err.stack } : {}) };
+    return {
+      verdict: "crash",
+      detail: err !== undefined ? `${err.name}: ${err.message}` : `threw ${describe(e)}`,
+      ...(err?.stack !== undefined ? { stack: err.stack } : {}),
+    };
   }
   const problem = locationProblem(e, FORMAT[target], size);
   if (problem === undefined) return { verdict: "decode-error", detail: e.message };
-  return { verdict: "bad-error", detail: `${problem}: ${e.message}`, ...(e.stack !== undefined ? { stack: e.stack } : {}) };
+  return {
+    verdict: "bad-error",
+    detail: `${problem}: ${e.message}`,
+    ...(e.stack !== undefined ? { stack: e.stack } : {}),
+  };
 }
 
 /** Why a DecodeError does not locate the problem in an input of `size`, or undefined. */
-export function locationProblem(e: DecodeError, format: "protobuf" | "json" | "yaml", size: number): string | undefined {
+export function locationProblem(
+  e: DecodeError,
+  format: "protobuf" | "json" | "yaml",
+  size: number,
+): string | undefined {
   if (e.format !== format) return `format ${e.format}, want ${format}`;
   if (typeof e.reason !== "string" || e.reason === "") return "no reason";
   const offsetOk = e.offset === undefined || (Number.isInteger(e.offset) && e.offset >= 0 && e.offset <= size);
   if (!offsetOk) return `offset ${String(e.offset)} outside [0, ${size}]`;
   if (format === "protobuf") return e.offset === undefined ? "no byte offset" : undefined;
-  const lineOk = e.line !== undefined && Number.isInteger(e.line) && e.line >= 1 && (e.column === undefined || (Number.isInteger(e.column) && e.column >= 1));
+  const lineOk =
+    e.line !== undefined &&
+    Number.isInteger(e.line) &&
+    e.line >= 1 &&
+    (e.column === undefined || (Number.isInteger(e.column) && e.column >= 1));
   if (e.line !== undefined && !lineOk) return `bad line/column ${String(e.line)}:${String(e.column)}`;
   if (e.line === undefined && e.offset === undefined) return "no line/column or offset";
   return undefined;

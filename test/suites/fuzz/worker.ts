@@ -20,7 +20,10 @@ const port = parentPort;
 if (port === null) throw new Error("worker.ts runs as a worker thread");
 
 const selected = new Set(init.strategies);
-const plan = makePlan(init.seed, STRATEGIES.filter((s) => selected.has(strategyKey(s))));
+const plan = makePlan(
+  init.seed,
+  STRATEGIES.filter((s) => selected.has(strategyKey(s))),
+);
 const corpus = loadCorpus(init.fixtureRoot);
 const shared = new Int32Array(init.shared);
 const at = init.slot * SLOT_WORDS;

@@ -31,11 +31,17 @@ const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 500);
 
 const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/);
 const uuid = fc.uuid();
-const ref = fc.oneof(name.map((n) => ({ name: n })), uuid.map((u) => ({ uuid: u })), fc.record({ name, uuid }));
+const ref = fc.oneof(
+  name.map((n) => ({ name: n })),
+  uuid.map((u) => ({ uuid: u })),
+  fc.record({ name, uuid }),
+);
 const sizeInput = fc.oneof(
   fc.nat({ max: 2 ** 40 }),
   fc.nat({ max: 2 ** 40 }).map((n) => formatSize(n)),
-  fc.tuple(fc.nat({ max: 4096 }), fc.constantFrom("", "B", "k", "KB", "m", "MB", "g", "GB", "t", "TB")).map(([n, s]) => `${n}${s}`),
+  fc
+    .tuple(fc.nat({ max: 4096 }), fc.constantFrom("", "B", "k", "KB", "m", "MB", "g", "GB", "t", "TB"))
+    .map(([n, s]) => `${n}${s}`),
 );
 
 const cacheSize = sizeInput.filter((s) => parseSize(s) >= 24 * 1024 ** 3);
@@ -50,7 +56,13 @@ const cloneTokenPost: fc.Arbitrary<CloneTokenPostInput> = fc.record(
     reserve_size: sizeInput,
     expiry_time: fc.record(
       // Lifetimes of 1 s and more: 0 is refused (see test/suites/storage/codec-server-strictness.test.ts).
-      { limit: fc.oneof(fc.integer({ min: 1, max: 10 ** 6 }), fc.integer({ min: 1, max: 10 ** 6 }).map(String), fc.constantFrom("PT1H10M", "P1D", "PT90M", "PT1S")) },
+      {
+        limit: fc.oneof(
+          fc.integer({ min: 1, max: 10 ** 6 }),
+          fc.integer({ min: 1, max: 10 ** 6 }).map(String),
+          fc.constantFrom("PT1H10M", "P1D", "PT90M", "PT1S"),
+        ),
+      },
       { requiredKeys: [] },
     ),
   },
@@ -58,42 +70,59 @@ const cloneTokenPost: fc.Arbitrary<CloneTokenPostInput> = fc.record(
 );
 
 const flag = fc.record({ enabled: fc.boolean() }, { requiredKeys: [] });
-const cachePost: fc.Arbitrary<CachePostInput> = fc.record(
-  {
-    name,
-    svm: ref,
-    origins: fc.array(fc.record({ svm: fc.record({ name }), volume: ref }), { minLength: 1, maxLength: 3 }),
-    aggregates: fc.array(ref, { maxLength: 3 }),
-    path: name.map((n) => `/${n}`),
-    // At least 1 GiB for each of up to 3 × 8 constituents: smaller sizes are refused (strictness suite).
-    size: cacheSize,
-    guarantee: fc.record({ type: fc.constantFrom("volume" as const, "none" as const) }, { requiredKeys: [] }),
-    constituents_per_aggregate: fc.integer({ min: 1, max: 8 }),
-    use_tiered_aggregate: fc.boolean(),
-    dr_cache: fc.boolean(),
-    override_encryption: fc.boolean(),
-    writeback: flag,
-    relative_size: fc.record({ enabled: fc.boolean(), percentage: fc.integer({ min: 1, max: 100 }) }, { requiredKeys: [] }),
-    atime_scrub: fc.record({ enabled: fc.boolean(), period: fc.integer({ min: 1, max: 365 }) }, { requiredKeys: [] }),
-    cifs_change_notify: flag,
-    // A prepopulate names at least one directory: one without is refused (strictness suite).
-    prepopulate: fc.record(
-      { dir_paths: fc.array(name.map((n) => `/${n}`), { minLength: 1 }), exclude_dir_paths: fc.array(name.map((n) => `/${n}`)), recurse: fc.boolean() },
-      { requiredKeys: ["dir_paths"] },
-    ),
-  },
-  { requiredKeys: ["name", "svm", "origins"] },
-  // A size cannot be given with relative sizing on (strictness suite).
-).map(({ size, ...rest }) => (rest.relative_size?.enabled === true || size === undefined ? rest : { ...rest, size }));
+const cachePost: fc.Arbitrary<CachePostInput> = fc
+  .record(
+    {
+      name,
+      svm: ref,
+      origins: fc.array(fc.record({ svm: fc.record({ name }), volume: ref }), { minLength: 1, maxLength: 3 }),
+      aggregates: fc.array(ref, { maxLength: 3 }),
+      path: name.map((n) => `/${n}`),
+      // At least 1 GiB for each of up to 3 × 8 constituents: smaller sizes are refused (strictness suite).
+      size: cacheSize,
+      guarantee: fc.record({ type: fc.constantFrom("volume" as const, "none" as const) }, { requiredKeys: [] }),
+      constituents_per_aggregate: fc.integer({ min: 1, max: 8 }),
+      use_tiered_aggregate: fc.boolean(),
+      dr_cache: fc.boolean(),
+      override_encryption: fc.boolean(),
+      writeback: flag,
+      relative_size: fc.record(
+        { enabled: fc.boolean(), percentage: fc.integer({ min: 1, max: 100 }) },
+        { requiredKeys: [] },
+      ),
+      atime_scrub: fc.record({ enabled: fc.boolean(), period: fc.integer({ min: 1, max: 365 }) }, { requiredKeys: [] }),
+      cifs_change_notify: flag,
+      // A prepopulate names at least one directory: one without is refused (strictness suite).
+      prepopulate: fc.record(
+        {
+          dir_paths: fc.array(
+            name.map((n) => `/${n}`),
+            { minLength: 1 },
+          ),
+          exclude_dir_paths: fc.array(name.map((n) => `/${n}`)),
+          recurse: fc.boolean(),
+        },
+        { requiredKeys: ["dir_paths"] },
+      ),
+    },
+    { requiredKeys: ["name", "svm", "origins"] },
+    // A size cannot be given with relative sizing on (strictness suite).
+  )
+  .map(({ size, ...rest }) => (rest.relative_size?.enabled === true || size === undefined ? rest : { ...rest, size }));
 
 const namespacePost: fc.Arbitrary<NvmeNamespacePostInput> = fc.oneof(
   fc.record(
     {
       svm: ref,
-      name: fc.tuple(name, fc.option(name, { nil: undefined }), name).map(([v, q, n]) => `/vol/${v}/${q === undefined ? "" : `${q}/`}${n}`),
+      name: fc
+        .tuple(name, fc.option(name, { nil: undefined }), name)
+        .map(([v, q, n]) => `/vol/${v}/${q === undefined ? "" : `${q}/`}${n}`),
       os_type: fc.constantFrom("aix" as const, "linux" as const, "vmware" as const, "windows" as const),
       // Sizes in 4096 B..128 TiB and comments of at most 254 characters: others are refused (strictness suite).
-      space: fc.record({ size: namespaceSize, block_size: fc.constantFrom(512 as const, 4096 as const) }, { requiredKeys: ["size"] }),
+      space: fc.record(
+        { size: namespaceSize, block_size: fc.constantFrom(512 as const, 4096 as const) },
+        { requiredKeys: ["size"] },
+      ),
       comment: fc.string({ maxLength: 254 }),
       auto_delete: fc.boolean(),
     },
@@ -102,13 +131,21 @@ const namespacePost: fc.Arbitrary<NvmeNamespacePostInput> = fc.oneof(
   fc.record({
     svm: ref,
     name: name.map((n) => `/vol/vol1/${n}`),
-    clone: fc.record({ source: fc.oneof(uuid.map((u) => ({ uuid: u })), name.map((n) => ({ name: `/vol/vol1/${n}` }))) }),
+    clone: fc.record({
+      source: fc.oneof(
+        uuid.map((u) => ({ uuid: u })),
+        name.map((n) => ({ name: `/vol/vol1/${n}` })),
+      ),
+    }),
   }),
 );
 
 const limit = fc.oneof(fc.constant(-1), sizeInput);
 const limits = fc.record({ hard_limit: limit, soft_limit: limit }, { requiredKeys: [] });
-const files = fc.record({ hard_limit: fc.integer({ min: -1, max: 10 ** 9 }), soft_limit: fc.integer({ min: -1, max: 10 ** 9 }) }, { requiredKeys: [] });
+const files = fc.record(
+  { hard_limit: fc.integer({ min: -1, max: 10 ** 9 }), soft_limit: fc.integer({ min: -1, max: 10 ** 9 }) },
+  { requiredKeys: [] },
+);
 const quotaPost: fc.Arbitrary<QuotaRulePostInput> = fc
   .record({
     svm: ref,
@@ -118,10 +155,22 @@ const quotaPost: fc.Arbitrary<QuotaRulePostInput> = fc
     files: fc.option(files, { nil: undefined }),
     target: fc.oneof(
       fc.record({ type: fc.constant("tree" as const) }),
-      fc.record({ type: fc.constant("group" as const), group: fc.oneof(name.map((n) => ({ name: n })), fc.nat().map((n) => ({ id: String(n) }))) }),
+      fc.record({
+        type: fc.constant("group" as const),
+        group: fc.oneof(
+          name.map((n) => ({ name: n })),
+          fc.nat().map((n) => ({ id: String(n) })),
+        ),
+      }),
       fc.record({
         type: fc.constant("user" as const),
-        users: fc.array(fc.oneof(name.map((n) => ({ name: n })), fc.nat().map((n) => ({ id: String(n) }))), { minLength: 1, maxLength: 3 }),
+        users: fc.array(
+          fc.oneof(
+            name.map((n) => ({ name: n })),
+            fc.nat().map((n) => ({ id: String(n) })),
+          ),
+          { minLength: 1, maxLength: 3 },
+        ),
         user_mapping: fc.constantFrom(true, false, "on" as const, "off" as const),
       }),
     ),
@@ -167,8 +216,10 @@ describe("encode properties", () => {
       fc.property(cachePost, (input) => {
         checkBody(cache, input);
         const body = cache.encodePost(input);
-        if (input.prepopulate !== undefined) expect((body["prepopulate"] as JsonObject)["recurse"]).toBe(input.prepopulate.recurse ?? true);
-        if (input.relative_size !== undefined) expect((body["relative_size"] as JsonObject)["percentage"]).toBe(input.relative_size.percentage ?? 10);
+        if (input.prepopulate !== undefined)
+          expect((body["prepopulate"] as JsonObject)["recurse"]).toBe(input.prepopulate.recurse ?? true);
+        if (input.relative_size !== undefined)
+          expect((body["relative_size"] as JsonObject)["percentage"]).toBe(input.relative_size.percentage ?? 10);
       }),
       { numRuns: RUNS },
     );
@@ -295,7 +346,14 @@ describe("the download password never leaks", () => {
           }
           expect(thrown).toBeInstanceOf(StorageCodecError);
           const error = thrown as StorageCodecError;
-          for (const text of [error.message, error.reason, error.path, String(error.stack), JSON.stringify(error), String(error)]) {
+          for (const text of [
+            error.message,
+            error.reason,
+            error.path,
+            String(error.stack),
+            JSON.stringify(error),
+            String(error),
+          ]) {
             expect(text).not.toContain(pw);
           }
         }
@@ -325,13 +383,20 @@ describe("the download password never leaks", () => {
 
 describe("JSON __proto__ members", () => {
   it("stay plain members on decode and are refused on encode", () => {
-    const json = JSON.parse('{"uuid":"t","__proto__":{"polluted":true},"_links":{"__proto__":{"href":"/x"}}}') as unknown;
+    const json = JSON.parse(
+      '{"uuid":"t","__proto__":{"polluted":true},"_links":{"__proto__":{"href":"/x"}}}',
+    ) as unknown;
     const decoded = cloneToken.decode(json) as Record<string, unknown>;
     expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
     expect(Object.prototype.hasOwnProperty.call(decoded, "__proto__")).toBe(true);
     expect((decoded as { polluted?: unknown }).polluted).toBeUndefined();
-    const page = collection.decode(JSON.parse('{"__proto__":{"polluted":true},"records":[]}'), cloneToken) as Record<string, unknown>;
+    const page = collection.decode(JSON.parse('{"__proto__":{"polluted":true},"records":[]}'), cloneToken) as Record<
+      string,
+      unknown
+    >;
     expect((page as { polluted?: unknown }).polluted).toBeUndefined();
-    expect(() => cloneToken.encodePost(JSON.parse('{"node":{"uuid":"n"},"reserve_size":1,"__proto__":{}}') as never)).toThrow(/__proto__: unknown field/);
+    expect(() =>
+      cloneToken.encodePost(JSON.parse('{"node":{"uuid":"n"},"reserve_size":1,"__proto__":{}}') as never),
+    ).toThrow(/__proto__: unknown field/);
   });
 });

@@ -6,7 +6,12 @@
 import type * as net from "node:net";
 import { inspect } from "node:util";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { StorageClient, StorageNetworkError, StorageProtocolError, type FetchLike } from "../../../src/storage/index.js";
+import {
+  StorageClient,
+  StorageNetworkError,
+  StorageProtocolError,
+  type FetchLike,
+} from "../../../src/storage/index.js";
 import { StorageApiError } from "../../../src/storage/codecs/errors.js";
 import { onRequestHead, rawServer, waitUntil, type RawServer } from "../../support/storage/hardening-harness.js";
 import { makeCert } from "../../support/storage/cert.js";
@@ -73,7 +78,10 @@ describe.each(transports)("over the %s", (_name, overTls) => {
   const skip = overTls && pem === undefined;
 
   /** A raw server answering every request with `answer`, and a client for it. */
-  async function setup(answer: (s: net.Socket, head: string) => void, options: { maxResponseBytes?: number } = {}): Promise<{ client: StorageClient; server: RawServer }> {
+  async function setup(
+    answer: (s: net.Socket, head: string) => void,
+    options: { maxResponseBytes?: number } = {},
+  ): Promise<{ client: StorageClient; server: RawServer }> {
     const server = await rawServer((s) => onRequestHead(s, (h) => answer(s, h)), overTls ? pem : undefined);
     servers.push(server);
     const client = new StorageClient({
@@ -90,7 +98,9 @@ describe.each(transports)("over the %s", (_name, overTls) => {
   }
 
   const answer = (status: string, headers: Record<string, string | number>, body: string): string =>
-    `HTTP/1.1 ${status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n${body}`;
+    `HTTP/1.1 ${status}\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join("")}\r\n${body}`;
 
   it.skipIf(skip)("a server that accepts but never answers: StorageNetworkError at the timeout", async () => {
     const { client } = await setup(() => {});
@@ -102,7 +112,9 @@ describe.each(transports)("over the %s", (_name, overTls) => {
   });
 
   it.skipIf(skip)("half a body, then silence: StorageNetworkError at the timeout", async () => {
-    const { client } = await setup((s) => s.write(answer("200 OK", { "Content-Type": "application/json", "Content-Length": 100 }, '{"records":[')));
+    const { client } = await setup((s) =>
+      s.write(answer("200 OK", { "Content-Type": "application/json", "Content-Length": 100 }, '{"records":[')),
+    );
     const { err, ms } = await failure(() => client.request("GET", "/api/x"));
     expect(err).toBeInstanceOf(StorageNetworkError);
     expect((err as Error).message).toContain(`no answer within ${TIMEOUT_MS} ms`);
@@ -111,7 +123,9 @@ describe.each(transports)("over the %s", (_name, overTls) => {
   });
 
   it.skipIf(skip)("half a body, then the connection closes: StorageNetworkError at once", async () => {
-    const { client } = await setup((s) => s.end(answer("200 OK", { "Content-Type": "application/json", "Content-Length": 100 }, '{"records":[')));
+    const { client } = await setup((s) =>
+      s.end(answer("200 OK", { "Content-Type": "application/json", "Content-Length": 100 }, '{"records":[')),
+    );
     // A limit far beyond the test: only the close can end the call.
     const { err } = await failure(() => client.request("GET", "/api/x", { timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS }));
     expect(err).toBeInstanceOf(StorageNetworkError);
@@ -126,71 +140,110 @@ describe.each(transports)("over the %s", (_name, overTls) => {
   });
 
   it.skipIf(skip)("invalid JSON: StorageProtocolError for a success, StorageApiError for an error status", async () => {
-    const ok = await setup((s) => s.end(answer("200 OK", { "Content-Type": "application/json", "Content-Length": 5, Connection: "close" }, '{"a":')));
+    const ok = await setup((s) =>
+      s.end(
+        answer("200 OK", { "Content-Type": "application/json", "Content-Length": 5, Connection: "close" }, '{"a":'),
+      ),
+    );
     expect((await failure(() => ok.client.request("GET", "/api/x"))).err).toBeInstanceOf(StorageProtocolError);
-    const bad = await setup((s) => s.end(answer("500 Internal Server Error", { "Content-Type": "application/json", "Content-Length": 5, Connection: "close" }, "{nope")));
+    const bad = await setup((s) =>
+      s.end(
+        answer(
+          "500 Internal Server Error",
+          { "Content-Type": "application/json", "Content-Length": 5, Connection: "close" },
+          "{nope",
+        ),
+      ),
+    );
     const { err } = await failure(() => bad.client.request("GET", "/api/x"));
     expect(err).toBeInstanceOf(StorageApiError);
     expect([(err as StorageApiError).status, (err as StorageApiError).code]).toEqual([500, ""]);
   });
 
   it.skipIf(skip)("a 200 with a non-JSON Content-Type is refused even when the body parses as JSON", async () => {
-    for (const [type, body] of [["text/html", "[1]"], ["text/plain; charset=utf-8", '{"records":[]}'], ["application/octet-stream", "{}"], ["application/jsonx", "{}"]] as const) {
-      const { client } = await setup((s) => s.end(answer("200 OK", { "Content-Type": type, "Content-Length": body.length, Connection: "close" }, body)));
+    for (const [type, body] of [
+      ["text/html", "[1]"],
+      ["text/plain; charset=utf-8", '{"records":[]}'],
+      ["application/octet-stream", "{}"],
+      ["application/jsonx", "{}"],
+    ] as const) {
+      const { client } = await setup((s) =>
+        s.end(answer("200 OK", { "Content-Type": type, "Content-Length": body.length, Connection: "close" }, body)),
+      );
       const { err } = await failure(() => client.request("GET", "/api/x"));
       expect(err, type).toBeInstanceOf(StorageProtocolError);
       expect((err as Error).message).toContain("not JSON");
     }
     // hal+json with parameters, and no Content-Type at all, are accepted.
     for (const headers of [{ "Content-Type": "application/hal+json; charset=utf-8" }, {}]) {
-      const { client } = await setup((s) => s.end(answer("200 OK", { ...headers, "Content-Length": 9, Connection: "close" }, '{"a": 1 }')));
+      const { client } = await setup((s) =>
+        s.end(answer("200 OK", { ...headers, "Content-Length": 9, Connection: "close" }, '{"a": 1 }')),
+      );
       expect(await client.request("GET", "/api/x")).toEqual({ a: 1 });
     }
   });
 
-  it.skipIf(skip)("an enormous declared body: StorageProtocolError at once, and the transfer is cancelled", async () => {
-    const sent = { bytes: 0 };
-    let closed = false;
-    const { client } = await setup((s) => {
-      s.write(answer("200 OK", { "Content-Type": "application/json", "Content-Length": 1024 ** 3 }, ""));
-      s.once("close", () => (closed = true));
-      pump(s, Buffer.alloc(64 * 1024, 0x20), 1024 ** 3, sent);
-    });
-    // A limit far beyond the test: the transfer can only end by the client cancelling it.
-    const { err } = await failure(() => client.request("GET", "/api/x", { timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS }));
-    expect(err).toBeInstanceOf(StorageProtocolError);
-    expect((err as Error).message).toContain(`larger than ${MAX_RESPONSE} bytes (maxResponseBytes)`);
-    await waitUntil(() => closed);
-    expect(sent.bytes).toBeLessThan(64 * 1024 * 1024);
-  });
+  it.skipIf(skip)(
+    "an enormous declared body: StorageProtocolError at once, and the transfer is cancelled",
+    async () => {
+      const sent = { bytes: 0 };
+      let closed = false;
+      const { client } = await setup((s) => {
+        s.write(answer("200 OK", { "Content-Type": "application/json", "Content-Length": 1024 ** 3 }, ""));
+        s.once("close", () => (closed = true));
+        pump(s, Buffer.alloc(64 * 1024, 0x20), 1024 ** 3, sent);
+      });
+      // A limit far beyond the test: the transfer can only end by the client cancelling it.
+      const { err } = await failure(() => client.request("GET", "/api/x", { timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS }));
+      expect(err).toBeInstanceOf(StorageProtocolError);
+      expect((err as Error).message).toContain(`larger than ${MAX_RESPONSE} bytes (maxResponseBytes)`);
+      await waitUntil(() => closed);
+      expect(sent.bytes).toBeLessThan(64 * 1024 * 1024);
+    },
+  );
 
-  it.skipIf(skip)("an endless chunked body: StorageProtocolError past maxResponseBytes, transfer cancelled", async () => {
-    const sent = { bytes: 0 };
-    let closed = false;
-    const chunk = Buffer.from(`4000\r\n${" ".repeat(0x4000)}\r\n`);
-    const { client } = await setup((s) => {
-      s.write(answer("200 OK", { "Content-Type": "application/json", "Transfer-Encoding": "chunked" }, ""));
-      s.once("close", () => (closed = true));
-      pump(s, chunk, 1024 ** 3, sent);
-    });
-    const { err } = await failure(() => client.request("GET", "/api/x", { timeoutMs: 5_000 }));
-    expect(err).toBeInstanceOf(StorageProtocolError);
-    await waitUntil(() => closed);
-    expect(sent.bytes).toBeLessThan(64 * 1024 * 1024);
-  });
+  it.skipIf(skip)(
+    "an endless chunked body: StorageProtocolError past maxResponseBytes, transfer cancelled",
+    async () => {
+      const sent = { bytes: 0 };
+      let closed = false;
+      const chunk = Buffer.from(`4000\r\n${" ".repeat(0x4000)}\r\n`);
+      const { client } = await setup((s) => {
+        s.write(answer("200 OK", { "Content-Type": "application/json", "Transfer-Encoding": "chunked" }, ""));
+        s.once("close", () => (closed = true));
+        pump(s, chunk, 1024 ** 3, sent);
+      });
+      const { err } = await failure(() => client.request("GET", "/api/x", { timeoutMs: 5_000 }));
+      expect(err).toBeInstanceOf(StorageProtocolError);
+      await waitUntil(() => closed);
+      expect(sent.bytes).toBeLessThan(64 * 1024 * 1024);
+    },
+  );
 
   it.skipIf(skip)("an enormous error body is capped too", async () => {
     const { client } = await setup((s) => {
-      s.write(answer("500 Internal Server Error", { "Content-Type": "application/json", "Transfer-Encoding": "chunked" }, ""));
+      s.write(
+        answer("500 Internal Server Error", { "Content-Type": "application/json", "Transfer-Encoding": "chunked" }, ""),
+      );
       pump(s, Buffer.from(`4000\r\n${"e".repeat(0x4000)}\r\n`), 1024 ** 3, { bytes: 0 });
     });
-    expect((await failure(() => client.request("GET", "/api/x", { timeoutMs: 5_000 }))).err).toBeInstanceOf(StorageProtocolError);
+    expect((await failure(() => client.request("GET", "/api/x", { timeoutMs: 5_000 }))).err).toBeInstanceOf(
+      StorageProtocolError,
+    );
   });
 
   it.skipIf(skip)("an answer of exactly maxResponseBytes is read", async () => {
     const body = JSON.stringify({ pad: "p".repeat(MAX_RESPONSE - 10) });
     expect(body.length).toBe(MAX_RESPONSE);
-    const { client } = await setup((s) => s.end(answer("200 OK", { "Content-Type": "application/json", "Transfer-Encoding": "chunked", Connection: "close" }, `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`)));
+    const { client } = await setup((s) =>
+      s.end(
+        answer(
+          "200 OK",
+          { "Content-Type": "application/json", "Transfer-Encoding": "chunked", Connection: "close" },
+          `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+        ),
+      ),
+    );
     expect(((await client.request("GET", "/api/x")) as { pad: string }).pad).toHaveLength(MAX_RESPONSE - 10);
   });
 
@@ -209,7 +262,9 @@ describe.each(transports)("over the %s", (_name, overTls) => {
       s.once("close", () => clearInterval(timer));
     });
     // A limit far beyond the test: only the signal can end the call.
-    const { err } = await failure(() => client.request("GET", "/api/x", { signal: ac.signal, timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS }));
+    const { err } = await failure(() =>
+      client.request("GET", "/api/x", { signal: ac.signal, timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS }),
+    );
     expect(err).toBe(reason);
   });
 
@@ -217,7 +272,13 @@ describe.each(transports)("over the %s", (_name, overTls) => {
     const { client } = await setup((s, h) => {
       const auth = /authorization: (.*)/i.exec(h)?.[1] ?? "";
       const body = JSON.stringify({ error: { message: `bad ${auth} ${PASSWORD}`, code: "6", target: PASSWORD } });
-      s.end(answer("401 Unauthorized", { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: "close" }, body));
+      s.end(
+        answer(
+          "401 Unauthorized",
+          { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: "close" },
+          body,
+        ),
+      );
     });
     const { err } = await failure(() => client.request("GET", "/api/x"));
     expect(err).toBeInstanceOf(StorageApiError);
@@ -229,14 +290,24 @@ describe.each(transports)("over the %s", (_name, overTls) => {
     // repeats, and a link that does not parse.
     for (const href of [`https://${PASSWORD}.example/api/x`, `/api/x?${PASSWORD}`, `http://[${PASSWORD}`]) {
       const body = JSON.stringify({ records: [], _links: { next: { href } } });
-      const { client } = await setup((s) => s.end(answer("200 OK", { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: "close" }, body)));
+      const { client } = await setup((s) =>
+        s.end(
+          answer(
+            "200 OK",
+            { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: "close" },
+            body,
+          ),
+        ),
+      );
       const { err } = await failure(async () => {
         for await (const page of client.pages("/api/x")) expect(page.records).toEqual([]);
       });
       expect(err, href).toBeInstanceOf(StorageProtocolError);
       expect((err as Error).message, href).toContain("<redacted>");
     }
-    const { client } = await setup((s) => s.end(answer("200 OK", { "Content-Type": `text/${PASSWORD}`, "Content-Length": 2, Connection: "close" }, "{}")));
+    const { client } = await setup((s) =>
+      s.end(answer("200 OK", { "Content-Type": `text/${PASSWORD}`, "Content-Length": 2, Connection: "close" }, "{}")),
+    );
     const { err } = await failure(() => client.request("GET", "/api/x"));
     expect(err).toBeInstanceOf(StorageProtocolError);
     expect((err as Error).message).toContain("text/<redacted>");
@@ -244,7 +315,12 @@ describe.each(transports)("over the %s", (_name, overTls) => {
 });
 
 describe("transports that misbehave", () => {
-  const base = { baseUrl: "https://cluster.example", username: "admin", password: PASSWORD, requestTimeoutMs: TIMEOUT_MS } as const;
+  const base = {
+    baseUrl: "https://cluster.example",
+    username: "admin",
+    password: PASSWORD,
+    requestTimeoutMs: TIMEOUT_MS,
+  } as const;
 
   it("a fetch that ignores the AbortSignal and never settles cannot hang a call", async () => {
     const client = new StorageClient({ ...base, fetch: () => new Promise(() => {}) });
@@ -262,7 +338,13 @@ describe("transports that misbehave", () => {
         return new Promise(() => {});
       },
     });
-    expect((await failure(() => waiting.request("GET", "/api/x", { signal: ac.signal, timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS }))).err).toMatchObject({ message: "stop" });
+    expect(
+      (
+        await failure(() =>
+          waiting.request("GET", "/api/x", { signal: ac.signal, timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS }),
+        )
+      ).err,
+    ).toMatchObject({ message: "stop" });
   });
 
   it("a body that never ends, from a fetch ignoring the signal, cannot hang a call", async () => {
@@ -303,11 +385,22 @@ describe("hostile JSON in answers", () => {
     const uuid = "11111111-2222-4333-8444-555555555555";
     const server = await startServer((req) =>
       req.path.endsWith(uuid)
-        ? { status: 200, text: `{"uuid":"${uuid}","state":"success","__proto__":{"polluted":true,"state":"failure"}}`, headers: { "content-type": "application/json" } }
+        ? {
+            status: 200,
+            text: `{"uuid":"${uuid}","state":"success","__proto__":{"polluted":true,"state":"failure"}}`,
+            headers: { "content-type": "application/json" },
+          }
         : { status: 404, json: { error: { message: "no", code: "4" } } },
     );
     try {
-      const client = new StorageClient({ baseUrl: server.url, username: "admin", password: PASSWORD, allowInsecureHttp: true, codecs: {}, jobs: { initialIntervalMs: 1, timeoutMs: 2_000 } });
+      const client = new StorageClient({
+        baseUrl: server.url,
+        username: "admin",
+        password: PASSWORD,
+        allowInsecureHttp: true,
+        codecs: {},
+        jobs: { initialIntervalMs: 1, timeoutMs: 2_000 },
+      });
       const job = await client.waitForJob(uuid);
       expect(Object.getPrototypeOf(job)).toBe(Object.prototype);
       expect((job as Record<string, unknown>)["polluted"]).toBeUndefined();

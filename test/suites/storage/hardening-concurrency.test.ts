@@ -32,19 +32,32 @@ async function finishJobs(uuids: readonly string[]): Promise<any[]> {
   return out;
 }
 
-const namespace = (name: string, size = 4096): object => ({ svm: { name: "svm1" }, name, os_type: "linux", space: { size } });
-const cache = (name: string): object => ({ name, svm: { name: "svm1" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }] });
+const namespace = (name: string, size = 4096): object => ({
+  svm: { name: "svm1" },
+  name,
+  os_type: "linux",
+  space: { size },
+});
+const cache = (name: string): object => ({
+  name,
+  svm: { name: "svm1" },
+  origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }],
+});
 
 function upload(version: string): Promise<{ status: number; body: any }> {
   const raw = `--XYZ\r\nContent-Disposition: form-data; name="file"; filename="image_${version}.tgz"\r\n\r\nBIN\r\n--XYZ--\r\n`;
-  return h.call("POST", `${SW}/upload`, undefined, { raw, headers: { "content-type": "multipart/form-data; boundary=XYZ" } });
+  return h.call("POST", `${SW}/upload`, undefined, {
+    raw,
+    headers: { "content-type": "multipart/form-data; boundary=XYZ" },
+  });
 }
 
 describe("racing creates", () => {
   it(`${N} creates of one namespace name: one 201, the rest 409 duplicate, one namespace`, async () => {
     const rs = await Promise.all(Array.from({ length: N }, () => h.call("POST", NS, namespace("/vol/vol1/race"))));
     expect(statuses(rs)).toEqual({ 201: 1, 409: N - 1 });
-    for (const r of rs.filter((x) => x.status === 409)) expect(r.body.error).toMatchObject({ code: "262190", target: "name" });
+    for (const r of rs.filter((x) => x.status === 409))
+      expect(r.body.error).toMatchObject({ code: "262190", target: "name" });
     const winner = rs.find((r) => r.status === 201)!.body.records[0].uuid;
     const list = await h.call("GET", `${NS}?name=/vol/vol1/race`);
     expect(list.body.records.map((r: any) => r.uuid)).toEqual([winner]);
@@ -53,7 +66,14 @@ describe("racing creates", () => {
   it(`${N} creates of distinct objects all land, each once`, async () => {
     const [ns, tokens] = await Promise.all([
       Promise.all(Array.from({ length: N }, (_, i) => h.call("POST", NS, namespace(`/vol/vol1/d${i}`)))),
-      Promise.all(Array.from({ length: N }, () => h.call("POST", "/api/storage/file/clone/tokens", { node: { uuid: "00000000-0000-4000-8000-a00000000001" }, reserve_size: 4096 }))),
+      Promise.all(
+        Array.from({ length: N }, () =>
+          h.call("POST", "/api/storage/file/clone/tokens", {
+            node: { uuid: "00000000-0000-4000-8000-a00000000001" },
+            reserve_size: 4096,
+          }),
+        ),
+      ),
     ]);
     expect(statuses(ns)).toEqual({ 201: N });
     expect(statuses(tokens)).toEqual({ 201: N });
@@ -63,7 +83,13 @@ describe("racing creates", () => {
   });
 
   it(`${N} quota rules: one per target, and exactly one default rule made on the side`, async () => {
-    const user = (name: string): object => ({ svm: { name: "svm1" }, volume: { name: "vol1" }, type: "user", qtree: { name: "" }, users: [{ name }] });
+    const user = (name: string): object => ({
+      svm: { name: "svm1" },
+      volume: { name: "vol1" },
+      type: "user",
+      qtree: { name: "" },
+      users: [{ name }],
+    });
     const same = await Promise.all(Array.from({ length: N }, () => h.call("POST", RULES, user("alice"))));
     expect(statuses(same)).toEqual({ 201: 1, 409: N - 1 });
     const distinct = await Promise.all(Array.from({ length: N }, (_, i) => h.call("POST", RULES, user(`u${i}`))));
@@ -98,7 +124,10 @@ describe("racing creates", () => {
   });
 
   it("an upload and a download of one version: one job succeeds, the other fails with 2228327", async () => {
-    const [up, down] = await Promise.all([upload("9.42.1"), h.call("POST", `${SW}/download`, { url: "https://repo.example/image_9.42.1.tgz" })]);
+    const [up, down] = await Promise.all([
+      upload("9.42.1"),
+      h.call("POST", `${SW}/download`, { url: "https://repo.example/image_9.42.1.tgz" }),
+    ]);
     expect([up.status, down.status]).toEqual([202, 202]);
     const jobs = await finishJobs([up.body.job.uuid, down.body.job.uuid]);
     expect(jobs.map((j) => j.state).sort()).toEqual(["failure", "success"]);
@@ -113,11 +142,14 @@ describe("racing writes to one object", () => {
     const created = await h.call("POST", NS, namespace("/vol/vol1/grow", 1024 * 1024));
     const uuid = created.body.records[0].uuid;
     // Sizes in shuffled order, so some writes try to shrink the namespace and are refused.
-    const sizes = Array.from({ length: N }, (_, i) => 1024 * 1024 + ((i * 37) % N + 1) * 4096);
-    const rs = await Promise.all(sizes.map((size, i) => h.call("PATCH", `${NS}/${uuid}`, { space: { size }, comment: `w${i}` })));
+    const sizes = Array.from({ length: N }, (_, i) => 1024 * 1024 + (((i * 37) % N) + 1) * 4096);
+    const rs = await Promise.all(
+      sizes.map((size, i) => h.call("PATCH", `${NS}/${uuid}`, { space: { size }, comment: `w${i}` })),
+    );
     const acked = sizes.filter((_, i) => rs[i]!.status === 200);
     const refused = sizes.filter((_, i) => rs[i]!.status !== 200);
-    for (const r of rs.filter((x) => x.status !== 200)) expect(r.body.error).toMatchObject({ code: "262197", target: "space.size" });
+    for (const r of rs.filter((x) => x.status !== 200))
+      expect(r.body.error).toMatchObject({ code: "262197", target: "space.size" });
     expect(acked.length).toBeGreaterThan(0);
     const final = (await h.call("GET", `${NS}/${uuid}?fields=space.size,comment`)).body;
     const max = Math.max(...acked);
@@ -127,7 +159,13 @@ describe("racing writes to one object", () => {
   });
 
   it(`${N} PATCHes of different fields of one quota rule: every field keeps its acknowledged value`, async () => {
-    const rule = await h.call("POST", RULES, { svm: { name: "svm1" }, volume: { name: "vol1" }, type: "user", qtree: { name: "q1" }, users: [{ name: "bob" }] });
+    const rule = await h.call("POST", RULES, {
+      svm: { name: "svm1" },
+      volume: { name: "vol1" },
+      type: "user",
+      qtree: { name: "q1" },
+      users: [{ name: "bob" }],
+    });
     const uuid = rule.body.records[0].uuid;
     const fields = ["space.hard_limit", "space.soft_limit", "files.hard_limit", "files.soft_limit"] as const;
     // Per field, increasing values; hard limits far above soft ones so no pair conflicts.
@@ -142,7 +180,9 @@ describe("racing writes to one object", () => {
     const final = (await h.call("GET", `${RULES}/${uuid}`)).body;
     for (const field of fields) {
       const [group, key] = field.split(".") as [string, string];
-      const candidates = writes.filter((w) => w.field === field).map((w) => (field.startsWith("space") ? Math.max(1024, w.value) : w.value));
+      const candidates = writes
+        .filter((w) => w.field === field)
+        .map((w) => (field.startsWith("space") ? Math.max(1024, w.value) : w.value));
       // Some write to this field won; no field was reset by a write to another.
       expect(candidates).toContain(final[group][key]);
     }
@@ -158,7 +198,8 @@ describe("bulk PATCH and DELETE racing with single writes", () => {
     const op = (kind: string, target: string, p: Promise<{ status: number; body: any }>): void => {
       ops.push(p.then((r) => ({ kind, target, r })));
     };
-    for (let j = 0; j < 10; j++) op("bulk-patch", `bulk${j}`, h.call("PATCH", `${NS}?name=/vol/vol1/ns*`, { comment: `bulk${j}` }));
+    for (let j = 0; j < 10; j++)
+      op("bulk-patch", `bulk${j}`, h.call("PATCH", `${NS}?name=/vol/vol1/ns*`, { comment: `bulk${j}` }));
     for (const n of names) op("patch", n, h.call("PATCH", `${NS}/${uuidOf.get(n)}`, { comment: `single:${n}` }));
     for (const n of names.slice(0, 5)) op("delete", n, h.call("DELETE", `${NS}/${uuidOf.get(n)}`));
     for (let j = 0; j < 2; j++) op("bulk-delete", "ns1*", h.call("DELETE", `${NS}?name=/vol/vol1/ns1*`));
@@ -168,8 +209,13 @@ describe("bulk PATCH and DELETE racing with single writes", () => {
       expect([200, 404], kind).toContain(r.status);
     }
     const deletedBySingle = done.filter((d) => d.kind === "delete" && d.r.status === 200).length;
-    const deletedByBulk = done.filter((d) => d.kind === "bulk-delete").reduce((n, d) => n + (d.r.body.num_records as number), 0);
-    const left = (await h.call("GET", `${NS}?fields=name,comment&order_by=name`)).body.records as { name: string; comment?: string }[];
+    const deletedByBulk = done
+      .filter((d) => d.kind === "bulk-delete")
+      .reduce((n, d) => n + (d.r.body.num_records as number), 0);
+    const left = (await h.call("GET", `${NS}?fields=name,comment&order_by=name`)).body.records as {
+      name: string;
+      comment?: string;
+    }[];
     // Each namespace went away exactly once: the counts reported add up to what is gone.
     expect(deletedBySingle + deletedByBulk).toBe(names.length - left.length);
     const gone = names.filter((n) => !left.some((l) => l.name === n));
@@ -193,10 +239,18 @@ describe("bulk PATCH and DELETE racing with single writes", () => {
     expect(list).toHaveLength(10);
     const byName = new Map(list.map((c) => [c.name, c.uuid]));
     const calls = [
-      ...Array.from({ length: 5 }, (_, j) => h.call("PATCH", `${CACHES}?name=c*`, { writeback: { enabled: j % 2 === 0 } }).then((r) => ({ kind: "bulk-patch", r }))),
+      ...Array.from({ length: 5 }, (_, j) =>
+        h
+          .call("PATCH", `${CACHES}?name=c*`, { writeback: { enabled: j % 2 === 0 } })
+          .then((r) => ({ kind: "bulk-patch", r })),
+      ),
       // c0..c4 twice each: one by uuid, one through a query naming it.
-      ...["c0", "c1", "c2", "c3", "c4"].map((n) => h.call("DELETE", `${CACHES}/${byName.get(n)}`).then((r) => ({ kind: "delete", r }))),
-      ...["c0", "c1", "c2", "c3", "c4"].map((n) => h.call("DELETE", `${CACHES}?name=${n}`).then((r) => ({ kind: "bulk-delete", r }))),
+      ...["c0", "c1", "c2", "c3", "c4"].map((n) =>
+        h.call("DELETE", `${CACHES}/${byName.get(n)}`).then((r) => ({ kind: "delete", r })),
+      ),
+      ...["c0", "c1", "c2", "c3", "c4"].map((n) =>
+        h.call("DELETE", `${CACHES}?name=${n}`).then((r) => ({ kind: "bulk-delete", r })),
+      ),
       h.call("DELETE", `${CACHES}/${byName.get("c5")}`).then((r) => ({ kind: "delete", r })),
     ];
     const done = await Promise.all(calls);
@@ -211,7 +265,8 @@ describe("bulk PATCH and DELETE racing with single writes", () => {
     expect(deleteJobs.filter((j) => j.state === "success")).toHaveLength(6);
     for (const j of deleteJobs.filter((x) => x.state === "failure")) expect(j.error.code).toBe("4");
     // A PATCH job either ran before its cache went away, or failed with not found.
-    for (const j of jobs.filter((x) => x.description.startsWith("PATCH") && x.state === "failure")) expect(j.error.code).toBe("4");
+    for (const j of jobs.filter((x) => x.description.startsWith("PATCH") && x.state === "failure"))
+      expect(j.error.code).toBe("4");
   });
 });
 

@@ -28,13 +28,20 @@ describe("bodies over the limit", () => {
   it("a declared 1 GiB body trickled slowly is refused with 413 after the headers, and cut off", async () => {
     for (const path of [RULES, UPLOAD, "/api/storage/namespaces/00000000-0000-4000-8000-000000000000"]) {
       let headLength = 0;
-      const r = await exchange(h.server.port, (s, st) => {
-        const text = head("POST", path, { "Content-Type": path === UPLOAD ? "multipart/form-data; boundary=x" : "application/json", "Content-Length": GiB });
-        headLength = text.length;
-        st.written += text.length;
-        s.write(text);
-        trickle(s, st, "x", 20, 200);
-      }, 60_000);
+      const r = await exchange(
+        h.server.port,
+        (s, st) => {
+          const text = head("POST", path, {
+            "Content-Type": path === UPLOAD ? "multipart/form-data; boundary=x" : "application/json",
+            "Content-Length": GiB,
+          });
+          headLength = text.length;
+          st.written += text.length;
+          s.write(text);
+          trickle(s, st, "x", 20, 200);
+        },
+        60_000,
+      );
       expectApiError(r, 413, "262187");
       expect(r.json.error.target).toBe("body");
       expect(r.closed).toBe(true);
@@ -63,22 +70,29 @@ describe("bodies over the limit", () => {
 
   it("a chunked body is refused with 413 once it passes the limit, and the rest is not read", async () => {
     const chunk = `${(16 * 1024).toString(16)}\r\n${"z".repeat(16 * 1024)}\r\n`;
-    const r = await exchange(h.server.port, (s, st) => {
-      const text = head("PATCH", `${RULES}?type=tree`, { "Content-Type": "application/json", "Transfer-Encoding": "chunked" });
-      st.written += text.length;
-      s.write(text);
-      // As fast as the server lets us, up to 48 MiB: it must stop us long before.
-      const pump = (): void => {
-        while (!s.destroyed && s.writable && st.written < 48 * 1024 * 1024) {
-          st.written += chunk.length;
-          if (!s.write(chunk)) {
-            s.once("drain", pump);
-            return;
+    const r = await exchange(
+      h.server.port,
+      (s, st) => {
+        const text = head("PATCH", `${RULES}?type=tree`, {
+          "Content-Type": "application/json",
+          "Transfer-Encoding": "chunked",
+        });
+        st.written += text.length;
+        s.write(text);
+        // As fast as the server lets us, up to 48 MiB: it must stop us long before.
+        const pump = (): void => {
+          while (!s.destroyed && s.writable && st.written < 48 * 1024 * 1024) {
+            st.written += chunk.length;
+            if (!s.write(chunk)) {
+              s.once("drain", pump);
+              return;
+            }
           }
-        }
-      };
-      pump();
-    }, 5_000);
+        };
+        pump();
+      },
+      5_000,
+    );
     expectApiError(r, 413, "262187");
     expect(r.closed).toBe(true);
     // What was written past the limit sits in socket buffers; the server read only the limit.
@@ -91,10 +105,16 @@ describe("bodies over the limit", () => {
       const base = JSON.stringify({ comment: "" });
       return JSON.stringify({ comment: "c".repeat(n - base.length) });
     };
-    const over = await h.call("PATCH", `${RULES}?type=tree`, undefined, { raw: fill(MAX_BODY + 1), headers: { "content-type": "application/json" } });
+    const over = await h.call("PATCH", `${RULES}?type=tree`, undefined, {
+      raw: fill(MAX_BODY + 1),
+      headers: { "content-type": "application/json" },
+    });
     expect(over.status).toBe(413);
     expect(over.body.error.code).toBe("262187");
-    const at = await h.call("PATCH", `${RULES}?type=tree`, undefined, { raw: fill(MAX_BODY), headers: { "content-type": "application/json" } });
+    const at = await h.call("PATCH", `${RULES}?type=tree`, undefined, {
+      raw: fill(MAX_BODY),
+      headers: { "content-type": "application/json" },
+    });
     // Read and parsed: refused by the field check, not by the size.
     expect(at.status).toBe(400);
     expect(at.body.error.code).toBe("262179");
@@ -113,19 +133,37 @@ describe("bodies over the limit", () => {
   });
 
   it("Expect: 100-continue gets 413 instead of 100 Continue, and 100 Continue for a body that fits", async () => {
-    const refused = await exchange(h.server.port, head("POST", RULES, { "Content-Type": "application/json", "Content-Length": GiB, Expect: "100-continue" }));
+    const refused = await exchange(
+      h.server.port,
+      head("POST", RULES, { "Content-Type": "application/json", "Content-Length": GiB, Expect: "100-continue" }),
+    );
     expectApiError(refused, 413, "262187");
     expect(refused.text).not.toContain("100 Continue");
-    const body = JSON.stringify({ svm: { name: "svm1" }, volume: { name: "vol1" }, type: "tree", qtree: { name: "q1" } });
+    const body = JSON.stringify({
+      svm: { name: "svm1" },
+      volume: { name: "vol1" },
+      type: "tree",
+      qtree: { name: "q1" },
+    });
     const accepted = await exchange(h.server.port, (s, st) => {
-      s.write(head("POST", RULES, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Expect: "100-continue", Connection: "close" }));
+      s.write(
+        head("POST", RULES, {
+          "Content-Type": "application/json",
+          "Content-Length": Buffer.byteLength(body),
+          Expect: "100-continue",
+          Connection: "close",
+        }),
+      );
       s.once("data", () => {
         st.written += body.length;
         s.write(body);
       });
     });
     expect(accepted.text.startsWith("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201")).toBe(true);
-    const unauthorized = await exchange(h.server.port, head("POST", RULES, { "Content-Type": "application/json", "Content-Length": 10, Expect: "100-continue" }, false));
+    const unauthorized = await exchange(
+      h.server.port,
+      head("POST", RULES, { "Content-Type": "application/json", "Content-Length": 10, Expect: "100-continue" }, false),
+    );
     expectApiError(unauthorized, 401, "6");
     expect(unauthorized.text).not.toContain("100 Continue");
   });
@@ -135,7 +173,10 @@ describe("bodies over the limit", () => {
     const before = process.memoryUsage();
     for (let i = 0; i < 20; i++) {
       const r = await exchange(h.server.port, (s, st) => {
-        const text = head("POST", i % 2 === 0 ? RULES : UPLOAD, { "Content-Type": "application/json", "Content-Length": GiB });
+        const text = head("POST", i % 2 === 0 ? RULES : UPLOAD, {
+          "Content-Type": "application/json",
+          "Content-Length": GiB,
+        });
         st.written += text.length + payload.length;
         s.write(text);
         s.write(payload);
@@ -151,7 +192,10 @@ describe("bodies over the limit", () => {
 
 describe("headers and URLs over the limit", () => {
   it("431 with the error body for a long URL or a big header; the server keeps serving", async () => {
-    for (const raw of [head("GET", `/api/cluster/nodes/${"a".repeat(17_000)}`), head("GET", "/api/cluster/nodes", { "X-Big": "b".repeat(17_000) })]) {
+    for (const raw of [
+      head("GET", `/api/cluster/nodes/${"a".repeat(17_000)}`),
+      head("GET", "/api/cluster/nodes", { "X-Big": "b".repeat(17_000) }),
+    ]) {
       const r = await exchange(h.server.port, raw);
       expectApiError(r, 431, "262198");
       expect(r.closed).toBe(true);
@@ -167,7 +211,10 @@ describe("headers and URLs over the limit", () => {
       const over = await exchange(small.port, head("GET", "/api/cluster/nodes", { "X-Pad": "p".repeat(3_000) }));
       expectApiError(over, 431, "262198");
       expect(over.json.error.message).toContain("2048");
-      const under = await exchange(small.port, head("GET", "/api/cluster/nodes", { "X-Pad": "p".repeat(1_000), Connection: "close" }));
+      const under = await exchange(
+        small.port,
+        head("GET", "/api/cluster/nodes", { "X-Pad": "p".repeat(1_000), Connection: "close" }),
+      );
       expect(under.status).toBe(200);
     } finally {
       await small.close();
@@ -178,6 +225,8 @@ describe("headers and URLs over the limit", () => {
     await expect(createReferenceServer({ maxHeaderBytes: 0 })).rejects.toThrow(RangeError);
     await expect(createReferenceServer({ headersTimeoutMs: -1 })).rejects.toThrow(/headersTimeoutMs/);
     await expect(createReferenceServer({ idleTimeoutMs: 1.5 })).rejects.toThrow(/idleTimeoutMs/);
-    await expect(createReferenceServer({ headersTimeoutMs: 2_000, requestTimeoutMs: 1_000 })).rejects.toThrow(/must not exceed/);
+    await expect(createReferenceServer({ headersTimeoutMs: 2_000, requestTimeoutMs: 1_000 })).rejects.toThrow(
+      /must not exceed/,
+    );
   });
 });

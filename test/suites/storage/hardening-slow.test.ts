@@ -5,7 +5,13 @@
 import * as net from "node:net";
 import * as tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, createReferenceServer, type ReferenceServer } from "../../../src/storage/server/index.js";
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  createReferenceServer,
+  type ReferenceServer,
+} from "../../../src/storage/server/index.js";
 import { gatedServerClock } from "../../support/storage/clocks.js";
 import { AUTH, exchange, expectApiError, head, trickle, waitUntil } from "../../support/storage/hardening-harness.js";
 import { makeCert } from "../../support/storage/cert.js";
@@ -23,7 +29,13 @@ const RULES = "/api/storage/quota/rules";
 let h: Harness;
 beforeAll(async () => {
   h = await start(LIMITS);
-  const r = await h.call("POST", RULES, { svm: { name: "svm1" }, volume: { name: "vol1" }, type: "tree", qtree: { name: "q1" }, files: { hard_limit: 10 } });
+  const r = await h.call("POST", RULES, {
+    svm: { name: "svm1" },
+    volume: { name: "vol1" },
+    type: "tree",
+    qtree: { name: "q1" },
+    files: { hard_limit: 10 },
+  });
   expect(r.status).toBe(201);
 });
 afterAll(async () => {
@@ -46,18 +58,22 @@ describe("slow requests", () => {
   it("slowloris: headers trickled a byte at a time get 408 after headersTimeoutMs", async () => {
     const request = head("GET", "/api/cluster/nodes");
     const slow = Array.from({ length: 10 }, () =>
-      exchange(h.server.port, (s, st) => {
-        let i = 0;
-        const timer = setInterval(() => {
-          if (s.destroyed || i >= request.length) {
-            clearInterval(timer);
-            return;
-          }
-          st.written++;
-          s.write(request[i++]!);
-        }, 25);
-        s.once("close", () => clearInterval(timer));
-      }, PATIENCE.headers),
+      exchange(
+        h.server.port,
+        (s, st) => {
+          let i = 0;
+          const timer = setInterval(() => {
+            if (s.destroyed || i >= request.length) {
+              clearInterval(timer);
+              return;
+            }
+            st.written++;
+            s.write(request[i++]!);
+          }, 25);
+          s.once("close", () => clearInterval(timer));
+        },
+        PATIENCE.headers,
+      ),
     );
     for (const r of await Promise.all(slow)) {
       expectApiError(r, 408, "262194");
@@ -78,17 +94,21 @@ describe("slow requests", () => {
       const states: { written: number }[] = [];
       const sockets: net.Socket[] = [];
       const slow = Array.from({ length: 10 }, () =>
-        exchange(patient.server.port, (s, st) => {
-          states.push(st);
-          sockets.push(s);
-          let i = 0;
-          const timer = setInterval(() => {
-            if (s.destroyed || i >= request.length - 1) return clearInterval(timer);
-            st.written++;
-            s.write(request[i++]!);
-          }, 25);
-          s.once("close", () => clearInterval(timer));
-        }, PATIENCE.headers),
+        exchange(
+          patient.server.port,
+          (s, st) => {
+            states.push(st);
+            sockets.push(s);
+            let i = 0;
+            const timer = setInterval(() => {
+              if (s.destroyed || i >= request.length - 1) return clearInterval(timer);
+              st.written++;
+              s.write(request[i++]!);
+            }, 25);
+            s.once("close", () => clearInterval(timer));
+          },
+          PATIENCE.headers,
+        ),
       );
       let settled = 0;
       for (const p of slow) void p.then(() => settled++);
@@ -112,13 +132,20 @@ describe("slow requests", () => {
 
   it("a body trickled slower than requestTimeoutMs allows gets 408, and nothing is changed", async () => {
     const body = JSON.stringify({ files: { hard_limit: 99 } });
-    const r = await exchange(h.server.port, (s, st) => {
-      const text = head("PATCH", `${RULES}?qtree.name=q1`, { "Content-Type": "application/json", "Content-Length": body.length + 1_000 });
-      st.written += text.length;
-      s.write(text);
-      // Each byte well inside idleTimeoutMs, so only the whole-request limit can stop it.
-      trickle(s, st, " ", 50, 200);
-    }, PATIENCE.request);
+    const r = await exchange(
+      h.server.port,
+      (s, st) => {
+        const text = head("PATCH", `${RULES}?qtree.name=q1`, {
+          "Content-Type": "application/json",
+          "Content-Length": body.length + 1_000,
+        });
+        st.written += text.length;
+        s.write(text);
+        // Each byte well inside idleTimeoutMs, so only the whole-request limit can stop it.
+        trickle(s, st, " ", 50, 200);
+      },
+      PATIENCE.request,
+    );
     expectApiError(r, 408, "262194");
     expect(r.closed).toBe(true);
     expect(r.ms).toBeGreaterThanOrEqual(LIMITS.requestTimeoutMs - 100);
@@ -129,7 +156,10 @@ describe("slow requests", () => {
   it("a body completed just after its 408 is not run", async () => {
     const body = JSON.stringify({ files: { hard_limit: 55 } });
     const r = await exchange(h.server.port, (s, st) => {
-      const text = head("PATCH", `${RULES}?qtree.name=q1`, { "Content-Type": "application/json", "Content-Length": body.length });
+      const text = head("PATCH", `${RULES}?qtree.name=q1`, {
+        "Content-Type": "application/json",
+        "Content-Length": body.length,
+      });
       st.written += text.length;
       s.write(text);
       let i = 0;
@@ -154,11 +184,15 @@ describe("slow requests", () => {
 
   it("a body that stops half way is cut off, and the half request runs nothing", async () => {
     const body = JSON.stringify({ files: { hard_limit: 77 } });
-    const r = await exchange(h.server.port, (s, st) => {
-      const text = `${head("PATCH", `${RULES}?qtree.name=q1`, { "Content-Type": "application/json", "Content-Length": body.length })}${body.slice(0, 10)}`;
-      st.written += text.length;
-      s.write(text);
-    }, PATIENCE.request);
+    const r = await exchange(
+      h.server.port,
+      (s, st) => {
+        const text = `${head("PATCH", `${RULES}?qtree.name=q1`, { "Content-Type": "application/json", "Content-Length": body.length })}${body.slice(0, 10)}`;
+        st.written += text.length;
+        s.write(text);
+      },
+      PATIENCE.request,
+    );
     expect(r.closed).toBe(true);
     expect(r.ms).toBeLessThan(PATIENCE.request);
     if (r.status !== undefined) expectApiError(r, 408, "262194");
@@ -171,7 +205,9 @@ describe("slow requests", () => {
         const s = net.connect(h.server.port, "127.0.0.1", () => {
           // With Expect: 100-continue the server says when it has taken the head and is reading
           // the body: the client goes away at that moment, with the body cut short.
-          s.write(`${head("DELETE", `${RULES}?qtree.name=q1`, { "Content-Type": "application/json", "Content-Length": 100, Expect: "100-continue" })}{"a"`);
+          s.write(
+            `${head("DELETE", `${RULES}?qtree.name=q1`, { "Content-Type": "application/json", "Content-Length": 100, Expect: "100-continue" })}{"a"`,
+          );
           s.once("data", () => s.destroy());
         });
         s.on("error", () => {});
@@ -189,10 +225,14 @@ describe("slow requests", () => {
   it("a keep-alive connection left idle is closed after keepAliveTimeoutMs", async () => {
     let answeredAt = 0;
     const started = Date.now();
-    const r = await exchange(h.server.port, (s) => {
-      s.write(head("GET", "/api/cluster/nodes"));
-      s.once("data", () => (answeredAt = Date.now()));
-    }, PATIENCE.headers);
+    const r = await exchange(
+      h.server.port,
+      (s) => {
+        s.write(head("GET", "/api/cluster/nodes"));
+        s.once("data", () => (answeredAt = Date.now()));
+      },
+      PATIENCE.headers,
+    );
     expect(r.status).toBe(200);
     expect(r.closed).toBe(true);
     const idle = started + r.ms - answeredAt;
@@ -214,7 +254,13 @@ describe("answers nobody reads", () => {
       password: PASSWORD,
       log: (l) => bigLogs.push(l),
       ...LIMITS,
-      inventory: { volumes: Array.from({ length: 3_000 }, (_, i) => ({ name: `v${i}`, svm: "svm1", path: `/${String(i).padStart(5_000, "p")}` })) },
+      inventory: {
+        volumes: Array.from({ length: 3_000 }, (_, i) => ({
+          name: `v${i}`,
+          svm: "svm1",
+          path: `/${String(i).padStart(5_000, "p")}`,
+        })),
+      },
     });
   });
   afterAll(async () => {
@@ -225,27 +271,29 @@ describe("answers nobody reads", () => {
   it("a client that never reads its answer is disconnected after idleTimeoutMs", async () => {
     const idleLine = `closed a connection idle for ${LIMITS.idleTimeoutMs} ms`;
     const idleBefore = bigLogs.filter((l) => l === idleLine).length;
-    const result = await new Promise<{ received: number; declared: number; headLength: number; ms: number }>((resolve) => {
-      const started = Date.now();
-      const s = net.connect(big.port, "127.0.0.1", () => s.write(BIG_GET));
-      let received = 0;
-      let headText = "";
-      s.on("data", (d: Buffer) => {
-        if (received === 0) {
-          headText = d.toString("latin1", 0, 300);
-          // Stop reading after the first chunk until the server has closed the connection for
-          // idleness (its log line), however long that takes on this machine; then drain.
-          s.pause();
-          void waitUntil(() => bigLogs.filter((l) => l === idleLine).length > idleBefore).then(() => s.resume());
-        }
-        received += d.length;
-      });
-      s.on("error", () => {});
-      s.on("close", () => {
-        const declared = Number(/content-length: (\d+)/i.exec(headText)?.[1] ?? "0");
-        resolve({ received, declared, headLength: headText.indexOf("\r\n\r\n") + 4, ms: Date.now() - started });
-      });
-    });
+    const result = await new Promise<{ received: number; declared: number; headLength: number; ms: number }>(
+      (resolve) => {
+        const started = Date.now();
+        const s = net.connect(big.port, "127.0.0.1", () => s.write(BIG_GET));
+        let received = 0;
+        let headText = "";
+        s.on("data", (d: Buffer) => {
+          if (received === 0) {
+            headText = d.toString("latin1", 0, 300);
+            // Stop reading after the first chunk until the server has closed the connection for
+            // idleness (its log line), however long that takes on this machine; then drain.
+            s.pause();
+            void waitUntil(() => bigLogs.filter((l) => l === idleLine).length > idleBefore).then(() => s.resume());
+          }
+          received += d.length;
+        });
+        s.on("error", () => {});
+        s.on("close", () => {
+          const declared = Number(/content-length: (\d+)/i.exec(headText)?.[1] ?? "0");
+          resolve({ received, declared, headLength: headText.indexOf("\r\n\r\n") + 4, ms: Date.now() - started });
+        });
+      },
+    );
     expect(result.declared).toBeGreaterThan(10_000_000);
     // The server gave up: the connection closed before the answer was all sent.
     expect(result.headLength).toBeGreaterThan(4);
@@ -278,10 +326,25 @@ describe("the server's own waits are not idle time", () => {
     // silent. The job's end is decided by the same clock, so the answer is 201 however slow
     // the machine is; a slower machine only makes the silent stretch longer.
     const clock = gatedServerClock();
-    const server = await createReferenceServer({ username: USER, password: PASSWORD, clock, jobDurationMs: 700, ...LIMITS, idleTimeoutMs: 200 });
+    const server = await createReferenceServer({
+      username: USER,
+      password: PASSWORD,
+      clock,
+      jobDurationMs: 700,
+      ...LIMITS,
+      idleTimeoutMs: 200,
+    });
     try {
-      const body = JSON.stringify({ name: "c1", svm: { name: "svm1" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }] });
-      const answer = exchange(server.port, `${head("POST", "/api/storage/cache/caches?return_timeout=2", { "Content-Type": "application/json", "Content-Length": body.length, Connection: "close" })}${body}`, 60_000);
+      const body = JSON.stringify({
+        name: "c1",
+        svm: { name: "svm1" },
+        origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }],
+      });
+      const answer = exchange(
+        server.port,
+        `${head("POST", "/api/storage/cache/caches?return_timeout=2", { "Content-Type": "application/json", "Content-Length": body.length, Connection: "close" })}${body}`,
+        60_000,
+      );
       // The server waits for the job (700 ms of its clock, within the 2 s return_timeout).
       expect(await clock.slept).toBe(700);
       // Node's idle timer runs on real time: let three idle periods pass while the server waits.
@@ -313,7 +376,12 @@ afterAll(() => pem?.dispose());
 
 describe.skipIf(pem === undefined)("over HTTPS", () => {
   it("the same limits apply: a head that never ends gets 408, a normal request is served", async () => {
-    const server = await createReferenceServer({ username: USER, password: PASSWORD, https: { key: pem!.key, cert: pem!.cert }, ...LIMITS });
+    const server = await createReferenceServer({
+      username: USER,
+      password: PASSWORD,
+      https: { key: pem!.key, cert: pem!.cert },
+      ...LIMITS,
+    });
     try {
       const talk = (request: string): Promise<{ text: string; ms: number }> =>
         new Promise((resolve) => {

@@ -25,10 +25,13 @@ afterAll(() => loop.close());
 
 describe("clone tokens by query", () => {
   it("patches and deletes every token matching the query, synchronously", async () => {
-    for (const node of [NODE1, NODE1, NODE2]) await client.cloneTokens.create({ node: { uuid: node }, reserve_size: "1M" });
+    for (const node of [NODE1, NODE1, NODE2])
+      await client.cloneTokens.create({ node: { uuid: node }, reserve_size: "1M" });
     const p = await client.cloneTokens.updateMatching({ node: { uuid: NODE1 } }, { expiry_time: { limit: "PT2H" } });
     expect(p).toMatchObject({ status: 200, numRecords: 2, jobs: [] });
-    const limits = (await client.cloneTokens.all({ fields: "node.name,expiry_time.limit" })).map((t) => `${t.node?.name} ${t.expiry_time?.limit}`);
+    const limits = (await client.cloneTokens.all({ fields: "node.name,expiry_time.limit" })).map(
+      (t) => `${t.node?.name} ${t.expiry_time?.limit}`,
+    );
     expect(limits.sort()).toEqual(["node1 PT2H", "node1 PT2H", "node2 PT1M"]);
 
     const d = await client.cloneTokens.deleteMatching({ node: { name: "node2" } });
@@ -37,8 +40,16 @@ describe("clone tokens by query", () => {
   });
 
   it("routes the body through the PATCH codec, and the server refuses what the codec would", async () => {
-    expect((await codecError(() => client.cloneTokens.updateMatching({ node: { name: "node1" } }, { reserve_size: "1M" } as never))).path).toBe("reserve_size");
-    const e = await apiError(() => raw.cloneTokens.updateMatching({ node: { name: "node1" } }, { reserve_size: 1 } as never));
+    expect(
+      (
+        await codecError(() =>
+          client.cloneTokens.updateMatching({ node: { name: "node1" } }, { reserve_size: "1M" } as never),
+        )
+      ).path,
+    ).toBe("reserve_size");
+    const e = await apiError(() =>
+      raw.cloneTokens.updateMatching({ node: { name: "node1" } }, { reserve_size: 1 } as never),
+    );
     expect(e.status).toBe(400);
     expect(e.target).toBe("reserve_size");
   });
@@ -49,7 +60,9 @@ describe("clone tokens by query", () => {
       expect(e.path).toBe("query");
       expect(e.message).toMatch(/all: true/);
     }
-    expect((await codecError(() => client.cloneTokens.updateMatching({}, { expiry_time: { limit: "PT1M" } }))).path).toBe("query");
+    expect(
+      (await codecError(() => client.cloneTokens.updateMatching({}, { expiry_time: { limit: "PT1M" } }))).path,
+    ).toBe("query");
     expect(await client.cloneTokens.count()).toBe(2);
 
     const d = await client.cloneTokens.deleteMatching({}, { all: true });
@@ -62,11 +75,26 @@ describe("caches by query", () => {
   const names = ["bulk_a", "bulk_b", "bulk_c"] as const;
 
   it("patches each matching cache through its own job and waits for all of them", async () => {
-    await client.caches.create({ name: "bulk_a", svm: { name: "svm1" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }] });
-    await client.caches.create({ name: "bulk_b", svm: { name: "svm1" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol2" } }] });
-    await client.caches.create({ name: "bulk_c", svm: { name: "svm2" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }] });
+    await client.caches.create({
+      name: "bulk_a",
+      svm: { name: "svm1" },
+      origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }],
+    });
+    await client.caches.create({
+      name: "bulk_b",
+      svm: { name: "svm1" },
+      origins: [{ svm: { name: "svm1" }, volume: { name: "vol2" } }],
+    });
+    await client.caches.create({
+      name: "bulk_c",
+      svm: { name: "svm2" },
+      origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }],
+    });
 
-    const p = await client.caches.updateMatching({ svm: { name: "svm1" }, name: "bulk_*" }, { writeback: { enabled: true }, prepopulate: { dir_paths: ["/d"] } });
+    const p = await client.caches.updateMatching(
+      { svm: { name: "svm1" }, name: "bulk_*" },
+      { writeback: { enabled: true }, prepopulate: { dir_paths: ["/d"] } },
+    );
     expect(p.status).toBe(202);
     expect(p.numRecords).toBe(2);
     expect(p.jobs).toHaveLength(2);
@@ -75,18 +103,30 @@ describe("caches by query", () => {
       expect(job.description).toMatch(/^PATCH \/api\/storage\/cache\/caches\/[0-9a-f-]{36}$/);
     }
     const got = await client.caches.all({ name: "bulk_*", fields: "name,writeback.enabled", order_by: "name" });
-    expect(got.map((c) => `${c.name} ${String(c.writeback?.enabled)}`)).toEqual(["bulk_a true", "bulk_b true", "bulk_c false"]);
+    expect(got.map((c) => `${c.name} ${String(c.writeback?.enabled)}`)).toEqual([
+      "bulk_a true",
+      "bulk_b true",
+      "bulk_c false",
+    ]);
   });
 
   it("with return_timeout the server waits for the jobs and answers 200", async () => {
-    const p = await client.caches.updateMatching({ name: "bulk_c" }, { atime_scrub: { enabled: true } }, { query: { return_timeout: 5 } });
+    const p = await client.caches.updateMatching(
+      { name: "bulk_c" },
+      { atime_scrub: { enabled: true } },
+      { query: { return_timeout: 5 } },
+    );
     expect(p).toMatchObject({ status: 200, numRecords: 1 });
     expect(p.jobs.map((j) => j.state)).toEqual(["success"]);
     expect((await client.caches.find({ name: "bulk_c" }))?.atime_scrub).toEqual({ enabled: true, period: 30 });
   });
 
   it("without wait, returns the job references of the answer", async () => {
-    const p = await client.caches.updateMatching({ name: "bulk_a|bulk_b" }, { cifs_change_notify: { enabled: true } }, { wait: false });
+    const p = await client.caches.updateMatching(
+      { name: "bulk_a|bulk_b" },
+      { cifs_change_notify: { enabled: true } },
+      { wait: false },
+    );
     expect(p.status).toBe(202);
     expect(p.jobs).toHaveLength(2);
     for (const j of p.jobs) expect(j._links?.self?.href).toBe(`/api/cluster/jobs/${j.uuid}`);
@@ -94,8 +134,12 @@ describe("caches by query", () => {
   });
 
   it("refuses a bad body before any job starts: the codec, and the server for raw bodies", async () => {
-    expect((await codecError(() => client.caches.updateMatching({ name: "bulk_*" }, { path: "/x" } as never))).path).toBe("path");
-    const e = await apiError(() => raw.caches.updateMatching({ name: "bulk_*" }, { prepopulate: { dir_paths: ["relative"] } }));
+    expect(
+      (await codecError(() => client.caches.updateMatching({ name: "bulk_*" }, { path: "/x" } as never))).path,
+    ).toBe("path");
+    const e = await apiError(() =>
+      raw.caches.updateMatching({ name: "bulk_*" }, { prepopulate: { dir_paths: ["relative"] } }),
+    );
     expect(e.status).toBe(400);
     expect(e.target).toBe("prepopulate.dir_paths[0]");
     // An unknown filter is the server's 400.
@@ -119,13 +163,21 @@ describe("caches by query", () => {
 
 describe("NVMe namespaces by query", () => {
   it("patches every matching namespace, all or nothing", async () => {
-    for (const [name, size] of [["/vol/vol1/bulk1", "1G"], ["/vol/vol1/bulk2", "2G"], ["/vol/vol2/bulk3", "1G"]] as const) {
+    for (const [name, size] of [
+      ["/vol/vol1/bulk1", "1G"],
+      ["/vol/vol1/bulk2", "2G"],
+      ["/vol/vol2/bulk3", "1G"],
+    ] as const) {
       await client.nvmeNamespaces.create({ svm: { name: "svm1" }, name, os_type: "linux", space: { size } });
     }
     const q = { "location.volume.name": "vol1", name: "/vol/vol1/bulk*" };
     const p = await client.nvmeNamespaces.updateMatching(q, { comment: "db", auto_delete: true });
     expect(p).toMatchObject({ status: 200, numRecords: 2, jobs: [] });
-    const got = await client.nvmeNamespaces.all({ name: "/vol/*/bulk*", fields: "name,comment,auto_delete", order_by: "name" });
+    const got = await client.nvmeNamespaces.all({
+      name: "/vol/*/bulk*",
+      fields: "name,comment,auto_delete",
+      order_by: "name",
+    });
     expect(got.map((n) => [n.name, n.comment, n.auto_delete])).toEqual([
       ["/vol/vol1/bulk1", "db", true],
       ["/vol/vol1/bulk2", "db", true],
@@ -136,11 +188,17 @@ describe("NVMe namespaces by query", () => {
     const e = await apiError(() => client.nvmeNamespaces.updateMatching(q, { space: { size: "1536M" } }));
     expect(e.status).toBe(400);
     expect(e.target).toBe("space.size");
-    expect((await client.nvmeNamespaces.find({ name: "/vol/vol1/bulk1", fields: "space.size" }))?.space?.size).toBe(GiB);
+    expect((await client.nvmeNamespaces.find({ name: "/vol/vol1/bulk1", fields: "space.size" }))?.space?.size).toBe(
+      GiB,
+    );
 
     // Renaming is refused by the codec, and by the server for a raw body.
-    expect((await codecError(() => client.nvmeNamespaces.updateMatching(q, { name: "/vol/vol1/x" } as never))).path).toBe("name");
-    expect((await apiError(() => raw.nvmeNamespaces.updateMatching(q, { name: "/vol/vol1/x" } as never))).target).toBe("name");
+    expect(
+      (await codecError(() => client.nvmeNamespaces.updateMatching(q, { name: "/vol/vol1/x" } as never))).path,
+    ).toBe("name");
+    expect((await apiError(() => raw.nvmeNamespaces.updateMatching(q, { name: "/vol/vol1/x" } as never))).target).toBe(
+      "name",
+    );
   });
 
   it("deletes every matching namespace", async () => {
@@ -152,12 +210,27 @@ describe("NVMe namespaces by query", () => {
 
 describe("quota rules by query", () => {
   it("patches every matching rule (explicit and default), all or nothing, and deletes by query", async () => {
-    await client.quotaRules.create({ svm: { name: "svm2" }, volume: { name: "vol3" }, type: "tree", qtree: { name: "qa" }, space: { hard_limit: "1G" } });
-    await client.quotaRules.create({ svm: { name: "svm2" }, volume: { name: "vol3" }, type: "user", qtree: { name: "" }, users: [{ name: "bob" }] });
+    await client.quotaRules.create({
+      svm: { name: "svm2" },
+      volume: { name: "vol3" },
+      type: "tree",
+      qtree: { name: "qa" },
+      space: { hard_limit: "1G" },
+    });
+    await client.quotaRules.create({
+      svm: { name: "svm2" },
+      volume: { name: "vol3" },
+      type: "user",
+      qtree: { name: "" },
+      users: [{ name: "bob" }],
+    });
     // The tree rule and the user rule each added their volume-level default rule.
     expect(await client.quotaRules.count({ "volume.name": "vol3" })).toBe(4);
 
-    const p = await client.quotaRules.updateMatching({ "volume.name": "vol3", type: "tree" }, { space: { hard_limit: "2G", soft_limit: 100 } });
+    const p = await client.quotaRules.updateMatching(
+      { "volume.name": "vol3", type: "tree" },
+      { space: { hard_limit: "2G", soft_limit: 100 } },
+    );
     expect(p).toMatchObject({ status: 200, numRecords: 2 });
     const trees = await client.quotaRules.all({ "volume.name": "vol3", type: "tree", fields: "space" });
     expect(trees.map((r) => r.space)).toEqual([
@@ -170,7 +243,10 @@ describe("quota rules by query", () => {
     expect(e.target).toBe("user_mapping");
     const users = await client.quotaRules.all({ "volume.name": "vol3", type: "user", fields: "user_mapping" });
     expect(users.map((r) => r.user_mapping)).toEqual([false, false]);
-    expect((await client.quotaRules.updateMatching({ "volume.name": "vol3", type: "user" }, { user_mapping: "on" })).numRecords).toBe(2);
+    expect(
+      (await client.quotaRules.updateMatching({ "volume.name": "vol3", type: "user" }, { user_mapping: "on" }))
+        .numRecords,
+    ).toBe(2);
 
     const d = await client.quotaRules.deleteMatching({ volume: { name: "vol3" } });
     expect(d.numRecords).toBe(4);
@@ -185,13 +261,25 @@ describe("the server's answer to a query-based change", () => {
       const noFilter = await h.call("DELETE", "/api/storage/quota/rules");
       expect(noFilter.status).toBe(400);
       expect(noFilter.body.error.target).toBe("query");
-      expect((await h.call("PATCH", "/api/storage/cache/caches?return_timeout=1", { writeback: { enabled: true } })).body.error.target).toBe("query");
+      expect(
+        (await h.call("PATCH", "/api/storage/cache/caches?return_timeout=1", { writeback: { enabled: true } })).body
+          .error.target,
+      ).toBe("query");
 
-      const created = await h.call("POST", "/api/storage/cache/caches", { name: "c1", svm: { name: "svm1" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }] });
+      const created = await h.call("POST", "/api/storage/cache/caches", {
+        name: "c1",
+        svm: { name: "svm1" },
+        origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }],
+      });
       await h.finish(created.body.job._links.self.href);
       const p = await h.call("PATCH", "/api/storage/cache/caches?name=c*", { writeback: { enabled: true } });
       expect(p.status).toBe(202);
-      expect(p.body).toEqual({ num_records: 1, jobs: [{ uuid: expect.any(String), _links: { self: { href: expect.stringMatching(/^\/api\/cluster\/jobs\//) } } }] });
+      expect(p.body).toEqual({
+        num_records: 1,
+        jobs: [
+          { uuid: expect.any(String), _links: { self: { href: expect.stringMatching(/^\/api\/cluster\/jobs\//) } } },
+        ],
+      });
       expect((await h.finish(p.body.jobs[0]._links.self.href)).state).toBe("success");
 
       const del = await h.call("DELETE", "/api/storage/cache/caches?name=c1");

@@ -49,9 +49,21 @@ const options = (baseUrl: string, password = PASSWORD) =>
   }) as const;
 
 beforeAll(async () => {
-  server = await createReferenceServer({ username: USER, password: PASSWORD, clock: createManualClock(), jobDurationMs: 0, log: (l) => serverLogs.push(l) });
+  server = await createReferenceServer({
+    username: USER,
+    password: PASSWORD,
+    clock: createManualClock(),
+    jobDurationMs: 0,
+    log: (l) => serverLogs.push(l),
+  });
   // Jobs on this one take an hour of a clock that never moves: waiting for them times out.
-  slow = await createReferenceServer({ username: USER, password: PASSWORD, clock: createManualClock(), jobDurationMs: 3_600_000, log: (l) => serverLogs.push(l) });
+  slow = await createReferenceServer({
+    username: USER,
+    password: PASSWORD,
+    clock: createManualClock(),
+    jobDurationMs: 3_600_000,
+    log: (l) => serverLogs.push(l),
+  });
   client = new StorageClient(options(server.url));
   raw = new StorageClient({ ...options(server.url), codecs: {} });
   wrong = new StorageClient(options(server.url, WRONG_PASSWORD));
@@ -69,7 +81,11 @@ afterAll(async () => {
 
 /** Every textual view of an error (and of its cause chain). */
 function views(err: unknown): string[] {
-  const out: string[] = [String(err), inspect(err, { depth: 10, showHidden: true }), inspect(err, { depth: 10, customInspect: false })];
+  const out: string[] = [
+    String(err),
+    inspect(err, { depth: 10, showHidden: true }),
+    inspect(err, { depth: 10, customInspect: false }),
+  ];
   try {
     out.push(JSON.stringify(err) ?? "");
   } catch {
@@ -84,7 +100,8 @@ function views(err: unknown): string[] {
 
 function expectClean(texts: readonly string[]): void {
   for (const text of texts) {
-    for (const secret of SECRETS) expect(text.includes(secret), `leaked ${secret} in: ${text.slice(0, 300)}`).toBe(false);
+    for (const secret of SECRETS)
+      expect(text.includes(secret), `leaked ${secret} in: ${text.slice(0, 300)}`).toBe(false);
   }
 }
 
@@ -110,13 +127,24 @@ describe("the password never leaks", () => {
     expect((err as StorageApiError).status).toBe(401);
     expect((err as StorageApiError).code).toBe("6");
     // Every verb and path answers 401 the same way.
-    expect(await caught(() => wrong.cloneTokens.create({ node: { uuid: seedUuid("a", 1) }, reserve_size: "1M" }))).toBeInstanceOf(StorageApiError);
-    expect(await caught(() => wrong.software.download({ url: "http://x.example/image_9.20.1.tgz", password: DOWNLOAD_PASSWORD }))).toBeInstanceOf(StorageApiError);
+    expect(
+      await caught(() => wrong.cloneTokens.create({ node: { uuid: seedUuid("a", 1) }, reserve_size: "1M" })),
+    ).toBeInstanceOf(StorageApiError);
+    expect(
+      await caught(() =>
+        wrong.software.download({ url: "http://x.example/image_9.20.1.tgz", password: DOWNLOAD_PASSWORD }),
+      ),
+    ).toBeInstanceOf(StorageApiError);
   });
 
   it("not from API errors whose message or target would echo it", async () => {
     // A field named after the password: the server's "unexpected argument" names it.
-    const body = await caught(() => raw.mutate("POST", "/api/storage/file/clone/tokens", { body: { [PASSWORD]: 1, [DOWNLOAD_PASSWORD]: 2 }, secrets: [DOWNLOAD_PASSWORD] }));
+    const body = await caught(() =>
+      raw.mutate("POST", "/api/storage/file/clone/tokens", {
+        body: { [PASSWORD]: 1, [DOWNLOAD_PASSWORD]: 2 },
+        secrets: [DOWNLOAD_PASSWORD],
+      }),
+    );
     expect(body).toBeInstanceOf(StorageApiError);
     expect((body as StorageApiError).status).toBe(400);
     // The server did name the field, with the secret scrubbed out.
@@ -130,23 +158,45 @@ describe("the password never leaks", () => {
 
   it("not from failed jobs, including a download with a remote password", async () => {
     const cache = await caught(() =>
-      client.caches.create({ name: "c1", svm: { name: "svm1" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol_offline" } }] }),
+      client.caches.create({
+        name: "c1",
+        svm: { name: "svm1" },
+        origins: [{ svm: { name: "svm1" }, volume: { name: "vol_offline" } }],
+      }),
     );
     expect(cache).toBeInstanceOf(StorageJobError);
     const dl = await caught(() =>
-      client.software.download({ url: "http://packages.example/readme.txt", username: "dl", password: DOWNLOAD_PASSWORD }),
+      client.software.download({
+        url: "http://packages.example/readme.txt",
+        username: "dl",
+        password: DOWNLOAD_PASSWORD,
+      }),
     );
     expect(dl).toBeInstanceOf(StorageJobError);
     expect((dl as StorageJobError).code).toBe(2228331);
     // The progress and the profile never carry it either.
-    expectClean([JSON.stringify(await client.software.downloadProgress()), JSON.stringify(await client.software.get({ fields: "**" }))]);
+    expectClean([
+      JSON.stringify(await client.software.downloadProgress()),
+      JSON.stringify(await client.software.get({ fields: "**" })),
+    ]);
   });
 
   it("not from a job that outlives the wait", async () => {
-    const c = new StorageClient({ ...options(slow.url), jobs: { initialIntervalMs: 1, maxIntervalMs: 2, timeoutMs: 30 } });
-    const err = await caught(() => c.caches.create({ name: "c2", svm: { name: "svm1" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }] }));
+    const c = new StorageClient({
+      ...options(slow.url),
+      jobs: { initialIntervalMs: 1, maxIntervalMs: 2, timeoutMs: 30 },
+    });
+    const err = await caught(() =>
+      c.caches.create({
+        name: "c2",
+        svm: { name: "svm1" },
+        origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }],
+      }),
+    );
     expect(err).toBeInstanceOf(StorageJobTimeoutError);
-    const dl = await caught(() => c.software.download({ url: "http://packages.example/image_9.20.1.tgz", password: DOWNLOAD_PASSWORD }));
+    const dl = await caught(() =>
+      c.software.download({ url: "http://packages.example/image_9.20.1.tgz", password: DOWNLOAD_PASSWORD }),
+    );
     expect(dl).toBeInstanceOf(StorageJobTimeoutError);
   });
 
@@ -168,7 +218,9 @@ describe("the password never leaks", () => {
     const c = new StorageClient(options(closedPortUrl));
     const err = await caught(() => c.software.get());
     expect(err).toBeInstanceOf(StorageNetworkError);
-    const dl = await caught(() => c.software.download({ url: "http://packages.example/image_9.20.1.tgz", password: DOWNLOAD_PASSWORD }));
+    const dl = await caught(() =>
+      c.software.download({ url: "http://packages.example/image_9.20.1.tgz", password: DOWNLOAD_PASSWORD }),
+    );
     expect(dl).toBeInstanceOf(StorageNetworkError);
   });
 

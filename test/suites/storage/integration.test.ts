@@ -2,17 +2,16 @@
 // Area A end to end, through the client's default codecs. The server runs on a manual clock
 // with instant jobs, so nothing here sleeps for real.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StorageJobError, parseDuration, type StorageClient } from "../../../src/storage/index.js";
+import { seedUuid, type ManualClock, type ReferenceServer } from "../../../src/storage/server/index.js";
 import {
-  StorageJobError,
-  parseDuration,
-  type StorageClient,
-} from "../../../src/storage/index.js";
-import {
-  seedUuid,
-  type ManualClock,
-  type ReferenceServer,
-} from "../../../src/storage/server/index.js";
-import { USER, apiError, codecError, startLoopback, thrown, type Loopback } from "../../support/storage/integration-harness.js";
+  USER,
+  apiError,
+  codecError,
+  startLoopback,
+  thrown,
+  type Loopback,
+} from "../../support/storage/integration-harness.js";
 import { encodeMultipart } from "../../../src/storage/client/transport.js";
 
 const PASSWORD = "integration-Pa55";
@@ -69,7 +68,11 @@ describe("clone tokens", () => {
   });
 
   it("raises small reservations to 4 KiB and sends the limit as a string of seconds", async () => {
-    const small = await client.cloneTokens.create({ node: { uuid: NODE2 }, reserve_size: 100, expiry_time: { limit: 30 } });
+    const small = await client.cloneTokens.create({
+      node: { uuid: NODE2 },
+      reserve_size: 100,
+      expiry_time: { limit: 30 },
+    });
     expect(small.record?.reserve_size).toBe(4096);
     const token = await client.cloneTokens.get({ nodeUuid: NODE2, uuid: small.record!.uuid! });
     expect(token.expiry_time?.limit).toBe("PT30S");
@@ -77,7 +80,9 @@ describe("clone tokens", () => {
   });
 
   it("a token vanishes when its lifetime ends: 404 as a StorageApiError", async () => {
-    const t = (await client.cloneTokens.create({ node: { uuid: NODE1 }, reserve_size: "1M", expiry_time: { limit: 10 } })).record!;
+    const t = (
+      await client.cloneTokens.create({ node: { uuid: NODE1 }, reserve_size: "1M", expiry_time: { limit: 10 } })
+    ).record!;
     const key = { nodeUuid: NODE1, uuid: t.uuid! };
     clock.advance(9_000);
     expect(parseDuration((await client.cloneTokens.get(key)).expiry_time!.left!)).toBe(1);
@@ -91,16 +96,30 @@ describe("clone tokens", () => {
   });
 
   it("refuses read-only and missing fields before sending; the server refuses them too", async () => {
-    expect((await codecError(() => client.cloneTokens.create({ node: { uuid: NODE1 } } as never))).path).toBe("reserve_size");
+    expect((await codecError(() => client.cloneTokens.create({ node: { uuid: NODE1 } } as never))).path).toBe(
+      "reserve_size",
+    );
     expect(
-      (await codecError(() => client.cloneTokens.create({ node: { uuid: NODE1 }, reserve_size: 4096, expiry_time: { left: "PT1M" } } as never))).path,
+      (
+        await codecError(() =>
+          client.cloneTokens.create({
+            node: { uuid: NODE1 },
+            reserve_size: 4096,
+            expiry_time: { left: "PT1M" },
+          } as never),
+        )
+      ).path,
     ).toBe("expiry_time.left");
     const missing = await apiError(() => raw.cloneTokens.create({ node: { uuid: NODE1 } } as never));
     expect(missing.status).toBe(400);
     expect(missing.target).toBe("reserve_size");
-    const ro = await apiError(() => raw.cloneTokens.create({ node: { uuid: NODE1 }, reserve_size: 4096, expiry_time: { left: "PT1M" } } as never));
+    const ro = await apiError(() =>
+      raw.cloneTokens.create({ node: { uuid: NODE1 }, reserve_size: 4096, expiry_time: { left: "PT1M" } } as never),
+    );
     expect(ro.target).toBe("expiry_time.left");
-    const unknownNode = await apiError(() => client.cloneTokens.create({ node: { uuid: seedUuid("a", 9) }, reserve_size: 4096 }));
+    const unknownNode = await apiError(() =>
+      client.cloneTokens.create({ node: { uuid: seedUuid("a", 9) }, reserve_size: 4096 }),
+    );
     expect(unknownNode.code).toBe("4");
     expect(unknownNode.target).toBe("node.uuid");
   });
@@ -143,12 +162,20 @@ describe("caches", () => {
       atime_scrub: { enabled: false, period: 30 },
       cifs_change_notify: { enabled: false },
     });
-    expect(c.origins?.[0]).toMatchObject({ svm: { name: "svm1" }, volume: { name: "vol1" }, state: "online", size: 100 * GiB });
+    expect(c.origins?.[0]).toMatchObject({
+      svm: { name: "svm1" },
+      volume: { name: "vol1" },
+      state: "online",
+      size: 100 * GiB,
+    });
     expect(c.origins?.[0]?.create_time).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(c.prepopulate).toBeUndefined();
     expect(c.is_disconnected_mode_off_for_locks).toBeUndefined();
 
-    const withFields = await client.caches.all({ name: "cache1", fields: ["path", "size", "guarantee.type", "origins.state"] });
+    const withFields = await client.caches.all({
+      name: "cache1",
+      fields: ["path", "size", "guarantee.type", "origins.state"],
+    });
     expect(withFields[0]).toMatchObject({ path: "/Cache1", size: 10 * GiB, guarantee: { type: "none" } });
     expect(withFields[0]?.origins?.[0]?.state).toBe("online");
     const all = await client.caches.all({ name: "cache1", fields: "**" });
@@ -157,7 +184,12 @@ describe("caches", () => {
 
   it("paths are unique case-insensitively per SVM: the server's 409 and code come through", async () => {
     const post = (name: string, path: string, svm = "svm1") =>
-      client.caches.create({ name, svm: { name: svm }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol2" } }], path });
+      client.caches.create({
+        name,
+        svm: { name: svm },
+        origins: [{ svm: { name: "svm1" }, volume: { name: "vol2" } }],
+        path,
+      });
     const dup = await apiError(() => post("cache2", "/cache1"));
     expect(dup.status).toBe(409);
     expect(dup.code).toBe("262190");
@@ -171,7 +203,12 @@ describe("caches", () => {
     expect((await codecError(() => post("cache3", "/trailing/"))).path).toBe("path");
     expect((await codecError(() => post("cache3", "relative"))).path).toBe("path");
     const rawErr = await apiError(() =>
-      raw.caches.create({ name: "cache3", svm: { name: "svm1" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol2" } }], path: "/trailing/" }),
+      raw.caches.create({
+        name: "cache3",
+        svm: { name: "svm1" },
+        origins: [{ svm: { name: "svm1" }, volume: { name: "vol2" } }],
+        path: "/trailing/",
+      }),
     );
     expect(rawErr.status).toBe(400);
     expect(rawErr.target).toBe("path");
@@ -194,9 +231,21 @@ describe("caches", () => {
       atime_scrub: { enabled: true, period: 30 },
       size: 4 * GiB, // 10 % of 20 GiB is below 1 GiB × 4 constituents
     });
-    const grouped = await apiError(() => client.caches.create({ name: "cache5", svm: { name: "svm1" }, origins: [{ svm: { name: "svm1" }, volume: { name: "fg1" } }] }));
+    const grouped = await apiError(() =>
+      client.caches.create({
+        name: "cache5",
+        svm: { name: "svm1" },
+        origins: [{ svm: { name: "svm1" }, volume: { name: "fg1" } }],
+      }),
+    );
     expect(grouped.status).toBe(400);
-    const failed = await thrown(() => client.caches.create({ name: "cache6", svm: { name: "svm1" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol_offline" } }] }));
+    const failed = await thrown(() =>
+      client.caches.create({
+        name: "cache6",
+        svm: { name: "svm1" },
+        origins: [{ svm: { name: "svm1" }, volume: { name: "vol_offline" } }],
+      }),
+    );
     expect(failed).toBeInstanceOf(StorageJobError);
     expect((failed as StorageJobError).state).toBe("failure");
     expect((failed as StorageJobError).jobMessage).toMatch(/offline/);
@@ -212,7 +261,14 @@ describe("caches", () => {
     expect(r.status).toBe(201);
     expect(r.job?.state).toBe("success");
     const failed = await apiError(() =>
-      client.caches.create({ name: "cache8", svm: { name: "svm1" }, origins: [{ svm: { name: "svm1" }, volume: { name: "vol_offline" } }] }, { query: { return_timeout: 15 } }),
+      client.caches.create(
+        {
+          name: "cache8",
+          svm: { name: "svm1" },
+          origins: [{ svm: { name: "svm1" }, volume: { name: "vol_offline" } }],
+        },
+        { query: { return_timeout: 15 } },
+      ),
     );
     expect(failed.status).toBe(400);
     expect(failed.apiMessage).toMatch(/offline/);
@@ -247,7 +303,12 @@ describe("NVMe namespaces", () => {
   let ns1: string;
 
   it("creates by full path and by location, with the block_size defaults", async () => {
-    const a = await client.nvmeNamespaces.create({ svm: { name: "svm1" }, name: "/vol/vol1/ns1", os_type: "linux", space: { size: "1G" } });
+    const a = await client.nvmeNamespaces.create({
+      svm: { name: "svm1" },
+      name: "/vol/vol1/ns1",
+      os_type: "linux",
+      space: { size: "1G" },
+    });
     expect(a.status).toBe(201);
     ns1 = a.record!.uuid!;
     const got = await client.nvmeNamespaces.get(ns1);
@@ -264,13 +325,23 @@ describe("NVMe namespaces", () => {
     expect(got.metric).toBeUndefined();
 
     const v = await client.nvmeNamespaces.create(
-      { svm: { name: "svm1" }, location: { volume: { name: "vol1" }, qtree: { name: "q1" }, namespace: "nsv" }, os_type: "vmware", space: { size: "1M" } },
+      {
+        svm: { name: "svm1" },
+        location: { volume: { name: "vol1" }, qtree: { name: "q1" }, namespace: "nsv" },
+        os_type: "vmware",
+        space: { size: "1M" },
+      },
       { query: { return_records: true } },
     );
     expect(v.record).toMatchObject({ name: "/vol/vol1/q1/nsv", space: { size: 1048576, block_size: 512 } });
 
     // The server's own default, when the body leaves block_size out.
-    const w = await raw.nvmeNamespaces.create({ svm: { name: "svm1" }, name: "/vol/vol1/nsw", os_type: "vmware", space: { size: 1048576 } });
+    const w = await raw.nvmeNamespaces.create({
+      svm: { name: "svm1" },
+      name: "/vol/vol1/nsw",
+      os_type: "vmware",
+      space: { size: 1048576 },
+    });
     expect((await client.nvmeNamespaces.get(w.record!.uuid!)).space?.block_size).toBe(512);
   });
 
@@ -298,38 +369,75 @@ describe("NVMe namespaces", () => {
   });
 
   it("clones in the same volume (os_type and size from the source) and refuses another volume", async () => {
-    const c = await client.nvmeNamespaces.create({ svm: { name: "svm1" }, name: "/vol/vol1/ns1clone", clone: { source: { name: "/vol/vol1/ns1" } } });
+    const c = await client.nvmeNamespaces.create({
+      svm: { name: "svm1" },
+      name: "/vol/vol1/ns1clone",
+      clone: { source: { name: "/vol/vol1/ns1" } },
+    });
     const cl = await client.nvmeNamespaces.get(c.record!.uuid!);
     expect(cl).toMatchObject({ os_type: "linux", space: { size: GiB, block_size: 4096 } });
 
-    const snap = await client.nvmeNamespaces.create({ svm: { name: "svm1" }, name: "/vol/vol1/fromsnap", clone: { source: { name: "/vol/vol1/.snapshot/daily/ns1" } } });
+    const snap = await client.nvmeNamespaces.create({
+      svm: { name: "svm1" },
+      name: "/vol/vol1/fromsnap",
+      clone: { source: { name: "/vol/vol1/.snapshot/daily/ns1" } },
+    });
     expect(snap.status).toBe(201);
 
-    const other = await apiError(() => client.nvmeNamespaces.create({ svm: { name: "svm1" }, name: "/vol/vol2/elsewhere", clone: { source: { uuid: ns1 } } }));
+    const other = await apiError(() =>
+      client.nvmeNamespaces.create({
+        svm: { name: "svm1" },
+        name: "/vol/vol2/elsewhere",
+        clone: { source: { uuid: ns1 } },
+      }),
+    );
     expect(other.status).toBe(400);
     expect(other.code).toBe("262189");
     expect(other.target).toBe("clone.source");
 
     // os_type is forbidden when cloning: the codec refuses it; so does the server.
-    const withOs = { svm: { name: "svm1" }, name: "/vol/vol1/c2", os_type: "linux", clone: { source: { uuid: ns1 } } } as const;
+    const withOs = {
+      svm: { name: "svm1" },
+      name: "/vol/vol1/c2",
+      os_type: "linux",
+      clone: { source: { uuid: ns1 } },
+    } as const;
     expect((await codecError(() => client.nvmeNamespaces.create(withOs))).path).toBe("os_type");
     expect((await apiError(() => raw.nvmeNamespaces.create(withOs))).target).toBe("os_type");
 
     // Overwrite as a clone (PATCH) from the same volume.
-    const small = await client.nvmeNamespaces.create({ svm: { name: "svm1" }, name: "/vol/vol1/small", os_type: "linux", space: { size: "1M" } });
+    const small = await client.nvmeNamespaces.create({
+      svm: { name: "svm1" },
+      name: "/vol/vol1/small",
+      os_type: "linux",
+      space: { size: "1M" },
+    });
     await client.nvmeNamespaces.update(small.record!.uuid!, { clone: { source: { uuid: ns1 } } });
     expect((await client.nvmeNamespaces.get(small.record!.uuid!)).space?.size).toBe(GiB);
   });
 
   it("converts a LUN in place; os_type and size come from the LUN", async () => {
-    const c = await client.nvmeNamespaces.create({ svm: { name: "svm1" }, convert: { lun: { name: "/vol/vol1/lun1" } } });
+    const c = await client.nvmeNamespaces.create({
+      svm: { name: "svm1" },
+      convert: { lun: { name: "/vol/vol1/lun1" } },
+    });
     expect(c.status).toBe(201);
-    expect(await client.nvmeNamespaces.get(c.record!.uuid!)).toMatchObject({ name: "/vol/vol1/lun1", os_type: "linux", space: { size: GiB } });
+    expect(await client.nvmeNamespaces.get(c.record!.uuid!)).toMatchObject({
+      name: "/vol/vol1/lun1",
+      os_type: "linux",
+      space: { size: GiB },
+    });
     expect(server.inventory.luns.map((l) => l.name)).not.toContain("/vol/vol1/lun1");
-    const withOs = { svm: { name: "svm1" }, os_type: "linux", convert: { lun: { name: "/vol/vol1/lun_mapped" } } } as const;
+    const withOs = {
+      svm: { name: "svm1" },
+      os_type: "linux",
+      convert: { lun: { name: "/vol/vol1/lun_mapped" } },
+    } as const;
     expect((await codecError(() => client.nvmeNamespaces.create(withOs))).path).toBe("os_type");
     expect((await apiError(() => raw.nvmeNamespaces.create(withOs))).target).toBe("os_type");
-    const mapped = await apiError(() => client.nvmeNamespaces.create({ svm: { name: "svm1" }, convert: { lun: { name: "/vol/vol1/lun_mapped" } } }));
+    const mapped = await apiError(() =>
+      client.nvmeNamespaces.create({ svm: { name: "svm1" }, convert: { lun: { name: "/vol/vol1/lun_mapped" } } }),
+    );
     expect(mapped.status).toBe(400);
     expect(mapped.target).toBe("convert.lun");
     await client.nvmeNamespaces.delete(c.record!.uuid!);
@@ -339,11 +447,16 @@ describe("NVMe namespaces", () => {
     const rename = await codecError(() => client.nvmeNamespaces.update(ns1, { name: "/vol/vol1/renamed" } as never));
     expect(rename.path).toBe("name");
     expect(rename.message).toMatch(/renamed/);
-    expect((await codecError(() => client.nvmeNamespaces.update(ns1, { location: { volume: { name: "vol2" } } } as never))).path).toBe("location");
+    expect(
+      (await codecError(() => client.nvmeNamespaces.update(ns1, { location: { volume: { name: "vol2" } } } as never)))
+        .path,
+    ).toBe("location");
     const srv = await apiError(() => raw.nvmeNamespaces.update(ns1, { name: "/vol/vol1/renamed" } as never));
     expect(srv.status).toBe(400);
     expect(srv.target).toBe("name");
-    const move = await apiError(() => raw.nvmeNamespaces.update(ns1, { location: { volume: { name: "vol2" } } } as never));
+    const move = await apiError(() =>
+      raw.nvmeNamespaces.update(ns1, { location: { volume: { name: "vol2" } } } as never),
+    );
     expect(move.target).toBe("location");
     expect((await client.nvmeNamespaces.get(ns1)).name).toBe("/vol/vol1/ns1");
   });
@@ -355,20 +468,38 @@ describe("NVMe namespaces", () => {
     expect(byPath.apiMessage).toBe('Volume "novol" in SVM "svm1" does not exist.');
     // vol3 exists, but in svm2.
     expect((await apiError(() => raw.nvmeNamespaces.create({ ...base, name: "/vol/vol3/q/ns" }))).target).toBe("name");
-    const byName = await apiError(() => raw.nvmeNamespaces.create({ ...base, name: "ns", location: { volume: { name: "novol" } } }));
+    const byName = await apiError(() =>
+      raw.nvmeNamespaces.create({ ...base, name: "ns", location: { volume: { name: "novol" } } }),
+    );
     expect(byName).toMatchObject({ status: 400, code: "4", target: "location.volume.name" });
-    const byUuid = await apiError(() => raw.nvmeNamespaces.create({ ...base, name: "ns", location: { volume: { uuid: seedUuid("d", 99) } } }));
+    const byUuid = await apiError(() =>
+      raw.nvmeNamespaces.create({ ...base, name: "ns", location: { volume: { uuid: seedUuid("d", 99) } } }),
+    );
     expect(byUuid).toMatchObject({ status: 400, code: "4", target: "location.volume.uuid" });
     // Through the codecs too.
-    expect((await apiError(() => client.nvmeNamespaces.create({ ...base, name: "/vol/novol/ns" }))).target).toBe("name");
+    expect((await apiError(() => client.nvmeNamespaces.create({ ...base, name: "/vol/novol/ns" }))).target).toBe(
+      "name",
+    );
   });
 
   it("patches comment and auto_delete, requires os_type and size, and deletes", async () => {
     await client.nvmeNamespaces.update(ns1, { comment: "db", auto_delete: true });
     const got = await client.nvmeNamespaces.get(ns1, { fields: "comment,auto_delete" });
     expect(got).toMatchObject({ comment: "db", auto_delete: true });
-    expect((await codecError(() => client.nvmeNamespaces.create({ svm: { name: "svm1" }, name: "/vol/vol1/noos", space: { size: "1M" } }))).path).toBe("os_type");
-    expect((await apiError(() => raw.nvmeNamespaces.create({ svm: { name: "svm1" }, name: "/vol/vol1/noos", space: { size: "1M" } }))).target).toBe("os_type");
+    expect(
+      (
+        await codecError(() =>
+          client.nvmeNamespaces.create({ svm: { name: "svm1" }, name: "/vol/vol1/noos", space: { size: "1M" } }),
+        )
+      ).path,
+    ).toBe("os_type");
+    expect(
+      (
+        await apiError(() =>
+          raw.nvmeNamespaces.create({ svm: { name: "svm1" }, name: "/vol/vol1/noos", space: { size: "1M" } }),
+        )
+      ).target,
+    ).toBe("os_type");
     await client.nvmeNamespaces.delete(ns1);
     expect((await apiError(() => client.nvmeNamespaces.get(ns1))).status).toBe(404);
   });
@@ -388,7 +519,12 @@ describe("quota rules", () => {
     });
     expect(r.status).toBe(201);
     const rule = await client.quotaRules.get(r.record!.uuid!);
-    expect(rule).toMatchObject({ type: "tree", qtree: { name: "q1" }, space: { hard_limit: GiB, soft_limit: 1024 }, files: { hard_limit: 10 } });
+    expect(rule).toMatchObject({
+      type: "tree",
+      qtree: { name: "q1" },
+      space: { hard_limit: GiB, soft_limit: 1024 },
+      files: { hard_limit: 10 },
+    });
 
     const list = await client.quotaRules.all({ "volume.name": "vol1", type: "tree", fields: "qtree.name,type" });
     expect(list.map((x) => x.qtree?.name).sort()).toEqual(["", "q1"]);
@@ -414,7 +550,10 @@ describe("quota rules", () => {
     const defaults = await client.quotaRules.all({ "volume.name": "vol2", type: "user", fields: "users" });
     expect(defaults.map((x) => x.users?.[0]?.name).sort()).toEqual(["", "alice"]);
 
-    await client.quotaRules.update(rule.uuid!, { space: { hard_limit: 512, soft_limit: 600 }, files: { soft_limit: 5 } });
+    await client.quotaRules.update(rule.uuid!, {
+      space: { hard_limit: 512, soft_limit: 600 },
+      files: { soft_limit: 5 },
+    });
     expect((await client.quotaRules.get(rule.uuid!)).space).toEqual({ hard_limit: 1024, soft_limit: 1024 });
     await client.quotaRules.update(rule.uuid!, { space: { hard_limit: -1, soft_limit: -1 } });
     const cleared = await client.quotaRules.get(rule.uuid!);
@@ -426,8 +565,16 @@ describe("quota rules", () => {
     const base = { svm: { name: "svm1" }, volume: { name: "vol1" }, qtree: { name: "q2" } } as const;
     expect((await codecError(() => client.quotaRules.create({ ...base, type: "user" }))).path).toBe("users");
     expect((await codecError(() => client.quotaRules.create({ ...base, type: "group" }))).path).toBe("group");
-    expect((await codecError(() => client.quotaRules.create({ ...base, type: "tree", users: [{ name: "bob" }] }))).path).toBe("users");
-    expect((await codecError(() => client.quotaRules.create({ ...base, type: "group", group: { name: "g" }, user_mapping: true }))).path).toBe("user_mapping");
+    expect(
+      (await codecError(() => client.quotaRules.create({ ...base, type: "tree", users: [{ name: "bob" }] }))).path,
+    ).toBe("users");
+    expect(
+      (
+        await codecError(() =>
+          client.quotaRules.create({ ...base, type: "group", group: { name: "g" }, user_mapping: true }),
+        )
+      ).path,
+    ).toBe("user_mapping");
     const srv = await apiError(() => raw.quotaRules.create({ ...base, type: "tree", users: [{ name: "bob" }] }));
     expect(srv.status).toBe(400);
     expect(srv.target).toBe("users");
@@ -438,7 +585,12 @@ describe("quota rules", () => {
     const dup = await apiError(() => client.quotaRules.create({ ...base, type: "group", group: { name: "staff" } }));
     expect(dup.status).toBe(409);
     // A group may be named by name and id together (the spec's name-xor-id rule is for users only).
-    const both = await client.quotaRules.create({ ...base, qtree: { name: "q1" }, type: "group", group: { name: "wheel", id: "0" } });
+    const both = await client.quotaRules.create({
+      ...base,
+      qtree: { name: "q1" },
+      type: "group",
+      group: { name: "wheel", id: "0" },
+    });
     expect((await client.quotaRules.get(both.record!.uuid!)).group).toEqual({ name: "wheel", id: "0" });
     // Users: name xor id, by the codec and by the server.
     const bothUser = { ...base, type: "user", users: [{ name: "carol", id: "1001" }] } as never;
@@ -459,7 +611,11 @@ describe("cluster software", () => {
     const bad = await client.software.validate("9.16.1");
     expect(bad.ok).toBe(false);
     expect(bad.errors).toHaveLength(1);
-    expect(bad.errors[0]).toMatchObject({ update_check: "Disk status", status: "error", issue: { message: "Some disks are broken." } });
+    expect(bad.errors[0]).toMatchObject({
+      update_check: "Disk status",
+      status: "error",
+      issue: { message: "Some disks are broken." },
+    });
     expect(bad.profile.state).toBe("failed");
 
     const warn = await client.software.validate("9.15.1");
@@ -512,17 +668,34 @@ describe("cluster software", () => {
   });
 
   it("estimates an update for a subset of nodes without installing", async () => {
-    const r = await client.software.update({ version: "9.15.1" }, { estimateOnly: true, nodesToUpdate: ["node1"], stabilizeMinutes: 8 });
+    const r = await client.software.update(
+      { version: "9.15.1" },
+      { estimateOnly: true, nodesToUpdate: ["node1"], stabilizeMinutes: 8 },
+    );
     expect(r.job?.state).toBe("success");
     const p = await client.software.get();
     expect(p.estimated_duration).toBe(3); // 3 steps of 1 s: pre-checks, node1, post-checks
     expect(p.version).toBe("9.15.1");
     // The codec refuses stabilize_minutes outside 1..60 before sending; the server refuses it too.
-    expect((await codecError(() => client.software.update({ version: "9.15.1" }, { estimateOnly: true, stabilizeMinutes: 61 }))).path).toBe("stabilize_minutes");
-    const range = await apiError(() => raw.software.update({ version: "9.15.1" }, { estimateOnly: true, stabilizeMinutes: 61 }));
+    expect(
+      (
+        await codecError(() =>
+          client.software.update({ version: "9.15.1" }, { estimateOnly: true, stabilizeMinutes: 61 }),
+        )
+      ).path,
+    ).toBe("stabilize_minutes");
+    const range = await apiError(() =>
+      raw.software.update({ version: "9.15.1" }, { estimateOnly: true, stabilizeMinutes: 61 }),
+    );
     expect(range.code).toBe("262197");
     expect(range.target).toBe("stabilize_minutes");
-    expect((await apiError(() => client.software.update({ version: "9.15.1" }, { estimateOnly: true, nodesToUpdate: ["node9"] }))).target).toBe("nodes_to_update");
+    expect(
+      (
+        await apiError(() =>
+          client.software.update({ version: "9.15.1" }, { estimateOnly: true, nodesToUpdate: ["node9"] }),
+        )
+      ).target,
+    ).toBe("nodes_to_update");
   });
 
   it("uploads a single file; more than one file is refused with 10551807", async () => {
@@ -537,7 +710,10 @@ describe("cluster software", () => {
     ]);
     const res = await fetch(`${server.url}/api/cluster/software/upload`, {
       method: "POST",
-      headers: { authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString("base64")}`, "content-type": contentType },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString("base64")}`,
+        "content-type": contentType,
+      },
       body,
     });
     expect(res.status).toBe(400);
@@ -598,7 +774,10 @@ describe("collections and query parameters", () => {
   it("pages with max_records through list(), following next links", async () => {
     const made: string[] = [];
     for (let i = 0; i < 7; i++) {
-      made.push((await client.cloneTokens.create({ node: { uuid: NODE2 }, reserve_size: "1M", expiry_time: { limit: 3600 } })).record!.uuid!);
+      made.push(
+        (await client.cloneTokens.create({ node: { uuid: NODE2 }, reserve_size: "1M", expiry_time: { limit: 3600 } }))
+          .record!.uuid!,
+      );
     }
     const pages: number[] = [];
     for await (const page of client.pages("/api/storage/file/clone/tokens", { "node.uuid": NODE2, max_records: 3 })) {

@@ -26,7 +26,13 @@ export async function cli(argv: string[], options: RunOptions = {}): Promise<Res
   let err = "";
   const enc = new TextEncoder();
   const stdinChunks =
-    options.stdin === undefined ? [] : typeof options.stdin === "string" ? [enc.encode(options.stdin)] : options.stdin instanceof Uint8Array ? [options.stdin] : options.stdin;
+    options.stdin === undefined
+      ? []
+      : typeof options.stdin === "string"
+        ? [enc.encode(options.stdin)]
+        : options.stdin instanceof Uint8Array
+          ? [options.stdin]
+          : options.stdin;
   const io: CliIO = {
     stdout: { write: (c) => out.push(typeof c === "string" ? enc.encode(c) : c), isTTY: options.stdoutIsTTY === true },
     stderr: { write: (c) => (err += typeof c === "string" ? c : new TextDecoder().decode(c)) },

@@ -12,4 +12,5 @@ export const LABELS = [
   "7  kube-system/coredns-5d78                   ",
   "8  kube-system/node-exporter-n1 (hostNetwork) ",
 ];
-export const grid = (rows: string[]): string[] => rows.map((r, i) => `${LABELS[i] ?? ""}${[...r].map((c) => ` ${c}`).join("")}`);
+export const grid = (rows: string[]): string[] =>
+  rows.map((r, i) => `${LABELS[i] ?? ""}${[...r].map((c) => ` ${c}`).join("")}`);

@@ -34,7 +34,10 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-export async function startServer(handler: Handler, options: { https?: { key: string; cert: string } } = {}): Promise<ScriptedServer> {
+export async function startServer(
+  handler: Handler,
+  options: { https?: { key: string; cert: string } } = {},
+): Promise<ScriptedServer> {
   const requests: Recorded[] = [];
   // eslint-disable-next-line prefer-const
   let self: ScriptedServer;
@@ -51,7 +54,16 @@ export async function startServer(handler: Handler, options: { https?: { key: st
         json = undefined;
       }
       const u = new URL(req.url ?? "/", "http://x");
-      const rec: Recorded = { method: req.method ?? "", url: req.url ?? "", path: u.pathname, query: u.searchParams, headers: req.headers, body, text, json };
+      const rec: Recorded = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        path: u.pathname,
+        query: u.searchParams,
+        headers: req.headers,
+        body,
+        text,
+        json,
+      };
       requests.push(rec);
       Promise.resolve()
         .then(() => handler(rec, self))
@@ -73,7 +85,10 @@ export async function startServer(handler: Handler, options: { https?: { key: st
         );
     });
   };
-  const server = options.https === undefined ? http.createServer(listener) : https.createServer({ key: options.https.key, cert: options.https.cert }, listener);
+  const server =
+    options.https === undefined
+      ? http.createServer(listener)
+      : https.createServer({ key: options.https.key, cert: options.https.cert }, listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   self = {

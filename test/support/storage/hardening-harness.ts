@@ -26,7 +26,11 @@ export interface RawResult {
  * Opens a connection, runs `script` (which writes the request, possibly slowly) and collects
  * what comes back until the server closes the connection or `waitMs` passes.
  */
-export function exchange(port: number, script: string | Buffer | ((s: net.Socket, state: { written: number }) => void), waitMs = 3_000): Promise<RawResult> {
+export function exchange(
+  port: number,
+  script: string | Buffer | ((s: net.Socket, state: { written: number }) => void),
+  waitMs = 3_000,
+): Promise<RawResult> {
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = net.connect(port, "127.0.0.1");
@@ -63,7 +67,8 @@ function parseAnswer(text: string): { status: number | undefined; json: any } {
   if (m === null) return { status: undefined, json: undefined };
   const headEnd = text.indexOf("\r\n\r\n");
   const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, headEnd));
-  const body = headEnd < 0 ? "" : text.slice(headEnd + 4, length === null ? undefined : headEnd + 4 + Number(length[1]));
+  const body =
+    headEnd < 0 ? "" : text.slice(headEnd + 4, length === null ? undefined : headEnd + 4 + Number(length[1]));
   let json: any;
   try {
     json = JSON.parse(Buffer.from(body, "latin1").toString("utf8"));
@@ -74,7 +79,12 @@ function parseAnswer(text: string): { status: number | undefined; json: any } {
 }
 
 /** A request head; `headers` are written as given (no Content-Length unless given). */
-export function head(method: string, target: string, headers: Record<string, string | number> = {}, auth = true): string {
+export function head(
+  method: string,
+  target: string,
+  headers: Record<string, string | number> = {},
+  auth = true,
+): string {
   const lines = [`${method} ${target} HTTP/1.1`, "Host: 127.0.0.1"];
   if (auth) lines.push(`Authorization: ${AUTH}`);
   for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
@@ -82,7 +92,13 @@ export function head(method: string, target: string, headers: Record<string, str
 }
 
 /** Writes `piece` every `everyMs` until the socket closes or `max` pieces went out. */
-export function trickle(socket: net.Socket, state: { written: number }, piece: string | Buffer, everyMs: number, max: number): void {
+export function trickle(
+  socket: net.Socket,
+  state: { written: number },
+  piece: string | Buffer,
+  everyMs: number,
+  max: number,
+): void {
   let n = 0;
   const timer = setInterval(() => {
     if (socket.destroyed || !socket.writable || n++ >= max) {
@@ -124,14 +140,18 @@ export interface RawServer {
 }
 
 /** A TCP (or TLS) server on loopback whose every connection is handed to `onConnection`. */
-export async function rawServer(onConnection: (s: net.Socket) => void, pem?: { key: string; cert: string }): Promise<RawServer> {
+export async function rawServer(
+  onConnection: (s: net.Socket) => void,
+  pem?: { key: string; cert: string },
+): Promise<RawServer> {
   const sockets: net.Socket[] = [];
   const accept = (s: net.Socket): void => {
     sockets.push(s);
     s.on("error", () => {});
     onConnection(s);
   };
-  const server = pem === undefined ? net.createServer(accept) : tls.createServer({ key: pem.key, cert: pem.cert }, accept);
+  const server =
+    pem === undefined ? net.createServer(accept) : tls.createServer({ key: pem.key, cert: pem.cert }, accept);
   // Under TLS the TCP socket is the one that can be reset; the client's port pairs them.
   const tcp = new Map<number | undefined, net.Socket>();
   if (pem !== undefined) server.on("connection", (raw: net.Socket) => tcp.set(raw.remotePort, raw));

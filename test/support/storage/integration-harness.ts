@@ -2,11 +2,7 @@
 // manual clock with instant jobs, a client with the default codecs and one
 // without (so the server's own checks can be seen), and error catchers.
 import { expect } from "vitest";
-import {
-  StorageApiError,
-  StorageClient,
-  StorageCodecError,
-} from "../../../src/storage/index.js";
+import { StorageApiError, StorageClient, StorageCodecError } from "../../../src/storage/index.js";
 import {
   createManualClock,
   createReferenceServer,

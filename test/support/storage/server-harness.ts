@@ -1,6 +1,12 @@
 // Helpers for the reference-server tests: a server on loopback with a manual clock and a
 // captured log, and a small fetch wrapper.
-import { createManualClock, createReferenceServer, type ManualClock, type ReferenceServer, type ReferenceServerOptions } from "../../../src/storage/server/index.js";
+import {
+  createManualClock,
+  createReferenceServer,
+  type ManualClock,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+} from "../../../src/storage/server/index.js";
 
 export const USER = "admin";
 export const PASSWORD = "s3cret-Pa55word!";
@@ -9,7 +15,12 @@ export interface Harness {
   readonly server: ReferenceServer;
   readonly clock: ManualClock;
   readonly logs: string[];
-  call(method: string, path: string, body?: unknown, init?: { auth?: string | null; headers?: Record<string, string>; raw?: string | Uint8Array }): Promise<{ status: number; body: any; text: string; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    init?: { auth?: string | null; headers?: Record<string, string>; raw?: string | Uint8Array },
+  ): Promise<{ status: number; body: any; text: string; headers: Headers }>;
   /** Follows a job to its end by advancing the clock; returns the final job record. */
   finish(jobHref: string): Promise<any>;
   close(): Promise<void>;
@@ -18,7 +29,8 @@ export interface Harness {
 /** The `error` object of an error answer. */
 export const errorOf = (r: { body: any }) => r.body?.error as { message: string; code: string; target?: string };
 
-export const basic = (user: string, pass: string): string => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
+export const basic = (user: string, pass: string): string =>
+  `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
 
 export async function start(options: ReferenceServerOptions = {}): Promise<Harness> {
   const clock = createManualClock();
@@ -39,7 +51,11 @@ export async function start(options: ReferenceServerOptions = {}): Promise<Harne
       payload = JSON.stringify(body);
       headers["content-type"] ??= "application/json";
     }
-    const res = await fetch(`${server.url}${path}`, { method, headers, ...(payload === undefined ? {} : { body: payload }) });
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers,
+      ...(payload === undefined ? {} : { body: payload }),
+    });
     const text = await res.text();
     let parsed: unknown;
     try {

@@ -1,7 +1,12 @@
 // Compiling the engine's input: pods and their ports checked, policies turned
 // into rules over bitsets of the pods their peers select.
 
-import type { IPBlock, NetworkPolicy, NetworkPolicyPeer, NetworkPolicyPort } from "../../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import type {
+  IPBlock,
+  NetworkPolicy,
+  NetworkPolicyPeer,
+  NetworkPolicyPort,
+} from "../../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { orInto, setBit, type Bits } from "../bitset.js";
 import { effectivePolicyTypes } from "../../validation/default-values.js";
 import { EvaluatorInputError } from "../../model/errors.js";
@@ -9,7 +14,12 @@ import { PROTOCOLS, type ClusterPod, type ClusterPodPort, type Protocol, type Sk
 import { FieldPath } from "../../model/path.js";
 import { duplicate, type FieldError } from "../../validation/field-error.js";
 import { cidrContains, parseCIDRSloppy, parseIPSloppy, type IP } from "../../validation/rules/ip.js";
-import { compileLabelSelector, labelSelectorIsEmpty, type LabelMatcher, type Labels } from "../../validation/rules/label-selector.js";
+import {
+  compileLabelSelector,
+  labelSelectorIsEmpty,
+  type LabelMatcher,
+  type Labels,
+} from "../../validation/rules/label-selector.js";
 import { validate } from "../../validation/validate.js";
 import { DEFAULT_NAMESPACE, NETWORK_POLICY_TYPE } from "../../model/constants.js";
 import type { Block, Pod, PodPort, Policy, PortEntry, Rule } from "./compiled.js";
@@ -27,7 +37,13 @@ export class SetBuilder {
   readonly #words: number;
   readonly #cache = new Map<string, Bits>();
 
-  constructor(pods: readonly Pod[], nsLabels: readonly Labels[], selectable: readonly Bits[], members: readonly (readonly number[])[], words: number) {
+  constructor(
+    pods: readonly Pod[],
+    nsLabels: readonly Labels[],
+    selectable: readonly Bits[],
+    members: readonly (readonly number[])[],
+    words: number,
+  ) {
     this.#pods = pods;
     this.#nsLabels = nsLabels;
     this.#selectable = selectable;
@@ -51,7 +67,10 @@ export class SetBuilder {
   }
 
   /** Pods (not hostNetwork) matching `pod` in every namespace `ns` matches. */
-  acrossNamespaces(ns: { key: string; match: LabelMatcher }, pod: { key: string; match: LabelMatcher; empty: boolean }): Bits {
+  acrossNamespaces(
+    ns: { key: string; match: LabelMatcher },
+    pod: { key: string; match: LabelMatcher; empty: boolean },
+  ): Bits {
     return this.#cached(`a${ns.key}|${pod.key}`, () => {
       const b = new Uint32Array(this.#words);
       this.#nsLabels.forEach((labels, i) => {
@@ -97,7 +116,10 @@ export function compilePolicy(
   nsIndex: ReadonlyMap<string, number>,
 ): { policy: Policy; selected: Bits } | undefined {
   if (np === null || typeof np !== "object" || (np as { $typeName?: unknown }).$typeName !== NETWORK_POLICY_TYPE) {
-    throw new EvaluatorInputError(`policies[${i}]`, "must be a NetworkPolicy message (build it with fromYaml, fromJson or decode)");
+    throw new EvaluatorInputError(
+      `policies[${i}]`,
+      "must be a NetworkPolicy message (build it with fromYaml, fromJson or decode)",
+    );
   }
   const meta = np.metadata;
   const namespace = meta?.namespace || DEFAULT_NAMESPACE;
@@ -123,13 +145,23 @@ export function compilePolicy(
   const policy: Policy = {
     key,
     order,
-    ingress: types.includes("Ingress") ? compileRules((spec?.ingress ?? []).map((r) => ({ ports: r.ports, peers: r.from }))) : null,
-    egress: types.includes("Egress") ? compileRules((spec?.egress ?? []).map((r) => ({ ports: r.ports, peers: r.to }))) : null,
+    ingress: types.includes("Ingress")
+      ? compileRules((spec?.ingress ?? []).map((r) => ({ ports: r.ports, peers: r.from })))
+      : null,
+    egress: types.includes("Egress")
+      ? compileRules((spec?.egress ?? []).map((r) => ({ ports: r.ports, peers: r.to })))
+      : null,
   };
   return { policy, selected };
 }
 
-function compileRule(peers: readonly NetworkPolicyPeer[], ports: readonly NetworkPolicyPort[], index: number, ns: number, sets: SetBuilder): Rule {
+function compileRule(
+  peers: readonly NetworkPolicyPeer[],
+  ports: readonly NetworkPolicyPort[],
+  index: number,
+  ns: number,
+  sets: SetBuilder,
+): Rule {
   const peerPods = new Uint32Array(sets.words);
   const ipBlocks: Block[] = [];
   for (const peer of peers) {
@@ -178,7 +210,10 @@ function selectorOf(s: { matchLabels: { [k: string]: string }; matchExpressions:
   const sel = s as Parameters<typeof compileLabelSelector>[0];
   const empty = labelSelectorIsEmpty(sel);
   return {
-    key: JSON.stringify([Object.entries(sel.matchLabels).sort(), sel.matchExpressions.map((e) => [e.key, e.operator, e.values])]),
+    key: JSON.stringify([
+      Object.entries(sel.matchLabels).sort(),
+      sel.matchExpressions.map((e) => [e.key, e.operator, e.values]),
+    ]),
     match: compileLabelSelector(sel),
     empty,
   };
@@ -192,7 +227,11 @@ export function compilePod(p: ClusterPod, at: string, nsIndex: ReadonlyMap<strin
   const name = stringAt(p.name, `${at}.name`);
   if (name === "") throw new EvaluatorInputError(`${at}.name`, "must be non-empty");
   const ns = nsIndex.get(namespace);
-  if (ns === undefined) throw new EvaluatorInputError(`${at}.namespace`, `namespace ${JSON.stringify(namespace)} is not listed in namespaces`);
+  if (ns === undefined)
+    throw new EvaluatorInputError(
+      `${at}.namespace`,
+      `namespace ${JSON.stringify(namespace)} is not listed in namespaces`,
+    );
   const ip = ipAt(p.ip, `${at}.ip`);
   const hostNetwork = p.hostNetwork === undefined ? false : booleanAt(p.hostNetwork, `${at}.hostNetwork`);
   let hostIP = p.hostIP === undefined ? undefined : ipAt(p.hostIP, `${at}.hostIP`);
@@ -263,14 +302,18 @@ function ipAt(v: unknown, at: string): IP {
 
 export function portNumberAt(v: unknown, at: string): number {
   if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 65535) {
-    throw new EvaluatorInputError(at, `${typeof v === "number" ? v : JSON.stringify(v)} is not a port number (1-65535)`);
+    throw new EvaluatorInputError(
+      at,
+      `${typeof v === "number" ? v : JSON.stringify(v)} is not a port number (1-65535)`,
+    );
   }
   return v;
 }
 
 export function protocolAt(v: unknown, at: string): Protocol {
   if (v === undefined) return "TCP";
-  if (typeof v !== "string" || !PROTOCOL_SET.has(v)) throw new EvaluatorInputError(at, `${JSON.stringify(v)} is not one of TCP, UDP, SCTP`);
+  if (typeof v !== "string" || !PROTOCOL_SET.has(v))
+    throw new EvaluatorInputError(at, `${JSON.stringify(v)} is not one of TCP, UDP, SCTP`);
   return v as Protocol;
 }
 
@@ -281,4 +324,3 @@ export function sameIP(a: IP, b: IP): boolean {
 export function ipKey(ip: IP): string {
   return `${ip.family}:${ip.w0}:${ip.w1}:${ip.w2}:${ip.w3}`;
 }
-

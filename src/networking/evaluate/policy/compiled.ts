@@ -58,4 +58,3 @@ export interface Policy {
 }
 
 export type ResolvedEndpoint = { readonly pod: number; readonly ip: IP } | { readonly pod: -1; readonly ip: IP };
-

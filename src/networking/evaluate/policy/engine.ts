@@ -12,11 +12,41 @@
 import type { NetworkPolicy } from "../../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { forEachBit, fullBits, hasBit, orAndInto, orInto, setBit, wordCount, type Bits } from "../bitset.js";
 import { EvaluatorInputError } from "../../model/errors.js";
-import type { Cell, ClusterNamespace, ClusterPod, Connection, Decision, DiffOptions, DirectionDecision, Endpoint, PolicyDiff, PolicyEngine, PolicyRuleMatch, PortQuery, Protocol, SkippedObject, TruthMatrix, TruthTable, ConnectionChange } from "../types.js";
+import type {
+  Cell,
+  ClusterNamespace,
+  ClusterPod,
+  Connection,
+  Decision,
+  DiffOptions,
+  DirectionDecision,
+  Endpoint,
+  PolicyDiff,
+  PolicyEngine,
+  PolicyRuleMatch,
+  PortQuery,
+  Protocol,
+  SkippedObject,
+  TruthMatrix,
+  TruthTable,
+  ConnectionChange,
+} from "../types.js";
 import { parseIPSloppy } from "../../validation/rules/ip.js";
 import type { Labels } from "../../validation/rules/label-selector.js";
 import { NAMESPACE_NAME_LABEL } from "../../model/constants.js";
-import { SetBuilder, compilePod, compilePolicy, inBlock, ipKey, labelsAt, listAt, portNumberAt, protocolAt, sameIP, stringAt } from "./compile.js";
+import {
+  SetBuilder,
+  compilePod,
+  compilePolicy,
+  inBlock,
+  ipKey,
+  labelsAt,
+  listAt,
+  portNumberAt,
+  protocolAt,
+  sameIP,
+  stringAt,
+} from "./compile.js";
 import type { Pod, Policy, ResolvedEndpoint, Rule } from "./compiled.js";
 import { ALL, Matrix, NONE, PortSets, declares, lazyTable } from "./matrix.js";
 
@@ -78,7 +108,8 @@ class Engine implements PolicyEngine {
     const podIndex = new Map<string, number>();
     podsIn.forEach((p, i) => {
       const pod = compilePod(p, `pods[${i}]`, nsIndex);
-      if (podIndex.has(pod.key)) throw new EvaluatorInputError(`pods[${i}].name`, `duplicate pod ${JSON.stringify(pod.key)}`);
+      if (podIndex.has(pod.key))
+        throw new EvaluatorInputError(`pods[${i}].name`, `duplicate pod ${JSON.stringify(pod.key)}`);
       podIndex.set(pod.key, i);
       pods.push(pod);
     });
@@ -153,7 +184,8 @@ class Engine implements PolicyEngine {
   }
 
   #endpoint(e: Endpoint | undefined, at: string): ResolvedEndpoint {
-    if (e === null || typeof e !== "object") throw new EvaluatorInputError(at, 'must be { pod: "namespace/name" } or { ip: "address" }');
+    if (e === null || typeof e !== "object")
+      throw new EvaluatorInputError(at, 'must be { pod: "namespace/name" } or { ip: "address" }');
     const hasPod = Object.hasOwn(e, "pod");
     const hasIP = Object.hasOwn(e, "ip");
     if (hasPod === hasIP) throw new EvaluatorInputError(at, 'must have exactly one of "pod" and "ip"');
@@ -174,9 +206,13 @@ class Engine implements PolicyEngine {
   /** E9: a name is resolved on the destination pod by name and protocol. */
   #resolvePort(port: unknown, protocol: Protocol, to: ResolvedEndpoint): number {
     if (typeof port === "number") return portNumberAt(port, "connection.port");
-    if (typeof port !== "string" || port === "") throw new EvaluatorInputError("connection.port", "must be a port number or a port name");
+    if (typeof port !== "string" || port === "")
+      throw new EvaluatorInputError("connection.port", "must be a port number or a port name");
     if (to.pod < 0) {
-      throw new EvaluatorInputError("connection.port", `the port name ${JSON.stringify(port)} needs a pod destination to resolve on`);
+      throw new EvaluatorInputError(
+        "connection.port",
+        `the port name ${JSON.stringify(port)} needs a pod destination to resolve on`,
+      );
     }
     const pod = this.#pods[to.pod]!;
     for (const p of pod.ports) if (p.name === port && p.protocol === protocol) return p.containerPort;
@@ -197,7 +233,11 @@ class Engine implements PolicyEngine {
     const dst = this.#pods[to.pod]!;
     if (dst.hostNetwork) return NOT_APPLICABLE;
     if (from.pod === to.pod) return SELF;
-    if (dst.hostIP !== undefined && (from.pod < 0 || this.#pods[from.pod]!.hostNetwork) && sameIP(from.ip, dst.hostIP)) {
+    if (
+      dst.hostIP !== undefined &&
+      (from.pod < 0 || this.#pods[from.pod]!.hostNetwork) &&
+      sameIP(from.ip, dst.hostIP)
+    ) {
       return NODE_LOCAL;
     }
     return this.#judge(this.#ingressIsolators[to.pod]!, "ingress", from, to, protocol, port);
@@ -258,7 +298,8 @@ class Engine implements PolicyEngine {
   }
 
   #query(query: PortQuery): Matrix {
-    if (query === null || typeof query !== "object") throw new EvaluatorInputError("query", "must be { protocol?, port }");
+    if (query === null || typeof query !== "object")
+      throw new EvaluatorInputError("query", "must be { protocol?, port }");
     const protocol = protocolAt(query.protocol, "query.protocol");
     const port = portNumberAt(query.port, "query.port");
     return this.#matrix(protocol, port);
@@ -361,7 +402,10 @@ class Engine implements PolicyEngine {
               return { from: n, to: n };
             });
       // Open changes per pair, merged while consecutive ranges keep the same change.
-      const open = new Map<number, { change: { from: string; to: string; before: Cell; after: Cell; lo: number }; hi: number }>();
+      const open = new Map<
+        number,
+        { change: { from: string; to: string; before: Cell; after: Cell; lo: number }; hi: number }
+      >();
       const flush = (k: number): void => {
         const o = open.get(k)!;
         changes.push({
@@ -396,7 +440,13 @@ class Engine implements PolicyEngine {
             }
             if (o !== undefined) flush(k);
             open.set(k, {
-              change: { from: this.pods[fi]!, to: this.pods[ti]!, before: cellBefore, after: after ? "allow" : "deny", lo: range.from },
+              change: {
+                from: this.pods[fi]!,
+                to: this.pods[ti]!,
+                before: cellBefore,
+                after: after ? "allow" : "deny",
+                lo: range.from,
+              },
               hi: range.to,
             });
           }
@@ -458,4 +508,3 @@ const NOT_APPLICABLE: DirectionDecision = Object.freeze({ verdict: "not-applicab
 const NOT_ISOLATED: DirectionDecision = Object.freeze({ verdict: "not-isolated", policies: Object.freeze([]) });
 const SELF: DirectionDecision = Object.freeze({ verdict: "self", policies: Object.freeze([]) });
 const NODE_LOCAL: DirectionDecision = Object.freeze({ verdict: "node-local", policies: Object.freeze([]) });
-

@@ -15,7 +15,14 @@ export class Matrix implements TruthMatrix {
   readonly #egress: Uint32Array;
   readonly #ingress: Uint32Array;
 
-  constructor(pods: readonly string[], protocol: Protocol, port: number, words: number, egress: Uint32Array, ingress: Uint32Array) {
+  constructor(
+    pods: readonly string[],
+    protocol: Protocol,
+    port: number,
+    words: number,
+    egress: Uint32Array,
+    ingress: Uint32Array,
+  ) {
     this.pods = pods;
     this.protocol = protocol;
     this.port = port;
@@ -26,7 +33,8 @@ export class Matrix implements TruthMatrix {
 
   #check(from: number, to: number): number {
     const n = this.pods.length;
-    if (!Number.isInteger(from) || from < 0 || from >= n) throw new RangeError(`from: ${from} is not a pod index below ${n}`);
+    if (!Number.isInteger(from) || from < 0 || from >= n)
+      throw new RangeError(`from: ${from} is not a pod index below ${n}`);
     if (!Number.isInteger(to) || to < 0 || to >= n) throw new RangeError(`to: ${to} is not a pod index below ${n}`);
     return from * this.#words + (to >>> 5);
   }
@@ -72,7 +80,8 @@ export function lazyTable(m: Matrix): TruthTable {
   // Node's inspector would print unread rows as [Getter/Setter]; show the values.
   Object.defineProperty(table, Symbol.for("nodejs.util.inspect.custom"), {
     enumerable: false,
-    value: (_depth: number, options: object, inspect: (v: unknown, o: object) => string) => inspect({ ...table }, options),
+    value: (_depth: number, options: object, inspect: (v: unknown, o: object) => string) =>
+      inspect({ ...table }, options),
   });
   pods.forEach((from, i) => {
     Object.defineProperty(table, from, {
@@ -81,7 +90,8 @@ export function lazyTable(m: Matrix): TruthTable {
       get() {
         const row: Record<string, Cell> = {};
         const bits = m.row(i);
-        for (let j = 0; j < pods.length; j++) row[pods[j]!] = ((bits[j >>> 5]! >>> (j & 31)) & 1) !== 0 ? "allow" : "deny";
+        for (let j = 0; j < pods.length; j++)
+          row[pods[j]!] = ((bits[j >>> 5]! >>> (j & 31)) & 1) !== 0 ? "allow" : "deny";
         Object.defineProperty(table, from, { value: row, enumerable: true, configurable: true, writable: true });
         return row;
       },
@@ -153,4 +163,3 @@ export function declares(pod: Pod, name: string, protocol: Protocol, port: numbe
   for (const p of pod.ports) if (p.name === name && p.protocol === protocol && p.containerPort === port) return true;
   return false;
 }
-

@@ -15,7 +15,13 @@ import type { HostTier, OutOfScope, Route, RouteRequest, Router, SkippedObject }
 import { FieldPath } from "../../model/path.js";
 import { duplicate, type FieldError } from "../../validation/field-error.js";
 import { validate } from "../../validation/validate.js";
-import { DEFAULT_CLASS_ANNOTATION, DEFAULT_NAMESPACE, INGRESS_CLASS_ANNOTATION, INGRESS_CLASS_TYPE, INGRESS_TYPE } from "../../model/constants.js";
+import {
+  DEFAULT_CLASS_ANNOTATION,
+  DEFAULT_NAMESPACE,
+  INGRESS_CLASS_ANNOTATION,
+  INGRESS_CLASS_TYPE,
+  INGRESS_TYPE,
+} from "../../model/constants.js";
 
 export interface RouterInput {
   readonly ingresses: readonly Ingress[];
@@ -24,7 +30,6 @@ export interface RouterInput {
   /** The evaluated controller, an IngressClass `spec.controller` value (R1). Required with `ingressClasses`. */
   readonly controller?: string;
 }
-
 
 /** One path of one rule, with what R7 orders by. */
 interface Candidate {
@@ -143,7 +148,10 @@ class IngressRouter implements Router {
     const seen = new Set<string>();
     ingresses.forEach((ing, index) => {
       if (ing === null || typeof ing !== "object" || (ing as { $typeName?: unknown }).$typeName !== INGRESS_TYPE) {
-        throw new EvaluatorInputError(`ingresses[${index}]`, "must be an Ingress message (build it with fromYaml, fromJson or decode)");
+        throw new EvaluatorInputError(
+          `ingresses[${index}]`,
+          "must be an Ingress message (build it with fromYaml, fromJson or decode)",
+        );
       }
       const { name, key } = identify(ing.metadata);
       const errors = validate(ing);
@@ -168,9 +176,9 @@ class IngressRouter implements Router {
     this.skipped = Object.freeze(skipped);
 
     // R7.3/R7.4 and R9: one priority order over Ingresses, oldest first.
-    const ranked = inScope.map((v) => ({ ...v, time: creationTime(v.ing) })).sort(
-      (a, b) => compareTime(a.time, b.time) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
-    );
+    const ranked = inScope
+      .map((v) => ({ ...v, time: creationTime(v.ing) }))
+      .sort((a, b) => compareTime(a.time, b.time) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const tiers = new Tiers();
     ranked.forEach((v, rank) => addIngress(tiers, v.ing, v.key, rank));
     this.#fallback = tiers.fallback;
@@ -185,7 +193,10 @@ class IngressRouter implements Router {
     const list = listOf(input.ingressClasses, "ingressClasses");
     const controller = input.controller;
     if (typeof controller !== "string" || controller === "") {
-      throw new EvaluatorInputError("controller", "the evaluated controller is required when ingressClasses are given (R1)");
+      throw new EvaluatorInputError(
+        "controller",
+        "the evaluated controller is required when ingressClasses are given (R1)",
+      );
     }
     const byName = new Map<string, string>();
     let hasDefault = false;
@@ -195,7 +206,8 @@ class IngressRouter implements Router {
       }
       const name = ic.metadata?.name ?? "";
       const errors = validate(ic);
-      if (errors.length === 0 && byName.has(name)) errors.push(duplicate(FieldPath.root("metadata").child("name"), name));
+      if (errors.length === 0 && byName.has(name))
+        errors.push(duplicate(FieldPath.root("metadata").child("name"), name));
       if (errors.length > 0) {
         skipped.push({ kind: "IngressClass", name: name === "" ? `[${index}]` : name, index, errors });
         return;
@@ -208,9 +220,12 @@ class IngressRouter implements Router {
   }
 
   route(request: RouteRequest): Route | null {
-    if (request === null || typeof request !== "object") throw new EvaluatorInputError("request", "must be { host, path }");
-    if (typeof request.host !== "string") throw new EvaluatorInputError("request.host", "must be a string (the Host header)");
-    if (typeof request.path !== "string") throw new EvaluatorInputError("request.path", "must be a string (the request target)");
+    if (request === null || typeof request !== "object")
+      throw new EvaluatorInputError("request", "must be { host, path }");
+    if (typeof request.host !== "string")
+      throw new EvaluatorInputError("request.host", "must be a string (the Host header)");
+    if (typeof request.path !== "string")
+      throw new EvaluatorInputError("request.path", "must be a string (the request target)");
     const host = normaliseHost(request.host);
     const path = requestPath(request.path);
     const at = this.#selectTier(host);
@@ -228,24 +243,60 @@ class IngressRouter implements Router {
           if (hit) {
             const backend = t[i + 1] as IngressBackend;
             const ingress = t[i + 2] as string;
-            return { backend, ingress, rule: t[i + 3] as number, path: t[i + 4] as number, via: "path", tier: kind, host, requestPath: path };
+            return {
+              backend,
+              ingress,
+              rule: t[i + 3] as number,
+              path: t[i + 4] as number,
+              via: "path",
+              tier: kind,
+              host,
+              requestPath: path,
+            };
           }
         }
       } else {
         const c = bestInMaps(t[at] as Tier, path);
         if (c !== undefined) {
-          return { backend: c.backend, ingress: c.ingress, rule: c.rule, path: c.path, via: "path", tier: kind, host, requestPath: path };
+          return {
+            backend: c.backend,
+            ingress: c.ingress,
+            rule: c.rule,
+            path: c.path,
+            via: "path",
+            tier: kind,
+            host,
+            requestPath: path,
+          };
         }
       }
       const f = (t[at] as Tier).fallback;
       if (f !== undefined) {
-        return { backend: f.backend, ingress: f.ingress, rule: null, path: null, via: "tier-default", tier: kind, host, requestPath: path };
+        return {
+          backend: f.backend,
+          ingress: f.ingress,
+          rule: null,
+          path: null,
+          via: "tier-default",
+          tier: kind,
+          host,
+          requestPath: path,
+        };
       }
     }
     const f = this.#fallback;
     if (f === undefined) return null;
     const kind = at < 0 ? null : (t[at + 1] as HostTier);
-    return { backend: f.backend, ingress: f.ingress, rule: null, path: null, via: "default", tier: kind, host, requestPath: path };
+    return {
+      backend: f.backend,
+      ingress: f.ingress,
+      rule: null,
+      path: null,
+      via: "default",
+      tier: kind,
+      host,
+      requestPath: path,
+    };
   }
 
   /** R4: the first non-empty tier; an empty Host reaches only host-less rules (R3). */
@@ -335,10 +386,12 @@ function outOfScopeReason(ing: Ingress, classes: Classes): string | undefined {
   const byClass = (name: string, via: string): string | undefined => {
     const owner = classes.byName.get(name);
     if (owner === undefined) return `${via} ${JSON.stringify(name)} names no known IngressClass`;
-    if (owner !== classes.controller) return `${via} ${JSON.stringify(name)} belongs to controller ${JSON.stringify(owner)}`;
+    if (owner !== classes.controller)
+      return `${via} ${JSON.stringify(name)} belongs to controller ${JSON.stringify(owner)}`;
     return undefined;
   };
-  if (spec !== undefined && Object.hasOwn(spec, "ingressClassName")) return byClass(spec.ingressClassName, "ingressClassName");
+  if (spec !== undefined && Object.hasOwn(spec, "ingressClassName"))
+    return byClass(spec.ingressClassName, "ingressClassName");
   const annotations = ing.metadata?.annotations;
   if (annotations !== undefined && Object.hasOwn(annotations, INGRESS_CLASS_ANNOTATION)) {
     return byClass(annotations[INGRESS_CLASS_ANNOTATION]!, `annotation ${INGRESS_CLASS_ANNOTATION}`);

@@ -275,12 +275,7 @@ function maskWord(n: number): number {
 /** The scanned IPv6 groups are the IPv4-mapped prefix ::ffff:0:0/96. */
 function groupsAreMapped(): boolean {
   return (
-    groups[0] === 0 &&
-    groups[1] === 0 &&
-    groups[2] === 0 &&
-    groups[3] === 0 &&
-    groups[4] === 0 &&
-    groups[5] === 0xffff
+    groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff
   );
 }
 

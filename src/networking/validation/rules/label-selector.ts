@@ -1,7 +1,10 @@
 // Label maps and label selectors as the API server checks them (apimachinery
 // meta/v1 validation). The evaluators reuse this module for matching.
 
-import type { LabelSelector, LabelSelectorRequirement } from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
+import type {
+  LabelSelector,
+  LabelSelectorRequirement,
+} from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { type FieldPath } from "../../model/path.js";
 import { forbidden, invalid, required, type FieldError } from "../field-error.js";
 import { isLabelKey, isLabelValue, labelKeyIsValid, labelValueIsValid } from "./names.js";
@@ -54,7 +57,8 @@ function validateRequirement(
   switch (r.operator) {
     case "In":
     case "NotIn":
-      if (r.values.length === 0) out.push(required(at.child("values"), "must be specified when `operator` is 'In' or 'NotIn'"));
+      if (r.values.length === 0)
+        out.push(required(at.child("values"), "must be specified when `operator` is 'In' or 'NotIn'"));
       break;
     case "Exists":
     case "DoesNotExist":

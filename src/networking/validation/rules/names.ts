@@ -174,7 +174,8 @@ export const matchers = {
   wildcard: (s: string) => WILDCARD.test(s),
   labelName: (s: string) => matchLabelName(s, 0, s.length),
   labelKey: isValidLabelKey,
-  labelValue: (s: string) => s.length === 0 || (s.length <= SHORT ? matchLabelName(s, 0, s.length) : LABEL_VALUE.test(s)),
+  labelValue: (s: string) =>
+    s.length === 0 || (s.length <= SHORT ? matchLabelName(s, 0, s.length) : LABEL_VALUE.test(s)),
   regexes: { DNS1123_LABEL, DNS1123_SUBDOMAIN, DNS1035_LABEL, WILDCARD, LABEL_KEY, LABEL_VALUE, LABEL_KEY_WHOLE },
 };
 
@@ -250,7 +251,8 @@ export function isLabelKey(value: string): readonly string[] {
   }
   if (name.length === 0) errs.push(`name part ${EMPTY_ERROR}`);
   else if (utf8Length(name) > LABEL_NAME_MAX) errs.push(`name part ${maxLenError(LABEL_NAME_MAX)}`);
-  if (!matchLabelName(name, 0, name.length)) errs.push(`name part ${regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")}`);
+  if (!matchLabelName(name, 0, name.length))
+    errs.push(`name part ${regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")}`);
   return errs.length === 0 ? NO_ERRORS : errs;
 }
 
@@ -270,7 +272,8 @@ export function isValidPortName(port: string): readonly string[] {
   if (isValidPortNameFast(port)) return NO_ERRORS;
   const errs: string[] = [];
   if (utf8Length(port) > PORT_NAME_MAX) errs.push(maxLenError(PORT_NAME_MAX));
-  if (!PORT_NAME_CHARSET.test(port)) errs.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+  if (!PORT_NAME_CHARSET.test(port))
+    errs.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
   if (!HAS_LETTER.test(port)) errs.push("must contain at least one letter (a-z)");
   if (port.includes("--")) errs.push("must not contain consecutive hyphens");
   if (port.length > 0 && (port.startsWith("-") || port.endsWith("-"))) errs.push("must not begin or end with a hyphen");

@@ -5,7 +5,14 @@ import type { ObjectMeta, OwnerReference, Time } from "../../../../gen/k8s/io/ap
 import { FieldPath } from "../../model/path.js";
 import { forbidden, goQuote, goStringSlice, invalid, required, tooLong, type FieldError } from "../field-error.js";
 import { validateLabelName, validateLabels } from "./label-selector.js";
-import { isLabelKey, isPathSegmentName, isPathSegmentPrefix, labelKeyIsValid, nameIsDnsLabel, utf8Length } from "./names.js";
+import {
+  isLabelKey,
+  isPathSegmentName,
+  isPathSegmentPrefix,
+  labelKeyIsValid,
+  nameIsDnsLabel,
+  utf8Length,
+} from "./names.js";
 
 /** A name rule: returns upstream's messages; `prefix` is true for generateName. */
 export type NameValidator = (name: string, prefix: boolean) => readonly string[];
@@ -35,7 +42,8 @@ export function validateObjectMeta(
   else for (const msg of nameFn(m.name, false)) out.push(invalid(at.child("name"), m.name, msg));
   if (namespaced) {
     if (m.namespace.length === 0) out.push(required(at.child("namespace")));
-    else for (const msg of nameIsDnsLabel(m.namespace, false)) out.push(invalid(at.child("namespace"), m.namespace, msg));
+    else
+      for (const msg of nameIsDnsLabel(m.namespace, false)) out.push(invalid(at.child("namespace"), m.namespace, msg));
   } else if (m.namespace.length > 0) {
     out.push(forbidden(at.child("namespace"), "not allowed on this type"));
   }
@@ -73,10 +81,24 @@ export function validateObjectMetaUpdate(
   if (m.namespace !== o.namespace) out.push(invalid(at.child("namespace"), m.namespace, FIELD_IMMUTABLE));
   if (m.uid !== o.uid) out.push(invalid(at.child("uid"), m.uid, FIELD_IMMUTABLE));
   if (!sameTime(m.creationTimestamp, o.creationTimestamp)) {
-    out.push(invalid(at.child("creationTimestamp"), timeValue(m.creationTimestamp), FIELD_IMMUTABLE, goTime(m.creationTimestamp, false)));
+    out.push(
+      invalid(
+        at.child("creationTimestamp"),
+        timeValue(m.creationTimestamp),
+        FIELD_IMMUTABLE,
+        goTime(m.creationTimestamp, false),
+      ),
+    );
   }
   if (!sameTime(m.deletionTimestamp, o.deletionTimestamp)) {
-    out.push(invalid(at.child("deletionTimestamp"), timeValue(m.deletionTimestamp), FIELD_IMMUTABLE, goTime(m.deletionTimestamp, true)));
+    out.push(
+      invalid(
+        at.child("deletionTimestamp"),
+        timeValue(m.deletionTimestamp),
+        FIELD_IMMUTABLE,
+        goTime(m.deletionTimestamp, true),
+      ),
+    );
   }
   const grace = gracePeriod(m);
   if (grace !== gracePeriod(o)) {
@@ -158,7 +180,11 @@ function validateLabelsAnnotationsOwners(m: ObjectMeta, at: FieldPath, out: Fiel
   if (m.ownerReferences.length > 0) validateOwnerReferences(m.ownerReferences, at.child("ownerReferences"), out);
 }
 
-export function validateAnnotations(annotations: { readonly [k: string]: string }, at: FieldPath, out: FieldError[]): void {
+export function validateAnnotations(
+  annotations: { readonly [k: string]: string },
+  at: FieldPath,
+  out: FieldError[],
+): void {
   let units = 0;
   for (const k in annotations) {
     // Annotation keys are label keys, except that case does not matter. A
@@ -213,7 +239,12 @@ function validateFinalizers(finalizers: readonly string[], at: FieldPath, out: F
   }
   if (orphan && foreground) {
     out.push(
-      invalid(at, [...finalizers], "finalizer orphan and foregroundDeletion cannot be both set", goStringSlice("[]string", finalizers)),
+      invalid(
+        at,
+        [...finalizers],
+        "finalizer orphan and foregroundDeletion cannot be both set",
+        goStringSlice("[]string", finalizers),
+      ),
     );
   }
   if (core) validateKubeFinalizerNames(finalizers, at, out);

@@ -23,12 +23,7 @@ import {
   type Protocol,
   type TruthTable,
 } from "../../../../src/networking/index.js";
-import {
-  arbCluster,
-  arbClusterPair,
-  arbConnection,
-  type GeneratedCluster,
-} from "../../../../src/testing/index.js";
+import { arbCluster, arbClusterPair, arbConnection, type GeneratedCluster } from "../../../../src/testing/index.js";
 import { mentionedPorts } from "../../../../src/testing/clusters.js";
 import { referenceEvaluate, referenceTruthTable, type ReferenceCluster } from "../../../support/policy-reference.js";
 
@@ -38,7 +33,12 @@ const runs = (n: number): number => (Number.isInteger(OVERRIDE) && OVERRIDE > 0 
 const PROTOCOLS: readonly Protocol[] = ["TCP", "UDP", "SCTP"];
 
 function policy(namespace: string, name: string, spec: object): NetworkPolicy {
-  return fromJson({ apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: { namespace, name }, spec } as never) as NetworkPolicy;
+  return fromJson({
+    apiVersion: "networking.k8s.io/v1",
+    kind: "NetworkPolicy",
+    metadata: { namespace, name },
+    spec,
+  } as never) as NetworkPolicy;
 }
 
 const policyJson = (ps: readonly NetworkPolicy[]) =>
@@ -119,7 +119,13 @@ describe("reference evaluator: semantics.md §1.2.4", () => {
     [
       "x/a's node IP → x/a, TCP 443",
       { from: { ip: "192.168.1.10" }, to: { pod: "x/a" }, port: 443 },
-      { allowed: true, protocol: "TCP", port: 443, egress: plain("not-applicable"), ingress: plain("node-local") } as Decision,
+      {
+        allowed: true,
+        protocol: "TCP",
+        port: 443,
+        egress: plain("not-applicable"),
+        ingress: plain("node-local"),
+      } as Decision,
     ],
     [
       "x/a → x/a, TCP 80",
@@ -129,7 +135,13 @@ describe("reference evaluator: semantics.md §1.2.4", () => {
     [
       "x/a → 203.0.113.9, TCP 443",
       { from: { pod: "x/a" }, to: { ip: "203.0.113.9" }, protocol: "TCP", port: 443 },
-      { allowed: true, protocol: "TCP", port: 443, egress: plain("not-isolated"), ingress: plain("not-applicable") } as Decision,
+      {
+        allowed: true,
+        protocol: "TCP",
+        port: 443,
+        egress: plain("not-isolated"),
+        ingress: plain("not-applicable"),
+      } as Decision,
     ],
   ];
 
@@ -152,7 +164,13 @@ describe("reference evaluator: semantics.md §1.2.4", () => {
 describe("reference evaluator: single rules", () => {
   const namespaces: ClusterNamespace[] = [{ name: "x", labels: { team: "t" } }, { name: "y" }];
   const pods: ClusterPod[] = [
-    { namespace: "x", name: "a", ip: "10.0.0.1", hostIP: "10.1.0.1", ports: [{ name: "dns", containerPort: 53, protocol: "UDP" }] },
+    {
+      namespace: "x",
+      name: "a",
+      ip: "10.0.0.1",
+      hostIP: "10.1.0.1",
+      ports: [{ name: "dns", containerPort: 53, protocol: "UDP" }],
+    },
     { namespace: "y", name: "b", ip: "fd00::2", hostIP: "fd00:1::1" },
     { namespace: "y", name: "node", ip: "10.1.0.1", hostNetwork: true },
   ];
@@ -166,14 +184,18 @@ describe("reference evaluator: single rules", () => {
       policies: [{ policy: "x/p", rules: [0] }],
     });
     // The Ingress type is always there: an egress-only policy without policyTypes closes ingress too.
-    expect(evaluate([policy("x", "p", { egress: [{}] })], { from: { pod: "y/b" }, to: { pod: "x/a" }, port: 80 }).ingress).toStrictEqual({
+    expect(
+      evaluate([policy("x", "p", { egress: [{}] })], { from: { pod: "y/b" }, to: { pod: "x/a" }, port: 80 }).ingress,
+    ).toStrictEqual({
       verdict: "denied",
       policies: [{ policy: "x/p", rules: [] }],
     });
   });
 
   it("E7: an IPv4 0.0.0.0/0 does not cover an IPv6 pod; ::/0 does", () => {
-    const to = (cidr: string) => [policy("x", "p", { policyTypes: ["Egress"], egress: [{ to: [{ ipBlock: { cidr } }] }] })];
+    const to = (cidr: string) => [
+      policy("x", "p", { policyTypes: ["Egress"], egress: [{ to: [{ ipBlock: { cidr } }] }] }),
+    ];
     const c: Connection = { from: { pod: "x/a" }, to: { pod: "y/b" }, port: 80 };
     expect(evaluate(to("0.0.0.0/0"), c).allowed).toBe(false);
     expect(evaluate(to("::/0"), c).allowed).toBe(true);
@@ -200,15 +222,21 @@ describe("reference evaluator: single rules", () => {
       egress: { verdict: "allowed-by-rule" },
     });
     expect(evaluate(p, { from: { pod: "y/b" }, to: { pod: "x/a" }, protocol: "UDP", port: 54 }).allowed).toBe(false);
-    expect(evaluate(p, { from: { pod: "y/b" }, to: { ip: "10.9.9.9" }, protocol: "UDP", port: 53 }).allowed).toBe(false);
+    expect(evaluate(p, { from: { pod: "y/b" }, to: { ip: "10.9.9.9" }, protocol: "UDP", port: 53 }).allowed).toBe(
+      false,
+    );
     expect(() => evaluate(p, { from: { pod: "y/b" }, to: { pod: "x/a" }, port: "dns" })).toThrow(EvaluatorInputError);
-    expect(() => evaluate(p, { from: { pod: "y/b" }, to: { ip: "10.9.9.9" }, protocol: "UDP", port: "dns" })).toThrow(EvaluatorInputError);
+    expect(() => evaluate(p, { from: { pod: "y/b" }, to: { ip: "10.9.9.9" }, protocol: "UDP", port: "dns" })).toThrow(
+      EvaluatorInputError,
+    );
   });
 
   it("E6/E10/E12: selectors see neither hostNetwork pods nor addresses; NotIn holds on a missing key", () => {
     const p = [
       policy("x", "p", {
-        ingress: [{ from: [{ namespaceSelector: { matchExpressions: [{ key: "team", operator: "NotIn", values: ["t"] }] } }] }],
+        ingress: [
+          { from: [{ namespaceSelector: { matchExpressions: [{ key: "team", operator: "NotIn", values: ["t"] }] } }] },
+        ],
       }),
     ];
     expect(evaluate(p, { from: { pod: "y/b" }, to: { pod: "x/a" }, port: 80 }).ingress.verdict).toBe("allowed-by-rule");
@@ -220,7 +248,13 @@ describe("reference evaluator: single rules", () => {
 
   it("E11: egress to the node gets no exception; E12: an ipBlock covers a hostNetwork pod", () => {
     const p = [policy("x", "p", { policyTypes: ["Egress"], egress: [{ to: [{ ipBlock: { cidr: "10.1.0.0/24" } }] }] })];
-    expect(evaluate([policy("x", "p", { policyTypes: ["Egress"] })], { from: { pod: "x/a" }, to: { ip: "10.1.0.1" }, port: 80 }).allowed).toBe(false);
+    expect(
+      evaluate([policy("x", "p", { policyTypes: ["Egress"] })], {
+        from: { pod: "x/a" },
+        to: { ip: "10.1.0.1" },
+        port: 80,
+      }).allowed,
+    ).toBe(false);
     expect(evaluate(p, { from: { pod: "x/a" }, to: { pod: "y/node" }, port: 80 })).toStrictEqual({
       allowed: true,
       protocol: "TCP",
@@ -257,7 +291,10 @@ describe("policy engine agrees with the reference", () => {
   /** The ports a table is checked at: up to six the cluster mentions, and two anywhere. */
   const tablePoints = (cluster: GeneratedCluster) => {
     const mentioned = mentionedPorts(cluster);
-    return fc.tuple(fc.shuffledSubarray(mentioned, { maxLength: Math.min(6, mentioned.length) }), fc.array(fc.integer({ min: 1, max: 65535 }), { maxLength: 2 }));
+    return fc.tuple(
+      fc.shuffledSubarray(mentioned, { maxLength: Math.min(6, mentioned.length) }),
+      fc.array(fc.integer({ min: 1, max: 65535 }), { maxLength: 2 }),
+    );
   };
 
   it("truthTable() and matrix() match the reference for every protocol", () => {
@@ -273,7 +310,8 @@ describe("policy engine agrees with the reference", () => {
                 const at = `${protocol} ${port}`;
                 const want = referenceTruthTable(cluster, { protocol, port });
                 expect(engine.truthTable({ protocol, port }), at).toStrictEqual(want);
-                if (protocol === "TCP") expect(engine.truthTable({ port }), `${at} (protocol omitted)`).toStrictEqual(want);
+                if (protocol === "TCP")
+                  expect(engine.truthTable({ port }), `${at} (protocol omitted)`).toStrictEqual(want);
 
                 const m = engine.matrix({ protocol, port });
                 expect([m.pods, m.protocol, m.port]).toStrictEqual([keys, protocol, port]);
@@ -315,65 +353,72 @@ describe("policy engine agrees with the reference", () => {
       fc.property(arbClusterPair(), fc.array(fc.integer({ min: 1, max: 65535 }), { maxLength: 2 }), (pair, random) => {
         const before: ReferenceCluster = { namespaces: pair.namespaces, pods: pair.pods, policies: pair.policies };
         const after: ReferenceCluster = { namespaces: pair.namespaces, pods: pair.pods, policies: pair.otherPolicies };
-        explained(before, () => {
-          const a: PolicyEngine = createPolicyEngine(before);
-          const b: PolicyEngine = createPolicyEngine(after);
-          expect([a.skipped, b.skipped]).toStrictEqual([[], []]);
-          const diff = a.diff(b);
-          expect([diff.removedPods, diff.addedPods]).toStrictEqual([[], []]);
+        explained(
+          before,
+          () => {
+            const a: PolicyEngine = createPolicyEngine(before);
+            const b: PolicyEngine = createPolicyEngine(after);
+            expect([a.skipped, b.skipped]).toStrictEqual([[], []]);
+            const diff = a.diff(b);
+            expect([diff.removedPods, diff.addedPods]).toStrictEqual([[], []]);
 
-          // Sorted by source and destination (in pod order), protocol (TCP, UDP, SCTP), then port.
-          const podOrder = new Map(a.pods.map((k, i) => [k, i]));
-          const rank = (ch: (typeof diff.changes)[number]) =>
-            [podOrder.get(ch.from)!, podOrder.get(ch.to)!, PROTOCOLS.indexOf(ch.protocol), ch.ports.from] as const;
-          for (let i = 1; i < diff.changes.length; i++) {
-            const [x, y] = [rank(diff.changes[i - 1]!), rank(diff.changes[i]!)];
-            const cmp = x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || x[3] - y[3];
-            expect(cmp, `changes[${i - 1}] and [${i}] out of order`).toBeLessThan(0);
-          }
-
-          // One change per cell and port: ranges of the same cell and protocol never overlap.
-          const byCell = new Map<string, { from: number; to: number }[]>();
-          for (const ch of diff.changes) {
-            expect(ch.ports.from, JSON.stringify(ch)).toBeLessThanOrEqual(ch.ports.to);
-            expect(ch.before, JSON.stringify(ch)).not.toBe(ch.after);
-            const k = `${ch.from} ${ch.to} ${ch.protocol}`;
-            byCell.set(k, [...(byCell.get(k) ?? []), ch.ports]);
-          }
-          for (const [k, ranges] of byCell) {
-            const sorted = [...ranges].sort((x, y) => x.from - y.from);
-            for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.from, k).toBeGreaterThan(sorted[i - 1]!.to);
-          }
-
-          // Points: ports either side mentions, both ends of up to eight changes, random ports.
-          const points = new Map<string, [Protocol, number]>();
-          const addPoint = (protocol: Protocol, port: number) => points.set(`${protocol} ${port}`, [protocol, port]);
-          for (const port of [...mentionedPorts(before), ...mentionedPorts(after)].slice(0, 6).concat(random)) {
-            for (const protocol of PROTOCOLS) addPoint(protocol, port);
-          }
-          for (const ch of diff.changes.slice(0, 8)) {
-            addPoint(ch.protocol, ch.ports.from);
-            addPoint(ch.protocol, ch.ports.to);
-          }
-          for (const [protocol, port] of points.values()) {
-            const want = differing(referenceTruthTable(before, { protocol, port }), referenceTruthTable(after, { protocol, port }));
-            const got = diff.changes
-              .filter((ch) => ch.protocol === protocol && ch.ports.from <= port && port <= ch.ports.to)
-              .map((ch) => `${ch.from} → ${ch.to}: ${ch.before} → ${ch.after}`)
-              .sort();
-            expect(got, `diff() at ${protocol} ${port}`).toStrictEqual(want);
-            // Restricted to the point, every change must still hold there.
-            const only = a.diff(b, { protocols: [protocol], ports: [port] });
-            for (const ch of only.changes) {
-              expect(ch.protocol).toBe(protocol);
-              expect(ch.ports.from <= port && port <= ch.ports.to, JSON.stringify(ch)).toBe(true);
+            // Sorted by source and destination (in pod order), protocol (TCP, UDP, SCTP), then port.
+            const podOrder = new Map(a.pods.map((k, i) => [k, i]));
+            const rank = (ch: (typeof diff.changes)[number]) =>
+              [podOrder.get(ch.from)!, podOrder.get(ch.to)!, PROTOCOLS.indexOf(ch.protocol), ch.ports.from] as const;
+            for (let i = 1; i < diff.changes.length; i++) {
+              const [x, y] = [rank(diff.changes[i - 1]!), rank(diff.changes[i]!)];
+              const cmp = x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || x[3] - y[3];
+              expect(cmp, `changes[${i - 1}] and [${i}] out of order`).toBeLessThan(0);
             }
-            expect(
-              only.changes.map((ch) => `${ch.from} → ${ch.to}: ${ch.before} → ${ch.after}`).sort(),
-              `diff({ports: [${port}]}) at ${protocol}`,
-            ).toStrictEqual(want);
-          }
-        }, pair.otherPolicies);
+
+            // One change per cell and port: ranges of the same cell and protocol never overlap.
+            const byCell = new Map<string, { from: number; to: number }[]>();
+            for (const ch of diff.changes) {
+              expect(ch.ports.from, JSON.stringify(ch)).toBeLessThanOrEqual(ch.ports.to);
+              expect(ch.before, JSON.stringify(ch)).not.toBe(ch.after);
+              const k = `${ch.from} ${ch.to} ${ch.protocol}`;
+              byCell.set(k, [...(byCell.get(k) ?? []), ch.ports]);
+            }
+            for (const [k, ranges] of byCell) {
+              const sorted = [...ranges].sort((x, y) => x.from - y.from);
+              for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.from, k).toBeGreaterThan(sorted[i - 1]!.to);
+            }
+
+            // Points: ports either side mentions, both ends of up to eight changes, random ports.
+            const points = new Map<string, [Protocol, number]>();
+            const addPoint = (protocol: Protocol, port: number) => points.set(`${protocol} ${port}`, [protocol, port]);
+            for (const port of [...mentionedPorts(before), ...mentionedPorts(after)].slice(0, 6).concat(random)) {
+              for (const protocol of PROTOCOLS) addPoint(protocol, port);
+            }
+            for (const ch of diff.changes.slice(0, 8)) {
+              addPoint(ch.protocol, ch.ports.from);
+              addPoint(ch.protocol, ch.ports.to);
+            }
+            for (const [protocol, port] of points.values()) {
+              const want = differing(
+                referenceTruthTable(before, { protocol, port }),
+                referenceTruthTable(after, { protocol, port }),
+              );
+              const got = diff.changes
+                .filter((ch) => ch.protocol === protocol && ch.ports.from <= port && port <= ch.ports.to)
+                .map((ch) => `${ch.from} → ${ch.to}: ${ch.before} → ${ch.after}`)
+                .sort();
+              expect(got, `diff() at ${protocol} ${port}`).toStrictEqual(want);
+              // Restricted to the point, every change must still hold there.
+              const only = a.diff(b, { protocols: [protocol], ports: [port] });
+              for (const ch of only.changes) {
+                expect(ch.protocol).toBe(protocol);
+                expect(ch.ports.from <= port && port <= ch.ports.to, JSON.stringify(ch)).toBe(true);
+              }
+              expect(
+                only.changes.map((ch) => `${ch.from} → ${ch.to}: ${ch.before} → ${ch.after}`).sort(),
+                `diff({ports: [${port}]}) at ${protocol}`,
+              ).toStrictEqual(want);
+            }
+          },
+          pair.otherPolicies,
+        );
       }),
       { numRuns: runs(60) },
     );
@@ -382,7 +427,8 @@ describe("policy engine agrees with the reference", () => {
   it("input errors agree: both throw EvaluatorInputError at the same path", () => {
     const bad = (cluster: GeneratedCluster) => {
       const keys = cluster.pods.map(keyOf);
-      const pod = keys.length > 0 ? fc.constantFrom(...keys).map((k) => ({ pod: k })) : fc.constant({ ip: "198.51.100.1" });
+      const pod =
+        keys.length > 0 ? fc.constantFrom(...keys).map((k) => ({ pod: k })) : fc.constant({ ip: "198.51.100.1" });
       return fc.oneof(
         // A name the destination does not declare for the protocol (E9), or a name to an address.
         fc.record({
@@ -406,7 +452,10 @@ describe("policy engine agrees with the reference", () => {
           explained(cluster, () => {
             const engine = createPolicyEngine(cluster);
             for (const c of connections) {
-              expect(outcome(() => engine.evaluate(c)), JSON.stringify(c)).toStrictEqual(outcome(() => referenceEvaluate(cluster, c)));
+              expect(
+                outcome(() => engine.evaluate(c)),
+                JSON.stringify(c),
+              ).toStrictEqual(outcome(() => referenceEvaluate(cluster, c)));
             }
           });
         },

@@ -85,12 +85,16 @@ function egressPolicy(key: string, target: string, egress: JsonObject[]): Networ
 }
 
 /** Deny everything, both directions, for every pod of a namespace. */
-const denyAll = (namespace: string) => np(`${namespace}/deny-all`, { podSelector: {}, policyTypes: ["Ingress", "Egress"] });
+const denyAll = (namespace: string) =>
+  np(`${namespace}/deny-all`, { podSelector: {}, policyTypes: ["Ingress", "Egress"] });
 
 // The base cluster. Nodes: 192.168.0.1 (x/a, x/b), 192.168.0.2 (x/c, y/a, y/b,
 // and the hostNetwork pod x/h, whose IP is that node's), 192.168.0.3 (z/b).
 const NAMESPACES: readonly ClusterNamespace[] = [ns("x"), ns("y"), ns("z")];
-const X_A = pod("x/a", "10.0.1.1", { hostIP: "192.168.0.1", ports: [tcp("http", 80), tcp("https", 443), udp("dns", 53)] });
+const X_A = pod("x/a", "10.0.1.1", {
+  hostIP: "192.168.0.1",
+  ports: [tcp("http", 80), tcp("https", 443), udp("dns", 53)],
+});
 const X_B = pod("x/b", "10.0.1.2", { hostIP: "192.168.0.1", ports: [tcp("http", 8080)] });
 const X_C = pod("x/c", "10.0.1.3", { hostIP: "192.168.0.2" });
 const Y_A = pod("y/a", "10.0.2.1", { hostIP: "192.168.0.2", ports: [tcp("http", 8080)] });
@@ -239,7 +243,8 @@ describe("E1 defaulting", () => {
 });
 
 describe("E2 namespace name label", () => {
-  const byName = (name: string) => ingressPolicy("x/p", "a", [{ from: [nsSel({ "kubernetes.io/metadata.name": name })] }]);
+  const byName = (name: string) =>
+    ingressPolicy("x/p", "a", [{ from: [nsSel({ "kubernetes.io/metadata.name": name })] }]);
 
   it("every namespace carries kubernetes.io/metadata.name=<name>", () => {
     const e = engine([byName("y")]);
@@ -265,7 +270,15 @@ describe("E2 namespace name label", () => {
   it("the name label works in matchExpressions", () => {
     const e = engine([
       ingressPolicy("x/p", "a", [
-        { from: [{ namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["x"] }] } }] },
+        {
+          from: [
+            {
+              namespaceSelector: {
+                matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["x"] }],
+              },
+            },
+          ],
+        },
       ]),
     ]);
     expectDecision(e, conn("y/b", "x/a"), NI, byRule(["x/p", 0]));
@@ -360,7 +373,10 @@ describe("E4 both directions", () => {
   });
 
   it("allowed when both checks pass", () => {
-    const e = engine([egressPolicy("x/e", "a", [{ to: [nsSel({ ns: "y" })] }]), np("y/i", { podSelector: {}, ingress: [{ from: [nsSel({ ns: "x" })] }] })]);
+    const e = engine([
+      egressPolicy("x/e", "a", [{ to: [nsSel({ ns: "y" })] }]),
+      np("y/i", { podSelector: {}, ingress: [{ from: [nsSel({ ns: "x" })] }] }),
+    ]);
     expectDecision(e, conn("x/a", "y/a"), byRule(["x/e", 0]), byRule(["y/i", 0]));
     expectDecision(e, conn("x/b", "y/a"), NI, byRule(["y/i", 0]));
     expectDecision(e, conn("x/a", "z/b"), denied("x/e"), NI);
@@ -414,7 +430,11 @@ describe("E5 rule matching", () => {
 
   it("all matching ingress rules are reported, ascending, and only those", () => {
     const e = engine([
-      ingressPolicy("x/p", "a", [{ from: [nsSel({ ns: "y" })] }, { ports: [{ port: 80 }] }, { from: [podSel({ pod: "b" })] }]),
+      ingressPolicy("x/p", "a", [
+        { from: [nsSel({ ns: "y" })] },
+        { ports: [{ port: 80 }] },
+        { from: [podSel({ pod: "b" })] },
+      ]),
     ]);
     expectDecision(e, conn("x/b", "x/a", 80), NI, byRule(["x/p", 1, 2]));
     expectDecision(e, conn("y/a", "x/a", 80), NI, byRule(["x/p", 0, 1]));
@@ -425,7 +445,11 @@ describe("E5 rule matching", () => {
 
   it("egress rules are indexed in spec.egress", () => {
     const e = engine([
-      egressPolicy("x/p", "a", [{ to: [podSel({ pod: "b" })] }, { ports: [{ protocol: "UDP", port: 53 }] }, { to: [podSel({ pod: "b" })], ports: [{ protocol: "UDP" }] }]),
+      egressPolicy("x/p", "a", [
+        { to: [podSel({ pod: "b" })] },
+        { ports: [{ protocol: "UDP", port: 53 }] },
+        { to: [podSel({ pod: "b" })], ports: [{ protocol: "UDP" }] },
+      ]),
     ]);
     expectDecision(e, conn("x/a", "x/b", 80), byRule(["x/p", 0]), NI);
     expectDecision(e, conn("x/a", "x/b", 53, "UDP"), byRule(["x/p", 0, 1, 2]), NI);
@@ -503,7 +527,12 @@ describe("E6 peers", () => {
 
   it("selectors never match hostNetwork pods", () => {
     // x/h is in x, labelled pod=b, on another node than x/a
-    const e = withPeers({ podSelector: {} }, { namespaceSelector: {} }, { ...podSel({ pod: "b" }), namespaceSelector: {} }, podSel({ pod: "b" }));
+    const e = withPeers(
+      { podSelector: {} },
+      { namespaceSelector: {} },
+      { ...podSel({ pod: "b" }), namespaceSelector: {} },
+      podSel({ pod: "b" }),
+    );
     expectDecision(e, conn("x/h", "x/a"), NA, no);
     expectDecision(e, conn("x/b", "x/a"), NI, yes);
   });
@@ -758,10 +787,14 @@ describe("E10 label selectors", () => {
       expectDecision(e, conn(`x/${src}`, "x/t"), NI, ok ? byRule(["x/p", 0]) : denied("x/p"));
     }
   }
-  const expr = (key: string, operator: string, values?: string[]): JsonObject => (values ? { key, operator, values } : { key, operator });
+  const expr = (key: string, operator: string, values?: string[]): JsonObject =>
+    values ? { key, operator, values } : { key, operator };
 
   it("In: key present and value listed", () => {
-    admits({ matchExpressions: [expr("tier", "In", ["web", "api"])] }, { a: true, b: false, c: false, d: false, e: true });
+    admits(
+      { matchExpressions: [expr("tier", "In", ["web", "api"])] },
+      { a: true, b: false, c: false, d: false, e: true },
+    );
   });
 
   it("NotIn: key missing or value not listed", () => {
@@ -786,8 +819,14 @@ describe("E10 label selectors", () => {
   });
 
   it("matchLabels and all matchExpressions are ANDed", () => {
-    admits({ matchLabels: { tier: "web" }, matchExpressions: [expr("pod", "NotIn", ["a"])] }, { a: false, b: false, c: false, d: false, e: true });
-    admits({ matchExpressions: [expr("tier", "Exists"), expr("pod", "In", ["b", "c"])] }, { a: false, b: true, c: false, d: false, e: false });
+    admits(
+      { matchLabels: { tier: "web" }, matchExpressions: [expr("pod", "NotIn", ["a"])] },
+      { a: false, b: false, c: false, d: false, e: true },
+    );
+    admits(
+      { matchExpressions: [expr("tier", "Exists"), expr("pod", "In", ["b", "c"])] },
+      { a: false, b: true, c: false, d: false, e: false },
+    );
   });
 
   it("an empty selector matches everything", () => {
@@ -853,7 +892,10 @@ describe("E11 node-local", () => {
 
 describe("E12 hostNetwork pods", () => {
   it("are never selected by spec.podSelector, so never isolated", () => {
-    const e = engine([denyAll("x"), np("x/b-only", { podSelector: sel({ pod: "b" }), policyTypes: ["Ingress", "Egress"] })]);
+    const e = engine([
+      denyAll("x"),
+      np("x/b-only", { podSelector: sel({ pod: "b" }), policyTypes: ["Ingress", "Egress"] }),
+    ]);
     expectDecision(e, conn("x/h", "z/b"), NA, NI);
     expectDecision(e, conn("z/b", "x/h"), NI, NA);
     expectDecision(e, conn("x/h", "x/b"), NA, denied("x/deny-all", "x/b-only"));
@@ -907,7 +949,9 @@ describe("E15 addresses are not pods", () => {
   });
 
   it("an address source is matched by ipBlocks only", () => {
-    const e = engine([ingressPolicy("x/p", "a", [{ from: [{ namespaceSelector: {} }] }, { from: [block("10.0.5.0/24")] }])]);
+    const e = engine([
+      ingressPolicy("x/p", "a", [{ from: [{ namespaceSelector: {} }] }, { from: [block("10.0.5.0/24")] }]),
+    ]);
     expectDecision(e, conn("10.0.5.5", "x/a"), NA, byRule(["x/p", 1]));
     expectDecision(e, conn("10.0.6.5", "x/a"), NA, denied("x/p"));
     expectDecision(e, conn("y/b", "x/a"), NI, byRule(["x/p", 0]));
@@ -992,7 +1036,11 @@ describe("verdict rule", () => {
   });
 
   it("deny iff at least one direction is denied", () => {
-    const e = engine([egressPolicy("x/e", "a", [{ to: [nsSel({ ns: "y" })] }]), np("y/i", { podSelector: sel({ pod: "a" }) }), np("z/i", { podSelector: {}, ingress: [{}] })]);
+    const e = engine([
+      egressPolicy("x/e", "a", [{ to: [nsSel({ ns: "y" })] }]),
+      np("y/i", { podSelector: sel({ pod: "a" }) }),
+      np("z/i", { podSelector: {}, ingress: [{}] }),
+    ]);
     expect(e.evaluate(conn("x/a", "y/b"))).toEqual(d(true, byRule(["x/e", 0]), NI));
     expect(e.evaluate(conn("x/a", "y/a"))).toEqual(d(false, byRule(["x/e", 0]), denied("y/i")));
     expect(e.evaluate(conn("x/a", "z/b"))).toEqual(d(false, denied("x/e"), byRule(["z/i", 0])));
@@ -1018,15 +1066,44 @@ describe("§1.2.4 example", () => {
       pod("x/b", "10.1.0.2", { hostIP: "10.0.0.2" }),
       pod("y/b", "10.1.0.3", { hostIP: "10.0.0.2" }),
     ],
-    policies: [np("x/allow-b", { podSelector: sel({ pod: "a" }), ingress: [{ from: [podSel({ pod: "b" })], ports: [{ port: 80 }] }] })],
+    policies: [
+      np("x/allow-b", {
+        podSelector: sel({ pod: "a" }),
+        ingress: [{ from: [podSel({ pod: "b" })], ports: [{ port: 80 }] }],
+      }),
+    ],
   });
   const rows: [string, Connection, Decision][] = [
-    ["x/b → x/a, TCP 80", conn("x/b", "x/a", 80, "TCP"), { allowed: true, protocol: "TCP", port: 80, egress: NI, ingress: byRule(["x/allow-b", 0]) }],
-    ["y/b → x/a, TCP 80", conn("y/b", "x/a", 80, "TCP"), { allowed: false, protocol: "TCP", port: 80, egress: NI, ingress: denied("x/allow-b") }],
-    ["x/b → x/a, UDP 80", conn("x/b", "x/a", 80, "UDP"), { allowed: false, protocol: "UDP", port: 80, egress: NI, ingress: denied("x/allow-b") }],
-    ["x/a's node IP → x/a, TCP 443", conn("10.0.0.1", "x/a", 443, "TCP"), { allowed: true, protocol: "TCP", port: 443, egress: NA, ingress: NODE }],
-    ["x/a → x/a, TCP 80", conn("x/a", "x/a", 80, "TCP"), { allowed: true, protocol: "TCP", port: 80, egress: SELF, ingress: SELF }],
-    ["x/a → 203.0.113.9, TCP 443", conn("x/a", "203.0.113.9", 443, "TCP"), { allowed: true, protocol: "TCP", port: 443, egress: NI, ingress: NA }],
+    [
+      "x/b → x/a, TCP 80",
+      conn("x/b", "x/a", 80, "TCP"),
+      { allowed: true, protocol: "TCP", port: 80, egress: NI, ingress: byRule(["x/allow-b", 0]) },
+    ],
+    [
+      "y/b → x/a, TCP 80",
+      conn("y/b", "x/a", 80, "TCP"),
+      { allowed: false, protocol: "TCP", port: 80, egress: NI, ingress: denied("x/allow-b") },
+    ],
+    [
+      "x/b → x/a, UDP 80",
+      conn("x/b", "x/a", 80, "UDP"),
+      { allowed: false, protocol: "UDP", port: 80, egress: NI, ingress: denied("x/allow-b") },
+    ],
+    [
+      "x/a's node IP → x/a, TCP 443",
+      conn("10.0.0.1", "x/a", 443, "TCP"),
+      { allowed: true, protocol: "TCP", port: 443, egress: NA, ingress: NODE },
+    ],
+    [
+      "x/a → x/a, TCP 80",
+      conn("x/a", "x/a", 80, "TCP"),
+      { allowed: true, protocol: "TCP", port: 80, egress: SELF, ingress: SELF },
+    ],
+    [
+      "x/a → 203.0.113.9, TCP 443",
+      conn("x/a", "203.0.113.9", 443, "TCP"),
+      { allowed: true, protocol: "TCP", port: 443, egress: NI, ingress: NA },
+    ],
   ];
   it.each(rows)("%s", (_, c, expected) => {
     expect(e.evaluate(c)).toEqual(expected);
@@ -1040,7 +1117,11 @@ describe("truthTable and matrix", () => {
   const pods = [pod("x/a", "10.0.1.1"), pod("x/b", "10.0.1.2"), pod("y/a", "10.0.2.1")];
   const policies = [
     ingressPolicy("x/p", "a", [{ from: [podSel({ pod: "b" })], ports: [{ port: 80 }] }]),
-    np("y/q", { podSelector: {}, policyTypes: ["Egress"], egress: [{ to: [nsSel({ ns: "x" })], ports: [{ port: 443 }] }] }),
+    np("y/q", {
+      podSelector: {},
+      policyTypes: ["Egress"],
+      egress: [{ to: [nsSel({ ns: "x" })], ports: [{ port: 443 }] }],
+    }),
   ];
   const e = engine(policies, pods);
 
@@ -1155,7 +1236,10 @@ describe("skipped policies", () => {
 });
 
 describe("input errors", () => {
-  const build = (pods: ClusterPod[], namespaces: ClusterNamespace[] = [ns("x")]) => () => createPolicyEngine({ namespaces, pods, policies: [] });
+  const build =
+    (pods: ClusterPod[], namespaces: ClusterNamespace[] = [ns("x")]) =>
+    () =>
+      createPolicyEngine({ namespaces, pods, policies: [] });
 
   it("a duplicate pod", () => {
     // the doc names no exact path for duplicates; the second entry is the culprit
@@ -1178,12 +1262,18 @@ describe("input errors", () => {
   });
 
   it("a hostNetwork pod whose hostIP is not its ip", () => {
-    expectInputError(build([pod("x/h", "192.168.0.2", { hostNetwork: true, hostIP: "192.168.0.1" })]), "pods[0].hostIP");
+    expectInputError(
+      build([pod("x/h", "192.168.0.2", { hostNetwork: true, hostIP: "192.168.0.1" })]),
+      "pods[0].hostIP",
+    );
   });
 
   it("container ports outside 1..65535 or not integers", () => {
     for (const containerPort of [0, 65536, 1.5]) {
-      expectInputError(build([pod("x/a", "10.0.1.1", { ports: [tcp("http", 80), tcp("bad", containerPort)] })]), "pods[0].ports[1].containerPort");
+      expectInputError(
+        build([pod("x/a", "10.0.1.1", { ports: [tcp("http", 80), tcp("bad", containerPort)] })]),
+        "pods[0].ports[1].containerPort",
+      );
     }
   });
 
@@ -1197,7 +1287,8 @@ describe("input errors", () => {
 
   it("connection ports outside 1..65535 or not integers", () => {
     const e = engine([]);
-    for (const port of [0, 65536, 1.5, -80]) expectInputError(() => e.evaluate(conn("x/b", "x/a", port)), "connection.port");
+    for (const port of [0, 65536, 1.5, -80])
+      expectInputError(() => e.evaluate(conn("x/b", "x/a", port)), "connection.port");
     expectDecision(e, conn("x/b", "x/a", 1), NI, NI);
     expectDecision(e, conn("x/b", "x/a", 65535), NI, NI);
   });
@@ -1214,7 +1305,15 @@ describe("input errors", () => {
 // diff
 
 describe("diff", () => {
-  const change = (from: string, to: string, protocol: Protocol, lo: number, hi: number, before: "allow" | "deny", after: "allow" | "deny"): ConnectionChange => ({
+  const change = (
+    from: string,
+    to: string,
+    protocol: Protocol,
+    lo: number,
+    hi: number,
+    before: "allow" | "deny",
+    after: "allow" | "deny",
+  ): ConnectionChange => ({
     from,
     to,
     protocol,
@@ -1222,7 +1321,8 @@ describe("diff", () => {
     before,
     after,
   });
-  const web = (key: string, ip: string, hostIP: string) => pod(key, ip, { hostIP, ports: [tcp("http", 80), tcp("https", 443)] });
+  const web = (key: string, ip: string, hostIP: string) =>
+    pod(key, ip, { hostIP, ports: [tcp("http", 80), tcp("https", 443)] });
   // input order is also lexicographic, so "sorted by from, to" is unambiguous
   const pods = [
     web("x/a", "10.0.1.1", "192.168.0.1"),
@@ -1292,7 +1392,15 @@ describe("diff", () => {
 
   it("1..79 / 80 / 81..65535 when port 80 flips one way and the rest the other", () => {
     const only80 = ingressPolicy("x/only-80", "a", [{ from: [podSel({ pod: "b" })], ports: [{ port: 80 }] }]);
-    const all80not = ingressPolicy("x/not-80", "a", [{ from: [podSel({ pod: "b" })], ports: [{ port: 1, endPort: 79 }, { port: 81, endPort: 65535 }] }]);
+    const all80not = ingressPolicy("x/not-80", "a", [
+      {
+        from: [podSel({ pod: "b" })],
+        ports: [
+          { port: 1, endPort: 79 },
+          { port: 81, endPort: 65535 },
+        ],
+      },
+    ]);
     const d = cluster(only80).diff(cluster(all80not), { protocols: ["TCP"] });
     expect(d.changes).toEqual([
       change("x/b", "x/a", "TCP", 1, 79, "deny", "allow"),
@@ -1307,7 +1415,10 @@ describe("diff", () => {
     const d = cluster(a).diff(cluster(b), { protocols: ["TCP"] });
     const expected: ConnectionChange[] = [];
     for (const from of ["x/b", "x/h", "y/a"]) {
-      expected.push(change(from, "x/a", "TCP", 80, 80, "allow", "deny"), change(from, "x/a", "TCP", 443, 443, "deny", "allow"));
+      expected.push(
+        change(from, "x/a", "TCP", 80, 80, "allow", "deny"),
+        change(from, "x/a", "TCP", 443, 443, "deny", "allow"),
+      );
     }
     expect(d.changes).toEqual(expected);
   });
@@ -1316,8 +1427,17 @@ describe("diff", () => {
     const named = np("x/named", { podSelector: {}, ingress: [{ ports: [{ port: "https" }] }] });
     const d = cluster(named).diff(cluster(), { protocols: ["TCP"] });
     const expected: ConnectionChange[] = [];
-    for (const [from, to] of [["x/a", "x/b"], ["x/b", "x/a"], ["x/h", "x/a"], ["y/a", "x/a"], ["y/a", "x/b"]] as const) {
-      expected.push(change(from, to, "TCP", 1, 442, "deny", "allow"), change(from, to, "TCP", 444, 65535, "deny", "allow"));
+    for (const [from, to] of [
+      ["x/a", "x/b"],
+      ["x/b", "x/a"],
+      ["x/h", "x/a"],
+      ["y/a", "x/a"],
+      ["y/a", "x/b"],
+    ] as const) {
+      expected.push(
+        change(from, to, "TCP", 1, 442, "deny", "allow"),
+        change(from, to, "TCP", 444, 65535, "deny", "allow"),
+      );
     }
     expect(d.changes).toEqual(expected);
   });
@@ -1327,7 +1447,10 @@ describe("diff", () => {
     const d = cluster().diff(cluster(allow80), { protocols: ["TCP"], ports: [80, 443, 1000] });
     const expected: ConnectionChange[] = [];
     for (const from of ["x/b", "x/h", "y/a"]) {
-      expected.push(change(from, "x/a", "TCP", 443, 443, "allow", "deny"), change(from, "x/a", "TCP", 1000, 1000, "allow", "deny"));
+      expected.push(
+        change(from, "x/a", "TCP", 443, 443, "allow", "deny"),
+        change(from, "x/a", "TCP", 1000, 1000, "allow", "deny"),
+      );
     }
     expect(d.changes).toEqual(expected);
   });
@@ -1343,6 +1466,9 @@ describe("diff", () => {
     const d = before.diff(after, { protocols: ["TCP"] });
     expect(d.removedPods).toEqual(["y/a"]);
     expect(d.addedPods).toEqual(["z/c"]);
-    expect(d.changes).toEqual([change("x/a", "x/b", "TCP", 1, 65535, "allow", "deny"), change("x/b", "x/a", "TCP", 1, 65535, "allow", "deny")]);
+    expect(d.changes).toEqual([
+      change("x/a", "x/b", "TCP", 1, 65535, "allow", "deny"),
+      change("x/b", "x/a", "TCP", 1, 65535, "allow", "deny"),
+    ]);
   });
 });

@@ -58,7 +58,11 @@ function largestTier(j: RoutingInputJson): number {
 describe("router agrees with the brute-force reference", () => {
   it("small inputs: colliding hosts, paths, classes and R7 ties", () => {
     fc.assert(
-      fc.property(arbRoutingInputJson(SMALL_ROUTING), fc.array(arbRouteRequest(), { minLength: 1, maxLength: 12 }), agree),
+      fc.property(
+        arbRoutingInputJson(SMALL_ROUTING),
+        fc.array(arbRouteRequest(), { minLength: 1, maxLength: 12 }),
+        agree,
+      ),
       { numRuns: runs(600) },
     );
   });
@@ -67,11 +71,15 @@ describe("router agrees with the brute-force reference", () => {
     let large = 0;
     let total = 0;
     fc.assert(
-      fc.property(arbRoutingInputJson(LARGE_ROUTING), fc.array(arbRouteRequest(), { minLength: 1, maxLength: 20 }), (j, requests) => {
-        total++;
-        if (largestTier(j) > 30) large++;
-        agree(j, requests);
-      }),
+      fc.property(
+        arbRoutingInputJson(LARGE_ROUTING),
+        fc.array(arbRouteRequest(), { minLength: 1, maxLength: 20 }),
+        (j, requests) => {
+          total++;
+          if (largestTier(j) > 30) large++;
+          agree(j, requests);
+        },
+      ),
       { numRuns: runs(100) },
     );
     // The property only means something if most inputs really have big tiers.
@@ -80,7 +88,10 @@ describe("router agrees with the brute-force reference", () => {
 
   it("Ingresses without creationTimestamp rank after every dated one", () => {
     // 1970-01-01 is a real timestamp (the oldest here), not a missing one.
-    const sizes: RoutingSizes = { ...SMALL_ROUTING, timestamps: [...SMALL_ROUTING.timestamps, "1970-01-01T00:00:00Z", undefined, undefined] };
+    const sizes: RoutingSizes = {
+      ...SMALL_ROUTING,
+      timestamps: [...SMALL_ROUTING.timestamps, "1970-01-01T00:00:00Z", undefined, undefined],
+    };
     fc.assert(
       fc.property(arbRoutingInputJson(sizes), fc.array(arbRouteRequest(), { minLength: 1, maxLength: 12 }), agree),
       { numRuns: runs(300) },

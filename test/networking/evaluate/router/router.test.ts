@@ -77,7 +77,12 @@ function ingress(name: string, rules: J[], o: IngOpts = {}): Ingress {
 function ingressClass(name: string, controller: string, annotations?: Record<string, string>): IngressClass {
   const metadata: J = { name };
   if (annotations !== undefined) metadata["annotations"] = annotations;
-  return fromJson({ apiVersion: "networking.k8s.io/v1", kind: "IngressClass", metadata, spec: { controller } }) as IngressClass;
+  return fromJson({
+    apiVersion: "networking.k8s.io/v1",
+    kind: "IngressClass",
+    metadata,
+    spec: { controller },
+  }) as IngressClass;
 }
 
 const DEFAULT_CLASS = { "ingressclass.kubernetes.io/is-default-class": "true" };
@@ -100,7 +105,16 @@ function defaultBackend(ing: Ingress): IngressBackend {
 
 /** The Route of a path of the selected tier. */
 function viaPath(ing: Ingress, r: number, p: number, tier: HostTier, host: string, requestPath: string): Route {
-  return { backend: pathBackend(ing, r, p), ingress: keyOf(ing), rule: r, path: p, via: "path", tier, host, requestPath };
+  return {
+    backend: pathBackend(ing, r, p),
+    ingress: keyOf(ing),
+    rule: r,
+    path: p,
+    via: "path",
+    tier,
+    host,
+    requestPath,
+  };
 }
 
 /** The Route of an R9 fallback. */
@@ -210,7 +224,9 @@ describe("R2: class scoping", () => {
   it("ingressClassName and an annotation that disagree: rejected by validation, skipped", () => {
     const bad = one("mixed", { className: "ours", annotations: ann("theirs") });
     const errors = validate(bad);
-    expect(errors.map((e) => [e.type, e.field])).toEqual([["FieldValueInvalid", "annotations.kubernetes.io/ingress.class"]]);
+    expect(errors.map((e) => [e.type, e.field])).toEqual([
+      ["FieldValueInvalid", "annotations.kubernetes.io/ingress.class"],
+    ]);
     const r = scoped([bad], [ours, theirs]);
     expect(r.skipped).toEqual([{ kind: "Ingress", name: "default/mixed", index: 0, errors }]);
     expect(r.inScope).toEqual([]);
@@ -300,7 +316,10 @@ describe("R2: class scoping", () => {
     const r = scoped([foreign, mine], [ours, theirs]);
     expect(go(r, H, "/")).toBeNull();
     const withDefault = ingress("mine2", [], { className: "ours", created: T2, defaultBackend: svc("dflt-m") });
-    expectRoute(go(scoped([foreign, mine, withDefault], [ours, theirs]), H, "/"), viaDefault(withDefault, "default", null, H, "/"));
+    expectRoute(
+      go(scoped([foreign, mine, withDefault], [ours, theirs]), H, "/"),
+      viaDefault(withDefault, "default", null, H, "/"),
+    );
   });
 
   it("an IngressClass that fails validation is skipped and counts as absent", () => {
@@ -501,7 +520,8 @@ describe("R6: path matching", () => {
     const absent = ingress("a", [rule(undefined, IS(undefined, "svc"))]);
     const empty = ingress("b", [rule(undefined, IS("", "svc"))]);
     for (const ing of [absent, empty]) {
-      for (const p of ["/", "/anything/at/all", ""]) expectRoute(go(router(ing), H, p), viaPath(ing, 0, 0, "host-less", H, p));
+      for (const p of ["/", "/anything/at/all", ""])
+        expectRoute(go(router(ing), H, p), viaPath(ing, 0, 0, "host-less", H, p));
     }
   });
 });
@@ -660,17 +680,29 @@ describe("R9: fallback when no path matches", () => {
   });
 
   it("R9.1 the tier's default beats an older Ingress outside the tier", () => {
-    const outside = ingress("a", [rule("other.example.com", P("/", "x"))], { created: T0, defaultBackend: svc("dflt-out") });
+    const outside = ingress("a", [rule("other.example.com", P("/", "x"))], {
+      created: T0,
+      defaultBackend: svc("dflt-out"),
+    });
     const inside = ingress("b", [rule(H, E("/a", "svc-a"))], { created: T2, defaultBackend: svc("dflt-in") });
     expectRoute(go(router(outside, inside), H, "/z"), viaDefault(inside, "tier-default", "precise", H, "/z"));
-    expectRoute(go(router(outside, inside), "other.example.com", "/z"), viaPath(outside, 0, 0, "precise", "other.example.com", "/z"));
+    expectRoute(
+      go(router(outside, inside), "other.example.com", "/z"),
+      viaPath(outside, 0, 0, "precise", "other.example.com", "/z"),
+    );
   });
 
   it("R9.1 only Ingresses with rules in the selected tier count", () => {
     // wild has a rule in the wildcard tier, not in the precise one that H selects.
-    const wild = ingress("wild", [rule("*.example.com", E("/w", "svc-w"))], { created: T1, defaultBackend: svc("dflt-wild") });
+    const wild = ingress("wild", [rule("*.example.com", E("/w", "svc-w"))], {
+      created: T1,
+      defaultBackend: svc("dflt-wild"),
+    });
     const precise = ingress("precise", [rule(H, E("/p", "svc-p"))], { created: T2 });
-    const global = ingress("global", [rule("x.example.org", E("/", "svc-g"))], { created: T0, defaultBackend: svc("dflt-global") });
+    const global = ingress("global", [rule("x.example.org", E("/", "svc-g"))], {
+      created: T0,
+      defaultBackend: svc("dflt-global"),
+    });
     const r = router(wild, precise, global);
     expectRoute(go(r, H, "/w"), viaDefault(global, "default", "precise", H, "/w"));
     expectRoute(go(r, "bar.example.com", "/p"), viaDefault(wild, "tier-default", "wildcard", "bar.example.com", "/p"));
@@ -686,7 +718,10 @@ describe("R9: fallback when no path matches", () => {
   it("R9.2 no tier selected: the global default, with tier null", () => {
     const precise = ingress("precise", [rule(H, P("/", "svc-p"))], { created: T0 });
     const g = ingress("g", [], { created: T1, defaultBackend: svc("dflt-g") });
-    expectRoute(go(router(precise, g), "elsewhere.example.net:80", "/q?x"), viaDefault(g, "default", null, "elsewhere.example.net", "/q"));
+    expectRoute(
+      go(router(precise, g), "elsewhere.example.net:80", "/q?x"),
+      viaDefault(g, "default", null, "elsewhere.example.net", "/q"),
+    );
   });
 
   it("R9.2 an Ingress with only a defaultBackend serves every unmatched request", () => {
@@ -715,14 +750,23 @@ describe("R10: TLS and SNI", () => {
 
   it("routing uses the Host header even when SNI differs", () => {
     const r = router(a);
-    expectRoute(r.route({ host: "b.example.com", path: "/", sni: "a.example.com" }), viaPath(a, 1, 0, "precise", "b.example.com", "/"));
-    expectRoute(r.route({ host: "a.example.com", path: "/", sni: "b.example.com" }), viaPath(a, 0, 0, "precise", "a.example.com", "/"));
+    expectRoute(
+      r.route({ host: "b.example.com", path: "/", sni: "a.example.com" }),
+      viaPath(a, 1, 0, "precise", "b.example.com", "/"),
+    );
+    expectRoute(
+      r.route({ host: "a.example.com", path: "/", sni: "b.example.com" }),
+      viaPath(a, 0, 0, "precise", "a.example.com", "/"),
+    );
   });
 
   it("the scheme does not change the route", () => {
     const r = router(a);
     for (const scheme of ["http", "https"]) {
-      expectRoute(r.route({ host: "a.example.com", path: "/x", scheme }), viaPath(a, 0, 0, "precise", "a.example.com", "/x"));
+      expectRoute(
+        r.route({ host: "a.example.com", path: "/x", scheme }),
+        viaPath(a, 0, 0, "precise", "a.example.com", "/x"),
+      );
     }
   });
 
@@ -730,7 +774,9 @@ describe("R10: TLS and SNI", () => {
     const tlsOnly = ingress("t", [rule("a.example.com", P("/", "svc-a"))], {
       tls: [{ hosts: ["secure.example.com"], secretName: "s" }],
     });
-    expect(router(tlsOnly).route({ host: "secure.example.com", path: "/", sni: "secure.example.com", scheme: "https" })).toBeNull();
+    expect(
+      router(tlsOnly).route({ host: "secure.example.com", path: "/", sni: "secure.example.com", scheme: "https" }),
+    ).toBeNull();
   });
 });
 
@@ -768,9 +814,13 @@ describe("invalid Ingresses are skipped", () => {
   const good = ingress("good", [rule(undefined, P("/", "svc-good"))], { created: T2 });
 
   it("a bad pathType", () => {
-    const bad = ingress("bad", [rule(undefined, { path: "/", pathType: "Regex", backend: svc("svc-bad") })], { created: T0 });
+    const bad = ingress("bad", [rule(undefined, { path: "/", pathType: "Regex", backend: svc("svc-bad") })], {
+      created: T0,
+    });
     const errors = validate(bad);
-    expect(errors.map((e) => [e.type, e.field])).toEqual([["FieldValueNotSupported", "spec.rules[0].http.paths[0].pathType"]]);
+    expect(errors.map((e) => [e.type, e.field])).toEqual([
+      ["FieldValueNotSupported", "spec.rules[0].http.paths[0].pathType"],
+    ]);
     const r = router(bad, good);
     expect(r.skipped).toEqual([{ kind: "Ingress", name: "default/bad", index: 0, errors }]);
     expect(r.inScope).toEqual(["default/good"]);
@@ -779,7 +829,11 @@ describe("invalid Ingresses are skipped", () => {
   });
 
   it("a Prefix path containing //, with a defaultBackend that is not used either", () => {
-    const bad = ingress("bad", [rule(H, P("/a//b", "svc-bad"))], { created: T0, defaultBackend: svc("dflt-bad"), ns: "ns1" });
+    const bad = ingress("bad", [rule(H, P("/a//b", "svc-bad"))], {
+      created: T0,
+      defaultBackend: svc("dflt-bad"),
+      ns: "ns1",
+    });
     const errors = validate(bad);
     expect(errors.length).toBeGreaterThan(0);
     const r = router(good, bad);

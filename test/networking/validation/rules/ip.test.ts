@@ -128,7 +128,9 @@ function refParseIPv6(s: string): GoIP | null {
   }
   const count = headFields.length + tailFields.length;
   if (gap < 0 ? count !== 8 : count > 7) return null;
-  const fields = [...headFields, ...Array<string>(8 - count).fill("0"), ...tailFields].map((f) => Number(BigInt(`0x${f}`)));
+  const fields = [...headFields, ...Array<string>(8 - count).fill("0"), ...tailFields].map((f) =>
+    Number(BigInt(`0x${f}`)),
+  );
   return fields.flatMap((f) => [f >> 8, f & 255]);
 }
 
@@ -226,7 +228,13 @@ function refNetipAccepts(s: string): boolean {
   let hex = s;
   if (s.includes(".")) {
     const colon = s.lastIndexOf(":");
-    if (s.slice(colon + 1).split(".").some(leadingZero)) return false;
+    if (
+      s
+        .slice(colon + 1)
+        .split(".")
+        .some(leadingZero)
+    )
+      return false;
     hex = s.slice(0, colon + 1);
   }
   return hex.split(":").every((field) => field.length <= 4);
@@ -312,7 +320,9 @@ const zeroPadded = fc
 
 const v4CIDR = fc.tuple(fc.ipV4(), prefix4).map(([a, p]) => `${a}/${p}`);
 const v6CIDR = fc.tuple(fc.ipV6(), prefix6).map(([a, p]) => `${a}/${p}`);
-const mappedText = fc.tuple(fc.ipV4(), fc.constantFrom("::ffff:", "0:0:0:0:0:ffff:", "::FFFF:", "::0:ffff:")).map(([v4, head]) => head + v4);
+const mappedText = fc
+  .tuple(fc.ipV4(), fc.constantFrom("::ffff:", "0:0:0:0:0:ffff:", "::FFFF:", "::0:ffff:"))
+  .map(([v4, head]) => head + v4);
 const mappedCIDR = fc.tuple(mappedText, fc.integer({ min: 0, max: 128 })).map(([a, p]) => `${a}/${p}`);
 
 const ipText = fc.oneof(
@@ -342,7 +352,10 @@ const cidrText = fc.oneof(
 );
 
 /** Any UTF-16 code units at all, lone surrogates included. */
-const anyCodeUnits = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 40 });
+const anyCodeUnits = fc.string({
+  unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+  maxLength: 40,
+});
 
 /** An IPv4 address inside the network half the time. */
 const v4Probe = (net: IPNet): fc.Arbitrary<string> =>
@@ -363,7 +376,13 @@ describe("differential against ip-num 1.6.2 (canonical input)", () => {
   it("parses fc.ipV4() to the same uint32, family 4, printed back unchanged", () => {
     assertProperty(fc.ipV4(), (s) => {
       const ip = parseIPSloppy(s)!;
-      expect(ip).toEqual({ family: 4, w0: 0, w1: 0, w2: 0xffff, w3: Number(IPv4.fromDecimalDottedString(s).getValue()) });
+      expect(ip).toEqual({
+        family: 4,
+        w0: 0,
+        w1: 0,
+        w2: 0xffff,
+        w3: Number(IPv4.fromDecimalDottedString(s).getValue()),
+      });
       expect(formatIP(ip)).toBe(s);
       expect(isValidIP(s)).toEqual([]);
     });
@@ -403,7 +422,12 @@ describe("differential against ip-num 1.6.2 (canonical input)", () => {
   it("parses IPv6 CIDRs to ip-num's first address and agrees on containment", () => {
     // ip-num's IPv6 CIDR parser refuses dotted tails (see the differences below),
     // so the canonical comparison keeps to hex text.
-    const hexCIDR = fc.tuple(fc.ipV6().filter((s) => !s.includes(".")), prefix6).map(([a, p]) => `${a}/${p}`);
+    const hexCIDR = fc
+      .tuple(
+        fc.ipV6().filter((s) => !s.includes(".")),
+        prefix6,
+      )
+      .map(([a, p]) => `${a}/${p}`);
     assertProperty(
       hexCIDR.chain((a) => fc.tuple(fc.constant(a), v6Probe(parseCIDRSloppy(a)!))),
       ([a, probe]) => {
@@ -460,13 +484,20 @@ describe("where ip-num and Go disagree, the module follows Go", () => {
       .map(([s, c, before]) => (before ? c + s : s + c));
     const outOfRange = fc
       .tuple(fc.ipV4(), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 256, max: 99999 }))
-      .map(([s, i, v]) => s.split(".").map((o, k) => (k === i ? String(v) : o)).join("."));
+      .map(([s, i, v]) =>
+        s
+          .split(".")
+          .map((o, k) => (k === i ? String(v) : o))
+          .join("."),
+      );
     assertProperty(fc.oneof(extra, outOfRange), (s) => {
       expect(ipnumV4(s)).toBe("throws");
       expect(parseIPSloppy(s)).toBeNull();
       expect(parseCIDRSloppy(`${s}/8`)).toBeNull();
     });
-    const tooMany = fc.tuple(u128, fc.constantFrom(":1", ":0", "::", ":1.2.3.4")).map(([v, tail]) => expandedV6(v) + tail);
+    const tooMany = fc
+      .tuple(u128, fc.constantFrom(":1", ":0", "::", ":1.2.3.4"))
+      .map(([v, tail]) => expandedV6(v) + tail);
     assertProperty(tooMany, (s) => {
       expect(ipnumV6(s)).toBe("throws");
       expect(parseIPSloppy(s)).toBeNull();
@@ -524,7 +555,9 @@ describe("where ip-num and Go disagree, the module follows Go", () => {
         expect(net.bits).toBe(128);
         expect(formatCIDR(net)).toBe(formatCIDR(asV4));
         const ip = parseIPSloppy(probe)!;
-        expect(cidrContains(net, ip)).toBe(IPv4CidrRange.fromCidr(formatCIDR(asV4)).contains(IPv4.fromDecimalDottedString(probe)));
+        expect(cidrContains(net, ip)).toBe(
+          IPv4CidrRange.fromCidr(formatCIDR(asV4)).contains(IPv4.fromDecimalDottedString(probe)),
+        );
         expect(cidrContains(net, parseIPSloppy(`::ffff:${probe}`)!)).toBe(cidrContains(net, ip));
       },
     );
@@ -584,7 +617,14 @@ describe("differential against a plain model of Go's net package", () => {
     const anyIP = fc.oneof(fc.ipV4(), fc.ipV6(), mappedText, zeroPadded);
     const pair = anyCIDR.chain((c) => {
       const net = parseCIDRSloppy(c)!;
-      return fc.tuple(fc.constant(c), fc.oneof(anyIP, net.family === 4 ? v4Probe(net) : v6Probe(net), v4Probe(net).map((p) => `::ffff:${p}`)));
+      return fc.tuple(
+        fc.constant(c),
+        fc.oneof(
+          anyIP,
+          net.family === 4 ? v4Probe(net) : v6Probe(net),
+          v4Probe(net).map((p) => `::ffff:${p}`),
+        ),
+      );
     });
     assertProperty(pair, ([c, a]) => {
       const net = parseCIDRSloppy(c)!;
@@ -611,7 +651,7 @@ describe("differential against a plain model of Go's net package", () => {
     assertProperty(fc.tuple(fc.nat({ max: 0xffffffff }), prefix4), ([v, p]) => {
       const net = parseCIDRSloppy(`${dotted(v)}/${p}`)!;
       const mask32 = p === 0 ? 0n : ((1n << BigInt(p)) - 1n) << BigInt(32 - p);
-      expect(netMaskBig(net)).toBe(((1n << 96n) - 1n) << 32n | mask32);
+      expect(netMaskBig(net)).toBe((((1n << 96n) - 1n) << 32n) | mask32);
       expect(BigInt(net.w3)).toBe(BigInt(v) & mask32);
     });
   });
@@ -630,12 +670,15 @@ describe("differential against a plain model of Go's net package", () => {
   });
 
   it("formatIP of an IPv6 address is RFC 5952, as the WHATWG URL serialiser prints it", () => {
-    assertProperty(u128.filter((v) => !isMappedBig(v)), (v) => {
-      const ip = parseIPSloppy(expandedV6(v))!;
-      expect(formatIP(ip)).toBe(new URL(`http://[${expandedV6(v)}]`).hostname.slice(1, -1));
-      expect(parseIPSloppy(formatIP(ip))).toEqual(ip);
-      expect(isValidIP(formatIP(ip))).toEqual([]);
-    });
+    assertProperty(
+      u128.filter((v) => !isMappedBig(v)),
+      (v) => {
+        const ip = parseIPSloppy(expandedV6(v))!;
+        expect(formatIP(ip)).toBe(new URL(`http://[${expandedV6(v)}]`).hostname.slice(1, -1));
+        expect(parseIPSloppy(formatIP(ip))).toEqual(ip);
+        expect(isValidIP(formatIP(ip))).toEqual([]);
+      },
+    );
   });
 });
 
@@ -652,7 +695,12 @@ interface IPRow {
 }
 const ok: string[] = [];
 const badIP = [INVALID_IP];
-const ipRow = (value: string, strictCanonical: string[], legacy: string[], strict: string[]): IPRow => ({ value, strictCanonical, legacy, strict });
+const ipRow = (value: string, strictCanonical: string[], legacy: string[], strict: string[]): IPRow => ({
+  value,
+  strictCanonical,
+  legacy,
+  strict,
+});
 
 const IP_TABLE: IPRow[] = [
   ipRow("1.2.3.4", ok, ok, ok),
@@ -733,7 +781,12 @@ interface CIDRRow {
   strict: string[];
 }
 const badCIDR = [INVALID_CIDR];
-const cidrRow = (value: string, strictCanonical: string[], legacy: string[], strict: string[]): CIDRRow => ({ value, strictCanonical, legacy, strict });
+const cidrRow = (value: string, strictCanonical: string[], legacy: string[], strict: string[]): CIDRRow => ({
+  value,
+  strictCanonical,
+  legacy,
+  strict,
+});
 
 const CIDR_TABLE: CIDRRow[] = [
   cidrRow("10.0.0.0/8", ok, ok, ok),
@@ -838,7 +891,9 @@ describe("hand-written tables (exact messages)", () => {
       expect(cidrForLegacyField("10.0.0.0/8", { strict, allowed: undefined })).toEqual([]);
     }
     // Exact string match only: the same address spelled differently is checked.
-    expect(ipForLegacyField("010.1.2.3", { strict: true, allowed: ["10.1.2.3", "010.001.002.003"] })).toEqual([IP_LEADING_ZEROS]);
+    expect(ipForLegacyField("010.1.2.3", { strict: true, allowed: ["10.1.2.3", "010.001.002.003"] })).toEqual([
+      IP_LEADING_ZEROS,
+    ]);
     expect(cidrForLegacyField("10.0.0.1/8", { strict: true, allowed: ["10.0.0.0/8"] })).toEqual([CIDR_HOST_BITS]);
     expect(cidrForLegacyField("junk", { strict: false, allowed: ["10.0.0.0/8"] })).toEqual([INVALID_CIDR]);
   });
@@ -889,7 +944,19 @@ describe("hand-written tables (parse results and Go semantics)", () => {
     expect(Object.keys(parseIPSloppy("2001:db8::1")!)).toEqual(["family", "w0", "w1", "w2", "w3"]);
     expect(parseIPSloppy("2001:db8::1")).toEqual({ family: 6, w0: 0x20010db8, w1: 0, w2: 0, w3: 1 });
     expect(parseIPSloppy("255.255.255.255")!.w3).toBe(0xffffffff);
-    expect(Object.keys(parseCIDRSloppy("10.0.0.0/8")!)).toEqual(["family", "w0", "w1", "w2", "w3", "m0", "m1", "m2", "m3", "prefix", "bits"]);
+    expect(Object.keys(parseCIDRSloppy("10.0.0.0/8")!)).toEqual([
+      "family",
+      "w0",
+      "w1",
+      "w2",
+      "w3",
+      "m0",
+      "m1",
+      "m2",
+      "m3",
+      "prefix",
+      "bits",
+    ]);
   });
 
   it.each([

@@ -85,10 +85,13 @@ describe("hand-written matchers agree with upstream's regexes", () => {
       const prefix = parts[0]!;
       return prefix.length > 0 && utf8Length(prefix) <= 253 && oracle.dns1123Subdomain.test(prefix);
     };
-    const long = fc.tuple(fc.integer({ min: 60, max: 260 }), fc.constantFrom("a", "a.b", "A")).map(([n, u]) =>
-      u.repeat(Math.ceil(n / u.length)).slice(0, n),
+    const long = fc
+      .tuple(fc.integer({ min: 60, max: 260 }), fc.constantFrom("a", "a.b", "A"))
+      .map(([n, u]) => u.repeat(Math.ceil(n / u.length)).slice(0, n));
+    const key = fc.oneof(
+      nameish,
+      fc.tuple(long, fc.constantFrom("/", ""), long).map(([a, s, b]) => a + s + b),
     );
-    const key = fc.oneof(nameish, fc.tuple(long, fc.constantFrom("/", ""), long).map(([a, s, b]) => a + s + b));
     fc.assert(
       fc.property(key, (k) => {
         expect(matchers.labelKey(k)).toBe(upstreamValid(k));
@@ -129,7 +132,10 @@ describe("message lists", () => {
     expect(isValidPortName("HTTP")).toHaveLength(2);
     expect(isValidPortName("80")).toEqual(["must contain at least one letter (a-z)"]);
     expect(isValidPortName("")).toHaveLength(2);
-    expect(isValidPortName("-a--b-")).toEqual(["must not contain consecutive hyphens", "must not begin or end with a hyphen"]);
+    expect(isValidPortName("-a--b-")).toEqual([
+      "must not contain consecutive hyphens",
+      "must not begin or end with a hyphen",
+    ]);
     expect(isValidPortName("a".repeat(16))).toEqual(["must be no more than 15 bytes"]);
     expect(isValidPortName("http")).toEqual([]);
   });
