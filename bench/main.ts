@@ -244,7 +244,9 @@ function prepare(input: BenchInput): { groups: Group[]; report: InputReport } {
 
 /** Adds a line under a group's title (text output) and to `notes` (JSON output). */
 function addNote(notes: Partial<Record<Op, string[]>>, op: Op, line: string): void {
-  (notes[op] ??= []).push(line);
+  const lines = notes[op] ?? [];
+  lines.push(line);
+  notes[op] = lines;
 }
 
 function errorsText(errors: readonly FieldError[]): string {

@@ -35,9 +35,13 @@ function checkPaths(json: JsonObject, encodedSlash: (path: string) => boolean): 
     rule.http?.paths?.forEach((p, j) => {
       const at = `spec.rules[${i}].http.paths[${j}]`;
       const type = p.pathType;
-      if (type === undefined) return void errors.push({ type: "FieldValueRequired", field: `${at}.pathType` });
+      if (type === undefined) {
+        errors.push({ type: "FieldValueRequired", field: `${at}.pathType` });
+        return;
+      }
       if (type !== "Exact" && type !== "Prefix" && type !== "ImplementationSpecific") {
-        return void errors.push({ type: "FieldValueNotSupported", field: `${at}.pathType` });
+        errors.push({ type: "FieldValueNotSupported", field: `${at}.pathType` });
+        return;
       }
       const path = p.path ?? "";
       if (type === "ImplementationSpecific") {

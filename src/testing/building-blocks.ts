@@ -95,7 +95,8 @@ export function arbWildcardHost(): fc.Arbitrary<string> {
  */
 export function looksLikeIPv4(s: string): boolean {
   const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(s);
-  return m !== null && m.slice(1).every((p) => Number(p) <= 255);
+  if (m === null) return false;
+  return m.slice(1).every((p) => Number(p) <= 255);
 }
 
 /**

@@ -476,6 +476,7 @@ function ruleJson(r: RulePlan, peerField: "from" | "to", anchors: Anchors): Json
         case "ipBlock":
           return { ipBlock: blockJson(peer.block, anchors) };
       }
+      throw new Error(`unknown peer plan ${JSON.stringify(peer satisfies never)}`);
     });
   }
   if (r.ports !== undefined) out["ports"] = r.ports.map(portJson);

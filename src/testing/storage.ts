@@ -70,7 +70,7 @@ import {
   type SoftwarePatchQuery,
   type SoftwareProfile,
 } from "../storage/index.js";
-import { type InventoryInput } from "../storage/server/index.js";
+import type { InventoryInput } from "../storage/server/index.js";
 
 // ---- options ----------------------------------------------------------------------------------
 
@@ -288,6 +288,7 @@ export function arbStorageDuration(options: StorageDurationOptions = {}): fc.Arb
         return rest === 0 ? `P${Math.floor(s / DAY)}D` : `P${Math.floor(s / DAY)}DT${rest}S`;
       }
     }
+    throw new Error(`unknown duration layout ${JSON.stringify(layout satisfies never)}`);
   });
 }
 
@@ -1114,6 +1115,7 @@ export function arbQuotaRulePost(options: StorageBodyOptions = {}): fc.Arbitrary
         case "user":
           return { ...common, type, users: us, ...(mapping === undefined ? {} : { user_mapping: mapping }) };
       }
+      throw new Error(`unknown quota rule type ${JSON.stringify(type satisfies never)}`);
     });
 }
 
@@ -1408,6 +1410,7 @@ export function arbSoftwareDownloadProgressModel(o: StorageModelOptions = {}): f
         case "failure":
           return { state, message: failure.meaning, code: failure.code };
       }
+      throw new Error(`unknown download state ${JSON.stringify(state satisfies never)}`);
     });
   return withNewer(progress, o);
 }

@@ -80,7 +80,7 @@ export interface Mutation {
 }
 
 // The mutation functions edit a structuredClone of the generated JSON in place.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the mutations walk and edit untyped generated JSON (o["spec"]["rules"][0]...); unknown would need a cast at every step
 type Obj = Record<string, any>;
 
 const REQUIRED = "FieldValueRequired";
@@ -256,7 +256,9 @@ function ingressPathSite(o: Obj, n: number): PathSite {
   rules.forEach((r, i) => {
     const paths = r["http"]?.["paths"];
     if (Array.isArray(paths))
-      paths.forEach((p: Obj, j: number) => sites.push({ at: `spec.rules[${i}].http.paths[${j}]`, path: p }));
+      paths.forEach((p: Obj, j: number) => {
+        sites.push({ at: `spec.rules[${i}].http.paths[${j}]`, path: p });
+      });
   });
   if (sites.length > 0) return pick(sites, n);
   const path = structuredClone(FALLBACK_PATH);
@@ -278,9 +280,9 @@ function ingressBackendSite(o: Obj, n: number): BackendSite {
   for (const [i, r] of (Array.isArray(spec["rules"]) ? (spec["rules"] as Obj[]) : []).entries()) {
     const paths = r["http"]?.["paths"];
     if (Array.isArray(paths)) {
-      paths.forEach((p: Obj, j: number) =>
-        sites.push({ at: `spec.rules[${i}].http.paths[${j}].backend`, set: (b) => (p["backend"] = b) }),
-      );
+      paths.forEach((p: Obj, j: number) => {
+        sites.push({ at: `spec.rules[${i}].http.paths[${j}].backend`, set: (b) => (p["backend"] = b) });
+      });
     }
   }
   if (sites.length > 0) return pick(sites, n);
@@ -793,7 +795,11 @@ function policyRules(o: Obj): { dir: "ingress" | "egress"; peers: "from" | "to";
     ["egress", "to"],
   ] as const) {
     const rules = spec[dir];
-    if (Array.isArray(rules)) rules.forEach((rule: Obj, i: number) => out.push({ dir, peers, rule, i }));
+    if (Array.isArray(rules)) {
+      rules.forEach((rule: Obj, i: number) => {
+        out.push({ dir, peers, rule, i });
+      });
+    }
   }
   return out;
 }
@@ -804,7 +810,9 @@ function policyPortSite(o: Obj, n: number): ListSite {
   for (const { dir, rule, i } of policyRules(o)) {
     const ports = rule["ports"];
     if (Array.isArray(ports))
-      ports.forEach((_p, k) => sites.push({ at: `spec.${dir}[${i}].ports[${k}]`, list: ports as Obj[], index: k }));
+      ports.forEach((_p, k) => {
+        sites.push({ at: `spec.${dir}[${i}].ports[${k}]`, list: ports as Obj[], index: k });
+      });
   }
   if (sites.length > 0) return pick(sites, n);
   const ingress = ensureArr(ensureObj(o, "spec"), "ingress");
@@ -822,7 +830,9 @@ function policyPeerSite(o: Obj, n: number): ListSite {
   for (const { dir, peers, rule, i } of policyRules(o)) {
     const list = rule[peers];
     if (Array.isArray(list))
-      list.forEach((_p, k) => sites.push({ at: `spec.${dir}[${i}].${peers}[${k}]`, list: list as Obj[], index: k }));
+      list.forEach((_p, k) => {
+        sites.push({ at: `spec.${dir}[${i}].${peers}[${k}]`, list: list as Obj[], index: k });
+      });
   }
   if (sites.length > 0) return pick(sites, n);
   const egress = ensureArr(ensureObj(o, "spec"), "egress");
@@ -1453,7 +1463,7 @@ export function expectedOnSelfUpdate(t: TargetedInvalid): ExpectedError[] {
   if (t.kind === "Ingress") {
     const m = /^spec\.rules\[(\d+)\]\.http/.exec(e.field);
     const host = m === null ? undefined : (json["spec"]?.["rules"]?.[Number(m[1])]?.["host"] as string | undefined);
-    if (host !== undefined && host.includes("*")) return [];
+    if (host?.includes("*")) return [];
     if (t.mutation === "ingress.backend.service-name" && e.field.endsWith(".service.name")) {
       const name = backendAt(json, e.field.slice(0, -".service.name".length))?.["service"]?.["name"];
       if (typeof name === "string" && name.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) return [];

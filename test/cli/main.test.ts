@@ -333,7 +333,7 @@ describe("examples through the CLI", () => {
     expect(yaml.code).toBe(0);
     const docs = yaml.stdout.split(/^---\n/m);
     expect(docs.map((d) => d.split("\n", 1)[0])).toEqual(["type: ADDED", "type: MODIFIED", "type: DELETED"]);
-    expect(docs[0]).toMatch(/^type: ADDED\nobject:\n  apiVersion: networking.k8s.io\/v1\n  kind: Ingress\n/);
+    expect(docs[0]).toMatch(/^type: ADDED\nobject:\n {2}apiVersion: networking.k8s.io\/v1\n {2}kind: Ingress\n/);
 
     const lines = await cli(["decode", "--watch", "--output", "json", "examples/ingress-watch.pb"]);
     const events = lines.stdout

@@ -15,6 +15,7 @@ import {
 
 // ------------------------------------------------------------------ helpers
 
+// biome-ignore lint/suspicious/noExplicitAny: tests spoil fixtures in place through deep paths (o.spec.rules[0].http.paths[0]); unknown would need a cast at every step
 export type J = Record<string, any>;
 
 export const R: FieldErrorType = "FieldValueRequired";

@@ -122,7 +122,7 @@ type DecodedMessage = Message & { $unknowns?: Uint8Array[]; [field: string]: unk
 // converted object side by side and copy them over as `$unknown`.
 function attachUnknownFields(type: Type, message: Message, object: Record<string, unknown>): void {
   const decoded = message as DecodedMessage;
-  const raw = Object.prototype.hasOwnProperty.call(decoded, "$unknowns") ? decoded.$unknowns : undefined;
+  const raw = Object.hasOwn(decoded, "$unknowns") ? decoded.$unknowns : undefined;
   if (raw !== undefined && raw.length > 0) {
     object["$unknown"] = raw.map(splitUnknownRecord);
   }

@@ -68,7 +68,7 @@ function inScope(ing: Ingress, classes: readonly IngressClass[] | undefined, con
   const annotations = ing.metadata?.annotations ?? {};
   if (Object.hasOwn(annotations, CLASS_ANNOTATION)) return ours(annotations[CLASS_ANNOTATION] ?? "");
   return classes.some(
-    (c) => c.spec?.controller === controller && (c.metadata?.annotations ?? {})[DEFAULT_CLASS_ANNOTATION] === "true",
+    (c) => c.spec?.controller === controller && c.metadata?.annotations?.[DEFAULT_CLASS_ANNOTATION] === "true",
   );
 }
 

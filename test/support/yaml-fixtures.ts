@@ -22,7 +22,10 @@ export function parseJsonExact(text: string): JsonValue {
       i++;
       const obj: { [k: string]: JsonValue } = {};
       ws();
-      if (text[i] === "}") return (i++, obj);
+      if (text[i] === "}") {
+        i++;
+        return obj;
+      }
       for (;;) {
         ws();
         const k = value();
@@ -40,7 +43,10 @@ export function parseJsonExact(text: string): JsonValue {
       i++;
       const arr: JsonValue[] = [];
       ws();
-      if (text[i] === "]") return (i++, arr);
+      if (text[i] === "]") {
+        i++;
+        return arr;
+      }
       for (;;) {
         arr.push(value());
         ws();

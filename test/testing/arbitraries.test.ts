@@ -45,7 +45,8 @@ const isQualifiedName = (s: string): boolean => {
 const isLabelValue = (s: string): boolean => s === "" || (s.length <= 63 && QUALIFIED_NAME.test(s));
 const isIPv4Text = (s: string): boolean => {
   const m = IPV4_DOTTED.exec(s);
-  return m !== null && m.slice(1).every((p) => Number(p) <= 255);
+  if (m === null) return false;
+  return m.slice(1).every((p) => Number(p) <= 255);
 };
 /** IANA service name (IsValidPortName). */
 const isPortName = (s: string): boolean =>

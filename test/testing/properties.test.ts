@@ -48,7 +48,10 @@ describe("propRoundTrip", () => {
     let seen = 0;
     await fc.assert(
       propRoundTrip({
-        wire: (bytes) => (seen++, Uint8Array.from(bytes)),
+        wire: (bytes) => {
+          seen++;
+          return Uint8Array.from(bytes);
+        },
         // Not JSON.parse: it would round int64 values past 2^53.
         json: (text) => ` ${text}\n`,
         yaml: (text) => `# stored by the cache\n${text}`,

@@ -17,10 +17,10 @@ export function runs(n: number): number {
 }
 
 /**
- * A contract: returns normally (or true) for a value within it, and throws or
- * returns false for one outside it.
+ * A contract: returns normally (nothing, or true) for a value within it, and throws or
+ * returns false for one outside it. Any result but `false` counts as holding.
  */
-export type Contract<T> = (value: T) => boolean | void;
+export type Contract<T> = (value: T) => unknown;
 
 export interface QualityOptions<T> {
   readonly contract: Contract<T>;

@@ -256,9 +256,8 @@ function placementOf(v: NvmeNamespacePostInput): {
   qtree: string | undefined;
   base: string;
 } {
-  const path =
-    v.name !== undefined && v.name.startsWith("/") ? /^\/vol\/([^/]+)\/(?:([^/]+)\/)?([^/]+)$/.exec(v.name) : null;
-  if (v.name !== undefined && v.name.startsWith("/")) expect(path, `a full path: ${v.name}`).not.toBeNull();
+  const path = v.name?.startsWith("/") ? /^\/vol\/([^/]+)\/(?:([^/]+)\/)?([^/]+)$/.exec(v.name) : null;
+  if (v.name?.startsWith("/")) expect(path, `a full path: ${v.name}`).not.toBeNull();
   const base = path?.[3] ?? v.name ?? v.location?.namespace;
   expect(base).toBeDefined();
   return { volume: path?.[1] ?? v.location?.volume?.name, qtree: path?.[2] ?? v.location?.qtree?.name, base: base! };

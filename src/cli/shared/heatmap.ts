@@ -143,7 +143,9 @@ function encodeCells(matrix: TruthMatrix, { order, namespaces }: Layout): { byte
   const n = order.length;
   const bytes = new Uint8Array(Math.ceil((n * n) / 4));
   const nsOf = new Uint32Array(n);
-  namespaces.forEach(([, start, count], k) => nsOf.fill(k, start, start + count));
+  namespaces.forEach(([, start, count], k) => {
+    nsOf.fill(k, start, start + count);
+  });
   const counts: Counts = {
     allowed: 0,
     egressOnly: 0,
@@ -223,7 +225,10 @@ function encodeExplain(
   const width = texts.length <= 0x10000 ? 2 : 4;
   const bytes = new Uint8Array(cells.length * width);
   const view = new DataView(bytes.buffer);
-  cells.forEach((id, i) => (width === 2 ? view.setUint16(i * width, id, true) : view.setUint32(i * width, id, true)));
+  cells.forEach((id, i) => {
+    if (width === 2) view.setUint16(i * width, id, true);
+    else view.setUint32(i * width, id, true);
+  });
   return { texts, width, ...pack(bytes) };
 }
 

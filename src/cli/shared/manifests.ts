@@ -216,9 +216,9 @@ export async function loadManifestObjects(
         }
         const info = kindOf(item.object);
         if (info.list && "items" in item.object) {
-          item.object.items.forEach((o, i) =>
-            objects.push({ object: o as NetworkingObject, source: `${where} items[${i}]` }),
-          );
+          item.object.items.forEach((o, i) => {
+            objects.push({ object: o as NetworkingObject, source: `${where} items[${i}]` });
+          });
         } else {
           objects.push({ object: item.object, source: where });
         }

@@ -19,14 +19,17 @@ function findPackage(): Found | null {
   for (let i = 0; i < 6; i++) {
     try {
       const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown; version?: unknown };
-      if (pkg.name === "clusterwire" && typeof pkg.version === "string")
-        return (found = { root: dir, version: pkg.version });
+      if (pkg.name === "clusterwire" && typeof pkg.version === "string") {
+        found = { root: dir, version: pkg.version };
+        return found;
+      }
     } catch {
       // No package.json at this level; keep walking up.
     }
     dir = dirname(dir);
   }
-  return (found = null);
+  found = null;
+  return found;
 }
 
 /** The version from package.json, or "unknown". */

@@ -89,7 +89,9 @@ export function routerSetup(loaded: LoadedObjects, controller: string | undefine
   const skippedSources = router.skipped.map(
     (s) => (s.kind === "IngressClass" ? classSources : ingressSources)[s.index] ?? "?",
   );
-  router.skipped.forEach((s, i) => notes.push(...skippedLines(s, skippedSources[i] ?? "?")));
+  router.skipped.forEach((s, i) => {
+    notes.push(...skippedLines(s, skippedSources[i] ?? "?"));
+  });
   for (const o of router.outOfScope)
     notes.push(`out of scope: Ingress ${o.ingress} (${byKey.get(o.ingress)?.source ?? "?"}): ${o.reason}`);
   return { router, controller, ingresses: byKey, skippedSources, notes };

@@ -109,7 +109,8 @@ export function createCodec(options: CodecOptions = {}): Codec {
     },
     encode(obj, opts = {}) {
       const info = kindOf(obj);
-      const w = (writer ??= new BinaryWriter());
+      writer ??= new BinaryWriter();
+      const w = writer;
       try {
         w.raw(MAGIC);
         w.tag(1, WireType.LengthDelimited).fork();
@@ -136,7 +137,8 @@ let shared: Codec | undefined;
 
 /** The codec behind the public `decode`/`encode`, created on first use. */
 export function defaultCodec(): Codec {
-  return (shared ??= createCodec());
+  shared ??= createCodec();
+  return shared;
 }
 
 const prototypes = new Map<string, object>();

@@ -247,7 +247,8 @@ function skipUnknown(state: DecodeState, no: number, wireType: WireType, end: nu
 function readUnknown(state: DecodeState, msg: AnyMessage, no: number, wireType: WireType, end: number): void {
   const valueStart = state.reader.pos;
   skipUnknown(state, no, wireType, end);
-  (msg.$unknown ??= []).push({ no, wireType, data: copyBytes(state.bytes, valueStart, state.reader.pos) });
+  msg.$unknown ??= [];
+  msg.$unknown.push({ no, wireType, data: copyBytes(state.bytes, valueStart, state.reader.pos) });
 }
 
 /** The helpers specialised decoders call: the generic decoder's own checks. */

@@ -33,5 +33,6 @@ let networking: Registry | undefined;
 
 /** The registry of every networking kind (and WatchEvent), created on first use. */
 export function networkingRegistry(): Registry {
-  return (networking ??= createRegistry(...KINDS.map((i) => i.desc), WatchEventSchema));
+  networking ??= createRegistry(...KINDS.map((i) => i.desc), WatchEventSchema);
+  return networking;
 }

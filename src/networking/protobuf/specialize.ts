@@ -1,6 +1,6 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import { ScalarType } from "@bufbuild/protobuf";
-import { WireType } from "@bufbuild/protobuf/wire";
+import type { WireType } from "@bufbuild/protobuf/wire";
 
 /*
  * Specialised decoders and encoders, one function per message, built from the

@@ -1,5 +1,5 @@
 import { create, ScalarType, type Message } from "@bufbuild/protobuf";
-import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
+import { type BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { EncodeError } from "../model/errors.js";
 import { compareUtf8 } from "../model/utf8.js";
 import { containerMismatch, scalarMismatch } from "../model/value-checks.js";

@@ -128,7 +128,7 @@ function decodeTop(ctx: Ctx, value: ParsedValue): NetworkingObject {
 }
 
 function typeMetaString(obj: Record<string, ParsedValue | DuplicateKey>, key: string): string {
-  let v = Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
+  let v = Object.hasOwn(obj, key) ? obj[key] : undefined;
   if (v instanceof DuplicateKey) v = v.values[v.values.length - 1];
   if (v === undefined || v === null) return "";
   if (typeof v !== "string") throw new PathError(`cannot unmarshal ${jsonType(v)} into a string`, [key]);

@@ -195,7 +195,10 @@ class Parser {
       if (key === "fieldsV1" && !this.locate) {
         if (typeof v === "object" && v !== null) this.spans.set(v, [valueStart, this.pos]);
         let strings = this.stringSpans.get(obj);
-        if (strings === undefined) this.stringSpans.set(obj, (strings = []));
+        if (strings === undefined) {
+          strings = [];
+          this.stringSpans.set(obj, strings);
+        }
         strings.push(typeof v === "string" ? [valueStart, this.pos] : undefined);
       }
       const prev = obj[key];

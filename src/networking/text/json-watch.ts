@@ -152,7 +152,7 @@ export function decodeJsonWatchEvent(
         if (key !== "type" && key !== "object") fail(`unknown field ${JSON.stringify(key)}`, key);
       }
     }
-    let type = Object.prototype.hasOwnProperty.call(root, "type") ? root["type"] : undefined;
+    let type = Object.hasOwn(root, "type") ? root["type"] : undefined;
     if (type instanceof DuplicateKey) type = type.values[type.values.length - 1];
     if (type !== undefined && type !== null && typeof type !== "string")
       fail(`cannot unmarshal ${jsonKind(type)} into a string`, "type");
@@ -162,7 +162,7 @@ export function decodeJsonWatchEvent(
         throw new DecodeError("json", reason, { path: "type", segments: ["type"], offset: 0, line: 1, column: 1 });
       fail(reason, "type");
     }
-    const object = Object.prototype.hasOwnProperty.call(root, "object") ? root["object"] : undefined;
+    const object = Object.hasOwn(root, "object") ? root["object"] : undefined;
     if (object === undefined || object === null) {
       const reason = `${String(type)} watch event has no object`;
       if (object === undefined)

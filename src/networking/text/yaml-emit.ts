@@ -176,16 +176,22 @@ class GoYamlEmitter {
 
   /** One node; `mapping` marks a mapping value (block sequences there are not indented). */
   node(value: JsonValue, mapping: boolean, path: string): void {
-    if (value === null) return this.scalar("null", "plain", false);
+    if (value === null) {
+      this.scalar("null", "plain", false);
+      return;
+    }
     switch (typeof value) {
       case "boolean":
-        return this.scalar(value ? "true" : "false", "plain", false);
+        this.scalar(value ? "true" : "false", "plain", false);
+        return;
       case "number":
       case "bigint":
-        return this.scalar(formatNumber(value), "plain", false);
+        this.scalar(formatNumber(value), "plain", false);
+        return;
       case "string": {
         const s = wellFormed(value);
-        return this.scalar(s, requestedStringStyle(s), false);
+        this.scalar(s, requestedStringStyle(s), false);
+        return;
       }
       case "object":
         break;
@@ -207,7 +213,10 @@ class GoYamlEmitter {
   }
 
   private sequence(items: readonly JsonValue[], mapping: boolean, path: string): void {
-    if (items.length === 0) return this.emptyFlow("[", "]");
+    if (items.length === 0) {
+      this.emptyFlow("[", "]");
+      return;
+    }
     this.increaseIndent(false, mapping && !this.indention);
     items.forEach((item, i) => {
       this.writeIndent();
@@ -220,7 +229,10 @@ class GoYamlEmitter {
   private mappingNode(obj: JsonObject, path: string): void {
     // Like JSON.stringify, keys holding undefined are left out.
     const keys = sortKeysLikeGo(Object.keys(obj).filter((k) => obj[k] !== undefined));
-    if (keys.length === 0) return this.emptyFlow("{", "}");
+    if (keys.length === 0) {
+      this.emptyFlow("{", "}");
+      return;
+    }
     this.increaseIndent(false, false);
     for (const rawKey of keys) {
       const key = wellFormed(rawKey);

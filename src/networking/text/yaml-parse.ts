@@ -322,7 +322,7 @@ class DocumentConverter {
           continue;
         }
         const key = this.key(pair.key, depth + 1);
-        if (this.uniqueKeys && Object.prototype.hasOwnProperty.call(obj, key)) {
+        if (this.uniqueKeys && Object.hasOwn(obj, key)) {
           this.fail(`mapping key ${JSON.stringify(key)} already defined`, pair.key ?? node);
         }
         obj[key] = this.value(pair.value, depth + 1);
@@ -344,7 +344,7 @@ class DocumentConverter {
   private merge(obj: JsonObject, source: unknown, depth: number): void {
     const copy = (from: JsonValue, at: unknown): void => {
       for (const k of Object.keys(from as JsonObject)) {
-        if (this.uniqueKeys && Object.prototype.hasOwnProperty.call(obj, k)) {
+        if (this.uniqueKeys && Object.hasOwn(obj, k)) {
           this.fail(`mapping key ${JSON.stringify(k)} already set in map`, at);
         }
         obj[k] = (from as JsonObject)[k] ?? null;
@@ -464,7 +464,10 @@ function parseDocuments(original: string, maxDepth: number, uniqueKeys: boolean)
   for (const lexeme of new Lexer().lex(text)) {
     const offset = parser.offset;
     for (const tok of parser.next(lexeme)) tokens.push(tok);
-    if (parser.stack.length > maxDepth + 1 && (tooDeep = collectionDepthAt(parser.stack, maxDepth)) >= 0) break;
+    if (parser.stack.length > maxDepth + 1) {
+      tooDeep = collectionDepthAt(parser.stack, maxDepth);
+      if (tooDeep >= 0) break;
+    }
     if (atScalar) {
       atScalar = false;
       keyAllowed = false;

@@ -34,7 +34,8 @@ function defaultInPlace(obj: NetworkingObject): void {
 
 function defaultNetworkPolicy(np: NetworkPolicy): void {
   // Go's spec is a struct, not a pointer: defaulting sees an empty one.
-  const spec = (np.spec ??= create(NetworkPolicySpecSchema));
+  np.spec ??= create(NetworkPolicySpecSchema);
+  const spec = np.spec;
   for (const rule of spec.ingress) for (const p of rule.ports) if (!Object.hasOwn(p, "protocol")) p.protocol = "TCP";
   for (const rule of spec.egress) for (const p of rule.ports) if (!Object.hasOwn(p, "protocol")) p.protocol = "TCP";
   if (spec.policyTypes.length === 0) spec.policyTypes = [...effectivePolicyTypes(spec)];

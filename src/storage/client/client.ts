@@ -371,7 +371,7 @@ export class StorageClient {
       durationMs: Date.now() - started,
     });
 
-    let json: unknown = undefined;
+    let json: unknown;
     let parsed = true;
     if (text.trim() !== "") {
       try {

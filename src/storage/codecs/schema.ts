@@ -184,7 +184,7 @@ function describe(value: unknown): string {
 const wrongType = (path: string, expected: string, value: unknown): StorageCodecError =>
   new StorageCodecError(path, `must be ${expected}, got ${describe(value)}`);
 
-const own = (o: Record<string, unknown>, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const own = (o: Record<string, unknown>, k: string): boolean => Object.hasOwn(o, k);
 
 /** Sets an own data property, so a `__proto__` member from JSON stays a member. */
 export function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
@@ -413,7 +413,7 @@ export function sizeWithFloor(floor: number, allowUnlimited: boolean) {
   return (value: unknown, path: string): JsonValue => {
     if (allowUnlimited && (value === -1 || value === "-1")) return -1;
     const bytes = parseSize(value, path);
-    return bytes < floor ? floor : bytes;
+    return Math.max(bytes, floor);
   };
 }
 

@@ -223,7 +223,7 @@ export const UUID_RE = "([0-9A-Za-z-]+)";
  * A change to one record, checked but not yet applied. Running it applies a synchronous
  * change (nothing returned) or starts the job that applies it (its handle returned).
  */
-export type Change = () => JobHandle | void;
+export type Change = () => JobHandle | undefined;
 
 /**
  * A resource with the usual collection and instance routes (storage-api.md §1.4):

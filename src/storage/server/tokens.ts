@@ -9,7 +9,7 @@ import { formatDurationSeconds, obj, size, str, validateBody, sub, text, num } f
 import type { Schema } from "./values.js";
 import { notFound, required, outOfRange } from "./errors.js";
 import type { Node } from "./inventory.js";
-import { type FieldPolicy, type JsonObject } from "./json.js";
+import type { FieldPolicy, JsonObject } from "./json.js";
 import {
   type Change,
   type Ctx,

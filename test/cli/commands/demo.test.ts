@@ -40,13 +40,13 @@ describe("demo", () => {
       true,
     );
     for (const want of [
-      /examples\/ingress-shop\.yaml\s+Ingress\s+shop\/storefront\s+pb\s+\d+ B\s+json\s+\d+ B\s+round-trip ok  validate ok/,
+      /examples\/ingress-shop\.yaml\s+Ingress\s+shop\/storefront\s+pb\s+\d+ B\s+json\s+\d+ B\s+round-trip ok {2}validate ok/,
       /examples\/ingressclass-public\.yaml\s+IngressClass\s+nginx-public\s/,
       /examples\/catalog-stack\.yaml #3\s+NetworkPolicy\s+shop\/catalog-egress\s/,
       /examples\/ingress-watch\.pb #3\s+DELETED Ingress\s+shop\/promo\s/,
       /examples\/ingress\.pb\s+Ingress\s+shop\/storefront\s/,
       /examples\/netpol-named-ports\.json\s+NetworkPolicy\s+shop\/checkout-from-storefront\s/,
-      /examples\/invalid\/netpol-bad-rules\.yaml #2\s+NetworkPolicy\s+shop\/media-relay-broken\s.*round-trip ok  validate: 2 errors, as expected/,
+      /examples\/invalid\/netpol-bad-rules\.yaml #2\s+NetworkPolicy\s+shop\/media-relay-broken\s.*round-trip ok {2}validate: 2 errors, as expected/,
     ]) {
       expect(
         objectLines.some((l) => want.test(l)),
@@ -71,7 +71,7 @@ describe("demo", () => {
     writeFileSync(join(dir, "notes.txt"), "ignored");
     const r = await cli(["demo", "--no-storage", dir]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/good\.yaml\s+NetworkPolicy\s+shop\/default-deny-all\s.*round-trip ok  validate ok/);
+    expect(r.stdout).toMatch(/good\.yaml\s+NetworkPolicy\s+shop\/default-deny-all\s.*round-trip ok {2}validate ok/);
     // The unknown field is reported at its value, "{}" on line 6, column 15.
     expect(r.stdout).toMatch(
       /typo\.yaml {2}FAILED: yaml decode error at document 1, line 6, column 15, field spec\.podSelectr: unknown field "podSelectr"/,
@@ -91,7 +91,7 @@ describe("demo", () => {
     const r = await cli(["demo", "--no-storage", dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(
-      /port\.yaml\s+NetworkPolicy\s+\S+\s.*round-trip ok  validate FAILED: \d errors?\n {4}- spec\.egress\[0\]\.ports\[\d\]\.port: Invalid value: 0: must be between 1 and 65535, inclusive\n/,
+      /port\.yaml\s+NetworkPolicy\s+\S+\s.*round-trip ok {2}validate FAILED: \d errors?\n {4}- spec\.egress\[0\]\.ports\[\d\]\.port: Invalid value: 0: must be between 1 and 65535, inclusive\n/,
     );
     expect(r.stdout.trimEnd().split("\n").at(-1)).toMatch(
       /^FAILED: 2 objects from 2 files; round-trip 2\/2 ok; validate 1\/2 ok$/,

@@ -362,10 +362,10 @@ describe("validate: unreadable input exits 2, after validating the rest", () => 
     expectNoStack(r);
     expect(lines(r.stderr)).toEqual([
       expect.stringMatching(
-        new RegExp(`^clusterwire: ${escape(join(d, "bad.json"))}: json decode error at line 4, column \\d+: `),
+        new RegExp(`^clusterwire: ${escapeRegExp(join(d, "bad.json"))}: json decode error at line 4, column \\d+: `),
       ),
       expect.stringMatching(
-        new RegExp(`^clusterwire: ${escape(join(d, "cut.pb"))}: protobuf decode error at byte \\d+: `),
+        new RegExp(`^clusterwire: ${escapeRegExp(join(d, "cut.pb"))}: protobuf decode error at byte \\d+: `),
       ),
       `clusterwire: ${join(d, "typo.yaml")}: yaml decode error at document 1, line 6, column 15, field spec.podSelectr: unknown field "podSelectr"`,
     ]);
@@ -651,6 +651,6 @@ describe("validate: usage errors", () => {
   });
 });
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }

@@ -358,7 +358,10 @@ describe("renderHeatmapHtml", () => {
       egress: { verdict: "not-isolated", policies: [] },
       ingress: { verdict: "not-isolated", policies: [] },
     };
-    const explain = () => (calls++, allow);
+    const explain = () => {
+      calls++;
+      return allow;
+    };
     const all = (n: number) =>
       handMatrix(
         Array.from({ length: n }, (_, i) => `n/p${i}`),

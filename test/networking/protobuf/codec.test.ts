@@ -129,7 +129,8 @@ describe("specialised vs generic encoder", () => {
   });
 
   it("wrongly typed values are refused with the same reason and path", () => {
-    const bad: [string, (o: Record<string, any>) => void][] = [
+    type Spoilable = { metadata: Record<string, unknown>; spec: Record<string, unknown> };
+    const bad: [string, (o: Spoilable) => void][] = [
       [
         "name",
         (o) => {
@@ -199,11 +200,11 @@ describe("specialised vs generic encoder", () => {
     for (const [name, spoil] of bad) {
       const o = decode(
         (fixtures.find((f) => f.folder === "HEAD" && f.kind === "NetworkPolicy") as { pb: Uint8Array }).pb,
-      ) as unknown as Record<string, any>;
+      ) as unknown as Spoilable;
       spoil(o);
-      const a = write(o as NetworkingObject, true);
+      const a = write(o as unknown as NetworkingObject, true);
       expect(a.ok, name).toBe(false);
-      expect(a, name).toEqual(write(o as NetworkingObject, false));
+      expect(a, name).toEqual(write(o as unknown as NetworkingObject, false));
     }
   });
 });

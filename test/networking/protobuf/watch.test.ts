@@ -62,10 +62,7 @@ const EVENTS: readonly WatchEvent[] = [
 const FRAMES = EVENTS.map((e) => encodeWatchEvent(e));
 const STREAM = concat(FRAMES);
 /** Stream offset of each frame's length prefix. */
-const FRAME_STARTS = FRAMES.reduce<number[]>(
-  (acc, f, i) => [...acc, i === 0 ? 0 : (acc[i - 1] as number) + (FRAMES[i - 1] as Uint8Array).length],
-  [],
-);
+const FRAME_STARTS = FRAMES.map((_, i) => FRAMES.slice(0, i).reduce((at, f) => at + f.length, 0));
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -132,13 +129,13 @@ const EXPECTED = EVENTS.map((e) => ({ type: e.type, object: decode(encode(e.obje
 function expectAllEvents(actual: readonly WatchEvent[], deepEqual = true): void {
   expect(actual.map((e) => e.type)).toEqual(EVENTS.map((e) => e.type));
   if (deepEqual) expect(actual).toEqual(EXPECTED);
-  actual.forEach((e, i) =>
-    expect(toJsonString(e.object), `event ${i}`).toBe(toJsonString((EVENTS[i] as WatchEvent).object)),
-  );
+  actual.forEach((e, i) => {
+    expect(toJsonString(e.object), `event ${i}`).toBe(toJsonString((EVENTS[i] as WatchEvent).object));
+  });
   // Go-shaped originals: the objects re-encode to the bytes that were sent.
-  actual.forEach((e, i) =>
-    expect(hex(encode(e.object)), `event ${i}`).toBe(hex(encode((EVENTS[i] as WatchEvent).object))),
-  );
+  actual.forEach((e, i) => {
+    expect(hex(encode(e.object)), `event ${i}`).toBe(hex(encode((EVENTS[i] as WatchEvent).object)));
+  });
 }
 
 describe("encodeWatchEvent", () => {
@@ -226,8 +223,9 @@ describe("decodeWatchStream: every way of splitting the bytes", () => {
   it("objects decoded from Node Buffers do not share the input's memory", async () => {
     const input = Buffer.from(STREAM);
     const events = await collect([input]);
-    const raw = (events[0]?.object as unknown as { metadata: { managedFields: { fieldsV1: { Raw: Uint8Array } }[] } })
-      .metadata.managedFields[0]?.fieldsV1.Raw;
+    const raw = (
+      events[0]?.object as unknown as { metadata: { managedFields: { fieldsV1: { Raw: Uint8Array } }[] } } | undefined
+    )?.metadata.managedFields[0]?.fieldsV1.Raw;
     expect(raw).toBeDefined();
     expect(Buffer.from(raw ?? []).toString()).toBe("{}");
     input.fill(0x5b);
@@ -251,7 +249,8 @@ describe("decodeWatchStream: every way of splitting the bytes", () => {
     const withUnknown = decode(fixture("Ingress")) as unknown as {
       $unknown?: { no: number; wireType: number; data: Uint8Array }[];
     };
-    (withUnknown.$unknown ??= []).push({ no: 9, wireType: 2, data: Uint8Array.of(0x03, 0x0a, 0x01, 0x61) });
+    withUnknown.$unknown ??= [];
+    withUnknown.$unknown.push({ no: 9, wireType: 2, data: Uint8Array.of(0x03, 0x0a, 0x01, 0x61) });
     const input = Buffer.from(encode(withUnknown as unknown as NetworkingObject));
     expect(hex(input)).toContain("4a030a0161");
     const o = decode(input) as unknown as typeof withUnknown;

@@ -205,7 +205,7 @@ describe("JSON: hostile input", () => {
       metadata: { labels: Record<string, string>; annotations: Record<string, string> };
     };
     const labels = o.metadata.labels;
-    expect(Object.prototype.hasOwnProperty.call(labels, "__proto__")).toBe(true);
+    expect(Object.hasOwn(labels, "__proto__")).toBe(true);
     expect(Object.getOwnPropertyDescriptor(labels, "__proto__")?.value).toBe("x");
     expect(Object.getPrototypeOf(labels)).toBe(Object.prototype);
     expect(Object.keys(labels).sort()).toEqual(["__proto__", "a", "constructor"]);

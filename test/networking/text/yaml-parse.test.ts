@@ -32,7 +32,9 @@ describe("parseYamlDocuments: YAML 1.1 resolution as go-yaml v2 does it", () => 
     ["9007199254740993", 9007199254740993n],
     ["9223372036854775807", 9223372036854775807n],
     ["18446744073709551615", 18446744073709551615n],
+    // biome-ignore lint/correctness/noPrecisionLoss: deliberate: the expected value is the float64 this very text denotes (2^64)
     ["18446744073709551616", 18446744073709551616], // past uint64: a float64
+    // biome-ignore lint/correctness/noPrecisionLoss: deliberate: past int64, the text reads as the nearest float64 (-2^63)
     ["-9223372036854775809", -9223372036854775809],
     // Strings, including unquoted timestamps (go-yaml keeps their text).
     ["2008-01-01T01:01:01Z", "2008-01-01T01:01:01Z"],
@@ -97,8 +99,9 @@ describe("parseYamlDocuments: YAML 1.1 resolution as go-yaml v2 does it", () => 
   it("returns objects that keep __proto__ as an own key and do not pollute prototypes", () => {
     const [doc] = parseYamlDocuments('__proto__: {polluted: true}\n"constructor": {prototype: {polluted: true}}\n');
     const obj = doc as { [k: string]: JsonValue };
-    expect(Object.prototype.hasOwnProperty.call(obj, "__proto__")).toBe(true);
+    expect(Object.hasOwn(obj, "__proto__")).toBe(true);
     expect(Object.keys(obj)).toEqual(["__proto__", "constructor"]);
+    // biome-ignore lint/suspicious/noProto: reading the own "__proto__" key is what this pollution test checks
     expect(obj["__proto__"]).toEqual({ polluted: true });
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
     expect((Object.prototype as { polluted?: unknown }).polluted).toBeUndefined();

@@ -2,7 +2,7 @@
 // with openssl: the `tls` options (`ca`, `rejectUnauthorized`) served by the node:https transport.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { StorageClient, StorageNetworkError } from "../../../src/storage/index.js";
-import { StorageApiError } from "../../../src/storage/codecs/errors.js";
+import type { StorageApiError } from "../../../src/storage/codecs/errors.js";
 import {
   FAST_JOBS,
   apiError,

@@ -472,26 +472,6 @@ describe("the engine", () => {
   });
 });
 
-// Referenced so that the enum-set imports used by the expected shapes count as used.
-export type _Used = [
-  Links,
-  Reference,
-  CacheGuaranteeType,
-  CacheOriginState,
-  JobState,
-  MetricDuration,
-  MetricStatus,
-  NamespaceContainerState,
-  NamespaceOsType,
-  NamespaceState,
-  QuotaRuleType,
-  SoftwareCheckStatus,
-  SoftwareDownloadState,
-  SoftwareHistoryState,
-  SoftwareState,
-  FirmwareUpdateStatus,
-];
-
 // The POST and PATCH inputs still written by hand (required members, wider inputs of custom
 // encoders) name exactly the members the schema accepts for the verb, so they cannot drift.
 describe("hand-written inputs name the schema's members for their verb", () => {

@@ -130,6 +130,10 @@ describe("caches and jobs", () => {
     expect((await h.call("GET", href)).body.state).toBe("failure");
     expect((await h.call("PATCH", `${href}?action=cancel`)).status).toBe(409);
     const list = await h.call("GET", "/api/cluster/jobs?fields=state");
-    expect(list.body.records.some((j: any) => j.uuid === r.body.job.uuid && j.state === "failure")).toBe(true);
+    expect(
+      list.body.records.some(
+        (j: { uuid: string; state: string }) => j.uuid === r.body.job.uuid && j.state === "failure",
+      ),
+    ).toBe(true);
   });
 });

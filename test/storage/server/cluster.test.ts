@@ -17,7 +17,7 @@ const NODE1 = seedUuid("a", 1);
 describe("inventory", () => {
   it("serves nodes, SVMs and volumes with qtrees", async () => {
     const svms = await h.call("GET", "/api/svm/svms");
-    expect(svms.body.records.map((s: any) => s.name)).toEqual(["svm1", "svm2"]);
+    expect(svms.body.records.map((s: { name: string }) => s.name)).toEqual(["svm1", "svm2"]);
     const vols = await h.call("GET", "/api/storage/volumes?fields=qtrees,svm.name&name=vol1");
     expect(vols.body.records).toHaveLength(1);
     expect(vols.body.records[0].qtrees).toEqual([
@@ -41,7 +41,7 @@ describe("inventory", () => {
     });
     try {
       const nodes = await other.call("GET", "/api/cluster/nodes");
-      expect(nodes.body.records.map((n: any) => n.name)).toEqual(["n-a"]);
+      expect(nodes.body.records.map((n: { name: string }) => n.name)).toEqual(["n-a"]);
       const vols = await other.call("GET", "/api/storage/volumes?fields=**");
       expect(vols.body.records[0]).toMatchObject({ name: "v0", svm: { name: "vs0" }, qtrees: [{ id: 1, name: "t" }] });
     } finally {

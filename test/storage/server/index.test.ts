@@ -203,7 +203,7 @@ describe("collections: fields, filters, paging", () => {
 
   it("filters with =, *, |, ! and comparisons on dotted fields", async () => {
     const names = async (q: string) =>
-      (await h.call("GET", `/api/storage/volumes?${q}`)).body.records.map((r: any) => r.name);
+      (await h.call("GET", `/api/storage/volumes?${q}`)).body.records.map((r: { name: string }) => r.name);
     expect(await names("svm.name=svm2")).toEqual(["vol3"]);
     expect(await names("name=vol*")).toEqual(["vol1", "vol2", "vol3", "vol_offline"]);
     expect(await names("name=vol1|fg1")).toEqual(["vol1", "fg1"]);
@@ -215,7 +215,7 @@ describe("collections: fields, filters, paging", () => {
 
   it("orders with order_by", async () => {
     const r = await h.call("GET", "/api/storage/volumes?order_by=size%20desc&fields=size");
-    expect(r.body.records.map((x: any) => x.name)).toEqual(["fg1", "vol1", "vol3", "vol2", "vol_offline"]);
+    expect(r.body.records.map((x: { name: string }) => x.name)).toEqual(["fg1", "vol1", "vol3", "vol2", "vol_offline"]);
   });
 });
 

@@ -35,7 +35,7 @@ describe("quota rules", () => {
     });
     const all = await h.call("GET", "/api/storage/quota/rules?volume.name=vol2&fields=**");
     expect(all.body.num_records).toBe(2);
-    const def = all.body.records.find((x: any) => x.uuid !== rule.uuid);
+    const def = all.body.records.find((x: { uuid: string }) => x.uuid !== rule.uuid);
     expect(def).toMatchObject({ type: "user", users: [{ name: "" }], qtree: { name: "" }, user_mapping: false });
     // A second explicit user rule does not add another default.
     await h.call("POST", "/api/storage/quota/rules", {
@@ -62,7 +62,7 @@ describe("quota rules", () => {
     expect(r.body.records[0].space).toEqual({ soft_limit: 10 * 1024 ** 3 });
     expect(r.body.records[0].qtree).toEqual({ id: 1, name: "q1" });
     const trees = await h.call("GET", "/api/storage/quota/rules?volume.name=vol1&type=tree&fields=qtree");
-    expect(trees.body.records.map((x: any) => x.qtree.name).sort()).toEqual(["", "q1"]);
+    expect(trees.body.records.map((x: { qtree: { name: string } }) => x.qtree.name).sort()).toEqual(["", "q1"]);
     // PATCH: -1 clears, small values are raised, user_mapping only on user rules.
     const href = r.body.records[0]._links.self.href;
     expect((await h.call("PATCH", href, { space: { soft_limit: -1, hard_limit: 5 } })).status).toBe(200);

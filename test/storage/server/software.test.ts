@@ -1,6 +1,6 @@
 // The software profile state machine, packages, download, upload and history.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { start, type Harness } from "../../support/storage/server-harness.js";
+import { errorOf, start, type Harness } from "../../support/storage/server-harness.js";
 
 let h: Harness;
 beforeEach(async () => {
@@ -24,7 +24,6 @@ afterEach(async () => {
   await h.close();
 });
 const SW = "/api/cluster/software";
-const errorOf = (r: { body: any }) => r.body?.error as { message: string; code: string; target?: string };
 const profile = async () => (await h.call("GET", SW)).body;
 
 describe("software profile", () => {
@@ -58,7 +57,7 @@ describe("software profile", () => {
       version: "9.14.1",
       estimated_duration: 40,
     });
-    expect(p.update_details.map((d: any) => d.phase)).toEqual([
+    expect(p.update_details.map((d: { phase: string }) => d.phase)).toEqual([
       "Pre-update checks",
       "Data ONTAP updates",
       "Data ONTAP updates",
@@ -75,7 +74,7 @@ describe("software profile", () => {
     p = await profile();
     expect(p).toMatchObject({ state: "completed", version: "9.15.1" });
     expect(p.pending_version).toBeUndefined();
-    expect(p.nodes.map((n: any) => n.version)).toEqual(["9.15.1", "9.15.1"]);
+    expect(p.nodes.map((n: { version: string }) => n.version)).toEqual(["9.15.1", "9.15.1"]);
     const hist = await h.call("GET", `${SW}/history?to_version=9.15.1`);
     expect(hist.body.num_records).toBe(2);
     expect(hist.body.records[0]).toMatchObject({
@@ -126,7 +125,7 @@ describe("software profile", () => {
     h.clock.advance(35_000);
     let p = await profile();
     expect(p.state).toBe("paused_on_error");
-    expect(p.status_details.find((d: any) => d.node.name === "node2")).toMatchObject({
+    expect(p.status_details.find((d: { node: { name: string } }) => d.node.name === "node2")).toMatchObject({
       state: "failed",
       issue: { message: expect.stringContaining("node2") },
     });

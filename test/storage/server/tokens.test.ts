@@ -54,7 +54,7 @@ describe("clone tokens", () => {
     h.clock.advance(1_000);
     expect((await h.call("GET", href)).status).toBe(404);
     const list = await h.call("GET", "/api/storage/file/clone/tokens");
-    expect(list.body.records.map((r: any) => r.uuid)).not.toContain(t.body.records[0].uuid);
+    expect(list.body.records.map((r: { uuid: string }) => r.uuid)).not.toContain(t.body.records[0].uuid);
     const d = await h.call("POST", "/api/storage/file/clone/tokens", { node: { uuid: NODE1 }, reserve_size: 8192 });
     const dh = d.body.records[0]._links.self.href as string;
     expect((await h.call("DELETE", dh)).status).toBe(200);

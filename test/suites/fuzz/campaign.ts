@@ -22,7 +22,10 @@ export function makePlan(seed: number, strategies: readonly Strategy[] = STRATEG
   if (strategies.length === 0) throw new Error("no strategies selected");
   const cumulative: number[] = [];
   let sum = 0;
-  for (const s of strategies) cumulative.push((sum += s.weight));
+  for (const s of strategies) {
+    sum += s.weight;
+    cumulative.push(sum);
+  }
   return { seed: seed >>> 0, strategies, cumulative };
 }
 

@@ -64,10 +64,10 @@ interface Args {
   progressMs: number;
 }
 
-function main(): void {
-  let parsed;
+/** The command line, parsed; a usage error exits with status 2. */
+function parseCommandLine() {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       options: {
         iterations: { type: "string", short: "n" },
         seed: { type: "string" },
@@ -90,9 +90,12 @@ function main(): void {
       allowPositionals: false,
     });
   } catch (e) {
-    usageError((e as Error).message);
+    return usageError((e as Error).message);
   }
-  const v = parsed.values;
+}
+
+function main(): void {
+  const v = parseCommandLine().values;
   if (v.help === true) {
     console.log(USAGE);
     return;

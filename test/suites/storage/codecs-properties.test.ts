@@ -388,7 +388,7 @@ describe("JSON __proto__ members", () => {
     ) as unknown;
     const decoded = cloneToken.decode(json) as Record<string, unknown>;
     expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
-    expect(Object.prototype.hasOwnProperty.call(decoded, "__proto__")).toBe(true);
+    expect(Object.hasOwn(decoded, "__proto__")).toBe(true);
     expect((decoded as { polluted?: unknown }).polluted).toBeUndefined();
     const page = collection.decode(JSON.parse('{"__proto__":{"polluted":true},"records":[]}'), cloneToken) as Record<
       string,

@@ -3,7 +3,7 @@
 // lost), query-based bulk PATCH/DELETE racing with single writes and jobs (counts add up),
 // and checks that span a job's lifetime (upload, package delete, cache delete).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { start, type Harness } from "../../support/storage/server-harness.js";
+import { type Harness, type JsonAnswer, start } from "../../support/storage/server-harness.js";
 
 const N = 50;
 const NS = "/api/storage/namespaces";
@@ -26,8 +26,8 @@ const statuses = (rs: readonly { status: number }[]): Record<number, number> => 
 };
 
 /** Runs the clock until every job has ended; their final records, in order. */
-async function finishJobs(uuids: readonly string[]): Promise<any[]> {
-  const out: any[] = [];
+async function finishJobs(uuids: readonly string[]): Promise<JsonAnswer[]> {
+  const out: JsonAnswer[] = [];
   for (const uuid of uuids) out.push(await h.finish(`/api/cluster/jobs/${uuid}`));
   return out;
 }
@@ -44,7 +44,7 @@ const cache = (name: string): object => ({
   origins: [{ svm: { name: "svm1" }, volume: { name: "vol1" } }],
 });
 
-function upload(version: string): Promise<{ status: number; body: any }> {
+function upload(version: string): Promise<{ status: number; body: JsonAnswer }> {
   const raw = `--XYZ\r\nContent-Disposition: form-data; name="file"; filename="image_${version}.tgz"\r\n\r\nBIN\r\n--XYZ--\r\n`;
   return h.call("POST", `${SW}/upload`, undefined, {
     raw,
@@ -60,7 +60,7 @@ describe("racing creates", () => {
       expect(r.body.error).toMatchObject({ code: "262190", target: "name" });
     const winner = rs.find((r) => r.status === 201)!.body.records[0].uuid;
     const list = await h.call("GET", `${NS}?name=/vol/vol1/race`);
-    expect(list.body.records.map((r: any) => r.uuid)).toEqual([winner]);
+    expect(list.body.records.map((r: { uuid: string }) => r.uuid)).toEqual([winner]);
   });
 
   it(`${N} creates of distinct objects all land, each once`, async () => {
@@ -95,7 +95,7 @@ describe("racing creates", () => {
     const distinct = await Promise.all(Array.from({ length: N }, (_, i) => h.call("POST", RULES, user(`u${i}`))));
     expect(statuses(distinct)).toEqual({ 201: N });
     const all = (await h.call("GET", `${RULES}?type=user&fields=users`)).body.records;
-    const names = all.map((r: any) => r.users[0].name).sort();
+    const names = all.map((r: { users: { name: string }[] }) => r.users[0]!.name).sort();
     expect(names).toEqual(["", "alice", ...Array.from({ length: N }, (_, i) => `u${i}`)].sort());
   });
 
@@ -115,7 +115,7 @@ describe("racing creates", () => {
     for (const r of rs.filter((x) => x.status === 409)) expect(r.body.error.code).toBe("2228327");
     const [job] = await finishJobs([rs.find((r) => r.status === 202)!.body.job.uuid]);
     expect(job.state).toBe("success");
-    const pkgs = (await h.call("GET", `${SW}/packages`)).body.records.map((p: any) => p.version);
+    const pkgs = (await h.call("GET", `${SW}/packages`)).body.records.map((p: { version: string }) => p.version);
     expect(pkgs.filter((v: string) => v === "9.40.1")).toHaveLength(1);
     // The version is free again only if its upload job is cancelled before it ends.
     const again = await upload("9.41.1");
@@ -132,7 +132,7 @@ describe("racing creates", () => {
     const jobs = await finishJobs([up.body.job.uuid, down.body.job.uuid]);
     expect(jobs.map((j) => j.state).sort()).toEqual(["failure", "success"]);
     expect(jobs.find((j) => j.state === "failure").error.code).toBe("2228327");
-    const pkgs = (await h.call("GET", `${SW}/packages`)).body.records.map((p: any) => p.version);
+    const pkgs = (await h.call("GET", `${SW}/packages`)).body.records.map((p: { version: string }) => p.version);
     expect(pkgs.filter((v: string) => v === "9.42.1")).toHaveLength(1);
   });
 });
@@ -194,8 +194,8 @@ describe("bulk PATCH and DELETE racing with single writes", () => {
     const names = Array.from({ length: 20 }, (_, i) => `/vol/vol1/ns${i}`);
     const created = await Promise.all(names.map((n) => h.call("POST", NS, namespace(n))));
     const uuidOf = new Map(created.map((r) => [r.body.records[0].name as string, r.body.records[0].uuid as string]));
-    const ops: Promise<{ kind: string; target: string; r: { status: number; body: any } }>[] = [];
-    const op = (kind: string, target: string, p: Promise<{ status: number; body: any }>): void => {
+    const ops: Promise<{ kind: string; target: string; r: { status: number; body: JsonAnswer } }>[] = [];
+    const op = (kind: string, target: string, p: Promise<{ status: number; body: JsonAnswer }>): void => {
       ops.push(p.then((r) => ({ kind, target, r })));
     };
     for (let j = 0; j < 10; j++)
@@ -255,7 +255,7 @@ describe("bulk PATCH and DELETE racing with single writes", () => {
     ];
     const done = await Promise.all(calls);
     for (const { r } of done) expect(r.status).toBe(202);
-    const uuids = done.flatMap(({ r }) => (r.body.jobs ?? [r.body.job]).map((j: any) => j.uuid as string));
+    const uuids = done.flatMap(({ r }) => (r.body.jobs ?? [r.body.job]).map((j: { uuid: string }) => j.uuid));
     const jobs = await finishJobs(uuids);
     for (const j of jobs) expect(["success", "failure"]).toContain(j.state);
     const deleteJobs = jobs.filter((j) => j.description.startsWith("DELETE"));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../../src/storage/server/index.js";
 import { globMatch } from "../../../src/storage/server/json.js";
 import { AUTH, exchange, expectApiError, head, prototypeNames } from "../../support/storage/hardening-harness.js";
-import { PASSWORD, USER, basic, start, type Harness } from "../../support/storage/server-harness.js";
+import { type Harness, type JsonAnswer, PASSWORD, USER, basic, start } from "../../support/storage/server-harness.js";
 
 let h: Harness;
 let prototypeBefore: string[];
@@ -40,7 +40,7 @@ async function expect4xx(
   raw: string | Uint8Array,
   label: string,
   headers: Record<string, string> = JSON_TYPE,
-): Promise<{ status: number; body: any; text: string }> {
+): Promise<{ status: number; body: JsonAnswer; text: string }> {
   const r = await h.call(method, path, undefined, { raw, headers });
   expect(r.status, `${label} → ${method} ${path}`).toBeGreaterThanOrEqual(400);
   expect(r.status, `${label} → ${method} ${path}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
@@ -184,7 +184,7 @@ describe("malformed JSON bodies", () => {
     // Sized so the quadratic expansion this replaced takes seconds: a regression fails here
     // instead of blocking the event loop (and the whole run) for minutes.
     const key = `${"a.".repeat(12_000)}a`;
-    let r: { status: number; body: any; text: string } | undefined;
+    let r: { status: number; body: JsonAnswer; text: string } | undefined;
     await expectLinear(
       // The same length without dots: one unknown field.
       () => expect4xx("POST", "/api/storage/quota/rules", JSON.stringify({ ["a".repeat(key.length)]: 1 }), "long key"),
@@ -364,7 +364,7 @@ describe("query strings", () => {
     // this replaced about 3 s (each added star multiplies it); more would hang a regression
     // instead of failing it.
     for (const pattern of [`${"*0".repeat(11)}*X`, `${"*0".repeat(5)}*-${"*0".repeat(5)}*X`]) {
-      let r: { status: number; body: any } | undefined;
+      let r: { status: number; body: JsonAnswer } | undefined;
       await expectLinear(
         // A filter of the same length without wildcards.
         () => h.call("GET", `/api/storage/volumes?uuid=${encodeURIComponent("0".repeat(pattern.length))}&fields=uuid`),
@@ -376,9 +376,9 @@ describe("query strings", () => {
     }
     // Wildcards still mean what they meant.
     const v = await h.call("GET", "/api/storage/volumes?name=v*l*&fields=name&order_by=name");
-    expect(v.body.records.map((r: any) => r.name)).toEqual(["vol1", "vol2", "vol3", "vol_offline"]);
+    expect(v.body.records.map((r: { name: string }) => r.name)).toEqual(["vol1", "vol2", "vol3", "vol_offline"]);
     const exact = await h.call("GET", "/api/storage/volumes?name=*1&fields=name&order_by=name");
-    expect(exact.body.records.map((r: any) => r.name)).toEqual(["fg1", "vol1"]);
+    expect(exact.body.records.map((r: { name: string }) => r.name)).toEqual(["fg1", "vol1"]);
   });
 
   it("the wildcard matcher means what the regular expression meant", () => {

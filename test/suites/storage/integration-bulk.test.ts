@@ -3,7 +3,7 @@
 // the reference server over loopback, for every resource that supports it: clone tokens,
 // caches (one job per matching cache, `jobs[]`), NVMe namespaces and quota rules.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StorageClient } from "../../../src/storage/index.js";
+import type { StorageClient } from "../../../src/storage/index.js";
 import { seedUuid } from "../../../src/storage/server/index.js";
 import { apiError, codecError, startLoopback, type Loopback } from "../../support/storage/integration-harness.js";
 import { start } from "../../support/storage/server-harness.js";

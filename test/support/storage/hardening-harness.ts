@@ -4,7 +4,7 @@
 import * as net from "node:net";
 import * as tls from "node:tls";
 import { expect } from "vitest";
-import { PASSWORD, USER, basic } from "./server-harness.js";
+import { type JsonAnswer, PASSWORD, USER, basic } from "./server-harness.js";
 
 export const AUTH = basic(USER, PASSWORD);
 
@@ -14,7 +14,7 @@ export interface RawResult {
   /** Status of the first answer, if one came. */
   readonly status: number | undefined;
   /** JSON body of the first answer, if it parsed. */
-  readonly json: any;
+  readonly json: JsonAnswer;
   /** Whether the server closed the connection (false: we gave up after `waitMs`). */
   readonly closed: boolean;
   readonly ms: number;
@@ -62,14 +62,14 @@ export function exchange(
   });
 }
 
-function parseAnswer(text: string): { status: number | undefined; json: any } {
+function parseAnswer(text: string): { status: number | undefined; json: JsonAnswer } {
   const m = /^HTTP\/1\.1 (\d{3})/.exec(text);
   if (m === null) return { status: undefined, json: undefined };
   const headEnd = text.indexOf("\r\n\r\n");
   const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, headEnd));
   const body =
     headEnd < 0 ? "" : text.slice(headEnd + 4, length === null ? undefined : headEnd + 4 + Number(length[1]));
-  let json: any;
+  let json: JsonAnswer;
   try {
     json = JSON.parse(Buffer.from(body, "latin1").toString("utf8"));
   } catch {
@@ -120,7 +120,11 @@ export async function waitUntil(cond: () => boolean): Promise<void> {
 }
 
 /** The API's error body: `{error: {message, code}}` with a digit-string code. */
-export function expectApiError(r: { status: number | undefined; json: any }, status: number, code?: string): void {
+export function expectApiError(
+  r: { status: number | undefined; json: JsonAnswer },
+  status: number,
+  code?: string,
+): void {
   expect(r.status).toBe(status);
   expect(typeof r.json?.error?.message).toBe("string");
   expect(r.json?.error?.code).toMatch(/^\d+$/);

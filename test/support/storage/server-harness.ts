@@ -11,6 +11,13 @@ import {
 export const USER = "admin";
 export const PASSWORD = "s3cret-Pa55word!";
 
+/**
+ * A JSON answer as the tests read it: walked freely (`body.records[0].uuid`) and checked by the
+ * expect() calls that follow, not by the type checker.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: server answers are walked freely and checked by expect(), not by types
+export type JsonAnswer = any;
+
 export interface Harness {
   readonly server: ReferenceServer;
   readonly clock: ManualClock;
@@ -20,14 +27,14 @@ export interface Harness {
     path: string,
     body?: unknown,
     init?: { auth?: string | null; headers?: Record<string, string>; raw?: string | Uint8Array },
-  ): Promise<{ status: number; body: any; text: string; headers: Headers }>;
+  ): Promise<{ status: number; body: JsonAnswer; text: string; headers: Headers }>;
   /** Follows a job to its end by advancing the clock; returns the final job record. */
-  finish(jobHref: string): Promise<any>;
+  finish(jobHref: string): Promise<JsonAnswer>;
   close(): Promise<void>;
 }
 
 /** The `error` object of an error answer. */
-export const errorOf = (r: { body: any }) => r.body?.error as { message: string; code: string; target?: string };
+export const errorOf = (r: { body: JsonAnswer }) => r.body?.error as { message: string; code: string; target?: string };
 
 export const basic = (user: string, pass: string): string =>
   `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;

@@ -93,7 +93,10 @@ export class SetBuilder {
 
   #cached(key: string, build: () => Bits): Bits {
     let b = this.#cache.get(key);
-    if (b === undefined) this.#cache.set(key, (b = build()));
+    if (b === undefined) {
+      b = build();
+      this.#cache.set(key, b);
+    }
     return b;
   }
 }

@@ -126,7 +126,10 @@ class Engine implements PolicyEngine {
       if (!p.hostNetwork) return;
       const k = ipKey(p.ip);
       let b = hostNetworkByIP.get(k);
-      if (b === undefined) hostNetworkByIP.set(k, (b = new Uint32Array(words)));
+      if (b === undefined) {
+        b = new Uint32Array(words);
+        hostNetworkByIP.set(k, b);
+      }
       setBit(b, i);
     });
     this.#hostNetworkByIP = hostNetworkByIP;
@@ -385,7 +388,9 @@ class Engine implements PolicyEngine {
   diff(other: PolicyEngine, options: DiffOptions = {}): PolicyDiff {
     if (!(other instanceof Engine)) throw new TypeError("diff: the other engine must come from createPolicyEngine");
     const protocols = options.protocols ?? (["TCP", "UDP", "SCTP"] as const);
-    protocols.forEach((p, i) => protocolAt(p, `options.protocols[${i}]`));
+    protocols.forEach((p, i) => {
+      protocolAt(p, `options.protocols[${i}]`);
+    });
     const otherIndex = other.#podIndex;
     const common: [number, number][] = [];
     this.pods.forEach((key, i) => {

@@ -83,14 +83,19 @@ class Tier {
       this.candidates.forEach((c, i) => {
         if (c.exact) exactBits |= 1 << i;
         let k = intern.get(c.key);
-        if (k === undefined) intern.set(c.key, (k = c.key));
+        if (k === undefined) {
+          k = c.key;
+          intern.set(k, k);
+        }
         data.push(k, c.backend, c.ingress, c.rule, c.path);
       });
       data[at + 2] = exactBits;
       return at;
     }
-    const exact = (this.exact = new Map());
-    const prefix = (this.prefix = new Map());
+    const exact = new Map<string, Candidate>();
+    const prefix = new Map<string, Candidate>();
+    this.exact = exact;
+    this.prefix = prefix;
     // Best first, so the first candidate stored under a key is the one to keep.
     for (const c of this.candidates) {
       if (c.exact) {
@@ -158,8 +163,14 @@ class IngressRouter implements Router {
       const skip = (errs: readonly FieldError[]): void => {
         skipped.push({ kind: "Ingress", name: name === "" ? `[${index}]` : key, index, errors: errs });
       };
-      if (errors.length > 0) return skip(errors);
-      if (seen.has(key)) return skip([duplicate(FieldPath.root("metadata").child("name"), name)]);
+      if (errors.length > 0) {
+        skip(errors);
+        return;
+      }
+      if (seen.has(key)) {
+        skip([duplicate(FieldPath.root("metadata").child("name"), name)]);
+        return;
+      }
       seen.add(key);
       valid.push({ ing, key, index });
     });
@@ -180,7 +191,9 @@ class IngressRouter implements Router {
       .map((v) => ({ ...v, time: creationTime(v.ing) }))
       .sort((a, b) => compareTime(a.time, b.time) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const tiers = new Tiers();
-    ranked.forEach((v, rank) => addIngress(tiers, v.ing, v.key, rank));
+    ranked.forEach((v, rank) => {
+      addIngress(tiers, v.ing, v.key, rank);
+    });
     this.#fallback = tiers.fallback;
     // Many tiers share their paths ("/", "/api"): one string each keeps scans in cache.
     const intern = new Map<string, string>();
@@ -332,12 +345,18 @@ class Tiers {
   fallback: Fallback | undefined;
 
   of(host: string): Tier {
-    if (host === "") return (this.hostless ??= new Tier("host-less"));
+    if (host === "") {
+      this.hostless ??= new Tier("host-less");
+      return this.hostless;
+    }
     const wildcard = host.startsWith("*.");
     const map = wildcard ? this.wildcard : this.precise;
     const k = wildcard ? host.slice(2) : host;
     let t = map.get(k);
-    if (t === undefined) map.set(k, (t = new Tier(wildcard ? "wildcard" : "precise")));
+    if (t === undefined) {
+      t = new Tier(wildcard ? "wildcard" : "precise");
+      map.set(k, t);
+    }
     return t;
   }
 }

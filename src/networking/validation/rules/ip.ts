@@ -512,7 +512,7 @@ export function isValidIP(value: string): string[] {
  */
 export function ipForLegacyField(value: string, options: LegacyFieldOptions): string[] {
   const errors: string[] = [];
-  if (options.allowed !== undefined && options.allowed.includes(value)) return errors;
+  if (options.allowed?.includes(value)) return errors;
   const kind = scanIP(value);
   if (kind === 0) {
     errors.push(ipMessages.invalidIP);
@@ -585,7 +585,7 @@ export function isValidCIDR(value: string): string[] {
  */
 export function cidrForLegacyField(value: string, options: LegacyFieldOptions): string[] {
   const errors: string[] = [];
-  if (options.allowed !== undefined && options.allowed.includes(value)) return errors;
+  if (options.allowed?.includes(value)) return errors;
   const kind = scanCIDR(value);
   if (kind === 0) {
     errors.push(ipMessages.invalidCIDR);

@@ -5,7 +5,7 @@ import type {
   LabelSelector,
   LabelSelectorRequirement,
 } from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { type FieldPath } from "../../model/path.js";
+import type { FieldPath } from "../../model/path.js";
 import { forbidden, invalid, required, type FieldError } from "../field-error.js";
 import { isLabelKey, isLabelValue, labelKeyIsValid, labelValueIsValid } from "./names.js";
 

@@ -1,7 +1,7 @@
 // Checks shared by the fields that name another object: an Ingress resource
 // backend, IngressClass parameters, an IPAddress parent.
 
-import { type FieldPath } from "../../model/path.js";
+import type { FieldPath } from "../../model/path.js";
 import { invalid, required, type FieldError } from "../field-error.js";
 import { isDns1123Subdomain, isPathSegmentName } from "./names.js";
 

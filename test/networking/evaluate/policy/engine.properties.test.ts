@@ -316,7 +316,7 @@ describe("policy engine agrees with the reference", () => {
                 const m = engine.matrix({ protocol, port });
                 expect([m.pods, m.protocol, m.port]).toStrictEqual([keys, protocol, port]);
                 let count = 0;
-                keys.forEach((from, i) =>
+                keys.forEach((from, i) => {
                   keys.forEach((to, j) => {
                     const d = referenceEvaluate(cluster, { from: { pod: from }, to: { pod: to }, protocol, port });
                     const cell = `${at} ${from} → ${to}`;
@@ -324,8 +324,8 @@ describe("policy engine agrees with the reference", () => {
                     expect(m.egressAllowed(i, j), `${cell} egress`).toBe(d.egress.verdict !== "denied");
                     expect(m.ingressAllowed(i, j), `${cell} ingress`).toBe(d.ingress.verdict !== "denied");
                     if (d.allowed) count++;
-                  }),
-                );
+                  });
+                });
                 expect(m.countAllowed(), at).toBe(count);
               }
             }

@@ -15,13 +15,14 @@ import {
   type Ingress,
   type IngressBackend,
   type IngressClass,
+  type JsonObject,
   type Route,
   type Router,
 } from "../../../../src/networking/index.js";
 
 // ------------------------------------------------------------------ helpers
 
-type J = Record<string, any>;
+type J = JsonObject;
 
 const CTRL = "example.com/ingress-controller";
 const OTHER = "example.org/other-controller";
