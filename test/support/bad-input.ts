@@ -118,14 +118,12 @@ export function mutate(input: Uint8Array, mutations: readonly Mutation[]): Uint8
   return Uint8Array.from(b);
 }
 
-export let slowest = 0;
 /**
  * decode either returns or throws DecodeError; a result re-encodes stably,
  * and prints as JSON/YAML or throws EncodeError (e.g. an IntOrString of type
  * 7, or a fieldsV1 that is not JSON: Go's marshaller refuses those too).
  */
 export function decodeOrDecodeError(bytes: Uint8Array): void {
-  const t0 = performance.now();
   let result: NetworkingObject | undefined;
   try {
     result = decode(bytes);
@@ -134,7 +132,6 @@ export function decodeOrDecodeError(bytes: Uint8Array): void {
     expect(e.offset).toBeGreaterThanOrEqual(0);
     expect(e.offset).toBeLessThanOrEqual(bytes.length);
   }
-  slowest = Math.max(slowest, performance.now() - t0);
   if (result !== undefined) {
     const again = encode(result);
     expect(hex(encode(decode(again)))).toBe(hex(again));

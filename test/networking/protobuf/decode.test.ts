@@ -13,7 +13,6 @@ import {
   envelopeFieldEnds,
   arbMutation,
   mutate,
-  slowest,
   decodeOrDecodeError,
 } from "../../support/bad-input.js";
 import { hex } from "../../support/bytes.js";
@@ -65,7 +64,6 @@ describe("protobuf: random input", () => {
       }),
       { numRuns: 2000 },
     );
-    expect(slowest).toBeLessThan(5000);
   });
 
   it("random bytes, bare and after a valid envelope head (2000 runs)", () => {

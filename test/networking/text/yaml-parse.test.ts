@@ -207,17 +207,16 @@ describe("parseYamlDocuments: errors are DecodeError with a location", () => {
     expect(decodeError(() => parseYamlDocuments(viaAlias)).reason).toMatch(/nesting/);
   });
 
-  it("stops an alias bomb quickly", () => {
+  it("stops an alias bomb with go-yaml's aliasing guard", () => {
     const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     const names = "abcdefghi";
     for (let i = 1; i < names.length; i++) {
       const prev = names[i - 1] ?? "a";
       lines.push(`${names[i]}: &${names[i]} [${Array(9).fill(`*${prev}`).join(",")}]`);
     }
-    const started = Date.now();
+    // The guard's error is the proof it fired before expanding 9^9 leaves; a hang would hit the test timeout.
     const e = decodeError(() => parseYamlDocuments(lines.join("\n") + "\n"));
-    expect(e.reason).toMatch(/excessive aliasing/);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(e.reason).toBe("document contains excessive aliasing");
   });
 
   it("rejects non-string input with a DecodeError", () => {

@@ -143,18 +143,21 @@ describe("the oracle", () => {
 
   it("an input over the time limit, twice, is a hang; once is not", async () => {
     const stats = new Stats();
+    // A manual clock: a "slow" run moves it by 30 ms, so the verdict does not depend on the machine.
+    let clock = 0;
+    const now = (): number => clock;
     const slow = (): { verdict: "ok" } => {
-      const until = performance.now() + 30;
-      while (performance.now() < until) {
-        // spin
-      }
+      clock += 30;
       return { verdict: "ok" };
     };
-    const f = await runOne(plan, fake, input, 0, stats, { timeLimitMs: 10, maxInputMb: 128 }, slow);
+    const limits = { timeLimitMs: 10, maxInputMb: 128 };
+    const f = await runOne(plan, fake, input, 0, stats, limits, slow, now);
     expect(f?.kind).toBe("hang");
+    expect(f?.detail).toBe("took 30 ms (limit 10 ms), twice");
     let calls = 0;
     const slowOnce = (): { verdict: "ok" } => (calls++ === 0 ? slow() : { verdict: "ok" });
-    expect(await runOne(plan, fake, input, 1, stats, { timeLimitMs: 10, maxInputMb: 128 }, slowOnce)).toBeUndefined();
+    expect(await runOne(plan, fake, input, 1, stats, limits, slowOnce, now)).toBeUndefined();
+    expect(calls).toBe(2);
     expect(stats.row(fake).counts).toMatchObject({ inputs: 2, hang: 1, ok: 1 });
   });
 
