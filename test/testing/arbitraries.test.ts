@@ -23,6 +23,7 @@ import {
   type NetworkingObject,
 } from "../../src/networking/index.js";
 import * as kit from "../../src/testing/index.js";
+import { parseNetwork } from "../../src/testing/addresses.js";
 import * as storageKit from "../../src/testing/storage.js";
 import { checkArbitraryQuality, jsonSize, type Contract } from "./quality.js";
 
@@ -431,6 +432,23 @@ describe("clusterwire/testing arbitraries pass fast-check's quality checks", () 
       },
       runs: 60,
     });
+  });
+
+  it("arbIPBlock keeps IPv4-mapped excepts out of plain IPv6 cidrs, which the API server refuses", () => {
+    // Go reads ::ffff:0:0/96 as an IPv4 network, and IPNet.Contains is false across the two
+    // address lengths, so that except is not a subset of ::/80 (found by a CI-style random seed).
+    const refused = fromJson(
+      policyWith({ ingress: [{ from: [{ ipBlock: { cidr: "::/80", except: ["::ffff:0:0/96"] } }] }] }),
+    );
+    expect(validate(refused).map((e) => e.field)).toEqual(["spec.ingress[0].from[0].ipBlock.except[0]"]);
+    // The bad pairs are rare (2 in 200,000 before the fix, with this seed), so check every
+    // generated block's shape directly rather than through validate().
+    // The kit's parser reads addresses as Go does, so a mapped except parses as family 4.
+    const family = (text: string) => parseNetwork(text)?.family;
+    const bad = fc
+      .sample(kit.arbIPBlock({ family: 6 }), { numRuns: 200_000, seed: 7 })
+      .filter((b) => (b["except"] as string[] | undefined)?.some((x) => family(x) !== family(b["cidr"] as string)));
+    expect(bad).toEqual([]);
   });
 
   it("every exported arbitrary factory is in the catalogue above", () => {
