@@ -14,8 +14,8 @@ import {
   readInt32,
   readInt64,
   readLength as readLengthAt,
+  readString as readStringAt,
   readTag as readTagAt,
-  readUtf8,
   skipValue,
   wireReason,
 } from "./wire.js";
@@ -82,8 +82,13 @@ function readTag(state: DecodeState): number {
 }
 
 /** Reads a length prefix (64-bit, bounded by `end`) and returns where the payload ends. */
+/** How errors name the bound `end`: the whole input, or the message being read. */
+function boundName(state: DecodeState, end: number): string {
+  return end === state.bytes.length ? "input" : "enclosing message";
+}
+
 function readLength(state: DecodeState, end: number): number {
-  return readLengthAt(state.reader, state.bytes, end, end === state.bytes.length ? "input" : "enclosing message");
+  return readLengthAt(state.reader, state.bytes, end, boundName(state, end));
 }
 
 function readMessage(state: DecodeState, plan: Plan, msg: AnyMessage, end: number): AnyMessage {
@@ -172,12 +177,7 @@ function prefixSegment(e: unknown, seg: string, fieldStart: number): unknown {
 
 /** A length-delimited string (readLength takes the common one-byte prefix fast). */
 function readString(state: DecodeState, end: number): string {
-  const r = state.reader;
-  const at = r.pos;
-  const stop = readLength(state, end);
-  const start = r.pos;
-  r.pos = stop;
-  return readUtf8(state.bytes, start, stop, at);
+  return readStringAt(state.reader, state.bytes, end, boundName(state, end));
 }
 
 function readScalar(state: DecodeState, t: ScalarType, end: number): unknown {
