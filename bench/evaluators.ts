@@ -126,7 +126,7 @@ export function runEvaluatorBench(options: {
       "policy: NetworkPolicy decisions, TCP 8080",
       `Cluster: ${shape.namespaces} namespaces, ${n} pods (5% hostNetwork, 10% IPv6), ${cluster.policies.length} policies; engine built in ${buildMs.toFixed(0)} ms (not timed below).`,
       `Checked before timing: engine.evaluate deep-equals the reference on ${pairs.length} sampled pairs (${allowed} allowed), and matrix() agrees.`,
-      `The reference evaluator (test/networking/policy-reference.ts) scans every policy per pair; it is timed on the sampled pairs.`,
+      `The reference evaluator (test/support/policy-reference.ts) scans every policy per pair; it is timed on the sampled pairs.`,
     );
     const matrix = add(
       "policy",

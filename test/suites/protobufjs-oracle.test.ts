@@ -1,4 +1,4 @@
-// Sanity checks for the protobufjs oracle (test/oracle/protobufjs.ts) against the
+// Sanity checks for the protobufjs oracle (test/support/protobufjs.ts) against the
 // upstream Kubernetes compatibility fixtures, plus a cross-check that the oracle
 // and the protobuf-es code in gen/ read every fixture identically.
 

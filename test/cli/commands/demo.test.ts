@@ -17,7 +17,7 @@ describe("demo", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const all = r.stdout.trimEnd().split("\n");
-    // The manifests part ends at its summary; the routes and reach sections follow (test/cli/route.test.ts, reach.test.ts).
+    // The manifests part ends at its summary; the routes and reach sections follow (test/cli/demo/routes.test.ts, reach.test.ts).
     const lines = all.slice(
       0,
       all.findIndex((l) => l.startsWith("routes: ")),
