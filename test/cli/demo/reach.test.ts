@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadExpectations } from "../../../src/cli/demo/expectations.js";
 import { runReachSection } from "../../../src/cli/demo/reach.js";
-import { REPO, cli } from "../../support/cli/harness.js";
+import { REPO, capture, cli } from "../../support/cli/harness.js";
 import { HEADER, grid } from "../../support/cli/shop.js";
 
 // The demo's reach section, against the answers in examples/demo/expected.yaml.
@@ -78,15 +78,3 @@ describe("demo: reach section", () => {
     expect(out.at(-1)).toBe("FAILED: reach 2 tables (128 cells) and 5 connections: 2 differences");
   });
 });
-
-/** An io that captures stdout, with cwd at the repository root. */
-function capture(): {
-  io: { stdout: { write: (c: string | Uint8Array) => void }; stderr: { write: () => void }; cwd: string };
-  out: () => string;
-} {
-  let text = "";
-  return {
-    io: { stdout: { write: (c) => (text += String(c)) }, stderr: { write: () => {} }, cwd: REPO },
-    out: () => text,
-  };
-}

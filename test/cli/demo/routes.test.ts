@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadExpectations } from "../../../src/cli/demo/expectations.js";
 import { runRouteSection } from "../../../src/cli/demo/routes.js";
-import { REPO, cli } from "../../support/cli/harness.js";
+import { REPO, capture, cli } from "../../support/cli/harness.js";
 
 // The demo's routes section, against the answers in examples/demo/expected.yaml.
 
@@ -97,15 +97,3 @@ describe("demo: routes section", () => {
     expect(out.at(-1)).toBe("FAILED: routes 8/9 as expected");
   });
 });
-
-/** An io that captures stdout, with cwd at the repository root. */
-function capture(): {
-  io: { stdout: { write: (c: string | Uint8Array) => void }; stderr: { write: () => void }; cwd: string };
-  out: () => string;
-} {
-  let text = "";
-  return {
-    io: { stdout: { write: (c) => (text += String(c)) }, stderr: { write: () => {} }, cwd: REPO },
-    out: () => text,
-  };
-}

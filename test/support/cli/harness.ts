@@ -48,3 +48,15 @@ export function expectNoStack(r: Result): void {
   expect(r.stderr).not.toMatch(/\n\s+at /);
   expect(r.stderr).not.toContain("internal error");
 }
+
+/** An io that captures stdout (stderr is dropped), with cwd at the repository root: for the demo's sections. */
+export function capture(): {
+  io: { stdout: { write: (c: string | Uint8Array) => void }; stderr: { write: () => void }; cwd: string };
+  out: () => string;
+} {
+  let text = "";
+  return {
+    io: { stdout: { write: (c) => (text += String(c)) }, stderr: { write: () => {} }, cwd: REPO },
+    out: () => text,
+  };
+}
