@@ -3,7 +3,15 @@ export { DecodeError, EncodeError, type DecodeErrorLocation, type DecodeFormat }
 export { decode, type DecodeOptions } from "./protobuf/decode.js";
 export { encode, type EncodeOptions } from "./protobuf/encode.js";
 export { readEnvelope, MAGIC, type Envelope } from "./protobuf/envelope.js";
-export { PROTOBUF_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE, JSON_WATCH_MEDIA_TYPE } from "./model/constants.js";
+export {
+  PROTOBUF_MEDIA_TYPE,
+  PROTOBUF_WATCH_MEDIA_TYPE,
+  JSON_WATCH_MEDIA_TYPE,
+  INGRESS_CLASS_ANNOTATION,
+  DEFAULT_CLASS_ANNOTATION,
+  NAMESPACE_NAME_LABEL,
+  DEFAULT_NAMESPACE,
+} from "./model/constants.js";
 export { DEFAULT_MAX_FRAME_SIZE, type WatchEvent, type WatchEventType } from "./model/watch-event.js";
 export { decodeWatchStream, decodeWatchEvent, encodeWatchEvent, type WatchDecodeOptions } from "./protobuf/watch.js";
 export { fromJson, type FromJsonOptions } from "./text/from-json.js";

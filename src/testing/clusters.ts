@@ -19,6 +19,7 @@
 
 import fc from "fast-check";
 import {
+  NAMESPACE_NAME_LABEL,
   fromJson,
   type ClusterNamespace,
   type ClusterPod,
@@ -56,7 +57,6 @@ export interface ClusterOptions {
   readonly maxPolicies?: number;
 }
 
-export const NAME_LABEL = "kubernetes.io/metadata.name";
 const NAMESPACE_NAMES = ["default", "x", "y", "z"] as const;
 /** Names selectors may ask for: the namespaces plus one that never exists. */
 const NAME_VALUES = [...NAMESPACE_NAMES, "w"];
@@ -297,9 +297,9 @@ const nsSelectorArb: fc.Arbitrary<SelectorPlan> = fc.oneof(
   fc.record({
     labels: fc.oneof(
       fc.constant({}),
-      fc.constantFrom(...NAME_VALUES).map((v) => ({ [NAME_LABEL]: v })),
+      fc.constantFrom(...NAME_VALUES).map((v) => ({ [NAMESPACE_NAME_LABEL]: v })),
     ),
-    exprs: fc.array(exprArb(fc.constant(NAME_LABEL), NAME_VALUES), { maxLength: 1 }),
+    exprs: fc.array(exprArb(fc.constant(NAMESPACE_NAME_LABEL), NAME_VALUES), { maxLength: 1 }),
   }),
 );
 
@@ -523,7 +523,7 @@ const clusterPlanArb = (o: ClusterOptions) =>
             { arbitrary: fc.constantFrom(...NAME_VALUES), weight: 1 },
           ),
         )
-        .map(([labels, name]) => (name === undefined ? labels : { ...labels, [NAME_LABEL]: name })),
+        .map(([labels, name]) => (name === undefined ? labels : { ...labels, [NAMESPACE_NAME_LABEL]: name })),
       { minLength: 4, maxLength: 4 },
     ),
     pods: fc.array(podPlanArb, { minLength: Math.min(o.minPods ?? 2, o.maxPods ?? 7), maxLength: o.maxPods ?? 7 }),

@@ -7,6 +7,7 @@
 
 import fc from "fast-check";
 import {
+  INGRESS_CLASS_ANNOTATION,
   fromJson,
   type Ingress,
   type IngressClass,
@@ -140,7 +141,7 @@ const arbIngress = (s: RoutingSizes): fc.Arbitrary<JsonObject> =>
     .map((g) => {
       const metadata: J = { name: g.name, namespace: g.ns };
       if (g.created !== undefined) metadata["creationTimestamp"] = g.created;
-      if ("annotation" in g.cls) metadata["annotations"] = { "kubernetes.io/ingress.class": g.cls.annotation };
+      if ("annotation" in g.cls) metadata["annotations"] = { [INGRESS_CLASS_ANNOTATION]: g.cls.annotation };
       const spec: J = {};
       if (g.rules.length > 0) spec["rules"] = g.rules;
       // Validation needs rules or a defaultBackend.

@@ -3,7 +3,7 @@
 // API server reports for it, on create and as an update of itself.
 
 import fc from "fast-check";
-import { fromJson, type JsonObject, type NetworkingObject } from "../networking/index.js";
+import { INGRESS_CLASS_ANNOTATION, fromJson, type JsonObject, type NetworkingObject } from "../networking/index.js";
 import {
   familyBits,
   formatCidr,
@@ -37,13 +37,7 @@ import {
   formatLegacyCidr,
   MAX_V6,
 } from "./building-blocks.js";
-import {
-  arbResourceBackend,
-  arbServiceBackend,
-  arbValidJson,
-  INGRESS_CLASS_ANNOTATION,
-  type ValidatedKind,
-} from "./valid-objects.js";
+import { arbResourceBackend, arbServiceBackend, arbValidJson, type ValidatedKind } from "./valid-objects.js";
 
 // ------------------------------------------------------------ targeted invalid objects
 

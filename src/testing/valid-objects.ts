@@ -5,6 +5,7 @@
 
 import fc from "fast-check";
 import {
+  INGRESS_CLASS_ANNOTATION,
   NETWORKING_API_VERSION,
   fromJson,
   type JsonObject,
@@ -76,8 +77,6 @@ function compact(o: Record<string, JsonValue | undefined>): JsonObject {
 }
 
 // ------------------------------------------------------------ Ingress
-
-export const INGRESS_CLASS_ANNOTATION = "kubernetes.io/ingress.class";
 
 export function arbServiceBackend(): fc.Arbitrary<JsonObject> {
   return fc

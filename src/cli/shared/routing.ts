@@ -1,4 +1,5 @@
 import {
+  DEFAULT_NAMESPACE,
   EvaluatorInputError,
   createRouter,
   kindOf,
@@ -101,7 +102,7 @@ export function routerSetup(loaded: LoadedObjects, controller: string | undefine
 function ingressKey(ing: Ingress): string {
   const meta = ing.metadata;
   const name = meta === undefined ? "" : meta.name !== "" ? meta.name : meta.generateName;
-  return `${meta?.namespace || "default"}/${name}`;
+  return `${meta?.namespace || DEFAULT_NAMESPACE}/${name}`;
 }
 
 // ------------------------------------------------------------------ explaining a route

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_NAMESPACE,
   validate,
   type FeatureGates,
   type FieldError,
@@ -36,7 +37,7 @@ export function validateObject(obj: NetworkingObject, settings: ValidateSettings
 export function requestNamespace(obj: NetworkingObject, given: string | undefined): string {
   if (given !== undefined) return given;
   const own = objectMeta(obj)?.namespace ?? "";
-  return own === "" ? "default" : own;
+  return own === "" ? DEFAULT_NAMESPACE : own;
 }
 
 /** The object's metadata, for a kind that has one (not a List). */
