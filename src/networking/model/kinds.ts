@@ -1,7 +1,7 @@
 import type { DescMessage, Message } from "@bufbuild/protobuf";
 import * as net from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import * as meta from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { NETWORKING_API_VERSION, notAKind } from "./kind-names.js";
+import { KIND_NAMES, notAKind } from "./kind-names.js";
 
 /** A top-level kind: what the envelope's apiVersion/kind and JSON's kind/apiVersion name. */
 export interface KindInfo {
@@ -14,25 +14,32 @@ export interface KindInfo {
   readonly namespaced: boolean;
 }
 
-/** Every kind clusterwire decodes and encodes, in registration order. */
-export const KINDS: readonly KindInfo[] = [
-  k("Ingress", net.IngressSchema, false, true),
-  k("IngressList", net.IngressListSchema, true, true),
-  k("IngressClass", net.IngressClassSchema, false, false),
-  k("IngressClassList", net.IngressClassListSchema, true, false),
-  k("NetworkPolicy", net.NetworkPolicySchema, false, true),
-  k("NetworkPolicyList", net.NetworkPolicyListSchema, true, true),
-  k("IPAddress", net.IPAddressSchema, false, false),
-  k("IPAddressList", net.IPAddressListSchema, true, false),
-  k("ServiceCIDR", net.ServiceCIDRSchema, false, false),
-  k("ServiceCIDRList", net.ServiceCIDRListSchema, true, false),
-  // Error responses and ERROR watch events carry a core-group Status.
-  { apiVersion: "v1", kind: "Status", desc: meta.StatusSchema, list: false, namespaced: false },
-];
+/** The generated schema of each kind in KIND_NAMES. */
+const SCHEMAS: Readonly<Record<string, DescMessage>> = {
+  Ingress: net.IngressSchema,
+  IngressList: net.IngressListSchema,
+  IngressClass: net.IngressClassSchema,
+  IngressClassList: net.IngressClassListSchema,
+  NetworkPolicy: net.NetworkPolicySchema,
+  NetworkPolicyList: net.NetworkPolicyListSchema,
+  IPAddress: net.IPAddressSchema,
+  IPAddressList: net.IPAddressListSchema,
+  ServiceCIDR: net.ServiceCIDRSchema,
+  ServiceCIDRList: net.ServiceCIDRListSchema,
+  Status: meta.StatusSchema,
+};
 
-function k(kind: string, desc: DescMessage, list: boolean, namespaced: boolean): KindInfo {
-  return { apiVersion: NETWORKING_API_VERSION, kind, desc, list, namespaced };
-}
+/**
+ * Every kind clusterwire decodes and encodes, in registration order: KIND_NAMES
+ * (where the names, list and namespace facts are stated once) with their schemas.
+ */
+export const KINDS: readonly KindInfo[] = KIND_NAMES.map(({ apiVersion, kind, list, namespaced }) => ({
+  apiVersion,
+  kind,
+  desc: SCHEMAS[kind] as DescMessage,
+  list,
+  namespaced,
+}));
 
 let byTypeName: ReadonlyMap<string, KindInfo> | undefined;
 let byGvk: ReadonlyMap<string, KindInfo> | undefined;
