@@ -799,6 +799,17 @@ function policyRules(o: Obj): { dir: "ingress" | "egress"; peers: "from" | "to";
 }
 
 /** A port entry chosen by `n` (added to a new ingress rule when there is none). */
+/** A policy port whose `port` is one of `values` (numbers out of range or bad names), without endPort. */
+function badPolicyPort(name: string, description: string, values: readonly (number | string)[]): Mutation {
+  return mutation(name, "NetworkPolicy", description, fc.tuple(fc.nat(), fc.constantFrom(...values)), (o, [n, p]) => {
+    const site = policyPortSite(o, n);
+    const port = site.list[site.index] as Obj;
+    port["port"] = p;
+    delete port["endPort"];
+    return err(INVALID, `${site.at}.port`);
+  });
+}
+
 function policyPortSite(o: Obj, n: number): ListSite {
   const sites: ListSite[] = [];
   for (const { dir, rule, i } of policyRules(o)) {
@@ -906,32 +917,8 @@ function networkPolicyMutations(): Mutation[] {
         return err(NOT_SUPPORTED, `${site.at}.protocol`);
       },
     ),
-    mutation(
-      "networkpolicy.port.number-range",
-      K,
-      "§7.2 port outside 1-65535",
-      fc.tuple(fc.nat(), fc.constantFrom(...BAD_POLICY_PORTS)),
-      (o, [n, p]) => {
-        const site = policyPortSite(o, n);
-        const port = site.list[site.index] as Obj;
-        port["port"] = p;
-        delete port["endPort"];
-        return err(INVALID, `${site.at}.port`);
-      },
-    ),
-    mutation(
-      "networkpolicy.port.name",
-      K,
-      '§7.2 named port, one failed sub-rule ("80" is a string)',
-      fc.tuple(fc.nat(), fc.constantFrom(...BAD_PORT_NAMES)),
-      (o, [n, p]) => {
-        const site = policyPortSite(o, n);
-        const port = site.list[site.index] as Obj;
-        port["port"] = p;
-        delete port["endPort"];
-        return err(INVALID, `${site.at}.port`);
-      },
-    ),
+    badPolicyPort("networkpolicy.port.number-range", "§7.2 port outside 1-65535", BAD_POLICY_PORTS),
+    badPolicyPort("networkpolicy.port.name", '§7.2 named port, one failed sub-rule ("80" is a string)', BAD_PORT_NAMES),
     mutation(
       "networkpolicy.port.endPort-with-named-port",
       K,
