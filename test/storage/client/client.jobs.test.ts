@@ -1,47 +1,23 @@
 // StorageClient job handling over real HTTP: 202 + job, back-off polling, failure, timeout,
 // abort, transient poll errors, and redaction of job messages.
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  StorageClient,
-  StorageJobError,
-  StorageJobTimeoutError,
-  StorageProtocolError,
-} from "../../../src/storage/index.js";
+import { describe, expect, it } from "vitest";
+import { StorageJobError, StorageJobTimeoutError, StorageProtocolError } from "../../../src/storage/index.js";
 import type { Job } from "../../../src/storage/codecs/job.js";
 import { StorageApiError } from "../../../src/storage/codecs/errors.js";
 import {
   FAST_JOBS,
   apiError,
   jobAccepted,
-  startServer,
   type Handler,
-  type ScriptedServer,
+  clientFixture,
 } from "../../support/storage/client-test-server.js";
 import { steppedClientClock, type SteppedClientClock } from "../../support/storage/clocks.js";
 
 const PASSWORD = "hunter2-admin";
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
-async function setup(
-  handler: Handler,
-  jobs: object = FAST_JOBS,
-  clock?: SteppedClientClock,
-): Promise<{ client: StorageClient; srv: ScriptedServer }> {
-  server = await startServer(handler);
-  const client = new StorageClient({
-    baseUrl: server.url,
-    username: "admin",
-    password: PASSWORD,
-    allowInsecureHttp: true,
-    jobs,
-    ...(clock === undefined ? {} : { clock }),
-  });
-  return { client, srv: server };
-}
+const start = clientFixture(PASSWORD);
+const setup = (handler: Handler, jobs: object = FAST_JOBS, clock?: SteppedClientClock) =>
+  start(handler, { jobs, ...(clock === undefined ? {} : { clock }) });
 
 /** A job that is `running` for `polls` reads, then ends with `final`. */
 function scriptedJob(uuid: string, polls: number, final: Partial<Job>): Handler {
@@ -214,7 +190,6 @@ describe("jobs", () => {
       return { json: { uuid: "j-t", state: "success" } };
     });
     expect((await client.waitForJob("j-t")).state).toBe("success");
-    await server?.close();
     const { client: c2 } = await setup(() => apiError(404, "4", "entry doesn't exist"));
     const e = await c2.waitForJob("gone").catch((x: unknown) => x);
     expect(e).toBeInstanceOf(StorageApiError);

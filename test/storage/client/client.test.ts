@@ -1,7 +1,7 @@
 // StorageClient core over real HTTP on loopback: auth, query encoding, error mapping, paging,
 // timeouts, abort and redaction.
 import { inspect } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   StorageClient,
   StorageNetworkError,
@@ -10,29 +10,11 @@ import {
   type StorageRequestEvent,
 } from "../../../src/storage/index.js";
 import { StorageApiError, StorageCodecError } from "../../../src/storage/codecs/errors.js";
-import { apiError, startServer, type Handler, type ScriptedServer } from "../../support/storage/client-test-server.js";
+import { apiError, clientFixture, startServer } from "../../support/storage/client-test-server.js";
 
 const PASSWORD = "s3cr3t-pä$$:wörd";
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
-async function setup(
-  handler: Handler,
-  extra: Partial<ConstructorParameters<typeof StorageClient>[0]> = {},
-): Promise<{ client: StorageClient; srv: ScriptedServer }> {
-  server = await startServer(handler);
-  const client = new StorageClient({
-    baseUrl: server.url,
-    username: "admin",
-    password: PASSWORD,
-    allowInsecureHttp: true,
-    ...extra,
-  });
-  return { client, srv: server };
-}
+const setup = clientFixture(PASSWORD);
 
 describe("construction", () => {
   it("refuses plain http unless allowInsecureHttp", () => {

@@ -2,7 +2,7 @@
 // namespaces and quota rules; the codec hook; the software profile, actions, packages,
 // download with progress, multipart upload and history.
 import { inspect } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StorageClient, StorageJobError, type StorageClientOptions } from "../../../src/storage/index.js";
 import type { SoftwareDownloadProgress } from "../../../src/storage/codecs/software.js";
 import { StorageApiError, StorageCodecError } from "../../../src/storage/codecs/errors.js";
@@ -10,34 +10,16 @@ import {
   FAST_JOBS,
   apiError,
   jobAccepted,
-  startServer,
   type Handler,
   type Recorded,
-  type ScriptedServer,
+  clientFixture,
 } from "../../support/storage/client-test-server.js";
 
 const PASSWORD = "cluster-admin-pw";
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
-async function setup(
-  handler: Handler,
-  extra: Partial<StorageClientOptions> = {},
-): Promise<{ client: StorageClient; srv: ScriptedServer }> {
-  server = await startServer(handler);
-  const client = new StorageClient({
-    baseUrl: server.url,
-    username: "admin",
-    password: PASSWORD,
-    allowInsecureHttp: true,
-    jobs: FAST_JOBS,
-    ...extra,
-  });
-  return { client, srv: server };
-}
+const start = clientFixture(PASSWORD);
+const setup = (handler: Handler, extra: Partial<StorageClientOptions> = {}) =>
+  start(handler, { jobs: FAST_JOBS, ...extra });
 
 const line = (r: Recorded): string => `${r.method} ${r.url}`;
 
@@ -343,7 +325,6 @@ describe("software", () => {
     expect(e).toBeInstanceOf(StorageApiError);
     expect(e.message).not.toContain("remote-secret-pw");
     expect(inspect(e, { depth: 10 })).not.toContain("remote-secret-pw");
-    await server?.close();
     const { client: c2 } = await setup((r) =>
       r.method === "POST"
         ? jobAccepted("jf")

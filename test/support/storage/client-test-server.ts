@@ -3,6 +3,8 @@
 import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
+import { StorageClient, type StorageClientOptions } from "../../../src/storage/index.js";
 
 export interface Recorded {
   readonly method: string;
@@ -114,3 +116,32 @@ export function jobAccepted(uuid: string): Reply {
 }
 
 export const FAST_JOBS = { initialIntervalMs: 5, maxIntervalMs: 20, timeoutMs: 5_000 } as const;
+
+/**
+ * The client tests' setup: `start(handler, options?)` starts a scripted server and a StorageClient
+ * for it over plain HTTP, logged in as admin with `password`. Every server started during a test
+ * is closed after it.
+ */
+export function clientFixture(
+  password: string,
+): (
+  handler: Handler,
+  options?: Partial<StorageClientOptions>,
+) => Promise<{ client: StorageClient; srv: ScriptedServer }> {
+  const started: ScriptedServer[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((s) => s.close()));
+  });
+  return async (handler, options = {}) => {
+    const srv = await startServer(handler);
+    started.push(srv);
+    const client = new StorageClient({
+      baseUrl: srv.url,
+      username: "admin",
+      password,
+      allowInsecureHttp: true,
+      ...options,
+    });
+    return { client, srv };
+  };
+}
