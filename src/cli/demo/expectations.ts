@@ -1,9 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from "yaml";
+import { PROTOCOLS } from "../../networking/evaluate/types.js";
 import type { HostTier, Protocol, Route } from "../../networking/index.js";
 import { CliError, EXIT_USAGE, errnoMessage, type CliIO } from "../shared/io.js";
 import { packageRoot } from "../shared/package.js";
+import { ALLOWED_GLYPH, DENIED_GLYPH } from "../shared/reach-text.js";
 
 // The main job's expected answers, read from examples/demo/expected.yaml (see
 // examples/README.md, "demo/"). They are data, written from the rules
@@ -164,8 +166,7 @@ export function parseExpectations(name: string, text: string): DemoExpectations 
 
 const VIAS: readonly Route["via"][] = ["path", "tier-default", "default"];
 const TIERS: readonly HostTier[] = ["precise", "wildcard", "host-less"];
-const PROTOCOLS: readonly Protocol[] = ["TCP", "UDP", "SCTP"];
-const ROW_GLYPHS = /^[✓·]*$/u;
+const ROW_GLYPHS = new RegExp(`^[${ALLOWED_GLYPH}${DENIED_GLYPH}]*$`, "u");
 
 /** Checks nodes of the document and collects located problems; a bad value reads as a placeholder so checking goes on. */
 class Reader {
