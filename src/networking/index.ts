@@ -23,6 +23,7 @@ export {
   type JsonWatchDecodeOptions,
 } from "./text/json-watch.js";
 export { fromYaml, toYaml } from "./text/yaml.js";
+export { splitYamlDocuments, type YamlDocumentText } from "./text/yaml-split.js";
 export type { JsonObject, JsonValue } from "./model/json-value.js";
 export { NETWORKING_API_VERSION } from "./model/kind-names.js";
 export { KINDS, kindOf, lookupKind, type KindInfo, type NetworkingObject } from "./model/kinds.js";

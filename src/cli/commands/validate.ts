@@ -1,42 +1,30 @@
 import { stat } from "node:fs/promises";
-import { basename, join, relative, resolve } from "node:path";
-import {
-  DecodeError,
-  formatFieldError,
-  kindOf,
-  toJsonString,
-  toStatus,
-  type FeatureGates,
-  type FieldError,
-  type NetworkingObject,
-  type Status,
-  ListMetaSchema,
-  StatusSchema,
-  create,
-} from "../../networking/index.js";
+import { resolve } from "node:path";
+import { KINDS, kindOf, type FeatureGates, type NetworkingObject } from "../../networking/index.js";
 import { parseCommandLine, type Command } from "../shared/command.js";
+import { checkFile } from "../shared/document-check.js";
+import { FIELD_VALIDATIONS, readManifestFile, type FieldValidation, type ReadFile } from "../shared/document-reader.js";
 import {
   CliError,
   EXIT_FAILURE,
   EXIT_OK,
   EXIT_USAGE,
-  STDIN_NAME,
-  errnoMessage,
   inputPath,
   readInput,
   usageError,
   type CliIO,
 } from "../shared/io.js";
-import {
-  MANIFEST_KINDS_TEXT,
-  decodeManifest,
-  manifestFormat,
-  skippedDirectoryReason,
-  walkManifests,
-  type DemoItem,
-} from "../shared/manifests.js";
-import { jsonText } from "../shared/render.js";
-import { objectMeta, requestNamespace, validateObject, type ValidateSettings } from "../shared/validation.js";
+import { kindSelector, kindTokens, unknownKinds } from "../shared/kind-selection.js";
+import { version } from "../shared/package.js";
+import { jsonReporter } from "../shared/report-json.js";
+import { junitReporter } from "../shared/report-junit.js";
+import { sarifReporter } from "../shared/report-sarif.js";
+import { textReporter } from "../shared/report-text.js";
+import type { Reporter } from "../shared/reporter.js";
+import type { FileJobSettings } from "../shared/validate-file.js";
+import { runValidation } from "../shared/validate-run.js";
+import { addToSummary, emptySummary, type Summary } from "../shared/verdict.js";
+import type { WalkOptions } from "../shared/walk.js";
 
 const NAME = "validate";
 
@@ -48,28 +36,54 @@ export const FEATURE_GATES = [
 
 const HELP = `Usage: clusterwire validate [options] FILE|DIR|- ...
 
-Validates networking.k8s.io/v1 objects the way the API server does before it
-stores them (v1 defaulting, then the strategy's validation), and prints the
-errors it would return, one per line, worded as the API server words them:
+Validates Kubernetes manifests the way the API server does before it stores
+them, document by document, as kubectl applies them:
 
-  FILE [(document N)] KIND [NAMESPACE/]NAME: FIELD: Invalid value: VALUE: DETAIL
+- networking.k8s.io/v1 objects (Ingress, IngressClass, NetworkPolicy,
+  IPAddress, ServiceCIDR and their Lists) are decoded, defaulted and
+  validated, and the API server's errors are printed, worded as it words
+  them, at the FILE:LINE:COLUMN of the offending field;
+- documents of any other kind (Deployment, Service, ...) are skipped, and
+  named; a v1 List is read item by item;
+- a document that cannot be decoded is an error for that document only;
+  the rest of its file is still checked;
+- files that are not manifests (YAML or JSON without apiVersion or kind,
+  such as package.json or a Helm values file, or an unrendered template)
+  are skipped with a note.
 
-(or Required value, Unsupported value, Forbidden, ...). A valid object gets
-one "...: ok" line; the last line counts everything.
+On create, the API server also refuses an object whose metadata.namespace is
+not the request's (400 BadRequest) or that carries metadata.resourceVersion
+(refused by its storage layer); these are reported as refusals, apart from
+field errors.
+
 Directories are searched recursively for .yaml, .yml, .json, .jsonl and .pb
-files, skipping dot-directories, node_modules and storage/ (storage-API
-files such as inventories, not manifests); a file named on the command line
-is read whatever its extension.
-YAML may hold several documents; JSON holds one object (a List kind is
-validated item by item, with paths items[i]...); .pb holds one k8s\\0 object
-or a protobuf watch stream, and .jsonl is a JSON watch stream: each event's
-object is validated. - reads standard input: protobuf (a k8s\\0 object or a
-watch stream), else YAML or JSON text. Manifests are decoded strictly, as
-kubectl sends them: an unknown or repeated field is a decode error.
+files, skipping dot-directories and node_modules; a file named on the command
+line is read whatever its extension. .pb holds one k8s\\0 object or a
+protobuf watch stream and .jsonl a JSON watch stream: each event's object is
+validated. - reads standard input.
 
 Options:
-  -o, --output text|json  output format (default text); json is one document
-                          with an entry per object (see the README)
+  -o, --output FORMAT     text (default): a line per finding and a summary;
+                          json: a result per document (see the README);
+                          junit: JUnit XML for CI test reports;
+                          sarif: SARIF 2.1.0 for code-scanning UIs
+  --field-validation MODE as the API server's fieldValidation: Strict (the
+                          default, kubectl's): an unknown or repeated field
+                          is a decode error; Warn: they are warnings and the
+                          object is validated; Ignore: they are dropped
+  --kinds LIST            validate only these kinds (Ingress, or
+                          networking.k8s.io/v1/Ingress; a kind selects its
+                          List too); others are skipped. Repeatable
+  --skip-kinds LIST       skip these kinds. Repeatable
+  --include GLOB          in directories, read only files whose path under
+                          the directory matches (e.g. 'deploy/**'). Repeatable
+  --exclude GLOB          in directories, leave out matching files and
+                          directories (e.g. '**/templates/**'). Repeatable
+  --non-manifests skip|error
+                          what a file that is not a manifest is (default skip)
+  --jobs N|auto           worker threads for large runs (default auto: one
+                          per CPU, at most 8; 1: none). Output order is the
+                          input order whatever N is
   --old FILE              validate an update of the object stored as FILE
                           (as kubectl get -o yaml shows it, resourceVersion
                           included); takes one input object of the same kind
@@ -80,22 +94,31 @@ Options:
                           ${FEATURE_GATES.join(", ")}
   --namespace NS          the request namespace (default: each object's own
                           metadata.namespace, else "default")
-  -q, --quiet             print only the errors: no ok lines, and no summary
-                          when every object is valid
+  -q, --quiet             print only what needs fixing: no ok or skipped
+                          lines, and no summary when nothing does
   -h, --help              show this help
 
-Exit status: 0 every object is valid, 1 an object is invalid, 2 usage error,
-or an input that cannot be read or decoded (the others are still validated).
+On a terminal, a progress line is shown on stderr for runs over a second.
+
+Exit status:
+  0  every networking object is valid (skipped documents do not count)
+  1  an object is invalid or refused, or a document or file cannot be
+     decoded (or is not a manifest, with --non-manifests error)
+  2  usage error, or an input path given cannot be read
 
 Examples:
   clusterwire validate examples
-  clusterwire validate examples/invalid/netpol-bad-rules.yaml
-  clusterwire validate --output json examples/invalid
+  clusterwire validate --exclude '**/charts/**' -o junit . > report.xml
+  clusterwire validate -o sarif deploy > clusterwire.sarif
+  clusterwire validate --field-validation Warn --kinds Ingress manifests/
   clusterwire validate --old stored.yaml changed.yaml`;
+
+type Output = "text" | "json" | "junit" | "sarif";
+const OUTPUTS: readonly Output[] = ["text", "json", "junit", "sarif"];
 
 export const validateCommand: Command = {
   name: NAME,
-  summary: "check objects as the API server validates them, with its error messages",
+  summary: "check manifests as the API server validates them, with its error messages",
   help: HELP,
   async run(args, io) {
     const parsed = parseCommandLine(
@@ -108,6 +131,13 @@ export const validateCommand: Command = {
         "feature-gates": { type: "string", multiple: true },
         namespace: { type: "string" },
         quiet: { type: "boolean", short: "q" },
+        "field-validation": { type: "string" },
+        kinds: { type: "string", multiple: true },
+        "skip-kinds": { type: "string", multiple: true },
+        include: { type: "string", multiple: true },
+        exclude: { type: "string", multiple: true },
+        "non-manifests": { type: "string" },
+        jobs: { type: "string" },
       },
       args,
       io,
@@ -115,6 +145,7 @@ export const validateCommand: Command = {
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
     const output = parseOutput(values.output);
+    const quiet = values.quiet === true;
     const featureGates = parseFeatureGates(values["feature-gates"] ?? []);
     if (values.subresource !== undefined && values.subresource !== "status") {
       throw usageError(`--subresource must be status, got ${JSON.stringify(values.subresource)}`, NAME);
@@ -124,30 +155,84 @@ export const validateCommand: Command = {
     }
     if (values.namespace !== undefined && values.namespace === "")
       throw usageError("--namespace must not be empty", NAME);
-    const paths = positionals.length === 0 ? [inputPath(io, undefined, NAME)] : positionals;
-    if (paths.filter((p) => p === "-").length > 1) throw usageError("- (standard input) can be given only once", NAME);
-    const old = values.old === undefined ? undefined : await readOld(io, values.old);
-
-    const loaded = await loadInputs(io, paths);
-    checkUpdate(old, values.old ?? "", values.subresource, loaded.items);
-    const settings: ValidateSettings = {
+    const kinds = kindTokens(values.kinds ?? []);
+    const unknown = unknownKinds(kinds);
+    if (unknown.length > 0) {
+      throw usageError(
+        `--kinds: ${unknown.join(", ")} is not a kind clusterwire validates; kinds: ${KINDS.filter((k) => !k.list)
+          .map((k) => k.kind)
+          .join(", ")}`,
+        NAME,
+      );
+    }
+    const settings: FileJobSettings = {
+      fieldValidation: parseFieldValidation(values["field-validation"]),
+      nonManifests: parseNonManifests(values["non-manifests"]),
       featureGates,
-      ...(old !== undefined ? { old } : {}),
-      ...(values.subresource === "status" ? { subresource: "status" as const } : {}),
+      kinds,
+      skipKinds: kindTokens(values["skip-kinds"] ?? []),
       ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
     };
-    const report = buildReport(loaded, settings);
-    for (const f of loaded.failures) io.stderr.write(`clusterwire: ${f.file}: ${f.message}\n`);
-    io.stdout.write(
-      output === "json" ? renderJson(report, values.quiet === true) : renderText(report, values.quiet === true),
-    );
-    return report.summary.unreadable > 0 ? EXIT_USAGE : report.summary.invalid > 0 ? EXIT_FAILURE : EXIT_OK;
+    const jobs = parseJobs(values.jobs);
+    const paths = positionals.length === 0 ? [inputPath(io, undefined, NAME)] : positionals;
+    if (paths.filter((p) => p === "-").length > 1) throw usageError("- (standard input) can be given only once", NAME);
+    const reporter = makeReporter(output, quiet);
+
+    if (values.old !== undefined) {
+      const old = await readOld(io, values.old);
+      const summary = await validateUpdate(io, paths, settings, old, values.old, values.subresource, reporter);
+      return summary.invalid > 0 || summary.errors > 0 ? EXIT_FAILURE : EXIT_OK;
+    }
+    const walk: WalkOptions = {
+      ...(values.include !== undefined ? { include: values.include } : {}),
+      ...(values.exclude !== undefined ? { exclude: values.exclude } : {}),
+    };
+    const result = await runValidation(io, paths, walk, settings, reporter, jobs === undefined ? {} : { jobs });
+    if (result.missing > 0) return EXIT_USAGE;
+    return result.summary.invalid > 0 || result.summary.errors > 0 ? EXIT_FAILURE : EXIT_OK;
   },
 };
 
-function parseOutput(value: string | undefined): "text" | "json" {
-  if (value === undefined || value === "text" || value === "json") return value ?? "text";
-  throw usageError(`--output must be text or json, got ${JSON.stringify(value)}`, NAME);
+function makeReporter(output: Output, quiet: boolean): Reporter {
+  switch (output) {
+    case "text":
+      return textReporter({ quiet });
+    case "json":
+      return jsonReporter({ quiet });
+    case "junit":
+      return junitReporter();
+    case "sarif":
+      return sarifReporter({ toolVersion: version() });
+  }
+}
+
+function parseOutput(value: string | undefined): Output {
+  if (value === undefined) return "text";
+  if ((OUTPUTS as readonly string[]).includes(value)) return value as Output;
+  throw usageError(`--output must be one of ${OUTPUTS.join(", ")}, got ${JSON.stringify(value)}`, NAME);
+}
+
+/** Strict, Warn or Ignore, in any case, as kubectl's --validate takes strict, warn and ignore. */
+function parseFieldValidation(value: string | undefined): FieldValidation {
+  if (value === undefined) return "Strict";
+  const found = FIELD_VALIDATIONS.find((v) => v.toLowerCase() === value.toLowerCase());
+  if (found !== undefined) return found;
+  throw usageError(
+    `--field-validation must be one of ${FIELD_VALIDATIONS.join(", ")}, got ${JSON.stringify(value)}`,
+    NAME,
+  );
+}
+
+function parseNonManifests(value: string | undefined): "skip" | "error" {
+  if (value === undefined || value === "skip" || value === "error") return value ?? "skip";
+  throw usageError(`--non-manifests must be skip or error, got ${JSON.stringify(value)}`, NAME);
+}
+
+/** --jobs N (1 to 64) or auto; undefined means auto. */
+function parseJobs(value: string | undefined): number | undefined {
+  if (value === undefined || value === "auto") return undefined;
+  if (/^\d{1,2}$/.test(value) && Number(value) >= 1 && Number(value) <= 64) return Number(value);
+  throw usageError(`--jobs must be auto or a whole number from 1 to 64, got ${JSON.stringify(value)}`, NAME);
 }
 
 /**
@@ -187,97 +272,90 @@ function parseGoBool(s: string): boolean | undefined {
   return undefined;
 }
 
-// ---- reading the inputs ----
-
-interface Failure {
-  readonly file: string;
-  readonly message: string;
-  readonly error?: DecodeError;
-}
-
-interface Loaded {
-  readonly items: DemoItem[];
-  readonly failures: Failure[];
-  /** Files read (or attempted), for the summary. */
-  readonly files: number;
-}
-
-async function loadInputs(io: CliIO, paths: readonly string[]): Promise<Loaded> {
-  const items: DemoItem[] = [];
-  const failures: Failure[] = [];
-  let files = 0;
-  const loadFile = async (file: string): Promise<void> => {
-    files++;
-    try {
-      const input = await readInput(io, file);
-      const found = await decodeManifest(input, manifestFormat(input.name, input.bytes), { strict: true });
-      if (found.length === 0) failures.push({ file: input.name, message: "no object found (empty input)" });
-      items.push(...found);
-    } catch (e) {
-      failures.push(failure(file === "-" ? STDIN_NAME : file, e));
-    }
-  };
-  for (const path of paths) {
-    if (path === "-") {
-      await loadFile(path);
-      continue;
-    }
-    const abs = resolve(io.cwd ?? process.cwd(), path);
-    let isDir: boolean;
-    try {
-      isDir = (await stat(abs)).isDirectory();
-    } catch (e) {
-      files++;
-      failures.push({ file: path, message: `cannot read: ${errnoMessage(e)}` });
-      continue;
-    }
-    if (!isDir) {
-      await loadFile(path);
-      continue;
-    }
-    let found: string[];
-    const skipped: string[] = [];
-    try {
-      found = await walkManifests(abs, skipped);
-      for (const s of skipped)
-        io.stderr.write(
-          `clusterwire: skipped ${join(path, relative(abs, s))}/: ${skippedDirectoryReason(basename(s))}\n`,
-        );
-    } catch (e) {
-      failures.push({ file: path, message: `cannot read directory: ${errnoMessage(e)}` });
-      continue;
-    }
-    if (found.length === 0) failures.push({ file: path, message: `no ${MANIFEST_KINDS_TEXT} files found` });
-    for (const f of found) await loadFile(join(path, relative(abs, f)));
-  }
-  return { items, failures, files };
-}
-
-function failure(file: string, e: unknown): Failure {
-  if (e instanceof DecodeError) return { file, message: e.message, error: e };
-  // readInput and asText say `<file>: why`; the file is printed separately.
-  if (e instanceof CliError)
-    return { file, message: e.message.startsWith(`${file}: `) ? e.message.slice(file.length + 2) : e.message };
-  throw e;
-}
-
 /** The stored object for --old: exactly one object, read leniently (the server may store fields this version does not know). */
 async function readOld(io: CliIO, path: string): Promise<NetworkingObject> {
   if (path === "-") throw usageError("--old must name a file, not standard input", NAME);
   const input = await readInput(io, path);
-  let objects: DemoItem[];
-  try {
-    objects = await decodeManifest(input, manifestFormat(input.name, input.bytes), { strict: false });
-  } catch (e) {
-    const f = failure(input.name, e);
-    throw new CliError(`--old ${input.name}: ${f.message}`, EXIT_USAGE);
+  const read = await readManifestFile(input, { fieldValidation: "Ignore" });
+  const failed = read.documents.find((d) => d.type === "failed");
+  if (failed?.type === "failed") {
+    const at =
+      failed.failure.position !== undefined
+        ? `${failed.failure.position.line}:${failed.failure.position.column}: `
+        : "";
+    throw new CliError(`--old ${input.name}:${at === "" ? " " : at}${failed.failure.message}`, EXIT_USAGE);
   }
+  const objects = read.documents.filter((d) => d.type === "object");
   const [first] = objects;
   if (objects.length !== 1 || first === undefined || first.event !== undefined) {
-    const what = first?.event !== undefined ? "a watch stream" : `${objects.length} objects`;
+    const what =
+      read.notManifest !== undefined
+        ? "no Kubernetes object"
+        : first?.event !== undefined
+          ? "a watch stream"
+          : `${objects.length} networking objects`;
     throw usageError(`--old ${input.name}: holds ${what}; give the one stored object`, NAME);
   }
   return first.object;
+}
+
+/**
+ * Validates an update: the inputs hold one networking object (other kinds
+ * are skipped as ever), checked against the stored one.
+ */
+async function validateUpdate(
+  io: CliIO,
+  paths: readonly string[],
+  settings: FileJobSettings,
+  old: NetworkingObject,
+  oldPath: string,
+  subresource: string | undefined,
+  reporter: Reporter,
+): Promise<Summary> {
+  const inputs: { name: string; read: ReadFile }[] = [];
+  for (const path of paths) {
+    if (path !== "-" && (await isDirectory(io, path)))
+      throw usageError(
+        `--old compares one object with its stored version: give a file, not the directory ${path}`,
+        NAME,
+      );
+    const input = await readInput(io, path);
+    const select = kindSelector(settings.kinds, settings.skipKinds);
+    inputs.push({
+      name: input.name,
+      read: await readManifestFile(input, {
+        fieldValidation: settings.fieldValidation,
+        ...(select !== undefined ? { select } : {}),
+      }),
+    });
+  }
+  const objects = inputs.flatMap(({ name, read }) =>
+    read.documents.flatMap((d) => (d.type === "object" ? [{ file: name, object: d.object }] : [])),
+  );
+  checkUpdate(old, oldPath, subresource, objects);
+  let summary = emptySummary();
+  io.stdout.write(reporter.start());
+  for (const { name, read } of inputs) {
+    const verdicts = checkFile(name, read, {
+      featureGates: settings.featureGates,
+      nonManifests: settings.nonManifests,
+      old,
+      ...(subresource === "status" ? { subresource: "status" as const } : {}),
+      ...(settings.namespace !== undefined ? { namespace: settings.namespace } : {}),
+    });
+    summary = addToSummary(summary, verdicts);
+    io.stdout.write(reporter.file(verdicts));
+  }
+  io.stdout.write(reporter.end(summary));
+  return summary;
+}
+
+async function isDirectory(io: CliIO, path: string): Promise<boolean> {
+  try {
+    return (await stat(resolve(io.cwd ?? process.cwd(), path))).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Kinds served with a /status subresource that has its own validation. */
@@ -285,12 +363,11 @@ const STATUS_KINDS = ["Ingress", "ServiceCIDR"];
 
 /** The update checks validate() would otherwise throw a TypeError for, as usage errors. */
 function checkUpdate(
-  old: NetworkingObject | undefined,
+  old: NetworkingObject,
   oldPath: string,
   subresource: string | undefined,
-  items: readonly DemoItem[],
+  items: readonly { file: string; object: NetworkingObject }[],
 ): void {
-  if (old === undefined) return;
   if (items.length > 1) {
     throw usageError(
       `--old compares one object with its stored version, but the inputs hold ${items.length} objects`,
@@ -319,177 +396,4 @@ function checkUpdate(
 
 function article(word: string): string {
   return /^[AEIOU]/.test(word) ? "an" : "a";
-}
-
-// ---- the report ----
-
-interface Entry {
-  readonly item: DemoItem;
-  /** Set when the API server refuses the request before validating (400 BadRequest). */
-  readonly rejected?: string;
-  readonly kind: string;
-  /** The request namespace for namespaced kinds, else undefined. */
-  readonly namespace: string | undefined;
-  /** metadata.name, or undefined for Lists and Status. */
-  readonly name: string | undefined;
-  readonly errors: readonly FieldError[];
-}
-
-interface Summary {
-  readonly files: number;
-  readonly objects: number;
-  readonly valid: number;
-  readonly invalid: number;
-  readonly errors: number;
-  readonly unreadable: number;
-}
-
-interface Report {
-  readonly entries: readonly Entry[];
-  readonly failures: readonly Failure[];
-  readonly summary: Summary;
-}
-
-/** The API server's words when the body names another namespace than the URL (handlers/rest.go). */
-export const NAMESPACE_MISMATCH =
-  "the namespace of the provided object does not match the namespace sent on the request";
-
-function buildReport(loaded: Loaded, settings: ValidateSettings): Report {
-  const entries = loaded.items.map((item): Entry => {
-    const info = kindOf(item.object);
-    const meta = objectMeta(item.object);
-    const base = { item, kind: info.kind, name: meta?.name };
-    const own = meta?.namespace ?? "";
-    if (info.namespaced && settings.namespace !== undefined && own !== "" && own !== settings.namespace) {
-      // Refused before validation runs, so there are no field errors to show.
-      return { ...base, namespace: own, rejected: NAMESPACE_MISMATCH, errors: [] };
-    }
-    return {
-      ...base,
-      namespace: info.namespaced && !info.list ? requestNamespace(item.object, settings.namespace) : undefined,
-      errors: validateObject(item.object, settings),
-    };
-  });
-  const invalid = entries.filter((e) => !isValid(e));
-  return {
-    entries,
-    failures: loaded.failures,
-    summary: {
-      files: loaded.files,
-      objects: entries.length,
-      valid: entries.length - invalid.length,
-      invalid: invalid.length,
-      errors: invalid.reduce((n, e) => n + e.errors.length + (e.rejected !== undefined ? 1 : 0), 0),
-      unreadable: loaded.failures.length,
-    },
-  };
-}
-
-/** `examples/x.yaml (document 2) NetworkPolicy shop/web`: where each line starts. */
-function describeEntry(e: Entry): string {
-  const { item } = e;
-  const where =
-    item.event !== undefined
-      ? ` (event ${(item.index ?? 0) + 1} ${item.event})`
-      : item.index !== undefined
-        ? ` (document ${item.index + 1})`
-        : "";
-  let ref = "";
-  if (e.name !== undefined) {
-    const meta = objectMeta(item.object);
-    const name =
-      e.name !== ""
-        ? e.name
-        : meta !== undefined && meta.generateName !== ""
-          ? `${meta.generateName}(generated)`
-          : "(no name)";
-    ref = e.namespace === undefined ? ` ${name}` : ` ${e.namespace}/${name}`;
-  }
-  return `${item.file}${where} ${e.kind}${ref}`;
-}
-
-function renderText(report: Report, quiet: boolean): string {
-  const lines: string[] = [];
-  for (const e of report.entries) {
-    const head = describeEntry(e);
-    if (e.rejected !== undefined) {
-      lines.push(`${head}: BadRequest: ${e.rejected}`);
-      continue;
-    }
-    if (e.errors.length === 0) {
-      if (!quiet) lines.push(`${head}: ok`);
-      continue;
-    }
-    for (const err of e.errors) lines.push(`${head}: ${formatFieldError(err)}`);
-  }
-  const s = report.summary;
-  if (!quiet || s.invalid > 0 || s.unreadable > 0) lines.push(summaryLine(s));
-  return lines.map((l) => `${l}\n`).join("");
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/** `12 objects: 9 valid, 3 invalid (7 errors) in 5 files[; 1 unreadable]`. */
-export function summaryLine(s: Summary): string {
-  const unreadable = s.unreadable === 0 ? "" : `; ${s.unreadable} unreadable`;
-  return `${plural(s.objects, "object")}: ${s.valid} valid, ${s.invalid} invalid (${plural(s.errors, "error")}) in ${plural(s.files, "file")}${unreadable}`;
-}
-
-function renderJson(report: Report, quiet: boolean): string {
-  const objects = report.entries
-    .filter((e) => !quiet || !isValid(e))
-    .map((e) => ({
-      file: e.item.file,
-      document: (e.item.index ?? 0) + 1,
-      ...(e.item.event !== undefined ? { event: e.item.event } : {}),
-      kind: e.kind,
-      namespace: e.namespace ?? null,
-      name: e.name ?? null,
-      valid: isValid(e),
-      ...(e.rejected !== undefined ? { rejected: { reason: "BadRequest", message: e.rejected } } : {}),
-      errors: e.errors.map((err) => ({
-        type: err.type,
-        field: err.field,
-        path: err.path,
-        badValue: err.badValue,
-        detail: err.detail,
-        message: formatFieldError(err),
-      })),
-      ...(isValid(e) ? {} : { status: JSON.parse(toJsonString(statusOf(e))) as unknown }),
-    }));
-  const unreadable = report.failures.map((f) => ({
-    file: f.file,
-    message: f.message,
-    ...(f.error !== undefined ? decodeLocation(f.error) : {}),
-  }));
-  return `${jsonText({ objects, unreadable, summary: report.summary })}\n`;
-}
-
-function isValid(e: Entry): boolean {
-  return e.rejected === undefined && e.errors.length === 0;
-}
-
-/** The response body the API server sends for a refused object: 422 Invalid, or 400 BadRequest. */
-function statusOf(e: Entry): Status {
-  if (e.rejected === undefined) return toStatus(e.item.object, e.errors);
-  return create(StatusSchema, {
-    metadata: create(ListMetaSchema),
-    status: "Failure",
-    message: e.rejected,
-    reason: "BadRequest",
-    code: 400,
-  });
-}
-
-function decodeLocation(e: DecodeError): Record<string, unknown> {
-  return {
-    format: e.format,
-    reason: e.reason,
-    ...(e.document !== undefined ? { document: e.document } : {}),
-    ...(e.line !== undefined ? { line: e.line, column: e.column ?? 1 } : {}),
-    ...(e.offset !== undefined ? { offset: e.offset } : {}),
-    ...(e.path !== undefined && e.path !== "" ? { field: e.path } : {}),
-  };
 }

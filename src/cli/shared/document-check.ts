@@ -1,0 +1,189 @@
+import {
+  ListMetaSchema,
+  StatusSchema,
+  create,
+  formatFieldError,
+  kindOf,
+  lookupKind,
+  toJsonString,
+  toStatus,
+  type FieldError,
+  type NetworkingObject,
+  type Status,
+} from "../../networking/index.js";
+import { renderField, type ObjectDocument, type ReadDocument, type ReadFile } from "./document-reader.js";
+import { objectMeta, requestNamespace, validateObject, type ValidateSettings } from "./validation.js";
+import type { FileVerdicts, Refusal, Verdict, VerdictFieldError } from "./verdict.js";
+
+// From documents read to verdicts: each networking object validated as the
+// API server would on create (or update), with the refusals it makes before
+// and after validation.
+
+export interface CheckSettings extends ValidateSettings {
+  /** What a file that is not a manifest is: a note (skip, the default) or an error. */
+  readonly nonManifests?: "skip" | "error";
+}
+
+/** The API server's words when the body names another namespace than the URL (handlers/rest.go). */
+export const NAMESPACE_MISMATCH =
+  "the namespace of the provided object does not match the namespace sent on the request";
+
+/** The storage layer's refusal of a create that carries a resourceVersion (apiserver storage errors). */
+export const RESOURCE_VERSION_ON_CREATE = "resourceVersion should not be set on objects to be created";
+
+export function checkFile(file: string, read: ReadFile, settings: CheckSettings): FileVerdicts {
+  if (read.notManifest !== undefined) {
+    const status = settings.nonManifests === "error" ? "error" : "skipped";
+    const verdict: Verdict =
+      status === "error"
+        ? { file, status, errors: [], refusals: [], warnings: [], failure: { message: read.notManifest } }
+        : { file, status, errors: [], refusals: [], warnings: [], reason: read.notManifest };
+    return { file, verdicts: [verdict] };
+  }
+  return { file, verdicts: read.documents.map((d) => checkDocument(file, d, settings)) };
+}
+
+function where(file: string, d: ReadDocument): Pick<Verdict, "file" | "document" | "item" | "event" | "line"> {
+  return {
+    file,
+    ...(d.document !== undefined ? { document: d.document } : {}),
+    ...(d.item !== undefined ? { item: d.item } : {}),
+    ...(d.event !== undefined ? { event: d.event } : {}),
+    ...(d.line !== undefined ? { line: d.line } : {}),
+  };
+}
+
+function checkDocument(file: string, d: ReadDocument, settings: CheckSettings): Verdict {
+  const at = where(file, d);
+  const identity = (x: {
+    apiVersion?: string;
+    kind?: string;
+    name?: string;
+    namespace?: string;
+  }): Partial<Verdict> => ({
+    ...(x.apiVersion !== undefined ? { apiVersion: x.apiVersion } : {}),
+    ...(x.kind !== undefined ? { kind: x.kind } : {}),
+    ...(x.namespace !== undefined ? { namespace: x.namespace } : {}),
+    ...(x.name !== undefined ? { name: x.name } : {}),
+  });
+  switch (d.type) {
+    case "other": {
+      const reason =
+        lookupKind(d.apiVersion, d.kind) !== undefined
+          ? "not selected by --kinds or --skip-kinds"
+          : `${d.apiVersion} ${d.kind} is not a networking.k8s.io/v1 kind`;
+      return { ...at, ...identity(d), status: "skipped", errors: [], refusals: [], warnings: [], reason };
+    }
+    case "failed":
+      return { ...at, ...identity(d), status: "error", errors: [], refusals: [], warnings: [], failure: d.failure };
+    case "object":
+      return checkObject(at, d, settings);
+  }
+}
+
+function checkObject(at: Pick<Verdict, "file">, d: ObjectDocument, settings: CheckSettings): Verdict {
+  const obj = d.object;
+  const info = kindOf(obj);
+  const meta = objectMeta(obj);
+  const own = meta?.namespace ?? "";
+  const namespace = info.namespaced && !info.list ? requestNamespace(obj, settings.namespace) : undefined;
+  const name =
+    meta === undefined
+      ? undefined
+      : meta.name !== ""
+        ? meta.name
+        : meta.generateName !== ""
+          ? `${meta.generateName}(generated)`
+          : "(no name)";
+  const base = {
+    ...at,
+    apiVersion: info.apiVersion,
+    kind: info.kind,
+    ...(namespace !== undefined ? { namespace } : {}),
+    ...(name !== undefined ? { name } : {}),
+    warnings: d.warnings,
+  };
+  if (info.namespaced && settings.namespace !== undefined && own !== "" && own !== settings.namespace) {
+    // Refused before validation runs, so there are no field errors to show.
+    const refusal: Refusal = {
+      code: 400,
+      reason: "BadRequest",
+      message: NAMESPACE_MISMATCH,
+      field: "metadata.namespace",
+      ...positioned(d, ["metadata", "namespace"]),
+    };
+    return { ...base, status: "invalid", errors: [], refusals: [refusal], response: refusalStatus(refusal) };
+  }
+  const fieldErrors = validateObject(obj, settings);
+  const errors = fieldErrors.map((e) => verdictError(e, d));
+  // The storage layer refuses a create with a resourceVersion after validation passed.
+  // Watch events are objects the server already stored, not requests to create them.
+  const refusals = settings.old === undefined && d.event === undefined ? resourceVersionRefusals(d) : [];
+  const status = errors.length > 0 || refusals.length > 0 ? "invalid" : "valid";
+  const response =
+    fieldErrors.length > 0
+      ? statusJson(toStatus(obj, fieldErrors))
+      : refusals[0] !== undefined
+        ? refusalStatus(refusals[0])
+        : undefined;
+  return { ...base, status, errors, refusals, ...(response !== undefined ? { response } : {}) };
+}
+
+function verdictError(e: FieldError, d: ObjectDocument): VerdictFieldError {
+  return {
+    type: e.type,
+    field: e.field,
+    badValue: e.badValue,
+    detail: e.detail,
+    message: formatFieldError(e),
+    ...positioned(d, e.path),
+  };
+}
+
+function positioned(d: ObjectDocument, path: readonly (string | number)[]): { position?: Position } {
+  const position = d.locate(path);
+  return position !== undefined ? { position } : {};
+}
+
+type Position = NonNullable<VerdictFieldError["position"]>;
+
+/** metadata.resourceVersion set on an object to create (each item of a List, which kubectl creates one by one). */
+function resourceVersionRefusals(d: ObjectDocument): Refusal[] {
+  const obj = d.object;
+  const items: [NetworkingObject, (string | number)[]][] =
+    "items" in obj ? obj.items.map((o, i) => [o as NetworkingObject, ["items", i]]) : [[obj, []]];
+  const out: Refusal[] = [];
+  for (const [item, prefix] of items) {
+    const rv =
+      objectMeta(item) === undefined
+        ? ""
+        : ((item as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? "");
+    if (rv === "") continue;
+    const path = [...prefix, "metadata", "resourceVersion"];
+    out.push({
+      code: 500,
+      reason: "",
+      message: RESOURCE_VERSION_ON_CREATE,
+      field: renderField(path),
+      ...positioned(d, path),
+    });
+  }
+  return out;
+}
+
+/** The Status body for a refusal: 400 BadRequest, or the 500 the API server makes of a plain storage error. */
+function refusalStatus(r: Refusal): unknown {
+  return statusJson(
+    create(StatusSchema, {
+      metadata: create(ListMetaSchema),
+      status: "Failure",
+      message: r.message,
+      reason: r.reason,
+      code: r.code,
+    }),
+  );
+}
+
+function statusJson(s: Status): unknown {
+  return JSON.parse(toJsonString(s)) as unknown;
+}

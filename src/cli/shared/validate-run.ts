@@ -1,0 +1,169 @@
+import { existsSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { STDIN_NAME, errnoMessage, readInput, type CliIO } from "./io.js";
+import { runInOrder, type Executor } from "./ordered-pool.js";
+import { progressLine } from "./progress.js";
+import type { Reporter } from "./reporter.js";
+import { validateBytes, validateFile, type FileJob, type FileJobSettings } from "./validate-file.js";
+import { addToSummary, emptySummary, type FileVerdicts, type Summary } from "./verdict.js";
+import { walkTree, type WalkOptions } from "./walk.js";
+import { workerExecutor } from "./worker-executor.js";
+
+// A whole `clusterwire validate` run: the inputs walked lazily, files checked
+// on worker threads when there are enough of them, and each file's verdicts
+// written in input order as soon as they are known.
+
+/** A file to check, standard input, or an input path that could not be read. */
+type Job =
+  | ({ readonly type: "file" } & FileJob)
+  | { readonly type: "stdin" }
+  | { readonly type: "missing"; readonly display: string; readonly message: string };
+
+export interface RunOptions {
+  /** Worker threads: 0 or 1 checks files on the main thread; default: one per CPU, at most 8. */
+  readonly jobs?: number;
+  /** The worker entry point; default: validate-worker.js next to this module (absent when running from source). */
+  readonly workerUrl?: URL;
+  /** Fewer files than this are checked on the main thread, as starting workers would cost more. */
+  readonly workerThreshold?: number;
+}
+
+export interface RunResult {
+  readonly summary: Summary;
+  /** Input paths given on the command line that could not be read. */
+  readonly missing: number;
+}
+
+export const DEFAULT_WORKER_THRESHOLD = 64;
+const MAX_DEFAULT_JOBS = 8;
+
+export function defaultJobs(): number {
+  return Math.min(availableParallelism(), MAX_DEFAULT_JOBS);
+}
+
+export async function runValidation(
+  io: CliIO,
+  paths: readonly string[],
+  walk: WalkOptions,
+  settings: FileJobSettings,
+  reporter: Reporter,
+  options: RunOptions = {},
+): Promise<RunResult> {
+  let missing = 0;
+  const notes: string[] = [];
+  async function* jobs(): AsyncGenerator<Job> {
+    for (const path of paths) {
+      if (path === "-") {
+        yield { type: "stdin" };
+        continue;
+      }
+      const abs = resolve(io.cwd ?? process.cwd(), path);
+      let isDir: boolean;
+      try {
+        isDir = (await stat(abs)).isDirectory();
+      } catch (e) {
+        missing++;
+        yield { type: "missing", display: path, message: `cannot read: ${errnoMessage(e)}` };
+        continue;
+      }
+      if (!isDir) {
+        yield { type: "file", path: abs, display: path };
+        continue;
+      }
+      let found = 0;
+      try {
+        for await (const f of walkTree(abs, path, walk, (d, e) =>
+          notes.push(`${d}: cannot read directory: ${errnoMessage(e)}`),
+        )) {
+          found++;
+          yield { type: "file", ...f };
+        }
+      } catch (e) {
+        missing++;
+        yield { type: "missing", display: path, message: `cannot read directory: ${errnoMessage(e)}` };
+        continue;
+      }
+      if (found === 0)
+        notes.push(
+          `${path}: no .yaml, .yml, .json, .jsonl or .pb files found${walk.include !== undefined || walk.exclude !== undefined ? " (after --include and --exclude)" : ""}`,
+        );
+    }
+  }
+
+  const inline = async (job: Job): Promise<FileVerdicts> => {
+    switch (job.type) {
+      case "file":
+        return validateFile(job, settings);
+      case "stdin": {
+        const input = await readInput(io, "-");
+        return validateBytes(STDIN_NAME, input.bytes, settings);
+      }
+      case "missing":
+        return {
+          file: job.display,
+          verdicts: [
+            {
+              file: job.display,
+              status: "error",
+              errors: [],
+              refusals: [],
+              warnings: [],
+              failure: { message: job.message },
+            },
+          ],
+        };
+    }
+  };
+
+  // Look ahead: a small run is done on this thread, as starting workers costs more than it saves.
+  const source = jobs();
+  const ahead: Job[] = [];
+  const threshold = options.workerThreshold ?? DEFAULT_WORKER_THRESHOLD;
+  const threads = options.jobs ?? defaultJobs();
+  const url = options.workerUrl ?? new URL("./validate-worker.js", import.meta.url);
+  const useWorkers = threads > 1 && existsSync(fileURLToPath(url));
+  let exhausted = false;
+  if (useWorkers) {
+    while (ahead.length < threshold) {
+      const next = await source.next();
+      if (next.done === true) {
+        exhausted = true;
+        break;
+      }
+      ahead.push(next.value);
+    }
+  }
+  async function* all(): AsyncGenerator<Job> {
+    yield* ahead;
+    if (!exhausted) yield* source;
+  }
+  const pool = useWorkers && !exhausted ? workerExecutor<FileJob, FileVerdicts>(url, threads, settings) : undefined;
+  const executor: Executor<Job, FileVerdicts> = {
+    run: (job) =>
+      pool !== undefined && job.type === "file" ? pool.run({ path: job.path, display: job.display }) : inline(job),
+    close: async () => pool?.close(),
+  };
+
+  const progress = progressLine(io.stderr);
+  let summary = emptySummary();
+  io.stdout.write(reporter.start());
+  try {
+    // Without workers a few files are still read at once, so reading overlaps checking.
+    await runInOrder(all(), executor, { concurrency: pool !== undefined ? threads : 4 }, (result) => {
+      summary = addToSummary(summary, result);
+      io.stdout.write(reporter.file(result));
+      progress.update(
+        `validating: ${summary.files} files, ${summary.documents} documents, ${summary.invalid} invalid, ${summary.errors} errors`,
+      );
+    });
+  } finally {
+    progress.done();
+    await executor.close();
+  }
+  io.stdout.write(reporter.end(summary));
+  for (const n of notes) io.stderr.write(`clusterwire: ${n}\n`);
+  return { summary, missing };
+}

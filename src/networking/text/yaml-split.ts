@@ -1,0 +1,66 @@
+import { DecodeError } from "../model/errors.js";
+
+/** One document of a YAML stream, as kubectl's reader cuts it, and where it starts. */
+export interface YamlDocumentText {
+  /** The document's text, without its separator line. */
+  readonly text: string;
+  /** 1-based line of the stream where `text` starts. */
+  readonly line: number;
+  /** Character offset of the stream where `text` starts. */
+  readonly offset: number;
+  /**
+   * Set when the separator line that ends this document is not one kubectl
+   * accepts (`--- foo`): kubectl stops reading the stream there.
+   */
+  readonly separatorError?: DecodeError;
+}
+
+/**
+ * Splits a multi-document YAML stream the way kubectl and the API machinery
+ * reader do (apimachinery util/yaml YAMLReader), before any YAML parsing: a
+ * line that starts with `---` ends the document; only spaces or a `#`
+ * comment may follow the dashes. Documents holding nothing are left out.
+ * Line breaks are `\n` (a `\r` before it belongs to the break), as Go's
+ * bufio line reader takes them.
+ *
+ * Cutting by lines, not by parsing, is what lets one malformed document be
+ * reported while the others are still read, as kubectl applies them.
+ */
+export function splitYamlDocuments(text: string): YamlDocumentText[] {
+  const out: YamlDocumentText[] = [];
+  let start = 0;
+  let startLine = 1;
+  let lineNo = 1;
+  let at = 0;
+  const flush = (end: number, separatorError?: DecodeError): void => {
+    if (end > start) {
+      const doc = text.slice(start, end);
+      out.push(
+        separatorError === undefined
+          ? { text: doc, line: startLine, offset: start }
+          : { text: doc, line: startLine, offset: start, separatorError },
+      );
+    } else if (separatorError !== undefined) {
+      out.push({ text: "", line: startLine, offset: start, separatorError });
+    }
+  };
+  while (at < text.length) {
+    const nl = text.indexOf("\n", at);
+    const next = nl < 0 ? text.length : nl + 1;
+    if (text.startsWith("---", at)) {
+      const lineEnd = nl < 0 ? text.length : nl > at && text[nl - 1] === "\r" ? nl - 1 : nl;
+      const rest = text.slice(at + 3, lineEnd).trim();
+      const error =
+        rest !== "" && !rest.startsWith("#")
+          ? new DecodeError("yaml", `invalid Yaml document separator: ${rest}`, { line: lineNo, column: 1, offset: at })
+          : undefined;
+      flush(at, error);
+      start = next;
+      startLine = lineNo + 1;
+    }
+    at = next;
+    lineNo++;
+  }
+  flush(text.length);
+  return out;
+}
