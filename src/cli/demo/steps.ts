@@ -23,13 +23,9 @@ import {
   readInput,
   type CliIO,
 } from "../shared/io.js";
-import {
-  MANIFEST_KINDS_TEXT,
-  decodeManifest,
-  manifestFormat,
-  walkManifests,
-  type DemoItem,
-} from "../shared/manifests.js";
+import { decodeManifest, walkManifests, type DemoItem } from "../shared/manifests.js";
+import { MANIFEST_KINDS_TEXT } from "../shared/walk.js";
+import { manifestFormat } from "../shared/manifest-format.js";
 import { validateObject } from "../shared/validation.js";
 
 // The main job's first section: every manifest under the demo directory

@@ -11,7 +11,14 @@ import {
   type NetworkingObject,
   type Status,
 } from "../../networking/index.js";
-import { renderField, type ObjectDocument, type ReadDocument, type ReadFile } from "./document-reader.js";
+import {
+  renderField,
+  type FailedDocument,
+  type ObjectDocument,
+  type OtherDocument,
+  type ReadDocument,
+  type ReadFile,
+} from "./document-reader.js";
 import { objectMeta, requestNamespace, validateObject, type ValidateSettings } from "./validation.js";
 import type { FileVerdicts, Refusal, Verdict, VerdictFieldError } from "./verdict.js";
 
@@ -32,15 +39,16 @@ export const NAMESPACE_MISMATCH =
 export const RESOURCE_VERSION_ON_CREATE = "resourceVersion should not be set on objects to be created";
 
 export function checkFile(file: string, read: ReadFile, settings: CheckSettings): FileVerdicts {
-  if (read.notManifest !== undefined) {
-    const status = settings.nonManifests === "error" ? "error" : "skipped";
-    const verdict: Verdict =
-      status === "error"
-        ? { file, status, errors: [], refusals: [], warnings: [], failure: { message: read.notManifest } }
-        : { file, status, errors: [], refusals: [], warnings: [], reason: read.notManifest };
-    return { file, verdicts: [verdict] };
-  }
+  if (read.notManifest !== undefined)
+    return { file, verdicts: [notManifestVerdict(file, read.notManifest, settings.nonManifests ?? "skip")] };
   return { file, verdicts: read.documents.map((d) => checkDocument(file, d, settings)) };
+}
+
+/** The verdict on a whole file that is not a manifest: a skip with its note, or an error. */
+export function notManifestVerdict(file: string, note: string, as: "skip" | "error"): Verdict {
+  return as === "error"
+    ? { file, status: "error", errors: [], refusals: [], warnings: [], failure: { message: note } }
+    : { file, status: "skipped", errors: [], refusals: [], warnings: [], reason: note };
 }
 
 function where(file: string, d: ReadDocument): Pick<Verdict, "file" | "document" | "item" | "event" | "line"> {
@@ -53,31 +61,45 @@ function where(file: string, d: ReadDocument): Pick<Verdict, "file" | "document"
   };
 }
 
-function checkDocument(file: string, d: ReadDocument, settings: CheckSettings): Verdict {
-  const at = where(file, d);
-  const identity = (x: {
-    apiVersion?: string;
-    kind?: string;
-    name?: string;
-    namespace?: string;
-  }): Partial<Verdict> => ({
+function identity(x: { apiVersion?: string; kind?: string; name?: string; namespace?: string }): Partial<Verdict> {
+  return {
     ...(x.apiVersion !== undefined ? { apiVersion: x.apiVersion } : {}),
     ...(x.kind !== undefined ? { kind: x.kind } : {}),
     ...(x.namespace !== undefined ? { namespace: x.namespace } : {}),
     ...(x.name !== undefined ? { name: x.name } : {}),
-  });
+  };
+}
+
+/** The verdict on a document that is not checked: another kind, or one not selected. */
+export function skippedVerdict(file: string, d: OtherDocument): Verdict {
+  const reason =
+    lookupKind(d.apiVersion, d.kind) !== undefined
+      ? "not selected by --kinds or --skip-kinds"
+      : `${d.apiVersion} ${d.kind} is not a networking.k8s.io/v1 kind`;
+  return { ...where(file, d), ...identity(d), status: "skipped", errors: [], refusals: [], warnings: [], reason };
+}
+
+/** The verdict on a document that cannot be decoded. */
+export function failedVerdict(file: string, d: FailedDocument): Verdict {
+  return {
+    ...where(file, d),
+    ...identity(d),
+    status: "error",
+    errors: [],
+    refusals: [],
+    warnings: [],
+    failure: d.failure,
+  };
+}
+
+function checkDocument(file: string, d: ReadDocument, settings: CheckSettings): Verdict {
   switch (d.type) {
-    case "other": {
-      const reason =
-        lookupKind(d.apiVersion, d.kind) !== undefined
-          ? "not selected by --kinds or --skip-kinds"
-          : `${d.apiVersion} ${d.kind} is not a networking.k8s.io/v1 kind`;
-      return { ...at, ...identity(d), status: "skipped", errors: [], refusals: [], warnings: [], reason };
-    }
+    case "other":
+      return skippedVerdict(file, d);
     case "failed":
-      return { ...at, ...identity(d), status: "error", errors: [], refusals: [], warnings: [], failure: d.failure };
+      return failedVerdict(file, d);
     case "object":
-      return checkObject(at, d, settings);
+      return checkObject(where(file, d), d, settings);
   }
 }
 

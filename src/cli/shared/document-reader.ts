@@ -13,7 +13,7 @@ import { fromParsedYaml } from "../../networking/text/from-json.js";
 import { DuplicateKey, locatePath, parseJsonText } from "../../networking/text/json-parse.js";
 import { locateYamlPath, parseYamlDocuments } from "../../networking/text/yaml-parse.js";
 import { hasMagic, type Input } from "./io.js";
-import { manifestFormat } from "./manifests.js";
+import { manifestFormat } from "./manifest-format.js";
 import type { DecodeFailure, Position, Warning } from "./verdict.js";
 
 // Reading one manifest file document by document, as kubectl reads a file it

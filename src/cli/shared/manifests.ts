@@ -1,7 +1,6 @@
-import { readdir, stat } from "node:fs/promises";
-import { extname, join, relative, resolve } from "node:path";
+import { readFile, readdir, stat } from "node:fs/promises";
+import { extname, join, resolve } from "node:path";
 import {
-  DecodeError,
   decode,
   decodeJsonWatchStream,
   decodeWatchStream,
@@ -14,9 +13,7 @@ import {
 import {
   CliError,
   EXIT_USAGE,
-  STDIN_NAME,
   asText,
-  detectFormat,
   errnoMessage,
   hasMagic,
   readInput,
@@ -24,6 +21,12 @@ import {
   type CliIO,
   type Input,
 } from "./io.js";
+import { failedVerdict, notManifestVerdict, skippedVerdict } from "./document-check.js";
+import { readManifestFile } from "./document-reader.js";
+import { verdictLines } from "./report-text.js";
+import type { Verdict } from "./verdict.js";
+import { MANIFEST_EXTENSIONS, MANIFEST_KINDS_TEXT, walkTree } from "./walk.js";
+import type { ManifestFormat } from "./manifest-format.js";
 
 // Finding and reading manifest files, shared by demo, validate, route and reach.
 
@@ -41,11 +44,6 @@ export interface DemoItem {
   /** For protobuf input: the bytes the object (or its whole watch frame) came from. */
   readonly original?: Uint8Array;
 }
-
-export const MANIFEST_EXTENSIONS: ReadonlySet<string> = new Set([".yaml", ".yml", ".json", ".pb", ".jsonl"]);
-
-/** What `walkManifests` picks up, for messages. */
-export const MANIFEST_KINDS_TEXT = ".yaml, .yml, .json, .jsonl or .pb";
 
 /**
  * Directories a walk never enters: node_modules; storage/, which holds
@@ -88,28 +86,6 @@ export async function walkManifests(dir: string, skipped?: string[]): Promise<st
     else if (e.isFile() && MANIFEST_EXTENSIONS.has(extname(e.name).toLowerCase())) out.push(path);
   }
   return out;
-}
-
-/**
- * How a manifest is read:
- * - `pb`: one k8s\0 object, or (without the magic) a protobuf watch stream;
- * - `jsonl`: a JSON watch stream;
- * - `json`: one JSON object (a List kind counts as one);
- * - `yaml`: a YAML stream, one object per non-empty document.
- */
-export type ManifestFormat = "pb" | "jsonl" | "json" | "yaml";
-
-/**
- * Picks how to read a manifest: the k8s\0 magic first, then the extension,
- * then the content. Text never starts with a NUL byte, while a protobuf watch
- * stream does (its big-endian frame length is under 16 MiB), so that is how a
- * watch stream on stdin is recognised.
- */
-export function manifestFormat(name: string, bytes: Uint8Array): ManifestFormat {
-  if (hasMagic(bytes)) return "pb";
-  if (extname(name).toLowerCase() === ".jsonl") return "jsonl";
-  if (bytes[0] === 0x00) return "pb";
-  return detectFormat(name, bytes);
 }
 
 export interface LoadOptions {
@@ -184,9 +160,11 @@ export interface LoadedObjects {
 
 /**
  * Reads manifests from files, directories (walked as validate walks them)
- * and stdin, strictly; List kinds are expanded into their items. Every
- * input that cannot be read or decoded is reported, then the whole load
- * fails with exit 2: an answer built on part of the inputs could be wrong.
+ * and stdin, strictly, document by document as validate reads them: other
+ * kinds and files that are not manifests are passed over with validate's
+ * skip notes (unless quiet), and List kinds are expanded into their items.
+ * Every document that cannot be read or decoded is reported, then the whole
+ * load fails with exit 2: an answer built on part of the inputs could be wrong.
  */
 export async function loadManifestObjects(
   io: CliIO,
@@ -198,37 +176,51 @@ export async function loadManifestObjects(
   const objects: SourcedObject[] = [];
   const watchEvents: string[] = [];
   const failures: string[] = [];
-  const loadFile = async (file: string): Promise<void> => {
+  const note = (v: Verdict): void => {
+    if (!quiet) for (const line of verdictLines(v, false)) io.stderr.write(`clusterwire: ${line}\n`);
+  };
+  const loadFile = async (file: string, abs?: string): Promise<void> => {
+    let input: Input;
     try {
-      const input = await readInput(io, file);
-      const items = await decodeManifest(input, manifestFormat(input.name, input.bytes), { strict: true });
-      if (items.length === 0) failures.push(`${input.name}: no object found (empty input)`);
-      for (const item of items) {
-        const where =
-          item.event !== undefined
-            ? `${item.file} (event ${(item.index ?? 0) + 1})`
-            : item.index !== undefined
-              ? `${item.file} (document ${item.index + 1})`
-              : item.file;
-        if (item.event !== undefined) {
-          watchEvents.push(where);
-          continue;
-        }
-        const info = kindOf(item.object);
-        if (info.list && "items" in item.object) {
-          item.object.items.forEach((o, i) => {
-            objects.push({ object: o as NetworkingObject, source: `${where} items[${i}]` });
-          });
-        } else {
-          objects.push({ object: item.object, source: where });
-        }
-      }
+      input =
+        abs === undefined ? await readInput(io, file) : { name: file, bytes: new Uint8Array(await readFile(abs)) };
     } catch (e) {
-      const name = file === "-" ? STDIN_NAME : file;
-      if (e instanceof DecodeError) failures.push(`${name}: ${e.message}`);
-      else if (e instanceof CliError)
-        failures.push(e.message.startsWith(`${name}: `) ? e.message : `${name}: ${e.message}`);
-      else throw e;
+      failures.push(e instanceof CliError ? e.message : `${file}: cannot read: ${errnoMessage(e)}`);
+      return;
+    }
+    const read = await readManifestFile(input, { fieldValidation: "Strict" });
+    if (read.notManifest !== undefined) {
+      note(notManifestVerdict(input.name, read.notManifest, "skip"));
+      return;
+    }
+    const several = read.documents.length > 1;
+    for (const d of read.documents) {
+      if (d.type === "other") {
+        note(skippedVerdict(input.name, d));
+        continue;
+      }
+      if (d.type === "failed") {
+        failures.push(verdictLines(failedVerdict(input.name, d), false).join("; "));
+        continue;
+      }
+      const where =
+        d.event !== undefined
+          ? `${input.name} (event ${d.document ?? 0})`
+          : several && d.document !== undefined
+            ? `${input.name} (document ${d.document})`
+            : input.name;
+      if (d.event !== undefined) {
+        watchEvents.push(where);
+        continue;
+      }
+      const info = kindOf(d.object);
+      if (info.list && "items" in d.object) {
+        d.object.items.forEach((o, i) => {
+          objects.push({ object: o as NetworkingObject, source: `${where} items[${i}]` });
+        });
+      } else {
+        objects.push({ object: d.object, source: d.item !== undefined ? `${where} items[${d.item}]` : where });
+      }
     }
   };
   for (const path of paths) {
@@ -248,22 +240,19 @@ export async function loadManifestObjects(
       await loadFile(path);
       continue;
     }
-    const skipped: string[] = [];
-    let found: string[];
+    let found = 0;
     try {
-      found = await walkManifests(abs, skipped);
+      for await (const f of walkTree(abs, path, {}, (d, e) =>
+        failures.push(`${d}: cannot read directory: ${errnoMessage(e)}`),
+      )) {
+        found++;
+        await loadFile(f.display, f.path);
+      }
     } catch (e) {
       failures.push(`${path}: cannot read directory: ${errnoMessage(e)}`);
       continue;
     }
-    if (!quiet) {
-      for (const s of skipped) {
-        const rel = join(path, relative(abs, s));
-        io.stderr.write(`clusterwire: skipped ${rel}/: ${skippedDirectoryReason(s.slice(s.lastIndexOf("/") + 1))}\n`);
-      }
-    }
-    if (found.length === 0) failures.push(`${path}: no ${MANIFEST_KINDS_TEXT} files found`);
-    for (const f of found) await loadFile(join(path, relative(abs, f)));
+    if (found === 0) failures.push(`${path}: no ${MANIFEST_KINDS_TEXT} files found`);
   }
   if (failures.length > 0) {
     for (const f of failures.slice(0, -1)) io.stderr.write(`clusterwire: ${f}\n`);

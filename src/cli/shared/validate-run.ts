@@ -9,7 +9,7 @@ import { progressLine } from "./progress.js";
 import type { Reporter } from "./reporter.js";
 import { validateBytes, validateFile, type FileJob, type FileJobSettings } from "./validate-file.js";
 import { addToSummary, emptySummary, type FileVerdicts, type Summary } from "./verdict.js";
-import { walkTree, type WalkOptions } from "./walk.js";
+import { MANIFEST_KINDS_TEXT, walkTree, type WalkOptions } from "./walk.js";
 import { workerExecutor } from "./worker-executor.js";
 
 // A whole `clusterwire validate` run: the inputs walked lazily, files checked
@@ -88,7 +88,7 @@ export async function runValidation(
       }
       if (found === 0)
         notes.push(
-          `${path}: no .yaml, .yml, .json, .jsonl or .pb files found${walk.include !== undefined || walk.exclude !== undefined ? " (after --include and --exclude)" : ""}`,
+          `${path}: no ${MANIFEST_KINDS_TEXT} files found${walk.include !== undefined || walk.exclude !== undefined ? " (after --include and --exclude)" : ""}`,
         );
     }
   }

@@ -10,6 +10,9 @@ import picomatch from "picomatch";
 /** What a walk picks up: YAML, JSON, JSON watch streams and protobuf. */
 export const MANIFEST_EXTENSIONS: ReadonlySet<string> = new Set([".yaml", ".yml", ".json", ".pb", ".jsonl"]);
 
+/** The same, for messages. */
+export const MANIFEST_KINDS_TEXT = ".yaml, .yml, .json, .jsonl or .pb";
+
 /** Directories never entered: dependencies, not a project's manifests. Dot-directories are skipped too. */
 const NEVER_ENTERED: ReadonlySet<string> = new Set(["node_modules"]);
 
