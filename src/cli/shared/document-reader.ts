@@ -268,7 +268,16 @@ class TextReader {
         const w = locateYamlPath(text, index, path);
         return w.line === undefined ? undefined : { line: w.line + line - 1, column: w.column ?? 1 };
       };
-      out.push(...this.classify(value, { document, line: locate([])?.line ?? line }, locate, [], text, index));
+      out.push(
+        ...this.classify(
+          value,
+          { document, line: values.length === 1 ? firstContentLine(text, line) : (locate([])?.line ?? line) },
+          locate,
+          [],
+          text,
+          index,
+        ),
+      );
     });
   }
 
@@ -495,6 +504,19 @@ function failureOf(e: unknown): DecodeFailure {
     };
   }
   throw e;
+}
+
+/**
+ * The first line of a document that holds content (not blank, a comment or a
+ * directive): where the document starts for a reader, found without parsing.
+ */
+function firstContentLine(text: string, line: number): number {
+  let n = line;
+  for (const l of text.split("\n", 200)) {
+    if (!/^\s*(#.*)?\r?$/.test(l) && !l.startsWith("%")) return n;
+    n++;
+  }
+  return line;
 }
 
 /** A failure found in a document that starts at `line` of its file. */
