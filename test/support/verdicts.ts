@@ -14,6 +14,7 @@ import {
   type VerdictFieldError,
 } from "../../src/cli/shared/verdict.js";
 import type { FieldErrorType } from "../../src/networking/index.js";
+import { FIELD_ERROR_TYPES } from "./field-error-types.js";
 
 /** A verdict with no problems; `over` sets the rest. */
 export function verdict(file: string, over: Partial<Verdict> & Pick<Verdict, "status">): Verdict {
@@ -30,6 +31,7 @@ const LIST = "deploy/lists/ingress list.yaml";
 const WATCH = "captures/watch.pb";
 const JSON_WATCH = "captures/wätch 😀.json";
 const BROKEN = "deploy/broken.yaml";
+const SHOP_WEB = { apiVersion: "networking.k8s.io/v1", kind: "Ingress", namespace: "shop", name: "web" } as const;
 
 /**
  * Five files: every status; field errors and refusals with and without
@@ -43,10 +45,7 @@ export const SAMPLE: readonly FileVerdicts[] = [
       verdict(SHOP, {
         document: 1,
         line: 1,
-        apiVersion: "networking.k8s.io/v1",
-        kind: "Ingress",
-        namespace: "shop",
-        name: "web",
+        ...SHOP_WEB,
         status: "invalid",
         errors: [
           fieldError("FieldValueInvalid", "spec.rules[0].host", "Invalid value: \"*\": must start with '*.'", {
@@ -135,19 +134,13 @@ export const SAMPLE: readonly FileVerdicts[] = [
       verdict(WATCH, {
         document: 1,
         event: "ADDED",
-        apiVersion: "networking.k8s.io/v1",
-        kind: "Ingress",
-        namespace: "shop",
-        name: "web",
+        ...SHOP_WEB,
         status: "valid",
       }),
       verdict(WATCH, {
         document: 3,
         event: "MODIFIED",
-        apiVersion: "networking.k8s.io/v1",
-        kind: "Ingress",
-        namespace: "shop",
-        name: "web",
+        ...SHOP_WEB,
         status: "invalid",
         errors: [
           fieldError("FieldValueNotSupported", "spec.rules[0].http.paths[0].pathType", 'Unsupported value: "Any"'),
@@ -188,19 +181,6 @@ export const SAMPLE: readonly FileVerdicts[] = [
     verdicts: [verdict(BROKEN, { status: "skipped", reason: "not a Kubernetes manifest: no apiVersion or kind" })],
   },
   { file: "deploy/empty.yaml", verdicts: [] },
-];
-
-export const FIELD_ERROR_TYPES: readonly FieldErrorType[] = [
-  "FieldValueRequired",
-  "FieldValueInvalid",
-  "FieldValueNotSupported",
-  "FieldValueForbidden",
-  "FieldValueTooLong",
-  "FieldValueTooMany",
-  "FieldValueDuplicate",
-  "FieldValueNotFound",
-  "FieldValueTypeInvalid",
-  "InternalError",
 ];
 
 /** Text that breaks careless writers: markup, CDATA ends, controls, lone surrogates (low first, so joined they stay lone), astral characters. */

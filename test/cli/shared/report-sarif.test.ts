@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { wellFormed } from "../../../src/cli/shared/reporter.js";
 import { artifactLocation, sarifReporter } from "../../../src/cli/shared/report-sarif.js";
 import type { FileVerdicts } from "../../../src/cli/shared/verdict.js";
-import { anyFiles, anyText, FIELD_ERROR_TYPES, render, SAMPLE, verdict } from "../../support/verdicts.js";
+import { FIELD_ERROR_TYPES } from "../../support/field-error-types.js";
+import { anyFiles, anyText, render, SAMPLE, verdict } from "../../support/verdicts.js";
 
 // The SARIF output parsed as JSON and checked against the official SARIF
 // 2.1.0 schema (test/support/sarif/README.md), formats included; then what
