@@ -28,22 +28,12 @@ import {
   NETWORKING_KINDS,
   type ValidatedKind,
 } from "../../../src/testing/index.js";
+import { FIELD_ERROR_TYPES } from "../../support/field-error-types.js";
 
 const OVERRIDE = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "");
 const runs = (n: number): number => (Number.isInteger(OVERRIDE) && OVERRIDE > 0 ? OVERRIDE : n);
 
-const ERROR_TYPES = new Set([
-  "FieldValueRequired",
-  "FieldValueInvalid",
-  "FieldValueNotSupported",
-  "FieldValueForbidden",
-  "FieldValueTooLong",
-  "FieldValueTooMany",
-  "FieldValueDuplicate",
-  "FieldValueNotFound",
-  "FieldValueTypeInvalid",
-  "InternalError",
-]);
+const ERROR_TYPES = new Set<string>(FIELD_ERROR_TYPES);
 
 /** field.Path.String(): names joined with ".", indexes as "[i]". */
 function render(path: readonly (string | number)[]): string {
