@@ -23,9 +23,9 @@ import {
   readInput,
   type CliIO,
 } from "../shared/io.js";
-import { decodeManifest, walkManifests, type DemoItem } from "../shared/manifests.js";
-import { MANIFEST_KINDS_TEXT } from "../shared/walk.js";
-import { manifestFormat } from "../shared/manifest-format.js";
+import { readManifestFile } from "../shared/document-reader.js";
+import type { DemoItem } from "../shared/manifests.js";
+import { MANIFEST_KINDS_TEXT, walkTree } from "../shared/walk.js";
 import { validateObject } from "../shared/validation.js";
 
 // The main job's first section: every manifest under the demo directory
@@ -155,27 +155,33 @@ export async function runDemo(io: CliIO, dir: string, steps: readonly DemoStep[]
   const root = resolve(io.cwd ?? process.cwd(), dir);
   let files: string[];
   try {
-    files = (await walkManifests(root)).map((abs) => relative(root, abs));
+    files = [];
+    for await (const f of walkTree(root, dir)) files.push(relative(root, f.path));
   } catch (e) {
     throw new CliError(`${dir}: cannot read directory: ${errnoMessage(e)}`, EXIT_USAGE);
   }
   if (files.length === 0) throw new CliError(`${dir}: no ${MANIFEST_KINDS_TEXT} files found`, EXIT_USAGE);
 
-  io.stdout.write(
-    `clusterwire demo: ${files.length} files in ${dir} (steps: ${steps.map((s) => s.name).join(", ")})\n`,
-  );
   const items: DemoItem[] = [];
   const failures: FileFailure[] = [];
+  let manifests = 0;
   for (const rel of files) {
     const file = join(dir, rel);
     try {
       const found = await load(io, file, rel);
+      if (found === undefined) continue;
+      manifests++;
       if (found.length === 0) failures.push({ file, message: "no objects in file" });
       items.push(...found);
     } catch (e) {
+      manifests++;
       failures.push({ file, message: e instanceof CliError ? e.message.replace(`${file}: `, "") : describeError(e) });
     }
   }
+  const skipped = files.length - manifests;
+  io.stdout.write(
+    `clusterwire demo: ${manifests} manifest files in ${dir}${skipped === 0 ? "" : ` (${skipped} other files are not manifests)`} (steps: ${steps.map((s) => s.name).join(", ")})\n`,
+  );
 
   const rows: { cells: string[]; results: StepResult[] }[] = items.map((item) => ({
     cells: [
@@ -206,15 +212,49 @@ export async function runDemo(io: CliIO, dir: string, steps: readonly DemoStep[]
   const fileNote =
     failures.length === 0 ? "" : `; ${failures.length} ${failures.length === 1 ? "file" : "files"} failed to load`;
   io.stdout.write(
-    `${ok ? "ok" : "FAILED"}: ${rows.length} objects from ${files.length} files; ${tallies.join("; ")}${fileNote}\n`,
+    `${ok ? "ok" : "FAILED"}: ${rows.length} objects from ${manifests} files; ${tallies.join("; ")}${fileNote}\n`,
   );
   return ok ? EXIT_OK : EXIT_FAILURE;
 }
 
-/** Reads one file into items, in strict mode; codec errors propagate as DecodeError. */
-async function load(io: CliIO, file: string, rel: string): Promise<DemoItem[]> {
+/**
+ * Reads one file into items, strictly, as validate reads it. A file that is
+ * not a manifest (the demo's own expectations, a cluster description) or a
+ * document of another kind gives no items; a document that cannot be decoded
+ * fails the file with its location.
+ */
+async function load(io: CliIO, file: string, rel: string): Promise<DemoItem[] | undefined> {
   const input = await readInput(io, file);
-  return decodeManifest(input, manifestFormat(file, input.bytes), { strict: true, relative: rel });
+  const read = await readManifestFile(input, { fieldValidation: "Strict" });
+  if (read.notManifest !== undefined) return undefined;
+  const several = read.documents.filter((d) => d.type !== "other").length > 1;
+  const items: DemoItem[] = [];
+  for (const d of read.documents) {
+    if (d.type === "other") continue;
+    if (d.type === "failed") {
+      const at = d.failure.position ?? (d.line !== undefined ? { line: d.line, column: 1 } : undefined);
+      const where =
+        at !== undefined
+          ? `line ${at.line}, column ${at.column}: `
+          : d.failure.offset !== undefined
+            ? `byte ${d.failure.offset}: `
+            : "";
+      throw new CliError(
+        `${where}${d.failure.field !== undefined ? `field ${d.failure.field}: ` : ""}${d.failure.message}`,
+        EXIT_USAGE,
+      );
+    }
+    const index = d.event !== undefined || several ? (d.document ?? 1) - 1 : undefined;
+    items.push({
+      file,
+      relative: rel,
+      ...(index !== undefined ? { index } : {}),
+      object: d.object,
+      ...(d.event !== undefined ? { event: d.event } : {}),
+      ...(d.original !== undefined ? { original: d.original } : {}),
+    });
+  }
+  return items;
 }
 
 function label(item: DemoItem): string {

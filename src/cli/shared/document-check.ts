@@ -155,6 +155,7 @@ function verdictError(e: FieldError, d: ObjectDocument): VerdictFieldError {
   return {
     type: e.type,
     field: e.field,
+    path: e.path,
     badValue: e.badValue,
     detail: e.detail,
     message: formatFieldError(e),

@@ -8,6 +8,7 @@ import {
   splitYamlDocuments,
   type JsonValue,
   type NetworkingObject,
+  type WatchEventType,
 } from "../../networking/index.js";
 import { fromParsedYaml } from "../../networking/text/from-json.js";
 import { DuplicateKey, locatePath, parseJsonText } from "../../networking/text/json-parse.js";
@@ -37,7 +38,7 @@ interface Located {
   readonly item?: number;
   /** 1-based line where the document (or List item) starts, for text. */
   readonly line?: number;
-  readonly event?: string;
+  readonly event?: WatchEventType;
 }
 
 /** A networking.k8s.io/v1 object, decoded. */

@@ -1,34 +1,15 @@
-import { readFile, readdir, stat } from "node:fs/promises";
-import { extname, join, resolve } from "node:path";
-import {
-  decode,
-  decodeJsonWatchStream,
-  decodeWatchStream,
-  fromJson,
-  fromYaml,
-  kindOf,
-  type NetworkingObject,
-  type WatchEventType,
-} from "../../networking/index.js";
-import {
-  CliError,
-  EXIT_USAGE,
-  asText,
-  errnoMessage,
-  hasMagic,
-  readInput,
-  usageError,
-  type CliIO,
-  type Input,
-} from "./io.js";
+import { readFile, stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { kindOf, type NetworkingObject, type WatchEventType } from "../../networking/index.js";
 import { failedVerdict, notManifestVerdict, skippedVerdict } from "./document-check.js";
 import { readManifestFile } from "./document-reader.js";
+import { CliError, EXIT_USAGE, errnoMessage, readInput, usageError, type CliIO, type Input } from "./io.js";
 import { verdictLines } from "./report-text.js";
 import type { Verdict } from "./verdict.js";
-import { MANIFEST_EXTENSIONS, MANIFEST_KINDS_TEXT, walkTree } from "./walk.js";
-import type { ManifestFormat } from "./manifest-format.js";
+import { MANIFEST_KINDS_TEXT, walkTree } from "./walk.js";
 
-// Finding and reading manifest files, shared by demo, validate, route and reach.
+// Loading manifests for the commands that answer from a set of objects (route, reach),
+// and the demo's item type.
 
 /** One object found in a manifest file, and where it came from. */
 export interface DemoItem {
@@ -43,104 +24,6 @@ export interface DemoItem {
   readonly event?: WatchEventType;
   /** For protobuf input: the bytes the object (or its whole watch frame) came from. */
   readonly original?: Uint8Array;
-}
-
-/**
- * Directories a walk never enters: node_modules; storage/, which holds
- * storage-API files (reference-server inventories such as
- * examples/storage/inventory.yaml); clusters/, which holds cluster
- * descriptions for `clusterwire reach` (examples/clusters/shop.yaml); and
- * demo/, which holds the main job's expected answers
- * (examples/demo/expected.yaml). None is a Kubernetes manifest.
- */
-export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(["node_modules", "storage", "clusters", "demo"]);
-
-/** Why a walk skipped a directory, for its note on stderr. */
-export function skippedDirectoryReason(name: string): string {
-  switch (name) {
-    case "storage":
-      return "storage-API files, not Kubernetes manifests";
-    case "clusters":
-      return "cluster descriptions for clusterwire reach, not Kubernetes manifests";
-    case "demo":
-      return "the expected answers of clusterwire demo, not Kubernetes manifests";
-    default:
-      return "not Kubernetes manifests";
-  }
-}
-
-/** Manifest files under `dir` (absolute paths), sorted, skipping dot-directories and SKIPPED_DIRECTORIES. */
-export async function walkManifests(dir: string, skipped?: string[]): Promise<string[]> {
-  const out: string[] = [];
-  const entries = await readdir(dir, { withFileTypes: true });
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) {
-    if (e.name.startsWith(".")) continue;
-    const path = join(dir, e.name);
-    if (e.isDirectory() && SKIPPED_DIRECTORIES.has(e.name)) {
-      // Said, not silent: a user's own storage/ directory would otherwise vanish from a run.
-      skipped?.push(path);
-      continue;
-    }
-    if (e.isDirectory()) out.push(...(await walkManifests(path, skipped)));
-    else if (e.isFile() && MANIFEST_EXTENSIONS.has(extname(e.name).toLowerCase())) out.push(path);
-  }
-  return out;
-}
-
-export interface LoadOptions {
-  /** Reject unknown and duplicate fields in JSON and YAML (the API server's fieldValidation=Strict). */
-  readonly strict: boolean;
-  /** Path relative to the walked directory, recorded on each item. */
-  readonly relative?: string;
-}
-
-/**
- * Decodes one manifest file into items. Codec errors propagate as
- * DecodeError; text that is not UTF-8 as CliError.
- */
-export async function decodeManifest(input: Input, format: ManifestFormat, options: LoadOptions): Promise<DemoItem[]> {
-  const file = input.name;
-  const base = options.relative === undefined ? { file } : { file, relative: options.relative };
-  switch (format) {
-    case "pb":
-      if (hasMagic(input.bytes)) return [{ ...base, object: decode(input.bytes), original: input.bytes }];
-      return decodeProtobufWatchStream(base, input.bytes);
-    case "json":
-      return [{ ...base, object: fromJson(asText(input, "json"), { strict: options.strict }) }];
-    case "jsonl": {
-      const items: DemoItem[] = [];
-      for await (const ev of decodeJsonWatchStream([input.bytes], { strict: options.strict })) {
-        items.push({ ...base, index: items.length, object: ev.object, event: ev.type });
-      }
-      return items;
-    }
-    case "yaml": {
-      const docs = fromYaml(asText(input, "yaml"), { strict: options.strict });
-      return docs.map((object, index) => (docs.length > 1 ? { ...base, index, object } : { ...base, object }));
-    }
-  }
-}
-
-async function decodeProtobufWatchStream(
-  base: { file: string; relative?: string },
-  bytes: Uint8Array,
-): Promise<DemoItem[]> {
-  const items: DemoItem[] = [];
-  let at = 0;
-  for await (const ev of decodeWatchStream([bytes])) {
-    // The decoder checked the framing, so the length prefix can be trusted here.
-    const len = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, false);
-    items.push({
-      ...base,
-      index: items.length,
-      object: ev.object,
-      event: ev.type,
-      original: bytes.subarray(at, at + 4 + len),
-    });
-    at += 4 + len;
-  }
-  return items;
 }
 
 // ------------------------------------------------------------------ reading the manifests

@@ -24,6 +24,8 @@ export interface Position {
 export interface VerdictFieldError {
   readonly type: FieldErrorType;
   readonly field: string;
+  /** The same path, structured: field names and list indexes. */
+  readonly path?: readonly (string | number)[];
   readonly badValue: BadValue;
   readonly detail: string;
   /** As the API server prints it: `spec.rules[0].host: Invalid value: "x": ...`. */
