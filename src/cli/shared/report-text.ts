@@ -28,7 +28,8 @@ export function verdictLines(v: Verdict, quiet: boolean): string[] {
       break;
     case "error": {
       const f = v.failure;
-      const field = f?.field !== undefined ? `${f.field}: ` : "";
+      // A strict decoding error already names its fields in quotes.
+      const field = f?.field !== undefined && !f.message.includes(`"${f.field}"`) ? `${f.field}: ` : "";
       lines.push(`${describeVerdict(v, f?.position)}: error: ${field}${f?.message ?? ""}`);
       break;
     }
