@@ -13,6 +13,7 @@ import { createPolicyEngine, createRouter, type Connection, type Router } from "
 import { referenceEvaluate } from "../test/support/policy-reference.js";
 import { referenceRoute } from "../test/support/router-reference.js";
 import { benchCluster, benchIngresses, benchRequests, prng, type BenchCluster } from "./evaluator-inputs.js";
+import { int } from "./text.js";
 
 export interface EvaluatorResult {
   readonly group: "policy" | "route";
@@ -69,8 +70,6 @@ function samplePairs(c: BenchCluster, n: number, seed: number): Connection[] {
   }
   return out;
 }
-
-const int = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
 export function runEvaluatorBench(options: {
   timeMs: number;

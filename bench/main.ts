@@ -19,6 +19,7 @@ import {
 import { loadInputs, loadValidationInputs, type BenchInput } from "./fixtures.js";
 import { evaluatorText, runEvaluatorBench, type EvaluatorReport } from "./evaluators.js";
 import { loadProtobufjsStatic, protobufEs, protobufjsReflect, protobufjsStatic } from "./peers.js";
+import { fix, int, ratioText, table } from "./text.js";
 import {
   kubernetesModelsVerdict,
   loadKubernetesModels,
@@ -468,24 +469,6 @@ function geomeans(ratios: readonly Ratio[]): { op: Op; base: string; peer: strin
     const ratio = Math.exp(rs.reduce((s, r) => s + Math.log(r.ratio), 0) / rs.length);
     return { op, base, peer, ratio, inputs: rs.length };
   });
-}
-
-const int = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
-const fix = (n: number, digits: number): string => n.toFixed(digits);
-const ratioText = (r: number): string => `${r.toFixed(2)}×`;
-
-function table(
-  header: readonly string[],
-  rows: readonly (readonly string[])[],
-  rightAligned: readonly boolean[],
-): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((c, i) => (rightAligned[i] === true ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
-      .join("  ")
-      .trimEnd();
-  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
 /** What the validate and pipeline groups add to the report besides timings. */
