@@ -78,7 +78,7 @@ export interface ReadFile {
   readonly documents: readonly ReadDocument[];
   /**
    * Set when the file is not a Kubernetes manifest at all: JSON or YAML
-   * with no apiVersion or kind anywhere (package.json, a Helm values file),
+   * with no kind anywhere (package.json, a Helm Chart.yaml or values file),
    * or an unrendered template. Its documents are then empty.
    */
   readonly notManifest?: string;
@@ -140,12 +140,13 @@ export async function readManifestFile(input: Input, options: ReadOptions): Prom
   if (format === "jsonl") return { documents: await readJsonWatch(input.bytes, options) };
   const reader = new TextReader(text, options);
   const documents = format === "json" ? reader.json() : reader.yaml();
+  // A template is not a manifest until rendered, even where its kind can be read.
+  if (reader.looksTemplated) return { documents: [], notManifest: TEMPLATE_NOTE };
   if (reader.sawManifest || documents.length === 0) {
     if (documents.length === 0) return { documents, notManifest: "no documents: empty, or comments only" };
     return { documents };
   }
-  if (reader.looksTemplated) return { documents: [], notManifest: TEMPLATE_NOTE };
-  return { documents: [], notManifest: "no apiVersion or kind: not a Kubernetes manifest" };
+  return { documents: [], notManifest: "no kind: not a Kubernetes manifest" };
 }
 
 export const TEMPLATE_NOTE =
@@ -204,7 +205,7 @@ async function readJsonWatch(bytes: Uint8Array, options: ReadOptions): Promise<R
 }
 
 class TextReader {
-  /** Whether any document carried an apiVersion or kind. */
+  /** Whether any document carried a kind. */
   sawManifest = false;
   /** Whether a document failed to parse and the text has template braces. */
   looksTemplated = false;
@@ -316,7 +317,8 @@ class TextReader {
     yamlIndex?: number,
   ): ReadDocument[] {
     const id = identityOf(value);
-    if (id.apiVersion !== undefined || id.kind !== undefined) this.sawManifest = true;
+    // A kind makes a manifest; an apiVersion alone does not (Helm's Chart.yaml has one).
+    if (id.kind !== undefined) this.sawManifest = true;
     if (prefix.length === 0 && id.apiVersion === LIST_API_VERSION && id.kind === LIST_KIND && isObject(value)) {
       const items = value.items;
       if (Array.isArray(items)) {
