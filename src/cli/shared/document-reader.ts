@@ -220,17 +220,47 @@ class TextReader {
   ) {}
 
   /** One JSON value: an object, or a List of them. */
+  /**
+   * A stream of JSON values, each an object or a List of them: one for a
+   * usual file, several when they are concatenated, as kubectl's decoder
+   * reads them one after another.
+   */
   json(): ReadDocument[] {
-    let value: JsonValue;
-    try {
-      // Parsed once without decoding, to learn the kind; bigints and repeated keys survive as the decoder sees them.
-      value = parseJsonText(this.text).value as JsonValue;
-    } catch (e) {
-      return [{ type: "failed", document: 1, line: 1, failure: failureOf(e) }];
+    const out: ReadDocument[] = [];
+    const text = this.text;
+    let start = text.search(/\S/);
+    while (start >= 0 && start < text.length) {
+      let end = text.length;
+      let value: JsonValue;
+      const document = ++this.document;
+      const line = positionOf(text, start).line;
+      try {
+        // Parsed once without decoding, to learn the kind; bigints and repeated keys survive as the decoder sees them.
+        value = parseJsonText(text.slice(start)).value as JsonValue;
+      } catch (e) {
+        const next =
+          e instanceof DecodeError && e.reason === JSON_TRAILER && e.offset !== undefined ? start + e.offset : -1;
+        try {
+          if (next < 0) throw e;
+          end = next;
+          value = parseJsonText(text.slice(start, end)).value as JsonValue;
+        } catch (inner) {
+          // Text that is not JSON says nothing of what it was meant to be, so it is reported, not passed over.
+          this.sawManifest = true;
+          const f = failureOf(inner);
+          const offset = inner instanceof DecodeError && inner.offset !== undefined ? start + inner.offset : start;
+          out.push({ type: "failed", document, line, failure: { ...f, position: positionOf(text, offset) } });
+          return out;
+        }
+      }
+      const base = start;
+      const slice = text.slice(start, end);
+      const locate = (path: readonly (string | number)[]): Position => positionOf(text, base + locatePath(slice, path));
+      out.push(...this.classify(value, { document, line }, locate, []));
+      const rest = text.slice(end).search(/\S/);
+      start = rest < 0 ? -1 : end + rest;
     }
-    this.document = 1;
-    const at = { document: 1, line: 1 };
-    return this.classify(value, at, (path) => this.jsonPosition(path), []);
+    return out;
   }
 
   yaml(): ReadDocument[] {
@@ -397,11 +427,10 @@ class TextReader {
     }
     return failed(at, id, { message: "too many unknown fields" });
   }
-
-  private jsonPosition(path: readonly (string | number)[]): Position | undefined {
-    return positionOf(this.text, locatePath(this.text, path));
-  }
 }
+
+/** What the JSON parser says when a value is followed by more text: the next value of a stream. */
+const JSON_TRAILER = "unexpected text after the JSON value";
 
 /** More unknown fields than this in one object are not listed one by one. */
 const MAX_FIELD_PROBLEMS = 100;
