@@ -109,20 +109,17 @@ function checkObject(at: Pick<Verdict, "file">, d: ObjectDocument, settings: Che
   const meta = objectMeta(obj);
   const own = meta?.namespace ?? "";
   const namespace = info.namespaced && !info.list ? requestNamespace(obj, settings.namespace) : undefined;
-  const name =
-    meta === undefined
-      ? undefined
-      : meta.name !== ""
-        ? meta.name
-        : meta.generateName !== ""
-          ? `${meta.generateName}(generated)`
-          : "(no name)";
+  const name = meta !== undefined && meta.name !== "" ? meta.name : undefined;
+  const generateName =
+    meta !== undefined && meta.name === "" && meta.generateName !== "" ? meta.generateName : undefined;
   const base = {
     ...at,
     apiVersion: info.apiVersion,
     kind: info.kind,
     ...(namespace !== undefined ? { namespace } : {}),
     ...(name !== undefined ? { name } : {}),
+    ...(generateName !== undefined ? { generateName } : {}),
+    ...(meta !== undefined && name === undefined && generateName === undefined ? { unnamed: true } : {}),
     warnings: d.warnings,
   };
   if (info.namespaced && settings.namespace !== undefined && own !== "" && own !== settings.namespace) {

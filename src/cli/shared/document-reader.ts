@@ -245,8 +245,8 @@ class TextReader {
           end = next;
           value = parseJsonText(text.slice(start, end)).value as JsonValue;
         } catch (inner) {
-          // Text that is not JSON says nothing of what it was meant to be, so it is reported, not passed over.
-          this.sawManifest = true;
+          // As with broken YAML: a "kind" member says the text was meant to be a manifest, so the failure is reported.
+          if (/"kind"\s*:/.test(text)) this.sawManifest = true;
           const f = failureOf(inner);
           const offset = inner instanceof DecodeError && inner.offset !== undefined ? start + inner.offset : start;
           out.push({ type: "failed", document, line, failure: { ...f, position: positionOf(text, offset) } });

@@ -18,6 +18,7 @@ export function verdictJson(v: Verdict): Record<string, unknown> {
     kind: v.kind ?? null,
     namespace: v.namespace ?? null,
     name: v.name ?? null,
+    ...(v.generateName !== undefined ? { generateName: v.generateName } : {}),
     status: v.status,
     errors: v.errors,
     refusals: v.refusals,

@@ -1,4 +1,5 @@
-import { documentLabel, knownNumber, objectLabel, problems, type Reporter, wellFormed } from "./reporter.js";
+import { documentLabel, knownNumber, problems, type Reporter, wellFormed } from "./reporter.js";
+import { objectLabel } from "./verdict.js";
 import { describeVerdict, type FileVerdicts, type Summary, type Verdict } from "./verdict.js";
 
 // `clusterwire validate --output junit`: JUnit XML for CI test reports

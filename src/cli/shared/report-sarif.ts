@@ -1,6 +1,7 @@
 import { sep } from "node:path";
 import type { FieldErrorType } from "../../networking/index.js";
-import { knownNumber, objectLabel, problems, type Reporter, wellFormed } from "./reporter.js";
+import { knownNumber, problems, type Reporter, wellFormed } from "./reporter.js";
+import { objectLabel } from "./verdict.js";
 import type { FileVerdicts, Position, Summary, Verdict } from "./verdict.js";
 
 // `clusterwire validate --output sarif`: a SARIF 2.1.0 log, for code scanning

@@ -15,13 +15,6 @@ export interface Reporter {
   end(summary: Summary): string;
 }
 
-/** `Ingress shop/web`, `IngressClass nginx` (cluster-scoped), `Ingress` (no name), or "" (nothing known). */
-export function objectLabel(v: Verdict): string {
-  const name = v.name === undefined ? undefined : v.namespace === undefined ? v.name : `${v.namespace}/${v.name}`;
-  if (v.kind === undefined) return name ?? "";
-  return name === undefined ? v.kind : `${v.kind} ${name}`;
-}
-
 /** Where a verdict's document sits in its file: `document 2`, `document 2 items[0]`, `event 3 MODIFIED`, or `whole file`. */
 export function documentLabel(v: Verdict): string {
   const at =

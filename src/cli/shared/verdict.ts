@@ -85,6 +85,10 @@ export interface Verdict {
   /** The request namespace for namespaced kinds (the object's own, --namespace, or "default"). */
   readonly namespace?: string;
   readonly name?: string;
+  /** metadata.generateName, for an object that has no name but asks the server to make one. */
+  readonly generateName?: string;
+  /** Set for an object that has neither name nor generateName (which validation reports). */
+  readonly unnamed?: boolean;
   readonly status: DocumentStatus;
   readonly errors: readonly VerdictFieldError[];
   readonly refusals: readonly Refusal[];
@@ -157,7 +161,20 @@ export function describeVerdict(v: Verdict, at?: Position): string {
   const where = at !== undefined ? `:${at.line}:${at.column}` : v.line !== undefined ? `:${v.line}` : "";
   const event = v.event !== undefined ? ` (event ${v.document ?? 0} ${v.event})` : "";
   const item = v.item !== undefined ? ` items[${v.item}]` : "";
-  const kind = v.kind === undefined ? "" : ` ${v.kind}`;
-  const name = v.name === undefined ? "" : v.namespace === undefined ? ` ${v.name}` : ` ${v.namespace}/${v.name}`;
-  return `${v.file}${where}${event}${item}${kind}${name}`;
+  const label = objectLabel(v);
+  return `${v.file}${where}${event}${item}${label === "" ? "" : ` ${label}`}`;
+}
+
+/**
+ * `Ingress shop/web`, `IngressClass nginx` (cluster-scoped), `Ingress
+ * shop/web-(generated)` (generateName), `Ingress shop/(no name)`, `Ingress`
+ * (a List, or nothing read), or "" (nothing known).
+ */
+export function objectLabel(v: Verdict): string {
+  const shown =
+    v.name ??
+    (v.generateName !== undefined ? `${v.generateName}(generated)` : v.unnamed === true ? "(no name)" : undefined);
+  const name = shown === undefined ? undefined : v.namespace === undefined ? shown : `${v.namespace}/${shown}`;
+  if (v.kind === undefined) return name ?? "";
+  return name === undefined ? v.kind : `${v.kind} ${name}`;
 }
