@@ -98,6 +98,7 @@ export type {
   Protocol,
   Route,
   RouteRequest,
+  RouteResult,
   Router,
   SkippedObject,
   TruthMatrix,

@@ -42,9 +42,28 @@ export interface Route {
   readonly host: string;
   /** The request path after R5 (query and fragment removed). */
   readonly requestPath: string;
+  /**
+   * The inputs the router left out (its `skipped`): every route is given
+   * without them, so it says so. Empty when every input was taken.
+   */
+  readonly skipped: readonly SkippedObject[];
 }
 
-/** An input the router or engine left out because `validate` rejects it. */
+/**
+ * A request's answer whether or not anything serves it: the route, or null
+ * for the controller's own 404, with the inputs left out either way.
+ */
+export interface RouteResult {
+  /** What `route` returns for the request. */
+  readonly route: Route | null;
+  /** The inputs the router left out (its `skipped`). */
+  readonly skipped: readonly SkippedObject[];
+}
+
+/**
+ * An input the router or engine left out because `validate` rejects it, or
+ * because an earlier input has the same name. Every answer carries the list.
+ */
 export interface SkippedObject {
   readonly kind: "Ingress" | "IngressClass" | "NetworkPolicy";
   /** `namespace/name` (or `name` for IngressClass); `[i]` when the object has no name. */
@@ -64,11 +83,17 @@ export interface OutOfScope {
 export interface Router {
   /** The route for one request, or null when nothing in scope serves it (the controller's 404). */
   route(request: RouteRequest): Route | null;
+  /** The same answer with the inputs left out, also when nothing serves the request. */
+  resolve(request: RouteRequest): RouteResult;
   /** Valid Ingresses the controller serves, as `namespace/name`, in input order. */
   readonly inScope: readonly string[];
   /** Valid Ingresses it does not serve, and why. */
   readonly outOfScope: readonly OutOfScope[];
-  /** Inputs left out because the API server would reject them. */
+  /**
+   * Inputs left out because the API server would reject them, or because an
+   * earlier input has the same name: IngressClasses first, then Ingresses,
+   * each in input order. Every route carries this list too.
+   */
   readonly skipped: readonly SkippedObject[];
 }
 
