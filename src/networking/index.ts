@@ -101,7 +101,9 @@ export type {
   RouteResult,
   Router,
   SkippedObject,
+  TableQuery,
   TruthMatrix,
   TruthTable,
+  TruthTableResult,
   Verdict,
 } from "./evaluate/types.js";
