@@ -52,8 +52,18 @@ import type { Pod, Policy, ResolvedEndpoint, Rule } from "./compiled.js";
 import { ALL, Matrix, NONE, PortSets, declares, lazyTable, namedPort } from "./matrix.js";
 
 export interface PolicyEngineInput {
+  /** Every namespace that pods or policies live in. Each also carries its `kubernetes.io/metadata.name` label. */
   readonly namespaces: readonly ClusterNamespace[];
+  /** Each in a listed namespace: a pod elsewhere is an EvaluatorInputError. */
   readonly pods: readonly ClusterPod[];
+  /**
+   * NetworkPolicy objects, with or without the API server's defaults. Each is
+   * in a listed namespace (a policy without one is in `default`), as pods
+   * are: a policy elsewhere is an EvaluatorInputError at
+   * `policies[i].metadata.namespace`. A policy the API server would reject,
+   * or a second one with the same `namespace/name`, is left out and listed
+   * in `skipped`.
+   */
   readonly policies: readonly NetworkPolicy[];
 }
 
@@ -61,7 +71,8 @@ export interface PolicyEngineInput {
 
 /**
  * Builds an engine over one cluster snapshot. Throws EvaluatorInputError for
- * namespaces or pods it cannot give a meaning to; policies the API server
+ * namespaces, pods or policies it cannot give a meaning to, such as a pod or
+ * a policy in a namespace `namespaces` does not list. Policies the API server
  * would reject are left out and listed in `skipped`, and so is every answer
  * the engine gives.
  */

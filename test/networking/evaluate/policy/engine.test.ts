@@ -303,8 +303,11 @@ describe("E3 isolation", () => {
     expectDecision(e, conn("x/b", "y/a"), NI, denied("y/p"));
   });
 
-  it("a policy in a namespace that is not listed is accepted and isolates nothing", () => {
-    const e = engine([np("w/p", { podSelector: {}, policyTypes: ["Ingress", "Egress"] })]);
+  it("a policy in a listed namespace without pods is accepted and isolates nothing", () => {
+    const e = engine([np("w/p", { podSelector: {}, policyTypes: ["Ingress", "Egress"] })], PODS, [
+      ...NAMESPACES,
+      ns("w"),
+    ]);
     expect(e.skipped).toEqual([]);
     expectDecision(e, conn("x/b", "x/a"), NI, NI);
     expectDecision(e, conn("y/a", "z/b"), NI, NI);
@@ -1387,6 +1390,42 @@ describe("input errors", () => {
 
   it("a pod in an unlisted namespace", () => {
     expectInputError(build([pod("x/a", "10.0.1.1"), pod("q/a", "10.0.1.2")]), "pods[1].namespace");
+  });
+
+  describe("a policy in an unlisted namespace, as a pod there", () => {
+    const refused = (policies: NetworkPolicy[], namespaces = NAMESPACES) =>
+      inputError(() => createPolicyEngine({ namespaces, pods: PODS, policies }));
+
+    it("is refused at its metadata.namespace, naming the namespace", () => {
+      const err = refused([denyAll("x"), np("w/p", { podSelector: {} })]);
+      expect(err.path).toBe("policies[1].metadata.namespace");
+      expect(err.reason).toBe('namespace "w" is not listed in namespaces');
+    });
+
+    it("without a namespace it is in default, which must be listed", () => {
+      const noNs = asPolicy({ metadata: { name: "p" }, spec: { podSelector: {} } });
+      const err = refused([noNs]);
+      expect(err.path).toBe("policies[0].metadata.namespace");
+      expect(err.reason).toBe(
+        'namespace "default" (a policy without a namespace is in default) is not listed in namespaces',
+      );
+      expect(engine([noNs], PODS, [...NAMESPACES, ns("default")]).skipped).toEqual([]);
+    });
+
+    it("is refused even when the API server would reject it too: the namespace comes first", () => {
+      const bad = np("w/bad", { podSelector: {}, ingress: [{ from: [{}] }] });
+      expect(validate(bad).length).toBeGreaterThan(0);
+      expect(refused([bad]).path).toBe("policies[0].metadata.namespace");
+      // Listed, the same policy is only skipped.
+      expect(engine([bad], PODS, [...NAMESPACES, ns("w")]).skipped.map((s) => s.name)).toEqual(["w/bad"]);
+    });
+
+    it("is refused whatever its selectors, while peers may name unlisted namespaces freely", () => {
+      // A namespaceSelector for a namespace that is not listed just matches nothing.
+      const e = engine([ingressPolicy("x/p", "a", [{ from: [nsSel({ ns: "w" })] }])]);
+      expectDecision(e, conn("y/a", "x/a"), NI, denied("x/p"));
+      expect(refused([np("w/p", { podSelector: sel({ pod: "nobody" }) })]).path).toBe("policies[0].metadata.namespace");
+    });
   });
 
   it("bad IPs", () => {
