@@ -99,9 +99,12 @@ export type {
   Protocol,
   Route,
   RouteRequest,
+  RouteResult,
   Router,
   SkippedObject,
+  TableQuery,
   TruthMatrix,
   TruthTable,
+  TruthTableResult,
   Verdict,
 } from "./evaluate/types.js";

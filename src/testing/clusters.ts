@@ -14,11 +14,14 @@
 // matchExpressions operators, the namespace name label, numeric, ranged and
 // named ports, TCP / UDP / SCTP / omitted protocols, IPv4, IPv6, IPv4-mapped
 // and leading-zero spellings, other-family ipBlocks, `except` blocks,
-// hostNetwork pods and pods that share a node. Only fast-check, the public
-// API and the address model are imported.
+// hostNetwork pods, pods that share a node, and policies in a namespace that
+// holds no pods or in none (so `default`). Every pod and policy is in a listed
+// namespace, as the engine requires. Only fast-check, the public API and the
+// address model are imported.
 
 import fc from "fast-check";
 import {
+  DEFAULT_NAMESPACE,
   NAMESPACE_NAME_LABEL,
   fromJson,
   type ClusterNamespace,
@@ -33,7 +36,7 @@ import {
 } from "../networking/index.js";
 import { familyBits, formatIPv4, formatIPv6, hostMask, parseAddress, parseNetwork, type Address } from "./addresses.js";
 
-/** A cluster snapshot in the shape `createPolicyEngine` takes. */
+/** A cluster snapshot in the shape `createPolicyEngine` takes; every pod and policy is in a listed namespace. */
 export interface GeneratedCluster {
   readonly namespaces: ClusterNamespace[];
   readonly pods: ClusterPod[];
@@ -60,6 +63,8 @@ export interface ClusterOptions {
 const NAMESPACE_NAMES = ["default", "x", "y", "z"] as const;
 /** Names selectors may ask for: the namespaces plus one that never exists. */
 const NAME_VALUES = [...NAMESPACE_NAMES, "w"];
+/** A namespace only policies live in: listed, without labels, holding no pods. */
+const POLICY_ONLY_NAMESPACE = "v";
 const LABEL_KEYS = ["app", "tier", "team"];
 const LABEL_VALUES = ["a", "b", "c"];
 const POD_NAMES = "abcdefghijklmnopqrstuvwxyz";
@@ -253,8 +258,8 @@ interface RulePlan {
 interface PolicyPlan {
   /** Name stem; the position is appended, so input order and name order differ. */
   readonly name: string;
-  /** A namespace that holds pods (mostly), one not listed, or none at all ("default"). */
-  readonly ns: { readonly where: "pods" | "unlisted" | "omitted"; readonly index: number };
+  /** A namespace that holds pods (mostly), one that holds none, or none at all ("default"). */
+  readonly ns: { readonly where: "pods" | "podless" | "omitted"; readonly index: number };
   readonly podSelector: SelectorPlan | "absent";
   readonly policyTypes: readonly string[] | undefined;
   readonly ingress: readonly RulePlan[] | undefined;
@@ -354,7 +359,7 @@ const policyPlanArb: fc.Arbitrary<PolicyPlan> = fc.record({
   ns: fc.record({
     where: fc.oneof(
       { arbitrary: fc.constant("pods" as const), weight: 8 },
-      { arbitrary: fc.constant("unlisted" as const), weight: 1 },
+      { arbitrary: fc.constant("podless" as const), weight: 1 },
       { arbitrary: fc.constant("omitted" as const), weight: 1 },
     ),
     index: fc.nat(),
@@ -486,7 +491,8 @@ function ruleJson(r: RulePlan, peerField: "from" | "to", anchors: Anchors): Json
 function buildPolicy(plan: PolicyPlan, name: string, cluster: PolicyContext): NetworkPolicy {
   const { where, index } = plan.ns;
   const homes = cluster.pods.length > 0 ? cluster.pods.map((p) => p.namespace) : cluster.namespaces.map((n) => n.name);
-  const ns = where === "omitted" ? undefined : where === "unlisted" ? "w" : homes[index % homes.length]!;
+  const ns =
+    where === "omitted" ? undefined : where === "podless" ? POLICY_ONLY_NAMESPACE : homes[index % homes.length]!;
   const anchors = cluster.anchors;
   const spec: JsonObject = {};
   if (plan.podSelector !== "absent") spec["podSelector"] = selectorJson(plan.podSelector);
@@ -540,7 +546,27 @@ function buildCluster(plan: {
   const pods = buildPods(namespaces, plan.pods);
   const anchors = anchorsOf(pods);
   const policies = plan.policies.map((p, i) => buildPolicy(p, `${p.name}-${i}`, { namespaces, pods, anchors }));
-  return { namespaces, pods, policies, anchors };
+  return { namespaces: withPolicyHomes(namespaces, policies), pods, policies, anchors };
+}
+
+/**
+ * The namespaces plus any a policy lives in that hold no pods, without
+ * labels: the engine refuses a policy in a namespace it is not given, as it
+ * refuses a pod there.
+ */
+function withPolicyHomes(
+  namespaces: readonly ClusterNamespace[],
+  policies: readonly NetworkPolicy[],
+): ClusterNamespace[] {
+  const out = [...namespaces];
+  const listed = new Set(out.map((n) => n.name));
+  for (const p of policies) {
+    const name = p.metadata?.namespace || DEFAULT_NAMESPACE;
+    if (listed.has(name)) continue;
+    listed.add(name);
+    out.push({ name });
+  }
+  return out;
 }
 
 /** A random cluster whose policies all pass `validate()`. */
@@ -567,9 +593,9 @@ export function arbClusterPair(options: ClusterOptions = {}): fc.Arbitrary<Gener
     .map(({ plan, independent, drop, added }) => {
       const { namespaces, pods, policies, anchors } = buildCluster(plan);
       const fresh = added.map((p, i) => buildPolicy(p, `${p.name}-${100 + i}`, { namespaces, pods, anchors }));
-      if (independent) return { namespaces, pods, policies, otherPolicies: fresh };
       const kept = policies.filter((_, i) => policies.length === 0 || i !== drop % policies.length);
-      return { namespaces, pods, policies, otherPolicies: [...kept, ...fresh.slice(0, 2)] };
+      const otherPolicies = independent ? fresh : [...kept, ...fresh.slice(0, 2)];
+      return { namespaces: withPolicyHomes(namespaces, otherPolicies), pods, policies, otherPolicies };
     });
 }
 

@@ -2,12 +2,16 @@
 // shared/docs/semantics.md §1.2: every decision rescans every pod and every
 // policy, rule by rule, and each branch names the rule (E1..E15) it follows.
 // It is the oracle for the engine's property tests and the benchmark, so it
-// shares no code with src/networking beyond the public types and the error
-// class: its own label selectors and defaulting, and the address model of
-// src/testing/addresses.ts, written independently of src/networking/ip.ts.
+// shares no code with src/networking beyond the public types, the error
+// class and validate(): its own label selectors and defaulting, and the
+// address model of src/testing/addresses.ts, written independently of
+// src/networking/ip.ts.
 //
-// It assumes the policies are valid (callers leave out what validate()
-// rejects) and that the namespaces and pods satisfy the engine's input rules.
+// Policies validate() rejects, and later policies with the same
+// namespace/name, are left out and listed in every answer's `skipped`, as the
+// engine's contract says. It assumes the namespaces, pods and policies
+// satisfy the engine's other input rules (every pod and policy in a listed
+// namespace, no duplicate pods, addresses that parse).
 
 import type {
   NetworkPolicy,
@@ -24,10 +28,13 @@ import type {
   DirectionDecision,
   Endpoint,
   PolicyRuleMatch,
-  PortQuery,
   Protocol,
+  SkippedObject,
+  TableQuery,
   TruthTable,
+  TruthTableResult,
 } from "../../src/networking/evaluate/types.js";
+import { validate } from "../../src/networking/validation/validate.js";
 import { inNetwork, parseAddress, parseNetwork, type Address } from "../../src/testing/addresses.js";
 
 export interface ReferenceCluster {
@@ -94,8 +101,56 @@ function policyNamespace(p: NetworkPolicy): string {
   return ns === undefined || ns === "" ? "default" : ns;
 }
 
+/** The name, or the generateName prefix when there is none. */
+function policyName(p: NetworkPolicy): string {
+  const name = p.metadata?.name ?? "";
+  return name !== "" ? name : (p.metadata?.generateName ?? "");
+}
+
 function policyKey(p: NetworkPolicy): string {
-  return `${policyNamespace(p)}/${p.metadata?.name ?? ""}`;
+  return `${policyNamespace(p)}/${policyName(p)}`;
+}
+
+interface Sorted {
+  /** The policies that take part, in input order. */
+  readonly policies: readonly NetworkPolicy[];
+  readonly skipped: readonly SkippedObject[];
+}
+
+/** Sorting a policy list validates every policy, so it is done once per list. */
+const sortedLists = new WeakMap<readonly NetworkPolicy[], Sorted>();
+
+/** The policies validate() accepts, first of each namespace/name; the others, with the reason. */
+function sortPolicies(list: readonly NetworkPolicy[]): Sorted {
+  const known = sortedLists.get(list);
+  if (known !== undefined) return known;
+  const policies: NetworkPolicy[] = [];
+  const skipped: SkippedObject[] = [];
+  const seen = new Set<string>();
+  list.forEach((p, index) => {
+    const name = policyName(p);
+    const key = policyKey(p);
+    const errors = validate(p);
+    const skip = (why: SkippedObject["errors"]) =>
+      skipped.push({ kind: "NetworkPolicy", name: name === "" ? `[${index}]` : key, index, errors: why });
+    if (errors.length > 0) skip(errors);
+    else if (seen.has(key))
+      skip([
+        { type: "FieldValueDuplicate", field: "metadata.name", path: ["metadata", "name"], badValue: name, detail: "" },
+      ]);
+    else {
+      seen.add(key);
+      policies.push(p);
+    }
+  });
+  const sorted = { policies, skipped };
+  sortedLists.set(list, sorted);
+  return sorted;
+}
+
+/** The policies that take part, and what was left out. */
+export function referenceSkipped(cluster: ReferenceCluster): readonly SkippedObject[] {
+  return sortPolicies(cluster.policies).skipped;
 }
 
 /** E1: missing or empty policyTypes is Ingress, plus Egress when spec.egress has an element. */
@@ -320,11 +375,13 @@ function ingressOf(
 }
 
 function decide(cluster: ReferenceCluster, from: Resolved, to: Resolved, protocol: Protocol, port: number): Decision {
-  const egress = egressOf(cluster, from, to, protocol, port);
-  const ingress = ingressOf(cluster, from, to, protocol, port);
+  const { policies, skipped } = sortPolicies(cluster.policies);
+  const taking = { ...cluster, policies };
+  const egress = egressOf(taking, from, to, protocol, port);
+  const ingress = ingressOf(taking, from, to, protocol, port);
   // Verdict: deny iff some direction is denied (E4).
   const allowed = egress.verdict !== "denied" && ingress.verdict !== "denied";
-  return { allowed, protocol, port, egress: copy(egress), ingress: copy(ingress) };
+  return { allowed, protocol, port, egress: copy(egress), ingress: copy(ingress), skipped };
 }
 
 /** Fresh objects per decision, so callers can't alias the shared constants. */
@@ -345,18 +402,32 @@ export function referenceEvaluate(cluster: ReferenceCluster, connection: Connect
   return decide(cluster, from, to, protocol, port);
 }
 
-/** Every ordered pod pair, diagonal included, for one protocol and numeric port. */
-export function referenceTruthTable(cluster: ReferenceCluster, query: PortQuery): TruthTable {
+/**
+ * Every ordered pod pair, diagonal included, for one protocol and port. A
+ * port name is resolved by each connection on its own destination (E9);
+ * destinations that do not declare it get no column, and are listed in
+ * `unresolved`.
+ */
+export function referenceTruthTable(cluster: ReferenceCluster, query: TableQuery): TruthTableResult {
   const protocol = checkProtocol(query.protocol, "query.protocol");
-  const port = checkPort(query.port, "query.port");
+  const port = typeof query.port === "string" ? query.port : checkPort(query.port, "query.port");
+  if (port === "") throw new EvaluatorInputError("query.port", "must be a number or a port name");
+  const declares = (pod: ClusterPod): boolean =>
+    typeof port === "number" || (pod.ports ?? []).some((p) => p.name === port && podProtocol(p) === protocol);
+  const columns = cluster.pods.filter(declares);
+  if (typeof port === "string" && columns.length === 0)
+    throw new EvaluatorInputError("query.port", `no pod declares a ${protocol} port named ${port}`);
   const table: TruthTable = {};
   for (const src of cluster.pods) {
     const row: Record<string, "allow" | "deny"> = {};
-    for (const dst of cluster.pods) {
+    for (const dst of columns) {
       const d = referenceEvaluate(cluster, { from: { pod: podKey(src) }, to: { pod: podKey(dst) }, protocol, port });
       row[podKey(dst)] = d.allowed ? "allow" : "deny";
     }
     table[podKey(src)] = row;
   }
-  return table;
+  const unresolved = cluster.pods.filter((p) => !declares(p)).map(podKey);
+  Object.defineProperty(table, "skipped", { value: referenceSkipped(cluster), enumerable: false });
+  Object.defineProperty(table, "unresolved", { value: unresolved, enumerable: false });
+  return table as TruthTableResult;
 }

@@ -11,7 +11,8 @@ import type {
   IngressClass,
 } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import type { Time } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import type { HostTier, Route, RouteRequest } from "../../src/networking/evaluate/types.js";
+import type { HostTier, Route, RouteRequest, SkippedObject } from "../../src/networking/evaluate/types.js";
+import type { FieldError } from "../../src/networking/validation/field-error.js";
 import { validate } from "../../src/networking/validation/validate.js";
 
 export interface ReferenceInput {
@@ -23,20 +24,39 @@ export interface ReferenceInput {
 const CLASS_ANNOTATION = "kubernetes.io/ingress.class";
 const DEFAULT_CLASS_ANNOTATION = "ingressclass.kubernetes.io/is-default-class";
 
-function keyOf(ing: Ingress): string {
-  const ns = ing.metadata?.namespace ?? "";
-  return `${ns === "" ? "default" : ns}/${ing.metadata?.name ?? ""}`;
+/** The name, or the generateName prefix when there is none. */
+function nameOf(meta: { readonly name: string; readonly generateName: string } | undefined): string {
+  const name = meta?.name ?? "";
+  return name !== "" ? name : (meta?.generateName ?? "");
 }
 
-/** Valid Ingresses, first of each namespace/name only; the others' input positions. */
-function sortIngresses(list: readonly Ingress[]): { valid: Ingress[]; skipped: number[] } {
+function keyOf(ing: Ingress): string {
+  const ns = ing.metadata?.namespace ?? "";
+  return `${ns === "" ? "default" : ns}/${nameOf(ing.metadata)}`;
+}
+
+/** The error a second object of the same name is left out with. */
+function duplicateName(name: string): FieldError {
+  return {
+    type: "FieldValueDuplicate",
+    field: "metadata.name",
+    path: ["metadata", "name"],
+    badValue: name,
+    detail: "",
+  };
+}
+
+/** Valid Ingresses, first of each namespace/name only; the others, with the reason. */
+function sortIngresses(list: readonly Ingress[]): { valid: Ingress[]; skipped: SkippedObject[] } {
   const seen = new Set<string>();
   const valid: Ingress[] = [];
-  const skipped: number[] = [];
-  list.forEach((ing, i) => {
+  const skipped: SkippedObject[] = [];
+  list.forEach((ing, index) => {
     const key = keyOf(ing);
-    if (validate(ing).length > 0 || seen.has(key)) {
-      skipped.push(i);
+    const errors = validate(ing);
+    const why = errors.length > 0 ? errors : seen.has(key) ? [duplicateName(nameOf(ing.metadata))] : [];
+    if (why.length > 0) {
+      skipped.push({ kind: "Ingress", name: nameOf(ing.metadata) === "" ? `[${index}]` : key, index, errors: why });
       return;
     }
     seen.add(key);
@@ -45,17 +65,23 @@ function sortIngresses(list: readonly Ingress[]): { valid: Ingress[]; skipped: n
   return { valid, skipped };
 }
 
-function validClasses(list: readonly IngressClass[]): IngressClass[] {
+/** Valid IngressClasses, first of each name only; the others, with the reason. */
+function sortClasses(list: readonly IngressClass[]): { valid: IngressClass[]; skipped: SkippedObject[] } {
   const seen = new Set<string>();
-  const out: IngressClass[] = [];
-  for (const c of list) {
-    if (validate(c).length > 0) continue;
+  const valid: IngressClass[] = [];
+  const skipped: SkippedObject[] = [];
+  list.forEach((c, index) => {
     const name = c.metadata?.name ?? "";
-    if (seen.has(name)) continue;
+    const errors = validate(c);
+    const why = errors.length > 0 ? errors : seen.has(name) ? [duplicateName(name)] : [];
+    if (why.length > 0) {
+      skipped.push({ kind: "IngressClass", name: name === "" ? `[${index}]` : name, index, errors: why });
+      return;
+    }
     seen.add(name);
-    out.push(c);
-  }
-  return out;
+    valid.push(c);
+  });
+  return { valid, skipped };
 }
 
 /** R2, checked in the order the doc lists. */
@@ -165,28 +191,52 @@ function wildcardMatches(ruleHost: string, host: string): boolean {
   return dot > 0 && host.slice(dot + 1) === ruleHost.slice(2);
 }
 
-function classify(input: ReferenceInput): { inScope: Ingress[]; outOfScope: Ingress[]; skipped: number[] } {
-  const classes = input.ingressClasses === undefined ? undefined : validClasses(input.ingressClasses);
+function classify(input: ReferenceInput): { inScope: Ingress[]; outOfScope: Ingress[]; skipped: SkippedObject[] } {
+  const classes = input.ingressClasses === undefined ? undefined : sortClasses(input.ingressClasses);
   if (classes !== undefined && input.controller === undefined)
     throw new Error("controller is required with ingressClasses");
   const controller = input.controller ?? "";
-  const { valid, skipped } = sortIngresses(input.ingresses);
+  const ingresses = sortIngresses(input.ingresses);
   return {
-    inScope: valid.filter((ing) => inScope(ing, classes, controller)),
-    outOfScope: valid.filter((ing) => !inScope(ing, classes, controller)),
-    skipped,
+    inScope: ingresses.valid.filter((ing) => inScope(ing, classes?.valid, controller)),
+    outOfScope: ingresses.valid.filter((ing) => !inScope(ing, classes?.valid, controller)),
+    // IngressClasses first, then Ingresses, as the router's contract lists them.
+    skipped: [...(classes?.skipped ?? []), ...ingresses.skipped],
   };
 }
 
-/** R2 over the valid Ingresses (as `namespace/name`, input order), and the input positions of skipped ones. */
-export function referenceScope(input: ReferenceInput): { inScope: string[]; outOfScope: string[]; skipped: number[] } {
+/**
+ * R2 over the valid Ingresses (as `namespace/name`, input order), the input
+ * positions of skipped Ingresses, and every skipped object with its reason.
+ */
+export function referenceScope(input: ReferenceInput): {
+  inScope: string[];
+  outOfScope: string[];
+  skipped: number[];
+  skippedObjects: SkippedObject[];
+} {
   const c = classify(input);
-  return { inScope: c.inScope.map(keyOf), outOfScope: c.outOfScope.map(keyOf), skipped: c.skipped };
+  return {
+    inScope: c.inScope.map(keyOf),
+    outOfScope: c.outOfScope.map(keyOf),
+    skipped: c.skipped.filter((s) => s.kind === "Ingress").map((s) => s.index),
+    skippedObjects: c.skipped,
+  };
 }
 
-/** The route semantics.md §1.1.2 gives for one request. */
+/** The route semantics.md §1.1.2 gives for one request, with the inputs left out. */
 export function referenceRoute(input: ReferenceInput, request: RouteRequest): Route | null {
-  const ingresses = classify(input).inScope;
+  const { inScope: ingresses, skipped } = classify(input);
+  const route = (
+    backend: IngressBackend,
+    ing: Ingress,
+    rule: number | null,
+    path: number | null,
+    via: Route["via"],
+    tier: HostTier | null,
+    host: string,
+    requestPath: string,
+  ): Route => ({ backend, ingress: keyOf(ing), rule, path, via, tier, host, requestPath, skipped });
 
   const host = referenceHost(request.host);
   const requestPath = referencePath(request.path);
@@ -241,17 +291,4 @@ export function referenceRoute(input: ReferenceInput, request: RouteRequest): Ro
     return route(global.spec.defaultBackend, global, null, null, "default", tier, host, requestPath);
   }
   return null;
-}
-
-function route(
-  backend: IngressBackend,
-  ing: Ingress,
-  rule: number | null,
-  path: number | null,
-  via: Route["via"],
-  tier: HostTier | null,
-  host: string,
-  requestPath: string,
-): Route {
-  return { backend, ingress: keyOf(ing), rule, path, via, tier, host, requestPath };
 }

@@ -7,6 +7,7 @@ import {
   type NetworkPolicy,
   type PolicyEngine,
   type Protocol,
+  type SkippedObject,
 } from "../../networking/index.js";
 import { PROTOCOLS } from "../../networking/evaluate/types.js";
 import {
@@ -21,7 +22,14 @@ import { EXPLAIN_LIMIT, renderHeatmapHtml } from "../shared/heatmap.js";
 import { EXIT_OK, inputPath, usageError, writeOutput, type CliIO } from "../shared/io.js";
 import { loadManifestObjects } from "../shared/manifests.js";
 import { writeNotes } from "../shared/notes.js";
-import { explainDecision, hostNetworkPods, skippedNotes, summaryLine, truthGrid } from "../shared/reach-text.js";
+import {
+  explainDecision,
+  hostNetworkPods,
+  leftOutNotes,
+  skippedNotes,
+  summaryLine,
+  truthGrid,
+} from "../shared/reach-text.js";
 import { jsonText } from "../shared/render.js";
 
 const NAME = "reach";
@@ -51,9 +59,9 @@ Options:
   -o, --output text|json|html
                         text (default); json: the truth table as
                         {protocol, port, pods, table, skipped} (table[from][to]
-                        is "allow" or "deny"), or the connection's Decision;
-                        html: the truth table as a self-contained heatmap,
-                        written to --out
+                        is "allow" or "deny"), or the connection's Decision
+                        with its skipped policies; html: the truth table as a
+                        self-contained heatmap, written to --out
   --out FILE            where to write the output (- for standard output);
                         required with --output html
   --policies FILE|DIR   more NetworkPolicy manifests, added after the file's
@@ -61,8 +69,11 @@ Options:
   -q, --quiet           no notes on stderr (skipped policies, ignored kinds)
   -h, --help            show this help
 
-Policies the API server would reject take no part; they are listed on
-stderr with its errors.
+Policies the API server would reject take no part, nor does a second
+policy with the same namespace/name. Every answer says so: the text ends
+with a "left out:" line per policy, the JSON has them in "skipped" and the
+heatmap shows them; stderr lists them with the API server's errors.
+Every policy, like every pod, must be in a namespace the file lists.
 
 Exit status: 0 the evaluation ran, whether the connection is allowed or
 denied (a deny is an answer, not a failure), 2 usage error, or a cluster
@@ -124,8 +135,11 @@ export const reachCommand: Command = {
       const decision = evaluate(engine, { from, to, protocol, port });
       const text =
         output === "json"
-          ? `${jsonText(decision)}\n`
-          : `${explainDecision(cluster, values.from ?? "", values.to ?? "", port, decision).join("\n")}\n`;
+          ? `${jsonText({ ...decision, skipped: skippedJson(decision.skipped, cluster, extra) })}\n`
+          : `${[
+              ...explainDecision(cluster, values.from ?? "", values.to ?? "", port, decision),
+              ...leftOutNotes(decision.skipped, cluster, extra),
+            ].join("\n")}\n`;
       await writeOutput(io, values.out, text);
       return EXIT_OK;
     }
@@ -133,13 +147,8 @@ export const reachCommand: Command = {
     if (typeof port !== "number") throw new TypeError("port name in table mode");
     const matrix = engine.matrix({ protocol, port });
     if (output === "json") {
-      const body = {
-        protocol,
-        port,
-        pods: engine.pods,
-        table: engine.truthTable({ protocol, port }),
-        skipped: skippedJson(engine, cluster, extra),
-      };
+      const table = engine.truthTable({ protocol, port });
+      const body = { protocol, port, pods: engine.pods, table, skipped: skippedJson(table.skipped, cluster, extra) };
       await writeOutput(io, values.out, `${jsonText(body)}\n`);
     } else if (output === "html") {
       const pods = engine.pods;
@@ -159,11 +168,11 @@ export const reachCommand: Command = {
         io.stderr.write(`clusterwire: wrote ${values.out ?? ""}: ${summaryLine(matrix)}\n`);
     } else {
       const colour = useColour(io);
-      await writeOutput(
-        io,
-        values.out,
-        `${truthGrid(matrix, hostNetworkPods(cluster), colour && values.out === undefined).join("\n")}\n`,
-      );
+      const lines = [
+        ...truthGrid(matrix, hostNetworkPods(cluster), colour && values.out === undefined),
+        ...leftOutNotes(matrix.skipped, cluster, extra),
+      ];
+      await writeOutput(io, values.out, `${lines.join("\n")}\n`);
     }
     return EXIT_OK;
   },
@@ -250,8 +259,13 @@ async function loadExtraPolicies(io: CliIO, paths: readonly string[], quiet: boo
   return out;
 }
 
-function skippedJson(engine: PolicyEngine, cluster: ClusterFile, extra: readonly ExtraPolicy[]): unknown[] {
-  return engine.skipped.map((s) => ({
+/** The policies an answer was computed without, as the JSON outputs give them: located, errors as the API server words them. */
+function skippedJson(
+  skipped: readonly SkippedObject[],
+  cluster: ClusterFile,
+  extra: readonly ExtraPolicy[],
+): unknown[] {
+  return skipped.map((s) => ({
     kind: s.kind,
     name: s.name,
     source: policySource(cluster, extra, s.index),

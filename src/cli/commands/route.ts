@@ -3,7 +3,7 @@ import { normaliseHost, requestPath } from "../../networking/evaluate/router/rou
 import { parseCommandLine, type Command } from "../shared/command.js";
 import { EXIT_FAILURE, EXIT_OK, inputPath, usageError } from "../shared/io.js";
 import { loadManifestObjects } from "../shared/manifests.js";
-import { writeNotes } from "../shared/notes.js";
+import { leftOutLines, writeNotes } from "../shared/notes.js";
 import { jsonText } from "../shared/render.js";
 import {
   backendJson,
@@ -35,8 +35,10 @@ and how the backend was chosen:
 Inputs are read as clusterwire validate reads them (files, directories,
 - for standard input). Ingress and IngressClass objects (and their Lists)
 are used; other kinds and watch streams are ignored with a note on stderr.
-Objects the API server would reject take no part, and are listed on stderr
-with its errors; so are Ingresses the controller does not serve.
+Objects the API server would reject take no part, nor do later objects with
+the same name. The answers say so: the text ends with a "left out:" line
+per object, and the JSON lists them in "skipped"; stderr lists them with the
+API server's errors, and the Ingresses the controller does not serve.
 
 Options:
   --host HOST          the Host header (port and case are normalised)
@@ -102,7 +104,9 @@ export const routeCommand: Command = {
     if (output === "json") {
       io.stdout.write(`${jsonText(routeJson(setup, results))}\n`);
     } else {
-      io.stdout.write(results.map((r) => explainRoute(r.request, r.route, setup).join("\n")).join("\n\n") + "\n");
+      const answers = results.map((r) => explainRoute(r.request, r.route, setup).join("\n"));
+      const leftOut = leftOutLines(setup.router.skipped, (_, i) => setup.skippedSources[i] ?? "?");
+      io.stdout.write([...answers, ...(leftOut.length > 0 ? [leftOut.join("\n")] : [])].join("\n\n") + "\n");
     }
     return results.every((r) => r.route !== null) ? EXIT_OK : EXIT_FAILURE;
   },

@@ -1,5 +1,6 @@
 import { LineCounter, isMap, isScalar, isSeq, parseAllDocuments, type Document } from "yaml";
 import {
+  DEFAULT_NAMESPACE,
   DecodeError,
   EvaluatorInputError,
   NETWORKING_API_VERSION,
@@ -122,6 +123,16 @@ export function clusterEngine(cluster: ClusterFile, extra: readonly ExtraPolicy[
   } catch (e) {
     if (!(e instanceof EvaluatorInputError)) throw e;
     const path = parsePath(e.path);
+    const i = path[0] === "policies" && typeof path[1] === "number" ? path[1] - cluster.policies.length : -1;
+    const added = extra[i];
+    // A --policies manifest is named by its file and its object, not by the engine's list.
+    if (added !== undefined) {
+      const meta = added.policy.metadata;
+      const name = `${meta?.namespace || DEFAULT_NAMESPACE}/${meta?.name ?? ""}`;
+      return fail(
+        `${added.source}: NetworkPolicy ${name}: ${fieldPath(path.slice(2))}: ${e.reason} (in ${cluster.name})`,
+      );
+    }
     return fail(`${cluster.locate(path)}: ${e.path}: ${e.reason}`);
   }
 }

@@ -1,6 +1,6 @@
-import type { Decision, DirectionDecision, PolicyEngine, TruthMatrix } from "../../networking/index.js";
+import type { Decision, DirectionDecision, PolicyEngine, SkippedObject, TruthMatrix } from "../../networking/index.js";
 import { policySource, type ClusterFile, type ExtraPolicy } from "./cluster-file.js";
-import { skippedLines } from "./notes.js";
+import { leftOutLines, skippedLines } from "./notes.js";
 
 // The words for the policy engine's answers on a cluster file: truth tables and explained
 // connections, shared by reach and the demo's reach section.
@@ -8,6 +8,15 @@ import { skippedLines } from "./notes.js";
 /** One line per skipped policy (or a header and its errors), located in the cluster file when it came from there. */
 export function skippedNotes(engine: PolicyEngine, cluster: ClusterFile, extra: readonly ExtraPolicy[]): string[] {
   return engine.skipped.flatMap((s) => skippedLines(s, policySource(cluster, extra, s.index)));
+}
+
+/** The lines that end an answer (a table or a connection) computed without some policies: what was left out, and where it is. */
+export function leftOutNotes(
+  skipped: readonly SkippedObject[],
+  cluster: ClusterFile,
+  extra: readonly ExtraPolicy[],
+): string[] {
+  return leftOutLines(skipped, (s) => policySource(cluster, extra, s.index));
 }
 
 /** The `namespace/name` of every hostNetwork pod, marked in the truth table. */

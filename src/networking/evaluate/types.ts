@@ -42,9 +42,28 @@ export interface Route {
   readonly host: string;
   /** The request path after R5 (query and fragment removed). */
   readonly requestPath: string;
+  /**
+   * The inputs the router left out (its `skipped`): every route is given
+   * without them, so it says so. Empty when every input was taken.
+   */
+  readonly skipped: readonly SkippedObject[];
 }
 
-/** An input the router or engine left out because `validate` rejects it. */
+/**
+ * A request's answer whether or not anything serves it: the route, or null
+ * for the controller's own 404, with the inputs left out either way.
+ */
+export interface RouteResult {
+  /** What `route` returns for the request. */
+  readonly route: Route | null;
+  /** The inputs the router left out (its `skipped`). */
+  readonly skipped: readonly SkippedObject[];
+}
+
+/**
+ * An input the router or engine left out because `validate` rejects it, or
+ * because an earlier input has the same name. Every answer carries the list.
+ */
 export interface SkippedObject {
   readonly kind: "Ingress" | "IngressClass" | "NetworkPolicy";
   /** `namespace/name` (or `name` for IngressClass); `[i]` when the object has no name. */
@@ -64,11 +83,17 @@ export interface OutOfScope {
 export interface Router {
   /** The route for one request, or null when nothing in scope serves it (the controller's 404). */
   route(request: RouteRequest): Route | null;
+  /** The same answer with the inputs left out, also when nothing serves the request. */
+  resolve(request: RouteRequest): RouteResult;
   /** Valid Ingresses the controller serves, as `namespace/name`, in input order. */
   readonly inScope: readonly string[];
   /** Valid Ingresses it does not serve, and why. */
   readonly outOfScope: readonly OutOfScope[];
-  /** Inputs left out because the API server would reject them. */
+  /**
+   * Inputs left out because the API server would reject them, or because an
+   * earlier input has the same name: IngressClasses first, then Ingresses,
+   * each in input order. Every route carries this list too.
+   */
   readonly skipped: readonly SkippedObject[];
 }
 
@@ -145,6 +170,8 @@ export interface Decision {
   readonly egress: DirectionDecision;
   /** Judged on the destination (§1.2.3). */
   readonly ingress: DirectionDecision;
+  /** The policies the engine left out (its `skipped`): the decision is made without them. */
+  readonly skipped: readonly SkippedObject[];
 }
 
 export type Cell = "allow" | "deny";
@@ -152,10 +179,38 @@ export type Cell = "allow" | "deny";
 /** `table[from][to]` over all pods, keyed by `namespace/name`, diagonal included. */
 export type TruthTable = Record<string, Record<string, Cell>>;
 
+/**
+ * What `truthTable` returns: the table, and what it was computed without.
+ * `skipped` and `unresolved` are not enumerable, so the table's keys are
+ * still exactly its pods (and JSON.stringify prints only the cells).
+ */
+export type TruthTableResult = TruthTable & {
+  /** The policies the engine left out (its `skipped`): the table is computed without them. */
+  readonly skipped: readonly SkippedObject[];
+  /**
+   * For a port name: the pods that declare no port of that name and protocol,
+   * so no connection to them is defined (E9). Their columns are left out of
+   * every row; they still have rows as sources. Empty for a port number.
+   */
+  readonly unresolved: readonly string[];
+};
+
 export interface PortQuery {
   /** Defaults to TCP. */
   readonly protocol?: Protocol;
   readonly port: number;
+}
+
+/** The question of a truth table: a protocol and a destination port, by number or by name. */
+export interface TableQuery {
+  /** Defaults to TCP. */
+  readonly protocol?: Protocol;
+  /**
+   * A port number, or a port name resolved on each destination pod by name
+   * and protocol, as NetworkPolicy resolves named ports (E8, E9): the cell
+   * `[from][to]` is the connection to `to`'s own port of that name.
+   */
+  readonly port: number | string;
 }
 
 /**
@@ -174,6 +229,8 @@ export interface TruthMatrix {
   ingressAllowed(from: number, to: number): boolean;
   /** How many ordered pairs are allowed. */
   countAllowed(): number;
+  /** The policies the engine left out (its `skipped`): the matrix is computed without them. */
+  readonly skipped: readonly SkippedObject[];
 }
 
 export interface DiffOptions {
@@ -202,19 +259,29 @@ export interface PolicyDiff {
   readonly removedPods: readonly string[];
   /** Pods only the other engine has (not compared). */
   readonly addedPods: readonly string[];
+  /** The policies each engine left out (their `skipped`): the diff compares the engines without them. */
+  readonly skipped: { readonly before: readonly SkippedObject[]; readonly after: readonly SkippedObject[] };
 }
 
 export interface PolicyEngine {
   /** One connection, with the reason for each direction. Throws EvaluatorInputError for unknown pods or ports. */
   evaluate(connection: Connection): Decision;
-  /** Every ordered pod pair for one protocol and port. */
-  truthTable(query: PortQuery): TruthTable;
-  /** The same table, packed. */
+  /**
+   * Every ordered pod pair for one protocol and port. A port name is resolved
+   * on each destination pod (E9); pods without it get no column. A name no
+   * pod declares for the protocol throws EvaluatorInputError, as `evaluate` does.
+   */
+  truthTable(query: TableQuery): TruthTableResult;
+  /** The same table, packed, for a port number (a port name gives each column its own port: use `truthTable`). */
   matrix(query: PortQuery): TruthMatrix;
   /** Connections whose verdict differs in `other`: this engine is "before", `other` is "after". */
   diff(other: PolicyEngine, options?: DiffOptions): PolicyDiff;
   /** Pod keys (`namespace/name`) in input order, the order of `matrix().pods`. */
   readonly pods: readonly string[];
-  /** Policies left out because the API server would reject them. */
+  /**
+   * Policies left out because the API server would reject them, or because
+   * an earlier policy has the same `namespace/name`, in input order. Every
+   * decision, table, matrix and diff carries this list too.
+   */
   readonly skipped: readonly SkippedObject[];
 }

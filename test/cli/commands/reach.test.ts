@@ -187,6 +187,7 @@ describe("reach: one connection", () => {
       port: 8080,
       egress: { verdict: "not-isolated", policies: [] },
       ingress: { verdict: "allowed-by-rule", policies: [{ policy: "shop/storefront-from-ingress", rules: [0] }] },
+      skipped: [],
     });
   });
 
@@ -335,7 +336,7 @@ describe("reach: cluster files", () => {
     ]);
   });
 
-  it("reports a policy the API server would reject on stderr, with its place, and leaves it out", async () => {
+  it("reports a policy the API server would reject on stderr, with its place, and leaves it out, as every answer says", async () => {
     const text = [
       "namespaces:",
       "  - name: ns",
@@ -351,23 +352,92 @@ describe("reach: cluster files", () => {
       "            - port: 70000",
       "",
     ].join("\n");
-    const r = await cli(["reach", "x.yaml"], { cwd: dirWith("x.yaml", text) });
+    const d = dirWith("x.yaml", text);
+    const r = await cli(["reach", "x.yaml"], { cwd: d });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       "clusterwire: skipped NetworkPolicy ns/broken (x.yaml:7:5): spec.ingress[0].ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive\n",
     );
-    // Left out, so nothing is isolated.
-    expect(lines(r.stdout).at(-1)).toBe("4 of 4 pairs allowed");
-    const json = await cli(["reach", "x.yaml", "-o", "json", "-q"], { cwd: dirWith("x.yaml", text) });
-    expect(json.stderr).toBe("");
-    expect((JSON.parse(json.stdout) as { skipped: unknown }).skipped).toEqual([
+    // Left out, so nothing is isolated; the table says it was computed without it.
+    const leftOut = "left out: NetworkPolicy ns/broken (x.yaml:7:5): the API server would reject it (1 error)";
+    expect(lines(r.stdout).slice(-2)).toEqual(["4 of 4 pairs allowed", leftOut]);
+    // -q silences stderr, not the answer.
+    expect(lines((await cli(["reach", "x.yaml", "-q"], { cwd: d })).stdout).at(-1)).toBe(leftOut);
+    const explained = await cli(["reach", "x.yaml", "-q", "--from", "ns/a", "--to", "ns/b"], { cwd: d });
+    expect(lines(explained.stdout)).toEqual([
+      "ns/a -> ns/b, TCP port 80: allow",
+      "  egress   not isolated: no NetworkPolicy in ns selects ns/a for egress, so all egress is allowed",
+      "  ingress  not isolated: no NetworkPolicy in ns selects ns/b for ingress, so all ingress is allowed",
+      leftOut,
+    ]);
+    const skipped = [
       {
         kind: "NetworkPolicy",
         name: "ns/broken",
         source: "x.yaml:7:5",
         errors: ["spec.ingress[0].ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive"],
       },
+    ];
+    const json = await cli(["reach", "x.yaml", "-o", "json", "-q"], { cwd: d });
+    expect(json.stderr).toBe("");
+    expect((JSON.parse(json.stdout) as { skipped: unknown }).skipped).toEqual(skipped);
+    const decision = await cli(["reach", "x.yaml", "-o", "json", "-q", "--from", "ns/a", "--to", "ns/b"], { cwd: d });
+    expect(JSON.parse(decision.stdout)).toEqual({
+      allowed: true,
+      protocol: "TCP",
+      port: 80,
+      egress: { verdict: "not-isolated", policies: [] },
+      ingress: { verdict: "not-isolated", policies: [] },
+      skipped,
+    });
+    const html = await cli(["reach", "x.yaml", "-q", "-o", "html", "--out", "-"], { cwd: d });
+    expect(html.stdout).toContain("1 input left out:");
+    expect(html.stdout).toContain("skipped NetworkPolicy ns/broken (x.yaml:7:5)");
+  });
+
+  it("names a second policy of the same namespace/name as left out, and takes the first", async () => {
+    const text = [
+      "namespaces: [{name: ns}]",
+      "pods:",
+      "  - {namespace: ns, name: a, ip: 10.0.0.1}",
+      "  - {namespace: ns, name: b, ip: 10.0.0.2}",
+      "policies:",
+      "  - metadata: {name: p, namespace: ns}",
+      "    spec: {podSelector: {}, policyTypes: [Ingress]}",
+      "  - metadata: {name: p, namespace: ns}",
+      "    spec: {podSelector: {}, policyTypes: [Ingress], ingress: [{}]}",
+      "",
+    ].join("\n");
+    const r = await cli(["reach", "x.yaml"], { cwd: dirWith("x.yaml", text) });
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout).slice(-2)).toEqual([
+      "2 of 4 pairs allowed",
+      "left out: NetworkPolicy ns/p (x.yaml:8:5): an earlier NetworkPolicy has the same namespace/name",
     ]);
+  });
+
+  it("refuses a policy in a namespace the file does not list, as it refuses a pod there", async () => {
+    const cluster = "namespaces: [{name: shop}]\npods:\n  - {namespace: shop, name: a, ip: 10.0.0.1}\n";
+    const inFile = await cli(["reach", "x.yaml"], {
+      cwd: dirWith("x.yaml", `${cluster}policies:\n  - metadata: {name: p, namespace: data}\n`),
+    });
+    expect(inFile.code).toBe(2);
+    expect(inFile.stdout).toBe("");
+    expect(inFile.stderr).toBe(
+      'clusterwire: x.yaml:5:36: policies[0].metadata.namespace: namespace "data" is not listed in namespaces\n',
+    );
+    // From --policies it is named by its file and object, not by its place in the engine's list.
+    const d = dirWith("c.yaml", cluster);
+    writeFileSync(
+      join(d, "extra.yaml"),
+      "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: q, namespace: other}\nspec: {podSelector: {}}\n",
+    );
+    const extra = await cli(["reach", "c.yaml", "--policies", "extra.yaml"], { cwd: d });
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toBe(
+      'clusterwire: extra.yaml: NetworkPolicy other/q: metadata.namespace: namespace "other" is not listed in namespaces (in c.yaml)\n',
+    );
+    expectNoStack(extra);
   });
 
   it("adds policies from --policies files, ignoring other kinds", async () => {

@@ -167,7 +167,8 @@ describe("route: answers", () => {
       path,
     ]);
     expect(r.code).toBe(1);
-    const [older, missing, hostless] = r.stdout.split("\n\n").map(lines);
+    const [older, missing, hostless, leftOut, ...more] = r.stdout.split("\n\n").map(lines);
+    expect(more).toEqual([]);
     // Same path and length: the older creationTimestamp wins (R7.3); c/intra is another controller's.
     expect(older?.slice(0, 3)).toEqual([
       "http://web.example.com/app/x -> service app-old:80",
@@ -188,6 +189,10 @@ describe("route: answers", () => {
       "  from     spec.rules[0].http.paths[0]: Exact /status",
       "  host     10.0.0.1 (host-less tier)",
     ]);
+    // Every answer was given without d/bad, and the output says so after them.
+    expect(leftOut).toEqual([
+      `left out: Ingress d/bad (${path} (document 6)): the API server would reject it (1 error)`,
+    ]);
     expect(lines(r.stderr)).toEqual([
       "clusterwire: ignored 1 NetworkPolicy object: route reads Ingress and IngressClass",
       `clusterwire: skipped Ingress d/bad (${path} (document 6)): spec.rules[0].http.paths[0].path: Invalid value: "app": must be an absolute path`,
@@ -205,6 +210,10 @@ describe("route: answers", () => {
       path,
     ]);
     expect(quiet).toMatchObject({ code: 0, stderr: "" });
+    // -q silences the notes, not the answer's own account of what it was given without.
+    expect(lines(quiet.stdout).at(-1)).toBe(
+      `left out: Ingress d/bad (${path} (document 6)): the API server would reject it (1 error)`,
+    );
   });
 
   it("puts every Ingress in scope without IngressClasses, and says so when given a controller", async () => {
@@ -254,6 +263,21 @@ describe("route: answers", () => {
       "promo.shop.example.com / -> service promo:80",
       "  ingress  shop/promo",
     ]);
+    // The answer ends with a line per object left out, as many as the notes on stderr name.
+    const leftOut = lines(r.stdout.split("\n\n").at(-1) ?? "");
+    expect(leftOut).toContain(
+      "left out: IngressClass Public_Edge (examples/invalid/ingressclass-bad.yaml): the API server would reject it (3 errors)",
+    );
+    expect(leftOut).toContain(
+      "left out: Ingress shop/storefront (examples/ingress.pb): an earlier Ingress has the same namespace/name",
+    );
+    expect(leftOut).toContain(
+      "left out: Ingress shop/promo (examples/invalid/ingress-bad-routes.yaml): the API server would reject it (4 errors)",
+    );
+    expect(leftOut.every((l) => l.startsWith("left out: "))).toBe(true);
+    expect(leftOut).toHaveLength(
+      lines(r.stderr).filter((l) => /^clusterwire: skipped Ingress(Class)? /.test(l)).length,
+    );
     const err = lines(r.stderr);
     expect(err).toContain(
       "clusterwire: skipped examples/clusters/: cluster descriptions for clusterwire reach, not Kubernetes manifests",

@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { clusterEngine, parseClusterFile, parsePath } from "../../../src/cli/shared/cluster-file.js";
+import { CliError } from "../../../src/cli/shared/io.js";
+import { fromYaml, type NetworkPolicy } from "../../../src/networking/index.js";
 import { REPO } from "../../support/cli/harness.js";
 
 // The cluster description format; its errors through clusterwire reach are in test/cli/commands/reach.test.ts.
@@ -30,5 +32,35 @@ describe("cluster files", () => {
   it("splits engine paths into segments", () => {
     expect(parsePath('pods[3].labels["a.b/c"]')).toEqual(["pods", 3, "labels", "a.b/c"]);
     expect(parsePath("namespaces[0].name")).toEqual(["namespaces", 0, "name"]);
+  });
+
+  it("an engine input error is located in the cluster file, or named by the --policies file it came from", () => {
+    const cluster = parseClusterFile(
+      "c.yaml",
+      "namespaces: [{name: shop}]\npods: []\npolicies:\n  - metadata: {name: p, namespace: shop}\n",
+    );
+    const [policy] = fromYaml(
+      "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: q}\nspec: {podSelector: {}}\n",
+    ) as NetworkPolicy[];
+    const message = (f: () => unknown): string => {
+      try {
+        f();
+      } catch (e) {
+        expect(e).toBeInstanceOf(CliError);
+        return (e as CliError).message;
+      }
+      throw new Error("expected a CliError");
+    };
+    // Without a namespace the extra policy is in default, which the file does not list.
+    expect(message(() => clusterEngine(cluster, [{ policy: policy!, source: "more.yaml (document 2)" }]))).toBe(
+      'more.yaml (document 2): NetworkPolicy default/q: metadata.namespace: namespace "default" (a policy without a namespace is in default) is not listed in namespaces (in c.yaml)',
+    );
+    const inFile = parseClusterFile(
+      "c.yaml",
+      "namespaces: []\npods: []\npolicies:\n  - metadata: {name: p, namespace: shop}\n",
+    );
+    expect(message(() => clusterEngine(inFile))).toBe(
+      'c.yaml:4:36: policies[0].metadata.namespace: namespace "shop" is not listed in namespaces',
+    );
   });
 });

@@ -42,6 +42,7 @@ function handMatrix(
       for (let k = 0; k < n * n; k++) c += e[k]! & i[k]!;
       return c;
     },
+    skipped: [],
   };
 }
 
@@ -357,6 +358,7 @@ describe("renderHeatmapHtml", () => {
       port: 80,
       egress: { verdict: "not-isolated", policies: [] },
       ingress: { verdict: "not-isolated", policies: [] },
+      skipped: [],
     };
     const explain = () => {
       calls++;

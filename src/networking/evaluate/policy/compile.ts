@@ -55,9 +55,8 @@ export class SetBuilder {
     return this.#words;
   }
 
-  /** Pods (not hostNetwork) in namespace `ns` (-1: an unlisted one, which has none) that `pod` matches. */
+  /** Pods (not hostNetwork) in namespace `ns` that `pod` matches. */
   inNamespace(ns: number, pod: { key: string; match: LabelMatcher; empty: boolean }): Bits {
-    if (ns < 0) return new Uint32Array(this.#words);
     return this.#cached(`n${ns}|${pod.key}`, () => {
       if (pod.empty) return this.#selectable[ns]!.slice();
       const b = new Uint32Array(this.#words);
@@ -126,6 +125,14 @@ export function compilePolicy(
   }
   const meta = np.metadata;
   const namespace = meta?.namespace || DEFAULT_NAMESPACE;
+  // A policy, like a pod, lives in a listed namespace: anywhere else nothing says what its labels are.
+  const ns = nsIndex.get(namespace);
+  if (ns === undefined) {
+    throw new EvaluatorInputError(
+      `policies[${i}].metadata.namespace`,
+      `namespace ${JSON.stringify(namespace)}${meta?.namespace ? "" : " (a policy without a namespace is in default)"} is not listed in namespaces`,
+    );
+  }
   const name = meta === undefined ? "" : meta.name !== "" ? meta.name : meta.generateName;
   const key = `${namespace}/${name}`;
   const errors = validate(np);
@@ -137,7 +144,6 @@ export function compilePolicy(
   if (seen.has(key)) return skip([duplicate(FieldPath.root("metadata").child("name"), name)]);
   seen.add(key);
 
-  const ns = nsIndex.get(namespace) ?? -1;
   const spec = np.spec;
   // A missing podSelector is the empty one: every pod of the namespace.
   const subject = selectorOf(spec?.podSelector);

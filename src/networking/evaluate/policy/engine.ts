@@ -27,8 +27,9 @@ import type {
   PortQuery,
   Protocol,
   SkippedObject,
+  TableQuery,
   TruthMatrix,
-  TruthTable,
+  TruthTableResult,
   ConnectionChange,
 } from "../types.js";
 import { parseIPSloppy } from "../../validation/rules/ip.js";
@@ -48,11 +49,21 @@ import {
   stringAt,
 } from "./compile.js";
 import type { Pod, Policy, ResolvedEndpoint, Rule } from "./compiled.js";
-import { ALL, Matrix, NONE, PortSets, declares, lazyTable } from "./matrix.js";
+import { ALL, Matrix, NONE, PortSets, declares, lazyTable, namedPort } from "./matrix.js";
 
 export interface PolicyEngineInput {
+  /** Every namespace that pods or policies live in. Each also carries its `kubernetes.io/metadata.name` label. */
   readonly namespaces: readonly ClusterNamespace[];
+  /** Each in a listed namespace: a pod elsewhere is an EvaluatorInputError. */
   readonly pods: readonly ClusterPod[];
+  /**
+   * NetworkPolicy objects, with or without the API server's defaults. Each is
+   * in a listed namespace (a policy without one is in `default`), as pods
+   * are: a policy elsewhere is an EvaluatorInputError at
+   * `policies[i].metadata.namespace`. A policy the API server would reject,
+   * or a second one with the same `namespace/name`, is left out and listed
+   * in `skipped`.
+   */
   readonly policies: readonly NetworkPolicy[];
 }
 
@@ -60,8 +71,10 @@ export interface PolicyEngineInput {
 
 /**
  * Builds an engine over one cluster snapshot. Throws EvaluatorInputError for
- * namespaces or pods it cannot give a meaning to; policies the API server
- * would reject are left out and listed in `skipped`.
+ * namespaces, pods or policies it cannot give a meaning to, such as a pod or
+ * a policy in a namespace `namespaces` does not list. Policies the API server
+ * would reject are left out and listed in `skipped`, and so is every answer
+ * the engine gives.
  */
 export function createPolicyEngine(input: PolicyEngineInput): PolicyEngine {
   return new Engine(input);
@@ -183,6 +196,7 @@ class Engine implements PolicyEngine {
       port,
       egress,
       ingress,
+      skipped: this.skipped,
     };
   }
 
@@ -218,7 +232,8 @@ class Engine implements PolicyEngine {
       );
     }
     const pod = this.#pods[to.pod]!;
-    for (const p of pod.ports) if (p.name === port && p.protocol === protocol) return p.containerPort;
+    const resolved = namedPort(pod, port, protocol);
+    if (resolved !== undefined) return resolved;
     throw new EvaluatorInputError(
       "connection.port",
       `pod ${JSON.stringify(pod.key)} declares no ${protocol} port named ${JSON.stringify(port)}`,
@@ -293,19 +308,64 @@ class Engine implements PolicyEngine {
   // -------------------------------------------------------------- whole tables
 
   matrix(query: PortQuery): TruthMatrix {
-    return this.#query(query);
+    const protocol = this.#queryProtocol(query);
+    if (typeof query.port === "string") {
+      throw new EvaluatorInputError(
+        "query.port",
+        `a matrix is for one port number; the port name ${JSON.stringify(query.port)} resolves per destination pod, so use truthTable`,
+      );
+    }
+    return this.#matrix(protocol, portNumberAt(query.port, "query.port"));
   }
 
-  truthTable(query: PortQuery): TruthTable {
-    return lazyTable(this.#query(query));
+  truthTable(query: TableQuery): TruthTableResult {
+    const protocol = this.#queryProtocol(query);
+    if (typeof query.port === "string") return this.#namedTable(protocol, query.port);
+    const m = this.#matrix(protocol, portNumberAt(query.port, "query.port"));
+    return lazyTable(m, { skipped: this.skipped, unresolved: NO_PODS });
   }
 
-  #query(query: PortQuery): Matrix {
+  #queryProtocol(query: TableQuery): Protocol {
     if (query === null || typeof query !== "object")
       throw new EvaluatorInputError("query", "must be { protocol?, port }");
-    const protocol = protocolAt(query.protocol, "query.protocol");
-    const port = portNumberAt(query.port, "query.port");
-    return this.#matrix(protocol, port);
+    return protocolAt(query.protocol, "query.protocol");
+  }
+
+  /**
+   * A table for a port name: each destination's column is taken from the
+   * matrix of its own port of that name (E9), one matrix per distinct port
+   * number; pods without the name get no column.
+   */
+  #namedTable(protocol: Protocol, name: string): TruthTableResult {
+    if (name === "") throw new EvaluatorInputError("query.port", "must be a port number or a port name");
+    const words = this.#words;
+    const columns = new Uint32Array(words);
+    const byPort = new Map<number, Bits>();
+    const unresolved: string[] = [];
+    this.#pods.forEach((pod, d) => {
+      const port = namedPort(pod, name, protocol);
+      if (port === undefined) {
+        unresolved.push(pod.key);
+        return;
+      }
+      let mask = byPort.get(port);
+      if (mask === undefined) {
+        mask = new Uint32Array(words);
+        byPort.set(port, mask);
+      }
+      setBit(mask, d);
+      setBit(columns, d);
+    });
+    if (byPort.size === 0) {
+      throw new EvaluatorInputError(
+        "query.port",
+        `no pod declares a ${protocol} port named ${JSON.stringify(name)}, so the table would have no column`,
+      );
+    }
+    const allowed = new Uint32Array(this.#pods.length * words);
+    for (const [port, mask] of byPort) this.#matrix(protocol, port).allowedInto(allowed, mask);
+    const rows = { pods: this.pods, row: (from: number) => allowed.slice(from * words, (from + 1) * words) };
+    return lazyTable(rows, { skipped: this.skipped, unresolved: Object.freeze(unresolved) }, columns);
   }
 
   #matrix(protocol: Protocol, port: number): Matrix {
@@ -380,7 +440,7 @@ class Engine implements PolicyEngine {
         ingress[s * words + w]! |= bit;
       });
     }
-    return new Matrix(this.pods, protocol, port, words, egress, ingress);
+    return new Matrix(this.pods, protocol, port, words, egress, ingress, this.skipped);
   }
 
   // -------------------------------------------------------------- diff
@@ -472,6 +532,7 @@ class Engine implements PolicyEngine {
       changes,
       removedPods: this.pods.filter((k) => !otherIndex.has(k)),
       addedPods: other.pods.filter((k) => !this.#podIndex.has(k)),
+      skipped: { before: this.skipped, after: other.skipped },
     };
   }
 
@@ -509,6 +570,7 @@ function portClasses(protocol: Protocol, engines: readonly Engine[]): { from: nu
   return out;
 }
 
+const NO_PODS: readonly string[] = Object.freeze([]);
 const NOT_APPLICABLE: DirectionDecision = Object.freeze({ verdict: "not-applicable", policies: Object.freeze([]) });
 const NOT_ISOLATED: DirectionDecision = Object.freeze({ verdict: "not-isolated", policies: Object.freeze([]) });
 const SELF: DirectionDecision = Object.freeze({ verdict: "self", policies: Object.freeze([]) });

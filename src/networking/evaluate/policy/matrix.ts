@@ -1,16 +1,23 @@
 // Truth matrices: which pod may reach which at one protocol and port, as
 // bit rows, and the port sets a query needs (the engine builds them).
 
-import { orInto, popcount32, setBit, type Bits } from "../bitset.js";
-import type { Cell, Protocol, TruthMatrix, TruthTable } from "../types.js";
+import { hasBit, orInto, popcount32, setBit, type Bits } from "../bitset.js";
+import type { Cell, Protocol, SkippedObject, TruthMatrix, TruthTable, TruthTableResult } from "../types.js";
 import type { Pod, Rule } from "./compiled.js";
 
 // ------------------------------------------------------------------ matrices
 
-export class Matrix implements TruthMatrix {
+/** A table as packed rows: bit `to` of `row(from)` is set when the pair is allowed. */
+export interface PackedRows {
+  readonly pods: readonly string[];
+  row(from: number): Uint32Array;
+}
+
+export class Matrix implements TruthMatrix, PackedRows {
   readonly pods: readonly string[];
   readonly protocol: Protocol;
   readonly port: number;
+  readonly skipped: readonly SkippedObject[];
   readonly #words: number;
   readonly #egress: Uint32Array;
   readonly #ingress: Uint32Array;
@@ -22,10 +29,12 @@ export class Matrix implements TruthMatrix {
     words: number,
     egress: Uint32Array,
     ingress: Uint32Array,
+    skipped: readonly SkippedObject[],
   ) {
     this.pods = pods;
     this.protocol = protocol;
     this.port = port;
+    this.skipped = skipped;
     this.#words = words;
     this.#egress = egress;
     this.#ingress = ingress;
@@ -67,21 +76,46 @@ export class Matrix implements TruthMatrix {
     for (let w = 0; w < words; w++) out[w] = this.#egress[from * words + w]! & this.#ingress[from * words + w]!;
     return out;
   }
+
+  /** Adds the allowed pairs whose destination is in `columns` to `out`, rows laid out as in this matrix. */
+  allowedInto(out: Uint32Array, columns: Bits): void {
+    const words = this.#words;
+    for (let i = 0; i < out.length; i++) out[i]! |= this.#egress[i]! & this.#ingress[i]! & columns[i % words]!;
+  }
+}
+
+/** What a table says besides its cells; not enumerable on the table, so its keys stay its pods. */
+export interface TableFacts {
+  readonly skipped: readonly SkippedObject[];
+  readonly unresolved: readonly string[];
 }
 
 /**
- * The string-keyed table. Every decision is already made in the matrix; a row
+ * The string-keyed table: the cells of `columns` (every pod when undefined)
+ * in every row. Every decision is already made in the packed rows; a row
  * object is built the first time it is read, because building millions of
  * string-keyed properties costs far more than deciding them.
  */
-export function lazyTable(m: Matrix): TruthTable {
+export function lazyTable(m: PackedRows, facts: TableFacts, columns?: Bits): TruthTableResult {
   const table: TruthTable = {};
   const pods = m.pods;
-  // Node's inspector would print unread rows as [Getter/Setter]; show the values.
+  const shown = (key: "skipped" | "unresolved"): void => {
+    Object.defineProperty(table, key, { value: facts[key], enumerable: false });
+  };
+  shown("skipped");
+  shown("unresolved");
+  // Node's inspector would print unread rows as [Getter/Setter]; show the values, and what the table left out.
   Object.defineProperty(table, Symbol.for("nodejs.util.inspect.custom"), {
     enumerable: false,
     value: (_depth: number, options: object, inspect: (v: unknown, o: object) => string) =>
-      inspect({ ...table }, options),
+      inspect(
+        {
+          ...table,
+          ...(facts.skipped.length > 0 ? { skipped: facts.skipped } : {}),
+          ...(facts.unresolved.length > 0 ? { unresolved: facts.unresolved } : {}),
+        },
+        options,
+      ),
   });
   pods.forEach((from, i) => {
     Object.defineProperty(table, from, {
@@ -90,8 +124,10 @@ export function lazyTable(m: Matrix): TruthTable {
       get() {
         const row: Record<string, Cell> = {};
         const bits = m.row(i);
-        for (let j = 0; j < pods.length; j++)
+        for (let j = 0; j < pods.length; j++) {
+          if (columns !== undefined && !hasBit(columns, j)) continue;
           row[pods[j]!] = ((bits[j >>> 5]! >>> (j & 31)) & 1) !== 0 ? "allow" : "deny";
+        }
         Object.defineProperty(table, from, { value: row, enumerable: true, configurable: true, writable: true });
         return row;
       },
@@ -100,7 +136,7 @@ export function lazyTable(m: Matrix): TruthTable {
       },
     });
   });
-  return table;
+  return table as TruthTableResult;
 }
 
 // ------------------------------------------------------------------ per-query port sets
@@ -162,4 +198,10 @@ export class PortSets {
 export function declares(pod: Pod, name: string, protocol: Protocol, port: number): boolean {
   for (const p of pod.ports) if (p.name === name && p.protocol === protocol && p.containerPort === port) return true;
   return false;
+}
+
+/** The pod's port of that name and protocol (the first one declared), or undefined. */
+export function namedPort(pod: Pod, name: string, protocol: Protocol): number | undefined {
+  for (const p of pod.ports) if (p.name === name && p.protocol === protocol) return p.containerPort;
+  return undefined;
 }

@@ -11,7 +11,7 @@ import type { Ingress, IngressBackend, IngressClass } from "../../../../gen/k8s/
 import type { ObjectMeta } from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { isZeroTime } from "../../model/zero.js";
 import { EvaluatorInputError } from "../../model/errors.js";
-import type { HostTier, OutOfScope, Route, RouteRequest, Router, SkippedObject } from "../types.js";
+import type { HostTier, OutOfScope, Route, RouteRequest, RouteResult, Router, SkippedObject } from "../types.js";
 import { FieldPath } from "../../model/path.js";
 import { duplicate, type FieldError } from "../../validation/field-error.js";
 import { validate } from "../../validation/validate.js";
@@ -128,7 +128,12 @@ const STRIDE = 5;
  */
 const SCAN_LIMIT = 30;
 
-/** Builds a router for one controller (R1). Throws EvaluatorInputError for inputs that are not Ingress / IngressClass messages. */
+/**
+ * Builds a router for one controller (R1). Throws EvaluatorInputError for
+ * inputs that are not Ingress / IngressClass messages. Objects the API server
+ * would reject, and later duplicates of a name, are left out and listed in
+ * `skipped`, and so is every route the router gives.
+ */
 export function createRouter(input: RouterInput): Router {
   return new IngressRouter(input);
 }
@@ -265,6 +270,7 @@ class IngressRouter implements Router {
               tier: kind,
               host,
               requestPath: path,
+              skipped: this.skipped,
             };
           }
         }
@@ -280,6 +286,7 @@ class IngressRouter implements Router {
             tier: kind,
             host,
             requestPath: path,
+            skipped: this.skipped,
           };
         }
       }
@@ -294,6 +301,7 @@ class IngressRouter implements Router {
           tier: kind,
           host,
           requestPath: path,
+          skipped: this.skipped,
         };
       }
     }
@@ -309,7 +317,12 @@ class IngressRouter implements Router {
       tier: kind,
       host,
       requestPath: path,
+      skipped: this.skipped,
     };
+  }
+
+  resolve(request: RouteRequest): RouteResult {
+    return { route: this.route(request), skipped: this.skipped };
   }
 
   /** R4: the first non-empty tier; an empty Host reaches only host-less rules (R3). */

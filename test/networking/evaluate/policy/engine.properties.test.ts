@@ -14,6 +14,7 @@ import {
   EvaluatorInputError,
   fromJson,
   toJson,
+  validate,
   type ClusterNamespace,
   type ClusterPod,
   type Connection,
@@ -22,10 +23,16 @@ import {
   type PolicyEngine,
   type Protocol,
   type TruthTable,
+  type TruthTableResult,
 } from "../../../../src/networking/index.js";
 import { arbCluster, arbClusterPair, arbConnection, type GeneratedCluster } from "../../../../src/testing/index.js";
 import { mentionedPorts } from "../../../../src/testing/clusters.js";
-import { referenceEvaluate, referenceTruthTable, type ReferenceCluster } from "../../../support/policy-reference.js";
+import {
+  referenceEvaluate,
+  referenceSkipped,
+  referenceTruthTable,
+  type ReferenceCluster,
+} from "../../../support/policy-reference.js";
 
 const OVERRIDE = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "");
 const runs = (n: number): number => (Number.isInteger(OVERRIDE) && OVERRIDE > 0 ? OVERRIDE : n);
@@ -104,17 +111,38 @@ describe("reference evaluator: semantics.md §1.2.4", () => {
     [
       "x/b → x/a, TCP 80",
       { from: { pod: "x/b" }, to: { pod: "x/a" }, protocol: "TCP", port: 80 },
-      { allowed: true, protocol: "TCP", port: 80, egress: plain("not-isolated"), ingress: allowedBy } as Decision,
+      {
+        allowed: true,
+        protocol: "TCP",
+        port: 80,
+        egress: plain("not-isolated"),
+        ingress: allowedBy,
+        skipped: [],
+      } as Decision,
     ],
     [
       "y/b → x/a, TCP 80 (podSelector alone is scoped to x)",
       { from: { pod: "y/b" }, to: { pod: "x/a" }, protocol: "TCP", port: 80 },
-      { allowed: false, protocol: "TCP", port: 80, egress: plain("not-isolated"), ingress: denied } as Decision,
+      {
+        allowed: false,
+        protocol: "TCP",
+        port: 80,
+        egress: plain("not-isolated"),
+        ingress: denied,
+        skipped: [],
+      } as Decision,
     ],
     [
       "x/b → x/a, UDP 80 (protocol defaulted to TCP)",
       { from: { pod: "x/b" }, to: { pod: "x/a" }, protocol: "UDP", port: 80 },
-      { allowed: false, protocol: "UDP", port: 80, egress: plain("not-isolated"), ingress: denied } as Decision,
+      {
+        allowed: false,
+        protocol: "UDP",
+        port: 80,
+        egress: plain("not-isolated"),
+        ingress: denied,
+        skipped: [],
+      } as Decision,
     ],
     [
       "x/a's node IP → x/a, TCP 443",
@@ -125,12 +153,20 @@ describe("reference evaluator: semantics.md §1.2.4", () => {
         port: 443,
         egress: plain("not-applicable"),
         ingress: plain("node-local"),
+        skipped: [],
       } as Decision,
     ],
     [
       "x/a → x/a, TCP 80",
       { from: { pod: "x/a" }, to: { pod: "x/a" }, protocol: "TCP", port: 80 },
-      { allowed: true, protocol: "TCP", port: 80, egress: plain("self"), ingress: plain("self") } as Decision,
+      {
+        allowed: true,
+        protocol: "TCP",
+        port: 80,
+        egress: plain("self"),
+        ingress: plain("self"),
+        skipped: [],
+      } as Decision,
     ],
     [
       "x/a → 203.0.113.9, TCP 443",
@@ -141,6 +177,7 @@ describe("reference evaluator: semantics.md §1.2.4", () => {
         port: 443,
         egress: plain("not-isolated"),
         ingress: plain("not-applicable"),
+        skipped: [],
       } as Decision,
     ],
   ];
@@ -158,6 +195,36 @@ describe("reference evaluator: semantics.md §1.2.4", () => {
       "x/b": { "x/a": "allow", "x/b": "allow", "y/b": "allow" },
       "y/b": { "x/a": "deny", "x/b": "allow", "y/b": "allow" },
     });
+  });
+
+  it("a port name resolves on each destination; pods without it get no column", () => {
+    const named = {
+      ...cluster,
+      pods: [
+        { ...pods[0]!, ports: [{ name: "web", containerPort: 80 }] },
+        { ...pods[1]!, ports: [{ name: "web", containerPort: 8080 }] },
+        pods[2]!,
+      ],
+    };
+    const t = referenceTruthTable(named, { port: "web" });
+    // x/a's web is 80, which admits x/b only; x/b's web is 8080 and x/b is not isolated.
+    expect(t).toStrictEqual({
+      "x/a": { "x/a": "allow", "x/b": "allow" },
+      "x/b": { "x/a": "allow", "x/b": "allow" },
+      "y/b": { "x/a": "deny", "x/b": "allow" },
+    });
+    expect([t.unresolved, t.skipped]).toStrictEqual([["y/b"], []]);
+    expect(() => referenceTruthTable(named, { protocol: "UDP", port: "web" })).toThrow(EvaluatorInputError);
+  });
+
+  it("a policy validate() rejects takes no part, and every answer lists it", () => {
+    const broken = policy("x", "broken", { podSelector: {}, ingress: [{ ports: [{ port: 70000 }] }] });
+    const spoiled = { ...cluster, policies: [broken, ...policies] };
+    const skipped = [{ kind: "NetworkPolicy", name: "x/broken", index: 0, errors: validate(broken) }];
+    expect(referenceSkipped(spoiled)).toStrictEqual(skipped);
+    const c: Connection = { from: { pod: "x/b" }, to: { pod: "x/a" }, port: 80 };
+    expect(referenceEvaluate(spoiled, c)).toStrictEqual({ ...referenceEvaluate(cluster, c), skipped });
+    expect(referenceTruthTable(spoiled, { port: 80 }).skipped).toStrictEqual(skipped);
   });
 });
 
@@ -261,6 +328,7 @@ describe("reference evaluator: single rules", () => {
       port: 80,
       egress: { verdict: "allowed-by-rule", policies: [{ policy: "x/p", rules: [0] }] },
       ingress: { verdict: "not-applicable", policies: [] },
+      skipped: [],
     });
   });
 });
@@ -461,6 +529,159 @@ describe("policy engine agrees with the reference", () => {
         },
       ),
       { numRuns: runs(100) },
+    );
+  });
+});
+
+// ------------------------------------------------------------------ port names and skipped policies
+
+/** What a table call gives: the cells and what the table says it left out, or the input error. */
+function tableOutcome(f: () => TruthTableResult): unknown {
+  try {
+    const t = f();
+    return { table: t, unresolved: t.unresolved, skipped: t.skipped };
+  } catch (e) {
+    if (e instanceof EvaluatorInputError) return { error: e.name, path: e.path };
+    throw e;
+  }
+}
+
+/** Port names worth a table: up to three the pods declare, and one none does. */
+function namesOf(cluster: GeneratedCluster): fc.Arbitrary<string[]> {
+  const declared = new Set<string>();
+  for (const p of cluster.pods) for (const d of p.ports ?? []) if (d.name !== undefined) declared.add(d.name);
+  const names = [...declared];
+  return fc.shuffledSubarray(names, { maxLength: Math.min(3, names.length) }).map((n) => [...n, "nope"]);
+}
+
+/**
+ * The cluster plus a policy that lets ingress into every pod of one pod's
+ * namespace on one port only, so that where a name resolves to different
+ * ports on different pods, their columns differ.
+ */
+function withPortGate(cluster: GeneratedCluster, gate: { at: number; port: number }): GeneratedCluster {
+  const home = cluster.pods[gate.at % cluster.pods.length]?.namespace;
+  if (home === undefined) return cluster;
+  const only = policy(home, "port-gate", { podSelector: {}, ingress: [{ ports: [{ port: gate.port }] }] });
+  return { ...cluster, policies: [...cluster.policies, only] };
+}
+
+describe("truthTable() with a port name agrees with the reference", () => {
+  it("columns, cells, unresolved pods and input errors, for every protocol", () => {
+    let partial = 0;
+    fc.assert(
+      fc.property(
+        arbCluster().chain((c) =>
+          fc.tuple(
+            fc.constant(c),
+            namesOf(c),
+            fc.record({ at: fc.nat(), port: fc.constantFrom(...mentionedPorts(c)) }),
+          ),
+        ),
+        ([generated, names, gate]) => {
+          const cluster = withPortGate(generated, gate);
+          explained(cluster, () => {
+            const engine = createPolicyEngine(cluster);
+            for (const port of names) {
+              for (const protocol of PROTOCOLS) {
+                const got = tableOutcome(() => engine.truthTable({ protocol, port }));
+                expect(got, `${protocol} ${port}`).toStrictEqual(
+                  tableOutcome(() => referenceTruthTable(cluster, { protocol, port })),
+                );
+                const unresolved = (got as { unresolved?: readonly string[] }).unresolved ?? [];
+                if (unresolved.length > 0 && unresolved.length < cluster.pods.length) partial++;
+              }
+            }
+          });
+        },
+      ),
+      { numRuns: runs(200) },
+    );
+    // Tables with some columns and not others must occur, or the property says little.
+    expect(partial).toBeGreaterThan(0);
+  });
+});
+
+/** A policy the engine must leave out: invalid (port 70000), or a later one with an earlier one's name. */
+interface Spoiler {
+  readonly kind: "invalid" | "duplicate";
+  readonly at: number;
+  readonly pos: number;
+}
+
+const spoilerArb: fc.Arbitrary<Spoiler> = fc.record({
+  kind: fc.constantFrom("invalid" as const, "duplicate" as const),
+  at: fc.nat(),
+  pos: fc.nat(),
+});
+
+/**
+ * The cluster's policies plus spoilers. Each spoiler, if it were taken, would
+ * isolate every pod of its namespace both ways, so using one shows.
+ */
+function spoil(cluster: GeneratedCluster, spoilers: readonly Spoiler[]): { policies: NetworkPolicy[]; count: number } {
+  const policies = [...cluster.policies];
+  let count = 0;
+  const isolateAll = { podSelector: {}, policyTypes: ["Ingress", "Egress"] };
+  spoilers.forEach((s, i) => {
+    const original = cluster.policies[s.at % Math.max(1, cluster.policies.length)];
+    if (s.kind === "duplicate" && original !== undefined) {
+      // Appended, so it comes after the policy whose name it takes.
+      const meta = original.metadata;
+      policies.push(policy(meta?.namespace || "default", meta?.name ?? "", isolateAll));
+    } else {
+      const ns = cluster.namespaces[s.at % cluster.namespaces.length]!.name;
+      const broken = policy(ns, `spoiled-${i}`, { ...isolateAll, ingress: [{ ports: [{ port: 70000 }] }] });
+      policies.splice(s.pos % (policies.length + 1), 0, broken);
+    }
+    count++;
+  });
+  return { policies, count };
+}
+
+describe("skipped policies take no part, and every answer lists them", () => {
+  it("decisions, tables, matrices and diffs match the reference and the cluster without them", () => {
+    fc.assert(
+      fc.property(
+        arbCluster().chain((c) =>
+          fc.tuple(
+            fc.constant(c),
+            fc.array(spoilerArb, { minLength: 1, maxLength: 3 }),
+            fc.array(arbConnection(c), { minLength: 1, maxLength: 10 }),
+            fc.constantFrom(...mentionedPorts(c)),
+          ),
+        ),
+        ([cluster, spoilers, connections, port]) => {
+          const { policies, count } = spoil(cluster, spoilers);
+          const spoiled: GeneratedCluster = { ...cluster, policies };
+          explained(spoiled, () => {
+            const engine = createPolicyEngine(spoiled);
+            const clean = createPolicyEngine(cluster);
+            const skipped = referenceSkipped(spoiled);
+            expect(skipped).toHaveLength(count);
+            expect(engine.skipped).toStrictEqual(skipped);
+            for (const c of connections) {
+              const d = engine.evaluate(c);
+              expect(d, JSON.stringify(c)).toStrictEqual(referenceEvaluate(spoiled, c));
+              expect({ ...d, skipped: [] }, JSON.stringify(c)).toStrictEqual(clean.evaluate(c));
+            }
+            for (const protocol of PROTOCOLS) {
+              const t = engine.truthTable({ protocol, port });
+              expect(tableOutcome(() => t)).toStrictEqual(
+                tableOutcome(() => referenceTruthTable(spoiled, { protocol, port })),
+              );
+              expect(t).toStrictEqual(clean.truthTable({ protocol, port }));
+              const m = engine.matrix({ protocol, port });
+              expect(m.skipped).toStrictEqual(skipped);
+              expect(m.countAllowed()).toBe(clean.matrix({ protocol, port }).countAllowed());
+            }
+            const d = engine.diff(clean, { ports: [port] });
+            expect(d.changes).toStrictEqual([]);
+            expect(d.skipped).toStrictEqual({ before: skipped, after: [] });
+          });
+        },
+      ),
+      { numRuns: runs(60) },
     );
   });
 });

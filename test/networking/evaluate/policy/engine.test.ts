@@ -4,6 +4,7 @@
 // tables, skipped policies, input errors and diffs. Every expected Decision is
 // written from the document, policies and rule indexes included.
 
+import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
   createPolicyEngine,
@@ -151,6 +152,7 @@ function expectDecision(
     port,
     egress,
     ingress,
+    skipped: e.skipped,
   };
   expect(e.evaluate(c), JSON.stringify(c)).toEqual(expected);
 }
@@ -301,8 +303,11 @@ describe("E3 isolation", () => {
     expectDecision(e, conn("x/b", "y/a"), NI, denied("y/p"));
   });
 
-  it("a policy in a namespace that is not listed is accepted and isolates nothing", () => {
-    const e = engine([np("w/p", { podSelector: {}, policyTypes: ["Ingress", "Egress"] })]);
+  it("a policy in a listed namespace without pods is accepted and isolates nothing", () => {
+    const e = engine([np("w/p", { podSelector: {}, policyTypes: ["Ingress", "Egress"] })], PODS, [
+      ...NAMESPACES,
+      ns("w"),
+    ]);
     expect(e.skipped).toEqual([]);
     expectDecision(e, conn("x/b", "x/a"), NI, NI);
     expectDecision(e, conn("y/a", "z/b"), NI, NI);
@@ -1033,6 +1038,7 @@ describe("verdict rule", () => {
     port,
     egress,
     ingress,
+    skipped: [],
   });
 
   it("deny iff at least one direction is denied", () => {
@@ -1077,32 +1083,32 @@ describe("§1.2.4 example", () => {
     [
       "x/b → x/a, TCP 80",
       conn("x/b", "x/a", 80, "TCP"),
-      { allowed: true, protocol: "TCP", port: 80, egress: NI, ingress: byRule(["x/allow-b", 0]) },
+      { allowed: true, protocol: "TCP", port: 80, egress: NI, ingress: byRule(["x/allow-b", 0]), skipped: [] },
     ],
     [
       "y/b → x/a, TCP 80",
       conn("y/b", "x/a", 80, "TCP"),
-      { allowed: false, protocol: "TCP", port: 80, egress: NI, ingress: denied("x/allow-b") },
+      { allowed: false, protocol: "TCP", port: 80, egress: NI, ingress: denied("x/allow-b"), skipped: [] },
     ],
     [
       "x/b → x/a, UDP 80",
       conn("x/b", "x/a", 80, "UDP"),
-      { allowed: false, protocol: "UDP", port: 80, egress: NI, ingress: denied("x/allow-b") },
+      { allowed: false, protocol: "UDP", port: 80, egress: NI, ingress: denied("x/allow-b"), skipped: [] },
     ],
     [
       "x/a's node IP → x/a, TCP 443",
       conn("10.0.0.1", "x/a", 443, "TCP"),
-      { allowed: true, protocol: "TCP", port: 443, egress: NA, ingress: NODE },
+      { allowed: true, protocol: "TCP", port: 443, egress: NA, ingress: NODE, skipped: [] },
     ],
     [
       "x/a → x/a, TCP 80",
       conn("x/a", "x/a", 80, "TCP"),
-      { allowed: true, protocol: "TCP", port: 80, egress: SELF, ingress: SELF },
+      { allowed: true, protocol: "TCP", port: 80, egress: SELF, ingress: SELF, skipped: [] },
     ],
     [
       "x/a → 203.0.113.9, TCP 443",
       conn("x/a", "203.0.113.9", 443, "TCP"),
-      { allowed: true, protocol: "TCP", port: 443, egress: NI, ingress: NA },
+      { allowed: true, protocol: "TCP", port: 443, egress: NI, ingress: NA, skipped: [] },
     ],
   ];
   it.each(rows)("%s", (_, c, expected) => {
@@ -1208,6 +1214,55 @@ describe("truthTable and matrix", () => {
   });
 });
 
+describe("truthTable with a port name", () => {
+  // Ingress to every pod of x on TCP 80 only. x/a's "http" is 80, x/b's is 8080, so
+  // "http" opens x/a and not x/b; y/a ("http" 8080) and the hostNetwork x/h are not isolated.
+  const e = engine([np("x/web", { podSelector: {}, ingress: [{ ports: [{ port: 80 }] }] })]);
+  const http = e.truthTable({ port: "http" });
+
+  it("resolves the name on each destination: a column per pod that declares it", () => {
+    expect(http.unresolved).toEqual(["x/c", "y/b", "z/b"]);
+    expect(Object.keys(http)).toEqual(e.pods); // every pod is still a source
+    expect(http["y/b"]).toEqual({ "x/a": "allow", "x/b": "deny", "y/a": "allow", "x/h": "allow" });
+    expect(http["x/b"]).toEqual({ "x/a": "allow", "x/b": "allow", "y/a": "allow", "x/h": "allow" }); // self
+    expect(http["x/c"]?.["x/c"]).toBeUndefined(); // no column, not even the diagonal
+    expect(http.skipped).toEqual([]);
+    expect(Object.keys(JSON.parse(JSON.stringify(http)) as object)).toEqual(e.pods);
+  });
+
+  it("every cell is evaluate() with the name, and the numeric table at the destination's own port", () => {
+    const byPort = new Map([80, 8080].map((port) => [port, e.truthTable({ port })]));
+    for (const from of e.pods) {
+      for (const to of Object.keys(http[from] ?? {})) {
+        const d = e.evaluate({ from: { pod: from }, to: { pod: to }, port: "http" });
+        expect(http[from]?.[to], `${from} -> ${to}`).toBe(d.allowed ? "allow" : "deny");
+        expect(http[from]?.[to], `${from} -> ${to}`).toBe(byPort.get(d.port)?.[from]?.[to]);
+      }
+    }
+  });
+
+  it("resolves by name and protocol", () => {
+    const dns = e.truthTable({ protocol: "UDP", port: "dns" });
+    expect(dns.unresolved).toEqual(["x/b", "x/c", "y/a", "y/b", "z/b", "x/h"]);
+    // UDP 53 is not TCP 80: x/a is isolated and nothing but itself gets in.
+    expect(e.pods.map((from) => dns[from]?.["x/a"])).toEqual(["allow", "deny", "deny", "deny", "deny", "deny", "deny"]);
+    expect(inputError(() => e.truthTable({ port: "dns" })).path).toBe("query.port");
+  });
+
+  it("a name no pod declares for the protocol is an input error, as in evaluate", () => {
+    const err = inputError(() => e.truthTable({ port: "nope" }));
+    expect(err.path).toBe("query.port");
+    expect(err.reason).toBe('no pod declares a TCP port named "nope", so the table would have no column');
+    expect(inputError(() => e.truthTable({ port: "" })).path).toBe("query.port");
+  });
+
+  it("matrix() takes numbers only, and says to use truthTable", () => {
+    const err = inputError(() => e.matrix({ port: "http" as unknown as number }));
+    expect(err.path).toBe("query.port");
+    expect(err.reason).toMatch(/use truthTable$/);
+  });
+});
+
 // ---------------------------------------------------------------------------
 // skipped policies and input errors
 
@@ -1233,6 +1288,89 @@ describe("skipped policies", () => {
   it("nothing is skipped when every policy is valid", () => {
     expect(engine([denyAll("x"), np("y/p", {})]).skipped).toEqual([]);
   });
+
+  it("a second policy with the same namespace/name is skipped as a duplicate, whatever it says", () => {
+    const first = ingressPolicy("x/p", "a", [{ from: [podSel({ pod: "b" })] }]);
+    const second = np("x/p", { podSelector: {}, policyTypes: ["Ingress", "Egress"] });
+    const e = engine([first, second]);
+    expect(e.skipped).toEqual([
+      {
+        kind: "NetworkPolicy",
+        name: "x/p",
+        index: 1,
+        errors: [
+          {
+            type: "FieldValueDuplicate",
+            field: "metadata.name",
+            path: ["metadata", "name"],
+            badValue: "p",
+            detail: "",
+          },
+        ],
+      },
+    ]);
+    expectDecision(e, conn("x/b", "x/a"), NI, byRule(["x/p", 0]));
+    expectDecision(e, conn("x/a", "x/b"), NI, NI);
+  });
+});
+
+describe("every answer carries the skipped policies", () => {
+  // Taken, the invalid policy would isolate all of x both ways; skipped, nothing is isolated.
+  const invalid = np("x/broken", {
+    podSelector: {},
+    policyTypes: ["Ingress", "Egress"],
+    ingress: [{ ports: [{ port: 70000 }] }],
+  });
+  const valid = ingressPolicy("y/p", "a", [{ ports: [{ port: 80 }] }]);
+  const e = engine([valid, invalid]);
+  const without = engine([valid]);
+  const expected = [{ kind: "NetworkPolicy", name: "x/broken", index: 1, errors: validate(invalid) }];
+
+  it("the engine lists the policy, with the API server's errors", () => {
+    expect(validate(invalid).map((x) => x.field)).toEqual(["spec.ingress[0].ports[0].port"]);
+    expect(e.skipped).toEqual(expected);
+  });
+
+  it("every decision carries the list, and is the decision without the policy", () => {
+    for (const c of [conn("x/b", "x/a"), conn("x/a", "y/a", 443), conn("203.0.113.9", "x/c"), conn("x/a", "x/a")]) {
+      const d = e.evaluate(c);
+      expect(d.skipped, JSON.stringify(c)).toEqual(expected);
+      expect(d.skipped).toBe(e.skipped);
+      expect({ ...d, skipped: [] }).toEqual(without.evaluate(c));
+    }
+    expect(without.evaluate(conn("x/b", "x/a")).skipped).toEqual([]);
+  });
+
+  it("a truth table carries it (and the unresolved pods) without adding keys", () => {
+    const t = e.truthTable({ port: 443 });
+    expect(t.skipped).toEqual(expected);
+    expect(t.unresolved).toEqual([]);
+    expect(Object.keys(t)).toEqual(e.pods);
+    expect(t).toEqual(without.truthTable({ port: 443 }));
+    expect(JSON.parse(JSON.stringify(t))).toEqual(without.truthTable({ port: 443 }));
+    expect(t["y/a"]?.["x/a"]).toBe("allow");
+    expect(t["x/a"]?.["y/a"]).toBe("deny");
+    expect(without.truthTable({ port: 443 }).skipped).toEqual([]);
+  });
+
+  it("node's inspector shows the skipped policies with the table", () => {
+    expect(inspect(e.truthTable({ port: 80 }), { depth: 4 })).toContain("x/broken");
+    expect(inspect(without.truthTable({ port: 80 }))).not.toContain("skipped");
+  });
+
+  it("a matrix carries it", () => {
+    const m = e.matrix({ protocol: "UDP", port: 53 });
+    expect(m.skipped).toEqual(expected);
+    expect(m.countAllowed()).toBe(without.matrix({ protocol: "UDP", port: 53 }).countAllowed());
+  });
+
+  it("a diff carries each side's list", () => {
+    const fixed = np("x/broken", { podSelector: {}, policyTypes: ["Ingress", "Egress"] });
+    const d = e.diff(engine([valid, fixed]), { protocols: ["TCP"], ports: [80] });
+    expect(d.skipped).toEqual({ before: expected, after: [] });
+    expect(d.changes.length).toBeGreaterThan(0);
+    expect(e.diff(e).skipped).toEqual({ before: expected, after: expected });
+  });
 });
 
 describe("input errors", () => {
@@ -1252,6 +1390,42 @@ describe("input errors", () => {
 
   it("a pod in an unlisted namespace", () => {
     expectInputError(build([pod("x/a", "10.0.1.1"), pod("q/a", "10.0.1.2")]), "pods[1].namespace");
+  });
+
+  describe("a policy in an unlisted namespace, as a pod there", () => {
+    const refused = (policies: NetworkPolicy[], namespaces = NAMESPACES) =>
+      inputError(() => createPolicyEngine({ namespaces, pods: PODS, policies }));
+
+    it("is refused at its metadata.namespace, naming the namespace", () => {
+      const err = refused([denyAll("x"), np("w/p", { podSelector: {} })]);
+      expect(err.path).toBe("policies[1].metadata.namespace");
+      expect(err.reason).toBe('namespace "w" is not listed in namespaces');
+    });
+
+    it("without a namespace it is in default, which must be listed", () => {
+      const noNs = asPolicy({ metadata: { name: "p" }, spec: { podSelector: {} } });
+      const err = refused([noNs]);
+      expect(err.path).toBe("policies[0].metadata.namespace");
+      expect(err.reason).toBe(
+        'namespace "default" (a policy without a namespace is in default) is not listed in namespaces',
+      );
+      expect(engine([noNs], PODS, [...NAMESPACES, ns("default")]).skipped).toEqual([]);
+    });
+
+    it("is refused even when the API server would reject it too: the namespace comes first", () => {
+      const bad = np("w/bad", { podSelector: {}, ingress: [{ from: [{}] }] });
+      expect(validate(bad).length).toBeGreaterThan(0);
+      expect(refused([bad]).path).toBe("policies[0].metadata.namespace");
+      // Listed, the same policy is only skipped.
+      expect(engine([bad], PODS, [...NAMESPACES, ns("w")]).skipped.map((s) => s.name)).toEqual(["w/bad"]);
+    });
+
+    it("is refused whatever its selectors, while peers may name unlisted namespaces freely", () => {
+      // A namespaceSelector for a namespace that is not listed just matches nothing.
+      const e = engine([ingressPolicy("x/p", "a", [{ from: [nsSel({ ns: "w" })] }])]);
+      expectDecision(e, conn("y/a", "x/a"), NI, denied("x/p"));
+      expect(refused([np("w/p", { podSelector: sel({ pod: "nobody" }) })]).path).toBe("policies[0].metadata.namespace");
+    });
   });
 
   it("bad IPs", () => {
@@ -1457,7 +1631,7 @@ describe("diff", () => {
 
   it("an engine compared with an equivalent one has no changes", () => {
     const d = cluster(defaultDeny).diff(cluster(np("x/other-name", { podSelector: {} })));
-    expect(d).toEqual({ changes: [], addedPods: [], removedPods: [] });
+    expect(d).toEqual({ changes: [], addedPods: [], removedPods: [], skipped: { before: [], after: [] } });
   });
 
   it("pods present on one side only are listed, not compared", () => {

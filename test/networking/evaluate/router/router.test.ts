@@ -18,6 +18,7 @@ import {
   type JsonObject,
   type Route,
   type Router,
+  type SkippedObject,
 } from "../../../../src/networking/index.js";
 
 // ------------------------------------------------------------------ helpers
@@ -115,6 +116,7 @@ function viaPath(ing: Ingress, r: number, p: number, tier: HostTier, host: strin
     tier,
     host,
     requestPath,
+    skipped: [],
   };
 }
 
@@ -126,7 +128,17 @@ function viaDefault(
   host: string,
   requestPath: string,
 ): Route {
-  return { backend: defaultBackend(ing), ingress: keyOf(ing), rule: null, path: null, via, tier, host, requestPath };
+  return {
+    backend: defaultBackend(ing),
+    ingress: keyOf(ing),
+    rule: null,
+    path: null,
+    via,
+    tier,
+    host,
+    requestPath,
+    skipped: [],
+  };
 }
 
 function expectRoute(actual: Route | null, expected: Route): void {
@@ -823,10 +835,11 @@ describe("invalid Ingresses are skipped", () => {
       ["FieldValueNotSupported", "spec.rules[0].http.paths[0].pathType"],
     ]);
     const r = router(bad, good);
-    expect(r.skipped).toEqual([{ kind: "Ingress", name: "default/bad", index: 0, errors }]);
+    const skipped: SkippedObject[] = [{ kind: "Ingress", name: "default/bad", index: 0, errors }];
+    expect(r.skipped).toEqual(skipped);
     expect(r.inScope).toEqual(["default/good"]);
     expect(r.outOfScope).toEqual([]);
-    expectRoute(go(r, H, "/"), viaPath(good, 0, 0, "host-less", H, "/"));
+    expectRoute(go(r, H, "/"), { ...viaPath(good, 0, 0, "host-less", H, "/"), skipped });
   });
 
   it("a Prefix path containing //, with a defaultBackend that is not used either", () => {
@@ -838,10 +851,18 @@ describe("invalid Ingresses are skipped", () => {
     const errors = validate(bad);
     expect(errors.length).toBeGreaterThan(0);
     const r = router(good, bad);
-    expect(r.skipped).toEqual([{ kind: "Ingress", name: "ns1/bad", index: 1, errors }]);
+    const skipped: SkippedObject[] = [{ kind: "Ingress", name: "ns1/bad", index: 1, errors }];
+    expect(r.skipped).toEqual(skipped);
     expect(r.inScope).toEqual(["default/good"]);
-    expectRoute(go(r, H, "/a//b"), viaPath(good, 0, 0, "host-less", H, "/a//b"));
+    expectRoute(go(r, H, "/a//b"), { ...viaPath(good, 0, 0, "host-less", H, "/a//b"), skipped });
     expect(go(router(bad), H, "/a//b")).toBeNull();
+    // Nothing serves it, and the answer still says what was left out.
+    expect(router(bad).resolve({ host: H, path: "/a//b" })).toEqual({ route: null, skipped: router(bad).skipped });
+    expect(
+      router(bad)
+        .resolve({ host: H, path: "/a//b" })
+        .skipped.map((x) => x.name),
+    ).toEqual(["ns1/bad"]);
   });
 
   it("skipped even when no class list is given and when out of scope would apply", () => {
@@ -861,7 +882,49 @@ describe("invalid Ingresses are skipped", () => {
     expect(r.skipped).toHaveLength(1);
     expect(r.skipped[0]).toMatchObject({ kind: "Ingress", name: "default/dup", index: 1 });
     expect(r.skipped[0]!.errors.map((e) => e.type)).toEqual(["FieldValueDuplicate"]);
-    expectRoute(go(r, H, "/"), viaPath(first, 0, 0, "host-less", H, "/"));
+    expectRoute(go(r, H, "/"), { ...viaPath(first, 0, 0, "host-less", H, "/"), skipped: r.skipped });
+  });
+});
+
+describe("every answer carries the skipped inputs", () => {
+  const good = ingress("good", [rule(H, P("/", "svc-good"))], { created: T2, className: "ours" });
+  // Taken, it would win /api (longer path, older) and be the global default.
+  const bad = ingress("bad", [rule(H, P("/api", "svc-bad"), E("relative", "x"))], {
+    created: T0,
+    className: "ours",
+    defaultBackend: svc("dflt-bad"),
+  });
+  const badClass = ingressClass("Bad_Name", CTRL);
+  const r = createRouter({
+    ingresses: [good, bad],
+    ingressClasses: [ingressClass("ours", CTRL), badClass, ingressClass("ours", OTHER)],
+    controller: CTRL,
+  });
+
+  it("IngressClasses first, then Ingresses, each in input order", () => {
+    expect(r.skipped.map((s) => [s.kind, s.name, s.index, s.errors.map((e) => e.type)])).toEqual([
+      ["IngressClass", "Bad_Name", 1, validate(badClass).map((e) => e.type)],
+      ["IngressClass", "ours", 2, ["FieldValueDuplicate"]],
+      ["Ingress", "default/bad", 1, validate(bad).map((e) => e.type)],
+    ]);
+  });
+
+  it("every route carries the list, the router's own", () => {
+    const route = go(r, H, "/api/x");
+    expectRoute(route, { ...viaPath(good, 0, 0, "precise", H, "/api/x"), skipped: r.skipped });
+    expect(route?.skipped).toBe(r.skipped);
+  });
+
+  it("resolve() gives the route or null, with the list either way", () => {
+    expect(r.resolve({ host: H, path: "/" })).toEqual({ route: go(r, H, "/"), skipped: r.skipped });
+    const miss = r.resolve({ host: "elsewhere.example", path: "/" });
+    expect(miss.route).toBeNull();
+    expect(miss.skipped).toHaveLength(3);
+    expect(router(good).resolve({ host: "elsewhere.example", path: "/" })).toEqual({ route: null, skipped: [] });
+  });
+
+  it("resolve() checks the request as route() does", () => {
+    expect(() => r.resolve({ host: 1 as unknown as string, path: "/" })).toThrow(EvaluatorInputError);
   });
 });
 
