@@ -274,7 +274,12 @@ describe.each(KINDS)("HEAD fixture %s through the CLI", (kind) => {
 });
 
 describe("examples through the CLI", () => {
-  const manifests = readdirSync(EXAMPLES).filter((f) => /\.(ya?ml|json)$/.test(f));
+  // convert and encode take networking objects only, so a file that mixes in other kinds (shop-deploy.yaml) is left out.
+  const manifests = readdirSync(EXAMPLES).filter(
+    (f) =>
+      /\.(ya?ml|json)$/.test(f) &&
+      !/^apiVersion: (?!networking\.k8s\.io\/v1$)/m.test(readFileSync(join(EXAMPLES, f), "utf8")),
+  );
 
   it.each(manifests)("%s: text → pb → text → pb is stable", async (file) => {
     const toYaml = await cli(["convert", `examples/${file}`, "--to", "yaml", "--strict"]);

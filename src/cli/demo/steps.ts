@@ -239,10 +239,12 @@ async function load(io: CliIO, file: string, rel: string): Promise<DemoItem[] | 
           : d.failure.offset !== undefined
             ? `byte ${d.failure.offset}: `
             : "";
-      throw new CliError(
-        `${where}${d.failure.field !== undefined ? `field ${d.failure.field}: ` : ""}${d.failure.message}`,
-        EXIT_USAGE,
-      );
+      // A strict decoding error already names its fields.
+      const field =
+        d.failure.field !== undefined && !d.failure.message.includes(`"${d.failure.field}"`)
+          ? `field ${d.failure.field}: `
+          : "";
+      throw new CliError(`${where}${field}${d.failure.message}`, EXIT_USAGE);
     }
     const index = d.event !== undefined || several ? (d.document ?? 1) - 1 : undefined;
     items.push({

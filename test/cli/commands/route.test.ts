@@ -256,7 +256,7 @@ describe("route: answers", () => {
     ]);
   });
 
-  it("walks directories, skipping duplicates, invalid objects, watch streams and non-manifest directories", async () => {
+  it("walks directories, skipping duplicates, invalid objects, watch streams, other kinds and non-manifest files", async () => {
     const r = await cli(["route", ...NGINX, "--host", "promo.shop.example.com", "examples"]);
     expect(r.code).toBe(0);
     expect(lines(r.stdout).slice(0, 2)).toEqual([
@@ -279,10 +279,12 @@ describe("route: answers", () => {
       lines(r.stderr).filter((l) => /^clusterwire: skipped Ingress(Class)? /.test(l)).length,
     );
     const err = lines(r.stderr);
+    // Files that are not manifests and documents of other kinds get validate's own skip lines.
+    expect(err).toContain("clusterwire: examples/clusters/shop.yaml: skipped: no kind: not a Kubernetes manifest");
+    expect(err).toContain("clusterwire: examples/storage/inventory.yaml: skipped: no kind: not a Kubernetes manifest");
     expect(err).toContain(
-      "clusterwire: skipped examples/clusters/: cluster descriptions for clusterwire reach, not Kubernetes manifests",
+      "clusterwire: examples/shop-deploy.yaml:10 Deployment shop/checkout: skipped: apps/v1 Deployment is not a networking.k8s.io/v1 kind",
     );
-    expect(err).toContain("clusterwire: skipped examples/storage/: storage-API files, not Kubernetes manifests");
     expect(err).toContain("clusterwire: ignored 6 watch events: a watch stream is a history, not a set of objects");
     expect(err).toContain(
       'clusterwire: skipped Ingress shop/storefront (examples/ingress.pb): metadata.name: Duplicate value: "storefront"',
@@ -438,7 +440,7 @@ describe("route: usage errors exit 2", () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      `clusterwire: ${typo}: yaml decode error at document 1, line 8, column 13, field spec.defaultBackend.servic: unknown field "servic"\n`,
+      `clusterwire: ${typo}:8:13 Ingress a/b: error: strict decoding error: unknown field "spec.defaultBackend.servic"\n`,
     );
   });
 

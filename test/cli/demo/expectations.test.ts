@@ -117,13 +117,14 @@ describe("a malformed expectations file", () => {
   });
 });
 
-describe("manifest walks skip demo/", () => {
-  it("validate and route say so; the demo walks past it quietly", async () => {
+describe("manifest walks pass demo/ over as not a manifest", () => {
+  it("validate reports it skipped, route notes it, and the demo walks past it quietly", async () => {
     const v = await cli(["validate", "examples"]);
-    expect(v.stderr).toContain(
-      "clusterwire: skipped examples/demo/: the expected answers of clusterwire demo, not Kubernetes manifests\n",
+    expect(v.stdout).toContain("examples/demo/expected.yaml: skipped: no kind: not a Kubernetes manifest\n");
+    const r = await cli(["route", "--controller", "k8s.io/ingress-nginx", "--host", "shop.example.com", "examples"]);
+    expect(r.stderr).toContain(
+      "clusterwire: examples/demo/expected.yaml: skipped: no kind: not a Kubernetes manifest\n",
     );
-    expect(v.stdout).not.toContain("expected.yaml");
     const d = await cli(["demo", "--no-storage", "examples"]);
     expect(d).toMatchObject({ code: 0, stderr: "" });
     expect(d.stdout).not.toContain("expected.yaml");
