@@ -10,7 +10,7 @@ import type { Reporter } from "./reporter.js";
 import { validateBytes, validateFile, type FileJob, type FileJobSettings } from "./validate-file.js";
 import { addToSummary, emptySummary, type FileVerdicts, type Summary } from "./verdict.js";
 import { MANIFEST_KINDS_TEXT, walkTree, type WalkOptions } from "./walk.js";
-import { workerExecutor } from "./worker-executor.js";
+import { JOBS_PER_WORKER, workerExecutor } from "./worker-executor.js";
 
 // A whole `clusterwire validate` run: the inputs walked lazily, files checked
 // on worker threads when there are enough of them, and each file's verdicts
@@ -152,7 +152,7 @@ export async function runValidation(
   io.stdout.write(reporter.start());
   try {
     // Without workers a few files are still read at once, so reading overlaps checking.
-    await runInOrder(all(), executor, { concurrency: pool !== undefined ? threads : 4 }, (result) => {
+    await runInOrder(all(), executor, { concurrency: pool !== undefined ? threads * JOBS_PER_WORKER : 4 }, (result) => {
       summary = addToSummary(summary, result);
       io.stdout.write(reporter.file(result));
       progress.update(
