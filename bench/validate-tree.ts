@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { repoRoot } from "./fixtures.js";
 import { fix, int, ratioText, table } from "./text.js";
 import { defaultCorpusDir, generateTree, type TreeReport } from "./tree.js";
+import type { Summary } from "../src/cli/shared/verdict.js";
 
 const USAGE = `usage: node dist/bench/validate-tree.js [options]
   --files N            files in the tree (default 10000)
@@ -30,18 +31,6 @@ const USAGE = `usage: node dist/bench/validate-tree.js [options]
                        was written, and stop
   --keep               keep the temporary trees, and print where they are
   --json               print machine-readable results on stdout instead of tables`;
-
-/** The summary object of \`clusterwire validate -o json\`. */
-interface Summary {
-  readonly files: number;
-  readonly documents: number;
-  readonly valid: number;
-  readonly invalid: number;
-  readonly skipped: number;
-  readonly errors: number;
-  readonly problems: number;
-  readonly warnings: number;
-}
 
 const SUMMARY_FIELDS = [
   "files",

@@ -8,6 +8,7 @@ import {
   splitYamlDocuments,
   type JsonValue,
   type NetworkingObject,
+  type WatchEvent,
   type WatchEventType,
 } from "../../networking/index.js";
 import { fromParsedYaml } from "../../networking/text/from-json.js";
@@ -167,15 +168,7 @@ async function readProtobuf(bytes: Uint8Array): Promise<ReadDocument[]> {
     for await (const ev of decodeWatchStream([bytes])) {
       // The decoder checked the framing, so the length prefix can be trusted here.
       const len = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, false);
-      out.push({
-        type: "object",
-        document: out.length + 1,
-        event: ev.type,
-        object: ev.object,
-        warnings: [],
-        locate,
-        original: bytes.subarray(at, at + 4 + len),
-      });
+      out.push(watchDocument(out.length + 1, ev, bytes.subarray(at, at + 4 + len)));
       at += 4 + len;
     }
   } catch (e) {
@@ -184,19 +177,25 @@ async function readProtobuf(bytes: Uint8Array): Promise<ReadDocument[]> {
   return out;
 }
 
+/** An object read from a watch stream: stored by the server, with no lines to point at. */
+function watchDocument(document: number, ev: WatchEvent, original?: Uint8Array): ObjectDocument {
+  return {
+    type: "object",
+    document,
+    event: ev.type,
+    object: ev.object,
+    warnings: [],
+    locate: () => undefined,
+    ...(original !== undefined ? { original } : {}),
+  };
+}
+
 async function readJsonWatch(bytes: Uint8Array, options: ReadOptions): Promise<ReadDocument[]> {
   const out: ReadDocument[] = [];
   try {
     const strict = options.fieldValidation === "Strict";
     for await (const ev of decodeJsonWatchStream([bytes], { strict })) {
-      out.push({
-        type: "object",
-        document: out.length + 1,
-        event: ev.type,
-        object: ev.object,
-        warnings: [],
-        locate: () => undefined,
-      });
+      out.push(watchDocument(out.length + 1, ev));
     }
   } catch (e) {
     out.push({ type: "failed", document: out.length + 1, failure: failureOf(e) });

@@ -1,12 +1,11 @@
-import { readFile, stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { readFile } from "node:fs/promises";
 import { kindOf, type NetworkingObject, type WatchEventType } from "../../networking/index.js";
 import { failedVerdict, notManifestVerdict, skippedVerdict } from "./document-check.js";
 import { readManifestFile } from "./document-reader.js";
 import { CliError, EXIT_USAGE, errnoMessage, readInput, usageError, type CliIO, type Input } from "./io.js";
 import { verdictLines } from "./report-text.js";
 import type { Verdict } from "./verdict.js";
-import { MANIFEST_KINDS_TEXT, walkTree } from "./walk.js";
+import { expandInputs } from "./inputs.js";
 
 // Loading manifests for the commands that answer from a set of objects (route, reach),
 // and the demo's item type.
@@ -106,36 +105,10 @@ export async function loadManifestObjects(
       }
     }
   };
-  for (const path of paths) {
-    if (path === "-") {
-      await loadFile(path);
-      continue;
-    }
-    const abs = resolve(io.cwd ?? process.cwd(), path);
-    let isDir: boolean;
-    try {
-      isDir = (await stat(abs)).isDirectory();
-    } catch (e) {
-      failures.push(`${path}: cannot read: ${errnoMessage(e)}`);
-      continue;
-    }
-    if (!isDir) {
-      await loadFile(path);
-      continue;
-    }
-    let found = 0;
-    try {
-      for await (const f of walkTree(abs, path, {}, (d, e) =>
-        failures.push(`${d}: cannot read directory: ${errnoMessage(e)}`),
-      )) {
-        found++;
-        await loadFile(f.display, f.path);
-      }
-    } catch (e) {
-      failures.push(`${path}: cannot read directory: ${errnoMessage(e)}`);
-      continue;
-    }
-    if (found === 0) failures.push(`${path}: no ${MANIFEST_KINDS_TEXT} files found`);
+  for await (const entry of expandInputs(io, paths, {}, (n) => failures.push(n))) {
+    if (entry.type === "missing") failures.push(`${entry.display}: ${entry.message}`);
+    else if (entry.type === "stdin") await loadFile("-");
+    else await loadFile(entry.display, entry.path);
   }
   if (failures.length > 0) {
     for (const f of failures.slice(0, -1)) io.stderr.write(`clusterwire: ${f}\n`);

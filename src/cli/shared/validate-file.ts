@@ -4,7 +4,7 @@ import { checkFile, type CheckSettings } from "./document-check.js";
 import { readManifestFile, type FieldValidation } from "./document-reader.js";
 import { errnoMessage } from "./io.js";
 import { kindSelector } from "./kind-selection.js";
-import type { FileVerdicts } from "./verdict.js";
+import { fileError, type FileVerdicts } from "./verdict.js";
 
 // One job of `clusterwire validate`: a file read, decoded document by
 // document, and checked. Runs on the main thread or in a worker thread, so
@@ -33,19 +33,7 @@ export async function validateFile(job: FileJob, settings: FileJobSettings): Pro
   try {
     bytes = new Uint8Array(await readFile(job.path));
   } catch (e) {
-    return {
-      file: job.display,
-      verdicts: [
-        {
-          file: job.display,
-          status: "error",
-          errors: [],
-          refusals: [],
-          warnings: [],
-          failure: { message: `cannot read: ${errnoMessage(e)}` },
-        },
-      ],
-    };
+    return fileError(job.display, `cannot read: ${errnoMessage(e)}`);
   }
   return validateBytes(job.display, bytes, settings);
 }

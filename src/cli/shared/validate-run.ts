@@ -1,15 +1,14 @@
 import { existsSync } from "node:fs";
-import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { STDIN_NAME, errnoMessage, readInput, type CliIO } from "./io.js";
+import { expandInputs, type InputEntry } from "./inputs.js";
+import { STDIN_NAME, readInput, type CliIO } from "./io.js";
 import { runInOrder, type Executor } from "./ordered-pool.js";
 import { progressLine } from "./progress.js";
 import type { Reporter } from "./reporter.js";
 import { validateBytes, validateFile, type FileJob, type FileJobSettings } from "./validate-file.js";
-import { addToSummary, emptySummary, type FileVerdicts, type Summary } from "./verdict.js";
-import { MANIFEST_KINDS_TEXT, walkTree, type WalkOptions } from "./walk.js";
+import { addToSummary, emptySummary, fileError, type FileVerdicts, type Summary } from "./verdict.js";
+import type { WalkOptions } from "./walk.js";
 import { JOBS_PER_WORKER, workerExecutor } from "./worker-executor.js";
 
 // A whole `clusterwire validate` run: the inputs walked lazily, files checked
@@ -17,10 +16,7 @@ import { JOBS_PER_WORKER, workerExecutor } from "./worker-executor.js";
 // written in input order as soon as they are known.
 
 /** A file to check, standard input, or an input path that could not be read. */
-type Job =
-  | ({ readonly type: "file" } & FileJob)
-  | { readonly type: "stdin" }
-  | { readonly type: "missing"; readonly display: string; readonly message: string };
+type Job = InputEntry;
 
 export interface RunOptions {
   /** Worker threads: 0 or 1 checks files on the main thread; default: one per CPU, at most 8. */
@@ -55,41 +51,9 @@ export async function runValidation(
   let missing = 0;
   const notes: string[] = [];
   async function* jobs(): AsyncGenerator<Job> {
-    for (const path of paths) {
-      if (path === "-") {
-        yield { type: "stdin" };
-        continue;
-      }
-      const abs = resolve(io.cwd ?? process.cwd(), path);
-      let isDir: boolean;
-      try {
-        isDir = (await stat(abs)).isDirectory();
-      } catch (e) {
-        missing++;
-        yield { type: "missing", display: path, message: `cannot read: ${errnoMessage(e)}` };
-        continue;
-      }
-      if (!isDir) {
-        yield { type: "file", path: abs, display: path };
-        continue;
-      }
-      let found = 0;
-      try {
-        for await (const f of walkTree(abs, path, walk, (d, e) =>
-          notes.push(`${d}: cannot read directory: ${errnoMessage(e)}`),
-        )) {
-          found++;
-          yield { type: "file", ...f };
-        }
-      } catch (e) {
-        missing++;
-        yield { type: "missing", display: path, message: `cannot read directory: ${errnoMessage(e)}` };
-        continue;
-      }
-      if (found === 0)
-        notes.push(
-          `${path}: no ${MANIFEST_KINDS_TEXT} files found${walk.include !== undefined || walk.exclude !== undefined ? " (after --include and --exclude)" : ""}`,
-        );
+    for await (const entry of expandInputs(io, paths, walk, (n) => notes.push(n))) {
+      if (entry.type === "missing") missing++;
+      yield entry;
     }
   }
 
@@ -102,19 +66,7 @@ export async function runValidation(
         return validateBytes(STDIN_NAME, input.bytes, settings);
       }
       case "missing":
-        return {
-          file: job.display,
-          verdicts: [
-            {
-              file: job.display,
-              status: "error",
-              errors: [],
-              refusals: [],
-              warnings: [],
-              failure: { message: job.message },
-            },
-          ],
-        };
+        return fileError(job.display, job.message);
     }
   };
 

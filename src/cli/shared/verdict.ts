@@ -124,6 +124,11 @@ export interface Summary {
   readonly warnings: number;
 }
 
+/** The verdicts of a file that could not be read at all: one error about the whole file. */
+export function fileError(file: string, message: string): FileVerdicts {
+  return { file, verdicts: [{ file, status: "error", errors: [], refusals: [], warnings: [], failure: { message } }] };
+}
+
 export function emptySummary(): Summary {
   return { files: 0, documents: 0, valid: 0, invalid: 0, skipped: 0, errors: 0, problems: 0, warnings: 0 };
 }
