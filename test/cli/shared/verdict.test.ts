@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { addToSummary, describeVerdict, emptySummary } from "../../../src/cli/shared/verdict.js";
+import { verdict } from "../../support/cli/validate.js";
+
+describe("describeVerdict", () => {
+  it("FILE:LINE Kind ns/name, or FILE:LINE:COLUMN at a field's position", () => {
+    const v = verdict({ status: "valid", line: 12, kind: "NetworkPolicy", namespace: "shop", name: "web" });
+    expect(describeVerdict(v)).toBe("x.yaml:12 NetworkPolicy shop/web");
+    expect(describeVerdict(v, { line: 14, column: 9 })).toBe("x.yaml:14:9 NetworkPolicy shop/web");
+  });
+
+  it("a cluster-scoped object has no namespace; a whole-file verdict is just the file", () => {
+    expect(describeVerdict(verdict({ status: "valid", line: 3, kind: "IngressClass", name: "edge" }))).toBe(
+      "x.yaml:3 IngressClass edge",
+    );
+    expect(describeVerdict(verdict({ status: "skipped" }))).toBe("x.yaml");
+  });
+
+  it("names a List item and a watch event (binary input has no lines)", () => {
+    expect(
+      describeVerdict(verdict({ status: "valid", document: 1, item: 2, line: 30, kind: "Ingress", name: "a" })),
+    ).toBe("x.yaml:30 items[2] Ingress a");
+    expect(
+      describeVerdict(
+        verdict({
+          status: "valid",
+          file: "w.pb",
+          document: 3,
+          event: "MODIFIED",
+          kind: "Ingress",
+          namespace: "s",
+          name: "a",
+        }),
+      ),
+    ).toBe("w.pb (event 3 MODIFIED) Ingress s/a");
+  });
+});
+
+describe("addToSummary", () => {
+  it("counts a file, its verdicts by status, problems (errors and refusals) and warnings", () => {
+    const refusal = { code: 500, reason: "", message: "m" };
+    const error = {
+      type: "FieldValueRequired",
+      field: "f",
+      badValue: "",
+      detail: "",
+      message: "f: Required value",
+    } as const;
+    const s = addToSummary(
+      addToSummary(emptySummary(), {
+        file: "a",
+        verdicts: [
+          verdict({ status: "valid", warnings: [{ message: "w" }] }),
+          verdict({ status: "invalid", errors: [error, error], refusals: [refusal] }),
+          verdict({ status: "skipped" }),
+        ],
+      }),
+      { file: "b", verdicts: [verdict({ status: "error" }), verdict({ status: "invalid", refusals: [refusal] })] },
+    );
+    expect(s).toEqual({
+      files: 2,
+      documents: 5,
+      valid: 1,
+      invalid: 2,
+      skipped: 1,
+      errors: 1,
+      problems: 4,
+      warnings: 1,
+    });
+    expect(addToSummary(emptySummary(), { file: "c", verdicts: [] })).toMatchObject({ files: 1, documents: 0 });
+  });
+});
