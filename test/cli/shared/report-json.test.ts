@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import { jsonReporter, verdictJson } from "../../../src/cli/shared/report-json.js";
+import type { Reporter } from "../../../src/cli/shared/reporter.js";
+import { addToSummary, emptySummary, type FileVerdicts } from "../../../src/cli/shared/verdict.js";
+import { verdict } from "../../support/cli/validate.js";
+
+/** The keys every result has, in order. */
+const RESULT_KEYS = [
+  "file",
+  "document",
+  "line",
+  "apiVersion",
+  "kind",
+  "namespace",
+  "name",
+  "status",
+  "errors",
+  "refusals",
+  "warnings",
+];
+
+/** Writes a whole run through a reporter, as runValidation does, and parses it. */
+function render(reporter: Reporter, files: readonly FileVerdicts[]): { text: string; doc: Record<string, unknown> } {
+  let summary = emptySummary();
+  let text = reporter.start();
+  for (const f of files) {
+    summary = addToSummary(summary, f);
+    text += reporter.file(f);
+  }
+  text += reporter.end(summary);
+  return { text, doc: JSON.parse(text) as Record<string, unknown> };
+}
+
+const valid = verdict({
+  status: "valid",
+  document: 1,
+  line: 1,
+  apiVersion: "networking.k8s.io/v1",
+  kind: "IngressClass",
+  name: "a",
+});
+const skipped = verdict({ status: "skipped", reason: "no apiVersion or kind: not a Kubernetes manifest" });
+const warned = verdict({ status: "valid", document: 2, line: 9, warnings: [{ message: "w" }] });
+const invalid = verdict({
+  status: "invalid",
+  document: 1,
+  item: 2,
+  line: 4,
+  kind: "Ingress",
+  namespace: "shop",
+  name: "b",
+  refusals: [{ code: 500, reason: "", message: "m" }],
+  response: { kind: "Status", code: 500 },
+});
+const failed = verdict({
+  status: "error",
+  file: "w.pb",
+  document: 3,
+  event: "ADDED",
+  failure: { message: "bad", offset: 7 },
+});
+
+describe("verdictJson", () => {
+  it("has the fixed keys, null where unknown, and item, event, error, reason and response only when set", () => {
+    expect(Object.keys(verdictJson(valid))).toEqual(RESULT_KEYS);
+    expect(verdictJson(skipped)).toEqual({
+      file: "x.yaml",
+      document: null,
+      line: null,
+      apiVersion: null,
+      kind: null,
+      namespace: null,
+      name: null,
+      status: "skipped",
+      errors: [],
+      refusals: [],
+      warnings: [],
+      reason: "no apiVersion or kind: not a Kubernetes manifest",
+    });
+    expect(Object.keys(verdictJson(invalid))).toEqual([
+      ...RESULT_KEYS.slice(0, 2),
+      "item",
+      ...RESULT_KEYS.slice(2),
+      "response",
+    ]);
+    expect(Object.keys(verdictJson(failed))).toEqual([
+      ...RESULT_KEYS.slice(0, 2),
+      "event",
+      ...RESULT_KEYS.slice(2),
+      "error",
+    ]);
+    expect(verdictJson(failed)).toMatchObject({ event: "ADDED", error: { message: "bad", offset: 7 } });
+  });
+});
+
+describe("jsonReporter", () => {
+  const files: FileVerdicts[] = [
+    { file: "x.yaml", verdicts: [valid, warned] },
+    { file: "y.yaml", verdicts: [invalid, skipped] },
+    { file: "w.pb", verdicts: [failed] },
+  ];
+
+  it("one JSON document: a result per verdict in order, and the summary", () => {
+    const { text, doc } = render(jsonReporter({ quiet: false }), files);
+    expect(Object.keys(doc)).toEqual(["documents", "summary"]);
+    expect(doc.documents).toEqual([valid, warned, invalid, skipped, failed].map(verdictJson));
+    expect(doc.summary).toEqual({
+      files: 3,
+      documents: 5,
+      valid: 2,
+      invalid: 1,
+      skipped: 1,
+      errors: 1,
+      problems: 1,
+      warnings: 1,
+    });
+    expect(text.endsWith("}\n")).toBe(true);
+  });
+
+  it("quiet: leaves out valid and skipped results without warnings, still counting them", () => {
+    const { doc } = render(jsonReporter({ quiet: true }), files);
+    expect(doc.documents).toEqual([warned, invalid, failed].map(verdictJson));
+    expect(doc.summary).toMatchObject({ documents: 5, valid: 2, skipped: 1 });
+    const clean = render(jsonReporter({ quiet: true }), [{ file: "x.yaml", verdicts: [valid, skipped] }]);
+    expect(clean.doc.documents).toEqual([]);
+  });
+
+  it("zero files: an empty list and a zero summary", () => {
+    const { doc } = render(jsonReporter({ quiet: false }), []);
+    expect(doc).toEqual({ documents: [], summary: emptySummary() });
+    const empty = render(jsonReporter({ quiet: false }), [{ file: "x.yaml", verdicts: [] }]);
+    expect(empty.doc.documents).toEqual([]);
+  });
+
+  it("writes an int64 bad value as an exact JSON number", () => {
+    const big = verdict({
+      status: "invalid",
+      errors: [{ type: "FieldValueInvalid", field: "f", badValue: 9007199254740993n, detail: "d", message: "m" }],
+    });
+    const r = jsonReporter({ quiet: false });
+    expect(r.start() + r.file({ file: "x.yaml", verdicts: [big] })).toContain('"badValue": 9007199254740993,');
+  });
+});
