@@ -2,22 +2,7 @@ import { describe, expect, it } from "vitest";
 import { jsonReporter, verdictJson } from "../../../src/cli/shared/report-json.js";
 import type { Reporter } from "../../../src/cli/shared/reporter.js";
 import { addToSummary, emptySummary, type FileVerdicts } from "../../../src/cli/shared/verdict.js";
-import { verdict } from "../../support/cli/validate.js";
-
-/** The keys every result has, in order. */
-const RESULT_KEYS = [
-  "file",
-  "document",
-  "line",
-  "apiVersion",
-  "kind",
-  "namespace",
-  "name",
-  "status",
-  "errors",
-  "refusals",
-  "warnings",
-];
+import { RESULT_KEYS, verdict } from "../../support/cli/validate.js";
 
 /** Writes a whole run through a reporter, as runValidation does, and parses it. */
 function render(reporter: Reporter, files: readonly FileVerdicts[]): { text: string; doc: Record<string, unknown> } {

@@ -83,6 +83,21 @@ export function readText(
   return readManifestFile({ name, bytes }, { fieldValidation: "Strict", ...options });
 }
 
+/** The keys every result of `validate -o json` has, in this order, whatever its status. */
+export const RESULT_KEYS: readonly string[] = [
+  "file",
+  "document",
+  "line",
+  "apiVersion",
+  "kind",
+  "namespace",
+  "name",
+  "status",
+  "errors",
+  "refusals",
+  "warnings",
+];
+
 /** A verdict with no findings; `fields` fills in the rest. */
 export function verdict(fields: Partial<Verdict> & Pick<Verdict, "status">): Verdict {
   return { file: "x.yaml", errors: [], refusals: [], warnings: [], ...fields };
