@@ -18,6 +18,7 @@ import {
   ingressYaml,
   lines,
   netpolYaml,
+  notManifestLine,
   otherKindYaml,
   stream,
   tempTrees,
@@ -136,9 +137,9 @@ describe("validate: the examples", () => {
       "examples/ingressclass-public.yaml:3 IngressClass nginx-public: ok",
       "examples/netpol-named-ports.json:1 NetworkPolicy shop/checkout-from-storefront: ok",
       // Storage inventories, cluster files and the demo's answers are YAML without apiVersion or kind.
-      "examples/clusters/shop.yaml: skipped: no apiVersion or kind: not a Kubernetes manifest",
-      "examples/demo/expected.yaml: skipped: no apiVersion or kind: not a Kubernetes manifest",
-      "examples/storage/inventory.yaml: skipped: no apiVersion or kind: not a Kubernetes manifest",
+      notManifestLine("examples/clusters/shop.yaml"),
+      notManifestLine("examples/demo/expected.yaml"),
+      notManifestLine("examples/storage/inventory.yaml"),
     ])
       expect(out).toContain(l);
     // The summary agrees with the lines: one line per valid or skipped document, files counted once.
@@ -366,9 +367,9 @@ describe("validate: files that are not manifests", () => {
     const r = await cli(["validate", "."], { cwd: tree(files) });
     expect(r.code).toBe(0);
     expect(lines(r.stdout)).toEqual([
-      "package.json: skipped: no apiVersion or kind: not a Kubernetes manifest",
+      notManifestLine("package.json"),
       `templates/ingress.yaml: skipped: ${TEMPLATE}`,
-      "values.yaml: skipped: no apiVersion or kind: not a Kubernetes manifest",
+      notManifestLine("values.yaml"),
       "z.yaml:1 IngressClass z: ok",
       "Summary: 4 documents in 4 files: 1 valid, 0 invalid, 3 skipped, 0 errors",
     ]);

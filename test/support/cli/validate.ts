@@ -98,6 +98,10 @@ export const RESULT_KEYS: readonly string[] = [
   "warnings",
 ];
 
+/** What validate says of a YAML or JSON file with no apiVersion or kind (the text output's line). */
+export const notManifestLine = (file: string): string =>
+  `${file}: skipped: no apiVersion or kind: not a Kubernetes manifest`;
+
 /** A verdict with no findings; `fields` fills in the rest. */
 export function verdict(fields: Partial<Verdict> & Pick<Verdict, "status">): Verdict {
   return { file: "x.yaml", errors: [], refusals: [], warnings: [], ...fields };
