@@ -22,6 +22,8 @@ import {
   otherKindYaml,
   stream,
   tempTrees,
+  v1List,
+  wholeFileResult,
 } from "../../support/cli/validate.js";
 
 const EXAMPLES = join(REPO, "examples");
@@ -185,28 +187,11 @@ describe("validate: documents of other kinds, and Lists", () => {
   });
 
   it("reads a v1 List item by item, items[i] in the head and each line at its item", async () => {
-    const list = [
-      "apiVersion: v1",
-      "kind: List",
-      "items:",
-      "  - apiVersion: v1",
-      "    kind: Service",
-      "    metadata:",
-      "      name: web",
-      "  - apiVersion: networking.k8s.io/v1",
-      "    kind: IngressClass",
-      "    metadata:",
-      "      name: Bad_Name",
-      "    spec:",
-      "      controller: example.com/a",
-      "  - apiVersion: networking.k8s.io/v1",
-      "    kind: NetworkPolicy",
-      "    metadata:",
-      "      name: np",
-      "    spec:",
-      "      podSelector: {}",
-      "",
-    ].join("\n");
+    const list = v1List(
+      otherKindYaml("v1", "Service", "web"),
+      ingressClassYaml("Bad_Name"),
+      netpolYaml("  podSelector: {}\n", "  name: np\n"),
+    );
     const r = await cli(["validate", "-"], { stdin: list });
     expect(r.code).toBe(1);
     expect(lines(r.stdout)).toEqual([
@@ -686,20 +671,10 @@ describe("validate: exit status", () => {
     ]);
     const j = json((await cli(["validate", "-o", "json", "examples/no-such.yaml"])).stdout);
     expect(j.documents).toEqual([
-      {
-        file: "examples/no-such.yaml",
-        document: null,
-        line: null,
-        apiVersion: null,
-        kind: null,
-        namespace: null,
-        name: null,
+      wholeFileResult("examples/no-such.yaml", {
         status: "error",
-        errors: [],
-        refusals: [],
-        warnings: [],
         error: { message: "cannot read: no such file or directory" },
-      },
+      }),
     ]);
   });
 });

@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  NAMESPACE_MISMATCH,
-  RESOURCE_VERSION_ON_CREATE,
-  checkFile,
-  type CheckSettings,
-} from "../../../src/cli/shared/document-check.js";
+import { NAMESPACE_MISMATCH, checkFile, type CheckSettings } from "../../../src/cli/shared/document-check.js";
 import { kindSelector } from "../../../src/cli/shared/kind-selection.js";
-import type { Verdict } from "../../../src/cli/shared/verdict.js";
+import type { Refusal, Verdict } from "../../../src/cli/shared/verdict.js";
 import {
   encodeJsonWatchEvent,
   formatFieldError,
@@ -15,7 +10,14 @@ import {
   toStatus,
   validate,
 } from "../../../src/networking/index.js";
-import { ingressClassYaml, netpolYaml, otherKindYaml, readText, stream } from "../../support/cli/validate.js";
+import {
+  ingressClassYaml,
+  netpolYaml,
+  otherKindYaml,
+  readText,
+  resourceVersionRefusal,
+  stream,
+} from "../../support/cli/validate.js";
 
 async function check(text: string, settings: CheckSettings = {}, name = "m.yaml"): Promise<Verdict[]> {
   const read = await readText(name, text);
@@ -152,27 +154,19 @@ describe("checkFile: verdicts", () => {
   });
 });
 
+/** The one refusal a verdict carries, and the Status body the API server answers it with. */
+function expectRefused(v: Verdict | undefined, refusal: Refusal): void {
+  expect(v?.refusals).toEqual([refusal]);
+  const reason = refusal.reason === "" ? {} : { reason: refusal.reason };
+  const status = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: refusal.message };
+  expect(v?.response).toEqual({ ...status, ...reason, code: refusal.code });
+}
+
 describe("checkFile: create-time refusals", () => {
   it('metadata.resourceVersion on create: refused with 500 and reason "", as the storage layer does', async () => {
     const [v] = await check(WITH_RV);
     expect(v).toMatchObject({ status: "invalid", errors: [] });
-    expect(v?.refusals).toEqual([
-      {
-        code: 500,
-        reason: "",
-        message: RESOURCE_VERSION_ON_CREATE,
-        field: "metadata.resourceVersion",
-        position: { line: 5, column: 20 },
-      },
-    ]);
-    expect(v?.response).toEqual({
-      kind: "Status",
-      apiVersion: "v1",
-      metadata: {},
-      status: "Failure",
-      message: RESOURCE_VERSION_ON_CREATE,
-      code: 500,
-    });
+    expectRefused(v, resourceVersionRefusal("metadata.resourceVersion", 5, 20));
   });
 
   it("field errors and the resourceVersion refusal together: the response is the 422 of the field errors", async () => {
@@ -208,15 +202,7 @@ describe("checkFile: create-time refusals", () => {
       "",
     ].join("\n");
     const [v] = await check(list);
-    expect(v?.refusals).toEqual([
-      {
-        code: 500,
-        reason: "",
-        message: RESOURCE_VERSION_ON_CREATE,
-        field: "items[1].metadata.resourceVersion",
-        position: { line: 11, column: 24 },
-      },
-    ]);
+    expectRefused(v, resourceVersionRefusal("items[1].metadata.resourceVersion", 11, 24));
   });
 
   it("a namespace other than the request's: 400 BadRequest before validation, so no field errors", async () => {
@@ -224,23 +210,12 @@ describe("checkFile: create-time refusals", () => {
     expect((await check(bad))[0]?.errors).not.toEqual([]);
     const [v] = await check(bad, { namespace: "prod" });
     expect(v).toMatchObject({ status: "invalid", namespace: "prod", errors: [] });
-    expect(v?.refusals).toEqual([
-      {
-        code: 400,
-        reason: "BadRequest",
-        message: NAMESPACE_MISMATCH,
-        field: "metadata.namespace",
-        position: { line: 5, column: 14 },
-      },
-    ]);
-    expect(v?.response).toEqual({
-      kind: "Status",
-      apiVersion: "v1",
-      metadata: {},
-      status: "Failure",
-      message: NAMESPACE_MISMATCH,
-      reason: "BadRequest",
+    expectRefused(v, {
       code: 400,
+      reason: "BadRequest",
+      message: NAMESPACE_MISMATCH,
+      field: "metadata.namespace",
+      position: { line: 5, column: 14 },
     });
     // The same namespace, or none in the object, is no mismatch.
     expect((await check(bad.replace("shop", "prod"), { namespace: "prod" }))[0]?.refusals).toEqual([]);

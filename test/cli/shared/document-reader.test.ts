@@ -9,7 +9,7 @@ import {
   kindOf,
   type NetworkingObject,
 } from "../../../src/networking/index.js";
-import { ingressClassYaml, netpolYaml, otherKindYaml, readText, stream } from "../../support/cli/validate.js";
+import { ingressClassYaml, netpolYaml, otherKindYaml, readText, stream, v1List } from "../../support/cli/validate.js";
 
 /** What a test cares about in a read document: its type, place and identity. */
 function summary(d: ReadDocument): Record<string, unknown> {
@@ -100,25 +100,11 @@ describe("readManifestFile: YAML document by document", () => {
   });
 
   it("expands a v1 List item by item, other kinds named, each item at its own line", async () => {
-    const list = [
-      "apiVersion: v1",
-      "kind: List",
-      "items:",
-      "  - apiVersion: v1",
-      "    kind: Service",
-      "    metadata:",
-      "      name: web",
-      "  - apiVersion: networking.k8s.io/v1",
-      "    kind: IngressClass",
-      "    metadata:",
-      "      name: edge",
-      "    spec:",
-      "      controller: example.com/a",
-      "  - apiVersion: v1",
-      "    kind: List",
-      "    items: []",
-      "",
-    ].join("\n");
+    const list = v1List(
+      otherKindYaml("v1", "Service", "web"),
+      ingressClassYaml("edge"),
+      "apiVersion: v1\nkind: List\nitems: []\n",
+    );
     const docs = await documents(list);
     expect(docs.map(summary)).toEqual([
       { type: "other", document: 1, item: 0, line: 4, apiVersion: "v1", kind: "Service", name: "web" },

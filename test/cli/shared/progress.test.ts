@@ -10,11 +10,16 @@ function fakeClock(): { now: () => number; advance: (ms: number) => void } {
 
 const ERASE = "\r\x1b[K";
 
+/** A progress line on a terminal (or not), with a clock the test moves. */
+function setup(isTTY = true) {
+  const sink = memorySink(isTTY);
+  const clock = fakeClock();
+  return { sink, clock, p: progressLine(sink, clock.now) };
+}
+
 describe("progressLine", () => {
   it("on a terminal: nothing in the first second, then redrawn at most every 100 ms, erased at the end", () => {
-    const sink = memorySink(true);
-    const clock = fakeClock();
-    const p = progressLine(sink, clock.now);
+    const { sink, clock, p } = setup();
     p.update("a");
     clock.advance(999);
     p.update("b");
@@ -34,18 +39,14 @@ describe("progressLine", () => {
   });
 
   it("keeps the line to 100 characters so it does not wrap", () => {
-    const sink = memorySink(true);
-    const clock = fakeClock();
-    const p = progressLine(sink, clock.now);
+    const { sink, clock, p } = setup();
     clock.advance(2_000);
     p.update("x".repeat(150));
     expect(sink.writes).toEqual([`${ERASE}${"x".repeat(100)}`]);
   });
 
   it("a run shorter than a second writes nothing, not even the erase", () => {
-    const sink = memorySink(true);
-    const clock = fakeClock();
-    const p = progressLine(sink, clock.now);
+    const { sink, clock, p } = setup();
     p.update("a");
     clock.advance(500);
     p.update("b");
@@ -54,9 +55,7 @@ describe("progressLine", () => {
   });
 
   it("not a terminal: nothing at all", () => {
-    const sink = memorySink(false);
-    const clock = fakeClock();
-    const p = progressLine(sink, clock.now);
+    const { sink, clock, p } = setup(false);
     clock.advance(10_000);
     p.update("a");
     p.done();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { jsonReporter, verdictJson } from "../../../src/cli/shared/report-json.js";
 import type { Reporter } from "../../../src/cli/shared/reporter.js";
 import { addToSummary, emptySummary, type FileVerdicts } from "../../../src/cli/shared/verdict.js";
-import { RESULT_KEYS, verdict } from "../../support/cli/validate.js";
+import { RESULT_KEYS, verdict, wholeFileResult } from "../../support/cli/validate.js";
 
 /** Writes a whole run through a reporter, as runValidation does, and parses it. */
 function render(reporter: Reporter, files: readonly FileVerdicts[]): { text: string; doc: Record<string, unknown> } {
@@ -48,20 +48,9 @@ const failed = verdict({
 describe("verdictJson", () => {
   it("has the fixed keys, null where unknown, and item, event, error, reason and response only when set", () => {
     expect(Object.keys(verdictJson(valid))).toEqual(RESULT_KEYS);
-    expect(verdictJson(skipped)).toEqual({
-      file: "x.yaml",
-      document: null,
-      line: null,
-      apiVersion: null,
-      kind: null,
-      namespace: null,
-      name: null,
-      status: "skipped",
-      errors: [],
-      refusals: [],
-      warnings: [],
-      reason: "no apiVersion or kind: not a Kubernetes manifest",
-    });
+    expect(verdictJson(skipped)).toEqual(
+      wholeFileResult("x.yaml", { status: "skipped", reason: "no apiVersion or kind: not a Kubernetes manifest" }),
+    );
     expect(Object.keys(verdictJson(invalid))).toEqual([
       ...RESULT_KEYS.slice(0, 2),
       "item",

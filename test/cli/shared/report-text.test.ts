@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { summaryLine, textReporter, verdictLines } from "../../../src/cli/shared/report-text.js";
 import { emptySummary, type Summary } from "../../../src/cli/shared/verdict.js";
-import { verdict } from "../../support/cli/validate.js";
+import { resourceVersionRefusal, verdict } from "../../support/cli/validate.js";
 
 const ID = { line: 3, kind: "Ingress", namespace: "shop", name: "web" } as const;
 const FIELD_ERROR = {
@@ -12,13 +12,7 @@ const FIELD_ERROR = {
   message: 'spec.rules[0].host: Invalid value: "A": d',
   position: { line: 9, column: 13 },
 } as const;
-const RV = {
-  code: 500,
-  reason: "",
-  message: "resourceVersion should not be set on objects to be created",
-  field: "metadata.resourceVersion",
-  position: { line: 6, column: 20 },
-};
+const RV = resourceVersionRefusal("metadata.resourceVersion", 6, 20);
 const MISMATCH = {
   code: 400,
   reason: "BadRequest",

@@ -18,6 +18,7 @@ import {
   stream,
   tempTrees,
   type Files,
+  v1List,
 } from "../../support/cli/validate.js";
 
 const tree = tempTrees("validate-run");
@@ -84,8 +85,7 @@ function generatedTree(): string {
         files[`${dir}/f${i}.yaml`] = ingressClassYaml(`c${i}`, "example.com/a", '  resourceVersion: "1"\n');
         break;
       case 5:
-        files[`${dir}/f${i}.yml`] =
-          `apiVersion: v1\nkind: List\nitems:\n  - ${ingressClassYaml(`l${i}`).replaceAll("\n", "\n    ").trimEnd()}\n`;
+        files[`${dir}/f${i}.yml`] = v1List(ingressClassYaml(`l${i}`));
         break;
       case 6:
         files[`${dir}/f${i}.yaml`] = `${ingressClassYaml(`c${i}`)}--- bad\n${netpolYaml()}`;

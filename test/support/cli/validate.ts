@@ -4,9 +4,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
+import { RESOURCE_VERSION_ON_CREATE } from "../../../src/cli/shared/document-check.js";
 import { readManifestFile, type ReadFile, type ReadOptions } from "../../../src/cli/shared/document-reader.js";
 import type { Sink } from "../../../src/cli/shared/io.js";
-import type { Verdict } from "../../../src/cli/shared/verdict.js";
+import type { Refusal, Verdict } from "../../../src/cli/shared/verdict.js";
 
 export type Files = Readonly<Record<string, string | Uint8Array>>;
 
@@ -68,6 +69,18 @@ ${opts.meta ?? ""}spec:
 ${opts.status ?? ""}`;
 }
 
+/** kubectl's v1 List holding `documents` as its items, each indented under `- `. */
+export function v1List(...documents: string[]): string {
+  const items = documents.map((d) => `  - ${d.trimEnd().replaceAll("\n", "\n    ")}\n`).join("");
+  return `apiVersion: v1\nkind: List\nitems:\n${items}`;
+}
+
+/** A `validate -o json` result about a whole file (unreadable, not a manifest): no document, its identity null. */
+export function wholeFileResult(file: string, fields: Record<string, unknown>): Record<string, unknown> {
+  const unknown = { document: null, line: null, apiVersion: null, kind: null, namespace: null, name: null };
+  return { file, ...unknown, errors: [], refusals: [], warnings: [], ...fields };
+}
+
 /** A document of a kind validate passes over. */
 export function otherKindYaml(apiVersion: string, kind: string, name: string, namespace?: string): string {
   return `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: ${name}\n${namespace !== undefined ? `  namespace: ${namespace}\n` : ""}`;
@@ -101,6 +114,15 @@ export const RESULT_KEYS: readonly string[] = [
 /** What validate says of a YAML or JSON file with no apiVersion or kind (the text output's line). */
 export const notManifestLine = (file: string): string =>
   `${file}: skipped: no apiVersion or kind: not a Kubernetes manifest`;
+
+/** The storage layer's 500 for a resourceVersion on create, at `field` (LINE:COLUMN). */
+export const resourceVersionRefusal = (field: string, line: number, column: number): Refusal => ({
+  code: 500,
+  reason: "",
+  message: RESOURCE_VERSION_ON_CREATE,
+  field,
+  position: { line, column },
+});
 
 /** A verdict with no findings; `fields` fills in the rest. */
 export function verdict(fields: Partial<Verdict> & Pick<Verdict, "status">): Verdict {
