@@ -1,22 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { jsonReporter, verdictJson } from "../../../src/cli/shared/report-json.js";
-import type { Reporter } from "../../../src/cli/shared/reporter.js";
-import { addToSummary, emptySummary, type FileVerdicts } from "../../../src/cli/shared/verdict.js";
-import { RESULT_KEYS, verdict, wholeFileResult } from "../../support/cli/validate.js";
+import { emptySummary, type FileVerdicts } from "../../../src/cli/shared/verdict.js";
+import { NOT_MANIFEST, RESULT_KEYS, wholeFileResult } from "../../support/cli/validate.js";
+import { render, verdict } from "../../support/verdicts.js";
 
-/** Writes a whole run through a reporter, as runValidation does, and parses it. */
-function render(reporter: Reporter, files: readonly FileVerdicts[]): { text: string; doc: Record<string, unknown> } {
-  let summary = emptySummary();
-  let text = reporter.start();
-  for (const f of files) {
-    summary = addToSummary(summary, f);
-    text += reporter.file(f);
-  }
-  text += reporter.end(summary);
-  return { text, doc: JSON.parse(text) as Record<string, unknown> };
-}
-
-const valid = verdict({
+const valid = verdict("x.yaml", {
   status: "valid",
   document: 1,
   line: 1,
@@ -24,9 +12,9 @@ const valid = verdict({
   kind: "IngressClass",
   name: "a",
 });
-const skipped = verdict({ status: "skipped", reason: "no apiVersion or kind: not a Kubernetes manifest" });
-const warned = verdict({ status: "valid", document: 2, line: 9, warnings: [{ message: "w" }] });
-const invalid = verdict({
+const skipped = verdict("x.yaml", { status: "skipped", reason: NOT_MANIFEST });
+const warned = verdict("x.yaml", { status: "valid", document: 2, line: 9, warnings: [{ message: "w" }] });
+const invalid = verdict("x.yaml", {
   status: "invalid",
   document: 1,
   item: 2,
@@ -37,7 +25,7 @@ const invalid = verdict({
   refusals: [{ code: 500, reason: "", message: "m" }],
   response: { kind: "Status", code: 500 },
 });
-const failed = verdict({
+const failed = verdict("x.yaml", {
   status: "error",
   file: "w.pb",
   document: 3,
@@ -45,12 +33,13 @@ const failed = verdict({
   failure: { message: "bad", offset: 7 },
 });
 
+/** The output is one JSON document. */
+const parse = (text: string): Record<string, unknown> => JSON.parse(text) as Record<string, unknown>;
+
 describe("verdictJson", () => {
   it("has the fixed keys, null where unknown, and item, event, error, reason and response only when set", () => {
     expect(Object.keys(verdictJson(valid))).toEqual(RESULT_KEYS);
-    expect(verdictJson(skipped)).toEqual(
-      wholeFileResult("x.yaml", { status: "skipped", reason: "no apiVersion or kind: not a Kubernetes manifest" }),
-    );
+    expect(verdictJson(skipped)).toEqual(wholeFileResult("x.yaml", { status: "skipped", reason: NOT_MANIFEST }));
     expect(Object.keys(verdictJson(invalid))).toEqual([
       ...RESULT_KEYS.slice(0, 2),
       "item",
@@ -75,7 +64,8 @@ describe("jsonReporter", () => {
   ];
 
   it("one JSON document: a result per verdict in order, and the summary", () => {
-    const { text, doc } = render(jsonReporter({ quiet: false }), files);
+    const text = render(jsonReporter({ quiet: false }), files);
+    const doc = parse(text);
     expect(Object.keys(doc)).toEqual(["documents", "summary"]);
     expect(doc.documents).toEqual([valid, warned, invalid, skipped, failed].map(verdictJson));
     expect(doc.summary).toEqual({
@@ -92,22 +82,22 @@ describe("jsonReporter", () => {
   });
 
   it("quiet: leaves out valid and skipped results without warnings, still counting them", () => {
-    const { doc } = render(jsonReporter({ quiet: true }), files);
+    const doc = parse(render(jsonReporter({ quiet: true }), files));
     expect(doc.documents).toEqual([warned, invalid, failed].map(verdictJson));
     expect(doc.summary).toMatchObject({ documents: 5, valid: 2, skipped: 1 });
-    const clean = render(jsonReporter({ quiet: true }), [{ file: "x.yaml", verdicts: [valid, skipped] }]);
-    expect(clean.doc.documents).toEqual([]);
+    const clean = parse(render(jsonReporter({ quiet: true }), [{ file: "x.yaml", verdicts: [valid, skipped] }]));
+    expect(clean.documents).toEqual([]);
   });
 
   it("zero files: an empty list and a zero summary", () => {
-    const { doc } = render(jsonReporter({ quiet: false }), []);
+    const doc = parse(render(jsonReporter({ quiet: false }), []));
     expect(doc).toEqual({ documents: [], summary: emptySummary() });
-    const empty = render(jsonReporter({ quiet: false }), [{ file: "x.yaml", verdicts: [] }]);
-    expect(empty.doc.documents).toEqual([]);
+    const empty = parse(render(jsonReporter({ quiet: false }), [{ file: "x.yaml", verdicts: [] }]));
+    expect(empty.documents).toEqual([]);
   });
 
   it("writes an int64 bad value as an exact JSON number", () => {
-    const big = verdict({
+    const big = verdict("x.yaml", {
       status: "invalid",
       errors: [{ type: "FieldValueInvalid", field: "f", badValue: 9007199254740993n, detail: "d", message: "m" }],
     });

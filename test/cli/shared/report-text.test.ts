@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { summaryLine, textReporter, verdictLines } from "../../../src/cli/shared/report-text.js";
 import { emptySummary, type Summary } from "../../../src/cli/shared/verdict.js";
-import { resourceVersionRefusal, verdict } from "../../support/cli/validate.js";
+import { resourceVersionRefusal } from "../../support/cli/validate.js";
+import { verdict } from "../../support/verdicts.js";
 
 const ID = { line: 3, kind: "Ingress", namespace: "shop", name: "web" } as const;
 const FIELD_ERROR = {
@@ -23,8 +24,8 @@ const MISMATCH = {
 
 describe("verdictLines", () => {
   it("valid and skipped: one line each, none when quiet", () => {
-    const ok = verdict({ status: "valid", ...ID });
-    const skipped = verdict({ status: "skipped", line: 1, kind: "Service", name: "web", reason: "why" });
+    const ok = verdict("x.yaml", { status: "valid", ...ID });
+    const skipped = verdict("x.yaml", { status: "skipped", line: 1, kind: "Service", name: "web", reason: "why" });
     expect(verdictLines(ok, false)).toEqual(["x.yaml:3 Ingress shop/web: ok"]);
     expect(verdictLines(skipped, false)).toEqual(["x.yaml:1 Service web: skipped: why"]);
     expect(verdictLines(ok, true)).toEqual([]);
@@ -32,7 +33,7 @@ describe("verdictLines", () => {
   });
 
   it("invalid: the refusals, worded by code, then each field error at its field, also when quiet", () => {
-    const v = verdict({ status: "invalid", ...ID, errors: [FIELD_ERROR], refusals: [RV] });
+    const v = verdict("x.yaml", { status: "invalid", ...ID, errors: [FIELD_ERROR], refusals: [RV] });
     const expected = [
       "x.yaml:6:20 Ingress shop/web: refused (500): metadata.resourceVersion: resourceVersion should not be set on objects to be created",
       'x.yaml:9:13 Ingress shop/web: spec.rules[0].host: Invalid value: "A": d',
@@ -40,23 +41,23 @@ describe("verdictLines", () => {
     expect(verdictLines(v, false)).toEqual(expected);
     expect(verdictLines(v, true)).toEqual(expected);
     // A 400 names its reason and, as the API server's message does, no field.
-    expect(verdictLines(verdict({ status: "invalid", ...ID, refusals: [MISMATCH] }), false)).toEqual([
+    expect(verdictLines(verdict("x.yaml", { status: "invalid", ...ID, refusals: [MISMATCH] }), false)).toEqual([
       "x.yaml:5:14 Ingress shop/web: BadRequest: the namespace of the provided object does not match the namespace sent on the request",
     ]);
   });
 
   it("error: at the failure's position, with its field; a whole-file error is led by the file alone", () => {
     const failure = { message: 'unknown field "x"', field: "spec.x", position: { line: 7, column: 5 } };
-    expect(verdictLines(verdict({ status: "error", ...ID, failure }), true)).toEqual([
+    expect(verdictLines(verdict("x.yaml", { status: "error", ...ID, failure }), true)).toEqual([
       'x.yaml:7:5 Ingress shop/web: error: spec.x: unknown field "x"',
     ]);
     expect(
-      verdictLines(verdict({ status: "error", failure: { message: "cannot read: no such file" } }), false),
+      verdictLines(verdict("x.yaml", { status: "error", failure: { message: "cannot read: no such file" } }), false),
     ).toEqual(["x.yaml: error: cannot read: no such file"]);
   });
 
   it("warnings follow the verdict's line, and are kept when quiet", () => {
-    const v = verdict({
+    const v = verdict("x.yaml", {
       status: "valid",
       ...ID,
       warnings: [
@@ -92,7 +93,7 @@ describe("summaryLine", () => {
 describe("textReporter", () => {
   const file = {
     file: "x.yaml",
-    verdicts: [verdict({ status: "valid", ...ID }), verdict({ status: "skipped", reason: "r" })],
+    verdicts: [verdict("x.yaml", { status: "valid", ...ID }), verdict("x.yaml", { status: "skipped", reason: "r" })],
   };
 
   it("writes a line per verdict as each file comes, and the summary at the end", () => {

@@ -1,30 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { addToSummary, describeVerdict, emptySummary } from "../../../src/cli/shared/verdict.js";
-import { verdict } from "../../support/cli/validate.js";
+import { verdict } from "../../support/verdicts.js";
 
 describe("describeVerdict", () => {
   it("FILE:LINE Kind ns/name, or FILE:LINE:COLUMN at a field's position", () => {
-    const v = verdict({ status: "valid", line: 12, kind: "NetworkPolicy", namespace: "shop", name: "web" });
+    const v = verdict("x.yaml", { status: "valid", line: 12, kind: "NetworkPolicy", namespace: "shop", name: "web" });
     expect(describeVerdict(v)).toBe("x.yaml:12 NetworkPolicy shop/web");
     expect(describeVerdict(v, { line: 14, column: 9 })).toBe("x.yaml:14:9 NetworkPolicy shop/web");
   });
 
   it("a cluster-scoped object has no namespace; a whole-file verdict is just the file", () => {
-    expect(describeVerdict(verdict({ status: "valid", line: 3, kind: "IngressClass", name: "edge" }))).toBe(
+    expect(describeVerdict(verdict("x.yaml", { status: "valid", line: 3, kind: "IngressClass", name: "edge" }))).toBe(
       "x.yaml:3 IngressClass edge",
     );
-    expect(describeVerdict(verdict({ status: "skipped" }))).toBe("x.yaml");
+    expect(describeVerdict(verdict("x.yaml", { status: "skipped" }))).toBe("x.yaml");
   });
 
   it("names a List item and a watch event (binary input has no lines)", () => {
     expect(
-      describeVerdict(verdict({ status: "valid", document: 1, item: 2, line: 30, kind: "Ingress", name: "a" })),
+      describeVerdict(
+        verdict("x.yaml", { status: "valid", document: 1, item: 2, line: 30, kind: "Ingress", name: "a" }),
+      ),
     ).toBe("x.yaml:30 items[2] Ingress a");
     expect(
       describeVerdict(
-        verdict({
+        verdict("w.pb", {
           status: "valid",
-          file: "w.pb",
           document: 3,
           event: "MODIFIED",
           kind: "Ingress",
@@ -50,12 +51,18 @@ describe("addToSummary", () => {
       addToSummary(emptySummary(), {
         file: "a",
         verdicts: [
-          verdict({ status: "valid", warnings: [{ message: "w" }] }),
-          verdict({ status: "invalid", errors: [error, error], refusals: [refusal] }),
-          verdict({ status: "skipped" }),
+          verdict("x.yaml", { status: "valid", warnings: [{ message: "w" }] }),
+          verdict("x.yaml", { status: "invalid", errors: [error, error], refusals: [refusal] }),
+          verdict("x.yaml", { status: "skipped" }),
         ],
       }),
-      { file: "b", verdicts: [verdict({ status: "error" }), verdict({ status: "invalid", refusals: [refusal] })] },
+      {
+        file: "b",
+        verdicts: [
+          verdict("x.yaml", { status: "error" }),
+          verdict("x.yaml", { status: "invalid", refusals: [refusal] }),
+        ],
+      },
     );
     expect(s).toEqual({
       files: 2,

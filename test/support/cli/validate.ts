@@ -7,7 +7,7 @@ import { afterAll } from "vitest";
 import { RESOURCE_VERSION_ON_CREATE } from "../../../src/cli/shared/document-check.js";
 import { readManifestFile, type ReadFile, type ReadOptions } from "../../../src/cli/shared/document-reader.js";
 import type { Sink } from "../../../src/cli/shared/io.js";
-import type { Refusal, Verdict } from "../../../src/cli/shared/verdict.js";
+import type { Refusal } from "../../../src/cli/shared/verdict.js";
 
 export type Files = Readonly<Record<string, string | Uint8Array>>;
 
@@ -111,9 +111,11 @@ export const RESULT_KEYS: readonly string[] = [
   "warnings",
 ];
 
-/** What validate says of a YAML or JSON file with no apiVersion or kind (the text output's line). */
-export const notManifestLine = (file: string): string =>
-  `${file}: skipped: no apiVersion or kind: not a Kubernetes manifest`;
+/** The note on a YAML or JSON file in which no document has a kind (package.json, a Helm values file). */
+export const NOT_MANIFEST = "no kind: not a Kubernetes manifest";
+
+/** What validate's text output says of such a file. */
+export const notManifestLine = (file: string): string => `${file}: skipped: ${NOT_MANIFEST}`;
 
 /** The storage layer's 500 for a resourceVersion on create, at `field` (LINE:COLUMN). */
 export const resourceVersionRefusal = (field: string, line: number, column: number): Refusal => ({
@@ -123,11 +125,6 @@ export const resourceVersionRefusal = (field: string, line: number, column: numb
   field,
   position: { line, column },
 });
-
-/** A verdict with no findings; `fields` fills in the rest. */
-export function verdict(fields: Partial<Verdict> & Pick<Verdict, "status">): Verdict {
-  return { file: "x.yaml", errors: [], refusals: [], warnings: [], ...fields };
-}
 
 /** A sink that keeps what is written, as a terminal (isTTY) or a pipe. */
 export function memorySink(isTTY: boolean): Sink & { readonly text: () => string; readonly writes: string[] } {
