@@ -11,6 +11,7 @@ import {
   validate,
 } from "../../../src/networking/index.js";
 import {
+  NOT_MANIFEST,
   ingressClassYaml,
   netpolYaml,
   otherKindYaml,
@@ -144,7 +145,7 @@ describe("checkFile: verdicts", () => {
 
   it("a file that is not a manifest: one skipped verdict with the note, or an error with --non-manifests error", async () => {
     const read = await readText("values.yaml", "replicas: 3\n");
-    const note = "no apiVersion or kind: not a Kubernetes manifest";
+    const note = NOT_MANIFEST;
     expect(checkFile("values.yaml", read, {}).verdicts).toEqual([
       { file: "values.yaml", status: "skipped", errors: [], refusals: [], warnings: [], reason: note },
     ]);

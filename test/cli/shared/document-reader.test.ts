@@ -9,7 +9,15 @@ import {
   kindOf,
   type NetworkingObject,
 } from "../../../src/networking/index.js";
-import { ingressClassYaml, netpolYaml, otherKindYaml, readText, stream, v1List } from "../../support/cli/validate.js";
+import {
+  NOT_MANIFEST,
+  ingressClassYaml,
+  netpolYaml,
+  otherKindYaml,
+  readText,
+  stream,
+  v1List,
+} from "../../support/cli/validate.js";
 
 /** What a test cares about in a read document: its type, place and identity. */
 function summary(d: ReadDocument): Record<string, unknown> {
@@ -217,10 +225,9 @@ describe("readManifestFile: YAML document by document", () => {
 
 describe("readManifestFile: files that are not manifests", () => {
   it.each([
-    ["package.json", '{"name": "x", "version": "1.0.0"}\n', "no apiVersion or kind: not a Kubernetes manifest"],
-    ["values.yaml", "replicas: 3\nimage:\n  tag: latest\n", "no apiVersion or kind: not a Kubernetes manifest"],
-    ["broken-values.yaml", "a: [\n", "no apiVersion or kind: not a Kubernetes manifest"],
-    ["broken-package.json", '{"name": \n', "no apiVersion or kind: not a Kubernetes manifest"],
+    ["package.json", '{"name": "x", "version": "1.0.0"}\n', NOT_MANIFEST],
+    ["values.yaml", "replicas: 3\nimage:\n  tag: latest\n", NOT_MANIFEST],
+    ["broken-values.yaml", "a: [\n", NOT_MANIFEST],
     ["empty.yaml", "", "no documents: empty, or comments only"],
     ["comments.yaml", "# nothing\n---\n# here\n", "no documents: empty, or comments only"],
     [
@@ -241,7 +248,7 @@ describe("readManifestFile: files that are not manifests", () => {
     expect(read.documents.map((d) => d.type)).toEqual(["object"]);
   });
 
-  it("a manifest that does not parse is an error, not a file to skip", async () => {
+  it("YAML that names a kind, and any JSON, that does not parse is an error, not a file to skip", async () => {
     const yaml = await readText("x.yaml", "apiVersion: networking.k8s.io/v1\nkind: Ingress\n bad: [\n");
     expect(yaml.notManifest).toBeUndefined();
     expect(yaml.documents.map((d) => d.type)).toEqual(["failed"]);
@@ -262,6 +269,10 @@ describe("readManifestFile: files that are not manifests", () => {
         },
       ],
     });
+    // JSON that does not parse says nothing of what it was meant to be, so even a broken package.json is reported.
+    const pkg = await readText("package.json", '{"name": \n');
+    expect(pkg.notManifest).toBeUndefined();
+    expect(pkg.documents.map((d) => d.type)).toEqual(["failed"]);
   });
 
   it("text that is not UTF-8 is one failed document", async () => {
@@ -363,6 +374,30 @@ describe("readManifestFile: JSON, protobuf and watch streams", () => {
     const [doc] = read.documents;
     expect(doc).toMatchObject({ type: "object", document: 1, line: 1 });
     expect(doc?.type === "object" ? doc.locate(["spec", "controller"]) : undefined).toEqual({ line: 5, column: 26 });
+  });
+
+  it("JSON: concatenated values are a stream, each its own document at its own line, as kubectl reads them", async () => {
+    const one = (name: string) =>
+      JSON.stringify({ apiVersion: "networking.k8s.io/v1", kind: "IngressClass", metadata: { name } });
+    const text = `${one("a")}\n{\n  "apiVersion": "v1",\n  "kind": "Service",\n  "metadata": {"name": "s"}\n}\n${one("b")}\n{"kind": \n`;
+    const read = await readText("x.json", text);
+    expect(read.documents.map(summary)).toEqual([
+      { type: "object", document: 1, line: 1, kind: "IngressClass", name: "a" },
+      { type: "other", document: 2, line: 2, apiVersion: "v1", kind: "Service", name: "s" },
+      { type: "object", document: 3, line: 7, kind: "IngressClass", name: "b" },
+      // A value that does not parse ends the stream, at the place it breaks.
+      {
+        type: "failed",
+        document: 4,
+        line: 8,
+        message: "unexpected end of JSON input",
+        position: { line: 9, column: 1 },
+      },
+    ]);
+    const third = read.documents[2];
+    const column = (text.split("\n")[6] ?? "").indexOf('"b"') + 1;
+    expect(column).toBeGreaterThan(1);
+    expect(third?.type === "object" ? third.locate(["metadata", "name"]) : undefined).toEqual({ line: 7, column });
   });
 
   it("protobuf: one k8s\\0 object, keeping its bytes; a watch stream event by event with each frame", async () => {
