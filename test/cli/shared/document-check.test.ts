@@ -64,11 +64,15 @@ describe("checkFile: verdicts", () => {
     expect(cluster?.status).toBe("valid");
   });
 
-  it("names an object by generateName, or says it has no name", async () => {
+  it("keeps generateName for an object without a name, and marks one with neither", async () => {
     const [generated] = await check(netpolYaml("  podSelector: {}\n", "  generateName: web-\n"));
     const [nameless] = await check(netpolYaml("  podSelector: {}\n", "  labels: {}\n"));
-    expect(generated).toMatchObject({ name: "web-(generated)", status: "valid" });
-    expect(nameless).toMatchObject({ name: "(no name)", status: "invalid" });
+    expect(generated).toMatchObject({ generateName: "web-", status: "valid" });
+    expect(generated).not.toHaveProperty("name");
+    expect(generated).not.toHaveProperty("unnamed");
+    expect(nameless).toMatchObject({ unnamed: true, status: "invalid" });
+    expect(nameless).not.toHaveProperty("name");
+    expect(nameless?.errors.map((e) => e.field)).toContain("metadata.name");
   });
 
   it("an invalid object: the API server's field errors at their positions, and its 422 Status", async () => {

@@ -53,6 +53,10 @@ describe("verdictJson", () => {
       "error",
     ]);
     expect(verdictJson(failed)).toMatchObject({ event: "ADDED", error: { message: "bad", offset: 7 } });
+    // An object named by generateName: name stays null, generateName follows it.
+    const generated = verdictJson(verdict("x.yaml", { status: "valid", generateName: "web-" }));
+    expect(Object.keys(generated)).toEqual([...RESULT_KEYS.slice(0, 7), "generateName", ...RESULT_KEYS.slice(7)]);
+    expect(generated).toMatchObject({ name: null, generateName: "web-" });
   });
 });
 

@@ -16,6 +16,18 @@ describe("describeVerdict", () => {
     expect(describeVerdict(verdict("x.yaml", { status: "skipped" }))).toBe("x.yaml");
   });
 
+  it("an object without a name by its generateName, or as having none", () => {
+    const at = { status: "invalid", line: 1, kind: "Ingress", namespace: "shop" } as const;
+    expect(describeVerdict(verdict("x.yaml", { ...at, generateName: "web-" }))).toBe(
+      "x.yaml:1 Ingress shop/web-(generated)",
+    );
+    expect(describeVerdict(verdict("x.yaml", { ...at, unnamed: true }))).toBe("x.yaml:1 Ingress shop/(no name)");
+    // A List has no name of its own.
+    expect(describeVerdict(verdict("x.yaml", { status: "valid", line: 1, kind: "IngressList" }))).toBe(
+      "x.yaml:1 IngressList",
+    );
+  });
+
   it("names a List item and a watch event (binary input has no lines)", () => {
     expect(
       describeVerdict(
