@@ -474,7 +474,9 @@ function without(value: JsonValue, path: readonly (string | number)[]): JsonValu
   if (isObject(value)) {
     const copy = Object.assign(Object.create(null) as Record<string, JsonValue>, value);
     const key = String(head);
-    if (rest.length === 0) delete copy[key];
+    // A repeated key keeps its last value, as the decoder would; an unknown one is dropped.
+    if (rest.length === 0 && value[key] instanceof DuplicateKey) copy[key] = unwrapDuplicate(value[key] as JsonValue);
+    else if (rest.length === 0) delete copy[key];
     else copy[key] = without(unwrapDuplicate(value[key] as JsonValue), rest);
     return copy as JsonValue;
   }

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { run, type CliIO } from "../../../src/cli/main.js";
 import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
 import { HEADER, LABELS, grid } from "../../support/cli/shop.js";
+import { notManifestLine } from "../../support/cli/validate.js";
 
 // clusterwire reach and the cluster file format, run in-process. The expected
 // tables and verdicts are worked out from semantics.md §1.2 for
@@ -460,10 +461,13 @@ describe("reach: cluster files", () => {
     );
   });
 
-  it("is skipped by manifest walks", async () => {
-    const r = await cli(["validate", "examples"]);
-    expect(r.stderr).toContain("clusterwire: skipped examples/clusters/");
-    expect(r.stdout).not.toContain("clusters/shop.yaml");
+  it("is not a manifest: validate reads it and skips it, and the run stays valid", async () => {
+    const r = await cli(["validate", "examples/clusters"]);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(lines(r.stdout)).toEqual([
+      notManifestLine("examples/clusters/shop.yaml"),
+      "Summary: 1 document in 1 file: 0 valid, 0 invalid, 1 skipped, 0 errors",
+    ]);
   });
 
   it("prints its help", async () => {

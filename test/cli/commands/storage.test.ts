@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { run, type CliIO } from "../../../src/cli/main.js";
 import { loadInventory } from "../../../src/cli/shared/storage-inventory.js";
 import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
+import { notManifestLine } from "../../support/cli/validate.js";
 
 // `clusterwire storage serve` runs in-process like every CLI test: it stops when
 // io.signal aborts, and the test reads the URL from what it printed.
@@ -233,9 +234,10 @@ describe("storage serve --inventory", () => {
     );
   });
 
-  it("is not a manifest: demo and validate skip storage/", async () => {
-    const v = await cli(["validate", "examples"]);
-    expect(v.stdout).not.toContain("inventory");
+  it("is not a manifest: validate skips it with a note, the demo passes storage/ by", async () => {
+    const v = await cli(["validate", "examples/storage"]);
+    expect(v).toMatchObject({ code: 0, stderr: "" });
+    expect(v.stdout).toContain(`${notManifestLine("examples/storage/inventory.yaml")}\n`);
     const d = await cli(["demo", "--no-storage", "examples"]);
     expect(d.code).toBe(0);
     expect(d.stdout).not.toContain("storage/");
