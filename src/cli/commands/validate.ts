@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { KINDS, kindOf, type FeatureGates, type NetworkingObject } from "../../networking/index.js";
+import { kindOf, type FeatureGates, type NetworkingObject } from "../../networking/index.js";
 import { parseCommandLine, type Command } from "../shared/command.js";
 import { checkFile } from "../shared/document-check.js";
 import { FIELD_VALIDATIONS, readManifestFile, type FieldValidation, type ReadFile } from "../shared/document-reader.js";
@@ -14,7 +14,7 @@ import {
   usageError,
   type CliIO,
 } from "../shared/io.js";
-import { kindSelector, kindTokens, unknownKinds } from "../shared/kind-selection.js";
+import { VALIDATED_KINDS, kindSelector, kindTokens, unknownKinds } from "../shared/kind-selection.js";
 import { version } from "../shared/package.js";
 import { jsonReporter } from "../shared/report-json.js";
 import { junitReporter } from "../shared/report-junit.js";
@@ -159,7 +159,9 @@ export const validateCommand: Command = {
     const unknown = unknownKinds(kinds);
     if (unknown.length > 0) {
       throw usageError(
-        `--kinds: ${unknown.join(", ")} is not a kind clusterwire validates; kinds: ${KINDS.filter((k) => !k.list)
+        `--kinds: ${unknown.join(", ")} is not a kind clusterwire validates; kinds: ${VALIDATED_KINDS.filter(
+          (k) => !k.list,
+        )
           .map((k) => k.kind)
           .join(", ")}`,
         NAME,
@@ -368,6 +370,12 @@ function checkUpdate(
   subresource: string | undefined,
   items: readonly { file: string; object: NetworkingObject }[],
 ): void {
+  if (items.length === 0) {
+    throw usageError(
+      "--old compares one object with its stored version, but the inputs hold no networking object",
+      NAME,
+    );
+  }
   if (items.length > 1) {
     throw usageError(
       `--old compares one object with its stored version, but the inputs hold ${items.length} objects`,

@@ -5,6 +5,7 @@ import {
   formatFieldError,
   kindOf,
   lookupKind,
+  NETWORKING_API_VERSION,
   toJsonString,
   toStatus,
   type FieldError,
@@ -73,7 +74,7 @@ function identity(x: { apiVersion?: string; kind?: string; name?: string; namesp
 /** The verdict on a document that is not checked: another kind, or one not selected. */
 export function skippedVerdict(file: string, d: OtherDocument): Verdict {
   const reason =
-    lookupKind(d.apiVersion, d.kind) !== undefined
+    d.apiVersion === NETWORKING_API_VERSION && lookupKind(d.apiVersion, d.kind) !== undefined
       ? "not selected by --kinds or --skip-kinds"
       : `${d.apiVersion} ${d.kind} is not a networking.k8s.io/v1 kind`;
   return { ...where(file, d), ...identity(d), status: "skipped", errors: [], refusals: [], warnings: [], reason };
@@ -122,6 +123,17 @@ function checkObject(at: Pick<Verdict, "file">, d: ObjectDocument, settings: Che
     ...(meta !== undefined && name === undefined && generateName === undefined ? { unnamed: true } : {}),
     warnings: d.warnings,
   };
+  const itemRefusals = info.list && "items" in obj ? listNamespaceRefusals(d, settings.namespace) : [];
+  if (itemRefusals.length > 0) {
+    // kubectl sends a List's items one by one, so each item in another namespace is refused on its own.
+    return {
+      ...base,
+      status: "invalid",
+      errors: [],
+      refusals: itemRefusals,
+      response: refusalStatus(itemRefusals[0] as Refusal),
+    };
+  }
   if (info.namespaced && settings.namespace !== undefined && own !== "" && own !== settings.namespace) {
     // Refused before validation runs, so there are no field errors to show.
     const refusal: Refusal = {
@@ -188,6 +200,25 @@ function resourceVersionRefusals(d: ObjectDocument): Refusal[] {
       ...positioned(d, path),
     });
   }
+  return out;
+}
+
+/** The namespace refusal for each item of a networking List whose namespace is not the request's. */
+function listNamespaceRefusals(d: ObjectDocument, namespace: string | undefined): Refusal[] {
+  if (namespace === undefined || !("items" in d.object)) return [];
+  const out: Refusal[] = [];
+  d.object.items.forEach((item, i) => {
+    const own = objectMeta(item as NetworkingObject)?.namespace ?? "";
+    if (!kindOf(item as NetworkingObject).namespaced || own === "" || own === namespace) return;
+    const path = ["items", i, "metadata", "namespace"];
+    out.push({
+      code: 400,
+      reason: "BadRequest",
+      message: NAMESPACE_MISMATCH,
+      field: renderField(path),
+      ...positioned(d, path),
+    });
+  });
   return out;
 }
 

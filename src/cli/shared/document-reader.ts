@@ -5,6 +5,7 @@ import {
   decodeWatchStream,
   fromJson,
   lookupKind,
+  NETWORKING_API_VERSION,
   splitYamlDocuments,
   type JsonValue,
   type NetworkingObject,
@@ -358,8 +359,11 @@ class TextReader {
         });
       }
     }
+    // Only networking.k8s.io/v1 kinds are checked; the decoder also knows meta/v1 Status, which is no object to create.
     const known =
-      id.apiVersion !== undefined && id.kind !== undefined && lookupKind(id.apiVersion, id.kind) !== undefined;
+      id.apiVersion === NETWORKING_API_VERSION &&
+      id.kind !== undefined &&
+      lookupKind(id.apiVersion, id.kind) !== undefined;
     if (known && this.options.select !== undefined && !this.options.select(id.apiVersion ?? "", id.kind ?? "")) {
       return [{ type: "other", ...at, apiVersion: id.apiVersion ?? "", kind: id.kind ?? "", ...nameOf(id) }];
     }
@@ -376,7 +380,15 @@ class TextReader {
         }),
       ];
     }
-    if (!known && id.apiVersion !== undefined && id.apiVersion !== "" && id.kind !== undefined && id.kind !== "") {
+    // A kind networking.k8s.io/v1 does not have falls through to the decoder, which refuses it as the API server would.
+    if (
+      !known &&
+      id.apiVersion !== undefined &&
+      id.apiVersion !== "" &&
+      id.apiVersion !== NETWORKING_API_VERSION &&
+      id.kind !== undefined &&
+      id.kind !== ""
+    ) {
       return [{ type: "other", ...at, apiVersion: id.apiVersion, kind: id.kind, ...nameOf(id) }];
     }
     return [this.decode(value, at, locate, id)];
@@ -393,16 +405,18 @@ class TextReader {
     const problems: { message: string; path: readonly (string | number)[] }[] = [];
     // The decoder stops at the first unknown or repeated field. To report them
     // all, as the API server does, each one found is removed from a copy of the
-    // value and decoding is tried again; bounded, since each pass removes one.
+    // value and decoding is tried again; bounded, since each pass removes one
+    // and the passes stop at MAX_FIELD_PROBLEMS.
     let current = value;
-    for (let pass = 0; pass <= MAX_FIELD_PROBLEMS; pass++) {
+    const listed = (): string => problems.map((p) => p.message).join(", ");
+    for (;;) {
       try {
         const strict = mode !== "Ignore";
         // YAML integers and floats follow go-yaml's rules, so a YAML value has its own entry point.
         const object = this.yamlInput ? fromParsedYaml(current, { strict }) : fromJson(current, { strict });
         if (problems.length > 0 && mode === "Strict") {
           return failed(at, id, {
-            message: `strict decoding error: ${problems.map((p) => p.message).join(", ")}`,
+            message: `strict decoding error: ${listed()}`,
             ...fieldAt(problems[0]?.path ?? [], locate),
           });
         }
@@ -414,17 +428,21 @@ class TextReader {
       } catch (e) {
         if (!(e instanceof DecodeError)) throw e;
         const path = e.segments ?? [];
-        if (!FIELD_PROBLEM.test(e.reason) || path.length === 0 || pass === MAX_FIELD_PROBLEMS) {
+        if (!FIELD_PROBLEM.test(e.reason) || path.length === 0) {
           return failed(at, id, { message: e.reason, ...fieldAt(path, locate) });
         }
         problems.push({
           message: `${e.reason.slice(0, e.reason.indexOf(" "))} field ${JSON.stringify(renderField(path))}`,
           path,
         });
+        if (problems.length === MAX_FIELD_PROBLEMS) {
+          // Past this many the object is not what its kind describes; even under Warn it is refused.
+          const message = `strict decoding error: ${listed()}, and more`;
+          return failed(at, id, { message, ...fieldAt(problems[0]?.path ?? [], locate) });
+        }
         current = without(current, path);
       }
     }
-    return failed(at, id, { message: "too many unknown fields" });
   }
 }
 

@@ -13,9 +13,9 @@ export type InputEntry =
   | { readonly type: "missing"; readonly display: string; readonly message: string };
 
 /**
- * Yields the inputs in order. Problems that are not an input of their own
- * (a subdirectory that cannot be listed, a directory with no manifest
- * files) go to `note`, as `PATH: why`.
+ * Yields the inputs in order. A path that cannot be read, or a directory
+ * with no manifest files, is a `missing` entry; a subdirectory that cannot
+ * be listed goes to `note`, as `PATH: why`.
  */
 export async function* expandInputs(
   io: CliIO,
@@ -55,7 +55,8 @@ export async function* expandInputs(
     if (found === 0) {
       const filtered =
         walk.include !== undefined || walk.exclude !== undefined ? " (after --include and --exclude)" : "";
-      note(`${path}: no ${MANIFEST_KINDS_TEXT} files found${filtered}`);
+      // A directory with nothing to read is most likely a wrong path: said as loudly as a missing one.
+      yield { type: "missing", display: path, message: `no ${MANIFEST_KINDS_TEXT} files found${filtered}` };
     }
   }
 }

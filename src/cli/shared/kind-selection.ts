@@ -1,4 +1,4 @@
-import { KINDS } from "../../networking/index.js";
+import { KINDS, NETWORKING_API_VERSION } from "../../networking/index.js";
 
 // --kinds and --skip-kinds: which networking kinds a run validates.
 
@@ -15,8 +15,11 @@ function matches(token: string, apiVersion: string, kind: string): boolean {
 
 /** Tokens of --kinds that name no networking kind, for a usage error. */
 export function unknownKinds(tokens: readonly string[]): string[] {
-  return tokens.filter((t) => !KINDS.some((k) => matches(t, k.apiVersion, k.kind)));
+  return tokens.filter((t) => !VALIDATED_KINDS.some((k) => matches(t, k.apiVersion, k.kind)));
 }
+
+/** The kinds validate checks: networking.k8s.io/v1's, not the meta/v1 Status the decoders also know. */
+export const VALIDATED_KINDS = KINDS.filter((k) => k.apiVersion === NETWORKING_API_VERSION);
 
 /** Splits repeated, comma-separated flag values into tokens. */
 export function kindTokens(values: readonly string[]): string[] {

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { expandInputs, type InputEntry } from "./inputs.js";
-import { STDIN_NAME, readInput, type CliIO } from "./io.js";
+import { CliError, STDIN_NAME, readInput, type CliIO, type Input } from "./io.js";
 import { runInOrder, type Executor } from "./ordered-pool.js";
 import { progressLine } from "./progress.js";
 import type { Reporter } from "./reporter.js";
@@ -62,7 +62,19 @@ export async function runValidation(
       case "file":
         return validateFile(job, settings);
       case "stdin": {
-        const input = await readInput(io, "-");
+        let input: Input;
+        try {
+          input = await readInput(io, "-");
+        } catch (e) {
+          if (!(e instanceof CliError)) throw e;
+          missing++;
+          return fileError(STDIN_NAME, e.message.replace(`${STDIN_NAME}: `, ""));
+        }
+        // Empty standard input is most likely a pipeline that failed upstream, not a clean run.
+        if (input.bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) {
+          missing++;
+          return fileError(STDIN_NAME, "no input: standard input is empty");
+        }
         return validateBytes(STDIN_NAME, input.bytes, settings);
       }
       case "missing":

@@ -1,5 +1,5 @@
 import type { Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { extname, join, relative, sep } from "node:path";
 import picomatch from "picomatch";
 
@@ -39,6 +39,18 @@ function matcher(globs: readonly string[] | undefined): Matcher | undefined {
   return (path) => tests.some((t) => t(path));
 }
 
+/**
+ * Whether a symbolic link leads to a file, which is read as kubectl reads it.
+ * Links to directories are not followed, so a walk cannot loop.
+ */
+async function isFileBehind(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** Paths under the walked directory, with forward slashes whatever the platform, as globs are written. */
 function posix(rel: string): string {
   return sep === "/" ? rel : rel.split(sep).join("/");
@@ -46,7 +58,8 @@ function posix(rel: string): string {
 
 /**
  * The manifest files under `root` in a stable order (entries sorted by name,
- * depth first), skipping dot-directories, dot-files and node_modules.
+ * depth first), skipping dot-directories, dot-files and node_modules, and
+ * following symbolic links to files but not to directories.
  * Throws (errno) only when `root` itself cannot be listed; a subdirectory
  * that cannot be listed is passed to `onUnreadable` and the walk goes on.
  */
@@ -76,7 +89,10 @@ export async function* walkTree(
         if (NEVER_ENTERED.has(e.name)) continue;
         if (exclude?.(rel) === true || exclude?.(`${rel}/`) === true) continue;
         yield* visit(path, false);
-      } else if (e.isFile() && MANIFEST_EXTENSIONS.has(extname(e.name).toLowerCase())) {
+      } else if (
+        (e.isFile() || (e.isSymbolicLink() && (await isFileBehind(path)))) &&
+        MANIFEST_EXTENSIONS.has(extname(e.name).toLowerCase())
+      ) {
         if (exclude?.(rel) === true) continue;
         if (include !== undefined && !include(rel)) continue;
         yield { path, display: join(display, relative(root, path)) };

@@ -645,13 +645,21 @@ describe("validate: directories, --include and --exclude", () => {
     expect(lines(dir.stdout)[0]).toMatch(/^invalid\/ingress-bad-routes\.yaml:12:13 /);
   });
 
-  it("a directory with nothing to read is noted on stderr", async () => {
+  it("a directory with nothing to read is an error, and exits 2 as a missing path does", async () => {
     const d = tree({ "empty/readme.txt": "", "x.yaml": ingressClassYaml("x") });
     const r = await cli(["validate", "--exclude", "x.yaml", "empty", "."], { cwd: d });
-    expect(r.stderr).toBe(
-      "clusterwire: empty: no .yaml, .yml, .json, .jsonl or .pb files found (after --include and --exclude)\nclusterwire: .: no .yaml, .yml, .json, .jsonl or .pb files found (after --include and --exclude)\n",
-    );
-    expect(lines(r.stdout)).toEqual(["Summary: 0 documents in 0 files: 0 valid, 0 invalid, 0 skipped, 0 errors"]);
+    expect(r.code).toBe(2);
+    expect(lines(r.stdout)).toEqual([
+      "empty: error: no .yaml, .yml, .json, .jsonl or .pb files found (after --include and --exclude)",
+      ".: error: no .yaml, .yml, .json, .jsonl or .pb files found (after --include and --exclude)",
+      "Summary: 2 documents in 2 files: 0 valid, 0 invalid, 0 skipped, 2 errors",
+    ]);
+  });
+
+  it("empty standard input is an error, exit 2: a pipeline that failed upstream must not pass", async () => {
+    const r = await cli(["validate", "-"], { stdin: "\n  \n" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain("<stdin>: error: no input: standard input is empty\n");
   });
 });
 
@@ -826,10 +834,18 @@ describe("validate: output", () => {
 
   it("--output json with nothing to read is still one JSON document", async () => {
     const r = await cli(["validate", "-o", "json", "--include", "none/**", "examples"]);
-    expect(r.code).toBe(0);
-    expect(json(r.stdout)).toEqual({
-      documents: [],
-      summary: { files: 0, documents: 0, valid: 0, invalid: 0, skipped: 0, errors: 0, problems: 0, warnings: 0 },
+    expect(r.code).toBe(2);
+    const out = json(r.stdout) as { documents: { status: string }[]; summary: Record<string, number> };
+    expect(out.documents.map((d) => d.status)).toEqual(["error"]);
+    expect(out.summary).toEqual({
+      files: 1,
+      documents: 1,
+      valid: 0,
+      invalid: 0,
+      skipped: 0,
+      errors: 1,
+      problems: 0,
+      warnings: 0,
     });
   });
 
@@ -1157,5 +1173,69 @@ describe("validate: usage errors and help", () => {
       "--quiet",
     ])
       expect(r.stdout).toMatch(new RegExp(`^  (-\\w, )?${flag} `, "m"));
+  });
+});
+
+describe("validate: edges the API server draws", () => {
+  it("a meta/v1 Status is another kind (skipped), and an unknown networking.k8s.io/v1 kind is an error", async () => {
+    const r = await cli(["validate", "-"], {
+      stdin: stream(
+        "apiVersion: v1\nkind: Status\nstatus: Failure\n",
+        "apiVersion: networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: g\n",
+      ),
+    });
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout).slice(0, 2)).toEqual([
+      "<stdin>:1 Status: skipped: v1 Status is not a networking.k8s.io/v1 kind",
+      expect.stringMatching(
+        /^<stdin>:6:7 Gateway g: error: kind: unsupported apiVersion\/kind "networking.k8s.io\/v1\/Gateway"/,
+      ),
+    ]);
+  });
+
+  it("refuses each item of a networking List that is in another namespace than --namespace", async () => {
+    const list = `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicyList
+items:
+- metadata:
+    name: a
+    namespace: shop
+  spec:
+    podSelector: {}
+- metadata:
+    name: b
+    namespace: prod
+  spec:
+    podSelector: {}
+`;
+    const j = json((await cli(["validate", "-o", "json", "--namespace", "prod", "-"], { stdin: list })).stdout);
+    const [doc] = j.documents as unknown as { status: string; refusals: unknown[] }[];
+    expect(doc?.status).toBe("invalid");
+    expect(doc?.refusals).toEqual([
+      {
+        code: 400,
+        reason: "BadRequest",
+        message: "the namespace of the provided object does not match the namespace sent on the request",
+        field: "items[0].metadata.namespace",
+        position: { line: 6, column: 16 },
+      },
+    ]);
+  });
+
+  it("lists at most 100 unknown fields, then says there are more", async () => {
+    const fields = Array.from({ length: 120 }, (_, i) => `  f${i}: 1\n`).join("");
+    const r = await cli(["validate", "-o", "json", "-"], { stdin: ingressClassYaml("x", "example.com/c", fields) });
+    const [doc] = json(r.stdout).documents as unknown as { error: { message: string } }[];
+    const message = doc?.error.message ?? "";
+    expect(message.startsWith('strict decoding error: unknown field "metadata.f0", ')).toBe(true);
+    expect(message.endsWith('unknown field "metadata.f99", and more')).toBe(true);
+    expect(message.match(/unknown field/g)).toHaveLength(100);
+  });
+
+  it("--old needs a networking object among the inputs", async () => {
+    const d = tree({ "old.yaml": ingressClassYaml("x"), "svc.yaml": otherKindYaml("v1", "Service", "s") });
+    const r = await cli(["validate", "--old", "old.yaml", "svc.yaml"], { cwd: d });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("the inputs hold no networking object");
   });
 });

@@ -179,15 +179,16 @@ describe("runValidation on worker threads", () => {
 });
 
 describe("runValidation", () => {
-  it("notes on stderr a directory with nothing to read, after the output", async () => {
+  it("reports a directory with nothing to read as a missing input, an error verdict", async () => {
     const root = tree({ "a/x.yaml": ingressClassYaml("a"), "empty/readme.txt": "" });
-    const r = await run(["a", "empty"], textReporter({ quiet: false }), { jobs: 1 }, root);
-    expect(r.stderr).toBe("clusterwire: empty: no .yaml, .yml, .json, .jsonl or .pb files found\n");
-    const filtered = await run(["a"], textReporter({ quiet: false }), { jobs: 1 }, root, { include: ["b/**"] });
-    expect(filtered.stderr).toBe(
-      "clusterwire: a: no .yaml, .yml, .json, .jsonl or .pb files found (after --include and --exclude)\n",
+    const r = await run(["a", "empty"], textReporter({ quiet: true }), { jobs: 1 }, root);
+    expect(r.missing).toBe(1);
+    expect(r.stdout).toContain("empty: error: no .yaml, .yml, .json, .jsonl or .pb files found\n");
+    const filtered = await run(["a"], textReporter({ quiet: true }), { jobs: 1 }, root, { include: ["b/**"] });
+    expect(filtered.stdout).toContain(
+      "a: error: no .yaml, .yml, .json, .jsonl or .pb files found (after --include and --exclude)\n",
     );
-    expect(filtered.missing).toBe(0);
+    expect(filtered.missing).toBe(1);
   });
 
   it("writes no progress line when stderr is not a terminal", async () => {

@@ -82,11 +82,13 @@ describe("walkTree", () => {
     expect(await walked(tree(LAYOUT), { include: [".github/**"] })).toEqual([]);
   });
 
-  it("follows no symbolic links", async () => {
+  it("follows symbolic links to files, as kubectl reads them, but not to directories, so it cannot loop", async () => {
     const root = tree({ "real/a.yaml": "" });
     symlinkSync(join(root, "real"), join(root, "linked"));
     symlinkSync(join(root, "real/a.yaml"), join(root, "link.yaml"));
-    expect(await walked(root)).toEqual(["d/real/a.yaml"]);
+    symlinkSync(join(root, "nowhere.yaml"), join(root, "dangling.yaml"));
+    symlinkSync(root, join(root, "real/loop"));
+    expect(await walked(root)).toEqual(["d/link.yaml", "d/real/a.yaml"]);
   });
 
   it("throws when the root cannot be listed", async () => {
