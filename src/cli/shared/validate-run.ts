@@ -33,10 +33,10 @@ export interface RunResult {
   readonly missing: number;
 }
 
-export const DEFAULT_WORKER_THRESHOLD = 64;
+const DEFAULT_WORKER_THRESHOLD = 64;
 const MAX_DEFAULT_JOBS = 8;
 
-export function defaultJobs(): number {
+function defaultJobs(): number {
   // Measured (npm run bench:validate-tree, 10,000 files, 2 CPUs): two workers
   // took 1.09× the time of none, as each worker loads and warms up its own
   // copy of the code. So auto keeps one CPU for the main thread (walking,

@@ -12,8 +12,6 @@ import type { BadValue, FieldErrorType } from "../../networking/index.js";
  */
 export type DocumentStatus = "valid" | "invalid" | "skipped" | "error";
 
-export const DOCUMENT_STATUSES: readonly DocumentStatus[] = ["valid", "invalid", "skipped", "error"];
-
 /** Where something sits in its file: 1-based line and column. */
 export interface Position {
   readonly line: number;
