@@ -290,8 +290,9 @@ class TextReader {
       const failure = shiftFailure(failureOf(e), line);
       if (/\{\{.*\}\}/.test(text)) this.looksTemplated = true;
       // Even when the YAML is broken, a kind written near the top says what the document was meant to be.
-      out.push({ type: "failed", document: ++this.document, line, failure, ...identityFromText(text) });
-      if (identityFromText(text).kind !== undefined) this.sawManifest = true;
+      const identity = identityFromText(text);
+      out.push({ type: "failed", document: ++this.document, line, failure, ...identity });
+      if (identity.kind !== undefined) this.sawManifest = true;
       return;
     }
     values.forEach((value, index) => {
@@ -306,8 +307,6 @@ class TextReader {
           { document, line: values.length === 1 ? firstContentLine(text, line) : (locate([])?.line ?? line) },
           locate,
           [],
-          text,
-          index,
         ),
       );
     });
@@ -343,8 +342,6 @@ class TextReader {
     at: Located,
     locate: (path: readonly (string | number)[]) => Position | undefined,
     prefix: readonly (string | number)[],
-    yamlText?: string,
-    yamlIndex?: number,
   ): ReadDocument[] {
     const id = identityOf(value);
     // A kind makes a manifest; an apiVersion alone does not (Helm's Chart.yaml has one).
@@ -354,8 +351,9 @@ class TextReader {
       if (Array.isArray(items)) {
         return items.flatMap((item, i) => {
           const path = ["items", i];
-          const itemAt = { ...at, item: i, line: locate(path)?.line ?? at.line };
-          return this.classify(item, itemAt as Located, (p) => locate([...path, ...p]), path, yamlText, yamlIndex);
+          const line = locate(path)?.line ?? at.line;
+          const itemAt: Located = { ...at, item: i, ...(line !== undefined ? { line } : {}) };
+          return this.classify(item, itemAt, (p) => locate([...path, ...p]), path);
         });
       }
     }
