@@ -136,13 +136,7 @@ function checkObject(at: Pick<Verdict, "file">, d: ObjectDocument, settings: Che
   }
   if (info.namespaced && settings.namespace !== undefined && own !== "" && own !== settings.namespace) {
     // Refused before validation runs, so there are no field errors to show.
-    const refusal: Refusal = {
-      code: 400,
-      reason: "BadRequest",
-      message: NAMESPACE_MISMATCH,
-      field: "metadata.namespace",
-      ...positioned(d, ["metadata", "namespace"]),
-    };
+    const refusal = refusalAt(d, 400, "BadRequest", NAMESPACE_MISMATCH, ["metadata", "namespace"]);
     return { ...base, status: "invalid", errors: [], refusals: [refusal], response: refusalStatus(refusal) };
   }
   const fieldErrors = validateObject(obj, settings);
@@ -179,47 +173,40 @@ function positioned(d: ObjectDocument, path: readonly (string | number)[]): { po
 
 type Position = NonNullable<VerdictFieldError["position"]>;
 
-/** metadata.resourceVersion set on an object to create (each item of a List, which kubectl creates one by one). */
+/** A refusal about the field at `path`, located in the file. */
+function refusalAt(
+  d: ObjectDocument,
+  code: number,
+  reason: string,
+  message: string,
+  path: readonly (string | number)[],
+): Refusal {
+  return { code, reason, message, field: renderField(path), ...positioned(d, path) };
+}
+
+/** The object, or each item of a List (kubectl sends them one by one), with the path its fields sit under. */
+function requestObjects(obj: NetworkingObject): [NetworkingObject, (string | number)[]][] {
+  return "items" in obj ? obj.items.map((o, i) => [o as NetworkingObject, ["items", i]]) : [[obj, []]];
+}
+
+/** metadata.resourceVersion set on an object to create. */
 function resourceVersionRefusals(d: ObjectDocument): Refusal[] {
-  const obj = d.object;
-  const items: [NetworkingObject, (string | number)[]][] =
-    "items" in obj ? obj.items.map((o, i) => [o as NetworkingObject, ["items", i]]) : [[obj, []]];
-  const out: Refusal[] = [];
-  for (const [item, prefix] of items) {
-    const rv =
-      objectMeta(item) === undefined
-        ? ""
-        : ((item as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? "");
-    if (rv === "") continue;
-    const path = [...prefix, "metadata", "resourceVersion"];
-    out.push({
-      code: 500,
-      reason: "",
-      message: RESOURCE_VERSION_ON_CREATE,
-      field: renderField(path),
-      ...positioned(d, path),
-    });
-  }
-  return out;
+  return requestObjects(d.object).flatMap(([item, prefix]) => {
+    const meta =
+      objectMeta(item) === undefined ? undefined : (item as { metadata?: { resourceVersion?: string } }).metadata;
+    if ((meta?.resourceVersion ?? "") === "") return [];
+    return [refusalAt(d, 500, "", RESOURCE_VERSION_ON_CREATE, [...prefix, "metadata", "resourceVersion"])];
+  });
 }
 
 /** The namespace refusal for each item of a networking List whose namespace is not the request's. */
 function listNamespaceRefusals(d: ObjectDocument, namespace: string | undefined): Refusal[] {
   if (namespace === undefined || !("items" in d.object)) return [];
-  const out: Refusal[] = [];
-  d.object.items.forEach((item, i) => {
-    const own = objectMeta(item as NetworkingObject)?.namespace ?? "";
-    if (!kindOf(item as NetworkingObject).namespaced || own === "" || own === namespace) return;
-    const path = ["items", i, "metadata", "namespace"];
-    out.push({
-      code: 400,
-      reason: "BadRequest",
-      message: NAMESPACE_MISMATCH,
-      field: renderField(path),
-      ...positioned(d, path),
-    });
+  return requestObjects(d.object).flatMap(([item, prefix]) => {
+    const own = objectMeta(item)?.namespace ?? "";
+    if (!kindOf(item).namespaced || own === "" || own === namespace) return [];
+    return [refusalAt(d, 400, "BadRequest", NAMESPACE_MISMATCH, [...prefix, "metadata", "namespace"])];
   });
-  return out;
 }
 
 /** The Status body for a refusal: 400 BadRequest, or the 500 the API server makes of a plain storage error. */
