@@ -15,7 +15,7 @@ import {
 import { fromParsedYaml } from "../../networking/text/from-json.js";
 import { DuplicateKey, locatePath, parseJsonText } from "../../networking/text/json-parse.js";
 import { locateYamlPath, parseYamlDocuments } from "../../networking/text/yaml-parse.js";
-import { hasMagic, type Input } from "./io.js";
+import { CliError, asText, hasMagic, type Input } from "./io.js";
 import { manifestFormat } from "./manifest-format.js";
 import type { DecodeFailure, Position, Warning } from "./verdict.js";
 
@@ -126,20 +126,15 @@ const FIELD_PROBLEM = /^(unknown|duplicate) field "/;
 export async function readManifestFile(input: Input, options: ReadOptions): Promise<ReadFile> {
   const format = manifestFormat(input.name, input.bytes);
   if (format === "pb") return { documents: await readProtobuf(input.bytes) };
+  // The watch decoder reads the bytes itself, and gives a byte offset where UTF-8 breaks.
+  if (format === "jsonl") return { documents: await readJsonWatch(input.bytes, options) };
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(input.bytes);
-  } catch {
-    return {
-      documents: [
-        {
-          type: "failed",
-          failure: { message: "not valid UTF-8, so not YAML or JSON text (protobuf must start with k8s\\0)" },
-        },
-      ],
-    };
+    text = asText(input, format);
+  } catch (e) {
+    if (!(e instanceof CliError)) throw e;
+    return { documents: [{ type: "failed", failure: { message: e.message.slice(input.name.length + 2) } }] };
   }
-  if (format === "jsonl") return { documents: await readJsonWatch(input.bytes, options) };
   const reader = new TextReader(text, options);
   const documents = format === "json" ? reader.json() : reader.yaml();
   // A template is not a manifest until rendered, even where its kind can be read.
@@ -549,7 +544,8 @@ function failureOf(e: unknown): DecodeFailure {
       message: e.reason,
       ...(e.path !== undefined && e.path !== "" ? { field: e.path } : {}),
       ...(e.line !== undefined ? { position: { line: e.line, column: e.column ?? 1 } } : {}),
-      ...(e.format === "protobuf" && e.offset !== undefined ? { offset: e.offset } : {}),
+      // Where no line is known (protobuf, a watch stream), the byte offset says where.
+      ...(e.line === undefined && e.offset !== undefined ? { offset: e.offset } : {}),
     };
   }
   throw e;

@@ -5,7 +5,7 @@ import { detectFormat, hasMagic } from "./io.js";
  * How a manifest is read:
  * - `pb`: one k8s\0 object, or (without the magic) a protobuf watch stream;
  * - `jsonl`: a JSON watch stream;
- * - `json`: one JSON object (a List kind counts as one);
+ * - `json`: JSON values one after another, usually one (a List kind counts as one);
  * - `yaml`: a YAML stream, one object per non-empty document.
  */
 export type ManifestFormat = "pb" | "jsonl" | "json" | "yaml";

@@ -60,7 +60,7 @@ export interface DecodeFailure {
   /** The field path the decoder blamed, when it named one. */
   readonly field?: string;
   readonly position?: Position;
-  /** Byte offset, for binary input. */
+  /** Byte offset, where no line is known: protobuf, or a watch stream. */
   readonly offset?: number;
 }
 

@@ -314,7 +314,7 @@ describe("validate: a bad document never hides another", () => {
     expect(r.stderr).toBe("");
     expect(lines(r.stdout)).toEqual([
       'bad.json:4:24: error: invalid character "}" looking for beginning of value',
-      "binary.yaml: error: not valid UTF-8, so not YAML or JSON text (protobuf must start with k8s\\0)",
+      "binary.yaml: error: not valid UTF-8, so not YAML text (protobuf must start with k8s\\0)",
       expect.stringMatching(/^cut\.pb: error: .*runs past the end of the input$/),
       "good.yaml:1 NetworkPolicy shop/good: ok",
       'invalid.yaml:6:15 IngressClass edge: spec.controller: Invalid value: "nginx": must be a domain-prefixed path (such as "acme.io/foo")',

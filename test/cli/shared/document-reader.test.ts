@@ -277,8 +277,14 @@ describe("readManifestFile: files that are not manifests", () => {
     expect(read.documents).toEqual([
       {
         type: "failed",
-        failure: { message: "not valid UTF-8, so not YAML or JSON text (protobuf must start with k8s\\0)" },
+        failure: { message: "not valid UTF-8, so not YAML text (protobuf must start with k8s\\0)" },
       },
+    ]);
+
+    // A JSON watch stream is read by its own decoder, which gives the byte offset of the chunk UTF-8 breaks in.
+    const watch = await readText("w.jsonl", new Uint8Array([0x7b, 0xff, 0x7d, 0x0a]));
+    expect(watch.documents).toEqual([
+      { type: "failed", document: 1, failure: { message: "watch stream is not valid UTF-8", offset: 0 } },
     ]);
   });
 });
