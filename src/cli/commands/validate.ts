@@ -81,7 +81,7 @@ Options:
                           directories (e.g. '**/templates/**'). Repeatable
   --non-manifests skip|error
                           what a file that is not a manifest is (default skip)
-  --jobs N|auto           worker threads for runs of more than 64 files
+  --jobs N|auto           worker threads for runs of 64 files or more
                           (default auto: one per CPU but one, at most 8,
                           when that makes two or more, else none; 1: none).
                           Output order is the input order whatever N is

@@ -15,9 +15,6 @@ import { JOBS_PER_WORKER, workerExecutor } from "./worker-executor.js";
 // on worker threads when there are enough of them, and each file's verdicts
 // written in input order as soon as they are known.
 
-/** A file to check, standard input, or an input path that could not be read. */
-type Job = InputEntry;
-
 export interface RunOptions {
   /** Worker threads: 1 checks files on the main thread; default: defaultJobs(). */
   readonly jobs?: number;
@@ -29,7 +26,7 @@ export interface RunOptions {
 
 export interface RunResult {
   readonly summary: Summary;
-  /** Input paths given on the command line that could not be read. */
+  /** Inputs that gave nothing to check: a path that cannot be read, an empty directory, empty stdin. */
   readonly missing: number;
 }
 
@@ -55,14 +52,14 @@ export async function runValidation(
 ): Promise<RunResult> {
   let missing = 0;
   const notes: string[] = [];
-  async function* jobs(): AsyncGenerator<Job> {
+  async function* jobs(): AsyncGenerator<InputEntry> {
     for await (const entry of expandInputs(io, paths, walk, (n) => notes.push(n))) {
       if (entry.type === "missing") missing++;
       yield entry;
     }
   }
 
-  const inline = async (job: Job): Promise<FileVerdicts> => {
+  const inline = async (job: InputEntry): Promise<FileVerdicts> => {
     switch (job.type) {
       case "file":
         return validateFile(job, settings);
@@ -89,7 +86,7 @@ export async function runValidation(
 
   // Look ahead: a small run is done on this thread, as starting workers costs more than it saves.
   const source = jobs();
-  const ahead: Job[] = [];
+  const ahead: InputEntry[] = [];
   const threshold = options.workerThreshold ?? DEFAULT_WORKER_THRESHOLD;
   const threads = options.jobs ?? defaultJobs();
   const url = options.workerUrl ?? new URL("./validate-worker.js", import.meta.url);
@@ -105,12 +102,12 @@ export async function runValidation(
       ahead.push(next.value);
     }
   }
-  async function* all(): AsyncGenerator<Job> {
+  async function* all(): AsyncGenerator<InputEntry> {
     yield* ahead;
     if (!exhausted) yield* source;
   }
   const pool = useWorkers && !exhausted ? workerExecutor<FileJob, FileVerdicts>(url, threads, settings) : undefined;
-  const executor: Executor<Job, FileVerdicts> = {
+  const executor: Executor<InputEntry, FileVerdicts> = {
     run: (job) =>
       pool !== undefined && job.type === "file" ? pool.run({ path: job.path, display: job.display }) : inline(job),
     close: async () => pool?.close(),
