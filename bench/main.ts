@@ -1,12 +1,17 @@
 // `npm run bench`: clusterwire's wire and JSON codecs against protobuf-es,
-// protobufjs and the JSON built-ins, on every HEAD fixture kind and a
-// realistic NetworkPolicy; and clusterwire's validate() against
-// kubernetes-models' JSON-schema validation, alone and after decoding, on a
-// realistic object of each kind. All in one run. See `--help`.
+// protobufjs and the JSON built-ins, and clusterwire's validate() against
+// kubernetes-models' JSON-schema validation, alone and after decoding; on
+// every HEAD fixture kind, a realistic object of each kind, and the corpus of
+// real manifests in bench/corpus/. Contenders run in interleaved rounds; the
+// report gives medians with their spread, per-kind ratios over the corpus,
+// the goals of issue 14, and a memory summary. See `--help`.
 
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { equals, fromBinary, type DescMessage, type Message } from "@bufbuild/protobuf";
-import { Bench, type Task } from "tinybench";
 import {
   decode,
   encode,
@@ -16,9 +21,22 @@ import {
   type FieldError,
   type NetworkingObject,
 } from "../src/networking/index.js";
-import { loadInputs, loadValidationInputs, type BenchInput } from "./fixtures.js";
+import { countByKind, dropReasons, loadCorpus, type Corpus } from "./corpus.js";
 import { evaluatorText, runEvaluatorBench, type EvaluatorReport } from "./evaluators.js";
+import { loadInputs, loadValidationInputs, repoRoot, type BenchInput } from "./fixtures.js";
+import {
+  GOALS,
+  evaluateGoal,
+  evaluatorGoalRow,
+  speedupVsBaseline,
+  type GoalId,
+  type GoalRow,
+  type GoalSample,
+} from "./goals.js";
+import { memoryText, type MemoryReport } from "./memory-report.js";
 import { loadProtobufjsStatic, protobufEs, protobufjsReflect, protobufjsStatic } from "./peers.js";
+import { runRounds, sinkIs, type RoundsPlan } from "./rounds.js";
+import { median, roundRatio, spread, summarizeRatios, type RatioSummary } from "./stats.js";
 import { fix, int, ratioText, table } from "./text.js";
 import {
   kubernetesModelsVerdict,
@@ -30,16 +48,26 @@ import {
   type Verdict,
 } from "./validation.js";
 
-const USAGE = `usage: node dist/bench/main.js [--time MS] [--filter TEXT] [--json]
-  --time MS      measuring time per task in ms (default 500; warmup is half of it)
-  --filter TEXT  only groups whose "operation:input" contains TEXT (case-insensitive),
-                 e.g. --filter realistic, --filter decode:, --filter "encode:Ingress (",
-                 --filter validate, --filter pipeline
-                 operations: decode, encode, toJson, fromJson, validate, pipeline,
-                 and the evaluators: truth-table, evaluate, route
-  --json         print machine-readable results on stdout instead of tables`;
+const USAGE = `usage: node dist/bench/main.js [--time MS] [--rounds N] [--quick] [--filter TEXT] [--json]
+  --time MS        measuring time per contender and input, spread over the rounds (default 400)
+  --rounds N       interleaved rounds for the fixtures (default 10); in each round every contender
+                   of a group runs for MS/N ms, in an order that rotates from round to round
+  --corpus-rounds N, --corpus-slice MS
+                   rounds (default 5) and the slice of each contender per object and round
+                   (default 2 ms) on the corpus of real manifests
+  --quick          --time 100 --rounds 5 --corpus-rounds 3 --corpus-slice 1 and a quick memory check:
+                   a rough run in about a quarter of the time
+  --filter TEXT    only groups whose "operation:input" contains TEXT (case-insensitive),
+                   e.g. --filter realistic, --filter decode:, --filter "encode:Ingress (",
+                   --filter corpus, --filter validate, --filter pipeline, --filter memory
+                   operations: decode, encode, toJson, fromJson, fromJsonValue, validate, pipeline,
+                   memory, and the evaluators: truth-table, evaluate, route
+  --no-memory      skip the memory summary (npm run bench:memory runs it alone)
+  --write-baseline record the fromJsonValue figures of this run as the "today" baseline
+                   (bench/baseline-from-json-value.json), with the commit they were measured on
+  --json           print machine-readable results on stdout instead of tables`;
 
-type Op = "decode" | "encode" | "toJson" | "fromJson" | "validate" | "pipeline";
+type Op = "decode" | "encode" | "toJson" | "fromJson" | "fromJsonValue" | "validate" | "pipeline";
 
 /** Operations whose unit is one whole object checked, rather than one codec call. */
 const OBJECT_OPS: ReadonlySet<Op> = new Set<Op>(["validate", "pipeline"]);
@@ -58,13 +86,18 @@ const OP_TITLES: Record<Op, readonly string[]> = {
     "its own decoded object.",
   ],
   toJson: [
-    "toJson: typed object -> compact Kubernetes JSON text",
+    "toJson: typed object -> compact Kubernetes JSON text (toJsonString)",
     "baseline: JSON.stringify of the same JSON already parsed into a plain object (no k8s rules).",
   ],
   fromJson: [
     "fromJson: compact Kubernetes JSON text -> typed object",
     "baseline: JSON.parse of the same text. JSON.parse is not a Kubernetes decoder: no types, no",
     "defaults, no validation; it bounds what any JSON-based decoder can reach.",
+  ],
+  fromJsonValue: [
+    "fromJsonValue: fromJson of an already parsed value (JSON.parse output) -> typed object",
+    "JSON.parse of the same text is timed beside it for scale only: the goal compares clusterwire",
+    "with its own figure on today's code (bench/baseline-from-json-value.json), in the goals table.",
   ],
   validate: [
     "validate: typed object -> field errors",
@@ -99,7 +132,9 @@ interface Candidate {
  */
 interface Group {
   readonly op: Op;
-  readonly input: BenchInput;
+  readonly input: string;
+  /** The object's kind, for the per-kind corpus summary. */
+  readonly kind: string;
   readonly candidates: readonly Candidate[];
 }
 
@@ -107,14 +142,19 @@ interface Measured {
   readonly op: Op;
   readonly input: string;
   readonly impl: string;
+  /** Median over the rounds of the calls per second in each round. */
   readonly opsPerSec: number;
-  readonly meanUs: number;
-  readonly rmePct: number;
+  /** Spread of the per-round rates: quartiles and extremes. */
+  readonly q1: number;
+  readonly q3: number;
+  readonly min: number;
+  readonly max: number;
+  /** Microseconds per call at the median rate. */
+  readonly medianUs: number;
   /** null for operations that read no bytes (validate). */
   readonly mbPerSec: number | null;
   readonly bytes: number;
-  readonly batch: number;
-  readonly samples: number;
+  readonly rounds: number;
 }
 
 interface InputReport {
@@ -126,9 +166,6 @@ interface InputReport {
   /** Whether each implementation's re-encode equals the input bytes (clusterwire must). */
   readonly reencodeIdentical: Record<string, boolean>;
 }
-
-// Results go here so no timed call can be optimised away.
-let sink: unknown;
 
 // ---------------------------------------------------------------- setup and checks
 
@@ -147,6 +184,8 @@ function nameOf(obj: unknown): unknown {
 function sameValues(desc: DescMessage, a: Message, b: Message): boolean {
   return equals(desc, a as never, b as never);
 }
+
+const kindOfInput = (input: BenchInput): string => input.desc.typeName.split(".").pop() ?? "?";
 
 /** Decodes each input with every implementation, checks they agree, and builds the groups. */
 function prepare(input: BenchInput): { groups: Group[]; report: InputReport } {
@@ -187,12 +226,18 @@ function prepare(input: BenchInput): { groups: Group[]; report: InputReport } {
   const plain: unknown = JSON.parse(json);
   if (nameOf(plain) !== cwName) fail(input, "JSON.parse gave a different metadata.name");
   const stringified = JSON.stringify(plain);
+  const value = JSON.parse(json) as Parameters<typeof fromJson>[0];
+  if (!bytesEqual(encode(fromJson(value)), envelope))
+    fail(input, "clusterwire encode(fromJson(JSON.parse(json))) differs from the input bytes");
+  if (!isDeepStrictEqual(value, plain)) fail(input, "clusterwire fromJson changed the parsed value it was given");
 
   const jsonBytes = Buffer.byteLength(json);
+  const kind = kindOfInput(input);
+  const at = { input: input.name, kind };
   const groups: Group[] = [
     {
       op: "decode",
-      input,
+      ...at,
       candidates: [
         { impl: "clusterwire", run: () => decode(envelope), bytes: envelope.length },
         { impl: es.name, run: () => es.decode(raw), bytes: raw.length },
@@ -202,7 +247,7 @@ function prepare(input: BenchInput): { groups: Group[]; report: InputReport } {
     },
     {
       op: "encode",
-      input,
+      ...at,
       candidates: [
         { impl: "clusterwire", run: () => encode(cwObj), bytes: envelope.length },
         { impl: es.name, run: () => es.encode(esMsg), bytes: esOut.length },
@@ -212,7 +257,7 @@ function prepare(input: BenchInput): { groups: Group[]; report: InputReport } {
     },
     {
       op: "toJson",
-      input,
+      ...at,
       candidates: [
         { impl: "clusterwire", run: () => toJsonString(cwObj), bytes: jsonBytes },
         { impl: "JSON.stringify", run: () => JSON.stringify(plain), bytes: Buffer.byteLength(stringified) },
@@ -220,9 +265,17 @@ function prepare(input: BenchInput): { groups: Group[]; report: InputReport } {
     },
     {
       op: "fromJson",
-      input,
+      ...at,
       candidates: [
         { impl: "clusterwire", run: () => fromJson(json), bytes: jsonBytes },
+        { impl: "JSON.parse", run: () => JSON.parse(json) as unknown, bytes: jsonBytes },
+      ],
+    },
+    {
+      op: "fromJsonValue",
+      ...at,
+      candidates: [
+        { impl: "clusterwire", run: () => fromJson(value), bytes: jsonBytes },
         { impl: "JSON.parse", run: () => JSON.parse(json) as unknown, bytes: jsonBytes },
       ],
     },
@@ -255,6 +308,9 @@ function errorsText(errors: readonly FieldError[]): string {
   return shown.join("; ") + (errors.length > 3 ? `; and ${errors.length - 3} more` : "");
 }
 
+/** Where prepareValidation says why a contender is left out of an input: a note per line, or a tally. */
+type Tell = (op: Op, line: string) => void;
+
 /**
  * Builds the validate and pipeline groups for one input that should be valid,
  * after checking every path on it. A validator that rejects the input (or a
@@ -265,7 +321,7 @@ function prepareValidation(
   input: BenchInput,
   ops: readonly Op[],
   km: KubernetesModels | undefined,
-  notes: Partial<Record<Op, string[]>>,
+  tell: Tell,
 ): { groups: Group[]; report: InputReport } {
   const { envelope, json } = input;
   const jsonBytes = Buffer.byteLength(json);
@@ -284,16 +340,12 @@ function prepareValidation(
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       for (const op of forOps)
-        addNote(notes, op, `NOTE: ${input.name}: clusterwire ${what} threw, so it is not timed on it: ${why}`);
+        tell(op, `NOTE: ${input.name}: clusterwire ${what} threw, so it is not timed on it: ${why}`);
       return false;
     }
     if (errors.length === 0) return true;
     for (const op of forOps)
-      addNote(
-        notes,
-        op,
-        `NOTE: ${input.name}: clusterwire ${what} rejects it, so it is not timed on it: ${errorsText(errors)}`,
-      );
+      tell(op, `NOTE: ${input.name}: clusterwire ${what} rejects it, so it is not timed on it: ${errorsText(errors)}`);
     return false;
   };
   const cwOk = accepts("validate(decode(pb))", ops, () => validate(cwObj));
@@ -310,15 +362,10 @@ function prepareValidation(
     if (verdict.rejected) {
       const also = cwOk ? " though clusterwire accepts it" : "";
       for (const op of ops)
-        addNote(
-          notes,
-          op,
-          `NOTE: ${input.name}: kubernetes-models rejects it${also}, so it is not timed on it: ${verdict.why}`,
-        );
+        tell(op, `NOTE: ${input.name}: kubernetes-models rejects it${also}, so it is not timed on it: ${verdict.why}`);
     } else if (!isDeepStrictEqual(km.construct(plain).toJSON(), plain)) {
       for (const op of ops)
-        addNote(
-          notes,
+        tell(
           op,
           `NOTE: ${input.name}: new ${String(plain["kind"])}(obj).toJSON() differs from obj; kubernetes-models not timed on it`,
         );
@@ -326,7 +373,7 @@ function prepareValidation(
       kmObj = km.construct(plain);
       if (!cwOk)
         for (const op of ops)
-          addNote(notes, op, `NOTE: ${input.name}: kubernetes-models accepts it, clusterwire does not (above)`);
+          tell(op, `NOTE: ${input.name}: kubernetes-models accepts it, clusterwire does not (above)`);
     }
   }
 
@@ -335,6 +382,7 @@ function prepareValidation(
     return obj;
   };
   const groups: Group[] = [];
+  const at = { input: input.name, kind: kindOfInput(input) };
   for (const op of ops) {
     const candidates: Candidate[] = [];
     if (op === "validate") {
@@ -367,7 +415,7 @@ function prepareValidation(
     }
     // Every candidate must run cleanly once before it is timed.
     for (const c of candidates) c.run();
-    if (candidates.length > 0) groups.push({ op, input, candidates });
+    if (candidates.length > 0) groups.push({ op, ...at, candidates });
   }
   const report: InputReport = {
     name: input.name,
@@ -382,59 +430,33 @@ function prepareValidation(
 
 // ---------------------------------------------------------------- measuring
 
-// Each tinybench sample runs the operation `batch` times so that a sample lasts
-// about this long and the timer's own cost stays well under 1 %.
-const SAMPLE_TARGET_MS = 0.05;
-
-function batchSize(run: () => unknown): number {
-  // Warm up first: cold code would look slow and give too small a batch.
-  for (const t0 = performance.now(); performance.now() - t0 < 10; ) sink = run();
-  for (let reps = 1; ; reps *= 2) {
-    const t0 = performance.now();
-    for (let i = 0; i < reps; i++) sink = run();
-    const dt = performance.now() - t0;
-    if (dt >= 5 || reps >= 1 << 20) return Math.max(1, Math.round((SAMPLE_TARGET_MS * reps) / Math.max(dt, 1e-6)));
-  }
-}
-
-async function measure(groups: readonly Group[], timeMs: number, progress: (msg: string) => void): Promise<Measured[]> {
-  const bench = new Bench({ time: timeMs, warmupTime: timeMs / 2, throws: true });
-  const plan: { task: string; group: Group; candidate: Candidate; batch: number }[] = [];
-  for (const group of groups) {
-    for (const candidate of group.candidates) {
-      const batch = batchSize(candidate.run);
-      const run = candidate.run;
-      const task = `${group.op}:${group.input.name}:${candidate.impl}`;
-      bench.add(task, () => {
-        for (let i = 0; i < batch; i++) sink = run();
-      });
-      plan.push({ task, group, candidate, batch });
-    }
-  }
-  let done = 0;
-  bench.addEventListener("cycle", () => progress(`  ${++done}/${plan.length}`));
-  const tasks = await bench.run();
-  const byName = new Map<string, Task>(tasks.map((t) => [t.name, t]));
-  return plan.map(({ task, group, candidate, batch }) => {
-    const result = byName.get(task)?.result;
-    if (result === undefined || result.state !== "completed") {
-      throw new Error(`bench: task ${task} did not complete (${result?.state ?? "missing"})`);
-    }
-    const meanMs = result.latency.mean / batch;
-    const opsPerSec = 1000 / meanMs;
-    return {
-      op: group.op,
-      input: group.input.name,
-      impl: candidate.impl,
-      opsPerSec,
-      meanUs: meanMs * 1000,
-      rmePct: result.latency.rme,
-      mbPerSec: candidate.bytes === 0 ? null : (candidate.bytes * opsPerSec) / 1e6,
-      bytes: candidate.bytes,
-      batch,
-      samples: result.latency.samplesCount,
-    };
-  });
+function measure(groups: readonly Group[], plan: RoundsPlan, progress: (msg: string) => void): WithRounds[] {
+  const rates = runRounds(
+    groups.map((g) => g.candidates.map((c) => ({ name: c.impl, run: c.run }))),
+    plan,
+    progress,
+  );
+  return groups.flatMap((group, gi) =>
+    group.candidates.map((candidate, ci) => {
+      const perRound = rates[gi]![ci]!;
+      const s = spread(perRound);
+      return {
+        op: group.op,
+        input: group.input,
+        impl: candidate.impl,
+        opsPerSec: s.median,
+        q1: s.q1,
+        q3: s.q3,
+        min: s.min,
+        max: s.max,
+        medianUs: 1e6 / s.median,
+        mbPerSec: candidate.bytes === 0 ? null : (candidate.bytes * s.median) / 1e6,
+        bytes: candidate.bytes,
+        rounds: perRound.length,
+        perRound,
+      };
+    }),
+  );
 }
 
 // ---------------------------------------------------------------- reporting
@@ -445,30 +467,109 @@ interface Ratio {
   /** The clusterwire variant: "clusterwire", or e.g. "clusterwire protobuf" in the pipeline group. */
   readonly base: string;
   readonly peer: string;
-  /** The base's ops/s divided by the peer's: above 1 means clusterwire is faster. */
+  /** Median over the rounds of base ops/s / peer ops/s in the same round: above 1 means clusterwire is faster. */
   readonly ratio: number;
+  /** The lowest and highest per-round ratio. */
+  readonly min: number;
+  readonly max: number;
 }
 
 const isClusterwire = (impl: string): boolean => impl === "clusterwire" || impl.startsWith("clusterwire ");
 
-function ratiosOf(results: readonly Measured[]): Ratio[] {
+type WithRounds = Measured & { readonly perRound: readonly number[] };
+
+function ratiosOf(results: readonly WithRounds[]): Ratio[] {
   const out: Ratio[] = [];
   for (const cw of results.filter((r) => isClusterwire(r.impl))) {
     for (const peer of results.filter((r) => r.op === cw.op && r.input === cw.input && !isClusterwire(r.impl))) {
-      out.push({ op: cw.op, input: cw.input, base: cw.impl, peer: peer.impl, ratio: cw.opsPerSec / peer.opsPerSec });
+      const s = roundRatio(cw.perRound, peer.perRound);
+      out.push({ op: cw.op, input: cw.input, base: cw.impl, peer: peer.impl, ratio: s.median, min: s.min, max: s.max });
     }
   }
   return out;
 }
 
-function geomeans(ratios: readonly Ratio[]): { op: Op; base: string; peer: string; ratio: number; inputs: number }[] {
+interface SummaryRow {
+  readonly op: Op;
+  readonly base: string;
+  readonly peer: string;
+  readonly ratio: number;
+  readonly min: number;
+  readonly max: number;
+  readonly inputs: number;
+}
+
+function geomeans(ratios: readonly Ratio[]): SummaryRow[] {
   const keys = [...new Set(ratios.map((r) => `${r.op}\n${r.base}\n${r.peer}`))];
   return keys.map((key) => {
     const [op, base, peer] = key.split("\n") as [Op, string, string];
-    const rs = ratios.filter((r) => r.op === op && r.base === base && r.peer === peer);
-    const ratio = Math.exp(rs.reduce((s, r) => s + Math.log(r.ratio), 0) / rs.length);
-    return { op, base, peer, ratio, inputs: rs.length };
+    const s = summarizeRatios(
+      ratios
+        .filter((r) => r.op === op && r.base === base && r.peer === peer)
+        .map((r) => ({ at: r.input, ratio: r.ratio })),
+    );
+    return { op, base, peer, ratio: s.geomean, min: s.min, max: s.max, inputs: s.n };
   });
+}
+
+/** Per kind, per (operation, clusterwire variant, peer): the per-object ratios over the whole corpus. */
+interface CorpusRatioRow extends RatioSummary {
+  readonly kind: string;
+  readonly op: Op;
+  readonly base: string;
+  readonly peer: string;
+}
+
+/** Per kind: fromJson of a parsed value in absolute terms (geometric means of per-object medians). */
+interface CorpusValueRow {
+  readonly kind: string;
+  readonly objects: number;
+  readonly clusterwireUs: number;
+  readonly jsonParseUs: number;
+}
+
+interface CorpusReport {
+  readonly files: number;
+  readonly documentsOfOtherKinds: number;
+  readonly kept: Record<string, number>;
+  readonly dropped: { reason: string; kind: string; count: number }[];
+  /** Objects left out of a peer's comparison (kubernetes-models rejects them...), by reason. */
+  readonly leftOut: Record<string, number>;
+  readonly timing: string;
+  readonly ratios: CorpusRatioRow[];
+  readonly fromJsonValue: CorpusValueRow[];
+}
+
+function corpusRatios(groups: readonly Group[], ratios: readonly Ratio[]): CorpusRatioRow[] {
+  const kindOf = new Map(groups.map((g) => [g.input, g.kind]));
+  const keys = [...new Set(ratios.map((r) => `${kindOf.get(r.input)}\n${r.op}\n${r.base}\n${r.peer}`))];
+  return keys.map((key) => {
+    const [kind, op, base, peer] = key.split("\n") as [string, Op, string, string];
+    const mine = ratios.filter(
+      (r) => kindOf.get(r.input) === kind && r.op === op && r.base === base && r.peer === peer,
+    );
+    return { kind, op, base, peer, ...summarizeRatios(mine.map((r) => ({ at: r.input, ratio: r.ratio }))) };
+  });
+}
+
+function corpusValueRows(groups: readonly Group[], results: readonly Measured[]): CorpusValueRow[] {
+  const kinds = [...new Set(groups.map((g) => g.kind))];
+  const rows: CorpusValueRow[] = [];
+  for (const kind of kinds) {
+    const inputs = new Set(groups.filter((g) => g.kind === kind && g.op === "fromJsonValue").map((g) => g.input));
+    const of = (impl: string): number[] =>
+      results.filter((r) => r.op === "fromJsonValue" && inputs.has(r.input) && r.impl === impl).map((r) => r.medianUs);
+    const cw = of("clusterwire");
+    const jp = of("JSON.parse");
+    if (cw.length === 0 || jp.length === 0) continue;
+    rows.push({
+      kind,
+      objects: cw.length,
+      clusterwireUs: Math.exp(cw.reduce((s, v) => s + Math.log(v), 0) / cw.length),
+      jsonParseUs: Math.exp(jp.reduce((s, v) => s + Math.log(v), 0) / jp.length),
+    });
+  }
+  return rows;
 }
 
 /** What the validate and pipeline groups add to the report besides timings. */
@@ -509,22 +610,15 @@ function coverageText(coverage: NonNullable<ValidationExtras["coverage"]>): stri
   return out;
 }
 
-function printText(
+const rangeText = (lo: number, hi: number): string => `${ratioText(lo)}–${ratioText(hi)}`;
+
+function fixtureText(
   reports: readonly InputReport[],
   results: readonly Measured[],
   ratios: readonly Ratio[],
-  timeMs: number,
   extras: ValidationExtras,
-): void {
+): string[] {
   const out: string[] = [];
-  out.push(
-    `clusterwire bench: Node ${process.version}, V8 ${process.versions.v8}, ${timeMs} ms per task (+${timeMs / 2} ms warmup)`,
-  );
-  out.push("All implementations were checked to decode equal field values before timing.");
-  if (results.some((r) => OBJECT_OPS.has(r.op))) {
-    out.push("Validators were checked to accept every validation input before timing (disagreements are noted).");
-  }
-  out.push("");
   out.push(
     table(
       ["input", "source", "envelope B", "raw object B", "JSON B", "re-encode identical"],
@@ -552,45 +646,252 @@ function printText(
         r.input === last ? "" : r.input,
         r.impl,
         int.format(r.opsPerSec),
-        fix(r.meanUs, 2),
+        `${int.format(r.q1)}–${int.format(r.q3)}`,
+        `${int.format(r.min)}–${int.format(r.max)}`,
+        fix(r.medianUs, 2),
         r.mbPerSec === null ? "-" : fix(r.mbPerSec, 1),
-        `±${fix(r.rmePct, 1)}%`,
-        mine.map((x) => `${x.base}/${r.impl} ${ratioText(x.ratio)}`).join(", "),
+        mine.map((x) => `${x.base}/${r.impl} ${ratioText(x.ratio)} (${rangeText(x.min, x.max)})`).join(", "),
       ]);
       last = r.input;
     }
     const unit = OBJECT_OPS.has(op) ? "objects/s" : "ops/s";
     out.push(
-      table(["input", "impl", unit, "mean µs", "MB/s", "rme", "ratio"], rows, [
-        false,
-        false,
-        true,
-        true,
-        true,
-        true,
-        false,
-      ]),
+      table(
+        ["input", "impl", `median ${unit}`, "IQR", "min–max", "µs", "MB/s", "ratio: median of rounds (min–max)"],
+        rows,
+        [false, false, true, true, true, true, true, false],
+      ),
     );
     if (op === "validate" && extras.coverage !== undefined) out.push(...coverageText(extras.coverage));
   }
-  out.push("", "Summary: geometric mean of clusterwire/peer ops/s over the inputs (above 1× = clusterwire faster)");
+  out.push(
+    "",
+    "Summary over the inputs above: geometric mean of the per-input ratios (lowest–highest input); above 1× = clusterwire faster",
+  );
   out.push(
     table(
-      ["operation", "peer", "inputs", "ratio"],
-      geomeans(ratios).map((g) => [g.op, g.peer, String(g.inputs), `${g.base}/${g.peer} ${ratioText(g.ratio)}`]),
-      [false, false, true, false],
+      ["operation", "peer", "inputs", "ratio", "range"],
+      geomeans(ratios).map((g) => [
+        g.op,
+        g.peer,
+        String(g.inputs),
+        `${g.base}/${g.peer} ${ratioText(g.ratio)}`,
+        rangeText(g.min, g.max),
+      ]),
+      [false, false, true, false, false],
     ),
   );
-  console.log(out.join("\n"));
+  return out;
+}
+
+function corpusText(c: CorpusReport): string[] {
+  const kept = Object.entries(c.kept)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(", ");
+  const droppedTotal = c.dropped.reduce((s, d) => s + d.count, 0);
+  const out = [
+    "",
+    `Corpus: bench/corpus/ (${c.files} files of real manifests; provenance in bench/corpus/SOURCES.md).`,
+    `Kept ${kept}: the networking.k8s.io/v1 documents clusterwire decodes, re-encodes identically and validates`,
+    `(List items count one by one). Dropped ${droppedTotal}; ${c.documentsOfOtherKinds} documents of other kinds or versions were skipped.`,
+  ];
+  if (c.dropped.length > 0)
+    out.push(
+      table(
+        ["dropped", "kind", "why"],
+        c.dropped.map((d) => [
+          String(d.count),
+          d.kind,
+          d.reason.length > 110 ? `${d.reason.slice(0, 109)}…` : d.reason,
+        ]),
+        [true, false, false],
+      ),
+    );
+  for (const [why, n] of Object.entries(c.leftOut)) out.push(`Left out of one comparison: ${n} × ${why}`);
+  out.push("", c.timing);
+  out.push(
+    "Per kind: geometric mean, lowest and highest of the per-object ratios (each the median of that object's rounds).",
+  );
+  out.push(
+    table(
+      ["operation", "kind", "clusterwire / peer", "objects", "geomean", "lowest", "highest", "lowest at"],
+      c.ratios.map((r) => [
+        r.op,
+        r.kind,
+        `${r.base}/${r.peer}`,
+        String(r.n),
+        ratioText(r.geomean),
+        ratioText(r.min),
+        ratioText(r.max),
+        r.minAt,
+      ]),
+      [false, false, false, true, true, true, true, false],
+    ),
+  );
+  if (c.fromJsonValue.length > 0) {
+    out.push(
+      "",
+      "fromJson of a parsed value on the corpus (geometric mean over the objects of the per-object medians):",
+    );
+    out.push(
+      table(
+        ["kind", "objects", "clusterwire µs", "JSON.parse µs", "clusterwire / JSON.parse time"],
+        c.fromJsonValue.map((r) => [
+          r.kind,
+          String(r.objects),
+          fix(r.clusterwireUs, 2),
+          fix(r.jsonParseUs, 2),
+          ratioText(r.clusterwireUs / r.jsonParseUs),
+        ]),
+        [false, true, true, true, true],
+      ),
+    );
+  }
+  return out;
+}
+
+function goalsText(rows: readonly GoalRow[]): string[] {
+  const num = (v: number | null): string => (v === null ? "-" : v >= 1000 ? int.format(v) : ratioText(v));
+  return [
+    "",
+    "Goals of issue 14 (each must hold on every input: the worst input decides):",
+    table(
+      ["measure", "peer", "goal", "worst", "worst input", "geomean", "inputs", "verdict"],
+      rows.map((r) => [
+        r.measure,
+        r.peer,
+        r.goal,
+        num(r.worst),
+        r.worstAt,
+        num(r.geomean),
+        String(r.inputs),
+        r.met === null ? "not measured" : r.met ? "met" : "MISSED",
+      ]),
+      [false, false, false, true, false, true, true, false],
+    ),
+  ];
+}
+
+// ---------------------------------------------------------------- baseline of today's fromJson(parsed value)
+
+const BASELINE_FILE = "bench/baseline-from-json-value.json";
+
+interface Baseline {
+  readonly note: string;
+  readonly commit: string;
+  readonly codeCommit: string;
+  readonly date: string;
+  readonly node: string;
+  readonly inputs: Record<string, { readonly us: number; readonly jsonParseUs: number }>;
+}
+
+function git(args: string[]): string {
+  const r = spawnSync("git", args, { cwd: repoRoot(), encoding: "utf8" });
+  return r.status === 0 ? r.stdout.trim() : "unknown";
+}
+
+function valueFigures(results: readonly Measured[]): Baseline["inputs"] {
+  const out: Record<string, { us: number; jsonParseUs: number }> = {};
+  for (const r of results.filter((x) => x.op === "fromJsonValue" && x.impl === "clusterwire")) {
+    const jp = results.find((x) => x.op === "fromJsonValue" && x.input === r.input && x.impl === "JSON.parse");
+    if (jp !== undefined) out[r.input] = { us: r.medianUs, jsonParseUs: jp.medianUs };
+  }
+  return out;
+}
+
+function readBaseline(): Baseline | undefined {
+  try {
+    return JSON.parse(readFileSync(resolve(repoRoot(), BASELINE_FILE), "utf8")) as Baseline;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeBaseline(results: readonly Measured[]): void {
+  const baseline: Baseline = {
+    note:
+      "fromJson(JSON.parse(text)) per input, in microseconds at the median of interleaved rounds, with JSON.parse(text) " +
+      "timed in the same rounds; written by `node dist/bench/main.js --write-baseline`. codeCommit is the last " +
+      "commit that changed src/ or gen/ when it was measured.",
+    commit: git(["rev-parse", "HEAD"]),
+    codeCommit: git(["log", "-1", "--format=%H", "--", "src", "gen"]),
+    date: new Date().toISOString(),
+    node: process.version,
+    inputs: valueFigures(results),
+  };
+  writeFileSync(resolve(repoRoot(), BASELINE_FILE), `${JSON.stringify(baseline, null, 2)}\n`);
+}
+
+// ---------------------------------------------------------------- goals
+
+/** The per-input ratios a goal is judged on, from the fixture and corpus ratios. */
+function goalSamples(id: GoalId, ratios: readonly Ratio[], results: readonly Measured[]): GoalSample[] {
+  const pick = (op: Op, base: string, peer: string): GoalSample[] =>
+    ratios
+      .filter((r) => r.op === op && r.base === base && r.peer === peer)
+      .map((r) => ({ at: r.input, ratio: r.ratio }));
+  switch (id) {
+    case "decode":
+      return pick("decode", "clusterwire", "protobufjs static");
+    case "encode":
+      return pick("encode", "clusterwire", "protobufjs static");
+    case "fromJson":
+      return pick("fromJson", "clusterwire", "JSON.parse");
+    case "toJsonString":
+      return pick("toJson", "clusterwire", "JSON.stringify");
+    case "pipelineJson":
+      return pick("pipeline", "clusterwire JSON", "kubernetes-models");
+    case "pipelineProtobuf":
+      return pick("pipeline", "clusterwire protobuf", "kubernetes-models");
+    case "validate":
+      return pick("validate", "clusterwire", "kubernetes-models");
+    case "fromJsonValue": {
+      const base = readBaseline();
+      if (base === undefined) return [];
+      const now = valueFigures(results);
+      return Object.entries(now).flatMap(([input, figures]) => {
+        const then = base.inputs[input];
+        return then === undefined ? [] : [{ at: input, ratio: speedupVsBaseline(then, figures).normalised }];
+      });
+    }
+  }
+}
+
+// ---------------------------------------------------------------- memory summary
+
+function runMemory(quick: boolean): MemoryReport | { error: string } {
+  const script = fileURLToPath(new URL("./memory.js", import.meta.url));
+  const r = spawnSync(process.execPath, ["--expose-gc", script, "--json", ...(quick ? ["--quick"] : [])], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  try {
+    return JSON.parse(r.stdout) as MemoryReport;
+  } catch {
+    return { error: `bench:memory exited ${r.status}: ${r.stderr.trim().split("\n").slice(-3).join(" ")}` };
+  }
 }
 
 // ---------------------------------------------------------------- main
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`bench: --${name} must be a positive number, got ${value}`);
+  return n;
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       time: { type: "string" },
+      rounds: { type: "string" },
+      "corpus-rounds": { type: "string" },
+      "corpus-slice": { type: "string" },
+      quick: { type: "boolean", default: false },
       filter: { type: "string" },
+      "no-memory": { type: "boolean", default: false },
+      "write-baseline": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -600,23 +901,43 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const timeMs = values.time === undefined ? 500 : Number(values.time);
-  if (!Number.isFinite(timeMs) || timeMs <= 0)
-    throw new Error(`bench: --time must be a positive number of ms, got ${values.time}`);
+  const quick = values.quick;
+  const timeMs = positive("time", values.time, quick ? 100 : 400);
+  const rounds = Math.round(positive("rounds", values.rounds, quick ? 5 : 10));
+  const corpusRounds = Math.round(positive("corpus-rounds", values["corpus-rounds"], quick ? 3 : 5));
+  const corpusSlice = positive("corpus-slice", values["corpus-slice"], quick ? 1 : 2);
+  const fixturePlan: RoundsPlan = {
+    rounds,
+    sliceMs: timeMs / rounds,
+    warmupMs: Math.min(100, timeMs / 4),
+    rate: "slice",
+  };
+  const corpusPlan: RoundsPlan = {
+    rounds: corpusRounds,
+    sliceMs: corpusSlice,
+    warmupMs: corpusSlice,
+    rate: "median-batch",
+  };
   const filter = values.filter?.toLowerCase();
   const progress = (msg: string): void => {
-    if (process.stderr.isTTY) process.stderr.write(`\r${msg}`);
+    if (process.stderr.isTTY) process.stderr.write(`\r${msg}\x1b[K`);
   };
 
-  const wanted = (op: Op, input: BenchInput): boolean =>
-    filter === undefined || `${op}:${input.name}`.toLowerCase().includes(filter);
+  const wanted = (op: Op, input: string): boolean =>
+    filter === undefined || `${op}:${input}`.toLowerCase().includes(filter);
   const reports: InputReport[] = [];
   const groups: Group[] = [];
+  const notes: Partial<Record<Op, string[]>> = {};
 
   // The codec groups: every HEAD fixture and the realistic NetworkPolicy.
-  const codecOps: readonly Op[] = ["decode", "encode", "toJson", "fromJson"];
-  const codecInputs = loadInputs().filter((input) => codecOps.some((op) => wanted(op, input)));
-  if (codecInputs.length > 0) await loadProtobufjsStatic();
+  const codecOps: readonly Op[] = ["decode", "encode", "toJson", "fromJson", "fromJsonValue"];
+  const codecInputs = loadInputs().filter((input) => codecOps.some((op) => wanted(op, input.name)));
+  const corpus: Corpus | undefined =
+    filter === undefined || filter.includes("corpus") || !/realistic|head|\(/.test(filter) ? loadCorpus() : undefined;
+  const corpusInputs: BenchInput[] = (corpus?.objects ?? [])
+    .map((o) => ({ name: `corpus ${o.id}`, source: "bench/corpus", ...o }))
+    .filter((input) => [...codecOps, "validate", "pipeline"].some((op) => wanted(op as Op, input.name)));
+  if (codecInputs.length > 0 || corpusInputs.length > 0) await loadProtobufjsStatic();
   for (const input of codecInputs) {
     const prepared = prepare(input);
     const selected = prepared.groups.filter((g) => wanted(g.op, g.input));
@@ -626,16 +947,16 @@ async function main(): Promise<void> {
   }
 
   // The validation groups: a realistic object of each kind, against kubernetes-models.
-  const notes: Partial<Record<Op, string[]>> = {};
   let coverage: ValidationExtras["coverage"];
   const validationOps: readonly Op[] = ["validate", "pipeline"];
-  const validationInputs = loadValidationInputs().filter((input) => validationOps.some((op) => wanted(op, input)));
+  const validationInputs = loadValidationInputs().filter((input) => validationOps.some((op) => wanted(op, input.name)));
   let validationPeer: string | undefined;
-  if (validationInputs.length > 0) {
+  let km: KubernetesModels | undefined;
+  if (validationInputs.length > 0 || corpusInputs.length > 0) {
     const loaded = await loadKubernetesModels();
-    const km = "error" in loaded ? undefined : loaded;
+    km = "error" in loaded ? undefined : loaded;
     validationPeer = "error" in loaded ? `failed to load: ${loaded.error}` : loaded.label;
-    for (const op of validationOps.filter((o) => validationInputs.some((input) => wanted(o, input)))) {
+    for (const op of validationOps) {
       addNote(
         notes,
         op,
@@ -645,56 +966,152 @@ async function main(): Promise<void> {
       );
     }
     if ("error" in loaded) process.stderr.write(`bench: kubernetes-models failed to load: ${loaded.error}\n`);
-    for (const input of validationInputs) {
-      const prepared = prepareValidation(
-        input,
-        validationOps.filter((op) => wanted(op, input)),
-        km,
-        notes,
-      );
-      groups.push(...prepared.groups);
-      if (!reports.some((r) => r.name === prepared.report.name)) reports.push(prepared.report);
-    }
-    if (validationInputs.some((input) => wanted("validate", input)))
-      coverage = { peer: km?.label, rows: runCoverage(km) };
   }
+  const noteTell: Tell = (op, line) => addNote(notes, op, line);
+  for (const input of validationInputs) {
+    const prepared = prepareValidation(
+      input,
+      validationOps.filter((op) => wanted(op, input.name)),
+      km,
+      noteTell,
+    );
+    groups.push(...prepared.groups);
+    if (!reports.some((r) => r.name === prepared.report.name)) reports.push(prepared.report);
+  }
+  if (validationInputs.some((input) => wanted("validate", input.name)))
+    coverage = { peer: km?.label, rows: runCoverage(km) };
+
+  // The corpus: every kept object through every operation, timed per object.
+  const corpusGroups: Group[] = [];
+  const leftOut: Record<string, number> = {};
+  const tally: Tell = (op, line) => {
+    // "NOTE: corpus x.yaml#1: kubernetes-models rejects it ...: why" -> "validate: kubernetes-models rejects it ..."
+    const why = line.replace(/^NOTE: corpus \S+: /, "");
+    leftOut[`${op}: ${why}`] = (leftOut[`${op}: ${why}`] ?? 0) + 1;
+  };
+  for (const input of corpusInputs) {
+    corpusGroups.push(...prepare(input).groups.filter((g) => wanted(g.op, g.input)));
+    corpusGroups.push(
+      ...prepareValidation(
+        input,
+        validationOps.filter((op) => wanted(op, input.name)),
+        km,
+        tally,
+      ).groups,
+    );
+  }
+
   const evaluatorWanted = (task: string): boolean =>
     filter === undefined || task.includes(filter) || filter.startsWith(`${task}:`);
   const runsEvaluators = ["truth-table", "evaluate", "route"].some(evaluatorWanted);
-  if (groups.length === 0 && !runsEvaluators)
+  const runsMemory = !values["no-memory"] && (filter === undefined || "memory".includes(filter));
+  if (groups.length === 0 && corpusGroups.length === 0 && !runsEvaluators && !runsMemory)
     throw new Error(`bench: --filter ${JSON.stringify(values.filter)} matches nothing`);
 
-  const tasks = groups.reduce((n, g) => n + g.candidates.length, 0);
-  if (tasks > 0) process.stderr.write(`bench: ${tasks} tasks, about ${Math.ceil((tasks * timeMs * 1.5) / 1000)} s\n`);
-  const results = groups.length === 0 ? [] : await measure(groups, timeMs, progress);
-  progress("\r\x1b[K");
+  const contenders = (gs: readonly Group[]): number => gs.reduce((n, g) => n + g.candidates.length, 0);
+  const estimate =
+    (contenders(groups) * (timeMs + fixturePlan.warmupMs)) / 1000 +
+    (contenders(corpusGroups) * corpusSlice * (corpusRounds + 1)) / 1000;
+  process.stderr.write(
+    `bench: ${contenders(groups)} fixture contenders in ${rounds} rounds, ${contenders(corpusGroups)} corpus contenders in ${corpusRounds} rounds: about ${Math.ceil(estimate)} s, plus the evaluators and memory\n`,
+  );
+  const results = groups.length === 0 ? [] : measure(groups, fixturePlan, progress);
+  const corpusResults = corpusGroups.length === 0 ? [] : measure(corpusGroups, corpusPlan, progress);
+  progress("");
   const evaluators: EvaluatorReport = runsEvaluators
-    ? runEvaluatorBench({ timeMs, wanted: evaluatorWanted, progress })
+    ? runEvaluatorBench({ timeMs: Math.max(timeMs, 200), wanted: evaluatorWanted, progress })
     : { lines: [], results: [], goals: [] };
-  progress("\r\x1b[K");
+  progress("");
+  const memory = runsMemory ? runMemory(quick) : undefined;
+
   const ratios = ratiosOf(results);
+  const cRatios = ratiosOf(corpusResults);
+  const corpusReport: CorpusReport | undefined =
+    corpus === undefined || corpusGroups.length === 0
+      ? undefined
+      : {
+          files: corpus.files.length,
+          documentsOfOtherKinds: corpus.otherDocuments,
+          kept: countByKind(corpus.objects),
+          dropped: dropReasons(corpus.dropped),
+          leftOut,
+          timing: `Timed per object: ${corpusRounds} rounds; in each, every contender runs ${corpusSlice} ms on each object in turn (after ${corpusSlice} ms of warm-up), and its rate in the round is that of its median batch of calls (about ${fix(corpusSlice / 20, 2)} ms each): pauses that hit fewer than half of the batches are left out.`,
+          ratios: corpusRatios(corpusGroups, cRatios),
+          fromJsonValue: corpusValueRows(corpusGroups, corpusResults),
+        };
+  const allRatios = [...ratios, ...cRatios];
+  const allResults = [...results, ...corpusResults];
+  const goals: GoalRow[] = [
+    ...GOALS.map((spec) => evaluateGoal(spec, goalSamples(spec.id, allRatios, allResults))),
+    ...evaluators.goals.map(evaluatorGoalRow),
+  ];
+  if (values["write-baseline"]) {
+    writeBaseline(allResults);
+    process.stderr.write(`bench: wrote ${BASELINE_FILE}\n`);
+  }
+  const strip = (rs: readonly (Measured & { perRound?: unknown })[]) => rs.map(({ perRound: _, ...r }) => r);
+  const medianRound = results.length === 0 ? 0 : median(results.map((r) => r.rounds));
+
   if (values.json) {
-    const meta = { node: process.version, v8: process.versions.v8, timeMs, warmupMs: timeMs / 2 };
+    const meta = {
+      node: process.version,
+      v8: process.versions.v8,
+      timeMs,
+      rounds,
+      medianRounds: medianRound,
+      corpusRounds,
+      corpusSliceMs: corpusSlice,
+    };
     const extra = {
       ...(validationPeer !== undefined ? { validationPeer } : {}),
       notes,
       ...(coverage !== undefined ? { coverage: coverage.rows } : {}),
     };
-    const evaluatorJson = { evaluators: { results: evaluators.results, goals: evaluators.goals } };
     console.log(
       JSON.stringify(
-        { meta, inputs: reports, results, ratios, summary: geomeans(ratios), ...extra, ...evaluatorJson },
+        {
+          meta,
+          inputs: reports,
+          results: strip(results),
+          ratios,
+          summary: geomeans(ratios),
+          ...(corpusReport !== undefined ? { corpus: corpusReport } : {}),
+          goals,
+          ...(memory !== undefined ? { memory } : {}),
+          ...extra,
+          evaluators: { results: evaluators.results, goals: evaluators.goals },
+        },
         null,
         2,
       ),
     );
   } else {
+    const out: string[] = [
+      `clusterwire bench: Node ${process.version}, V8 ${process.versions.v8}; fixtures: ${rounds} interleaved rounds of ${fix(fixturePlan.sliceMs, 1)} ms per contender (+${fix(fixturePlan.warmupMs, 0)} ms warm-up); corpus: ${corpusRounds} rounds of ${corpusSlice} ms`,
+      "All implementations were checked to decode equal field values before timing.",
+    ];
+    if ([...results, ...corpusResults].some((r) => OBJECT_OPS.has(r.op)))
+      out.push("Validators were checked to accept every validation input before timing (disagreements are noted).");
+    out.push(
+      "Rates are the median over the rounds of each round's calls per second; ratios are the median of the per-round ratios.",
+      "",
+    );
     if (results.length > 0)
-      printText(reports, results, ratios, timeMs, { notes, ...(coverage !== undefined ? { coverage } : {}) });
+      out.push(...fixtureText(reports, results, ratios, { notes, ...(coverage !== undefined ? { coverage } : {}) }));
+    if (corpusReport !== undefined) out.push(...corpusText(corpusReport));
     const text = evaluatorText(evaluators);
-    if (text.length > 0) console.log(text.join("\n"));
+    if (text.length > 0) out.push("", ...text);
+    if (memory !== undefined) out.push("", ...("error" in memory ? [`Memory: ${memory.error}`] : memoryText(memory)));
+    const base = readBaseline();
+    out.push(...goalsText(goals));
+    out.push(
+      base === undefined
+        ? `fromJson (parsed value): no ${BASELINE_FILE}, so there is no "today" to compare with.`
+        : `fromJson (parsed value): speed-up against ${BASELINE_FILE} (code at ${base.codeCommit.slice(0, 10)}, ${base.date.slice(0, 10)}), each time relative to JSON.parse of the same text in its own run.`,
+    );
+    console.log(out.join("\n"));
   }
-  if (sink === Symbol.for("never")) console.log("unreachable");
+  if (sinkIs(Symbol.for("never"))) console.log("unreachable");
 }
 
 main().catch((e: unknown) => {

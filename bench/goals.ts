@@ -1,0 +1,106 @@
+// The goals of issue 14 and how one bench run is held to them: each goal is a
+// ratio against a peer that must hold on every input, so a row reports the
+// worst input as well as the geometric mean. Pure; tested in test/bench/goals.test.ts.
+
+import { geomean } from "./stats.js";
+
+export type GoalId =
+  | "decode"
+  | "encode"
+  | "fromJson"
+  | "fromJsonValue"
+  | "toJsonString"
+  | "pipelineJson"
+  | "pipelineProtobuf"
+  | "validate";
+
+export interface GoalSpec {
+  readonly id: GoalId;
+  readonly measure: string;
+  /** The ratio every input must reach. */
+  readonly atLeast: number;
+  readonly peer: string;
+}
+
+export const GOALS: readonly GoalSpec[] = [
+  { id: "decode", measure: "decode", atLeast: 1.5, peer: "protobufjs static" },
+  { id: "encode", measure: "encode", atLeast: 1.2, peer: "protobufjs static" },
+  { id: "fromJson", measure: "fromJson (text)", atLeast: 0.5, peer: "JSON.parse" },
+  { id: "fromJsonValue", measure: "fromJson (parsed value)", atLeast: 2, peer: "today (baseline file)" },
+  { id: "toJsonString", measure: "toJsonString", atLeast: 0.6, peer: "JSON.stringify" },
+  { id: "pipelineJson", measure: "JSON bytes -> validated object", atLeast: 1.5, peer: "kubernetes-models" },
+  { id: "pipelineProtobuf", measure: "protobuf bytes -> validated object", atLeast: 4, peer: "kubernetes-models" },
+  { id: "validate", measure: "validate, every kind", atLeast: 2, peer: "kubernetes-models" },
+];
+
+/** One input's ratio for a goal (clusterwire / peer: above 1 means clusterwire is faster). */
+export interface GoalSample {
+  readonly at: string;
+  readonly ratio: number;
+}
+
+/** One row of the goals table. */
+export interface GoalRow {
+  readonly measure: string;
+  readonly peer: string;
+  /** "≥ 1.5×", or the evaluator's own wording. */
+  readonly goal: string;
+  /** The lowest ratio over the inputs (null: nothing measured). */
+  readonly worst: number | null;
+  readonly worstAt: string;
+  readonly geomean: number | null;
+  readonly inputs: number;
+  /** null when nothing was measured for the goal in this run (a filter left it out). */
+  readonly met: boolean | null;
+}
+
+export function evaluateGoal(spec: GoalSpec, samples: readonly GoalSample[]): GoalRow {
+  const base = { measure: spec.measure, peer: spec.peer, goal: `≥ ${spec.atLeast}×`, inputs: samples.length };
+  if (samples.length === 0) return { ...base, worst: null, worstAt: "", geomean: null, met: null };
+  let worst = samples[0]!;
+  for (const s of samples) if (s.ratio < worst.ratio) worst = s;
+  return {
+    ...base,
+    worst: worst.ratio,
+    worstAt: worst.at,
+    geomean: geomean(samples.map((s) => s.ratio)),
+    met: worst.ratio >= spec.atLeast,
+  };
+}
+
+/** An evaluator goal as bench/evaluators.ts reports it. */
+export interface EvaluatorGoal {
+  readonly name: string;
+  readonly value: number;
+  readonly kind: "rate" | "ratio";
+  readonly goal: string;
+  readonly met: boolean | null;
+}
+
+/** An evaluator's goal line as a row of the same table: one measured value, so it is its own worst input. */
+export function evaluatorGoalRow(g: EvaluatorGoal): GoalRow {
+  return {
+    measure: g.name,
+    peer: g.kind === "rate" ? "(rate)" : "(ratio)",
+    goal: g.goal,
+    worst: g.value,
+    worstAt: "",
+    geomean: null,
+    inputs: 1,
+    met: g.met,
+  };
+}
+
+/**
+ * How much faster fromJson of a parsed value is than the baseline recorded
+ * on today's code. Both runs time JSON.parse of the same text in the same
+ * rounds, and the speed-up is taken relative to it, so a busier or quieter
+ * machine than the baseline's does not count as a change of code:
+ * (baseUs / baseJsonParseUs) / (nowUs / nowJsonParseUs).
+ */
+export function speedupVsBaseline(
+  base: { readonly us: number; readonly jsonParseUs: number },
+  now: { readonly us: number; readonly jsonParseUs: number },
+): { normalised: number; raw: number } {
+  return { normalised: base.us / base.jsonParseUs / (now.us / now.jsonParseUs), raw: base.us / now.us };
+}
