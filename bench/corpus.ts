@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { DescMessage } from "@bufbuild/protobuf";
 import {
+  DecodeError,
   decode,
   encode,
   fromJson,
@@ -53,9 +54,10 @@ export interface Corpus {
 }
 
 const MANIFEST = /\.(ya?ml|json)$/;
-// A document that says it is networking.k8s.io/v1 at its top level.
-const YAML_V1 = /^apiVersion:[ \t]*["']?networking\.k8s\.io\/v1["']?[ \t]*(#.*)?$/m;
-const JSON_V1 = /"apiVersion"\s*:\s*"networking\.k8s\.io\/v1"/;
+// A document that names networking.k8s.io/v1 (not v1beta1 or v1alpha1) anywhere, in block or flow style.
+const MENTIONS_V1 = /networking\.k8s\.io\/v1(?![\w.])/;
+// What fromJson and fromYaml say of a document whose apiVersion/kind is not one of theirs.
+const NOT_OURS = /^(unsupported apiVersion\/kind|Object 'Kind' is missing|Object 'apiVersion' is missing)/;
 
 /** Manifest files under `dir`, relative to it, sorted. */
 export function corpusFiles(dir: string = corpusDir()): string[] {
@@ -132,16 +134,23 @@ export function loadCorpus(dir: string = corpusDir()): Corpus {
     const docs = file.endsWith(".json") ? [{ text }] : splitYamlDocuments(text);
     docs.forEach((doc, i) => {
       const id = `${file}#${i + 1}`;
-      if (!(file.endsWith(".json") ? JSON_V1 : YAML_V1).test(doc.text)) {
-        otherDocuments++;
-        return;
-      }
       let decoded: NetworkingObject[];
       try {
         decoded = file.endsWith(".json") ? [fromJson(doc.text)] : fromYaml(doc.text);
       } catch (e) {
-        const kind = /^kind:[ \t]*["']?(\w+)/m.exec(doc.text)?.[1] ?? /"kind"\s*:\s*"(\w+)"/.exec(doc.text)?.[1] ?? "?";
-        dropped.push({ id, kind, reason: `decode: ${messageOf(e).split("\n")[0]}` });
+        // Every networking.k8s.io/v1 kind is clusterwire's, so "not ours" means another kind or version,
+        // as does a document that fails to parse and never names the group.
+        const ours = !(e instanceof DecodeError) || (!NOT_OURS.test(e.reason) && MENTIONS_V1.test(doc.text));
+        if (!ours) {
+          otherDocuments++;
+          return;
+        }
+        const kind = /^\s*"?kind"?\s*:\s*["']?(\w+)/m.exec(doc.text)?.[1] ?? "?";
+        dropped.push({
+          id,
+          kind,
+          reason: `${e instanceof DecodeError ? "decode" : "threw"}: ${messageOf(e).split("\n")[0]}`,
+        });
         return;
       }
       for (const obj of decoded) take(id, obj);
