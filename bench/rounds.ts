@@ -18,14 +18,14 @@ export interface RoundsPlan {
   /** How long each contender runs once before the rounds (not measured). */
   readonly warmupMs: number;
   /**
-   * How a slice becomes a rate. "slice": all calls over the whole slice, so
-   * garbage collection and a descheduled spell count, as they do for a user;
-   * for slices long enough to average them out. "median-batch": the median of
-   * the slice's ~20 batches, which keeps a short slice that the shared machine
-   * interrupted from swinging a ratio by 10×, and leaves out pauses that fall
-   * in fewer than half of the batches.
+   * How a slice becomes a rate. "slice": all calls over the whole slice.
+   * "trimmed": the same, leaving out the batches that took more than
+   * TRIM_FACTOR times the slice's median batch: on a machine shared with
+   * other busy processes, a slice is often descheduled for tens of
+   * milliseconds, which would swing a ratio by 10×; an ordinary garbage
+   * collection pause lengthens a batch far less and stays counted.
    */
-  readonly rate: "slice" | "median-batch";
+  readonly rate: "slice" | "trimmed";
 }
 
 // Results go here so no timed call can be optimised away.
@@ -47,22 +47,37 @@ function calibrate(run: () => unknown, warmupMs: number, targetMs: number): numb
   return Math.max(1, Math.floor((targetMs * calls) / dt));
 }
 
+/** A batch longer than this many times the slice's median batch counts as interrupted (see RoundsPlan.rate). */
+export const TRIM_FACTOR = 3;
+
+/**
+ * Calls per second of a slice from its batch durations (ms), each batch of
+ * `batch` calls: all of them ("slice"), or those not interrupted ("trimmed").
+ */
+export function sliceRate(batchMs: readonly number[], batch: number, rate: RoundsPlan["rate"]): number {
+  const cut = rate === "trimmed" ? TRIM_FACTOR * median(batchMs) : Number.POSITIVE_INFINITY;
+  let calls = 0;
+  let ms = 0;
+  for (const b of batchMs) {
+    if (b > cut) continue;
+    calls += batch;
+    ms += b;
+  }
+  return (calls * 1000) / Math.max(ms, 1e-6);
+}
+
 /** Runs `run` in batches of `batch` calls for `ms`; calls per second, by `rate`. */
 function slice(run: () => unknown, batch: number, ms: number, rate: RoundsPlan["rate"]): number {
-  let calls = 0;
-  const t0 = performance.now();
-  let dt = 0;
   const batches: number[] = [];
+  const t0 = performance.now();
   let last = t0;
   do {
     for (let i = 0; i < batch; i++) sink = run();
-    calls += batch;
     const now = performance.now();
-    if (rate === "median-batch") batches.push(now - last);
+    batches.push(now - last);
     last = now;
-    dt = now - t0;
-  } while (dt < ms);
-  return rate === "slice" ? (calls * 1000) / dt : (batch * 1000) / Math.max(median(batches), 1e-6);
+  } while (last - t0 < ms);
+  return sliceRate(batches, batch, rate);
 }
 
 /** The order contenders run in, in round `round`: rotated by one each round. */

@@ -1,7 +1,7 @@
 // The interleaving of contenders (not their timing, which no test asserts).
 
 import { describe, expect, it } from "vitest";
-import { rotation, runRounds } from "../../bench/rounds.js";
+import { TRIM_FACTOR, rotation, runRounds, sliceRate } from "../../bench/rounds.js";
 
 describe("rotation", () => {
   it("starts each round one contender later, so each runs first in turn", () => {
@@ -33,11 +33,28 @@ describe("runRounds", () => {
       rounds: 3,
       sliceMs: 0.2,
       warmupMs: 0.1,
-      rate: "median-batch",
+      rate: "trimmed",
     });
     expect(rates.map((g) => g.map((c) => c.length))).toEqual([[3, 3], [3]]);
     for (const r of rates.flat(2)) expect(r).toBeGreaterThan(0);
     // After the warm-up (a, b, c), round 1 runs a b c, round 2 b a c, round 3 a b c.
     expect(order.join("")).toBe("abcabcbacabc");
+  });
+});
+
+describe("sliceRate", () => {
+  it("counts every batch for 'slice'", () => {
+    // 4 batches of 10 calls in 1 + 1 + 1 + 7 ms: 40 calls in 10 ms.
+    expect(sliceRate([1, 1, 1, 7], 10, "slice")).toBeCloseTo(4000, 9);
+  });
+
+  it("leaves out a batch the process was descheduled in for 'trimmed'", () => {
+    // The 7 ms batch is over TRIM_FACTOR × the median (1 ms): 30 calls in 3 ms.
+    expect(TRIM_FACTOR).toBeLessThan(7);
+    expect(sliceRate([1, 1, 1, 7], 10, "trimmed")).toBeCloseTo(10_000, 9);
+  });
+
+  it("keeps a batch lengthened by less than TRIM_FACTOR (a GC pause)", () => {
+    expect(sliceRate([1, 1, 1, 2], 10, "trimmed")).toBeCloseTo(8000, 9);
   });
 });
