@@ -5,24 +5,25 @@ import type {
   IngressClassParametersReference,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { effectiveParametersScope } from "./default-values.js";
-import { FieldPath } from "../model/path.js";
+import type { FieldPath } from "../model/path.js";
+import { METADATA, SPEC } from "./paths.js";
 import { forbidden, invalid, notSupported, required, tooLong, type FieldError } from "./field-error.js";
-import { isDomainPrefixedPath, nameIsDnsLabel, nameIsDnsSubdomain, utf8Length } from "./rules/names.js";
+import { exceedsBytes, isDomainPrefixedPath, nameIsDnsLabel, nameIsDnsSubdomain } from "./rules/names.js";
 import { validateApiGroup, validateRequiredSegment } from "./rules/references.js";
 import { FIELD_IMMUTABLE, validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
 
 export const MAX_CONTROLLER_LENGTH = 250;
 export const PARAMETER_SCOPES = ["Cluster", "Namespace"] as const;
 
-/** ValidateIngressClass (create). */
-export function validateIngressClass(ic: IngressClass, out: FieldError[]): void {
-  validateObjectMeta(ic.metadata, false, nameIsDnsSubdomain, FieldPath.root("metadata"), out);
-  const at = FieldPath.root("spec");
+/** ValidateIngressClass (create); `namespace` as validateObjectMeta takes it. */
+export function validateIngressClass(ic: IngressClass, out: FieldError[], namespace?: string): void {
+  validateObjectMeta(ic.metadata, false, nameIsDnsSubdomain, METADATA, out, true, namespace);
+  const at = SPEC;
   const controller = ic.spec?.controller ?? "";
   if (controller.length === 0) {
     out.push(required(at.child("controller")));
   } else {
-    if (utf8Length(controller) > MAX_CONTROLLER_LENGTH)
+    if (exceedsBytes(controller, MAX_CONTROLLER_LENGTH))
       out.push(tooLong(at.child("controller"), MAX_CONTROLLER_LENGTH));
     for (const e of isDomainPrefixedPath(controller)) out.push(invalid(at.child("controller"), e.value, e.detail));
   }
@@ -32,10 +33,10 @@ export function validateIngressClass(ic: IngressClass, out: FieldError[]): void 
 
 /** ValidateIngressClassUpdate: metadata update, immutable controller, then the create rules again. */
 export function validateIngressClassUpdate(ic: IngressClass, old: IngressClass, out: FieldError[]): void {
-  validateObjectMetaUpdate(ic.metadata, old.metadata, FieldPath.root("metadata"), out);
+  validateObjectMetaUpdate(ic.metadata, old.metadata, METADATA, out);
   const controller = ic.spec?.controller ?? "";
   if (controller !== (old.spec?.controller ?? "")) {
-    out.push(invalid(FieldPath.root("spec").child("controller"), controller, FIELD_IMMUTABLE));
+    out.push(invalid(SPEC.child("controller"), controller, FIELD_IMMUTABLE));
   }
   validateIngressClass(ic, out);
 }

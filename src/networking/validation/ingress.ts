@@ -11,6 +11,7 @@ import type {
   IngressSpec,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { FieldPath } from "../model/path.js";
+import { METADATA, SPEC } from "./paths.js";
 import { invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { ipForLegacyField, parseIPSloppy } from "./rules/ip.js";
 import {
@@ -55,9 +56,9 @@ const CREATE_RELAXED_NAMES: IngressValidationOptions = Object.freeze({
 const CREATE_OPTIONS = (gates: IngressGates): IngressValidationOptions =>
   gates.relaxedServiceNameValidation ? CREATE_RELAXED_NAMES : CREATE_STRICT_NAMES;
 
-/** ValidateIngressCreate. */
-export function validateIngressCreate(ing: Ingress, gates: IngressGates, out: FieldError[]): void {
-  validateIngress(ing, CREATE_OPTIONS(gates), out);
+/** ValidateIngressCreate; `namespace` as validateObjectMeta takes it. */
+export function validateIngressCreate(ing: Ingress, gates: IngressGates, out: FieldError[], namespace?: string): void {
+  validateIngress(ing, CREATE_OPTIONS(gates), out, namespace);
   const annotations = ing.metadata?.annotations;
   const spec = ing.spec;
   if (annotations !== undefined && Object.hasOwn(annotations, INGRESS_CLASS_ANNOTATION) && spec !== undefined) {
@@ -76,7 +77,7 @@ export function validateIngressCreate(ing: Ingress, gates: IngressGates, out: Fi
 
 /** ValidateIngressUpdate: metadata update rules, then the full rules with the ratchets. */
 export function validateIngressUpdate(ing: Ingress, old: Ingress, gates: IngressGates, out: FieldError[]): void {
-  validateObjectMetaUpdate(ing.metadata, old.metadata, FieldPath.root("metadata"), out);
+  validateObjectMetaUpdate(ing.metadata, old.metadata, METADATA, out);
   const options: IngressValidationOptions = {
     allowInvalidSecretName: allowInvalidSecretName(old),
     allowInvalidWildcardHostRule: allowInvalidWildcardHostRule(old),
@@ -87,7 +88,7 @@ export function validateIngressUpdate(ing: Ingress, old: Ingress, gates: Ingress
 
 /** ValidateIngressStatusUpdate. */
 export function validateIngressStatusUpdate(ing: Ingress, old: Ingress, gates: IngressGates, out: FieldError[]): void {
-  validateObjectMetaUpdate(ing.metadata, old.metadata, FieldPath.root("metadata"), out);
+  validateObjectMetaUpdate(ing.metadata, old.metadata, METADATA, out);
   validateLoadBalancerStatus(
     ing.status?.loadBalancer,
     old.status?.loadBalancer,
@@ -97,9 +98,9 @@ export function validateIngressStatusUpdate(ing: Ingress, old: Ingress, gates: I
   );
 }
 
-function validateIngress(ing: Ingress, options: IngressValidationOptions, out: FieldError[]): void {
-  validateObjectMeta(ing.metadata, true, nameIsDnsSubdomain, FieldPath.root("metadata"), out);
-  validateIngressSpec(ing.spec, options, FieldPath.root("spec"), out);
+function validateIngress(ing: Ingress, options: IngressValidationOptions, out: FieldError[], namespace?: string): void {
+  validateObjectMeta(ing.metadata, true, nameIsDnsSubdomain, METADATA, out, true, namespace);
+  validateIngressSpec(ing.spec, options, SPEC, out);
 }
 
 function validateIngressSpec(

@@ -10,6 +10,7 @@ import type {
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { effectivePolicyTypes } from "./default-values.js";
 import { FieldPath } from "../model/path.js";
+import { METADATA, SPEC } from "./paths.js";
 import { forbidden, goStringSlice, invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { cidrForLegacyField, exceptIsStrictSubset, ipMessages, parseCIDRSloppy } from "./rules/ip.js";
 import { labelSelectorHasErrors, validateLabelSelector } from "./rules/label-selector.js";
@@ -40,14 +41,15 @@ const CREATE_LEGACY: NetworkPolicyValidationOptions = Object.freeze({
 });
 const CREATE_STRICT: NetworkPolicyValidationOptions = Object.freeze({ ...CREATE_LEGACY, strictIPCIDRValidation: true });
 
-/** ValidateNetworkPolicy. */
+/** ValidateNetworkPolicy; `namespace` as validateObjectMeta takes it. */
 export function validateNetworkPolicy(
   np: NetworkPolicy,
   options: NetworkPolicyValidationOptions,
   out: FieldError[],
+  namespace?: string,
 ): void {
-  validateObjectMeta(np.metadata, true, nameIsDnsSubdomain, FieldPath.root("metadata"), out);
-  validateSpec(np.spec, options, FieldPath.root("spec"), out);
+  validateObjectMeta(np.metadata, true, nameIsDnsSubdomain, METADATA, out, true, namespace);
+  validateSpec(np.spec, options, SPEC, out);
 }
 
 /**
@@ -62,8 +64,8 @@ export function validateNetworkPolicyUpdate(
 ): void {
   const options = networkPolicyOptions(old, strict);
   validateNetworkPolicy(np, options, out);
-  validateObjectMetaUpdate(np.metadata, old.metadata, FieldPath.root("metadata"), out);
-  validateSpec(np.spec, { ...options, allowCIDRs: existingCIDRs(old) }, FieldPath.root("spec"), out);
+  validateObjectMetaUpdate(np.metadata, old.metadata, METADATA, out);
+  validateSpec(np.spec, { ...options, allowCIDRs: existingCIDRs(old) }, SPEC, out);
 }
 
 function existingCIDRs(old: NetworkPolicy): string[] {

@@ -25,6 +25,8 @@ const STANDARD_FINALIZERS = new Set(["kubernetes", "orphan", "foregroundDeletion
 /**
  * ValidateObjectMeta: the create-time metadata rules. `core` adds the core
  * wrapper's finalizer rule, which the generic registry's own check lacks.
+ * `namespace`, when given, stands for `metadata.namespace`: the value the
+ * registry's preparation gives it, without copying the object to set it.
  */
 export function validateObjectMeta(
   meta: ObjectMeta | undefined,
@@ -33,18 +35,19 @@ export function validateObjectMeta(
   at: FieldPath,
   out: FieldError[],
   core = true,
+  namespace?: string,
 ): void {
   const m = meta ?? EMPTY_META;
+  const ns = namespace ?? m.namespace;
   if (m.generateName.length > 0) {
     for (const msg of nameFn(m.generateName, true)) out.push(invalid(at.child("generateName"), m.generateName, msg));
   }
   if (m.name.length === 0) out.push(required(at.child("name"), "name or generateName is required"));
   else for (const msg of nameFn(m.name, false)) out.push(invalid(at.child("name"), m.name, msg));
   if (namespaced) {
-    if (m.namespace.length === 0) out.push(required(at.child("namespace")));
-    else
-      for (const msg of nameIsDnsLabel(m.namespace, false)) out.push(invalid(at.child("namespace"), m.namespace, msg));
-  } else if (m.namespace.length > 0) {
+    if (ns.length === 0) out.push(required(at.child("namespace")));
+    else for (const msg of nameIsDnsLabel(ns, false)) out.push(invalid(at.child("namespace"), ns, msg));
+  } else if (ns.length > 0) {
     out.push(forbidden(at.child("namespace"), "not allowed on this type"));
   }
   if (m.generation < 0n) out.push(invalid(at.child("generation"), m.generation, "must be greater than or equal to 0"));
