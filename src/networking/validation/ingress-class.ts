@@ -9,6 +9,7 @@ import type { FieldPath } from "../model/path.js";
 import { METADATA, SPEC } from "./paths.js";
 import { forbidden, invalid, notSupported, required, tooLong, type FieldError } from "./field-error.js";
 import { exceedsBytes, isDomainPrefixedPath, nameIsDnsLabel, nameIsDnsSubdomain } from "./rules/names.js";
+import { isSet } from "./rules/presence.js";
 import { validateApiGroup, validateRequiredSegment } from "./rules/references.js";
 import { FIELD_IMMUTABLE, validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
 
@@ -42,7 +43,7 @@ export function validateIngressClassUpdate(ic: IngressClass, old: IngressClass, 
 }
 
 function validateParameters(p: IngressClassParametersReference, at: FieldPath, out: FieldError[]): void {
-  if (Object.hasOwn(p, "aPIGroup")) validateApiGroup(p.aPIGroup, at.child("apiGroup"), out);
+  if (isSet(p, "aPIGroup", p.aPIGroup, "")) validateApiGroup(p.aPIGroup, at.child("apiGroup"), out);
   validateRequiredSegment(p.kind, at.child("kind"), out);
   validateRequiredSegment(p.name, at.child("name"), out);
   // v1 defaulting sets a missing scope before validation runs.
@@ -51,7 +52,7 @@ function validateParameters(p: IngressClassParametersReference, at: FieldPath, o
     out.push(notSupported(at.child("scope"), scope, PARAMETER_SCOPES));
     return;
   }
-  const hasNamespace = Object.hasOwn(p, "namespace");
+  const hasNamespace = isSet(p, "namespace", p.namespace, "");
   if (scope === "Namespace") {
     if (!hasNamespace) out.push(required(at.child("namespace"), "`parameters.scope` is set to 'Namespace'"));
     else for (const m of nameIsDnsLabel(p.namespace, false)) out.push(invalid(at.child("namespace"), p.namespace, m));

@@ -24,6 +24,7 @@ import {
   nameIsDnsSubdomain,
 } from "./rules/names.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
+import { isSet } from "./rules/presence.js";
 import { validateApiGroup, validateRequiredSegment } from "./rules/references.js";
 import { INGRESS_CLASS_ANNOTATION } from "../model/constants.js";
 
@@ -63,7 +64,8 @@ export function validateIngressCreate(ing: Ingress, gates: IngressGates, out: Fi
   const spec = ing.spec;
   if (annotations !== undefined && Object.hasOwn(annotations, INGRESS_CLASS_ANNOTATION) && spec !== undefined) {
     const value = annotations[INGRESS_CLASS_ANNOTATION]!;
-    if (Object.hasOwn(spec, "ingressClassName") && value !== spec.ingressClassName) {
+    const className = spec.ingressClassName;
+    if (isSet(spec, "ingressClassName", className, "") && value !== className) {
       out.push(
         invalid(
           FieldPath.root("annotations").child(INGRESS_CLASS_ANNOTATION),
@@ -157,7 +159,7 @@ function validateIngressSpec(
       }
     }
   }
-  if (Object.hasOwn(spec, "ingressClassName")) {
+  if (isSet(spec, "ingressClassName", spec.ingressClassName, "")) {
     for (const m of nameIsDnsSubdomain(spec.ingressClassName, false)) {
       out.push(invalid(at.child("ingressClassName"), spec.ingressClassName, m));
     }
@@ -171,8 +173,9 @@ function validateHttpRule(
   out: FieldError[],
 ): void {
   const paths = http.paths;
-  if (paths.length === 0) out.push(required(at.child("paths")));
-  for (let j = 0; j < paths.length; j++) validateHttpPath(paths[j]!, options, at.child("paths").index(j), out);
+  const pathsAt = at.child("paths");
+  if (paths.length === 0) out.push(required(pathsAt));
+  for (let j = 0; j < paths.length; j++) validateHttpPath(paths[j]!, options, pathsAt.index(j), out);
 }
 
 function validateHttpPath(
@@ -181,7 +184,7 @@ function validateHttpPath(
   at: FieldPath,
   out: FieldError[],
 ): void {
-  if (!Object.hasOwn(p, "pathType")) {
+  if (!isSet(p, "pathType", p.pathType, "")) {
     out.push(required(at.child("pathType"), "pathType must be specified"));
     return;
   }
@@ -237,18 +240,23 @@ function validateBackend(b: IngressBackend, options: IngressValidationOptions, a
   if (portName.length > 0 && portNumber !== 0) {
     out.push(invalid(at, "", "cannot set both port name & port number"));
   } else if (portName.length > 0) {
-    const pp = at.child("service").child("port").child("name");
-    for (const m of isValidPortName(portName)) out.push(invalid(pp, portName, m));
+    const msgs = isValidPortName(portName);
+    if (msgs.length > 0) {
+      const pp = at.child("service").child("port").child("name");
+      for (const m of msgs) out.push(invalid(pp, portName, m));
+    }
   } else if (portNumber !== 0) {
-    const pp = at.child("service").child("port").child("number");
-    for (const m of isValidPortNum(portNumber)) out.push(invalid(pp, portNumber, m));
+    if (portNumber < 1 || portNumber > 65535) {
+      const pp = at.child("service").child("port").child("number");
+      for (const m of isValidPortNum(portNumber)) out.push(invalid(pp, portNumber, m));
+    }
   } else {
     out.push(required(at, "port name or number is required"));
   }
 }
 
 function validateTypedLocalObjectReference(r: TypedLocalObjectReference, at: FieldPath, out: FieldError[]): void {
-  if (Object.hasOwn(r, "apiGroup")) validateApiGroup(r.apiGroup, at.child("apiGroup"), out);
+  if (isSet(r, "apiGroup", r.apiGroup, "")) validateApiGroup(r.apiGroup, at.child("apiGroup"), out);
   validateRequiredSegment(r.kind, at.child("kind"), out);
   validateRequiredSegment(r.name, at.child("name"), out);
 }

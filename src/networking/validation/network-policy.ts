@@ -16,6 +16,7 @@ import { cidrForLegacyField, exceptIsStrictSubset, ipMessages, parseCIDRSloppy }
 import { labelSelectorHasErrors, validateLabelSelector } from "./rules/label-selector.js";
 import { isValidPortName, isValidPortNum, nameIsDnsSubdomain } from "./rules/names.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
+import { isSet } from "./rules/presence.js";
 
 export const PROTOCOLS = ["TCP", "UDP", "SCTP"] as const;
 export const POLICY_TYPES = ["Ingress", "Egress"] as const;
@@ -86,17 +87,20 @@ function validateSpec(
 ): void {
   if (spec === undefined) return;
   validateLabelSelector(spec.podSelector, options, at.child("podSelector"), out);
-  for (let i = 0; i < spec.ingress.length; i++) {
-    const rule = spec.ingress[i]!;
-    const rp = at.child("ingress").index(i);
-    for (let k = 0; k < rule.ports.length; k++) validatePort(rule.ports[k]!, rp.child("ports").index(k), out);
-    for (let j = 0; j < rule.from.length; j++) validatePeer(rule.from[j]!, options, rp.child("from").index(j), out);
+  // Each list's path is built once, and only for a list that has items.
+  if (spec.ingress.length > 0) {
+    const rules = at.child("ingress");
+    for (let i = 0; i < spec.ingress.length; i++) {
+      const rule = spec.ingress[i]!;
+      validateRule(rule.ports, rule.from, "from", options, rules.index(i), out);
+    }
   }
-  for (let i = 0; i < spec.egress.length; i++) {
-    const rule = spec.egress[i]!;
-    const rp = at.child("egress").index(i);
-    for (let k = 0; k < rule.ports.length; k++) validatePort(rule.ports[k]!, rp.child("ports").index(k), out);
-    for (let j = 0; j < rule.to.length; j++) validatePeer(rule.to[j]!, options, rp.child("to").index(j), out);
+  if (spec.egress.length > 0) {
+    const rules = at.child("egress");
+    for (let i = 0; i < spec.egress.length; i++) {
+      const rule = spec.egress[i]!;
+      validateRule(rule.ports, rule.to, "to", options, rules.index(i), out);
+    }
   }
   const types = effectivePolicyTypes(spec);
   if (types.length > POLICY_TYPES.length) {
@@ -116,13 +120,31 @@ function validateSpec(
   }
 }
 
+function validateRule(
+  ports: readonly NetworkPolicyPort[],
+  peers: readonly NetworkPolicyPeer[],
+  peersField: "from" | "to",
+  options: NetworkPolicyValidationOptions,
+  at: FieldPath,
+  out: FieldError[],
+): void {
+  if (ports.length > 0) {
+    const pp = at.child("ports");
+    for (let k = 0; k < ports.length; k++) validatePort(ports[k]!, pp.index(k), out);
+  }
+  if (peers.length > 0) {
+    const pp = at.child(peersField);
+    for (let j = 0; j < peers.length; j++) validatePeer(peers[j]!, options, pp.index(j), out);
+  }
+}
+
 function validatePort(port: NetworkPolicyPort, at: FieldPath, out: FieldError[]): void {
   // An absent protocol is defaulted to TCP; an explicit "" is not.
-  if (Object.hasOwn(port, "protocol")) {
-    const p = port.protocol;
+  const p = port.protocol;
+  if (isSet(port, "protocol", p, "")) {
     if (p !== "TCP" && p !== "UDP" && p !== "SCTP") out.push(notSupported(at.child("protocol"), p, PROTOCOLS));
   }
-  const hasEndPort = Object.hasOwn(port, "endPort");
+  const hasEndPort = isSet(port, "endPort", port.endPort, 0);
   const value = port.port;
   if (value === undefined) {
     if (hasEndPort)
