@@ -43,9 +43,9 @@ export function validateIngressClassUpdate(ic: IngressClass, old: IngressClass, 
 }
 
 function validateParameters(p: IngressClassParametersReference, at: FieldPath, out: FieldError[]): void {
-  if (isSet(p, "aPIGroup", p.aPIGroup, "")) validateApiGroup(p.aPIGroup, at.child("apiGroup"), out);
-  validateRequiredSegment(p.kind, at.child("kind"), out);
-  validateRequiredSegment(p.name, at.child("name"), out);
+  if (isSet(p, "aPIGroup", p.aPIGroup, "")) validateApiGroup(p.aPIGroup, at, "apiGroup", out);
+  validateRequiredSegment(p.kind, at, "kind", out);
+  validateRequiredSegment(p.name, at, "name", out);
   // v1 defaulting sets a missing scope before validation runs.
   const scope = effectiveParametersScope(p);
   if (scope !== "Cluster" && scope !== "Namespace") {

@@ -256,9 +256,9 @@ function validateBackend(b: IngressBackend, options: IngressValidationOptions, a
 }
 
 function validateTypedLocalObjectReference(r: TypedLocalObjectReference, at: FieldPath, out: FieldError[]): void {
-  if (isSet(r, "apiGroup", r.apiGroup, "")) validateApiGroup(r.apiGroup, at.child("apiGroup"), out);
-  validateRequiredSegment(r.kind, at.child("kind"), out);
-  validateRequiredSegment(r.name, at.child("name"), out);
+  if (isSet(r, "apiGroup", r.apiGroup, "")) validateApiGroup(r.apiGroup, at, "apiGroup", out);
+  validateRequiredSegment(r.kind, at, "kind", out);
+  validateRequiredSegment(r.name, at, "name", out);
 }
 
 function validateLoadBalancerStatus(

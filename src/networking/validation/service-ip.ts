@@ -23,9 +23,9 @@ export function validateIPAddress(ip: IPAddress, out: FieldError[], namespace?: 
   }
   const rp = at.child("parentRef");
   // The core group of Services is "", so group cannot be required.
-  if (ref.group !== "") validateApiGroup(ref.group, rp.child("group"), out);
-  validateRequiredSegment(ref.resource, rp.child("resource"), out);
-  validateRequiredSegment(ref.name, rp.child("name"), out);
+  if (ref.group !== "") validateApiGroup(ref.group, rp, "group", out);
+  validateRequiredSegment(ref.resource, rp, "resource", out);
+  validateRequiredSegment(ref.name, rp, "name", out);
   if (ref.namespace !== "") {
     for (const m of isPathSegmentName(ref.namespace)) out.push(invalid(rp.child("namespace"), ref.namespace, m));
   }

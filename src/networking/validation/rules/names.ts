@@ -182,11 +182,15 @@ export function labelValueIsValid(v: string): boolean {
 
 /** The matchers, exposed so tests can hold them to the regexes. */
 export const matchers = {
-  dns1123Label: (s: string) => matchDnsLabel(s, 0, s.length, LOWER_ALNUM) && s.indexOf(".") < 0,
+  dns1123Label: (s: string) =>
+    s.length <= SHORT ? matchDnsLabel(s, 0, s.length, LOWER_ALNUM) && s.indexOf(".") < 0 : DNS1123_LABEL.test(s),
+  dns1123LabelLoop: (s: string) => matchDnsLabel(s, 0, s.length, LOWER_ALNUM) && s.indexOf(".") < 0,
   dns1123Subdomain: isDnsSubdomainText,
   dns1123SubdomainLoop: (s: string) => matchDnsSubdomain(s, 0),
   labelNameLoop: (s: string) => matchLabelName(s, 0, s.length),
-  dns1035Label: (s: string) => matchDnsLabel(s, 0, s.length, LOWER) && s.indexOf(".") < 0,
+  dns1035Label: (s: string) =>
+    s.length <= SHORT ? matchDnsLabel(s, 0, s.length, LOWER) && s.indexOf(".") < 0 : DNS1035_LABEL.test(s),
+  dns1035LabelLoop: (s: string) => matchDnsLabel(s, 0, s.length, LOWER) && s.indexOf(".") < 0,
   wildcard: (s: string) => WILDCARD.test(s),
   labelName: (s: string) => matchLabelName(s, 0, s.length),
   labelKey: isValidLabelKey,

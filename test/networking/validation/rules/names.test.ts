@@ -70,6 +70,8 @@ describe("hand-written matchers agree with upstream's regexes", () => {
     fc.assert(
       fc.property(nameish, (s) => {
         expect(matchers.dns1123SubdomainLoop(s)).toBe(oracle.dns1123Subdomain.test(s));
+        expect(matchers.dns1123LabelLoop(s)).toBe(oracle.dns1123Label.test(s));
+        expect(matchers.dns1035LabelLoop(s)).toBe(oracle.dns1035Label.test(s));
         expect(matchers.labelNameLoop(s)).toBe(oracle.labelName.test(s));
       }),
       { numRuns: RUNS },
