@@ -31,7 +31,7 @@ export interface NetworkPolicyValidationOptions {
 /** ValidationOptionsForNetworking: the selector-value ratchet looks only at the old top-level podSelector. */
 export function networkPolicyOptions(old: NetworkPolicy | undefined, strict: boolean): NetworkPolicyValidationOptions {
   if (old === undefined) return strict ? CREATE_STRICT : CREATE_LEGACY;
-  const allowInvalidLabelValueInSelector = labelSelectorHasErrors(old.spec?.podSelector, FieldPath.root("podSelector"));
+  const allowInvalidLabelValueInSelector = labelSelectorHasErrors(old.spec?.podSelector, SPEC, "podSelector");
   return { allowInvalidLabelValueInSelector, allowCIDRs: [], strictIPCIDRValidation: strict };
 }
 
@@ -86,7 +86,7 @@ function validateSpec(
   out: FieldError[],
 ): void {
   if (spec === undefined) return;
-  validateLabelSelector(spec.podSelector, options, at.child("podSelector"), out);
+  validateLabelSelector(spec.podSelector, options, at, "podSelector", out);
   // Each list's path is built once, and only for a list that has items.
   if (spec.ingress.length > 0) {
     const rules = at.child("ingress");
@@ -176,11 +176,11 @@ function validatePeer(
   let members = 0;
   if (peer.podSelector !== undefined) {
     members++;
-    validateLabelSelector(peer.podSelector, selectorOptions, at.child("podSelector"), out);
+    validateLabelSelector(peer.podSelector, selectorOptions, at, "podSelector", out);
   }
   if (peer.namespaceSelector !== undefined) {
     members++;
-    validateLabelSelector(peer.namespaceSelector, selectorOptions, at.child("namespaceSelector"), out);
+    validateLabelSelector(peer.namespaceSelector, selectorOptions, at, "namespaceSelector", out);
   }
   if (peer.ipBlock !== undefined) {
     members++;
