@@ -9,7 +9,7 @@ import type {
   NetworkPolicySpec,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { effectivePolicyTypes } from "./default-values.js";
-import { FieldPath } from "../model/path.js";
+import type { FieldPath } from "../model/path.js";
 import { METADATA, SPEC } from "./paths.js";
 import { forbidden, goStringSlice, invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { cidrForLegacyField, exceptIsStrictSubset, ipMessages, parseCIDRSloppy } from "./rules/ip.js";
