@@ -152,8 +152,9 @@ function matchLabelName(s: string, start: number, end: number): boolean {
 // regex). Strings up to this length take the loop.
 const SHORT = 12;
 
-// A whole label key: optional subdomain prefix and slash, then the name.
-const LABEL_KEY_WHOLE = anchored(`(?:${SUBDOMAIN_M}/)?${NAME_M}`);
+// A prefixed key (the slash is known to be there): without an optional
+// prefix group the regex has no second way to try when the prefix fails.
+const LABEL_KEY_PREFIXED = anchored(`${SUBDOMAIN_M}/${NAME_M}`);
 
 /** Whether a whole label key is valid: a DNS-1123 prefix of at most 253 bytes and a slash, then a name of at most 63. */
 function isValidLabelKey(s: string): boolean {
@@ -164,7 +165,7 @@ function isValidLabelKey(s: string): boolean {
   }
   // Non-ASCII never matches, so the UTF-16 lengths here are byte lengths.
   if (slash > DNS1123_SUBDOMAIN_MAX || s.length - slash - 1 > LABEL_NAME_MAX) return false;
-  return LABEL_KEY_WHOLE.test(s);
+  return LABEL_KEY_PREFIXED.test(s);
 }
 
 /** The DNS-1123 subdomain pattern over the whole of s. */
@@ -197,7 +198,15 @@ export const matchers = {
   labelValue: (s: string) =>
     s.length === 0 || (s.length <= SHORT ? matchLabelName(s, 0, s.length) : LABEL_VALUE.test(s)),
   domainPrefixedPath: domainPrefixedPathIsValid,
-  regexes: { DNS1123_LABEL, DNS1123_SUBDOMAIN, DNS1035_LABEL, WILDCARD, LABEL_KEY, LABEL_VALUE, LABEL_KEY_WHOLE },
+  regexes: {
+    DNS1123_LABEL,
+    DNS1123_SUBDOMAIN,
+    DNS1035_LABEL,
+    WILDCARD,
+    LABEL_KEY,
+    LABEL_VALUE,
+    LABEL_KEY_PREFIXED,
+  },
 };
 
 const DNS1123_LABEL_MSG =
