@@ -73,28 +73,24 @@ class Tier {
     this.kind = kind;
   }
 
-  /**
-   * Orders the candidates and appends the tier to `data`, returning its
-   * offset; a tier too large to scan also gets the maps. Tiers with the same
-   * kind and keys share one shape from `shapes`.
-   */
-  seal(shapes: Map<string, Shape>, data: unknown[]): number {
+  /** Orders the candidates and appends the tier to `data`, returning its offset; a tier too large to scan also gets the maps. */
+  seal(intern: Map<string, string>, data: unknown[]): number {
     const at = data.length;
     this.candidates.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
     if (this.candidates.length <= SCAN_LIMIT) {
       let exactBits = 0;
+      data.push(this.kind, 0, this.candidates.length, this);
       this.candidates.forEach((c, i) => {
         if (c.exact) exactBits |= 1 << i;
+        let k = intern.get(c.key);
+        if (k === undefined) {
+          k = c.key;
+          intern.set(k, k);
+        }
+        data.push(k);
       });
-      // Keys can hold any character, so the list is JSON-encoded, not joined.
-      const signature = `${this.kind} ${exactBits} ${JSON.stringify(this.candidates.map((c) => c.key))}`;
-      let shape = shapes.get(signature);
-      if (shape === undefined) {
-        shape = [this.kind, exactBits, this.candidates.length, ...this.candidates.map((c) => c.key)];
-        shapes.set(signature, shape);
-      }
-      data.push(shape, this);
       for (const c of this.candidates) data.push(c.backend, c.ingress, c.rule, c.path);
+      data[at + 1] = exactBits;
       return at;
     }
     const exact = new Map<string, Candidate>();
@@ -111,12 +107,7 @@ class Tier {
         prefix.set(c.key, c);
       }
     }
-    let shape = shapes.get(this.kind);
-    if (shape === undefined) {
-      shape = [this.kind, -1, 0];
-      shapes.set(this.kind, shape);
-    }
-    data.push(shape, this);
+    data.push(this.kind, -1, 0, this);
     return at;
   }
 }
@@ -125,22 +116,15 @@ class Tier {
  * Every sealed tier lives in one shared array, at the offset its host maps
  * to, so a lookup touches one array after the host map. With 10,000
  * Ingresses and requests spread over all their hosts, cache misses dominate,
- * so what a scan compares lives in shapes that many tiers share (most tiers
- * repeat the same few path lists), which stay in cache, and a tier's own
- * record is small.
- *   [at] the tier's Shape; [at+1] the Tier (read only for its fallback or
- *   maps); then per path, in the shape's order: backend, ingress, rule
- *   index, path index.
+ * so what a scan reads comes first and together: a tier of up to four paths
+ * fits its header and keys in one 64-byte line.
+ *   [at] the kind; [at+1] a bit per Exact path, or -1 for a large tier
+ *   matched through its maps; [at+2] the number of paths n; [at+3] the Tier
+ *   (read only for its fallback or maps); then the n keys, best first; then
+ *   per path, in the same order: backend, ingress, rule index, path index.
  */
+const FIRST = 4;
 const PAYLOAD = 4;
-
-/**
- * What a scan of a tier compares: [0] its kind; [1] a bit per Exact path, or
- * -1 for a large tier matched through its maps; [2] the number of paths n;
- * then the n keys, best first.
- */
-type Shape = unknown[];
-const SHAPE_KEYS = 3;
 
 /**
  * Up to this many paths, a tier is scanned in precedence order; that beats
@@ -220,11 +204,11 @@ class IngressRouter implements Router {
       addIngress(tiers, v.ing, v.key, rank);
     });
     this.#fallback = tiers.fallback;
-    // Many tiers share their paths ("/", "/api"): one shape each keeps scans in cache.
-    const shapes = new Map<string, Shape>();
-    for (const [host, t] of tiers.precise) this.#precise.set(flatKey(host), t.seal(shapes, this.#data));
-    for (const [suffix, t] of tiers.wildcard) this.#wildcard.set(flatKey(suffix), t.seal(shapes, this.#data));
-    if (tiers.hostless !== undefined) this.#hostless = tiers.hostless.seal(shapes, this.#data);
+    // Many tiers share their paths ("/", "/api"): one string each keeps scans in cache.
+    const intern = new Map<string, string>();
+    for (const [host, t] of tiers.precise) this.#precise.set(flatKey(host), t.seal(intern, this.#data));
+    for (const [suffix, t] of tiers.wildcard) this.#wildcard.set(flatKey(suffix), t.seal(intern, this.#data));
+    if (tiers.hostless !== undefined) this.#hostless = tiers.hostless.seal(intern, this.#data);
   }
 
   #classes(input: RouterInput, skipped: SkippedObject[]): Classes {
@@ -269,19 +253,18 @@ class IngressRouter implements Router {
     const at = this.#selectTier(host);
     const t = this.#data;
     if (at >= 0) {
-      const shape = t[at] as Shape;
-      const kind = shape[0] as HostTier;
-      const exactBits = shape[1] as number;
+      const kind = t[at] as HostTier;
+      const exactBits = t[at + 1] as number;
       if (exactBits >= 0) {
-        const n = shape[2] as number;
+        const n = t[at + 2] as number;
         for (let i = 0, bit = 1; i < n; i++, bit <<= 1) {
-          const k = shape[SHAPE_KEYS + i] as string;
+          const k = t[at + FIRST + i] as string;
           const hit =
             (exactBits & bit) !== 0
               ? path === k
               : k === "" || (path.startsWith(k) && (path.length === k.length || path.charCodeAt(k.length) === 0x2f));
           if (hit) {
-            const p = at + 2 + PAYLOAD * i;
+            const p = at + FIRST + n + PAYLOAD * i;
             const backend = t[p] as IngressBackend;
             const ingress = t[p + 1] as string;
             return {
@@ -298,7 +281,7 @@ class IngressRouter implements Router {
           }
         }
       } else {
-        const c = bestInMaps(t[at + 1] as Tier, path);
+        const c = bestInMaps(t[at + 3] as Tier, path);
         if (c !== undefined) {
           return {
             backend: c.backend,
@@ -313,7 +296,7 @@ class IngressRouter implements Router {
           };
         }
       }
-      const f = (t[at + 1] as Tier).fallback;
+      const f = (t[at + 3] as Tier).fallback;
       if (f !== undefined) {
         return {
           backend: f.backend,
@@ -330,7 +313,7 @@ class IngressRouter implements Router {
     }
     const f = this.#fallback;
     if (f === undefined) return null;
-    const kind = at < 0 ? null : ((t[at] as Shape)[0] as HostTier);
+    const kind = at < 0 ? null : (t[at] as HostTier);
     return {
       backend: f.backend,
       ingress: f.ingress,
