@@ -79,7 +79,7 @@ class Tier {
     this.candidates.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
     if (this.candidates.length <= SCAN_LIMIT) {
       let exactBits = 0;
-      data.push(this.kind, 0, this.candidates.length, this);
+      data.push(this, this.kind, 0, this.candidates.length);
       this.candidates.forEach((c, i) => {
         if (c.exact) exactBits |= 1 << i;
         let k = intern.get(c.key);
@@ -87,10 +87,9 @@ class Tier {
           k = c.key;
           intern.set(k, k);
         }
-        data.push(k);
+        data.push(k, c.backend, c.ingress, c.rule, c.path);
       });
-      for (const c of this.candidates) data.push(c.backend, c.ingress, c.rule, c.path);
-      data[at + 1] = exactBits;
+      data[at + 2] = exactBits;
       return at;
     }
     const exact = new Map<string, Candidate>();
@@ -107,7 +106,7 @@ class Tier {
         prefix.set(c.key, c);
       }
     }
-    data.push(this.kind, -1, 0, this);
+    data.push(this, this.kind, -1, 0);
     return at;
   }
 }
@@ -115,16 +114,13 @@ class Tier {
 /**
  * Every sealed tier lives in one shared array, at the offset its host maps
  * to, so a lookup touches one array after the host map. With 10,000
- * Ingresses and requests spread over all their hosts, cache misses dominate,
- * so what a scan reads comes first and together: a tier of up to four paths
- * fits its header and keys in one 64-byte line.
- *   [at] the kind; [at+1] a bit per Exact path, or -1 for a large tier
- *   matched through its maps; [at+2] the number of paths n; [at+3] the Tier
- *   (read only for its fallback or maps); then the n keys, best first; then
- *   per path, in the same order: backend, ingress, rule index, path index.
+ * Ingresses and requests spread over all their hosts, cache misses dominate.
+ *   [at] the Tier; [at+1] its kind; [at+2] a bit per Exact path, or -1 for a
+ *   large tier matched through its maps; [at+3] the number of paths; then per
+ *   path, best first: key, backend, ingress, rule index, path index.
  */
 const FIRST = 4;
-const PAYLOAD = 4;
+const STRIDE = 5;
 
 /**
  * Up to this many paths, a tier is scanned in precedence order; that beats
@@ -253,25 +249,23 @@ class IngressRouter implements Router {
     const at = this.#selectTier(host);
     const t = this.#data;
     if (at >= 0) {
-      const kind = t[at] as HostTier;
-      const exactBits = t[at + 1] as number;
+      const kind = t[at + 1] as HostTier;
+      const exactBits = t[at + 2] as number;
       if (exactBits >= 0) {
-        const n = t[at + 2] as number;
-        for (let i = 0, bit = 1; i < n; i++, bit <<= 1) {
-          const k = t[at + FIRST + i] as string;
+        for (let i = at + FIRST, end = i + STRIDE * (t[at + 3] as number), bit = 1; i < end; i += STRIDE, bit <<= 1) {
+          const k = t[i] as string;
           const hit =
             (exactBits & bit) !== 0
               ? path === k
               : k === "" || (path.startsWith(k) && (path.length === k.length || path.charCodeAt(k.length) === 0x2f));
           if (hit) {
-            const p = at + FIRST + n + PAYLOAD * i;
-            const backend = t[p] as IngressBackend;
-            const ingress = t[p + 1] as string;
+            const backend = t[i + 1] as IngressBackend;
+            const ingress = t[i + 2] as string;
             return {
               backend,
               ingress,
-              rule: t[p + 2] as number,
-              path: t[p + 3] as number,
+              rule: t[i + 3] as number,
+              path: t[i + 4] as number,
               via: "path",
               tier: kind,
               host,
@@ -281,7 +275,7 @@ class IngressRouter implements Router {
           }
         }
       } else {
-        const c = bestInMaps(t[at + 3] as Tier, path);
+        const c = bestInMaps(t[at] as Tier, path);
         if (c !== undefined) {
           return {
             backend: c.backend,
@@ -296,7 +290,7 @@ class IngressRouter implements Router {
           };
         }
       }
-      const f = (t[at + 3] as Tier).fallback;
+      const f = (t[at] as Tier).fallback;
       if (f !== undefined) {
         return {
           backend: f.backend,
@@ -313,7 +307,7 @@ class IngressRouter implements Router {
     }
     const f = this.#fallback;
     if (f === undefined) return null;
-    const kind = at < 0 ? null : (t[at] as HostTier);
+    const kind = at < 0 ? null : (t[at + 1] as HostTier);
     return {
       backend: f.backend,
       ingress: f.ingress,
