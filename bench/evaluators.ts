@@ -3,6 +3,11 @@
 // test suite, and Ingress route lookups with 10 and with 10,000 Ingresses
 // (and against the reference router). Everything is measured in one run.
 //
+// The tasks of a group are compared with each other, so they are timed in
+// interleaved rounds (a round of each task in turn, the order rotating), and
+// each reports the median of its rounds with their spread: a burst of load
+// on a shared machine then hits every task alike instead of one of them.
+//
 // The reference scans every policy for every pair, so it is timed on a
 // seeded sample of pairs of the same cluster; a rate is a rate. Before any
 // timing, the engine's answers are checked against the reference on that
@@ -13,17 +18,25 @@ import { createPolicyEngine, createRouter, type Connection, type Router } from "
 import { referenceEvaluate } from "../test/support/policy-reference.js";
 import { referenceRoute } from "../test/support/router-reference.js";
 import { benchCluster, benchIngresses, benchRequests, prng, type BenchCluster } from "./evaluator-inputs.js";
-import { int } from "./text.js";
+import { int, table } from "./text.js";
 
 export interface EvaluatorResult {
   readonly group: "policy" | "route";
   readonly task: string;
   /** What one operation is: "pair decisions" or "lookups". */
   readonly unit: string;
+  /** The median over the rounds of the operations per second. */
   readonly perSec: number;
-  /** Milliseconds per call of the timed function. */
+  /** The spread of the rounds' rates: lowest, lower quartile, upper quartile, highest. */
+  readonly perSecMin: number;
+  readonly perSecP25: number;
+  readonly perSecP75: number;
+  readonly perSecMax: number;
+  /** Milliseconds per call of the timed function, at the median rate. */
   readonly msPerCall: number;
+  /** Calls of the timed function over all rounds, and the number of rounds. */
   readonly calls: number;
+  readonly rounds: number;
 }
 
 export interface EvaluatorReport {
@@ -39,24 +52,84 @@ export interface EvaluatorReport {
   }[];
 }
 
-/** Times `fn` (which performs `units` operations per call) for about `timeMs`; the median of the batches. */
-function rate(fn: () => unknown, units: number, timeMs: number): { perSec: number; msPerCall: number; calls: number } {
+/** A task to time: `fn` performs `units` operations per call. */
+interface Task {
+  readonly group: EvaluatorResult["group"];
+  readonly task: string;
+  readonly unit: string;
+  readonly fn: () => unknown;
+  readonly units: number;
+}
+
+/** Rounds per group; a task's rate is the median of its rounds. */
+const ROUNDS = 15;
+
+/** The value at quantile q of sorted values (nearest rank). */
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;
+}
+
+/**
+ * Times the tasks in interleaved rounds: every round runs each task for about
+ * `roundMs` in turn, starting one task later than the round before, and a
+ * round's rate is its operations over its time. A first, untimed round of a
+ * quarter of the budget warms every task up the same way.
+ */
+function interleaved(tasks: readonly Task[], timeMs: number, progress: (msg: string) => void): EvaluatorResult[] {
   let sink: unknown;
-  // Warm up the same way for everybody: a quarter of the budget.
-  for (const t0 = performance.now(); performance.now() - t0 < timeMs / 4; ) sink = fn();
-  const samples: number[] = [];
-  let calls = 0;
-  const t0 = performance.now();
-  do {
-    const s = performance.now();
-    sink = fn();
-    samples.push(performance.now() - s);
-    calls++;
-  } while (performance.now() - t0 < timeMs || samples.length < 5);
-  samples.sort((a, b) => a - b);
-  const median = samples[samples.length >> 1]!;
+  const roundMs = Math.max(timeMs / ROUNDS, 20);
+  // A task whose one call outlasts a round (a whole truth table) takes part
+  // in every second or third round only, so that it still gets five or more
+  // rounds without tripling the group's time.
+  const every = tasks.map((t) => {
+    progress(`  warming up ${t.task}`);
+    let n = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < timeMs / 4) {
+      sink = t.fn();
+      n++;
+    }
+    const callMs = (performance.now() - t0) / n;
+    return Math.min(3, Math.max(1, Math.ceil(callMs / roundMs)));
+  });
+  const rates: number[][] = tasks.map(() => []);
+  const calls = tasks.map(() => 0);
+  for (let r = 0; r < ROUNDS; r++) {
+    progress(`  round ${r + 1}/${ROUNDS} of ${tasks.map((t) => t.task.replace(/:.*/, "")).join(", ")}`);
+    for (let k = 0; k < tasks.length; k++) {
+      const i = (r + k) % tasks.length;
+      if (r % every[i]! !== 0) continue;
+      const t = tasks[i]!;
+      let n = 0;
+      const t0 = performance.now();
+      let elapsed = 0;
+      while (elapsed < roundMs) {
+        sink = t.fn();
+        n++;
+        elapsed = performance.now() - t0;
+      }
+      rates[i]!.push((n * t.units * 1000) / elapsed);
+      calls[i]! += n;
+    }
+  }
   if (sink === Symbol.for("never")) console.log("unreachable");
-  return { perSec: (units * 1000) / median, msPerCall: median, calls };
+  return tasks.map((t, i) => {
+    const sorted = [...rates[i]!].sort((a, b) => a - b);
+    const perSec = quantile(sorted, 0.5);
+    return {
+      group: t.group,
+      task: t.task,
+      unit: t.unit,
+      perSec,
+      perSecMin: sorted[0]!,
+      perSecP25: quantile(sorted, 0.25),
+      perSecP75: quantile(sorted, 0.75),
+      perSecMax: sorted[sorted.length - 1]!,
+      msPerCall: (t.units * 1000) / perSec,
+      calls: calls[i]!,
+      rounds: sorted.length,
+    };
+  });
 }
 
 function samplePairs(c: BenchCluster, n: number, seed: number): Connection[] {
@@ -80,18 +153,11 @@ export function runEvaluatorBench(options: {
   const lines: string[] = [];
   const goals: EvaluatorReport["goals"] = [];
   const timeMs = Math.max(options.timeMs, 200) * 2;
-  const add = (
-    group: EvaluatorResult["group"],
-    task: string,
-    unit: string,
-    fn: () => unknown,
-    units: number,
-    budget = timeMs,
-  ): EvaluatorResult => {
-    options.progress(`  ${task}`);
-    const r = { group, task, unit, ...rate(fn, units, budget) };
-    results.push(r);
-    return r;
+  // Times a group's tasks together and returns their results in the same order.
+  const run = (tasks: readonly Task[]): EvaluatorResult[] => {
+    const measured = interleaved(tasks, timeMs, options.progress);
+    results.push(...measured);
+    return measured;
   };
 
   if (options.wanted("truth-table") || options.wanted("evaluate")) {
@@ -127,48 +193,49 @@ export function runEvaluatorBench(options: {
       `Checked before timing: engine.evaluate deep-equals the reference on ${pairs.length} sampled pairs (${allowed} allowed), and matrix() agrees.`,
       `The reference evaluator (test/support/policy-reference.ts) scans every policy per pair; it is timed on the sampled pairs.`,
     );
-    const matrix = add(
-      "policy",
-      "truth-table: engine.matrix()",
-      "pair decisions",
-      () => engine.matrix({ protocol: "TCP", port: 8080 }),
-      n * n,
-    );
-    const table = add(
-      "policy",
-      "truth-table: engine.truthTable(), every row read",
-      "pair decisions",
-      () => {
-        const t = engine.truthTable({ protocol: "TCP", port: 8080 });
-        let k = 0;
-        for (const from in t) k += t[from]![engine.pods[0]!] === "allow" ? 1 : 0;
-        return k;
-      },
-      n * n,
-      timeMs / 2,
-    );
     let cursor = 0;
     const batch = 1000;
-    const single = add(
-      "policy",
-      "evaluate: engine.evaluate(), with reasons",
-      "pair decisions",
-      () => {
-        for (let k = 0; k < batch; k++) engine.evaluate(pairs[cursor++ % pairs.length]!);
-      },
-      batch,
-    );
     let refCursor = 0;
     const refBatch = 20;
-    const reference = add(
-      "policy",
-      "evaluate: reference evaluator",
-      "pair decisions",
-      () => {
-        for (let k = 0; k < refBatch; k++) referenceEvaluate(cluster, pairs[refCursor++ % pairs.length]!);
+    const [matrix, table, single, reference] = run([
+      {
+        group: "policy",
+        task: "truth-table: engine.matrix()",
+        unit: "pair decisions",
+        fn: () => engine.matrix({ protocol: "TCP", port: 8080 }),
+        units: n * n,
       },
-      refBatch,
-    );
+      {
+        group: "policy",
+        task: "truth-table: engine.truthTable(), every row read",
+        unit: "pair decisions",
+        fn: () => {
+          const t = engine.truthTable({ protocol: "TCP", port: 8080 });
+          let k = 0;
+          for (const from in t) k += t[from]![engine.pods[0]!] === "allow" ? 1 : 0;
+          return k;
+        },
+        units: n * n,
+      },
+      {
+        group: "policy",
+        task: "evaluate: engine.evaluate(), with reasons",
+        unit: "pair decisions",
+        fn: () => {
+          for (let k = 0; k < batch; k++) engine.evaluate(pairs[cursor++ % pairs.length]!);
+        },
+        units: batch,
+      },
+      {
+        group: "policy",
+        task: "evaluate: reference evaluator",
+        unit: "pair decisions",
+        fn: () => {
+          for (let k = 0; k < refBatch; k++) referenceEvaluate(cluster, pairs[refCursor++ % pairs.length]!);
+        },
+        units: refBatch,
+      },
+    ]) as [EvaluatorResult, EvaluatorResult, EvaluatorResult, EvaluatorResult];
     const vsRef = matrix.perSec / reference.perSec;
     goals.push(
       {
@@ -210,45 +277,52 @@ export function runEvaluatorBench(options: {
         `route: ${int.format(count)} Ingresses (4 paths each, every tenth host a wildcard) compiled in ${buildMs.toFixed(0)} ms.`,
       );
     }
-    const measured = routers.map(({ count, router, reqs }) => {
+    const batch = 4096;
+    const lookups = ({ count, router, reqs }: (typeof routers)[number]): Task => {
       let cursor = 0;
-      const batch = 4096;
-      return add(
-        "route",
-        `route: router.route(), ${int.format(count)} Ingresses`,
-        "lookups",
-        () => {
+      return {
+        group: "route",
+        task: `route: router.route(), ${int.format(count)} Ingresses`,
+        unit: "lookups",
+        fn: () => {
           for (let k = 0; k < batch; k++) router.route(reqs[cursor++ & (requests - 1)]!);
         },
-        batch,
-      );
-    });
+        units: batch,
+      };
+    };
     // The same 10,000-Ingress index, asked only for the hosts of the 10-Ingress
     // set: what is left of the slowdown once the working set fits in cache.
     const hot = routers[0]!.reqs;
     let hotCursor = 0;
     const bigRouter = routers[1]!.router;
-    const hotResult = add(
-      "route",
-      "route: router.route(), 10,000 Ingresses, requests for 10 hosts",
-      "lookups",
-      () => {
-        for (let k = 0; k < 4096; k++) bigRouter.route(hot[hotCursor++ & (requests - 1)]!);
-      },
-      4096,
-    );
     const ingresses10k = benchIngresses(10_000);
     const reqs10k = routers[1]!.reqs;
     let refCursor = 0;
-    const reference = add(
-      "route",
-      "route: reference router, 10,000 Ingresses",
-      "lookups",
-      () => referenceRoute({ ingresses: ingresses10k }, reqs10k[refCursor++ & (requests - 1)]!),
-      1,
-      timeMs / 2,
-    );
-    const [small, large] = measured as [EvaluatorResult, EvaluatorResult];
+    const [small, large, hotResult] = run([
+      lookups(routers[0]!),
+      lookups(routers[1]!),
+      {
+        group: "route",
+        task: "route: router.route(), 10,000 Ingresses, requests for 10 hosts",
+        unit: "lookups",
+        fn: () => {
+          for (let k = 0; k < batch; k++) bigRouter.route(hot[hotCursor++ & (requests - 1)]!);
+        },
+        units: batch,
+      },
+    ]) as [EvaluatorResult, EvaluatorResult, EvaluatorResult];
+    // The reference takes tens of milliseconds a lookup and leaves much
+    // garbage behind: in the same rounds, its collections would land in the
+    // router's rounds. It only gives a ratio for information, so it runs apart.
+    const [reference] = run([
+      {
+        group: "route",
+        task: "route: reference router, 10,000 Ingresses",
+        unit: "lookups",
+        fn: () => referenceRoute({ ingresses: ingresses10k }, reqs10k[refCursor++ & (requests - 1)]!),
+        units: 1,
+      },
+    ]) as [EvaluatorResult];
     goals.push(
       {
         name: "route lookups, 10 Ingresses",
@@ -265,7 +339,7 @@ export function runEvaluatorBench(options: {
         met: large.perSec >= 2e6,
       },
       {
-        name: "route slowdown, 10 → 10,000 Ingresses",
+        name: "route slowdown, 10 → 10,000 Ingresses (medians)",
         value: small.perSec / large.perSec,
         kind: "ratio",
         goal: "< 1.5×",
@@ -293,27 +367,37 @@ export function runEvaluatorBench(options: {
 export function evaluatorText(report: EvaluatorReport): string[] {
   if (report.results.length === 0) return [];
   const out = [...report.lines, ""];
+  out.push(
+    `Each group's tasks are timed in ${ROUNDS} interleaved rounds (a task whose one call outlasts a round joins`,
+    'every second or third); "per second" is the median of its rounds, "spread" their quartiles (p25..p75)',
+    "and extremes, as a percentage of the median.",
+    "",
+  );
+  const pct = (x: number, median: number): string =>
+    `${x >= median ? "+" : ""}${(((x - median) / median) * 100).toFixed(0)}%`;
   const rows = report.results.map((r) => [
     r.task,
     int.format(r.perSec),
+    `${pct(r.perSecP25, r.perSec)}..${pct(r.perSecP75, r.perSec)}`,
+    `${pct(r.perSecMin, r.perSec)}..${pct(r.perSecMax, r.perSec)}`,
     r.unit,
     r.msPerCall < 0.01 ? r.msPerCall.toExponential(2) : r.msPerCall.toFixed(2),
     String(r.calls),
+    String(r.rounds),
   ]);
-  const widths = ["task", "per second", "unit", "ms/call", "calls"].map((h, i) =>
-    Math.max(h.length, ...rows.map((r) => r[i]!.length)),
-  );
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((c, i) => (i === 1 || i >= 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
-      .join("  ")
-      .trimEnd();
   out.push(
-    line(["task", "per second", "unit", "ms/call", "calls"]),
-    line(widths.map((w) => "-".repeat(w))),
-    ...rows.map(line),
+    table(["task", "per second", "spread p25..p75", "min..max", "unit", "ms/call", "calls", "rounds"], rows, [
+      false,
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+      true,
+    ]),
   );
-  out.push("", "Evaluator goals (issue 4):");
+  out.push("", "Evaluator goals (issue 4; the route goals are issue 14's, on the medians):");
   for (const g of report.goals) {
     const value = g.kind === "rate" ? `${int.format(g.value)}/s` : `${g.value.toFixed(g.value >= 10 ? 0 : 2)}×`;
     const verdict = g.met === null ? "" : g.met ? "  met" : "  NOT met";

@@ -5,6 +5,7 @@ import type {
   IngressClassParametersReference,
   NetworkPolicySpec,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import { isSet } from "./rules/presence.js";
 
 /** policyTypes after defaulting: empty means Ingress, plus Egress when there are egress rules. */
 export function effectivePolicyTypes(spec: NetworkPolicySpec): readonly string[] {
@@ -16,5 +17,6 @@ const DEFAULT_INGRESS_EGRESS: readonly string[] = Object.freeze(["Ingress", "Egr
 
 /** IngressClass parameters scope after defaulting: a missing scope is Cluster (since 1.21). */
 export function effectiveParametersScope(params: IngressClassParametersReference): string {
-  return Object.hasOwn(params, "scope") ? params.scope : "Cluster";
+  const scope = params.scope;
+  return isSet(params, "scope", scope, "") ? scope : "Cluster";
 }

@@ -11,6 +11,7 @@ import type {
   IngressSpec,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { FieldPath } from "../model/path.js";
+import { METADATA, SPEC } from "./paths.js";
 import { invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { ipForLegacyField, parseIPSloppy } from "./rules/ip.js";
 import {
@@ -23,6 +24,7 @@ import {
   nameIsDnsSubdomain,
 } from "./rules/names.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
+import { isSet } from "./rules/presence.js";
 import { validateApiGroup, validateRequiredSegment } from "./rules/references.js";
 import { INGRESS_CLASS_ANNOTATION } from "../model/constants.js";
 
@@ -55,14 +57,15 @@ const CREATE_RELAXED_NAMES: IngressValidationOptions = Object.freeze({
 const CREATE_OPTIONS = (gates: IngressGates): IngressValidationOptions =>
   gates.relaxedServiceNameValidation ? CREATE_RELAXED_NAMES : CREATE_STRICT_NAMES;
 
-/** ValidateIngressCreate. */
-export function validateIngressCreate(ing: Ingress, gates: IngressGates, out: FieldError[]): void {
-  validateIngress(ing, CREATE_OPTIONS(gates), out);
+/** ValidateIngressCreate; `namespace` as validateObjectMeta takes it. */
+export function validateIngressCreate(ing: Ingress, gates: IngressGates, out: FieldError[], namespace?: string): void {
+  validateIngress(ing, CREATE_OPTIONS(gates), out, namespace);
   const annotations = ing.metadata?.annotations;
   const spec = ing.spec;
   if (annotations !== undefined && Object.hasOwn(annotations, INGRESS_CLASS_ANNOTATION) && spec !== undefined) {
     const value = annotations[INGRESS_CLASS_ANNOTATION]!;
-    if (Object.hasOwn(spec, "ingressClassName") && value !== spec.ingressClassName) {
+    const className = spec.ingressClassName;
+    if (isSet(spec, "ingressClassName", className, "") && value !== className) {
       out.push(
         invalid(
           FieldPath.root("annotations").child(INGRESS_CLASS_ANNOTATION),
@@ -76,7 +79,7 @@ export function validateIngressCreate(ing: Ingress, gates: IngressGates, out: Fi
 
 /** ValidateIngressUpdate: metadata update rules, then the full rules with the ratchets. */
 export function validateIngressUpdate(ing: Ingress, old: Ingress, gates: IngressGates, out: FieldError[]): void {
-  validateObjectMetaUpdate(ing.metadata, old.metadata, FieldPath.root("metadata"), out);
+  validateObjectMetaUpdate(ing.metadata, old.metadata, METADATA, out);
   const options: IngressValidationOptions = {
     allowInvalidSecretName: allowInvalidSecretName(old),
     allowInvalidWildcardHostRule: allowInvalidWildcardHostRule(old),
@@ -87,7 +90,7 @@ export function validateIngressUpdate(ing: Ingress, old: Ingress, gates: Ingress
 
 /** ValidateIngressStatusUpdate. */
 export function validateIngressStatusUpdate(ing: Ingress, old: Ingress, gates: IngressGates, out: FieldError[]): void {
-  validateObjectMetaUpdate(ing.metadata, old.metadata, FieldPath.root("metadata"), out);
+  validateObjectMetaUpdate(ing.metadata, old.metadata, METADATA, out);
   validateLoadBalancerStatus(
     ing.status?.loadBalancer,
     old.status?.loadBalancer,
@@ -97,9 +100,9 @@ export function validateIngressStatusUpdate(ing: Ingress, old: Ingress, gates: I
   );
 }
 
-function validateIngress(ing: Ingress, options: IngressValidationOptions, out: FieldError[]): void {
-  validateObjectMeta(ing.metadata, true, nameIsDnsSubdomain, FieldPath.root("metadata"), out);
-  validateIngressSpec(ing.spec, options, FieldPath.root("spec"), out);
+function validateIngress(ing: Ingress, options: IngressValidationOptions, out: FieldError[], namespace?: string): void {
+  validateObjectMeta(ing.metadata, true, nameIsDnsSubdomain, METADATA, out, true, namespace);
+  validateIngressSpec(ing.spec, options, SPEC, out);
 }
 
 function validateIngressSpec(
@@ -156,7 +159,7 @@ function validateIngressSpec(
       }
     }
   }
-  if (Object.hasOwn(spec, "ingressClassName")) {
+  if (isSet(spec, "ingressClassName", spec.ingressClassName, "")) {
     for (const m of nameIsDnsSubdomain(spec.ingressClassName, false)) {
       out.push(invalid(at.child("ingressClassName"), spec.ingressClassName, m));
     }
@@ -170,8 +173,9 @@ function validateHttpRule(
   out: FieldError[],
 ): void {
   const paths = http.paths;
-  if (paths.length === 0) out.push(required(at.child("paths")));
-  for (let j = 0; j < paths.length; j++) validateHttpPath(paths[j]!, options, at.child("paths").index(j), out);
+  const pathsAt = at.child("paths");
+  if (paths.length === 0) out.push(required(pathsAt));
+  for (let j = 0; j < paths.length; j++) validateHttpPath(paths[j]!, options, pathsAt.index(j), out);
 }
 
 function validateHttpPath(
@@ -180,7 +184,7 @@ function validateHttpPath(
   at: FieldPath,
   out: FieldError[],
 ): void {
-  if (!Object.hasOwn(p, "pathType")) {
+  if (!isSet(p, "pathType", p.pathType, "")) {
     out.push(required(at.child("pathType"), "pathType must be specified"));
     return;
   }
@@ -236,20 +240,25 @@ function validateBackend(b: IngressBackend, options: IngressValidationOptions, a
   if (portName.length > 0 && portNumber !== 0) {
     out.push(invalid(at, "", "cannot set both port name & port number"));
   } else if (portName.length > 0) {
-    const pp = at.child("service").child("port").child("name");
-    for (const m of isValidPortName(portName)) out.push(invalid(pp, portName, m));
+    const msgs = isValidPortName(portName);
+    if (msgs.length > 0) {
+      const pp = at.child("service").child("port").child("name");
+      for (const m of msgs) out.push(invalid(pp, portName, m));
+    }
   } else if (portNumber !== 0) {
-    const pp = at.child("service").child("port").child("number");
-    for (const m of isValidPortNum(portNumber)) out.push(invalid(pp, portNumber, m));
+    if (portNumber < 1 || portNumber > 65535) {
+      const pp = at.child("service").child("port").child("number");
+      for (const m of isValidPortNum(portNumber)) out.push(invalid(pp, portNumber, m));
+    }
   } else {
     out.push(required(at, "port name or number is required"));
   }
 }
 
 function validateTypedLocalObjectReference(r: TypedLocalObjectReference, at: FieldPath, out: FieldError[]): void {
-  if (Object.hasOwn(r, "apiGroup")) validateApiGroup(r.apiGroup, at.child("apiGroup"), out);
-  validateRequiredSegment(r.kind, at.child("kind"), out);
-  validateRequiredSegment(r.name, at.child("name"), out);
+  if (isSet(r, "apiGroup", r.apiGroup, "")) validateApiGroup(r.apiGroup, at, "apiGroup", out);
+  validateRequiredSegment(r.kind, at, "kind", out);
+  validateRequiredSegment(r.name, at, "name", out);
 }
 
 function validateLoadBalancerStatus(

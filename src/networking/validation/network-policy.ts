@@ -9,12 +9,14 @@ import type {
   NetworkPolicySpec,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { effectivePolicyTypes } from "./default-values.js";
-import { FieldPath } from "../model/path.js";
+import type { FieldPath } from "../model/path.js";
+import { METADATA, SPEC } from "./paths.js";
 import { forbidden, goStringSlice, invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { cidrForLegacyField, exceptIsStrictSubset, ipMessages, parseCIDRSloppy } from "./rules/ip.js";
 import { labelSelectorHasErrors, validateLabelSelector } from "./rules/label-selector.js";
 import { isValidPortName, isValidPortNum, nameIsDnsSubdomain } from "./rules/names.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
+import { isSet } from "./rules/presence.js";
 
 export const PROTOCOLS = ["TCP", "UDP", "SCTP"] as const;
 export const POLICY_TYPES = ["Ingress", "Egress"] as const;
@@ -29,7 +31,7 @@ export interface NetworkPolicyValidationOptions {
 /** ValidationOptionsForNetworking: the selector-value ratchet looks only at the old top-level podSelector. */
 export function networkPolicyOptions(old: NetworkPolicy | undefined, strict: boolean): NetworkPolicyValidationOptions {
   if (old === undefined) return strict ? CREATE_STRICT : CREATE_LEGACY;
-  const allowInvalidLabelValueInSelector = labelSelectorHasErrors(old.spec?.podSelector, FieldPath.root("podSelector"));
+  const allowInvalidLabelValueInSelector = labelSelectorHasErrors(old.spec?.podSelector, SPEC, "podSelector");
   return { allowInvalidLabelValueInSelector, allowCIDRs: [], strictIPCIDRValidation: strict };
 }
 
@@ -40,14 +42,15 @@ const CREATE_LEGACY: NetworkPolicyValidationOptions = Object.freeze({
 });
 const CREATE_STRICT: NetworkPolicyValidationOptions = Object.freeze({ ...CREATE_LEGACY, strictIPCIDRValidation: true });
 
-/** ValidateNetworkPolicy. */
+/** ValidateNetworkPolicy; `namespace` as validateObjectMeta takes it. */
 export function validateNetworkPolicy(
   np: NetworkPolicy,
   options: NetworkPolicyValidationOptions,
   out: FieldError[],
+  namespace?: string,
 ): void {
-  validateObjectMeta(np.metadata, true, nameIsDnsSubdomain, FieldPath.root("metadata"), out);
-  validateSpec(np.spec, options, FieldPath.root("spec"), out);
+  validateObjectMeta(np.metadata, true, nameIsDnsSubdomain, METADATA, out, true, namespace);
+  validateSpec(np.spec, options, SPEC, out);
 }
 
 /**
@@ -62,8 +65,8 @@ export function validateNetworkPolicyUpdate(
 ): void {
   const options = networkPolicyOptions(old, strict);
   validateNetworkPolicy(np, options, out);
-  validateObjectMetaUpdate(np.metadata, old.metadata, FieldPath.root("metadata"), out);
-  validateSpec(np.spec, { ...options, allowCIDRs: existingCIDRs(old) }, FieldPath.root("spec"), out);
+  validateObjectMetaUpdate(np.metadata, old.metadata, METADATA, out);
+  validateSpec(np.spec, { ...options, allowCIDRs: existingCIDRs(old) }, SPEC, out);
 }
 
 function existingCIDRs(old: NetworkPolicy): string[] {
@@ -83,18 +86,21 @@ function validateSpec(
   out: FieldError[],
 ): void {
   if (spec === undefined) return;
-  validateLabelSelector(spec.podSelector, options, at.child("podSelector"), out);
-  for (let i = 0; i < spec.ingress.length; i++) {
-    const rule = spec.ingress[i]!;
-    const rp = at.child("ingress").index(i);
-    for (let k = 0; k < rule.ports.length; k++) validatePort(rule.ports[k]!, rp.child("ports").index(k), out);
-    for (let j = 0; j < rule.from.length; j++) validatePeer(rule.from[j]!, options, rp.child("from").index(j), out);
+  validateLabelSelector(spec.podSelector, options, at, "podSelector", out);
+  // Each list's path is built once, and only for a list that has items.
+  if (spec.ingress.length > 0) {
+    const rules = at.child("ingress");
+    for (let i = 0; i < spec.ingress.length; i++) {
+      const rule = spec.ingress[i]!;
+      validateRule(rule.ports, rule.from, "from", options, rules.index(i), out);
+    }
   }
-  for (let i = 0; i < spec.egress.length; i++) {
-    const rule = spec.egress[i]!;
-    const rp = at.child("egress").index(i);
-    for (let k = 0; k < rule.ports.length; k++) validatePort(rule.ports[k]!, rp.child("ports").index(k), out);
-    for (let j = 0; j < rule.to.length; j++) validatePeer(rule.to[j]!, options, rp.child("to").index(j), out);
+  if (spec.egress.length > 0) {
+    const rules = at.child("egress");
+    for (let i = 0; i < spec.egress.length; i++) {
+      const rule = spec.egress[i]!;
+      validateRule(rule.ports, rule.to, "to", options, rules.index(i), out);
+    }
   }
   const types = effectivePolicyTypes(spec);
   if (types.length > POLICY_TYPES.length) {
@@ -114,13 +120,31 @@ function validateSpec(
   }
 }
 
+function validateRule(
+  ports: readonly NetworkPolicyPort[],
+  peers: readonly NetworkPolicyPeer[],
+  peersField: "from" | "to",
+  options: NetworkPolicyValidationOptions,
+  at: FieldPath,
+  out: FieldError[],
+): void {
+  if (ports.length > 0) {
+    const pp = at.child("ports");
+    for (let k = 0; k < ports.length; k++) validatePort(ports[k]!, pp.index(k), out);
+  }
+  if (peers.length > 0) {
+    const pp = at.child(peersField);
+    for (let j = 0; j < peers.length; j++) validatePeer(peers[j]!, options, pp.index(j), out);
+  }
+}
+
 function validatePort(port: NetworkPolicyPort, at: FieldPath, out: FieldError[]): void {
   // An absent protocol is defaulted to TCP; an explicit "" is not.
-  if (Object.hasOwn(port, "protocol")) {
-    const p = port.protocol;
+  const p = port.protocol;
+  if (isSet(port, "protocol", p, "")) {
     if (p !== "TCP" && p !== "UDP" && p !== "SCTP") out.push(notSupported(at.child("protocol"), p, PROTOCOLS));
   }
-  const hasEndPort = Object.hasOwn(port, "endPort");
+  const hasEndPort = isSet(port, "endPort", port.endPort, 0);
   const value = port.port;
   if (value === undefined) {
     if (hasEndPort)
@@ -152,11 +176,11 @@ function validatePeer(
   let members = 0;
   if (peer.podSelector !== undefined) {
     members++;
-    validateLabelSelector(peer.podSelector, selectorOptions, at.child("podSelector"), out);
+    validateLabelSelector(peer.podSelector, selectorOptions, at, "podSelector", out);
   }
   if (peer.namespaceSelector !== undefined) {
     members++;
-    validateLabelSelector(peer.namespaceSelector, selectorOptions, at.child("namespaceSelector"), out);
+    validateLabelSelector(peer.namespaceSelector, selectorOptions, at, "namespaceSelector", out);
   }
   if (peer.ipBlock !== undefined) {
     members++;

@@ -2,7 +2,7 @@
 // kinds behind the Service IP allocator.
 
 import type { IPAddress, ParentReference, ServiceCIDR } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import { FieldPath } from "../model/path.js";
+import { METADATA, SPEC } from "./paths.js";
 import { goQuote, goStringSlice, invalid, required, type FieldError } from "./field-error.js";
 import { ipFamilyOfCIDRString, isValidCIDR, isValidIP } from "./rules/ip.js";
 import { isPathSegmentName, nameIsDnsSubdomain } from "./rules/names.js";
@@ -12,10 +12,10 @@ import { FIELD_IMMUTABLE, validateObjectMeta, validateObjectMetaUpdate } from ".
 // An IPAddress is named after its address, in canonical form; there is no generateName for it.
 const ipAddressName = (name: string): readonly string[] => isValidIP(name);
 
-/** ValidateIPAddress (create). */
-export function validateIPAddress(ip: IPAddress, out: FieldError[]): void {
-  validateObjectMeta(ip.metadata, false, ipAddressName, FieldPath.root("metadata"), out);
-  const at = FieldPath.root("spec");
+/** ValidateIPAddress (create); `namespace` as validateObjectMeta takes it. */
+export function validateIPAddress(ip: IPAddress, out: FieldError[], namespace?: string): void {
+  validateObjectMeta(ip.metadata, false, ipAddressName, METADATA, out, true, namespace);
+  const at = SPEC;
   const ref = ip.spec?.parentRef;
   if (ref === undefined) {
     out.push(required(at.child("parentRef")));
@@ -23,9 +23,9 @@ export function validateIPAddress(ip: IPAddress, out: FieldError[]): void {
   }
   const rp = at.child("parentRef");
   // The core group of Services is "", so group cannot be required.
-  if (ref.group !== "") validateApiGroup(ref.group, rp.child("group"), out);
-  validateRequiredSegment(ref.resource, rp.child("resource"), out);
-  validateRequiredSegment(ref.name, rp.child("name"), out);
+  if (ref.group !== "") validateApiGroup(ref.group, rp, "group", out);
+  validateRequiredSegment(ref.resource, rp, "resource", out);
+  validateRequiredSegment(ref.name, rp, "name", out);
   if (ref.namespace !== "") {
     for (const m of isPathSegmentName(ref.namespace)) out.push(invalid(rp.child("namespace"), ref.namespace, m));
   }
@@ -34,21 +34,21 @@ export function validateIPAddress(ip: IPAddress, out: FieldError[]): void {
 /** The strategy's update validation: the create rules, then metadata update and the immutable parentRef. */
 export function validateIPAddressUpdate(ip: IPAddress, old: IPAddress, out: FieldError[]): void {
   validateIPAddress(ip, out);
-  validateObjectMetaUpdate(ip.metadata, old.metadata, FieldPath.root("metadata"), out);
+  validateObjectMetaUpdate(ip.metadata, old.metadata, METADATA, out);
   const ref = ip.spec?.parentRef;
   if (!sameParentRef(ref, old.spec?.parentRef)) {
-    out.push(invalid(FieldPath.root("spec").child("parentRef"), parentRefJson(ref), FIELD_IMMUTABLE, goParentRef(ref)));
+    out.push(invalid(SPEC.child("parentRef"), parentRefJson(ref), FIELD_IMMUTABLE, goParentRef(ref)));
   }
 }
 
-/** ValidateServiceCIDR (create). */
-export function validateServiceCIDR(sc: ServiceCIDR, out: FieldError[]): void {
-  validateObjectMeta(sc.metadata, false, nameIsDnsSubdomain, FieldPath.root("metadata"), out);
+/** ValidateServiceCIDR (create); `namespace` as validateObjectMeta takes it. */
+export function validateServiceCIDR(sc: ServiceCIDR, out: FieldError[], namespace?: string): void {
+  validateObjectMeta(sc.metadata, false, nameIsDnsSubdomain, METADATA, out, true, namespace);
   validateServiceCIDRSpec(sc.spec?.cidrs ?? [], out);
 }
 
 function validateServiceCIDRSpec(cidrs: readonly string[], out: FieldError[]): void {
-  const at = FieldPath.root("spec").child("cidrs");
+  const at = SPEC.child("cidrs");
   if (cidrs.length === 0) {
     out.push(required(at, "at least one CIDR required"));
     return;
@@ -83,10 +83,10 @@ function validateServiceCIDRSpec(cidrs: readonly string[], out: FieldError[]): v
 
 /** The strategy's update validation: ValidateServiceCIDRUpdate alone (the create rules do not run again). */
 export function validateServiceCIDRUpdate(sc: ServiceCIDR, old: ServiceCIDR, out: FieldError[]): void {
-  validateObjectMetaUpdate(sc.metadata, old.metadata, FieldPath.root("metadata"), out);
+  validateObjectMetaUpdate(sc.metadata, old.metadata, METADATA, out);
   const now = sc.spec?.cidrs ?? [];
   const before = old.spec?.cidrs ?? [];
-  const at = FieldPath.root("spec").child("cidrs");
+  const at = SPEC.child("cidrs");
   if (before.length === now.length) {
     for (let i = 0; i < before.length; i++)
       if (before[i] !== now[i]) out.push(invalid(at.index(i), now[i]!, FIELD_IMMUTABLE));
@@ -101,7 +101,7 @@ export function validateServiceCIDRUpdate(sc: ServiceCIDR, old: ServiceCIDR, out
 
 /** ValidateServiceCIDRStatusUpdate: only the metadata rules. */
 export function validateServiceCIDRStatusUpdate(sc: ServiceCIDR, old: ServiceCIDR, out: FieldError[]): void {
-  validateObjectMetaUpdate(sc.metadata, old.metadata, FieldPath.root("metadata"), out);
+  validateObjectMetaUpdate(sc.metadata, old.metadata, METADATA, out);
 }
 
 function sameParentRef(a: ParentReference | undefined, b: ParentReference | undefined): boolean {

@@ -96,41 +96,77 @@ export function validate(obj: NetworkingObject, options: ValidateOptions = {}): 
   const relaxed = gates?.RelaxedServiceNameValidation ?? DEFAULT_FEATURE_GATES.RelaxedServiceNameValidation;
   const ingressGates = INGRESS_GATES[(strict ? 1 : 0) + (relaxed ? 2 : 0)]!;
   const out: FieldError[] = [];
-  const o = prepare(obj, old, info, options.namespace ?? DEFAULT_NAMESPACE, status);
-  if (old !== undefined) {
-    // rest.BeforeUpdate checks the common metadata before the kind's rules.
-    validateCommonFieldsForUpdate(
-      (o as { metadata?: ObjectMeta }).metadata,
-      (old as { metadata?: ObjectMeta }).metadata,
-      info.namespaced,
-      out,
-    );
+  const requestNamespace = options.namespace ?? DEFAULT_NAMESPACE;
+  if (old === undefined) {
+    // Create: most objects need no copy, only the namespace the registry would give them.
+    const src = (obj as { metadata?: ObjectMeta }).metadata;
+    if (src !== undefined && !createRewritesMeta(src, info)) {
+      const namespace = info.namespaced ? (src.namespace === "" ? requestNamespace : src.namespace) : "";
+      validateCreate(obj, info, strict, ingressGates, namespace, out);
+    } else {
+      validateCreate(prepare(obj, old, info, requestNamespace, false), info, strict, ingressGates, undefined, out);
+    }
+    return out;
   }
+  const o = prepare(obj, old, info, requestNamespace, status);
+  // rest.BeforeUpdate checks the common metadata before the kind's rules.
+  validateCommonFieldsForUpdate(
+    (o as { metadata?: ObjectMeta }).metadata,
+    (old as { metadata?: ObjectMeta }).metadata,
+    info.namespaced,
+    out,
+  );
   switch (info.kind) {
     case "Ingress":
-      if (old === undefined) validateIngressCreate(o as Ingress, ingressGates, out);
-      else if (status) validateIngressStatusUpdate(o as Ingress, old as Ingress, ingressGates, out);
+      if (status) validateIngressStatusUpdate(o as Ingress, old as Ingress, ingressGates, out);
       else validateIngressUpdate(o as Ingress, old as Ingress, ingressGates, out);
       break;
     case "IngressClass":
-      if (old === undefined) validateIngressClass(o as IngressClass, out);
-      else validateIngressClassUpdate(o as IngressClass, old as IngressClass, out);
+      validateIngressClassUpdate(o as IngressClass, old as IngressClass, out);
       break;
     case "NetworkPolicy":
-      if (old === undefined) validateNetworkPolicy(o as NetworkPolicy, networkPolicyOptions(undefined, strict), out);
-      else validateNetworkPolicyUpdate(o as NetworkPolicy, old as NetworkPolicy, strict, out);
+      validateNetworkPolicyUpdate(o as NetworkPolicy, old as NetworkPolicy, strict, out);
       break;
     case "IPAddress":
-      if (old === undefined) validateIPAddress(o as IPAddress, out);
-      else validateIPAddressUpdate(o as IPAddress, old as IPAddress, out);
+      validateIPAddressUpdate(o as IPAddress, old as IPAddress, out);
       break;
     case "ServiceCIDR":
-      if (old === undefined) validateServiceCIDR(o as ServiceCIDR, out);
-      else if (status) validateServiceCIDRStatusUpdate(o as ServiceCIDR, old as ServiceCIDR, out);
+      if (status) validateServiceCIDRStatusUpdate(o as ServiceCIDR, old as ServiceCIDR, out);
       else validateServiceCIDRUpdate(o as ServiceCIDR, old as ServiceCIDR, out);
       break;
   }
   return out;
+}
+
+/**
+ * The kind's create rules. `namespace` is metadata.namespace as the registry's
+ * preparation leaves it, when that was not written into a copy.
+ */
+function validateCreate(
+  o: NetworkingObject,
+  info: KindName,
+  strict: boolean,
+  ingressGates: (typeof INGRESS_GATES)[number],
+  namespace: string | undefined,
+  out: FieldError[],
+): void {
+  switch (info.kind) {
+    case "Ingress":
+      validateIngressCreate(o as Ingress, ingressGates, out, namespace);
+      break;
+    case "IngressClass":
+      validateIngressClass(o as IngressClass, out, namespace);
+      break;
+    case "NetworkPolicy":
+      validateNetworkPolicy(o as NetworkPolicy, networkPolicyOptions(undefined, strict), out, namespace);
+      break;
+    case "IPAddress":
+      validateIPAddress(o as IPAddress, out, namespace);
+      break;
+    case "ServiceCIDR":
+      validateServiceCIDR(o as ServiceCIDR, out, namespace);
+      break;
+  }
 }
 
 function validateList(
@@ -158,9 +194,10 @@ function prefixed(e: FieldError, i: number): FieldError {
 }
 
 /**
- * The registry's preparation, on a shallow copy when anything changes: only
- * metadata is changed, so only metadata is copied. Status wiping (create) and spec/status copying
+ * The registry's preparation, on a shallow copy: only metadata is changed, so
+ * only metadata is copied. Status wiping (create) and spec/status copying
  * (updates) need no copy, because the rules that run never read those parts.
+ * Most creates skip this (see createRewritesMeta).
  */
 function prepare(
   obj: NetworkingObject,
@@ -170,7 +207,6 @@ function prepare(
   status: boolean,
 ): NetworkingObject {
   const src = (obj as { metadata?: ObjectMeta }).metadata;
-  if (old === undefined && src !== undefined && !createChangesMeta(src, info)) return obj;
   const meta: ObjectMeta = src === undefined ? emptyObjectMeta() : shallowCopy(src);
   if (info.namespaced) {
     if (meta.namespace === "") meta.namespace = namespace;
@@ -201,13 +237,13 @@ const RESETS_META_FOR_STATUS = new Set(["ServiceCIDR"]);
 // The strategies whose PrepareForCreate sets metadata.generation to 1.
 const SETS_GENERATION = new Set(["Ingress", "IngressClass", "NetworkPolicy"]);
 
-// Whether create preparation would change anything the rules read; most
-// objects need no copy at all.
-function createChangesMeta(m: ObjectMeta, info: KindName): boolean {
-  if (info.namespaced ? m.namespace === "" : m.namespace !== "") return true;
+// Whether create preparation would change anything the create rules read
+// besides the namespace, which validate() hands to the rules instead: most
+// objects need no copy at all. Preparation also clears the deletion fields,
+// but only update rules read those.
+function createRewritesMeta(m: ObjectMeta, info: KindName): boolean {
   if (m.name === "" && m.generateName !== "") return true;
-  if (m.generation < 0n && SETS_GENERATION.has(info.kind)) return true;
-  return m.deletionTimestamp !== undefined || Object.hasOwn(m, "deletionGracePeriodSeconds");
+  return m.generation < 0n && SETS_GENERATION.has(info.kind);
 }
 
 // proto2 defaults live on the message prototype, so a copy must keep it.

@@ -311,6 +311,40 @@ describe("any-shape objects", () => {
   }
 });
 
+describe("the namespace the registry fills in", () => {
+  // validate() passes the request namespace to the rules instead of copying
+  // the object to write it in: it must be the same as writing it in.
+  const withNamespace = (json: JsonObject, namespace: string | undefined): NetworkingObject => {
+    const meta = { ...((json["metadata"] ?? {}) as JsonObject) };
+    if (namespace === undefined) delete meta["namespace"];
+    else meta["namespace"] = namespace;
+    return fromJson({ ...json, metadata: meta });
+  };
+
+  for (const kind of VALIDATED_KINDS) {
+    const namespaced = kind === "Ingress" || kind === "NetworkPolicy";
+    it(`${kind}: ${namespaced ? "an absent namespace is the request's" : "a namespace in the body is dropped"}`, () => {
+      fc.assert(
+        fc.property(
+          fc.oneof(
+            arbValidJson(kind),
+            arbObjectOf(kind, { json: true }).map((o) => toJson(o) as JsonObject),
+          ),
+          fc.constantFrom("default", "team-a", "Bad_NS", "a".repeat(64), ""),
+          (json, namespace) => {
+            const absent = withNamespace(json, undefined);
+            const written = withNamespace(json, namespaced ? namespace || "default" : "");
+            const options = namespace === "" ? {} : { namespace };
+            expect(validate(absent, options)).toEqual(validate(written));
+            if (!namespaced) expect(validate(withNamespace(json, namespace || "x"))).toEqual(validate(written));
+          },
+        ),
+        { numRuns: runs(60) },
+      );
+    });
+  }
+});
+
 describe("validate() does not modify its input", () => {
   const snapshot = (o: NetworkingObject): string =>
     JSON.stringify(toJson(o), (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));

@@ -24,25 +24,40 @@ export function validateLabelName(key: string, at: FieldPath, out: FieldError[])
   for (const m of msgs) out.push(invalid(at, key, m));
 }
 
-/** A label map; errors are reported on the map's own path, not the key's. */
-export function validateLabels(labels: { readonly [k: string]: string }, at: FieldPath, out: FieldError[]): void {
+/**
+ * A label map at `parent.child(field)`; errors are reported on the map's own
+ * path, not the key's, which is built only when there is one.
+ */
+export function validateLabels(
+  labels: { readonly [k: string]: string },
+  parent: FieldPath,
+  field: string,
+  out: FieldError[],
+): void {
+  let at: FieldPath | undefined;
   for (const k in labels) {
     const v = labels[k]!;
     if (labelKeyIsValid(k) && labelValueIsValid(v)) continue;
+    at ??= parent.child(field);
     validateLabelName(k, at, out);
     for (const m of isLabelValue(v)) out.push(invalid(at, v, m));
   }
 }
 
+/** A selector at `parent.child(field)`, a path built only when the selector has something to check. */
 export function validateLabelSelector(
   selector: LabelSelector | undefined,
   options: LabelSelectorValidationOptions,
-  at: FieldPath,
+  parent: FieldPath,
+  field: string,
   out: FieldError[],
 ): void {
   if (selector === undefined) return;
-  if (hasKeys(selector.matchLabels)) validateLabels(selector.matchLabels, at.child("matchLabels"), out);
   const exprs = selector.matchExpressions;
+  const labels = hasKeys(selector.matchLabels);
+  if (!labels && exprs.length === 0) return;
+  const at = parent.child(field);
+  if (labels) validateLabels(selector.matchLabels, at, "matchLabels", out);
   if (exprs.length === 0) return;
   const base = at.child("matchExpressions");
   for (let i = 0; i < exprs.length; i++) validateRequirement(exprs[i]!, options, base.index(i), out);
@@ -82,9 +97,9 @@ function validateRequirement(
 }
 
 /** Whether a selector has any validation errors (used by the update ratchet). */
-export function labelSelectorHasErrors(selector: LabelSelector | undefined, root: FieldPath): boolean {
+export function labelSelectorHasErrors(selector: LabelSelector | undefined, parent: FieldPath, field: string): boolean {
   const out: FieldError[] = [];
-  validateLabelSelector(selector, {}, root, out);
+  validateLabelSelector(selector, {}, parent, field, out);
   return out.length > 0;
 }
 

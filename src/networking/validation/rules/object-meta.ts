@@ -25,6 +25,8 @@ const STANDARD_FINALIZERS = new Set(["kubernetes", "orphan", "foregroundDeletion
 /**
  * ValidateObjectMeta: the create-time metadata rules. `core` adds the core
  * wrapper's finalizer rule, which the generic registry's own check lacks.
+ * `namespace`, when given, stands for `metadata.namespace`: the value the
+ * registry's preparation gives it, without copying the object to set it.
  */
 export function validateObjectMeta(
   meta: ObjectMeta | undefined,
@@ -33,18 +35,19 @@ export function validateObjectMeta(
   at: FieldPath,
   out: FieldError[],
   core = true,
+  namespace?: string,
 ): void {
   const m = meta ?? EMPTY_META;
+  const ns = namespace ?? m.namespace;
   if (m.generateName.length > 0) {
     for (const msg of nameFn(m.generateName, true)) out.push(invalid(at.child("generateName"), m.generateName, msg));
   }
   if (m.name.length === 0) out.push(required(at.child("name"), "name or generateName is required"));
   else for (const msg of nameFn(m.name, false)) out.push(invalid(at.child("name"), m.name, msg));
   if (namespaced) {
-    if (m.namespace.length === 0) out.push(required(at.child("namespace")));
-    else
-      for (const msg of nameIsDnsLabel(m.namespace, false)) out.push(invalid(at.child("namespace"), m.namespace, msg));
-  } else if (m.namespace.length > 0) {
+    if (ns.length === 0) out.push(required(at.child("namespace")));
+    else for (const msg of nameIsDnsLabel(ns, false)) out.push(invalid(at.child("namespace"), ns, msg));
+  } else if (ns.length > 0) {
     out.push(forbidden(at.child("namespace"), "not allowed on this type"));
   }
   if (m.generation < 0n) out.push(invalid(at.child("generation"), m.generation, "must be greater than or equal to 0"));
@@ -175,14 +178,16 @@ function validateCommon(m: ObjectMeta, at: FieldPath, out: FieldError[], core: b
 }
 
 function validateLabelsAnnotationsOwners(m: ObjectMeta, at: FieldPath, out: FieldError[]): void {
-  if (hasKeys(m.labels)) validateLabels(m.labels, at.child("labels"), out);
-  if (hasKeys(m.annotations)) validateAnnotations(m.annotations, at.child("annotations"), out);
+  validateLabels(m.labels, at, "labels", out);
+  validateAnnotations(m.annotations, at, "annotations", out);
   if (m.ownerReferences.length > 0) validateOwnerReferences(m.ownerReferences, at.child("ownerReferences"), out);
 }
 
+/** Annotations at `parent.child(field)`, a path built only for an error. */
 export function validateAnnotations(
   annotations: { readonly [k: string]: string },
-  at: FieldPath,
+  parent: FieldPath,
+  field: string,
   out: FieldError[],
 ): void {
   let units = 0;
@@ -190,14 +195,17 @@ export function validateAnnotations(
     // Annotation keys are label keys, except that case does not matter. A
     // key valid as written stays valid lower-cased, so only a failing key
     // pays for the lower-casing.
-    if (!labelKeyIsValid(k)) for (const msg of isLabelKey(k.toLowerCase())) out.push(invalid(at, k, msg));
+    if (!labelKeyIsValid(k)) {
+      const at = parent.child(field);
+      for (const msg of isLabelKey(k.toLowerCase())) out.push(invalid(at, k, msg));
+    }
     units += k.length + annotations[k]!.length;
   }
   // A UTF-16 unit is at most three UTF-8 bytes: only count bytes when it could matter.
   if (units * 3 <= TOTAL_ANNOTATION_SIZE_LIMIT) return;
   let total = 0;
   for (const k in annotations) total += utf8Length(k) + utf8Length(annotations[k]!);
-  if (total > TOTAL_ANNOTATION_SIZE_LIMIT) out.push(tooLong(at, TOTAL_ANNOTATION_SIZE_LIMIT));
+  if (total > TOTAL_ANNOTATION_SIZE_LIMIT) out.push(tooLong(parent.child(field), TOTAL_ANNOTATION_SIZE_LIMIT));
 }
 
 function validateOwnerReferences(refs: readonly OwnerReference[], at: FieldPath, out: FieldError[]): void {
@@ -306,11 +314,6 @@ function goTime(t: Time | undefined, pointer: boolean): string {
 
 function gracePeriod(m: ObjectMeta): bigint | undefined {
   return Object.hasOwn(m, "deletionGracePeriodSeconds") ? m.deletionGracePeriodSeconds : undefined;
-}
-
-function hasKeys(o: object): boolean {
-  for (const _ in o) return true;
-  return false;
 }
 
 const EMPTY_META: ObjectMeta = Object.freeze({

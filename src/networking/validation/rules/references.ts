@@ -5,13 +5,25 @@ import type { FieldPath } from "../../model/path.js";
 import { invalid, required, type FieldError } from "../field-error.js";
 import { isDns1123Subdomain, isPathSegmentName } from "./names.js";
 
+// Each check takes the parent path and the field's name, and builds the
+// field's path only when it reports an error: valid objects allocate none.
+
 /** A kind, resource or name that must be set and usable as a REST path segment. */
-export function validateRequiredSegment(value: string, at: FieldPath, out: FieldError[]): void {
-  if (value === "") out.push(required(at));
-  else for (const m of isPathSegmentName(value)) out.push(invalid(at, value, m));
+export function validateRequiredSegment(value: string, parent: FieldPath, field: string, out: FieldError[]): void {
+  if (value === "") {
+    out.push(required(parent.child(field)));
+    return;
+  }
+  const msgs = isPathSegmentName(value);
+  if (msgs.length === 0) return;
+  const at = parent.child(field);
+  for (const m of msgs) out.push(invalid(at, value, m));
 }
 
 /** An API group, checked when present: a DNS-1123 subdomain ("" fails). */
-export function validateApiGroup(value: string, at: FieldPath, out: FieldError[]): void {
-  for (const m of isDns1123Subdomain(value)) out.push(invalid(at, value, m));
+export function validateApiGroup(value: string, parent: FieldPath, field: string, out: FieldError[]): void {
+  const msgs = isDns1123Subdomain(value);
+  if (msgs.length === 0) return;
+  const at = parent.child(field);
+  for (const m of msgs) out.push(invalid(at, value, m));
 }

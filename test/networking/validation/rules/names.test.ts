@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   isDns1123Label,
   isDns1123Subdomain,
+  isDomainPrefixedPath,
   isLabelKey,
   isLabelValue,
   isValidPortName,
@@ -55,7 +56,7 @@ describe("hand-written matchers agree with upstream's regexes", () => {
       [R.WILDCARD, oracle.wildcard],
       [R.LABEL_KEY, oracle.labelName],
       [R.LABEL_VALUE, oracle.labelValue],
-      [R.LABEL_KEY_WHOLE, new RegExp(`^(${DNS_SUBDOMAIN}/)?${LABEL_NAME}$`)],
+      [R.LABEL_KEY_PREFIXED, new RegExp(`^${DNS_SUBDOMAIN}/${LABEL_NAME}$`)],
     ];
     fc.assert(
       fc.property(nameish, (s) => {
@@ -69,6 +70,8 @@ describe("hand-written matchers agree with upstream's regexes", () => {
     fc.assert(
       fc.property(nameish, (s) => {
         expect(matchers.dns1123SubdomainLoop(s)).toBe(oracle.dns1123Subdomain.test(s));
+        expect(matchers.dns1123LabelLoop(s)).toBe(oracle.dns1123Label.test(s));
+        expect(matchers.dns1035LabelLoop(s)).toBe(oracle.dns1035Label.test(s));
         expect(matchers.labelNameLoop(s)).toBe(oracle.labelName.test(s));
       }),
       { numRuns: RUNS },
@@ -99,6 +102,44 @@ describe("hand-written matchers agree with upstream's regexes", () => {
       }),
       { numRuns: RUNS },
     );
+  });
+});
+
+describe("the domain-prefixed path fast check", () => {
+  // Upstream's definition: split at the first "/", a DNS-1123 subdomain of at
+  // most 253 bytes before it, and a non-empty path of its characters after.
+  const upstreamValid = (v: string): boolean => {
+    const slash = v.indexOf("/");
+    if (slash <= 0 || slash === v.length - 1) return false;
+    const host = v.slice(0, slash);
+    const path = v.slice(slash + 1);
+    return (
+      utf8Length(host) <= 253 && oracle.dns1123Subdomain.test(host) && /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/.test(path)
+    );
+  };
+  const pathish = fc.string({ unit: fc.constantFrom(..."a9Z-._/~%!$&'()*+,;=: é#?@".split("")), maxLength: 20 });
+  const longHost = fc.integer({ min: 250, max: 256 }).map((n) => "a.".repeat(n).slice(0, n).replace(/\.$/, "b"));
+  const value = fc.oneof(
+    nameish,
+    fc.tuple(nameish, pathish).map(([h, p]) => `${h}/${p}`),
+    fc.tuple(longHost, pathish).map(([h, p]) => `${h}/${p}`),
+  );
+
+  it("agrees with upstream's split-then-check definition, and with the message list", () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(matchers.domainPrefixedPath(v)).toBe(upstreamValid(v));
+        expect(isDomainPrefixedPath(v).length === 0).toBe(upstreamValid(v));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("edge cases", () => {
+    for (const v of ["a/b", "example.com/ingress-controller", "a/b/c", "a//", "a/b?", "/a", "a/", "A/b", "a.-b/c"])
+      expect(matchers.domainPrefixedPath(v), v).toBe(upstreamValid(v));
+    expect(matchers.domainPrefixedPath(`${"a".repeat(253)}/x`)).toBe(true);
+    expect(matchers.domainPrefixedPath(`${"a".repeat(254)}/x`)).toBe(false);
   });
 });
 
