@@ -38,12 +38,21 @@ export const binEmitter: Emitter = {
       decoder: f.import("BinDecoder", `./${BIN_RUNTIME}.js`, true),
       encoder: f.import("BinEncoder", `./${BIN_RUNTIME}.js`, true),
       fields: f.import("BinFields", `./${BIN_RUNTIME}.js`, true),
+      codec: f.import("BinCodec", `./${BIN_RUNTIME}.js`, true),
     };
     const pointerScalars = messages.some((m) =>
       shapeOf(m).wireOrder.some((fs) => fs.pointer && fs.field.fieldKind === "scalar"),
     );
     if (pointerScalars) f.print("const own = Object.prototype.hasOwnProperty;");
     for (const desc of messages) emitMessage(f, file, desc, shapeOf(desc), rt);
+    f.print();
+    f.print(f.jsDoc("Every message of this file with its binary codec, by type name."));
+    f.print(f.export("const", "binCodecs"), ": { readonly [typeName: string]: ", rt.codec, " } = {");
+    for (const desc of messages) {
+      const n = desc.name;
+      f.print(`  ${JSON.stringify(desc.typeName)}: { create: new${n}, decode: decode${n}, encode: encode${n} },`);
+    }
+    f.print("};");
   },
 };
 
@@ -51,6 +60,7 @@ interface RuntimeTypes {
   readonly decoder: ImportSymbol;
   readonly encoder: ImportSymbol;
   readonly fields: ImportSymbol;
+  readonly codec: ImportSymbol;
 }
 
 function allMessages(messages: readonly DescMessage[]): DescMessage[] {
@@ -330,6 +340,16 @@ import type { Message } from "@bufbuild/protobuf";
 
 /** Known fields by number: [proto name, wire type, error path segment]. */
 export type BinFields = { readonly [no: number]: readonly [string, number, string] };
+
+/** One message type's generated functions. */
+export interface BinCodec {
+  /** An empty message, exactly as protobuf-es create() makes it. */
+  create(): Message;
+  /** Reads fields from the reader's position to \`end\` into \`m\` (a repeated singular message merges). */
+  decode(st: BinDecoder, m: Message, end: number): Message;
+  /** Writes the message body (no tag, no length). */
+  encode(w: BinEncoder, m: Message): void;
+}
 
 /** A reader positioned in one input; every method checks what Go checks and says where. */
 export interface BinDecoder {

@@ -12,6 +12,16 @@ import type { Message } from "@bufbuild/protobuf";
 /** Known fields by number: [proto name, wire type, error path segment]. */
 export type BinFields = { readonly [no: number]: readonly [string, number, string] };
 
+/** One message type's generated functions. */
+export interface BinCodec {
+  /** An empty message, exactly as protobuf-es create() makes it. */
+  create(): Message;
+  /** Reads fields from the reader's position to `end` into `m` (a repeated singular message merges). */
+  decode(st: BinDecoder, m: Message, end: number): Message;
+  /** Writes the message body (no tag, no length). */
+  encode(w: BinEncoder, m: Message): void;
+}
+
 /** A reader positioned in one input; every method checks what Go checks and says where. */
 export interface BinDecoder {
   readonly bytes: Uint8Array;

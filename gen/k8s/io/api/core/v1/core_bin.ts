@@ -7,7 +7,7 @@
 import type { TypedLocalObjectReference } from "./core_pb.js";
 import { TypedLocalObjectReferenceSchema } from "./core_pb.js";
 import { create } from "@bufbuild/protobuf";
-import type { BinDecoder, BinEncoder, BinFields } from "../../../../../clusterwire/bin_runtime.js";
+import type { BinCodec, BinDecoder, BinEncoder, BinFields } from "../../../../../clusterwire/bin_runtime.js";
 
 const own = Object.prototype.hasOwnProperty;
 
@@ -100,3 +100,10 @@ export function encodeTypedLocalObjectReference(w: BinEncoder, m: TypedLocalObje
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
+
+/**
+ * Every message of this file with its binary codec, by type name.
+ */
+export const binCodecs: { readonly [typeName: string]: BinCodec } = {
+  "k8s.io.api.core.v1.TypedLocalObjectReference": { create: newTypedLocalObjectReference, decode: decodeTypedLocalObjectReference, encode: encodeTypedLocalObjectReference },
+};

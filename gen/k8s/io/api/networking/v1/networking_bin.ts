@@ -13,7 +13,7 @@ import type { HTTPIngressPath, HTTPIngressRuleValue, Ingress, IngressBackend, In
 import { HTTPIngressPathSchema, HTTPIngressRuleValueSchema, IngressBackendSchema, IngressClassListSchema, IngressClassParametersReferenceSchema, IngressClassSchema, IngressClassSpecSchema, IngressListSchema, IngressLoadBalancerIngressSchema, IngressLoadBalancerStatusSchema, IngressPortStatusSchema, IngressRuleSchema, IngressRuleValueSchema, IngressSchema, IngressServiceBackendSchema, IngressSpecSchema, IngressStatusSchema, IngressTLSSchema, IPAddressListSchema, IPAddressSchema, IPAddressSpecSchema, IPBlockSchema, NetworkPolicyEgressRuleSchema, NetworkPolicyIngressRuleSchema, NetworkPolicyListSchema, NetworkPolicyPeerSchema, NetworkPolicyPortSchema, NetworkPolicySchema, NetworkPolicySpecSchema, ParentReferenceSchema, ServiceBackendPortSchema, ServiceCIDRListSchema, ServiceCIDRSchema, ServiceCIDRSpecSchema, ServiceCIDRStatusSchema } from "./networking_pb.js";
 import { create } from "@bufbuild/protobuf";
 import { decodeCondition, decodeLabelSelector, decodeListMeta, decodeObjectMeta, encodeCondition, encodeLabelSelector, encodeListMeta, encodeObjectMeta, newCondition, newLabelSelector, newListMeta, newObjectMeta, zeroLabelSelector, zeroListMeta, zeroObjectMeta } from "../../../apimachinery/pkg/apis/meta/v1/meta_bin.js";
-import type { BinDecoder, BinEncoder, BinFields } from "../../../../../clusterwire/bin_runtime.js";
+import type { BinCodec, BinDecoder, BinEncoder, BinFields } from "../../../../../clusterwire/bin_runtime.js";
 import type { Condition, LabelSelector, ListMeta, ObjectMeta } from "../../../apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { decodeTypedLocalObjectReference, encodeTypedLocalObjectReference, newTypedLocalObjectReference } from "../../core/v1/core_bin.js";
 import type { TypedLocalObjectReference } from "../../core/v1/core_pb.js";
@@ -3640,3 +3640,44 @@ export function encodeServiceCIDRStatus(w: BinEncoder, m: ServiceCIDRStatus): vo
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
+
+/**
+ * Every message of this file with its binary codec, by type name.
+ */
+export const binCodecs: { readonly [typeName: string]: BinCodec } = {
+  "k8s.io.api.networking.v1.Ingress": { create: newIngress, decode: decodeIngress, encode: encodeIngress },
+  "k8s.io.api.networking.v1.IngressList": { create: newIngressList, decode: decodeIngressList, encode: encodeIngressList },
+  "k8s.io.api.networking.v1.IngressSpec": { create: newIngressSpec, decode: decodeIngressSpec, encode: encodeIngressSpec },
+  "k8s.io.api.networking.v1.IngressStatus": { create: newIngressStatus, decode: decodeIngressStatus, encode: encodeIngressStatus },
+  "k8s.io.api.networking.v1.IngressLoadBalancerStatus": { create: newIngressLoadBalancerStatus, decode: decodeIngressLoadBalancerStatus, encode: encodeIngressLoadBalancerStatus },
+  "k8s.io.api.networking.v1.IngressLoadBalancerIngress": { create: newIngressLoadBalancerIngress, decode: decodeIngressLoadBalancerIngress, encode: encodeIngressLoadBalancerIngress },
+  "k8s.io.api.networking.v1.IngressPortStatus": { create: newIngressPortStatus, decode: decodeIngressPortStatus, encode: encodeIngressPortStatus },
+  "k8s.io.api.networking.v1.IngressRule": { create: newIngressRule, decode: decodeIngressRule, encode: encodeIngressRule },
+  "k8s.io.api.networking.v1.IngressRuleValue": { create: newIngressRuleValue, decode: decodeIngressRuleValue, encode: encodeIngressRuleValue },
+  "k8s.io.api.networking.v1.HTTPIngressRuleValue": { create: newHTTPIngressRuleValue, decode: decodeHTTPIngressRuleValue, encode: encodeHTTPIngressRuleValue },
+  "k8s.io.api.networking.v1.HTTPIngressPath": { create: newHTTPIngressPath, decode: decodeHTTPIngressPath, encode: encodeHTTPIngressPath },
+  "k8s.io.api.networking.v1.IngressBackend": { create: newIngressBackend, decode: decodeIngressBackend, encode: encodeIngressBackend },
+  "k8s.io.api.networking.v1.IngressServiceBackend": { create: newIngressServiceBackend, decode: decodeIngressServiceBackend, encode: encodeIngressServiceBackend },
+  "k8s.io.api.networking.v1.ServiceBackendPort": { create: newServiceBackendPort, decode: decodeServiceBackendPort, encode: encodeServiceBackendPort },
+  "k8s.io.api.networking.v1.IngressTLS": { create: newIngressTLS, decode: decodeIngressTLS, encode: encodeIngressTLS },
+  "k8s.io.api.networking.v1.IngressClass": { create: newIngressClass, decode: decodeIngressClass, encode: encodeIngressClass },
+  "k8s.io.api.networking.v1.IngressClassList": { create: newIngressClassList, decode: decodeIngressClassList, encode: encodeIngressClassList },
+  "k8s.io.api.networking.v1.IngressClassSpec": { create: newIngressClassSpec, decode: decodeIngressClassSpec, encode: encodeIngressClassSpec },
+  "k8s.io.api.networking.v1.IngressClassParametersReference": { create: newIngressClassParametersReference, decode: decodeIngressClassParametersReference, encode: encodeIngressClassParametersReference },
+  "k8s.io.api.networking.v1.NetworkPolicy": { create: newNetworkPolicy, decode: decodeNetworkPolicy, encode: encodeNetworkPolicy },
+  "k8s.io.api.networking.v1.NetworkPolicyList": { create: newNetworkPolicyList, decode: decodeNetworkPolicyList, encode: encodeNetworkPolicyList },
+  "k8s.io.api.networking.v1.NetworkPolicySpec": { create: newNetworkPolicySpec, decode: decodeNetworkPolicySpec, encode: encodeNetworkPolicySpec },
+  "k8s.io.api.networking.v1.NetworkPolicyIngressRule": { create: newNetworkPolicyIngressRule, decode: decodeNetworkPolicyIngressRule, encode: encodeNetworkPolicyIngressRule },
+  "k8s.io.api.networking.v1.NetworkPolicyEgressRule": { create: newNetworkPolicyEgressRule, decode: decodeNetworkPolicyEgressRule, encode: encodeNetworkPolicyEgressRule },
+  "k8s.io.api.networking.v1.NetworkPolicyPeer": { create: newNetworkPolicyPeer, decode: decodeNetworkPolicyPeer, encode: encodeNetworkPolicyPeer },
+  "k8s.io.api.networking.v1.NetworkPolicyPort": { create: newNetworkPolicyPort, decode: decodeNetworkPolicyPort, encode: encodeNetworkPolicyPort },
+  "k8s.io.api.networking.v1.IPBlock": { create: newIPBlock, decode: decodeIPBlock, encode: encodeIPBlock },
+  "k8s.io.api.networking.v1.IPAddress": { create: newIPAddress, decode: decodeIPAddress, encode: encodeIPAddress },
+  "k8s.io.api.networking.v1.IPAddressList": { create: newIPAddressList, decode: decodeIPAddressList, encode: encodeIPAddressList },
+  "k8s.io.api.networking.v1.IPAddressSpec": { create: newIPAddressSpec, decode: decodeIPAddressSpec, encode: encodeIPAddressSpec },
+  "k8s.io.api.networking.v1.ParentReference": { create: newParentReference, decode: decodeParentReference, encode: encodeParentReference },
+  "k8s.io.api.networking.v1.ServiceCIDR": { create: newServiceCIDR, decode: decodeServiceCIDR, encode: encodeServiceCIDR },
+  "k8s.io.api.networking.v1.ServiceCIDRList": { create: newServiceCIDRList, decode: decodeServiceCIDRList, encode: encodeServiceCIDRList },
+  "k8s.io.api.networking.v1.ServiceCIDRSpec": { create: newServiceCIDRSpec, decode: decodeServiceCIDRSpec, encode: encodeServiceCIDRSpec },
+  "k8s.io.api.networking.v1.ServiceCIDRStatus": { create: newServiceCIDRStatus, decode: decodeServiceCIDRStatus, encode: encodeServiceCIDRStatus },
+};

@@ -9,7 +9,7 @@
 import type { RawExtension, TypeMeta, Unknown } from "./runtime_pb.js";
 import { RawExtensionSchema, TypeMetaSchema, UnknownSchema } from "./runtime_pb.js";
 import { create } from "@bufbuild/protobuf";
-import type { BinDecoder, BinEncoder, BinFields } from "../../../../../clusterwire/bin_runtime.js";
+import type { BinCodec, BinDecoder, BinEncoder, BinFields } from "../../../../../clusterwire/bin_runtime.js";
 
 const own = Object.prototype.hasOwnProperty;
 
@@ -272,3 +272,12 @@ export function encodeRawExtension(w: BinEncoder, m: RawExtension): void {
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
+
+/**
+ * Every message of this file with its binary codec, by type name.
+ */
+export const binCodecs: { readonly [typeName: string]: BinCodec } = {
+  "k8s.io.apimachinery.pkg.runtime.TypeMeta": { create: newTypeMeta, decode: decodeTypeMeta, encode: encodeTypeMeta },
+  "k8s.io.apimachinery.pkg.runtime.Unknown": { create: newUnknown, decode: decodeUnknown, encode: encodeUnknown },
+  "k8s.io.apimachinery.pkg.runtime.RawExtension": { create: newRawExtension, decode: decodeRawExtension, encode: encodeRawExtension },
+};

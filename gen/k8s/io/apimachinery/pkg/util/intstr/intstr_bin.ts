@@ -7,7 +7,7 @@
 import type { IntOrString } from "./intstr_pb.js";
 import { IntOrStringSchema } from "./intstr_pb.js";
 import { create } from "@bufbuild/protobuf";
-import type { BinDecoder, BinEncoder, BinFields } from "../../../../../../clusterwire/bin_runtime.js";
+import type { BinCodec, BinDecoder, BinEncoder, BinFields } from "../../../../../../clusterwire/bin_runtime.js";
 
 
 function IntOrString$(this: Record<string, unknown>): void {
@@ -99,3 +99,10 @@ export function encodeIntOrString(w: BinEncoder, m: IntOrString): void {
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
+
+/**
+ * Every message of this file with its binary codec, by type name.
+ */
+export const binCodecs: { readonly [typeName: string]: BinCodec } = {
+  "k8s.io.apimachinery.pkg.util.intstr.IntOrString": { create: newIntOrString, decode: decodeIntOrString, encode: encodeIntOrString },
+};

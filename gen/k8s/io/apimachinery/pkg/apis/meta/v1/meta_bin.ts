@@ -9,7 +9,7 @@
 import type { Condition, FieldsV1, LabelSelector, LabelSelectorRequirement, ListMeta, ManagedFieldsEntry, ObjectMeta, OwnerReference, ShardInfo, Status, StatusCause, StatusDetails, Time, WatchEvent } from "./meta_pb.js";
 import { ConditionSchema, FieldsV1Schema, LabelSelectorRequirementSchema, LabelSelectorSchema, ListMetaSchema, ManagedFieldsEntrySchema, ObjectMetaSchema, OwnerReferenceSchema, ShardInfoSchema, StatusCauseSchema, StatusDetailsSchema, StatusSchema, TimeSchema, WatchEventSchema } from "./meta_pb.js";
 import { create } from "@bufbuild/protobuf";
-import type { BinDecoder, BinEncoder, BinFields } from "../../../../../../../clusterwire/bin_runtime.js";
+import type { BinCodec, BinDecoder, BinEncoder, BinFields } from "../../../../../../../clusterwire/bin_runtime.js";
 import { decodeRawExtension, encodeRawExtension, newRawExtension, zeroRawExtension } from "../../../runtime/runtime_bin.js";
 import type { RawExtension } from "../../../runtime/runtime_pb.js";
 
@@ -1747,3 +1747,23 @@ export function encodeStatusCause(w: BinEncoder, m: StatusCause): void {
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
+
+/**
+ * Every message of this file with its binary codec, by type name.
+ */
+export const binCodecs: { readonly [typeName: string]: BinCodec } = {
+  "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta": { create: newObjectMeta, decode: decodeObjectMeta, encode: encodeObjectMeta },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta": { create: newListMeta, decode: decodeListMeta, encode: encodeListMeta },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo": { create: newShardInfo, decode: decodeShardInfo, encode: encodeShardInfo },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector": { create: newLabelSelector, decode: decodeLabelSelector, encode: encodeLabelSelector },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement": { create: newLabelSelectorRequirement, decode: decodeLabelSelectorRequirement, encode: encodeLabelSelectorRequirement },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.Time": { create: newTime, decode: decodeTime, encode: encodeTime },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference": { create: newOwnerReference, decode: decodeOwnerReference, encode: encodeOwnerReference },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry": { create: newManagedFieldsEntry, decode: decodeManagedFieldsEntry, encode: encodeManagedFieldsEntry },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1": { create: newFieldsV1, decode: decodeFieldsV1, encode: encodeFieldsV1 },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.Condition": { create: newCondition, decode: decodeCondition, encode: encodeCondition },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent": { create: newWatchEvent, decode: decodeWatchEvent, encode: encodeWatchEvent },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.Status": { create: newStatus, decode: decodeStatus, encode: encodeStatus },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails": { create: newStatusDetails, decode: decodeStatusDetails, encode: encodeStatusDetails },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause": { create: newStatusCause, decode: decodeStatusCause, encode: encodeStatusCause },
+};
