@@ -1,9 +1,9 @@
-import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import { WireType } from "@bufbuild/protobuf/wire";
 import { PROTOBUF_MEDIA_TYPE } from "../model/constants.js";
 import { DecodeError } from "../model/errors.js";
 import { describeType } from "../model/kind-names.js";
 import { groupDepthLimit, toDecodeError, type BinaryDecodeOptions } from "./from-binary.js";
-import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
+import { Failure, WireReader, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 
 /** The 4 bytes that start every Kubernetes protobuf object: "k8s" and the encoding style 0. */
 export const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
@@ -36,7 +36,7 @@ export function readEnvelope(bytes: Uint8Array, options: BinaryDecodeOptions = {
   if (bytes.length === MAGIC.length)
     throw new DecodeError("protobuf", "empty body after the k8s\\0 prefix", { offset: MAGIC.length });
 
-  const r = new BinaryReader(bytes);
+  const r = new WireReader(bytes);
   r.pos = MAGIC.length;
   const state = { fieldStart: r.pos };
   let apiVersion = "";

@@ -1,5 +1,5 @@
 import { create, ScalarType, type Message } from "@bufbuild/protobuf";
-import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import { WireType } from "@bufbuild/protobuf/wire";
 import { DecodeError } from "../model/errors.js";
 import { renderPath } from "../model/path.js";
 import { setOwn } from "../model/set-own.js";
@@ -9,6 +9,7 @@ import type { AnyMessage, FieldPlan, Plan } from "./plan.js";
 import {
   Failure,
   WIRE_NAMES,
+  WireReader,
   copyBytes,
   readBool,
   readInt32,
@@ -56,7 +57,7 @@ export class DecodeState implements BinDecoder {
   /** Start of the field being read, for errors the wire reader raises itself. */
   fieldStart: number;
   constructor(
-    readonly reader: BinaryReader,
+    readonly reader: WireReader,
     readonly bytes: Uint8Array,
     readonly maxDepth: number,
     start: number,
@@ -70,7 +71,7 @@ export class DecodeState implements BinDecoder {
     return readLength(this, end);
   }
   string(end: number): string {
-    return readString(this, end);
+    return readStringAt(this.reader, this.bytes, end, end === this.bytes.length ? "input" : "enclosing message");
   }
   bytesValue(end: number): Uint8Array {
     return readScalar(this, ScalarType.BYTES, end) as Uint8Array;
@@ -112,7 +113,7 @@ export class DecodeState implements BinDecoder {
 
 /** A decoding state positioned at `start` of `bytes`. */
 export function decodeState(bytes: Uint8Array, start: number, options: BinaryDecodeOptions): DecodeState {
-  const reader = new BinaryReader(bytes);
+  const reader = new WireReader(bytes);
   reader.pos = start;
   return new DecodeState(reader, bytes, groupDepthLimit(options), start);
 }
