@@ -160,7 +160,7 @@ export function readString(r: WireReader, bytes: Uint8Array, end: number, what: 
     const stop = at + 1 + first;
     if (stop <= end) {
       r.pos = stop;
-      return shortAscii(bytes, at + 1, stop) ?? readUtf8(bytes, at + 1, stop, at);
+      return readUtf8(bytes, at + 1, stop, at);
     }
   }
   const stop = readLength(r, bytes, end, what);
@@ -276,7 +276,7 @@ export function skipValue(
 
 /** A protobuf string field's bytes as a string; invalid UTF-8 fails at `at`. */
 export function readUtf8(bytes: Uint8Array, start: number, stop: number, at: number): string {
-  const s = utf8OrUndefined(bytes, start, stop);
+  const s = shortAscii(bytes, start, stop) ?? utf8OrUndefined(bytes, start, stop);
   if (s === undefined) throw new Failure(at, "string field is not valid UTF-8");
   return s;
 }
