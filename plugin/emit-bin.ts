@@ -126,7 +126,7 @@ const READ: Partial<Record<ScalarType, string>> = {
 };
 const WRITE: Partial<Record<ScalarType, string>> = {
   [ScalarType.STRING]: "str",
-  [ScalarType.BYTES]: "bytes",
+  [ScalarType.BYTES]: "bytesField",
   [ScalarType.INT32]: "i32",
   [ScalarType.INT64]: "i64",
   [ScalarType.BOOL]: "bool",
@@ -282,13 +282,13 @@ function emitMessage(f: GeneratedFile, here: DescFile, desc: DescMessage, shape:
           f.print("    if (v === undefined) {");
           if (!fs.pointer) {
             // A non-pointer struct is always written; if absent, as Go's zero struct.
-            f.print(`      w.fork(${tag});`);
+            f.print(`      w.forkField(${tag});`);
             f.print("      ", child(fs, "encode"), "(w, ", child(fs, "new"), "());");
             f.print("      w.join();");
           }
           f.print("    } else {");
           f.print("      w.message(v);");
-          f.print(`      w.fork(${tag});`);
+          f.print(`      w.forkField(${tag});`);
           f.print("      ", child(fs, "encode"), "(w, v as ", f.importShape(field.message as DescMessage), ");");
           f.print("      w.join();");
           f.print("    }");
@@ -302,7 +302,7 @@ function emitMessage(f: GeneratedFile, here: DescFile, desc: DescMessage, shape:
           f.print("      try {");
           if (field.listKind === "message") {
             f.print("        w.message(x);");
-            f.print(`        w.fork(${tag});`);
+            f.print(`        w.forkField(${tag});`);
             f.print("        ", child(fs, "encode"), "(w, x as ", f.importShape(field.message), ");");
             f.print("        w.join();");
           } else {
@@ -382,7 +382,7 @@ export interface BinEncoder {
   /** Whether unknown fields are written back. */
   readonly keep: boolean;
   str(tag: number, v: unknown): void;
-  bytes(tag: number, v: unknown): void;
+  bytesField(tag: number, v: unknown): void;
   nonEmptyBytes(tag: number, v: unknown): void;
   i32(tag: number, v: unknown): void;
   i64(tag: number, v: unknown): void;
@@ -391,8 +391,8 @@ export interface BinEncoder {
   /** Throws unless \`v\` can be a message / a list. */
   message(v: unknown): void;
   list(v: unknown): void;
-  /** Starts / ends a length-delimited submessage. */
-  fork(tag: number): void;
+  /** Starts a length-delimited submessage field; join() ends it. */
+  forkField(tag: number): void;
   join(): void;
   /** A meta.v1.Time, as Go writes it. */
   time(m: Message): void;

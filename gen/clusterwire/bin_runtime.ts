@@ -53,7 +53,7 @@ export interface BinEncoder {
   /** Whether unknown fields are written back. */
   readonly keep: boolean;
   str(tag: number, v: unknown): void;
-  bytes(tag: number, v: unknown): void;
+  bytesField(tag: number, v: unknown): void;
   nonEmptyBytes(tag: number, v: unknown): void;
   i32(tag: number, v: unknown): void;
   i64(tag: number, v: unknown): void;
@@ -62,8 +62,8 @@ export interface BinEncoder {
   /** Throws unless `v` can be a message / a list. */
   message(v: unknown): void;
   list(v: unknown): void;
-  /** Starts / ends a length-delimited submessage. */
-  fork(tag: number): void;
+  /** Starts a length-delimited submessage field; join() ends it. */
+  forkField(tag: number): void;
   join(): void;
   /** A meta.v1.Time, as Go writes it. */
   time(m: Message): void;

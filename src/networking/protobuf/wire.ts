@@ -310,3 +310,152 @@ export function wireReason(e: unknown): string | undefined {
   if (e.message === "invalid varint") return "bad varint: more than 10 bytes";
   return undefined;
 }
+
+const utf8Encoder = new TextEncoder();
+const TWO_32 = 0x100000000;
+
+/**
+ * A growable output buffer with the varint, string and submessage writes the
+ * generated encoders use. Its bytes equal @bufbuild/protobuf's BinaryWriter's
+ * for the same calls (the generic encoder, which still writes with
+ * BinaryWriter, is the oracle the tests hold the generated encoders to).
+ * Hand-written for speed (measured): the writer is reused across objects,
+ * tags are precomputed varints, and ASCII strings are copied without a
+ * TextEncoder call.
+ */
+export class WireWriter {
+  buf: Uint8Array = new Uint8Array(512);
+  pos = 0;
+  private readonly forks: number[] = [];
+
+  /** Forgets what was written (also after a failed write). */
+  reset(): void {
+    this.pos = 0;
+    this.forks.length = 0;
+  }
+
+  /** A copy of the bytes written. */
+  finish(): Uint8Array {
+    return this.buf.slice(0, this.pos);
+  }
+
+  /** Makes room for `n` more bytes and returns the buffer. */
+  room(n: number): Uint8Array {
+    const need = this.pos + n;
+    if (need > this.buf.length) {
+      let size = this.buf.length * 2;
+      while (size < need) size *= 2;
+      const bigger = new Uint8Array(size);
+      bigger.set(this.buf.subarray(0, this.pos));
+      this.buf = bigger;
+    }
+    return this.buf;
+  }
+
+  /** An unsigned 32-bit varint (tags, lengths). */
+  varint32(value: number): void {
+    const buf = this.room(5);
+    let pos = this.pos;
+    let v = value >>> 0;
+    while (v > 127) {
+      buf[pos++] = (v % 128) | 128;
+      v >>>= 7;
+    }
+    buf[pos++] = v;
+    this.pos = pos;
+  }
+
+  /** An int32 varint: negative values sign-extended to 10 bytes, as Go writes them. */
+  int32(value: number): void {
+    if (value >= 0) {
+      this.varint32(value);
+      return;
+    }
+    this.varint64Parts(value >>> 0, 0xffffffff);
+  }
+
+  /** An int64 varint of a bigint in range. */
+  int64(value: bigint): void {
+    if (value >= 0n && value <= 0xffffffffn) {
+      this.varint32(Number(value));
+      return;
+    }
+    const u = BigInt.asUintN(64, value);
+    this.varint64Parts(Number(u & 0xffffffffn), Number(u >> 32n));
+  }
+
+  /** A 64-bit varint from its low and high 32 bits (unsigned). */
+  private varint64Parts(lo: number, hi: number): void {
+    const buf = this.room(10);
+    let pos = this.pos;
+    // 64 bits as a double would lose precision; shift through the two halves.
+    let low = lo;
+    let high = hi;
+    while (high > 0 || low > 127) {
+      buf[pos++] = (low % 128) | 128;
+      low = Math.floor(low / 128) + (high % 128) * (TWO_32 / 128);
+      high = Math.floor(high / 128);
+    }
+    buf[pos++] = low;
+    this.pos = pos;
+  }
+
+  /** A length-prefixed UTF-8 string (lone surrogates as U+FFFD, as TextEncoder writes them). */
+  string(value: string): void {
+    const n = value.length;
+    if (n < 128) {
+      const buf = this.room(n + 1);
+      let pos = this.pos + 1;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = value.charCodeAt(i);
+        if (c > 127) break;
+        buf[pos++] = c;
+      }
+      if (i === n) {
+        buf[this.pos] = n;
+        this.pos = pos;
+        return;
+      }
+    }
+    this.bytes(utf8Encoder.encode(value));
+  }
+
+  /** Length-prefixed bytes. */
+  bytes(value: Uint8Array): void {
+    this.varint32(value.byteLength);
+    this.raw(value);
+  }
+
+  /** Bytes as they are. */
+  raw(value: Uint8Array): void {
+    const buf = this.room(value.length);
+    buf.set(value, this.pos);
+    this.pos += value.length;
+  }
+
+  /** Starts a length-delimited value; one byte is kept for its length, which join() widens if needed. */
+  fork(): void {
+    this.room(1);
+    this.forks.push(this.pos);
+    this.pos++;
+  }
+
+  join(): void {
+    const at = this.forks.pop();
+    if (at === undefined) throw new Error("WireWriter: join() without fork()");
+    const len = this.pos - at - 1;
+    if (len < 128) {
+      this.buf[at] = len;
+      return;
+    }
+    let size = 1;
+    for (let v = len >>> 7; v > 0; v >>>= 7) size++;
+    this.room(size - 1);
+    this.buf.copyWithin(at + size, at + 1, this.pos);
+    const end = this.pos + size - 1;
+    this.pos = at;
+    this.varint32(len);
+    this.pos = end;
+  }
+}

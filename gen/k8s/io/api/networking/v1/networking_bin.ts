@@ -107,12 +107,12 @@ export function encodeIngress(w: BinEncoder, m: Ingress): void {
   try {
     v = m.metadata;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeObjectMeta(w, newObjectMeta());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeObjectMeta(w, v as ObjectMeta);
       w.join();
     }
@@ -122,12 +122,12 @@ export function encodeIngress(w: BinEncoder, m: Ingress): void {
   try {
     v = m.spec;
     if (v === undefined) {
-      w.fork(18);
+      w.forkField(18);
       encodeIngressSpec(w, newIngressSpec());
       w.join();
     } else {
       w.message(v);
-      w.fork(18);
+      w.forkField(18);
       encodeIngressSpec(w, v as IngressSpec);
       w.join();
     }
@@ -137,12 +137,12 @@ export function encodeIngress(w: BinEncoder, m: Ingress): void {
   try {
     v = m.status;
     if (v === undefined) {
-      w.fork(26);
+      w.forkField(26);
       encodeIngressStatus(w, newIngressStatus());
       w.join();
     } else {
       w.message(v);
-      w.fork(26);
+      w.forkField(26);
       encodeIngressStatus(w, v as IngressStatus);
       w.join();
     }
@@ -231,12 +231,12 @@ export function encodeIngressList(w: BinEncoder, m: IngressList): void {
   try {
     v = m.metadata;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeListMeta(w, newListMeta());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeListMeta(w, v as ListMeta);
       w.join();
     }
@@ -251,7 +251,7 @@ export function encodeIngressList(w: BinEncoder, m: IngressList): void {
       const x = list[j];
       try {
         w.message(x);
-        w.fork(18);
+        w.forkField(18);
         encodeIngress(w, x as Ingress);
         w.join();
       } catch (e) {
@@ -364,7 +364,7 @@ export function encodeIngressSpec(w: BinEncoder, m: IngressSpec): void {
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeIngressBackend(w, v as IngressBackend);
       w.join();
     }
@@ -379,7 +379,7 @@ export function encodeIngressSpec(w: BinEncoder, m: IngressSpec): void {
       const x = list[j];
       try {
         w.message(x);
-        w.fork(18);
+        w.forkField(18);
         encodeIngressTLS(w, x as IngressTLS);
         w.join();
       } catch (e) {
@@ -397,7 +397,7 @@ export function encodeIngressSpec(w: BinEncoder, m: IngressSpec): void {
       const x = list[j];
       try {
         w.message(x);
-        w.fork(26);
+        w.forkField(26);
         encodeIngressRule(w, x as IngressRule);
         w.join();
       } catch (e) {
@@ -480,12 +480,12 @@ export function encodeIngressStatus(w: BinEncoder, m: IngressStatus): void {
   try {
     v = m.loadBalancer;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeIngressLoadBalancerStatus(w, newIngressLoadBalancerStatus());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeIngressLoadBalancerStatus(w, v as IngressLoadBalancerStatus);
       w.join();
     }
@@ -569,7 +569,7 @@ export function encodeIngressLoadBalancerStatus(w: BinEncoder, m: IngressLoadBal
       const x = list[j];
       try {
         w.message(x);
-        w.fork(10);
+        w.forkField(10);
         encodeIngressLoadBalancerIngress(w, x as IngressLoadBalancerIngress);
         w.join();
       } catch (e) {
@@ -680,7 +680,7 @@ export function encodeIngressLoadBalancerIngress(w: BinEncoder, m: IngressLoadBa
       const x = list[j];
       try {
         w.message(x);
-        w.fork(34);
+        w.forkField(34);
         encodeIngressPortStatus(w, x as IngressPortStatus);
         w.join();
       } catch (e) {
@@ -860,12 +860,12 @@ export function encodeIngressRule(w: BinEncoder, m: IngressRule): void {
   try {
     v = m.ingressRuleValue;
     if (v === undefined) {
-      w.fork(18);
+      w.forkField(18);
       encodeIngressRuleValue(w, newIngressRuleValue());
       w.join();
     } else {
       w.message(v);
-      w.fork(18);
+      w.forkField(18);
       encodeIngressRuleValue(w, v as IngressRuleValue);
       w.join();
     }
@@ -940,7 +940,7 @@ export function encodeIngressRuleValue(w: BinEncoder, m: IngressRuleValue): void
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeHTTPIngressRuleValue(w, v as HTTPIngressRuleValue);
       w.join();
     }
@@ -1024,7 +1024,7 @@ export function encodeHTTPIngressRuleValue(w: BinEncoder, m: HTTPIngressRuleValu
       const x = list[j];
       try {
         w.message(x);
-        w.fork(10);
+        w.forkField(10);
         encodeHTTPIngressPath(w, x as HTTPIngressPath);
         w.join();
       } catch (e) {
@@ -1121,12 +1121,12 @@ export function encodeHTTPIngressPath(w: BinEncoder, m: HTTPIngressPath): void {
   try {
     v = m.backend;
     if (v === undefined) {
-      w.fork(18);
+      w.forkField(18);
       encodeIngressBackend(w, newIngressBackend());
       w.join();
     } else {
       w.message(v);
-      w.fork(18);
+      w.forkField(18);
       encodeIngressBackend(w, v as IngressBackend);
       w.join();
     }
@@ -1214,7 +1214,7 @@ export function encodeIngressBackend(w: BinEncoder, m: IngressBackend): void {
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(26);
+      w.forkField(26);
       encodeTypedLocalObjectReference(w, v as TypedLocalObjectReference);
       w.join();
     }
@@ -1226,7 +1226,7 @@ export function encodeIngressBackend(w: BinEncoder, m: IngressBackend): void {
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(34);
+      w.forkField(34);
       encodeIngressServiceBackend(w, v as IngressServiceBackend);
       w.join();
     }
@@ -1313,12 +1313,12 @@ export function encodeIngressServiceBackend(w: BinEncoder, m: IngressServiceBack
   try {
     v = m.port;
     if (v === undefined) {
-      w.fork(18);
+      w.forkField(18);
       encodeServiceBackendPort(w, newServiceBackendPort());
       w.join();
     } else {
       w.message(v);
-      w.fork(18);
+      w.forkField(18);
       encodeServiceBackendPort(w, v as ServiceBackendPort);
       w.join();
     }
@@ -1571,12 +1571,12 @@ export function encodeIngressClass(w: BinEncoder, m: IngressClass): void {
   try {
     v = m.metadata;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeObjectMeta(w, newObjectMeta());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeObjectMeta(w, v as ObjectMeta);
       w.join();
     }
@@ -1586,12 +1586,12 @@ export function encodeIngressClass(w: BinEncoder, m: IngressClass): void {
   try {
     v = m.spec;
     if (v === undefined) {
-      w.fork(18);
+      w.forkField(18);
       encodeIngressClassSpec(w, newIngressClassSpec());
       w.join();
     } else {
       w.message(v);
-      w.fork(18);
+      w.forkField(18);
       encodeIngressClassSpec(w, v as IngressClassSpec);
       w.join();
     }
@@ -1680,12 +1680,12 @@ export function encodeIngressClassList(w: BinEncoder, m: IngressClassList): void
   try {
     v = m.metadata;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeListMeta(w, newListMeta());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeListMeta(w, v as ListMeta);
       w.join();
     }
@@ -1700,7 +1700,7 @@ export function encodeIngressClassList(w: BinEncoder, m: IngressClassList): void
       const x = list[j];
       try {
         w.message(x);
-        w.fork(18);
+        w.forkField(18);
         encodeIngressClass(w, x as IngressClass);
         w.join();
       } catch (e) {
@@ -1790,7 +1790,7 @@ export function encodeIngressClassSpec(w: BinEncoder, m: IngressClassSpec): void
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(18);
+      w.forkField(18);
       encodeIngressClassParametersReference(w, v as IngressClassParametersReference);
       w.join();
     }
@@ -1989,12 +1989,12 @@ export function encodeNetworkPolicy(w: BinEncoder, m: NetworkPolicy): void {
   try {
     v = m.metadata;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeObjectMeta(w, newObjectMeta());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeObjectMeta(w, v as ObjectMeta);
       w.join();
     }
@@ -2004,12 +2004,12 @@ export function encodeNetworkPolicy(w: BinEncoder, m: NetworkPolicy): void {
   try {
     v = m.spec;
     if (v === undefined) {
-      w.fork(18);
+      w.forkField(18);
       encodeNetworkPolicySpec(w, newNetworkPolicySpec());
       w.join();
     } else {
       w.message(v);
-      w.fork(18);
+      w.forkField(18);
       encodeNetworkPolicySpec(w, v as NetworkPolicySpec);
       w.join();
     }
@@ -2098,12 +2098,12 @@ export function encodeNetworkPolicyList(w: BinEncoder, m: NetworkPolicyList): vo
   try {
     v = m.metadata;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeListMeta(w, newListMeta());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeListMeta(w, v as ListMeta);
       w.join();
     }
@@ -2118,7 +2118,7 @@ export function encodeNetworkPolicyList(w: BinEncoder, m: NetworkPolicyList): vo
       const x = list[j];
       try {
         w.message(x);
-        w.fork(18);
+        w.forkField(18);
         encodeNetworkPolicy(w, x as NetworkPolicy);
         w.join();
       } catch (e) {
@@ -2232,12 +2232,12 @@ export function encodeNetworkPolicySpec(w: BinEncoder, m: NetworkPolicySpec): vo
   try {
     v = m.podSelector;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeLabelSelector(w, newLabelSelector());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeLabelSelector(w, v as LabelSelector);
       w.join();
     }
@@ -2252,7 +2252,7 @@ export function encodeNetworkPolicySpec(w: BinEncoder, m: NetworkPolicySpec): vo
       const x = list[j];
       try {
         w.message(x);
-        w.fork(18);
+        w.forkField(18);
         encodeNetworkPolicyIngressRule(w, x as NetworkPolicyIngressRule);
         w.join();
       } catch (e) {
@@ -2270,7 +2270,7 @@ export function encodeNetworkPolicySpec(w: BinEncoder, m: NetworkPolicySpec): vo
       const x = list[j];
       try {
         w.message(x);
-        w.fork(26);
+        w.forkField(26);
         encodeNetworkPolicyEgressRule(w, x as NetworkPolicyEgressRule);
         w.join();
       } catch (e) {
@@ -2386,7 +2386,7 @@ export function encodeNetworkPolicyIngressRule(w: BinEncoder, m: NetworkPolicyIn
       const x = list[j];
       try {
         w.message(x);
-        w.fork(10);
+        w.forkField(10);
         encodeNetworkPolicyPort(w, x as NetworkPolicyPort);
         w.join();
       } catch (e) {
@@ -2404,7 +2404,7 @@ export function encodeNetworkPolicyIngressRule(w: BinEncoder, m: NetworkPolicyIn
       const x = list[j];
       try {
         w.message(x);
-        w.fork(18);
+        w.forkField(18);
         encodeNetworkPolicyPeer(w, x as NetworkPolicyPeer);
         w.join();
       } catch (e) {
@@ -2505,7 +2505,7 @@ export function encodeNetworkPolicyEgressRule(w: BinEncoder, m: NetworkPolicyEgr
       const x = list[j];
       try {
         w.message(x);
-        w.fork(10);
+        w.forkField(10);
         encodeNetworkPolicyPort(w, x as NetworkPolicyPort);
         w.join();
       } catch (e) {
@@ -2523,7 +2523,7 @@ export function encodeNetworkPolicyEgressRule(w: BinEncoder, m: NetworkPolicyEgr
       const x = list[j];
       try {
         w.message(x);
-        w.fork(18);
+        w.forkField(18);
         encodeNetworkPolicyPeer(w, x as NetworkPolicyPeer);
         w.join();
       } catch (e) {
@@ -2617,7 +2617,7 @@ export function encodeNetworkPolicyPeer(w: BinEncoder, m: NetworkPolicyPeer): vo
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeLabelSelector(w, v as LabelSelector);
       w.join();
     }
@@ -2629,7 +2629,7 @@ export function encodeNetworkPolicyPeer(w: BinEncoder, m: NetworkPolicyPeer): vo
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(18);
+      w.forkField(18);
       encodeLabelSelector(w, v as LabelSelector);
       w.join();
     }
@@ -2641,7 +2641,7 @@ export function encodeNetworkPolicyPeer(w: BinEncoder, m: NetworkPolicyPeer): vo
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(26);
+      w.forkField(26);
       encodeIPBlock(w, v as IPBlock);
       w.join();
     }
@@ -2735,7 +2735,7 @@ export function encodeNetworkPolicyPort(w: BinEncoder, m: NetworkPolicyPort): vo
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(18);
+      w.forkField(18);
       encodeIntOrString(w, v as IntOrString);
       w.join();
     }
@@ -2915,12 +2915,12 @@ export function encodeIPAddress(w: BinEncoder, m: IPAddress): void {
   try {
     v = m.metadata;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeObjectMeta(w, newObjectMeta());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeObjectMeta(w, v as ObjectMeta);
       w.join();
     }
@@ -2930,12 +2930,12 @@ export function encodeIPAddress(w: BinEncoder, m: IPAddress): void {
   try {
     v = m.spec;
     if (v === undefined) {
-      w.fork(18);
+      w.forkField(18);
       encodeIPAddressSpec(w, newIPAddressSpec());
       w.join();
     } else {
       w.message(v);
-      w.fork(18);
+      w.forkField(18);
       encodeIPAddressSpec(w, v as IPAddressSpec);
       w.join();
     }
@@ -3024,12 +3024,12 @@ export function encodeIPAddressList(w: BinEncoder, m: IPAddressList): void {
   try {
     v = m.metadata;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeListMeta(w, newListMeta());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeListMeta(w, v as ListMeta);
       w.join();
     }
@@ -3044,7 +3044,7 @@ export function encodeIPAddressList(w: BinEncoder, m: IPAddressList): void {
       const x = list[j];
       try {
         w.message(x);
-        w.fork(18);
+        w.forkField(18);
         encodeIPAddress(w, x as IPAddress);
         w.join();
       } catch (e) {
@@ -3122,7 +3122,7 @@ export function encodeIPAddressSpec(w: BinEncoder, m: IPAddressSpec): void {
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeParentReference(w, v as ParentReference);
       w.join();
     }
@@ -3319,12 +3319,12 @@ export function encodeServiceCIDR(w: BinEncoder, m: ServiceCIDR): void {
   try {
     v = m.metadata;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeObjectMeta(w, newObjectMeta());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeObjectMeta(w, v as ObjectMeta);
       w.join();
     }
@@ -3334,12 +3334,12 @@ export function encodeServiceCIDR(w: BinEncoder, m: ServiceCIDR): void {
   try {
     v = m.spec;
     if (v === undefined) {
-      w.fork(18);
+      w.forkField(18);
       encodeServiceCIDRSpec(w, newServiceCIDRSpec());
       w.join();
     } else {
       w.message(v);
-      w.fork(18);
+      w.forkField(18);
       encodeServiceCIDRSpec(w, v as ServiceCIDRSpec);
       w.join();
     }
@@ -3349,12 +3349,12 @@ export function encodeServiceCIDR(w: BinEncoder, m: ServiceCIDR): void {
   try {
     v = m.status;
     if (v === undefined) {
-      w.fork(26);
+      w.forkField(26);
       encodeServiceCIDRStatus(w, newServiceCIDRStatus());
       w.join();
     } else {
       w.message(v);
-      w.fork(26);
+      w.forkField(26);
       encodeServiceCIDRStatus(w, v as ServiceCIDRStatus);
       w.join();
     }
@@ -3443,12 +3443,12 @@ export function encodeServiceCIDRList(w: BinEncoder, m: ServiceCIDRList): void {
   try {
     v = m.metadata;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeListMeta(w, newListMeta());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeListMeta(w, v as ListMeta);
       w.join();
     }
@@ -3463,7 +3463,7 @@ export function encodeServiceCIDRList(w: BinEncoder, m: ServiceCIDRList): void {
       const x = list[j];
       try {
         w.message(x);
-        w.fork(18);
+        w.forkField(18);
         encodeServiceCIDR(w, x as ServiceCIDR);
         w.join();
       } catch (e) {
@@ -3628,7 +3628,7 @@ export function encodeServiceCIDRStatus(w: BinEncoder, m: ServiceCIDRStatus): vo
       const x = list[j];
       try {
         w.message(x);
-        w.fork(10);
+        w.forkField(10);
         encodeCondition(w, x as Condition);
         w.join();
       } catch (e) {

@@ -177,12 +177,12 @@ export function encodeUnknown(w: BinEncoder, m: Unknown): void {
   try {
     v = m.typeMeta;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeTypeMeta(w, newTypeMeta());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeTypeMeta(w, v as TypeMeta);
       w.join();
     }
@@ -190,7 +190,7 @@ export function encodeUnknown(w: BinEncoder, m: Unknown): void {
     throw w.inField(e, "typeMeta");
   }
   try {
-    if (own.call(m, "raw")) w.bytes(18, m.raw);
+    if (own.call(m, "raw")) w.bytesField(18, m.raw);
   } catch (e) {
     throw w.inField(e, "raw");
   }
@@ -266,7 +266,7 @@ export function decodeRawExtension(st: BinDecoder, m: RawExtension, end: number)
  */
 export function encodeRawExtension(w: BinEncoder, m: RawExtension): void {
   try {
-    if (own.call(m, "raw")) w.bytes(10, m.raw);
+    if (own.call(m, "raw")) w.bytesField(10, m.raw);
   } catch (e) {
     throw w.inField(e, "raw");
   }

@@ -231,12 +231,12 @@ export function encodeObjectMeta(w: BinEncoder, m: ObjectMeta): void {
   try {
     v = m.creationTimestamp;
     if (v === undefined) {
-      w.fork(66);
+      w.forkField(66);
       encodeTime(w, newTime());
       w.join();
     } else {
       w.message(v);
-      w.fork(66);
+      w.forkField(66);
       encodeTime(w, v as Time);
       w.join();
     }
@@ -248,7 +248,7 @@ export function encodeObjectMeta(w: BinEncoder, m: ObjectMeta): void {
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(74);
+      w.forkField(74);
       encodeTime(w, v as Time);
       w.join();
     }
@@ -278,7 +278,7 @@ export function encodeObjectMeta(w: BinEncoder, m: ObjectMeta): void {
       const x = list[j];
       try {
         w.message(x);
-        w.fork(106);
+        w.forkField(106);
         encodeOwnerReference(w, x as OwnerReference);
         w.join();
       } catch (e) {
@@ -311,7 +311,7 @@ export function encodeObjectMeta(w: BinEncoder, m: ObjectMeta): void {
       const x = list[j];
       try {
         w.message(x);
-        w.fork(138);
+        w.forkField(138);
         encodeManagedFieldsEntry(w, x as ManagedFieldsEntry);
         w.join();
       } catch (e) {
@@ -437,7 +437,7 @@ export function encodeListMeta(w: BinEncoder, m: ListMeta): void {
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(42);
+      w.forkField(42);
       encodeShardInfo(w, v as ShardInfo);
       w.join();
     }
@@ -600,7 +600,7 @@ export function encodeLabelSelector(w: BinEncoder, m: LabelSelector): void {
       const x = list[j];
       try {
         w.message(x);
-        w.fork(18);
+        w.forkField(18);
         encodeLabelSelectorRequirement(w, x as LabelSelectorRequirement);
         w.join();
       } catch (e) {
@@ -1033,7 +1033,7 @@ export function encodeManagedFieldsEntry(w: BinEncoder, m: ManagedFieldsEntry): 
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(34);
+      w.forkField(34);
       encodeTime(w, v as Time);
       w.join();
     }
@@ -1050,7 +1050,7 @@ export function encodeManagedFieldsEntry(w: BinEncoder, m: ManagedFieldsEntry): 
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(58);
+      w.forkField(58);
       encodeFieldsV1(w, v as FieldsV1);
       w.join();
     }
@@ -1246,12 +1246,12 @@ export function encodeCondition(w: BinEncoder, m: Condition): void {
   try {
     v = m.lastTransitionTime;
     if (v === undefined) {
-      w.fork(34);
+      w.forkField(34);
       encodeTime(w, newTime());
       w.join();
     } else {
       w.message(v);
-      w.fork(34);
+      w.forkField(34);
       encodeTime(w, v as Time);
       w.join();
     }
@@ -1348,12 +1348,12 @@ export function encodeWatchEvent(w: BinEncoder, m: WatchEvent): void {
   try {
     v = m.object;
     if (v === undefined) {
-      w.fork(18);
+      w.forkField(18);
       encodeRawExtension(w, newRawExtension());
       w.join();
     } else {
       w.message(v);
-      w.fork(18);
+      w.forkField(18);
       encodeRawExtension(w, v as RawExtension);
       w.join();
     }
@@ -1464,12 +1464,12 @@ export function encodeStatus(w: BinEncoder, m: Status): void {
   try {
     v = m.metadata;
     if (v === undefined) {
-      w.fork(10);
+      w.forkField(10);
       encodeListMeta(w, newListMeta());
       w.join();
     } else {
       w.message(v);
-      w.fork(10);
+      w.forkField(10);
       encodeListMeta(w, v as ListMeta);
       w.join();
     }
@@ -1496,7 +1496,7 @@ export function encodeStatus(w: BinEncoder, m: Status): void {
     if (v === undefined) {
     } else {
       w.message(v);
-      w.fork(42);
+      w.forkField(42);
       encodeStatusDetails(w, v as StatusDetails);
       w.join();
     }
@@ -1635,7 +1635,7 @@ export function encodeStatusDetails(w: BinEncoder, m: StatusDetails): void {
       const x = list[j];
       try {
         w.message(x);
-        w.fork(34);
+        w.forkField(34);
         encodeStatusCause(w, x as StatusCause);
         w.join();
       } catch (e) {
