@@ -266,8 +266,9 @@ function readMapEntry(state: DecodeState, map: Record<string, unknown>, end: num
   let key = "";
   let value = "";
   // Fast path for Go's layout, 0a <key> 12 <value>; anything else takes the loop.
+  // An empty entry (Go reads it as key "" and value "") must not look past its end.
   const b = state.bytes;
-  if (b[r.pos] === 0x0a) {
+  if (r.pos < stop && b[r.pos] === 0x0a) {
     r.pos++;
     key = readString(state, stop);
     if (r.pos < stop && b[r.pos] === 0x12) {
