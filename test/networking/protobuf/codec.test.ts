@@ -74,27 +74,53 @@ describe("generated vs generic decoder", () => {
     expect(Object.keys(meta)).toEqual(Object.keys(genMeta));
   });
 
+  // Byte flips, insertions and deletions: truncations, bad varints, wrong
+  // wire types, inserted unknown fields, lengths running past their message.
+  const arbEdits = fc.array(
+    fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "insert", "delete")),
+    { minLength: 1, maxLength: 6 },
+  );
+  function edit(pb: Uint8Array, edits: readonly (readonly [number, number, string])[]): Uint8Array {
+    const bytes = Array.from(pb);
+    for (const [pos, value, op] of edits) {
+      const i = pos % (bytes.length + 1);
+      if (op === "set" && i < bytes.length) bytes[i] = value;
+      else if (op === "insert") bytes.splice(i, 0, value);
+      else if (op === "delete" && i < bytes.length) bytes.splice(i, 1);
+    }
+    return Uint8Array.from(bytes);
+  }
+
   it("mutated fixtures: same value or same error (3000 runs)", () => {
     fc.assert(
-      fc.property(
-        fc.constantFrom(...fixtures.map((f) => f.pb)),
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "insert", "delete")), {
-          minLength: 1,
-          maxLength: 6,
-        }),
-        (pb, edits) => {
-          const bytes = Array.from(pb);
-          for (const [pos, value, op] of edits) {
-            const i = pos % (bytes.length + 1);
-            if (op === "set" && i < bytes.length) bytes[i] = value;
-            else if (op === "insert") bytes.splice(i, 0, value);
-            else if (op === "delete" && i < bytes.length) bytes.splice(i, 1);
-          }
-          const input = Uint8Array.from(bytes);
-          expect(run(input, true)).toEqual(run(input, false));
-        },
-      ),
+      fc.property(fc.constantFrom(...fixtures.map((f) => f.pb)), arbEdits, (pb, edits) => {
+        const input = edit(pb, edits);
+        expect(run(input, true)).toEqual(run(input, false));
+      }),
       { numRuns: 3000 },
+    );
+  });
+
+  /** Same prototypes and same own keys in the same order, all the way down. */
+  function expectSameShape(a: unknown, b: unknown, path = ""): void {
+    if (typeof a !== "object" || a === null) return;
+    expect(Object.getPrototypeOf(a), path).toBe(Object.getPrototypeOf(b));
+    expect(Object.keys(a), path).toEqual(Object.keys(b as object));
+    for (const k of Object.keys(a)) {
+      expectSameShape((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
+    }
+  }
+
+  it("generated objects, whole and mutated, decode identically (300 runs)", () => {
+    fc.assert(
+      fc.property(arbObject(), arbEdits, (o, edits) => {
+        const pb = codec(false).encode(o);
+        expect(run(pb, true)).toEqual(run(pb, false));
+        expectSameShape(codec(true).decode(pb), codec(false).decode(pb));
+        const input = edit(pb, edits);
+        expect(run(input, true)).toEqual(run(input, false));
+      }),
+      { numRuns: 300 },
     );
   });
 });
