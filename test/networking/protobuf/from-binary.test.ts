@@ -2,7 +2,15 @@
 // where (byte offset, path, line/column) and why, and nothing else is thrown.
 
 import { describe, expect, it } from "vitest";
-import { DecodeError, IngressSchema, MAGIC, create, decode, encode } from "../../../src/networking/index.js";
+import {
+  DecodeError,
+  IngressSchema,
+  MAGIC,
+  create,
+  decode,
+  encode,
+  type Ingress,
+} from "../../../src/networking/index.js";
 import { ld, varint } from "../../support/protobuf-wire.js";
 import { utf8, str, envelopeHead, envelope, NP } from "../../support/bad-input.js";
 import { hex } from "../../support/bytes.js";
@@ -156,7 +164,7 @@ describe("map entries", () => {
     const meta = [0x5a, 0x00, ...str(1, "abc")]; // labels: <empty entry>, name: "abc"
     const bytes = envelope("Ingress", ld(1, meta));
     for (const specialised of [true, false]) {
-      const obj = createCodec({ specialised }).decode(bytes);
+      const obj = createCodec({ specialised }).decode(bytes) as Ingress;
       expect(obj.metadata?.labels).toEqual({ "": "" });
       expect(obj.metadata?.name).toBe("abc");
     }
