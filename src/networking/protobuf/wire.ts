@@ -155,12 +155,15 @@ export function readLength(r: WireReader, bytes: Uint8Array, end: number, what =
  */
 export function readString(r: WireReader, bytes: Uint8Array, end: number, what: string): string {
   const at = r.pos;
-  const first = bytes[at];
-  if (first !== undefined && first < 0x80) {
-    const stop = at + 1 + first;
+  const n = bytes[at];
+  // A short string (one length byte) is looked up here rather than in a
+  // callee: the decoders' commonest read.
+  if (n !== undefined && n <= SHORT_STRING_BYTES) {
+    const start = at + 1;
+    const stop = start + n;
     if (stop <= end) {
       r.pos = stop;
-      return readUtf8(bytes, at + 1, stop, at);
+      return seenString(bytes, start, n) ?? readUtf8(bytes, start, stop, at);
     }
   }
   const stop = readLength(r, bytes, end, what);
@@ -184,25 +187,32 @@ let shortStrings: (string | undefined)[] | undefined;
  * Hand-written for speed (measured): building strings was the largest cost
  * of decoding (a quarter to a third of the time on the fixtures), and
  * Kubernetes objects repeat most of theirs: apiVersion, kind, label keys and
- * values, namespaces, managedFields managers, protocols. So a short ASCII
- * string is hashed while its bytes are checked, and a direct-mapped table
- * gives back the string last seen with the same hash if its characters are
- * the same bytes: no allocation, and the string is already flat and hashed
- * for later map lookups. A miss builds the string and takes the slot. The
- * table holds at most SHORT_STRING_SLOTS strings of SHORT_STRING_BYTES.
+ * values, namespaces, managedFields managers, protocols. So a direct-mapped
+ * table gives back the short ASCII string last seen in a slot if its
+ * characters are the same bytes: no allocation, and the string is already
+ * flat and hashed for later map lookups. A miss builds the string and takes
+ * the slot. The table holds at most SHORT_STRING_SLOTS strings of
+ * SHORT_STRING_BYTES; a string that never repeats costs one comparison more.
  */
 function shortAscii(bytes: Uint8Array, start: number, stop: number): string | undefined {
   const n = stop - start;
-  if (n > SHORT_STRING_BYTES) return undefined;
-  let h = n;
-  for (let i = start; i < stop; i++) {
-    const c = bytes[i] as number;
-    if (c > 0x7f) return undefined;
-    h = (Math.imul(h, 31) + c) | 0;
-  }
+  return n > SHORT_STRING_BYTES ? undefined : seenString(bytes, start, n);
+}
+
+/**
+ * The string of `bytes[start, start + n)` if it is ASCII (else undefined),
+ * from the table if it is there. The slot comes from the length and three
+ * bytes, not all of them: a hit then reads each byte once, comparing it with
+ * the stored string (which holds only ASCII, so equal bytes are ASCII too).
+ */
+function seenString(bytes: Uint8Array, start: number, n: number): string | undefined {
+  if (n === 0) return "";
   shortStrings ??= new Array<string | undefined>(SHORT_STRING_SLOTS).fill(undefined);
   const table = shortStrings;
-  const slot = h & (SHORT_STRING_SLOTS - 1);
+  let h = Math.imul(n, 0x9e3779b1) ^ (bytes[start] as number);
+  h = Math.imul(h ^ (h >>> 15), 0x85ebca6b) ^ (bytes[start + (n >> 1)] as number);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ (bytes[start + n - 1] as number);
+  const slot = (h ^ (h >>> 16)) & (SHORT_STRING_SLOTS - 1);
   const seen = table[slot];
   if (seen !== undefined && seen.length === n) {
     let i = 0;
@@ -210,7 +220,15 @@ function shortAscii(bytes: Uint8Array, start: number, stop: number): string | un
     if (i === n) return seen;
   }
   let s = "";
-  for (let i = start; i < stop; i++) s += fromCharCode(bytes[i] as number);
+  for (let i = start; i < start + n; i++) {
+    const c = bytes[i] as number;
+    if (c > 0x7f) return undefined;
+    s += fromCharCode(c);
+  }
+  // Appending leaves 13+ characters as a rope: every later charCodeAt, hash
+  // or comparison of the stored string pays for the indirection. Make the
+  // kept string flat (on a miss only).
+  if (n > 12) s = fromCharCode.apply(null, bytes.subarray(start, start + n) as unknown as number[]);
   table[slot] = s;
   return s;
 }
