@@ -202,33 +202,33 @@ export class EncodeState extends WireWriter implements BinEncoder {
   keep = true;
   str(tag: number, v: unknown): void {
     if (typeof v !== "string") throw mismatch(ScalarType.STRING, v);
-    this.varint32(tag);
+    this.tagged(tag);
     this.string(v);
   }
   bytesField(tag: number, v: unknown): void {
     if (!(v instanceof Uint8Array)) throw mismatch(ScalarType.BYTES, v);
-    this.varint32(tag);
+    this.tagged(tag);
     this.bytes(v);
   }
   nonEmptyBytes(tag: number, v: unknown): void {
     if (!(v instanceof Uint8Array)) throw mismatch(ScalarType.BYTES, v);
     if (v.length === 0) return;
-    this.varint32(tag);
+    this.tagged(tag);
     this.bytes(v);
   }
   i32(tag: number, v: unknown): void {
     if (typeof v !== "number" || (v | 0) !== v) throw mismatch(ScalarType.INT32, v);
-    this.varint32(tag);
+    this.tagged(tag);
     this.int32(v);
   }
   i64(tag: number, v: unknown): void {
     if (typeof v !== "bigint" || v < INT64_MIN || v > INT64_MAX) throw mismatch(ScalarType.INT64, v);
-    this.varint32(tag);
+    this.tagged(tag);
     this.int64(v);
   }
   bool(tag: number, v: unknown): void {
     if (typeof v !== "boolean") throw mismatch(ScalarType.BOOL, v);
-    this.varint32(tag);
+    this.tagged(tag);
     this.room(1)[this.pos++] = v ? 1 : 0;
   }
   map(tag: number, v: unknown): void {
@@ -239,23 +239,25 @@ export class EncodeState extends WireWriter implements BinEncoder {
     for (const k of keys) {
       const value = map[k];
       if (typeof value !== "string") throw new EncodeError(`expected a string map value, got ${typeof value}`, k);
-      this.varint32(tag);
+      this.tagged(tag);
       this.fork();
-      this.varint32(0x0a);
+      this.tagged(0x0a);
       this.string(k);
-      this.varint32(0x12);
+      this.tagged(0x12);
       this.string(value);
       this.join();
     }
   }
   message(v: unknown): void {
-    assertContainer("message", v);
+    if (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Uint8Array) {
+      assertContainer("message", v);
+    }
   }
   list(v: unknown): void {
-    assertContainer("list", v);
+    if (!Array.isArray(v)) assertContainer("list", v);
   }
   forkField(tag: number): void {
-    this.varint32(tag);
+    this.tagged(tag);
     this.fork();
   }
   time(m: Message): void {
@@ -265,9 +267,9 @@ export class EncodeState extends WireWriter implements BinEncoder {
     if (typeof seconds !== "bigint" || seconds < INT64_MIN || seconds > INT64_MAX) {
       throw new EncodeError(scalarMismatch(ScalarType.INT64, seconds) as string, "seconds");
     }
-    this.varint32(0x08);
+    this.tagged(0x08);
     this.int64(seconds);
-    this.varint32(0x10);
+    this.tagged(0x10);
     this.varint32(0);
   }
   unknown(m: Message): void {

@@ -388,6 +388,12 @@ export class WireWriter {
     this.pos = pos;
   }
 
+  /** A field tag: nearly all are one byte. */
+  tagged(tag: number): void {
+    if (tag < 128) this.room(1)[this.pos++] = tag;
+    else this.varint32(tag);
+  }
+
   /** An int32 varint: negative values sign-extended to 10 bytes, as Go writes them. */
   int32(value: number): void {
     if (value >= 0) {
