@@ -4,7 +4,7 @@ import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { DecodeError } from "../model/errors.js";
 import { supportedKinds } from "../model/kind-names.js";
 import { kindOf, lookupKind, type NetworkingObject } from "../model/kinds.js";
-import { MAGIC, readEnvelope } from "./envelope.js";
+import { MAGIC, canonicalEnvelope, readEnvelope } from "./envelope.js";
 import { decodeGeneric, decodeState, toDecodeError, type BinaryDecodeOptions } from "./from-binary.js";
 import { generatedCodec } from "./generated.js";
 import { planOf } from "./plan.js";
@@ -115,6 +115,11 @@ export function createCodec(options: CodecOptions = {}): Codec {
     decodeMessage,
     writeMessageBody,
     decode(bytes, opts = {}) {
+      const canonical = canonicalEnvelope(bytes);
+      if (canonical !== undefined) {
+        const { info, rawStart, rawEnd } = canonical;
+        return decodeMessage(info.desc, bytes, rawStart, rawEnd, opts) as NetworkingObject;
+      }
       const env = readEnvelope(bytes, opts);
       const info = lookupKind(env.apiVersion, env.kind);
       if (info === undefined) {
