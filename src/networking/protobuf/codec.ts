@@ -4,7 +4,7 @@ import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { DecodeError } from "../model/errors.js";
 import { supportedKinds } from "../model/kind-names.js";
 import { kindOf, lookupKind, type NetworkingObject } from "../model/kinds.js";
-import { MAGIC, canonicalEnvelope, readEnvelope } from "./envelope.js";
+import { ENVELOPE_TAIL, MAGIC, canonicalEnvelope, envelopeHead, readEnvelope } from "./envelope.js";
 import { decodeGeneric, decodeState, toDecodeError, type BinaryDecodeOptions } from "./from-binary.js";
 import { generatedCodec } from "./generated.js";
 import { planOf } from "./plan.js";
@@ -136,16 +136,11 @@ export function createCodec(options: CodecOptions = {}): Codec {
       const { gen } = encoderOf(obj);
       if (gen !== undefined) {
         const st = encodeState(opts);
-        st.raw(MAGIC);
-        st.forkField(0x0a); // runtime.Unknown.typeMeta
-        st.str(0x0a, info.apiVersion);
-        st.str(0x12, info.kind);
-        st.join();
+        st.raw(envelopeHead(info));
         st.forkField(0x12); // raw
         gen.encode(st, obj);
         st.join();
-        st.str(0x1a, ""); // contentEncoding
-        st.str(0x22, ""); // contentType
+        st.raw(ENVELOPE_TAIL);
         return finish(st);
       }
       writer ??= new BinaryWriter();

@@ -136,6 +136,20 @@ export interface CanonicalEnvelope {
 
 /** Each kind's typeMeta field as Go writes it (tag, length, apiVersion, kind), built on first use. */
 let typeMetaFields: { readonly info: KindInfo; readonly field: Uint8Array }[] | undefined;
+const heads = new Map<KindInfo, Uint8Array>();
+
+/** The magic and the typeMeta field of an envelope of `info`'s kind: what Go writes before the raw object. */
+export function envelopeHead(info: KindInfo): Uint8Array {
+  let head = heads.get(info);
+  if (head === undefined) {
+    head = Uint8Array.from([...MAGIC, ...typeMetaField(info)]);
+    heads.set(info, head);
+  }
+  return head;
+}
+
+/** What Go writes after the raw object: empty contentEncoding and contentType. */
+export const ENVELOPE_TAIL = Uint8Array.of(0x1a, 0x00, 0x22, 0x00);
 
 function typeMetaField(info: KindInfo): Uint8Array {
   const text = new TextEncoder();

@@ -74,7 +74,7 @@ export class DecodeState implements BinDecoder {
     return readStringAt(this.reader, this.bytes, end, end === this.bytes.length ? "input" : "enclosing message");
   }
   bytesValue(end: number): Uint8Array {
-    return readScalar(this, ScalarType.BYTES, end) as Uint8Array;
+    return readBytes(this, end);
   }
   int32(): number {
     return readInt32(this.reader);
@@ -237,17 +237,21 @@ function readString(state: DecodeState, end: number): string {
   return readStringAt(state.reader, state.bytes, end, boundName(state, end));
 }
 
+/** A length-delimited bytes value, copied out of the input. */
+function readBytes(state: DecodeState, end: number): Uint8Array {
+  const stop = readLength(state, end);
+  const start = state.reader.pos;
+  state.reader.pos = stop;
+  return copyBytes(state.bytes, start, stop);
+}
+
 function readScalar(state: DecodeState, t: ScalarType, end: number): unknown {
   const r = state.reader;
   switch (t) {
     case ScalarType.STRING:
       return readString(state, end);
-    case ScalarType.BYTES: {
-      const stop = readLength(state, end);
-      const start = r.pos;
-      r.pos = stop;
-      return copyBytes(state.bytes, start, stop);
-    }
+    case ScalarType.BYTES:
+      return readBytes(state, end);
     case ScalarType.INT32:
       return readInt32(r);
     case ScalarType.INT64:
