@@ -219,16 +219,16 @@ function seenString(bytes: Uint8Array, start: number, n: number): string | undef
     while (i < n && seen.charCodeAt(i) === bytes[start + i]) i++;
     if (i === n) return seen;
   }
-  let s = "";
-  for (let i = start; i < start + n; i++) {
-    const c = bytes[i] as number;
-    if (c > 0x7f) return undefined;
-    s += fromCharCode(c);
+  for (let i = start; i < start + n; i++) if ((bytes[i] as number) > 0x7f) return undefined;
+  let s: string;
+  if (n <= 12) {
+    s = "";
+    for (let i = start; i < start + n; i++) s += fromCharCode(bytes[i] as number);
+  } else {
+    // Appending would leave 13+ characters as a rope: every later charCodeAt,
+    // hash or comparison of the stored string would pay for the indirection.
+    s = fromCharCode.apply(null, bytes.subarray(start, start + n) as unknown as number[]);
   }
-  // Appending leaves 13+ characters as a rope: every later charCodeAt, hash
-  // or comparison of the stored string pays for the indirection. Make the
-  // kept string flat (on a miss only).
-  if (n > 12) s = fromCharCode.apply(null, bytes.subarray(start, start + n) as unknown as number[]);
   table[slot] = s;
   return s;
 }
