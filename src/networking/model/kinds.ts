@@ -42,7 +42,7 @@ export const KINDS: readonly KindInfo[] = KIND_NAMES.map(({ apiVersion, kind, li
 }));
 
 let byTypeName: ReadonlyMap<string, KindInfo> | undefined;
-let byGvk: ReadonlyMap<string, KindInfo> | undefined;
+let byGvk: ReadonlyMap<string, ReadonlyMap<string, KindInfo>> | undefined;
 
 /** The kind of a message type, or undefined for messages that are not top-level kinds. */
 export function kindOfTypeName(typeName: string): KindInfo | undefined {
@@ -50,10 +50,21 @@ export function kindOfTypeName(typeName: string): KindInfo | undefined {
   return byTypeName.get(typeName);
 }
 
-/** Looks up a kind by its apiVersion and kind strings. */
+/**
+ * Looks up a kind by its apiVersion and kind strings. Two lookups, not one
+ * on a joined key: joining cost 4-5% of decoding a small object.
+ */
 export function lookupKind(apiVersion: string, kind: string): KindInfo | undefined {
-  byGvk ??= new Map(KINDS.map((i) => [`${i.apiVersion}\n${i.kind}`, i]));
-  return byGvk.get(`${apiVersion}\n${kind}`);
+  if (byGvk === undefined) {
+    const outer = new Map<string, Map<string, KindInfo>>();
+    for (const i of KINDS) {
+      const inner = outer.get(i.apiVersion) ?? new Map<string, KindInfo>();
+      outer.set(i.apiVersion, inner);
+      inner.set(i.kind, i);
+    }
+    byGvk = outer;
+  }
+  return byGvk.get(apiVersion)?.get(kind);
 }
 
 /**

@@ -1,11 +1,11 @@
-import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
+import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { DecodeError } from "../model/errors.js";
 import type { NetworkingObject } from "../model/kinds.js";
 import { DEFAULT_MAX_FRAME_SIZE, EVENT_TYPES, type WatchEvent, type WatchEventType } from "../model/watch-event.js";
 import { decode, type DecodeOptions } from "./decode.js";
 import { encode, type EncodeOptions } from "./encode.js";
 import { groupDepthLimit, toDecodeError } from "./from-binary.js";
-import { Failure, readLength, readTag, readUtf8, skipValue } from "./wire.js";
+import { Failure, WireReader, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 
 export interface WatchDecodeOptions extends DecodeOptions {
   /** Largest frame accepted, in bytes. Default 16 MiB, as client-go. */
@@ -108,7 +108,7 @@ function readUint32BE(b: Uint8Array, at: number): number {
  * frame's position in the stream, added to error offsets.
  */
 export function decodeWatchEvent(frame: Uint8Array, options: DecodeOptions = {}, baseOffset = 0): WatchEvent {
-  const r = new BinaryReader(frame);
+  const r = new WireReader(frame);
   const state = { fieldStart: 0 };
   const end = frame.length;
   const depth = groupDepthLimit(options);

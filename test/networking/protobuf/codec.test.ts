@@ -11,15 +11,17 @@ import {
   type NetworkingObject,
 } from "../../../src/networking/index.js";
 import { arbObject } from "../../../src/testing/index.js";
-import { canSpecialise } from "../../../src/networking/protobuf/specialize.js";
+import { generatedCodec } from "../../../src/networking/protobuf/generated.js";
+import { networkingRegistry } from "../../../src/networking/protobuf/registry.js";
 
 // The two codecs under comparison, chosen by value (no process-wide switch).
 const codecs = { true: createCodec({ specialised: true }), false: createCodec({ specialised: false }) };
 const codec = (specialised: boolean) => codecs[`${specialised}`];
 import { fixtureFolders, loadFixtures } from "../../support/fixtures.js";
 
-// The specialised decoders must accept and reject exactly what the generic
-// decoder does, with the same values and the same errors.
+// The generated decoders (gen/**/*_bin.ts, written by plugin/emit-bin.ts) must
+// accept and reject exactly what the generic decoder does, with the same
+// values and the same errors.
 
 type Outcome =
   | { ok: true; bytes: string; json: string }
@@ -44,11 +46,14 @@ function run(bytes: Uint8Array, specialised: boolean): Outcome {
 
 const fixtures = fixtureFolders().flatMap((f) => loadFixtures(f));
 
-describe("specialised vs generic decoder", () => {
-  it("specialisation is available on Node", () => {
-    expect(canSpecialise()).toBe(true);
+describe("generated vs generic decoder", () => {
+  it("codecs use the generated functions by default, for every message type they can meet", () => {
+    expect(createCodec().specialised).toBe(true);
     expect(codec(true).specialised).toBe(true);
     expect(codec(false).specialised).toBe(false);
+    const names = networkingRegistry().typeNames();
+    expect(names.length).toBeGreaterThan(40);
+    expect(names.filter((n) => generatedCodec(n) === undefined)).toEqual([]);
   });
 
   it.each(fixtures.map((f) => [`${f.folder} ${f.kind}`, f.pb] as const))("%s decodes identically", (_name, pb) => {
@@ -69,34 +74,60 @@ describe("specialised vs generic decoder", () => {
     expect(Object.keys(meta)).toEqual(Object.keys(genMeta));
   });
 
+  // Byte flips, insertions and deletions: truncations, bad varints, wrong
+  // wire types, inserted unknown fields, lengths running past their message.
+  const arbEdits = fc.array(
+    fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "insert", "delete")),
+    { minLength: 1, maxLength: 6 },
+  );
+  function edit(pb: Uint8Array, edits: readonly (readonly [number, number, string])[]): Uint8Array {
+    const bytes = Array.from(pb);
+    for (const [pos, value, op] of edits) {
+      const i = pos % (bytes.length + 1);
+      if (op === "set" && i < bytes.length) bytes[i] = value;
+      else if (op === "insert") bytes.splice(i, 0, value);
+      else if (op === "delete" && i < bytes.length) bytes.splice(i, 1);
+    }
+    return Uint8Array.from(bytes);
+  }
+
   it("mutated fixtures: same value or same error (3000 runs)", () => {
     fc.assert(
-      fc.property(
-        fc.constantFrom(...fixtures.map((f) => f.pb)),
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "insert", "delete")), {
-          minLength: 1,
-          maxLength: 6,
-        }),
-        (pb, edits) => {
-          const bytes = Array.from(pb);
-          for (const [pos, value, op] of edits) {
-            const i = pos % (bytes.length + 1);
-            if (op === "set" && i < bytes.length) bytes[i] = value;
-            else if (op === "insert") bytes.splice(i, 0, value);
-            else if (op === "delete" && i < bytes.length) bytes.splice(i, 1);
-          }
-          const input = Uint8Array.from(bytes);
-          expect(run(input, true)).toEqual(run(input, false));
-        },
-      ),
+      fc.property(fc.constantFrom(...fixtures.map((f) => f.pb)), arbEdits, (pb, edits) => {
+        const input = edit(pb, edits);
+        expect(run(input, true)).toEqual(run(input, false));
+      }),
       { numRuns: 3000 },
+    );
+  });
+
+  /** Same prototypes and same own keys in the same order, all the way down. */
+  function expectSameShape(a: unknown, b: unknown, path = ""): void {
+    if (typeof a !== "object" || a === null) return;
+    expect(Object.getPrototypeOf(a), path).toBe(Object.getPrototypeOf(b));
+    expect(Object.keys(a), path).toEqual(Object.keys(b as object));
+    for (const k of Object.keys(a)) {
+      expectSameShape((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
+    }
+  }
+
+  it("generated objects, whole and mutated, decode identically (300 runs)", () => {
+    fc.assert(
+      fc.property(arbObject(), arbEdits, (o, edits) => {
+        const pb = codec(false).encode(o);
+        expect(run(pb, true)).toEqual(run(pb, false));
+        expectSameShape(codec(true).decode(pb), codec(false).decode(pb));
+        const input = edit(pb, edits);
+        expect(run(input, true)).toEqual(run(input, false));
+      }),
+      { numRuns: 300 },
     );
   });
 });
 
-// The specialised encoders must write exactly what the generic encoder writes,
+// The generated encoders must write exactly what the generic encoder writes,
 // and refuse exactly what it refuses, with the same path.
-describe("specialised vs generic encoder", () => {
+describe("generated vs generic encoder", () => {
   type Written = { ok: true; hex: string } | { ok: false; error: string; path: string };
   function write(obj: NetworkingObject, specialised: boolean, options: EncodeOptions = {}): Written {
     try {

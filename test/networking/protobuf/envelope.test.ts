@@ -2,9 +2,21 @@
 // where (byte offset, path, line/column) and why, and nothing else is thrown.
 
 import { describe, expect, it } from "vitest";
-import { MAGIC, decode } from "../../../src/networking/index.js";
+import fc from "fast-check";
+import { MAGIC, decode, lookupKind, readEnvelope } from "../../../src/networking/index.js";
+import { canonicalEnvelope } from "../../../src/networking/protobuf/envelope.js";
+import { fixtureFolders, loadFixtures } from "../../support/fixtures.js";
 import { ld } from "../../support/protobuf-wire.js";
-import { utf8, str, envelopeHead, envelope, pbError, headIngress } from "../../support/bad-input.js";
+import {
+  utf8,
+  str,
+  envelopeHead,
+  envelope,
+  pbError,
+  headIngress,
+  arbMutation,
+  mutate,
+} from "../../support/bad-input.js";
 import { decodeError } from "../../support/errors.js";
 
 describe("protobuf: the k8s\\0 prefix", () => {
@@ -86,5 +98,50 @@ describe("protobuf: envelope contents", () => {
   it("invalid UTF-8 in the envelope's kind", () => {
     const e = pbError([...MAGIC, ...ld(1, [...str(1, "networking.k8s.io/v1"), ...ld(2, [0xff, 0xfe])])]);
     expect(e.reason).toMatch(/UTF-8/);
+  });
+});
+
+// decode() recognises the API server's envelope by its bytes (canonicalEnvelope)
+// and skips readEnvelope; readEnvelope and lookupKind stay the oracle.
+describe("canonicalEnvelope", () => {
+  const oracle = (bytes: Uint8Array) => {
+    try {
+      const env = readEnvelope(bytes);
+      const info = lookupKind(env.apiVersion, env.kind);
+      return info === undefined ? undefined : { info, rawStart: env.rawStart, rawEnd: env.rawEnd };
+    } catch {
+      return undefined;
+    }
+  };
+  const pbs = fixtureFolders().flatMap((f) => loadFixtures(f).map((x) => x.pb));
+
+  it("recognises every fixture, with readEnvelope's answer", () => {
+    expect(pbs.length).toBeGreaterThan(20);
+    for (const pb of pbs) {
+      const fast = canonicalEnvelope(pb);
+      expect(fast).toBeDefined();
+      expect(fast).toEqual(oracle(pb));
+    }
+  });
+
+  it("on mutated envelopes, answers only where readEnvelope gives the same answer (3000 runs)", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...pbs), fc.array(arbMutation, { minLength: 1, maxLength: 4 }), (pb, muts) => {
+        const bytes = mutate(pb, muts);
+        const fast = canonicalEnvelope(bytes);
+        if (fast !== undefined) expect(fast).toEqual(oracle(bytes));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("leaves other envelopes to readEnvelope: no contentType, a repeated typeMeta, a foreign kind", () => {
+    const raw = ld(1, str(1, "x"));
+    const head = envelopeHead("Ingress");
+    expect(canonicalEnvelope(envelope("Ingress", raw))).toBeDefined();
+    expect(canonicalEnvelope(Uint8Array.from([...head, ...ld(2, raw)]))).toBeUndefined();
+    const twice = Uint8Array.from([...head, ...ld(2, raw), ...head.slice(4), ...str(3, ""), ...str(4, "")]);
+    expect(canonicalEnvelope(twice)).toBeUndefined();
+    expect(canonicalEnvelope(envelope("Pod", raw, "v1"))).toBeUndefined();
   });
 });

@@ -2,7 +2,15 @@
 // where (byte offset, path, line/column) and why, and nothing else is thrown.
 
 import { describe, expect, it } from "vitest";
-import { DecodeError, IngressSchema, MAGIC, create, decode, encode } from "../../../src/networking/index.js";
+import {
+  DecodeError,
+  IngressSchema,
+  MAGIC,
+  create,
+  decode,
+  encode,
+  type Ingress,
+} from "../../../src/networking/index.js";
 import { ld, varint } from "../../support/protobuf-wire.js";
 import { utf8, str, envelopeHead, envelope, NP } from "../../support/bad-input.js";
 import { hex } from "../../support/bytes.js";
@@ -145,4 +153,20 @@ describe("fuzz campaign findings", () => {
       );
     },
   );
+});
+
+describe("map entries", () => {
+  // Go's generated unmarshaller reads an empty map entry as key "" and value "".
+  // The fast path for Go's entry layout used to look at the byte after an empty
+  // entry, and refused the next field (a name, 0a 03 "abc") as the entry's key.
+  it("an empty entry is key '' with value '', and the field after it is read", async () => {
+    const { createCodec } = await import("../../../src/networking/protobuf/codec.js");
+    const meta = [0x5a, 0x00, ...str(1, "abc")]; // labels: <empty entry>, name: "abc"
+    const bytes = envelope("Ingress", ld(1, meta));
+    for (const specialised of [true, false]) {
+      const obj = createCodec({ specialised }).decode(bytes) as Ingress;
+      expect(obj.metadata?.labels).toEqual({ "": "" });
+      expect(obj.metadata?.name).toBe("abc");
+    }
+  });
 });

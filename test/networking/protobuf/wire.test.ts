@@ -7,6 +7,56 @@ import { ld, varint } from "../../support/protobuf-wire.js";
 import { envelopeHead, envelope, rawStart, ING, pbError } from "../../support/bad-input.js";
 import { hex } from "../../support/bytes.js";
 import { decodeError } from "../../support/errors.js";
+import fc from "fast-check";
+import { BinaryReader } from "@bufbuild/protobuf/wire";
+import { WireReader } from "../../../src/networking/protobuf/wire.js";
+
+// WireReader replaced @bufbuild/protobuf's BinaryReader for varint scalars;
+// BinaryReader stays the oracle: same value, same position, same error.
+describe("WireReader reads varints exactly as BinaryReader does", () => {
+  type Read = "uint32" | "int32" | "int64" | "bool";
+  function outcome(r: { pos: number } & Record<Read, () => unknown>, read: Read, at: number) {
+    r.pos = at;
+    try {
+      const value = r[read]();
+      return { value: typeof value === "bigint" ? `${value}n` : value, pos: r.pos };
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  }
+  // Varint-shaped bytes: runs of continuation bytes, some ending early or running off the end.
+  const arbBytes = fc.array(
+    fc.oneof(
+      fc.integer({ min: 0x80, max: 0xff }),
+      fc.integer({ min: 0, max: 0x7f }),
+      fc.constantFrom(0xff, 0x80, 0x01, 0x00),
+    ),
+    { minLength: 0, maxLength: 14 },
+  );
+  it.each(["uint32", "int32", "int64", "bool"] as const)("%s on random bytes (5000 runs)", (read) => {
+    fc.assert(
+      fc.property(arbBytes, fc.nat(14), (bytes, offset) => {
+        const buf = Uint8Array.from(bytes);
+        const at = Math.min(offset, buf.length);
+        const oracle = new BinaryReader(buf) as unknown as { pos: number } & Record<Read, () => unknown>;
+        expect(outcome(new WireReader(buf), read, at)).toEqual(outcome(oracle, read, at));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+  it("int64 at the edges: 2^49 - 1, 2^49, 2^63 - 1, -1, -2^63", () => {
+    for (const v of [2n ** 49n - 1n, 2n ** 49n, 2n ** 63n - 1n, -1n, -(2n ** 63n)]) {
+      const bytes: number[] = [];
+      let u = BigInt.asUintN(64, v);
+      do {
+        const b = Number(u & 0x7fn);
+        u >>= 7n;
+        bytes.push(u === 0n ? b : b | 0x80);
+      } while (u !== 0n);
+      expect(new WireReader(Uint8Array.from(bytes)).int64()).toBe(v);
+    }
+  });
+});
 
 describe("protobuf: varints, wire types, lengths", () => {
   it("bad varint (11 bytes of 0xff) as the envelope's first tag", () => {
