@@ -5,12 +5,14 @@ import { DecodeError } from "../model/errors.js";
 import {
   DuplicateKey,
   FloatLiteral,
+  goString,
   jsonError,
   locatePath,
   parseJsonText,
   type ParsedJson,
   type ParsedValue,
 } from "./json-parse.js";
+import { fastFromJsonText } from "./json-fast-text.js";
 import { printGoJson, sortedKeys, type PrintableValue } from "./json-print.js";
 import type { JsonValue } from "../model/json-value.js";
 import { supportedKinds } from "../model/kind-names.js";
@@ -72,6 +74,18 @@ class PathError {
  * {@link DecodeError}s naming the field path and, for text, line and column.
  */
 export function fromJson(input: string | JsonValue, options: FromJsonOptions = {}): NetworkingObject {
+  if (typeof input === "string") {
+    const fast = fastFromJsonText(input, options.strict === true, options.maxDepth ?? 100);
+    if (fast !== undefined) return fast;
+  }
+  return genericFromJson(input, options);
+}
+
+/**
+ * fromJson by the generic parser and decoder alone: the specification the
+ * fast paths are held to (tests), and what they fall back on.
+ */
+export function genericFromJson(input: string | JsonValue, options: FromJsonOptions = {}): NetworkingObject {
   let source: ParsedJson | undefined;
   let value: ParsedValue;
   if (typeof input === "string") {
@@ -517,13 +531,6 @@ function numberText(n: number | bigint): string {
 
 function shorten(text: string): string {
   return text.length > 60 ? `${text.slice(0, 40)}...<${text.length} characters>` : text;
-}
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/** A string as Go reads it from JSON: a lone surrogate has no UTF-8 form and becomes U+FFFD. */
-function goString(s: string): string {
-  return s.replace(LONE_SURROGATE, "\ufffd");
 }
 
 function isObject(v: unknown): v is Record<string, ParsedValue | DuplicateKey> {

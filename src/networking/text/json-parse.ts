@@ -262,91 +262,7 @@ class Parser {
   }
 
   string(): string {
-    const t = this.text;
-    const start = ++this.pos;
-    let i = start;
-    // Fast path: no escapes, no surrogates.
-    for (;;) {
-      const c = t.charCodeAt(i);
-      if (c === 0x22) {
-        this.pos = i + 1;
-        return t.slice(start, i);
-      }
-      if (c === 0x5c || c < 0x20 || (c & 0xf800) === 0xd800 || Number.isNaN(c)) break;
-      i++;
-    }
-    let out = t.slice(start, i);
-    for (;;) {
-      const c = t.charCodeAt(i);
-      if (Number.isNaN(c)) this.fail("unexpected end of JSON input", i);
-      if (c === 0x22) {
-        this.pos = i + 1;
-        return out;
-      }
-      if (c < 0x20) this.fail("invalid control character in string literal", i);
-      if (c !== 0x5c) {
-        if ((c & 0xf800) === 0xd800) {
-          // Go reads bytes: a lone surrogate (no UTF-8 form) becomes U+FFFD.
-          const lo = t.charCodeAt(i + 1);
-          const pair = c <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff;
-          out += pair ? t.slice(i, i + 2) : "\ufffd";
-          i += pair ? 2 : 1;
-          continue;
-        }
-        out += t[i];
-        i++;
-        continue;
-      }
-      const e = t.charCodeAt(i + 1);
-      switch (e) {
-        case 0x22:
-          out += '"';
-          break;
-        case 0x5c:
-          out += "\\";
-          break;
-        case 0x2f:
-          out += "/";
-          break;
-        case 0x62:
-          out += "\b";
-          break;
-        case 0x66:
-          out += "\f";
-          break;
-        case 0x6e:
-          out += "\n";
-          break;
-        case 0x72:
-          out += "\r";
-          break;
-        case 0x74:
-          out += "\t";
-          break;
-        case 0x75: {
-          const cu = hex4(t, i + 2);
-          if (cu < 0) this.fail("invalid \\u escape in string literal", i);
-          i += 6;
-          if ((cu & 0xf800) === 0xd800) {
-            // As Go's unquote: only an escaped high + escaped low surrogate make a
-            // character; any other surrogate escape is U+FFFD on its own.
-            const lo = cu <= 0xdbff && t.charCodeAt(i) === 0x5c && t.charCodeAt(i + 1) === 0x75 ? hex4(t, i + 2) : -1;
-            if (lo >= 0xdc00 && lo <= 0xdfff) {
-              out += String.fromCharCode(cu, lo);
-              i += 6;
-            } else {
-              out += "\ufffd";
-            }
-            continue;
-          }
-          out += String.fromCharCode(cu);
-          continue;
-        }
-        default:
-          this.fail(`invalid escape ${quoteChar(t, i + 1)} in string literal`, i);
-      }
-      i += 2;
-    }
+    return readJsonString(this);
   }
 
   number(): number | bigint | FloatLiteral {
@@ -386,6 +302,115 @@ class Parser {
   }
 }
 
+/** A position in JSON text, and how to report a syntax error there. */
+export interface JsonCursor {
+  readonly text: string;
+  pos: number;
+  fail(reason: string, at?: number): never;
+}
+
+/**
+ * Reads the string literal at `cur.pos` (its opening quote) as Go does, and
+ * moves past it. Escapes are decoded; a lone surrogate, escaped or not, has
+ * no UTF-8 form and becomes U+FFFD.
+ */
+export function readJsonString(cur: JsonCursor): string {
+  const t = cur.text;
+  const start = ++cur.pos;
+  let i = start;
+  // Fast path: no escapes, no surrogates.
+  for (;;) {
+    const c = t.charCodeAt(i);
+    if (c === 0x22) {
+      cur.pos = i + 1;
+      return t.slice(start, i);
+    }
+    if (c === 0x5c || c < 0x20 || (c & 0xf800) === 0xd800 || Number.isNaN(c)) break;
+    i++;
+  }
+  let out = t.slice(start, i);
+  for (;;) {
+    const c = t.charCodeAt(i);
+    if (Number.isNaN(c)) cur.fail("unexpected end of JSON input", i);
+    if (c === 0x22) {
+      cur.pos = i + 1;
+      return out;
+    }
+    if (c < 0x20) cur.fail("invalid control character in string literal", i);
+    if (c !== 0x5c) {
+      if ((c & 0xf800) === 0xd800) {
+        // Go reads bytes: a lone surrogate (no UTF-8 form) becomes U+FFFD.
+        const lo = t.charCodeAt(i + 1);
+        const pair = c <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff;
+        out += pair ? t.slice(i, i + 2) : "\ufffd";
+        i += pair ? 2 : 1;
+        continue;
+      }
+      out += t[i];
+      i++;
+      continue;
+    }
+    const e = t.charCodeAt(i + 1);
+    switch (e) {
+      case 0x22:
+        out += '"';
+        break;
+      case 0x5c:
+        out += "\\";
+        break;
+      case 0x2f:
+        out += "/";
+        break;
+      case 0x62:
+        out += "\b";
+        break;
+      case 0x66:
+        out += "\f";
+        break;
+      case 0x6e:
+        out += "\n";
+        break;
+      case 0x72:
+        out += "\r";
+        break;
+      case 0x74:
+        out += "\t";
+        break;
+      case 0x75: {
+        const cu = hex4(t, i + 2);
+        if (cu < 0) cur.fail("invalid \\u escape in string literal", i);
+        i += 6;
+        if ((cu & 0xf800) === 0xd800) {
+          // As Go's unquote: only an escaped high + escaped low surrogate make a
+          // character; any other surrogate escape is U+FFFD on its own.
+          const lo = cu <= 0xdbff && t.charCodeAt(i) === 0x5c && t.charCodeAt(i + 1) === 0x75 ? hex4(t, i + 2) : -1;
+          if (lo >= 0xdc00 && lo <= 0xdfff) {
+            out += String.fromCharCode(cu, lo);
+            i += 6;
+          } else {
+            out += "\ufffd";
+          }
+          continue;
+        }
+        out += String.fromCharCode(cu);
+        continue;
+      }
+      default:
+        cur.fail(`invalid escape ${quoteChar(t, i + 1)} in string literal`, i);
+    }
+    i += 2;
+  }
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** A JS string as Go reads it from JSON: a lone surrogate has no UTF-8 form and becomes U+FFFD. */
+export function goString(s: string): string {
+  // Cheap on the common path: most strings hold no surrogate at all.
+  return SURROGATE.test(s) ? s.replace(LONE_SURROGATE, "\ufffd") : s;
+}
+
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** The value of four hex digits at `at`, or -1. */
@@ -404,7 +429,7 @@ function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
-function quoteChar(text: string, at: number): string {
+export function quoteChar(text: string, at: number): string {
   const cp = text.codePointAt(at);
   return cp === undefined ? "end of input" : JSON.stringify(String.fromCodePoint(cp));
 }
