@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { PLUGIN_NAME, PLUGIN_VERSION } from "../../plugin/emitter.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -22,7 +23,17 @@ describe("proto definitions and generated code", () => {
   });
 
   it("the generated files name the pinned generator version", () => {
-    const r = spawnSync("grep", ["-rL", "protoc-gen-es v2.17.0", "gen"], { cwd: root, encoding: "utf8" });
-    expect(r.stdout.trim(), "files without the pinned generator header").toBe("");
+    const lacking = (header: string, include: string, exclude?: string) => {
+      const args = ["-rL", "--include", include, ...(exclude === undefined ? [] : ["--exclude", exclude])];
+      const r = spawnSync("grep", [...args, header, "gen"], { cwd: root, encoding: "utf8" });
+      return r.stdout.trim();
+    };
+    // protoc-gen-es writes *_pb.ts; our own plugin (plugin/) writes everything else.
+    expect(lacking("protoc-gen-es v2.17.0", "*_pb.ts"), "files without the pinned generator header").toBe("");
+    expect(lacking(`${PLUGIN_NAME} ${PLUGIN_VERSION}`, "*.ts", "*_pb.ts"), "files without our plugin's header").toBe(
+      "",
+    );
+    const ours = spawnSync("grep", ["-rl", PLUGIN_NAME, "gen"], { cwd: root, encoding: "utf8" });
+    expect(ours.stdout.trim(), "the plugin generated nothing").not.toBe("");
   });
 });

@@ -1,34 +1,34 @@
-import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
+import type { DescMessage, Message } from "@bufbuild/protobuf";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { DecodeError } from "../model/errors.js";
 import { supportedKinds } from "../model/kind-names.js";
 import { kindOf, lookupKind, type NetworkingObject } from "../model/kinds.js";
 import { MAGIC, readEnvelope } from "./envelope.js";
-import { decodeGeneric, decodeHelpers, decodeState, toDecodeError, type BinaryDecodeOptions } from "./from-binary.js";
-import { planOf, type Plan } from "./plan.js";
+import { decodeGeneric, decodeState, toDecodeError, type BinaryDecodeOptions } from "./from-binary.js";
+import { generatedCodec } from "./generated.js";
+import { planOf } from "./plan.js";
 import { networkingRegistry, type Registry } from "./registry.js";
-import { canSpecialise, specialise, type SpecHelpers, type SpecPlan, type Specialised } from "./specialize.js";
-import { encodeGeneric, encodeHelpers, type BinaryEncodeOptions } from "./to-binary.js";
+import { EncodeState, encodeGeneric, type BinaryEncodeOptions } from "./to-binary.js";
 
 /**
  * A binary codec is a value: the registry it encodes from and whether it uses
- * the specialised per-message functions are chosen when it is created, not by
- * a process-wide switch. The public `decode`/`encode` use {@link defaultCodec}.
+ * the per-message functions generated at build time are chosen when it is
+ * created, not by a process-wide switch. The public `decode`/`encode` use {@link defaultCodec}.
  */
 export interface CodecOptions {
   /** The message types the codec encodes from `$typeName`. Default: {@link networkingRegistry}. */
   readonly registry?: Registry;
   /**
-   * Use specialised per-message decoders and encoders (default true). They
-   * accept, reject and write exactly what the generic codec does; where the
-   * runtime forbids building functions, the generic codec is used regardless.
+   * Use the per-message decoders and encoders generated at build time
+   * (default true); false uses the generic interpreter. Both accept, reject
+   * and write exactly the same bytes.
    */
   readonly specialised?: boolean;
 }
 
 export interface Codec {
   readonly registry: Registry;
-  /** Whether this codec really uses the specialised functions. */
+  /** Whether this codec uses the generated per-message functions. */
   readonly specialised: boolean;
   /** Decodes an enveloped API server body; see `decode`. */
   decode(bytes: Uint8Array, options?: BinaryDecodeOptions): NetworkingObject;
@@ -49,14 +49,10 @@ export interface Codec {
 /** Do not keep a large buffer alive after an unusually large object. */
 const RETAINED_WRITER_BYTES = 1 << 20;
 
-/** Creates a codec; nothing is compiled until the first message of a type. */
+/** Creates a codec. */
 export function createCodec(options: CodecOptions = {}): Codec {
   const registry = options.registry ?? networkingRegistry();
-  const useSpecialised = (options.specialised ?? true) && canSpecialise();
-  const specCache = new Map<SpecPlan, Specialised>();
-  const helpers: SpecHelpers = { ...decodeHelpers, ...encodeHelpers };
-  const specialised = (plan: Plan): Specialised =>
-    specCache.get(plan) ?? specialise(plan, helpers, prototypeOf, specCache);
+  const useGenerated = options.specialised ?? true;
   // One writer is reused: growing a fresh 128-byte buffer for every object
   // was a fifth of the encoding time. finish() copies out the bytes written.
   let writer: BinaryWriter | undefined;
@@ -70,12 +66,9 @@ export function createCodec(options: CodecOptions = {}): Codec {
   ): Message => {
     const state = decodeState(bytes, start, opts);
     try {
-      const plan = planOf(desc);
-      if (useSpecialised) {
-        const spec = specialised(plan);
-        return spec.decode(state, new spec.Ctor(), end) as Message;
-      }
-      return decodeGeneric(state, plan, end);
+      const gen = useGenerated ? generatedCodec(desc.typeName) : undefined;
+      if (gen !== undefined) return gen.decode(state, gen.create(), end);
+      return decodeGeneric(state, planOf(desc), end);
     } catch (e) {
       throw toDecodeError(e, state);
     }
@@ -84,15 +77,15 @@ export function createCodec(options: CodecOptions = {}): Codec {
   const writeMessageBody = (w: BinaryWriter, msg: Message, opts: BinaryEncodeOptions = {}): void => {
     const desc = registry.getMessage(msg.$typeName);
     if (desc === undefined) throw new TypeError(`clusterwire does not know the message type ${msg.$typeName}`);
-    const plan = planOf(desc);
     const keep = opts.unknownFields !== "drop";
-    if (useSpecialised) specialised(plan).encode(w, msg, keep);
-    else encodeGeneric(w, plan, msg, keep);
+    const gen = useGenerated ? generatedCodec(desc.typeName) : undefined;
+    if (gen !== undefined) gen.encode(new EncodeState(w, keep), msg);
+    else encodeGeneric(w, planOf(desc), msg, keep);
   };
 
   return {
     registry,
-    specialised: useSpecialised,
+    specialised: useGenerated,
     decodeMessage,
     writeMessageBody,
     decode(bytes, opts = {}) {
@@ -139,16 +132,4 @@ let shared: Codec | undefined;
 export function defaultCodec(): Codec {
   shared ??= createCodec();
   return shared;
-}
-
-const prototypes = new Map<string, object>();
-
-/** The prototype protobuf-es puts proto2 messages on (it holds the zero values). */
-function prototypeOf(desc: DescMessage): object {
-  let p = prototypes.get(desc.typeName);
-  if (p === undefined) {
-    p = Object.getPrototypeOf(create(desc)) as object;
-    prototypes.set(desc.typeName, p);
-  }
-  return p;
 }

@@ -4,7 +4,7 @@ import { DecodeError } from "../model/errors.js";
 import { renderPath } from "../model/path.js";
 import { setOwn } from "../model/set-own.js";
 import { zeroMessage } from "../model/zero.js";
-import type { SpecHelpers } from "./specialize.js";
+import type { BinDecoder, BinFields } from "../../../gen/clusterwire/bin_runtime.js";
 import type { AnyMessage, FieldPlan, Plan } from "./plan.js";
 import {
   Failure,
@@ -22,8 +22,9 @@ import {
 
 /*
  * The generic binary decoder: it interprets a message's plan field by field.
- * The specialised decoders (specialize.ts) call the helpers at the end of
- * this file, so both accept and reject exactly the same bytes.
+ * The generated decoders (the *_bin.ts files in gen/) read through DecodeState's
+ * methods, which are this decoder's own checks, so both accept and reject
+ * exactly the same bytes.
  */
 
 /** Options for bare-message protobuf decoding. */
@@ -46,19 +47,74 @@ export function groupDepthLimit(options: BinaryDecodeOptions): number {
   return Number.isNaN(d) ? MAX_GROUP_DEPTH : Math.max(0, Math.min(Math.floor(d), MAX_GROUP_DEPTH));
 }
 
-export interface DecodeState {
-  readonly reader: BinaryReader;
-  readonly bytes: Uint8Array;
-  readonly maxDepth: number;
+/**
+ * One input being decoded. The generic decoder reads its fields; the
+ * generated decoders call its methods (the BinDecoder interface), which are
+ * the generic decoder's own helpers.
+ */
+export class DecodeState implements BinDecoder {
   /** Start of the field being read, for errors the wire reader raises itself. */
   fieldStart: number;
+  constructor(
+    readonly reader: BinaryReader,
+    readonly bytes: Uint8Array,
+    readonly maxDepth: number,
+    start: number,
+  ) {
+    this.fieldStart = start;
+  }
+  tag(): number {
+    return readTag(this);
+  }
+  length(end: number): number {
+    return readLength(this, end);
+  }
+  string(end: number): string {
+    return readString(this, end);
+  }
+  bytesValue(end: number): Uint8Array {
+    return readScalar(this, ScalarType.BYTES, end) as Uint8Array;
+  }
+  int32(): number {
+    return readInt32(this.reader);
+  }
+  int64(): bigint {
+    return readInt64(this.reader) as bigint;
+  }
+  bool(): boolean {
+    return readBool(this.reader);
+  }
+  mapEntry(map: { [key: string]: string }, end: number): void {
+    readMapEntry(this, map, end);
+  }
+  other(m: Message, tag: number, at: number, end: number, known: BinFields): void {
+    const no = tag >>> 3;
+    const wireType = (tag & 7) as WireType;
+    // One-byte tags reach here unchecked (the generated switch reads them itself).
+    if (no === 0) throw new Failure(at, "bad field tag: field number 0");
+    if (wireType > 5) throw new Failure(at, `bad field tag: wire type ${wireType}`);
+    const k = known[no];
+    if (k !== undefined) {
+      throw wrongWireType(k[0], no, k[1], k[2], wireType, at);
+    }
+    readUnknown(this, m as AnyMessage, no, wireType, end);
+  }
+  inField(e: unknown, segment: string, at: number): unknown {
+    return prefixSegment(e, segment, at);
+  }
+  atIndex(e: unknown, index: number): unknown {
+    return prefixIndex(e, index);
+  }
+  overrun(at: number): unknown {
+    return new Failure(at, "message overruns its length");
+  }
 }
 
 /** A decoding state positioned at `start` of `bytes`. */
 export function decodeState(bytes: Uint8Array, start: number, options: BinaryDecodeOptions): DecodeState {
   const reader = new BinaryReader(bytes);
   reader.pos = start;
-  return { reader, bytes, maxDepth: groupDepthLimit(options), fieldStart: start };
+  return new DecodeState(reader, bytes, groupDepthLimit(options), start);
 }
 
 /** Decodes the message of `plan` from the state's position to `end`. */
@@ -105,7 +161,7 @@ function readMessage(state: DecodeState, plan: Plan, msg: AnyMessage, end: numbe
       readUnknown(state, msg, no, wireType, end);
       continue;
     }
-    if (wireType !== fp.wireType) throw wrongWireType(fp, wireType, fieldStart);
+    if (wireType !== fp.wireType) throw wrongWireType(fp.name, fp.no, fp.wireType, fp.segment, wireType, fieldStart);
     try {
       switch (fp.kind) {
         case "scalar":
@@ -150,11 +206,11 @@ function readMessage(state: DecodeState, plan: Plan, msg: AnyMessage, end: numbe
   return msg;
 }
 
-function wrongWireType(fp: FieldPlan, got: WireType, at: number): Failure {
+function wrongWireType(name: string, no: number, want: number, segment: string, got: WireType, at: number): Failure {
   return new Failure(
     at,
-    `wrong wire type for field ${fp.name} (${fp.no}): got ${WIRE_NAMES[got]}, want ${WIRE_NAMES[fp.wireType]}`,
-    fp.segment === "" ? [] : [fp.segment],
+    `wrong wire type for field ${name} (${no}): got ${WIRE_NAMES[got]}, want ${WIRE_NAMES[want]}`,
+    segment === "" ? [] : [segment],
   );
 }
 
@@ -250,39 +306,3 @@ function readUnknown(state: DecodeState, msg: AnyMessage, no: number, wireType: 
   msg.$unknown ??= [];
   msg.$unknown.push({ no, wireType, data: copyBytes(state.bytes, valueStart, state.reader.pos) });
 }
-
-/** The helpers specialised decoders call: the generic decoder's own checks. */
-export const decodeHelpers: Pick<
-  SpecHelpers,
-  | "readTag"
-  | "readLength"
-  | "readString"
-  | "readBytes"
-  | "readInt32"
-  | "readInt64"
-  | "readBool"
-  | "readMapEntry"
-  | "other"
-  | "prefixSegment"
-  | "prefixIndex"
-  | "overrun"
-> = {
-  readTag: (st) => readTag(st as DecodeState),
-  readLength: (st, end) => readLength(st as DecodeState, end),
-  readString: (st, end) => readString(st as DecodeState, end),
-  readBytes: (st, end) => readScalar(st as DecodeState, ScalarType.BYTES, end) as Uint8Array,
-  readInt32: (r) => readInt32(r as BinaryReader),
-  readInt64: (r) => readInt64(r as BinaryReader),
-  readBool: (r) => readBool(r as BinaryReader),
-  readMapEntry: (st, map, end) => readMapEntry(st as DecodeState, map, end),
-  other: (st, plan, msg, tag, at, end) => {
-    const no = tag >>> 3;
-    const wireType = (tag & 7) as WireType;
-    const fp = (plan as Plan).byNumber[no];
-    if (fp !== undefined) throw wrongWireType(fp, wireType, at);
-    readUnknown(st as DecodeState, msg as AnyMessage, no, wireType, end);
-  },
-  prefixSegment,
-  prefixIndex,
-  overrun: (at) => new Failure(at, "message overruns its length"),
-};

@@ -1,7 +1,6 @@
 import { ScalarType, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { WireType } from "@bufbuild/protobuf/wire";
 import { TIME_TYPE, shapeOf, type FieldShape, type MessageShape } from "../model/shapes.js";
-import type { SpecField, SpecPlan } from "./specialize.js";
 
 /*
  * A message shape compiled for the binary decoder and encoder: everything the
@@ -18,7 +17,7 @@ export interface UnknownField {
 type Kind = "scalar" | "message" | "scalarList" | "messageList" | "map";
 
 /** One field, with everything the hot loops need precomputed. */
-export interface FieldPlan extends SpecField {
+export interface FieldPlan {
   readonly fs: FieldShape;
   readonly no: number;
   readonly name: string;
@@ -34,7 +33,7 @@ export interface FieldPlan extends SpecField {
 }
 
 /** A message shape compiled for decoding and encoding. */
-export interface Plan extends SpecPlan {
+export interface Plan {
   readonly shape: MessageShape;
   readonly desc: DescMessage;
   readonly isTime: boolean;

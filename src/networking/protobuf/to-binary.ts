@@ -4,13 +4,14 @@ import { EncodeError } from "../model/errors.js";
 import { compareUtf8 } from "../model/utf8.js";
 import { containerMismatch, scalarMismatch } from "../model/value-checks.js";
 import { isZeroTime } from "../model/zero.js";
-import type { SpecHelpers } from "./specialize.js";
+import type { BinEncoder } from "../../../gen/clusterwire/bin_runtime.js";
 import type { AnyMessage, FieldPlan, Plan } from "./plan.js";
 
 /*
  * The generic binary encoder: Go's field rules (gogo's marshaller), driven by
- * a message's plan. The specialised encoders (specialize.ts) call the helpers
- * at the end of this file, so both write and refuse exactly the same things.
+ * a message's plan. The generated encoders (the *_bin.ts files in gen/) write
+ * through EncodeState's methods, which are this encoder's own checks, so both
+ * write and refuse exactly the same things.
  */
 
 /** Options for Go-exact protobuf encoding. */
@@ -191,37 +192,56 @@ function writeTime(w: BinaryWriter, msg: AnyMessage): void {
   w.tag(2, WireType.Varint).int32(0);
 }
 
-/** The helpers specialised encoders call: the generic encoder's own checks. */
-export const encodeHelpers: Pick<
-  SpecHelpers,
-  | "str"
-  | "i32"
-  | "i64"
-  | "bool"
-  | "bytes"
-  | "nonEmptyBytes"
-  | "map"
-  | "message"
-  | "list"
-  | "time"
-  | "unknown"
-  | "segment"
-  | "empty"
-> = {
-  str: (w, tag, v) => writeTagged(w as BinaryWriter, tag, ScalarType.STRING, v),
-  i32: (w, tag, v) => writeTagged(w as BinaryWriter, tag, ScalarType.INT32, v),
-  i64: (w, tag, v) => writeTagged(w as BinaryWriter, tag, ScalarType.INT64, v),
-  bool: (w, tag, v) => writeTagged(w as BinaryWriter, tag, ScalarType.BOOL, v),
-  bytes: (w, tag, v) => writeTagged(w as BinaryWriter, tag, ScalarType.BYTES, v),
-  nonEmptyBytes: (w, tag, v) => {
+/**
+ * The writer the generated encoders write through (the BinEncoder interface):
+ * the generic encoder's own checks and writes, around one BinaryWriter.
+ */
+export class EncodeState implements BinEncoder {
+  constructor(
+    readonly w: BinaryWriter,
+    readonly keep: boolean,
+  ) {}
+  str(tag: number, v: unknown): void {
+    writeTagged(this.w, tag, ScalarType.STRING, v);
+  }
+  bytes(tag: number, v: unknown): void {
+    writeTagged(this.w, tag, ScalarType.BYTES, v);
+  }
+  nonEmptyBytes(tag: number, v: unknown): void {
     assertScalar(ScalarType.BYTES, v);
-    if ((v as Uint8Array).length !== 0) (w as BinaryWriter).uint32(tag).bytes(v as Uint8Array);
-  },
-  map: (w, tag, v) => writeMap(w as BinaryWriter, tag >>> 3, v),
-  message: (v) => assertContainer("message", v),
-  list: (v) => assertContainer("list", v),
-  time: (w, m) => writeTime(w as BinaryWriter, m as AnyMessage),
-  unknown: (w, m) => writeUnknown(w as BinaryWriter, m as AnyMessage),
-  segment: (e, seg) => withSegment(e, seg),
-  empty: (plan) => emptyOf(plan as Plan),
-};
+    if ((v as Uint8Array).length !== 0) this.w.uint32(tag).bytes(v as Uint8Array);
+  }
+  i32(tag: number, v: unknown): void {
+    writeTagged(this.w, tag, ScalarType.INT32, v);
+  }
+  i64(tag: number, v: unknown): void {
+    writeTagged(this.w, tag, ScalarType.INT64, v);
+  }
+  bool(tag: number, v: unknown): void {
+    writeTagged(this.w, tag, ScalarType.BOOL, v);
+  }
+  map(tag: number, v: unknown): void {
+    writeMap(this.w, tag >>> 3, v);
+  }
+  message(v: unknown): void {
+    assertContainer("message", v);
+  }
+  list(v: unknown): void {
+    assertContainer("list", v);
+  }
+  fork(tag: number): void {
+    this.w.uint32(tag).fork();
+  }
+  join(): void {
+    this.w.join();
+  }
+  time(m: Message): void {
+    writeTime(this.w, m as AnyMessage);
+  }
+  unknown(m: Message): void {
+    writeUnknown(this.w, m as AnyMessage);
+  }
+  inField(e: unknown, segment: string): unknown {
+    return withSegment(e, segment);
+  }
+}

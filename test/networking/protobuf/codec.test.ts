@@ -11,15 +11,17 @@ import {
   type NetworkingObject,
 } from "../../../src/networking/index.js";
 import { arbObject } from "../../../src/testing/index.js";
-import { canSpecialise } from "../../../src/networking/protobuf/specialize.js";
+import { generatedCodec } from "../../../src/networking/protobuf/generated.js";
+import { networkingRegistry } from "../../../src/networking/protobuf/registry.js";
 
 // The two codecs under comparison, chosen by value (no process-wide switch).
 const codecs = { true: createCodec({ specialised: true }), false: createCodec({ specialised: false }) };
 const codec = (specialised: boolean) => codecs[`${specialised}`];
 import { fixtureFolders, loadFixtures } from "../../support/fixtures.js";
 
-// The specialised decoders must accept and reject exactly what the generic
-// decoder does, with the same values and the same errors.
+// The generated decoders (gen/**/*_bin.ts, written by plugin/emit-bin.ts) must
+// accept and reject exactly what the generic decoder does, with the same
+// values and the same errors.
 
 type Outcome =
   | { ok: true; bytes: string; json: string }
@@ -44,11 +46,14 @@ function run(bytes: Uint8Array, specialised: boolean): Outcome {
 
 const fixtures = fixtureFolders().flatMap((f) => loadFixtures(f));
 
-describe("specialised vs generic decoder", () => {
-  it("specialisation is available on Node", () => {
-    expect(canSpecialise()).toBe(true);
+describe("generated vs generic decoder", () => {
+  it("codecs use the generated functions by default, for every message type they can meet", () => {
+    expect(createCodec().specialised).toBe(true);
     expect(codec(true).specialised).toBe(true);
     expect(codec(false).specialised).toBe(false);
+    const names = networkingRegistry().typeNames();
+    expect(names.length).toBeGreaterThan(40);
+    expect(names.filter((n) => generatedCodec(n) === undefined)).toEqual([]);
   });
 
   it.each(fixtures.map((f) => [`${f.folder} ${f.kind}`, f.pb] as const))("%s decodes identically", (_name, pb) => {
@@ -94,9 +99,9 @@ describe("specialised vs generic decoder", () => {
   });
 });
 
-// The specialised encoders must write exactly what the generic encoder writes,
+// The generated encoders must write exactly what the generic encoder writes,
 // and refuse exactly what it refuses, with the same path.
-describe("specialised vs generic encoder", () => {
+describe("generated vs generic encoder", () => {
   type Written = { ok: true; hex: string } | { ok: false; error: string; path: string };
   function write(obj: NetworkingObject, specialised: boolean, options: EncodeOptions = {}): Written {
     try {
