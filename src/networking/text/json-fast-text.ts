@@ -1,30 +1,17 @@
+import type { Message } from "@bufbuild/protobuf";
+import type { JsonReader } from "../../../gen/clusterwire/json_runtime.js";
 import { lookupKind, type NetworkingObject } from "../model/kinds.js";
 import { parseRfc3339 } from "../model/time.js";
 import { setOwn } from "../model/set-own.js";
+import { jsonCodecOf } from "./json-generated.js";
 import { readJsonString, type JsonCursor } from "./json-parse.js";
-import {
-  V_BOOL,
-  V_FIELDS_V1,
-  V_INT32,
-  V_INT64,
-  V_INT_OR_STRING,
-  V_MESSAGE,
-  V_STRING,
-  V_TIME,
-  V_TYPE_META,
-  fillStructsOf,
-  planOf,
-  zeroOf,
-  type AnyMessage,
-  type FieldPlan,
-  type MessagePlan,
-} from "./json-plan.js";
 
 /*
  * The common path of fromJson(text): one pass over the text straight into the
- * typed object, with no intermediate parsed tree, driven by the message plans.
- * Hand-written for the issue 14 goal (≥ 0.5× JSON.parse); the generic parser
- * (json-parse.ts) and decoder (from-json.ts) stay the specification.
+ * typed object, with no intermediate parsed tree. The per-message readers are
+ * generated (plugin/emit-json.ts, the `_json.ts` files in gen/); this is the JsonReader
+ * they read through. The generic parser (json-parse.ts) and decoder
+ * (from-json.ts) stay the specification.
  *
  * It gives up ("bails") on anything rare or wrong: a syntax error, a repeated
  * key, an unknown field in strict mode, a number with a fraction, exponent,
@@ -44,8 +31,14 @@ function bail(): never {
 
 const encoder = new TextEncoder();
 
-class Reader implements JsonCursor {
+type AnyMessage = Message & Record<string, unknown>;
+
+class Reader implements JsonCursor, JsonReader {
   pos = 0;
+  /** The key just read: where it starts and how long it is, or its decoded text when it had escapes. */
+  private keyStart = 0;
+  private keyLength = 0;
+  private decodedKey: string | undefined;
   constructor(
     readonly text: string,
     readonly maxDepth: number,
@@ -53,6 +46,10 @@ class Reader implements JsonCursor {
   ) {}
 
   fail(): never {
+    throw BAIL;
+  }
+
+  bail(): never {
     throw BAIL;
   }
 
@@ -67,8 +64,35 @@ class Reader implements JsonCursor {
     this.pos = i;
   }
 
-  /** After ws: the next member follows (true) or the object ends (false). */
-  next(close: number): boolean {
+  open(depth: number): boolean {
+    if (this.text.charCodeAt(this.pos) !== 0x7b || depth > this.maxDepth) bail();
+    this.pos++;
+    this.ws();
+    if (this.text.charCodeAt(this.pos) !== 0x7d) return true;
+    this.pos++;
+    return false;
+  }
+
+  openList(depth: number): boolean {
+    if (this.text.charCodeAt(this.pos) !== 0x5b || depth > this.maxDepth) bail();
+    this.pos++;
+    this.ws();
+    if (this.text.charCodeAt(this.pos) !== 0x5d) return true;
+    this.pos++;
+    return false;
+  }
+
+  next(): boolean {
+    return this.after(0x7d);
+  }
+
+  nextItem(): boolean {
+    return this.after(0x5d);
+  }
+
+  /** After a member or element: past a comma (true) or the closing `close` (false). */
+  after(close: number): boolean {
+    this.ws();
     const c = this.text.charCodeAt(this.pos);
     if (c === 0x2c) {
       this.pos++;
@@ -82,37 +106,94 @@ class Reader implements JsonCursor {
     return bail();
   }
 
-  /** Reads a key string and the colon after it; the field it names, or undefined. */
-  key(plan: MessagePlan): FieldPlan | undefined {
+  key(): number {
     const t = this.text;
     if (t.charCodeAt(this.pos) !== 0x22) bail();
     const start = this.pos + 1;
     let i = start;
-    let h = 0;
-    let fp: FieldPlan | undefined;
+    let code: number;
     for (;;) {
       const c = t.charCodeAt(i);
-      if (c === 0x22) break;
-      if (c === 0x5c || c < 0x20 || (c & 0xf800) === 0xd800 || Number.isNaN(c)) {
-        // Escapes or surrogates in a key: decode it as Go does.
-        fp = plan.byKey.get(readJsonString(this));
-        i = -1;
+      if (c === 0x22) {
+        this.keyStart = start;
+        this.keyLength = i - start;
+        this.decodedKey = undefined;
+        this.pos = i + 1;
+        code = (i - start) * 65536 + (i === start ? 0 : t.charCodeAt(start));
         break;
       }
-      h = (Math.imul(h, 31) + c) | 0;
+      if (c === 0x5c || c < 0x20 || (c & 0xf800) === 0xd800 || Number.isNaN(c)) {
+        // Escapes or surrogates in a key: decode it as Go does.
+        const k = readJsonString(this);
+        this.decodedKey = k;
+        code = k.length * 65536 + (k.length === 0 ? 0 : k.charCodeAt(0));
+        break;
+      }
       i++;
-    }
-    if (i >= 0) {
-      const len = i - start;
-      const cand = plan.byHash.get(h);
-      if (cand !== undefined && cand.key.length === len && t.startsWith(cand.key, start)) fp = cand;
-      this.pos = i + 1;
     }
     this.ws();
     if (t.charCodeAt(this.pos) !== 0x3a) bail();
     this.pos++;
     this.ws();
-    return fp;
+    return code;
+  }
+
+  keyIs(k: string): boolean {
+    if (this.decodedKey !== undefined) return this.decodedKey === k;
+    return k.length === this.keyLength && this.text.startsWith(k, this.keyStart);
+  }
+
+  unknown(depth: number): void {
+    if (this.strict) bail();
+    this.skip(depth);
+  }
+
+  time(m: Message): void {
+    const seconds = parseRfc3339(this.string());
+    if (typeof seconds === "string") bail();
+    (m as AnyMessage)["seconds"] = seconds;
+  }
+
+  intOrString(m: Message): void {
+    // Go looks at the first byte: a quote means string, anything else int32.
+    const o = m as AnyMessage;
+    if (this.text.charCodeAt(this.pos) === 0x22) {
+      o["type"] = 1n;
+      o["intVal"] = 0;
+      o["strVal"] = this.string();
+    } else {
+      o["type"] = 0n;
+      o["intVal"] = this.integer32();
+      o["strVal"] = "";
+    }
+  }
+
+  fieldsV1(m: Message, depth: number): void {
+    // Go keeps the raw text of an object or a string, escapes included.
+    const c = this.text.charCodeAt(this.pos);
+    if (c !== 0x7b && c !== 0x22) bail();
+    const start = this.pos;
+    this.skip(depth);
+    (m as AnyMessage)["Raw"] = encoder.encode(this.text.slice(start, this.pos));
+  }
+
+  stringMap(map: { [key: string]: string }, depth: number): void {
+    if (this.text.charCodeAt(this.pos) !== 0x7b || depth > this.maxDepth) bail();
+    this.pos++;
+    this.ws();
+    if (this.text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+      return;
+    }
+    do {
+      const k = this.string();
+      this.ws();
+      if (this.text.charCodeAt(this.pos) !== 0x3a) bail();
+      this.pos++;
+      this.ws();
+      if (hasOwn.call(map, k)) bail(); // a repeated key
+      setOwn(map, k, this.isNull() ? "" : this.string());
+    } while (this.after(0x7d));
   }
 
   /** Reads `null` if it is there. */
@@ -129,7 +210,7 @@ class Reader implements JsonCursor {
   }
 
   /** An int64: a bigint (of more than 15 digits too), in range, from an integer lexeme. */
-  int64(): bigint {
+  integer64(): bigint {
     const t = this.text;
     const start = this.pos;
     let i = start;
@@ -171,13 +252,13 @@ class Reader implements JsonCursor {
     return neg ? -n : n;
   }
 
-  int32(): number {
+  integer32(): number {
     const n = this.integer();
     if (n < -0x80000000 || n > 0x7fffffff) bail();
     return n;
   }
 
-  bool(): boolean {
+  boolean(): boolean {
     const t = this.text;
     if (t.startsWith("true", this.pos)) {
       this.pos += 4;
@@ -188,152 +269,6 @@ class Reader implements JsonCursor {
       return false;
     }
     return bail();
-  }
-
-  /** A message's object at pos, at nesting `depth`, into the fresh message `msg`. */
-  message(plan: MessagePlan, msg: AnyMessage, depth: number): void {
-    if (this.text.charCodeAt(this.pos) !== 0x7b || depth > this.maxDepth) bail();
-    this.pos++;
-    this.ws();
-    let seen = 0;
-    if (this.text.charCodeAt(this.pos) === 0x7d) {
-      this.pos++;
-    } else {
-      do {
-        const fp = this.key(plan);
-        if (fp === undefined) {
-          this.unknown(depth);
-        } else {
-          if ((seen & fp.bit) !== 0) bail(); // a repeated key: Go merges, the generic path does it
-          seen |= fp.bit;
-          let target = msg;
-          if (fp.inline !== undefined) {
-            target = msg[fp.inline.name] as AnyMessage;
-            if (target === undefined) {
-              target = fp.inline.plan.make();
-              msg[fp.inline.name] = target;
-            }
-          }
-          this.field(fp, target, depth);
-        }
-        this.ws();
-      } while (this.next(0x7d));
-    }
-    fillStructsOf(plan, msg);
-  }
-
-  /** The value of a key the message has no field for (we are past its colon). */
-  unknown(depth: number): void {
-    if (this.strict) bail();
-    this.skip(depth);
-  }
-
-  field(fp: FieldPlan, msg: AnyMessage, depth: number): void {
-    if (this.isNull()) {
-      // Go: null resets pointers, slices and maps (and a Time); it leaves other values alone.
-      if (fp.list) msg[fp.name] = [];
-      else if (fp.map) msg[fp.name] = {};
-      else if (fp.nullDeletes) delete msg[fp.name];
-      return;
-    }
-    if (fp.list) {
-      if (this.text.charCodeAt(this.pos) !== 0x5b || depth + 1 > this.maxDepth) bail();
-      this.pos++;
-      this.ws();
-      const out: unknown[] = [];
-      if (this.text.charCodeAt(this.pos) === 0x5d) {
-        this.pos++;
-      } else {
-        do {
-          if (this.isNull()) {
-            out.push(fp.message !== undefined ? zeroOf(fp.message) : zeroScalarOf(fp.value));
-          } else {
-            out.push(this.value(fp, depth + 1));
-          }
-          this.ws();
-        } while (this.next(0x5d));
-      }
-      msg[fp.name] = out;
-      return;
-    }
-    if (fp.map) {
-      if (this.text.charCodeAt(this.pos) !== 0x7b || depth + 1 > this.maxDepth) bail();
-      this.pos++;
-      this.ws();
-      const map = msg[fp.name] as Record<string, unknown>;
-      if (this.text.charCodeAt(this.pos) === 0x7d) {
-        this.pos++;
-        return;
-      }
-      do {
-        const k = this.string();
-        this.ws();
-        if (this.text.charCodeAt(this.pos) !== 0x3a) bail();
-        this.pos++;
-        this.ws();
-        if (hasOwn.call(map, k)) bail();
-        setOwn(map, k, this.isNull() ? "" : this.string());
-        this.ws();
-      } while (this.next(0x7d));
-      return;
-    }
-    if (fp.value === V_TYPE_META) this.string();
-    else msg[fp.name] = this.value(fp, depth);
-  }
-
-  /** One value of a field (or list element) that is not null, at nesting `depth` of its container. */
-  value(fp: FieldPlan, depth: number): unknown {
-    switch (fp.value) {
-      case V_TYPE_META:
-        return this.string();
-      case V_STRING:
-        return this.string();
-      case V_BOOL:
-        return this.bool();
-      case V_INT32:
-        return this.int32();
-      case V_INT64:
-        return this.int64();
-      case V_MESSAGE: {
-        const plan = fp.message as MessagePlan;
-        const m = plan.make();
-        this.message(plan, m, depth + 1);
-        return m;
-      }
-      case V_TIME: {
-        const seconds = parseRfc3339(this.string());
-        if (typeof seconds === "string") bail();
-        const m = (fp.message as MessagePlan).make();
-        m["seconds"] = seconds;
-        return m;
-      }
-      case V_INT_OR_STRING: {
-        // Go looks at the first byte: a quote means string, anything else int32.
-        const m = (fp.message as MessagePlan).make();
-        if (this.text.charCodeAt(this.pos) === 0x22) {
-          m["type"] = 1n;
-          m["intVal"] = 0;
-          m["strVal"] = this.string();
-        } else {
-          m["type"] = 0n;
-          m["intVal"] = this.int32();
-          m["strVal"] = "";
-        }
-        return m;
-      }
-      case V_FIELDS_V1: {
-        // Go keeps the raw text of an object or a string, escapes included.
-        const c = this.text.charCodeAt(this.pos);
-        if (c !== 0x7b && c !== 0x22) bail();
-        const start = this.pos;
-        this.skip(depth);
-        const m = (fp.message as MessagePlan).make();
-        m["Raw"] = encoder.encode(this.text.slice(start, this.pos));
-        return m;
-      }
-      default:
-        return bail();
-    }
   }
 
   /** Checks and passes over any JSON value, at nesting `depth` of its container. */
@@ -360,10 +295,9 @@ class Reader implements JsonCursor {
           this.ws();
         }
         this.skip(depth + 1);
-        this.ws();
-      } while (this.next(close));
+      } while (this.after(close));
     } else if (c === 0x74 || c === 0x66) {
-      this.bool();
+      this.boolean();
     } else if (c === 0x6e) {
       this.isNull();
     } else {
@@ -399,19 +333,6 @@ const hasOwn = Object.prototype.hasOwnProperty;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-function zeroScalarOf(kind: number): unknown {
-  switch (kind) {
-    case V_BOOL:
-      return false;
-    case V_INT32:
-      return 0;
-    case V_INT64:
-      return 0n;
-    default:
-      return "";
-  }
-}
-
 /**
  * fromJson(text) on the common path: the typed object, or undefined when the
  * text needs the generic path (see the comment at the top).
@@ -423,11 +344,11 @@ export function fastFromJsonText(text: string, strict: boolean, maxDepth: number
     const start = r.pos;
     const { apiVersion, kind } = typeMetaOf(r);
     const info = lookupKind(apiVersion, kind);
-    if (info === undefined) return undefined;
-    const plan = planOf(info.desc);
+    const codec = info === undefined ? undefined : jsonCodecOf(info.desc.typeName);
+    if (codec === undefined) return undefined;
     r.pos = start;
-    const msg = plan.make();
-    r.message(plan, msg, 1);
+    const msg = codec.create();
+    codec.read(r, msg as never, 1);
     r.ws();
     if (r.pos !== text.length) return undefined;
     return msg as NetworkingObject;
@@ -468,7 +389,6 @@ function typeMetaOf(r: Reader): { apiVersion: string; kind: string } {
     } else {
       r.skip(1);
     }
-    r.ws();
-  } while (r.next(0x7d));
+  } while (r.after(0x7d));
   return bail();
 }

@@ -1,0 +1,207 @@
+import { ScalarType, type Message } from "@bufbuild/protobuf";
+import type { JsonWriter } from "../../../gen/clusterwire/json_runtime.js";
+import { kindOf, type NetworkingObject } from "../model/kinds.js";
+import { containerMismatch, scalarMismatch } from "../model/value-checks.js";
+import { isZeroTime } from "../model/zero.js";
+import { formatRfc3339 } from "../model/time.js";
+import { jsonCodecOf } from "./json-generated.js";
+import { fieldsV1, intOrString } from "./json-marshallers.js";
+import { printGoJson, quoteGo, sortedKeys } from "./json-print.js";
+
+/*
+ * The common path of toJsonString(obj) (compact): the generated per-message
+ * writers (plugin/emit-json.ts, the `_json.ts` files in gen/) append straight
+ * to one string through this JsonWriter, with no intermediate printable tree.
+ * Any value the generic writer (to-json.ts) would refuse makes it give up,
+ * and the caller runs the generic writer, which gives the exact error.
+ */
+
+const BAIL: unique symbol = Symbol("bail");
+
+function bail(): never {
+  throw BAIL;
+}
+
+type AnyMessage = Message & Record<string, unknown>;
+
+/** Characters Go's encoder escapes (HTML ones included), and surrogates (a lone one prints U+FFFD). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: Go escapes control characters, so the class names them.
+const NEEDS_QUOTING = /["\\<>&\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
+
+function quote(s: string): string {
+  return NEEDS_QUOTING.test(s) ? quoteGo(s) : '"' + s + '"';
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+class Writer implements JsonWriter {
+  out = "";
+  first = true;
+
+  bail(): never {
+    throw BAIL;
+  }
+
+  key(k: string): void {
+    if (this.first) {
+      this.out += k;
+      this.first = false;
+    } else {
+      this.out += "," + k;
+    }
+  }
+
+  open(): void {
+    this.out += "{";
+    this.first = true;
+  }
+
+  close(): void {
+    this.out += "}";
+    this.first = false;
+  }
+
+  str(v: unknown): void {
+    if (typeof v !== "string") bail();
+    this.out += quote(v);
+  }
+
+  i32(v: unknown): void {
+    if (scalarMismatch(ScalarType.INT32, v) !== undefined) bail();
+    this.out += Object.is(v, -0) ? "-0" : String(v);
+  }
+
+  i64(v: unknown): void {
+    if (scalarMismatch(ScalarType.INT64, v) !== undefined) bail();
+    this.out += String(v);
+  }
+
+  bool(v: unknown): void {
+    if (typeof v !== "boolean") bail();
+    this.out += v ? "true" : "false";
+  }
+
+  message(v: unknown): void {
+    if (containerMismatch("message", v) !== undefined) bail();
+  }
+
+  /** Absent (or null, as `?? []` reads it) and empty lists are Go's nil slice. */
+  listStart(k: string, v: unknown, omit: boolean): boolean {
+    if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) {
+      if (!omit) this.nullAt(k);
+      return false;
+    }
+    if (!Array.isArray(v)) bail();
+    this.key(k);
+    this.out += "[";
+    return true;
+  }
+
+  listEnd(): void {
+    this.out += "]";
+    this.first = false;
+  }
+
+  scalarList(k: string, v: unknown, scalar: number, omit: boolean): void {
+    if (!this.listStart(k, v, omit)) return;
+    const a = v as unknown[];
+    for (let i = 0; i < a.length; i++) {
+      const item = a[i];
+      if (scalarMismatch(scalar, item) !== undefined) bail();
+      if (i > 0) this.out += ",";
+      this.out +=
+        typeof item === "string"
+          ? quote(item)
+          : typeof item === "boolean"
+            ? String(item)
+            : Object.is(item, -0)
+              ? "-0"
+              : String(item);
+    }
+    this.listEnd();
+  }
+
+  map(k: string, v: unknown, omit: boolean): void {
+    const map = v ?? {};
+    if (containerMismatch("map", map) !== undefined) bail();
+    const keys = sortedKeys(map);
+    if (keys.length === 0) {
+      if (!omit) this.nullAt(k);
+      return;
+    }
+    const m = map as Record<string, unknown>;
+    let out = "{";
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const val = m[key];
+      if (typeof val !== "string") bail();
+      out += (i > 0 ? "," : "") + quote(key) + ":" + quote(val);
+    }
+    this.key(k);
+    this.out += out + "}";
+  }
+
+  time(k: string, v: unknown, pointer: boolean, omit: boolean, omitZero: boolean): void {
+    if (v === undefined && pointer) {
+      if (!omit) this.nullAt(k);
+      return;
+    }
+    if (v !== undefined && containerMismatch("message", v) !== undefined) bail();
+    const sub = v as AnyMessage | undefined;
+    if (sub === undefined || isZeroTime(sub)) {
+      if (!omitZero) this.nullAt(k);
+      return;
+    }
+    const seconds = hasOwn.call(sub, "seconds") ? sub["seconds"] : 0n;
+    if (scalarMismatch(ScalarType.INT64, seconds) !== undefined) bail();
+    this.key(k);
+    this.out += '"' + formatRfc3339(seconds as bigint) + '"';
+  }
+
+  intOrString(k: string, v: unknown, pointer: boolean, omit: boolean): void {
+    if (v === undefined && pointer) {
+      if (!omit) this.nullAt(k);
+      return;
+    }
+    if (v !== undefined && containerMismatch("message", v) !== undefined) bail();
+    const value = intOrString(v as AnyMessage | undefined); // throws on a bad one: the generic path says why
+    this.key(k);
+    this.out += typeof value === "string" ? quote(value) : Object.is(value, -0) ? "-0" : String(value);
+  }
+
+  fieldsV1(k: string, v: unknown, pointer: boolean, omit: boolean): void {
+    if (v === undefined && pointer) {
+      if (!omit) this.nullAt(k);
+      return;
+    }
+    if (v !== undefined && containerMismatch("message", v) !== undefined) bail();
+    const value = fieldsV1(v as AnyMessage | undefined); // throws on a bad one: the generic path says why
+    this.key(k);
+    this.out += printGoJson(value);
+  }
+
+  private nullAt(k: string): void {
+    this.key(k);
+    this.out += "null";
+  }
+}
+
+/**
+ * toJsonString(obj) without indent on the common path: the text, or undefined
+ * when the object needs the generic writer (see the comment at the top).
+ */
+export function fastToJsonString(obj: NetworkingObject | Message): string | undefined {
+  try {
+    const info = kindOf(obj);
+    const codec = jsonCodecOf(info.desc.typeName);
+    if (codec === undefined) return undefined;
+    const w = new Writer();
+    w.out = '{"kind":' + quote(info.kind) + ',"apiVersion":' + quote(info.apiVersion);
+    w.first = false;
+    codec.write(w, obj as never);
+    return w.out + "}";
+  } catch {
+    // Whatever the reason (a value of the wrong type, not a kind, a cycle), the generic writer decides.
+    return undefined;
+  }
+}
