@@ -302,6 +302,9 @@ class Parser {
   }
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON forbids raw control characters in strings, so the class names them.
+const STRING_SPECIAL = /[\\\u0000-\u001f\ud800-\udfff]/;
+
 /** A position in JSON text, and how to report a syntax error there. */
 export interface JsonCursor {
   readonly text: string;
@@ -317,15 +320,20 @@ export interface JsonCursor {
 export function readJsonString(cur: JsonCursor): string {
   const t = cur.text;
   const start = ++cur.pos;
-  let i = start;
-  // Fast path: no escapes, no surrogates.
-  for (;;) {
-    const c = t.charCodeAt(i);
-    if (c === 0x22) {
-      cur.pos = i + 1;
-      return t.slice(start, i);
+  // Fast path: up to the next quote, no escapes, control characters or surrogates
+  // (two native scans; measured faster than a loop over the characters).
+  const end = t.indexOf('"', start);
+  if (end >= 0) {
+    const s = t.slice(start, end);
+    if (!STRING_SPECIAL.test(s)) {
+      cur.pos = end + 1;
+      return s;
     }
-    if (c === 0x5c || c < 0x20 || (c & 0xf800) === 0xd800 || Number.isNaN(c)) break;
+  }
+  let i = start;
+  while (i < t.length) {
+    const c = t.charCodeAt(i);
+    if (c === 0x22 || c === 0x5c || c < 0x20 || (c & 0xf800) === 0xd800) break;
     i++;
   }
   let out = t.slice(start, i);

@@ -10,7 +10,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DecodeError, fromJson } from "../../../src/networking/index.js";
 import { genericFromJson, type FromJsonOptions } from "../../../src/networking/text/from-json.js";
-import { fastFromJsonText } from "../../../src/networking/text/json-fast-text.js";
+import { fastFromJsonText, rfc3339Utc } from "../../../src/networking/text/json-fast-text.js";
+import { parseRfc3339 } from "../../../src/networking/model/time.js";
 import { genericToJsonString } from "../../../src/networking/text/to-json.js";
 import { arbObject } from "../../../src/testing/index.js";
 import { arbMutation, fixtureJsonTexts, mutate, realWorldJsonTexts } from "../../support/json-inputs.js";
@@ -136,5 +137,47 @@ describe("fromJson(text): the generated readers equal the generic path", () => {
     ]) {
       expect(agree(text), text).toBe(true);
     }
+  });
+});
+
+describe("rfc3339Utc: the API server's timestamps, read without parseRfc3339", () => {
+  it("equals parseRfc3339 wherever it answers, and answers for every valid YYYY-MM-DDTHH:MM:SSZ", () => {
+    const pad = (n: number, w: number) => String(n).padStart(w, "0");
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        fc.integer({ min: 0, max: 24 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 60 }),
+        (y, mo, d, h, mi, s) => {
+          const text = `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}Z`;
+          const generic = parseRfc3339(text);
+          const fast = rfc3339Utc(text);
+          if (typeof generic === "bigint") expect(fast, text).toBe(generic);
+          else expect(fast, text).toBeUndefined();
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("leaves every other form to parseRfc3339", () => {
+    for (const text of [
+      "2024-01-01T00:00:00+01:00",
+      "2024-01-01T00:00:00.5Z",
+      "2024-01-01t00:00:00Z",
+      "2024-01-01T00:00:00z",
+      "+024-01-01T00:00:00Z",
+      "2024-1-01T00:00:00Z ",
+      "２０２４-01-01T00:00:00Z",
+      "",
+    ])
+      expect(rfc3339Utc(text), text).toBeUndefined();
+    expect(rfc3339Utc("0000-01-01T00:00:00Z")).toBe(parseRfc3339("0000-01-01T00:00:00Z"));
+    expect(rfc3339Utc("9999-12-31T23:59:59Z")).toBe(parseRfc3339("9999-12-31T23:59:59Z"));
+    expect(rfc3339Utc("2000-02-29T12:00:00Z")).toBe(parseRfc3339("2000-02-29T12:00:00Z"));
+    expect(rfc3339Utc("1900-02-29T12:00:00Z")).toBeUndefined();
   });
 });
