@@ -103,10 +103,32 @@ export interface JsonWriter {
   bail(): never;
 }
 
-/** A message's JSON reader and writer. */
+/** A reader of an already parsed JSON value (a JS value), member by member. */
+export interface JsonValueReader {
+  /** \`v\` as a plain object (anything else bails). */
+  object(v: unknown): { [key: string]: unknown };
+  array(v: unknown): readonly unknown[];
+  string(v: unknown): string;
+  boolean(v: unknown): boolean;
+  integer32(v: unknown): number;
+  integer64(v: unknown): bigint;
+  time(m: Message, v: unknown): void;
+  intOrString(m: Message, v: unknown): void;
+  fieldsV1(m: Message, v: unknown): void;
+  /** A map of strings (null values are ""), into an empty map. */
+  stringMap(map: { [key: string]: string }, v: unknown): void;
+  /** kind / apiVersion in a kind: a string or null. */
+  typeMeta(v: unknown): void;
+  /** A key the message has no field for. */
+  unknown(): void;
+  bail(): never;
+}
+
+/** A message's JSON readers and writer. */
 export interface JsonCodec {
   readonly create: () => Message;
   readonly read: (r: JsonReader, m: never, depth: number) => void;
+  readonly readValue: (r: JsonValueReader, o: { [key: string]: unknown }, m: never) => void;
   readonly write: (w: JsonWriter, m: never) => void;
 }
 
@@ -137,6 +159,7 @@ export const jsonEmitter: Emitter = {
       reader: f.import("JsonReader", `./${JSON_RUNTIME}.js`, true),
       writer: f.import("JsonWriter", `./${JSON_RUNTIME}.js`, true),
       codec: f.import("JsonCodec", `./${JSON_RUNTIME}.js`, true),
+      valueReader: f.import("JsonValueReader", `./${JSON_RUNTIME}.js`, true),
     };
     const nullDeletes = messages.some((m) => routesOf(shapeOf(m)).some((r) => deletesOnNull(r.fs)));
     if (nullDeletes) f.print("type Any = Record<string, unknown>;");
@@ -150,7 +173,7 @@ export const jsonEmitter: Emitter = {
       f.print(
         `  ${JSON.stringify(desc.typeName)}: { create: `,
         create,
-        `, read: readJson${n}, write: writeJson${n} },`,
+        `, read: readJson${n}, readValue: readValue${n}, write: writeJson${n} },`,
       );
     }
     f.print("} as never;");
@@ -164,6 +187,7 @@ const SPECIAL = new Set([TIME_TYPE, INT_OR_STRING_TYPE, FIELDS_V1_TYPE]);
 const KIND_TYPES: ReadonlySet<string> = new Set(KIND_NAMES.map((k) => k.typeName));
 
 interface RuntimeTypes {
+  readonly valueReader: ImportSymbol;
   readonly reader: ImportSymbol;
   readonly writer: ImportSymbol;
   readonly codec: ImportSymbol;
@@ -186,7 +210,7 @@ function fn(
   f: GeneratedFile,
   here: DescFile,
   desc: DescMessage,
-  prefix: "new" | "zero" | "readJson" | "writeJson",
+  prefix: "new" | "zero" | "readJson" | "readValue" | "writeJson",
 ): ImportSymbol | string {
   const name = prefix + desc.name;
   if (prefix === "new" || prefix === "zero") return f.import(name, `./${desc.file.name}_bin.js`);
@@ -259,7 +283,7 @@ function deletesOnNull(fs: FieldShape): boolean {
 function emitMessage(f: GeneratedFile, here: DescFile, desc: DescMessage, shape: MessageShape, rt: RuntimeTypes): void {
   const T = f.importShape(desc);
   const name = desc.name;
-  const child = (fs: FieldShape, prefix: "new" | "zero" | "readJson" | "writeJson") =>
+  const child = (fs: FieldShape, prefix: "new" | "zero" | "readJson" | "readValue" | "writeJson") =>
     fn(f, here, fs.field.message as DescMessage, prefix);
 
   // ---- reader
@@ -319,6 +343,54 @@ function emitMessage(f: GeneratedFile, here: DescFile, desc: DescMessage, shape:
   }
   f.print("}");
 
+  // ---- value reader (fromJson of an already parsed value)
+  f.print();
+  f.print(
+    f.jsDoc(`Reads the members of the parsed JSON object \`o\` of a ${desc.typeName} into the new message \`m\`.`),
+  );
+  f.print(
+    f.export("function", `readValue${name}`),
+    "(r: ",
+    rt.valueReader,
+    ", o: { [key: string]: unknown }, m: ",
+    T,
+    "): void {",
+  );
+  f.print("  const keys = Object.keys(o);");
+  f.print("  for (let i = 0; i < keys.length; i++) {");
+  f.print("    const k = keys[i]!;");
+  f.print("    const v = o[k];");
+  f.print("    // An undefined member is an absent one (JSON has no undefined).");
+  f.print("    if (v === undefined) continue;");
+  f.print("    switch (k) {");
+  for (const k of keys) {
+    f.print(`      case ${JSON.stringify(k)}: {`);
+    const route = routes.find((r) => r.key === k);
+    if (route === undefined) {
+      f.print("        r.typeMeta(v);");
+    } else {
+      let target = "m";
+      if (route.inline !== undefined) {
+        const il = route.inline.localName;
+        f.print(`        if (m.${il} === undefined) m.${il} = `, child(route.inline, "new"), "();");
+        f.print(`        const t = m.${il};`);
+        target = "t";
+      }
+      emitReadValueField(f, route.fs, target, child);
+    }
+    f.print("        break;");
+    f.print("      }");
+  }
+  f.print("      default:");
+  f.print("        r.unknown();");
+  f.print("    }");
+  f.print("  }");
+  for (const fs of shape.wireOrder) {
+    if (fs.field.fieldKind === "message" && !fs.pointer)
+      f.print(`  if (m.${fs.localName} === undefined) m.${fs.localName} = `, child(fs, "zero"), "();");
+  }
+  f.print("}");
+
   // ---- writer
   f.print();
   f.print(f.jsDoc(`Writes the members of a ${desc.typeName} (or of Go's zero one, for undefined) in Go's order.`));
@@ -327,7 +399,7 @@ function emitMessage(f: GeneratedFile, here: DescFile, desc: DescMessage, shape:
   f.print("}");
 }
 
-type Child = (fs: FieldShape, prefix: "new" | "zero" | "readJson" | "writeJson") => ImportSymbol | string;
+type Child = (fs: FieldShape, prefix: "new" | "zero" | "readJson" | "readValue" | "writeJson") => ImportSymbol | string;
 
 const READ: Record<string, string> = {
   string: "r.string()",
@@ -413,6 +485,98 @@ function emitReadField(f: GeneratedFile, fs: FieldShape, m: string, child: Child
         f.print(`${ind}else ${p} = ${READ[value]};`);
       } else {
         f.print(`${ind}if (!r.isNull()) ${p} = ${READ[value]};`);
+      }
+      return;
+    default:
+      throw new Error(`${field.toString()}: unsupported field kind`);
+  }
+}
+
+const READ_VALUE: Record<string, string> = {
+  string: "r.string(v)",
+  bool: "r.boolean(v)",
+  int32: "r.integer32(v)",
+  int64: "r.integer64(v)",
+  bytes: "r.bail()",
+};
+
+/** One member `v` of a parsed object into field `fs` of `m`; null as in emitReadField. */
+function emitReadValueField(f: GeneratedFile, fs: FieldShape, m: string, child: Child): void {
+  const field = fs.field;
+  const p = `${m}.${fs.localName}`;
+  const value = valueKindOf(fs);
+  const ind = "        ";
+  switch (field.fieldKind) {
+    case "list": {
+      f.print(`${ind}if (v === null) ${p} = [];`);
+      f.print(`${ind}else {`);
+      f.print(`${ind}  const a = r.array(v);`);
+      f.print(
+        `${ind}  const l: `,
+        field.listKind === "message" ? f.importShape(field.message) : tsScalar(value),
+        "[] = [];",
+      );
+      f.print(`${ind}  for (let j = 0; j < a.length; j++) {`);
+      f.print(`${ind}    const e = a[j];`);
+      if (value === "message") {
+        f.print(`${ind}    if (e === null) l.push(`, child(fs, "zero"), "());");
+        f.print(`${ind}    else {`);
+        f.print(`${ind}      const s = `, child(fs, "new"), "();");
+        f.print(`${ind}      `, child(fs, "readValue"), "(r, r.object(e), s);");
+        f.print(`${ind}      l.push(s);`);
+        f.print(`${ind}    }`);
+      } else if (value === "string" || value === "bool" || value === "int32" || value === "int64") {
+        f.print(
+          `${ind}    l.push(e === null ? ${ZERO[value]} : ${(READ_VALUE[value] as string).replace("(v)", "(e)")});`,
+        );
+      } else {
+        f.print(`${ind}    r.bail();`);
+      }
+      f.print(`${ind}  }`);
+      f.print(`${ind}  ${p} = l;`);
+      f.print(`${ind}}`);
+      return;
+    }
+    case "map":
+      f.print(`${ind}if (v === null) ${p} = {};`);
+      f.print(`${ind}else r.stringMap(${p}, v);`);
+      return;
+    case "message": {
+      if (deletesOnNull(fs)) {
+        f.print(`${ind}if (v === null) {`);
+        f.print(`${ind}  delete (${m} as unknown as Any)[${JSON.stringify(fs.localName)}];`);
+        f.print(`${ind}} else {`);
+      } else {
+        f.print(`${ind}if (v !== null) {`);
+      }
+      f.print(`${ind}  const s = `, child(fs, "new"), "();");
+      switch (value) {
+        case "time":
+          f.print(`${ind}  r.time(s, v);`);
+          break;
+        case "intOrString":
+          f.print(`${ind}  r.intOrString(s, v);`);
+          break;
+        case "fieldsV1":
+          f.print(`${ind}  r.fieldsV1(s, v);`);
+          break;
+        default:
+          f.print(`${ind}  `, child(fs, "readValue"), "(r, r.object(v), s);");
+      }
+      f.print(`${ind}  ${p} = s;`);
+      f.print(`${ind}}`);
+      return;
+    }
+    case "scalar":
+      if (value === "bytes") {
+        f.print(`${ind}r.bail();`);
+        return;
+      }
+      if (fs.pointer) {
+        f.print(`${ind}if (v === null) delete (${m} as unknown as Any)[${JSON.stringify(fs.localName)}];`);
+        f.print(`${ind}else ${p} = ${READ_VALUE[value]};`);
+      } else {
+        f.print(`${ind}if (v !== null) ${p} = ${READ_VALUE[value]};`);
       }
       return;
     default:

@@ -72,10 +72,32 @@ export interface JsonWriter {
   bail(): never;
 }
 
-/** A message's JSON reader and writer. */
+/** A reader of an already parsed JSON value (a JS value), member by member. */
+export interface JsonValueReader {
+  /** `v` as a plain object (anything else bails). */
+  object(v: unknown): { [key: string]: unknown };
+  array(v: unknown): readonly unknown[];
+  string(v: unknown): string;
+  boolean(v: unknown): boolean;
+  integer32(v: unknown): number;
+  integer64(v: unknown): bigint;
+  time(m: Message, v: unknown): void;
+  intOrString(m: Message, v: unknown): void;
+  fieldsV1(m: Message, v: unknown): void;
+  /** A map of strings (null values are ""), into an empty map. */
+  stringMap(map: { [key: string]: string }, v: unknown): void;
+  /** kind / apiVersion in a kind: a string or null. */
+  typeMeta(v: unknown): void;
+  /** A key the message has no field for. */
+  unknown(): void;
+  bail(): never;
+}
+
+/** A message's JSON readers and writer. */
 export interface JsonCodec {
   readonly create: () => Message;
   readonly read: (r: JsonReader, m: never, depth: number) => void;
+  readonly readValue: (r: JsonValueReader, o: { [key: string]: unknown }, m: never) => void;
   readonly write: (w: JsonWriter, m: never) => void;
 }
 

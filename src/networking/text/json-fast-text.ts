@@ -412,7 +412,7 @@ export function fastFromJsonText(text: string, strict: boolean, maxDepth: number
 const byKind = new Map<string, Map<string, JsonCodec>>();
 
 /** The generated codec of a kind, remembered by kind and apiVersion (only kinds: bad names must not grow the map). */
-function codecOfKind(apiVersion: string, kind: string): JsonCodec | undefined {
+export function codecOfKind(apiVersion: string, kind: string): JsonCodec | undefined {
   const versions = byKind.get(kind);
   const hit = versions?.get(apiVersion);
   if (hit !== undefined) return hit;

@@ -4,7 +4,7 @@
 // @generated from file k8s/io/api/core/v1/core.proto (package k8s.io.api.core.v1, syntax proto2)
 /* eslint-disable */
 
-import type { JsonCodec, JsonReader, JsonWriter } from "../../../../../clusterwire/json_runtime.js";
+import type { JsonCodec, JsonReader, JsonValueReader, JsonWriter } from "../../../../../clusterwire/json_runtime.js";
 import type { TypedLocalObjectReference } from "./core_pb.js";
 import { newTypedLocalObjectReference } from "./core_bin.js";
 
@@ -54,6 +54,36 @@ export function readJsonTypedLocalObjectReference(r: JsonReader, m: TypedLocalOb
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.core.v1.TypedLocalObjectReference into the new message `m`.
+ */
+export function readValueTypedLocalObjectReference(r: JsonValueReader, o: { [key: string]: unknown }, m: TypedLocalObjectReference): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "apiGroup": {
+        if (v === null) delete (m as unknown as Any)["apiGroup"];
+        else m.apiGroup = r.string(v);
+        break;
+      }
+      case "kind": {
+        if (v !== null) m.kind = r.string(v);
+        break;
+      }
+      case "name": {
+        if (v !== null) m.name = r.string(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.api.core.v1.TypedLocalObjectReference (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonTypedLocalObjectReference(w: JsonWriter, m: TypedLocalObjectReference | undefined): void {
@@ -82,5 +112,5 @@ export function writeJsonTypedLocalObjectReference(w: JsonWriter, m: TypedLocalO
  * Every message of this file with its JSON reader and writer, by type name.
  */
 export const jsonCodecs: { readonly [typeName: string]: JsonCodec } = {
-  "k8s.io.api.core.v1.TypedLocalObjectReference": { create: newTypedLocalObjectReference, read: readJsonTypedLocalObjectReference, write: writeJsonTypedLocalObjectReference },
+  "k8s.io.api.core.v1.TypedLocalObjectReference": { create: newTypedLocalObjectReference, read: readJsonTypedLocalObjectReference, readValue: readValueTypedLocalObjectReference, write: writeJsonTypedLocalObjectReference },
 } as never;

@@ -9,13 +9,13 @@
 // @generated from file k8s/io/api/networking/v1/networking.proto (package k8s.io.api.networking.v1, syntax proto2)
 /* eslint-disable */
 
-import type { JsonCodec, JsonReader, JsonWriter } from "../../../../../clusterwire/json_runtime.js";
+import type { JsonCodec, JsonReader, JsonValueReader, JsonWriter } from "../../../../../clusterwire/json_runtime.js";
 import type { HTTPIngressPath, HTTPIngressRuleValue, Ingress, IngressBackend, IngressClass, IngressClassList, IngressClassParametersReference, IngressClassSpec, IngressList, IngressLoadBalancerIngress, IngressLoadBalancerStatus, IngressPortStatus, IngressRule, IngressRuleValue, IngressServiceBackend, IngressSpec, IngressStatus, IngressTLS, IPAddress, IPAddressList, IPAddressSpec, IPBlock, NetworkPolicy, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyList, NetworkPolicyPeer, NetworkPolicyPort, NetworkPolicySpec, ParentReference, ServiceBackendPort, ServiceCIDR, ServiceCIDRList, ServiceCIDRSpec, ServiceCIDRStatus } from "./networking_pb.js";
 import { newHTTPIngressPath, newHTTPIngressRuleValue, newIngress, newIngressBackend, newIngressClass, newIngressClassList, newIngressClassParametersReference, newIngressClassSpec, newIngressList, newIngressLoadBalancerIngress, newIngressLoadBalancerStatus, newIngressPortStatus, newIngressRule, newIngressRuleValue, newIngressServiceBackend, newIngressSpec, newIngressStatus, newIngressTLS, newIPAddress, newIPAddressList, newIPAddressSpec, newIPBlock, newNetworkPolicy, newNetworkPolicyEgressRule, newNetworkPolicyIngressRule, newNetworkPolicyList, newNetworkPolicyPeer, newNetworkPolicyPort, newNetworkPolicySpec, newParentReference, newServiceBackendPort, newServiceCIDR, newServiceCIDRList, newServiceCIDRSpec, newServiceCIDRStatus, zeroHTTPIngressPath, zeroIngress, zeroIngressBackend, zeroIngressClass, zeroIngressClassSpec, zeroIngressLoadBalancerIngress, zeroIngressLoadBalancerStatus, zeroIngressPortStatus, zeroIngressRule, zeroIngressRuleValue, zeroIngressSpec, zeroIngressStatus, zeroIngressTLS, zeroIPAddress, zeroIPAddressSpec, zeroNetworkPolicy, zeroNetworkPolicyEgressRule, zeroNetworkPolicyIngressRule, zeroNetworkPolicyPeer, zeroNetworkPolicyPort, zeroNetworkPolicySpec, zeroServiceBackendPort, zeroServiceCIDR, zeroServiceCIDRSpec, zeroServiceCIDRStatus } from "./networking_bin.js";
 import { newCondition, newLabelSelector, newListMeta, newObjectMeta, zeroCondition, zeroLabelSelector, zeroListMeta, zeroObjectMeta } from "../../../apimachinery/pkg/apis/meta/v1/meta_bin.js";
-import { readJsonCondition, readJsonLabelSelector, readJsonListMeta, readJsonObjectMeta, writeJsonCondition, writeJsonLabelSelector, writeJsonListMeta, writeJsonObjectMeta } from "../../../apimachinery/pkg/apis/meta/v1/meta_json.js";
+import { readJsonCondition, readJsonLabelSelector, readJsonListMeta, readJsonObjectMeta, readValueCondition, readValueLabelSelector, readValueListMeta, readValueObjectMeta, writeJsonCondition, writeJsonLabelSelector, writeJsonListMeta, writeJsonObjectMeta } from "../../../apimachinery/pkg/apis/meta/v1/meta_json.js";
 import { newTypedLocalObjectReference } from "../../core/v1/core_bin.js";
-import { readJsonTypedLocalObjectReference, writeJsonTypedLocalObjectReference } from "../../core/v1/core_json.js";
+import { readJsonTypedLocalObjectReference, readValueTypedLocalObjectReference, writeJsonTypedLocalObjectReference } from "../../core/v1/core_json.js";
 import { newIntOrString } from "../../../apimachinery/pkg/util/intstr/intstr_bin.js";
 import type { Condition } from "../../../apimachinery/pkg/apis/meta/v1/meta_pb.js";
 
@@ -90,6 +90,58 @@ export function readJsonIngress(r: JsonReader, m: Ingress, depth: number): void 
           r.unknown(depth);
       }
     } while (r.next());
+  }
+  if (m.metadata === undefined) m.metadata = zeroObjectMeta();
+  if (m.spec === undefined) m.spec = zeroIngressSpec();
+  if (m.status === undefined) m.status = zeroIngressStatus();
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.Ingress into the new message `m`.
+ */
+export function readValueIngress(r: JsonValueReader, o: { [key: string]: unknown }, m: Ingress): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "metadata": {
+        if (v !== null) {
+          const s = newObjectMeta();
+          readValueObjectMeta(r, r.object(v), s);
+          m.metadata = s;
+        }
+        break;
+      }
+      case "spec": {
+        if (v !== null) {
+          const s = newIngressSpec();
+          readValueIngressSpec(r, r.object(v), s);
+          m.spec = s;
+        }
+        break;
+      }
+      case "status": {
+        if (v !== null) {
+          const s = newIngressStatus();
+          readValueIngressStatus(r, r.object(v), s);
+          m.status = s;
+        }
+        break;
+      }
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
   if (m.metadata === undefined) m.metadata = zeroObjectMeta();
   if (m.spec === undefined) m.spec = zeroIngressSpec();
@@ -198,6 +250,58 @@ export function readJsonIngressList(r: JsonReader, m: IngressList, depth: number
           r.unknown(depth);
       }
     } while (r.next());
+  }
+  if (m.metadata === undefined) m.metadata = zeroListMeta();
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressList into the new message `m`.
+ */
+export function readValueIngressList(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressList): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "metadata": {
+        if (v !== null) {
+          const s = newListMeta();
+          readValueListMeta(r, r.object(v), s);
+          m.metadata = s;
+        }
+        break;
+      }
+      case "items": {
+        if (v === null) m.items = [];
+        else {
+          const a = r.array(v);
+          const l: Ingress[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroIngress());
+            else {
+              const s = newIngress();
+              readValueIngress(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.items = l;
+        }
+        break;
+      }
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
   if (m.metadata === undefined) m.metadata = zeroListMeta();
 }
@@ -320,6 +424,74 @@ export function readJsonIngressSpec(r: JsonReader, m: IngressSpec, depth: number
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressSpec into the new message `m`.
+ */
+export function readValueIngressSpec(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressSpec): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "ingressClassName": {
+        if (v === null) delete (m as unknown as Any)["ingressClassName"];
+        else m.ingressClassName = r.string(v);
+        break;
+      }
+      case "defaultBackend": {
+        if (v === null) {
+          delete (m as unknown as Any)["defaultBackend"];
+        } else {
+          const s = newIngressBackend();
+          readValueIngressBackend(r, r.object(v), s);
+          m.defaultBackend = s;
+        }
+        break;
+      }
+      case "tls": {
+        if (v === null) m.tls = [];
+        else {
+          const a = r.array(v);
+          const l: IngressTLS[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroIngressTLS());
+            else {
+              const s = newIngressTLS();
+              readValueIngressTLS(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.tls = l;
+        }
+        break;
+      }
+      case "rules": {
+        if (v === null) m.rules = [];
+        else {
+          const a = r.array(v);
+          const l: IngressRule[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroIngressRule());
+            else {
+              const s = newIngressRule();
+              readValueIngressRule(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.rules = l;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.IngressSpec (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonIngressSpec(w: JsonWriter, m: IngressSpec | undefined): void {
@@ -402,6 +574,32 @@ export function readJsonIngressStatus(r: JsonReader, m: IngressStatus, depth: nu
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressStatus into the new message `m`.
+ */
+export function readValueIngressStatus(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressStatus): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "loadBalancer": {
+        if (v !== null) {
+          const s = newIngressLoadBalancerStatus();
+          readValueIngressLoadBalancerStatus(r, r.object(v), s);
+          m.loadBalancer = s;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+  if (m.loadBalancer === undefined) m.loadBalancer = zeroIngressLoadBalancerStatus();
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.IngressStatus (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonIngressStatus(w: JsonWriter, m: IngressStatus | undefined): void {
@@ -452,6 +650,41 @@ export function readJsonIngressLoadBalancerStatus(r: JsonReader, m: IngressLoadB
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressLoadBalancerStatus into the new message `m`.
+ */
+export function readValueIngressLoadBalancerStatus(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressLoadBalancerStatus): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "ingress": {
+        if (v === null) m.ingress = [];
+        else {
+          const a = r.array(v);
+          const l: IngressLoadBalancerIngress[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroIngressLoadBalancerIngress());
+            else {
+              const s = newIngressLoadBalancerIngress();
+              readValueIngressLoadBalancerIngress(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.ingress = l;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -529,6 +762,49 @@ export function readJsonIngressLoadBalancerIngress(r: JsonReader, m: IngressLoad
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressLoadBalancerIngress into the new message `m`.
+ */
+export function readValueIngressLoadBalancerIngress(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressLoadBalancerIngress): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "ip": {
+        if (v !== null) m.ip = r.string(v);
+        break;
+      }
+      case "hostname": {
+        if (v !== null) m.hostname = r.string(v);
+        break;
+      }
+      case "ports": {
+        if (v === null) m.ports = [];
+        else {
+          const a = r.array(v);
+          const l: IngressPortStatus[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroIngressPortStatus());
+            else {
+              const s = newIngressPortStatus();
+              readValueIngressPortStatus(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.ports = l;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -611,6 +887,36 @@ export function readJsonIngressPortStatus(r: JsonReader, m: IngressPortStatus, d
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressPortStatus into the new message `m`.
+ */
+export function readValueIngressPortStatus(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressPortStatus): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "port": {
+        if (v !== null) m.port = r.integer32(v);
+        break;
+      }
+      case "protocol": {
+        if (v !== null) m.protocol = r.string(v);
+        break;
+      }
+      case "error": {
+        if (v === null) delete (m as unknown as Any)["error"];
+        else m.error = r.string(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.IngressPortStatus (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonIngressPortStatus(w: JsonWriter, m: IngressPortStatus | undefined): void {
@@ -672,6 +978,40 @@ export function readJsonIngressRule(r: JsonReader, m: IngressRule, depth: number
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressRule into the new message `m`.
+ */
+export function readValueIngressRule(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressRule): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "host": {
+        if (v !== null) m.host = r.string(v);
+        break;
+      }
+      case "http": {
+        if (m.ingressRuleValue === undefined) m.ingressRuleValue = newIngressRuleValue();
+        const t = m.ingressRuleValue;
+        if (v === null) {
+          delete (t as unknown as Any)["http"];
+        } else {
+          const s = newHTTPIngressRuleValue();
+          readValueHTTPIngressRuleValue(r, r.object(v), s);
+          t.http = s;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+  if (m.ingressRuleValue === undefined) m.ingressRuleValue = zeroIngressRuleValue();
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.IngressRule (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonIngressRule(w: JsonWriter, m: IngressRule | undefined): void {
@@ -712,6 +1052,33 @@ export function readJsonIngressRuleValue(r: JsonReader, m: IngressRuleValue, dep
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressRuleValue into the new message `m`.
+ */
+export function readValueIngressRuleValue(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressRuleValue): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "http": {
+        if (v === null) {
+          delete (m as unknown as Any)["http"];
+        } else {
+          const s = newHTTPIngressRuleValue();
+          readValueHTTPIngressRuleValue(r, r.object(v), s);
+          m.http = s;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -767,6 +1134,41 @@ export function readJsonHTTPIngressRuleValue(r: JsonReader, m: HTTPIngressRuleVa
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.HTTPIngressRuleValue into the new message `m`.
+ */
+export function readValueHTTPIngressRuleValue(r: JsonValueReader, o: { [key: string]: unknown }, m: HTTPIngressRuleValue): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "paths": {
+        if (v === null) m.paths = [];
+        else {
+          const a = r.array(v);
+          const l: HTTPIngressPath[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroHTTPIngressPath());
+            else {
+              const s = newHTTPIngressPath();
+              readValueHTTPIngressPath(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.paths = l;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -835,6 +1237,41 @@ export function readJsonHTTPIngressPath(r: JsonReader, m: HTTPIngressPath, depth
           r.unknown(depth);
       }
     } while (r.next());
+  }
+  if (m.backend === undefined) m.backend = zeroIngressBackend();
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.HTTPIngressPath into the new message `m`.
+ */
+export function readValueHTTPIngressPath(r: JsonValueReader, o: { [key: string]: unknown }, m: HTTPIngressPath): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "path": {
+        if (v !== null) m.path = r.string(v);
+        break;
+      }
+      case "pathType": {
+        if (v === null) delete (m as unknown as Any)["pathType"];
+        else m.pathType = r.string(v);
+        break;
+      }
+      case "backend": {
+        if (v !== null) {
+          const s = newIngressBackend();
+          readValueIngressBackend(r, r.object(v), s);
+          m.backend = s;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
   if (m.backend === undefined) m.backend = zeroIngressBackend();
 }
@@ -917,6 +1354,43 @@ export function readJsonIngressBackend(r: JsonReader, m: IngressBackend, depth: 
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressBackend into the new message `m`.
+ */
+export function readValueIngressBackend(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressBackend): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "service": {
+        if (v === null) {
+          delete (m as unknown as Any)["service"];
+        } else {
+          const s = newIngressServiceBackend();
+          readValueIngressServiceBackend(r, r.object(v), s);
+          m.service = s;
+        }
+        break;
+      }
+      case "resource": {
+        if (v === null) {
+          delete (m as unknown as Any)["resource"];
+        } else {
+          const s = newTypedLocalObjectReference();
+          readValueTypedLocalObjectReference(r, r.object(v), s);
+          m.resource = s;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.IngressBackend (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonIngressBackend(w: JsonWriter, m: IngressBackend | undefined): void {
@@ -983,6 +1457,36 @@ export function readJsonIngressServiceBackend(r: JsonReader, m: IngressServiceBa
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressServiceBackend into the new message `m`.
+ */
+export function readValueIngressServiceBackend(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressServiceBackend): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "name": {
+        if (v !== null) m.name = r.string(v);
+        break;
+      }
+      case "port": {
+        if (v !== null) {
+          const s = newServiceBackendPort();
+          readValueServiceBackendPort(r, r.object(v), s);
+          m.port = s;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+  if (m.port === undefined) m.port = zeroServiceBackendPort();
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.IngressServiceBackend (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonIngressServiceBackend(w: JsonWriter, m: IngressServiceBackend | undefined): void {
@@ -1033,6 +1537,31 @@ export function readJsonServiceBackendPort(r: JsonReader, m: ServiceBackendPort,
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.ServiceBackendPort into the new message `m`.
+ */
+export function readValueServiceBackendPort(r: JsonValueReader, o: { [key: string]: unknown }, m: ServiceBackendPort): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "name": {
+        if (v !== null) m.name = r.string(v);
+        break;
+      }
+      case "number": {
+        if (v !== null) m.number = r.integer32(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -1095,6 +1624,40 @@ export function readJsonIngressTLS(r: JsonReader, m: IngressTLS, depth: number):
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressTLS into the new message `m`.
+ */
+export function readValueIngressTLS(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressTLS): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "hosts": {
+        if (v === null) m.hosts = [];
+        else {
+          const a = r.array(v);
+          const l: string[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            l.push(e === null ? "" : r.string(e));
+          }
+          m.hosts = l;
+        }
+        break;
+      }
+      case "secretName": {
+        if (v !== null) m.secretName = r.string(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -1170,6 +1733,49 @@ export function readJsonIngressClass(r: JsonReader, m: IngressClass, depth: numb
           r.unknown(depth);
       }
     } while (r.next());
+  }
+  if (m.metadata === undefined) m.metadata = zeroObjectMeta();
+  if (m.spec === undefined) m.spec = zeroIngressClassSpec();
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressClass into the new message `m`.
+ */
+export function readValueIngressClass(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressClass): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "metadata": {
+        if (v !== null) {
+          const s = newObjectMeta();
+          readValueObjectMeta(r, r.object(v), s);
+          m.metadata = s;
+        }
+        break;
+      }
+      case "spec": {
+        if (v !== null) {
+          const s = newIngressClassSpec();
+          readValueIngressClassSpec(r, r.object(v), s);
+          m.spec = s;
+        }
+        break;
+      }
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
   if (m.metadata === undefined) m.metadata = zeroObjectMeta();
   if (m.spec === undefined) m.spec = zeroIngressClassSpec();
@@ -1272,6 +1878,58 @@ export function readJsonIngressClassList(r: JsonReader, m: IngressClassList, dep
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressClassList into the new message `m`.
+ */
+export function readValueIngressClassList(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressClassList): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "metadata": {
+        if (v !== null) {
+          const s = newListMeta();
+          readValueListMeta(r, r.object(v), s);
+          m.metadata = s;
+        }
+        break;
+      }
+      case "items": {
+        if (v === null) m.items = [];
+        else {
+          const a = r.array(v);
+          const l: IngressClass[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroIngressClass());
+            else {
+              const s = newIngressClass();
+              readValueIngressClass(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.items = l;
+        }
+        break;
+      }
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+  if (m.metadata === undefined) m.metadata = zeroListMeta();
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.IngressClassList (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonIngressClassList(w: JsonWriter, m: IngressClassList | undefined): void {
@@ -1338,6 +1996,37 @@ export function readJsonIngressClassSpec(r: JsonReader, m: IngressClassSpec, dep
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressClassSpec into the new message `m`.
+ */
+export function readValueIngressClassSpec(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressClassSpec): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "controller": {
+        if (v !== null) m.controller = r.string(v);
+        break;
+      }
+      case "parameters": {
+        if (v === null) {
+          delete (m as unknown as Any)["parameters"];
+        } else {
+          const s = newIngressClassParametersReference();
+          readValueIngressClassParametersReference(r, r.object(v), s);
+          m.parameters = s;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -1425,6 +2114,46 @@ export function readJsonIngressClassParametersReference(r: JsonReader, m: Ingres
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IngressClassParametersReference into the new message `m`.
+ */
+export function readValueIngressClassParametersReference(r: JsonValueReader, o: { [key: string]: unknown }, m: IngressClassParametersReference): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "apiGroup": {
+        if (v === null) delete (m as unknown as Any)["aPIGroup"];
+        else m.aPIGroup = r.string(v);
+        break;
+      }
+      case "kind": {
+        if (v !== null) m.kind = r.string(v);
+        break;
+      }
+      case "name": {
+        if (v !== null) m.name = r.string(v);
+        break;
+      }
+      case "scope": {
+        if (v === null) delete (m as unknown as Any)["scope"];
+        else m.scope = r.string(v);
+        break;
+      }
+      case "namespace": {
+        if (v === null) delete (m as unknown as Any)["namespace"];
+        else m.namespace = r.string(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -1527,6 +2256,49 @@ export function readJsonNetworkPolicy(r: JsonReader, m: NetworkPolicy, depth: nu
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.NetworkPolicy into the new message `m`.
+ */
+export function readValueNetworkPolicy(r: JsonValueReader, o: { [key: string]: unknown }, m: NetworkPolicy): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "metadata": {
+        if (v !== null) {
+          const s = newObjectMeta();
+          readValueObjectMeta(r, r.object(v), s);
+          m.metadata = s;
+        }
+        break;
+      }
+      case "spec": {
+        if (v !== null) {
+          const s = newNetworkPolicySpec();
+          readValueNetworkPolicySpec(r, r.object(v), s);
+          m.spec = s;
+        }
+        break;
+      }
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+  if (m.metadata === undefined) m.metadata = zeroObjectMeta();
+  if (m.spec === undefined) m.spec = zeroNetworkPolicySpec();
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.NetworkPolicy (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonNetworkPolicy(w: JsonWriter, m: NetworkPolicy | undefined): void {
@@ -1618,6 +2390,58 @@ export function readJsonNetworkPolicyList(r: JsonReader, m: NetworkPolicyList, d
           r.unknown(depth);
       }
     } while (r.next());
+  }
+  if (m.metadata === undefined) m.metadata = zeroListMeta();
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.NetworkPolicyList into the new message `m`.
+ */
+export function readValueNetworkPolicyList(r: JsonValueReader, o: { [key: string]: unknown }, m: NetworkPolicyList): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "metadata": {
+        if (v !== null) {
+          const s = newListMeta();
+          readValueListMeta(r, r.object(v), s);
+          m.metadata = s;
+        }
+        break;
+      }
+      case "items": {
+        if (v === null) m.items = [];
+        else {
+          const a = r.array(v);
+          const l: NetworkPolicy[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroNetworkPolicy());
+            else {
+              const s = newNetworkPolicy();
+              readValueNetworkPolicy(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.items = l;
+        }
+        break;
+      }
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
   if (m.metadata === undefined) m.metadata = zeroListMeta();
 }
@@ -1744,6 +2568,81 @@ export function readJsonNetworkPolicySpec(r: JsonReader, m: NetworkPolicySpec, d
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.NetworkPolicySpec into the new message `m`.
+ */
+export function readValueNetworkPolicySpec(r: JsonValueReader, o: { [key: string]: unknown }, m: NetworkPolicySpec): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "podSelector": {
+        if (v !== null) {
+          const s = newLabelSelector();
+          readValueLabelSelector(r, r.object(v), s);
+          m.podSelector = s;
+        }
+        break;
+      }
+      case "ingress": {
+        if (v === null) m.ingress = [];
+        else {
+          const a = r.array(v);
+          const l: NetworkPolicyIngressRule[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroNetworkPolicyIngressRule());
+            else {
+              const s = newNetworkPolicyIngressRule();
+              readValueNetworkPolicyIngressRule(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.ingress = l;
+        }
+        break;
+      }
+      case "egress": {
+        if (v === null) m.egress = [];
+        else {
+          const a = r.array(v);
+          const l: NetworkPolicyEgressRule[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroNetworkPolicyEgressRule());
+            else {
+              const s = newNetworkPolicyEgressRule();
+              readValueNetworkPolicyEgressRule(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.egress = l;
+        }
+        break;
+      }
+      case "policyTypes": {
+        if (v === null) m.policyTypes = [];
+        else {
+          const a = r.array(v);
+          const l: string[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            l.push(e === null ? "" : r.string(e));
+          }
+          m.policyTypes = l;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+  if (m.podSelector === undefined) m.podSelector = zeroLabelSelector();
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.NetworkPolicySpec (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonNetworkPolicySpec(w: JsonWriter, m: NetworkPolicySpec | undefined): void {
@@ -1854,6 +2753,59 @@ export function readJsonNetworkPolicyIngressRule(r: JsonReader, m: NetworkPolicy
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.NetworkPolicyIngressRule into the new message `m`.
+ */
+export function readValueNetworkPolicyIngressRule(r: JsonValueReader, o: { [key: string]: unknown }, m: NetworkPolicyIngressRule): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "ports": {
+        if (v === null) m.ports = [];
+        else {
+          const a = r.array(v);
+          const l: NetworkPolicyPort[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroNetworkPolicyPort());
+            else {
+              const s = newNetworkPolicyPort();
+              readValueNetworkPolicyPort(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.ports = l;
+        }
+        break;
+      }
+      case "from": {
+        if (v === null) m.from = [];
+        else {
+          const a = r.array(v);
+          const l: NetworkPolicyPeer[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroNetworkPolicyPeer());
+            else {
+              const s = newNetworkPolicyPeer();
+              readValueNetworkPolicyPeer(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.from = l;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.NetworkPolicyIngressRule (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonNetworkPolicyIngressRule(w: JsonWriter, m: NetworkPolicyIngressRule | undefined): void {
@@ -1947,6 +2899,59 @@ export function readJsonNetworkPolicyEgressRule(r: JsonReader, m: NetworkPolicyE
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.NetworkPolicyEgressRule into the new message `m`.
+ */
+export function readValueNetworkPolicyEgressRule(r: JsonValueReader, o: { [key: string]: unknown }, m: NetworkPolicyEgressRule): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "ports": {
+        if (v === null) m.ports = [];
+        else {
+          const a = r.array(v);
+          const l: NetworkPolicyPort[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroNetworkPolicyPort());
+            else {
+              const s = newNetworkPolicyPort();
+              readValueNetworkPolicyPort(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.ports = l;
+        }
+        break;
+      }
+      case "to": {
+        if (v === null) m.to = [];
+        else {
+          const a = r.array(v);
+          const l: NetworkPolicyPeer[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroNetworkPolicyPeer());
+            else {
+              const s = newNetworkPolicyPeer();
+              readValueNetworkPolicyPeer(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.to = l;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -2047,6 +3052,53 @@ export function readJsonNetworkPolicyPeer(r: JsonReader, m: NetworkPolicyPeer, d
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.NetworkPolicyPeer into the new message `m`.
+ */
+export function readValueNetworkPolicyPeer(r: JsonValueReader, o: { [key: string]: unknown }, m: NetworkPolicyPeer): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "podSelector": {
+        if (v === null) {
+          delete (m as unknown as Any)["podSelector"];
+        } else {
+          const s = newLabelSelector();
+          readValueLabelSelector(r, r.object(v), s);
+          m.podSelector = s;
+        }
+        break;
+      }
+      case "namespaceSelector": {
+        if (v === null) {
+          delete (m as unknown as Any)["namespaceSelector"];
+        } else {
+          const s = newLabelSelector();
+          readValueLabelSelector(r, r.object(v), s);
+          m.namespaceSelector = s;
+        }
+        break;
+      }
+      case "ipBlock": {
+        if (v === null) {
+          delete (m as unknown as Any)["ipBlock"];
+        } else {
+          const s = newIPBlock();
+          readValueIPBlock(r, r.object(v), s);
+          m.ipBlock = s;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.NetworkPolicyPeer (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonNetworkPolicyPeer(w: JsonWriter, m: NetworkPolicyPeer | undefined): void {
@@ -2136,6 +3188,43 @@ export function readJsonNetworkPolicyPort(r: JsonReader, m: NetworkPolicyPort, d
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.NetworkPolicyPort into the new message `m`.
+ */
+export function readValueNetworkPolicyPort(r: JsonValueReader, o: { [key: string]: unknown }, m: NetworkPolicyPort): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "protocol": {
+        if (v === null) delete (m as unknown as Any)["protocol"];
+        else m.protocol = r.string(v);
+        break;
+      }
+      case "port": {
+        if (v === null) {
+          delete (m as unknown as Any)["port"];
+        } else {
+          const s = newIntOrString();
+          r.intOrString(s, v);
+          m.port = s;
+        }
+        break;
+      }
+      case "endPort": {
+        if (v === null) delete (m as unknown as Any)["endPort"];
+        else m.endPort = r.integer32(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.NetworkPolicyPort (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonNetworkPolicyPort(w: JsonWriter, m: NetworkPolicyPort | undefined): void {
@@ -2195,6 +3284,40 @@ export function readJsonIPBlock(r: JsonReader, m: IPBlock, depth: number): void 
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IPBlock into the new message `m`.
+ */
+export function readValueIPBlock(r: JsonValueReader, o: { [key: string]: unknown }, m: IPBlock): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "cidr": {
+        if (v !== null) m.cidr = r.string(v);
+        break;
+      }
+      case "except": {
+        if (v === null) m.except = [];
+        else {
+          const a = r.array(v);
+          const l: string[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            l.push(e === null ? "" : r.string(e));
+          }
+          m.except = l;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -2268,6 +3391,49 @@ export function readJsonIPAddress(r: JsonReader, m: IPAddress, depth: number): v
           r.unknown(depth);
       }
     } while (r.next());
+  }
+  if (m.metadata === undefined) m.metadata = zeroObjectMeta();
+  if (m.spec === undefined) m.spec = zeroIPAddressSpec();
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IPAddress into the new message `m`.
+ */
+export function readValueIPAddress(r: JsonValueReader, o: { [key: string]: unknown }, m: IPAddress): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "metadata": {
+        if (v !== null) {
+          const s = newObjectMeta();
+          readValueObjectMeta(r, r.object(v), s);
+          m.metadata = s;
+        }
+        break;
+      }
+      case "spec": {
+        if (v !== null) {
+          const s = newIPAddressSpec();
+          readValueIPAddressSpec(r, r.object(v), s);
+          m.spec = s;
+        }
+        break;
+      }
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
   if (m.metadata === undefined) m.metadata = zeroObjectMeta();
   if (m.spec === undefined) m.spec = zeroIPAddressSpec();
@@ -2370,6 +3536,58 @@ export function readJsonIPAddressList(r: JsonReader, m: IPAddressList, depth: nu
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IPAddressList into the new message `m`.
+ */
+export function readValueIPAddressList(r: JsonValueReader, o: { [key: string]: unknown }, m: IPAddressList): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "metadata": {
+        if (v !== null) {
+          const s = newListMeta();
+          readValueListMeta(r, r.object(v), s);
+          m.metadata = s;
+        }
+        break;
+      }
+      case "items": {
+        if (v === null) m.items = [];
+        else {
+          const a = r.array(v);
+          const l: IPAddress[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroIPAddress());
+            else {
+              const s = newIPAddress();
+              readValueIPAddress(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.items = l;
+        }
+        break;
+      }
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+  if (m.metadata === undefined) m.metadata = zeroListMeta();
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.IPAddressList (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonIPAddressList(w: JsonWriter, m: IPAddressList | undefined): void {
@@ -2427,6 +3645,33 @@ export function readJsonIPAddressSpec(r: JsonReader, m: IPAddressSpec, depth: nu
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.IPAddressSpec into the new message `m`.
+ */
+export function readValueIPAddressSpec(r: JsonValueReader, o: { [key: string]: unknown }, m: IPAddressSpec): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "parentRef": {
+        if (v === null) {
+          delete (m as unknown as Any)["parentRef"];
+        } else {
+          const s = newParentReference();
+          readValueParentReference(r, r.object(v), s);
+          m.parentRef = s;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -2495,6 +3740,39 @@ export function readJsonParentReference(r: JsonReader, m: ParentReference, depth
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.ParentReference into the new message `m`.
+ */
+export function readValueParentReference(r: JsonValueReader, o: { [key: string]: unknown }, m: ParentReference): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "group": {
+        if (v !== null) m.group = r.string(v);
+        break;
+      }
+      case "resource": {
+        if (v !== null) m.resource = r.string(v);
+        break;
+      }
+      case "namespace": {
+        if (v !== null) m.namespace = r.string(v);
+        break;
+      }
+      case "name": {
+        if (v !== null) m.name = r.string(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -2608,6 +3886,58 @@ export function readJsonServiceCIDR(r: JsonReader, m: ServiceCIDR, depth: number
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.ServiceCIDR into the new message `m`.
+ */
+export function readValueServiceCIDR(r: JsonValueReader, o: { [key: string]: unknown }, m: ServiceCIDR): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "metadata": {
+        if (v !== null) {
+          const s = newObjectMeta();
+          readValueObjectMeta(r, r.object(v), s);
+          m.metadata = s;
+        }
+        break;
+      }
+      case "spec": {
+        if (v !== null) {
+          const s = newServiceCIDRSpec();
+          readValueServiceCIDRSpec(r, r.object(v), s);
+          m.spec = s;
+        }
+        break;
+      }
+      case "status": {
+        if (v !== null) {
+          const s = newServiceCIDRStatus();
+          readValueServiceCIDRStatus(r, r.object(v), s);
+          m.status = s;
+        }
+        break;
+      }
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+  if (m.metadata === undefined) m.metadata = zeroObjectMeta();
+  if (m.spec === undefined) m.spec = zeroServiceCIDRSpec();
+  if (m.status === undefined) m.status = zeroServiceCIDRStatus();
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.ServiceCIDR (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonServiceCIDR(w: JsonWriter, m: ServiceCIDR | undefined): void {
@@ -2714,6 +4044,58 @@ export function readJsonServiceCIDRList(r: JsonReader, m: ServiceCIDRList, depth
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.ServiceCIDRList into the new message `m`.
+ */
+export function readValueServiceCIDRList(r: JsonValueReader, o: { [key: string]: unknown }, m: ServiceCIDRList): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "metadata": {
+        if (v !== null) {
+          const s = newListMeta();
+          readValueListMeta(r, r.object(v), s);
+          m.metadata = s;
+        }
+        break;
+      }
+      case "items": {
+        if (v === null) m.items = [];
+        else {
+          const a = r.array(v);
+          const l: ServiceCIDR[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroServiceCIDR());
+            else {
+              const s = newServiceCIDR();
+              readValueServiceCIDR(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.items = l;
+        }
+        break;
+      }
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+  if (m.metadata === undefined) m.metadata = zeroListMeta();
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.ServiceCIDRList (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonServiceCIDRList(w: JsonWriter, m: ServiceCIDRList | undefined): void {
@@ -2778,6 +4160,36 @@ export function readJsonServiceCIDRSpec(r: JsonReader, m: ServiceCIDRSpec, depth
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.ServiceCIDRSpec into the new message `m`.
+ */
+export function readValueServiceCIDRSpec(r: JsonValueReader, o: { [key: string]: unknown }, m: ServiceCIDRSpec): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "cidrs": {
+        if (v === null) m.cidrs = [];
+        else {
+          const a = r.array(v);
+          const l: string[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            l.push(e === null ? "" : r.string(e));
+          }
+          m.cidrs = l;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.ServiceCIDRSpec (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonServiceCIDRSpec(w: JsonWriter, m: ServiceCIDRSpec | undefined): void {
@@ -2825,6 +4237,41 @@ export function readJsonServiceCIDRStatus(r: JsonReader, m: ServiceCIDRStatus, d
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.api.networking.v1.ServiceCIDRStatus into the new message `m`.
+ */
+export function readValueServiceCIDRStatus(r: JsonValueReader, o: { [key: string]: unknown }, m: ServiceCIDRStatus): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "conditions": {
+        if (v === null) m.conditions = [];
+        else {
+          const a = r.array(v);
+          const l: Condition[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroCondition());
+            else {
+              const s = newCondition();
+              readValueCondition(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.conditions = l;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.api.networking.v1.ServiceCIDRStatus (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonServiceCIDRStatus(w: JsonWriter, m: ServiceCIDRStatus | undefined): void {
@@ -2849,39 +4296,39 @@ export function writeJsonServiceCIDRStatus(w: JsonWriter, m: ServiceCIDRStatus |
  * Every message of this file with its JSON reader and writer, by type name.
  */
 export const jsonCodecs: { readonly [typeName: string]: JsonCodec } = {
-  "k8s.io.api.networking.v1.Ingress": { create: newIngress, read: readJsonIngress, write: writeJsonIngress },
-  "k8s.io.api.networking.v1.IngressList": { create: newIngressList, read: readJsonIngressList, write: writeJsonIngressList },
-  "k8s.io.api.networking.v1.IngressSpec": { create: newIngressSpec, read: readJsonIngressSpec, write: writeJsonIngressSpec },
-  "k8s.io.api.networking.v1.IngressStatus": { create: newIngressStatus, read: readJsonIngressStatus, write: writeJsonIngressStatus },
-  "k8s.io.api.networking.v1.IngressLoadBalancerStatus": { create: newIngressLoadBalancerStatus, read: readJsonIngressLoadBalancerStatus, write: writeJsonIngressLoadBalancerStatus },
-  "k8s.io.api.networking.v1.IngressLoadBalancerIngress": { create: newIngressLoadBalancerIngress, read: readJsonIngressLoadBalancerIngress, write: writeJsonIngressLoadBalancerIngress },
-  "k8s.io.api.networking.v1.IngressPortStatus": { create: newIngressPortStatus, read: readJsonIngressPortStatus, write: writeJsonIngressPortStatus },
-  "k8s.io.api.networking.v1.IngressRule": { create: newIngressRule, read: readJsonIngressRule, write: writeJsonIngressRule },
-  "k8s.io.api.networking.v1.IngressRuleValue": { create: newIngressRuleValue, read: readJsonIngressRuleValue, write: writeJsonIngressRuleValue },
-  "k8s.io.api.networking.v1.HTTPIngressRuleValue": { create: newHTTPIngressRuleValue, read: readJsonHTTPIngressRuleValue, write: writeJsonHTTPIngressRuleValue },
-  "k8s.io.api.networking.v1.HTTPIngressPath": { create: newHTTPIngressPath, read: readJsonHTTPIngressPath, write: writeJsonHTTPIngressPath },
-  "k8s.io.api.networking.v1.IngressBackend": { create: newIngressBackend, read: readJsonIngressBackend, write: writeJsonIngressBackend },
-  "k8s.io.api.networking.v1.IngressServiceBackend": { create: newIngressServiceBackend, read: readJsonIngressServiceBackend, write: writeJsonIngressServiceBackend },
-  "k8s.io.api.networking.v1.ServiceBackendPort": { create: newServiceBackendPort, read: readJsonServiceBackendPort, write: writeJsonServiceBackendPort },
-  "k8s.io.api.networking.v1.IngressTLS": { create: newIngressTLS, read: readJsonIngressTLS, write: writeJsonIngressTLS },
-  "k8s.io.api.networking.v1.IngressClass": { create: newIngressClass, read: readJsonIngressClass, write: writeJsonIngressClass },
-  "k8s.io.api.networking.v1.IngressClassList": { create: newIngressClassList, read: readJsonIngressClassList, write: writeJsonIngressClassList },
-  "k8s.io.api.networking.v1.IngressClassSpec": { create: newIngressClassSpec, read: readJsonIngressClassSpec, write: writeJsonIngressClassSpec },
-  "k8s.io.api.networking.v1.IngressClassParametersReference": { create: newIngressClassParametersReference, read: readJsonIngressClassParametersReference, write: writeJsonIngressClassParametersReference },
-  "k8s.io.api.networking.v1.NetworkPolicy": { create: newNetworkPolicy, read: readJsonNetworkPolicy, write: writeJsonNetworkPolicy },
-  "k8s.io.api.networking.v1.NetworkPolicyList": { create: newNetworkPolicyList, read: readJsonNetworkPolicyList, write: writeJsonNetworkPolicyList },
-  "k8s.io.api.networking.v1.NetworkPolicySpec": { create: newNetworkPolicySpec, read: readJsonNetworkPolicySpec, write: writeJsonNetworkPolicySpec },
-  "k8s.io.api.networking.v1.NetworkPolicyIngressRule": { create: newNetworkPolicyIngressRule, read: readJsonNetworkPolicyIngressRule, write: writeJsonNetworkPolicyIngressRule },
-  "k8s.io.api.networking.v1.NetworkPolicyEgressRule": { create: newNetworkPolicyEgressRule, read: readJsonNetworkPolicyEgressRule, write: writeJsonNetworkPolicyEgressRule },
-  "k8s.io.api.networking.v1.NetworkPolicyPeer": { create: newNetworkPolicyPeer, read: readJsonNetworkPolicyPeer, write: writeJsonNetworkPolicyPeer },
-  "k8s.io.api.networking.v1.NetworkPolicyPort": { create: newNetworkPolicyPort, read: readJsonNetworkPolicyPort, write: writeJsonNetworkPolicyPort },
-  "k8s.io.api.networking.v1.IPBlock": { create: newIPBlock, read: readJsonIPBlock, write: writeJsonIPBlock },
-  "k8s.io.api.networking.v1.IPAddress": { create: newIPAddress, read: readJsonIPAddress, write: writeJsonIPAddress },
-  "k8s.io.api.networking.v1.IPAddressList": { create: newIPAddressList, read: readJsonIPAddressList, write: writeJsonIPAddressList },
-  "k8s.io.api.networking.v1.IPAddressSpec": { create: newIPAddressSpec, read: readJsonIPAddressSpec, write: writeJsonIPAddressSpec },
-  "k8s.io.api.networking.v1.ParentReference": { create: newParentReference, read: readJsonParentReference, write: writeJsonParentReference },
-  "k8s.io.api.networking.v1.ServiceCIDR": { create: newServiceCIDR, read: readJsonServiceCIDR, write: writeJsonServiceCIDR },
-  "k8s.io.api.networking.v1.ServiceCIDRList": { create: newServiceCIDRList, read: readJsonServiceCIDRList, write: writeJsonServiceCIDRList },
-  "k8s.io.api.networking.v1.ServiceCIDRSpec": { create: newServiceCIDRSpec, read: readJsonServiceCIDRSpec, write: writeJsonServiceCIDRSpec },
-  "k8s.io.api.networking.v1.ServiceCIDRStatus": { create: newServiceCIDRStatus, read: readJsonServiceCIDRStatus, write: writeJsonServiceCIDRStatus },
+  "k8s.io.api.networking.v1.Ingress": { create: newIngress, read: readJsonIngress, readValue: readValueIngress, write: writeJsonIngress },
+  "k8s.io.api.networking.v1.IngressList": { create: newIngressList, read: readJsonIngressList, readValue: readValueIngressList, write: writeJsonIngressList },
+  "k8s.io.api.networking.v1.IngressSpec": { create: newIngressSpec, read: readJsonIngressSpec, readValue: readValueIngressSpec, write: writeJsonIngressSpec },
+  "k8s.io.api.networking.v1.IngressStatus": { create: newIngressStatus, read: readJsonIngressStatus, readValue: readValueIngressStatus, write: writeJsonIngressStatus },
+  "k8s.io.api.networking.v1.IngressLoadBalancerStatus": { create: newIngressLoadBalancerStatus, read: readJsonIngressLoadBalancerStatus, readValue: readValueIngressLoadBalancerStatus, write: writeJsonIngressLoadBalancerStatus },
+  "k8s.io.api.networking.v1.IngressLoadBalancerIngress": { create: newIngressLoadBalancerIngress, read: readJsonIngressLoadBalancerIngress, readValue: readValueIngressLoadBalancerIngress, write: writeJsonIngressLoadBalancerIngress },
+  "k8s.io.api.networking.v1.IngressPortStatus": { create: newIngressPortStatus, read: readJsonIngressPortStatus, readValue: readValueIngressPortStatus, write: writeJsonIngressPortStatus },
+  "k8s.io.api.networking.v1.IngressRule": { create: newIngressRule, read: readJsonIngressRule, readValue: readValueIngressRule, write: writeJsonIngressRule },
+  "k8s.io.api.networking.v1.IngressRuleValue": { create: newIngressRuleValue, read: readJsonIngressRuleValue, readValue: readValueIngressRuleValue, write: writeJsonIngressRuleValue },
+  "k8s.io.api.networking.v1.HTTPIngressRuleValue": { create: newHTTPIngressRuleValue, read: readJsonHTTPIngressRuleValue, readValue: readValueHTTPIngressRuleValue, write: writeJsonHTTPIngressRuleValue },
+  "k8s.io.api.networking.v1.HTTPIngressPath": { create: newHTTPIngressPath, read: readJsonHTTPIngressPath, readValue: readValueHTTPIngressPath, write: writeJsonHTTPIngressPath },
+  "k8s.io.api.networking.v1.IngressBackend": { create: newIngressBackend, read: readJsonIngressBackend, readValue: readValueIngressBackend, write: writeJsonIngressBackend },
+  "k8s.io.api.networking.v1.IngressServiceBackend": { create: newIngressServiceBackend, read: readJsonIngressServiceBackend, readValue: readValueIngressServiceBackend, write: writeJsonIngressServiceBackend },
+  "k8s.io.api.networking.v1.ServiceBackendPort": { create: newServiceBackendPort, read: readJsonServiceBackendPort, readValue: readValueServiceBackendPort, write: writeJsonServiceBackendPort },
+  "k8s.io.api.networking.v1.IngressTLS": { create: newIngressTLS, read: readJsonIngressTLS, readValue: readValueIngressTLS, write: writeJsonIngressTLS },
+  "k8s.io.api.networking.v1.IngressClass": { create: newIngressClass, read: readJsonIngressClass, readValue: readValueIngressClass, write: writeJsonIngressClass },
+  "k8s.io.api.networking.v1.IngressClassList": { create: newIngressClassList, read: readJsonIngressClassList, readValue: readValueIngressClassList, write: writeJsonIngressClassList },
+  "k8s.io.api.networking.v1.IngressClassSpec": { create: newIngressClassSpec, read: readJsonIngressClassSpec, readValue: readValueIngressClassSpec, write: writeJsonIngressClassSpec },
+  "k8s.io.api.networking.v1.IngressClassParametersReference": { create: newIngressClassParametersReference, read: readJsonIngressClassParametersReference, readValue: readValueIngressClassParametersReference, write: writeJsonIngressClassParametersReference },
+  "k8s.io.api.networking.v1.NetworkPolicy": { create: newNetworkPolicy, read: readJsonNetworkPolicy, readValue: readValueNetworkPolicy, write: writeJsonNetworkPolicy },
+  "k8s.io.api.networking.v1.NetworkPolicyList": { create: newNetworkPolicyList, read: readJsonNetworkPolicyList, readValue: readValueNetworkPolicyList, write: writeJsonNetworkPolicyList },
+  "k8s.io.api.networking.v1.NetworkPolicySpec": { create: newNetworkPolicySpec, read: readJsonNetworkPolicySpec, readValue: readValueNetworkPolicySpec, write: writeJsonNetworkPolicySpec },
+  "k8s.io.api.networking.v1.NetworkPolicyIngressRule": { create: newNetworkPolicyIngressRule, read: readJsonNetworkPolicyIngressRule, readValue: readValueNetworkPolicyIngressRule, write: writeJsonNetworkPolicyIngressRule },
+  "k8s.io.api.networking.v1.NetworkPolicyEgressRule": { create: newNetworkPolicyEgressRule, read: readJsonNetworkPolicyEgressRule, readValue: readValueNetworkPolicyEgressRule, write: writeJsonNetworkPolicyEgressRule },
+  "k8s.io.api.networking.v1.NetworkPolicyPeer": { create: newNetworkPolicyPeer, read: readJsonNetworkPolicyPeer, readValue: readValueNetworkPolicyPeer, write: writeJsonNetworkPolicyPeer },
+  "k8s.io.api.networking.v1.NetworkPolicyPort": { create: newNetworkPolicyPort, read: readJsonNetworkPolicyPort, readValue: readValueNetworkPolicyPort, write: writeJsonNetworkPolicyPort },
+  "k8s.io.api.networking.v1.IPBlock": { create: newIPBlock, read: readJsonIPBlock, readValue: readValueIPBlock, write: writeJsonIPBlock },
+  "k8s.io.api.networking.v1.IPAddress": { create: newIPAddress, read: readJsonIPAddress, readValue: readValueIPAddress, write: writeJsonIPAddress },
+  "k8s.io.api.networking.v1.IPAddressList": { create: newIPAddressList, read: readJsonIPAddressList, readValue: readValueIPAddressList, write: writeJsonIPAddressList },
+  "k8s.io.api.networking.v1.IPAddressSpec": { create: newIPAddressSpec, read: readJsonIPAddressSpec, readValue: readValueIPAddressSpec, write: writeJsonIPAddressSpec },
+  "k8s.io.api.networking.v1.ParentReference": { create: newParentReference, read: readJsonParentReference, readValue: readValueParentReference, write: writeJsonParentReference },
+  "k8s.io.api.networking.v1.ServiceCIDR": { create: newServiceCIDR, read: readJsonServiceCIDR, readValue: readValueServiceCIDR, write: writeJsonServiceCIDR },
+  "k8s.io.api.networking.v1.ServiceCIDRList": { create: newServiceCIDRList, read: readJsonServiceCIDRList, readValue: readValueServiceCIDRList, write: writeJsonServiceCIDRList },
+  "k8s.io.api.networking.v1.ServiceCIDRSpec": { create: newServiceCIDRSpec, read: readJsonServiceCIDRSpec, readValue: readValueServiceCIDRSpec, write: writeJsonServiceCIDRSpec },
+  "k8s.io.api.networking.v1.ServiceCIDRStatus": { create: newServiceCIDRStatus, read: readJsonServiceCIDRStatus, readValue: readValueServiceCIDRStatus, write: writeJsonServiceCIDRStatus },
 } as never;

@@ -6,7 +6,7 @@
 // @generated from file k8s/io/apimachinery/pkg/runtime/runtime.proto (package k8s.io.apimachinery.pkg.runtime, syntax proto2)
 /* eslint-disable */
 
-import type { JsonCodec, JsonReader, JsonWriter } from "../../../../../clusterwire/json_runtime.js";
+import type { JsonCodec, JsonReader, JsonValueReader, JsonWriter } from "../../../../../clusterwire/json_runtime.js";
 import type { RawExtension, TypeMeta, Unknown } from "./runtime_pb.js";
 import { newRawExtension, newTypeMeta, newUnknown, zeroTypeMeta } from "./runtime_bin.js";
 
@@ -41,6 +41,31 @@ export function readJsonTypeMeta(r: JsonReader, m: TypeMeta, depth: number): voi
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.runtime.TypeMeta into the new message `m`.
+ */
+export function readValueTypeMeta(r: JsonValueReader, o: { [key: string]: unknown }, m: TypeMeta): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "apiVersion": {
+        if (v !== null) m.apiVersion = r.string(v);
+        break;
+      }
+      case "kind": {
+        if (v !== null) m.kind = r.string(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -117,6 +142,44 @@ export function readJsonUnknown(r: JsonReader, m: Unknown, depth: number): void 
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.runtime.Unknown into the new message `m`.
+ */
+export function readValueUnknown(r: JsonValueReader, o: { [key: string]: unknown }, m: Unknown): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "typeMeta": {
+        if (v !== null) {
+          const s = newTypeMeta();
+          readValueTypeMeta(r, r.object(v), s);
+          m.typeMeta = s;
+        }
+        break;
+      }
+      case "raw": {
+        r.bail();
+        break;
+      }
+      case "contentEncoding": {
+        if (v !== null) m.contentEncoding = r.string(v);
+        break;
+      }
+      case "contentType": {
+        if (v !== null) m.contentType = r.string(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+  if (m.typeMeta === undefined) m.typeMeta = zeroTypeMeta();
+}
+
+/**
  * Writes the members of a k8s.io.apimachinery.pkg.runtime.Unknown (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonUnknown(w: JsonWriter, m: Unknown | undefined): void {
@@ -170,6 +233,27 @@ export function readJsonRawExtension(r: JsonReader, m: RawExtension, depth: numb
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.runtime.RawExtension into the new message `m`.
+ */
+export function readValueRawExtension(r: JsonValueReader, o: { [key: string]: unknown }, m: RawExtension): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "raw": {
+        r.bail();
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.apimachinery.pkg.runtime.RawExtension (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonRawExtension(w: JsonWriter, m: RawExtension | undefined): void {
@@ -182,7 +266,7 @@ export function writeJsonRawExtension(w: JsonWriter, m: RawExtension | undefined
  * Every message of this file with its JSON reader and writer, by type name.
  */
 export const jsonCodecs: { readonly [typeName: string]: JsonCodec } = {
-  "k8s.io.apimachinery.pkg.runtime.TypeMeta": { create: newTypeMeta, read: readJsonTypeMeta, write: writeJsonTypeMeta },
-  "k8s.io.apimachinery.pkg.runtime.Unknown": { create: newUnknown, read: readJsonUnknown, write: writeJsonUnknown },
-  "k8s.io.apimachinery.pkg.runtime.RawExtension": { create: newRawExtension, read: readJsonRawExtension, write: writeJsonRawExtension },
+  "k8s.io.apimachinery.pkg.runtime.TypeMeta": { create: newTypeMeta, read: readJsonTypeMeta, readValue: readValueTypeMeta, write: writeJsonTypeMeta },
+  "k8s.io.apimachinery.pkg.runtime.Unknown": { create: newUnknown, read: readJsonUnknown, readValue: readValueUnknown, write: writeJsonUnknown },
+  "k8s.io.apimachinery.pkg.runtime.RawExtension": { create: newRawExtension, read: readJsonRawExtension, readValue: readValueRawExtension, write: writeJsonRawExtension },
 } as never;

@@ -6,11 +6,11 @@
 // @generated from file k8s/io/apimachinery/pkg/apis/meta/v1/meta.proto (package k8s.io.apimachinery.pkg.apis.meta.v1, syntax proto2)
 /* eslint-disable */
 
-import type { JsonCodec, JsonReader, JsonWriter } from "../../../../../../../clusterwire/json_runtime.js";
+import type { JsonCodec, JsonReader, JsonValueReader, JsonWriter } from "../../../../../../../clusterwire/json_runtime.js";
 import type { Condition, LabelSelector, LabelSelectorRequirement, ListMeta, ManagedFieldsEntry, ObjectMeta, OwnerReference, ShardInfo, Status, StatusCause, StatusDetails, WatchEvent } from "./meta_pb.js";
 import { newCondition, newFieldsV1, newLabelSelector, newLabelSelectorRequirement, newListMeta, newManagedFieldsEntry, newObjectMeta, newOwnerReference, newShardInfo, newStatus, newStatusCause, newStatusDetails, newTime, newWatchEvent, zeroLabelSelectorRequirement, zeroListMeta, zeroManagedFieldsEntry, zeroOwnerReference, zeroStatusCause, zeroTime } from "./meta_bin.js";
 import { newRawExtension, zeroRawExtension } from "../../../runtime/runtime_bin.js";
-import { readJsonRawExtension, writeJsonRawExtension } from "../../../runtime/runtime_json.js";
+import { readJsonRawExtension, readValueRawExtension, writeJsonRawExtension } from "../../../runtime/runtime_json.js";
 
 type Any = Record<string, unknown>;
 
@@ -218,6 +218,136 @@ export function readJsonObjectMeta(r: JsonReader, m: ObjectMeta, depth: number):
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta into the new message `m`.
+ */
+export function readValueObjectMeta(r: JsonValueReader, o: { [key: string]: unknown }, m: ObjectMeta): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "name": {
+        if (v !== null) m.name = r.string(v);
+        break;
+      }
+      case "generateName": {
+        if (v !== null) m.generateName = r.string(v);
+        break;
+      }
+      case "namespace": {
+        if (v !== null) m.namespace = r.string(v);
+        break;
+      }
+      case "selfLink": {
+        if (v !== null) m.selfLink = r.string(v);
+        break;
+      }
+      case "uid": {
+        if (v !== null) m.uid = r.string(v);
+        break;
+      }
+      case "resourceVersion": {
+        if (v !== null) m.resourceVersion = r.string(v);
+        break;
+      }
+      case "generation": {
+        if (v !== null) m.generation = r.integer64(v);
+        break;
+      }
+      case "creationTimestamp": {
+        if (v === null) {
+          delete (m as unknown as Any)["creationTimestamp"];
+        } else {
+          const s = newTime();
+          r.time(s, v);
+          m.creationTimestamp = s;
+        }
+        break;
+      }
+      case "deletionTimestamp": {
+        if (v === null) {
+          delete (m as unknown as Any)["deletionTimestamp"];
+        } else {
+          const s = newTime();
+          r.time(s, v);
+          m.deletionTimestamp = s;
+        }
+        break;
+      }
+      case "deletionGracePeriodSeconds": {
+        if (v === null) delete (m as unknown as Any)["deletionGracePeriodSeconds"];
+        else m.deletionGracePeriodSeconds = r.integer64(v);
+        break;
+      }
+      case "labels": {
+        if (v === null) m.labels = {};
+        else r.stringMap(m.labels, v);
+        break;
+      }
+      case "annotations": {
+        if (v === null) m.annotations = {};
+        else r.stringMap(m.annotations, v);
+        break;
+      }
+      case "ownerReferences": {
+        if (v === null) m.ownerReferences = [];
+        else {
+          const a = r.array(v);
+          const l: OwnerReference[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroOwnerReference());
+            else {
+              const s = newOwnerReference();
+              readValueOwnerReference(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.ownerReferences = l;
+        }
+        break;
+      }
+      case "finalizers": {
+        if (v === null) m.finalizers = [];
+        else {
+          const a = r.array(v);
+          const l: string[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            l.push(e === null ? "" : r.string(e));
+          }
+          m.finalizers = l;
+        }
+        break;
+      }
+      case "managedFields": {
+        if (v === null) m.managedFields = [];
+        else {
+          const a = r.array(v);
+          const l: ManagedFieldsEntry[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroManagedFieldsEntry());
+            else {
+              const s = newManagedFieldsEntry();
+              readValueManagedFieldsEntry(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.managedFields = l;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+  if (m.creationTimestamp === undefined) m.creationTimestamp = zeroTime();
+}
+
+/**
  * Writes the members of a k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonObjectMeta(w: JsonWriter, m: ObjectMeta | undefined): void {
@@ -391,6 +521,50 @@ export function readJsonListMeta(r: JsonReader, m: ListMeta, depth: number): voi
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta into the new message `m`.
+ */
+export function readValueListMeta(r: JsonValueReader, o: { [key: string]: unknown }, m: ListMeta): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "selfLink": {
+        if (v !== null) m.selfLink = r.string(v);
+        break;
+      }
+      case "resourceVersion": {
+        if (v !== null) m.resourceVersion = r.string(v);
+        break;
+      }
+      case "continue": {
+        if (v !== null) m.continue = r.string(v);
+        break;
+      }
+      case "remainingItemCount": {
+        if (v === null) delete (m as unknown as Any)["remainingItemCount"];
+        else m.remainingItemCount = r.integer64(v);
+        break;
+      }
+      case "shardInfo": {
+        if (v === null) {
+          delete (m as unknown as Any)["shardInfo"];
+        } else {
+          const s = newShardInfo();
+          readValueShardInfo(r, r.object(v), s);
+          m.shardInfo = s;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonListMeta(w: JsonWriter, m: ListMeta | undefined): void {
@@ -459,6 +633,27 @@ export function readJsonShardInfo(r: JsonReader, m: ShardInfo, depth: number): v
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo into the new message `m`.
+ */
+export function readValueShardInfo(r: JsonValueReader, o: { [key: string]: unknown }, m: ShardInfo): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "selector": {
+        if (v !== null) m.selector = r.string(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonShardInfo(w: JsonWriter, m: ShardInfo | undefined): void {
@@ -514,6 +709,46 @@ export function readJsonLabelSelector(r: JsonReader, m: LabelSelector, depth: nu
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector into the new message `m`.
+ */
+export function readValueLabelSelector(r: JsonValueReader, o: { [key: string]: unknown }, m: LabelSelector): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "matchLabels": {
+        if (v === null) m.matchLabels = {};
+        else r.stringMap(m.matchLabels, v);
+        break;
+      }
+      case "matchExpressions": {
+        if (v === null) m.matchExpressions = [];
+        else {
+          const a = r.array(v);
+          const l: LabelSelectorRequirement[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroLabelSelectorRequirement());
+            else {
+              const s = newLabelSelectorRequirement();
+              readValueLabelSelectorRequirement(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.matchExpressions = l;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -589,6 +824,44 @@ export function readJsonLabelSelectorRequirement(r: JsonReader, m: LabelSelector
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement into the new message `m`.
+ */
+export function readValueLabelSelectorRequirement(r: JsonValueReader, o: { [key: string]: unknown }, m: LabelSelectorRequirement): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "key": {
+        if (v !== null) m.key = r.string(v);
+        break;
+      }
+      case "operator": {
+        if (v !== null) m.operator = r.string(v);
+        break;
+      }
+      case "values": {
+        if (v === null) m.values = [];
+        else {
+          const a = r.array(v);
+          const l: string[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            l.push(e === null ? "" : r.string(e));
+          }
+          m.values = l;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -679,6 +952,49 @@ export function readJsonOwnerReference(r: JsonReader, m: OwnerReference, depth: 
           r.unknown(depth);
       }
     } while (r.next());
+  }
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference into the new message `m`.
+ */
+export function readValueOwnerReference(r: JsonValueReader, o: { [key: string]: unknown }, m: OwnerReference): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "apiVersion": {
+        if (v !== null) m.apiVersion = r.string(v);
+        break;
+      }
+      case "kind": {
+        if (v !== null) m.kind = r.string(v);
+        break;
+      }
+      case "name": {
+        if (v !== null) m.name = r.string(v);
+        break;
+      }
+      case "uid": {
+        if (v !== null) m.uid = r.string(v);
+        break;
+      }
+      case "controller": {
+        if (v === null) delete (m as unknown as Any)["controller"];
+        else m.controller = r.boolean(v);
+        break;
+      }
+      case "blockOwnerDeletion": {
+        if (v === null) delete (m as unknown as Any)["blockOwnerDeletion"];
+        else m.blockOwnerDeletion = r.boolean(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
 }
 
@@ -811,6 +1127,63 @@ export function readJsonManagedFieldsEntry(r: JsonReader, m: ManagedFieldsEntry,
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry into the new message `m`.
+ */
+export function readValueManagedFieldsEntry(r: JsonValueReader, o: { [key: string]: unknown }, m: ManagedFieldsEntry): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "manager": {
+        if (v !== null) m.manager = r.string(v);
+        break;
+      }
+      case "operation": {
+        if (v !== null) m.operation = r.string(v);
+        break;
+      }
+      case "apiVersion": {
+        if (v !== null) m.apiVersion = r.string(v);
+        break;
+      }
+      case "time": {
+        if (v === null) {
+          delete (m as unknown as Any)["time"];
+        } else {
+          const s = newTime();
+          r.time(s, v);
+          m.time = s;
+        }
+        break;
+      }
+      case "fieldsType": {
+        if (v !== null) m.fieldsType = r.string(v);
+        break;
+      }
+      case "fieldsV1": {
+        if (v === null) {
+          delete (m as unknown as Any)["fieldsV1"];
+        } else {
+          const s = newFieldsV1();
+          r.fieldsV1(s, v);
+          m.fieldsV1 = s;
+        }
+        break;
+      }
+      case "subresource": {
+        if (v !== null) m.subresource = r.string(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonManagedFieldsEntry(w: JsonWriter, m: ManagedFieldsEntry | undefined): void {
@@ -934,6 +1307,54 @@ export function readJsonCondition(r: JsonReader, m: Condition, depth: number): v
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.apis.meta.v1.Condition into the new message `m`.
+ */
+export function readValueCondition(r: JsonValueReader, o: { [key: string]: unknown }, m: Condition): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "type": {
+        if (v !== null) m.type = r.string(v);
+        break;
+      }
+      case "status": {
+        if (v !== null) m.status = r.string(v);
+        break;
+      }
+      case "observedGeneration": {
+        if (v !== null) m.observedGeneration = r.integer64(v);
+        break;
+      }
+      case "lastTransitionTime": {
+        if (v === null) {
+          delete (m as unknown as Any)["lastTransitionTime"];
+        } else {
+          const s = newTime();
+          r.time(s, v);
+          m.lastTransitionTime = s;
+        }
+        break;
+      }
+      case "reason": {
+        if (v !== null) m.reason = r.string(v);
+        break;
+      }
+      case "message": {
+        if (v !== null) m.message = r.string(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+  if (m.lastTransitionTime === undefined) m.lastTransitionTime = zeroTime();
+}
+
+/**
  * Writes the members of a k8s.io.apimachinery.pkg.apis.meta.v1.Condition (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonCondition(w: JsonWriter, m: Condition | undefined): void {
@@ -1003,6 +1424,36 @@ export function readJsonWatchEvent(r: JsonReader, m: WatchEvent, depth: number):
           r.unknown(depth);
       }
     } while (r.next());
+  }
+  if (m.object === undefined) m.object = zeroRawExtension();
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent into the new message `m`.
+ */
+export function readValueWatchEvent(r: JsonValueReader, o: { [key: string]: unknown }, m: WatchEvent): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "type": {
+        if (v !== null) m.type = r.string(v);
+        break;
+      }
+      case "object": {
+        if (v !== null) {
+          const s = newRawExtension();
+          readValueRawExtension(r, r.object(v), s);
+          m.object = s;
+        }
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
   if (m.object === undefined) m.object = zeroRawExtension();
 }
@@ -1122,6 +1573,66 @@ export function readJsonStatus(r: JsonReader, m: Status, depth: number): void {
           r.unknown(depth);
       }
     } while (r.next());
+  }
+  if (m.metadata === undefined) m.metadata = zeroListMeta();
+}
+
+/**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.apis.meta.v1.Status into the new message `m`.
+ */
+export function readValueStatus(r: JsonValueReader, o: { [key: string]: unknown }, m: Status): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "metadata": {
+        if (v !== null) {
+          const s = newListMeta();
+          readValueListMeta(r, r.object(v), s);
+          m.metadata = s;
+        }
+        break;
+      }
+      case "status": {
+        if (v !== null) m.status = r.string(v);
+        break;
+      }
+      case "message": {
+        if (v !== null) m.message = r.string(v);
+        break;
+      }
+      case "reason": {
+        if (v !== null) m.reason = r.string(v);
+        break;
+      }
+      case "details": {
+        if (v === null) {
+          delete (m as unknown as Any)["details"];
+        } else {
+          const s = newStatusDetails();
+          readValueStatusDetails(r, r.object(v), s);
+          m.details = s;
+        }
+        break;
+      }
+      case "code": {
+        if (v !== null) m.code = r.integer32(v);
+        break;
+      }
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
   }
   if (m.metadata === undefined) m.metadata = zeroListMeta();
 }
@@ -1265,6 +1776,61 @@ export function readJsonStatusDetails(r: JsonReader, m: StatusDetails, depth: nu
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails into the new message `m`.
+ */
+export function readValueStatusDetails(r: JsonValueReader, o: { [key: string]: unknown }, m: StatusDetails): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "name": {
+        if (v !== null) m.name = r.string(v);
+        break;
+      }
+      case "group": {
+        if (v !== null) m.group = r.string(v);
+        break;
+      }
+      case "kind": {
+        if (v !== null) m.kind = r.string(v);
+        break;
+      }
+      case "uid": {
+        if (v !== null) m.uid = r.string(v);
+        break;
+      }
+      case "causes": {
+        if (v === null) m.causes = [];
+        else {
+          const a = r.array(v);
+          const l: StatusCause[] = [];
+          for (let j = 0; j < a.length; j++) {
+            const e = a[j];
+            if (e === null) l.push(zeroStatusCause());
+            else {
+              const s = newStatusCause();
+              readValueStatusCause(r, r.object(e), s);
+              l.push(s);
+            }
+          }
+          m.causes = l;
+        }
+        break;
+      }
+      case "retryAfterSeconds": {
+        if (v !== null) m.retryAfterSeconds = r.integer32(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonStatusDetails(w: JsonWriter, m: StatusDetails | undefined): void {
@@ -1363,6 +1929,35 @@ export function readJsonStatusCause(r: JsonReader, m: StatusCause, depth: number
 }
 
 /**
+ * Reads the members of the parsed JSON object `o` of a k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause into the new message `m`.
+ */
+export function readValueStatusCause(r: JsonValueReader, o: { [key: string]: unknown }, m: StatusCause): void {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = o[k];
+    // An undefined member is an absent one (JSON has no undefined).
+    if (v === undefined) continue;
+    switch (k) {
+      case "reason": {
+        if (v !== null) m.reason = r.string(v);
+        break;
+      }
+      case "message": {
+        if (v !== null) m.message = r.string(v);
+        break;
+      }
+      case "field": {
+        if (v !== null) m.field = r.string(v);
+        break;
+      }
+      default:
+        r.unknown();
+    }
+  }
+}
+
+/**
  * Writes the members of a k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause (or of Go's zero one, for undefined) in Go's order.
  */
 export function writeJsonStatusCause(w: JsonWriter, m: StatusCause | undefined): void {
@@ -1393,16 +1988,16 @@ export function writeJsonStatusCause(w: JsonWriter, m: StatusCause | undefined):
  * Every message of this file with its JSON reader and writer, by type name.
  */
 export const jsonCodecs: { readonly [typeName: string]: JsonCodec } = {
-  "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta": { create: newObjectMeta, read: readJsonObjectMeta, write: writeJsonObjectMeta },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta": { create: newListMeta, read: readJsonListMeta, write: writeJsonListMeta },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo": { create: newShardInfo, read: readJsonShardInfo, write: writeJsonShardInfo },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector": { create: newLabelSelector, read: readJsonLabelSelector, write: writeJsonLabelSelector },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement": { create: newLabelSelectorRequirement, read: readJsonLabelSelectorRequirement, write: writeJsonLabelSelectorRequirement },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference": { create: newOwnerReference, read: readJsonOwnerReference, write: writeJsonOwnerReference },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry": { create: newManagedFieldsEntry, read: readJsonManagedFieldsEntry, write: writeJsonManagedFieldsEntry },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.Condition": { create: newCondition, read: readJsonCondition, write: writeJsonCondition },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent": { create: newWatchEvent, read: readJsonWatchEvent, write: writeJsonWatchEvent },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.Status": { create: newStatus, read: readJsonStatus, write: writeJsonStatus },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails": { create: newStatusDetails, read: readJsonStatusDetails, write: writeJsonStatusDetails },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause": { create: newStatusCause, read: readJsonStatusCause, write: writeJsonStatusCause },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta": { create: newObjectMeta, read: readJsonObjectMeta, readValue: readValueObjectMeta, write: writeJsonObjectMeta },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta": { create: newListMeta, read: readJsonListMeta, readValue: readValueListMeta, write: writeJsonListMeta },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo": { create: newShardInfo, read: readJsonShardInfo, readValue: readValueShardInfo, write: writeJsonShardInfo },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector": { create: newLabelSelector, read: readJsonLabelSelector, readValue: readValueLabelSelector, write: writeJsonLabelSelector },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement": { create: newLabelSelectorRequirement, read: readJsonLabelSelectorRequirement, readValue: readValueLabelSelectorRequirement, write: writeJsonLabelSelectorRequirement },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference": { create: newOwnerReference, read: readJsonOwnerReference, readValue: readValueOwnerReference, write: writeJsonOwnerReference },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry": { create: newManagedFieldsEntry, read: readJsonManagedFieldsEntry, readValue: readValueManagedFieldsEntry, write: writeJsonManagedFieldsEntry },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.Condition": { create: newCondition, read: readJsonCondition, readValue: readValueCondition, write: writeJsonCondition },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent": { create: newWatchEvent, read: readJsonWatchEvent, readValue: readValueWatchEvent, write: writeJsonWatchEvent },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.Status": { create: newStatus, read: readJsonStatus, readValue: readValueStatus, write: writeJsonStatus },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails": { create: newStatusDetails, read: readJsonStatusDetails, readValue: readValueStatusDetails, write: writeJsonStatusDetails },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause": { create: newStatusCause, read: readJsonStatusCause, readValue: readValueStatusCause, write: writeJsonStatusCause },
 } as never;
