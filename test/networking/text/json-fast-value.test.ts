@@ -97,7 +97,7 @@ describe("fromJson(value): the generated value readers equal the generic decoder
       { ...HEAD, metadata: { name: undefined, labels: { a: undefined, b: null } } },
       { ...HEAD, metadata: { labels: { "\ud800": "x", "\udc00": "y" } } },
       { ...HEAD, metadata: { labels: { "\ud800": "x" }, name: "\ud800\ud83d\ude00" } },
-      { ...HEAD, metadata: { finalizers: ["a", , "b"] } }, // a hole
+      { ...HEAD, metadata: { finalizers: Object.assign(new Array<string>(3), { 0: "a", 2: "b" }) } }, // a hole
       { ...HEAD, metadata: { managedFields: [{ fieldsV1: { b: [1, { d: null, c: "<&>" }], a: -0 } }] } },
       { ...HEAD, metadata: { managedFields: [{ fieldsV1: { a: Number.POSITIVE_INFINITY } }] } },
       { ...HEAD, metadata: { managedFields: [{ fieldsV1: "raw" }, { fieldsV1: 5 }, { fieldsV1: [] }] } },
