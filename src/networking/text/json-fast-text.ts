@@ -175,7 +175,8 @@ class Reader implements JsonCursor, JsonReader {
     if (c !== 0x7b && c !== 0x22) bail();
     const start = this.pos;
     this.skip(depth);
-    (m as AnyMessage)["Raw"] = encoder.encode(this.text.slice(start, this.pos));
+    const raw = this.text.slice(start, this.pos);
+    (m as AnyMessage)["Raw"] = (raw.length <= 64 ? asciiBytes(raw) : undefined) ?? encoder.encode(raw);
   }
 
   stringMap(map: { [key: string]: string }, depth: number): void {
@@ -331,6 +332,17 @@ class Reader implements JsonCursor, JsonReader {
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
+
+/** The bytes of an ASCII string, or undefined; cheaper than TextEncoder for short ones (measured: "{}" in every managedFields entry). */
+function asciiBytes(s: string): Uint8Array | undefined {
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) return undefined;
+    out[i] = c;
+  }
+  return out;
+}
 
 /**
  * The Unix seconds of the form the API server writes, `YYYY-MM-DDTHH:MM:SSZ`,

@@ -5,8 +5,9 @@ import { parseRfc3339 } from "../model/time.js";
 import { setOwn } from "../model/set-own.js";
 import { codecOfKind, rfc3339Utc } from "./json-fast-text.js";
 import { goString } from "./json-parse.js";
-import { printGoJson } from "./json-print.js";
-import { sortDeep } from "./json-raw-value.js";
+import { quote } from "./json-fast-write.js";
+import { sortedKeys } from "./json-print.js";
+import { MAX_RAW_DEPTH } from "./json-raw-value.js";
 
 /*
  * The common path of fromJson(value), for an already parsed JSON value: the
@@ -36,6 +37,53 @@ function isPlain(v: unknown): v is { [key: string]: unknown } {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v) as unknown;
   return proto === Object.prototype || proto === null;
+}
+
+/** Array indexes as object keys: a JS object lists them first, whatever order they were set in. */
+const INDEX_KEY = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * printGoJson(sortDeep("json", v, 0)) in one pass, without the sorted copy;
+ * gives up where sortDeep would refuse, and on index-like keys (whose order
+ * the copy changes). Hand-written because the profile put the copy at most of
+ * fromJson(value) on an object with a sizeable managedFields entry.
+ */
+function sortedJson(v: unknown, depth: number): string {
+  switch (typeof v) {
+    case "string":
+      return quote(v);
+    case "boolean":
+      return v ? "true" : "false";
+    case "bigint":
+      return v.toString();
+    case "number":
+      if (!Number.isFinite(v)) bail();
+      return v === 0 ? "0" : String(v);
+    case "object":
+      break;
+    default:
+      return bail();
+  }
+  if (v === null) return "null";
+  if (depth > MAX_RAW_DEPTH) bail();
+  if (Array.isArray(v)) {
+    let out = "[";
+    for (let i = 0; i < v.length; i++) out += (i > 0 ? "," : "") + sortedJson(v[i], depth + 1);
+    return out + "]";
+  }
+  if (!isPlain(v)) bail();
+  const keys = sortedKeys(v);
+  let out = "{";
+  let first = true;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    const x = v[k];
+    if (x === undefined) continue;
+    if (INDEX_KEY.test(k)) bail();
+    out += (first ? "" : ",") + quote(k) + ":" + sortedJson(x, depth + 1);
+    first = false;
+  }
+  return out + "}";
 }
 
 class ValueReader implements JsonValueReader {
@@ -101,8 +149,8 @@ class ValueReader implements JsonValueReader {
   }
 
   fieldsV1(m: Message, v: unknown): void {
-    // As Go's YAML-to-JSON step writes it: compact, keys sorted (sortDeep refuses what JSON cannot hold).
-    (m as AnyMessage)["Raw"] = encoder.encode(printGoJson(sortDeep("json", v, 0)));
+    // As Go's YAML-to-JSON step writes it: compact, keys sorted (see json-raw-value.ts).
+    (m as AnyMessage)["Raw"] = encoder.encode(sortedJson(v, 0));
   }
 
   stringMap(map: { [key: string]: string }, v: unknown): void {

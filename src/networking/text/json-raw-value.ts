@@ -66,4 +66,4 @@ function within<T>(seg: string | number, f: () => T): T {
   }
 }
 
-const MAX_RAW_DEPTH = 100;
+export const MAX_RAW_DEPTH = 100;

@@ -6,7 +6,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EncodeError, create, toJsonString, type NetworkingObject } from "../../../src/networking/index.js";
-import { FieldsV1Schema, IntOrStringSchema, TimeSchema } from "../../../src/networking/index.js";
+import {
+  FieldsV1Schema,
+  IntOrStringSchema,
+  ManagedFieldsEntrySchema,
+  ObjectMetaSchema,
+  TimeSchema,
+} from "../../../src/networking/index.js";
 import { genericFromJson } from "../../../src/networking/text/from-json.js";
 import { fastToJsonString } from "../../../src/networking/text/json-fast-write.js";
 import { genericToJsonString } from "../../../src/networking/text/to-json.js";
@@ -81,6 +87,14 @@ describe("toJsonString: the generated writers equal the generic writer", () => {
     () => create(FieldsV1Schema, { Raw: new TextEncoder().encode('{"f:a":{}, "b" : [1,2]}') }),
     () => create(FieldsV1Schema, { Raw: new TextEncoder().encode("{not json") }),
     () => create(FieldsV1Schema, { Raw: new Uint8Array([0xc3]) }),
+    () => create(FieldsV1Schema, { Raw: new TextEncoder().encode('{"f:a":{"k:{\\"x\\":\\"<&>\u2028\\"}":{}}}') }),
+    () => create(FieldsV1Schema, { Raw: new TextEncoder().encode(`${"[".repeat(100)}${"]".repeat(100)}`) }),
+    () => create(FieldsV1Schema, { Raw: new TextEncoder().encode(`${"[".repeat(101)}${"]".repeat(101)}`) }),
+    () => create(FieldsV1Schema, { Raw: new TextEncoder().encode('{"a":}') }),
+    () => create(FieldsV1Schema, { Raw: new TextEncoder().encode('"s\\u00e9\\ud800"') }),
+    () => create(FieldsV1Schema, { Raw: new TextEncoder().encode("[1,2.50,-0,1e999]") }),
+    () => create(FieldsV1Schema, { Raw: new TextEncoder().encode('{"é":{"a":1,"a":2}}') }),
+    () => create(FieldsV1Schema, { Raw: new TextEncoder().encode("\ufeff{}") }),
   ];
 
   it("refuses values of the wrong type with the generic writer's error, wherever they are", () => {
@@ -107,5 +121,40 @@ describe("toJsonString: the generated writers equal the generic writer", () => {
       { numRuns: 400 },
     );
     expect(refused).toBeGreaterThan(20);
+  });
+
+  it("writes FieldsV1 raw JSON as the generic writer does: compact as it is, or compacted, or refused", () => {
+    const raws = [
+      '{"f:a":{}}',
+      '{"f:a": {}}',
+      '{"f:a":{"k:{\\"x\\":\\"<&>\u2028\\"}":{}}}',
+      `${"[".repeat(100)}${"]".repeat(100)}`,
+      `${"[".repeat(101)}${"]".repeat(101)}`,
+      '{"a":}',
+      '"s\\u00e9\\ud800"',
+      "[1,2.50,-0,1e999]",
+      '{"é":{"a":1,"a":2}}',
+      "\ufeff{}",
+      "{}x",
+      "",
+    ];
+    for (const raw of raws) {
+      for (const bytes of [new TextEncoder().encode(raw), new Uint8Array([0x7b, 0xff, 0x7d])]) {
+        const o = genericFromJson('{"kind":"NetworkPolicy","apiVersion":"networking.k8s.io/v1"}');
+        o.metadata = create(ObjectMetaSchema, {
+          managedFields: [create(ManagedFieldsEntrySchema, { fieldsV1: create(FieldsV1Schema, { Raw: bytes }) })],
+        });
+        agree(o);
+      }
+    }
+    const o = genericFromJson('{"kind":"NetworkPolicy","apiVersion":"networking.k8s.io/v1"}');
+    o.metadata = create(ObjectMetaSchema, {
+      managedFields: [
+        create(ManagedFieldsEntrySchema, {
+          fieldsV1: create(FieldsV1Schema, { Raw: new TextEncoder().encode('{"f:a":{}}') }),
+        }),
+      ],
+    });
+    expect(fastToJsonString(o)).toContain('"fieldsV1":{"f:a":{}}');
   });
 });
