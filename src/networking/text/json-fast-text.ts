@@ -92,11 +92,14 @@ class Reader implements JsonCursor, JsonReader {
 
   /** After a member or element: past a comma (true) or the closing `close` (false). */
   after(close: number): boolean {
-    this.ws();
-    const c = this.text.charCodeAt(this.pos);
+    let c = this.text.charCodeAt(this.pos);
+    if (c <= 0x20) {
+      this.ws();
+      c = this.text.charCodeAt(this.pos);
+    }
     if (c === 0x2c) {
       this.pos++;
-      this.ws();
+      if (this.text.charCodeAt(this.pos) <= 0x20) this.ws();
       return true;
     }
     if (c === close) {
@@ -131,10 +134,12 @@ class Reader implements JsonCursor, JsonReader {
       }
       i++;
     }
-    this.ws();
-    if (t.charCodeAt(this.pos) !== 0x3a) bail();
+    if (t.charCodeAt(this.pos) !== 0x3a) {
+      this.ws();
+      if (t.charCodeAt(this.pos) !== 0x3a) bail();
+    }
     this.pos++;
-    this.ws();
+    if (t.charCodeAt(this.pos) <= 0x20) this.ws();
     return code;
   }
 

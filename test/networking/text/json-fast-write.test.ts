@@ -14,7 +14,8 @@ import {
   TimeSchema,
 } from "../../../src/networking/index.js";
 import { genericFromJson } from "../../../src/networking/text/from-json.js";
-import { fastToJsonString } from "../../../src/networking/text/json-fast-write.js";
+import { fastToJsonString, rfc3339UtcText } from "../../../src/networking/text/json-fast-write.js";
+import { formatRfc3339 } from "../../../src/networking/model/time.js";
 import { genericToJsonString } from "../../../src/networking/text/to-json.js";
 import { arbObject } from "../../../src/testing/index.js";
 import { fixtureJsonTexts, realWorldJsonTexts } from "../../support/json-inputs.js";
@@ -156,5 +157,20 @@ describe("toJsonString: the generated writers equal the generic writer", () => {
       ],
     });
     expect(fastToJsonString(o)).toContain('"fieldsV1":{"f:a":{}}');
+  });
+});
+
+describe("rfc3339UtcText: four-digit years without bigint arithmetic", () => {
+  it("equals formatRfc3339 wherever it answers, and answers for every four-digit year", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -62167219200n - 86400n * 3n, max: 253402300799n + 86400n * 3n }), (s) => {
+        const fast = rfc3339UtcText(s);
+        if (s >= -62167219200n && s <= 253402300799n) expect(fast).toBe(formatRfc3339(s));
+        else expect(fast).toBeUndefined();
+      }),
+      { numRuns: 3000 },
+    );
+    for (const s of [-62167219200n, -62135596800n, -1n, 0n, 951782400n, 253402300799n])
+      expect(rfc3339UtcText(s)).toBe(formatRfc3339(s));
   });
 });
