@@ -15,7 +15,7 @@ import { readJsonString, type JsonCursor } from "./json-parse.js";
  *
  * It gives up ("bails") on anything rare or wrong: a syntax error, a repeated
  * key, an unknown field in strict mode, a number with a fraction, exponent,
- * "-0" or more than 15 digits in an integer field, a value of the wrong type,
+ * "-0", more than 15 digits in an int32 or past int64, a value of the wrong type,
  * an out-of-range integer, a bad time, nesting past maxDepth, kind/apiVersion
  * missing or unsupported. The caller then runs the generic path, which gives
  * the value or the exact error; so this path only ever has to be right when it

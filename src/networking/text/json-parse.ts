@@ -50,7 +50,7 @@ export interface ParsedJson {
 export interface JsonParseOptions {
   /** Maximum nesting of objects and arrays. Default 100. */
   readonly maxDepth?: number;
-  /** Record every position, to point errors at a value (slower; used after a failure). */
+  /** Record every position, to point errors at a value (slower; used after a failure). Numbers read as 0. */
   readonly locate?: boolean;
 }
 
@@ -293,6 +293,9 @@ class Parser {
       while (isDigit(t.charCodeAt(i))) i++;
     }
     this.pos = i;
+    // Locating only walks containers: no number's value is needed, and a huge
+    // one would cost a superlinear BigInt parse a second time.
+    if (this.locate) return 0;
     const lit = t.slice(start, i);
     if (float || lit === "-0") return new FloatLiteral(Number(lit), lit);
     // 15 digits always fit in a double exactly.
