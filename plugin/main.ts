@@ -1,5 +1,6 @@
 import { createEcmaScriptPlugin } from "@bufbuild/protoplugin";
 import { binEmitter } from "./emit-bin.js";
+import { jsonEmitter } from "./emit-json.js";
 import { PLUGIN_NAME, PLUGIN_VERSION, type Emitter } from "./emitter.js";
 
 /*
@@ -9,7 +10,7 @@ import { PLUGIN_NAME, PLUGIN_VERSION, type Emitter } from "./emitter.js";
  */
 
 /** Every emitter, in the order they run. */
-const EMITTERS: readonly Emitter[] = [binEmitter];
+const EMITTERS: readonly Emitter[] = [binEmitter, jsonEmitter];
 
 export const plugin = createEcmaScriptPlugin({
   name: PLUGIN_NAME,

@@ -5,13 +5,18 @@ import { DecodeError } from "../model/errors.js";
 import {
   DuplicateKey,
   FloatLiteral,
+  goString,
   jsonError,
   locatePath,
   parseJsonText,
   type ParsedJson,
   type ParsedValue,
 } from "./json-parse.js";
-import { printGoJson, sortedKeys, type PrintableValue } from "./json-print.js";
+import { fastFromJsonText } from "./json-fast-text.js";
+import { fastFromJsonValue } from "./json-fast-value.js";
+import { printGoJson } from "./json-print.js";
+import { PathError } from "./json-path-error.js";
+import { sortDeep } from "./json-raw-value.js";
 import type { JsonValue } from "../model/json-value.js";
 import { supportedKinds } from "../model/kind-names.js";
 import { KINDS, kindOfTypeName, lookupKind, type NetworkingObject } from "../model/kinds.js";
@@ -49,29 +54,24 @@ interface Ctx {
   readonly at?: readonly string[];
 }
 
-/** A decoding failure; path segments are prepended while unwinding. */
-class PathError {
-  /** For each path segment, which occurrence of a repeated key it was (undefined: the only one). */
-  readonly occurrences: (number | undefined)[];
-  constructor(
-    readonly reason: string,
-    /** Keys (strings) and list indexes (numbers). */
-    readonly path: (string | number)[] = [],
-  ) {
-    this.occurrences = path.map(() => undefined);
-  }
-  prefix(seg: string | number, occurrence?: number): void {
-    this.path.unshift(seg);
-    this.occurrences.unshift(occurrence);
-  }
-}
-
 /**
  * Decodes Kubernetes JSON (text, or an already-parsed value) into a typed
  * object, picking the type from `apiVersion` and `kind`. Errors are
  * {@link DecodeError}s naming the field path and, for text, line and column.
  */
 export function fromJson(input: string | JsonValue, options: FromJsonOptions = {}): NetworkingObject {
+  const fast =
+    typeof input === "string"
+      ? fastFromJsonText(input, options.strict === true, options.maxDepth ?? 100)
+      : fastFromJsonValue(input, options.strict === true);
+  return fast ?? genericFromJson(input, options);
+}
+
+/**
+ * fromJson by the generic parser and decoder alone: the specification the
+ * fast paths are held to (tests), and what they fall back on.
+ */
+export function genericFromJson(input: string | JsonValue, options: FromJsonOptions = {}): NetworkingObject {
   let source: ParsedJson | undefined;
   let value: ParsedValue;
   if (typeof input === "string") {
@@ -391,68 +391,8 @@ function rawText(ctx: Ctx, v: ParsedValue, rawString?: readonly [number, number]
           : undefined;
     if (span !== undefined) return ctx.source.text.slice(span[0], span[1]);
   }
-  return printGoJson(sortDeep(ctx, v, 0));
+  return printGoJson(sortDeep(ctx.format, v, 0));
 }
-
-/**
- * Sorted copy, as Go's map-based YAML-to-JSON step produces. A JS value is
- * read as JSON.stringify would write it, except that what JSON cannot hold
- * (NaN, Infinity, functions, class instances, holes) is refused rather than
- * turned into null or dropped; undefined members are absent. Depth-limited:
- * JS values may be cyclic.
- */
-function sortDeep(ctx: Ctx, v: unknown, depth: number): PrintableValue {
-  switch (typeof v) {
-    case "string":
-    case "boolean":
-    case "bigint":
-      return v;
-    case "number":
-      if (!Number.isFinite(v)) throw new PathError(`fieldsV1 cannot hold ${v}: it is not JSON`);
-      // JSON.stringify(-0) is "0"; from YAML, -0.0 is Go's float -0, written "-0".
-      return ctx.format === "json" && v === 0 ? 0 : v;
-    case "object":
-      break;
-    default:
-      throw new PathError(
-        `fieldsV1 cannot hold ${typeof v === "undefined" ? "undefined" : `a ${typeof v}`}: it is not JSON`,
-      );
-  }
-  if (v === null || v instanceof FloatLiteral) return v;
-  if (depth > MAX_RAW_DEPTH) throw new PathError(`fieldsV1 nested deeper than ${MAX_RAW_DEPTH} (or cyclic)`);
-  if (v instanceof DuplicateKey) return sortDeep(ctx, v.values[v.values.length - 1], depth);
-  if (Array.isArray(v)) {
-    const out: PrintableValue[] = [];
-    for (let i = 0; i < v.length; i++) out.push(within(i, () => sortDeep(ctx, v[i], depth + 1)));
-    return out;
-  }
-  const proto = Object.getPrototypeOf(v) as unknown;
-  if (proto !== Object.prototype && proto !== null)
-    throw new PathError("fieldsV1 cannot hold an object that is not a plain JSON object");
-  const out: Record<string, PrintableValue> = {};
-  const obj = v as Record<string, unknown>;
-  for (const k of sortedKeys(obj)) {
-    if (obj[k] !== undefined)
-      setOwn(
-        out,
-        k,
-        within(k, () => sortDeep(ctx, obj[k], depth + 1)),
-      );
-  }
-  return out;
-}
-
-/** Runs `f`, prefixing `seg` to the path of a PathError it throws. */
-function within<T>(seg: string | number, f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof PathError) e.prefix(seg);
-    throw e;
-  }
-}
-
-const MAX_RAW_DEPTH = 100;
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
@@ -517,13 +457,6 @@ function numberText(n: number | bigint): string {
 
 function shorten(text: string): string {
   return text.length > 60 ? `${text.slice(0, 40)}...<${text.length} characters>` : text;
-}
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/** A string as Go reads it from JSON: a lone surrogate has no UTF-8 form and becomes U+FFFD. */
-function goString(s: string): string {
-  return s.replace(LONE_SURROGATE, "\ufffd");
 }
 
 function isObject(v: unknown): v is Record<string, ParsedValue | DuplicateKey> {

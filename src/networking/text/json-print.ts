@@ -172,7 +172,7 @@ function escapeHtmlInRaw(body: string): string {
 const HEX = "0123456789abcdef";
 
 /** Go's encoding/json string quoting with HTML escaping on (the default). */
-function quoteGo(s: string): string {
+export function quoteGo(s: string): string {
   let out = '"';
   let from = 0;
   for (let i = 0; i < s.length; i++) {

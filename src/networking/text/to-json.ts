@@ -2,8 +2,8 @@ import { ScalarType, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { setOwn } from "../model/set-own.js";
 import { containerMismatch, scalarMismatch } from "../model/value-checks.js";
 import { isZeroTime, zeroScalar } from "../model/zero.js";
-import { DecodeError, EncodeError } from "../model/errors.js";
-import { DuplicateKey, FloatLiteral, parseJsonText } from "./json-parse.js";
+import { EncodeError } from "../model/errors.js";
+import { DuplicateKey, FloatLiteral } from "./json-parse.js";
 import { GoMap, RawJson, printGoJson, sortedKeys, type PrintableValue } from "./json-print.js";
 import type { JsonObject, JsonValue } from "../model/json-value.js";
 import { kindOf, type NetworkingObject } from "../model/kinds.js";
@@ -16,7 +16,8 @@ import {
   type MessageShape,
 } from "../model/shapes.js";
 import { formatRfc3339 } from "../model/time.js";
-import { utf8OrUndefined } from "../model/utf8.js";
+import { fastToJsonString } from "./json-fast-write.js";
+import { check, fieldsV1, intOrString } from "./json-marshallers.js";
 
 type AnyMessage = Message & Record<string, unknown>;
 
@@ -41,6 +42,15 @@ export function toJsonString(obj: NetworkingObject | Message, indent?: number | 
     throw new RangeError(`indent must be a non-negative integer, got ${indent}`);
   }
   const ind = typeof indent === "number" ? " ".repeat(indent) : (indent ?? "");
+  if (ind === "") {
+    const fast = fastToJsonString(obj);
+    if (fast !== undefined) return fast;
+  }
+  return genericToJsonString(obj, ind);
+}
+
+/** toJsonString by the generic writer alone: the specification the generated writers are held to (tests), and their fallback. */
+export function genericToJsonString(obj: NetworkingObject | Message, ind = ""): string {
   return printGoJson(toPrintable(obj), ind);
 }
 
@@ -152,40 +162,6 @@ function scalarJson(v: unknown): PrintableValue {
 
 function isZeroScalar(v: unknown): boolean {
   return v === "" || v === 0 || v === 0n || v === false || (v instanceof Uint8Array && v.length === 0);
-}
-
-/** Throws an EncodeError for a type mismatch, at `path` below the current field. */
-function check(reason: string | undefined, path = ""): void {
-  if (reason !== undefined) throw new EncodeError(reason, path);
-}
-
-function intOrString(sub: AnyMessage | undefined): PrintableValue {
-  const type = (sub?.["type"] as bigint | undefined) ?? 0n;
-  check(scalarMismatch(ScalarType.INT64, type), "type");
-  if (type === 0n) {
-    const v = (sub?.["intVal"] as number | undefined) ?? 0;
-    check(scalarMismatch(ScalarType.INT32, v), "intVal");
-    return v;
-  }
-  if (type === 1n) {
-    const v = (sub?.["strVal"] as string | undefined) ?? "";
-    check(scalarMismatch(ScalarType.STRING, v), "strVal");
-    return v;
-  }
-  throw new EncodeError(`IntOrString has type ${type}; only 0 (int) and 1 (string) exist`, "");
-}
-
-function fieldsV1(sub: AnyMessage | undefined): PrintableValue {
-  const raw = sub?.["Raw"] as Uint8Array | undefined;
-  if (raw !== undefined) check(scalarMismatch(ScalarType.BYTES, raw), "Raw");
-  if (raw === undefined || raw.length === 0) return null;
-  const text = utf8OrUndefined(raw);
-  if (text === undefined) throw new EncodeError("fieldsV1 holds bytes that are not UTF-8 JSON", "");
-  try {
-    return new RawJson(text, parseJsonText(text).value);
-  } catch (e) {
-    throw new EncodeError(`fieldsV1 is not valid JSON: ${e instanceof DecodeError ? e.reason : String(e)}`, "");
-  }
 }
 
 /** Turns printer-only values into plain JSON values. */
