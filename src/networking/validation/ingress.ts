@@ -15,7 +15,10 @@ import { METADATA, SPEC } from "./paths.js";
 import { invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { ipForLegacyField, parseIPSloppy } from "./rules/ip.js";
 import {
+  DNS1035_LABEL_MAX,
+  DNS1123_LABEL_MAX,
   isDns1123Subdomain,
+  matchers,
   isValidPortName,
   isValidPortNum,
   isWildcardDns1123Subdomain,
@@ -119,27 +122,34 @@ function validateIngressSpec(
     );
   }
   if (spec === undefined) return;
-  if (defaultBackend !== undefined) validateBackend(defaultBackend, options, at.child("defaultBackend"), out);
+  if (defaultBackend !== undefined && !serviceBackendIsValid(defaultBackend, options))
+    validateBackend(defaultBackend, options, at.child("defaultBackend"), out);
   if (rules.length > 0) {
-    const rulesPath = at.child("rules");
+    // Paths are built only for a rule that reports an error.
+    let rulesPath: FieldPath | undefined;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;
-      const rp = rulesPath.index(i);
       let wildcard = false;
       const host = rule.host;
       if (host.length > 0) {
-        if (parseIPSloppy(host) !== null)
-          out.push(invalid(rp.child("host"), host, "must be a DNS name, not an IP address"));
-        if (host.includes("*")) {
-          for (const m of isWildcardDns1123Subdomain(host)) out.push(invalid(rp.child("host"), host, m));
-          wildcard = true;
-        } else {
-          for (const m of isDns1123Subdomain(host)) out.push(invalid(rp.child("host"), host, m));
+        if (parseIPSloppy(host) !== null) {
+          rulesPath ??= at.child("rules");
+          out.push(invalid(rulesPath.index(i).child("host"), host, "must be a DNS name, not an IP address"));
+        }
+        const msgs = host.includes("*") ? isWildcardDns1123Subdomain(host) : isDns1123Subdomain(host);
+        wildcard = host.includes("*");
+        if (msgs.length > 0) {
+          rulesPath ??= at.child("rules");
+          const hp = rulesPath.index(i).child("host");
+          for (const m of msgs) out.push(invalid(hp, host, m));
         }
       }
       if (!wildcard || !options.allowInvalidWildcardHostRule) {
         const http = rule.ingressRuleValue?.http;
-        if (http !== undefined) validateHttpRule(http, options, rp.child("http"), out);
+        if (http !== undefined && !httpRuleIsValid(http, options)) {
+          rulesPath ??= at.child("rules");
+          validateHttpRule(http, options, rulesPath.index(i).child("http"), out);
+        }
       }
     }
   }
@@ -166,7 +176,8 @@ function validateIngressSpec(
   }
 }
 
-function validateHttpRule(
+/** Exported for the tests, which hold httpRuleIsValid to it. */
+export function validateHttpRule(
   http: HTTPIngressRuleValue,
   options: IngressValidationOptions,
   at: FieldPath,
@@ -176,6 +187,51 @@ function validateHttpRule(
   const pathsAt = at.child("paths");
   if (paths.length === 0) out.push(required(pathsAt));
   for (let j = 0; j < paths.length; j++) validateHttpPath(paths[j]!, options, pathsAt.index(j), out);
+}
+
+/**
+ * Whether validateHttpRule would report nothing, without building a path or
+ * an array: a valid rule, the common case, skips it. False may still mean
+ * valid (a resource backend, a path with a suspicious sequence); then the
+ * full rule decides. The tests hold the two to each other.
+ */
+export function httpRuleIsValid(http: HTTPIngressRuleValue, options: IngressValidationOptions): boolean {
+  const paths = http.paths;
+  if (paths.length === 0) return false;
+  for (let j = 0; j < paths.length; j++) {
+    const p = paths[j]!;
+    const path = p.path;
+    switch (p.pathType) {
+      case "Exact":
+      case "Prefix":
+        if (path.charCodeAt(0) !== 0x2f || SUSPICIOUS_PATH.test(path)) return false;
+        break;
+      case "ImplementationSpecific":
+        if (path.length > 0 && path.charCodeAt(0) !== 0x2f) return false;
+        break;
+      default:
+        return false;
+    }
+    const b = p.backend;
+    if (b === undefined || !serviceBackendIsValid(b, options)) return false;
+  }
+  return true;
+}
+
+/** A service backend validateBackend accepts (false: let it decide); exported for the tests. */
+export function serviceBackendIsValid(b: IngressBackend, options: IngressValidationOptions): boolean {
+  const service = b.service;
+  if (service === undefined || b.resource !== undefined) return false;
+  const name = service.name;
+  if (name.length > (options.allowRelaxedServiceNameValidation ? DNS1123_LABEL_MAX : DNS1035_LABEL_MAX)) return false;
+  if (!(options.allowRelaxedServiceNameValidation ? matchers.dns1123Label(name) : matchers.dns1035Label(name)))
+    return false;
+  const port = service.port;
+  if (port === undefined) return false;
+  const portName = port.name;
+  const portNumber = port.number;
+  if (portName.length > 0) return portNumber === 0 && isValidPortName(portName).length === 0;
+  return portNumber >= 1 && portNumber <= 65535;
 }
 
 function validateHttpPath(
@@ -214,7 +270,13 @@ function validateHttpPath(
   validateBackend(p.backend ?? EMPTY_BACKEND, options, at.child("backend"), out);
 }
 
-function validateBackend(b: IngressBackend, options: IngressValidationOptions, at: FieldPath, out: FieldError[]): void {
+/** Exported for the tests, which hold serviceBackendIsValid to it. */
+export function validateBackend(
+  b: IngressBackend,
+  options: IngressValidationOptions,
+  at: FieldPath,
+  out: FieldError[],
+): void {
   const resource = b.resource;
   const service = b.service;
   if (resource !== undefined && service !== undefined) {
