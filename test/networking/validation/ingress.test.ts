@@ -12,6 +12,8 @@ import { describe, expect, it } from "vitest";
 import { HTTPIngressRuleValueSchema } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { FieldPath } from "../../../src/networking/model/path.js";
 import {
+  SUSPICIOUS_PATH,
+  hasSuspiciousSequence,
   httpRuleIsValid,
   serviceBackendIsValid,
   validateBackend,
@@ -1106,6 +1108,18 @@ describe("the valid-rule fast check", () => {
       }),
       { numRuns: RUNS },
     );
+  });
+
+  it("scans for suspicious sequences as the regex matches", () => {
+    const text = fc.string({ unit: fc.constantFrom(..."/.%2a9F".split(""), "\u022f", "\u2f2f"), maxLength: 10 });
+    fc.assert(
+      fc.property(text, (p) => {
+        expect(hasSuspiciousSequence(p)).toBe(SUSPICIOUS_PATH.test(p));
+      }),
+      { numRuns: RUNS },
+    );
+    for (const p of ["", "/", "%", "%2", "//", "/.", "a/", "a%2", "/a/b", "%3", "/%"])
+      expect(hasSuspiciousSequence(p), p).toBe(SUSPICIOUS_PATH.test(p));
   });
 
   it("takes the fast path for a plain valid rule", () => {
