@@ -123,8 +123,8 @@ function validateSpec(
 
 /**
  * Whether validateRule would report nothing, without building a path: false
- * for anything it does not plainly accept (an ipBlock peer, say), which then
- * goes to validateRule. The tests hold the two to each other.
+ * for anything it does not plainly accept (any ipBlock under the strict
+ * gate, say), which then goes to validateRule. The tests hold the two to each other.
  */
 export function ruleIsValid(
   ports: readonly NetworkPolicyPort[],
@@ -134,11 +134,26 @@ export function ruleIsValid(
   for (let k = 0; k < ports.length; k++) if (!portIsValid(ports[k]!)) return false;
   for (let j = 0; j < peers.length; j++) {
     const peer = peers[j]!;
-    if (peer.ipBlock !== undefined) return false;
     const pod = peer.podSelector;
     const ns = peer.namespaceSelector;
+    if (peer.ipBlock !== undefined) {
+      if (pod !== undefined || ns !== undefined || !ipBlockIsValid(peer.ipBlock, options)) return false;
+      continue;
+    }
     if (pod === undefined && ns === undefined) return false;
     if (!labelSelectorIsValid(pod, options) || !labelSelectorIsValid(ns, options)) return false;
+  }
+  return true;
+}
+
+// An ipBlock validateIPBlock accepts without the strict gate (with it: let it decide).
+function ipBlockIsValid(block: IPBlock, options: NetworkPolicyValidationOptions): boolean {
+  if (options.strictIPCIDRValidation || block.cidr === "") return false;
+  const cidr = parseCIDRSloppy(block.cidr);
+  if (cidr === null) return false;
+  for (let k = 0; k < block.except.length; k++) {
+    const except = parseCIDRSloppy(block.except[k]!);
+    if (except === null || !exceptIsStrictSubset(cidr, except)) return false;
   }
   return true;
 }

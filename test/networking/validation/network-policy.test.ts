@@ -952,7 +952,12 @@ describe("the valid-rule fast check", () => {
     {
       podSelector: selector,
       namespaceSelector: selector,
-      ipBlock: fc.constant({ cidr: "10.0.0.0/8" }),
+      ipBlock: fc.record({
+        cidr: fc.constantFrom("", "10.0.0.0/8", "10.0.0.1/8", "010.0.0.0/8", "2001:db8::/32", "nope", "10.0.0.0"),
+        except: fc.array(fc.constantFrom("10.1.0.0/16", "10.0.0.0/8", "11.0.0.0/16", "2001:db8:1::/48", "x", ""), {
+          maxLength: 2,
+        }),
+      }),
     },
     { requiredKeys: [] },
   );
@@ -964,7 +969,8 @@ describe("the valid-rule fast check", () => {
         fc.array(port, { maxLength: 2 }),
         fc.array(peer, { maxLength: 2 }),
         fc.boolean(),
-        (ports, peers, allowInvalid) => {
+        fc.boolean(),
+        (ports, peers, allowInvalid, strict) => {
           const rule = create(NetworkPolicyIngressRuleSchema, { ports, from: peers.map(strip) } as never);
           const options = {
             allowInvalidLabelValueInSelector: allowInvalid,
@@ -975,7 +981,7 @@ describe("the valid-rule fast check", () => {
           validateRule(rule.ports, rule.from, "from", options, FieldPath.root("r"), errs);
           const fast = ruleIsValid(rule.ports, rule.from, options);
           if (fast) expect(errs).toEqual([]);
-          if (rule.from.every((p) => p.ipBlock === undefined)) expect(fast).toBe(errs.length === 0);
+          if (!strict || rule.from.every((p) => p.ipBlock === undefined)) expect(fast).toBe(errs.length === 0);
           for (const p of rule.from) {
             const s = p.podSelector;
             const serrs: FieldError[] = [];
@@ -991,7 +997,10 @@ describe("the valid-rule fast check", () => {
   it("takes the fast path for a plain valid rule", () => {
     const rule = create(NetworkPolicyIngressRuleSchema, {
       ports: [{ protocol: "TCP", port: { type: 0n, intVal: 80 } }],
-      from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "web" } } }],
+      from: [
+        { podSelector: { matchLabels: { "app.kubernetes.io/name": "web" } } },
+        { ipBlock: { cidr: "10.0.0.0/8", except: ["10.96.0.0/12"] } },
+      ],
     });
     const options = { allowInvalidLabelValueInSelector: false, allowCIDRs: [], strictIPCIDRValidation: false };
     expect(ruleIsValid(rule.ports, rule.from, options)).toBe(true);
