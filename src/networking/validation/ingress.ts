@@ -15,6 +15,7 @@ import { METADATA, SPEC } from "./paths.js";
 import { invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { ipForLegacyField, parseIPSloppy } from "./rules/ip.js";
 import {
+  isPathSegmentName,
   DNS1035_LABEL_MAX,
   DNS1123_LABEL_MAX,
   isDns1123Subdomain,
@@ -139,7 +140,7 @@ function validateIngressSpec(
     );
   }
   if (spec === undefined) return;
-  if (defaultBackend !== undefined && !serviceBackendIsValid(defaultBackend, options))
+  if (defaultBackend !== undefined && !backendIsValid(defaultBackend, options))
     validateBackend(defaultBackend, options, at.child("defaultBackend"), out);
   if (rules.length > 0) {
     // Paths are built only for a rule that reports an error.
@@ -163,9 +164,21 @@ function validateIngressSpec(
       }
       if (!wildcard || !options.allowInvalidWildcardHostRule) {
         const http = rule.ingressRuleValue?.http;
-        if (http !== undefined && !httpRuleIsValid(http, options)) {
-          rulesPath ??= at.child("rules");
-          validateHttpRule(http, options, rulesPath.index(i).child("http"), out);
+        if (http !== undefined) {
+          const paths = http.paths;
+          if (paths.length === 0) {
+            rulesPath ??= at.child("rules");
+            validateHttpRule(http, options, rulesPath.index(i).child("http"), out);
+          }
+          // Each path alone: one that is not plainly valid goes to the reporting rule.
+          let pathsAt: FieldPath | undefined;
+          for (let j = 0; j < paths.length; j++) {
+            const p = paths[j]!;
+            if (httpPathIsValid(p, options)) continue;
+            rulesPath ??= at.child("rules");
+            pathsAt ??= rulesPath.index(i).child("http").child("paths");
+            validateHttpPath(p, options, pathsAt.index(j), out);
+          }
         }
       }
     }
@@ -193,8 +206,7 @@ function validateIngressSpec(
   }
 }
 
-/** Exported for the tests, which hold httpRuleIsValid to it. */
-export function validateHttpRule(
+function validateHttpRule(
   http: HTTPIngressRuleValue,
   options: IngressValidationOptions,
   at: FieldPath,
@@ -207,38 +219,38 @@ export function validateHttpRule(
 }
 
 /**
- * Whether validateHttpRule would report nothing, without building a path or
- * an array: a valid rule, the common case, skips it. False may still mean
- * valid (a resource backend, a path with a suspicious sequence); then the
- * full rule decides. The tests hold the two to each other.
+ * Whether validateHttpPath would report nothing, without building a path or
+ * an array: a valid path, the common case, skips it. False may still mean
+ * valid (a path with a suspicious sequence); then the full rule decides. The
+ * tests hold the two to each other.
  */
-export function httpRuleIsValid(http: HTTPIngressRuleValue, options: IngressValidationOptions): boolean {
-  const paths = http.paths;
-  if (paths.length === 0) return false;
-  for (let j = 0; j < paths.length; j++) {
-    const p = paths[j]!;
-    const path = p.path;
-    switch (p.pathType) {
-      case "Exact":
-      case "Prefix":
-        if (path.charCodeAt(0) !== 0x2f || hasSuspiciousSequence(path)) return false;
-        break;
-      case "ImplementationSpecific":
-        if (path.length > 0 && path.charCodeAt(0) !== 0x2f) return false;
-        break;
-      default:
-        return false;
-    }
-    const b = p.backend;
-    if (b === undefined || !serviceBackendIsValid(b, options)) return false;
+export function httpPathIsValid(p: HTTPIngressPath, options: IngressValidationOptions): boolean {
+  const path = p.path;
+  switch (p.pathType) {
+    case "Exact":
+    case "Prefix":
+      if (path.charCodeAt(0) !== 0x2f || hasSuspiciousSequence(path)) return false;
+      break;
+    case "ImplementationSpecific":
+      if (path.length > 0 && path.charCodeAt(0) !== 0x2f) return false;
+      break;
+    default:
+      return false;
   }
-  return true;
+  const b = p.backend;
+  return b !== undefined && backendIsValid(b, options);
 }
 
-/** A service backend validateBackend accepts (false: let it decide); exported for the tests. */
-export function serviceBackendIsValid(b: IngressBackend, options: IngressValidationOptions): boolean {
+/** Whether validateBackend would report nothing; exported for the tests. */
+export function backendIsValid(b: IngressBackend, options: IngressValidationOptions): boolean {
   const service = b.service;
-  if (service === undefined || b.resource !== undefined) return false;
+  const r = b.resource;
+  if (r !== undefined) {
+    if (service !== undefined) return false;
+    if (isSet(r, "apiGroup", r.apiGroup, "") && isDns1123Subdomain(r.apiGroup).length > 0) return false;
+    return segmentIsValid(r.kind) && segmentIsValid(r.name);
+  }
+  if (service === undefined) return false;
   const name = service.name;
   if (name.length > (options.allowRelaxedServiceNameValidation ? DNS1123_LABEL_MAX : DNS1035_LABEL_MAX)) return false;
   if (!(options.allowRelaxedServiceNameValidation ? matchers.dns1123Label(name) : matchers.dns1035Label(name)))
@@ -251,7 +263,13 @@ export function serviceBackendIsValid(b: IngressBackend, options: IngressValidat
   return portNumber >= 1 && portNumber <= 65535;
 }
 
-function validateHttpPath(
+// What validateRequiredSegment accepts.
+function segmentIsValid(v: string): boolean {
+  return v !== "" && isPathSegmentName(v).length === 0;
+}
+
+/** Exported for the tests, which hold httpPathIsValid to it. */
+export function validateHttpPath(
   p: HTTPIngressPath,
   options: IngressValidationOptions,
   at: FieldPath,
@@ -287,7 +305,7 @@ function validateHttpPath(
   validateBackend(p.backend ?? EMPTY_BACKEND, options, at.child("backend"), out);
 }
 
-/** Exported for the tests, which hold serviceBackendIsValid to it. */
+/** Exported for the tests, which hold backendIsValid to it. */
 export function validateBackend(
   b: IngressBackend,
   options: IngressValidationOptions,

@@ -13,11 +13,11 @@ import { HTTPIngressRuleValueSchema } from "../../../gen/k8s/io/api/networking/v
 import { FieldPath } from "../../../src/networking/model/path.js";
 import {
   SUSPICIOUS_PATH,
+  backendIsValid,
   hasSuspiciousSequence,
-  httpRuleIsValid,
-  serviceBackendIsValid,
+  httpPathIsValid,
   validateBackend,
-  validateHttpRule,
+  validateHttpPath,
 } from "../../../src/networking/validation/ingress.js";
 import { validate, type FieldError, type ValidateOptions } from "../../../src/networking/index.js";
 import {
@@ -1067,10 +1067,16 @@ describe("the valid-rule fast check", () => {
       number: fc.option(fc.integer({ min: -2, max: 65537 }), { nil: undefined }),
     }),
   );
+  const resource = fc.record(
+    { apiGroup: fc.constantFrom("", "example.com", "Bad_Group"), kind: nameish, name: nameish },
+    { requiredKeys: [] },
+  );
   const backend = fc.oneof(
     fc.constant(undefined),
-    fc.record({ service: fc.option(fc.record({ name: nameish, port }), { nil: undefined }) }),
-    fc.constant({ resource: { kind: "K", name: "n" } }),
+    fc.record(
+      { service: fc.option(fc.record({ name: nameish, port }), { nil: undefined }), resource },
+      { requiredKeys: [] },
+    ),
   );
   const httpPath = fc.record({ path: fc.option(pathText, { nil: undefined }), pathType, backend });
   const rule = fc.array(httpPath, { maxLength: 3 });
@@ -1082,7 +1088,7 @@ describe("the valid-rule fast check", () => {
     ) as T;
   const SUSPICIOUS = /\/[/.]|%2/;
 
-  it("agrees with validateHttpRule", () => {
+  it("agrees with validateHttpPath and validateBackend", () => {
     fc.assert(
       fc.property(rule, fc.boolean(), (paths, relaxed) => {
         const http = create(HTTPIngressRuleValueSchema, { paths: paths.map((p) => strip(p)) } as never);
@@ -1091,20 +1097,17 @@ describe("the valid-rule fast check", () => {
           allowInvalidWildcardHostRule: false,
           allowRelaxedServiceNameValidation: relaxed,
         };
-        const errs: FieldError[] = [];
-        validateHttpRule(http, options, FieldPath.root("http"), errs);
-        const fast = httpRuleIsValid(http, options);
-        if (fast) expect(errs).toEqual([]);
         for (const p of http.paths) {
+          const errs: FieldError[] = [];
+          validateHttpPath(p, options, FieldPath.root("p"), errs);
+          const fast = httpPathIsValid(p, options);
+          if (fast) expect(errs).toEqual([]);
+          if (!SUSPICIOUS.test(p.path)) expect(fast).toBe(errs.length === 0);
           if (p.backend === undefined) continue;
           const berrs: FieldError[] = [];
           validateBackend(p.backend, options, FieldPath.root("b"), berrs);
-          const fastB = serviceBackendIsValid(p.backend, options);
-          if (fastB) expect(berrs).toEqual([]);
-          if (p.backend.resource === undefined) expect(fastB).toBe(berrs.length === 0);
+          expect(backendIsValid(p.backend, options)).toBe(berrs.length === 0);
         }
-        const plain = http.paths.every((p) => p.backend?.resource === undefined && !SUSPICIOUS.test(p.path));
-        if (plain) expect(fast).toBe(errs.length === 0);
       }),
       { numRuns: RUNS },
     );
@@ -1129,8 +1132,15 @@ describe("the valid-rule fast check", () => {
       allowRelaxedServiceNameValidation: false,
     };
     const http = create(HTTPIngressRuleValueSchema, {
-      paths: [{ path: "/api", pathType: "Prefix", backend: { service: { name: "web", port: { number: 80 } } } }],
+      paths: [
+        { path: "/api", pathType: "Prefix", backend: { service: { name: "web", port: { number: 80 } } } },
+        {
+          path: "/s",
+          pathType: "Exact",
+          backend: { resource: { apiGroup: "example.com", kind: "Bucket", name: "b" } },
+        },
+      ],
     });
-    expect(httpRuleIsValid(http, options)).toBe(true);
+    for (const p of http.paths) expect(httpPathIsValid(p, options)).toBe(true);
   });
 });
