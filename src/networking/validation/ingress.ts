@@ -15,7 +15,11 @@ import { METADATA, SPEC } from "./paths.js";
 import { invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { ipForLegacyField, parseIPSloppy } from "./rules/ip.js";
 import {
+  isPathSegmentName,
+  DNS1035_LABEL_MAX,
+  DNS1123_LABEL_MAX,
   isDns1123Subdomain,
+  matchers,
   isValidPortName,
   isValidPortNum,
   isWildcardDns1123Subdomain,
@@ -32,7 +36,24 @@ export const PATH_TYPES = ["Exact", "ImplementationSpecific", "Prefix"] as const
 const INVALID_PATH_SEQUENCES = ["//", "/./", "/../", "%2f", "%2F"];
 const INVALID_PATH_SUFFIXES = ["/..", "/."];
 // Every invalid sequence and suffix contains "//", "/." or "%2".
-const SUSPICIOUS_PATH = /\/[/.]|%2/;
+export const SUSPICIOUS_PATH = /\/[/.]|%2/;
+
+/**
+ * SUSPICIOUS_PATH.test(path) as a scan: a regex call has a fixed cost that
+ * a scan of a typical short path ("/", "/api") does not. The tests hold it
+ * to the regex.
+ */
+export function hasSuspiciousSequence(path: string): boolean {
+  const n = path.length - 1;
+  for (let i = 0; i < n; i++) {
+    const c = path.charCodeAt(i);
+    if (c === 0x2f) {
+      const d = path.charCodeAt(i + 1);
+      if (d === 0x2f || d === 0x2e) return true;
+    } else if (c === 0x25 && path.charCodeAt(i + 1) === 0x32) return true;
+  }
+  return false;
+}
 
 export interface IngressValidationOptions {
   readonly allowInvalidSecretName: boolean;
@@ -119,27 +140,46 @@ function validateIngressSpec(
     );
   }
   if (spec === undefined) return;
-  if (defaultBackend !== undefined) validateBackend(defaultBackend, options, at.child("defaultBackend"), out);
+  if (defaultBackend !== undefined && !backendIsValid(defaultBackend, options))
+    validateBackend(defaultBackend, options, at.child("defaultBackend"), out);
   if (rules.length > 0) {
-    const rulesPath = at.child("rules");
+    // Paths are built only for a rule that reports an error.
+    let rulesPath: FieldPath | undefined;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;
-      const rp = rulesPath.index(i);
       let wildcard = false;
       const host = rule.host;
       if (host.length > 0) {
-        if (parseIPSloppy(host) !== null)
-          out.push(invalid(rp.child("host"), host, "must be a DNS name, not an IP address"));
-        if (host.includes("*")) {
-          for (const m of isWildcardDns1123Subdomain(host)) out.push(invalid(rp.child("host"), host, m));
-          wildcard = true;
-        } else {
-          for (const m of isDns1123Subdomain(host)) out.push(invalid(rp.child("host"), host, m));
+        if (parseIPSloppy(host) !== null) {
+          rulesPath ??= at.child("rules");
+          out.push(invalid(rulesPath.index(i).child("host"), host, "must be a DNS name, not an IP address"));
+        }
+        wildcard = host.includes("*");
+        const msgs = wildcard ? isWildcardDns1123Subdomain(host) : isDns1123Subdomain(host);
+        if (msgs.length > 0) {
+          rulesPath ??= at.child("rules");
+          const hp = rulesPath.index(i).child("host");
+          for (const m of msgs) out.push(invalid(hp, host, m));
         }
       }
       if (!wildcard || !options.allowInvalidWildcardHostRule) {
         const http = rule.ingressRuleValue?.http;
-        if (http !== undefined) validateHttpRule(http, options, rp.child("http"), out);
+        if (http !== undefined) {
+          const paths = http.paths;
+          if (paths.length === 0) {
+            rulesPath ??= at.child("rules");
+            validateHttpRule(http, options, rulesPath.index(i).child("http"), out);
+          }
+          // Each path alone: one that is not plainly valid goes to the reporting rule.
+          let pathsAt: FieldPath | undefined;
+          for (let j = 0; j < paths.length; j++) {
+            const p = paths[j]!;
+            if (httpPathIsValid(p, options)) continue;
+            rulesPath ??= at.child("rules");
+            pathsAt ??= rulesPath.index(i).child("http").child("paths");
+            validateHttpPath(p, options, pathsAt.index(j), out);
+          }
+        }
       }
     }
   }
@@ -178,7 +218,58 @@ function validateHttpRule(
   for (let j = 0; j < paths.length; j++) validateHttpPath(paths[j]!, options, pathsAt.index(j), out);
 }
 
-function validateHttpPath(
+/**
+ * Whether validateHttpPath would report nothing, without building a path or
+ * an array: a valid path, the common case, skips it. False may still mean
+ * valid (a path with a suspicious sequence); then the full rule decides. The
+ * tests hold the two to each other.
+ */
+export function httpPathIsValid(p: HTTPIngressPath, options: IngressValidationOptions): boolean {
+  const path = p.path;
+  switch (p.pathType) {
+    case "Exact":
+    case "Prefix":
+      if (path.charCodeAt(0) !== 0x2f || hasSuspiciousSequence(path)) return false;
+      break;
+    case "ImplementationSpecific":
+      if (path.length > 0 && path.charCodeAt(0) !== 0x2f) return false;
+      break;
+    default:
+      return false;
+  }
+  const b = p.backend;
+  return b !== undefined && backendIsValid(b, options);
+}
+
+/** Whether validateBackend would report nothing; exported for the tests. */
+export function backendIsValid(b: IngressBackend, options: IngressValidationOptions): boolean {
+  const service = b.service;
+  const r = b.resource;
+  if (r !== undefined) {
+    if (service !== undefined) return false;
+    if (isSet(r, "apiGroup", r.apiGroup, "") && isDns1123Subdomain(r.apiGroup).length > 0) return false;
+    return segmentIsValid(r.kind) && segmentIsValid(r.name);
+  }
+  if (service === undefined) return false;
+  const name = service.name;
+  if (name.length > (options.allowRelaxedServiceNameValidation ? DNS1123_LABEL_MAX : DNS1035_LABEL_MAX)) return false;
+  if (!(options.allowRelaxedServiceNameValidation ? matchers.dns1123Label(name) : matchers.dns1035Label(name)))
+    return false;
+  const port = service.port;
+  if (port === undefined) return false;
+  const portName = port.name;
+  const portNumber = port.number;
+  if (portName.length > 0) return portNumber === 0 && isValidPortName(portName).length === 0;
+  return portNumber >= 1 && portNumber <= 65535;
+}
+
+// What validateRequiredSegment accepts.
+function segmentIsValid(v: string): boolean {
+  return v !== "" && isPathSegmentName(v).length === 0;
+}
+
+/** Exported for the tests, which hold httpPathIsValid to it. */
+export function validateHttpPath(
   p: HTTPIngressPath,
   options: IngressValidationOptions,
   at: FieldPath,
@@ -194,7 +285,7 @@ function validateHttpPath(
     case "Prefix":
       if (!path.startsWith("/")) out.push(invalid(at.child("path"), path, "must be an absolute path"));
       // One scan rules out every sequence and suffix below for most paths.
-      if (path.length > 0 && SUSPICIOUS_PATH.test(path)) {
+      if (hasSuspiciousSequence(path)) {
         for (const seq of INVALID_PATH_SEQUENCES) {
           if (path.includes(seq)) out.push(invalid(at.child("path"), path, `must not contain '${seq}'`));
         }
@@ -214,7 +305,13 @@ function validateHttpPath(
   validateBackend(p.backend ?? EMPTY_BACKEND, options, at.child("backend"), out);
 }
 
-function validateBackend(b: IngressBackend, options: IngressValidationOptions, at: FieldPath, out: FieldError[]): void {
+/** Exported for the tests, which hold backendIsValid to it. */
+export function validateBackend(
+  b: IngressBackend,
+  options: IngressValidationOptions,
+  at: FieldPath,
+  out: FieldError[],
+): void {
   const resource = b.resource;
   const service = b.service;
   if (resource !== undefined && service !== undefined) {

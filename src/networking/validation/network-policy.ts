@@ -13,7 +13,7 @@ import type { FieldPath } from "../model/path.js";
 import { METADATA, SPEC } from "./paths.js";
 import { forbidden, goStringSlice, invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { cidrForLegacyField, exceptIsStrictSubset, ipMessages, parseCIDRSloppy } from "./rules/ip.js";
-import { labelSelectorHasErrors, validateLabelSelector } from "./rules/label-selector.js";
+import { labelSelectorHasErrors, labelSelectorIsValid, validateLabelSelector } from "./rules/label-selector.js";
 import { isValidPortName, isValidPortNum, nameIsDnsSubdomain } from "./rules/names.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
 import { isSet } from "./rules/presence.js";
@@ -86,21 +86,22 @@ function validateSpec(
   out: FieldError[],
 ): void {
   if (spec === undefined) return;
-  validateLabelSelector(spec.podSelector, options, at, "podSelector", out);
-  // Each list's path is built once, and only for a list that has items.
-  if (spec.ingress.length > 0) {
-    const rules = at.child("ingress");
-    for (let i = 0; i < spec.ingress.length; i++) {
-      const rule = spec.ingress[i]!;
-      validateRule(rule.ports, rule.from, "from", options, rules.index(i), out);
-    }
+  if (!labelSelectorIsValid(spec.podSelector, options))
+    validateLabelSelector(spec.podSelector, options, at, "podSelector", out);
+  // Each list's path is built once, and only for a rule that reports an error.
+  let rules: FieldPath | undefined;
+  for (let i = 0; i < spec.ingress.length; i++) {
+    const rule = spec.ingress[i]!;
+    if (ruleIsValid(rule.ports, rule.from, options)) continue;
+    rules ??= at.child("ingress");
+    validateRule(rule.ports, rule.from, "from", options, rules.index(i), out);
   }
-  if (spec.egress.length > 0) {
-    const rules = at.child("egress");
-    for (let i = 0; i < spec.egress.length; i++) {
-      const rule = spec.egress[i]!;
-      validateRule(rule.ports, rule.to, "to", options, rules.index(i), out);
-    }
+  rules = undefined;
+  for (let i = 0; i < spec.egress.length; i++) {
+    const rule = spec.egress[i]!;
+    if (ruleIsValid(rule.ports, rule.to, options)) continue;
+    rules ??= at.child("egress");
+    validateRule(rule.ports, rule.to, "to", options, rules.index(i), out);
   }
   const types = effectivePolicyTypes(spec);
   if (types.length > POLICY_TYPES.length) {
@@ -120,7 +121,61 @@ function validateSpec(
   }
 }
 
-function validateRule(
+/**
+ * Whether validateRule would report nothing, without building a path: false
+ * for anything it does not plainly accept (any ipBlock under the strict
+ * gate, say), which then goes to validateRule. The tests hold the two to each other.
+ */
+export function ruleIsValid(
+  ports: readonly NetworkPolicyPort[],
+  peers: readonly NetworkPolicyPeer[],
+  options: NetworkPolicyValidationOptions,
+): boolean {
+  for (let k = 0; k < ports.length; k++) if (!portIsValid(ports[k]!)) return false;
+  for (let j = 0; j < peers.length; j++) {
+    const peer = peers[j]!;
+    const pod = peer.podSelector;
+    const ns = peer.namespaceSelector;
+    if (peer.ipBlock !== undefined) {
+      if (pod !== undefined || ns !== undefined || !ipBlockIsValid(peer.ipBlock, options)) return false;
+      continue;
+    }
+    if (pod === undefined && ns === undefined) return false;
+    if (!labelSelectorIsValid(pod, options) || !labelSelectorIsValid(ns, options)) return false;
+  }
+  return true;
+}
+
+// An ipBlock validateIPBlock accepts without the strict gate (with it: let it decide).
+function ipBlockIsValid(block: IPBlock, options: NetworkPolicyValidationOptions): boolean {
+  if (options.strictIPCIDRValidation || block.cidr === "") return false;
+  const cidr = parseCIDRSloppy(block.cidr);
+  if (cidr === null) return false;
+  for (let k = 0; k < block.except.length; k++) {
+    const except = parseCIDRSloppy(block.except[k]!);
+    if (except === null || !exceptIsStrictSubset(cidr, except)) return false;
+  }
+  return true;
+}
+
+// A port validatePort accepts.
+function portIsValid(port: NetworkPolicyPort): boolean {
+  const p = port.protocol;
+  if (p !== "TCP" && p !== "UDP" && p !== "SCTP" && isSet(port, "protocol", p, "")) return false;
+  const hasEndPort = isSet(port, "endPort", port.endPort, 0);
+  const value = port.port;
+  if (value === undefined) return !hasEndPort;
+  if (value.type === 0n) {
+    const n = value.intVal;
+    if (!(n >= 1 && n <= 65535)) return false;
+    // endPort >= port >= 1, so only its upper bound is left to check.
+    return !hasEndPort || (port.endPort >= n && port.endPort <= 65535);
+  }
+  return !hasEndPort && isValidPortName(value.strVal).length === 0;
+}
+
+/** Exported for the tests, which hold ruleIsValid to it. */
+export function validateRule(
   ports: readonly NetworkPolicyPort[],
   peers: readonly NetworkPolicyPeer[],
   peersField: "from" | "to",

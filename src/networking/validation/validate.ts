@@ -75,8 +75,14 @@ const INGRESS_GATES = [0, 1, 2, 3].map((bits) =>
  * Throws a TypeError only for inconsistent options (an `old` of another kind,
  * or a subresource the kind does not have); never for the object itself.
  */
-export function validate(obj: NetworkingObject, options: ValidateOptions = {}): FieldError[] {
+export function validate(obj: NetworkingObject, options?: ValidateOptions): FieldError[] {
   const info = kindNameOf(obj);
+  // A create with the defaults, the common call, skips the option handling.
+  if (options === undefined) {
+    if (info.list) return validateList(obj as NetworkingObject & { items: NetworkingObject[] }, info, NO_OPTIONS);
+    if (info.kind === "Status") return [];
+    return create(obj, info, false, INGRESS_GATES[0]!, DEFAULT_NAMESPACE);
+  }
   if (info.list) return validateList(obj as NetworkingObject & { items: NetworkingObject[] }, info, options);
   if (info.kind === "Status") return [];
   const old = options.old;
@@ -95,19 +101,9 @@ export function validate(obj: NetworkingObject, options: ValidateOptions = {}): 
   const strict = gates?.StrictIPCIDRValidation ?? DEFAULT_FEATURE_GATES.StrictIPCIDRValidation;
   const relaxed = gates?.RelaxedServiceNameValidation ?? DEFAULT_FEATURE_GATES.RelaxedServiceNameValidation;
   const ingressGates = INGRESS_GATES[(strict ? 1 : 0) + (relaxed ? 2 : 0)]!;
-  const out: FieldError[] = [];
   const requestNamespace = options.namespace ?? DEFAULT_NAMESPACE;
-  if (old === undefined) {
-    // Create: most objects need no copy, only the namespace the registry would give them.
-    const src = (obj as { metadata?: ObjectMeta }).metadata;
-    if (src !== undefined && !createRewritesMeta(src, info)) {
-      const namespace = info.namespaced ? (src.namespace === "" ? requestNamespace : src.namespace) : "";
-      validateCreate(obj, info, strict, ingressGates, namespace, out);
-    } else {
-      validateCreate(prepare(obj, old, info, requestNamespace, false), info, strict, ingressGates, undefined, out);
-    }
-    return out;
-  }
+  if (old === undefined) return create(obj, info, strict, ingressGates, requestNamespace);
+  const out: FieldError[] = [];
   const o = prepare(obj, old, info, requestNamespace, status);
   // rest.BeforeUpdate checks the common metadata before the kind's rules.
   validateCommonFieldsForUpdate(
@@ -134,6 +130,27 @@ export function validate(obj: NetworkingObject, options: ValidateOptions = {}): 
       if (status) validateServiceCIDRStatusUpdate(o as ServiceCIDR, old as ServiceCIDR, out);
       else validateServiceCIDRUpdate(o as ServiceCIDR, old as ServiceCIDR, out);
       break;
+  }
+  return out;
+}
+
+const NO_OPTIONS: ValidateOptions = Object.freeze({});
+
+// Create: most objects need no copy, only the namespace the registry would give them.
+function create(
+  obj: NetworkingObject,
+  info: KindName,
+  strict: boolean,
+  ingressGates: (typeof INGRESS_GATES)[number],
+  requestNamespace: string,
+): FieldError[] {
+  const out: FieldError[] = [];
+  const src = (obj as { metadata?: ObjectMeta }).metadata;
+  if (src !== undefined && !createRewritesMeta(src, info)) {
+    const namespace = info.namespaced ? (src.namespace === "" ? requestNamespace : src.namespace) : "";
+    validateCreate(obj, info, strict, ingressGates, namespace, out);
+  } else {
+    validateCreate(prepare(obj, undefined, info, requestNamespace, false), info, strict, ingressGates, undefined, out);
   }
   return out;
 }

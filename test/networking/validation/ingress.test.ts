@@ -6,7 +6,19 @@
 // wording (content.MaxLenError "must be no more than N bytes",
 // field.TooLong "must have at most N bytes").
 
+import { create } from "@bufbuild/protobuf";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { HTTPIngressRuleValueSchema } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import { FieldPath } from "../../../src/networking/model/path.js";
+import {
+  SUSPICIOUS_PATH,
+  backendIsValid,
+  hasSuspiciousSequence,
+  httpPathIsValid,
+  validateBackend,
+  validateHttpPath,
+} from "../../../src/networking/validation/ingress.js";
 import { validate, type FieldError, type ValidateOptions } from "../../../src/networking/index.js";
 import {
   type J,
@@ -1033,5 +1045,102 @@ describe("several errors in one Ingress", () => {
       `spec.rules[1].http.paths[0].path: Invalid value: "/y/.": cannot end with '/.'`,
       `spec.rules[1].http.paths[0].backend.service.port.number: Invalid value: 99999: ${PORT_RANGE}`,
     ]);
+  });
+});
+
+describe("the valid-rule fast check", () => {
+  // httpRuleIsValid lets a valid rule skip validateHttpRule: whenever it says
+  // valid, the full rule must report nothing; and for service backends and
+  // paths without a suspicious sequence it must say valid exactly then.
+  const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 3000);
+  const word = fc.string({ unit: fc.constantFrom(..."ab9Z-._/%".split(""), "é"), maxLength: 8 });
+  const nameish = fc.oneof(
+    word,
+    fc.constantFrom("", "svc", "a", "1svc", "web-app", "a".repeat(63), "a".repeat(64), `x${"1".repeat(62)}`),
+  );
+  const pathText = fc.oneof(word, fc.constantFrom("", "/", "/api", "/a/../b", "/a/.", "//x", "/x%2f", "api"));
+  const pathType = fc.constantFrom(undefined, "", "Exact", "Prefix", "ImplementationSpecific", "Other");
+  const port = fc.oneof(
+    fc.constant(undefined),
+    fc.record({
+      name: fc.option(nameish, { nil: undefined }),
+      number: fc.option(fc.integer({ min: -2, max: 65537 }), { nil: undefined }),
+    }),
+  );
+  const resource = fc.record(
+    { apiGroup: fc.constantFrom("", "example.com", "Bad_Group"), kind: nameish, name: nameish },
+    { requiredKeys: [] },
+  );
+  const backend = fc.oneof(
+    fc.constant(undefined),
+    fc.record(
+      { service: fc.option(fc.record({ name: nameish, port }), { nil: undefined }), resource },
+      { requiredKeys: [] },
+    ),
+  );
+  const httpPath = fc.record({ path: fc.option(pathText, { nil: undefined }), pathType, backend });
+  const rule = fc.array(httpPath, { maxLength: 3 });
+  const strip = <T extends object>(o: T): T =>
+    Object.fromEntries(
+      Object.entries(o)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, v !== null && typeof v === "object" && !Array.isArray(v) ? strip(v) : v]),
+    ) as T;
+  const SUSPICIOUS = /\/[/.]|%2/;
+
+  it("agrees with validateHttpPath and validateBackend", () => {
+    fc.assert(
+      fc.property(rule, fc.boolean(), (paths, relaxed) => {
+        const http = create(HTTPIngressRuleValueSchema, { paths: paths.map((p) => strip(p)) } as never);
+        const options = {
+          allowInvalidSecretName: false,
+          allowInvalidWildcardHostRule: false,
+          allowRelaxedServiceNameValidation: relaxed,
+        };
+        for (const p of http.paths) {
+          const errs: FieldError[] = [];
+          validateHttpPath(p, options, FieldPath.root("p"), errs);
+          const fast = httpPathIsValid(p, options);
+          if (fast) expect(errs).toEqual([]);
+          if (!SUSPICIOUS.test(p.path)) expect(fast).toBe(errs.length === 0);
+          if (p.backend === undefined) continue;
+          const berrs: FieldError[] = [];
+          validateBackend(p.backend, options, FieldPath.root("b"), berrs);
+          expect(backendIsValid(p.backend, options)).toBe(berrs.length === 0);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("scans for suspicious sequences as the regex matches", () => {
+    const text = fc.string({ unit: fc.constantFrom(..."/.%2a9F".split(""), "\u022f", "\u2f2f"), maxLength: 10 });
+    fc.assert(
+      fc.property(text, (p) => {
+        expect(hasSuspiciousSequence(p)).toBe(SUSPICIOUS_PATH.test(p));
+      }),
+      { numRuns: RUNS },
+    );
+    for (const p of ["", "/", "%", "%2", "//", "/.", "a/", "a%2", "/a/b", "%3", "/%"])
+      expect(hasSuspiciousSequence(p), p).toBe(SUSPICIOUS_PATH.test(p));
+  });
+
+  it("takes the fast path for a plain valid rule", () => {
+    const options = {
+      allowInvalidSecretName: false,
+      allowInvalidWildcardHostRule: false,
+      allowRelaxedServiceNameValidation: false,
+    };
+    const http = create(HTTPIngressRuleValueSchema, {
+      paths: [
+        { path: "/api", pathType: "Prefix", backend: { service: { name: "web", port: { number: 80 } } } },
+        {
+          path: "/s",
+          pathType: "Exact",
+          backend: { resource: { apiGroup: "example.com", kind: "Bucket", name: "b" } },
+        },
+      ],
+    });
+    for (const p of http.paths) expect(httpPathIsValid(p, options)).toBe(true);
   });
 });

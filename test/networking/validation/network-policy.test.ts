@@ -16,7 +16,16 @@
 // CIDR ratchet (AllowCIDRsEvenIfInvalid, set only inside
 // ValidateNetworkPolicyUpdate on its copy of opts) only silences the second pass.
 
+import { create } from "@bufbuild/protobuf";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { NetworkPolicyIngressRuleSchema } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
+import { FieldPath } from "../../../src/networking/model/path.js";
+import { ruleIsValid, validateRule } from "../../../src/networking/validation/network-policy.js";
+import {
+  labelSelectorIsValid,
+  validateLabelSelector,
+} from "../../../src/networking/validation/rules/label-selector.js";
 import {
   applyDefaults,
   formatFieldError,
@@ -906,5 +915,94 @@ describe("§11 traps", () => {
       [INV, `${P}.endPort`],
       [INV, `${P}.endPort`],
     ]);
+  });
+});
+
+describe("the valid-rule fast check", () => {
+  // ruleIsValid lets a valid rule skip validateRule: whenever it says valid,
+  // the full rule reports nothing, and without ipBlock peers it says valid
+  // exactly then; labelSelectorIsValid likewise for selectors.
+  const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 3000);
+  const text = fc.oneof(
+    fc.string({ unit: fc.constantFrom(..."ab9Z-._/%".split(""), "é"), maxLength: 8 }),
+    fc.constantFrom("", "app", "app.kubernetes.io/name", "a".repeat(63), "a".repeat(64), "http", "web-1"),
+  );
+  const labels = fc.dictionary(text, text, { maxKeys: 3 });
+  const requirement = fc.record({
+    key: text,
+    operator: fc.constantFrom("In", "NotIn", "Exists", "DoesNotExist", "", "Bad"),
+    values: fc.array(text, { maxLength: 2 }),
+  });
+  const selector = fc.option(
+    fc.record({ matchLabels: labels, matchExpressions: fc.array(requirement, { maxLength: 2 }) }),
+    { nil: undefined },
+  );
+  const port = fc.record(
+    {
+      protocol: fc.constantFrom("TCP", "UDP", "SCTP", "", "tcp"),
+      port: fc.oneof(
+        fc.record({ type: fc.constant(0n), intVal: fc.integer({ min: -1, max: 65537 }) }),
+        fc.record({ type: fc.constant(1n), strVal: text }),
+      ),
+      endPort: fc.integer({ min: -1, max: 65537 }),
+    },
+    { requiredKeys: [] },
+  );
+  const peer = fc.record(
+    {
+      podSelector: selector,
+      namespaceSelector: selector,
+      ipBlock: fc.record({
+        cidr: fc.constantFrom("", "10.0.0.0/8", "10.0.0.1/8", "010.0.0.0/8", "2001:db8::/32", "nope", "10.0.0.0"),
+        except: fc.array(fc.constantFrom("10.1.0.0/16", "10.0.0.0/8", "11.0.0.0/16", "2001:db8:1::/48", "x", ""), {
+          maxLength: 2,
+        }),
+      }),
+    },
+    { requiredKeys: [] },
+  );
+  const strip = (o: object): object => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+  it("agrees with validateRule", () => {
+    fc.assert(
+      fc.property(
+        fc.array(port, { maxLength: 2 }),
+        fc.array(peer, { maxLength: 2 }),
+        fc.boolean(),
+        fc.boolean(),
+        (ports, peers, allowInvalid, strict) => {
+          const rule = create(NetworkPolicyIngressRuleSchema, { ports, from: peers.map(strip) } as never);
+          const options = {
+            allowInvalidLabelValueInSelector: allowInvalid,
+            allowCIDRs: [],
+            strictIPCIDRValidation: false,
+          };
+          const errs: FieldError[] = [];
+          validateRule(rule.ports, rule.from, "from", options, FieldPath.root("r"), errs);
+          const fast = ruleIsValid(rule.ports, rule.from, options);
+          if (fast) expect(errs).toEqual([]);
+          if (!strict || rule.from.every((p) => p.ipBlock === undefined)) expect(fast).toBe(errs.length === 0);
+          for (const p of rule.from) {
+            const s = p.podSelector;
+            const serrs: FieldError[] = [];
+            validateLabelSelector(s, options, FieldPath.root("p"), "podSelector", serrs);
+            expect(labelSelectorIsValid(s, options)).toBe(serrs.length === 0);
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("takes the fast path for a plain valid rule", () => {
+    const rule = create(NetworkPolicyIngressRuleSchema, {
+      ports: [{ protocol: "TCP", port: { type: 0n, intVal: 80 } }],
+      from: [
+        { podSelector: { matchLabels: { "app.kubernetes.io/name": "web" } } },
+        { ipBlock: { cidr: "10.0.0.0/8", except: ["10.96.0.0/12"] } },
+      ],
+    });
+    const options = { allowInvalidLabelValueInSelector: false, allowCIDRs: [], strictIPCIDRValidation: false };
+    expect(ruleIsValid(rule.ports, rule.from, options)).toBe(true);
   });
 });

@@ -96,6 +96,41 @@ function validateRequirement(
   }
 }
 
+/**
+ * Whether validateLabelSelector would report nothing, without building a
+ * path: a valid selector, the common case, skips it. The tests hold the two
+ * to each other.
+ */
+export function labelSelectorIsValid(
+  selector: LabelSelector | undefined,
+  options: LabelSelectorValidationOptions,
+): boolean {
+  if (selector === undefined) return true;
+  const labels = selector.matchLabels;
+  for (const k in labels) if (!labelKeyIsValid(k) || !labelValueIsValid(labels[k]!)) return false;
+  const exprs = selector.matchExpressions;
+  for (let i = 0; i < exprs.length; i++) {
+    const r = exprs[i]!;
+    const values = r.values;
+    switch (r.operator) {
+      case "In":
+      case "NotIn":
+        if (values.length === 0) return false;
+        break;
+      case "Exists":
+      case "DoesNotExist":
+        if (values.length > 0) return false;
+        break;
+      default:
+        return false;
+    }
+    if (!labelKeyIsValid(r.key)) return false;
+    if (options.allowInvalidLabelValueInSelector === true) continue;
+    for (let j = 0; j < values.length; j++) if (!labelValueIsValid(values[j]!)) return false;
+  }
+  return true;
+}
+
 /** Whether a selector has any validation errors (used by the update ratchet). */
 export function labelSelectorHasErrors(selector: LabelSelector | undefined, parent: FieldPath, field: string): boolean {
   const out: FieldError[] = [];

@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  hasSlashOrPercent,
   isDns1123Label,
   isDns1123Subdomain,
   isDomainPrefixedPath,
@@ -140,6 +141,19 @@ describe("the domain-prefixed path fast check", () => {
       expect(matchers.domainPrefixedPath(v), v).toBe(upstreamValid(v));
     expect(matchers.domainPrefixedPath(`${"a".repeat(253)}/x`)).toBe(true);
     expect(matchers.domainPrefixedPath(`${"a".repeat(254)}/x`)).toBe(false);
+  });
+});
+
+describe("the path segment scan", () => {
+  it("agrees with looking for each character", () => {
+    fc.assert(
+      fc.property(nameish, (s) => {
+        expect(hasSlashOrPercent(s)).toBe(s.includes("/") || s.includes("%"));
+      }),
+      { numRuns: RUNS },
+    );
+    for (const s of ["", "/", "%", "a", "a/", "%a", "\u012f", "\u2025"])
+      expect(hasSlashOrPercent(s), s).toBe(s.includes("/") || s.includes("%"));
   });
 });
 
