@@ -202,6 +202,19 @@ export class EncodeState extends WireWriter implements BinEncoder {
   keep = true;
   str(tag: number, v: unknown): void {
     if (typeof v !== "string") throw mismatch(ScalarType.STRING, v);
+    // One-byte tag, short ASCII string: tag, length and characters written
+    // with one room() check (measured: string fields are a fifth of encoding).
+    const n = v.length;
+    if (tag < 128 && n < 128) {
+      const buf = this.room(n + 2);
+      const at = this.pos;
+      if (putAscii(buf, at + 2, v) === n) {
+        buf[at] = tag;
+        buf[at + 1] = n;
+        this.pos = at + 2 + n;
+        return;
+      }
+    }
     this.tagged(tag);
     this.string(v);
   }
@@ -239,6 +252,24 @@ export class EncodeState extends WireWriter implements BinEncoder {
     for (const k of keys) {
       const value = map[k];
       if (typeof value !== "string") throw new EncodeError(`expected a string map value, got ${typeof value}`, k);
+      // A short ASCII entry is written with its length known, without fork and join.
+      const kn = k.length;
+      const vn = value.length;
+      const len = kn + vn + 4;
+      if (tag < 128 && len < 128) {
+        const buf = this.room(len + 2);
+        const at = this.pos;
+        if (putAscii(buf, at + 4, k) === kn && putAscii(buf, at + 6 + kn, value) === vn) {
+          buf[at] = tag;
+          buf[at + 1] = len;
+          buf[at + 2] = 0x0a;
+          buf[at + 3] = kn;
+          buf[at + 4 + kn] = 0x12;
+          buf[at + 5 + kn] = vn;
+          this.pos = at + 2 + len;
+          continue;
+        }
+      }
       this.tagged(tag);
       this.fork();
       this.tagged(0x0a);
@@ -281,6 +312,21 @@ export class EncodeState extends WireWriter implements BinEncoder {
   inField(e: unknown, segment: string): unknown {
     return withSegment(e, segment);
   }
+}
+
+/**
+ * Copies the characters of `s` to `buf` from `at` while they are ASCII and
+ * returns how many it copied (s.length if all). The caller has made room.
+ */
+function putAscii(buf: Uint8Array, at: number, s: string): number {
+  const n = s.length;
+  let i = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 127) break;
+    buf[at + i] = c;
+  }
+  return i;
 }
 
 function mismatch(t: ScalarType, v: unknown): EncodeError {

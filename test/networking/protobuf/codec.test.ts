@@ -159,6 +159,26 @@ describe("generated vs generic encoder", () => {
     );
   });
 
+  it("strings and map entries around the one-byte length limit, ASCII or not, encode identically", () => {
+    // The generated path writes a short ASCII string or map entry with its
+    // length known in advance and falls back on anything else.
+    const texts = (n: number): string[] => [
+      "a".repeat(n),
+      n > 0 ? `${"a".repeat(n - 1)}é` : "",
+      n > 0 ? `é${"a".repeat(n - 1)}` : "",
+      n > 1 ? `${"a".repeat(n - 2)}\u{1F600}` : "",
+      n > 0 ? `${"a".repeat(n - 1)}\ud800` : "",
+    ];
+    for (const n of [0, 1, 60, 61, 62, 63, 64, 123, 124, 125, 126, 127, 128, 129, 200]) {
+      for (const t of texts(n)) {
+        const o = create(NetworkPolicySchema, {
+          metadata: { name: t, labels: { [t]: t, k: t, [`${t}k`]: "" }, annotations: { [t]: "v".repeat(n) } },
+        });
+        expect(write(o, true)).toEqual(write(o, false));
+      }
+    }
+  });
+
   it("wrongly typed values are refused with the same reason and path", () => {
     type Spoilable = { metadata: Record<string, unknown>; spec: Record<string, unknown> };
     const bad: [string, (o: Spoilable) => void][] = [
