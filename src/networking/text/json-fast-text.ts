@@ -143,6 +143,22 @@ class Reader implements JsonCursor, JsonReader {
     return code;
   }
 
+  guess(keys: readonly string[], from: number): number {
+    // A key that matches `"name":` here is exactly that key with no escapes, as key() would read it.
+    const t = this.text;
+    const pos = this.pos;
+    const c = t.charCodeAt(pos + 1);
+    for (let j = from; j < keys.length; j++) {
+      const k = keys[j] as string;
+      if (k.charCodeAt(1) === c && t.startsWith(k, pos)) {
+        this.pos = pos + k.length;
+        if (t.charCodeAt(this.pos) <= 0x20) this.ws();
+        return j;
+      }
+    }
+    return -1;
+  }
+
   keyIs(k: string): boolean {
     if (this.decodedKey !== undefined) return this.decodedKey === k;
     return k.length === this.keyLength && this.text.startsWith(k, this.keyStart);
