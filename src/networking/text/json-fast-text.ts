@@ -429,12 +429,19 @@ const INT64_MAX = 2n ** 63n - 1n;
 export function fastFromJsonText(text: string, strict: boolean, maxDepth: number): NetworkingObject | undefined {
   const r = new Reader(text, maxDepth, strict);
   try {
-    r.ws();
-    const start = r.pos;
-    const { apiVersion, kind } = typeMetaOf(r);
-    const codec = codecOfKind(apiVersion, kind);
-    if (codec === undefined) return undefined;
-    r.pos = start;
+    let codec: JsonCodec | undefined;
+    if (lastHead !== undefined && text.startsWith(lastHead.text)) {
+      codec = lastHead.codec;
+    } else {
+      r.ws();
+      const start = r.pos;
+      const { apiVersion, kind } = typeMetaOf(r);
+      codec = codecOfKind(apiVersion, kind);
+      if (codec === undefined) return undefined;
+      const head = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},`;
+      if (start === 0 && text.startsWith(head)) lastHead = { text: head, codec };
+      r.pos = start;
+    }
     const msg = codec.create();
     codec.read(r, msg as never, 1);
     r.ws();
@@ -447,6 +454,14 @@ export function fastFromJsonText(text: string, strict: boolean, maxDepth: number
     throw e;
   }
 }
+
+/**
+ * The start of the last text whose kind was found, as servers and toJsonString write it
+ * (`{"kind":"K","apiVersion":"V",`), and that kind's codec: a text starting with it is of
+ * the same kind without finding kind and apiVersion again (measured: 10% of a small object).
+ * The reader still reads both members, so repeats and nulls after them are handled as ever.
+ */
+let lastHead: { readonly text: string; readonly codec: JsonCodec } | undefined;
 
 const byKind = new Map<string, Map<string, JsonCodec>>();
 
