@@ -67,7 +67,7 @@ class Reader implements JsonCursor, JsonReader {
   open(depth: number): boolean {
     if (this.text.charCodeAt(this.pos) !== 0x7b || depth > this.maxDepth) bail();
     this.pos++;
-    this.ws();
+    if (this.text.charCodeAt(this.pos) <= 0x20) this.ws();
     if (this.text.charCodeAt(this.pos) !== 0x7d) return true;
     this.pos++;
     return false;
@@ -76,7 +76,7 @@ class Reader implements JsonCursor, JsonReader {
   openList(depth: number): boolean {
     if (this.text.charCodeAt(this.pos) !== 0x5b || depth > this.maxDepth) bail();
     this.pos++;
-    this.ws();
+    if (this.text.charCodeAt(this.pos) <= 0x20) this.ws();
     if (this.text.charCodeAt(this.pos) !== 0x5d) return true;
     this.pos++;
     return false;
@@ -220,17 +220,18 @@ class Reader implements JsonCursor, JsonReader {
   stringMap(map: { [key: string]: string }, depth: number): void {
     if (this.text.charCodeAt(this.pos) !== 0x7b || depth > this.maxDepth) bail();
     this.pos++;
-    this.ws();
+    // Whitespace is looked at only when there is some (compact text has none).
+    if (this.text.charCodeAt(this.pos) <= 0x20) this.ws();
     if (this.text.charCodeAt(this.pos) === 0x7d) {
       this.pos++;
       return;
     }
     do {
       const k = this.string();
-      this.ws();
+      if (this.text.charCodeAt(this.pos) <= 0x20) this.ws();
       if (this.text.charCodeAt(this.pos) !== 0x3a) bail();
       this.pos++;
-      this.ws();
+      if (this.text.charCodeAt(this.pos) <= 0x20) this.ws();
       if (hasOwn.call(map, k)) bail(); // a repeated key
       setOwn(map, k, this.isNull() ? "" : this.string());
     } while (this.after(0x7d));
