@@ -337,29 +337,27 @@ function emitMessage(f: GeneratedFile, here: DescFile, desc: DescMessage, shape:
   f.print(`      if (i < 0) i = keyOf${name}(r);`);
   f.print("      if (i >= 0) from = i + 1;");
   f.print("      switch (i) {");
-  {
-    for (const k of keys) {
-      const bit = 1 << keys.indexOf(k);
-      f.print(`        case ${keys.indexOf(k)}: {`);
-      f.print(`            if ((seen & ${bit}) !== 0) r.bail();`);
-      f.print(`            seen |= ${bit};`);
-      const route = routes.find((r) => r.key === k);
-      if (route === undefined) {
-        // kind / apiVersion of a kind: strings (or null), otherwise ignored.
-        f.print("            if (!r.isNull()) r.string();");
-      } else {
-        let target = "m";
-        if (route.inline !== undefined) {
-          const il = route.inline.localName;
-          f.print(`            if (m.${il} === undefined) m.${il} = `, child(route.inline, "new"), "();");
-          f.print(`            const t = m.${il};`);
-          target = "t";
-        }
-        emitReadField(f, route.fs, target, child);
+  for (const k of keys) {
+    const bit = 1 << keys.indexOf(k);
+    f.print(`        case ${keys.indexOf(k)}: {`);
+    f.print(`            if ((seen & ${bit}) !== 0) r.bail();`);
+    f.print(`            seen |= ${bit};`);
+    const route = routes.find((r) => r.key === k);
+    if (route === undefined) {
+      // kind / apiVersion of a kind: strings (or null), otherwise ignored.
+      f.print("            if (!r.isNull()) r.string();");
+    } else {
+      let target = "m";
+      if (route.inline !== undefined) {
+        const il = route.inline.localName;
+        f.print(`            if (m.${il} === undefined) m.${il} = `, child(route.inline, "new"), "();");
+        f.print(`            const t = m.${il};`);
+        target = "t";
       }
-      f.print("            break;");
-      f.print("          }");
+      emitReadField(f, route.fs, target, child);
     }
+    f.print("            break;");
+    f.print("        }");
   }
   f.print("        default:");
   f.print("          r.unknown(depth);");

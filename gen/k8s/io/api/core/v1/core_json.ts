@@ -49,19 +49,19 @@ export function readJsonTypedLocalObjectReference(r: JsonReader, m: TypedLocalOb
             if (r.isNull()) delete (m as unknown as Any)["apiGroup"];
             else m.apiGroup = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.kind = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) m.name = r.string();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }

@@ -65,13 +65,13 @@ export function readJsonIngress(r: JsonReader, m: Ingress, depth: number): void 
             seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -81,7 +81,7 @@ export function readJsonIngress(r: JsonReader, m: Ingress, depth: number): void 
               m.metadata = s;
             }
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -91,7 +91,7 @@ export function readJsonIngress(r: JsonReader, m: Ingress, depth: number): void 
               m.spec = s;
             }
             break;
-          }
+        }
         case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
@@ -101,7 +101,7 @@ export function readJsonIngress(r: JsonReader, m: Ingress, depth: number): void 
               m.status = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -241,13 +241,13 @@ export function readJsonIngressList(r: JsonReader, m: IngressList, depth: number
             seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -257,7 +257,7 @@ export function readJsonIngressList(r: JsonReader, m: IngressList, depth: number
               m.metadata = s;
             }
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -277,7 +277,7 @@ export function readJsonIngressList(r: JsonReader, m: IngressList, depth: number
               m.items = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -411,7 +411,7 @@ export function readJsonIngressSpec(r: JsonReader, m: IngressSpec, depth: number
             if (r.isNull()) delete (m as unknown as Any)["ingressClassName"];
             else m.ingressClassName = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
@@ -423,7 +423,7 @@ export function readJsonIngressSpec(r: JsonReader, m: IngressSpec, depth: number
               m.defaultBackend = s;
             }
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -443,7 +443,7 @@ export function readJsonIngressSpec(r: JsonReader, m: IngressSpec, depth: number
               m.tls = l;
             }
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -463,7 +463,7 @@ export function readJsonIngressSpec(r: JsonReader, m: IngressSpec, depth: number
               m.rules = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -628,7 +628,7 @@ export function readJsonIngressStatus(r: JsonReader, m: IngressStatus, depth: nu
               m.loadBalancer = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -725,7 +725,7 @@ export function readJsonIngressLoadBalancerStatus(r: JsonReader, m: IngressLoadB
               m.ingress = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -827,13 +827,13 @@ export function readJsonIngressLoadBalancerIngress(r: JsonReader, m: IngressLoad
             seen |= 1;
             if (!r.isNull()) m.ip = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.hostname = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -853,7 +853,7 @@ export function readJsonIngressLoadBalancerIngress(r: JsonReader, m: IngressLoad
               m.ports = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -977,20 +977,20 @@ export function readJsonIngressPortStatus(r: JsonReader, m: IngressPortStatus, d
             seen |= 1;
             if (!r.isNull()) m.port = r.integer32();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.protocol = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (r.isNull()) delete (m as unknown as Any)["error"];
             else m.error = r.string();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1083,7 +1083,7 @@ export function readJsonIngressRule(r: JsonReader, m: IngressRule, depth: number
             seen |= 1;
             if (!r.isNull()) m.host = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
@@ -1097,7 +1097,7 @@ export function readJsonIngressRule(r: JsonReader, m: IngressRule, depth: number
               t.http = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1192,7 +1192,7 @@ export function readJsonIngressRuleValue(r: JsonReader, m: IngressRuleValue, dep
               m.http = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1290,7 +1290,7 @@ export function readJsonHTTPIngressRuleValue(r: JsonReader, m: HTTPIngressRuleVa
               m.paths = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1392,14 +1392,14 @@ export function readJsonHTTPIngressPath(r: JsonReader, m: HTTPIngressPath, depth
             seen |= 1;
             if (!r.isNull()) m.path = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (r.isNull()) delete (m as unknown as Any)["pathType"];
             else m.pathType = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -1409,7 +1409,7 @@ export function readJsonHTTPIngressPath(r: JsonReader, m: HTTPIngressPath, depth
               m.backend = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1526,7 +1526,7 @@ export function readJsonIngressBackend(r: JsonReader, m: IngressBackend, depth: 
               m.service = s;
             }
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
@@ -1538,7 +1538,7 @@ export function readJsonIngressBackend(r: JsonReader, m: IngressBackend, depth: 
               m.resource = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1646,7 +1646,7 @@ export function readJsonIngressServiceBackend(r: JsonReader, m: IngressServiceBa
             seen |= 1;
             if (!r.isNull()) m.name = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
@@ -1656,7 +1656,7 @@ export function readJsonIngressServiceBackend(r: JsonReader, m: IngressServiceBa
               m.port = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1751,13 +1751,13 @@ export function readJsonServiceBackendPort(r: JsonReader, m: ServiceBackendPort,
             seen |= 1;
             if (!r.isNull()) m.name = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.number = r.integer32();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1854,13 +1854,13 @@ export function readJsonIngressTLS(r: JsonReader, m: IngressTLS, depth: number):
               m.hosts = l;
             }
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.secretName = r.string();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1959,13 +1959,13 @@ export function readJsonIngressClass(r: JsonReader, m: IngressClass, depth: numb
             seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -1975,7 +1975,7 @@ export function readJsonIngressClass(r: JsonReader, m: IngressClass, depth: numb
               m.metadata = s;
             }
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -1985,7 +1985,7 @@ export function readJsonIngressClass(r: JsonReader, m: IngressClass, depth: numb
               m.spec = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -2105,13 +2105,13 @@ export function readJsonIngressClassList(r: JsonReader, m: IngressClassList, dep
             seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -2121,7 +2121,7 @@ export function readJsonIngressClassList(r: JsonReader, m: IngressClassList, dep
               m.metadata = s;
             }
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -2141,7 +2141,7 @@ export function readJsonIngressClassList(r: JsonReader, m: IngressClassList, dep
               m.items = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -2268,7 +2268,7 @@ export function readJsonIngressClassSpec(r: JsonReader, m: IngressClassSpec, dep
             seen |= 1;
             if (!r.isNull()) m.controller = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
@@ -2280,7 +2280,7 @@ export function readJsonIngressClassSpec(r: JsonReader, m: IngressClassSpec, dep
               m.parameters = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -2388,33 +2388,33 @@ export function readJsonIngressClassParametersReference(r: JsonReader, m: Ingres
             if (r.isNull()) delete (m as unknown as Any)["aPIGroup"];
             else m.aPIGroup = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.kind = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) m.name = r.string();
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
             if (r.isNull()) delete (m as unknown as Any)["scope"];
             else m.scope = r.string();
             break;
-          }
+        }
         case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
             if (r.isNull()) delete (m as unknown as Any)["namespace"];
             else m.namespace = r.string();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -2540,13 +2540,13 @@ export function readJsonNetworkPolicy(r: JsonReader, m: NetworkPolicy, depth: nu
             seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -2556,7 +2556,7 @@ export function readJsonNetworkPolicy(r: JsonReader, m: NetworkPolicy, depth: nu
               m.metadata = s;
             }
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -2566,7 +2566,7 @@ export function readJsonNetworkPolicy(r: JsonReader, m: NetworkPolicy, depth: nu
               m.spec = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -2686,13 +2686,13 @@ export function readJsonNetworkPolicyList(r: JsonReader, m: NetworkPolicyList, d
             seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -2702,7 +2702,7 @@ export function readJsonNetworkPolicyList(r: JsonReader, m: NetworkPolicyList, d
               m.metadata = s;
             }
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -2722,7 +2722,7 @@ export function readJsonNetworkPolicyList(r: JsonReader, m: NetworkPolicyList, d
               m.items = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -2857,7 +2857,7 @@ export function readJsonNetworkPolicySpec(r: JsonReader, m: NetworkPolicySpec, d
               m.podSelector = s;
             }
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
@@ -2877,7 +2877,7 @@ export function readJsonNetworkPolicySpec(r: JsonReader, m: NetworkPolicySpec, d
               m.ingress = l;
             }
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -2897,7 +2897,7 @@ export function readJsonNetworkPolicySpec(r: JsonReader, m: NetworkPolicySpec, d
               m.egress = l;
             }
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -2912,7 +2912,7 @@ export function readJsonNetworkPolicySpec(r: JsonReader, m: NetworkPolicySpec, d
               m.policyTypes = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -3094,7 +3094,7 @@ export function readJsonNetworkPolicyIngressRule(r: JsonReader, m: NetworkPolicy
               m.ports = l;
             }
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
@@ -3114,7 +3114,7 @@ export function readJsonNetworkPolicyIngressRule(r: JsonReader, m: NetworkPolicy
               m.from = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -3260,7 +3260,7 @@ export function readJsonNetworkPolicyEgressRule(r: JsonReader, m: NetworkPolicyE
               m.ports = l;
             }
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
@@ -3280,7 +3280,7 @@ export function readJsonNetworkPolicyEgressRule(r: JsonReader, m: NetworkPolicyE
               m.to = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -3421,7 +3421,7 @@ export function readJsonNetworkPolicyPeer(r: JsonReader, m: NetworkPolicyPeer, d
               m.podSelector = s;
             }
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
@@ -3433,7 +3433,7 @@ export function readJsonNetworkPolicyPeer(r: JsonReader, m: NetworkPolicyPeer, d
               m.namespaceSelector = s;
             }
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -3445,7 +3445,7 @@ export function readJsonNetworkPolicyPeer(r: JsonReader, m: NetworkPolicyPeer, d
               m.ipBlock = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -3578,7 +3578,7 @@ export function readJsonNetworkPolicyPort(r: JsonReader, m: NetworkPolicyPort, d
             if (r.isNull()) delete (m as unknown as Any)["protocol"];
             else m.protocol = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
@@ -3590,14 +3590,14 @@ export function readJsonNetworkPolicyPort(r: JsonReader, m: NetworkPolicyPort, d
               m.port = s;
             }
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (r.isNull()) delete (m as unknown as Any)["endPort"];
             else m.endPort = r.integer32();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -3698,7 +3698,7 @@ export function readJsonIPBlock(r: JsonReader, m: IPBlock, depth: number): void 
             seen |= 1;
             if (!r.isNull()) m.cidr = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
@@ -3713,7 +3713,7 @@ export function readJsonIPBlock(r: JsonReader, m: IPBlock, depth: number): void 
               m.except = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -3810,13 +3810,13 @@ export function readJsonIPAddress(r: JsonReader, m: IPAddress, depth: number): v
             seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -3826,7 +3826,7 @@ export function readJsonIPAddress(r: JsonReader, m: IPAddress, depth: number): v
               m.metadata = s;
             }
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -3836,7 +3836,7 @@ export function readJsonIPAddress(r: JsonReader, m: IPAddress, depth: number): v
               m.spec = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -3956,13 +3956,13 @@ export function readJsonIPAddressList(r: JsonReader, m: IPAddressList, depth: nu
             seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -3972,7 +3972,7 @@ export function readJsonIPAddressList(r: JsonReader, m: IPAddressList, depth: nu
               m.metadata = s;
             }
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -3992,7 +3992,7 @@ export function readJsonIPAddressList(r: JsonReader, m: IPAddressList, depth: nu
               m.items = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -4122,7 +4122,7 @@ export function readJsonIPAddressSpec(r: JsonReader, m: IPAddressSpec, depth: nu
               m.parentRef = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -4215,25 +4215,25 @@ export function readJsonParentReference(r: JsonReader, m: ParentReference, depth
             seen |= 1;
             if (!r.isNull()) m.group = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.resource = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) m.namespace = r.string();
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
             if (!r.isNull()) m.name = r.string();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -4352,13 +4352,13 @@ export function readJsonServiceCIDR(r: JsonReader, m: ServiceCIDR, depth: number
             seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -4368,7 +4368,7 @@ export function readJsonServiceCIDR(r: JsonReader, m: ServiceCIDR, depth: number
               m.metadata = s;
             }
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -4378,7 +4378,7 @@ export function readJsonServiceCIDR(r: JsonReader, m: ServiceCIDR, depth: number
               m.spec = s;
             }
             break;
-          }
+        }
         case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
@@ -4388,7 +4388,7 @@ export function readJsonServiceCIDR(r: JsonReader, m: ServiceCIDR, depth: number
               m.status = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -4528,13 +4528,13 @@ export function readJsonServiceCIDRList(r: JsonReader, m: ServiceCIDRList, depth
             seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -4544,7 +4544,7 @@ export function readJsonServiceCIDRList(r: JsonReader, m: ServiceCIDRList, depth
               m.metadata = s;
             }
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -4564,7 +4564,7 @@ export function readJsonServiceCIDRList(r: JsonReader, m: ServiceCIDRList, depth
               m.items = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -4697,7 +4697,7 @@ export function readJsonServiceCIDRSpec(r: JsonReader, m: ServiceCIDRSpec, depth
               m.cidrs = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -4790,7 +4790,7 @@ export function readJsonServiceCIDRStatus(r: JsonReader, m: ServiceCIDRStatus, d
               m.conditions = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }

@@ -46,13 +46,13 @@ export function readJsonTypeMeta(r: JsonReader, m: TypeMeta, depth: number): voi
             seen |= 1;
             if (!r.isNull()) m.apiVersion = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.kind = r.string();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -146,25 +146,25 @@ export function readJsonUnknown(r: JsonReader, m: Unknown, depth: number): void 
               m.typeMeta = s;
             }
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             r.bail();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) m.contentEncoding = r.string();
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
             if (!r.isNull()) m.contentType = r.string();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -272,7 +272,7 @@ export function readJsonRawExtension(r: JsonReader, m: RawExtension, depth: numb
             seen |= 1;
             r.bail();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }

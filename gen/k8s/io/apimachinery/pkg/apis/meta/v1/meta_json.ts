@@ -88,43 +88,43 @@ export function readJsonObjectMeta(r: JsonReader, m: ObjectMeta, depth: number):
             seen |= 1;
             if (!r.isNull()) m.name = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.generateName = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) m.namespace = r.string();
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
             if (!r.isNull()) m.selfLink = r.string();
             break;
-          }
+        }
         case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
             if (!r.isNull()) m.uid = r.string();
             break;
-          }
+        }
         case 5: {
             if ((seen & 32) !== 0) r.bail();
             seen |= 32;
             if (!r.isNull()) m.resourceVersion = r.string();
             break;
-          }
+        }
         case 6: {
             if ((seen & 64) !== 0) r.bail();
             seen |= 64;
             if (!r.isNull()) m.generation = r.integer64();
             break;
-          }
+        }
         case 7: {
             if ((seen & 128) !== 0) r.bail();
             seen |= 128;
@@ -136,7 +136,7 @@ export function readJsonObjectMeta(r: JsonReader, m: ObjectMeta, depth: number):
               m.creationTimestamp = s;
             }
             break;
-          }
+        }
         case 8: {
             if ((seen & 256) !== 0) r.bail();
             seen |= 256;
@@ -148,28 +148,28 @@ export function readJsonObjectMeta(r: JsonReader, m: ObjectMeta, depth: number):
               m.deletionTimestamp = s;
             }
             break;
-          }
+        }
         case 9: {
             if ((seen & 512) !== 0) r.bail();
             seen |= 512;
             if (r.isNull()) delete (m as unknown as Any)["deletionGracePeriodSeconds"];
             else m.deletionGracePeriodSeconds = r.integer64();
             break;
-          }
+        }
         case 10: {
             if ((seen & 1024) !== 0) r.bail();
             seen |= 1024;
             if (r.isNull()) m.labels = {};
             else r.stringMap(m.labels, depth + 1);
             break;
-          }
+        }
         case 11: {
             if ((seen & 2048) !== 0) r.bail();
             seen |= 2048;
             if (r.isNull()) m.annotations = {};
             else r.stringMap(m.annotations, depth + 1);
             break;
-          }
+        }
         case 12: {
             if ((seen & 4096) !== 0) r.bail();
             seen |= 4096;
@@ -189,7 +189,7 @@ export function readJsonObjectMeta(r: JsonReader, m: ObjectMeta, depth: number):
               m.ownerReferences = l;
             }
             break;
-          }
+        }
         case 13: {
             if ((seen & 8192) !== 0) r.bail();
             seen |= 8192;
@@ -204,7 +204,7 @@ export function readJsonObjectMeta(r: JsonReader, m: ObjectMeta, depth: number):
               m.finalizers = l;
             }
             break;
-          }
+        }
         case 14: {
             if ((seen & 16384) !== 0) r.bail();
             seen |= 16384;
@@ -224,7 +224,7 @@ export function readJsonObjectMeta(r: JsonReader, m: ObjectMeta, depth: number):
               m.managedFields = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -513,26 +513,26 @@ export function readJsonListMeta(r: JsonReader, m: ListMeta, depth: number): voi
             seen |= 1;
             if (!r.isNull()) m.selfLink = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.resourceVersion = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) m.continue = r.string();
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
             if (r.isNull()) delete (m as unknown as Any)["remainingItemCount"];
             else m.remainingItemCount = r.integer64();
             break;
-          }
+        }
         case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
@@ -544,7 +544,7 @@ export function readJsonListMeta(r: JsonReader, m: ListMeta, depth: number): voi
               m.shardInfo = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -672,7 +672,7 @@ export function readJsonShardInfo(r: JsonReader, m: ShardInfo, depth: number): v
             seen |= 1;
             if (!r.isNull()) m.selector = r.string();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -748,7 +748,7 @@ export function readJsonLabelSelector(r: JsonReader, m: LabelSelector, depth: nu
             if (r.isNull()) m.matchLabels = {};
             else r.stringMap(m.matchLabels, depth + 1);
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
@@ -768,7 +768,7 @@ export function readJsonLabelSelector(r: JsonReader, m: LabelSelector, depth: nu
               m.matchExpressions = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -878,13 +878,13 @@ export function readJsonLabelSelectorRequirement(r: JsonReader, m: LabelSelector
             seen |= 1;
             if (!r.isNull()) m.key = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.operator = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -899,7 +899,7 @@ export function readJsonLabelSelectorRequirement(r: JsonReader, m: LabelSelector
               m.values = l;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1011,39 +1011,39 @@ export function readJsonOwnerReference(r: JsonReader, m: OwnerReference, depth: 
             seen |= 1;
             if (!r.isNull()) m.apiVersion = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.kind = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) m.name = r.string();
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
             if (!r.isNull()) m.uid = r.string();
             break;
-          }
+        }
         case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
             if (r.isNull()) delete (m as unknown as Any)["controller"];
             else m.controller = r.boolean();
             break;
-          }
+        }
         case 5: {
             if ((seen & 32) !== 0) r.bail();
             seen |= 32;
             if (r.isNull()) delete (m as unknown as Any)["blockOwnerDeletion"];
             else m.blockOwnerDeletion = r.boolean();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1182,19 +1182,19 @@ export function readJsonManagedFieldsEntry(r: JsonReader, m: ManagedFieldsEntry,
             seen |= 1;
             if (!r.isNull()) m.manager = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.operation = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) m.apiVersion = r.string();
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -1206,13 +1206,13 @@ export function readJsonManagedFieldsEntry(r: JsonReader, m: ManagedFieldsEntry,
               m.time = s;
             }
             break;
-          }
+        }
         case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
             if (!r.isNull()) m.fieldsType = r.string();
             break;
-          }
+        }
         case 5: {
             if ((seen & 32) !== 0) r.bail();
             seen |= 32;
@@ -1224,13 +1224,13 @@ export function readJsonManagedFieldsEntry(r: JsonReader, m: ManagedFieldsEntry,
               m.fieldsV1 = s;
             }
             break;
-          }
+        }
         case 6: {
             if ((seen & 64) !== 0) r.bail();
             seen |= 64;
             if (!r.isNull()) m.subresource = r.string();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1389,19 +1389,19 @@ export function readJsonCondition(r: JsonReader, m: Condition, depth: number): v
             seen |= 1;
             if (!r.isNull()) m.type = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.status = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) m.observedGeneration = r.integer64();
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
@@ -1413,19 +1413,19 @@ export function readJsonCondition(r: JsonReader, m: Condition, depth: number): v
               m.lastTransitionTime = s;
             }
             break;
-          }
+        }
         case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
             if (!r.isNull()) m.reason = r.string();
             break;
-          }
+        }
         case 5: {
             if ((seen & 32) !== 0) r.bail();
             seen |= 32;
             if (!r.isNull()) m.message = r.string();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1553,7 +1553,7 @@ export function readJsonWatchEvent(r: JsonReader, m: WatchEvent, depth: number):
             seen |= 1;
             if (!r.isNull()) m.type = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
@@ -1563,7 +1563,7 @@ export function readJsonWatchEvent(r: JsonReader, m: WatchEvent, depth: number):
               m.object = s;
             }
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1676,13 +1676,13 @@ export function readJsonStatus(r: JsonReader, m: Status, depth: number): void {
             seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
@@ -1692,25 +1692,25 @@ export function readJsonStatus(r: JsonReader, m: Status, depth: number): void {
               m.metadata = s;
             }
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
             if (!r.isNull()) m.status = r.string();
             break;
-          }
+        }
         case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
             if (!r.isNull()) m.message = r.string();
             break;
-          }
+        }
         case 5: {
             if ((seen & 32) !== 0) r.bail();
             seen |= 32;
             if (!r.isNull()) m.reason = r.string();
             break;
-          }
+        }
         case 6: {
             if ((seen & 64) !== 0) r.bail();
             seen |= 64;
@@ -1722,13 +1722,13 @@ export function readJsonStatus(r: JsonReader, m: Status, depth: number): void {
               m.details = s;
             }
             break;
-          }
+        }
         case 7: {
             if ((seen & 128) !== 0) r.bail();
             seen |= 128;
             if (!r.isNull()) m.code = r.integer32();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -1899,25 +1899,25 @@ export function readJsonStatusDetails(r: JsonReader, m: StatusDetails, depth: nu
             seen |= 1;
             if (!r.isNull()) m.name = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.group = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) m.kind = r.string();
             break;
-          }
+        }
         case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
             if (!r.isNull()) m.uid = r.string();
             break;
-          }
+        }
         case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
@@ -1937,13 +1937,13 @@ export function readJsonStatusDetails(r: JsonReader, m: StatusDetails, depth: nu
               m.causes = l;
             }
             break;
-          }
+        }
         case 5: {
             if ((seen & 32) !== 0) r.bail();
             seen |= 32;
             if (!r.isNull()) m.retryAfterSeconds = r.integer32();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
@@ -2100,19 +2100,19 @@ export function readJsonStatusCause(r: JsonReader, m: StatusCause, depth: number
             seen |= 1;
             if (!r.isNull()) m.reason = r.string();
             break;
-          }
+        }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.message = r.string();
             break;
-          }
+        }
         case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) m.field = r.string();
             break;
-          }
+        }
         default:
           r.unknown(depth);
       }
