@@ -67,7 +67,7 @@ class Reader implements JsonCursor, JsonReader {
   open(depth: number): boolean {
     if (this.text.charCodeAt(this.pos) !== 0x7b || depth > this.maxDepth) bail();
     this.pos++;
-    this.ws();
+    if (this.text.charCodeAt(this.pos) <= 0x20) this.ws();
     if (this.text.charCodeAt(this.pos) !== 0x7d) return true;
     this.pos++;
     return false;
@@ -76,7 +76,7 @@ class Reader implements JsonCursor, JsonReader {
   openList(depth: number): boolean {
     if (this.text.charCodeAt(this.pos) !== 0x5b || depth > this.maxDepth) bail();
     this.pos++;
-    this.ws();
+    if (this.text.charCodeAt(this.pos) <= 0x20) this.ws();
     if (this.text.charCodeAt(this.pos) !== 0x5d) return true;
     this.pos++;
     return false;
@@ -143,6 +143,28 @@ class Reader implements JsonCursor, JsonReader {
     return code;
   }
 
+  guess(keys: readonly string[], from: number): number {
+    // A key that matches `"name":` here is exactly that key with no escapes, as key() would read it.
+    // Compared unit by unit (measured faster than startsWith on these short keys); k[0] is the quote.
+    const t = this.text;
+    const pos = this.pos;
+    if (t.charCodeAt(pos) !== 0x22) return -1;
+    const c = t.charCodeAt(pos + 1);
+    for (let j = from; j < keys.length; j++) {
+      const k = keys[j] as string;
+      if (k.charCodeAt(1) !== c) continue;
+      const n = k.length;
+      let i = 2;
+      while (i < n && t.charCodeAt(pos + i) === k.charCodeAt(i)) i++;
+      if (i === n) {
+        this.pos = pos + n;
+        if (t.charCodeAt(this.pos) <= 0x20) this.ws();
+        return j;
+      }
+    }
+    return -1;
+  }
+
   keyIs(k: string): boolean {
     if (this.decodedKey !== undefined) return this.decodedKey === k;
     return k.length === this.keyLength && this.text.startsWith(k, this.keyStart);
@@ -154,6 +176,17 @@ class Reader implements JsonCursor, JsonReader {
   }
 
   time(m: Message): void {
+    // The API server's form is read in place, without a string (measured: a slice per time).
+    const t = this.text;
+    const at = this.pos + 1;
+    if (t.charCodeAt(this.pos) === 0x22 && t.charCodeAt(at + 20) === 0x22) {
+      const s = rfc3339UtcAt(t, at);
+      if (s !== undefined) {
+        this.pos = at + 21;
+        (m as AnyMessage)["seconds"] = s;
+        return;
+      }
+    }
     const text = this.string();
     const seconds = rfc3339Utc(text) ?? parseRfc3339(text);
     if (typeof seconds === "string") bail();
@@ -187,17 +220,18 @@ class Reader implements JsonCursor, JsonReader {
   stringMap(map: { [key: string]: string }, depth: number): void {
     if (this.text.charCodeAt(this.pos) !== 0x7b || depth > this.maxDepth) bail();
     this.pos++;
-    this.ws();
+    // Whitespace is looked at only when there is some (compact text has none).
+    if (this.text.charCodeAt(this.pos) <= 0x20) this.ws();
     if (this.text.charCodeAt(this.pos) === 0x7d) {
       this.pos++;
       return;
     }
     do {
       const k = this.string();
-      this.ws();
+      if (this.text.charCodeAt(this.pos) <= 0x20) this.ws();
       if (this.text.charCodeAt(this.pos) !== 0x3a) bail();
       this.pos++;
-      this.ws();
+      if (this.text.charCodeAt(this.pos) <= 0x20) this.ws();
       if (hasOwn.call(map, k)) bail(); // a repeated key
       setOwn(map, k, this.isNull() ? "" : this.string());
     } while (this.after(0x7d));
@@ -357,22 +391,28 @@ function asciiBytes(s: string): Uint8Array | undefined {
  * bigint day arithmetic at 15% of reading an object with three timestamps.
  */
 export function rfc3339Utc(s: string): bigint | undefined {
+  return s.length === 20 ? rfc3339UtcAt(s, 0) : undefined;
+}
+
+/** {@link rfc3339Utc} of the 20 units of `s` at `at`. */
+function rfc3339UtcAt(s: string, at: number): bigint | undefined {
   if (
-    s.length !== 20 ||
-    s.charCodeAt(4) !== 0x2d ||
-    s.charCodeAt(7) !== 0x2d ||
-    s.charCodeAt(10) !== 0x54 ||
-    s.charCodeAt(13) !== 0x3a ||
-    s.charCodeAt(16) !== 0x3a ||
-    s.charCodeAt(19) !== 0x5a
+    s.charCodeAt(at + 4) !== 0x2d ||
+    s.charCodeAt(at + 7) !== 0x2d ||
+    s.charCodeAt(at + 10) !== 0x54 ||
+    s.charCodeAt(at + 13) !== 0x3a ||
+    s.charCodeAt(at + 16) !== 0x3a ||
+    s.charCodeAt(at + 19) !== 0x5a
   )
     return undefined;
-  const y = digits(s, 0, 4);
-  const mo = digits(s, 5, 2);
-  const d = digits(s, 8, 2);
-  const h = digits(s, 11, 2);
-  const mi = digits(s, 14, 2);
-  const sec = digits(s, 17, 2);
+  const y1 = digits2(s, at);
+  const y2 = digits2(s, at + 2);
+  const mo = digits2(s, at + 5);
+  const d = digits2(s, at + 8);
+  const h = digits2(s, at + 11);
+  const mi = digits2(s, at + 14);
+  const sec = digits2(s, at + 17);
+  const y = y1 < 0 || y2 < 0 ? -1 : y1 * 100 + y2;
   if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59)
     return undefined;
   const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
@@ -387,15 +427,11 @@ export function rfc3339Utc(s: string): bigint | undefined {
   return BigInt(days * 86400 + h * 3600 + mi * 60 + sec);
 }
 
-/** The number `n` decimal digits at `at` spell, or -1. */
-function digits(s: string, at: number, n: number): number {
-  let v = 0;
-  for (let i = at; i < at + n; i++) {
-    const c = s.charCodeAt(i) - 0x30;
-    if (c < 0 || c > 9) return -1;
-    v = v * 10 + c;
-  }
-  return v;
+/** The number the two decimal digits at `at` spell, or -1 (measured: a quarter faster than a loop over n digits). */
+function digits2(s: string, at: number): number {
+  const a = s.charCodeAt(at) - 0x30;
+  const b = s.charCodeAt(at + 1) - 0x30;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
 }
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -407,12 +443,19 @@ const INT64_MAX = 2n ** 63n - 1n;
 export function fastFromJsonText(text: string, strict: boolean, maxDepth: number): NetworkingObject | undefined {
   const r = new Reader(text, maxDepth, strict);
   try {
-    r.ws();
-    const start = r.pos;
-    const { apiVersion, kind } = typeMetaOf(r);
-    const codec = codecOfKind(apiVersion, kind);
-    if (codec === undefined) return undefined;
-    r.pos = start;
+    let codec: JsonCodec | undefined;
+    if (lastHead !== undefined && text.startsWith(lastHead.text)) {
+      codec = lastHead.codec;
+    } else {
+      r.ws();
+      const start = r.pos;
+      const { apiVersion, kind } = typeMetaOf(r);
+      codec = codecOfKind(apiVersion, kind);
+      if (codec === undefined) return undefined;
+      const head = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},`;
+      if (start === 0 && text.startsWith(head)) lastHead = { text: head, codec };
+      r.pos = start;
+    }
     const msg = codec.create();
     codec.read(r, msg as never, 1);
     r.ws();
@@ -425,6 +468,14 @@ export function fastFromJsonText(text: string, strict: boolean, maxDepth: number
     throw e;
   }
 }
+
+/**
+ * The start of the last text whose kind was found, as servers and toJsonString write it
+ * (`{"kind":"K","apiVersion":"V",`), and that kind's codec: a text starting with it is of
+ * the same kind without finding kind and apiVersion again (measured: 10% of a small object).
+ * The reader still reads both members, so repeats and nulls after them are handled as ever.
+ */
+let lastHead: { readonly text: string; readonly codec: JsonCodec } | undefined;
 
 const byKind = new Map<string, Map<string, JsonCodec>>();
 

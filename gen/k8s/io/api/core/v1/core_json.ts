@@ -10,42 +10,58 @@ import { newTypedLocalObjectReference } from "./core_bin.js";
 
 type Any = Record<string, unknown>;
 
+const jsonKeysTypedLocalObjectReference: readonly string[] = ["\"apiGroup\":", "\"kind\":", "\"name\":"];
+
+/**
+ * The index in jsonKeysTypedLocalObjectReference of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfTypedLocalObjectReference(r: JsonReader): number {
+  switch (r.key()) {
+    case 262251:
+      if (r.keyIs("kind")) return 1;
+      return -1;
+    case 262254:
+      if (r.keyIs("name")) return 2;
+      return -1;
+    case 524385:
+      if (r.keyIs("apiGroup")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.core.v1.TypedLocalObjectReference at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonTypedLocalObjectReference(r: JsonReader, m: TypedLocalObjectReference, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) m.kind = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 262254:
-          if (r.keyIs("name")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) m.name = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 524385:
-          if (r.keyIs("apiGroup")) {
+      let i = r.guess(jsonKeysTypedLocalObjectReference, from);
+      if (i < 0) i = keyOfTypedLocalObjectReference(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) delete (m as unknown as Any)["apiGroup"];
             else m.apiGroup = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) m.kind = r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) m.name = r.string();
+            break;
+        }
         default:
           r.unknown(depth);
       }

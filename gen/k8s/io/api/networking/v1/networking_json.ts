@@ -11,9 +11,9 @@
 
 import type { JsonCodec, JsonReader, JsonValueReader, JsonWriter } from "../../../../../clusterwire/json_runtime.js";
 import type { HTTPIngressPath, HTTPIngressRuleValue, Ingress, IngressBackend, IngressClass, IngressClassList, IngressClassParametersReference, IngressClassSpec, IngressList, IngressLoadBalancerIngress, IngressLoadBalancerStatus, IngressPortStatus, IngressRule, IngressRuleValue, IngressServiceBackend, IngressSpec, IngressStatus, IngressTLS, IPAddress, IPAddressList, IPAddressSpec, IPBlock, NetworkPolicy, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyList, NetworkPolicyPeer, NetworkPolicyPort, NetworkPolicySpec, ParentReference, ServiceBackendPort, ServiceCIDR, ServiceCIDRList, ServiceCIDRSpec, ServiceCIDRStatus } from "./networking_pb.js";
-import { newHTTPIngressPath, newHTTPIngressRuleValue, newIngress, newIngressBackend, newIngressClass, newIngressClassList, newIngressClassParametersReference, newIngressClassSpec, newIngressList, newIngressLoadBalancerIngress, newIngressLoadBalancerStatus, newIngressPortStatus, newIngressRule, newIngressRuleValue, newIngressServiceBackend, newIngressSpec, newIngressStatus, newIngressTLS, newIPAddress, newIPAddressList, newIPAddressSpec, newIPBlock, newNetworkPolicy, newNetworkPolicyEgressRule, newNetworkPolicyIngressRule, newNetworkPolicyList, newNetworkPolicyPeer, newNetworkPolicyPort, newNetworkPolicySpec, newParentReference, newServiceBackendPort, newServiceCIDR, newServiceCIDRList, newServiceCIDRSpec, newServiceCIDRStatus, zeroHTTPIngressPath, zeroIngress, zeroIngressBackend, zeroIngressClass, zeroIngressClassSpec, zeroIngressLoadBalancerIngress, zeroIngressLoadBalancerStatus, zeroIngressPortStatus, zeroIngressRule, zeroIngressRuleValue, zeroIngressSpec, zeroIngressStatus, zeroIngressTLS, zeroIPAddress, zeroIPAddressSpec, zeroNetworkPolicy, zeroNetworkPolicyEgressRule, zeroNetworkPolicyIngressRule, zeroNetworkPolicyPeer, zeroNetworkPolicyPort, zeroNetworkPolicySpec, zeroServiceBackendPort, zeroServiceCIDR, zeroServiceCIDRSpec, zeroServiceCIDRStatus } from "./networking_bin.js";
 import { newCondition, newLabelSelector, newListMeta, newObjectMeta, zeroCondition, zeroLabelSelector, zeroListMeta, zeroObjectMeta } from "../../../apimachinery/pkg/apis/meta/v1/meta_bin.js";
 import { readJsonCondition, readJsonLabelSelector, readJsonListMeta, readJsonObjectMeta, readValueCondition, readValueLabelSelector, readValueListMeta, readValueObjectMeta, writeJsonCondition, writeJsonLabelSelector, writeJsonListMeta, writeJsonObjectMeta } from "../../../apimachinery/pkg/apis/meta/v1/meta_json.js";
+import { newHTTPIngressPath, newHTTPIngressRuleValue, newIngress, newIngressBackend, newIngressClass, newIngressClassList, newIngressClassParametersReference, newIngressClassSpec, newIngressList, newIngressLoadBalancerIngress, newIngressLoadBalancerStatus, newIngressPortStatus, newIngressRule, newIngressRuleValue, newIngressServiceBackend, newIngressSpec, newIngressStatus, newIngressTLS, newIPAddress, newIPAddressList, newIPAddressSpec, newIPBlock, newNetworkPolicy, newNetworkPolicyEgressRule, newNetworkPolicyIngressRule, newNetworkPolicyList, newNetworkPolicyPeer, newNetworkPolicyPort, newNetworkPolicySpec, newParentReference, newServiceBackendPort, newServiceCIDR, newServiceCIDRList, newServiceCIDRSpec, newServiceCIDRStatus, zeroHTTPIngressPath, zeroIngress, zeroIngressBackend, zeroIngressClass, zeroIngressClassSpec, zeroIngressLoadBalancerIngress, zeroIngressLoadBalancerStatus, zeroIngressPortStatus, zeroIngressRule, zeroIngressRuleValue, zeroIngressSpec, zeroIngressStatus, zeroIngressTLS, zeroIPAddress, zeroIPAddressSpec, zeroNetworkPolicy, zeroNetworkPolicyEgressRule, zeroNetworkPolicyIngressRule, zeroNetworkPolicyPeer, zeroNetworkPolicyPort, zeroNetworkPolicySpec, zeroServiceBackendPort, zeroServiceCIDR, zeroServiceCIDRSpec, zeroServiceCIDRStatus } from "./networking_bin.js";
 import { newTypedLocalObjectReference } from "../../core/v1/core_bin.js";
 import { readJsonTypedLocalObjectReference, readValueTypedLocalObjectReference, writeJsonTypedLocalObjectReference } from "../../core/v1/core_json.js";
 import { newIntOrString } from "../../../apimachinery/pkg/util/intstr/intstr_bin.js";
@@ -21,71 +21,87 @@ import type { Condition } from "../../../apimachinery/pkg/apis/meta/v1/meta_pb.j
 
 type Any = Record<string, unknown>;
 
+const jsonKeysIngress: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"spec\":", "\"status\":"];
+
+/**
+ * The index in jsonKeysIngress of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngress(r: JsonReader): number {
+  switch (r.key()) {
+    case 262251:
+      if (r.keyIs("kind")) return 0;
+      return -1;
+    case 262259:
+      if (r.keyIs("spec")) return 3;
+      return -1;
+    case 393331:
+      if (r.keyIs("status")) return 4;
+      return -1;
+    case 524397:
+      if (r.keyIs("metadata")) return 2;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.Ingress at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngress(r: JsonReader, m: Ingress, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (!r.isNull()) r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 262259:
-          if (r.keyIs("spec")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) {
-              const s = newIngressSpec();
-              readJsonIngressSpec(r, s, depth + 1);
-              m.spec = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 393331:
-          if (r.keyIs("status")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) {
-              const s = newIngressStatus();
-              readJsonIngressStatus(r, s, depth + 1);
-              m.status = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 524397:
-          if (r.keyIs("metadata")) {
+      let i = r.guess(jsonKeysIngress, from);
+      if (i < 0) i = keyOfIngress(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
             if (!r.isNull()) {
               const s = newObjectMeta();
               readJsonObjectMeta(r, s, depth + 1);
               m.metadata = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
+            if (!r.isNull()) {
+              const s = newIngressSpec();
+              readJsonIngressSpec(r, s, depth + 1);
+              m.spec = s;
+            }
+            break;
+        }
+        case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) {
+              const s = newIngressStatus();
+              readJsonIngressStatus(r, s, depth + 1);
+              m.status = s;
+            }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -107,6 +123,14 @@ export function readValueIngress(r: JsonValueReader, o: { [key: string]: unknown
     // An undefined member is an absent one (JSON has no undefined).
     if (v === undefined) continue;
     switch (k) {
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
       case "metadata": {
         if (v !== null) {
           const s = newObjectMeta();
@@ -129,14 +153,6 @@ export function readValueIngress(r: JsonValueReader, o: { [key: string]: unknown
           readValueIngressStatus(r, r.object(v), s);
           m.status = s;
         }
-        break;
-      }
-      case "kind": {
-        r.typeMeta(v);
-        break;
-      }
-      case "apiVersion": {
-        r.typeMeta(v);
         break;
       }
       default:
@@ -184,27 +200,67 @@ export function writeJsonIngress(w: JsonWriter, m: Ingress | undefined): void {
   }
 }
 
+const jsonKeysIngressList: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"items\":"];
+
+/**
+ * The index in jsonKeysIngressList of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressList(r: JsonReader): number {
+  switch (r.key()) {
+    case 262251:
+      if (r.keyIs("kind")) return 0;
+      return -1;
+    case 327785:
+      if (r.keyIs("items")) return 3;
+      return -1;
+    case 524397:
+      if (r.keyIs("metadata")) return 2;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressList at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressList(r: JsonReader, m: IngressList, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
+      let i = r.guess(jsonKeysIngressList, from);
+      if (i < 0) i = keyOfIngressList(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
+            if ((seen & 1) !== 0) r.bail();
+            seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 327785:
-          if (r.keyIs("items")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) {
+              const s = newListMeta();
+              readJsonListMeta(r, s, depth + 1);
+              m.metadata = s;
+            }
+            break;
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
             if (r.isNull()) m.items = [];
             else {
               const l: Ingress[] = [];
@@ -221,31 +277,7 @@ export function readJsonIngressList(r: JsonReader, m: IngressList, depth: number
               m.items = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524397:
-          if (r.keyIs("metadata")) {
-            if ((seen & 1) !== 0) r.bail();
-            seen |= 1;
-            if (!r.isNull()) {
-              const s = newListMeta();
-              readJsonListMeta(r, s, depth + 1);
-              m.metadata = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (!r.isNull()) r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -265,6 +297,14 @@ export function readValueIngressList(r: JsonValueReader, o: { [key: string]: unk
     // An undefined member is an absent one (JSON has no undefined).
     if (v === undefined) continue;
     switch (k) {
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
       case "metadata": {
         if (v !== null) {
           const s = newListMeta();
@@ -289,14 +329,6 @@ export function readValueIngressList(r: JsonValueReader, o: { [key: string]: unk
           }
           m.items = l;
         }
-        break;
-      }
-      case "kind": {
-        r.typeMeta(v);
-        break;
-      }
-      case "apiVersion": {
-        r.typeMeta(v);
         break;
       }
       default:
@@ -337,16 +369,62 @@ export function writeJsonIngressList(w: JsonWriter, m: IngressList | undefined):
   }
 }
 
+const jsonKeysIngressSpec: readonly string[] = ["\"ingressClassName\":", "\"defaultBackend\":", "\"tls\":", "\"rules\":"];
+
+/**
+ * The index in jsonKeysIngressSpec of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressSpec(r: JsonReader): number {
+  switch (r.key()) {
+    case 196724:
+      if (r.keyIs("tls")) return 2;
+      return -1;
+    case 327794:
+      if (r.keyIs("rules")) return 3;
+      return -1;
+    case 917604:
+      if (r.keyIs("defaultBackend")) return 1;
+      return -1;
+    case 1048681:
+      if (r.keyIs("ingressClassName")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressSpec at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressSpec(r: JsonReader, m: IngressSpec, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 196724:
-          if (r.keyIs("tls")) {
+      let i = r.guess(jsonKeysIngressSpec, from);
+      if (i < 0) i = keyOfIngressSpec(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
+            if ((seen & 1) !== 0) r.bail();
+            seen |= 1;
+            if (r.isNull()) delete (m as unknown as Any)["ingressClassName"];
+            else m.ingressClassName = r.string();
+            break;
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (r.isNull()) {
+              delete (m as unknown as Any)["defaultBackend"];
+            } else {
+              const s = newIngressBackend();
+              readJsonIngressBackend(r, s, depth + 1);
+              m.defaultBackend = s;
+            }
+            break;
+        }
+        case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (r.isNull()) m.tls = [];
@@ -365,11 +443,8 @@ export function readJsonIngressSpec(r: JsonReader, m: IngressSpec, depth: number
               m.tls = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 327794:
-          if (r.keyIs("rules")) {
+        }
+        case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
             if (r.isNull()) m.rules = [];
@@ -388,34 +463,7 @@ export function readJsonIngressSpec(r: JsonReader, m: IngressSpec, depth: number
               m.rules = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 917604:
-          if (r.keyIs("defaultBackend")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (r.isNull()) {
-              delete (m as unknown as Any)["defaultBackend"];
-            } else {
-              const s = newIngressBackend();
-              readJsonIngressBackend(r, s, depth + 1);
-              m.defaultBackend = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 1048681:
-          if (r.keyIs("ingressClassName")) {
-            if ((seen & 1) !== 0) r.bail();
-            seen |= 1;
-            if (r.isNull()) delete (m as unknown as Any)["ingressClassName"];
-            else m.ingressClassName = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -544,16 +592,34 @@ export function writeJsonIngressSpec(w: JsonWriter, m: IngressSpec | undefined):
   }
 }
 
+const jsonKeysIngressStatus: readonly string[] = ["\"loadBalancer\":"];
+
+/**
+ * The index in jsonKeysIngressStatus of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressStatus(r: JsonReader): number {
+  switch (r.key()) {
+    case 786540:
+      if (r.keyIs("loadBalancer")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressStatus at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressStatus(r: JsonReader, m: IngressStatus, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 786540:
-          if (r.keyIs("loadBalancer")) {
+      let i = r.guess(jsonKeysIngressStatus, from);
+      if (i < 0) i = keyOfIngressStatus(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) {
@@ -562,9 +628,7 @@ export function readJsonIngressStatus(r: JsonReader, m: IngressStatus, depth: nu
               m.loadBalancer = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -615,16 +679,34 @@ export function writeJsonIngressStatus(w: JsonWriter, m: IngressStatus | undefin
   }
 }
 
+const jsonKeysIngressLoadBalancerStatus: readonly string[] = ["\"ingress\":"];
+
+/**
+ * The index in jsonKeysIngressLoadBalancerStatus of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressLoadBalancerStatus(r: JsonReader): number {
+  switch (r.key()) {
+    case 458857:
+      if (r.keyIs("ingress")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressLoadBalancerStatus at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressLoadBalancerStatus(r: JsonReader, m: IngressLoadBalancerStatus, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 458857:
-          if (r.keyIs("ingress")) {
+      let i = r.guess(jsonKeysIngressLoadBalancerStatus, from);
+      if (i < 0) i = keyOfIngressLoadBalancerStatus(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) m.ingress = [];
@@ -643,9 +725,7 @@ export function readJsonIngressLoadBalancerStatus(r: JsonReader, m: IngressLoadB
               m.ingress = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -709,25 +789,52 @@ export function writeJsonIngressLoadBalancerStatus(w: JsonWriter, m: IngressLoad
   }
 }
 
+const jsonKeysIngressLoadBalancerIngress: readonly string[] = ["\"ip\":", "\"hostname\":", "\"ports\":"];
+
+/**
+ * The index in jsonKeysIngressLoadBalancerIngress of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressLoadBalancerIngress(r: JsonReader): number {
+  switch (r.key()) {
+    case 131177:
+      if (r.keyIs("ip")) return 0;
+      return -1;
+    case 327792:
+      if (r.keyIs("ports")) return 2;
+      return -1;
+    case 524392:
+      if (r.keyIs("hostname")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressLoadBalancerIngress at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressLoadBalancerIngress(r: JsonReader, m: IngressLoadBalancerIngress, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 131177:
-          if (r.keyIs("ip")) {
+      let i = r.guess(jsonKeysIngressLoadBalancerIngress, from);
+      if (i < 0) i = keyOfIngressLoadBalancerIngress(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.ip = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 327792:
-          if (r.keyIs("ports")) {
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) m.hostname = r.string();
+            break;
+        }
+        case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (r.isNull()) m.ports = [];
@@ -746,18 +853,7 @@ export function readJsonIngressLoadBalancerIngress(r: JsonReader, m: IngressLoad
               m.ports = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524392:
-          if (r.keyIs("hostname")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) m.hostname = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -843,42 +939,58 @@ export function writeJsonIngressLoadBalancerIngress(w: JsonWriter, m: IngressLoa
   }
 }
 
+const jsonKeysIngressPortStatus: readonly string[] = ["\"port\":", "\"protocol\":", "\"error\":"];
+
+/**
+ * The index in jsonKeysIngressPortStatus of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressPortStatus(r: JsonReader): number {
+  switch (r.key()) {
+    case 262256:
+      if (r.keyIs("port")) return 0;
+      return -1;
+    case 327781:
+      if (r.keyIs("error")) return 2;
+      return -1;
+    case 524400:
+      if (r.keyIs("protocol")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressPortStatus at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressPortStatus(r: JsonReader, m: IngressPortStatus, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262256:
-          if (r.keyIs("port")) {
+      let i = r.guess(jsonKeysIngressPortStatus, from);
+      if (i < 0) i = keyOfIngressPortStatus(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.port = r.integer32();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 327781:
-          if (r.keyIs("error")) {
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) m.protocol = r.string();
+            break;
+        }
+        case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (r.isNull()) delete (m as unknown as Any)["error"];
             else m.error = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524400:
-          if (r.keyIs("protocol")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) m.protocol = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -938,22 +1050,41 @@ export function writeJsonIngressPortStatus(w: JsonWriter, m: IngressPortStatus |
   }
 }
 
+const jsonKeysIngressRule: readonly string[] = ["\"host\":", "\"http\":"];
+
+/**
+ * The index in jsonKeysIngressRule of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressRule(r: JsonReader): number {
+  switch (r.key()) {
+    case 262248:
+      if (r.keyIs("host")) return 0;
+      if (r.keyIs("http")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressRule at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressRule(r: JsonReader, m: IngressRule, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262248:
-          if (r.keyIs("host")) {
+      let i = r.guess(jsonKeysIngressRule, from);
+      if (i < 0) i = keyOfIngressRule(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.host = r.string();
             break;
-          }
-          if (r.keyIs("http")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (m.ingressRuleValue === undefined) m.ingressRuleValue = newIngressRuleValue();
@@ -966,9 +1097,7 @@ export function readJsonIngressRule(r: JsonReader, m: IngressRule, depth: number
               t.http = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1025,16 +1154,34 @@ export function writeJsonIngressRule(w: JsonWriter, m: IngressRule | undefined):
   writeJsonIngressRuleValue(w, m?.ingressRuleValue);
 }
 
+const jsonKeysIngressRuleValue: readonly string[] = ["\"http\":"];
+
+/**
+ * The index in jsonKeysIngressRuleValue of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressRuleValue(r: JsonReader): number {
+  switch (r.key()) {
+    case 262248:
+      if (r.keyIs("http")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressRuleValue at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressRuleValue(r: JsonReader, m: IngressRuleValue, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262248:
-          if (r.keyIs("http")) {
+      let i = r.guess(jsonKeysIngressRuleValue, from);
+      if (i < 0) i = keyOfIngressRuleValue(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) {
@@ -1045,9 +1192,7 @@ export function readJsonIngressRuleValue(r: JsonReader, m: IngressRuleValue, dep
               m.http = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1099,16 +1244,34 @@ export function writeJsonIngressRuleValue(w: JsonWriter, m: IngressRuleValue | u
   }
 }
 
+const jsonKeysHTTPIngressRuleValue: readonly string[] = ["\"paths\":"];
+
+/**
+ * The index in jsonKeysHTTPIngressRuleValue of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfHTTPIngressRuleValue(r: JsonReader): number {
+  switch (r.key()) {
+    case 327792:
+      if (r.keyIs("paths")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.HTTPIngressRuleValue at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonHTTPIngressRuleValue(r: JsonReader, m: HTTPIngressRuleValue, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 327792:
-          if (r.keyIs("paths")) {
+      let i = r.guess(jsonKeysHTTPIngressRuleValue, from);
+      if (i < 0) i = keyOfHTTPIngressRuleValue(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) m.paths = [];
@@ -1127,9 +1290,7 @@ export function readJsonHTTPIngressRuleValue(r: JsonReader, m: HTTPIngressRuleVa
               m.paths = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1193,25 +1354,53 @@ export function writeJsonHTTPIngressRuleValue(w: JsonWriter, m: HTTPIngressRuleV
   }
 }
 
+const jsonKeysHTTPIngressPath: readonly string[] = ["\"path\":", "\"pathType\":", "\"backend\":"];
+
+/**
+ * The index in jsonKeysHTTPIngressPath of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfHTTPIngressPath(r: JsonReader): number {
+  switch (r.key()) {
+    case 262256:
+      if (r.keyIs("path")) return 0;
+      return -1;
+    case 458850:
+      if (r.keyIs("backend")) return 2;
+      return -1;
+    case 524400:
+      if (r.keyIs("pathType")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.HTTPIngressPath at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonHTTPIngressPath(r: JsonReader, m: HTTPIngressPath, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262256:
-          if (r.keyIs("path")) {
+      let i = r.guess(jsonKeysHTTPIngressPath, from);
+      if (i < 0) i = keyOfHTTPIngressPath(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.path = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 458850:
-          if (r.keyIs("backend")) {
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (r.isNull()) delete (m as unknown as Any)["pathType"];
+            else m.pathType = r.string();
+            break;
+        }
+        case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) {
@@ -1220,19 +1409,7 @@ export function readJsonHTTPIngressPath(r: JsonReader, m: HTTPIngressPath, depth
               m.backend = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524400:
-          if (r.keyIs("pathType")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (r.isNull()) delete (m as unknown as Any)["pathType"];
-            else m.pathType = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1308,16 +1485,37 @@ export function writeJsonHTTPIngressPath(w: JsonWriter, m: HTTPIngressPath | und
   }
 }
 
+const jsonKeysIngressBackend: readonly string[] = ["\"service\":", "\"resource\":"];
+
+/**
+ * The index in jsonKeysIngressBackend of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressBackend(r: JsonReader): number {
+  switch (r.key()) {
+    case 458867:
+      if (r.keyIs("service")) return 0;
+      return -1;
+    case 524402:
+      if (r.keyIs("resource")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressBackend at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressBackend(r: JsonReader, m: IngressBackend, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 458867:
-          if (r.keyIs("service")) {
+      let i = r.guess(jsonKeysIngressBackend, from);
+      if (i < 0) i = keyOfIngressBackend(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) {
@@ -1328,11 +1526,8 @@ export function readJsonIngressBackend(r: JsonReader, m: IngressBackend, depth: 
               m.service = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524402:
-          if (r.keyIs("resource")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (r.isNull()) {
@@ -1343,9 +1538,7 @@ export function readJsonIngressBackend(r: JsonReader, m: IngressBackend, depth: 
               m.resource = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1418,25 +1611,43 @@ export function writeJsonIngressBackend(w: JsonWriter, m: IngressBackend | undef
   }
 }
 
+const jsonKeysIngressServiceBackend: readonly string[] = ["\"name\":", "\"port\":"];
+
+/**
+ * The index in jsonKeysIngressServiceBackend of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressServiceBackend(r: JsonReader): number {
+  switch (r.key()) {
+    case 262254:
+      if (r.keyIs("name")) return 0;
+      return -1;
+    case 262256:
+      if (r.keyIs("port")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressServiceBackend at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressServiceBackend(r: JsonReader, m: IngressServiceBackend, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262254:
-          if (r.keyIs("name")) {
+      let i = r.guess(jsonKeysIngressServiceBackend, from);
+      if (i < 0) i = keyOfIngressServiceBackend(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.name = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 262256:
-          if (r.keyIs("port")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) {
@@ -1445,9 +1656,7 @@ export function readJsonIngressServiceBackend(r: JsonReader, m: IngressServiceBa
               m.port = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1507,32 +1716,48 @@ export function writeJsonIngressServiceBackend(w: JsonWriter, m: IngressServiceB
   }
 }
 
+const jsonKeysServiceBackendPort: readonly string[] = ["\"name\":", "\"number\":"];
+
+/**
+ * The index in jsonKeysServiceBackendPort of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfServiceBackendPort(r: JsonReader): number {
+  switch (r.key()) {
+    case 262254:
+      if (r.keyIs("name")) return 0;
+      return -1;
+    case 393326:
+      if (r.keyIs("number")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.ServiceBackendPort at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonServiceBackendPort(r: JsonReader, m: ServiceBackendPort, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262254:
-          if (r.keyIs("name")) {
+      let i = r.guess(jsonKeysServiceBackendPort, from);
+      if (i < 0) i = keyOfServiceBackendPort(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.name = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 393326:
-          if (r.keyIs("number")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.number = r.integer32();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1585,16 +1810,37 @@ export function writeJsonServiceBackendPort(w: JsonWriter, m: ServiceBackendPort
   }
 }
 
+const jsonKeysIngressTLS: readonly string[] = ["\"hosts\":", "\"secretName\":"];
+
+/**
+ * The index in jsonKeysIngressTLS of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressTLS(r: JsonReader): number {
+  switch (r.key()) {
+    case 327784:
+      if (r.keyIs("hosts")) return 0;
+      return -1;
+    case 655475:
+      if (r.keyIs("secretName")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressTLS at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressTLS(r: JsonReader, m: IngressTLS, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 327784:
-          if (r.keyIs("hosts")) {
+      let i = r.guess(jsonKeysIngressTLS, from);
+      if (i < 0) i = keyOfIngressTLS(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) m.hosts = [];
@@ -1608,18 +1854,13 @@ export function readJsonIngressTLS(r: JsonReader, m: IngressTLS, depth: number):
               m.hosts = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 655475:
-          if (r.keyIs("secretName")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.secretName = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1677,58 +1918,74 @@ export function writeJsonIngressTLS(w: JsonWriter, m: IngressTLS | undefined): v
   }
 }
 
+const jsonKeysIngressClass: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"spec\":"];
+
+/**
+ * The index in jsonKeysIngressClass of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressClass(r: JsonReader): number {
+  switch (r.key()) {
+    case 262251:
+      if (r.keyIs("kind")) return 0;
+      return -1;
+    case 262259:
+      if (r.keyIs("spec")) return 3;
+      return -1;
+    case 524397:
+      if (r.keyIs("metadata")) return 2;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressClass at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressClass(r: JsonReader, m: IngressClass, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 262259:
-          if (r.keyIs("spec")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) {
-              const s = newIngressClassSpec();
-              readJsonIngressClassSpec(r, s, depth + 1);
-              m.spec = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 524397:
-          if (r.keyIs("metadata")) {
+      let i = r.guess(jsonKeysIngressClass, from);
+      if (i < 0) i = keyOfIngressClass(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
             if (!r.isNull()) {
               const s = newObjectMeta();
               readJsonObjectMeta(r, s, depth + 1);
               m.metadata = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
+        }
+        case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) {
+              const s = newIngressClassSpec();
+              readJsonIngressClassSpec(r, s, depth + 1);
+              m.spec = s;
+            }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1749,6 +2006,14 @@ export function readValueIngressClass(r: JsonValueReader, o: { [key: string]: un
     // An undefined member is an absent one (JSON has no undefined).
     if (v === undefined) continue;
     switch (k) {
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
       case "metadata": {
         if (v !== null) {
           const s = newObjectMeta();
@@ -1763,14 +2028,6 @@ export function readValueIngressClass(r: JsonValueReader, o: { [key: string]: un
           readValueIngressClassSpec(r, r.object(v), s);
           m.spec = s;
         }
-        break;
-      }
-      case "kind": {
-        r.typeMeta(v);
-        break;
-      }
-      case "apiVersion": {
-        r.typeMeta(v);
         break;
       }
       default:
@@ -1807,27 +2064,67 @@ export function writeJsonIngressClass(w: JsonWriter, m: IngressClass | undefined
   }
 }
 
+const jsonKeysIngressClassList: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"items\":"];
+
+/**
+ * The index in jsonKeysIngressClassList of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressClassList(r: JsonReader): number {
+  switch (r.key()) {
+    case 262251:
+      if (r.keyIs("kind")) return 0;
+      return -1;
+    case 327785:
+      if (r.keyIs("items")) return 3;
+      return -1;
+    case 524397:
+      if (r.keyIs("metadata")) return 2;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressClassList at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressClassList(r: JsonReader, m: IngressClassList, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
+      let i = r.guess(jsonKeysIngressClassList, from);
+      if (i < 0) i = keyOfIngressClassList(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
+            if ((seen & 1) !== 0) r.bail();
+            seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 327785:
-          if (r.keyIs("items")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) {
+              const s = newListMeta();
+              readJsonListMeta(r, s, depth + 1);
+              m.metadata = s;
+            }
+            break;
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
             if (r.isNull()) m.items = [];
             else {
               const l: IngressClass[] = [];
@@ -1844,31 +2141,7 @@ export function readJsonIngressClassList(r: JsonReader, m: IngressClassList, dep
               m.items = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524397:
-          if (r.keyIs("metadata")) {
-            if ((seen & 1) !== 0) r.bail();
-            seen |= 1;
-            if (!r.isNull()) {
-              const s = newListMeta();
-              readJsonListMeta(r, s, depth + 1);
-              m.metadata = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (!r.isNull()) r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1888,6 +2161,14 @@ export function readValueIngressClassList(r: JsonValueReader, o: { [key: string]
     // An undefined member is an absent one (JSON has no undefined).
     if (v === undefined) continue;
     switch (k) {
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
       case "metadata": {
         if (v !== null) {
           const s = newListMeta();
@@ -1912,14 +2193,6 @@ export function readValueIngressClassList(r: JsonValueReader, o: { [key: string]
           }
           m.items = l;
         }
-        break;
-      }
-      case "kind": {
-        r.typeMeta(v);
-        break;
-      }
-      case "apiVersion": {
-        r.typeMeta(v);
         break;
       }
       default:
@@ -1960,25 +2233,43 @@ export function writeJsonIngressClassList(w: JsonWriter, m: IngressClassList | u
   }
 }
 
+const jsonKeysIngressClassSpec: readonly string[] = ["\"controller\":", "\"parameters\":"];
+
+/**
+ * The index in jsonKeysIngressClassSpec of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressClassSpec(r: JsonReader): number {
+  switch (r.key()) {
+    case 655459:
+      if (r.keyIs("controller")) return 0;
+      return -1;
+    case 655472:
+      if (r.keyIs("parameters")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressClassSpec at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressClassSpec(r: JsonReader, m: IngressClassSpec, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 655459:
-          if (r.keyIs("controller")) {
+      let i = r.guess(jsonKeysIngressClassSpec, from);
+      if (i < 0) i = keyOfIngressClassSpec(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.controller = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 655472:
-          if (r.keyIs("parameters")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (r.isNull()) {
@@ -1989,9 +2280,7 @@ export function readJsonIngressClassSpec(r: JsonReader, m: IngressClassSpec, dep
               m.parameters = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -2054,62 +2343,78 @@ export function writeJsonIngressClassSpec(w: JsonWriter, m: IngressClassSpec | u
   }
 }
 
+const jsonKeysIngressClassParametersReference: readonly string[] = ["\"apiGroup\":", "\"kind\":", "\"name\":", "\"scope\":", "\"namespace\":"];
+
+/**
+ * The index in jsonKeysIngressClassParametersReference of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIngressClassParametersReference(r: JsonReader): number {
+  switch (r.key()) {
+    case 262251:
+      if (r.keyIs("kind")) return 1;
+      return -1;
+    case 262254:
+      if (r.keyIs("name")) return 2;
+      return -1;
+    case 327795:
+      if (r.keyIs("scope")) return 3;
+      return -1;
+    case 524385:
+      if (r.keyIs("apiGroup")) return 0;
+      return -1;
+    case 589934:
+      if (r.keyIs("namespace")) return 4;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IngressClassParametersReference at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIngressClassParametersReference(r: JsonReader, m: IngressClassParametersReference, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) m.kind = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 262254:
-          if (r.keyIs("name")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) m.name = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 327795:
-          if (r.keyIs("scope")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (r.isNull()) delete (m as unknown as Any)["scope"];
-            else m.scope = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 524385:
-          if (r.keyIs("apiGroup")) {
+      let i = r.guess(jsonKeysIngressClassParametersReference, from);
+      if (i < 0) i = keyOfIngressClassParametersReference(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) delete (m as unknown as Any)["aPIGroup"];
             else m.aPIGroup = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 589934:
-          if (r.keyIs("namespace")) {
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) m.kind = r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) m.name = r.string();
+            break;
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
+            if (r.isNull()) delete (m as unknown as Any)["scope"];
+            else m.scope = r.string();
+            break;
+        }
+        case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
             if (r.isNull()) delete (m as unknown as Any)["namespace"];
             else m.namespace = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -2194,58 +2499,74 @@ export function writeJsonIngressClassParametersReference(w: JsonWriter, m: Ingre
   }
 }
 
+const jsonKeysNetworkPolicy: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"spec\":"];
+
+/**
+ * The index in jsonKeysNetworkPolicy of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfNetworkPolicy(r: JsonReader): number {
+  switch (r.key()) {
+    case 262251:
+      if (r.keyIs("kind")) return 0;
+      return -1;
+    case 262259:
+      if (r.keyIs("spec")) return 3;
+      return -1;
+    case 524397:
+      if (r.keyIs("metadata")) return 2;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicy at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonNetworkPolicy(r: JsonReader, m: NetworkPolicy, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 262259:
-          if (r.keyIs("spec")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) {
-              const s = newNetworkPolicySpec();
-              readJsonNetworkPolicySpec(r, s, depth + 1);
-              m.spec = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 524397:
-          if (r.keyIs("metadata")) {
+      let i = r.guess(jsonKeysNetworkPolicy, from);
+      if (i < 0) i = keyOfNetworkPolicy(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
             if (!r.isNull()) {
               const s = newObjectMeta();
               readJsonObjectMeta(r, s, depth + 1);
               m.metadata = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
+        }
+        case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) {
+              const s = newNetworkPolicySpec();
+              readJsonNetworkPolicySpec(r, s, depth + 1);
+              m.spec = s;
+            }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -2266,6 +2587,14 @@ export function readValueNetworkPolicy(r: JsonValueReader, o: { [key: string]: u
     // An undefined member is an absent one (JSON has no undefined).
     if (v === undefined) continue;
     switch (k) {
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
       case "metadata": {
         if (v !== null) {
           const s = newObjectMeta();
@@ -2280,14 +2609,6 @@ export function readValueNetworkPolicy(r: JsonValueReader, o: { [key: string]: u
           readValueNetworkPolicySpec(r, r.object(v), s);
           m.spec = s;
         }
-        break;
-      }
-      case "kind": {
-        r.typeMeta(v);
-        break;
-      }
-      case "apiVersion": {
-        r.typeMeta(v);
         break;
       }
       default:
@@ -2324,27 +2645,67 @@ export function writeJsonNetworkPolicy(w: JsonWriter, m: NetworkPolicy | undefin
   }
 }
 
+const jsonKeysNetworkPolicyList: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"items\":"];
+
+/**
+ * The index in jsonKeysNetworkPolicyList of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfNetworkPolicyList(r: JsonReader): number {
+  switch (r.key()) {
+    case 262251:
+      if (r.keyIs("kind")) return 0;
+      return -1;
+    case 327785:
+      if (r.keyIs("items")) return 3;
+      return -1;
+    case 524397:
+      if (r.keyIs("metadata")) return 2;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicyList at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonNetworkPolicyList(r: JsonReader, m: NetworkPolicyList, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
+      let i = r.guess(jsonKeysNetworkPolicyList, from);
+      if (i < 0) i = keyOfNetworkPolicyList(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
+            if ((seen & 1) !== 0) r.bail();
+            seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 327785:
-          if (r.keyIs("items")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) {
+              const s = newListMeta();
+              readJsonListMeta(r, s, depth + 1);
+              m.metadata = s;
+            }
+            break;
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
             if (r.isNull()) m.items = [];
             else {
               const l: NetworkPolicy[] = [];
@@ -2361,31 +2722,7 @@ export function readJsonNetworkPolicyList(r: JsonReader, m: NetworkPolicyList, d
               m.items = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524397:
-          if (r.keyIs("metadata")) {
-            if ((seen & 1) !== 0) r.bail();
-            seen |= 1;
-            if (!r.isNull()) {
-              const s = newListMeta();
-              readJsonListMeta(r, s, depth + 1);
-              m.metadata = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (!r.isNull()) r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -2405,6 +2742,14 @@ export function readValueNetworkPolicyList(r: JsonValueReader, o: { [key: string
     // An undefined member is an absent one (JSON has no undefined).
     if (v === undefined) continue;
     switch (k) {
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
       case "metadata": {
         if (v !== null) {
           const s = newListMeta();
@@ -2429,14 +2774,6 @@ export function readValueNetworkPolicyList(r: JsonValueReader, o: { [key: string
           }
           m.items = l;
         }
-        break;
-      }
-      case "kind": {
-        r.typeMeta(v);
-        break;
-      }
-      case "apiVersion": {
-        r.typeMeta(v);
         break;
       }
       default:
@@ -2477,39 +2814,51 @@ export function writeJsonNetworkPolicyList(w: JsonWriter, m: NetworkPolicyList |
   }
 }
 
+const jsonKeysNetworkPolicySpec: readonly string[] = ["\"podSelector\":", "\"ingress\":", "\"egress\":", "\"policyTypes\":"];
+
+/**
+ * The index in jsonKeysNetworkPolicySpec of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfNetworkPolicySpec(r: JsonReader): number {
+  switch (r.key()) {
+    case 393317:
+      if (r.keyIs("egress")) return 2;
+      return -1;
+    case 458857:
+      if (r.keyIs("ingress")) return 1;
+      return -1;
+    case 721008:
+      if (r.keyIs("podSelector")) return 0;
+      if (r.keyIs("policyTypes")) return 3;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicySpec at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonNetworkPolicySpec(r: JsonReader, m: NetworkPolicySpec, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 393317:
-          if (r.keyIs("egress")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (r.isNull()) m.egress = [];
-            else {
-              const l: NetworkPolicyEgressRule[] = [];
-              if (r.openList(depth + 1)) {
-                do {
-                  if (r.isNull()) l.push(zeroNetworkPolicyEgressRule());
-                  else {
-                    const s = newNetworkPolicyEgressRule();
-                    readJsonNetworkPolicyEgressRule(r, s, depth + 2);
-                    l.push(s);
-                  }
-                } while (r.nextItem());
-              }
-              m.egress = l;
+      let i = r.guess(jsonKeysNetworkPolicySpec, from);
+      if (i < 0) i = keyOfNetworkPolicySpec(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
+            if ((seen & 1) !== 0) r.bail();
+            seen |= 1;
+            if (!r.isNull()) {
+              const s = newLabelSelector();
+              readJsonLabelSelector(r, s, depth + 1);
+              m.podSelector = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 458857:
-          if (r.keyIs("ingress")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (r.isNull()) m.ingress = [];
@@ -2528,21 +2877,28 @@ export function readJsonNetworkPolicySpec(r: JsonReader, m: NetworkPolicySpec, d
               m.ingress = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 721008:
-          if (r.keyIs("podSelector")) {
-            if ((seen & 1) !== 0) r.bail();
-            seen |= 1;
-            if (!r.isNull()) {
-              const s = newLabelSelector();
-              readJsonLabelSelector(r, s, depth + 1);
-              m.podSelector = s;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (r.isNull()) m.egress = [];
+            else {
+              const l: NetworkPolicyEgressRule[] = [];
+              if (r.openList(depth + 1)) {
+                do {
+                  if (r.isNull()) l.push(zeroNetworkPolicyEgressRule());
+                  else {
+                    const s = newNetworkPolicyEgressRule();
+                    readJsonNetworkPolicyEgressRule(r, s, depth + 2);
+                    l.push(s);
+                  }
+                } while (r.nextItem());
+              }
+              m.egress = l;
             }
             break;
-          }
-          if (r.keyIs("policyTypes")) {
+        }
+        case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
             if (r.isNull()) m.policyTypes = [];
@@ -2556,9 +2912,7 @@ export function readJsonNetworkPolicySpec(r: JsonReader, m: NetworkPolicySpec, d
               m.policyTypes = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -2691,39 +3045,37 @@ export function writeJsonNetworkPolicySpec(w: JsonWriter, m: NetworkPolicySpec |
   }
 }
 
+const jsonKeysNetworkPolicyIngressRule: readonly string[] = ["\"ports\":", "\"from\":"];
+
+/**
+ * The index in jsonKeysNetworkPolicyIngressRule of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfNetworkPolicyIngressRule(r: JsonReader): number {
+  switch (r.key()) {
+    case 262246:
+      if (r.keyIs("from")) return 1;
+      return -1;
+    case 327792:
+      if (r.keyIs("ports")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicyIngressRule at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonNetworkPolicyIngressRule(r: JsonReader, m: NetworkPolicyIngressRule, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262246:
-          if (r.keyIs("from")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (r.isNull()) m.from = [];
-            else {
-              const l: NetworkPolicyPeer[] = [];
-              if (r.openList(depth + 1)) {
-                do {
-                  if (r.isNull()) l.push(zeroNetworkPolicyPeer());
-                  else {
-                    const s = newNetworkPolicyPeer();
-                    readJsonNetworkPolicyPeer(r, s, depth + 2);
-                    l.push(s);
-                  }
-                } while (r.nextItem());
-              }
-              m.from = l;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 327792:
-          if (r.keyIs("ports")) {
+      let i = r.guess(jsonKeysNetworkPolicyIngressRule, from);
+      if (i < 0) i = keyOfNetworkPolicyIngressRule(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) m.ports = [];
@@ -2742,9 +3094,27 @@ export function readJsonNetworkPolicyIngressRule(r: JsonReader, m: NetworkPolicy
               m.ports = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (r.isNull()) m.from = [];
+            else {
+              const l: NetworkPolicyPeer[] = [];
+              if (r.openList(depth + 1)) {
+                do {
+                  if (r.isNull()) l.push(zeroNetworkPolicyPeer());
+                  else {
+                    const s = newNetworkPolicyPeer();
+                    readJsonNetworkPolicyPeer(r, s, depth + 2);
+                    l.push(s);
+                  }
+                } while (r.nextItem());
+              }
+              m.from = l;
+            }
+            break;
+        }
         default:
           r.unknown(depth);
       }
@@ -2841,39 +3211,37 @@ export function writeJsonNetworkPolicyIngressRule(w: JsonWriter, m: NetworkPolic
   }
 }
 
+const jsonKeysNetworkPolicyEgressRule: readonly string[] = ["\"ports\":", "\"to\":"];
+
+/**
+ * The index in jsonKeysNetworkPolicyEgressRule of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfNetworkPolicyEgressRule(r: JsonReader): number {
+  switch (r.key()) {
+    case 131188:
+      if (r.keyIs("to")) return 1;
+      return -1;
+    case 327792:
+      if (r.keyIs("ports")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicyEgressRule at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonNetworkPolicyEgressRule(r: JsonReader, m: NetworkPolicyEgressRule, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 131188:
-          if (r.keyIs("to")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (r.isNull()) m.to = [];
-            else {
-              const l: NetworkPolicyPeer[] = [];
-              if (r.openList(depth + 1)) {
-                do {
-                  if (r.isNull()) l.push(zeroNetworkPolicyPeer());
-                  else {
-                    const s = newNetworkPolicyPeer();
-                    readJsonNetworkPolicyPeer(r, s, depth + 2);
-                    l.push(s);
-                  }
-                } while (r.nextItem());
-              }
-              m.to = l;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 327792:
-          if (r.keyIs("ports")) {
+      let i = r.guess(jsonKeysNetworkPolicyEgressRule, from);
+      if (i < 0) i = keyOfNetworkPolicyEgressRule(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) m.ports = [];
@@ -2892,9 +3260,27 @@ export function readJsonNetworkPolicyEgressRule(r: JsonReader, m: NetworkPolicyE
               m.ports = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (r.isNull()) m.to = [];
+            else {
+              const l: NetworkPolicyPeer[] = [];
+              if (r.openList(depth + 1)) {
+                do {
+                  if (r.isNull()) l.push(zeroNetworkPolicyPeer());
+                  else {
+                    const s = newNetworkPolicyPeer();
+                    readJsonNetworkPolicyPeer(r, s, depth + 2);
+                    l.push(s);
+                  }
+                } while (r.nextItem());
+              }
+              m.to = l;
+            }
+            break;
+        }
         default:
           r.unknown(depth);
       }
@@ -2991,31 +3377,40 @@ export function writeJsonNetworkPolicyEgressRule(w: JsonWriter, m: NetworkPolicy
   }
 }
 
+const jsonKeysNetworkPolicyPeer: readonly string[] = ["\"podSelector\":", "\"namespaceSelector\":", "\"ipBlock\":"];
+
+/**
+ * The index in jsonKeysNetworkPolicyPeer of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfNetworkPolicyPeer(r: JsonReader): number {
+  switch (r.key()) {
+    case 458857:
+      if (r.keyIs("ipBlock")) return 2;
+      return -1;
+    case 721008:
+      if (r.keyIs("podSelector")) return 0;
+      return -1;
+    case 1114222:
+      if (r.keyIs("namespaceSelector")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicyPeer at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonNetworkPolicyPeer(r: JsonReader, m: NetworkPolicyPeer, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 458857:
-          if (r.keyIs("ipBlock")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (r.isNull()) {
-              delete (m as unknown as Any)["ipBlock"];
-            } else {
-              const s = newIPBlock();
-              readJsonIPBlock(r, s, depth + 1);
-              m.ipBlock = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 721008:
-          if (r.keyIs("podSelector")) {
+      let i = r.guess(jsonKeysNetworkPolicyPeer, from);
+      if (i < 0) i = keyOfNetworkPolicyPeer(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) {
@@ -3026,11 +3421,8 @@ export function readJsonNetworkPolicyPeer(r: JsonReader, m: NetworkPolicyPeer, d
               m.podSelector = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 1114222:
-          if (r.keyIs("namespaceSelector")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (r.isNull()) {
@@ -3041,9 +3433,19 @@ export function readJsonNetworkPolicyPeer(r: JsonReader, m: NetworkPolicyPeer, d
               m.namespaceSelector = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (r.isNull()) {
+              delete (m as unknown as Any)["ipBlock"];
+            } else {
+              const s = newIPBlock();
+              readJsonIPBlock(r, s, depth + 1);
+              m.ipBlock = s;
+            }
+            break;
+        }
         default:
           r.unknown(depth);
       }
@@ -3137,16 +3539,47 @@ export function writeJsonNetworkPolicyPeer(w: JsonWriter, m: NetworkPolicyPeer |
   }
 }
 
+const jsonKeysNetworkPolicyPort: readonly string[] = ["\"protocol\":", "\"port\":", "\"endPort\":"];
+
+/**
+ * The index in jsonKeysNetworkPolicyPort of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfNetworkPolicyPort(r: JsonReader): number {
+  switch (r.key()) {
+    case 262256:
+      if (r.keyIs("port")) return 1;
+      return -1;
+    case 458853:
+      if (r.keyIs("endPort")) return 2;
+      return -1;
+    case 524400:
+      if (r.keyIs("protocol")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicyPort at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonNetworkPolicyPort(r: JsonReader, m: NetworkPolicyPort, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262256:
-          if (r.keyIs("port")) {
+      let i = r.guess(jsonKeysNetworkPolicyPort, from);
+      if (i < 0) i = keyOfNetworkPolicyPort(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
+            if ((seen & 1) !== 0) r.bail();
+            seen |= 1;
+            if (r.isNull()) delete (m as unknown as Any)["protocol"];
+            else m.protocol = r.string();
+            break;
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (r.isNull()) {
@@ -3157,29 +3590,14 @@ export function readJsonNetworkPolicyPort(r: JsonReader, m: NetworkPolicyPort, d
               m.port = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 458853:
-          if (r.keyIs("endPort")) {
+        }
+        case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (r.isNull()) delete (m as unknown as Any)["endPort"];
             else m.endPort = r.integer32();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524400:
-          if (r.keyIs("protocol")) {
-            if ((seen & 1) !== 0) r.bail();
-            seen |= 1;
-            if (r.isNull()) delete (m as unknown as Any)["protocol"];
-            else m.protocol = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -3245,25 +3663,43 @@ export function writeJsonNetworkPolicyPort(w: JsonWriter, m: NetworkPolicyPort |
   }
 }
 
+const jsonKeysIPBlock: readonly string[] = ["\"cidr\":", "\"except\":"];
+
+/**
+ * The index in jsonKeysIPBlock of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIPBlock(r: JsonReader): number {
+  switch (r.key()) {
+    case 262243:
+      if (r.keyIs("cidr")) return 0;
+      return -1;
+    case 393317:
+      if (r.keyIs("except")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IPBlock at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIPBlock(r: JsonReader, m: IPBlock, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262243:
-          if (r.keyIs("cidr")) {
+      let i = r.guess(jsonKeysIPBlock, from);
+      if (i < 0) i = keyOfIPBlock(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.cidr = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 393317:
-          if (r.keyIs("except")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (r.isNull()) m.except = [];
@@ -3277,9 +3713,7 @@ export function readJsonIPBlock(r: JsonReader, m: IPBlock, depth: number): void 
               m.except = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -3335,58 +3769,74 @@ export function writeJsonIPBlock(w: JsonWriter, m: IPBlock | undefined): void {
   }
 }
 
+const jsonKeysIPAddress: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"spec\":"];
+
+/**
+ * The index in jsonKeysIPAddress of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIPAddress(r: JsonReader): number {
+  switch (r.key()) {
+    case 262251:
+      if (r.keyIs("kind")) return 0;
+      return -1;
+    case 262259:
+      if (r.keyIs("spec")) return 3;
+      return -1;
+    case 524397:
+      if (r.keyIs("metadata")) return 2;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IPAddress at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIPAddress(r: JsonReader, m: IPAddress, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 262259:
-          if (r.keyIs("spec")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) {
-              const s = newIPAddressSpec();
-              readJsonIPAddressSpec(r, s, depth + 1);
-              m.spec = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 524397:
-          if (r.keyIs("metadata")) {
+      let i = r.guess(jsonKeysIPAddress, from);
+      if (i < 0) i = keyOfIPAddress(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
             if (!r.isNull()) {
               const s = newObjectMeta();
               readJsonObjectMeta(r, s, depth + 1);
               m.metadata = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
+        }
+        case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) {
+              const s = newIPAddressSpec();
+              readJsonIPAddressSpec(r, s, depth + 1);
+              m.spec = s;
+            }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -3407,6 +3857,14 @@ export function readValueIPAddress(r: JsonValueReader, o: { [key: string]: unkno
     // An undefined member is an absent one (JSON has no undefined).
     if (v === undefined) continue;
     switch (k) {
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
       case "metadata": {
         if (v !== null) {
           const s = newObjectMeta();
@@ -3421,14 +3879,6 @@ export function readValueIPAddress(r: JsonValueReader, o: { [key: string]: unkno
           readValueIPAddressSpec(r, r.object(v), s);
           m.spec = s;
         }
-        break;
-      }
-      case "kind": {
-        r.typeMeta(v);
-        break;
-      }
-      case "apiVersion": {
-        r.typeMeta(v);
         break;
       }
       default:
@@ -3465,27 +3915,67 @@ export function writeJsonIPAddress(w: JsonWriter, m: IPAddress | undefined): voi
   }
 }
 
+const jsonKeysIPAddressList: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"items\":"];
+
+/**
+ * The index in jsonKeysIPAddressList of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIPAddressList(r: JsonReader): number {
+  switch (r.key()) {
+    case 262251:
+      if (r.keyIs("kind")) return 0;
+      return -1;
+    case 327785:
+      if (r.keyIs("items")) return 3;
+      return -1;
+    case 524397:
+      if (r.keyIs("metadata")) return 2;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IPAddressList at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIPAddressList(r: JsonReader, m: IPAddressList, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
+      let i = r.guess(jsonKeysIPAddressList, from);
+      if (i < 0) i = keyOfIPAddressList(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
+            if ((seen & 1) !== 0) r.bail();
+            seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 327785:
-          if (r.keyIs("items")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) {
+              const s = newListMeta();
+              readJsonListMeta(r, s, depth + 1);
+              m.metadata = s;
+            }
+            break;
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
             if (r.isNull()) m.items = [];
             else {
               const l: IPAddress[] = [];
@@ -3502,31 +3992,7 @@ export function readJsonIPAddressList(r: JsonReader, m: IPAddressList, depth: nu
               m.items = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524397:
-          if (r.keyIs("metadata")) {
-            if ((seen & 1) !== 0) r.bail();
-            seen |= 1;
-            if (!r.isNull()) {
-              const s = newListMeta();
-              readJsonListMeta(r, s, depth + 1);
-              m.metadata = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (!r.isNull()) r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -3546,6 +4012,14 @@ export function readValueIPAddressList(r: JsonValueReader, o: { [key: string]: u
     // An undefined member is an absent one (JSON has no undefined).
     if (v === undefined) continue;
     switch (k) {
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
       case "metadata": {
         if (v !== null) {
           const s = newListMeta();
@@ -3570,14 +4044,6 @@ export function readValueIPAddressList(r: JsonValueReader, o: { [key: string]: u
           }
           m.items = l;
         }
-        break;
-      }
-      case "kind": {
-        r.typeMeta(v);
-        break;
-      }
-      case "apiVersion": {
-        r.typeMeta(v);
         break;
       }
       default:
@@ -3618,16 +4084,34 @@ export function writeJsonIPAddressList(w: JsonWriter, m: IPAddressList | undefin
   }
 }
 
+const jsonKeysIPAddressSpec: readonly string[] = ["\"parentRef\":"];
+
+/**
+ * The index in jsonKeysIPAddressSpec of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfIPAddressSpec(r: JsonReader): number {
+  switch (r.key()) {
+    case 589936:
+      if (r.keyIs("parentRef")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.IPAddressSpec at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonIPAddressSpec(r: JsonReader, m: IPAddressSpec, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 589936:
-          if (r.keyIs("parentRef")) {
+      let i = r.guess(jsonKeysIPAddressSpec, from);
+      if (i < 0) i = keyOfIPAddressSpec(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) {
@@ -3638,9 +4122,7 @@ export function readJsonIPAddressSpec(r: JsonReader, m: IPAddressSpec, depth: nu
               m.parentRef = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -3692,50 +4174,66 @@ export function writeJsonIPAddressSpec(w: JsonWriter, m: IPAddressSpec | undefin
   }
 }
 
+const jsonKeysParentReference: readonly string[] = ["\"group\":", "\"resource\":", "\"namespace\":", "\"name\":"];
+
+/**
+ * The index in jsonKeysParentReference of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfParentReference(r: JsonReader): number {
+  switch (r.key()) {
+    case 262254:
+      if (r.keyIs("name")) return 3;
+      return -1;
+    case 327783:
+      if (r.keyIs("group")) return 0;
+      return -1;
+    case 524402:
+      if (r.keyIs("resource")) return 1;
+      return -1;
+    case 589934:
+      if (r.keyIs("namespace")) return 2;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.ParentReference at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonParentReference(r: JsonReader, m: ParentReference, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262254:
-          if (r.keyIs("name")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (!r.isNull()) m.name = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 327783:
-          if (r.keyIs("group")) {
+      let i = r.guess(jsonKeysParentReference, from);
+      if (i < 0) i = keyOfParentReference(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.group = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524402:
-          if (r.keyIs("resource")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.resource = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 589934:
-          if (r.keyIs("namespace")) {
+        }
+        case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) m.namespace = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
+            if (!r.isNull()) m.name = r.string();
+            break;
+        }
         default:
           r.unknown(depth);
       }
@@ -3810,71 +4308,87 @@ export function writeJsonParentReference(w: JsonWriter, m: ParentReference | und
   }
 }
 
+const jsonKeysServiceCIDR: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"spec\":", "\"status\":"];
+
+/**
+ * The index in jsonKeysServiceCIDR of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfServiceCIDR(r: JsonReader): number {
+  switch (r.key()) {
+    case 262251:
+      if (r.keyIs("kind")) return 0;
+      return -1;
+    case 262259:
+      if (r.keyIs("spec")) return 3;
+      return -1;
+    case 393331:
+      if (r.keyIs("status")) return 4;
+      return -1;
+    case 524397:
+      if (r.keyIs("metadata")) return 2;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.ServiceCIDR at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonServiceCIDR(r: JsonReader, m: ServiceCIDR, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (!r.isNull()) r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 262259:
-          if (r.keyIs("spec")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) {
-              const s = newServiceCIDRSpec();
-              readJsonServiceCIDRSpec(r, s, depth + 1);
-              m.spec = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 393331:
-          if (r.keyIs("status")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) {
-              const s = newServiceCIDRStatus();
-              readJsonServiceCIDRStatus(r, s, depth + 1);
-              m.status = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 524397:
-          if (r.keyIs("metadata")) {
+      let i = r.guess(jsonKeysServiceCIDR, from);
+      if (i < 0) i = keyOfServiceCIDR(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
             if (!r.isNull()) {
               const s = newObjectMeta();
               readJsonObjectMeta(r, s, depth + 1);
               m.metadata = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
+            if (!r.isNull()) {
+              const s = newServiceCIDRSpec();
+              readJsonServiceCIDRSpec(r, s, depth + 1);
+              m.spec = s;
+            }
+            break;
+        }
+        case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) {
+              const s = newServiceCIDRStatus();
+              readJsonServiceCIDRStatus(r, s, depth + 1);
+              m.status = s;
+            }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -3896,6 +4410,14 @@ export function readValueServiceCIDR(r: JsonValueReader, o: { [key: string]: unk
     // An undefined member is an absent one (JSON has no undefined).
     if (v === undefined) continue;
     switch (k) {
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
       case "metadata": {
         if (v !== null) {
           const s = newObjectMeta();
@@ -3918,14 +4440,6 @@ export function readValueServiceCIDR(r: JsonValueReader, o: { [key: string]: unk
           readValueServiceCIDRStatus(r, r.object(v), s);
           m.status = s;
         }
-        break;
-      }
-      case "kind": {
-        r.typeMeta(v);
-        break;
-      }
-      case "apiVersion": {
-        r.typeMeta(v);
         break;
       }
       default:
@@ -3973,27 +4487,67 @@ export function writeJsonServiceCIDR(w: JsonWriter, m: ServiceCIDR | undefined):
   }
 }
 
+const jsonKeysServiceCIDRList: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"items\":"];
+
+/**
+ * The index in jsonKeysServiceCIDRList of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfServiceCIDRList(r: JsonReader): number {
+  switch (r.key()) {
+    case 262251:
+      if (r.keyIs("kind")) return 0;
+      return -1;
+    case 327785:
+      if (r.keyIs("items")) return 3;
+      return -1;
+    case 524397:
+      if (r.keyIs("metadata")) return 2;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.ServiceCIDRList at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonServiceCIDRList(r: JsonReader, m: ServiceCIDRList, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
+      let i = r.guess(jsonKeysServiceCIDRList, from);
+      if (i < 0) i = keyOfServiceCIDRList(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
+            if ((seen & 1) !== 0) r.bail();
+            seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 327785:
-          if (r.keyIs("items")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) {
+              const s = newListMeta();
+              readJsonListMeta(r, s, depth + 1);
+              m.metadata = s;
+            }
+            break;
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
             if (r.isNull()) m.items = [];
             else {
               const l: ServiceCIDR[] = [];
@@ -4010,31 +4564,7 @@ export function readJsonServiceCIDRList(r: JsonReader, m: ServiceCIDRList, depth
               m.items = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524397:
-          if (r.keyIs("metadata")) {
-            if ((seen & 1) !== 0) r.bail();
-            seen |= 1;
-            if (!r.isNull()) {
-              const s = newListMeta();
-              readJsonListMeta(r, s, depth + 1);
-              m.metadata = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (!r.isNull()) r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -4054,6 +4584,14 @@ export function readValueServiceCIDRList(r: JsonValueReader, o: { [key: string]:
     // An undefined member is an absent one (JSON has no undefined).
     if (v === undefined) continue;
     switch (k) {
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
       case "metadata": {
         if (v !== null) {
           const s = newListMeta();
@@ -4078,14 +4616,6 @@ export function readValueServiceCIDRList(r: JsonValueReader, o: { [key: string]:
           }
           m.items = l;
         }
-        break;
-      }
-      case "kind": {
-        r.typeMeta(v);
-        break;
-      }
-      case "apiVersion": {
-        r.typeMeta(v);
         break;
       }
       default:
@@ -4126,16 +4656,34 @@ export function writeJsonServiceCIDRList(w: JsonWriter, m: ServiceCIDRList | und
   }
 }
 
+const jsonKeysServiceCIDRSpec: readonly string[] = ["\"cidrs\":"];
+
+/**
+ * The index in jsonKeysServiceCIDRSpec of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfServiceCIDRSpec(r: JsonReader): number {
+  switch (r.key()) {
+    case 327779:
+      if (r.keyIs("cidrs")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.ServiceCIDRSpec at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonServiceCIDRSpec(r: JsonReader, m: ServiceCIDRSpec, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 327779:
-          if (r.keyIs("cidrs")) {
+      let i = r.guess(jsonKeysServiceCIDRSpec, from);
+      if (i < 0) i = keyOfServiceCIDRSpec(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) m.cidrs = [];
@@ -4149,9 +4697,7 @@ export function readJsonServiceCIDRSpec(r: JsonReader, m: ServiceCIDRSpec, depth
               m.cidrs = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -4198,16 +4744,34 @@ export function writeJsonServiceCIDRSpec(w: JsonWriter, m: ServiceCIDRSpec | und
   }
 }
 
+const jsonKeysServiceCIDRStatus: readonly string[] = ["\"conditions\":"];
+
+/**
+ * The index in jsonKeysServiceCIDRStatus of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfServiceCIDRStatus(r: JsonReader): number {
+  switch (r.key()) {
+    case 655459:
+      if (r.keyIs("conditions")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.api.networking.v1.ServiceCIDRStatus at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonServiceCIDRStatus(r: JsonReader, m: ServiceCIDRStatus, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 655459:
-          if (r.keyIs("conditions")) {
+      let i = r.guess(jsonKeysServiceCIDRStatus, from);
+      if (i < 0) i = keyOfServiceCIDRStatus(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) m.conditions = [];
@@ -4226,9 +4790,7 @@ export function readJsonServiceCIDRStatus(r: JsonReader, m: ServiceCIDRStatus, d
               m.conditions = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }

@@ -11,32 +11,48 @@ import type { RawExtension, TypeMeta, Unknown } from "./runtime_pb.js";
 import { newRawExtension, newTypeMeta, newUnknown, zeroTypeMeta } from "./runtime_bin.js";
 
 
+const jsonKeysTypeMeta: readonly string[] = ["\"apiVersion\":", "\"kind\":"];
+
+/**
+ * The index in jsonKeysTypeMeta of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfTypeMeta(r: JsonReader): number {
+  switch (r.key()) {
+    case 262251:
+      if (r.keyIs("kind")) return 1;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.runtime.TypeMeta at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonTypeMeta(r: JsonReader, m: TypeMeta, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) m.kind = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
+      let i = r.guess(jsonKeysTypeMeta, from);
+      if (i < 0) i = keyOfTypeMeta(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.apiVersion = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) m.kind = r.string();
+            break;
+        }
         default:
           r.unknown(depth);
       }
@@ -85,25 +101,43 @@ export function writeJsonTypeMeta(w: JsonWriter, m: TypeMeta | undefined): void 
   }
 }
 
+const jsonKeysUnknown: readonly string[] = ["\"typeMeta\":", "\"raw\":", "\"contentEncoding\":", "\"contentType\":"];
+
+/**
+ * The index in jsonKeysUnknown of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfUnknown(r: JsonReader): number {
+  switch (r.key()) {
+    case 196722:
+      if (r.keyIs("raw")) return 1;
+      return -1;
+    case 524404:
+      if (r.keyIs("typeMeta")) return 0;
+      return -1;
+    case 720995:
+      if (r.keyIs("contentType")) return 3;
+      return -1;
+    case 983139:
+      if (r.keyIs("contentEncoding")) return 2;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.runtime.Unknown at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonUnknown(r: JsonReader, m: Unknown, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 196722:
-          if (r.keyIs("raw")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            r.bail();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 524404:
-          if (r.keyIs("typeMeta")) {
+      let i = r.guess(jsonKeysUnknown, from);
+      if (i < 0) i = keyOfUnknown(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) {
@@ -112,27 +146,25 @@ export function readJsonUnknown(r: JsonReader, m: Unknown, depth: number): void 
               m.typeMeta = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 720995:
-          if (r.keyIs("contentType")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (!r.isNull()) m.contentType = r.string();
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            r.bail();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 983139:
-          if (r.keyIs("contentEncoding")) {
+        }
+        case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (!r.isNull()) m.contentEncoding = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
+            if (!r.isNull()) m.contentType = r.string();
+            break;
+        }
         default:
           r.unknown(depth);
       }
@@ -208,23 +240,39 @@ export function writeJsonUnknown(w: JsonWriter, m: Unknown | undefined): void {
   }
 }
 
+const jsonKeysRawExtension: readonly string[] = ["\"raw\":"];
+
+/**
+ * The index in jsonKeysRawExtension of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfRawExtension(r: JsonReader): number {
+  switch (r.key()) {
+    case 196722:
+      if (r.keyIs("raw")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.runtime.RawExtension at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonRawExtension(r: JsonReader, m: RawExtension, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 196722:
-          if (r.keyIs("raw")) {
+      let i = r.guess(jsonKeysRawExtension, from);
+      if (i < 0) i = keyOfRawExtension(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             r.bail();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }

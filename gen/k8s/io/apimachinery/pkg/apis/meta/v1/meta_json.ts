@@ -14,131 +14,163 @@ import { readJsonRawExtension, readValueRawExtension, writeJsonRawExtension } fr
 
 type Any = Record<string, unknown>;
 
+const jsonKeysObjectMeta: readonly string[] = ["\"name\":", "\"generateName\":", "\"namespace\":", "\"selfLink\":", "\"uid\":", "\"resourceVersion\":", "\"generation\":", "\"creationTimestamp\":", "\"deletionTimestamp\":", "\"deletionGracePeriodSeconds\":", "\"labels\":", "\"annotations\":", "\"ownerReferences\":", "\"finalizers\":", "\"managedFields\":"];
+
+/**
+ * The index in jsonKeysObjectMeta of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfObjectMeta(r: JsonReader): number {
+  switch (r.key()) {
+    case 196725:
+      if (r.keyIs("uid")) return 4;
+      return -1;
+    case 262254:
+      if (r.keyIs("name")) return 0;
+      return -1;
+    case 393324:
+      if (r.keyIs("labels")) return 10;
+      return -1;
+    case 524403:
+      if (r.keyIs("selfLink")) return 3;
+      return -1;
+    case 589934:
+      if (r.keyIs("namespace")) return 2;
+      return -1;
+    case 655462:
+      if (r.keyIs("finalizers")) return 13;
+      return -1;
+    case 655463:
+      if (r.keyIs("generation")) return 6;
+      return -1;
+    case 720993:
+      if (r.keyIs("annotations")) return 11;
+      return -1;
+    case 786535:
+      if (r.keyIs("generateName")) return 1;
+      return -1;
+    case 852077:
+      if (r.keyIs("managedFields")) return 14;
+      return -1;
+    case 983151:
+      if (r.keyIs("ownerReferences")) return 12;
+      return -1;
+    case 983154:
+      if (r.keyIs("resourceVersion")) return 5;
+      return -1;
+    case 1114211:
+      if (r.keyIs("creationTimestamp")) return 7;
+      return -1;
+    case 1114212:
+      if (r.keyIs("deletionTimestamp")) return 8;
+      return -1;
+    case 1704036:
+      if (r.keyIs("deletionGracePeriodSeconds")) return 9;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonObjectMeta(r: JsonReader, m: ObjectMeta, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 196725:
-          if (r.keyIs("uid")) {
-            if ((seen & 16) !== 0) r.bail();
-            seen |= 16;
-            if (!r.isNull()) m.uid = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 262254:
-          if (r.keyIs("name")) {
+      let i = r.guess(jsonKeysObjectMeta, from);
+      if (i < 0) i = keyOfObjectMeta(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.name = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 393324:
-          if (r.keyIs("labels")) {
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) m.generateName = r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) m.namespace = r.string();
+            break;
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
+            if (!r.isNull()) m.selfLink = r.string();
+            break;
+        }
+        case 4: {
+            if ((seen & 16) !== 0) r.bail();
+            seen |= 16;
+            if (!r.isNull()) m.uid = r.string();
+            break;
+        }
+        case 5: {
+            if ((seen & 32) !== 0) r.bail();
+            seen |= 32;
+            if (!r.isNull()) m.resourceVersion = r.string();
+            break;
+        }
+        case 6: {
+            if ((seen & 64) !== 0) r.bail();
+            seen |= 64;
+            if (!r.isNull()) m.generation = r.integer64();
+            break;
+        }
+        case 7: {
+            if ((seen & 128) !== 0) r.bail();
+            seen |= 128;
+            if (r.isNull()) {
+              delete (m as unknown as Any)["creationTimestamp"];
+            } else {
+              const s = newTime();
+              r.time(s);
+              m.creationTimestamp = s;
+            }
+            break;
+        }
+        case 8: {
+            if ((seen & 256) !== 0) r.bail();
+            seen |= 256;
+            if (r.isNull()) {
+              delete (m as unknown as Any)["deletionTimestamp"];
+            } else {
+              const s = newTime();
+              r.time(s);
+              m.deletionTimestamp = s;
+            }
+            break;
+        }
+        case 9: {
+            if ((seen & 512) !== 0) r.bail();
+            seen |= 512;
+            if (r.isNull()) delete (m as unknown as Any)["deletionGracePeriodSeconds"];
+            else m.deletionGracePeriodSeconds = r.integer64();
+            break;
+        }
+        case 10: {
             if ((seen & 1024) !== 0) r.bail();
             seen |= 1024;
             if (r.isNull()) m.labels = {};
             else r.stringMap(m.labels, depth + 1);
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524403:
-          if (r.keyIs("selfLink")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (!r.isNull()) m.selfLink = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 589934:
-          if (r.keyIs("namespace")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) m.namespace = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 655462:
-          if (r.keyIs("finalizers")) {
-            if ((seen & 8192) !== 0) r.bail();
-            seen |= 8192;
-            if (r.isNull()) m.finalizers = [];
-            else {
-              const l: string[] = [];
-              if (r.openList(depth + 1)) {
-                do {
-                  l.push(r.isNull() ? "" : r.string());
-                } while (r.nextItem());
-              }
-              m.finalizers = l;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 655463:
-          if (r.keyIs("generation")) {
-            if ((seen & 64) !== 0) r.bail();
-            seen |= 64;
-            if (!r.isNull()) m.generation = r.integer64();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 720993:
-          if (r.keyIs("annotations")) {
+        }
+        case 11: {
             if ((seen & 2048) !== 0) r.bail();
             seen |= 2048;
             if (r.isNull()) m.annotations = {};
             else r.stringMap(m.annotations, depth + 1);
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 786535:
-          if (r.keyIs("generateName")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) m.generateName = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 852077:
-          if (r.keyIs("managedFields")) {
-            if ((seen & 16384) !== 0) r.bail();
-            seen |= 16384;
-            if (r.isNull()) m.managedFields = [];
-            else {
-              const l: ManagedFieldsEntry[] = [];
-              if (r.openList(depth + 1)) {
-                do {
-                  if (r.isNull()) l.push(zeroManagedFieldsEntry());
-                  else {
-                    const s = newManagedFieldsEntry();
-                    readJsonManagedFieldsEntry(r, s, depth + 2);
-                    l.push(s);
-                  }
-                } while (r.nextItem());
-              }
-              m.managedFields = l;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 983151:
-          if (r.keyIs("ownerReferences")) {
+        }
+        case 12: {
             if ((seen & 4096) !== 0) r.bail();
             seen |= 4096;
             if (r.isNull()) m.ownerReferences = [];
@@ -157,58 +189,42 @@ export function readJsonObjectMeta(r: JsonReader, m: ObjectMeta, depth: number):
               m.ownerReferences = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 983154:
-          if (r.keyIs("resourceVersion")) {
-            if ((seen & 32) !== 0) r.bail();
-            seen |= 32;
-            if (!r.isNull()) m.resourceVersion = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 1114211:
-          if (r.keyIs("creationTimestamp")) {
-            if ((seen & 128) !== 0) r.bail();
-            seen |= 128;
-            if (r.isNull()) {
-              delete (m as unknown as Any)["creationTimestamp"];
-            } else {
-              const s = newTime();
-              r.time(s);
-              m.creationTimestamp = s;
+        }
+        case 13: {
+            if ((seen & 8192) !== 0) r.bail();
+            seen |= 8192;
+            if (r.isNull()) m.finalizers = [];
+            else {
+              const l: string[] = [];
+              if (r.openList(depth + 1)) {
+                do {
+                  l.push(r.isNull() ? "" : r.string());
+                } while (r.nextItem());
+              }
+              m.finalizers = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 1114212:
-          if (r.keyIs("deletionTimestamp")) {
-            if ((seen & 256) !== 0) r.bail();
-            seen |= 256;
-            if (r.isNull()) {
-              delete (m as unknown as Any)["deletionTimestamp"];
-            } else {
-              const s = newTime();
-              r.time(s);
-              m.deletionTimestamp = s;
+        }
+        case 14: {
+            if ((seen & 16384) !== 0) r.bail();
+            seen |= 16384;
+            if (r.isNull()) m.managedFields = [];
+            else {
+              const l: ManagedFieldsEntry[] = [];
+              if (r.openList(depth + 1)) {
+                do {
+                  if (r.isNull()) l.push(zeroManagedFieldsEntry());
+                  else {
+                    const s = newManagedFieldsEntry();
+                    readJsonManagedFieldsEntry(r, s, depth + 2);
+                    l.push(s);
+                  }
+                } while (r.nextItem());
+              }
+              m.managedFields = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 1704036:
-          if (r.keyIs("deletionGracePeriodSeconds")) {
-            if ((seen & 512) !== 0) r.bail();
-            seen |= 512;
-            if (r.isNull()) delete (m as unknown as Any)["deletionGracePeriodSeconds"];
-            else m.deletionGracePeriodSeconds = r.integer64();
-            break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -453,34 +469,71 @@ export function writeJsonObjectMeta(w: JsonWriter, m: ObjectMeta | undefined): v
   }
 }
 
+const jsonKeysListMeta: readonly string[] = ["\"selfLink\":", "\"resourceVersion\":", "\"continue\":", "\"remainingItemCount\":", "\"shardInfo\":"];
+
+/**
+ * The index in jsonKeysListMeta of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfListMeta(r: JsonReader): number {
+  switch (r.key()) {
+    case 524387:
+      if (r.keyIs("continue")) return 2;
+      return -1;
+    case 524403:
+      if (r.keyIs("selfLink")) return 0;
+      return -1;
+    case 589939:
+      if (r.keyIs("shardInfo")) return 4;
+      return -1;
+    case 983154:
+      if (r.keyIs("resourceVersion")) return 1;
+      return -1;
+    case 1179762:
+      if (r.keyIs("remainingItemCount")) return 3;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonListMeta(r: JsonReader, m: ListMeta, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 524387:
-          if (r.keyIs("continue")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) m.continue = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 524403:
-          if (r.keyIs("selfLink")) {
+      let i = r.guess(jsonKeysListMeta, from);
+      if (i < 0) i = keyOfListMeta(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.selfLink = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 589939:
-          if (r.keyIs("shardInfo")) {
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) m.resourceVersion = r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) m.continue = r.string();
+            break;
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
+            if (r.isNull()) delete (m as unknown as Any)["remainingItemCount"];
+            else m.remainingItemCount = r.integer64();
+            break;
+        }
+        case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
             if (r.isNull()) {
@@ -491,28 +544,7 @@ export function readJsonListMeta(r: JsonReader, m: ListMeta, depth: number): voi
               m.shardInfo = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 983154:
-          if (r.keyIs("resourceVersion")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) m.resourceVersion = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 1179762:
-          if (r.keyIs("remainingItemCount")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (r.isNull()) delete (m as unknown as Any)["remainingItemCount"];
-            else m.remainingItemCount = r.integer64();
-            break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -608,23 +640,39 @@ export function writeJsonListMeta(w: JsonWriter, m: ListMeta | undefined): void 
   }
 }
 
+const jsonKeysShardInfo: readonly string[] = ["\"selector\":"];
+
+/**
+ * The index in jsonKeysShardInfo of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfShardInfo(r: JsonReader): number {
+  switch (r.key()) {
+    case 524403:
+      if (r.keyIs("selector")) return 0;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonShardInfo(r: JsonReader, m: ShardInfo, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 524403:
-          if (r.keyIs("selector")) {
+      let i = r.guess(jsonKeysShardInfo, from);
+      if (i < 0) i = keyOfShardInfo(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.selector = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -664,26 +712,44 @@ export function writeJsonShardInfo(w: JsonWriter, m: ShardInfo | undefined): voi
   }
 }
 
+const jsonKeysLabelSelector: readonly string[] = ["\"matchLabels\":", "\"matchExpressions\":"];
+
+/**
+ * The index in jsonKeysLabelSelector of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfLabelSelector(r: JsonReader): number {
+  switch (r.key()) {
+    case 721005:
+      if (r.keyIs("matchLabels")) return 0;
+      return -1;
+    case 1048685:
+      if (r.keyIs("matchExpressions")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonLabelSelector(r: JsonReader, m: LabelSelector, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 721005:
-          if (r.keyIs("matchLabels")) {
+      let i = r.guess(jsonKeysLabelSelector, from);
+      if (i < 0) i = keyOfLabelSelector(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (r.isNull()) m.matchLabels = {};
             else r.stringMap(m.matchLabels, depth + 1);
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 1048685:
-          if (r.keyIs("matchExpressions")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (r.isNull()) m.matchExpressions = [];
@@ -702,9 +768,7 @@ export function readJsonLabelSelector(r: JsonReader, m: LabelSelector, depth: nu
               m.matchExpressions = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -776,25 +840,52 @@ export function writeJsonLabelSelector(w: JsonWriter, m: LabelSelector | undefin
   }
 }
 
+const jsonKeysLabelSelectorRequirement: readonly string[] = ["\"key\":", "\"operator\":", "\"values\":"];
+
+/**
+ * The index in jsonKeysLabelSelectorRequirement of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfLabelSelectorRequirement(r: JsonReader): number {
+  switch (r.key()) {
+    case 196715:
+      if (r.keyIs("key")) return 0;
+      return -1;
+    case 393334:
+      if (r.keyIs("values")) return 2;
+      return -1;
+    case 524399:
+      if (r.keyIs("operator")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonLabelSelectorRequirement(r: JsonReader, m: LabelSelectorRequirement, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 196715:
-          if (r.keyIs("key")) {
+      let i = r.guess(jsonKeysLabelSelectorRequirement, from);
+      if (i < 0) i = keyOfLabelSelectorRequirement(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.key = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 393334:
-          if (r.keyIs("values")) {
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) m.operator = r.string();
+            break;
+        }
+        case 2: {
             if ((seen & 4) !== 0) r.bail();
             seen |= 4;
             if (r.isNull()) m.values = [];
@@ -808,18 +899,7 @@ export function readJsonLabelSelectorRequirement(r: JsonReader, m: LabelSelector
               m.values = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524399:
-          if (r.keyIs("operator")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) m.operator = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -884,70 +964,86 @@ export function writeJsonLabelSelectorRequirement(w: JsonWriter, m: LabelSelecto
   }
 }
 
+const jsonKeysOwnerReference: readonly string[] = ["\"apiVersion\":", "\"kind\":", "\"name\":", "\"uid\":", "\"controller\":", "\"blockOwnerDeletion\":"];
+
+/**
+ * The index in jsonKeysOwnerReference of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfOwnerReference(r: JsonReader): number {
+  switch (r.key()) {
+    case 196725:
+      if (r.keyIs("uid")) return 3;
+      return -1;
+    case 262251:
+      if (r.keyIs("kind")) return 1;
+      return -1;
+    case 262254:
+      if (r.keyIs("name")) return 2;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 0;
+      return -1;
+    case 655459:
+      if (r.keyIs("controller")) return 4;
+      return -1;
+    case 1179746:
+      if (r.keyIs("blockOwnerDeletion")) return 5;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonOwnerReference(r: JsonReader, m: OwnerReference, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 196725:
-          if (r.keyIs("uid")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (!r.isNull()) m.uid = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) m.kind = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 262254:
-          if (r.keyIs("name")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) m.name = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
+      let i = r.guess(jsonKeysOwnerReference, from);
+      if (i < 0) i = keyOfOwnerReference(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.apiVersion = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 655459:
-          if (r.keyIs("controller")) {
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) m.kind = r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) m.name = r.string();
+            break;
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
+            if (!r.isNull()) m.uid = r.string();
+            break;
+        }
+        case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
             if (r.isNull()) delete (m as unknown as Any)["controller"];
             else m.controller = r.boolean();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 1179746:
-          if (r.keyIs("blockOwnerDeletion")) {
+        }
+        case 5: {
             if ((seen & 32) !== 0) r.bail();
             seen |= 32;
             if (r.isNull()) delete (m as unknown as Any)["blockOwnerDeletion"];
             else m.blockOwnerDeletion = r.boolean();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1036,16 +1132,70 @@ export function writeJsonOwnerReference(w: JsonWriter, m: OwnerReference | undef
   }
 }
 
+const jsonKeysManagedFieldsEntry: readonly string[] = ["\"manager\":", "\"operation\":", "\"apiVersion\":", "\"time\":", "\"fieldsType\":", "\"fieldsV1\":", "\"subresource\":"];
+
+/**
+ * The index in jsonKeysManagedFieldsEntry of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfManagedFieldsEntry(r: JsonReader): number {
+  switch (r.key()) {
+    case 262260:
+      if (r.keyIs("time")) return 3;
+      return -1;
+    case 458861:
+      if (r.keyIs("manager")) return 0;
+      return -1;
+    case 524390:
+      if (r.keyIs("fieldsV1")) return 5;
+      return -1;
+    case 589935:
+      if (r.keyIs("operation")) return 1;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 2;
+      return -1;
+    case 655462:
+      if (r.keyIs("fieldsType")) return 4;
+      return -1;
+    case 721011:
+      if (r.keyIs("subresource")) return 6;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonManagedFieldsEntry(r: JsonReader, m: ManagedFieldsEntry, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262260:
-          if (r.keyIs("time")) {
+      let i = r.guess(jsonKeysManagedFieldsEntry, from);
+      if (i < 0) i = keyOfManagedFieldsEntry(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
+            if ((seen & 1) !== 0) r.bail();
+            seen |= 1;
+            if (!r.isNull()) m.manager = r.string();
+            break;
+        }
+        case 1: {
+            if ((seen & 2) !== 0) r.bail();
+            seen |= 2;
+            if (!r.isNull()) m.operation = r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) m.apiVersion = r.string();
+            break;
+        }
+        case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
             if (r.isNull()) {
@@ -1056,20 +1206,14 @@ export function readJsonManagedFieldsEntry(r: JsonReader, m: ManagedFieldsEntry,
               m.time = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 458861:
-          if (r.keyIs("manager")) {
-            if ((seen & 1) !== 0) r.bail();
-            seen |= 1;
-            if (!r.isNull()) m.manager = r.string();
+        }
+        case 4: {
+            if ((seen & 16) !== 0) r.bail();
+            seen |= 16;
+            if (!r.isNull()) m.fieldsType = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 524390:
-          if (r.keyIs("fieldsV1")) {
+        }
+        case 5: {
             if ((seen & 32) !== 0) r.bail();
             seen |= 32;
             if (r.isNull()) {
@@ -1080,45 +1224,13 @@ export function readJsonManagedFieldsEntry(r: JsonReader, m: ManagedFieldsEntry,
               m.fieldsV1 = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 589935:
-          if (r.keyIs("operation")) {
-            if ((seen & 2) !== 0) r.bail();
-            seen |= 2;
-            if (!r.isNull()) m.operation = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) m.apiVersion = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 655462:
-          if (r.keyIs("fieldsType")) {
-            if ((seen & 16) !== 0) r.bail();
-            seen |= 16;
-            if (!r.isNull()) m.fieldsType = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 721011:
-          if (r.keyIs("subresource")) {
+        }
+        case 6: {
             if ((seen & 64) !== 0) r.bail();
             seen |= 64;
             if (!r.isNull()) m.subresource = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1230,52 +1342,67 @@ export function writeJsonManagedFieldsEntry(w: JsonWriter, m: ManagedFieldsEntry
   }
 }
 
+const jsonKeysCondition: readonly string[] = ["\"type\":", "\"status\":", "\"observedGeneration\":", "\"lastTransitionTime\":", "\"reason\":", "\"message\":"];
+
+/**
+ * The index in jsonKeysCondition of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfCondition(r: JsonReader): number {
+  switch (r.key()) {
+    case 262260:
+      if (r.keyIs("type")) return 0;
+      return -1;
+    case 393330:
+      if (r.keyIs("reason")) return 4;
+      return -1;
+    case 393331:
+      if (r.keyIs("status")) return 1;
+      return -1;
+    case 458861:
+      if (r.keyIs("message")) return 5;
+      return -1;
+    case 1179756:
+      if (r.keyIs("lastTransitionTime")) return 3;
+      return -1;
+    case 1179759:
+      if (r.keyIs("observedGeneration")) return 2;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.Condition at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonCondition(r: JsonReader, m: Condition, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262260:
-          if (r.keyIs("type")) {
+      let i = r.guess(jsonKeysCondition, from);
+      if (i < 0) i = keyOfCondition(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.type = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 393330:
-          if (r.keyIs("reason")) {
-            if ((seen & 16) !== 0) r.bail();
-            seen |= 16;
-            if (!r.isNull()) m.reason = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 393331:
-          if (r.keyIs("status")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.status = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 458861:
-          if (r.keyIs("message")) {
-            if ((seen & 32) !== 0) r.bail();
-            seen |= 32;
-            if (!r.isNull()) m.message = r.string();
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) m.observedGeneration = r.integer64();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 1179756:
-          if (r.keyIs("lastTransitionTime")) {
+        }
+        case 3: {
             if ((seen & 8) !== 0) r.bail();
             seen |= 8;
             if (r.isNull()) {
@@ -1286,18 +1413,19 @@ export function readJsonCondition(r: JsonReader, m: Condition, depth: number): v
               m.lastTransitionTime = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 1179759:
-          if (r.keyIs("observedGeneration")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) m.observedGeneration = r.integer64();
+        }
+        case 4: {
+            if ((seen & 16) !== 0) r.bail();
+            seen |= 16;
+            if (!r.isNull()) m.reason = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
+        case 5: {
+            if ((seen & 32) !== 0) r.bail();
+            seen |= 32;
+            if (!r.isNull()) m.message = r.string();
+            break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1390,25 +1518,43 @@ export function writeJsonCondition(w: JsonWriter, m: Condition | undefined): voi
   }
 }
 
+const jsonKeysWatchEvent: readonly string[] = ["\"type\":", "\"object\":"];
+
+/**
+ * The index in jsonKeysWatchEvent of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfWatchEvent(r: JsonReader): number {
+  switch (r.key()) {
+    case 262260:
+      if (r.keyIs("type")) return 0;
+      return -1;
+    case 393327:
+      if (r.keyIs("object")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonWatchEvent(r: JsonReader, m: WatchEvent, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262260:
-          if (r.keyIs("type")) {
+      let i = r.guess(jsonKeysWatchEvent, from);
+      if (i < 0) i = keyOfWatchEvent(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.type = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 393327:
-          if (r.keyIs("object")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) {
@@ -1417,9 +1563,7 @@ export function readJsonWatchEvent(r: JsonReader, m: WatchEvent, depth: number):
               m.object = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1479,54 +1623,97 @@ export function writeJsonWatchEvent(w: JsonWriter, m: WatchEvent | undefined): v
   }
 }
 
+const jsonKeysStatus: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"status\":", "\"message\":", "\"reason\":", "\"details\":", "\"code\":"];
+
+/**
+ * The index in jsonKeysStatus of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfStatus(r: JsonReader): number {
+  switch (r.key()) {
+    case 262243:
+      if (r.keyIs("code")) return 7;
+      return -1;
+    case 262251:
+      if (r.keyIs("kind")) return 0;
+      return -1;
+    case 393330:
+      if (r.keyIs("reason")) return 5;
+      return -1;
+    case 393331:
+      if (r.keyIs("status")) return 3;
+      return -1;
+    case 458852:
+      if (r.keyIs("details")) return 6;
+      return -1;
+    case 458861:
+      if (r.keyIs("message")) return 4;
+      return -1;
+    case 524397:
+      if (r.keyIs("metadata")) return 2;
+      return -1;
+    case 655457:
+      if (r.keyIs("apiVersion")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.Status at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonStatus(r: JsonReader, m: Status, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 262243:
-          if (r.keyIs("code")) {
-            if ((seen & 32) !== 0) r.bail();
-            seen |= 32;
-            if (!r.isNull()) m.code = r.integer32();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 64) !== 0) r.bail();
-            seen |= 64;
+      let i = r.guess(jsonKeysStatus, from);
+      if (i < 0) i = keyOfStatus(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
+            if ((seen & 1) !== 0) r.bail();
+            seen |= 1;
             if (!r.isNull()) r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 393330:
-          if (r.keyIs("reason")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (!r.isNull()) m.reason = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 393331:
-          if (r.keyIs("status")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
+            if (!r.isNull()) r.string();
+            break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) {
+              const s = newListMeta();
+              readJsonListMeta(r, s, depth + 1);
+              m.metadata = s;
+            }
+            break;
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
             if (!r.isNull()) m.status = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 458852:
-          if (r.keyIs("details")) {
+        }
+        case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
+            if (!r.isNull()) m.message = r.string();
+            break;
+        }
+        case 5: {
+            if ((seen & 32) !== 0) r.bail();
+            seen |= 32;
+            if (!r.isNull()) m.reason = r.string();
+            break;
+        }
+        case 6: {
+            if ((seen & 64) !== 0) r.bail();
+            seen |= 64;
             if (r.isNull()) {
               delete (m as unknown as Any)["details"];
             } else {
@@ -1535,40 +1722,13 @@ export function readJsonStatus(r: JsonReader, m: Status, depth: number): void {
               m.details = s;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 458861:
-          if (r.keyIs("message")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) m.message = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 524397:
-          if (r.keyIs("metadata")) {
-            if ((seen & 1) !== 0) r.bail();
-            seen |= 1;
-            if (!r.isNull()) {
-              const s = newListMeta();
-              readJsonListMeta(r, s, depth + 1);
-              m.metadata = s;
-            }
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 655457:
-          if (r.keyIs("apiVersion")) {
+        }
+        case 7: {
             if ((seen & 128) !== 0) r.bail();
             seen |= 128;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) m.code = r.integer32();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1588,6 +1748,14 @@ export function readValueStatus(r: JsonValueReader, o: { [key: string]: unknown 
     // An undefined member is an absent one (JSON has no undefined).
     if (v === undefined) continue;
     switch (k) {
+      case "kind": {
+        r.typeMeta(v);
+        break;
+      }
+      case "apiVersion": {
+        r.typeMeta(v);
+        break;
+      }
       case "metadata": {
         if (v !== null) {
           const s = newListMeta();
@@ -1620,14 +1788,6 @@ export function readValueStatus(r: JsonValueReader, o: { [key: string]: unknown 
       }
       case "code": {
         if (v !== null) m.code = r.integer32(v);
-        break;
-      }
-      case "kind": {
-        r.typeMeta(v);
-        break;
-      }
-      case "apiVersion": {
-        r.typeMeta(v);
         break;
       }
       default:
@@ -1692,52 +1852,73 @@ export function writeJsonStatus(w: JsonWriter, m: Status | undefined): void {
   }
 }
 
+const jsonKeysStatusDetails: readonly string[] = ["\"name\":", "\"group\":", "\"kind\":", "\"uid\":", "\"causes\":", "\"retryAfterSeconds\":"];
+
+/**
+ * The index in jsonKeysStatusDetails of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfStatusDetails(r: JsonReader): number {
+  switch (r.key()) {
+    case 196725:
+      if (r.keyIs("uid")) return 3;
+      return -1;
+    case 262251:
+      if (r.keyIs("kind")) return 2;
+      return -1;
+    case 262254:
+      if (r.keyIs("name")) return 0;
+      return -1;
+    case 327783:
+      if (r.keyIs("group")) return 1;
+      return -1;
+    case 393315:
+      if (r.keyIs("causes")) return 4;
+      return -1;
+    case 1114226:
+      if (r.keyIs("retryAfterSeconds")) return 5;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonStatusDetails(r: JsonReader, m: StatusDetails, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 196725:
-          if (r.keyIs("uid")) {
-            if ((seen & 8) !== 0) r.bail();
-            seen |= 8;
-            if (!r.isNull()) m.uid = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 262251:
-          if (r.keyIs("kind")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) m.kind = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 262254:
-          if (r.keyIs("name")) {
+      let i = r.guess(jsonKeysStatusDetails, from);
+      if (i < 0) i = keyOfStatusDetails(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.name = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 327783:
-          if (r.keyIs("group")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.group = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 393315:
-          if (r.keyIs("causes")) {
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) m.kind = r.string();
+            break;
+        }
+        case 3: {
+            if ((seen & 8) !== 0) r.bail();
+            seen |= 8;
+            if (!r.isNull()) m.uid = r.string();
+            break;
+        }
+        case 4: {
             if ((seen & 16) !== 0) r.bail();
             seen |= 16;
             if (r.isNull()) m.causes = [];
@@ -1756,18 +1937,13 @@ export function readJsonStatusDetails(r: JsonReader, m: StatusDetails, depth: nu
               m.causes = l;
             }
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 1114226:
-          if (r.keyIs("retryAfterSeconds")) {
+        }
+        case 5: {
             if ((seen & 32) !== 0) r.bail();
             seen |= 32;
             if (!r.isNull()) m.retryAfterSeconds = r.integer32();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
         default:
           r.unknown(depth);
       }
@@ -1886,41 +2062,57 @@ export function writeJsonStatusDetails(w: JsonWriter, m: StatusDetails | undefin
   }
 }
 
+const jsonKeysStatusCause: readonly string[] = ["\"reason\":", "\"message\":", "\"field\":"];
+
+/**
+ * The index in jsonKeysStatusCause of the key at the reader's position (read with its colon), or -1.
+ */
+function keyOfStatusCause(r: JsonReader): number {
+  switch (r.key()) {
+    case 327782:
+      if (r.keyIs("field")) return 2;
+      return -1;
+    case 393330:
+      if (r.keyIs("reason")) return 0;
+      return -1;
+    case 458861:
+      if (r.keyIs("message")) return 1;
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /**
  * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause at the reader's position, at nesting `depth`, into the new message `m`.
  */
 export function readJsonStatusCause(r: JsonReader, m: StatusCause, depth: number): void {
   if (r.open(depth)) {
     let seen = 0;
+    let from = 0;
     do {
-      switch (r.key()) {
-        case 327782:
-          if (r.keyIs("field")) {
-            if ((seen & 4) !== 0) r.bail();
-            seen |= 4;
-            if (!r.isNull()) m.field = r.string();
-            break;
-          }
-          r.unknown(depth);
-          break;
-        case 393330:
-          if (r.keyIs("reason")) {
+      let i = r.guess(jsonKeysStatusCause, from);
+      if (i < 0) i = keyOfStatusCause(r);
+      if (i >= 0) from = i + 1;
+      switch (i) {
+        case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
             if (!r.isNull()) m.reason = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
-        case 458861:
-          if (r.keyIs("message")) {
+        }
+        case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
             if (!r.isNull()) m.message = r.string();
             break;
-          }
-          r.unknown(depth);
-          break;
+        }
+        case 2: {
+            if ((seen & 4) !== 0) r.bail();
+            seen |= 4;
+            if (!r.isNull()) m.field = r.string();
+            break;
+        }
         default:
           r.unknown(depth);
       }
