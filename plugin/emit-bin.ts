@@ -1,12 +1,7 @@
 import { ScalarType, type DescFile, type DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile, ImportSymbol } from "@bufbuild/protoplugin";
-import {
-  SHAPES,
-  TIME_TYPE,
-  buildShape,
-  type FieldShape,
-  type MessageShape,
-} from "../src/networking/model/go-shapes.js";
+import { TIME_TYPE, type FieldShape, type MessageShape } from "../src/networking/model/go-shapes.js";
+import { allMessages, shapeOf } from "./descriptors.js";
 import { PLUGIN_NAME, PLUGIN_VERSION, type Emitter } from "./emitter.js";
 
 /*
@@ -61,18 +56,6 @@ interface RuntimeTypes {
   readonly encoder: ImportSymbol;
   readonly fields: ImportSymbol;
   readonly codec: ImportSymbol;
-}
-
-function allMessages(messages: readonly DescMessage[]): DescMessage[] {
-  const out: DescMessage[] = [];
-  for (const m of messages) out.push(m, ...allMessages(m.nestedMessages));
-  return out;
-}
-
-function shapeOf(desc: DescMessage): MessageShape {
-  const spec = SHAPES[desc.typeName];
-  if (spec === undefined) throw new Error(`no Go shape for ${desc.typeName} in go-shapes.ts`);
-  return buildShape(desc, spec);
 }
 
 /** The generated function `prefix + message name`, imported when it lives in another file. */

@@ -3,13 +3,12 @@ import type { GeneratedFile, ImportSymbol } from "@bufbuild/protoplugin";
 import {
   FIELDS_V1_TYPE,
   INT_OR_STRING_TYPE,
-  SHAPES,
   TIME_TYPE,
-  buildShape,
   type FieldShape,
   type MessageShape,
 } from "../src/networking/model/go-shapes.js";
 import { KIND_NAMES } from "../src/networking/model/kind-names.js";
+import { allMessages, shapeOf } from "./descriptors.js";
 import { PLUGIN_NAME, PLUGIN_VERSION, type Emitter } from "./emitter.js";
 
 /*
@@ -196,18 +195,6 @@ interface RuntimeTypes {
   readonly reader: ImportSymbol;
   readonly writer: ImportSymbol;
   readonly codec: ImportSymbol;
-}
-
-function allMessages(messages: readonly DescMessage[]): DescMessage[] {
-  const out: DescMessage[] = [];
-  for (const m of messages) out.push(m, ...allMessages(m.nestedMessages));
-  return out;
-}
-
-function shapeOf(desc: DescMessage): MessageShape {
-  const spec = SHAPES[desc.typeName];
-  if (spec === undefined) throw new Error(`no Go shape for ${desc.typeName} in go-shapes.ts`);
-  return buildShape(desc, spec);
 }
 
 /** A generated function: `new`/`zero` from the binary emitter's file, `readJson`/`writeJson` from this emitter's. */
