@@ -36,3 +36,17 @@ export function encodeError(f: () => unknown): EncodeError {
   expect(thrown.message).toBe(thrown.path === "" ? thrown.reason : `${thrown.path}: ${thrown.reason}`);
   return thrown;
 }
+
+/** What a decode gave: its value, or every public field of the DecodeError it threw (anything else is rethrown). */
+export type DecodeOutcome = { value: unknown } | { error: Record<string, unknown> };
+
+/** Runs `f` and returns its value or its DecodeError's fields, so two decoders' outcomes compare with toEqual. */
+export function decodeOutcome(f: () => unknown): DecodeOutcome {
+  try {
+    return { value: f() };
+  } catch (e) {
+    if (!(e instanceof DecodeError)) throw e;
+    const { reason, offset, line, column, path, segments, format } = e;
+    return { error: { reason, offset, line, column, path, segments, format, message: e.message } };
+  }
+}

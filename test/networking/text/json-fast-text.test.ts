@@ -8,30 +8,19 @@
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DecodeError, fromJson } from "../../../src/networking/index.js";
+import { fromJson } from "../../../src/networking/index.js";
 import { genericFromJson, type FromJsonOptions } from "../../../src/networking/text/from-json.js";
 import { fastFromJsonText, rfc3339Utc } from "../../../src/networking/text/json-fast-text.js";
 import { parseRfc3339 } from "../../../src/networking/model/time.js";
 import { genericToJsonString } from "../../../src/networking/text/to-json.js";
 import { arbObject } from "../../../src/testing/index.js";
+import { decodeOutcome } from "../../support/errors.js";
 import { arbMutation, fixtureJsonTexts, mutate, realWorldJsonTexts } from "../../support/json-inputs.js";
-
-type Outcome = { value: unknown } | { error: Record<string, unknown> };
-
-function outcome(f: () => unknown): Outcome {
-  try {
-    return { value: f() };
-  } catch (e) {
-    if (!(e instanceof DecodeError)) throw e;
-    const { reason, offset, line, column, path, segments, format } = e;
-    return { error: { reason, offset, line, column, path, segments, format, message: e.message } };
-  }
-}
 
 /** fromJson and the generic path agree on `text`; returns whether the fast path took it. */
 function agree(text: string, options: FromJsonOptions = {}): boolean {
-  const fast = outcome(() => fromJson(text, options));
-  const generic = outcome(() => genericFromJson(text, options));
+  const fast = decodeOutcome(() => fromJson(text, options));
+  const generic = decodeOutcome(() => genericFromJson(text, options));
   if (!isDeepStrictEqual(fast, generic)) expect(fast, text).toEqual(generic);
   expect(isDeepStrictEqual(fast, generic), text).toBe(true);
   return fastFromJsonText(text, options.strict === true, options.maxDepth ?? 100) !== undefined;

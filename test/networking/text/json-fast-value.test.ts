@@ -7,28 +7,17 @@
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DecodeError, fromJson, toJson, type JsonValue } from "../../../src/networking/index.js";
+import { fromJson, toJson, type JsonValue } from "../../../src/networking/index.js";
 import { genericFromJson, type FromJsonOptions } from "../../../src/networking/text/from-json.js";
 import { fastFromJsonValue } from "../../../src/networking/text/json-fast-value.js";
 import { arbObject } from "../../../src/testing/index.js";
+import { decodeOutcome } from "../../support/errors.js";
 import { arbMutation, fixtureJsonTexts, mutate, realWorldJsonTexts } from "../../support/json-inputs.js";
-
-type Outcome = { value: unknown } | { error: Record<string, unknown> };
-
-function outcome(f: () => unknown): Outcome {
-  try {
-    return { value: f() };
-  } catch (e) {
-    if (!(e instanceof DecodeError)) throw e;
-    const { reason, offset, line, column, path, segments, format } = e;
-    return { error: { reason, offset, line, column, path, segments, format, message: e.message } };
-  }
-}
 
 /** fromJson and the generic decoder agree on `value`; returns whether the fast path took it. */
 function agree(value: unknown, options: FromJsonOptions = {}): boolean {
-  const fast = outcome(() => fromJson(value as JsonValue, options));
-  const generic = outcome(() => genericFromJson(value as JsonValue, options));
+  const fast = decodeOutcome(() => fromJson(value as JsonValue, options));
+  const generic = decodeOutcome(() => genericFromJson(value as JsonValue, options));
   if (!isDeepStrictEqual(fast, generic)) expect(fast).toEqual(generic);
   expect(isDeepStrictEqual(fast, generic)).toBe(true);
   return fastFromJsonValue(value, options.strict === true) !== undefined;
