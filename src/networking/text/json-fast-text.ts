@@ -4,7 +4,7 @@ import { lookupKind, type NetworkingObject } from "../model/kinds.js";
 import { parseRfc3339 } from "../model/time.js";
 import { setOwn } from "../model/set-own.js";
 import { jsonCodecOf } from "./json-generated.js";
-import { readJsonString, type JsonCursor } from "./json-parse.js";
+import { readJsonString, skipJsonWhitespace, type JsonCursor } from "./json-parse.js";
 
 /*
  * The common path of fromJson(text): one pass over the text straight into the
@@ -54,14 +54,7 @@ class Reader implements JsonCursor, JsonReader {
   }
 
   ws(): void {
-    const t = this.text;
-    let i = this.pos;
-    for (;;) {
-      const c = t.charCodeAt(i);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-      else break;
-    }
-    this.pos = i;
+    this.pos = skipJsonWhitespace(this.text, this.pos);
   }
 
   open(depth: number): boolean {

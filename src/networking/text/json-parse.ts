@@ -122,14 +122,7 @@ class Parser {
   }
 
   ws(): void {
-    const t = this.text;
-    let i = this.pos;
-    for (;;) {
-      const c = t.charCodeAt(i);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-      else break;
-    }
-    this.pos = i;
+    this.pos = skipJsonWhitespace(this.text, this.pos);
   }
 
   value(depth: number): ParsedValue {
@@ -309,6 +302,16 @@ class Parser {
 const STRING_SPECIAL = /[\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A position in JSON text, and how to report a syntax error there. */
+/** The position of the first character at or after `pos` that is not JSON whitespace (space, tab, CR, LF). */
+export function skipJsonWhitespace(text: string, pos: number): number {
+  let i = pos;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+    else return i;
+  }
+}
+
 export interface JsonCursor {
   readonly text: string;
   pos: number;
