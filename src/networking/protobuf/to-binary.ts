@@ -110,15 +110,26 @@ function writeField(w: BinaryWriter, fp: FieldPlan, msg: AnyMessage, keepUnknown
   }
 }
 
+/** A string map's keys in Go's write order (byte order), after checking the value is a map. */
+function mapKeys(value: unknown): string[] {
+  assertContainer("map", value);
+  const keys = Object.keys(value as object);
+  if (keys.length > 1) keys.sort(compareUtf8);
+  return keys;
+}
+
+/** A string map's value at `k`, refused (at that key) unless it is a string. */
+function mapValue(map: Record<string, unknown>, k: string): string {
+  const v = map[k];
+  if (typeof v !== "string") throw new EncodeError(`expected a string map value, got ${typeof v}`, k);
+  return v;
+}
+
 /** A string map as Go writes it: one entry per key, in byte order, key and value always. */
 function writeMap(w: BinaryWriter, no: number, value: unknown): void {
-  assertContainer("map", value);
   const map = value as Record<string, unknown>;
-  const keys = Object.keys(map);
-  if (keys.length > 1) keys.sort(compareUtf8);
-  for (const k of keys) {
-    const v = map[k];
-    if (typeof v !== "string") throw new EncodeError(`expected a string map value, got ${typeof v}`, k);
+  for (const k of mapKeys(value)) {
+    const v = mapValue(map, k);
     w.tag(no, WireType.LengthDelimited).fork();
     w.tag(1, WireType.LengthDelimited).string(k);
     w.tag(2, WireType.LengthDelimited).string(v);
@@ -245,13 +256,9 @@ export class EncodeState extends WireWriter implements BinEncoder {
     this.room(1)[this.pos++] = v ? 1 : 0;
   }
   map(tag: number, v: unknown): void {
-    assertContainer("map", v);
     const map = v as Record<string, unknown>;
-    const keys = Object.keys(map);
-    if (keys.length > 1) keys.sort(compareUtf8);
-    for (const k of keys) {
-      const value = map[k];
-      if (typeof value !== "string") throw new EncodeError(`expected a string map value, got ${typeof value}`, k);
+    for (const k of mapKeys(v)) {
+      const value = mapValue(map, k);
       // A short ASCII entry is written with its length known, without fork and join.
       const kn = k.length;
       const vn = value.length;
