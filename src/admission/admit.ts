@@ -131,7 +131,15 @@ function decodeObject(value: unknown, info: KindInfo, member: "object" | "oldObj
 }
 
 function badRequest(uid: string, kind: string, message: string): AdmissionOutcome {
-  const status: StatusJson = { metadata: {}, status: "Failure", message, reason: "BadRequest", code: 400 };
+  const status: StatusJson = {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message,
+    reason: "BadRequest",
+    code: 400,
+  };
   return { response: { uid, allowed: false, status }, errors: [], verdict: "undecodable", kind };
 }
 

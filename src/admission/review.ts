@@ -35,6 +35,8 @@ export interface AdmissionRequest {
 
 /** metav1.Status as JSON, as a webhook's response carries it. */
 export interface StatusJson {
+  readonly kind: "Status";
+  readonly apiVersion: "v1";
   readonly metadata: Record<string, never>;
   readonly status: "Failure";
   readonly message: string;
