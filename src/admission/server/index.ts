@@ -1,6 +1,6 @@
 // The validating admission webhook over HTTPS (HTTP/1.1, keep-alive): POST
 // /validate answers AdmissionReviews with the core (../admit.ts); /healthz and
-// /readyz answer probes. Bad requests get 400, bodies over the limit 413, and
+// /readyz answer probes, /metrics Prometheus scrapes. Bad requests get 400, bodies over the limit 413, and
 // reviews past the in-flight limit 429; none of them stops the server.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { admit, type AdmitOptions } from "../admit.js";
 import { AdmissionReviewError, readAdmissionReview, ADMISSION_API_VERSION } from "../review.js";
 import { BodyError, readBody } from "./body.js";
+import { createWebhookMetrics, type RefusalReason } from "./metrics.js";
 import { loadTlsPair, watchTlsFiles, type TlsFiles } from "./tls-files.js";
 
 /** The API server's own limit on a request body; an object and its old object fit well inside it. */
@@ -63,6 +64,12 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
   };
 
   const { pair } = await loadTlsPair(options.tls);
+  const metrics = createWebhookMetrics();
+  const refuse = (res: ServerResponse, status: number, reason: RefusalReason, message: string): void => {
+    text(res, status, message);
+    metrics.refused(reason);
+    log("warn", "refused", { status, reason, message });
+  };
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | undefined;
@@ -84,16 +91,14 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
       if (!(e instanceof BodyError)) throw e;
       // The rest of the body is not read: this connection cannot carry another request.
       res.setHeader("connection", "close");
-      text(res, e.status, e.message);
-      log("warn", "refused", { status: e.status, reason: e.message });
+      refuse(res, e.status, e.status === 413 ? "too_large" : "unreadable_body", e.message);
       return;
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(body.toString("utf8"));
     } catch (e) {
-      text(res, 400, `the body is not JSON: ${e instanceof Error ? e.message : String(e)}`);
-      log("warn", "refused", { status: 400, reason: "malformed JSON" });
+      refuse(res, 400, "malformed_json", `the body is not JSON: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
     let request: ReturnType<typeof readAdmissionReview>;
@@ -101,8 +106,7 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
       request = readAdmissionReview(parsed);
     } catch (e) {
       if (!(e instanceof AdmissionReviewError)) throw e;
-      text(res, 400, e.message);
-      log("warn", "refused", { status: 400, reason: e.message });
+      refuse(res, 400, "not_admission_review", e.message);
       return;
     }
     const outcome = admit(request, admitOptions);
@@ -112,6 +116,8 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
       response: outcome.response,
     });
     finish(res, 200, "application/json", answer);
+    const seconds = (performance.now() - started) / 1000;
+    metrics.review(request.operation, outcome, seconds);
     log("info", "review", {
       uid: request.uid,
       group: request.kind.group,
@@ -124,7 +130,7 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
       verdict: outcome.verdict,
       allowed: outcome.response.allowed,
       code: outcome.response.status?.code,
-      ms: Math.round((performance.now() - started) * 1000) / 1000,
+      ms: Math.round(seconds * 1e6) / 1000,
     });
   };
 
@@ -140,15 +146,14 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
           // Shed without reading the body, so the connection is closed after the answer.
           res.setHeader("connection", "close");
           res.setHeader("retry-after", "1");
-          text(res, 429, `more than ${maxInFlight} reviews in flight`);
-          log("warn", "shed", { status: 429, inFlight });
+          refuse(res, 429, "overloaded", `more than ${maxInFlight} reviews in flight`);
           return;
         }
-        inFlight++;
+        metrics.setInFlight(++inFlight);
         try {
           await validateRequest(req, res);
         } finally {
-          inFlight--;
+          metrics.setInFlight(--inFlight);
           if (closing && inFlight === 0) drained?.();
         }
         return;
@@ -156,8 +161,14 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
         return text(res, 200, "ok");
       case "/readyz":
         return closing ? text(res, 503, "shutting down") : text(res, 200, "ok");
+      case "/metrics":
+        if (req.method !== "GET") {
+          res.setHeader("allow", "GET");
+          return text(res, 405, "GET /metrics");
+        }
+        return finish(res, 200, metrics.registry.contentType, await metrics.registry.metrics());
       default:
-        return text(res, 404, "not found: the webhook serves /validate, /healthz and /readyz");
+        return text(res, 404, "not found: the webhook serves /validate, /healthz, /readyz and /metrics");
     }
   };
 

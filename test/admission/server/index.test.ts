@@ -204,6 +204,33 @@ describe("createWebhookServer", () => {
     });
   });
 
+  it("exposes Prometheus metrics: reviews by kind, operation and verdict, latency, refusals", async () => {
+    await withServer({}, async (server, agent) => {
+      await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web"), "a"));
+      await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web"), "b"));
+      await send(server, agent, "POST", "/validate", reviewBody(ingressJson("Bad_Name"), "c"));
+      await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web", { spec: { rules: 1 } }), "d"));
+      await send(server, agent, "POST", "/validate", "{");
+      const scrape = await send(server, agent, "GET", "/metrics");
+      expect(scrape.status).toBe(200);
+      expect(scrape.headers["content-type"]).toMatch(/^text\/plain; version=0\.0\.4/);
+      const lines = scrape.body.split("\n");
+      const value = (series: string): number | undefined => {
+        const line = lines.find((l) => l.startsWith(`${series} `));
+        return line === undefined ? undefined : Number(line.slice(series.length + 1));
+      };
+      const reviews = 'clusterwire_admission_reviews_total{kind="Ingress",operation="CREATE",verdict=';
+      expect(value(`${reviews}"allowed"}`)).toBe(2);
+      expect(value(`${reviews}"denied"}`)).toBe(1);
+      expect(value(`${reviews}"bad_request"}`)).toBe(1);
+      expect(value('clusterwire_admission_review_duration_seconds_count{kind="Ingress",operation="CREATE"}')).toBe(4);
+      expect(value('clusterwire_admission_refused_total{reason="malformed_json"}')).toBe(1);
+      expect(value("clusterwire_admission_in_flight")).toBe(0);
+      expect(value("process_resident_memory_bytes")).toBeGreaterThan(0);
+      expect((await send(server, agent, "POST", "/metrics", "")).status).toBe(405);
+    });
+  });
+
   it("logs one JSON line per review without the object's contents", async () => {
     await withServer({}, async (server, agent, logs) => {
       const secret = "s3cr3t-label-value";
