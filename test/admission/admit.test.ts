@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { admit, reviewAdmission } from "../../src/admission/admit.js";
 import { AdmissionReviewError, type AdmissionRequest } from "../../src/admission/review.js";
-import { lookupKind, type JsonObject } from "../../src/networking/index.js";
+import { lookupKind, type JsonObject, type JsonValue } from "../../src/networking/index.js";
 import { propAdmissionAgreesWithValidate } from "../../src/testing/index.js";
 import { runs } from "../testing/quality.js";
 
@@ -223,7 +223,7 @@ describe("admit", () => {
   });
 
   it("answers deeply nested objects without overflowing the stack", () => {
-    const deep = JSON.parse(`${"[".repeat(200_000)}${"]".repeat(200_000)}`) as unknown;
+    const deep = JSON.parse(`${"[".repeat(200_000)}${"]".repeat(200_000)}`) as JsonValue;
     for (const object of [
       { ...ingress("web"), unknownField: deep },
       ingress("web", { spec: { rules: deep } }),
