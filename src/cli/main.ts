@@ -10,6 +10,7 @@ import { reachCommand } from "./commands/reach.js";
 import { routeCommand } from "./commands/route.js";
 import { storageCommand } from "./commands/storage.js";
 import { validateCommand } from "./commands/validate.js";
+import { webhookCommand } from "./commands/webhook.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from "./shared/io.js";
 import { version } from "./shared/package.js";
 
@@ -24,6 +25,7 @@ export const COMMANDS: readonly Command[] = [
   reachCommand,
   demoCommand,
   storageCommand,
+  webhookCommand,
 ];
 
 function globalHelp(): string {
@@ -33,7 +35,8 @@ function globalHelp(): string {
 Kubernetes networking.k8s.io/v1 objects as the API server sees them:
 protobuf (k8s\\0 envelope and watch streams), JSON and YAML, byte for byte;
 which backend an Ingress controller picks (route) and which pods may talk
-under NetworkPolicies (reach). And the storage-cluster REST API: its
+under NetworkPolicies (reach); a validating admission webhook that refuses
+what the API server would (webhook). And the storage-cluster REST API: its
 reference server (clusterwire storage).
 
 Commands:

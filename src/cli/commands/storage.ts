@@ -11,6 +11,7 @@ import {
 import { commandGroup, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
 import { loadInventory } from "../shared/storage-inventory.js";
+import { aborted, stopSignal } from "../shared/stop-signal.js";
 
 const SERVE = "storage serve";
 
@@ -182,7 +183,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
  * SIGINT or SIGTERM) stops it. Returns the exit code.
  */
 export async function serve(io: CliIO, settings: ServeSettings): Promise<number> {
-  const stop = io.signal === undefined ? processSignals() : { signal: io.signal, dispose: () => {} };
+  const stop = stopSignal(io);
   try {
     let server: ReferenceServer;
     try {
@@ -219,26 +220,6 @@ export async function serve(io: CliIO, settings: ServeSettings): Promise<number>
   } finally {
     stop.dispose();
   }
-}
-
-function aborted(signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(signal.reason);
-    else signal.addEventListener("abort", () => resolve(signal.reason), { once: true });
-  });
-}
-
-/** An AbortSignal for SIGINT and SIGTERM; a second signal after dispose() gets Node's default handling. */
-function processSignals(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const handlers = (["SIGINT", "SIGTERM"] as const).map((name) => [name, () => controller.abort(name)] as const);
-  for (const [name, handler] of handlers) process.once(name, handler);
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      for (const [name, handler] of handlers) process.off(name, handler);
-    },
-  };
 }
 
 /** Why the server did not start: the address (exit 1), or the key and certificate (exit 2). */

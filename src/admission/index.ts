@@ -1,0 +1,13 @@
+// Public API of clusterwire's validating admission webhook core (no I/O).
+export { admit, reviewAdmission, type AdmissionOutcome, type AdmitOptions } from "./admit.js";
+export {
+  ADMISSION_API_VERSION,
+  AdmissionReviewError,
+  readAdmissionReview,
+  type AdmissionOperation,
+  type AdmissionRequest,
+  type AdmissionResponse,
+  type AdmissionReviewResponse,
+  type GroupVersionKind,
+  type StatusJson,
+} from "./review.js";

@@ -1,0 +1,243 @@
+// The validating admission webhook over HTTPS (HTTP/1.1, keep-alive): POST
+// /validate answers AdmissionReviews with the core (../admit.ts); /healthz and
+// /readyz answer probes, /metrics Prometheus scrapes. Bad requests get 400, bodies over the limit 413, and
+// reviews past the in-flight limit 429; none of them stops the server.
+
+import type { IncomingMessage, ServerResponse } from "node:http";
+import * as https from "node:https";
+import type { AddressInfo } from "node:net";
+import { admit, type AdmitOptions } from "../admit.js";
+import { AdmissionReviewError, readAdmissionReview, ADMISSION_API_VERSION } from "../review.js";
+import { BodyError, readBody } from "./body.js";
+import { createWebhookMetrics, type RefusalReason } from "./metrics.js";
+import { loadTlsPair, watchTlsFiles, type TlsFiles } from "./tls-files.js";
+
+/** The API server's own limit on a request body; an object and its old object fit well inside it. */
+export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
+export const DEFAULT_MAX_IN_FLIGHT = 256;
+export const DEFAULT_PORT = 8443;
+const DEFAULT_TLS_POLL_MS = 1_000;
+const DEFAULT_DRAIN_MS = 25_000;
+
+export interface WebhookServerOptions {
+  /** PEM files of the serving certificate (chain) and its key, read again when they change. */
+  readonly tls: TlsFiles;
+  /** Default 8443; 0 picks a free port. */
+  readonly port?: number;
+  /** Default: every interface, as a webhook in a pod must listen on the pod's address. */
+  readonly host?: string;
+  /** Default 3 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Reviews being read or answered at once before more are shed with 429; default 256. */
+  readonly maxInFlight?: number;
+  /** How often the certificate files are checked for changes, in ms; default 1000. */
+  readonly tlsPollMs?: number;
+  /** How long close() waits for in-flight reviews before cutting connections, in ms; default 25 s. */
+  readonly drainMs?: number;
+  readonly admit?: AdmitOptions;
+  /** Receives one JSON object per line (no newline), never with object contents. Default: no logs. */
+  readonly log?: (line: string) => void;
+}
+
+export interface WebhookServer {
+  readonly url: string;
+  readonly port: number;
+  /**
+   * Graceful shutdown: /readyz turns 503, no new connections are taken,
+   * reviews in flight are answered (each with `Connection: close`), then the
+   * server closes. Connections still busy after `drainMs` are cut.
+   */
+  close(): Promise<void>;
+}
+
+type Fields = Record<string, string | number | boolean | undefined>;
+
+/** Starts the webhook; resolves once it listens. Rejects when the certificate cannot be loaded or the port is taken. */
+export async function createWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
+  const admitOptions = options.admit ?? {};
+  const sink = options.log;
+  const log = (level: "info" | "warn" | "error", msg: string, fields: Fields = {}): void => {
+    sink?.(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }));
+  };
+
+  const { pair } = await loadTlsPair(options.tls);
+  const metrics = createWebhookMetrics();
+  const refuse = (res: ServerResponse, status: number, reason: RefusalReason, message: string): void => {
+    text(res, status, message);
+    metrics.refused(reason);
+    log("warn", "refused", { status, reason, message });
+  };
+  let inFlight = 0;
+  let closing = false;
+  let drained: (() => void) | undefined;
+
+  const finish = (res: ServerResponse, status: number, type: string, body: string): void => {
+    if (closing) res.setHeader("connection", "close");
+    res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) });
+    res.end(body);
+  };
+  const text = (res: ServerResponse, status: number, body: string): void =>
+    finish(res, status, "text/plain; charset=utf-8", `${body}\n`);
+
+  const validateRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    let body: Buffer;
+    try {
+      body = await readBody(req, maxBody);
+    } catch (e) {
+      if (!(e instanceof BodyError)) throw e;
+      // The rest of the body is not read: this connection cannot carry another request.
+      res.setHeader("connection", "close");
+      refuse(res, e.status, e.status === 413 ? "too_large" : "unreadable_body", e.message);
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString("utf8"));
+    } catch (e) {
+      refuse(res, 400, "malformed_json", `the body is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    let request: ReturnType<typeof readAdmissionReview>;
+    try {
+      request = readAdmissionReview(parsed);
+    } catch (e) {
+      if (!(e instanceof AdmissionReviewError)) throw e;
+      refuse(res, 400, "not_admission_review", e.message);
+      return;
+    }
+    const outcome = admit(request, admitOptions);
+    const answer = JSON.stringify({
+      apiVersion: ADMISSION_API_VERSION,
+      kind: "AdmissionReview",
+      response: outcome.response,
+    });
+    finish(res, 200, "application/json", answer);
+    const seconds = (performance.now() - started) / 1000;
+    metrics.review(request.operation, outcome, seconds);
+    log("info", "review", {
+      uid: request.uid,
+      group: request.kind.group,
+      kind: request.kind.kind,
+      operation: request.operation,
+      subResource: request.subResource || undefined,
+      namespace: request.namespace || undefined,
+      name: request.name || undefined,
+      dryRun: request.dryRun || undefined,
+      verdict: outcome.verdict,
+      allowed: outcome.response.allowed,
+      code: outcome.response.status?.code,
+      ms: Math.round(seconds * 1e6) / 1000,
+    });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? "").split("?", 1)[0];
+    switch (path) {
+      case "/validate":
+        if (req.method !== "POST") {
+          res.setHeader("allow", "POST");
+          return text(res, 405, "POST an AdmissionReview to /validate");
+        }
+        if (inFlight >= maxInFlight) {
+          // Shed without reading the body, so the connection is closed after the answer.
+          res.setHeader("connection", "close");
+          res.setHeader("retry-after", "1");
+          refuse(res, 429, "overloaded", `more than ${maxInFlight} reviews in flight`);
+          return;
+        }
+        metrics.setInFlight(++inFlight);
+        try {
+          await validateRequest(req, res);
+        } finally {
+          metrics.setInFlight(--inFlight);
+          if (closing && inFlight === 0) drained?.();
+        }
+        return;
+      case "/healthz":
+        return text(res, 200, "ok");
+      case "/readyz":
+        return closing ? text(res, 503, "shutting down") : text(res, 200, "ok");
+      case "/metrics":
+        if (req.method !== "GET") {
+          res.setHeader("allow", "GET");
+          return text(res, 405, "GET /metrics");
+        }
+        return finish(res, 200, metrics.registry.contentType, await metrics.registry.metrics());
+      default:
+        return text(res, 404, "not found: the webhook serves /validate, /healthz, /readyz and /metrics");
+    }
+  };
+
+  const server = https.createServer(
+    { cert: pair.cert, key: pair.key, keepAlive: true, requestTimeout: 30_000, headersTimeout: 10_000 },
+    (req, res) => {
+      handle(req, res).catch((e: unknown) => {
+        // A bug, not bad input: answer 500 when still possible, and keep serving.
+        log("error", "internal error", { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+        if (!res.headersSent) text(res, 500, "internal error");
+        else res.destroy();
+      });
+    },
+  );
+  server.on("tlsClientError", (e: Error) => log("warn", "TLS handshake failed", { error: e.message }));
+
+  const stopWatching = watchTlsFiles(
+    options.tls,
+    options.tlsPollMs ?? DEFAULT_TLS_POLL_MS,
+    ({ pair: next }) => {
+      server.setSecureContext({ cert: next.cert, key: next.key });
+      log("info", "reloaded the serving certificate", { certFile: options.tls.certFile });
+    },
+    (e) =>
+      log("warn", "kept the serving certificate: the new files do not load yet", {
+        error: e instanceof Error ? e.message : String(e),
+      }),
+  );
+
+  const host = options.host;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? DEFAULT_PORT, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (e) {
+    stopWatching();
+    throw e;
+  }
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  log("info", "serving", { url: `https://${urlHost}:${address.port}` });
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: `https://${urlHost}:${address.port}`,
+    port: address.port,
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        stopWatching();
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Idle keep-alive connections would hold close() open; busy ones finish their review first.
+        server.closeIdleConnections();
+        if (inFlight > 0) {
+          await new Promise<void>((resolve) => {
+            drained = resolve;
+            const cut = setTimeout(resolve, drainMs);
+            cut.unref();
+          });
+        }
+        server.closeAllConnections();
+        await stopped;
+        log("info", "stopped");
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// The webhook's Prometheus metrics, on a registry of its own (never prom-client's global one).
+
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { AdmissionOutcome } from "../admit.js";
+
+/** Why a request got no review: the reasons a `refused` count is kept under. */
+export type RefusalReason = "too_large" | "unreadable_body" | "malformed_json" | "not_admission_review" | "overloaded";
+
+// Review latency buckets, in seconds: the goal is a p99 of 5 ms, so the low end is fine-grained.
+const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+
+export interface WebhookMetrics {
+  readonly registry: Registry;
+  /** Counts one answered review and its latency (from the first byte of its body being awaited). */
+  review(operation: string, outcome: AdmissionOutcome, seconds: number): void;
+  refused(reason: RefusalReason): void;
+  setInFlight(n: number): void;
+}
+
+export function createWebhookMetrics(): WebhookMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const reviews = new Counter({
+    name: "clusterwire_admission_reviews_total",
+    help: "AdmissionReviews answered, by kind, operation and verdict (allowed, denied, bad_request, ignored).",
+    labelNames: ["kind", "operation", "verdict"] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: "clusterwire_admission_review_duration_seconds",
+    help: "Time from reading an AdmissionReview's body to writing its answer, by kind and operation.",
+    labelNames: ["kind", "operation"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const refused = new Counter({
+    name: "clusterwire_admission_refused_total",
+    help: "Requests to /validate answered without a review (HTTP 400, 413 or 429), by reason.",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  const inFlight = new Gauge({
+    name: "clusterwire_admission_in_flight",
+    help: "AdmissionReviews being read or answered.",
+    registers: [registry],
+  });
+  return {
+    registry,
+    review(operation, outcome, seconds) {
+      // Only kinds the webhook checks get their own label: a caller cannot grow the label set without bound.
+      const kind = outcome.verdict === "ignored" ? "other" : outcome.kind;
+      const verdict =
+        outcome.verdict === "undecodable"
+          ? "bad_request"
+          : outcome.verdict === "ignored"
+            ? "ignored"
+            : outcome.response.allowed
+              ? "allowed"
+              : "denied";
+      reviews.inc({ kind, operation, verdict });
+      latency.observe({ kind, operation }, seconds);
+    },
+    refused(reason) {
+      refused.inc({ reason });
+    },
+    setInFlight(n) {
+      inFlight.set(n);
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import { resolve } from "node:path";
+import {
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_PORT,
+  createWebhookServer,
+  type WebhookServer,
+  type WebhookServerOptions,
+} from "../../admission/server/index.js";
+import { commandGroup, parseCommandLine, type Command } from "../shared/command.js";
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
+import { aborted, stopSignal } from "../shared/stop-signal.js";
+
+const SERVE = "webhook serve";
+
+const SERVE_HELP = `Usage: clusterwire webhook serve --tls-cert FILE --tls-key FILE [options]
+
+Runs clusterwire as a Kubernetes ValidatingAdmissionWebhook over HTTPS
+(HTTP/1.1 with keep-alive). POST /validate takes an AdmissionReview
+admission.k8s.io/v1 and checks CREATE and UPDATE (and the status
+subresource) of every networking.k8s.io/v1 kind as the API server would,
+denying with the API server's own 422 Status; other kinds are allowed
+untouched. /healthz and /readyz answer probes. It logs one JSON line per
+review to stderr, never with the object's contents, and on SIGINT or
+SIGTERM stops taking connections and answers the reviews in flight first.
+
+Options:
+  --tls-cert FILE       the serving certificate (PEM, with its chain)
+  --tls-key FILE        its private key (PEM); both files are read again
+                        when they change, as cert-manager rotates them
+  --port N              port to listen on (default ${DEFAULT_PORT}; 0: a free port)
+  --host H              address to listen on (default: every interface)
+  --max-in-flight N     reviews served at once before more are refused with
+                        429 (default ${DEFAULT_MAX_IN_FLIGHT})
+  -h, --help            show this help
+
+Exit status: 0 stopped by SIGINT or SIGTERM, 1 the server could not start
+(e.g. the port is in use), 2 usage error, or unreadable or unusable
+certificate files.
+
+Example:
+  clusterwire webhook serve --tls-cert /tls/tls.crt --tls-key /tls/tls.key`;
+
+export const serveCommand: Command = {
+  name: "serve",
+  summary: "serve the validating admission webhook over HTTPS until stopped",
+  help: SERVE_HELP,
+  async run(args, io) {
+    const parsed = parseCommandLine(
+      SERVE,
+      SERVE_HELP,
+      {
+        "tls-cert": { type: "string" },
+        "tls-key": { type: "string" },
+        port: { type: "string" },
+        host: { type: "string" },
+        "max-in-flight": { type: "string" },
+      },
+      args,
+      io,
+    );
+    if (parsed === undefined) return EXIT_OK;
+    const { values, positionals } = parsed;
+    if (positionals.length > 0) {
+      throw usageError(
+        `unexpected argument ${JSON.stringify(positionals[0])}; webhook serve takes only options`,
+        SERVE,
+      );
+    }
+    const cert = values["tls-cert"];
+    const key = values["tls-key"];
+    if (cert === undefined || key === undefined || cert === "" || key === "") {
+      throw usageError("--tls-cert and --tls-key are required: a webhook is only called over HTTPS", SERVE);
+    }
+    if (values.host === "") throw usageError("--host must not be empty", SERVE);
+    const port = wholeNumber(values.port, "--port", 0, 65535);
+    const maxInFlight = wholeNumber(values["max-in-flight"], "--max-in-flight", 1, 1_000_000);
+    const cwd = io.cwd ?? process.cwd();
+    const options: WebhookServerOptions = {
+      tls: { certFile: resolve(cwd, cert), keyFile: resolve(cwd, key) },
+      ...(port === undefined ? {} : { port }),
+      ...(values.host === undefined ? {} : { host: values.host }),
+      ...(maxInFlight === undefined ? {} : { maxInFlight }),
+      log: (line) => io.stderr.write(`${line}\n`),
+    };
+    return serve(io, options);
+  },
+};
+
+export const webhookCommand: Command = commandGroup(
+  "webhook",
+  "clusterwire as a validating admission webhook (webhook serve)",
+  `A Kubernetes ValidatingAdmissionWebhook that refuses networking.k8s.io/v1
+objects the API server would refuse, with the API server's own Status.`,
+  [serveCommand],
+);
+
+function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,10}$/.test(value) || Number(value) < min || Number(value) > max)
+    throw usageError(`${flag} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`, SERVE);
+  return Number(value);
+}
+
+/** Serves until the stop signal; returns the exit code. */
+async function serve(io: CliIO, options: WebhookServerOptions): Promise<number> {
+  const stop = stopSignal(io);
+  try {
+    let server: WebhookServer;
+    try {
+      server = await createWebhookServer(options);
+    } catch (e) {
+      throw startFailure(e, options);
+    }
+    io.stdout.write(
+      `Admission webhook listening on ${server.url} (POST /validate). Stop it with Ctrl-C (SIGINT) or SIGTERM.\n`,
+    );
+    const reason = await aborted(stop.signal);
+    io.stderr.write(
+      `clusterwire webhook serve: ${typeof reason === "string" && reason.startsWith("SIG") ? `${reason} received, ` : ""}draining and stopping\n`,
+    );
+    await server.close();
+    return EXIT_OK;
+  } finally {
+    stop.dispose();
+  }
+}
+
+/** Why the server did not start: the address (exit 1), or the certificate files (exit 2). */
+function startFailure(e: unknown, options: WebhookServerOptions): CliError {
+  const err = e as { code?: unknown; message?: unknown; path?: unknown } | null;
+  const code = typeof err?.code === "string" ? err.code : undefined;
+  const where = `${options.host ?? "*"}:${options.port ?? DEFAULT_PORT}`;
+  // A file system error names its path: the certificate files could not be read.
+  if (typeof err?.path === "string") return new CliError(`${err.path}: cannot read: ${errnoMessage(e)}`, EXIT_USAGE);
+  switch (code) {
+    case "EADDRINUSE":
+      return new CliError(`cannot listen on ${where}: the port is in use`, EXIT_FAILURE);
+    case "EACCES":
+      return new CliError(
+        `cannot listen on ${where}: permission denied (ports below 1024 need privileges)`,
+        EXIT_FAILURE,
+      );
+    case "EADDRNOTAVAIL":
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return new CliError(`cannot listen on ${where}: no such local address`, EXIT_USAGE);
+  }
+  if (code?.startsWith("ERR_OSSL") === true || /key|cert|PEM/i.test(String(err?.message))) {
+    return new CliError(`--tls-cert/--tls-key: cannot use them: ${String(err?.message)}`, EXIT_USAGE);
+  }
+  return new CliError(`cannot start the webhook: ${e instanceof Error ? e.message : String(e)}`, EXIT_FAILURE);
+}

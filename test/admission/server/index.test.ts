@@ -1,0 +1,347 @@
+import { X509Certificate } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import * as https from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as tls from "node:tls";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createWebhookServer,
+  type WebhookServer,
+  type WebhookServerOptions,
+} from "../../../src/admission/server/index.js";
+import { lookupKind, type JsonObject } from "../../../src/networking/index.js";
+import { propAdmissionAgreesWithValidate } from "../../../src/testing/index.js";
+import { makeCert } from "../../support/storage/cert.js";
+import { runs } from "../../testing/quality.js";
+
+interface Pem {
+  readonly key: string;
+  readonly cert: string;
+}
+
+function pem(): Pem {
+  const made = makeCert();
+  if (made === undefined) throw new Error("openssl is needed to make a test certificate");
+  made.dispose();
+  return { key: made.key, cert: made.cert };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "clusterwire-webhook-"));
+let first: Pem;
+let files: { certFile: string; keyFile: string };
+
+beforeAll(() => {
+  first = pem();
+  files = { certFile: join(dir, "tls.crt"), keyFile: join(dir, "tls.key") };
+  writeFileSync(files.certFile, first.cert);
+  writeFileSync(files.keyFile, first.key);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Reply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+  readonly reused: boolean;
+}
+
+function send(
+  server: WebhookServer,
+  agent: https.Agent,
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(`${server.url}${path}`, { method, agent, ca: first.cert, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString("utf8"),
+          reused: req.reusedSocket,
+        }),
+      );
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function reviewBody(json: JsonObject, uid: string): string {
+  const kind = json["kind"] as string;
+  const own = (json["metadata"] as { namespace?: string } | undefined)?.namespace ?? "";
+  const namespace = lookupKind("networking.k8s.io/v1", kind)?.namespaced ? own || "default" : "";
+  return JSON.stringify({
+    apiVersion: "admission.k8s.io/v1",
+    kind: "AdmissionReview",
+    request: {
+      uid,
+      kind: { group: "networking.k8s.io", version: "v1", kind },
+      operation: "CREATE",
+      namespace,
+      object: json,
+    },
+  });
+}
+
+async function withServer(
+  options: Partial<WebhookServerOptions>,
+  run: (server: WebhookServer, agent: https.Agent, logs: string[]) => Promise<void>,
+): Promise<void> {
+  const logs: string[] = [];
+  const server = await createWebhookServer({
+    tls: files,
+    port: 0,
+    host: "127.0.0.1",
+    log: (l) => logs.push(l),
+    ...options,
+  });
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 4 });
+  try {
+    await run(server, agent, logs);
+  } finally {
+    agent.destroy();
+    await server.close();
+  }
+}
+
+describe("createWebhookServer", () => {
+  it("answers reviews over TLS with keep-alive as the core does (propAdmissionAgreesWithValidate)", async () => {
+    await withServer({}, async (server, agent) => {
+      let n = 0;
+      let reused = 0;
+      await fc.assert(
+        propAdmissionAgreesWithValidate(async (_, json) => {
+          const uid = `uid-${n++}`;
+          const reply = await send(server, agent, "POST", "/validate", reviewBody(json, uid), {
+            "content-type": "application/json",
+          });
+          expect(reply.status).toBe(200);
+          if (reply.reused) reused++;
+          const review = JSON.parse(reply.body) as {
+            apiVersion: string;
+            kind: string;
+            response: {
+              uid: string;
+              allowed: boolean;
+              status?: { details?: { causes: { reason: string; field: string }[] } };
+            };
+          };
+          expect(review.apiVersion).toBe("admission.k8s.io/v1");
+          expect(review.kind).toBe("AdmissionReview");
+          expect(review.response.uid).toBe(uid);
+          const causes = review.response.status?.details?.causes ?? [];
+          return { allowed: review.response.allowed, errors: causes.map((c) => ({ type: c.reason, field: c.field })) };
+        }),
+        { numRuns: runs(100) },
+      );
+      // Sequential requests on a keep-alive agent ride one connection.
+      expect(reused).toBeGreaterThan(n / 2);
+    });
+  });
+
+  it("serves /healthz and /readyz, and refuses other paths and methods", async () => {
+    await withServer({}, async (server, agent) => {
+      expect((await send(server, agent, "GET", "/healthz")).status).toBe(200);
+      expect((await send(server, agent, "GET", "/readyz")).status).toBe(200);
+      expect((await send(server, agent, "GET", "/nothing")).status).toBe(404);
+      const get = await send(server, agent, "GET", "/validate");
+      expect(get.status).toBe(405);
+      expect(get.headers["allow"]).toBe("POST");
+    });
+  });
+
+  it("answers 400 to malformed JSON and to a body that is not an AdmissionReview, and keeps serving", async () => {
+    await withServer({}, async (server, agent, logs) => {
+      expect((await send(server, agent, "POST", "/validate", "{not json")).status).toBe(400);
+      const notReview = await send(server, agent, "POST", "/validate", JSON.stringify({ kind: "Ingress" }));
+      expect(notReview.status).toBe(400);
+      expect(notReview.body).toMatch(/^not an AdmissionReview: apiVersion/);
+      const hostile =
+        '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","__proto__":{"request":1},"request":7}';
+      expect((await send(server, agent, "POST", "/validate", hostile)).status).toBe(400);
+      const ok = await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web"), "u"));
+      expect(ok.status).toBe(200);
+      expect(logs.filter((l) => (JSON.parse(l) as { msg: string }).msg === "refused")).toHaveLength(3);
+    });
+  });
+
+  it("refuses a body over the limit with 413 before reading it, declared or chunked", async () => {
+    await withServer({ maxBodyBytes: 1024 }, async (server, agent) => {
+      // Declares 1 MiB but sends only the headers: the answer cannot wait for the body.
+      const declared = await rawExchange(
+        server,
+        "POST /validate HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n",
+      );
+      expect(declared).toMatch(/^HTTP\/1\.1 413 /);
+      const chunked = await send(server, agent, "POST", "/validate", Buffer.alloc(4096, 0x20), {
+        "transfer-encoding": "chunked",
+      });
+      expect(chunked.status).toBe(413);
+      expect(chunked.headers["connection"]).toBe("close");
+      expect((await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web"), "u"))).status).toBe(200);
+    });
+  });
+
+  it("sheds reviews past the in-flight limit with 429, and answers the rest", async () => {
+    await withServer({ maxInFlight: 1 }, async (server, agent) => {
+      const body = reviewBody(ingressJson("web"), "slow");
+      // The first review holds its slot while its body is still arriving.
+      const slow = rawSocket(server);
+      await slow.ready;
+      slow.socket.write(`POST /validate HTTP/1.1\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+      slow.socket.write(body.slice(0, 10));
+      await waitFor(async () => (await send(server, agent, "POST", "/validate", body)).status === 429);
+      slow.socket.write(body.slice(10));
+      expect(await slow.reply).toMatch(/^HTTP\/1\.1 200 /);
+      expect((await send(server, agent, "POST", "/validate", body)).status).toBe(200);
+    });
+  });
+
+  it("exposes Prometheus metrics: reviews by kind, operation and verdict, latency, refusals", async () => {
+    await withServer({}, async (server, agent) => {
+      await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web"), "a"));
+      await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web"), "b"));
+      await send(server, agent, "POST", "/validate", reviewBody(ingressJson("Bad_Name"), "c"));
+      await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web", { spec: { rules: 1 } }), "d"));
+      await send(server, agent, "POST", "/validate", "{");
+      const scrape = await send(server, agent, "GET", "/metrics");
+      expect(scrape.status).toBe(200);
+      expect(scrape.headers["content-type"]).toMatch(/^text\/plain; version=0\.0\.4/);
+      const lines = scrape.body.split("\n");
+      const value = (series: string): number | undefined => {
+        const line = lines.find((l) => l.startsWith(`${series} `));
+        return line === undefined ? undefined : Number(line.slice(series.length + 1));
+      };
+      const reviews = 'clusterwire_admission_reviews_total{kind="Ingress",operation="CREATE",verdict=';
+      expect(value(`${reviews}"allowed"}`)).toBe(2);
+      expect(value(`${reviews}"denied"}`)).toBe(1);
+      expect(value(`${reviews}"bad_request"}`)).toBe(1);
+      expect(value('clusterwire_admission_review_duration_seconds_count{kind="Ingress",operation="CREATE"}')).toBe(4);
+      expect(value('clusterwire_admission_refused_total{reason="malformed_json"}')).toBe(1);
+      expect(value("clusterwire_admission_in_flight")).toBe(0);
+      expect(value("process_resident_memory_bytes")).toBeGreaterThan(0);
+      expect((await send(server, agent, "POST", "/metrics", "")).status).toBe(405);
+    });
+  });
+
+  it("logs one JSON line per review without the object's contents", async () => {
+    await withServer({}, async (server, agent, logs) => {
+      const secret = "s3cr3t-label-value";
+      const json = ingressJson("web", { metadata: { name: "web", labels: { token: secret } } });
+      expect((await send(server, agent, "POST", "/validate", reviewBody(json, "uid-7"))).status).toBe(200);
+      const review = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["msg"] === "review");
+      expect(review).toMatchObject({
+        level: "info",
+        uid: "uid-7",
+        kind: "Ingress",
+        operation: "CREATE",
+        allowed: true,
+      });
+      expect(logs.join("\n")).not.toContain(secret);
+    });
+  });
+
+  it("reloads the certificate when its files change", async () => {
+    const second = pem();
+    await withServer({ tlsPollMs: 20 }, async (server) => {
+      const served = (): Promise<string> =>
+        new Promise((resolve, reject) => {
+          const s = tls.connect({ host: "127.0.0.1", port: server.port, rejectUnauthorized: false }, () => {
+            resolve(new X509Certificate(s.getPeerCertificate(true).raw).fingerprint256);
+            s.end();
+          });
+          s.on("error", reject);
+        });
+      expect(await served()).toBe(new X509Certificate(first.cert).fingerprint256);
+      // Half way through a rotation (new certificate, old key) the old pair stays in use.
+      writeFileSync(files.certFile, second.cert);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await served()).toBe(new X509Certificate(first.cert).fingerprint256);
+      writeFileSync(files.keyFile, second.key);
+      await waitFor(async () => (await served()) === new X509Certificate(second.cert).fingerprint256);
+    });
+    writeFileSync(files.certFile, first.cert);
+    writeFileSync(files.keyFile, first.key);
+  });
+
+  it("drains reviews in flight on close, and takes no new connections meanwhile", async () => {
+    const logs: string[] = [];
+    const server = await createWebhookServer({ tls: files, port: 0, host: "127.0.0.1", log: (l) => logs.push(l) });
+    const body = reviewBody(ingressJson("web"), "draining");
+    const slow = rawSocket(server);
+    await slow.ready;
+    slow.socket.write(`POST /validate HTTP/1.1\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+    slow.socket.write(body.slice(0, 10));
+    await new Promise((r) => setTimeout(r, 50));
+    let closed = false;
+    const closing = server.close().then(() => {
+      closed = true;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(closed).toBe(false);
+    // New connections are no longer taken.
+    await expect(send(server, new https.Agent(), "GET", "/readyz")).rejects.toThrow();
+    slow.socket.write(body.slice(10));
+    const reply = await slow.reply;
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+    expect(reply.toLowerCase()).toContain("connection: close");
+    await closing;
+    expect(logs.at(-1)).toContain('"stopped"');
+  });
+});
+
+function ingressJson(name: string, extra: JsonObject = {}): JsonObject {
+  return {
+    apiVersion: "networking.k8s.io/v1",
+    kind: "Ingress",
+    metadata: { name },
+    spec: { defaultBackend: { service: { name: "web", port: { number: 80 } } } },
+    ...extra,
+  };
+}
+
+/** A TLS socket to the server, and the first response it reads (whatever it is). */
+function rawSocket(server: WebhookServer): { socket: tls.TLSSocket; ready: Promise<void>; reply: Promise<string> } {
+  const socket = tls.connect({ host: "127.0.0.1", port: server.port, rejectUnauthorized: false });
+  const ready = new Promise<void>((resolve, reject) => {
+    socket.once("secureConnect", () => resolve());
+    socket.once("error", reject);
+  });
+  const reply = new Promise<string>((resolve) => {
+    let text = "";
+    socket.on("data", (c: Buffer) => {
+      text += c.toString("utf8");
+      const end = text.indexOf("\r\n\r\n");
+      const length = /content-length: (\d+)/i.exec(text);
+      if (end >= 0 && length !== null && text.length >= end + 4 + Number(length[1])) {
+        resolve(text);
+        socket.destroy();
+      }
+    });
+    socket.on("close", () => resolve(text));
+  });
+  return { socket, ready, reply };
+}
+
+async function rawExchange(server: WebhookServer, head: string): Promise<string> {
+  const raw = rawSocket(server);
+  await raw.ready;
+  raw.socket.write(head);
+  return raw.reply;
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import * as https from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run, type CliIO } from "../../../src/cli/main.js";
+import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
+import { makeCert } from "../../support/storage/cert.js";
+
+// `clusterwire webhook serve` runs in-process: it stops when io.signal aborts,
+// and the test reads the URL from what it printed.
+
+const tmp = mkdtempSync(join(tmpdir(), "clusterwire-webhook-cli-"));
+let ca = "";
+beforeAll(() => {
+  const made = makeCert();
+  if (made === undefined) throw new Error("openssl is needed to make a test certificate");
+  writeFileSync(join(tmp, "tls.crt"), made.cert);
+  writeFileSync(join(tmp, "tls.key"), made.key);
+  ca = made.cert;
+  made.dispose();
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function serve(args: string[]): Promise<{ url: string; stderr: () => string; stop(): Promise<number> }> {
+  const controller = new AbortController();
+  let out = "";
+  let err = "";
+  let announce: (url: string) => void = () => {};
+  const listening = new Promise<string>((resolve) => (announce = resolve));
+  const io: CliIO = {
+    stdout: {
+      write: (c) => {
+        out += String(c);
+        const m = /listening on (\S+)/.exec(out);
+        if (m !== null) announce(m[1] as string);
+      },
+    },
+    stderr: { write: (c) => (err += String(c)) },
+    cwd: tmp,
+    signal: controller.signal,
+  };
+  const done = run(["webhook", "serve", ...args], io);
+  const url = await Promise.race([listening, done.then((code) => Promise.reject(new Error(`exited ${code}: ${err}`)))]);
+  return {
+    url,
+    stderr: () => err,
+    stop: () => {
+      controller.abort();
+      return done;
+    },
+  };
+}
+
+function post(url: string, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      `${url}/validate`,
+      { method: "POST", ca, headers: { "content-type": "application/json" } },
+      (res) => {
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("webhook serve", () => {
+  it("serves reviews over HTTPS, logs JSON lines, and stops on abort with exit 0", async () => {
+    const s = await serve(["--tls-cert", "tls.crt", "--tls-key", "tls.key", "--port", "0", "--host", "127.0.0.1"]);
+    expect(s.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const review = {
+      apiVersion: "admission.k8s.io/v1",
+      kind: "AdmissionReview",
+      request: {
+        uid: "u-1",
+        kind: { group: "networking.k8s.io", version: "v1", kind: "Ingress" },
+        operation: "CREATE",
+        namespace: "shop",
+        object: { apiVersion: "networking.k8s.io/v1", kind: "Ingress", metadata: { name: "web" }, spec: {} },
+      },
+    };
+    const reply = await post(s.url, JSON.stringify(review));
+    expect(reply.status).toBe(200);
+    const answer = JSON.parse(reply.body) as { response: { uid: string; allowed: boolean; status: { code: number } } };
+    expect(answer.response).toMatchObject({ uid: "u-1", allowed: false, status: { code: 422 } });
+    expect(await s.stop()).toBe(0);
+    const lines = s.stderr().trim().split("\n");
+    expect(lines).toContain("clusterwire webhook serve: draining and stopping");
+    const logged = lines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(logged.map((l) => l["msg"])).toEqual(["serving", "review", "stopped"]);
+  });
+
+  it.each([
+    [[], /--tls-cert and --tls-key are required/],
+    [["--tls-cert", "tls.crt"], /--tls-cert and --tls-key are required/],
+    [
+      ["--tls-cert", "tls.crt", "--tls-key", "tls.key", "--port", "70000"],
+      /--port must be a whole number from 0 to 65535/,
+    ],
+    [
+      ["--tls-cert", "tls.crt", "--tls-key", "tls.key", "--max-in-flight", "0"],
+      /--max-in-flight must be a whole number/,
+    ],
+    [["--tls-cert", "missing.crt", "--tls-key", "tls.key", "--port", "0"], /missing\.crt: cannot read/],
+    [["--tls-cert", "tls.key", "--tls-key", "tls.crt", "--port", "0"], /--tls-cert\/--tls-key: cannot use them/],
+    [["--tls-cert", "tls.crt", "--tls-key", "tls.key", "extra"], /unexpected argument "extra"/],
+  ])("refuses %j with a usage error (exit 2)", async (args, message) => {
+    const r = await cli(["webhook", "serve", ...args], { cwd: tmp });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expectNoStack(r);
+  });
+
+  it("prints its help, and the group lists serve", async () => {
+    const help = await cli(["webhook", "serve", "--help"], { cwd: REPO });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: clusterwire webhook serve --tls-cert FILE --tls-key FILE/);
+    const group = await cli(["webhook", "--help"], { cwd: REPO });
+    expect(group.stdout).toMatch(/serve\s+serve the validating admission webhook/);
+  });
+});
