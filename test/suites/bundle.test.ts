@@ -1,7 +1,7 @@
 // Tree-shaking: package.json says "sideEffects": false and no module under src/ runs anything
 // with effects when imported, so a browser bundle of one export holds only what that export
 // reaches. esbuild is the bundler users are most likely to meet (Vite builds on it).
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { buildSync, type Metafile } from "esbuild";
 import { describe, expect, it } from "vitest";
@@ -16,7 +16,7 @@ interface Bundle {
 
 /** Bundles a one-line entry importing `names` from a package entry point. */
 function bundle(
-  entry: "networking" | "storage",
+  entry: "networking" | "storage" | "admission",
   names: readonly string[],
   platform: "browser" | "node" = "browser",
 ): Bundle {
@@ -52,6 +52,33 @@ describe("package.json", () => {
       sideEffects?: unknown;
     };
     expect(pkg.sideEffects).toBe(false);
+  });
+
+  it("every export names the built form of a source entry point, with its types beside it", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      exports: Record<string, string | { types: string; default: string }>;
+    };
+    const entries = Object.entries(pkg.exports).filter(([name]) => name !== "./package.json");
+    expect(entries.map(([name]) => name)).toEqual(
+      expect.arrayContaining(["./networking", "./admission", "./admission/server", "./testing"]),
+    );
+    for (const [name, target] of entries) {
+      if (typeof target === "string") throw new Error(`${name}: expected { types, default }`);
+      expect(target.default).toBe(`./dist/src${name.slice(1)}/index.js`);
+      expect(target.types).toBe(`./dist/src${name.slice(1)}/index.d.ts`);
+      expect(existsSync(`${root}src${name.slice(1)}/index.ts`), `${name} has no src${name.slice(1)}/index.ts`).toBe(
+        true,
+      );
+    }
+  });
+});
+
+describe("clusterwire/admission in a bundle", () => {
+  it("the admission core pulls in neither the HTTPS server nor a Node built-in", () => {
+    const b = bundle("admission", ["admit", "reviewAdmission"]);
+    expect(under(b, "src/admission/").length).toBeGreaterThan(0);
+    expect(under(b, "src/admission/server/")).toEqual([]);
+    expect(b.text).not.toMatch(/from "node:/);
   });
 });
 
