@@ -35,6 +35,7 @@ export {
   type ValidateOptions,
 } from "./validation/validate.js";
 export { toStatus } from "./validation/status.js";
+export { apiWarnings, warnings, type ApiWarning, type WarningOptions } from "./validation/warnings.js";
 export { applyDefaults } from "./validation/defaults.js";
 export {
   formatFieldError,
