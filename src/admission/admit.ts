@@ -5,15 +5,18 @@
 import {
   DecodeError,
   NETWORKING_API_VERSION,
+  apiWarnings,
   fromJson,
   lookupKind,
   toJsonString,
   toStatus,
   validate,
+  type ApiWarning,
   type FeatureGates,
   type FieldError,
   type KindInfo,
   type NetworkingObject,
+  type ObjectMeta,
   type ValidateOptions,
 } from "../networking/index.js";
 import {
@@ -31,9 +34,33 @@ const NETWORKING_VERSION = "v1";
 // The kinds whose status subresource has its own update strategy.
 const STATUS_SUBRESOURCE = new Set(["Ingress", "ServiceCIDR"]);
 
+/**
+ * The API server relays at most this many characters of warnings to a client
+ * (apiserver endpoints/filters/warning.go, truncateAtTotalRunes): past it, it
+ * cuts them short and drops the rest. A response carries whole warnings up to
+ * this budget, so a large object with many warnings cannot make the answer
+ * many times its own size; the outcome keeps them all.
+ */
+export const WARNING_BUDGET = 4 * 1024;
+
+/** The guards beyond the API server's own rules. */
+export type GuardName = "strict";
+
+/** Guards beyond the API server, each named and off by default. */
+export interface AdmissionGuards {
+  /**
+   * "strict": refuse what the API server would admit with warnings
+   * (non-canonical CIDRs and IPs, the deprecated Ingress class annotation),
+   * with a 403 Forbidden Status that names the guard and carries each warning.
+   */
+  readonly strict?: boolean;
+}
+
 export interface AdmitOptions {
   /** The API server's feature gates that change validation; default as a default kube-apiserver has them. */
   readonly featureGates?: FeatureGates;
+  /** Guards beyond the API server; none is on by default. */
+  readonly guards?: AdmissionGuards;
 }
 
 /** What the webhook decided, and why: the response plus the field errors behind a 422 denial. */
@@ -41,10 +68,21 @@ export interface AdmissionOutcome {
   readonly response: AdmissionResponse;
   /** The field errors behind a 422 denial; empty otherwise. */
   readonly errors: readonly FieldError[];
-  /** "validated" (allowed or 422), "undecodable" (400) or "ignored" (a kind or operation not checked). */
-  readonly verdict: "validated" | "undecodable" | "ignored";
+  /**
+   * "validated" (allowed or 422), "undecodable" (400), "ignored" (a kind or
+   * operation not checked) or "guarded" (valid, but refused by the guard named in `guard`).
+   */
+  readonly verdict: "validated" | "undecodable" | "ignored" | "guarded";
   /** The kind the request named, for logs and metrics. */
   readonly kind: string;
+  /**
+   * Every warning the API server would send with the object (in order); the
+   * response carries those that fit in {@link WARNING_BUDGET}. Empty for a
+   * denial by validation: the API server only warns about objects it accepts.
+   */
+  readonly warnings: readonly string[];
+  /** The guard that refused the request, when the verdict is "guarded". */
+  readonly guard?: GuardName;
 }
 
 /**
@@ -69,7 +107,13 @@ export function reviewAdmission(body: unknown, options: AdmitOptions = {}): Admi
 export function admit(request: AdmissionRequest, options: AdmitOptions = {}): AdmissionOutcome {
   const uid = request.uid;
   const { group, version, kind } = request.kind;
-  const allow = (): AdmissionOutcome => ({ response: { uid, allowed: true }, errors: [], verdict: "ignored", kind });
+  const allow = (): AdmissionOutcome => ({
+    response: { uid, allowed: true },
+    errors: [],
+    verdict: "ignored",
+    kind,
+    warnings: [],
+  });
   if (group !== NETWORKING_GROUP) return allow();
   const info = lookupKind(NETWORKING_API_VERSION, kind);
   if (info === undefined || info.list) return allow();
@@ -98,8 +142,69 @@ export function admit(request: AdmissionRequest, options: AdmitOptions = {}): Ad
     if (status) validateOptions.subresource = "status";
   }
   const errors = validate(object, validateOptions);
-  if (errors.length === 0) return { response: { uid, allowed: true }, errors, verdict: "validated", kind };
-  return { response: { uid, allowed: false, status: statusJson(object, errors) }, errors, verdict: "validated", kind };
+  if (errors.length > 0) {
+    // The API server adds its warnings only after validation passed (rest.BeforeCreate / BeforeUpdate).
+    const status = statusJson(object, errors);
+    return { response: { uid, allowed: false, status }, errors, verdict: "validated", kind, warnings: [] };
+  }
+  const warned = apiWarnings(object, validateOptions);
+  if (warned.length === 0)
+    return { response: { uid, allowed: true }, errors, verdict: "validated", kind, warnings: [] };
+  const all = warned.map((w) => w.text);
+  const sent = withinBudget(warned);
+  const texts = sent.map((w) => w.text);
+  if (options.guards?.strict === true) {
+    const status = strictStatus(object, info, sent, warned.length - sent.length);
+    return {
+      response: { uid, allowed: false, status, warnings: texts },
+      errors,
+      verdict: "guarded",
+      kind,
+      warnings: all,
+      guard: "strict",
+    };
+  }
+  return { response: { uid, allowed: true, warnings: texts }, errors, verdict: "validated", kind, warnings: all };
+}
+
+/** The leading warnings whose text fits in WARNING_BUDGET characters (always at least one). */
+function withinBudget(warned: readonly ApiWarning[]): readonly ApiWarning[] {
+  let total = 0;
+  for (let i = 0; i < warned.length; i++) {
+    total += warned[i]!.text.length;
+    if (total >= WARNING_BUDGET) return warned.slice(0, i + 1);
+  }
+  return warned;
+}
+
+/**
+ * The strict guard's denial. 403 Forbidden, not the API server's 422 Invalid:
+ * the API server itself would accept the object, so nothing in it is invalid;
+ * a guard refusing it is a policy decision, the way a policy engine's denial
+ * reads ("Error from server (Forbidden)" in kubectl). The message names the
+ * guard and lists each warning, and each becomes a FieldValueForbidden cause
+ * at its field, its message the warning as the API server words it. Warnings
+ * past the budget are counted in the message, not listed.
+ */
+function strictStatus(object: NetworkingObject, info: KindInfo, sent: readonly ApiWarning[], more: number): StatusJson {
+  const name = (object as { metadata?: ObjectMeta }).metadata?.name ?? "";
+  const listed = sent.length === 1 && more === 0 ? sent[0]!.text : `[${sent.map((w) => w.text).join(", ")}]`;
+  const rest = more === 0 ? "" : ` (and ${more} more)`;
+  return {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message: `${info.kind}.${NETWORKING_GROUP} ${JSON.stringify(name)} is forbidden: guard "strict" refuses what the API server would admit with warnings: ${listed}${rest}`,
+    reason: "Forbidden",
+    details: {
+      name,
+      group: NETWORKING_GROUP,
+      kind: info.kind,
+      causes: sent.map((w) => ({ reason: "FieldValueForbidden", message: w.text, field: w.field })),
+    },
+    code: 403,
+  };
 }
 
 /**
@@ -140,7 +245,7 @@ function badRequest(uid: string, kind: string, message: string): AdmissionOutcom
     reason: "BadRequest",
     code: 400,
   };
-  return { response: { uid, allowed: false, status }, errors: [], verdict: "undecodable", kind };
+  return { response: { uid, allowed: false, status }, errors: [], verdict: "undecodable", kind, warnings: [] };
 }
 
 // The 422 Status, as the API server writes it (Go's JSON of metav1.Status).

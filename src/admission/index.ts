@@ -1,5 +1,13 @@
 // Public API of clusterwire's validating admission webhook core (no I/O).
-export { admit, reviewAdmission, type AdmissionOutcome, type AdmitOptions } from "./admit.js";
+export {
+  WARNING_BUDGET,
+  admit,
+  reviewAdmission,
+  type AdmissionGuards,
+  type AdmissionOutcome,
+  type AdmitOptions,
+  type GuardName,
+} from "./admit.js";
 export {
   ADMISSION_API_VERSION,
   AdmissionReviewError,

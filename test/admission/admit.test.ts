@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { admit, reviewAdmission } from "../../src/admission/admit.js";
+import { WARNING_BUDGET, admit, reviewAdmission } from "../../src/admission/admit.js";
 import { AdmissionReviewError, type AdmissionRequest } from "../../src/admission/review.js";
 import { lookupKind, type JsonObject, type JsonValue } from "../../src/networking/index.js";
 import { propAdmissionAgreesWithValidate } from "../../src/testing/index.js";
@@ -239,6 +239,176 @@ describe("admit", () => {
     expect(
       admit(request("Ingress", { namespace: "shop", object: ingress("web", { spec: { rules: deep } }) })).verdict,
     ).toBe("undecodable");
+  });
+
+  describe("the API server's warnings", () => {
+    const policy = (name: string, cidrs: string[]): JsonObject => ({
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: { name, resourceVersion: "1" },
+      spec: { podSelector: {}, ingress: [{ from: cidrs.map((cidr) => ({ ipBlock: { cidr } })) }] },
+    });
+    const AMBIGUOUS =
+      'spec.ingress[0].from[0].ipBlock.cidr: CIDR value "10.0.0.1/8" is ambiguous in this context (should be "10.0.0.0/8" or "10.0.0.1/32"?)';
+    const ANNOTATION =
+      "annotation \"kubernetes.io/ingress.class\" is deprecated, please use 'spec.ingressClassName' instead";
+
+    it("sends them in response.warnings with an allowed request, and keeps them on the outcome", () => {
+      const out = admit(request("NetworkPolicy", { namespace: "shop", object: policy("p", ["10.0.0.1/8"]) }));
+      expect(out.response).toEqual({ uid: UID, allowed: true, warnings: [AMBIGUOUS] });
+      expect(out).toMatchObject({ verdict: "validated", warnings: [AMBIGUOUS] });
+    });
+
+    it("omits the member when there are none, as the API server's JSON does", () => {
+      const out = admit(request("NetworkPolicy", { namespace: "shop", object: policy("p", ["10.0.0.0/8"]) }));
+      expect(Object.hasOwn(out.response, "warnings")).toBe(false);
+      expect(out.warnings).toEqual([]);
+    });
+
+    it("sends none with a 422: the API server warns only about objects it accepts", () => {
+      const out = admit(request("NetworkPolicy", { namespace: "shop", object: policy("Bad_Name", ["10.0.0.1/8"]) }));
+      expect(out.response.allowed).toBe(false);
+      expect(out.response.status?.code).toBe(422);
+      expect(Object.hasOwn(out.response, "warnings")).toBe(false);
+      expect(out.warnings).toEqual([]);
+    });
+
+    it("warns per operation as the strategies do: Ingress annotation on CREATE only, status IPs on status UPDATE", () => {
+      const annotated = ingress("web", {
+        metadata: { name: "web", annotations: { "kubernetes.io/ingress.class": "x" } },
+      });
+      expect(admit(request("Ingress", { namespace: "shop", object: annotated })).response.warnings).toEqual([
+        ANNOTATION,
+      ]);
+      const stored = {
+        ...annotated,
+        metadata: { ...(annotated["metadata"] as JsonObject), namespace: "shop", resourceVersion: "2" },
+      };
+      const update = admit(
+        request("Ingress", { operation: "UPDATE", namespace: "shop", object: stored, oldObject: stored }),
+      );
+      expect(update.response).toEqual({ uid: UID, allowed: true });
+      const withIP = { ...stored, status: { loadBalancer: { ingress: [{ ip: "010.0.0.1" }] } } };
+      const status = admit(
+        request("Ingress", {
+          operation: "UPDATE",
+          subResource: "status",
+          namespace: "shop",
+          object: withIP,
+          oldObject: stored,
+        }),
+      );
+      expect(status.response.warnings).toEqual([
+        'status.loadBalancer.ingress[0]: non-standard IP address "010.0.0.1" will be considered invalid in a future Kubernetes release: use "10.0.0.1"',
+      ]);
+    });
+
+    it("gives the same answer under dryRun", () => {
+      const object = policy("p", ["10.0.0.1/8"]);
+      const wet = admit(request("NetworkPolicy", { namespace: "shop", object }));
+      const dry = admit(request("NetworkPolicy", { namespace: "shop", object, dryRun: true }));
+      expect(dry.response).toEqual(wet.response);
+    });
+
+    it("sends whole warnings up to the budget the API server relays, and keeps all on the outcome", () => {
+      const cidrs = Array.from({ length: 200 }, (_, i) => `10.0.${i}.1/16`);
+      const out = admit(request("NetworkPolicy", { namespace: "shop", object: policy("p", cidrs) }));
+      expect(out.warnings).toHaveLength(200);
+      const sent = out.response.warnings ?? [];
+      expect(sent).toEqual(out.warnings.slice(0, sent.length));
+      const length = (ws: readonly string[]) => ws.reduce((n, w) => n + w.length, 0);
+      expect(length(sent)).toBeGreaterThanOrEqual(WARNING_BUDGET);
+      expect(length(sent.slice(0, -1))).toBeLessThan(WARNING_BUDGET);
+    });
+  });
+
+  describe('guard "strict"', () => {
+    const strict = { guards: { strict: true } };
+    const policy: JsonObject = {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: { name: "p" },
+      spec: { podSelector: {}, ingress: [{ from: [{ ipBlock: { cidr: "10.0.0.1/8", except: ["10.1.0.0/16"] } }] }] },
+    };
+    const AMBIGUOUS =
+      'spec.ingress[0].from[0].ipBlock.cidr: CIDR value "10.0.0.1/8" is ambiguous in this context (should be "10.0.0.0/8" or "10.0.0.1/32"?)';
+
+    it("refuses what the API server would admit with warnings: 403 Forbidden, naming the guard, each warning a cause", () => {
+      const out = admit(request("NetworkPolicy", { namespace: "shop", object: policy }), strict);
+      expect(out).toMatchObject({ verdict: "guarded", guard: "strict", errors: [], warnings: [AMBIGUOUS] });
+      expect(out.response).toEqual({
+        uid: UID,
+        allowed: false,
+        warnings: [AMBIGUOUS],
+        status: {
+          kind: "Status",
+          apiVersion: "v1",
+          metadata: {},
+          status: "Failure",
+          message: `NetworkPolicy.networking.k8s.io "p" is forbidden: guard "strict" refuses what the API server would admit with warnings: ${AMBIGUOUS}`,
+          reason: "Forbidden",
+          details: {
+            name: "p",
+            group: NETWORKING,
+            kind: "NetworkPolicy",
+            causes: [
+              { reason: "FieldValueForbidden", message: AMBIGUOUS, field: "spec.ingress[0].from[0].ipBlock.cidr" },
+            ],
+          },
+          code: 403,
+        },
+      });
+    });
+
+    it("lists several warnings in brackets, and counts those past the budget", () => {
+      const two = {
+        ...policy,
+        metadata: { name: "p", annotations: {} },
+        spec: {
+          podSelector: {},
+          egress: [{ to: [{ ipBlock: { cidr: "010.0.0.0/8" } }, { ipBlock: { cidr: "::FFFF:0:0/96" } }] }],
+        },
+      };
+      const out = admit(request("NetworkPolicy", { namespace: "shop", object: two }), strict);
+      expect(out.response.status?.message).toMatch(
+        /with warnings: \[spec\.egress\[0\]\.to\[0\].*, spec\.egress\[0\]\.to\[1\].*\]$/,
+      );
+      expect(out.response.status?.details?.causes.map((c) => c.field)).toEqual([
+        "spec.egress[0].to[0].ipBlock.cidr",
+        "spec.egress[0].to[1].ipBlock.cidr",
+      ]);
+      const many = {
+        ...policy,
+        spec: {
+          podSelector: {},
+          ingress: [{ from: Array.from({ length: 100 }, (_, i) => ({ ipBlock: { cidr: `10.0.${i}.1/16` } })) }],
+        },
+      };
+      const big = admit(request("NetworkPolicy", { namespace: "shop", object: many }), strict);
+      const sent = big.response.warnings?.length ?? 0;
+      expect(sent).toBeLessThan(100);
+      expect(big.response.status?.details?.causes).toHaveLength(sent);
+      expect(big.response.status?.message).toMatch(new RegExp(` \\(and ${100 - sent} more\\)$`));
+    });
+
+    it("admits an object without warnings, and leaves the 422 of an invalid one to validation", () => {
+      const clean = { ...policy, spec: { podSelector: {} } };
+      expect(admit(request("NetworkPolicy", { namespace: "shop", object: clean }), strict).response).toEqual({
+        uid: UID,
+        allowed: true,
+      });
+      const invalid = { ...policy, metadata: { name: "Bad_Name" } };
+      const out = admit(request("NetworkPolicy", { namespace: "shop", object: invalid }), strict);
+      expect(out).toMatchObject({ verdict: "validated", response: { allowed: false, status: { code: 422 } } });
+      expect(out.guard).toBeUndefined();
+    });
+
+    it("is off by default", () => {
+      expect(admit(request("NetworkPolicy", { namespace: "shop", object: policy })).response.allowed).toBe(true);
+      expect(
+        admit(request("NetworkPolicy", { namespace: "shop", object: policy }), { guards: {} }).response.allowed,
+      ).toBe(true);
+    });
   });
 
   it("refuses a body that is not an AdmissionReview with AdmissionReviewError", () => {

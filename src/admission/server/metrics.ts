@@ -22,7 +22,7 @@ export function createWebhookMetrics(): WebhookMetrics {
   collectDefaultMetrics({ register: registry });
   const reviews = new Counter({
     name: "clusterwire_admission_reviews_total",
-    help: "AdmissionReviews answered, by kind, operation and verdict (allowed, denied, bad_request, ignored).",
+    help: "AdmissionReviews answered, by kind, operation and verdict (allowed, denied, guarded, bad_request, ignored).",
     labelNames: ["kind", "operation", "verdict"] as const,
     registers: [registry],
   });
@@ -31,6 +31,12 @@ export function createWebhookMetrics(): WebhookMetrics {
     help: "Time from reading an AdmissionReview's body to writing its answer, by kind and operation.",
     labelNames: ["kind", "operation"] as const,
     buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const warnings = new Counter({
+    name: "clusterwire_admission_warnings_total",
+    help: "Warnings the API server would send with the reviewed objects (sent in response.warnings, or refused by strict mode), by kind and operation.",
+    labelNames: ["kind", "operation"] as const,
     registers: [registry],
   });
   const refused = new Counter({
@@ -49,15 +55,17 @@ export function createWebhookMetrics(): WebhookMetrics {
     review(operation, outcome, seconds) {
       // Only kinds the webhook checks get their own label: a caller cannot grow the label set without bound.
       const kind = outcome.verdict === "ignored" ? "other" : outcome.kind;
+      // "denied" is the API server's own 422; "guarded" a denial by a guard beyond it (e.g. strict mode).
       const verdict =
         outcome.verdict === "undecodable"
           ? "bad_request"
-          : outcome.verdict === "ignored"
-            ? "ignored"
+          : outcome.verdict === "ignored" || outcome.verdict === "guarded"
+            ? outcome.verdict
             : outcome.response.allowed
               ? "allowed"
               : "denied";
       reviews.inc({ kind, operation, verdict });
+      if (outcome.warnings.length > 0) warnings.inc({ kind, operation }, outcome.warnings.length);
       latency.observe({ kind, operation }, seconds);
     },
     refused(reason) {
