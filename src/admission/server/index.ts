@@ -35,8 +35,14 @@ export interface WebhookServerOptions {
   /** How long close() waits for in-flight reviews before cutting connections, in ms; default 25 s. */
   readonly drainMs?: number;
   readonly admit?: AdmitOptions;
-  /** Receives one JSON object per line (no newline), never with object contents. Default: no logs. */
+  /** Receives one JSON object per line (no newline), never with object contents unless `logObjects`. Default: no logs. */
   readonly log?: (line: string) => void;
+  /**
+   * Put the request's object and old object, as received, in each review's
+   * log line (`object`, `oldObject`). Default false. They may hold whatever
+   * users put in annotations, so only for debugging.
+   */
+  readonly logObjects?: boolean;
 }
 
 export interface WebhookServer {
@@ -50,7 +56,7 @@ export interface WebhookServer {
   close(): Promise<void>;
 }
 
-type Fields = Record<string, string | number | boolean | undefined>;
+type Fields = Record<string, unknown>;
 
 /** Starts the webhook; resolves once it listens. Rejects when the certificate cannot be loaded or the port is taken. */
 export async function createWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
@@ -59,8 +65,19 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
   const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
   const admitOptions = options.admit ?? {};
   const sink = options.log;
+  const logObjects = options.logObjects === true;
   const log = (level: "info" | "warn" | "error", msg: string, fields: Fields = {}): void => {
-    sink?.(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }));
+    if (sink === undefined) return;
+    const head = { time: new Date().toISOString(), level, msg };
+    let line: string;
+    try {
+      line = JSON.stringify({ ...head, ...fields });
+    } catch (e) {
+      // A logged object nested too deep for JSON.stringify: the line goes out without it.
+      const { object: _o, oldObject: _p, ...rest } = fields;
+      line = JSON.stringify({ ...head, ...rest, objectsNotLogged: e instanceof Error ? e.message : String(e) });
+    }
+    sink(line);
   };
 
   const { pair } = await loadTlsPair(options.tls);
@@ -128,9 +145,12 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
       name: request.name || undefined,
       dryRun: request.dryRun || undefined,
       verdict: outcome.verdict,
+      guard: outcome.guard,
       allowed: outcome.response.allowed,
       code: outcome.response.status?.code,
+      warnings: outcome.warnings.length || undefined,
       ms: Math.round(seconds * 1e6) / 1000,
+      ...(logObjects ? { object: request.object, oldObject: request.oldObject ?? undefined } : {}),
     });
   };
 

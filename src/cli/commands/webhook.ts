@@ -18,10 +18,13 @@ Runs clusterwire as a Kubernetes ValidatingAdmissionWebhook over HTTPS
 (HTTP/1.1 with keep-alive). POST /validate takes an AdmissionReview
 admission.k8s.io/v1 and checks CREATE and UPDATE (and the status
 subresource) of every networking.k8s.io/v1 kind as the API server would,
-denying with the API server's own 422 Status; other kinds are allowed
-untouched. /healthz and /readyz answer probes. It logs one JSON line per
-review to stderr, never with the object's contents, and on SIGINT or
-SIGTERM stops taking connections and answers the reviews in flight first.
+denying with the API server's own 422 Status and sending the API server's
+warnings (non-canonical CIDRs and IPs, the deprecated
+kubernetes.io/ingress.class annotation) in response.warnings; other kinds
+are allowed untouched. /healthz and /readyz answer probes. It logs one JSON
+line per review to stderr, without the object's contents unless
+--log-objects, and on SIGINT or SIGTERM stops taking connections and
+answers the reviews in flight first.
 
 Options:
   --tls-cert FILE       the serving certificate (PEM, with its chain)
@@ -31,6 +34,13 @@ Options:
   --host H              address to listen on (default: every interface)
   --max-in-flight N     reviews served at once before more are refused with
                         429 (default ${DEFAULT_MAX_IN_FLIGHT})
+  --strict              guard "strict": refuse what the API server would
+                        admit with warnings, with a 403 Forbidden Status
+                        naming the guard and carrying each warning (the
+                        object is valid, so not the API server's 422)
+  --log-objects         put each review's object and old object in its log
+                        line (they may hold sensitive annotations: debugging
+                        only)
   -h, --help            show this help
 
 Exit status: 0 stopped by SIGINT or SIGTERM, 1 the server could not start
@@ -54,6 +64,8 @@ export const serveCommand: Command = {
         port: { type: "string" },
         host: { type: "string" },
         "max-in-flight": { type: "string" },
+        strict: { type: "boolean" },
+        "log-objects": { type: "boolean" },
       },
       args,
       io,
@@ -80,6 +92,8 @@ export const serveCommand: Command = {
       ...(port === undefined ? {} : { port }),
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(maxInFlight === undefined ? {} : { maxInFlight }),
+      ...(values.strict === true ? { admit: { guards: { strict: true } } } : {}),
+      ...(values["log-objects"] === true ? { logObjects: true } : {}),
       log: (line) => io.stderr.write(`${line}\n`),
     };
     return serve(io, options);

@@ -248,6 +248,65 @@ describe("createWebhookServer", () => {
     });
   });
 
+  it("sends the API server's warnings with an allowed review, and logs their count, not their text", async () => {
+    await withServer({}, async (server, agent, logs) => {
+      const reply = await send(server, agent, "POST", "/validate", reviewBody(policyJson("10.0.0.1/8"), "w-1"));
+      expect(reply.status).toBe(200);
+      expect((JSON.parse(reply.body) as { response: unknown }).response).toEqual({
+        uid: "w-1",
+        allowed: true,
+        warnings: [AMBIGUOUS],
+      });
+      const review = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["msg"] === "review");
+      expect(review).toMatchObject({ verdict: "validated", allowed: true, warnings: 1 });
+      expect(logs.join("\n")).not.toContain("10.0.0.1/8");
+    });
+  });
+
+  it('strict mode refuses them with a 403 that names the guard; metrics count it as "guarded", not "denied"', async () => {
+    await withServer({ admit: { guards: { strict: true } } }, async (server, agent, logs) => {
+      const reply = await send(server, agent, "POST", "/validate", reviewBody(policyJson("10.0.0.1/8"), "s-1"));
+      expect(reply.status).toBe(200);
+      const response = (JSON.parse(reply.body) as { response: Record<string, unknown> }).response;
+      expect(response).toMatchObject({
+        uid: "s-1",
+        allowed: false,
+        warnings: [AMBIGUOUS],
+        status: { code: 403, reason: "Forbidden", details: { causes: [{ reason: "FieldValueForbidden" }] } },
+      });
+      expect((response["status"] as { message: string }).message).toContain('guard "strict"');
+      const clean = await send(server, agent, "POST", "/validate", reviewBody(policyJson("10.0.0.0/8"), "s-2"));
+      expect((JSON.parse(clean.body) as { response: unknown }).response).toEqual({ uid: "s-2", allowed: true });
+      const scrape = (await send(server, agent, "GET", "/metrics")).body;
+      const series = 'clusterwire_admission_reviews_total{kind="NetworkPolicy",operation="CREATE",verdict=';
+      expect(scrape).toContain(`${series}"guarded"} 1\n`);
+      expect(scrape).toContain(`${series}"allowed"} 1\n`);
+      expect(scrape).not.toContain(`${series}"denied"}`);
+      expect(scrape).toContain('clusterwire_admission_warnings_total{kind="NetworkPolicy",operation="CREATE"} 1\n');
+      const review = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["uid"] === "s-1");
+      expect(review).toMatchObject({ verdict: "guarded", guard: "strict", allowed: false, code: 403 });
+    });
+  });
+
+  it("logs the object and old object only when asked (logObjects), and a line even when one cannot be printed", async () => {
+    await withServer({ logObjects: true }, async (server, agent, logs) => {
+      const secret = "s3cr3t-label-value";
+      const json = ingressJson("web", { metadata: { name: "web", labels: { token: secret } } });
+      expect((await send(server, agent, "POST", "/validate", reviewBody(json, "o-1"))).status).toBe(200);
+      const review = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["uid"] === "o-1");
+      expect(review?.["object"]).toEqual(json);
+      expect(review).not.toHaveProperty("oldObject");
+      // Nested deeper than JSON.stringify can print: the review is answered and logged without the object.
+      const deep = `{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"web"},"x":${"[".repeat(1_000_000)}${"]".repeat(1_000_000)}}`;
+      const body = reviewBody(ingressJson("web"), "o-2").replace(/"object":\{.*\}\}$/, `"object":${deep}}}`);
+      expect((await send(server, agent, "POST", "/validate", body)).status).toBe(200);
+      const line = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["uid"] === "o-2");
+      expect(line).toMatchObject({ msg: "review", uid: "o-2", code: 422 });
+      expect(line).toHaveProperty("objectsNotLogged");
+      expect((await send(server, agent, "GET", "/healthz")).status).toBe(200);
+    });
+  });
+
   it("reloads the certificate when its files change", async () => {
     const second = pem();
     await withServer({ tlsPollMs: 20 }, async (server) => {
@@ -296,6 +355,18 @@ describe("createWebhookServer", () => {
     expect(logs.at(-1)).toContain('"stopped"');
   });
 });
+
+const AMBIGUOUS =
+  'spec.ingress[0].from[0].ipBlock.cidr: CIDR value "10.0.0.1/8" is ambiguous in this context (should be "10.0.0.0/8" or "10.0.0.1/32"?)';
+
+function policyJson(cidr: string): JsonObject {
+  return {
+    apiVersion: "networking.k8s.io/v1",
+    kind: "NetworkPolicy",
+    metadata: { name: "p" },
+    spec: { podSelector: {}, ingress: [{ from: [{ ipBlock: { cidr } }] }] },
+  };
+}
 
 function ingressJson(name: string, extra: JsonObject = {}): JsonObject {
   return {

@@ -94,6 +94,74 @@ describe("webhook serve", () => {
     expect(logged.map((l) => l["msg"])).toEqual(["serving", "review", "stopped"]);
   });
 
+  const policyReview = (uid: string, cidr: string): string =>
+    JSON.stringify({
+      apiVersion: "admission.k8s.io/v1",
+      kind: "AdmissionReview",
+      request: {
+        uid,
+        kind: { group: "networking.k8s.io", version: "v1", kind: "NetworkPolicy" },
+        operation: "CREATE",
+        namespace: "shop",
+        object: {
+          apiVersion: "networking.k8s.io/v1",
+          kind: "NetworkPolicy",
+          metadata: { name: "p", labels: { team: "payments" } },
+          spec: { podSelector: {}, ingress: [{ from: [{ ipBlock: { cidr } }] }] },
+        },
+      },
+    });
+  const base = ["--tls-cert", "tls.crt", "--tls-key", "tls.key", "--port", "0", "--host", "127.0.0.1"];
+  const reviewLines = (stderr: string) =>
+    stderr
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l["msg"] === "review");
+
+  it("sends the API server's warnings by default, and --strict refuses them with a 403 naming the guard", async () => {
+    const plain = await serve(base);
+    const warned = JSON.parse((await post(plain.url, policyReview("w", "10.0.0.1/8"))).body) as {
+      response: { allowed: boolean; warnings?: string[] };
+    };
+    expect(warned.response.allowed).toBe(true);
+    expect(warned.response.warnings).toEqual([
+      expect.stringMatching(/^spec\.ingress\[0\]\.from\[0\]\.ipBlock\.cidr: CIDR value "10\.0\.0\.1\/8" is ambiguous/),
+    ]);
+    expect(await plain.stop()).toBe(0);
+
+    const strict = await serve([...base, "--strict"]);
+    const refused = JSON.parse((await post(strict.url, policyReview("s", "10.0.0.1/8"))).body) as {
+      response: { allowed: boolean; status: { code: number; reason: string; message: string } };
+    };
+    expect(refused.response).toMatchObject({ allowed: false, status: { code: 403, reason: "Forbidden" } });
+    expect(refused.response.status.message).toContain('guard "strict"');
+    const clean = JSON.parse((await post(strict.url, policyReview("c", "10.0.0.0/8"))).body) as {
+      response: { allowed: boolean };
+    };
+    expect(clean.response.allowed).toBe(true);
+    expect(await strict.stop()).toBe(0);
+    expect(reviewLines(strict.stderr()).map((l) => [l["uid"], l["verdict"], l["guard"]])).toEqual([
+      ["s", "guarded", "strict"],
+      ["c", "validated", undefined],
+    ]);
+  });
+
+  it("logs the objects only with --log-objects", async () => {
+    for (const [flags, logged] of [
+      [[], false],
+      [["--log-objects"], true],
+    ] as const) {
+      const s = await serve([...base, ...flags]);
+      expect((await post(s.url, policyReview("l", "10.0.0.0/8"))).status).toBe(200);
+      expect(await s.stop()).toBe(0);
+      const [line] = reviewLines(s.stderr());
+      expect(line?.["uid"]).toBe("l");
+      expect(Object.hasOwn(line ?? {}, "object")).toBe(logged);
+      expect(s.stderr().includes("payments")).toBe(logged);
+    }
+  });
+
   it.each([
     [[], /--tls-cert and --tls-key are required/],
     [["--tls-cert", "tls.crt"], /--tls-cert and --tls-key are required/],
@@ -119,6 +187,8 @@ describe("webhook serve", () => {
     const help = await cli(["webhook", "serve", "--help"], { cwd: REPO });
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: clusterwire webhook serve --tls-cert FILE --tls-key FILE/);
+    expect(help.stdout).toMatch(/--strict\s+guard "strict"/);
+    expect(help.stdout).toMatch(/--log-objects\s+put each review's object/);
     const group = await cli(["webhook", "--help"], { cwd: REPO });
     expect(group.stdout).toMatch(/serve\s+serve the validating admission webhook/);
   });
