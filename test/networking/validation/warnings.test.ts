@@ -10,6 +10,8 @@
 //      (which octets got leading zeros, whether host bits were set, ...) and
 //      from ip-num for the canonical text, not from the module's parser.
 
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import ipnum from "ip-num";
 import { describe, expect, it } from "vitest";
@@ -223,6 +225,47 @@ describe("warnings: which kinds and operations warn (1.33-1.35 strategies)", () 
     expect(() => warnings(policy([]), { old: ingress({}) })).toThrow(/options.old is a Ingress/);
     expect(() => warnings(policy([]), { old: policy([]), subresource: "status" })).toThrow(/no status subresource/);
     expect(() => warnings(ingress({}), { subresource: "status" })).toThrow(/needs options.old/);
+  });
+});
+
+// ================================================================= Go oracle
+//
+// test/support/golden/ip-warnings.json: values and the warnings
+// scripts/warnings-oracle gives for them on Go's own net and net/netip
+// (regenerate with scripts/warnings-golden.mjs where Go is installed).
+
+interface GoldenWarning {
+  readonly kind: "ip" | "cidr";
+  readonly value: string;
+  readonly warnings: readonly string[];
+}
+
+describe("warnings: differential against Go's net and net/netip (golden file)", () => {
+  const golden = JSON.parse(
+    readFileSync(fileURLToPath(new URL("../../support/golden/ip-warnings.json", import.meta.url)), "utf8"),
+  ) as GoldenWarning[];
+
+  it("covers every kind of warning, and values without any", () => {
+    const texts = golden.flatMap((g) => g.warnings);
+    for (const kind of ["is ambiguous", "non-standard CIDR", "IPv6 CIDR value", "non-standard IP", "IPv6 address"]) {
+      expect(texts.filter((t) => t.includes(kind)).length).toBeGreaterThan(20);
+    }
+    expect(golden.filter((g) => g.warnings.length === 0).length).toBeGreaterThan(100);
+  });
+
+  it("agrees on every value", () => {
+    const disagreements: string[] = [];
+    for (const g of golden) {
+      const path = g.kind === "ip" ? "status.loadBalancer.ingress[0]" : CIDR_PATH;
+      const expected = g.warnings.map((w) => `${path}${w.slice(1)}`);
+      const got = g.kind === "ip" ? statusWarningsOf([g.value]) : cidrWarningsOf(g.value);
+      if (JSON.stringify(got) !== JSON.stringify(expected)) {
+        disagreements.push(
+          `${g.kind} ${JSON.stringify(g.value)}: got ${JSON.stringify(got)}, Go ${JSON.stringify(expected)}`,
+        );
+      }
+    }
+    expect(disagreements).toEqual([]);
   });
 });
 
