@@ -71,7 +71,7 @@ function address() {
 }
 
 function prefix(bits) {
-  const n = pick([0, bits, int(bits + 1), int(bits + 1), bits - 8 < 0 ? 0 : bits - 8]);
+  const n = pick([0, bits, int(bits + 1), int(bits + 1), Math.max(bits - 8, 0)]);
   return (random() < 0.15 ? "0" : "") + String(n);
 }
 
