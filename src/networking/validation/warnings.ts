@@ -136,10 +136,8 @@ function peerWarnings(peers: readonly NetworkPolicyPeer[], at: FieldPath, out: A
     const block = peers[j]!.ipBlock;
     if (block === undefined) continue;
     const path = at.index(j).child("ipBlock");
-    cidrWarnings(renderPath(path.child("cidr").segments()), block.cidr, out);
-    for (let k = 0; k < block.except.length; k++) {
-      cidrWarnings(renderPath(path.child("except").index(k).segments()), block.except[k]!, out);
-    }
+    cidrWarnings(path.child("cidr"), block.cidr, out);
+    for (let k = 0; k < block.except.length; k++) cidrWarnings(path.child("except").index(k), block.except[k]!, out);
   }
 }
 
@@ -178,12 +176,14 @@ function ipWarnings(path: string, value: string, out: ApiWarning[]): void {
  * leading zeros (address or prefix length) or an IPv4-mapped address, and,
  * only when neither applies, "RFC 5952" for IPv6 not in canonical text.
  */
-function cidrWarnings(path: string, value: string, out: ApiWarning[]): void {
+function cidrWarnings(at: FieldPath, value: string, out: ApiWarning[]): void {
   const net = parseCIDRSloppy(value);
   if (net === null) return;
   const network = formatCIDR(net);
   // Go's own text of the network has none of the forms warned about.
   if (network === value) return;
+  // Rendered only here: the common, canonical value costs no path string.
+  const path = renderPath(at.segments());
   const ip = parseIPSloppy(value.slice(0, value.indexOf("/")))!;
   let warned = false;
   if (ip.w0 !== net.w0 || ip.w1 !== net.w1 || ip.w2 !== net.w2 || ip.w3 !== net.w3) {
