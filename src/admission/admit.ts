@@ -52,6 +52,8 @@ export interface AdmissionGuards {
    * "strict": refuse what the API server would admit with warnings
    * (non-canonical CIDRs and IPs, the deprecated Ingress class annotation),
    * with a 403 Forbidden Status that names the guard and carries each warning.
+   * An UPDATE is refused only for warnings the stored object does not draw
+   * already, so objects stored before can still be updated.
    */
   readonly strict?: boolean;
 }
@@ -153,8 +155,10 @@ export function admit(request: AdmissionRequest, options: AdmitOptions = {}): Ad
   const all = warned.map((w) => w.text);
   const sent = withinBudget(warned);
   const texts = sent.map((w) => w.text);
-  if (options.guards?.strict === true) {
-    const status = strictStatus(object, info, sent, warned.length - sent.length);
+  const refused = options.guards?.strict === true ? introduced(warned, validateOptions) : [];
+  if (refused.length > 0) {
+    const listed = withinBudget(refused);
+    const status = strictStatus(object, info, listed, refused.length - listed.length);
     return {
       response: { uid, allowed: false, status, warnings: texts },
       errors,
@@ -165,6 +169,28 @@ export function admit(request: AdmissionRequest, options: AdmitOptions = {}): Ad
     };
   }
   return { response: { uid, allowed: true, warnings: texts }, errors, verdict: "validated", kind, warnings: all };
+}
+
+/**
+ * The warnings strict mode refuses: on CREATE all of them; on UPDATE those
+ * whose message (the text after its path) the stored object does not draw
+ * already. So an object stored before strict mode was on can still be updated
+ * (a label, or a finalizer removed while it is being deleted) as long as the
+ * update brings no new warning; moving a value to another index is not new.
+ * The same ratchet the API server's validation applies to old IPs and CIDRs
+ * (KEP-4858's validOldCIDRs), applied to warnings.
+ */
+function introduced(warned: readonly ApiWarning[], options: ValidateOptions): readonly ApiWarning[] {
+  const old = options.old;
+  if (old === undefined) return warned;
+  const stored = apiWarnings(old, options.subresource === "status" ? { old, subresource: "status" } : { old });
+  if (stored.length === 0) return warned;
+  const seen = new Set(stored.map(messageOf));
+  return warned.filter((w) => !seen.has(messageOf(w)));
+}
+
+function messageOf(w: ApiWarning): string {
+  return w.text.startsWith(`${w.field}: `) ? w.text.slice(w.field.length + 2) : w.text;
 }
 
 /** The leading warnings whose text fits in WARNING_BUDGET characters (always at least one). */

@@ -403,6 +403,54 @@ describe("admit", () => {
       expect(out.guard).toBeUndefined();
     });
 
+    it("refuses an UPDATE only for warnings the stored object does not draw already", () => {
+      const stored = (cidrs: string[], labels: JsonObject = {}): JsonObject => ({
+        ...policy,
+        metadata: { name: "p", namespace: "shop", resourceVersion: "4", labels },
+        spec: { podSelector: {}, ingress: [{ from: cidrs.map((cidr) => ({ ipBlock: { cidr } })) }] },
+      });
+      const update = (object: JsonObject, oldObject: JsonObject) =>
+        admit(request("NetworkPolicy", { operation: "UPDATE", namespace: "shop", object, oldObject }), strict);
+      const old = stored(["10.0.0.1/8", "192.168.0.0/16"]);
+      // A label added, or the legacy value moved to another index: admitted, still warned about.
+      const relabeled = update(stored(["10.0.0.1/8", "192.168.0.0/16"], { team: "a" }), old);
+      expect(relabeled.response).toEqual({ uid: UID, allowed: true, warnings: [AMBIGUOUS] });
+      expect(relabeled.verdict).toBe("validated");
+      expect(update(stored(["192.168.0.0/16", "10.0.0.1/8"]), old).response.allowed).toBe(true);
+      // A new warned-about value: refused for that one only, every warning still sent.
+      const added = update(stored(["10.0.0.1/8", "172.16.0.1/12"]), old);
+      const NEW =
+        'spec.ingress[0].from[1].ipBlock.cidr: CIDR value "172.16.0.1/12" is ambiguous in this context (should be "172.16.0.0/12" or "172.16.0.1/32"?)';
+      expect(added).toMatchObject({ verdict: "guarded", guard: "strict", warnings: [AMBIGUOUS, NEW] });
+      expect(added.response.warnings).toEqual([AMBIGUOUS, NEW]);
+      expect(added.response.status?.details?.causes.map((c) => c.message)).toEqual([NEW]);
+      expect(added.response.status?.message).toMatch(
+        /with warnings: spec\.ingress\[0\]\.from\[1\]\.ipBlock\.cidr: CIDR value "172\.16\.0\.1\/12"/,
+      );
+      // The same ratchet for the Ingress status subresource.
+      const ing = (ips: string[]): JsonObject =>
+        ingress("web", {
+          metadata: { name: "web", namespace: "shop", resourceVersion: "3" },
+          status: { loadBalancer: { ingress: ips.map((ip) => ({ ip })) } },
+        });
+      const status = (ips: string[]) =>
+        admit(
+          request("Ingress", {
+            operation: "UPDATE",
+            subResource: "status",
+            namespace: "shop",
+            object: ing(ips),
+            oldObject: ing(["010.0.0.1"]),
+          }),
+          strict,
+        );
+      expect(status(["010.0.0.1", "10.0.0.2"]).response.allowed).toBe(true);
+      expect(status(["010.0.0.1", "::ffff:10.0.0.2"])).toMatchObject({
+        verdict: "guarded",
+        response: { allowed: false },
+      });
+    });
+
     it("is off by default", () => {
       expect(admit(request("NetworkPolicy", { namespace: "shop", object: policy })).response.allowed).toBe(true);
       expect(

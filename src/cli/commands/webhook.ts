@@ -37,7 +37,9 @@ Options:
   --strict              guard "strict": refuse what the API server would
                         admit with warnings, with a 403 Forbidden Status
                         naming the guard and carrying each warning (the
-                        object is valid, so not the API server's 422)
+                        object is valid, so not the API server's 422); an
+                        update is refused only for warnings the stored
+                        object does not have already
   --log-objects         put each review's object and old object in its log
                         line (they may hold sensitive annotations: debugging
                         only)
