@@ -104,6 +104,8 @@ export function reviewAdmission(body: unknown, options: AdmitOptions = {}): Admi
  * Decides one request. CREATE and UPDATE (and UPDATE of the status
  * subresource) of every networking.k8s.io/v1 kind clusterwire validates are
  * checked; any other kind, operation or subresource is allowed untouched.
+ * An accepted object carries the API server's warnings in
+ * `response.warnings`; `options.guards` may refuse beyond the API server.
  * `dryRun` changes nothing: the verdict has no side effects to skip.
  */
 export function admit(request: AdmissionRequest, options: AdmitOptions = {}): AdmissionOutcome {

@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WARNING_BUDGET, admit, reviewAdmission } from "../../src/admission/admit.js";
 import { AdmissionReviewError, type AdmissionRequest } from "../../src/admission/review.js";
-import { lookupKind, type JsonObject, type JsonValue } from "../../src/networking/index.js";
-import { propAdmissionAgreesWithValidate } from "../../src/testing/index.js";
+import { fromJson, lookupKind, warnings, type JsonObject, type JsonValue } from "../../src/networking/index.js";
+import { arbAnyValidJson, arbNetworkPolicyJson, propAdmissionAgreesWithValidate } from "../../src/testing/index.js";
 import { runs } from "../testing/quality.js";
 
 const UID = "705ab4f5-6393-11e8-b7cc-42010a800002";
@@ -449,6 +449,30 @@ describe("admit", () => {
         verdict: "guarded",
         response: { allowed: false },
       });
+    });
+
+    it("admits a valid object exactly when it draws no warning, else refuses it with each (arbitrary valid objects)", () => {
+      const valid = fc.oneof(arbAnyValidJson(), arbNetworkPolicyJson());
+      fc.assert(
+        fc.property(valid, (json) => {
+          const kind = json["kind"] as string;
+          const own = (json["metadata"] as { namespace?: string } | undefined)?.namespace ?? "";
+          const namespace = lookupKind("networking.k8s.io/v1", kind)?.namespaced ? own || "default" : "";
+          const expected = warnings(fromJson(json as Parameters<typeof fromJson>[0]));
+          const plain = admit(request(kind, { namespace, object: json }));
+          expect(plain.response.allowed).toBe(true);
+          expect(plain.warnings).toEqual(expected);
+          const guarded = admit(request(kind, { namespace, object: json }), strict);
+          if (expected.length === 0) {
+            expect(guarded.response).toEqual({ uid: UID, allowed: true });
+          } else {
+            expect(guarded).toMatchObject({ verdict: "guarded", guard: "strict", response: { allowed: false } });
+            expect(guarded.response.status?.details?.causes.map((c) => c.message)).toEqual(guarded.response.warnings);
+            expect(expected.slice(0, guarded.response.warnings?.length)).toEqual(guarded.response.warnings);
+          }
+        }),
+        { numRuns: runs(300) },
+      );
     });
 
     it("is off by default", () => {
