@@ -12,6 +12,10 @@ import { BodyError, readBody } from "./body.js";
 import { createWebhookMetrics, type RefusalReason } from "./metrics.js";
 import { loadTlsPair, watchTlsFiles, type TlsFiles } from "./tls-files.js";
 
+// A CA and serving certificate for clusters without cert-manager (clusterwire webhook certs).
+export * from "./cert-files.js";
+export * from "./certs.js";
+
 /** The API server's own limit on a request body; an object and its old object fit well inside it. */
 export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
 export const DEFAULT_MAX_IN_FLIGHT = 256;
