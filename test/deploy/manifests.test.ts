@@ -14,7 +14,12 @@ import { ServiceAccount } from "kubernetes-models/v1/ServiceAccount";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { admit, readAdmissionReview, type AdmissionOperation } from "../../src/admission/index.js";
-import { makeWebhookCerts, serviceDnsNames, type WebhookCerts } from "../../src/admission/server/index.js";
+import {
+  DEFAULT_DRAIN_MS,
+  makeWebhookCerts,
+  serviceDnsNames,
+  type WebhookCerts,
+} from "../../src/admission/server/index.js";
 import { run, type CliIO } from "../../src/cli/main.js";
 import { KINDS, NETWORKING_API_VERSION } from "../../src/networking/index.js";
 import { REPO, cli } from "../support/cli/harness.js";
@@ -208,8 +213,9 @@ describe("deploy/ manifests", () => {
 
   it("let the drain finish inside the termination grace period", () => {
     const pause = Number(container.lifecycle.preStop.exec.command[1]);
-    // webhook serve drains for up to 25 s (createWebhookServer's default drainMs).
-    expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(pause + 25);
+    expect(container.lifecycle.preStop.exec.command[0]).toBe("sleep");
+    // webhook serve drains for up to createWebhookServer's default drainMs after SIGTERM.
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(pause + DEFAULT_DRAIN_MS / 1000);
   });
 
   it("grant the service account list and watch on Ingresses, and nothing else", () => {

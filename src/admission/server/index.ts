@@ -21,7 +21,7 @@ export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
 export const DEFAULT_MAX_IN_FLIGHT = 256;
 export const DEFAULT_PORT = 8443;
 const DEFAULT_TLS_POLL_MS = 1_000;
-const DEFAULT_DRAIN_MS = 25_000;
+export const DEFAULT_DRAIN_MS = 25_000;
 
 export interface WebhookServerOptions {
   /** PEM files of the serving certificate (chain) and its key, read again when they change. */
