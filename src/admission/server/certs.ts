@@ -191,7 +191,8 @@ export async function makeWebhookCerts(options: WebhookCertsOptions): Promise<We
   const base = async (keys: CryptoKeyPair, subject: string, issuer: string): Promise<Certificate> => {
     const cert = new pkijs.Certificate();
     cert.version = 2;
-    // 16 random bytes, the top bit cleared so the INTEGER is positive (RFC 5280 4.1.2.2).
+    // 16 random bytes (RFC 5280 4.1.2.2): the top bit cleared so the INTEGER
+    // is positive, and the first byte never 0, so its DER needs no padding.
     const serial = randomBytes(16);
     serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x01;
     cert.serialNumber = new asn1js.Integer({ valueHex: serial });
@@ -208,7 +209,8 @@ export async function makeWebhookCerts(options: WebhookCertsOptions): Promise<We
     value: { toSchema(): { toBER(sizeOnly?: boolean): ArrayBuffer } },
   ) => new pkijs.Extension({ extnID, critical, extnValue: value.toSchema().toBER(false) });
 
-  const caName = `clusterwire webhook CA for ${options.service}.${options.namespace}.svc`;
+  // X.520 caps a common name at 64 characters; the DNS names are in the SANs anyway.
+  const caName = `clusterwire webhook CA ${notBefore.toISOString().replace(/\.\d+Z$/, "Z")}`;
   const ca = await base(caKeys, caName, caName);
   const caKeyId = keyId(ca);
   ca.extensions = [
@@ -222,8 +224,8 @@ export async function makeWebhookCerts(options: WebhookCertsOptions): Promise<We
   ];
   await ca.sign(caKeys.privateKey, "SHA-256", engine);
 
-  const serverName = serviceDnsNames(options.service, options.namespace)[2] as string;
-  const server = await base(serverKeys, serverName, caName);
+  const serviceName = serviceDnsNames(options.service, options.namespace)[2] as string;
+  const server = await base(serverKeys, serviceName.length <= 64 ? serviceName : options.service, caName);
   server.extensions = [
     extension(OID.basicConstraints, true, new pkijs.BasicConstraints({ cA: false })),
     // RSA key exchange (TLS 1.2's RSA suites) needs keyEncipherment; ECDSA signs only.

@@ -196,6 +196,22 @@ describe("makeWebhookCerts options", () => {
     expect((e as WebhookCertsError).option).toBe(option);
   });
 
+  it("keeps common names within X.520's 64 characters for the longest Service and namespace names", async () => {
+    const service = `s${"e".repeat(62)}`;
+    const namespace = `n${"s".repeat(62)}`;
+    const certs = await makeWebhookCerts({ service, namespace });
+    const paths = write(certs);
+    expect(openssl(["verify", "-purpose", "sslserver", "-CAfile", paths.ca, paths.cert]).code).toBe(0);
+    for (const pem of [certs.caCert, certs.cert]) {
+      const cn = /CN=(.*)/.exec(new X509Certificate(pem).subject)?.[1] ?? "";
+      expect(cn.length).toBeGreaterThan(0);
+      expect(cn.length).toBeLessThanOrEqual(64);
+    }
+    expect(new X509Certificate(certs.cert).checkHost(`${service}.${namespace}.svc`)).toBe(
+      `${service}.${namespace}.svc`,
+    );
+  });
+
   it("takes a wildcard DNS name", async () => {
     const certs = await makeWebhookCerts({ service: "w", namespace: "ns", dnsNames: ["*.example.com"] });
     expect(certs.dnsNames).toContain("*.example.com");
