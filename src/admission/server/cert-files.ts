@@ -2,7 +2,7 @@
 // ca.crt, tls.crt and tls.key, the key readable by its owner only.
 
 import { lstat, mkdir, open, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { WebhookCerts } from "./certs.js";
 
 /** The file names of a kubernetes.io/tls Secret (with cert-manager's ca.crt). */
@@ -38,7 +38,7 @@ export async function writeWebhookCertFiles(
     cert: join(dir, CERT_FILE_NAMES.cert),
     key: join(dir, CERT_FILE_NAMES.key),
   };
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await makeDirectory(dir, 0);
   if (options.force !== true) {
     // All three are checked before any is written, so a refusal leaves nothing half done.
     for (const path of Object.values(paths)) if (await exists(path)) throw new CertFileExistsError(path);
@@ -47,6 +47,30 @@ export async function writeWebhookCertFiles(
   await writeNew(paths.cert, certs.cert, 0o644, options.force === true);
   await writeNew(paths.key, certs.key, 0o600, options.force === true);
   return paths;
+}
+
+/**
+ * mkdir -p, one level at a time. Not `mkdir(dir, { recursive: true })`: on
+ * Node 20 that never returns where the file system answers ENOENT to a path
+ * whose parent exists (under /proc, for one), and here each level is tried
+ * once, so it ends.
+ */
+async function makeDirectory(dir: string, depth: number): Promise<void> {
+  try {
+    await mkdir(dir, { mode: 0o700 });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") {
+      if ((await lstat(dir).catch(() => undefined))?.isDirectory() === true) return;
+      throw Object.assign(new Error(`${dir} exists and is not a directory`), { code: "ENOTDIR", path: dir });
+    }
+    const parent = dirname(dir);
+    if (code !== "ENOENT" || parent === dir || depth > 255) throw e;
+    await makeDirectory(parent, depth + 1);
+    await mkdir(dir, { mode: 0o700 }).catch((again: NodeJS.ErrnoException) => {
+      if (again.code !== "EEXIST") throw again;
+    });
+  }
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -49,6 +49,18 @@ describe("writeWebhookCertFiles", () => {
     expect(mode(join(dir, "tls.key"))).toBe(0o600);
   });
 
+  it("ends with an error naming the path where the folder cannot be made", async () => {
+    const file = join(root, "a-file");
+    writeFileSync(file, "");
+    await expect(writeWebhookCertFiles(file, certs)).rejects.toMatchObject({ code: "ENOTDIR", path: file });
+    await expect(writeWebhookCertFiles(join(file, "sub"), certs)).rejects.toMatchObject({ code: "ENOTDIR" });
+    // Node 20's recursive mkdir never returns here: /proc answers ENOENT under an existing parent.
+    if (existsSync("/proc/self"))
+      await expect(writeWebhookCertFiles("/proc/clusterwire-no-such/dir", certs)).rejects.toMatchObject({
+        code: "ENOENT",
+      });
+  });
+
   it("does not write through a symlink left where the key goes", async () => {
     const dir = fresh();
     await writeWebhookCertFiles(dir, certs);
