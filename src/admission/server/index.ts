@@ -12,12 +12,26 @@ import { BodyError, readBody } from "./body.js";
 import { createWebhookMetrics, type RefusalReason } from "./metrics.js";
 import { loadTlsPair, watchTlsFiles, type TlsFiles } from "./tls-files.js";
 
+// A CA and serving certificate for clusters without cert-manager (clusterwire webhook certs).
+export { CERT_FILE_NAMES, CertFileExistsError, writeWebhookCertFiles, type WrittenCertFiles } from "./cert-files.js";
+export {
+  CERT_KEY_TYPES,
+  DEFAULT_CERT_DAYS,
+  MAX_CERT_DAYS,
+  WebhookCertsError,
+  makeWebhookCerts,
+  serviceDnsNames,
+  type CertKeyType,
+  type WebhookCerts,
+  type WebhookCertsOptions,
+} from "./certs.js";
+
 /** The API server's own limit on a request body; an object and its old object fit well inside it. */
 export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
 export const DEFAULT_MAX_IN_FLIGHT = 256;
 export const DEFAULT_PORT = 8443;
 const DEFAULT_TLS_POLL_MS = 1_000;
-const DEFAULT_DRAIN_MS = 25_000;
+export const DEFAULT_DRAIN_MS = 25_000;
 
 export interface WebhookServerOptions {
   /** PEM files of the serving certificate (chain) and its key, read again when they change. */

@@ -1,8 +1,17 @@
 import { resolve } from "node:path";
 import {
+  CERT_KEY_TYPES,
+  CertFileExistsError,
+  DEFAULT_CERT_DAYS,
   DEFAULT_MAX_IN_FLIGHT,
   DEFAULT_PORT,
+  MAX_CERT_DAYS,
+  WebhookCertsError,
   createWebhookServer,
+  makeWebhookCerts,
+  serviceDnsNames,
+  writeWebhookCertFiles,
+  type CertKeyType,
   type WebhookServer,
   type WebhookServerOptions,
 } from "../../admission/server/index.js";
@@ -104,10 +113,10 @@ export const serveCommand: Command = {
 
 export const webhookCommand: Command = commandGroup(
   "webhook",
-  "clusterwire as a validating admission webhook (webhook serve)",
+  "clusterwire as a validating admission webhook (webhook serve, webhook certs)",
   `A Kubernetes ValidatingAdmissionWebhook that refuses networking.k8s.io/v1
 objects the API server would refuse, with the API server's own Status.`,
-  [serveCommand],
+  [serveCommand, certsCommand()],
 );
 
 function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number | undefined {
@@ -165,4 +174,100 @@ function startFailure(e: unknown, options: WebhookServerOptions): CliError {
     return new CliError(`--tls-cert/--tls-key: cannot use them: ${String(err?.message)}`, EXIT_USAGE);
   }
   return new CliError(`cannot start the webhook: ${e instanceof Error ? e.message : String(e)}`, EXIT_FAILURE);
+}
+
+/** `webhook certs`: a CA and serving certificate for clusters without cert-manager. */
+function certsCommand(): Command {
+  const name = "webhook certs";
+  const help = `Usage: clusterwire webhook certs --service NAME --namespace NS [options]
+
+Makes a private CA and a serving certificate signed by it for the webhook's
+Service, for clusters without cert-manager, and writes ca.crt, tls.crt and
+tls.key (mode 0600) into --out. The serving certificate names NAME, NAME.NS,
+NAME.NS.svc (the name the API server calls) and NAME.NS.svc.cluster.local.
+The CA's key is not kept: to rotate, run it again and replace both the
+Secret and the caBundle. Prints the caBundle (base64 of ca.crt) on stdout,
+for the ValidatingWebhookConfiguration; never prints a key.
+
+Options:
+  --service NAME      the webhook's Service name (required)
+  --namespace NS      its namespace (required)
+  --dns NAME          one more DNS name for the certificate. Repeatable
+  --out DIR           where to write the files (default: the current directory)
+  --days N            validity of both certificates (default ${DEFAULT_CERT_DAYS}, at most ${MAX_CERT_DAYS})
+  --key-type TYPE     ${CERT_KEY_TYPES.join(" (default) or ")}
+  --force             overwrite files that exist (otherwise nothing is written)
+  -h, --help          show this help
+
+Exit status: 0 written, 1 a file exists or cannot be written, 2 usage error.
+
+Example:
+  clusterwire webhook certs --service clusterwire-webhook --namespace clusterwire --out certs`;
+  return {
+    name: "certs",
+    summary: "make a CA and serving certificate for the webhook's Service; print the caBundle",
+    help,
+    async run(args, io) {
+      const parsed = parseCommandLine(
+        name,
+        help,
+        {
+          service: { type: "string" },
+          namespace: { type: "string" },
+          dns: { type: "string", multiple: true },
+          out: { type: "string" },
+          days: { type: "string" },
+          "key-type": { type: "string" },
+          force: { type: "boolean" },
+        },
+        args,
+        io,
+      );
+      if (parsed === undefined) return EXIT_OK;
+      const { values, positionals } = parsed;
+      if (positionals.length > 0)
+        throw usageError(
+          `unexpected argument ${JSON.stringify(positionals[0])}; webhook certs takes only options`,
+          name,
+        );
+      if (values.service === undefined || values.namespace === undefined)
+        throw usageError("--service and --namespace are required: they make the certificate's DNS names", name);
+      const days = values.days;
+      if (days !== undefined && !/^\d{1,5}$/.test(days))
+        throw usageError(`--days must be a whole number from 1 to ${MAX_CERT_DAYS}, got ${JSON.stringify(days)}`, name);
+      const keyType = values["key-type"];
+      if (keyType !== undefined && !(CERT_KEY_TYPES as readonly string[]).includes(keyType))
+        throw usageError(`--key-type must be ${CERT_KEY_TYPES.join(" or ")}, got ${JSON.stringify(keyType)}`, name);
+      if (values.out === "") throw usageError("--out must not be empty", name);
+      const out = resolve(io.cwd ?? process.cwd(), values.out ?? ".");
+      try {
+        const certs = await makeWebhookCerts({
+          service: values.service,
+          namespace: values.namespace,
+          dnsNames: values.dns ?? [],
+          ...(days === undefined ? {} : { days: Number(days) }),
+          ...(keyType === undefined ? {} : { keyType: keyType as CertKeyType }),
+        });
+        const files = await writeWebhookCertFiles(out, certs, { force: values.force === true });
+        io.stdout.write(`${certs.caBundle}\n`);
+        io.stderr.write(
+          `clusterwire webhook certs: wrote ${files.caCert}, ${files.cert} and ${files.key} (mode 0600), ` +
+            `valid until ${certs.notAfter.toISOString()}, for ${certs.dnsNames.join(", ")}\n` +
+            `The caBundle above (base64 of ca.crt) goes in each webhook's clientConfig.caBundle; ` +
+            `the API server calls ${serviceDnsNames(values.service, values.namespace)[2]}.\n`,
+        );
+        return EXIT_OK;
+      } catch (e) {
+        if (e instanceof WebhookCertsError)
+          throw usageError(
+            `--${e.option === "dnsNames" ? "dns" : e.option === "keyType" ? "key-type" : e.option}: ${e.message}`,
+            name,
+          );
+        if (e instanceof CertFileExistsError) throw new CliError(e.message, EXIT_FAILURE);
+        const path = (e as { path?: unknown } | null)?.path;
+        if (typeof path === "string") throw new CliError(`${path}: cannot write: ${errnoMessage(e)}`, EXIT_FAILURE);
+        throw e;
+      }
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as https from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -191,5 +191,79 @@ describe("webhook serve", () => {
     expect(help.stdout).toMatch(/--log-objects\s+put each review's object/);
     const group = await cli(["webhook", "--help"], { cwd: REPO });
     expect(group.stdout).toMatch(/serve\s+serve the validating admission webhook/);
+  });
+});
+
+describe("webhook certs", () => {
+  it("writes ca.crt, tls.crt and tls.key, prints the caBundle on stdout and the files on stderr, never a key", async () => {
+    const r = await cli(
+      ["webhook", "certs", "--service", "hook", "--namespace", "ops", "--dns", "hook.example.com", "--out", "certs"],
+      { cwd: tmp },
+    );
+    expect(r.stderr).toContain(join(tmp, "certs", "tls.key"));
+    expect(r.code).toBe(0);
+    const dir = join(tmp, "certs");
+    expect(readdirSync(dir).sort()).toEqual(["ca.crt", "tls.crt", "tls.key"]);
+    expect(r.stdout).toBe(`${readFileSync(join(dir, "ca.crt")).toString("base64")}\n`);
+    expect(statSync(join(dir, "tls.key")).mode & 0o777).toBe(0o600);
+    expect(r.stderr).toContain("hook.ops.svc.cluster.local, hook.example.com");
+    const key = readFileSync(join(dir, "tls.key"), "utf8");
+    const body = key.split("\n")[1] as string;
+    expect(`${r.stdout}${r.stderr}`).not.toContain(body);
+    expect(`${r.stdout}${r.stderr}`).not.toContain("PRIVATE KEY");
+
+    const again = await cli(["webhook", "certs", "--service", "hook", "--namespace", "ops", "--out", "certs"], {
+      cwd: tmp,
+    });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/ca\.crt exists already; remove it or overwrite it with --force/);
+    expect(again.stdout).toBe("");
+    expect(readFileSync(join(dir, "tls.key"), "utf8")).toBe(key);
+    const forced = await cli(
+      [
+        "webhook",
+        "certs",
+        "--service",
+        "hook",
+        "--namespace",
+        "ops",
+        "--out",
+        "certs",
+        "--force",
+        "--key-type",
+        "rsa-2048",
+        "--days",
+        "7",
+      ],
+      { cwd: tmp },
+    );
+    expect(forced.code).toBe(0);
+    expect(readFileSync(join(dir, "tls.key"), "utf8")).not.toBe(key);
+  });
+
+  it.each([
+    [[], /--service and --namespace are required/],
+    [["--service", "hook"], /--service and --namespace are required/],
+    [["--service", "Hook", "--namespace", "ops"], /--service: service "Hook"/],
+    [["--service", "hook", "--namespace", "ops", "--dns", "bad name"], /--dns: DNS name "bad name"/],
+    [["--service", "hook", "--namespace", "ops", "--days", "0"], /--days: days must be a whole number from 1 to 3650/],
+    [["--service", "hook", "--namespace", "ops", "--days", "x"], /--days must be a whole number/],
+    [["--service", "hook", "--namespace", "ops", "--key-type", "dsa"], /--key-type must be ecdsa-p256 or rsa-2048/],
+    [["--service", "hook", "--namespace", "ops", "--out", ""], /--out must not be empty/],
+    [["--service", "hook", "--namespace", "ops", "extra"], /unexpected argument "extra"/],
+  ])("refuses %j with a usage error (exit 2), writing nothing", async (args, message) => {
+    const cwd = mkdtempSync(join(tmp, "usage-"));
+    const r = await cli(["webhook", "certs", ...args], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(readdirSync(cwd)).toEqual([]);
+    expectNoStack(r);
+  });
+
+  it("is listed by the group and prints its help", async () => {
+    const help = await cli(["webhook", "certs", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: clusterwire webhook certs --service NAME --namespace NS/);
+    expect((await cli(["webhook", "--help"])).stdout).toMatch(/certs\s+make a CA and serving certificate/);
   });
 });
