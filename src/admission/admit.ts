@@ -12,6 +12,7 @@ import {
   validate,
   type FeatureGates,
   type FieldError,
+  type Ingress,
   type KindInfo,
   type NetworkingObject,
   type ValidateOptions,
@@ -24,6 +25,8 @@ import {
   type AdmissionReviewResponse,
   type StatusJson,
 } from "./review.js";
+import type { IngressCaptureIndex } from "./guards/ingress-capture.js";
+import { INGRESS_CAPTURE_GUARD, captureDenial } from "./guards/ingress-capture-status.js";
 
 const NETWORKING_GROUP = "networking.k8s.io";
 const NETWORKING_VERSION = "v1";
@@ -34,6 +37,8 @@ const STATUS_SUBRESOURCE = new Set(["Ingress", "ServiceCIDR"]);
 export interface AdmitOptions {
   /** The API server's feature gates that change validation; default as a default kube-apiserver has them. */
   readonly featureGates?: FeatureGates;
+  /** The Ingress capture guard (off when absent): a valid Ingress that would take another namespace's requests is denied (403). */
+  readonly ingressCapture?: IngressCaptureIndex;
 }
 
 /** What the webhook decided, and why: the response plus the field errors behind a 422 denial. */
@@ -41,8 +46,13 @@ export interface AdmissionOutcome {
   readonly response: AdmissionResponse;
   /** The field errors behind a 422 denial; empty otherwise. */
   readonly errors: readonly FieldError[];
-  /** "validated" (allowed or 422), "undecodable" (400) or "ignored" (a kind or operation not checked). */
-  readonly verdict: "validated" | "undecodable" | "ignored";
+  /**
+   * "validated" (allowed or 422), "undecodable" (400), "ignored" (a kind or
+   * operation not checked) or "guarded" (valid, but denied by the guard named in `guard`).
+   */
+  readonly verdict: "validated" | "undecodable" | "ignored" | "guarded";
+  /** The guard that denied a valid object, with verdict "guarded". */
+  readonly guard?: typeof INGRESS_CAPTURE_GUARD;
   /** The kind the request named, for logs and metrics. */
   readonly kind: string;
 }
@@ -98,6 +108,13 @@ export function admit(request: AdmissionRequest, options: AdmitOptions = {}): Ad
     if (status) validateOptions.subresource = "status";
   }
   const errors = validate(object, validateOptions);
+  if (errors.length === 0 && options.ingressCapture !== undefined && kind === "Ingress" && !status) {
+    const denial = captureDenial(options.ingressCapture, object as Ingress, request.namespace, request.name);
+    if (denial !== undefined) {
+      const response = { uid, allowed: false, status: denial };
+      return { response, errors, verdict: "guarded", guard: INGRESS_CAPTURE_GUARD, kind };
+    }
+  }
   if (errors.length === 0) return { response: { uid, allowed: true }, errors, verdict: "validated", kind };
   return { response: { uid, allowed: false, status: statusJson(object, errors) }, errors, verdict: "validated", kind };
 }

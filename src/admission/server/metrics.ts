@@ -22,7 +22,7 @@ export function createWebhookMetrics(): WebhookMetrics {
   collectDefaultMetrics({ register: registry });
   const reviews = new Counter({
     name: "clusterwire_admission_reviews_total",
-    help: "AdmissionReviews answered, by kind, operation and verdict (allowed, denied, bad_request, ignored).",
+    help: "AdmissionReviews answered, by kind, operation and verdict (allowed, denied, denied_by_guard, bad_request, ignored).",
     labelNames: ["kind", "operation", "verdict"] as const,
     registers: [registry],
   });
@@ -37,6 +37,12 @@ export function createWebhookMetrics(): WebhookMetrics {
     name: "clusterwire_admission_refused_total",
     help: "Requests to /validate answered without a review (HTTP 400, 413 or 429), by reason.",
     labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  const guardDenials = new Counter({
+    name: "clusterwire_admission_guard_denials_total",
+    help: "Valid objects denied by a guard (verdict denied_by_guard), by guard.",
+    labelNames: ["guard"] as const,
     registers: [registry],
   });
   const inFlight = new Gauge({
@@ -54,10 +60,13 @@ export function createWebhookMetrics(): WebhookMetrics {
           ? "bad_request"
           : outcome.verdict === "ignored"
             ? "ignored"
-            : outcome.response.allowed
-              ? "allowed"
-              : "denied";
+            : outcome.verdict === "guarded"
+              ? "denied_by_guard"
+              : outcome.response.allowed
+                ? "allowed"
+                : "denied";
       reviews.inc({ kind, operation, verdict });
+      if (outcome.guard !== undefined) guardDenials.inc({ guard: outcome.guard });
       latency.observe({ kind, operation }, seconds);
     },
     refused(reason) {
