@@ -110,12 +110,8 @@ export async function startFakeApiServer(
       listRv = Number(at);
       offset = Number(from);
       if (listRv <= expiredThrough) {
-        return fail(
-          res,
-          410,
-          "Expired",
-          "The provided continue parameter is too old to display a consistent list result.",
-        );
+        fail(res, 410, "Expired", "The provided continue parameter is too old to display a consistent list result.");
+        return;
       }
     }
     const all = [...store.values()].sort((a, b) => (key(a) < key(b) ? -1 : 1));
@@ -131,7 +127,8 @@ export async function startFakeApiServer(
   const watch = (req: URL, res: ServerResponse): void => {
     const from = Number(req.searchParams.get("resourceVersion") ?? "0");
     if (from <= expiredThrough) {
-      return fail(res, 410, "Expired", `too old resource version: ${from} (${rv})`);
+      fail(res, 410, "Expired", `too old resource version: ${from} (${rv})`);
+      return;
     }
     res.writeHead(200, { "content-type": "application/vnd.kubernetes.protobuf;stream=watch" });
     // As the API server does: the headers go out at once, before any event.
@@ -151,11 +148,11 @@ export async function startFakeApiServer(
     const authorized = req.headers.authorization === `Bearer ${server.token}`;
     const accept = req.headers.accept ?? "";
     requests.push({ path: url.pathname, query: url.searchParams, authorized, accept });
-    if (!authorized) return fail(res, 401, "Unauthorized", "Unauthorized");
-    if (req.method !== "GET" || url.pathname !== PATH) return fail(res, 404, "NotFound", "not found");
-    if (!accept.startsWith(PROTOBUF_MEDIA_TYPE)) return fail(res, 406, "NotAcceptable", "only protobuf is served");
-    if (url.searchParams.get("watch") === "1" || url.searchParams.get("watch") === "true") return watch(url, res);
-    return list(url, res);
+    if (!authorized) fail(res, 401, "Unauthorized", "Unauthorized");
+    else if (req.method !== "GET" || url.pathname !== PATH) fail(res, 404, "NotFound", "not found");
+    else if (!accept.startsWith(PROTOBUF_MEDIA_TYPE)) fail(res, 406, "NotAcceptable", "only protobuf is served");
+    else if (url.searchParams.get("watch") === "1" || url.searchParams.get("watch") === "true") watch(url, res);
+    else list(url, res);
   };
 
   const http = https.createServer({ key: cert.key, cert: cert.cert }, handle);
