@@ -134,6 +134,8 @@ const GO_ZERO_TIME_SECONDS = -62135596800n;
  */
 export class IngressCaptureIndex {
   readonly #byKey = new Map<string, Entry>();
+  /** Every Ingress given, valid or not, with the resourceVersion it had. */
+  readonly #seen = new Map<string, { readonly rv: string; readonly entry: Entry | undefined }>();
   readonly #scopes = new Map<string, Scope>();
   readonly #defaultClass: string | undefined;
   #synced = false;
@@ -154,9 +156,26 @@ export class IngressCaptureIndex {
 
   /** Replaces the whole index (a list or relist) and marks it synced. */
   replaceAll(ingresses: Iterable<Ingress>): void {
+    // A relist mostly returns what the index holds: an object whose resourceVersion
+    // is unchanged keeps its entry instead of being validated again (10,000
+    // Ingresses take about a second to validate, time the event loop would not serve reviews).
+    const previous = new Map(this.#seen);
     this.#byKey.clear();
     this.#scopes.clear();
-    for (const ing of ingresses) this.set(ing);
+    this.#seen.clear();
+    for (const ing of ingresses) {
+      const { key, namespace } = identify(ing);
+      const rv = ing.metadata?.resourceVersion ?? "";
+      // A later object of one name replaces an earlier one, as with set().
+      if (this.#seen.has(key)) this.remove(namespace, key.slice(namespace.length + 1));
+      const known = previous.get(key);
+      if (rv !== "" && known?.rv === rv) {
+        this.#seen.set(key, known);
+        if (known.entry !== undefined) this.#insert(known.entry);
+      } else {
+        this.#add(ing, key, namespace);
+      }
+    }
     this.#synced = true;
   }
 
@@ -164,9 +183,22 @@ export class IngressCaptureIndex {
   set(ingress: Ingress): void {
     const { key, namespace } = identify(ingress);
     this.remove(namespace, key.slice(namespace.length + 1));
-    if (validate(ingress).length > 0) return;
+    this.#add(ingress, key, namespace);
+  }
+
+  #add(ingress: Ingress, key: string, namespace: string): void {
+    const rv = ingress.metadata?.resourceVersion ?? "";
+    if (validate(ingress).length > 0) {
+      this.#seen.set(key, { rv, entry: undefined });
+      return;
+    }
     const entry = toEntry(ingress, key, namespace, scopeOf(ingress, this.#defaultClass));
-    this.#byKey.set(key, entry);
+    this.#seen.set(key, { rv, entry });
+    this.#insert(entry);
+  }
+
+  #insert(entry: Entry): void {
+    this.#byKey.set(entry.key, entry);
     const scope = this.#scope(entry.scope);
     scope.members.add(entry);
     if (entry.hasDefault) scope.defaults = undefined;
@@ -180,6 +212,7 @@ export class IngressCaptureIndex {
   /** Removes one Ingress (DELETED); unknown names are ignored. */
   remove(namespace: string, name: string): void {
     const key = `${namespace || DEFAULT_NAMESPACE}/${name}`;
+    this.#seen.delete(key);
     const entry = this.#byKey.get(key);
     if (entry === undefined) return;
     this.#byKey.delete(key);
@@ -236,11 +269,12 @@ export class IngressCaptureIndex {
     const tierDefaultBefore = bestDefault(existing);
     const host = this.#witnessHost(tier, cand);
     for (const path of probes(before, mine)) {
+      // The candidate changes a request only by a better path, or by its defaultBackend where no path matches.
+      const win = mine.find((c) => matches(c.p, path));
+      if (win === undefined && !cand.hasDefault) continue;
       const old = answerIn(before, path, tierDefaultBefore);
       if (old === undefined || old.via === "global" || old.entry === undefined) continue;
       if (old.entry.namespace === cand.namespace) continue;
-      // The candidate changes this request only by a better path, or by its defaultBackend where no path matches.
-      const win = mine.find((c) => matches(c.p, path));
       let now: Answer | undefined;
       if (win !== undefined && (old.p === undefined || better(win, { entry: old.entry, p: old.p }))) {
         now = { entry: undefined, p: win.p, via: "path" };

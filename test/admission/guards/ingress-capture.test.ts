@@ -148,6 +148,30 @@ describe("IngressCaptureIndex.check: the forms of capture", () => {
     expect(index.size).toBe(0);
   });
 
+  it("relists: keeps unchanged objects, takes changed ones (new resourceVersion), drops the missing", () => {
+    const at = (o: J, rv: string): Ingress => {
+      const c = structuredClone(o);
+      c.metadata.resourceVersion = rv;
+      return decode(c);
+    };
+    const pay = ingJson("pay/api", [["pay.example.com", [path("/")]]]);
+    const index = new IngressCaptureIndex();
+    index.replaceAll([at(shop, "1"), at(pay, "2")]);
+    const onShop = decode(ingJson("evil/x", [["shop.example.com", [path("/", "Exact")]]]));
+    const onMoved = decode(ingJson("evil/x", [["moved.example.com", [path("/", "Exact")]]]));
+    const onPay = decode(ingJson("evil/x", [["pay.example.com", [path("/", "Exact")]]]));
+    expect(victims(index.check(onShop))).toEqual(["shop/web"]);
+    const moved = ingJson("shop/web", [["moved.example.com", [path("/")]]]);
+    index.replaceAll([at(moved, "3")]);
+    expect(index.check(onShop)).toEqual([]);
+    expect(victims(index.check(onMoved))).toEqual(["shop/web"]);
+    expect(index.check(onPay)).toEqual([]);
+    index.replaceAll([at(moved, "3"), at(pay, "4")]);
+    expect(victims(index.check(onMoved))).toEqual(["shop/web"]);
+    expect(victims(index.check(onPay))).toEqual(["pay/api"]);
+    expect(index.size).toBe(2);
+  });
+
   it("is synced only after a full list, and leaves out Ingresses validate() rejects", () => {
     const index = new IngressCaptureIndex();
     expect(index.synced).toBe(false);
