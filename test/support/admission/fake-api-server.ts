@@ -59,6 +59,8 @@ export interface FakeApiServer {
   expire(how: "event" | "http"): void;
   /** Cuts every open watch connection. */
   dropWatches(): void;
+  /** While true, requests are recorded but never answered (a hung API server). */
+  stalled: boolean;
   /** Waits (bounded) until `ok()` holds, polling. */
   until(ok: () => boolean, what: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -148,6 +150,7 @@ export async function startFakeApiServer(
     const authorized = req.headers.authorization === `Bearer ${server.token}`;
     const accept = req.headers.accept ?? "";
     requests.push({ path: url.pathname, query: url.searchParams, authorized, accept });
+    if (server.stalled) return;
     if (!authorized) fail(res, 401, "Unauthorized", "Unauthorized");
     else if (req.method !== "GET" || url.pathname !== PATH) fail(res, 404, "NotFound", "not found");
     else if (!accept.startsWith(PROTOBUF_MEDIA_TYPE)) fail(res, 406, "NotAcceptable", "only protobuf is served");
@@ -163,6 +166,7 @@ export async function startFakeApiServer(
     url: `https://127.0.0.1:${port}`,
     ca: cert.cert,
     token: options.token ?? "fake-token-0",
+    stalled: false,
     requests,
     watches,
     get resourceVersion() {

@@ -234,7 +234,12 @@ export function startIngressWatch(index: IngressCaptureIndex, options: IngressWa
     }
   };
 
-  const loop = run();
+  // run() handles its own failures; anything else is a bug, logged rather than left unhandled.
+  const loop = run().catch((e: unknown) => {
+    log("warn", "the Ingress watch stopped on an internal error", {
+      error: e instanceof Error ? e.message : String(e),
+    });
+  });
   return {
     synced,
     get resourceVersion() {

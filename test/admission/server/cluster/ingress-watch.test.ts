@@ -34,13 +34,15 @@ afterEach(async () => {
 });
 
 async function setup(
-  watchOptions: { resyncMs?: number; watchSeconds?: number } = {},
+  watchOptions: { resyncMs?: number; watchSeconds?: number; requestTimeoutMs?: number } = {},
   credentials?: (fake: FakeApiServer) => ClusterCredentials,
+  stalled = false,
 ): Promise<{ fake: FakeApiServer; index: IngressCaptureIndex; watch: IngressWatch; logs: string[] } | undefined> {
   const fake = await startFakeApiServer({ pageSize: 1000 });
   if (fake === undefined) return undefined;
   cleanup.push(() => fake.close());
   for (let i = 0; i < 5; i++) fake.apply(ing(`ns-${i}`, "web", `app-${i}.example.com`));
+  fake.stalled = stalled;
   const index = new IngressCaptureIndex();
   const logs: string[] = [];
   const watch = startIngressWatch(index, {
@@ -166,6 +168,18 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
     expect(logs.some((l) => l.includes("HTTP 401"))).toBe(true);
     // The token never reaches a log line.
     expect(logs.some((l) => l.includes(fake.token) || l.includes("stale"))).toBe(false);
+  });
+
+  it("gives up on a request that gets no answer within the timeout, and tries again", async (t) => {
+    const s = await setup({ requestTimeoutMs: 100 }, undefined, true);
+    if (s === undefined) return t.skip();
+    const { fake, index, watch, logs } = s;
+    await fake.until(() => fake.requests.length >= 2, "a second attempt");
+    expect(index.synced).toBe(false);
+    expect(logs.some((l) => l.includes("no answer within 100 ms"))).toBe(true);
+    fake.stalled = false;
+    await watch.synced;
+    expect(index.size).toBe(5);
   });
 
   it("stops: the watch connection closes and no request follows", async (t) => {
