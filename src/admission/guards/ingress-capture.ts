@@ -261,16 +261,15 @@ export class IngressCaptureIndex {
 
   /** The candidate competes in a tier that already exists. */
   #inTier(cand: Entry, tier: string, existing: readonly Entry[], found: Map<string, CaptureConflict>): void {
-    const before: Competitor[] = [];
-    for (const e of existing) for (const p of e.paths.get(tier) ?? []) before.push({ entry: e, p });
-    before.sort(byPrecedence);
-    const mine: Competitor[] = (cand.paths.get(tier) ?? []).map((p) => ({ entry: undefined, p }));
-    mine.sort(byPrecedence);
+    const before = new PathLookup();
+    for (const e of existing) for (const p of e.paths.get(tier) ?? []) before.add({ entry: e, p });
+    const mine = new PathLookup();
+    for (const p of cand.paths.get(tier) ?? []) mine.add({ entry: undefined, p });
     const tierDefaultBefore = bestDefault(existing);
     const host = this.#witnessHost(tier, cand);
     for (const path of probes(before, mine)) {
       // The candidate changes a request only by a better path, or by its defaultBackend where no path matches.
-      const win = mine.find((c) => matches(c.p, path));
+      const win = mine.best(path);
       if (win === undefined && !cand.hasDefault) continue;
       const old = answerIn(before, path, tierDefaultBefore);
       if (old === undefined || old.via === "global" || old.entry === undefined) continue;
@@ -296,11 +295,10 @@ export class IngressCaptureIndex {
     above: readonly Entry[],
     found: Map<string, CaptureConflict>,
   ): void {
-    const before: Competitor[] = [];
-    for (const e of above) for (const p of e.paths.get(wildTier) ?? []) before.push({ entry: e, p });
-    before.sort(byPrecedence);
-    const mine: Competitor[] = (cand.paths.get(tier) ?? []).map((p) => ({ entry: undefined, p }));
-    mine.sort(byPrecedence);
+    const before = new PathLookup();
+    for (const e of above) for (const p of e.paths.get(wildTier) ?? []) before.add({ entry: e, p });
+    const mine = new PathLookup();
+    for (const p of cand.paths.get(tier) ?? []) mine.add({ entry: undefined, p });
     const tierDefaultBefore = bestDefault(above);
     // After: only the candidate's rules in the new tier, then its defaultBackend, then R9.2 without it.
     const globalAfter = cand.hasDefault ? undefined : this.#globalDefault(scope, cand.key);
@@ -309,7 +307,7 @@ export class IngressCaptureIndex {
       const old = answerIn(before, path, tierDefaultBefore);
       if (old === undefined || old.via === "global" || old.entry === undefined) continue;
       if (old.entry.namespace === cand.namespace) continue;
-      const win = mine.find((c) => matches(c.p, path));
+      const win = mine.best(path);
       const now: Answer =
         win !== undefined
           ? { entry: undefined, p: win.p, via: "path" }
@@ -385,12 +383,48 @@ function hostOfTier(tier: string): string {
   return tier.startsWith("w:") ? `*.${tier.slice(2)}` : tier.slice(2);
 }
 
-/** R7 and R9.1 inside one tier, over competitors sorted best first. */
-function answerIn(sorted: readonly Competitor[], path: string, tierDefault: Entry | undefined): Answer | undefined {
-  const c = sorted.find((x) => matches(x.p, path));
+/** R7 and R9.1 inside one tier. */
+function answerIn(paths: PathLookup, path: string, tierDefault: Entry | undefined): Answer | undefined {
+  const c = paths.best(path);
   if (c !== undefined) return { entry: c.entry, p: c.p, via: "path" };
   if (tierDefault !== undefined) return { entry: tierDefault, p: undefined, via: "tier-default" };
   return undefined;
+}
+
+/**
+ * The paths of one tier, keyed as R6 compares them, keeping the best (R7) per
+ * key: a request can match only the Exact key equal to it, and the Prefix keys
+ * equal to it or to a part of it that ends before a "/", so a lookup costs a
+ * map read per path segment however many paths the tier has.
+ */
+class PathLookup {
+  readonly exact = new Map<string, Competitor>();
+  readonly prefix = new Map<string, Competitor>();
+  longest = 0;
+
+  add(c: Competitor): void {
+    const map = c.p.exact ? this.exact : this.prefix;
+    const held = map.get(c.p.key);
+    if (held === undefined || better(c, held)) map.set(c.p.key, c);
+    this.longest = Math.max(this.longest, c.p.key.length);
+  }
+
+  /** R6 + R7: the best path matching `path`. */
+  best(path: string): Competitor | undefined {
+    let best = this.exact.get(path);
+    const consider = (c: Competitor | undefined): void => {
+      if (c !== undefined && (best === undefined || better(c, best))) best = c;
+    };
+    consider(this.prefix.get(""));
+    consider(this.prefix.get(path));
+    for (let i = path.indexOf("/", 1); i > 0; i = path.indexOf("/", i + 1)) consider(this.prefix.get(path.slice(0, i)));
+    return best;
+  }
+
+  *keys(): Iterable<string> {
+    yield* this.exact.keys();
+    yield* this.prefix.keys();
+  }
 }
 
 /**
@@ -398,29 +432,16 @@ function answerIn(sorted: readonly Competitor[], path: string, tierDefault: Entr
  * itself, each key extended by a segment no key contains, and such a segment
  * alone. Any request matches the same paths as one of these (R6).
  */
-function probes(a: readonly Competitor[], b: readonly Competitor[]): Set<string> {
-  let longest = 0;
-  for (const c of a) longest = Math.max(longest, c.p.key.length);
-  for (const c of b) longest = Math.max(longest, c.p.key.length);
-  const fresh = `/${"z".repeat(longest + 1)}`;
+function probes(a: PathLookup, b: PathLookup): Set<string> {
+  const fresh = `/${"z".repeat(Math.max(a.longest, b.longest) + 1)}`;
   const out = new Set<string>([fresh]);
-  for (const c of [...a, ...b]) {
-    out.add(c.p.key);
-    out.add(c.p.key + fresh);
+  for (const lookup of [a, b]) {
+    for (const key of lookup.keys()) {
+      out.add(key);
+      out.add(key + fresh);
+    }
   }
   return out;
-}
-
-/** R6. */
-function matches(p: PathEntry, path: string): boolean {
-  if (p.exact) return path === p.key;
-  return (
-    p.key === "" || (path.startsWith(p.key) && (path.length === p.key.length || path.charCodeAt(p.key.length) === 0x2f))
-  );
-}
-
-function byPrecedence(a: Competitor, b: Competitor): number {
-  return better(a, b) ? -1 : better(b, a) ? 1 : 0;
 }
 
 /** R7, with the candidate (entry undefined) ranking first among Ingresses. */

@@ -247,6 +247,20 @@ describe("IngressCaptureIndex.check agrees with routers built before and after t
 });
 
 describe("IngressCaptureIndex at cluster scale", () => {
+  it("answers a huge Ingress: 5,000 paths against 5,000 on the same host", () => {
+    const paths = (n: number, shift: number): J[] =>
+      Array.from({ length: n }, (_, i) => path(`/a/${i + shift}/x`, i % 2 === 0 ? "Prefix" : "Exact"));
+    const index = indexOf([ingJson("shop/big", [["big.example.com", paths(5000, 0)]])]);
+    // The candidate's paths are the victim's shifted by 4998: two overlap (same path and type), the rest are new.
+    const [c, ...rest] = index.check(decode(ingJson("evil/big", [["big.example.com", paths(5000, 4998)]])));
+    expect(rest).toEqual([]);
+    expect(c?.victim).toBe("shop/big");
+    expect(c?.request.path).toMatch(/^\/a\/499[89]\/x/);
+    // Shifted by 4999, the one shared path is Prefix on one side and Exact on the other: Exact wins (R7.2).
+    expect(index.check(decode(ingJson("evil/big", [["big.example.com", paths(5000, 4999)]])))).toEqual([]);
+    expect(index.check(decode(ingJson("evil/big", [["big.example.com", paths(5000, 5000)]])))).toEqual([]);
+  });
+
   it("answers from the candidate's tiers among 5,000 Ingresses", () => {
     const existing: J[] = [];
     for (let i = 0; i < 5000; i++) {
