@@ -103,6 +103,9 @@ export async function kubeconfigCredentials(file: string): Promise<ClusterCreden
   if (url.protocol !== "https:") {
     throw fail(`cluster ${JSON.stringify(clusterName)}: server must be https://, got ${JSON.stringify(url.protocol)}`);
   }
+  if (typeof cluster["proxy-url"] === "string" && cluster["proxy-url"] !== "") {
+    throw fail(`cluster ${JSON.stringify(clusterName)}: proxy-url is not supported; reach the API server directly`);
+  }
   if ("exec" in user || "auth-provider" in user) {
     throw fail(
       `user ${JSON.stringify(userName)}: exec and auth-provider plugins are not supported; use a token or a client certificate`,

@@ -125,6 +125,11 @@ users: [{name: u, user: {client-certificate: pki/client.crt, client-key: ${join(
       /exec and auth-provider plugins are not supported/,
     ],
     [
+      "a proxy-url (not supported, so not silently ignored)",
+      "current-context: x\ncontexts: [{name: x, context: {cluster: k}}]\nclusters: [{name: k, cluster: {server: 'https://a', proxy-url: 'http://proxy:3128'}}]",
+      /proxy-url is not supported/,
+    ],
+    [
       "a certificate without its key",
       `current-context: x\ncontexts: [{name: x, context: {cluster: k, user: u}}]\nclusters: [{name: k, cluster: {server: 'https://a'}}]\nusers: [{name: u, user: {client-certificate-data: ${b64("C")}}}]`,
       /client-certificate and client-key must be given together/,
