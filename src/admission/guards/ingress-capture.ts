@@ -26,22 +26,29 @@
 // when the older Ingress is re-created, and creationTimestamp has one-second
 // resolution.
 //
-// Classes. Ingresses compete only inside one IngressClass (R2): the class is
-// spec.ingressClassName when set, else the kubernetes.io/ingress.class
-// annotation, else `defaultClass` (the cluster's default IngressClass, when
-// the caller knows it; otherwise Ingresses without a class compete with each
-// other only). Two classes are two scopes even when one controller serves
-// both.
+// Classes. Ingresses compete only when one controller serves both (R1, R2).
+// With IngressClass objects (`byController`, fed by `replaceClasses`), an
+// Ingress belongs to the controller of the class it names
+// (spec.ingressClassName, else the kubernetes.io/ingress.class annotation),
+// and one naming no class to every controller with a default class, as the
+// router scopes them. Two deliberate departures keep Ingresses guarded: a
+// class name no IngressClass defines, and "no class" while no class is the
+// default, are each a scope of their own (the router would serve them with
+// no controller at all). Without IngressClass objects, the class name is the
+// scope, and Ingresses naming none take `defaultClass` (or compete only with
+// each other).
 //
 // Speed. The index keeps, per class, the Ingresses contributing rules to each
 // host tier; a check looks only at the tiers the candidate's rules name (and,
 // for a precise host, the wildcard tier above it), never the whole cluster.
 
 import {
+  DEFAULT_CLASS_ANNOTATION,
   DEFAULT_NAMESPACE,
   INGRESS_CLASS_ANNOTATION,
   validate,
   type Ingress,
+  type IngressClass,
   type Time,
 } from "../../networking/index.js";
 
@@ -71,8 +78,17 @@ export interface CaptureConflict {
 }
 
 export interface IngressCaptureIndexOptions {
-  /** The class of Ingresses that name none: the cluster's default IngressClass. */
+  /**
+   * The class of Ingresses that name none (the cluster's default
+   * IngressClass), when IngressClass objects are not given.
+   */
   readonly defaultClass?: string;
+  /**
+   * Scope by controller, from IngressClass objects given with
+   * `replaceClasses` (and `setClass`/`removeClass`); the index is not synced
+   * until they are. Default false: scope by class name.
+   */
+  readonly byController?: boolean;
 }
 
 /** One path, as R6 and R7 read it. */
@@ -92,7 +108,8 @@ interface PathEntry {
 interface Entry {
   readonly key: string;
   readonly namespace: string;
-  readonly scope: string;
+  /** The class the Ingress names (R2's order), or undefined for none. */
+  readonly className: string | undefined;
   readonly time: readonly [bigint, number] | undefined;
   readonly hasDefault: boolean;
   /** Tier key ("p:host", "w:suffix", "h:") to the rule indices contributing to it. */
@@ -138,15 +155,78 @@ export class IngressCaptureIndex {
   readonly #seen = new Map<string, { readonly rv: string; readonly entry: Entry | undefined }>();
   readonly #scopes = new Map<string, Scope>();
   readonly #defaultClass: string | undefined;
+  readonly #byController: boolean;
+  /** IngressClass objects by name, as given. */
+  readonly #classObjects = new Map<string, IngressClass>();
+  /** Valid classes' controllers by class name, and the controllers with a default class (R2). */
+  #classes: { readonly byName: ReadonlyMap<string, string>; readonly defaults: readonly string[] } | undefined;
   #synced = false;
+  #classesSynced = false;
 
   constructor(options: IngressCaptureIndexOptions = {}) {
     this.#defaultClass = options.defaultClass;
+    this.#byController = options.byController === true;
   }
 
-  /** Whether a full list has been loaded. */
+  /** Whether a full list has been loaded (of IngressClasses too, when scoping by controller). */
   get synced(): boolean {
-    return this.#synced;
+    return this.#synced && (!this.#byController || this.#classesSynced);
+  }
+
+  /** Replaces the IngressClasses (a list or relist); Ingresses are scoped again by their controllers. */
+  replaceClasses(classes: Iterable<IngressClass>): void {
+    this.#classObjects.clear();
+    for (const c of classes) this.#classObjects.set(c.metadata?.name ?? "", c);
+    this.#classesSynced = true;
+    this.#rescope();
+  }
+
+  /** Adds or replaces one IngressClass. */
+  setClass(ingressClass: IngressClass): void {
+    this.#classObjects.set(ingressClass.metadata?.name ?? "", ingressClass);
+    this.#rescope();
+  }
+
+  /** Removes one IngressClass. */
+  removeClass(name: string): void {
+    if (this.#classObjects.delete(name)) this.#rescope();
+  }
+
+  #rescope(): void {
+    const byName = new Map<string, string>();
+    const defaults = new Set<string>();
+    for (const [name, c] of this.#classObjects) {
+      // The router leaves out classes that validate() rejects.
+      if (name === "" || validate(c).length > 0) continue;
+      const controller = c.spec?.controller ?? "";
+      byName.set(name, controller);
+      if (c.metadata?.annotations[DEFAULT_CLASS_ANNOTATION] === "true") defaults.add(controller);
+    }
+    this.#classes = { byName, defaults: [...defaults] };
+    const entries = [...this.#byKey.values()];
+    this.#byKey.clear();
+    this.#scopes.clear();
+    for (const e of entries) this.#insert(e);
+  }
+
+  /**
+   * The scopes an Ingress competes in. By class name: its class, else the
+   * default class, else "" (no class). By controller (R2): the controller of
+   * its class; for no class, every controller with a default class. A class
+   * with no IngressClass object (or no default class anywhere) stays a scope
+   * of its own rather than leaving the Ingress unguarded.
+   */
+  #scopesOf(className: string | undefined): readonly string[] {
+    const classes = this.#classes;
+    if (!this.#byController || classes === undefined) {
+      const name = className ?? this.#defaultClass;
+      return [name === undefined ? "" : `=${name}`];
+    }
+    if (className !== undefined) {
+      const controller = classes.byName.get(className);
+      return [controller === undefined ? `=${className}` : `c:${controller}`];
+    }
+    return classes.defaults.length > 0 ? classes.defaults.map((c) => `c:${c}`) : [""];
   }
 
   /** How many Ingresses are indexed. */
@@ -192,20 +272,22 @@ export class IngressCaptureIndex {
       this.#seen.set(key, { rv, entry: undefined });
       return;
     }
-    const entry = toEntry(ingress, key, namespace, scopeOf(ingress, this.#defaultClass));
+    const entry = toEntry(ingress, key, namespace);
     this.#seen.set(key, { rv, entry });
     this.#insert(entry);
   }
 
   #insert(entry: Entry): void {
     this.#byKey.set(entry.key, entry);
-    const scope = this.#scope(entry.scope);
-    scope.members.add(entry);
-    if (entry.hasDefault) scope.defaults = undefined;
-    for (const tier of entry.tiers.keys()) {
-      const set = scope.tiers.get(tier);
-      if (set === undefined) scope.tiers.set(tier, new Set([entry]));
-      else set.add(entry);
+    for (const name of this.#scopesOf(entry.className)) {
+      const scope = this.#scope(name);
+      scope.members.add(entry);
+      if (entry.hasDefault) scope.defaults = undefined;
+      for (const tier of entry.tiers.keys()) {
+        const set = scope.tiers.get(tier);
+        if (set === undefined) scope.tiers.set(tier, new Set([entry]));
+        else set.add(entry);
+      }
     }
   }
 
@@ -216,16 +298,18 @@ export class IngressCaptureIndex {
     const entry = this.#byKey.get(key);
     if (entry === undefined) return;
     this.#byKey.delete(key);
-    const scope = this.#scopes.get(entry.scope);
-    if (scope === undefined) return;
-    scope.members.delete(entry);
-    if (entry.hasDefault) scope.defaults = undefined;
-    for (const tier of entry.tiers.keys()) {
-      const set = scope.tiers.get(tier);
-      set?.delete(entry);
-      if (set?.size === 0) scope.tiers.delete(tier);
+    for (const name of this.#scopesOf(entry.className)) {
+      const scope = this.#scopes.get(name);
+      if (scope === undefined) continue;
+      scope.members.delete(entry);
+      if (entry.hasDefault) scope.defaults = undefined;
+      for (const tier of entry.tiers.keys()) {
+        const set = scope.tiers.get(tier);
+        set?.delete(entry);
+        if (set?.size === 0) scope.tiers.delete(tier);
+      }
+      if (scope.members.size === 0) this.#scopes.delete(name);
     }
-    if (scope.members.size === 0) this.#scopes.delete(entry.scope);
   }
 
   /**
@@ -237,36 +321,45 @@ export class IngressCaptureIndex {
   check(candidate: Ingress, namespace = ""): CaptureConflict[] {
     const ns = candidate.metadata?.namespace || namespace || DEFAULT_NAMESPACE;
     const { key: self } = identify(candidate, ns);
-    const cand = toEntry(candidate, self, ns, scopeOf(candidate, this.#defaultClass));
-    const scope = this.#scopes.get(cand.scope);
-    if (scope === undefined) return [];
+    const cand = toEntry(candidate, self, ns);
     const found = new Map<string, CaptureConflict>();
-    const others = (tier: string): Entry[] => [...(scope.tiers.get(tier) ?? [])].filter((e) => e.key !== self);
-    for (const [tier, rules] of cand.tiers) {
-      const existing = others(tier);
-      if (existing.length > 0) {
-        this.#inTier(cand, tier, existing, found);
-      } else if (tier.startsWith("p:")) {
-        const host = tier.slice(2);
-        const dot = host.indexOf(".");
-        if (dot <= 0) continue;
-        const wildTier = `w:${host.slice(dot + 1)}`;
-        const above = others(wildTier);
-        if (above.length > 0) this.#underWildcard(cand, scope, tier, wildTier, rules[0] ?? 0, above, found);
+    // Each controller that would serve the candidate is checked on its own (R1).
+    for (const name of this.#scopesOf(cand.className)) {
+      const scope = this.#scopes.get(name);
+      if (scope === undefined) continue;
+      const others = (tier: string): Entry[] => [...(scope.tiers.get(tier) ?? [])].filter((e) => e.key !== self);
+      for (const [tier, rules] of cand.tiers) {
+        const existing = others(tier);
+        if (existing.length > 0) {
+          this.#inTier(cand, scope, tier, existing, found);
+        } else if (tier.startsWith("p:")) {
+          const host = tier.slice(2);
+          const dot = host.indexOf(".");
+          if (dot <= 0) continue;
+          const wildTier = `w:${host.slice(dot + 1)}`;
+          const above = others(wildTier);
+          if (above.length > 0) this.#underWildcard(cand, scope, tier, wildTier, rules[0] ?? 0, above, found);
+        }
+        // A new wildcard or host-less tier takes only what a catch-all served.
       }
-      // A new wildcard or host-less tier takes only what a catch-all served.
     }
     return [...found.values()];
   }
 
   /** The candidate competes in a tier that already exists. */
-  #inTier(cand: Entry, tier: string, existing: readonly Entry[], found: Map<string, CaptureConflict>): void {
+  #inTier(
+    cand: Entry,
+    scope: Scope,
+    tier: string,
+    existing: readonly Entry[],
+    found: Map<string, CaptureConflict>,
+  ): void {
     const before = new PathLookup();
     for (const e of existing) for (const p of e.paths.get(tier) ?? []) before.add({ entry: e, p });
     const mine = new PathLookup();
     for (const p of cand.paths.get(tier) ?? []) mine.add({ entry: undefined, p });
     const tierDefaultBefore = bestDefault(existing);
-    const host = this.#witnessHost(tier, cand);
+    const host = witnessHost(tier, cand, scope);
     for (const path of probes(before, mine)) {
       // The candidate changes a request only by a better path, or by its defaultBackend where no path matches.
       const win = mine.best(path);
@@ -325,24 +418,23 @@ export class IngressCaptureIndex {
     return scope.defaults.find((e) => e.key !== self);
   }
 
-  /** A request host that selects `tier`: the host itself, a label under a wildcard no precise tier claims, or "" (R3). */
-  #witnessHost(tier: string, cand: Entry): string {
-    if (tier.startsWith("p:")) return tier.slice(2);
-    if (tier === "h:") return "";
-    const suffix = tier.slice(2);
-    const scope = this.#scopes.get(cand.scope);
-    for (let i = 0; ; i++) {
-      const host = `capture-probe-${i}.${suffix}`;
-      if (!scope?.tiers.has(`p:${host}`) && !cand.tiers.has(`p:${host}`)) return host;
-    }
-  }
-
   #scope(name: string): Scope {
     const found = this.#scopes.get(name);
     if (found !== undefined) return found;
     const s: Scope = { tiers: new Map(), members: new Set(), defaults: undefined };
     this.#scopes.set(name, s);
     return s;
+  }
+}
+
+/** A request host that selects `tier`: the host itself, a label under a wildcard no precise tier claims, or "" (R3). */
+function witnessHost(tier: string, cand: Entry, scope: Scope): string {
+  if (tier.startsWith("p:")) return tier.slice(2);
+  if (tier === "h:") return "";
+  const suffix = tier.slice(2);
+  for (let i = 0; ; i++) {
+    const host = `capture-probe-${i}.${suffix}`;
+    if (!scope.tiers.has(`p:${host}`) && !cand.tiers.has(`p:${host}`)) return host;
   }
 }
 
@@ -484,15 +576,15 @@ function identify(ing: Ingress, namespace?: string): { key: string; namespace: s
   return { key: `${ns}/${name}`, namespace: ns };
 }
 
-/** R2's order: ingressClassName, the annotation, else the default class. */
-function scopeOf(ing: Ingress, defaultClass: string | undefined): string {
+/** R2's order: ingressClassName, else the annotation; undefined for neither. */
+function classNameOf(ing: Ingress): string | undefined {
   const spec = ing.spec;
-  if (spec !== undefined && Object.hasOwn(spec, "ingressClassName")) return `=${spec.ingressClassName}`;
+  if (spec !== undefined && Object.hasOwn(spec, "ingressClassName")) return spec.ingressClassName;
   const annotations = ing.metadata?.annotations;
   if (annotations !== undefined && Object.hasOwn(annotations, INGRESS_CLASS_ANNOTATION)) {
-    return `=${annotations[INGRESS_CLASS_ANNOTATION]}`;
+    return annotations[INGRESS_CLASS_ANNOTATION];
   }
-  return defaultClass === undefined ? "" : `=${defaultClass}`;
+  return undefined;
 }
 
 function creationTime(t: Time | undefined): readonly [bigint, number] | undefined {
@@ -509,7 +601,7 @@ function creationTime(t: Time | undefined): readonly [bigint, number] | undefine
   return [t.seconds, t.nanos];
 }
 
-function toEntry(ing: Ingress, key: string, namespace: string, scope: string): Entry {
+function toEntry(ing: Ingress, key: string, namespace: string): Entry {
   const tiers = new Map<string, number[]>();
   const paths = new Map<string, PathEntry[]>();
   const spec = ing.spec;
@@ -540,7 +632,7 @@ function toEntry(ing: Ingress, key: string, namespace: string, scope: string): E
   return {
     key,
     namespace,
-    scope,
+    className: classNameOf(ing),
     time: creationTime(ing.metadata?.creationTimestamp),
     hasDefault: spec?.defaultBackend !== undefined,
     tiers,

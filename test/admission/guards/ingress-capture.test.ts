@@ -1,10 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IngressCaptureIndex, type CaptureConflict } from "../../../src/admission/guards/ingress-capture.js";
-import { fromJson, type Ingress, type JsonObject } from "../../../src/networking/index.js";
+import { fromJson, type Ingress, type IngressClass, type JsonObject } from "../../../src/networking/index.js";
 import { arbRoutingInputJson, LARGE_ROUTING, SMALL_ROUTING } from "../../../src/testing/index.js";
 import { runs } from "../../testing/quality.js";
-import { referenceCaptures, referenceWorlds } from "../../support/admission/capture-reference.js";
+import {
+  referenceCaptures,
+  referenceWorlds,
+  type ReferenceScoping,
+} from "../../support/admission/capture-reference.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: fixtures are read and spoiled through deep paths; unknown would need a cast at every step
 type J = Record<string, any>;
@@ -134,6 +138,37 @@ describe("IngressCaptureIndex.check: the forms of capture", () => {
     expect(victims(indexOf([nginx], "nginx").check(decode(cand({}))))).toEqual(["shop/web"]);
   });
 
+  it("by controller: two classes of one controller compete, and class changes scope the index again", () => {
+    const cls = (name: string, controller: string, isDefault = false): IngressClass =>
+      fromJson({
+        apiVersion: "networking.k8s.io/v1",
+        kind: "IngressClass",
+        metadata: isDefault
+          ? { name, annotations: { "ingressclass.kubernetes.io/is-default-class": "true" } }
+          : { name },
+        spec: { controller },
+      } as JsonObject) as IngressClass;
+    const shopNginx = ingJson("shop/web", [["shop.example.com", [path("/")]]], { spec: { ingressClassName: "nginx" } });
+    const cand = (cls: J): Ingress => decode(ingJson("evil/x", [["shop.example.com", [path("/")]]], cls));
+    const index = new IngressCaptureIndex({ byController: true });
+    index.replaceAll([decode(shopNginx)]);
+    expect(index.synced).toBe(false);
+    index.replaceClasses([cls("nginx", "k8s.io/ingress-nginx"), cls("nginx-internal", "k8s.io/ingress-nginx")]);
+    expect(index.synced).toBe(true);
+    expect(victims(index.check(cand({ spec: { ingressClassName: "nginx-internal" } })))).toEqual(["shop/web"]);
+    // Another controller's class, and no class while no class is the default: no competition.
+    index.setClass(cls("traefik", "traefik.io/ingress-controller"));
+    expect(index.check(cand({ spec: { ingressClassName: "traefik" } }))).toEqual([]);
+    expect(index.check(cand({}))).toEqual([]);
+    // Once nginx-internal is the default, an Ingress without a class is nginx's too.
+    index.setClass(cls("nginx-internal", "k8s.io/ingress-nginx", true));
+    expect(victims(index.check(cand({})))).toEqual(["shop/web"]);
+    // A class without an IngressClass object is a scope of its own, not "unguarded".
+    index.removeClass("nginx");
+    expect(index.check(cand({ spec: { ingressClassName: "nginx-internal" } }))).toEqual([]);
+    expect(victims(index.check(cand({ spec: { ingressClassName: "nginx" } })))).toEqual(["shop/web"]);
+  });
+
   it("never conflicts with its own earlier version, and follows updates and deletes", () => {
     const index = indexOf([shop]);
     const update = ingJson("shop/web", [["shop.example.com", [path("/", "Exact")]]]);
@@ -189,25 +224,32 @@ describe("IngressCaptureIndex.check: the forms of capture", () => {
 // ------------------------------------------------------------------ against the reference
 
 /** Checks the fast answer against the routers: the same victims, and each witness request really taken. */
-function agree(existing: JsonObject[], candidate: JsonObject, defaultClass: string): number {
-  const index = new IngressCaptureIndex({ defaultClass });
+function agree(existing: JsonObject[], candidate: JsonObject, scoping: ReferenceScoping): number {
+  const index =
+    "defaultClass" in scoping
+      ? new IngressCaptureIndex({ defaultClass: scoping.defaultClass })
+      : new IngressCaptureIndex({ byController: true });
+  if ("classes" in scoping) index.replaceClasses(scoping.classes.map((c) => fromJson(c) as IngressClass));
   index.replaceAll(existing.map(decode));
+  expect(index.synced).toBe(true);
   const got = index.check(decode(candidate));
-  const want = referenceCaptures(existing, candidate, defaultClass);
+  const want = referenceCaptures(existing, candidate, scoping);
   expect(victims(got), JSON.stringify({ want: [...want.values()].map((l) => l[0]) })).toEqual([...want.keys()].sort());
-  const { before, after } = referenceWorlds(existing, candidate, defaultClass);
+  const { pairs } = referenceWorlds(existing, candidate, scoping);
   const self = `${(candidate as J)["metadata"]["namespace"]}/${(candidate as J)["metadata"]["name"]}`;
   for (const c of got) {
-    const b = before.route(c.request);
-    const a = after.route(c.request);
-    expect(b?.ingress).toBe(c.victim);
-    expect(b?.rule ?? null).toBe(c.victimRule.rule);
-    expect(b?.path ?? null).toBe(c.victimRule.path);
-    expect(a?.ingress).not.toBe(c.victim);
-    if (c.candidateRule.path !== null) {
-      expect(a?.ingress).toBe(self);
-      expect([a?.rule, a?.path]).toEqual([c.candidateRule.rule, c.candidateRule.path]);
-    }
+    // The witness is taken in the world of one of the controllers serving the candidate.
+    const witnessed = pairs.some(({ before, after }) => {
+      const b = before.route(c.request);
+      const a = after.route(c.request);
+      if (b?.ingress !== c.victim || (b.rule ?? null) !== c.victimRule.rule || (b.path ?? null) !== c.victimRule.path) {
+        return false;
+      }
+      if (a?.ingress === c.victim) return false;
+      if (c.candidateRule.path === null) return true;
+      return a?.ingress === self && a.rule === c.candidateRule.rule && a.path === c.candidateRule.path;
+    });
+    expect(witnessed, JSON.stringify(c)).toBe(true);
   }
   return got.length;
 }
@@ -217,29 +259,36 @@ describe("IngressCaptureIndex.check agrees with routers built before and after t
     fc.record({
       existing: arbRoutingInputJson(sizes).map((j) => j.ingresses),
       candidate: arbRoutingInputJson(sizes).map((j) => j.ingresses[0]!),
-      defaultClass: fc.constantFrom("ours", "theirs"),
+      scoping: fc.oneof(
+        fc.constantFrom("ours", "theirs").map((defaultClass): ReferenceScoping => ({ defaultClass })),
+        arbRoutingInputJson(SMALL_ROUTING).map((j): ReferenceScoping => ({ classes: j.classes ?? [] })),
+      ),
     });
 
   it("small colliding inputs: wildcards, Exact/Prefix/ImplementationSpecific, default backends, classes, updates", () => {
     let conflicts = 0;
     let updates = 0;
+    let byController = 0;
     fc.assert(
-      fc.property(arbCase(SMALL_ROUTING), ({ existing, candidate, defaultClass }) => {
+      fc.property(arbCase(SMALL_ROUTING), ({ existing, candidate, scoping }) => {
         const key = (o: J) => `${o["metadata"]["namespace"]}/${o["metadata"]["name"]}`;
         if (existing.some((o) => key(o) === key(candidate))) updates++;
-        conflicts += agree(existing, candidate, defaultClass) > 0 ? 1 : 0;
+        const n = agree(existing, candidate, scoping);
+        conflicts += n > 0 ? 1 : 0;
+        if (n > 0 && "classes" in scoping && scoping.classes.length > 0) byController++;
       }),
       { numRuns: runs(500) },
     );
     // The property saw both answers and updates of an existing name.
     expect(conflicts).toBeGreaterThan(20);
     expect(updates).toBeGreaterThan(20);
+    expect(byController).toBeGreaterThan(3);
   });
 
   it("large tiers", () => {
     fc.assert(
-      fc.property(arbCase(LARGE_ROUTING), ({ existing, candidate, defaultClass }) => {
-        agree(existing, candidate, defaultClass);
+      fc.property(arbCase(LARGE_ROUTING), ({ existing, candidate, scoping }) => {
+        agree(existing, candidate, scoping);
       }),
       { numRuns: runs(60) },
     );

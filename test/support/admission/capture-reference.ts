@@ -33,18 +33,34 @@ function keyOf(o: J): string {
   return `${o["metadata"]?.["namespace"] || "default"}/${o["metadata"]?.["name"]}`;
 }
 
+function classObject(name: string, controller: string, isDefault: boolean): J {
+  return {
+    apiVersion: "networking.k8s.io/v1",
+    kind: "IngressClass",
+    metadata: isDefault ? { name, annotations: { "ingressclass.kubernetes.io/is-default-class": "true" } } : { name },
+    spec: { controller },
+  };
+}
+
 function classOf(o: J, defaultClass: string): string {
   if (o["spec"] !== undefined && "ingressClassName" in o["spec"]) return o["spec"]["ingressClassName"];
   const a = o["metadata"]?.["annotations"]?.[INGRESS_CLASS_ANNOTATION];
   return a ?? defaultClass;
 }
 
-/** The routers of the world without and with the candidate, and the probes. */
+/**
+ * How the guard is scoped: by class name with a default class name, or by
+ * controller from IngressClass objects (JSON).
+ */
+export type ReferenceScoping = { readonly defaultClass: string } | { readonly classes: readonly JsonObject[] };
+
+/** The routers of the world without and with the candidate, one pair per controller that serves it, and the probes. */
 export function referenceWorlds(
   existing: readonly JsonObject[],
   candidate: JsonObject,
-  defaultClass: string,
-): { before: Router; after: Router; hosts: string[]; paths: string[] } {
+  scoping: ReferenceScoping | string,
+): { pairs: { before: Router; after: Router }[]; before: Router; after: Router; hosts: string[]; paths: string[] } {
+  const scope: ReferenceScoping = typeof scoping === "string" ? { defaultClass: scoping } : scoping;
   const self = keyOf(candidate);
   // Later objects of one name replace earlier ones, as watch events do.
   const byKey = new Map<string, J>();
@@ -54,23 +70,42 @@ export function referenceWorlds(
   const ranked = structuredClone(candidate) as J;
   ranked["metadata"]["creationTimestamp"] = OLDEST;
   const all = [...others, ranked];
-  const names = new Set<string>([defaultClass, ...all.map((o) => classOf(o, defaultClass))]);
-  const classes = [...names].map(
-    (name) =>
-      fromJson({
-        apiVersion: "networking.k8s.io/v1",
-        kind: "IngressClass",
-        metadata:
-          name === defaultClass
-            ? { name, annotations: { "ingressclass.kubernetes.io/is-default-class": "true" } }
-            : { name },
-        spec: { controller: `example.com/${name}` },
-      }) as IngressClass,
-  );
-  const controller = `example.com/${classOf(candidate, defaultClass)}`;
+  const classJson: J[] = [];
+  if ("defaultClass" in scope) {
+    // Every class name is a controller of its own; the default class serves Ingresses without one.
+    const names = new Set<string>([scope.defaultClass, ...all.map((o) => classOf(o, scope.defaultClass))]);
+    for (const name of names) classJson.push(classObject(name, `example.com/${name}`, name === scope.defaultClass));
+  } else {
+    classJson.push(...(scope.classes as J[]));
+    const known = new Set(classJson.map((c) => c["metadata"]["name"] as string));
+    // A class name no IngressClass defines stands for a controller of its own.
+    for (const o of all) {
+      const name = classOf(o, "");
+      if (name !== "" && !known.has(name)) {
+        known.add(name);
+        classJson.push(classObject(name, `example.com/unknown-${name}`, false));
+      }
+    }
+    // Without any default class, Ingresses that name none compete with each other only.
+    const hasDefault = classJson.some(
+      (c) => c["metadata"]["annotations"]?.["ingressclass.kubernetes.io/is-default-class"] === "true",
+    );
+    if (!hasDefault) classJson.push(classObject("zz-no-default", "example.com/none", true));
+  }
+  const classes = classJson.map((c) => fromJson(c as JsonObject) as IngressClass);
   const decode = (list: J[]): Ingress[] => list.map((o) => fromJson(o as JsonObject) as Ingress);
-  const before = createRouter({ ingresses: decode(others), ingressClasses: classes, controller });
-  const after = createRouter({ ingresses: decode(all), ingressClasses: classes, controller });
+  const controllers = new Set(classJson.map((c) => c["spec"]["controller"] as string));
+  const pairs: { before: Router; after: Router }[] = [];
+  for (const controller of controllers) {
+    const after = createRouter({ ingresses: decode(all), ingressClasses: classes, controller });
+    // Only the controllers that serve the candidate (R2, as the router reads it).
+    if (!after.inScope.includes(self)) continue;
+    pairs.push({ before: createRouter({ ingresses: decode(others), ingressClasses: classes, controller }), after });
+  }
+  const first = pairs[0] ?? {
+    before: createRouter({ ingresses: [] }),
+    after: createRouter({ ingresses: [] }),
+  };
 
   const hosts = new Set<string>(["", "elsewhere.test"]);
   const paths = new Set<string>(["", "/", `/${PROBE_SEGMENT}`]);
@@ -89,7 +124,7 @@ export function referenceWorlds(
       }
     }
   }
-  return { before, after, hosts: [...hosts], paths: [...paths] };
+  return { pairs, before: first.before, after: first.after, hosts: [...hosts], paths: [...paths] };
 }
 
 /** Whether the candidate takes this request from an Ingress in another namespace (the guard's definition). */
@@ -105,18 +140,20 @@ export function takenFrom(b: Route | null, a: Route | null, namespace: string): 
 export function referenceCaptures(
   existing: readonly JsonObject[],
   candidate: JsonObject,
-  defaultClass: string,
+  scoping: ReferenceScoping | string,
 ): Map<string, ReferenceCapture[]> {
-  const { before, after, hosts, paths } = referenceWorlds(existing, candidate, defaultClass);
+  const { pairs, hosts, paths } = referenceWorlds(existing, candidate, scoping);
   const namespace = (candidate as J)["metadata"]?.["namespace"] || "default";
   const out = new Map<string, ReferenceCapture[]>();
-  for (const host of hosts) {
-    for (const path of paths) {
-      const victim = takenFrom(before.route({ host, path }), after.route({ host, path }), namespace);
-      if (victim === undefined) continue;
-      const list = out.get(victim) ?? [];
-      list.push({ victim, host, path });
-      out.set(victim, list);
+  for (const { before, after } of pairs) {
+    for (const host of hosts) {
+      for (const path of paths) {
+        const victim = takenFrom(before.route({ host, path }), after.route({ host, path }), namespace);
+        if (victim === undefined) continue;
+        const list = out.get(victim) ?? [];
+        list.push({ victim, host, path });
+        out.set(victim, list);
+      }
     }
   }
   return out;
