@@ -168,6 +168,11 @@ export class IngressCaptureIndex {
     this.#byController = options.byController === true;
   }
 
+  /** Whether Ingresses are scoped by the controllers of IngressClass objects. */
+  get byController(): boolean {
+    return this.#byController;
+  }
+
   /** Whether a full list has been loaded (of IngressClasses too, when scoping by controller). */
   get synced(): boolean {
     return this.#synced && (!this.#byController || this.#classesSynced);

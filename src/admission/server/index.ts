@@ -46,8 +46,15 @@ export interface WebhookServerOptions {
   readonly log?: (line: string) => void;
 }
 
-/** The watch's options, and the class of Ingresses that name none (see IngressCaptureIndex). */
-export type IngressCaptureServerOptions = Omit<IngressWatchOptions, "log"> & { readonly defaultClass?: string };
+/**
+ * The watch's options, and how Ingresses are scoped (see IngressCaptureIndex):
+ * by the controllers of the cluster's IngressClasses, also watched (default),
+ * or with `byController: false` by class name, `defaultClass` for none.
+ */
+export type IngressCaptureServerOptions = Omit<IngressWatchOptions, "log"> & {
+  readonly byController?: boolean;
+  readonly defaultClass?: string;
+};
 
 export interface WebhookServer {
   readonly url: string;
@@ -77,7 +84,10 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
   const captureIndex =
     capture === undefined
       ? undefined
-      : new IngressCaptureIndex(capture.defaultClass === undefined ? {} : { defaultClass: capture.defaultClass });
+      : new IngressCaptureIndex({
+          byController: capture.byController !== false,
+          ...(capture.defaultClass === undefined ? {} : { defaultClass: capture.defaultClass }),
+        });
   const admitOptions: AdmitOptions =
     captureIndex === undefined ? (options.admit ?? {}) : { ...options.admit, ingressCapture: captureIndex };
   const metrics = createWebhookMetrics();

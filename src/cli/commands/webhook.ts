@@ -38,11 +38,12 @@ Options:
   --ingress-capture     turn on the Ingress capture guard: refuse (403) an
                         Ingress that would take requests an Ingress in another
                         namespace serves, by the router's precedence rules. It
-                        lists and watches Ingresses (RBAC: list, watch) and
-                        /readyz answers 503 until the first list is in.
+                        lists and watches Ingresses and IngressClasses (RBAC:
+                        list, watch on both) and /readyz answers 503 until
+                        the first lists are in.
   --kubeconfig FILE     reach the API server with FILE's current context
                         (default: the pod's in-cluster service account)
-  --resync DURATION     relist all Ingresses this often: 90s, 10m, 1h30m or
+  --resync DURATION     relist them all this often: 90s, 10m, 1h30m or
                         plain seconds (default ${DEFAULT_RESYNC_MS / 60_000}m)
   -h, --help            show this help
 

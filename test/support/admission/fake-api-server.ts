@@ -1,7 +1,7 @@
 // A fake Kubernetes API server for the capture guard's watch: HTTPS on
 // loopback with a self-signed certificate, a bearer token it checks, and
-// GET /apis/networking.k8s.io/v1/ingresses as a paginated protobuf list and a
-// protobuf watch stream, both encoded with clusterwire's encode and
+// GET /apis/networking.k8s.io/v1/ingresses (and ingressclasses) as a paginated
+// protobuf list and a protobuf watch stream, both encoded with clusterwire's encode and
 // encodeWatchEvent. Tests push events, expire resourceVersions (HTTP 410 or an
 // ERROR event) and drop watch connections.
 
@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 import {
+  IngressClassListSchema,
   IngressListSchema,
   PROTOBUF_MEDIA_TYPE,
   StatusSchema,
@@ -17,12 +18,18 @@ import {
   encodeWatchEvent,
   fromJson,
   type Ingress,
+  type IngressClass,
   type JsonObject,
   type WatchEventType,
 } from "../../../src/networking/index.js";
 import { makeCert } from "../storage/cert.js";
 
-const PATH = "/apis/networking.k8s.io/v1/ingresses";
+const PATHS = {
+  Ingress: "/apis/networking.k8s.io/v1/ingresses",
+  IngressClass: "/apis/networking.k8s.io/v1/ingressclasses",
+} as const;
+type Kind = keyof typeof PATHS;
+type Stored = Ingress | IngressClass;
 
 export interface RecordedRequest {
   readonly path: string;
@@ -39,14 +46,14 @@ export interface FakeApiServer {
   /** The bearer token it accepts; change it to test rotation. */
   token: string;
   readonly requests: RecordedRequest[];
-  /** The watch requests answered with a stream so far, and how many are open now. */
+  /** The Ingress watch requests answered with a stream so far, and how many are open now. */
   readonly watches: { opened: number; open: number };
   /** The last resourceVersion handed out. */
   readonly resourceVersion: number;
-  /** Stores an Ingress (JSON) and sends ADDED or MODIFIED. */
+  /** Stores an Ingress or IngressClass (JSON) and sends ADDED or MODIFIED. */
   apply(json: JsonObject): void;
   /** Deletes one and sends DELETED. */
-  remove(namespace: string, name: string): void;
+  remove(namespace: string, name: string, kind?: Kind): void;
   /** Sends a BOOKMARK at a new resourceVersion. */
   bookmark(): void;
   /** Changes the store without any event, as if the watch had missed it (the next list shows it). */
@@ -72,9 +79,9 @@ export async function startFakeApiServer(
 ): Promise<FakeApiServer | undefined> {
   const cert = makeCert();
   if (cert === undefined) return undefined;
-  const store = new Map<string, Ingress>();
-  const history: { rv: number; frame: Uint8Array }[] = [];
-  const watchers = new Set<ServerResponse>();
+  const stores = { Ingress: new Map<string, Stored>(), IngressClass: new Map<string, Stored>() };
+  const history: { rv: number; kind: Kind; frame: Uint8Array }[] = [];
+  const watchers = new Map<ServerResponse, Kind>();
   let rv = 100;
   let expiredThrough = 0;
   const requests: RecordedRequest[] = [];
@@ -89,20 +96,21 @@ export async function startFakeApiServer(
     res.end(body);
   };
 
-  const emit = (type: WatchEventType, ing: Ingress): void => {
-    const frame = encodeWatchEvent({ type, object: ing });
-    history.push({ rv, frame });
-    for (const w of watchers) w.write(frame);
+  const emit = (type: WatchEventType, kind: Kind, object: Stored): void => {
+    const frame = encodeWatchEvent({ type, object });
+    history.push({ rv, kind, frame });
+    for (const [w, k] of watchers) if (k === kind) w.write(frame);
   };
 
-  const decodeIngress = (json: JsonObject): Ingress => {
-    const ing = fromJson(json) as Ingress;
-    ing.metadata!.resourceVersion = String(++rv);
-    return ing;
+  const decodeStored = (json: JsonObject): { kind: Kind; object: Stored } => {
+    const object = fromJson(json) as Stored;
+    object.metadata!.resourceVersion = String(++rv);
+    return { kind: json["kind"] === "IngressClass" ? "IngressClass" : "Ingress", object };
   };
-  const key = (ing: Ingress): string => `${ing.metadata?.namespace}/${ing.metadata?.name}`;
+  const key = (o: Stored): string => `${o.metadata?.namespace ?? ""}/${o.metadata?.name}`;
 
-  const list = (req: URL, res: ServerResponse): void => {
+  const list = (kind: Kind, req: URL, res: ServerResponse): void => {
+    const store = stores[kind];
     const limit = Number(req.searchParams.get("limit") ?? "0") || options.pageSize || Number.MAX_SAFE_INTEGER;
     const token = req.searchParams.get("continue") ?? "";
     let listRv = rv;
@@ -119,14 +127,17 @@ export async function startFakeApiServer(
     const all = [...store.values()].sort((a, b) => (key(a) < key(b) ? -1 : 1));
     const items = all.slice(offset, offset + limit);
     const next = offset + limit < all.length ? Buffer.from(`${listRv}:${offset + limit}`).toString("base64url") : "";
+    const metadata = { resourceVersion: String(listRv), continue: next };
     const body = encode(
-      create(IngressListSchema, { metadata: { resourceVersion: String(listRv), continue: next }, items }),
+      kind === "Ingress"
+        ? create(IngressListSchema, { metadata, items: items as Ingress[] })
+        : create(IngressClassListSchema, { metadata, items: items as IngressClass[] }),
     );
     res.writeHead(200, { "content-type": PROTOBUF_MEDIA_TYPE, "content-length": body.length });
     res.end(body);
   };
 
-  const watch = (req: URL, res: ServerResponse): void => {
+  const watch = (kind: Kind, req: URL, res: ServerResponse): void => {
     const from = Number(req.searchParams.get("resourceVersion") ?? "0");
     if (from <= expiredThrough) {
       fail(res, 410, "Expired", `too old resource version: ${from} (${rv})`);
@@ -135,13 +146,15 @@ export async function startFakeApiServer(
     res.writeHead(200, { "content-type": "application/vnd.kubernetes.protobuf;stream=watch" });
     // As the API server does: the headers go out at once, before any event.
     res.flushHeaders();
-    watches.opened++;
-    watches.open++;
-    for (const h of history) if (h.rv > from) res.write(h.frame);
-    watchers.add(res);
+    if (kind === "Ingress") {
+      watches.opened++;
+      watches.open++;
+    }
+    for (const h of history) if (h.rv > from && h.kind === kind) res.write(h.frame);
+    watchers.set(res, kind);
     res.on("close", () => {
       watchers.delete(res);
-      watches.open--;
+      if (kind === "Ingress") watches.open--;
     });
   };
 
@@ -151,11 +164,12 @@ export async function startFakeApiServer(
     const accept = req.headers.accept ?? "";
     requests.push({ path: url.pathname, query: url.searchParams, authorized, accept });
     if (server.stalled) return;
+    const kind = (Object.keys(PATHS) as Kind[]).find((k) => PATHS[k] === url.pathname);
     if (!authorized) fail(res, 401, "Unauthorized", "Unauthorized");
-    else if (req.method !== "GET" || url.pathname !== PATH) fail(res, 404, "NotFound", "not found");
+    else if (req.method !== "GET" || kind === undefined) fail(res, 404, "NotFound", "not found");
     else if (!accept.startsWith(PROTOBUF_MEDIA_TYPE)) fail(res, 406, "NotAcceptable", "only protobuf is served");
-    else if (url.searchParams.get("watch") === "1" || url.searchParams.get("watch") === "true") watch(url, res);
-    else list(url, res);
+    else if (url.searchParams.get("watch") === "1" || url.searchParams.get("watch") === "true") watch(kind, url, res);
+    else list(kind, url, res);
   };
 
   const http = https.createServer({ key: cert.key, cert: cert.cert }, handle);
@@ -173,22 +187,22 @@ export async function startFakeApiServer(
       return rv;
     },
     apply(json) {
-      const ing = decodeIngress(json);
-      const existed = store.has(key(ing));
-      store.set(key(ing), ing);
-      emit(existed ? "MODIFIED" : "ADDED", ing);
+      const { kind, object } = decodeStored(json);
+      const existed = stores[kind].has(key(object));
+      stores[kind].set(key(object), object);
+      emit(existed ? "MODIFIED" : "ADDED", kind, object);
     },
     applySilently(json) {
-      const ing = decodeIngress(json);
-      store.set(key(ing), ing);
+      const { kind, object } = decodeStored(json);
+      stores[kind].set(key(object), object);
     },
-    remove(namespace, name) {
-      const ing = store.get(`${namespace}/${name}`);
-      if (ing === undefined) return;
-      store.delete(`${namespace}/${name}`);
+    remove(namespace, name, kind = "Ingress") {
+      const object = stores[kind].get(`${namespace}/${name}`);
+      if (object === undefined) return;
+      stores[kind].delete(`${namespace}/${name}`);
       // The stored object leaves the store: it can carry the deletion's resourceVersion.
-      ing.metadata!.resourceVersion = String(++rv);
-      emit("DELETED", ing);
+      object.metadata!.resourceVersion = String(++rv);
+      emit("DELETED", kind, object);
     },
     bookmark() {
       const mark = fromJson({
@@ -196,14 +210,14 @@ export async function startFakeApiServer(
         kind: "Ingress",
         metadata: { resourceVersion: String(++rv) },
       } as JsonObject) as Ingress;
-      emit("BOOKMARK", mark);
+      emit("BOOKMARK", "Ingress", mark);
     },
     expire(how) {
       expiredThrough = rv;
       // The store moves on (compaction): a list from now on has a resourceVersion that is not expired.
       rv++;
       history.length = 0;
-      for (const w of [...watchers]) {
+      for (const w of [...watchers.keys()]) {
         if (how === "event") {
           w.end(
             encodeWatchEvent({
@@ -222,7 +236,7 @@ export async function startFakeApiServer(
       }
     },
     dropWatches() {
-      for (const w of [...watchers]) w.destroy();
+      for (const w of [...watchers.keys()]) w.destroy();
     },
     async until(ok, what, timeoutMs = 10_000) {
       const end = Date.now() + timeoutMs;
@@ -232,7 +246,7 @@ export async function startFakeApiServer(
       }
     },
     async close() {
-      for (const w of [...watchers]) w.destroy();
+      for (const w of [...watchers.keys()]) w.destroy();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
       cert.dispose();

@@ -18,13 +18,17 @@ import {
   decode,
   decodeWatchStream,
   type Ingress,
-  type IngressList,
+  type IngressClass,
+  type ListMeta,
+  type NetworkingObject,
+  type ObjectMeta,
   type Status,
 } from "../../../networking/index.js";
 import { ApiRequestError, apiGet, readResponse, type ApiGetOptions } from "./api-request.js";
 import type { ClusterCredentials } from "./credentials.js";
 
 export const INGRESSES_PATH = "/apis/networking.k8s.io/v1/ingresses";
+export const INGRESS_CLASSES_PATH = "/apis/networking.k8s.io/v1/ingressclasses";
 export const DEFAULT_RESYNC_MS = 10 * 60_000;
 const DEFAULT_PAGE_SIZE = 500;
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -66,8 +70,63 @@ type WatchEnd = "ended" | "expired" | "resync";
 
 class Expired extends Error {}
 
-/** Starts filling `index`; the index is marked synced by the first complete list. */
+/** One kind to list and watch, and where its objects go. */
+interface Resource<T extends NetworkingObject> {
+  /** Plural, for logs: "Ingresses", "IngressClasses". */
+  readonly plural: string;
+  readonly path: string;
+  readonly listType: string;
+  readonly itemType: string;
+  replaceAll(items: T[]): void;
+  set(item: T): void;
+  remove(namespace: string, name: string): void;
+}
+
+/**
+ * Starts filling `index` from the API server: Ingresses, and IngressClasses
+ * too when the index scopes by controller. The index is synced once both
+ * first lists are in.
+ */
 export function startIngressWatch(index: IngressCaptureIndex, options: IngressWatchOptions): IngressWatch {
+  const ingresses = startListWatch<Ingress>(
+    {
+      plural: "Ingresses",
+      path: INGRESSES_PATH,
+      listType: "k8s.io.api.networking.v1.IngressList",
+      itemType: "k8s.io.api.networking.v1.Ingress",
+      replaceAll: (items) => index.replaceAll(items),
+      set: (item) => index.set(item),
+      remove: (namespace, name) => index.remove(namespace, name),
+    },
+    options,
+  );
+  const classes = !index.byController
+    ? undefined
+    : startListWatch<IngressClass>(
+        {
+          plural: "IngressClasses",
+          path: INGRESS_CLASSES_PATH,
+          listType: "k8s.io.api.networking.v1.IngressClassList",
+          itemType: "k8s.io.api.networking.v1.IngressClass",
+          replaceAll: (items) => index.replaceClasses(items),
+          set: (item) => index.setClass(item),
+          remove: (_, name) => index.removeClass(name),
+        },
+        options,
+      );
+  return {
+    synced: Promise.all([ingresses.synced, classes?.synced]).then(() => {}),
+    get resourceVersion() {
+      return ingresses.resourceVersion;
+    },
+    async stop() {
+      await Promise.all([ingresses.stop(), classes?.stop()]);
+    },
+  };
+}
+
+/** Lists and watches one kind until stopped. */
+function startListWatch<T extends NetworkingObject>(resource: Resource<T>, options: IngressWatchOptions): IngressWatch {
   const abort = new AbortController();
   const signal = abort.signal;
   const resyncMs = options.resyncMs ?? DEFAULT_RESYNC_MS;
@@ -88,17 +147,18 @@ export function startIngressWatch(index: IngressCaptureIndex, options: IngressWa
     return apiGet(credentials, path, o);
   };
 
-  /** Lists every Ingress, page by page; a continue token that expired starts the list again. */
+  const { plural, path } = resource;
+  /** Lists every object, page by page; a continue token that expired starts the list again. */
   const list = async (): Promise<string> => {
     for (;;) {
-      const items: Ingress[] = [];
+      const items: T[] = [];
       let token = "";
       let resourceVersion = "";
       let restarted = false;
       do {
         const q = new URLSearchParams({ limit: String(pageSize) });
         if (token !== "") q.set("continue", token);
-        const res = await get(`${INGRESSES_PATH}?${q}`, PROTOBUF_MEDIA_TYPE, timeoutMs);
+        const res = await get(`${path}?${q}`, PROTOBUF_MEDIA_TYPE, timeoutMs);
         const body = await readResponse(res, MAX_LIST_BYTES);
         if (res.statusCode === 410 && token !== "") {
           log("warn", "the list's continue token expired; listing again");
@@ -106,17 +166,17 @@ export function startIngressWatch(index: IngressCaptureIndex, options: IngressWa
           break;
         }
         if (res.statusCode !== 200) throw httpError(res.statusCode ?? 0, "list", body);
-        const page = decode(body) as IngressList;
-        if (page.$typeName !== "k8s.io.api.networking.v1.IngressList") {
-          throw new ApiRequestError(200, `list: the body is a ${page.$typeName}, not an IngressList`);
+        const page = decode(body) as NetworkingObject & { items?: T[]; metadata?: ListMeta };
+        if (page.$typeName !== resource.listType) {
+          throw new ApiRequestError(200, `list: the body is a ${page.$typeName}, not a ${resource.listType}`);
         }
-        items.push(...page.items);
+        items.push(...(page.items ?? []));
         token = page.metadata?.continue ?? "";
         resourceVersion = page.metadata?.resourceVersion ?? "";
       } while (token !== "");
       if (restarted) continue;
-      index.replaceAll(items);
-      log("info", "listed Ingresses", { count: items.length, resourceVersion });
+      resource.replaceAll(items);
+      log("info", `listed ${plural}`, { count: items.length, resourceVersion });
       return resourceVersion;
     }
   };
@@ -136,7 +196,7 @@ export function startIngressWatch(index: IngressCaptureIndex, options: IngressWa
       allowWatchBookmarks: "true",
       timeoutSeconds: String(seconds),
     });
-    const res = await get(`${INGRESSES_PATH}?${q}`, PROTOBUF_WATCH_MEDIA_TYPE, seconds * 1000 + WATCH_MARGIN_MS);
+    const res = await get(`${path}?${q}`, PROTOBUF_WATCH_MEDIA_TYPE, seconds * 1000 + WATCH_MARGIN_MS);
     if (res.statusCode === 410) {
       res.resume();
       return { end: "expired", events };
@@ -160,13 +220,17 @@ export function startIngressWatch(index: IngressCaptureIndex, options: IngressWa
             `watch: ERROR event: ${status.reason ?? ""} ${status.message ?? ""}`,
           );
         }
-        const ing = event.object as Ingress;
-        if (ing.$typeName !== "k8s.io.api.networking.v1.Ingress") {
-          throw new ApiRequestError(200, `watch: a ${event.type} event carries a ${ing.$typeName}, not an Ingress`);
+        const object = event.object as T & { metadata?: ObjectMeta };
+        if (object.$typeName !== resource.itemType) {
+          throw new ApiRequestError(
+            200,
+            `watch: a ${event.type} event carries a ${object.$typeName}, not a ${resource.itemType}`,
+          );
         }
-        if (event.type === "ADDED" || event.type === "MODIFIED") index.set(ing);
-        else if (event.type === "DELETED") index.remove(ing.metadata?.namespace ?? "", ing.metadata?.name ?? "");
-        rv = ing.metadata?.resourceVersion || rv;
+        const meta = object.metadata;
+        if (event.type === "ADDED" || event.type === "MODIFIED") resource.set(object);
+        else if (event.type === "DELETED") resource.remove(meta?.namespace ?? "", meta?.name ?? "");
+        rv = meta?.resourceVersion || rv;
       }
     } catch (e) {
       if (e instanceof Expired) {
@@ -205,7 +269,7 @@ export function startIngressWatch(index: IngressCaptureIndex, options: IngressWa
       try {
         rv = await list();
       } catch (e) {
-        await failed("cannot list Ingresses", e);
+        await failed(`cannot list ${plural}`, e);
         continue;
       }
       markSynced();
@@ -216,27 +280,27 @@ export function startIngressWatch(index: IngressCaptureIndex, options: IngressWa
         try {
           result = await watch(resyncAt);
         } catch (e) {
-          await failed("the Ingress watch failed", e);
+          await failed(`the watch of ${plural} failed`, e);
           continue;
         }
         if (result.end === "expired") {
-          log("info", "the watch's resourceVersion expired; listing again", { resourceVersion: rv });
+          log("info", `the watch's resourceVersion expired; listing ${plural} again`, { resourceVersion: rv });
           break;
         }
         if (result.end === "resync") {
-          log("info", "resync: listing again");
+          log("info", `resync: listing ${plural} again`);
           break;
         }
         // A watch that ended after delivering events is normal: reconnect at once; an empty one backs off.
         if (result.events > 0) backoff = minBackoff;
-        else await failed("the Ingress watch ended without events; opening it again", "ended", "info");
+        else await failed(`the watch of ${plural} ended without events; opening it again`, "ended", "info");
       }
     }
   };
 
   // run() handles its own failures; anything else is a bug, logged rather than left unhandled.
   const loop = run().catch((e: unknown) => {
-    log("warn", "the Ingress watch stopped on an internal error", {
+    log("warn", `the watch of ${plural} stopped on an internal error`, {
       error: e instanceof Error ? e.message : String(e),
     });
   });

@@ -126,7 +126,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
       fake.expire(how);
       await fake.until(() => serves(index, "missed/web", "missed.example.com"), "the relist");
       expect(lists(fake).filter((r) => r.query.get("continue") === null)).toHaveLength(2);
-      expect(logs.some((l) => l.includes("expired; listing again"))).toBe(true);
+      expect(logs.some((l) => l.includes("expired; listing Ingresses again"))).toBe(true);
       await fake.until(() => fake.watches.open === 1, "the new watch");
     });
   }
@@ -180,6 +180,46 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
     fake.stalled = false;
     await watch.synced;
     expect(index.size).toBe(5);
+  });
+
+  it("by controller: lists and watches IngressClasses too, and is synced only when both lists are in", async (t) => {
+    const fake = await startFakeApiServer();
+    if (fake === undefined) return t.skip();
+    cleanup.push(() => fake.close());
+    const cls = (name: string, controller: string): JsonObject => ({
+      apiVersion: "networking.k8s.io/v1",
+      kind: "IngressClass",
+      metadata: { name },
+      spec: { controller },
+    });
+    const classed = (ns: string, name: string, host: string, className: string): JsonObject => {
+      const o = ing(ns, name, host) as { spec: Record<string, unknown> };
+      o.spec["ingressClassName"] = className;
+      return o as unknown as JsonObject;
+    };
+    fake.apply(cls("nginx", "k8s.io/ingress-nginx"));
+    fake.apply(cls("nginx-internal", "k8s.io/other"));
+    fake.apply(classed("shop", "web", "shop.example.com", "nginx"));
+    const index = new IngressCaptureIndex({ byController: true });
+    const watch = startIngressWatch(index, {
+      credentials: { server: fake.url, ca: Buffer.from(fake.ca), token: fake.token, source: "test" },
+      minBackoffMs: 10,
+      maxBackoffMs: 100,
+    });
+    cleanup.push(() => watch.stop());
+    await watch.synced;
+    expect(index.synced).toBe(true);
+    const paths = new Set(fake.requests.map((r) => r.path));
+    expect(paths).toEqual(
+      new Set(["/apis/networking.k8s.io/v1/ingresses", "/apis/networking.k8s.io/v1/ingressclasses"]),
+    );
+    const grab = fromJson(classed("evil", "grab", "shop.example.com", "nginx-internal")) as Ingress;
+    expect(index.check(grab)).toEqual([]);
+    // A MODIFIED IngressClass hands nginx-internal to the same controller: now the two compete.
+    fake.apply(cls("nginx-internal", "k8s.io/ingress-nginx"));
+    await fake.until(() => index.check(grab).length === 1, "the class event");
+    fake.remove("", "nginx-internal", "IngressClass");
+    await fake.until(() => index.check(grab).length === 0, "the class deletion");
   });
 
   it("stops: the watch connection closes and no request follows", async (t) => {
