@@ -38,9 +38,10 @@
 // scope, and Ingresses naming none take `defaultClass` (or compete only with
 // each other).
 //
-// Speed. The index keeps, per class, the Ingresses contributing rules to each
+// Speed. The index keeps, per scope, the Ingresses contributing rules to each
 // host tier; a check looks only at the tiers the candidate's rules name (and,
-// for a precise host, the wildcard tier above it), never the whole cluster.
+// for a precise host, the wildcard tier above it), never the whole cluster,
+// and looks paths up by key, a map read per path segment.
 
 import {
   DEFAULT_CLASS_ANNOTATION,
@@ -319,7 +320,7 @@ export class IngressCaptureIndex {
 
   /**
    * The Ingresses in other namespaces whose requests `candidate` would take,
-   * one conflict per victim (the first found, by the candidate's rule order).
+   * one conflict per victim (the first found: tiers in the order the candidate's rules name them).
    * `namespace` is the request's namespace when the object carries none. The
    * candidate is assumed valid (admit() validates first).
    */
