@@ -14,6 +14,7 @@ import {
   type ApiWarning,
   type FeatureGates,
   type FieldError,
+  type Ingress,
   type KindInfo,
   type NetworkingObject,
   type ObjectMeta,
@@ -27,6 +28,8 @@ import {
   type AdmissionReviewResponse,
   type StatusJson,
 } from "./review.js";
+import type { IngressCaptureIndex } from "./guards/ingress-capture.js";
+import { INGRESS_CAPTURE_GUARD, captureDenial } from "./guards/ingress-capture-status.js";
 
 const NETWORKING_GROUP = "networking.k8s.io";
 const NETWORKING_VERSION = "v1";
@@ -44,7 +47,7 @@ const STATUS_SUBRESOURCE = new Set(["Ingress", "ServiceCIDR"]);
 export const WARNING_BUDGET = 4 * 1024;
 
 /** The guards beyond the API server's own rules. */
-export type GuardName = "strict";
+export type GuardName = "strict" | typeof INGRESS_CAPTURE_GUARD;
 
 /** Guards beyond the API server, each named and off by default. */
 export interface AdmissionGuards {
@@ -56,6 +59,12 @@ export interface AdmissionGuards {
    * already, so objects stored before can still be updated.
    */
   readonly strict?: boolean;
+  /**
+   * "ingress-capture" (on when given the cluster's Ingresses): refuse a valid
+   * Ingress that would take requests an Ingress in another namespace serves,
+   * by the router's precedence rules, with a 403 naming the victim and both rules.
+   */
+  readonly ingressCapture?: IngressCaptureIndex;
 }
 
 export interface AdmitOptions {
@@ -152,17 +161,25 @@ export function admit(request: AdmissionRequest, options: AdmitOptions = {}): Ad
     return { response: { uid, allowed: false, status }, errors, verdict: "validated", kind, warnings: [] };
   }
   const warned = apiWarnings(object, validateOptions);
+  const all = warned.map((w) => w.text);
+  const texts = withinBudget(warned).map((w) => w.text);
+  const sent = texts.length === 0 ? {} : { warnings: texts };
+  const capture = options.guards?.ingressCapture;
+  if (capture !== undefined && kind === "Ingress" && !status) {
+    const denial = captureDenial(capture, object as Ingress, request.namespace, request.name);
+    if (denial !== undefined) {
+      const response = { uid, allowed: false, status: denial, ...sent };
+      return { response, errors, verdict: "guarded", kind, warnings: all, guard: INGRESS_CAPTURE_GUARD };
+    }
+  }
   if (warned.length === 0)
     return { response: { uid, allowed: true }, errors, verdict: "validated", kind, warnings: [] };
-  const all = warned.map((w) => w.text);
-  const sent = withinBudget(warned);
-  const texts = sent.map((w) => w.text);
   const refused = options.guards?.strict === true ? introduced(warned, validateOptions) : [];
   if (refused.length > 0) {
     const listed = withinBudget(refused);
     const status = strictStatus(object, info, listed, refused.length - listed.length);
     return {
-      response: { uid, allowed: false, status, warnings: texts },
+      response: { uid, allowed: false, status, ...sent },
       errors,
       verdict: "guarded",
       kind,
@@ -170,7 +187,7 @@ export function admit(request: AdmissionRequest, options: AdmitOptions = {}): Ad
       guard: "strict",
     };
   }
-  return { response: { uid, allowed: true, warnings: texts }, errors, verdict: "validated", kind, warnings: all };
+  return { response: { uid, allowed: true, ...sent }, errors, verdict: "validated", kind, warnings: all };
 }
 
 /**

@@ -19,3 +19,10 @@ export {
   type GroupVersionKind,
   type StatusJson,
 } from "./review.js";
+export {
+  IngressCaptureIndex,
+  type CaptureConflict,
+  type CaptureRuleRef,
+  type IngressCaptureIndexOptions,
+} from "./guards/ingress-capture.js";
+export { INGRESS_CAPTURE_GUARD, captureDenial } from "./guards/ingress-capture-status.js";

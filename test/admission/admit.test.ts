@@ -2,7 +2,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WARNING_BUDGET, admit, reviewAdmission } from "../../src/admission/admit.js";
 import { AdmissionReviewError, type AdmissionRequest } from "../../src/admission/review.js";
-import { fromJson, lookupKind, warnings, type JsonObject, type JsonValue } from "../../src/networking/index.js";
+import { IngressCaptureIndex } from "../../src/admission/guards/ingress-capture.js";
+import {
+  fromJson,
+  lookupKind,
+  warnings,
+  type Ingress,
+  type JsonObject,
+  type JsonValue,
+} from "../../src/networking/index.js";
 import { arbAnyValidJson, arbNetworkPolicyJson, propAdmissionAgreesWithValidate } from "../../src/testing/index.js";
 import { runs } from "../testing/quality.js";
 
@@ -485,5 +493,64 @@ describe("admit", () => {
 
   it("refuses a body that is not an AdmissionReview with AdmissionReviewError", () => {
     expect(() => reviewAdmission({ kind: "Ingress" })).toThrow(AdmissionReviewError);
+  });
+});
+
+describe("admit with the Ingress capture guard", () => {
+  const rule = (host: string, path: string) => ({
+    host,
+    http: { paths: [{ path, pathType: "Prefix", backend }] },
+  });
+  const owned = (ns: string, name: string, host: string, path: string): JsonObject => ({
+    apiVersion: "networking.k8s.io/v1",
+    kind: "Ingress",
+    metadata: { name, namespace: ns },
+    spec: { rules: [rule(host, path)] },
+  });
+  const guard = new IngressCaptureIndex();
+  guard.replaceAll([fromJson(owned("shop", "web", "shop.example.com", "/")) as Ingress]);
+
+  it("denies a valid capturing Ingress with the guard's 403, and tells it apart from a 422", () => {
+    const req = request("Ingress", {
+      namespace: "evil",
+      name: "grab",
+      object: { ...owned("", "grab", "shop.example.com", "/"), metadata: { name: "grab" } },
+    });
+    const out = admit(req, { guards: { ingressCapture: guard } });
+    expect(out.verdict).toBe("guarded");
+    expect(out.guard).toBe("ingress-capture");
+    expect(out.response).toMatchObject({ uid: UID, allowed: false, status: { code: 403, reason: "Forbidden" } });
+    expect(out.response.status?.message).toContain("Ingress shop/web serves");
+    // Off by default.
+    expect(admit(req).response.allowed).toBe(true);
+    // Invalid objects get the 422 first; the guard never sees them.
+    const invalid = admit(
+      request("Ingress", { namespace: "evil", object: owned("evil", "grab", "shop.example.com", "relative") }),
+      { guards: { ingressCapture: guard } },
+    );
+    expect([invalid.verdict, invalid.response.status?.code]).toEqual(["validated", 422]);
+  });
+
+  it("allows a harmless Ingress, its own namespace's, status updates and other kinds", () => {
+    const harmless = request("Ingress", { namespace: "app", object: owned("app", "x", "app.example.com", "/") });
+    expect(admit(harmless, { guards: { ingressCapture: guard } })).toMatchObject({
+      verdict: "validated",
+      response: { allowed: true },
+    });
+    const sameNs = request("Ingress", { namespace: "shop", object: owned("shop", "x", "shop.example.com", "/") });
+    expect(admit(sameNs, { guards: { ingressCapture: guard } }).response.allowed).toBe(true);
+    const stored = owned("evil", "grab", "shop.example.com", "/");
+    (stored["metadata"] as Record<string, string>)["resourceVersion"] = "3";
+    const status = request("Ingress", {
+      namespace: "evil",
+      operation: "UPDATE",
+      subResource: "status",
+      object: stored,
+      oldObject: stored,
+    });
+    expect(admit(status, { guards: { ingressCapture: guard } }).response.allowed).toBe(true);
+    // The same object on the main resource is a capture.
+    const main = request("Ingress", { namespace: "evil", operation: "UPDATE", object: stored, oldObject: stored });
+    expect(admit(main, { guards: { ingressCapture: guard } }).verdict).toBe("guarded");
   });
 });

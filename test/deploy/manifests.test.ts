@@ -14,6 +14,7 @@ import { ServiceAccount } from "kubernetes-models/v1/ServiceAccount";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { admit, readAdmissionReview, type AdmissionOperation } from "../../src/admission/index.js";
+import { INGRESSES_PATH, INGRESS_CLASSES_PATH } from "../../src/admission/server/cluster/ingress-watch.js";
 import {
   DEFAULT_DRAIN_MS,
   makeWebhookCerts,
@@ -218,11 +219,14 @@ describe("deploy/ manifests", () => {
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(pause + DEFAULT_DRAIN_MS / 1000);
   });
 
-  it("grant the service account list and watch on Ingresses, and nothing else", () => {
+  it("grant the service account list and watch on what the capture guard watches, and nothing else", () => {
     const role = one("ClusterRole");
+    // The resources the guard's watch reads, from the paths it requests.
+    const watched = [INGRESSES_PATH, INGRESS_CLASSES_PATH].map((p) => /^\/apis\/([^/]+)\/v1\/([^/]+)$/.exec(p));
     expect(role.rules).toEqual([
-      { apiGroups: ["networking.k8s.io"], resources: ["ingresses"], verbs: ["list", "watch"] },
+      { apiGroups: [watched[0]?.[1]], resources: watched.map((m) => m?.[2]), verbs: ["list", "watch"] },
     ]);
+    expect(role.rules?.[0]?.apiGroups).toEqual(["networking.k8s.io"]);
     const binding = one("ClusterRoleBinding");
     expect(binding.roleRef).toEqual({
       apiGroup: "rbac.authorization.k8s.io",

@@ -45,6 +45,9 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/cli/commands/planted.ts", "./route.js", true],
   ["src/cli/commands/planted.ts", "../../networking/validation/validate.js", true],
   ["src/cli/shared/planted.ts", "../commands/route.js", true],
+  ["src/admission/guards/planted.ts", "../../networking/evaluate/router/router.js", true],
+  ["src/admission/server/cluster/planted.ts", "../../../storage/index.js", true],
+  ["src/admission/server/cluster/planted.ts", "../../../networking/protobuf/watch.js", true],
   // controls: imports that point down are allowed
   ["src/networking/protobuf/planted.ts", "../model/kinds.js", false],
   ["src/networking/text/planted.ts", "../model/zero.js", false],
@@ -56,6 +59,9 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/cli/commands/planted.ts", "../shared/io.js", false],
   ["src/cli/commands/planted.ts", "../../networking/index.js", false],
   ["src/cli/commands/planted.ts", "../../storage/server/index.js", false],
+  ["src/admission/guards/planted.ts", "../../networking/index.js", false],
+  ["src/admission/server/cluster/planted.ts", "../../../networking/index.js", false],
+  ["src/admission/server/cluster/planted.ts", "../../guards/ingress-capture.js", false],
 ];
 
 interface Diagnostic {

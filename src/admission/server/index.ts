@@ -7,6 +7,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 import { admit, type AdmitOptions } from "../admit.js";
+import { IngressCaptureIndex } from "../guards/ingress-capture.js";
+import { startIngressWatch, type IngressWatch, type IngressWatchOptions } from "./cluster/ingress-watch.js";
 import { AdmissionReviewError, readAdmissionReview, ADMISSION_API_VERSION } from "../review.js";
 import { BodyError, readBody } from "./body.js";
 import { createWebhookMetrics, type RefusalReason } from "./metrics.js";
@@ -49,6 +51,11 @@ export interface WebhookServerOptions {
   /** How long close() waits for in-flight reviews before cutting connections, in ms; default 25 s. */
   readonly drainMs?: number;
   readonly admit?: AdmitOptions;
+  /**
+   * Turns on the Ingress capture guard, fed by a list and watch of the API
+   * server's Ingresses; /readyz answers 503 until the first list is in.
+   */
+  readonly ingressCapture?: IngressCaptureServerOptions;
   /** Receives one JSON object per line (no newline), never with object contents unless `logObjects`. Default: no logs. */
   readonly log?: (line: string) => void;
   /**
@@ -58,6 +65,16 @@ export interface WebhookServerOptions {
    */
   readonly logObjects?: boolean;
 }
+
+/**
+ * The watch's options, and how Ingresses are scoped (see IngressCaptureIndex):
+ * by the controllers of the cluster's IngressClasses, also watched (default),
+ * or with `byController: false` by class name, `defaultClass` for none.
+ */
+export type IngressCaptureServerOptions = Omit<IngressWatchOptions, "log"> & {
+  readonly byController?: boolean;
+  readonly defaultClass?: string;
+};
 
 export interface WebhookServer {
   readonly url: string;
@@ -77,7 +94,6 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
-  const admitOptions = options.admit ?? {};
   const sink = options.log;
   const logObjects = options.logObjects === true;
   const log = (level: "info" | "warn" | "error", msg: string, fields: Fields = {}): void => {
@@ -95,6 +111,18 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
   };
 
   const { pair } = await loadTlsPair(options.tls);
+  const capture = options.ingressCapture;
+  const captureIndex =
+    capture === undefined
+      ? undefined
+      : new IngressCaptureIndex({
+          byController: capture.byController !== false,
+          ...(capture.defaultClass === undefined ? {} : { defaultClass: capture.defaultClass }),
+        });
+  const admitOptions: AdmitOptions =
+    captureIndex === undefined
+      ? (options.admit ?? {})
+      : { ...options.admit, guards: { ...options.admit?.guards, ingressCapture: captureIndex } };
   const metrics = createWebhookMetrics();
   const refuse = (res: ServerResponse, status: number, reason: RefusalReason, message: string): void => {
     text(res, status, message);
@@ -194,7 +222,10 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
       case "/healthz":
         return text(res, 200, "ok");
       case "/readyz":
-        return closing ? text(res, 503, "shutting down") : text(res, 200, "ok");
+        if (closing) return text(res, 503, "shutting down");
+        if (captureIndex?.synced === false)
+          return text(res, 503, "the ingress-capture guard has not yet listed Ingresses");
+        return text(res, 200, "ok");
       case "/metrics":
         if (req.method !== "GET") {
           res.setHeader("allow", "GET");
@@ -245,6 +276,14 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
     stopWatching();
     throw e;
   }
+  let ingressWatch: IngressWatch | undefined;
+  if (capture !== undefined && captureIndex !== undefined) {
+    log("info", "watching Ingresses for the ingress-capture guard", { source: capture.credentials.source });
+    ingressWatch = startIngressWatch(captureIndex, {
+      ...capture,
+      log: (level, msg, fields) => log(level, msg, { component: "ingress-watch", ...fields }),
+    });
+  }
   const address = server.address() as AddressInfo;
   const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   log("info", "serving", { url: `https://${urlHost}:${address.port}` });
@@ -257,6 +296,7 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
       closed ??= (async () => {
         closing = true;
         stopWatching();
+        const watchStopped = ingressWatch?.stop();
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         // Idle keep-alive connections would hold close() open; busy ones finish their review first.
         server.closeIdleConnections();
@@ -269,9 +309,18 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
         }
         server.closeAllConnections();
         await stopped;
+        await watchStopped;
         log("info", "stopped");
       })();
       return closed;
     },
   };
 }
+
+export {
+  CredentialsError,
+  inClusterCredentials,
+  kubeconfigCredentials,
+  type ClusterCredentials,
+} from "./cluster/credentials.js";
+export { DEFAULT_RESYNC_MS, type IngressWatchOptions } from "./cluster/ingress-watch.js";

@@ -22,7 +22,7 @@ export function createWebhookMetrics(): WebhookMetrics {
   collectDefaultMetrics({ register: registry });
   const reviews = new Counter({
     name: "clusterwire_admission_reviews_total",
-    help: "AdmissionReviews answered, by kind, operation and verdict (allowed, denied, guarded, bad_request, ignored).",
+    help: "AdmissionReviews answered, by kind, operation and verdict (allowed, denied, guarded, guard_not_ready, bad_request, ignored).",
     labelNames: ["kind", "operation", "verdict"] as const,
     registers: [registry],
   });
@@ -45,6 +45,12 @@ export function createWebhookMetrics(): WebhookMetrics {
     labelNames: ["reason"] as const,
     registers: [registry],
   });
+  const guardDenials = new Counter({
+    name: "clusterwire_admission_guard_denials_total",
+    help: "Valid objects denied by a guard (verdict guarded), by guard.",
+    labelNames: ["guard"] as const,
+    registers: [registry],
+  });
   const inFlight = new Gauge({
     name: "clusterwire_admission_in_flight",
     help: "AdmissionReviews being read or answered.",
@@ -59,13 +65,19 @@ export function createWebhookMetrics(): WebhookMetrics {
       const verdict =
         outcome.verdict === "undecodable"
           ? "bad_request"
-          : outcome.verdict === "ignored" || outcome.verdict === "guarded"
-            ? outcome.verdict
-            : outcome.response.allowed
-              ? "allowed"
-              : "denied";
+          : outcome.verdict === "ignored"
+            ? "ignored"
+            : outcome.verdict === "guarded"
+              ? // A guard that has not learned the cluster yet answers 503: not a refusal of the object.
+                outcome.response.status?.code === 503
+                ? "guard_not_ready"
+                : "guarded"
+              : outcome.response.allowed
+                ? "allowed"
+                : "denied";
       reviews.inc({ kind, operation, verdict });
       if (outcome.warnings.length > 0) warnings.inc({ kind, operation }, outcome.warnings.length);
+      if (verdict === "guarded" && outcome.guard !== undefined) guardDenials.inc({ guard: outcome.guard });
       latency.observe({ kind, operation }, seconds);
     },
     refused(reason) {

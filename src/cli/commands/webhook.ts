@@ -12,6 +12,10 @@ import {
   serviceDnsNames,
   writeWebhookCertFiles,
   type CertKeyType,
+  CredentialsError,
+  DEFAULT_RESYNC_MS,
+  inClusterCredentials,
+  kubeconfigCredentials,
   type WebhookServer,
   type WebhookServerOptions,
 } from "../../admission/server/index.js";
@@ -52,11 +56,22 @@ Options:
   --log-objects         put each review's object and old object in its log
                         line (they may hold sensitive annotations: debugging
                         only)
+  --ingress-capture     turn on the Ingress capture guard: refuse (403) an
+                        Ingress that would take requests an Ingress in another
+                        namespace serves, by the router's precedence rules. It
+                        lists and watches Ingresses and IngressClasses (RBAC:
+                        list, watch on both) and /readyz answers 503 until
+                        the first lists are in.
+  --kubeconfig FILE     reach the API server with FILE's current context
+                        (default: the pod's in-cluster service account)
+  --resync DURATION     relist them all this often: 90s, 10m, 1h30m or
+                        plain seconds (default ${DEFAULT_RESYNC_MS / 60_000}m)
   -h, --help            show this help
 
 Exit status: 0 stopped by SIGINT or SIGTERM, 1 the server could not start
-(e.g. the port is in use), 2 usage error, or unreadable or unusable
-certificate files.
+(e.g. the port is in use), 2 usage error, unreadable or unusable
+certificate files, or (with --ingress-capture) missing API server
+credentials.
 
 Example:
   clusterwire webhook serve --tls-cert /tls/tls.crt --tls-key /tls/tls.key`;
@@ -77,6 +92,9 @@ export const serveCommand: Command = {
         "max-in-flight": { type: "string" },
         strict: { type: "boolean" },
         "log-objects": { type: "boolean" },
+        "ingress-capture": { type: "boolean" },
+        kubeconfig: { type: "string" },
+        resync: { type: "string" },
       },
       args,
       io,
@@ -98,6 +116,7 @@ export const serveCommand: Command = {
     const port = wholeNumber(values.port, "--port", 0, 65535);
     const maxInFlight = wholeNumber(values["max-in-flight"], "--max-in-flight", 1, 1_000_000);
     const cwd = io.cwd ?? process.cwd();
+    const ingressCapture = await captureOptions(values, io, cwd);
     const options: WebhookServerOptions = {
       tls: { certFile: resolve(cwd, cert), keyFile: resolve(cwd, key) },
       ...(port === undefined ? {} : { port }),
@@ -105,6 +124,7 @@ export const serveCommand: Command = {
       ...(maxInFlight === undefined ? {} : { maxInFlight }),
       ...(values.strict === true ? { admit: { guards: { strict: true } } } : {}),
       ...(values["log-objects"] === true ? { logObjects: true } : {}),
+      ...(ingressCapture === undefined ? {} : { ingressCapture }),
       log: (line) => io.stderr.write(`${line}\n`),
     };
     return serve(io, options);
@@ -118,6 +138,49 @@ export const webhookCommand: Command = commandGroup(
 objects the API server would refuse, with the API server's own Status.`,
   [serveCommand, certsCommand()],
 );
+
+/** The capture guard's options from --ingress-capture, --kubeconfig and --resync; credentials are loaded now. */
+async function captureOptions(
+  values: { "ingress-capture"?: boolean; kubeconfig?: string; resync?: string },
+  io: CliIO,
+  cwd: string,
+): Promise<WebhookServerOptions["ingressCapture"]> {
+  if (values["ingress-capture"] !== true) {
+    if (values.kubeconfig !== undefined || values.resync !== undefined) {
+      throw usageError("--kubeconfig and --resync configure --ingress-capture, which is not given", SERVE);
+    }
+    return undefined;
+  }
+  const resyncMs = values.resync === undefined ? undefined : duration(values.resync, "--resync");
+  try {
+    const credentials =
+      values.kubeconfig === undefined
+        ? await inClusterCredentials(io.env ?? process.env)
+        : await kubeconfigCredentials(resolve(cwd, values.kubeconfig));
+    return { credentials, ...(resyncMs === undefined ? {} : { resyncMs }) };
+  } catch (e) {
+    if (e instanceof CredentialsError) throw new CliError(`--ingress-capture: ${e.message}`, EXIT_USAGE);
+    throw e;
+  }
+}
+
+/** 90s, 10m, 1h30m or plain seconds, in ms; at least a second, at most a day. */
+function duration(value: string, flag: string): number {
+  const m = /^(?:(\d{1,5})h)?(?:(\d{1,5})m)?(?:(\d{1,5})s)?$/.exec(value);
+  const plain = /^\d{1,6}$/.test(value);
+  const seconds = plain
+    ? Number(value)
+    : m === null || value === ""
+      ? Number.NaN
+      : Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+  if (!(seconds >= 1 && seconds <= 86_400)) {
+    throw usageError(
+      `${flag} must be a duration from 1s to 24h (90s, 10m, 1h30m) or seconds, got ${JSON.stringify(value)}`,
+      SERVE,
+    );
+  }
+  return seconds * 1000;
+}
 
 function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run, type CliIO } from "../../../src/cli/main.js";
+import { startFakeApiServer } from "../../support/admission/fake-api-server.js";
 import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
 import { makeCert } from "../../support/storage/cert.js";
 
@@ -191,6 +192,111 @@ describe("webhook serve", () => {
     expect(help.stdout).toMatch(/--log-objects\s+put each review's object/);
     const group = await cli(["webhook", "--help"], { cwd: REPO });
     expect(group.stdout).toMatch(/serve\s+serve the validating admission webhook/);
+  });
+
+  it("--ingress-capture: refuses, from a kubeconfig's cluster, an Ingress that captures another namespace's", async (t) => {
+    const fake = await startFakeApiServer();
+    if (fake === undefined) return t.skip();
+    try {
+      fake.apply({
+        apiVersion: "networking.k8s.io/v1",
+        kind: "Ingress",
+        metadata: { name: "web", namespace: "shop" },
+        spec: {
+          rules: [
+            {
+              host: "shop.example.com",
+              http: {
+                paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "s", port: { number: 80 } } } }],
+              },
+            },
+          ],
+        },
+      });
+      writeFileSync(
+        join(tmp, "kubeconfig"),
+        `current-context: test
+contexts: [{name: test, context: {cluster: fake, user: hook}}]
+clusters: [{name: fake, cluster: {server: "${fake.url}", certificate-authority-data: ${Buffer.from(fake.ca).toString("base64")}}}]
+users: [{name: hook, user: {token: ${fake.token}}}]
+`,
+      );
+      const s = await serve([
+        "--tls-cert",
+        "tls.crt",
+        "--tls-key",
+        "tls.key",
+        "--port",
+        "0",
+        "--host",
+        "127.0.0.1",
+        "--ingress-capture",
+        "--kubeconfig",
+        "kubeconfig",
+        "--resync",
+        "10m",
+      ]);
+      const review = JSON.stringify({
+        apiVersion: "admission.k8s.io/v1",
+        kind: "AdmissionReview",
+        request: {
+          uid: "u-cap",
+          kind: { group: "networking.k8s.io", version: "v1", kind: "Ingress" },
+          operation: "CREATE",
+          namespace: "evil",
+          object: {
+            apiVersion: "networking.k8s.io/v1",
+            kind: "Ingress",
+            metadata: { name: "grab", namespace: "evil" },
+            spec: {
+              rules: [
+                {
+                  host: "shop.example.com",
+                  http: {
+                    paths: [
+                      { path: "/", pathType: "Prefix", backend: { service: { name: "s", port: { number: 80 } } } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        },
+      });
+      let code = 0;
+      const deadline = Date.now() + 10_000;
+      // 503 until the first list is in, then the guard's 403.
+      while (code !== 403 && Date.now() < deadline) {
+        code = (JSON.parse((await post(s.url, review)).body) as { response: { status: { code: number } } }).response
+          .status.code;
+        if (code !== 403) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(code).toBe(403);
+      expect(await s.stop()).toBe(0);
+      expect(s.stderr()).toContain('"msg":"listed Ingresses"');
+      expect(s.stderr()).not.toContain(fake.token);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("--ingress-capture: usage errors name the flag and what is missing", async () => {
+    const base = ["webhook", "serve", "--tls-cert", "tls.crt", "--tls-key", "tls.key", "--port", "0"];
+    const noGuard = await cli([...base, "--kubeconfig", "kc"], { cwd: tmp });
+    expect([noGuard.code, noGuard.stderr]).toEqual([
+      2,
+      expect.stringContaining("--ingress-capture, which is not given"),
+    ]);
+    const badResync = await cli([...base, "--ingress-capture", "--resync", "soon"], { cwd: tmp });
+    expect([badResync.code, badResync.stderr]).toEqual([2, expect.stringContaining("--resync must be a duration")]);
+    const notInCluster = await cli([...base, "--ingress-capture"], { cwd: tmp, env: {} });
+    expect([notInCluster.code, notInCluster.stderr]).toEqual([2, expect.stringContaining("KUBERNETES_SERVICE_HOST")]);
+    const missing = await cli([...base, "--ingress-capture", "--kubeconfig", "nope"], { cwd: tmp });
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      expect.stringContaining(`kubeconfig ${join(tmp, "nope")}: cannot read: no such file`),
+    ]);
+    for (const r of [noGuard, badResync, notInCluster, missing]) expectNoStack(r);
   });
 });
 

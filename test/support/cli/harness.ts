@@ -18,6 +18,8 @@ export interface RunOptions {
   readonly stdoutIsTTY?: boolean;
   /** Default: the repository root. */
   readonly cwd?: string;
+  /** Default: process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Runs the CLI with cwd at the repository root, capturing everything it writes. */
@@ -38,6 +40,7 @@ export async function cli(argv: string[], options: RunOptions = {}): Promise<Res
     stderr: { write: (c) => (err += typeof c === "string" ? c : new TextDecoder().decode(c)) },
     stdin: { chunks: stdinChunks, isTTY: options.stdinIsTTY === true },
     cwd: options.cwd ?? REPO,
+    ...(options.env === undefined ? {} : { env: options.env }),
   };
   const code = await run(argv, io);
   const bytes = Buffer.concat(out);

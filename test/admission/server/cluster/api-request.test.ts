@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ApiRequestError, apiGet, readResponse } from "../../../../src/admission/server/cluster/api-request.js";
+import { startFakeApiServer, type FakeApiServer } from "../../../support/admission/fake-api-server.js";
+
+let fake: FakeApiServer | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const LIST = "/apis/networking.k8s.io/v1/ingresses";
+const options = (signal = new AbortController().signal) => ({
+  accept: "application/vnd.kubernetes.protobuf",
+  timeoutMs: 5_000,
+  deadlineMs: 5_000,
+  signal,
+});
+
+describe("apiGet", () => {
+  it("verifies the API server's certificate against the given CA, or skips it only when told", async (t) => {
+    fake = await startFakeApiServer();
+    if (fake === undefined) return t.skip();
+    const trusted = await apiGet(
+      { server: fake.url, ca: Buffer.from(fake.ca), token: fake.token, source: "t" },
+      LIST,
+      options(),
+    );
+    expect(trusted.statusCode).toBe(200);
+    trusted.resume();
+    const untrusted = await apiGet({ server: fake.url, token: fake.token, source: "t" }, LIST, options()).catch(
+      (e: unknown) => e,
+    );
+    expect(untrusted).toBeInstanceOf(ApiRequestError);
+    expect((untrusted as ApiRequestError).status).toBe(0);
+    expect((untrusted as Error).message).toMatch(/^GET \/apis\/networking\.k8s\.io\/v1\/ingresses: .*certificate/);
+    expect((untrusted as Error).message).not.toContain(fake.token);
+    const skipped = await apiGet(
+      { server: fake.url, token: fake.token, insecureSkipTlsVerify: true, source: "t" },
+      LIST,
+      options(),
+    );
+    expect(skipped.statusCode).toBe(200);
+    skipped.resume();
+    expect(fake.requests.filter((r) => r.authorized)).toHaveLength(2);
+  });
+
+  it("gives up when no answer comes within the timeout, and stops when aborted", async (t) => {
+    fake = await startFakeApiServer();
+    if (fake === undefined) return t.skip();
+    fake.stalled = true;
+    const creds = { server: fake.url, ca: Buffer.from(fake.ca), token: fake.token, source: "t" };
+    await expect(apiGet(creds, LIST, { ...options(), timeoutMs: 50 })).rejects.toThrow(
+      `GET ${LIST}: no answer within 50 ms`,
+    );
+    const abort = new AbortController();
+    const pending = apiGet(creds, LIST, options(abort.signal));
+    abort.abort();
+    await expect(pending).rejects.toBeInstanceOf(ApiRequestError);
+  });
+});
+
+describe("readResponse", () => {
+  it("refuses a body over the limit", async (t) => {
+    fake = await startFakeApiServer();
+    if (fake === undefined) return t.skip();
+    for (let i = 0; i < 20; i++) {
+      fake.apply({
+        apiVersion: "networking.k8s.io/v1",
+        kind: "Ingress",
+        metadata: { name: `i${i}`, namespace: "n" },
+        spec: { defaultBackend: { service: { name: "s", port: { number: 80 } } } },
+      });
+    }
+    const creds = { server: fake.url, ca: Buffer.from(fake.ca), token: fake.token, source: "t" };
+    const whole = await readResponse(await apiGet(creds, LIST, options()), 1 << 20);
+    expect(whole.length).toBeGreaterThan(200);
+    await expect(readResponse(await apiGet(creds, LIST, options()), 100)).rejects.toThrow(
+      "the response is larger than 100 bytes",
+    );
+  });
+});

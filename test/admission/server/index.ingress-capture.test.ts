@@ -1,0 +1,151 @@
+// The served webhook with the Ingress capture guard on, learning the cluster
+// from a fake API server's protobuf list and watch: end to end over real TLS
+// on loopback. (Kept apart from index.test.ts, which covers the guard-less server.)
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import * as https from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWebhookServer, type WebhookServer } from "../../../src/admission/server/index.js";
+import type { JsonObject } from "../../../src/networking/index.js";
+import { startFakeApiServer, type FakeApiServer } from "../../support/admission/fake-api-server.js";
+import { makeCert } from "../../support/storage/cert.js";
+
+const dir = mkdtempSync(join(tmpdir(), "clusterwire-capture-"));
+let ca = "";
+const files = { certFile: join(dir, "tls.crt"), keyFile: join(dir, "tls.key") };
+beforeAll(() => {
+  const made = makeCert();
+  if (made === undefined) return;
+  made.dispose();
+  ca = made.cert;
+  writeFileSync(files.certFile, made.cert);
+  writeFileSync(files.keyFile, made.key);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const ingress = (ns: string, name: string, host: string, path = "/"): JsonObject => ({
+  apiVersion: "networking.k8s.io/v1",
+  kind: "Ingress",
+  metadata: { name, namespace: ns, creationTimestamp: "2024-01-01T00:00:00Z" },
+  spec: {
+    rules: [
+      {
+        host,
+        http: { paths: [{ path, pathType: "Prefix", backend: { service: { name: "s", port: { number: 80 } } } }] },
+      },
+    ],
+  },
+});
+
+function call(
+  server: WebhookServer,
+  method: string,
+  path: string,
+  body?: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(`${server.url}${path}`, { method, ca, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+async function review(server: WebhookServer, object: JsonObject, uid: string) {
+  const ns = (object["metadata"] as { namespace: string }).namespace;
+  const reply = await call(
+    server,
+    "POST",
+    "/validate",
+    JSON.stringify({
+      apiVersion: "admission.k8s.io/v1",
+      kind: "AdmissionReview",
+      request: {
+        uid,
+        kind: { group: "networking.k8s.io", version: "v1", kind: "Ingress" },
+        operation: "CREATE",
+        namespace: ns,
+        name: (object["metadata"] as { name: string }).name,
+        object,
+      },
+    }),
+  );
+  expect(reply.status).toBe(200);
+  return (JSON.parse(reply.body) as { response: { allowed: boolean; status?: { code: number; message: string } } })
+    .response;
+}
+
+describe("createWebhookServer with ingressCapture", () => {
+  it("is ready only once the Ingresses are listed, refuses a capture learned from the watch, allows a harmless Ingress", async (t) => {
+    const fake: FakeApiServer | undefined = ca === "" ? undefined : await startFakeApiServer();
+    if (fake === undefined) return t.skip();
+    const logs: string[] = [];
+    const realToken = fake.token;
+    fake.token = "not-yet";
+    fake.apply(ingress("shop", "web", "shop.example.com"));
+    const server = await createWebhookServer({
+      tls: files,
+      port: 0,
+      host: "127.0.0.1",
+      log: (l) => logs.push(l),
+      ingressCapture: {
+        credentials: { server: fake.url, ca: Buffer.from(fake.ca), token: realToken, source: "test" },
+        minBackoffMs: 10,
+        maxBackoffMs: 50,
+        requestTimeoutMs: 5_000,
+      },
+    });
+    try {
+      // The API server refuses the token: not ready, and the guard answers 503 rather than guessing.
+      await fake.until(() => fake.requests.length >= 2, "list attempts");
+      expect((await call(server, "GET", "/readyz")).status).toBe(503);
+      expect((await call(server, "GET", "/healthz")).status).toBe(200);
+      const early = await review(server, ingress("evil", "grab", "shop.example.com"), "u0");
+      expect(early).toMatchObject({ allowed: false, status: { code: 503 } });
+
+      fake.token = realToken;
+      const deadline = Date.now() + 10_000;
+      while ((await call(server, "GET", "/readyz")).status !== 200) {
+        if (Date.now() > deadline) throw new Error("never ready");
+        await new Promise((r) => setTimeout(r, 20));
+      }
+
+      const denied = await review(server, ingress("evil", "grab", "shop.example.com", "/login"), "u1");
+      expect(denied.allowed).toBe(false);
+      expect(denied.status?.code).toBe(403);
+      expect(denied.status?.message).toMatch(/^ingress-capture: .*Ingress shop\/web serves/);
+      expect(await review(server, ingress("app", "web", "app.example.com"), "u2")).toEqual({
+        uid: "u2",
+        allowed: true,
+      });
+
+      // A victim that arrives by a watch event.
+      await fake.until(() => fake.watches.open === 1, "the watch");
+      fake.apply(ingress("pay", "api", "pay.example.com", "/v1"));
+      const until = Date.now() + 10_000;
+      let late = await review(server, ingress("evil", "grab2", "pay.example.com", "/v1/charge"), "u3");
+      while (late.allowed && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 20));
+        late = await review(server, ingress("evil", "grab2", "pay.example.com", "/v1/charge"), "u3");
+      }
+      expect(late.status?.message).toContain("Ingress pay/api serves");
+
+      const metrics = (await call(server, "GET", "/metrics")).body;
+      expect(metrics).toMatch(
+        /clusterwire_admission_reviews_total\{kind="Ingress",operation="CREATE",verdict="guarded"\} [2-9]/,
+      );
+      expect(metrics).toMatch(/clusterwire_admission_guard_denials_total\{guard="ingress-capture"\} [2-9]/);
+      expect(logs.some((l) => l.includes('"guard":"ingress-capture"'))).toBe(true);
+      expect(logs.some((l) => l.includes(realToken))).toBe(false);
+    } finally {
+      await server.close();
+    }
+    // close() stops the watch too.
+    await fake.until(() => fake.watches.open === 0, "the watch to close");
+    await fake.close();
+  });
+});
