@@ -1,0 +1,255 @@
+// `npm run bench:webhook`: `clusterwire webhook serve` in a child process over
+// TLS on loopback, driven with autocannon at 1, 16 and 64 keep-alive
+// connections and at a fixed rate, with a realistic mix of AdmissionReviews
+// (bench/webhook/mix.ts); reports reviews/s, latency and errors, checks the
+// answers against admit() in-process, and judges the goals of issue 15.
+// `--compare CLI` serves another build in turns with this one. See `--help`.
+
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { makeCert } from "../../test/support/storage/cert.js";
+import { loadCorpus } from "../corpus.js";
+import { repoRoot } from "../fixtures.js";
+import { median } from "../stats.js";
+import { fix, int, table } from "../text.js";
+import { checkAnswers, runClosedLoop, runFixedRate, type RunResult } from "./load.js";
+import { buildMix, describeMix } from "./mix.js";
+import { startServerProcess, type ServerProcess } from "./server-process.js";
+
+const USAGE = `usage: node dist/bench/webhook/main.js [options]
+  --duration S     seconds of each measured run (default 10)
+  --warmup S       seconds of load before measuring, per server started (default 3)
+  --rate N         reviews/s of the fixed-rate run (default 2000)
+  --connections L  closed-loop connection counts, comma-separated (default 1,16,64)
+  --cli PATH       the clusterwire CLI to serve (default: this build's dist/src/cli/main.js)
+  --compare PATH   also serve this CLI (another build), in turns with --cli, at 16 connections,
+                   --rounds times each, and print the ratio of reviews/s (e.g. before/after a change)
+  --rounds N       turns of each build with --compare (default 4)
+  --cpu-prof DIR   write a V8 CPU profile of the server (the --cli one) into DIR
+  --json           print the results as JSON on stdout instead of tables`;
+
+const GOAL_THROUGHPUT = 5_000;
+const GOAL_P99_MS = 5;
+const GOAL_CONNECTIONS = 16;
+
+interface Env {
+  readonly dir: string;
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly ca: string;
+}
+
+function tlsEnv(): Env {
+  const made = makeCert();
+  if (made === undefined) throw new Error("openssl is needed to make the bench's serving certificate");
+  made.dispose();
+  const dir = mkdtempSync(join(tmpdir(), "clusterwire-bench-webhook-"));
+  const certFile = join(dir, "tls.crt");
+  const keyFile = join(dir, "tls.key");
+  writeFileSync(certFile, made.cert);
+  writeFileSync(keyFile, made.key, { mode: 0o600 });
+  return { dir, certFile, keyFile, ca: made.cert };
+}
+
+function load(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+}
+
+async function withServer<T>(
+  env: Env,
+  cli: string,
+  label: string,
+  cpuProfDir: string | undefined,
+  run: (server: ServerProcess) => Promise<T>,
+): Promise<T> {
+  const server = await startServerProcess({
+    cli,
+    certFile: env.certFile,
+    keyFile: env.keyFile,
+    logFile: join(env.dir, `${label}.log`),
+    ...(cpuProfDir === undefined ? {} : { cpuProfDir }),
+  });
+  let result: T;
+  try {
+    result = await run(server);
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+  const code = await server.stop();
+  if (code !== 0) throw new Error(`the webhook (${label}) exited with ${code}`);
+  return result;
+}
+
+function resultRows(results: readonly RunResult[]): string {
+  return table(
+    ["run", "reviews/s", "p50 ms", "p99 ms", "max ms", "answered", "errors", "non-2xx", "wrong answers"],
+    results.map((r) => [
+      r.title,
+      int.format(r.reviewsPerSecond),
+      fix(r.p50, 2),
+      fix(r.p99, 2),
+      fix(r.max, 2),
+      int.format(r.ok),
+      String(r.errors),
+      String(r.non2xx),
+      String(r.mismatches),
+    ]),
+    [false, true, true, true, true, true, true, true, true],
+  );
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: "string", default: "10" },
+      warmup: { type: "string", default: "3" },
+      rate: { type: "string", default: "2000" },
+      connections: { type: "string", default: "1,16,64" },
+      cli: { type: "string" },
+      compare: { type: "string" },
+      rounds: { type: "string", default: "4" },
+      "cpu-prof": { type: "string" },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const positive = (s: string, name: string): number => {
+    const n = Number(s);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, got ${JSON.stringify(s)}`);
+    return n;
+  };
+  const duration = positive(values.duration, "duration");
+  const warmup = Number(values.warmup);
+  const rate = positive(values.rate, "rate");
+  const rounds = positive(values.rounds, "rounds");
+  const connectionCounts = values.connections.split(",").map((c) => positive(c, "connections"));
+  const cli = resolve(values.cli ?? join(repoRoot(), "dist", "src", "cli", "main.js"));
+  const cpuProf = values["cpu-prof"] === undefined ? undefined : resolve(values["cpu-prof"]);
+  const say = (text: string): void => {
+    if (!values.json) console.log(text);
+  };
+
+  const corpus = loadCorpus();
+  const mix = buildMix(corpus.objects);
+  const inconsistent = mix.filter((r) => (r.mutation === undefined) !== r.allowed);
+  if (inconsistent.length > 0) {
+    throw new Error(
+      `the mix is not what it says: ${inconsistent.length} reviews whose verdict does not follow from their mutation, e.g. ${inconsistent[0]!.uid}`,
+    );
+  }
+  say(
+    `webhook bench: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}), load average at start ${load()}`,
+  );
+  say(`server: ${cli} (child process, logs to a file), over TLS on 127.0.0.1, HTTP/1.1 keep-alive`);
+  say(describeMix(mix));
+  say("");
+
+  const env = tlsEnv();
+  try {
+    const results: RunResult[] = [];
+    let checked: string[] = [];
+    await withServer(env, cli, "main", cpuProf, async (server) => {
+      checked = await checkAnswers(server.url, env.ca, mix);
+      say(
+        `answers checked: each of the ${mix.length} reviews sent once; ${mix.length - checked.length} equal to admit() in-process, ${checked.length} not`,
+      );
+      for (const w of checked.slice(0, 5)) say(`  ${w}`);
+      if (warmup > 0) await runClosedLoop(server.url, mix, GOAL_CONNECTIONS, warmup, "warm-up");
+      for (const c of connectionCounts) {
+        results.push(await runClosedLoop(server.url, mix, c, duration));
+        say(`  done: ${results.at(-1)!.title} (load average ${load()})`);
+      }
+      results.push(await runFixedRate(server.url, env.ca, mix, rate, duration));
+      say(`  done: ${results.at(-1)!.title} (load average ${load()})`);
+    });
+    say("");
+    say(resultRows(results));
+    say("");
+    for (const r of results) say(`  ${r.title}: ${r.note}`);
+
+    let comparison: { main: number[]; other: number[] } | undefined;
+    if (values.compare !== undefined) {
+      const other = resolve(values.compare);
+      comparison = { main: [], other: [] };
+      say("");
+      say(`comparing with ${other}: ${rounds} turns each at ${GOAL_CONNECTIONS} connections, ${duration} s per turn`);
+      for (let round = 0; round < rounds; round++) {
+        // Alternate which goes first, so a drift in the machine's load does not favour one.
+        const order = round % 2 === 0 ? (["main", "other"] as const) : (["other", "main"] as const);
+        for (const which of order) {
+          const path = which === "main" ? cli : other;
+          const r = await withServer(env, path, which, undefined, async (server) => {
+            if (warmup > 0) await runClosedLoop(server.url, mix, GOAL_CONNECTIONS, warmup, "warm-up");
+            return runClosedLoop(server.url, mix, GOAL_CONNECTIONS, duration);
+          });
+          comparison[which].push(r.reviewsPerSecond);
+          say(
+            `  turn ${round + 1} ${which === "main" ? "--cli    " : "--compare"}: ${int.format(r.reviewsPerSecond)} reviews/s, errors ${r.errors}, non-2xx ${r.non2xx}, wrong ${r.mismatches} (load average ${load()})`,
+          );
+        }
+      }
+      const ratios = comparison.main.map((m, i) => m / comparison!.other[i]!);
+      say(
+        `  ratio --cli / --compare per turn: ${ratios.map((r) => r.toFixed(3)).join(", ")}; ` +
+          `median of the per-turn ratios ${median(ratios).toFixed(3)}`,
+      );
+    }
+
+    const at16 = results.find((r) => r.rate === undefined && r.connections === GOAL_CONNECTIONS);
+    const fixed = results.find((r) => r.rate !== undefined);
+    const failures = results.reduce((n, r) => n + r.errors + r.non2xx + r.mismatches, 0) + checked.length;
+    const goals = [
+      {
+        goal: `≥ ${int.format(GOAL_THROUGHPUT)} reviews/s at ${GOAL_CONNECTIONS} keep-alive connections`,
+        measured: at16 === undefined ? "not run" : `${int.format(at16.reviewsPerSecond)} reviews/s`,
+        met: at16 !== undefined && at16.reviewsPerSecond >= GOAL_THROUGHPUT,
+      },
+      {
+        goal: `p99 ≤ ${GOAL_P99_MS} ms at ${int.format(rate)} reviews/s`,
+        measured: fixed === undefined ? "not run" : `p99 ${fix(fixed.p99, 2)} ms`,
+        met: fixed !== undefined && fixed.p99 <= GOAL_P99_MS && rate >= 2_000,
+      },
+      {
+        goal: "0 errors (connection errors, timeouts, non-2xx, answers unlike admit())",
+        measured: `${failures}`,
+        met: failures === 0,
+      },
+    ];
+    say("");
+    say("goals of issue 15 (memory: npm run bench:webhook-memory):");
+    say(
+      table(
+        ["goal", "measured", "met"],
+        goals.map((g) => [g.goal, g.measured, g.met ? "yes" : "NO"]),
+        [false, true, false],
+      ),
+    );
+    say(`load average at the end ${load()}`);
+    if (cpuProf !== undefined) say(`CPU profile of the server written to ${cpuProf}`);
+    if (values.json) {
+      console.log(
+        JSON.stringify(
+          { node: process.version, cpus: cpus().length, mixSize: mix.length, results, checked, comparison, goals },
+          null,
+          2,
+        ),
+      );
+    }
+  } finally {
+    rmSync(env.dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+  process.exitCode = 1;
+});
