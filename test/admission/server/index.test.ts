@@ -271,6 +271,29 @@ describe("createWebhookServer", () => {
     writeFileSync(files.keyFile, first.key);
   });
 
+  it("leaves no active handle behind once closed, after serving", async () => {
+    // Handles (servers, sockets, timers, watchers), not requests in progress such as a file's close.
+    const handles = (): string =>
+      process
+        .getActiveResourcesInfo()
+        .filter((r) => !/Req|WriteWrap|ShutdownWrap/.test(r))
+        .sort()
+        .join(",");
+    // A first server starts the process-wide default metrics; what is measured is a server's own.
+    await withServer({}, async () => {});
+    await waitFor(async () => !handles().includes("TCPServerWrap"));
+    const before = handles();
+    await withServer({ tlsPollMs: 10 }, async (server, agent) => {
+      expect((await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web"), "r"))).status).toBe(200);
+      expect((await send(server, agent, "GET", "/metrics")).status).toBe(200);
+      expect(handles()).toContain("TCPServerWrap");
+    });
+    // A closed socket's handle is released on a later turn of the loop.
+    await waitFor(async () => handles() === before).catch(() => {
+      throw new Error(`active handles before: ${before}; after close: ${handles()}`);
+    });
+  });
+
   it("drains reviews in flight on close, and takes no new connections meanwhile", async () => {
     const logs: string[] = [];
     const server = await createWebhookServer({ tls: files, port: 0, host: "127.0.0.1", log: (l) => logs.push(l) });
