@@ -59,6 +59,19 @@ function load(): string {
     .join(" ");
 }
 
+/** Runs `run` and adds the server's CPU time per answered review to its result. */
+async function measured(server: ServerProcess, run: () => Promise<RunResult>): Promise<Measured> {
+  const before = server.cpuSeconds();
+  const r = await run();
+  const cpu = server.cpuSeconds() - before;
+  return { ...r, cpuMicrosPerReview: r.ok + r.non2xx > 0 ? (cpu * 1e6) / (r.ok + r.non2xx) : Number.NaN };
+}
+
+interface Measured extends RunResult {
+  /** The server's CPU time (user + system) per answered request, in µs (/proc, 10 ms ticks). */
+  readonly cpuMicrosPerReview: number;
+}
+
 async function withServer<T>(
   env: Env,
   cli: string,
@@ -85,21 +98,33 @@ async function withServer<T>(
   return result;
 }
 
-function resultRows(results: readonly RunResult[]): string {
+function resultRows(results: readonly Measured[]): string {
   return table(
-    ["run", "reviews/s", "p50 ms", "p99 ms", "max ms", "answered", "errors", "non-2xx", "wrong answers"],
+    [
+      "run",
+      "reviews/s",
+      "p50 ms",
+      "p99 ms",
+      "max ms",
+      "server CPU µs/review",
+      "answered",
+      "errors",
+      "non-2xx",
+      "wrong answers",
+    ],
     results.map((r) => [
       r.title,
       int.format(r.reviewsPerSecond),
       fix(r.p50, 2),
       fix(r.p99, 2),
       fix(r.max, 2),
+      fix(r.cpuMicrosPerReview, 0),
       int.format(r.ok),
       String(r.errors),
       String(r.non2xx),
       String(r.mismatches),
     ]),
-    [false, true, true, true, true, true, true, true, true],
+    [false, true, true, true, true, true, true, true, true, true],
   );
 }
 
@@ -155,7 +180,7 @@ async function main(): Promise<void> {
 
   const env = tlsEnv();
   try {
-    const results: RunResult[] = [];
+    const results: Measured[] = [];
     let checked: string[] = [];
     await withServer(env, cli, "main", cpuProf, async (server) => {
       checked = await checkAnswers(server.url, env.ca, mix);
@@ -165,10 +190,10 @@ async function main(): Promise<void> {
       for (const w of checked.slice(0, 5)) say(`  ${w}`);
       if (warmup > 0) await runClosedLoop(server.url, mix, GOAL_CONNECTIONS, warmup, "warm-up");
       for (const c of connectionCounts) {
-        results.push(await runClosedLoop(server.url, mix, c, duration));
+        results.push(await measured(server, () => runClosedLoop(server.url, mix, c, duration)));
         say(`  done: ${results.at(-1)!.title} (load average ${load()})`);
       }
-      results.push(await runFixedRate(server.url, env.ca, mix, rate, duration));
+      results.push(await measured(server, () => runFixedRate(server.url, env.ca, mix, rate, duration)));
       say(`  done: ${results.at(-1)!.title} (load average ${load()})`);
     });
     say("");
@@ -176,7 +201,7 @@ async function main(): Promise<void> {
     say("");
     for (const r of results) say(`  ${r.title}: ${r.note}`);
 
-    let comparison: { main: number[]; other: number[] } | undefined;
+    let comparison: { main: Measured[]; other: Measured[] } | undefined;
     if (values.compare !== undefined) {
       const other = resolve(values.compare);
       comparison = { main: [], other: [] };
@@ -189,18 +214,24 @@ async function main(): Promise<void> {
           const path = which === "main" ? cli : other;
           const r = await withServer(env, path, which, undefined, async (server) => {
             if (warmup > 0) await runClosedLoop(server.url, mix, GOAL_CONNECTIONS, warmup, "warm-up");
-            return runClosedLoop(server.url, mix, GOAL_CONNECTIONS, duration);
+            return measured(server, () => runClosedLoop(server.url, mix, GOAL_CONNECTIONS, duration));
           });
-          comparison[which].push(r.reviewsPerSecond);
+          comparison[which].push(r);
           say(
-            `  turn ${round + 1} ${which === "main" ? "--cli    " : "--compare"}: ${int.format(r.reviewsPerSecond)} reviews/s, errors ${r.errors}, non-2xx ${r.non2xx}, wrong ${r.mismatches} (load average ${load()})`,
+            `  turn ${round + 1} ${which === "main" ? "--cli    " : "--compare"}: ${int.format(r.reviewsPerSecond)} reviews/s, ` +
+              `server CPU ${fix(r.cpuMicrosPerReview, 0)} µs/review, errors ${r.errors}, non-2xx ${r.non2xx}, wrong ${r.mismatches} (load average ${load()})`,
           );
         }
       }
-      const ratios = comparison.main.map((m, i) => m / comparison!.other[i]!);
+      const { main: mine, other: theirs } = comparison;
+      const ratios = (f: (r: Measured) => number): number[] => mine.map((m, i) => f(m) / f(theirs[i]!));
+      const speed = ratios((r) => r.reviewsPerSecond);
+      const cpu = ratios((r) => r.cpuMicrosPerReview);
       say(
-        `  ratio --cli / --compare per turn: ${ratios.map((r) => r.toFixed(3)).join(", ")}; ` +
-          `median of the per-turn ratios ${median(ratios).toFixed(3)}`,
+        `  reviews/s, --cli / --compare, per turn: ${speed.map((r) => r.toFixed(3)).join(", ")}; median ${median(speed).toFixed(3)}`,
+      );
+      say(
+        `  server CPU per review, --cli / --compare, per turn: ${cpu.map((r) => r.toFixed(3)).join(", ")}; median ${median(cpu).toFixed(3)} (below 1: --cli costs less)`,
       );
     }
 

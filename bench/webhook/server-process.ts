@@ -10,6 +10,11 @@ export interface ServerProcess {
   readonly pid: number;
   /** RSS of the child in bytes, from /proc/<pid>/status (VmRSS). */
   rss(): number;
+  /**
+   * CPU time the child has used so far (user + system), in seconds, from /proc/<pid>/stat: per review
+   * it says what the server costs even when the machine is shared and its throughput is not its own.
+   */
+  cpuSeconds(): number;
   /** SIGTERM (the server drains), then waits for the exit; resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -26,6 +31,8 @@ export interface ServerProcessOptions {
   readonly cpuProfDir?: string;
 }
 
+// The kernel's USER_HZ, in which /proc reports CPU times: 100 on every Linux architecture Node runs on.
+const CLOCK_TICKS = 100;
 const LISTENING = /listening on (https:\/\/\S+) /;
 
 /** Starts the server and resolves once it prints the address it listens on. */
@@ -75,6 +82,12 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       const m = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
       if (m === null) throw new Error(`no VmRSS in /proc/${pid}/status`);
       return Number(m[1]) * 1024;
+    },
+    cpuSeconds() {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // Fields after the command name (which may hold spaces) in parentheses; utime and stime are the 14th and 15th.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
     },
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
