@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { admit, type AdmitOptions } from "../admit.js";
 import { AdmissionReviewError, readAdmissionReview, ADMISSION_API_VERSION } from "../review.js";
 import { BodyError, readBody } from "./body.js";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
 import { createWebhookMetrics, type RefusalReason } from "./metrics.js";
 import { loadTlsPair, watchTlsFiles, type TlsFiles } from "./tls-files.js";
 
@@ -119,6 +120,15 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
       // The rest of the body is not read: this connection cannot carry another request.
       res.setHeader("connection", "close");
       refuse(res, e.status, e.status === 413 ? "too_large" : "unreadable_body", e.message);
+      return;
+    }
+    if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
+      refuse(
+        res,
+        400,
+        "malformed_json",
+        `the body is not JSON the API server reads: nested deeper than ${MAX_JSON_DEPTH}`,
+      );
       return;
     }
     let parsed: unknown;

@@ -58,12 +58,17 @@ describe("watchTlsFiles", () => {
       (e) => errors.push(e),
     );
     try {
-      // Half way: the new certificate with the old key.
-      writeFileSync(files.certFile, second.cert);
-      await waitFor(() => errors.length > 0);
+      // Half way: the new certificate with the old key. The watcher's first look at the files is
+      // asynchronous and may already see a write made right after it starts, so write until it reports.
+      await waitFor(() => {
+        writeFileSync(files.certFile, second.cert);
+        return errors.length > 0;
+      });
       expect(changes).toEqual([]);
-      writeFileSync(files.keyFile, second.key);
-      await waitFor(() => changes.length > 0);
+      await waitFor(() => {
+        writeFileSync(files.keyFile, second.key);
+        return changes.length > 0;
+      });
       expect(changes.at(-1)).toBe(new X509Certificate(second.cert).fingerprint256);
     } finally {
       stop();
@@ -92,8 +97,11 @@ describe("watchTlsFiles", () => {
       () => {},
     );
     try {
-      files.swap(first);
-      await waitFor(() => seen);
+      let n = 0;
+      await waitFor(() => {
+        files.swap(n++ % 2 === 0 ? first : second);
+        return seen;
+      });
       expect(calls).toBe(0);
     } finally {
       witness();

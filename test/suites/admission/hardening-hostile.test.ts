@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { admit } from "../../../src/admission/admit.js";
 import { readAdmissionReview } from "../../../src/admission/review.js";
 import type { WebhookServer } from "../../../src/admission/server/index.js";
+import { MAX_JSON_DEPTH } from "../../../src/admission/server/json-depth.js";
 import { ingressJson, pem, rawSocket, reviewBody, send, tlsDir, withServer } from "../../support/admission/server.js";
 
 const cert = pem();
@@ -48,22 +49,30 @@ async function hostile(
 }
 
 describe("hostile AdmissionReviews", () => {
-  it("deep nesting, in an unknown field and in known ones, is answered as admit() answers it", async () => {
-    await withServer(files, { maxBodyBytes: LIMIT }, async (server) => {
+  it("deep nesting up to Go's limit is answered as admit() answers it; deeper is refused with 400 before parsing", async () => {
+    await withServer(files, { maxBodyBytes: LIMIT }, async (server, logs) => {
       const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
       try {
-        const depth = 20_000;
-        const cases = [
-          `{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"a"},"x":${"[".repeat(depth)}${"]".repeat(depth)}}`,
-          `{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"a","annotations":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}}`,
-          `{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"a"},"spec":${'{"rules":'.repeat(depth)}1${"}".repeat(depth)}}`,
+        // The review, its request and the object take 3 levels: each case nests exactly 3 + depth deep.
+        const within = MAX_JSON_DEPTH - 3;
+        const nest = (open: string, close: string, inner: string, depth: number): string =>
+          `${open.repeat(depth)}${inner}${close.repeat(depth)}`;
+        const cases = (depth: number): string[] => [
+          `{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"a"},"x":${nest("[", "]", "", depth)}}`,
+          `{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"a","annotations":${nest('{"a":', "}", "1", depth - 1)}}}`,
+          `{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"a"},"spec":${nest('{"rules":', "}", "1", depth)}}`,
         ];
-        for (const c of cases) {
+        for (const c of cases(within)) {
           const body = wrapObject(c);
           expect(await hostile(server, agent, body, 200)).toBe(expected(body));
         }
-        // Nested past the body limit: refused before it is parsed.
-        await hostile(server, agent, wrapObject(`{"x":${"[".repeat(LIMIT)}${"]".repeat(LIMIT)}}`), 413);
+        for (const c of cases(within + 1)) {
+          const answer = await hostile(server, agent, wrapObject(c), 400);
+          expect(answer).toBe(`the body is not JSON the API server reads: nested deeper than ${MAX_JSON_DEPTH}\n`);
+        }
+        expect(logs.filter((l) => l.includes('"reason":"malformed_json"'))).toHaveLength(3);
+        // Nested past the body limit: refused before it is read.
+        await hostile(server, agent, wrapObject(nest("[", "]", "", LIMIT)), 413);
       } finally {
         agent.destroy();
       }
