@@ -26,6 +26,11 @@ const USAGE = `usage: node dist/bench/webhook/main.js [options]
   --cli PATH       the clusterwire CLI to serve (default: this build's dist/src/cli/main.js)
   --compare PATH   also serve this CLI (another build), in turns with --cli, at 16 connections,
                    --rounds times each, and print the ratio of reviews/s (e.g. before/after a change)
+                   A build of another commit, for instance:
+                     git worktree add /tmp/before <commit> && cd /tmp/before && npm ci && npm run build
+                     npm run bench:webhook -- --compare /tmp/before/dist/src/cli/main.js
+                   The server's CPU time per review is compared too: on a shared machine it is
+                   disturbed less than reviews/s.
   --rounds N       turns of each build with --compare (default 4)
   --cpu-prof DIR   write a V8 CPU profile of the server (the --cli one) into DIR
   --json           print the results as JSON on stdout instead of tables`;

@@ -95,6 +95,8 @@ async function main(): Promise<void> {
         int.format(r.reviewsPerSecond),
         String(r.errors + r.non2xx + r.mismatches),
       ]);
+      // Progress as it goes (the table follows at the end).
+      console.log(`  ${rows.at(-1)!.join("  ")}`);
       // A run that answers nothing would loop for ever.
       if (r.ok + r.non2xx === 0) throw new Error("the server answered no review in a slice");
     }
