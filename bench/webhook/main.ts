@@ -6,6 +6,7 @@
 // `--compare CLI` serves another build in turns with this one. See `--help`.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import * as https from "node:https";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -65,16 +66,73 @@ function load(): string {
 }
 
 /** Runs `run` and adds the server's CPU time per answered review to its result. */
-async function measured(server: ServerProcess, run: () => Promise<RunResult>): Promise<Measured> {
+async function measured(server: ServerProcess, ca: string, run: () => Promise<RunResult>): Promise<Measured> {
+  const scraped = await scrape(server.url, ca);
   const before = server.cpuSeconds();
   const r = await run();
   const cpu = server.cpuSeconds() - before;
-  return { ...r, cpuMicrosPerReview: r.ok + r.non2xx > 0 ? (cpu * 1e6) / (r.ok + r.non2xx) : Number.NaN };
+  return {
+    ...r,
+    cpuMicrosPerReview: r.ok + r.non2xx > 0 ? (cpu * 1e6) / (r.ok + r.non2xx) : Number.NaN,
+    server: serverSide(scraped, await scrape(server.url, ca)),
+  };
 }
 
 interface Measured extends RunResult {
   /** The server's CPU time (user + system) per answered request, in µs (/proc, 10 ms ticks). */
   readonly cpuMicrosPerReview: number;
+  /** What the server's own /metrics say of the run: GC pauses, and its review time's p99 bucket. */
+  readonly server?: string;
+}
+
+/** The server's /metrics as series name -> value (all label sets summed per name and `le`). */
+async function scrape(url: string, ca: string): Promise<Map<string, number>> {
+  const text = await new Promise<string>((resolve, reject) => {
+    https
+      .get(new URL("/metrics", url), { ca }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+        res.on("error", reject);
+      })
+      .on("error", reject);
+  });
+  const out = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    const m = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (m === null) continue;
+    const labels = m[2] ?? "";
+    const kind = /kind="(major|minor|incremental|weakcb)"/.exec(labels);
+    const le = /le="([^"]+)"/.exec(labels);
+    const key =
+      m[1]!.startsWith("nodejs_gc_") && kind !== null
+        ? `${m[1]}{${kind[1]}}`
+        : le !== null
+          ? `${m[1]}{le=${le[1]}}`
+          : m[1]!;
+    out.set(key, (out.get(key) ?? 0) + Number(m[3]));
+  }
+  return out;
+}
+
+/** GC pauses and the server-side review time of a run, from two scrapes around it. */
+function serverSide(before: Map<string, number>, after: Map<string, number>): string {
+  const d = (k: string): number => (after.get(k) ?? 0) - (before.get(k) ?? 0);
+  const gc = ["minor", "major", "incremental"]
+    .map(
+      (k) =>
+        `${k} ${d(`nodejs_gc_duration_seconds_count{${k}}`)} (${fix(d(`nodejs_gc_duration_seconds_sum{${k}}`) * 1000, 0)} ms)`,
+    )
+    .join(", ");
+  const h = "clusterwire_admission_review_duration_seconds";
+  const count = d(`${h}_count`);
+  const les = [...after.keys()]
+    .filter((k) => k.startsWith(`${h}_bucket{le=`))
+    .map((k) => k.slice(`${h}_bucket{le=`.length, -1))
+    .filter((le) => le !== "+Inf")
+    .sort((a, b) => Number(a) - Number(b));
+  const p99 = les.find((le) => d(`${h}_bucket{le=${le}}`) >= 0.99 * count);
+  return `GC ${gc}; review time in the server (body read to answer written) p99 ≤ ${p99 === undefined ? "?" : `${fix(Number(p99) * 1000, 2)} ms`}`;
 }
 
 async function withServer<T>(
@@ -195,16 +253,16 @@ async function main(): Promise<void> {
       for (const w of checked.slice(0, 5)) say(`  ${w}`);
       if (warmup > 0) await runClosedLoop(server.url, mix, GOAL_CONNECTIONS, warmup, "warm-up");
       for (const c of connectionCounts) {
-        results.push(await measured(server, () => runClosedLoop(server.url, mix, c, duration)));
+        results.push(await measured(server, env.ca, () => runClosedLoop(server.url, mix, c, duration)));
         say(`  done: ${results.at(-1)!.title} (load average ${load()})`);
       }
-      results.push(await measured(server, () => runFixedRate(server.url, env.ca, mix, rate, duration)));
+      results.push(await measured(server, env.ca, () => runFixedRate(server.url, env.ca, mix, rate, duration)));
       say(`  done: ${results.at(-1)!.title} (load average ${load()})`);
     });
     say("");
     say(resultRows(results));
     say("");
-    for (const r of results) say(`  ${r.title}: ${r.note}`);
+    for (const r of results) say(`  ${r.title}: ${r.note}; server: ${r.server ?? "?"}`);
 
     let comparison: { main: Measured[]; other: Measured[] } | undefined;
     if (values.compare !== undefined) {
@@ -219,7 +277,7 @@ async function main(): Promise<void> {
           const path = which === "main" ? cli : other;
           const r = await withServer(env, path, which, undefined, async (server) => {
             if (warmup > 0) await runClosedLoop(server.url, mix, GOAL_CONNECTIONS, warmup, "warm-up");
-            return measured(server, () => runClosedLoop(server.url, mix, GOAL_CONNECTIONS, duration));
+            return measured(server, env.ca, () => runClosedLoop(server.url, mix, GOAL_CONNECTIONS, duration));
           });
           comparison[which].push(r);
           say(
