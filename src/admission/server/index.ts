@@ -248,6 +248,7 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
       log("warn", "kept the serving certificate: the new files do not load yet", {
         error: e instanceof Error ? e.message : String(e),
       }),
+    pair,
   );
 
   const host = options.host;

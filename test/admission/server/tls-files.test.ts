@@ -75,6 +75,54 @@ describe("watchTlsFiles", () => {
     }
   });
 
+  it("picks up a rotation made between reading the pair in use and starting to watch", async () => {
+    const files = dir();
+    const { pair } = await loadTlsPair(files);
+    // The rotation lands before the watcher's first look: no file changes after that look.
+    files.swap(second);
+    const changes: string[] = [];
+    const stop = watchTlsFiles(
+      files,
+      10,
+      ({ pair: next }) => changes.push(fingerprint(next)),
+      () => {},
+      pair,
+    );
+    try {
+      await waitFor(() => changes.length > 0);
+      expect(changes).toEqual([new X509Certificate(second.cert).fingerprint256]);
+    } finally {
+      stop();
+    }
+  });
+
+  it("does not report a pair with the same bytes as the one in use", async () => {
+    const files = dir();
+    const { pair } = await loadTlsPair(files);
+    const changes: string[] = [];
+    const stop = watchTlsFiles(
+      files,
+      10,
+      ({ pair: next }) => changes.push(fingerprint(next)),
+      () => {},
+      pair,
+    );
+    try {
+      // Rewritten with the same bytes until the watcher has surely looked, then really changed.
+      for (let i = 0; i < 5; i++) {
+        files.swap(first);
+        await new Promise((r) => setTimeout(r, 30));
+      }
+      await waitFor(() => {
+        files.swap(second);
+        return changes.length > 0;
+      });
+      expect(changes).toEqual([new X509Certificate(second.cert).fingerprint256]);
+    } finally {
+      stop();
+    }
+  });
+
   it("reports nothing after stop()", async () => {
     const files = dir();
     let calls = 0;
