@@ -73,7 +73,7 @@ async function measured(server: ServerProcess, ca: string, run: () => Promise<Ru
   const cpu = server.cpuSeconds() - before;
   return {
     ...r,
-    cpuMicrosPerReview: r.ok + r.non2xx > 0 ? (cpu * 1e6) / (r.ok + r.non2xx) : Number.NaN,
+    cpuMicrosPerReview: r.ok + r.non2xx > 0 ? (cpu * 1e6) / (r.ok + r.non2xx + (r.warmupAnswered ?? 0)) : Number.NaN,
     server: serverSide(scraped, await scrape(server.url, ca)),
   };
 }
@@ -256,7 +256,9 @@ async function main(): Promise<void> {
         results.push(await measured(server, env.ca, () => runClosedLoop(server.url, mix, c, duration)));
         say(`  done: ${results.at(-1)!.title} (load average ${load()})`);
       }
-      results.push(await measured(server, env.ca, () => runFixedRate(server.url, env.ca, mix, rate, duration)));
+      results.push(
+        await measured(server, env.ca, () => runFixedRate(server.url, env.ca, mix, rate, duration, 16, warmup)),
+      );
       say(`  done: ${results.at(-1)!.title} (load average ${load()})`);
     });
     say("");
