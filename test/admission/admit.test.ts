@@ -6,6 +6,9 @@ import { IngressCaptureIndex } from "../../src/admission/guards/ingress-capture.
 import {
   fromJson,
   lookupKind,
+  toJsonString,
+  toStatus,
+  validate,
   warnings,
   type Ingress,
   type JsonObject,
@@ -100,6 +103,32 @@ describe("admit", () => {
         },
       },
     });
+  });
+
+  it("writes the denial's Status with the keys and order of clusterwire's Go-exact JSON writer", () => {
+    const objects: JsonObject[] = [
+      ingress("Bad_Name"),
+      ingress("web", { metadata: { name: "web", labels: { "a b": "c d" } } }),
+      ingress("web", { spec: { rules: [{ host: "a.*.example.com" }, { host: "-x" }] } }),
+      {
+        apiVersion: "networking.k8s.io/v1",
+        kind: "NetworkPolicy",
+        metadata: { name: "np" },
+        spec: {
+          podSelector: {},
+          policyTypes: ["Sideways"],
+          ingress: [{ from: [{ ipBlock: { cidr: "10.0.0.0/33" } }] }],
+        },
+      },
+    ];
+    for (const json of objects) {
+      const kind = json["kind"] as string;
+      const out = admit(request(kind, { namespace: "shop", object: json }));
+      const typed = fromJson({ ...json, metadata: { ...(json["metadata"] as JsonObject), namespace: "shop" } });
+      const errors = validate(typed, { namespace: "shop" });
+      expect(errors.length).toBeGreaterThan(0);
+      expect(JSON.stringify(out.response.status)).toBe(toJsonString(toStatus(typed, errors)));
+    }
   });
 
   it("allows a valid object, echoing the uid and nothing else", () => {

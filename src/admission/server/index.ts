@@ -11,6 +11,7 @@ import { IngressCaptureIndex } from "../guards/ingress-capture.js";
 import { startIngressWatch, type IngressWatch, type IngressWatchOptions } from "./cluster/ingress-watch.js";
 import { AdmissionReviewError, readAdmissionReview, ADMISSION_API_VERSION } from "../review.js";
 import { BodyError, readBody } from "./body.js";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
 import { createWebhookMetrics, type RefusalReason } from "./metrics.js";
 import { loadTlsPair, watchTlsFiles, type TlsFiles } from "./tls-files.js";
 
@@ -35,6 +36,31 @@ export const DEFAULT_PORT = 8443;
 const DEFAULT_TLS_POLL_MS = 1_000;
 export const DEFAULT_DRAIN_MS = 25_000;
 
+/** How long a connection may take over each stage before the server cuts it, in ms. */
+export interface WebhookTimeouts {
+  /** The TLS handshake (Node's default is 120 s: a client that connects and says nothing would hold a socket that long). */
+  readonly handshakeMs: number;
+  /** From a request's first byte (or a new connection) to the end of its headers: cuts slowloris clients. */
+  readonly headersMs: number;
+  /** From a request's first byte to the end of its body. */
+  readonly requestMs: number;
+  /** How long an idle keep-alive connection is kept after an answer. */
+  readonly keepAliveMs: number;
+}
+
+/**
+ * The API server calls a webhook with a timeout of at most 30 s (default 10 s), so a request that
+ * takes longer has been given up. Idle connections are kept longer than the 90 s after which Go's
+ * HTTP client (the API server's) drops its own, so the client closes first and never sends a review
+ * on a connection the server is closing at that moment.
+ */
+export const DEFAULT_TIMEOUTS: WebhookTimeouts = {
+  handshakeMs: 10_000,
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 120_000,
+};
+
 export interface WebhookServerOptions {
   /** PEM files of the serving certificate (chain) and its key, read again when they change. */
   readonly tls: TlsFiles;
@@ -50,6 +76,8 @@ export interface WebhookServerOptions {
   readonly tlsPollMs?: number;
   /** How long close() waits for in-flight reviews before cutting connections, in ms; default 25 s. */
   readonly drainMs?: number;
+  /** Each replaces its default in {@link DEFAULT_TIMEOUTS}. */
+  readonly timeouts?: Partial<WebhookTimeouts>;
   readonly admit?: AdmitOptions;
   /**
    * Turns on the Ingress capture guard, fed by a list and watch of the API
@@ -153,6 +181,15 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
       refuse(res, e.status, e.status === 413 ? "too_large" : "unreadable_body", e.message);
       return;
     }
+    if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
+      refuse(
+        res,
+        400,
+        "malformed_json",
+        `the body is not JSON the API server reads: nested deeper than ${MAX_JSON_DEPTH}`,
+      );
+      return;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(body.toString("utf8"));
@@ -237,8 +274,22 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
     }
   };
 
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const server = https.createServer(
-    { cert: pair.cert, key: pair.key, keepAlive: true, requestTimeout: 30_000, headersTimeout: 10_000 },
+    {
+      cert: pair.cert,
+      key: pair.key,
+      handshakeTimeout: timeouts.handshakeMs,
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAlive: true,
+      // Node checks the headers and request timeouts every 30 s by default, which would let a
+      // slowloris hold its socket up to 30 s past them; check at a quarter of the shorter one.
+      connectionsCheckingInterval: Math.max(
+        10,
+        Math.min(1_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4)),
+      ),
+    },
     (req, res) => {
       handle(req, res).catch((e: unknown) => {
         // A bug, not bad input: answer 500 when still possible, and keep serving.
@@ -248,6 +299,7 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
       });
     },
   );
+  server.keepAliveTimeout = timeouts.keepAliveMs;
   server.on("tlsClientError", (e: Error) => log("warn", "TLS handshake failed", { error: e.message }));
 
   const stopWatching = watchTlsFiles(
@@ -261,6 +313,7 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
       log("warn", "kept the serving certificate: the new files do not load yet", {
         error: e instanceof Error ? e.message : String(e),
       }),
+    pair,
   );
 
   const host = options.host;

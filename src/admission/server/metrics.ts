@@ -1,4 +1,5 @@
-// The webhook's Prometheus metrics, on a registry of its own (never prom-client's global one).
+// The webhook's Prometheus metrics, on a registry of its own (never prom-client's global one),
+// merged at each scrape with the process's default metrics.
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { AdmissionOutcome } from "../admit.js";
@@ -17,47 +18,64 @@ export interface WebhookMetrics {
   setInFlight(n: number): void;
 }
 
+let processRegistry: Registry | undefined;
+
+/**
+ * prom-client's default metrics (CPU, RSS, heap, event-loop lag, GC), which
+ * describe the process rather than a server: registered once per process, on
+ * first use, and shared by every server. collectDefaultMetrics starts an
+ * event-loop-delay monitor and a GC observer that prom-client gives no way to
+ * stop, so calling it per server left one more of each running after every
+ * close(). Both are unref'd: they never keep the process alive.
+ */
+function processMetrics(): Registry {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 export function createWebhookMetrics(): WebhookMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const own = new Registry();
   const reviews = new Counter({
     name: "clusterwire_admission_reviews_total",
     help: "AdmissionReviews answered, by kind, operation and verdict (allowed, denied, guarded, guard_not_ready, bad_request, ignored).",
     labelNames: ["kind", "operation", "verdict"] as const,
-    registers: [registry],
+    registers: [own],
   });
   const latency = new Histogram({
     name: "clusterwire_admission_review_duration_seconds",
     help: "Time from reading an AdmissionReview's body to writing its answer, by kind and operation.",
     labelNames: ["kind", "operation"] as const,
     buckets: LATENCY_BUCKETS,
-    registers: [registry],
+    registers: [own],
   });
   const warnings = new Counter({
     name: "clusterwire_admission_warnings_total",
     help: "Warnings the API server would send with the reviewed objects (sent in response.warnings, or refused by strict mode), by kind and operation.",
     labelNames: ["kind", "operation"] as const,
-    registers: [registry],
+    registers: [own],
   });
   const refused = new Counter({
     name: "clusterwire_admission_refused_total",
     help: "Requests to /validate answered without a review (HTTP 400, 413 or 429), by reason.",
     labelNames: ["reason"] as const,
-    registers: [registry],
+    registers: [own],
   });
   const guardDenials = new Counter({
     name: "clusterwire_admission_guard_denials_total",
     help: "Valid objects denied by a guard (verdict guarded), by guard.",
     labelNames: ["guard"] as const,
-    registers: [registry],
+    registers: [own],
   });
   const inFlight = new Gauge({
     name: "clusterwire_admission_in_flight",
     help: "AdmissionReviews being read or answered.",
-    registers: [registry],
+    registers: [own],
   });
   return {
-    registry,
+    registry: Registry.merge([processMetrics(), own]),
     review(operation, outcome, seconds) {
       // Only kinds the webhook checks get their own label: a caller cannot grow the label set without bound.
       const kind = outcome.verdict === "ignored" ? "other" : outcome.kind;

@@ -296,8 +296,11 @@ describe("createWebhookServer", () => {
       const review = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["uid"] === "o-1");
       expect(review?.["object"]).toEqual(json);
       expect(review).not.toHaveProperty("oldObject");
-      // Nested deeper than JSON.stringify can print: the review is answered and logged without the object.
-      const deep = `{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"web"},"x":${"[".repeat(1_000_000)}${"]".repeat(1_000_000)}}`;
+      // Nested within Go's depth limit (the server refuses deeper bodies) but deeper than
+      // JSON.stringify prints on Node's default stack: answered, and logged without the object.
+      const depth = 9_990;
+      const deep = `{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"web"},"x":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+      expect(() => JSON.stringify(JSON.parse(deep))).toThrow(RangeError);
       const body = reviewBody(ingressJson("web"), "o-2").replace(/"object":\{.*\}\}$/, `"object":${deep}}}`);
       expect((await send(server, agent, "POST", "/validate", body)).status).toBe(200);
       const line = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["uid"] === "o-2");
@@ -328,6 +331,36 @@ describe("createWebhookServer", () => {
     });
     writeFileSync(files.certFile, first.cert);
     writeFileSync(files.keyFile, first.key);
+  });
+
+  it("leaves no active handle behind once closed, after serving", async () => {
+    // Handles (servers, sockets, timers, watchers), not requests in progress such as a file's close.
+    const handles = (): string =>
+      process
+        .getActiveResourcesInfo()
+        .filter((r) => !/Req|WriteWrap|ShutdownWrap/.test(r))
+        .sort()
+        .join(",");
+    // A first server starts the process-wide default metrics; what is measured is a server's own.
+    await withServer({}, async () => {});
+    await waitFor(async () => !handles().includes("TCPServerWrap"));
+    const before = handles();
+    await withServer({ tlsPollMs: 10 }, async (server, agent) => {
+      expect((await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web"), "r"))).status).toBe(200);
+      expect((await send(server, agent, "GET", "/metrics")).status).toBe(200);
+      expect(handles()).toContain("TCPServerWrap");
+    });
+    // A closed socket's handle is released on a later turn of the loop; none may be left that was not there before.
+    const count = (list: string): Map<string, number> => {
+      const m = new Map<string, number>();
+      for (const h of list.split(",")) if (h !== "") m.set(h, (m.get(h) ?? 0) + 1);
+      return m;
+    };
+    const leftOver = (): string[] =>
+      [...count(handles())].filter(([h, n]) => n > (count(before).get(h) ?? 0)).map(([h]) => h);
+    await waitFor(async () => leftOver().length === 0).catch(() => {
+      throw new Error(`active handles before: ${before}; after close: ${handles()}`);
+    });
   });
 
   it("drains reviews in flight on close, and takes no new connections meanwhile", async () => {

@@ -1,0 +1,351 @@
+// `npm run bench:webhook`: `clusterwire webhook serve` in a child process over
+// TLS on loopback, driven with autocannon at 1, 16 and 64 keep-alive
+// connections and at a fixed rate, with a realistic mix of AdmissionReviews
+// (bench/webhook/mix.ts); reports reviews/s, latency and errors, checks the
+// answers against admit() in-process, and judges the goals of issue 15.
+// `--compare CLI` serves another build in turns with this one. See `--help`.
+
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import * as https from "node:https";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { makeCert } from "../../test/support/storage/cert.js";
+import { loadCorpus } from "../corpus.js";
+import { repoRoot } from "../fixtures.js";
+import { median } from "../stats.js";
+import { fix, int, table } from "../text.js";
+import { checkAnswers, runClosedLoop, runFixedRate, type RunResult } from "./load.js";
+import { buildMix, describeMix } from "./mix.js";
+import { startServerProcess, type ServerProcess } from "./server-process.js";
+
+const USAGE = `usage: node dist/bench/webhook/main.js [options]
+  --duration S     seconds of each measured run (default 10)
+  --warmup S       seconds of load before measuring, per server started (default 3)
+  --rate N         reviews/s of the fixed-rate run (default 2000)
+  --connections L  closed-loop connection counts, comma-separated (default 1,16,64)
+  --cli PATH       the clusterwire CLI to serve (default: this build's dist/src/cli/main.js)
+  --compare PATH   also serve this CLI (another build), in turns with --cli, at 16 connections,
+                   --rounds times each, and print the ratio of reviews/s (e.g. before/after a change)
+                   A build of another commit, for instance:
+                     git worktree add /tmp/before <commit> && cd /tmp/before && npm ci && npm run build
+                     npm run bench:webhook -- --compare /tmp/before/dist/src/cli/main.js
+                   The server's CPU time per review is compared too: on a shared machine it is
+                   disturbed less than reviews/s.
+  --rounds N       turns of each build with --compare (default 4)
+  --cpu-prof DIR   write a V8 CPU profile of the server (the --cli one) into DIR
+  --json           print the results as JSON on stdout instead of tables`;
+
+const GOAL_THROUGHPUT = 5_000;
+const GOAL_P99_MS = 5;
+const GOAL_CONNECTIONS = 16;
+
+interface Env {
+  readonly dir: string;
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly ca: string;
+}
+
+function tlsEnv(): Env {
+  const made = makeCert();
+  if (made === undefined) throw new Error("openssl is needed to make the bench's serving certificate");
+  made.dispose();
+  const dir = mkdtempSync(join(tmpdir(), "clusterwire-bench-webhook-"));
+  const certFile = join(dir, "tls.crt");
+  const keyFile = join(dir, "tls.key");
+  writeFileSync(certFile, made.cert);
+  writeFileSync(keyFile, made.key, { mode: 0o600 });
+  return { dir, certFile, keyFile, ca: made.cert };
+}
+
+function load(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+}
+
+/** Runs `run` and adds the server's CPU time per answered review to its result. */
+async function measured(server: ServerProcess, ca: string, run: () => Promise<RunResult>): Promise<Measured> {
+  const scraped = await scrape(server.url, ca);
+  const before = server.cpuSeconds();
+  const r = await run();
+  const cpu = server.cpuSeconds() - before;
+  return {
+    ...r,
+    cpuMicrosPerReview: r.ok + r.non2xx > 0 ? (cpu * 1e6) / (r.ok + r.non2xx + (r.warmupAnswered ?? 0)) : Number.NaN,
+    server: serverSide(scraped, await scrape(server.url, ca)),
+  };
+}
+
+interface Measured extends RunResult {
+  /** The server's CPU time (user + system) per answered request, in µs (/proc, 10 ms ticks). */
+  readonly cpuMicrosPerReview: number;
+  /** What the server's own /metrics say of the run: GC pauses, and its review time's p99 bucket. */
+  readonly server?: string;
+}
+
+/** The server's /metrics as series name -> value (all label sets summed per name and `le`). */
+async function scrape(url: string, ca: string): Promise<Map<string, number>> {
+  const text = await new Promise<string>((resolve, reject) => {
+    https
+      .get(new URL("/metrics", url), { ca }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+        res.on("error", reject);
+      })
+      .on("error", reject);
+  });
+  const out = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    const m = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (m === null) continue;
+    const labels = m[2] ?? "";
+    const kind = /kind="(major|minor|incremental|weakcb)"/.exec(labels);
+    const le = /le="([^"]+)"/.exec(labels);
+    const key =
+      m[1]!.startsWith("nodejs_gc_") && kind !== null
+        ? `${m[1]}{${kind[1]}}`
+        : le !== null
+          ? `${m[1]}{le=${le[1]}}`
+          : m[1]!;
+    out.set(key, (out.get(key) ?? 0) + Number(m[3]));
+  }
+  return out;
+}
+
+/** GC pauses and the server-side review time of a run, from two scrapes around it. */
+function serverSide(before: Map<string, number>, after: Map<string, number>): string {
+  const d = (k: string): number => (after.get(k) ?? 0) - (before.get(k) ?? 0);
+  const gc = ["minor", "major", "incremental"]
+    .map(
+      (k) =>
+        `${k} ${d(`nodejs_gc_duration_seconds_count{${k}}`)} (${fix(d(`nodejs_gc_duration_seconds_sum{${k}}`) * 1000, 0)} ms)`,
+    )
+    .join(", ");
+  const h = "clusterwire_admission_review_duration_seconds";
+  const count = d(`${h}_count`);
+  const les = [...after.keys()]
+    .filter((k) => k.startsWith(`${h}_bucket{le=`))
+    .map((k) => k.slice(`${h}_bucket{le=`.length, -1))
+    .filter((le) => le !== "+Inf")
+    .sort((a, b) => Number(a) - Number(b));
+  const p99 = les.find((le) => d(`${h}_bucket{le=${le}}`) >= 0.99 * count);
+  return `GC ${gc}; review time in the server (body read to answer written) p99 ≤ ${p99 === undefined ? "?" : `${fix(Number(p99) * 1000, 2)} ms`}`;
+}
+
+async function withServer<T>(
+  env: Env,
+  cli: string,
+  label: string,
+  cpuProfDir: string | undefined,
+  run: (server: ServerProcess) => Promise<T>,
+): Promise<T> {
+  const server = await startServerProcess({
+    cli,
+    certFile: env.certFile,
+    keyFile: env.keyFile,
+    logFile: join(env.dir, `${label}.log`),
+    ...(cpuProfDir === undefined ? {} : { cpuProfDir }),
+  });
+  let result: T;
+  try {
+    result = await run(server);
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+  const code = await server.stop();
+  if (code !== 0) throw new Error(`the webhook (${label}) exited with ${code}`);
+  return result;
+}
+
+function resultRows(results: readonly Measured[]): string {
+  return table(
+    [
+      "run",
+      "reviews/s",
+      "p50 ms",
+      "p99 ms",
+      "max ms",
+      "server CPU µs/review",
+      "answered",
+      "errors",
+      "non-2xx",
+      "wrong answers",
+    ],
+    results.map((r) => [
+      r.title,
+      int.format(r.reviewsPerSecond),
+      fix(r.p50, 2),
+      fix(r.p99, 2),
+      fix(r.max, 2),
+      fix(r.cpuMicrosPerReview, 0),
+      int.format(r.ok),
+      String(r.errors),
+      String(r.non2xx),
+      String(r.mismatches),
+    ]),
+    [false, true, true, true, true, true, true, true, true, true],
+  );
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: "string", default: "10" },
+      warmup: { type: "string", default: "3" },
+      rate: { type: "string", default: "2000" },
+      connections: { type: "string", default: "1,16,64" },
+      cli: { type: "string" },
+      compare: { type: "string" },
+      rounds: { type: "string", default: "4" },
+      "cpu-prof": { type: "string" },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const positive = (s: string, name: string): number => {
+    const n = Number(s);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, got ${JSON.stringify(s)}`);
+    return n;
+  };
+  const duration = positive(values.duration, "duration");
+  const warmup = Number(values.warmup);
+  const rate = positive(values.rate, "rate");
+  const rounds = positive(values.rounds, "rounds");
+  const connectionCounts = values.connections.split(",").map((c) => positive(c, "connections"));
+  const cli = resolve(values.cli ?? join(repoRoot(), "dist", "src", "cli", "main.js"));
+  const cpuProf = values["cpu-prof"] === undefined ? undefined : resolve(values["cpu-prof"]);
+  const say = (text: string): void => {
+    if (!values.json) console.log(text);
+  };
+
+  const corpus = loadCorpus();
+  const mix = buildMix(corpus.objects);
+  const inconsistent = mix.filter((r) => (r.mutation === undefined) !== r.allowed);
+  if (inconsistent.length > 0) {
+    throw new Error(
+      `the mix is not what it says: ${inconsistent.length} reviews whose verdict does not follow from their mutation, e.g. ${inconsistent[0]!.uid}`,
+    );
+  }
+  say(
+    `webhook bench: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}), load average at start ${load()}`,
+  );
+  say(`server: ${cli} (child process, logs to a file), over TLS on 127.0.0.1, HTTP/1.1 keep-alive`);
+  say(describeMix(mix));
+  say("");
+
+  const env = tlsEnv();
+  try {
+    const results: Measured[] = [];
+    let checked: string[] = [];
+    await withServer(env, cli, "main", cpuProf, async (server) => {
+      checked = await checkAnswers(server.url, env.ca, mix);
+      say(
+        `answers checked: each of the ${mix.length} reviews sent once; ${mix.length - checked.length} equal to admit() in-process, ${checked.length} not`,
+      );
+      for (const w of checked.slice(0, 5)) say(`  ${w}`);
+      if (warmup > 0) await runClosedLoop(server.url, mix, GOAL_CONNECTIONS, warmup, "warm-up");
+      for (const c of connectionCounts) {
+        results.push(await measured(server, env.ca, () => runClosedLoop(server.url, mix, c, duration)));
+        say(`  done: ${results.at(-1)!.title} (load average ${load()})`);
+      }
+      results.push(
+        await measured(server, env.ca, () => runFixedRate(server.url, env.ca, mix, rate, duration, 16, warmup)),
+      );
+      say(`  done: ${results.at(-1)!.title} (load average ${load()})`);
+    });
+    say("");
+    say(resultRows(results));
+    say("");
+    for (const r of results) say(`  ${r.title}: ${r.note}; server: ${r.server ?? "?"}`);
+
+    let comparison: { main: Measured[]; other: Measured[] } | undefined;
+    if (values.compare !== undefined) {
+      const other = resolve(values.compare);
+      comparison = { main: [], other: [] };
+      say("");
+      say(`comparing with ${other}: ${rounds} turns each at ${GOAL_CONNECTIONS} connections, ${duration} s per turn`);
+      for (let round = 0; round < rounds; round++) {
+        // Alternate which goes first, so a drift in the machine's load does not favour one.
+        const order = round % 2 === 0 ? (["main", "other"] as const) : (["other", "main"] as const);
+        for (const which of order) {
+          const path = which === "main" ? cli : other;
+          const r = await withServer(env, path, which, undefined, async (server) => {
+            if (warmup > 0) await runClosedLoop(server.url, mix, GOAL_CONNECTIONS, warmup, "warm-up");
+            return measured(server, env.ca, () => runClosedLoop(server.url, mix, GOAL_CONNECTIONS, duration));
+          });
+          comparison[which].push(r);
+          say(
+            `  turn ${round + 1} ${which === "main" ? "--cli    " : "--compare"}: ${int.format(r.reviewsPerSecond)} reviews/s, ` +
+              `server CPU ${fix(r.cpuMicrosPerReview, 0)} µs/review, errors ${r.errors}, non-2xx ${r.non2xx}, wrong ${r.mismatches} (load average ${load()})`,
+          );
+        }
+      }
+      const { main: mine, other: theirs } = comparison;
+      const ratios = (f: (r: Measured) => number): number[] => mine.map((m, i) => f(m) / f(theirs[i]!));
+      const speed = ratios((r) => r.reviewsPerSecond);
+      const cpu = ratios((r) => r.cpuMicrosPerReview);
+      say(
+        `  reviews/s, --cli / --compare, per turn: ${speed.map((r) => r.toFixed(3)).join(", ")}; median ${median(speed).toFixed(3)}`,
+      );
+      say(
+        `  server CPU per review, --cli / --compare, per turn: ${cpu.map((r) => r.toFixed(3)).join(", ")}; median ${median(cpu).toFixed(3)} (below 1: --cli costs less)`,
+      );
+    }
+
+    const at16 = results.find((r) => r.rate === undefined && r.connections === GOAL_CONNECTIONS);
+    const fixed = results.find((r) => r.rate !== undefined);
+    const failures = results.reduce((n, r) => n + r.errors + r.non2xx + r.mismatches, 0) + checked.length;
+    const goals = [
+      {
+        goal: `≥ ${int.format(GOAL_THROUGHPUT)} reviews/s at ${GOAL_CONNECTIONS} keep-alive connections`,
+        measured: at16 === undefined ? "not run" : `${int.format(at16.reviewsPerSecond)} reviews/s`,
+        met: at16 !== undefined && at16.reviewsPerSecond >= GOAL_THROUGHPUT,
+      },
+      {
+        goal: `p99 ≤ ${GOAL_P99_MS} ms at ${int.format(rate)} reviews/s`,
+        measured: fixed === undefined ? "not run" : `p99 ${fix(fixed.p99, 2)} ms`,
+        met: fixed !== undefined && fixed.p99 <= GOAL_P99_MS && rate >= 2_000,
+      },
+      {
+        goal: "0 errors (connection errors, timeouts, non-2xx, answers unlike admit())",
+        measured: `${failures}`,
+        met: failures === 0,
+      },
+    ];
+    say("");
+    say("goals of issue 15 (memory: npm run bench:webhook-memory):");
+    say(
+      table(
+        ["goal", "measured", "met"],
+        goals.map((g) => [g.goal, g.measured, g.met ? "yes" : "NO"]),
+        [false, true, false],
+      ),
+    );
+    say(`load average at the end ${load()}`);
+    if (cpuProf !== undefined) say(`CPU profile of the server written to ${cpuProf}`);
+    if (values.json) {
+      console.log(
+        JSON.stringify(
+          { node: process.version, cpus: cpus().length, mixSize: mix.length, results, checked, comparison, goals },
+          null,
+          2,
+        ),
+      );
+    }
+  } finally {
+    rmSync(env.dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+  process.exitCode = 1;
+});
