@@ -6,7 +6,6 @@
 // `--compare CLI` serves another build in turns with this one. See `--help`.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import * as https from "node:https";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -17,6 +16,7 @@ import { median } from "../stats.js";
 import { fix, int, table } from "../text.js";
 import { checkAnswers, runClosedLoop, runFixedRate, type RunResult } from "./load.js";
 import { buildMix, describeMix } from "./mix.js";
+import { scrape } from "./scrape.js";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
 
 const USAGE = `usage: node dist/bench/webhook/main.js [options]
@@ -83,36 +83,6 @@ interface Measured extends RunResult {
   readonly cpuMicrosPerReview: number;
   /** What the server's own /metrics say of the run: GC pauses, and its review time's p99 bucket. */
   readonly server?: string;
-}
-
-/** The server's /metrics as series name -> value (all label sets summed per name and `le`). */
-async function scrape(url: string, ca: string): Promise<Map<string, number>> {
-  const text = await new Promise<string>((resolve, reject) => {
-    https
-      .get(new URL("/metrics", url), { ca }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-        res.on("error", reject);
-      })
-      .on("error", reject);
-  });
-  const out = new Map<string, number>();
-  for (const line of text.split("\n")) {
-    const m = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (m === null) continue;
-    const labels = m[2] ?? "";
-    const kind = /kind="(major|minor|incremental|weakcb)"/.exec(labels);
-    const le = /le="([^"]+)"/.exec(labels);
-    const key =
-      m[1]!.startsWith("nodejs_gc_") && kind !== null
-        ? `${m[1]}{${kind[1]}}`
-        : le !== null
-          ? `${m[1]}{le=${le[1]}}`
-          : m[1]!;
-    out.set(key, (out.get(key) ?? 0) + Number(m[3]));
-  }
-  return out;
 }
 
 /** GC pauses and the server-side review time of a run, from two scrapes around it. */

@@ -2,7 +2,9 @@
 // server (`clusterwire webhook serve`, a child process) answers 1,000,000
 // reviews of the bench mix at 16 keep-alive connections; its RSS is read from
 // /proc/<pid>/status after a warm-up and after every slice of reviews, and the
-// run passes when every sample stays within 10% of the first. Outside
+// run passes when every sample stays within 10% of the first. The server's
+// V8 heap in use (from its /metrics, after the slice) is printed beside it, to
+// tell a leak (the heap grows) from the allocator keeping pages. Outside
 // `npm test` because it takes minutes. See `--help`.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +17,7 @@ import { repoRoot } from "../fixtures.js";
 import { fix, int, table } from "../text.js";
 import { runClosedLoop } from "./load.js";
 import { buildMix } from "./mix.js";
+import { scrape } from "./scrape.js";
 import { startServerProcess } from "./server-process.js";
 
 const USAGE = `usage: node dist/bench/webhook/memory.js [--reviews N] [--samples K] [--warmup N] [--connections C]
@@ -80,8 +83,12 @@ async function main(): Promise<void> {
       failures += w.errors + w.non2xx + w.mismatches;
     }
     const rows: string[][] = [];
+    const ca = made.cert;
+    const heapUsed = async (): Promise<number> =>
+      (await scrape(server.url, ca)).get("nodejs_heap_size_used_bytes") ?? Number.NaN;
     const rss: number[] = [server.rss()];
-    rows.push(["0", fix(rss[0]! / 2 ** 20, 1), "-", "-"]);
+    const heap: number[] = [await heapUsed()];
+    rows.push(["0", fix(rss[0]! / 2 ** 20, 1), fix(heap[0]! / 2 ** 20, 1), "-", "-"]);
     let done = 0;
     while (done < reviews) {
       const n = Math.max(connections, Math.min(slice, reviews - done));
@@ -89,9 +96,11 @@ async function main(): Promise<void> {
       done += r.ok + r.non2xx;
       failures += r.errors + r.non2xx + r.mismatches;
       rss.push(server.rss());
+      heap.push(await heapUsed());
       rows.push([
         int.format(done),
         fix(rss.at(-1)! / 2 ** 20, 1),
+        fix(heap.at(-1)! / 2 ** 20, 1),
         int.format(r.reviewsPerSecond),
         String(r.errors + r.non2xx + r.mismatches),
       ]);
@@ -100,7 +109,9 @@ async function main(): Promise<void> {
       // A run that answers nothing would loop for ever.
       if (r.ok + r.non2xx === 0) throw new Error("the server answered no review in a slice");
     }
-    console.log(table(["reviews", "RSS MiB", "reviews/s", "failures"], rows, [true, true, true, true]));
+    console.log(
+      table(["reviews", "RSS MiB", "heap used MiB", "reviews/s", "failures"], rows, [true, true, true, true, true]),
+    );
     const first = rss[0]!;
     const last = rss.at(-1)!;
     const max = Math.max(...rss);
@@ -109,6 +120,11 @@ async function main(): Promise<void> {
     console.log(
       `RSS first ${fix(first / 2 ** 20, 1)} MiB, last ${fix(last / 2 ** 20, 1)} MiB (${growth(last)}), ` +
         `max ${fix(max / 2 ** 20, 1)} MiB (${growth(max)}); failures ${failures}`,
+    );
+    const heapGrowth = ((heap.at(-1)! - heap[0]!) / heap[0]!) * 100;
+    console.log(
+      `V8 heap used (after each slice): first ${fix(heap[0]! / 2 ** 20, 1)} MiB, last ${fix(heap.at(-1)! / 2 ** 20, 1)} MiB ` +
+        `(${heapGrowth >= 0 ? "+" : ""}${fix(heapGrowth, 1)}%), max ${fix(Math.max(...heap) / 2 ** 20, 1)} MiB`,
     );
     console.log(
       `goal: RSS flat within ${LIMIT * 100}% over ${int.format(reviews)} reviews: ${flat ? "met" : "NOT met"}`,
