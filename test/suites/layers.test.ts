@@ -2,6 +2,7 @@
 //   networking: model <- protobuf, text, validation <- evaluate <- index.ts <- cli, testing
 //   storage:    codecs <- client; the reference server imports neither
 //   cli:        commands never import each other
+//   playground: the public networking entry point only
 // Each case below plants one file in an empty tree, lints it with the project's own
 // configuration, and expects the import to be refused (or, for the controls, allowed): the rules
 // are shown to bite, not only to pass. The bundle test shows what a bundler keeps of the result.
@@ -48,6 +49,9 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/admission/guards/planted.ts", "../../networking/evaluate/router/router.js", true],
   ["src/admission/server/cluster/planted.ts", "../../../storage/index.js", true],
   ["src/admission/server/cluster/planted.ts", "../../../networking/protobuf/watch.js", true],
+  ["src/playground/planted.ts", "../networking/validation/validate.js", true],
+  ["src/playground/planted.ts", "../cli/shared/heatmap.js", true],
+  ["src/playground/planted.ts", "../storage/index.js", true],
   // controls: imports that point down are allowed
   ["src/networking/protobuf/planted.ts", "../model/kinds.js", false],
   ["src/networking/text/planted.ts", "../model/zero.js", false],
@@ -62,6 +66,8 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/admission/guards/planted.ts", "../../networking/index.js", false],
   ["src/admission/server/cluster/planted.ts", "../../../networking/index.js", false],
   ["src/admission/server/cluster/planted.ts", "../../guards/ingress-capture.js", false],
+  ["src/playground/planted.ts", "../networking/index.js", false],
+  ["src/playground/planted.ts", "./analyze.js", false],
 ];
 
 interface Diagnostic {
