@@ -38,11 +38,17 @@ function fromBase64Url(text: string): Uint8Array {
   return out;
 }
 
-async function pipe(bytes: Uint8Array, stream: GenericTransformStream, limit: number): Promise<Uint8Array> {
-  const writer = (stream.writable as WritableStream<Uint8Array>).getWriter();
+/** CompressionStream and DecompressionStream, as both Node's and the DOM's types can name them. */
+interface ByteTransform {
+  readonly readable: ReadableStream<Uint8Array>;
+  readonly writable: WritableStream<Uint8Array>;
+}
+
+async function pipe(bytes: Uint8Array, stream: ByteTransform, limit: number): Promise<Uint8Array> {
+  const writer = stream.writable.getWriter();
   void writer.write(bytes).catch(() => undefined);
   void writer.close().catch(() => undefined);
-  const reader = (stream.readable as ReadableStream<Uint8Array>).getReader();
+  const reader = stream.readable.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -67,7 +73,11 @@ async function pipe(bytes: Uint8Array, stream: GenericTransformStream, limit: nu
 /** The state as a hash (`#s=...`). */
 export async function encodeState(state: PlaygroundState): Promise<string> {
   const json = new TextEncoder().encode(JSON.stringify(state));
-  const packed = await pipe(json, new CompressionStream("deflate-raw"), Number.MAX_SAFE_INTEGER);
+  const packed = await pipe(
+    json,
+    new CompressionStream("deflate-raw") as unknown as ByteTransform,
+    Number.MAX_SAFE_INTEGER,
+  );
   return HASH_PREFIX + toBase64Url(packed);
 }
 
@@ -85,7 +95,7 @@ export async function decodeState(hash: string, defaults: PlaygroundState): Prom
   try {
     const bytes = await pipe(
       fromBase64Url(hash.slice(HASH_PREFIX.length)),
-      new DecompressionStream("deflate-raw"),
+      new DecompressionStream("deflate-raw") as unknown as ByteTransform,
       MAX_STATE_BYTES,
     );
     raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
