@@ -288,6 +288,7 @@ async function start(): Promise<void> {
         if (where !== undefined) item.setAttribute("title", where);
       }
     }
+    byId("problems-box").hidden = a.problems.length === 0;
     const n = a.objects.length;
     summary.textContent =
       `${n} object${n === 1 ? "" : "s"}: ${a.errors.length} error${a.errors.length === 1 ? "" : "s"}, ` +

@@ -1,5 +1,5 @@
-// What the page opens with: an IngressClass, an Ingress the API server
-// admits, and one with a mistake (to show an error); and the stored Ingress
+// What the page opens with: an IngressClass, an Ingress with a mistake (to
+// show an error), and one the API server admits; and the stored Ingress
 // an update is checked against.
 
 export const SAMPLE_INPUT = `apiVersion: networking.k8s.io/v1
@@ -8,6 +8,25 @@ metadata:
   name: nginx-public
 spec:
   controller: k8s.io/ingress-nginx
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: promo
+  namespace: shop
+spec:
+  ingressClassName: nginx-public
+  rules:
+    - host: promo.example.com
+      http:
+        paths:
+          - path: deals
+            pathType: Prefix
+            backend:
+              service:
+                name: promo
+                port:
+                  number: 80
 ---
 apiVersion: networking.k8s.io/v1
 kind: Ingress
@@ -34,25 +53,6 @@ spec:
                 name: storefront
                 port:
                   name: http
----
-apiVersion: networking.k8s.io/v1
-kind: Ingress
-metadata:
-  name: promo
-  namespace: shop
-spec:
-  ingressClassName: nginx-public
-  rules:
-    - host: promo.example.com
-      http:
-        paths:
-          - path: deals
-            pathType: Prefix
-            backend:
-              service:
-                name: promo
-                port:
-                  number: 80
 `;
 
 export const SAMPLE_OLD = `apiVersion: networking.k8s.io/v1
