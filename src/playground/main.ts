@@ -22,10 +22,12 @@ import {
   formatFieldError,
   toYaml,
   type FeatureGates,
+  type Protocol,
   type NetworkingObject,
 } from "../networking/index.js";
 import { analyze, isJsonText, readDocuments, type Analysis, type Operation } from "./analyze.js";
-import { SAMPLE_INPUT, SAMPLE_OLD } from "./sample.js";
+import { MAX_GRID_PODS, explain, readCluster } from "./reach.js";
+import { SAMPLE_CLUSTER, SAMPLE_INPUT, SAMPLE_OLD } from "./sample.js";
 import { TABS, decodeState, encodeState, type PlaygroundState, type Tab } from "./state.js";
 import { jsonView, resolveRoute, routeText, routingInputs, wireView, yamlView } from "./views.js";
 
@@ -135,6 +137,12 @@ async function start(): Promise<void> {
   const routeResult = byId<HTMLOutputElement>("route-result");
   const pbFile = byId<HTMLInputElement>("pb-file");
   const inputHost = byId<HTMLDivElement>("input-editor");
+  const reachInput = byId<HTMLTextAreaElement>("reach-input");
+  const reachProtocol = byId<HTMLSelectElement>("reach-protocol");
+  const reachPort = byId<HTMLInputElement>("reach-port");
+  const reachStatus = byId<HTMLParagraphElement>("reach-status");
+  const reachTable = byId<HTMLTableElement>("reach-table");
+  const reachExplain = byId<HTMLOutputElement>("reach-explain");
   const tabs = TABS.map((t) => byId<HTMLButtonElement>(`tab-${t}`));
   const panels = new Map<Tab, HTMLElement>(TABS.map((t) => [t, byId(`panel-${t}`)]));
 
@@ -164,6 +172,9 @@ async function start(): Promise<void> {
     path: "/cart",
     controller: "",
     tab: "json",
+    cluster: SAMPLE_CLUSTER,
+    reachProtocol: "TCP",
+    reachPort: "8080",
   };
   const initial = (await decodeState(location.hash, defaults)) ?? defaults;
 
@@ -185,6 +196,9 @@ async function start(): Promise<void> {
   for (const [name, box] of gateBoxes) box.checked = initial.gates[name] ?? false;
   routeHost.value = initial.host;
   routePath.value = initial.path;
+  reachInput.value = initial.cluster;
+  reachProtocol.value = initial.reachProtocol;
+  reachPort.value = initial.reachPort;
   let tab: Tab = initial.tab;
   let controller = initial.controller;
 
@@ -225,6 +239,72 @@ async function start(): Promise<void> {
     }
   };
 
+  const renderReach = (): void => {
+    reachTable.replaceChildren();
+    reachExplain.textContent = "";
+    const reading = readCluster(reachInput.value);
+    if ("error" in reading) {
+      reachStatus.textContent = `Cannot read the cluster: ${reading.error}`;
+      return;
+    }
+    const port = /^\d+$/.test(reachPort.value.trim()) ? Number(reachPort.value.trim()) : Number.NaN;
+    if (!(port >= 1 && port <= 65535)) {
+      reachStatus.textContent = "The port must be a number from 1 to 65535.";
+      return;
+    }
+    const protocol = reachProtocol.value as Protocol;
+    const engine = reading.engine;
+    const m = engine.matrix({ protocol, port });
+    const n = m.pods.length;
+    const skipped =
+      engine.skipped.length > 0
+        ? ` ${engine.skipped.length} polic${engine.skipped.length === 1 ? "y" : "ies"} left out (invalid or repeated).`
+        : "";
+    reachStatus.textContent = `${n} pods: ${m.countAllowed()} of ${n * n} connections allowed on ${protocol}/${port}.${skipped}`;
+    if (n > MAX_GRID_PODS) {
+      reachStatus.textContent += ` The grid is drawn for up to ${MAX_GRID_PODS} pods.`;
+      return;
+    }
+    const head = document.createElement("tr");
+    head.append(document.createElement("th"));
+    for (const p of m.pods) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = p;
+      head.append(th);
+    }
+    const thead = document.createElement("thead");
+    thead.append(head);
+    const tbody = document.createElement("tbody");
+    m.pods.forEach((from, f) => {
+      const row = document.createElement("tr");
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = from;
+      row.append(th);
+      m.pods.forEach((to, t) => {
+        const allowed = m.allowed(f, t);
+        const e = m.egressAllowed(f, t);
+        const i = m.ingressAllowed(f, t);
+        const cell = document.createElement("td");
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = allowed ? "allow" : !e && !i ? "deny-both" : !e ? "deny-egress" : "deny-ingress";
+        b.dataset["from"] = from;
+        b.dataset["to"] = to;
+        b.dataset["allowed"] = String(allowed);
+        b.setAttribute("aria-label", `${from} to ${to}: ${allowed ? "allowed" : "denied"}`);
+        b.addEventListener("click", () => {
+          reachExplain.textContent = explain(engine, from, to, protocol, port).join("\n");
+        });
+        cell.append(b);
+        row.append(cell);
+      });
+      tbody.append(row);
+    });
+    reachTable.append(thead, tbody);
+  };
+
   const state = (): PlaygroundState => ({
     input: input.state.doc.toString(),
     old: old.state.doc.toString(),
@@ -235,6 +315,9 @@ async function start(): Promise<void> {
     path: routePath.value,
     controller,
     tab,
+    cluster: reachInput.value,
+    reachProtocol: reachProtocol.value,
+    reachPort: reachPort.value,
   });
 
   let hashWrite = Promise.resolve();
@@ -326,6 +409,19 @@ async function start(): Promise<void> {
     root.dataset["pending"] = "false";
   };
 
+  let reachTimer: ReturnType<typeof setTimeout> | undefined;
+  const scheduleReach = (): void => {
+    if (reachTimer !== undefined) clearTimeout(reachTimer);
+    reachTimer = setTimeout(() => {
+      reachTimer = undefined;
+      renderReach();
+      saveHash();
+    }, DEBOUNCE_MS);
+  };
+  reachInput.addEventListener("input", scheduleReach);
+  reachPort.addEventListener("input", scheduleReach);
+  reachProtocol.addEventListener("change", scheduleReach);
+
   operation.addEventListener("change", schedule);
   namespace.addEventListener("input", schedule);
   for (const box of gateBoxes.values()) box.addEventListener("change", schedule);
@@ -396,6 +492,7 @@ async function start(): Promise<void> {
     void hashWrite.then(() => navigator.clipboard?.writeText(location.href)).catch(() => undefined);
   });
 
+  renderReach();
   refresh();
   await hashWrite;
   root.dataset["ready"] = "true";

@@ -74,3 +74,35 @@ spec:
                 port:
                   number: 8080
 `;
+
+/** A small cluster for the Reach pane: the shop denies everything but the web tier's port 8080. */
+export const SAMPLE_CLUSTER = `namespaces:
+  - name: shop
+  - name: edge
+pods:
+  - namespace: edge
+    name: proxy
+    labels: { app: proxy }
+    ip: 10.0.0.10
+  - namespace: shop
+    name: web
+    labels: { app: web }
+    ip: 10.0.1.10
+    ports:
+      - name: http
+        containerPort: 8080
+  - namespace: shop
+    name: db
+    labels: { app: db }
+    ip: 10.0.1.20
+policies:
+  - metadata: { name: default-deny, namespace: shop }
+    spec:
+      podSelector: {}
+      policyTypes: [Ingress]
+  - metadata: { name: web-from-edge, namespace: shop }
+    spec:
+      podSelector: { matchLabels: { app: web } }
+      ingress:
+        - ports: [{ port: 8080 }]
+`;

@@ -17,6 +17,10 @@ export interface PlaygroundState {
   readonly path: string;
   readonly controller: string;
   readonly tab: Tab;
+  /** The Reach pane: the cluster description, protocol and port. */
+  readonly cluster: string;
+  readonly reachProtocol: string;
+  readonly reachPort: string;
 }
 
 /** The prefix of the hash that holds the state. */
@@ -121,5 +125,10 @@ export async function decodeState(hash: string, defaults: PlaygroundState): Prom
     path: str(r["path"], defaults.path),
     controller: str(r["controller"], defaults.controller),
     tab: TABS.includes(tab as Tab) ? (tab as Tab) : defaults.tab,
+    cluster: str(r["cluster"], defaults.cluster),
+    reachProtocol: ["TCP", "UDP", "SCTP"].includes(r["reachProtocol"] as string)
+      ? (r["reachProtocol"] as string)
+      : defaults.reachProtocol,
+    reachPort: str(r["reachPort"], defaults.reachPort),
   };
 }

@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPlayground, servePlayground } from "../../scripts/playground.mjs";
+import { clusterEngine, parseClusterFile } from "../../src/cli/shared/cluster-file.js";
 import {
   createRouter,
   decode,
@@ -25,6 +26,7 @@ import {
   type Ingress,
   type NetworkingObject,
 } from "../../src/networking/index.js";
+import { explain } from "../../src/playground/reach.js";
 import { SAMPLE_INPUT } from "../../src/playground/sample.js";
 import { decodeState, type PlaygroundState } from "../../src/playground/state.js";
 import { CHROMIUM, SKIP_BROWSER } from "../support/chromium.js";
@@ -68,6 +70,9 @@ const STATE_DEFAULTS: PlaygroundState = {
   path: "",
   controller: "",
   tab: "json",
+  cluster: "",
+  reachProtocol: "TCP",
+  reachPort: "",
 };
 
 interface Opened {
@@ -394,6 +399,40 @@ describe.skipIf(SKIP_BROWSER)("the playground in headless Chromium", () => {
       await o.page.fill("[data-testid=route-path]", "/v1/orders");
       await o.page.locator("[data-testid=route-result]").scrollIntoViewIfNeeded();
       await o.page.screenshot({ path: join(SHOTS, "route.png"), fullPage: true });
+    } finally {
+      await finish(o);
+    }
+  });
+
+  it("Reach: the grid's verdicts are the CLI reader's engine's, and a cell explains itself", async () => {
+    const o = await open(fileUrl());
+    try {
+      const shop = read("examples/clusters/shop.yaml");
+      const engine = clusterEngine(parseClusterFile("shop.yaml", shop));
+      await o.page.fill("[data-testid=reach-input]", shop);
+      await o.page.fill("[data-testid=reach-port]", "8080");
+      const m = engine.matrix({ protocol: "TCP", port: 8080 });
+      await expect
+        .poll(() => o.page.locator("[data-testid=reach-status]").textContent())
+        .toBe(`${m.pods.length} pods: ${m.countAllowed()} of ${m.pods.length ** 2} connections allowed on TCP/8080.`);
+      const cells = await o.page
+        .locator("[data-testid=reach-table] button")
+        .evaluateAll((els) =>
+          els.map((e) => [e.getAttribute("data-from"), e.getAttribute("data-to"), e.getAttribute("data-allowed")]),
+        );
+      const want = m.pods.flatMap((from, f) => m.pods.map((to, t) => [from, to, String(m.allowed(f, t))]));
+      expect(cells).toEqual(want);
+      const [from, to] = ["ingress-nginx/controller-7d9f", "shop/storefront-6c5d"];
+      await o.page.click(`[data-testid=reach-table] button[data-from="${from}"][data-to="${to}"]`);
+      expect(await o.page.locator("[data-testid=reach-explain]").textContent()).toBe(
+        explain(engine, from, to, "TCP", 8080).join("\n"),
+      );
+      await o.page.locator("[data-testid=reach-explain]").scrollIntoViewIfNeeded();
+      await o.page.screenshot({ path: join(SHOTS, "reach.png") });
+      await o.page.fill("[data-testid=reach-input]", "pods: 3\n");
+      await expect
+        .poll(() => o.page.locator("[data-testid=reach-status]").textContent())
+        .toBe("Cannot read the cluster: pods: expected a list");
     } finally {
       await finish(o);
     }

@@ -20,6 +20,9 @@ const DEFAULTS: PlaygroundState = {
   path: "/",
   controller: "",
   tab: "json",
+  cluster: "",
+  reachProtocol: "TCP",
+  reachPort: "80",
 };
 
 const hashOf = (value: unknown) =>
@@ -37,6 +40,9 @@ describe("URL hash state", () => {
       path: "/cart?x=1#y",
       controller: "k8s.io/ingress-nginx",
       tab: "wire",
+      cluster: "namespaces: []\n",
+      reachProtocol: "UDP",
+      reachPort: "53",
     };
     const hash = await encodeState(state);
     expect(hash.startsWith(HASH_PREFIX)).toBe(true);
@@ -58,6 +64,7 @@ describe("URL hash state", () => {
         input: 3,
         operation: "delete",
         tab: "__proto__",
+        reachProtocol: "ICMP",
         gates: { StrictIPCIDRValidation: "yes", Extra: true },
         host: "h",
       }),
