@@ -8,6 +8,9 @@ export interface FormatWireOptions {
 
 const DEFAULT_HEX_BYTES = 12;
 
+/** "00 " to "ff ". */
+const HEX_BYTES = Array.from({ length: 256 }, (_, i) => `${i.toString(16).padStart(2, "0")} `);
+
 /** The protobuf spec's short names of the wire types, by number. */
 const WIRE_SHORT = ["VARINT", "I64", "LEN", "SGROUP", "EGROUP", "I32"];
 
@@ -26,14 +29,20 @@ export function formatWireAnnotation(
   const offsetWidth = Math.max(6, annotation.length.toString(16).length);
   const hexWidth = perLine * 3 + 1; // "xx " per byte, and room for "…"
   const lines = [`# ${annotation.apiVersion} ${annotation.kind} (${annotation.typeName}), ${annotation.length} bytes`];
+  const indents: string[] = [];
   for (const span of annotation.spans) {
     const own = span.nested ? span.valueOffset : span.valueOffset + span.valueLength;
     const shown = Math.min(own, span.offset + perLine);
     let hex = "";
-    for (let i = span.offset; i < shown; i++) hex += `${(bytes[i] as number).toString(16).padStart(2, "0")} `;
+    for (let i = span.offset; i < shown; i++) hex += HEX_BYTES[bytes[i] as number];
     if (shown < own) hex = `${hex.slice(0, -1)}…`;
+    let indent = indents[span.depth];
+    if (indent === undefined) {
+      indent = "  ".repeat(span.depth);
+      indents[span.depth] = indent;
+    }
     lines.push(
-      `${span.offset.toString(16).padStart(offsetWidth, "0")}  ${hex.padEnd(hexWidth)} ${"  ".repeat(span.depth)}${describeSpan(span)}`,
+      `${span.offset.toString(16).padStart(offsetWidth, "0")}  ${hex.padEnd(hexWidth)} ${indent}${describeSpan(span)}`,
     );
   }
   return `${lines.join("\n")}\n`;

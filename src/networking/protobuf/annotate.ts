@@ -155,9 +155,27 @@ interface Tag {
   readonly wireType: WireType;
 }
 
-interface Head extends Tag {
-  readonly valueOffset: number;
+/** A path both as segments and rendered, extended one segment at a time. */
+interface Where {
+  readonly segments: readonly WirePathSegment[];
+  readonly path: string;
 }
+
+const ROOT: Where = { segments: [], path: "" };
+
+function child(where: Where, segment: WirePathSegment): Where {
+  const step =
+    typeof segment === "object"
+      ? `[${JSON.stringify(segment.key)}]`
+      : typeof segment === "number"
+        ? `[${segment}]`
+        : where.path === ""
+          ? segment
+          : `.${segment}`;
+  return { segments: [...where.segments, segment], path: where.path + step };
+}
+
+type MutableSpan = { -readonly [K in keyof WireSpan]: WireSpan[K] };
 
 class Walker {
   private readonly bytes: Uint8Array;
@@ -192,41 +210,52 @@ class Walker {
       const h = this.head();
       const name = UNKNOWN_FIELDS[h.no];
       if (name === undefined || name === "" || h.wireType !== WireType.LengthDelimited) {
-        this.unknown(h, end, 0, []);
+        this.unknown(h, end, 0, ROOT);
         continue;
       }
       const { valueOffset, stop } = this.prefix(end);
-      const full = { ...h, valueOffset };
+      const at = child(ROOT, name);
       if (name === "typeMeta") {
-        this.push(full, stop, 0, "envelope", name, [name], true, undefined, "k8s.io.apimachinery.pkg.runtime.TypeMeta");
-        this.typeMeta(stop);
+        this.push(
+          h,
+          valueOffset,
+          stop,
+          0,
+          "envelope",
+          name,
+          at,
+          true,
+          undefined,
+          "k8s.io.apimachinery.pkg.runtime.TypeMeta",
+        );
+        this.typeMeta(stop, at);
       } else if (name === "raw" && valueOffset === rawStart && stop !== valueOffset) {
-        this.push(full, stop, 0, "envelope", name, [name], true, undefined, plan.desc.typeName);
-        this.message(plan, stop, 1, []);
+        this.push(h, valueOffset, stop, 0, "envelope", name, at, true, undefined, plan.desc.typeName);
+        this.message(plan, stop, 1, ROOT);
       } else if (name === "raw") {
         // A raw field that a later one replaces (or an empty one): bytes.
         this.state.reader.pos = stop;
-        this.push(full, stop, 0, "envelope", name, [name], false, copyBytes(this.bytes, valueOffset, stop));
+        this.push(h, valueOffset, stop, 0, "envelope", name, at, false, copyBytes(this.bytes, valueOffset, stop));
       } else {
         const s = readUtf8(this.bytes, valueOffset, stop, h.offset);
         this.state.reader.pos = stop;
-        this.push(full, stop, 0, "envelope", name, [name], false, s);
+        this.push(h, valueOffset, stop, 0, "envelope", name, at, false, s);
       }
     }
   }
 
-  private typeMeta(end: number): void {
+  private typeMeta(end: number, where: Where): void {
     while (this.pos < end) {
       const h = this.head();
       const name = TYPE_META_FIELDS[h.no];
       if (name === undefined || name === "" || h.wireType !== WireType.LengthDelimited) {
-        this.unknown(h, end, 1, ["typeMeta"]);
+        this.unknown(h, end, 1, where);
         continue;
       }
       const { valueOffset, stop } = this.prefix(end);
       const s = readUtf8(this.bytes, valueOffset, stop, h.offset);
       this.state.reader.pos = stop;
-      this.push({ ...h, valueOffset }, stop, 1, "envelope", name, ["typeMeta", name], false, s);
+      this.push(h, valueOffset, stop, 1, "envelope", name, child(where, name), false, s);
     }
   }
 
@@ -234,17 +263,17 @@ class Walker {
    * The fields of a message of `plan` up to `end`. Recursion follows the
    * schema's nesting (as the decoder's does), never the input's.
    */
-  private message(plan: Plan, end: number, depth: number, path: readonly WirePathSegment[]): void {
+  private message(plan: Plan, end: number, depth: number, where: Where): void {
     /** Elements seen so far of each repeated field, for indexes in paths. */
     const counts: number[] = [];
     while (this.pos < end) {
       const h = this.head();
       const fp = plan.byNumber[h.no];
       if (fp === undefined) {
-        this.unknown(h, end, depth, path);
+        this.unknown(h, end, depth, where);
         continue;
       }
-      const here = fp.segment === "" ? path : [...path, fp.segment];
+      const here = fp.segment === "" ? where : child(where, fp.segment);
       switch (fp.kind) {
         case "scalar":
           this.scalar(h, fp, end, depth, here);
@@ -252,7 +281,7 @@ class Walker {
         case "scalarList": {
           const i = counts[h.no] ?? 0;
           counts[h.no] = i + 1;
-          this.scalar(h, fp, end, depth, [...here, i]);
+          this.scalar(h, fp, end, depth, child(here, i));
           break;
         }
         case "message":
@@ -261,12 +290,13 @@ class Walker {
           if (fp.kind === "messageList") {
             const i = counts[h.no] ?? 0;
             counts[h.no] = i + 1;
-            at = [...here, i];
+            at = child(here, i);
           }
           const { valueOffset, stop } = this.prefix(end);
-          const child = fp.child as Plan;
+          const sub = fp.child as Plan;
           this.push(
-            { ...h, valueOffset },
+            h,
+            valueOffset,
             stop,
             depth,
             "field",
@@ -274,10 +304,10 @@ class Walker {
             at,
             true,
             undefined,
-            child.desc.typeName,
-            child.isTime ? this.timeValue(valueOffset, stop) : undefined,
+            sub.desc.typeName,
+            sub.isTime ? this.timeValue(valueOffset, stop) : undefined,
           );
-          this.message(child, stop, depth + 1, at);
+          this.message(sub, stop, depth + 1, at);
           break;
         }
         case "map":
@@ -287,7 +317,7 @@ class Walker {
     }
   }
 
-  private scalar(h: Tag, fp: FieldPlan, end: number, depth: number, path: readonly WirePathSegment[]): void {
+  private scalar(h: Tag, fp: FieldPlan, end: number, depth: number, where: Where): void {
     const r = this.state.reader;
     let value: WireScalar;
     let valueOffset = this.pos;
@@ -318,11 +348,11 @@ class Walker {
       default:
         throw new Error(`annotate: scalar type ${ScalarType[fp.scalar]} is not used by these schemas`);
     }
-    this.push({ ...h, valueOffset }, this.pos, depth, "field", fp.name, path, false, value);
+    this.push(h, valueOffset, this.pos, depth, "field", fp.name, where, false, value);
   }
 
   /** A map<string, string> entry: the entry, then its key and value (and any unknown fields). */
-  private mapEntry(h: Tag, fp: FieldPlan, end: number, depth: number, path: readonly WirePathSegment[]): void {
+  private mapEntry(h: Tag, fp: FieldPlan, end: number, depth: number, where: Where): void {
     const { valueOffset, stop } = this.prefix(end);
     // The key names the entry in paths, so find it first (the last key wins, as in decoding).
     const children: WireSpan[] = [];
@@ -337,23 +367,15 @@ class Walker {
         this.state.reader.pos = p.stop;
         if (eh.no === 1) key = s;
         else value = s;
-        inner.push(
-          { ...eh, valueOffset: p.valueOffset },
-          p.stop,
-          depth + 1,
-          "field",
-          eh.no === 1 ? "key" : "value",
-          [],
-          false,
-          s,
-        );
+        inner.push(eh, p.valueOffset, p.stop, depth + 1, "field", eh.no === 1 ? "key" : "value", ROOT, false, s);
       } else {
-        inner.unknown(eh, stop, depth + 1, []);
+        inner.unknown(eh, stop, depth + 1, ROOT);
       }
     }
-    const at = [...path, { key }];
+    const at = child(where, { key });
     this.push(
-      { ...h, valueOffset },
+      h,
+      valueOffset,
       stop,
       depth,
       "field",
@@ -364,12 +386,15 @@ class Walker {
       undefined,
       `${quote(key)}: ${quote(value)}`,
     );
-    const rendered = renderWirePath(at);
-    for (const c of children) this.spans.push({ ...c, path: rendered, segments: at });
+    for (const c of children as MutableSpan[]) {
+      c.path = at.path;
+      c.segments = at.segments;
+      this.spans.push(c);
+    }
   }
 
   /** An unknown field: one span, whatever its wire type (a group with its end-group tag). */
-  unknown(h: Tag, end: number, depth: number, path: readonly WirePathSegment[]): void {
+  unknown(h: Tag, end: number, depth: number, where: Where): void {
     const r = this.state.reader;
     const after = this.pos;
     let valueOffset = after;
@@ -401,46 +426,47 @@ class Walker {
       wireType: h.wireType,
       wireTypeName: WIRE_NAMES[h.wireType] as string,
       name: "",
-      path: renderWirePath(path),
-      segments: path,
+      path: where.path,
+      segments: where.segments,
       value: rendered,
     });
   }
 
   /** Pushes a span for the field whose tag was read at `h.offset` and whose value ends at `stop`. */
   push(
-    h: Head,
+    h: Tag,
+    valueOffset: number,
     stop: number,
     depth: number,
     kind: WireSpanKind,
     name: string,
-    segments: readonly WirePathSegment[],
+    where: Where,
     nested: boolean,
     scalar?: WireScalar,
     typeName?: string,
     value?: string,
   ): void {
     const rendered = value ?? (scalar === undefined ? undefined : renderScalar(scalar));
-    const tagEnd = h.tagEnd;
-    this.spans.push({
+    const span: MutableSpan = {
       kind,
       depth,
       offset: h.offset,
-      tagLength: tagEnd - h.offset,
-      lengthPrefixLength: h.valueOffset - tagEnd,
-      valueOffset: h.valueOffset,
-      valueLength: stop - h.valueOffset,
+      tagLength: h.tagEnd - h.offset,
+      lengthPrefixLength: valueOffset - h.tagEnd,
+      valueOffset,
+      valueLength: stop - valueOffset,
       nested,
       fieldNumber: h.no,
       wireType: h.wireType,
       wireTypeName: WIRE_NAMES[h.wireType] as string,
       name,
-      path: renderWirePath(segments),
-      segments,
-      ...(typeName === undefined ? {} : { typeName }),
-      ...(rendered === undefined ? {} : { value: rendered }),
-      ...(scalar === undefined ? {} : { scalar }),
-    });
+      path: where.path,
+      segments: where.segments,
+    };
+    if (typeName !== undefined) span.typeName = typeName;
+    if (rendered !== undefined) span.value = rendered;
+    if (scalar !== undefined) span.scalar = scalar;
+    this.spans.push(span);
   }
 
   /** The unknown varint at `at` as the unsigned 64-bit number it encodes (skipValue has checked it). */
