@@ -164,15 +164,7 @@ interface Where {
 const ROOT: Where = { segments: [], path: "" };
 
 function child(where: Where, segment: WirePathSegment): Where {
-  const step =
-    typeof segment === "object"
-      ? `[${JSON.stringify(segment.key)}]`
-      : typeof segment === "number"
-        ? `[${segment}]`
-        : where.path === ""
-          ? segment
-          : `.${segment}`;
-  return { segments: [...where.segments, segment], path: where.path + step };
+  return { segments: [...where.segments, segment], path: where.path + pathStep(where.path === "", segment) };
 }
 
 type MutableSpan = { -readonly [K in keyof WireSpan]: WireSpan[K] };
@@ -501,12 +493,15 @@ class Walker {
 /** Paths as Kubernetes renders them (model/path.ts's renderPath), and map keys as `["key"]`. */
 export function renderWirePath(segments: readonly WirePathSegment[]): string {
   let out = "";
-  for (const s of segments) {
-    if (typeof s === "object") out += `[${JSON.stringify(s.key)}]`;
-    else if (typeof s === "number") out += `[${s}]`;
-    else out += out === "" ? s : `.${s}`;
-  }
+  for (const s of segments) out += pathStep(out === "", s);
   return out;
+}
+
+/** One segment of a rendered path; `first` when nothing precedes it. */
+function pathStep(first: boolean, segment: WirePathSegment): string {
+  if (typeof segment === "object") return `[${JSON.stringify(segment.key)}]`;
+  if (typeof segment === "number") return `[${segment}]`;
+  return first ? segment : `.${segment}`;
 }
 
 function quote(s: string): string {
