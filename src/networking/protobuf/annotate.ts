@@ -178,6 +178,20 @@ class Walker {
     this.bytes = state.bytes;
   }
 
+  /**
+   * Elements seen so far of each list, by its path. By path rather than per
+   * message read: a singular message that occurs twice is merged by the
+   * decoder, its lists appended, so the second occurrence's elements follow
+   * the first's.
+   */
+  private readonly lists = new Map<string, number>();
+
+  private nextIndex(list: Where): number {
+    const i = this.lists.get(list.path) ?? 0;
+    this.lists.set(list.path, i + 1);
+    return i;
+  }
+
   private get pos(): number {
     return this.state.reader.pos;
   }
@@ -256,8 +270,6 @@ class Walker {
    * schema's nesting (as the decoder's does), never the input's.
    */
   private message(plan: Plan, end: number, depth: number, where: Where): void {
-    /** Elements seen so far of each repeated field, for indexes in paths. */
-    const counts: number[] = [];
     while (this.pos < end) {
       const h = this.head();
       const fp = plan.byNumber[h.no];
@@ -271,18 +283,14 @@ class Walker {
           this.scalar(h, fp, end, depth, here);
           break;
         case "scalarList": {
-          const i = counts[h.no] ?? 0;
-          counts[h.no] = i + 1;
-          this.scalar(h, fp, end, depth, child(here, i));
+          this.scalar(h, fp, end, depth, child(here, this.nextIndex(here)));
           break;
         }
         case "message":
         case "messageList": {
           let at = here;
           if (fp.kind === "messageList") {
-            const i = counts[h.no] ?? 0;
-            counts[h.no] = i + 1;
-            at = child(here, i);
+            at = child(here, this.nextIndex(here));
           }
           const { valueOffset, stop } = this.prefix(end);
           const sub = fp.child as Plan;
