@@ -95,15 +95,14 @@ export interface BrowserBundle {
 }
 
 /** Bundles `imports` of clusterwire/networking for the browser, minified, as one ES module. */
-export function bundleNetworking(imports: readonly string[] | "*", format: "esm" | "iife" = "esm"): BrowserBundle {
+export function bundleNetworking(imports: readonly string[] | "*"): BrowserBundle {
   const root = repoRoot();
   const result = buildSync({
     stdin: { contents: entrySource(imports), resolveDir: root, loader: "ts", sourcefile: "entry.ts" },
     absWorkingDir: root,
     bundle: true,
     write: false,
-    format,
-    ...(format === "iife" ? { globalName: "clusterwire" } : {}),
+    format: "esm",
     platform: "browser",
     minify: true,
     metafile: true,
