@@ -133,16 +133,23 @@ describe("clusterwire/networking is plain browser JavaScript", () => {
     "node_modules/yaml/browser/dist/schema/yaml-1.1/binary.js",
   ];
 
+  // Files repeat across the bundles below: scan each once.
+  const scanned = new Map<string, string[]>();
+
   /** The Node globals each input file names, comments stripped; files with none are left out. */
   function nodeGlobals(meta: Metafile): Map<string, string[]> {
     const found = new Map<string, string[]>();
     for (const file of Object.keys(meta.inputs)) {
       if (file === "entry.ts") continue; // the one-line stdin entry (bench/bundle/sizes.ts)
-      const code = transformSync(readFileSync(`${root}${file}`, "utf8"), {
-        loader: file.endsWith(".ts") ? "ts" : "js",
-        minifyWhitespace: true,
-      }).code;
-      const names = [...code.matchAll(NODE_GLOBALS)].map((m) => m[1] ?? "");
+      let names = scanned.get(file);
+      if (names === undefined) {
+        const code = transformSync(readFileSync(`${root}${file}`, "utf8"), {
+          loader: file.endsWith(".ts") ? "ts" : "js",
+          minifyWhitespace: true,
+        }).code;
+        names = [...code.matchAll(NODE_GLOBALS)].map((m) => m[1] ?? "");
+        scanned.set(file, names);
+      }
       if (names.length > 0) found.set(file, names);
     }
     return found;
