@@ -13,6 +13,8 @@ for (const entry of SIZE_ENTRIES) {
     `| ${entry.name} | ${kb(m.minified)} (${m.minified} B) | ${kb(m.gzipped)} (${m.gzipped} B) | ${kb(entry.budget)}${m.gzipped > entry.budget ? " **over**" : ""} |`,
   );
 }
+console.log("");
+for (const entry of SIZE_ENTRIES) console.log(`- ${entry.name}: ${entry.why}`);
 if (over > 0) {
   console.error(`${over} bundle(s) over budget`);
   process.exitCode = 1;

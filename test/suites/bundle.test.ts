@@ -114,6 +114,12 @@ describe("clusterwire/networking in a browser bundle", () => {
     expect(under(b, "src/networking/protobuf/")).toEqual([]);
     expect(under(b, "src/networking/text/")).toEqual([]);
   });
+  it("createPolicyEngine pulls in no codec", () => {
+    const b = bundle("networking", ["createPolicyEngine"]);
+    expect(under(b, "src/networking/evaluate/policy/").length).toBeGreaterThan(0);
+    expect(under(b, "src/networking/protobuf/")).toEqual([]);
+    expect(under(b, "src/networking/text/")).toEqual([]);
+  });
 });
 
 describe("clusterwire/networking is plain browser JavaScript", () => {
