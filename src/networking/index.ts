@@ -4,6 +4,16 @@ export { decode, type DecodeOptions } from "./protobuf/decode.js";
 export { encode, type EncodeOptions } from "./protobuf/encode.js";
 export { readEnvelope, MAGIC, type Envelope } from "./protobuf/envelope.js";
 export {
+  annotateWire,
+  renderWirePath,
+  type WireAnnotation,
+  type WirePathSegment,
+  type WireScalar,
+  type WireSpan,
+  type WireSpanKind,
+} from "./protobuf/annotate.js";
+export { formatWireAnnotation, type FormatWireOptions } from "./protobuf/annotate-text.js";
+export {
   PROTOBUF_MEDIA_TYPE,
   PROTOBUF_WATCH_MEDIA_TYPE,
   JSON_WATCH_MEDIA_TYPE,

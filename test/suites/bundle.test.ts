@@ -2,9 +2,11 @@
 // with effects when imported, so a browser bundle of one export holds only what that export
 // reaches. esbuild is the bundler users are most likely to meet (Vite builds on it).
 import { existsSync, readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { fileURLToPath } from "node:url";
-import { buildSync, type Metafile } from "esbuild";
+import { buildSync, type Metafile, transformSync } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { SIZE_ENTRIES, bundleNetworking } from "../../bench/bundle/sizes.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -111,6 +113,123 @@ describe("clusterwire/networking in a browser bundle", () => {
     expect(under(b, "src/networking/evaluate/").length).toBeGreaterThan(0);
     expect(under(b, "src/networking/protobuf/")).toEqual([]);
     expect(under(b, "src/networking/text/")).toEqual([]);
+  });
+  it("createPolicyEngine pulls in no codec", () => {
+    const b = bundle("networking", ["createPolicyEngine"]);
+    expect(under(b, "src/networking/evaluate/policy/").length).toBeGreaterThan(0);
+    expect(under(b, "src/networking/protobuf/")).toEqual([]);
+    expect(under(b, "src/networking/text/")).toEqual([]);
+  });
+});
+
+describe("clusterwire/networking is plain browser JavaScript", () => {
+  const NODE_BUILTINS = new Set(builtinModules);
+  const isNodeImport = (path: string) => path.startsWith("node:") || NODE_BUILTINS.has(path.split("/")[0] ?? path);
+
+  // Names that exist only in Node (or CommonJS): a bundle for browsers must not
+  // reach them. Matched as free identifiers, not as property names.
+  const NODE_GLOBALS =
+    /(?<![.\w$])(Buffer|process|require|module|exports|__dirname|__filename|setImmediate|clearImmediate|global)(?![\w$])/g;
+  // Dependency files that name a Node global, each checked by hand:
+  // @bufbuild/protobuf reads process.env.BUF_BIGINT_DISABLE only after
+  // `typeof process == "object"`; the yaml package's browser build names
+  // Buffer only in the message of the error it throws when atob is missing.
+  const GUARDED = [
+    "node_modules/@bufbuild/protobuf/dist/esm/proto-int64.js",
+    "node_modules/yaml/browser/dist/schema/yaml-1.1/binary.js",
+  ];
+
+  // Files repeat across the bundles below: scan each once.
+  const scanned = new Map<string, string[]>();
+
+  /** The Node globals each input file names, comments stripped; files with none are left out. */
+  function nodeGlobals(meta: Metafile): Map<string, string[]> {
+    const found = new Map<string, string[]>();
+    for (const file of Object.keys(meta.inputs)) {
+      if (file === "entry.ts") continue; // the one-line stdin entry (bench/bundle/sizes.ts)
+      let names = scanned.get(file);
+      if (names === undefined) {
+        const code = transformSync(readFileSync(`${root}${file}`, "utf8"), {
+          loader: file.endsWith(".ts") ? "ts" : "js",
+          minifyWhitespace: true,
+        }).code;
+        names = [...code.matchAll(NODE_GLOBALS)].map((m) => m[1] ?? "");
+        scanned.set(file, names);
+      }
+      if (names.length > 0) found.set(file, names);
+    }
+    return found;
+  }
+
+  /** Every way a bundle could need Node or run compiled code, as readable lines. */
+  function problems(imports: readonly string[] | "*"): string[] {
+    const { text, metafile } = bundleNetworking(imports);
+    const out: string[] = [];
+    for (const [file, input] of Object.entries(metafile.inputs)) {
+      for (const im of input.imports) {
+        if (im.external || isNodeImport(im.path)) out.push(`${file} imports ${im.path}`);
+      }
+      if (isNodeImport(file)) out.push(`bundle holds ${file}`);
+    }
+    for (const [file, names] of nodeGlobals(metafile)) {
+      if (!GUARDED.includes(file)) out.push(`${file} names ${[...new Set(names)].join(", ")}`);
+    }
+    for (const pattern of [/\beval\(/, /new Function/, /(?<![\w$.])Function\(/, /\bimport\(/]) {
+      const at = text.search(pattern);
+      if (at >= 0) out.push(`output has ${pattern.source} at ${at}: ${text.slice(at - 40, at + 40)}`);
+    }
+    return out;
+  }
+
+  it("the full surface (export *), minified for the browser platform, needs nothing from Node and compiles no code", () => {
+    expect(problems("*")).toEqual([]);
+  });
+
+  // Exports a page might import alone, beyond those the size table measures.
+  const SINGLE = [
+    ...SIZE_ENTRIES.flatMap((e) => (e.imports === "*" ? [] : [e.imports])),
+    ["toYaml"],
+    ["decodeWatchStream", "encodeWatchEvent"],
+    ["decodeJsonWatchStream"],
+    ["apiWarnings", "applyDefaults", "toStatus", "formatFieldError"],
+    ["create", "IngressSchema"],
+  ];
+  for (const names of SINGLE) {
+    it(`${names.join(" + ")} alone needs nothing from Node and compiles no code`, () => {
+      expect(problems(names)).toEqual([]);
+    });
+  }
+
+  it("the yaml package resolves to its browser build, and the guarded dependency files are still the ones named", () => {
+    const { metafile } = bundleNetworking("*");
+    const files = Object.keys(metafile.inputs);
+    expect(
+      files.filter((f) => f.startsWith("node_modules/yaml/")).every((f) => f.startsWith("node_modules/yaml/browser/")),
+    ).toBe(true);
+    expect(files.some((f) => f.startsWith("node_modules/yaml/"))).toBe(true);
+    // If a dependency update moves or drops a guarded reference, look at it again.
+    expect([...nodeGlobals(metafile).keys()].sort()).toEqual([...GUARDED].sort());
+  });
+
+  it("the checks can fail: a source that reads a Node global, imports node: or calls eval is caught", () => {
+    const NODE_GLOBALS_ONCE = new RegExp(NODE_GLOBALS.source);
+    expect(NODE_GLOBALS_ONCE.test('const b = Buffer.from("aGk=", "base64");')).toBe(true);
+    expect(NODE_GLOBALS_ONCE.test("if (typeof process !== 'object') {}")).toBe(true);
+    expect(NODE_GLOBALS_ONCE.test("x.process(y); const Buffering = 1;")).toBe(false);
+    expect(isNodeImport("node:fs")).toBe(true);
+    expect(isNodeImport("zlib")).toBe(true);
+    expect(isNodeImport("fs/promises")).toBe(true);
+    expect(isNodeImport("yaml")).toBe(false);
+    // A Node import stops esbuild's browser build outright.
+    expect(() =>
+      buildSync({
+        stdin: { contents: 'import { gzipSync } from "node:zlib"; console.log(gzipSync);', loader: "ts" },
+        bundle: true,
+        write: false,
+        platform: "browser",
+        logLevel: "silent",
+      }),
+    ).toThrow(/node:zlib/);
   });
 });
 

@@ -1,8 +1,10 @@
 import {
   DecodeError,
+  annotateWire,
   decode,
   decodeJsonWatchStream,
   decodeWatchStream,
+  formatWireAnnotation,
   type NetworkingObject,
   type WatchEvent,
 } from "../../networking/index.js";
@@ -29,6 +31,7 @@ import { renderEvent, renderObjects, type TextFormat } from "../shared/render.js
 const NAME = "decode";
 
 const HELP = `Usage: clusterwire decode [FILE|-] [--output yaml|json] [--indent N] [--watch] [-o OUT]
+       clusterwire decode [FILE|-] --annotate [-o OUT]
 
 Decodes an API server protobuf body (application/vnd.kubernetes.protobuf:
 the k8s\\0 magic and a runtime.Unknown envelope) and prints it as Kubernetes
@@ -43,6 +46,9 @@ Options:
                       "object"} values), told apart by the first byte. Prints
                       each event as {type, object}: YAML documents separated
                       by ---, or one JSON line each
+  --annotate          print the bytes instead, one line per field: offset and
+                      bytes in hex, then field number, wire type, path and
+                      value, indented by nesting (unknown fields included)
   -o, --out FILE      write to FILE instead of standard output
   -h, --help          show this help
 
@@ -51,7 +57,8 @@ Exit status: 0 ok, 1 the input does not decode, 2 usage error or unreadable file
 Examples:
   clusterwire decode examples/ingress.pb
   clusterwire decode examples/ingress.pb --output json
-  clusterwire decode --watch examples/ingress-watch.pb --output json`;
+  clusterwire decode --watch examples/ingress-watch.pb --output json
+  clusterwire decode --annotate examples/ingress.pb`;
 
 export const decodeCommand: Command = {
   name: NAME,
@@ -66,6 +73,7 @@ export const decodeCommand: Command = {
         output: { type: "string" },
         indent: { type: "string" },
         watch: { type: "boolean" },
+        annotate: { type: "boolean" },
         out: { type: "string", short: "o" },
       },
       args,
@@ -77,6 +85,15 @@ export const decodeCommand: Command = {
     if (values.indent !== undefined && to !== "json") throw usageError("--indent applies to --output json only", NAME);
     checkOutPath(values.out, "--output", NAME);
     const path = inputPath(io, onlyInput(NAME, positionals), NAME);
+    if (values.annotate === true) {
+      if (values.watch === true) throw usageError("--annotate reads one object, not a watch stream", NAME);
+      if (values.output !== undefined || values.indent !== undefined)
+        throw usageError("--annotate prints text; --output and --indent do not apply", NAME);
+      const input = await readInput(io, path);
+      decodeOrExplain(input);
+      await writeOutput(io, values.out, formatWireAnnotation(annotateWire(input.bytes), input.bytes));
+      return EXIT_OK;
+    }
 
     if (values.watch === true) {
       return decodeWatch(io, path, to, parseIndent(values.indent, 0, NAME), values.out);

@@ -83,7 +83,11 @@ const RESOLVABLE_TAGS = new Set(["bool", "int", "float", "null", "timestamp"]);
 function decodeBinary(text: string): string | undefined {
   const b64 = text.replace(/[\r\n]/g, "");
   if (b64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) return undefined;
-  const bytes = Buffer.from(b64, "base64");
+  // atob, not Buffer: the library runs in browsers too. The pattern above
+  // already holds it to the standard alphabet and padding, so atob cannot throw.
+  const binary = atob(b64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   // Go replaces each byte of an invalid UTF-8 sequence with U+FFFD when it
   // writes JSON; TextDecoder would merge some of them.
   let out = "";
