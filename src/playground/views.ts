@@ -1,8 +1,10 @@
 // The text of the JSON, YAML and Wire tabs and of the route result, from the
 // objects the editor holds. No DOM here: the tests run it in Node.
 import {
+  annotateWire,
   createRouter,
   encode,
+  formatWireAnnotation,
   kindOf,
   toJsonString,
   toYaml,
@@ -23,28 +25,17 @@ export function yamlView(objects: readonly NetworkingObject[]): string {
   return objects.map((o) => toYaml(o)).join("---\n");
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-
-/** Offset and hex rows of `bytes`, 16 bytes a row, with the printable ASCII beside them. */
-export function hexRows(bytes: Uint8Array): string {
-  const rows: string[] = [];
-  for (let at = 0; at < bytes.length; at += 16) {
-    const row = bytes.subarray(at, at + 16);
-    const hex = Array.from(row, (b) => HEX[b]).join(" ");
-    const ascii = Array.from(row, (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".")).join("");
-    rows.push(`${at.toString(16).padStart(8, "0")}  ${hex.padEnd(47)}  ${ascii}`);
-  }
-  return rows.join("\n");
-}
-
-/** The protobuf bytes of each object (the Kubernetes envelope), as hex rows. */
+/**
+ * The protobuf bytes encode() writes for each object (with the Kubernetes
+ * envelope), annotated field by field as annotateWire reads them.
+ */
 export function wireView(objects: readonly NetworkingObject[]): string {
   return objects
     .map((o) => {
       const bytes = encode(o);
-      return `# ${kindOf(o).kind}: ${bytes.length} bytes\n${hexRows(bytes)}`;
+      return formatWireAnnotation(annotateWire(bytes), bytes);
     })
-    .join("\n\n");
+    .join("\n");
 }
 
 /** The Ingresses and IngressClasses among `objects`, and the controllers the classes name. */

@@ -1,34 +1,23 @@
-// The tabs' text and the route, against the library in Node: the hex rows read
-// back to the bytes encode() writes (which decode() reads back), and the route is
-// createRouter's.
+// The tabs' text and the route, against the library in Node: the Wire tab is
+// annotateWire's reading of the bytes encode() writes, and the route is createRouter's.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  annotateWire,
   createRouter,
   decode,
   encode,
+  formatWireAnnotation,
   fromYaml,
   toJsonString,
   toYaml,
   type Ingress,
   type IngressClass,
 } from "../../src/networking/index.js";
-import { hexRows, jsonView, resolveRoute, routeText, wireView, yamlView } from "../../src/playground/views.js";
+import { jsonView, resolveRoute, routeText, wireView, yamlView } from "../../src/playground/views.js";
 
 const read = (p: string) => readFileSync(new URL(`../../${p}`, import.meta.url), "utf8");
 const objects = fromYaml(read("examples/ingress-lifecycle.yaml"));
-
-/** The bytes back from hex rows (the offset column dropped, the ASCII column ignored). */
-function unhex(rows: string): Uint8Array {
-  const bytes: number[] = [];
-  for (const line of rows.split("\n")) {
-    const m = /^([0-9a-f]{8}) {2}(.{47}) {2}/.exec(line.padEnd(59));
-    if (m === null) continue;
-    expect(Number.parseInt(m[1]!, 16)).toBe(bytes.length);
-    for (const h of m[2]!.trim().split(" ")) if (h !== "") bytes.push(Number.parseInt(h, 16));
-  }
-  return Uint8Array.from(bytes);
-}
 
 describe("views", () => {
   it("JSON and YAML are the library's", () => {
@@ -37,20 +26,21 @@ describe("views", () => {
     expect(fromYaml(yamlView(objects)).map((o) => toJsonString(o))).toEqual(objects.map((o) => toJsonString(o)));
   });
 
-  it("hex rows hold every byte at its offset", () => {
-    const bytes = Uint8Array.from({ length: 300 }, (_, i) => (i * 37) & 0xff);
-    expect(unhex(hexRows(bytes))).toEqual(bytes);
-    expect(Buffer.from(unhex(hexRows(bytes))).toString("hex")).toBe(Buffer.from(bytes).toString("hex"));
-    expect(hexRows(new Uint8Array())).toBe("");
-  });
-
-  it("the Wire tab is encode()'s bytes, which decode back to the object", () => {
-    const blocks = wireView(objects).split("\n\n");
+  it("the Wire tab is annotateWire's reading of encode()'s bytes, which decode back to the object", () => {
+    const blocks = wireView(objects).split(/\n(?=# )/);
     expect(blocks.length).toBe(objects.length);
     blocks.forEach((block, i) => {
-      const bytes = unhex(block.split("\n").slice(1).join("\n"));
-      expect(bytes).toEqual(encode(objects[i]!));
+      const bytes = encode(objects[i]!);
       expect(toJsonString(decode(bytes))).toBe(toJsonString(objects[i]!));
+      expect(block.endsWith("\n") ? block : `${block}\n`).toBe(formatWireAnnotation(annotateWire(bytes), bytes));
+      // The first column is each span's offset: they rise, and every byte of the body is shown.
+      const offsets = block
+        .split("\n")
+        .slice(1)
+        .filter((l) => l !== "")
+        .map((l) => Number.parseInt(l.slice(0, l.indexOf(" ")), 16));
+      expect(offsets[0]).toBe(0);
+      expect([...offsets].sort((a, b) => a - b)).toEqual(offsets);
     });
   });
 
