@@ -294,6 +294,10 @@ async function start(): Promise<void> {
         b.dataset["to"] = to;
         b.dataset["allowed"] = String(allowed);
         b.setAttribute("aria-label", `${from} to ${to}: ${allowed ? "allowed" : "denied"}`);
+        // One tab stop for the whole grid; arrows, Home and End move inside it (a roving tabindex).
+        b.tabIndex = f === 0 && t === 0 ? 0 : -1;
+        b.dataset["row"] = String(f);
+        b.dataset["col"] = String(t);
         b.addEventListener("click", () => {
           reachExplain.textContent = explain(engine, from, to, protocol, port).join("\n");
         });
@@ -303,6 +307,7 @@ async function start(): Promise<void> {
       tbody.append(row);
     });
     reachTable.append(thead, tbody);
+    reachTable.setAttribute("aria-label", `Connections on ${protocol}/${port}: rows are sources, columns destinations`);
   };
 
   const state = (): PlaygroundState => ({
@@ -418,6 +423,26 @@ async function start(): Promise<void> {
       saveHash();
     }, DEBOUNCE_MS);
   };
+  reachTable.addEventListener("keydown", (ev) => {
+    const b = ev.target as HTMLElement;
+    if (b.dataset["row"] === undefined) return;
+    const n = reachTable.tBodies[0]?.rows.length ?? 0;
+    let r = Number(b.dataset["row"]);
+    let c = Number(b.dataset["col"]);
+    if (ev.key === "ArrowRight") c = Math.min(c + 1, n - 1);
+    else if (ev.key === "ArrowLeft") c = Math.max(c - 1, 0);
+    else if (ev.key === "ArrowDown") r = Math.min(r + 1, n - 1);
+    else if (ev.key === "ArrowUp") r = Math.max(r - 1, 0);
+    else if (ev.key === "Home") c = 0;
+    else if (ev.key === "End") c = n - 1;
+    else return;
+    ev.preventDefault();
+    const next = reachTable.querySelector<HTMLButtonElement>(`button[data-row="${r}"][data-col="${c}"]`);
+    if (next === null) return;
+    b.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  });
   reachInput.addEventListener("input", scheduleReach);
   reachPort.addEventListener("input", scheduleReach);
   reachProtocol.addEventListener("change", scheduleReach);

@@ -426,6 +426,21 @@ describe.skipIf(SKIP_BROWSER)("the playground in headless Chromium", () => {
       expect(await o.page.locator("[data-testid=reach-explain]").textContent()).toBe(
         explain(engine, from, to, "TCP", 8080).join("\n"),
       );
+      // By keyboard: the grid is one tab stop after the port; arrows move, Enter explains.
+      await o.page.focus("[data-testid=reach-port]");
+      await o.page.keyboard.press("Tab");
+      const focusedCell = () =>
+        o.page.evaluate<string>(`document.activeElement.dataset.from + " " + document.activeElement.dataset.to`);
+      expect(await focusedCell()).toBe(`${m.pods[0]} ${m.pods[0]}`);
+      await o.page.keyboard.press("ArrowDown");
+      await o.page.keyboard.press("ArrowRight");
+      expect(await focusedCell()).toBe(`${m.pods[1]} ${m.pods[1]}`);
+      await o.page.keyboard.press("Enter");
+      expect(await o.page.locator("[data-testid=reach-explain]").textContent()).toBe(
+        explain(engine, m.pods[1]!, m.pods[1]!, "TCP", 8080).join("\n"),
+      );
+      await o.page.keyboard.press("Tab");
+      expect(await o.page.evaluate<string>("document.activeElement.tagName")).toBe("BODY");
       await o.page.locator("[data-testid=reach-explain]").scrollIntoViewIfNeeded();
       await o.page.screenshot({ path: join(SHOTS, "reach.png") });
       await o.page.fill("[data-testid=reach-input]", "pods: 3\n");
