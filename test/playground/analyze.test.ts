@@ -2,12 +2,14 @@
 // validate() returns for each decoded object (worded by formatFieldError),
 // for every kind, each operation, and multi-document streams.
 import { readFileSync, readdirSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_FEATURE_GATES,
   formatFieldError,
   fromJson,
   fromYaml,
+  toJsonString,
   validate,
   warnings,
   type NetworkingObject,
@@ -139,5 +141,32 @@ describe("analyze", () => {
     const got = analyze(text, CREATE);
     expect(got.warnings.map((w) => w.message)).toEqual(want);
     expect(text.slice(got.warnings[0]!.range.from).startsWith("annotations:")).toBe(true);
+  });
+});
+
+describe("analyze on any text", () => {
+  const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 100);
+  const base = read("examples/invalid/netpol-bad-rules.yaml");
+  const json = JSON.stringify(JSON.parse(toJsonString(fromYaml(read("examples/ingress-shop.yaml"))[0]!)), null, 2);
+
+  it("never throws, for every operation: what it cannot read is a problem", () => {
+    const old = fromYaml(read("examples/ingress-shop.yaml"));
+    const edited = fc
+      .tuple(fc.constantFrom(base, json), fc.nat(), fc.nat({ max: 40 }), fc.string({ maxLength: 8 }))
+      .map(([t, at, len, insert]) => {
+        const i = at % (t.length + 1);
+        return t.slice(0, i) + insert + t.slice(i + len);
+      });
+    fc.assert(
+      fc.property(fc.oneof(edited, fc.string()), fc.constantFrom("create", "update", "status"), (text, operation) => {
+        const a = analyze(text, { ...CREATE, operation: operation as "create", old });
+        for (const r of [...a.errors, ...a.warnings, ...a.problems].map((x) => x.range)) {
+          expect(r.from).toBeGreaterThanOrEqual(0);
+          expect(r.to).toBeLessThanOrEqual(text.length);
+          expect(r.from).toBeLessThanOrEqual(r.to);
+        }
+      }),
+      { numRuns: RUNS },
+    );
   });
 });

@@ -1,6 +1,7 @@
 // The Reach pane's reader against the CLI's (cli/shared/cluster-file.ts, the
 // reader of `clusterwire reach`): the same cluster gives the same verdicts.
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { clusterEngine, parseClusterFile } from "../../src/cli/shared/cluster-file.js";
 import type { PolicyEngine, Protocol } from "../../src/networking/index.js";
@@ -77,5 +78,21 @@ describe("readCluster", () => {
     expect(lines[0]).toBe("edge/proxy -> shop/db TCP/8080: denied");
     expect(lines.join("\n")).toContain("shop/default-deny");
     expect(explain(e, "edge/proxy", "shop/web", "TCP", 8080)[0]).toMatch(/: allowed$/);
+  });
+
+  it("never throws on any edit of a cluster description", () => {
+    const runs = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 100);
+    const edited = fc.tuple(fc.nat(), fc.nat({ max: 40 }), fc.string({ maxLength: 8 })).map(([at, len, insert]) => {
+      const i = at % (SHOP.length + 1);
+      return SHOP.slice(0, i) + insert + SHOP.slice(i + len);
+    });
+    fc.assert(
+      fc.property(fc.oneof(edited, fc.string()), (text) => {
+        const r = readCluster(text);
+        if ("engine" in r) expect(r.engine.pods.length).toBeGreaterThanOrEqual(0);
+        else expect(typeof r.error).toBe("string");
+      }),
+      { numRuns: runs },
+    );
   });
 });
