@@ -531,7 +531,7 @@ describe.skipIf(SKIP_BROWSER)("the playground in headless Chromium", () => {
       expect(await focused()).toBe("route-host");
       // Every control has a label a screen reader reads.
       const unlabelled = await page.evaluate<string[]>(
-        `[...document.querySelectorAll("input, select, button")]
+        `[...document.querySelectorAll("input, select, button, textarea")]
           .filter((e) => e.offsetParent !== null)
           .filter((e) => (e.labels ? e.labels.length : 0) === 0 && !e.getAttribute("aria-label") && (e.textContent || "").trim() === "")
           .map((e) => e.id)`,
