@@ -126,13 +126,17 @@ function nameOf(obj: NetworkingObject): string | undefined {
   return meta?.name;
 }
 
-/** The old object an update of `obj` is checked against: same kind and name, or the only one of its kind. */
+/**
+ * The old object an update of `obj` is checked against: the one of the same
+ * kind and name, as the API server finds the stored object by the name in
+ * the request; for an object without a name, the only one of its kind.
+ */
 function oldFor(obj: NetworkingObject, old: readonly NetworkingObject[]): NetworkingObject | undefined {
   const kind = kindOf(obj).kind;
   const sameKind = old.filter((o) => kindOf(o).kind === kind);
-  const named = sameKind.find((o) => nameOf(o) === nameOf(obj));
-  if (named !== undefined) return named;
-  return sameKind.length === 1 ? sameKind[0] : undefined;
+  const name = nameOf(obj) ?? "";
+  if (name === "") return sameKind.length === 1 ? sameKind[0] : undefined;
+  return sameKind.find((o) => nameOf(o) === name);
 }
 
 /**

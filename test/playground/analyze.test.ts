@@ -96,6 +96,11 @@ describe("analyze", () => {
     // IngressClass has no status subresource: a problem, not a crash.
     const status = analyze(changed, { ...CREATE, operation: "status", old });
     expect(status.problems.length).toBe(1);
+    // Another name is another object: said, not compared with the stored one.
+    const renamed = changed.replace("name: nginx-public", "name: other");
+    expect(analyze(renamed, { ...CREATE, operation: "update", old }).problems[0]!.message).toMatch(
+      /old object pane has no IngressClass named "other"/,
+    );
     // No old object of that kind: said, not guessed.
     const none = analyze(changed, { ...CREATE, operation: "update", old: [] });
     expect(none.problems[0]!.message).toMatch(/old object pane has no IngressClass/);
