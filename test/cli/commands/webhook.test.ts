@@ -3,9 +3,8 @@ import * as https from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run, type CliIO } from "../../../src/cli/main.js";
 import { startFakeApiServer } from "../../support/admission/fake-api-server.js";
-import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
+import { REPO, type Serving, cli, expectNoStack, serve as serveCli } from "../../support/cli/harness.js";
 import { makeCert } from "../../support/storage/cert.js";
 
 // `clusterwire webhook serve` runs in-process: it stops when io.signal aborts,
@@ -23,35 +22,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function serve(args: string[]): Promise<{ url: string; stderr: () => string; stop(): Promise<number> }> {
-  const controller = new AbortController();
-  let out = "";
-  let err = "";
-  let announce: (url: string) => void = () => {};
-  const listening = new Promise<string>((resolve) => (announce = resolve));
-  const io: CliIO = {
-    stdout: {
-      write: (c) => {
-        out += String(c);
-        const m = /listening on (\S+)/.exec(out);
-        if (m !== null) announce(m[1] as string);
-      },
-    },
-    stderr: { write: (c) => (err += String(c)) },
-    cwd: tmp,
-    signal: controller.signal,
-  };
-  const done = run(["webhook", "serve", ...args], io);
-  const url = await Promise.race([listening, done.then((code) => Promise.reject(new Error(`exited ${code}: ${err}`)))]);
-  return {
-    url,
-    stderr: () => err,
-    stop: () => {
-      controller.abort();
-      return done;
-    },
-  };
-}
+/** Starts `webhook serve ARGS` in the temporary folder and waits for its URL line. */
+const serve = (args: string[]): Promise<Serving> => serveCli(["webhook", "serve", ...args], { cwd: tmp });
 
 function post(url: string, body: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
