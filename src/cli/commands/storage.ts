@@ -8,7 +8,7 @@ import {
   type ReferenceServer,
   type ReferenceServerOptions,
 } from "../../storage/server/index.js";
-import { commandGroup, parseCommandLine, type Command } from "../shared/command.js";
+import { commandGroup, noPositionals, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
 import { listenFailure, tlsMaterialFailure } from "../shared/listen-failure.js";
 import { loadInventory } from "../shared/storage-inventory.js";
@@ -83,11 +83,7 @@ export const serveCommand: Command = {
     );
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
-    if (positionals.length > 0)
-      throw usageError(
-        `unexpected argument ${JSON.stringify(positionals[0])}; storage serve takes only options`,
-        SERVE,
-      );
+    noPositionals(SERVE, positionals);
     const settings = await serveSettings(io, values);
     return serve(io, settings);
   },

@@ -19,7 +19,7 @@ import {
   type WebhookServer,
   type WebhookServerOptions,
 } from "../../admission/server/index.js";
-import { commandGroup, parseCommandLine, type Command } from "../shared/command.js";
+import { commandGroup, noPositionals, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
 import { listenFailure, tlsMaterialFailure } from "../shared/listen-failure.js";
 import { aborted, stopSignal } from "../shared/stop-signal.js";
@@ -102,12 +102,7 @@ export const serveCommand: Command = {
     );
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
-    if (positionals.length > 0) {
-      throw usageError(
-        `unexpected argument ${JSON.stringify(positionals[0])}; webhook serve takes only options`,
-        SERVE,
-      );
-    }
+    noPositionals(SERVE, positionals);
     const cert = values["tls-cert"];
     const key = values["tls-key"];
     if (cert === undefined || key === undefined || cert === "" || key === "") {
@@ -275,11 +270,7 @@ Example:
       );
       if (parsed === undefined) return EXIT_OK;
       const { values, positionals } = parsed;
-      if (positionals.length > 0)
-        throw usageError(
-          `unexpected argument ${JSON.stringify(positionals[0])}; webhook certs takes only options`,
-          name,
-        );
+      noPositionals(name, positionals);
       if (values.service === undefined || values.namespace === undefined)
         throw usageError("--service and --namespace are required: they make the certificate's DNS names", name);
       const days = values.days;

@@ -270,6 +270,17 @@ users: [{name: hook, user: {token: ${fake.token}}}]
     ]);
     for (const r of [noGuard, badResync, notInCluster, missing]) expectNoStack(r);
   });
+
+  it("serve and certs take only options: a positional argument is a usage error, exit 2", async () => {
+    for (const sub of ["serve", "certs"]) {
+      const r = await cli(["webhook", sub, "extra"], { cwd: tmp });
+      expect([r.code, r.stdout, r.stderr]).toEqual([
+        2,
+        "",
+        `clusterwire: unexpected argument "extra"; webhook ${sub} takes only options\nRun 'clusterwire webhook ${sub} --help' for usage.\n`,
+      ]);
+    }
+  });
 });
 
 describe("webhook certs", () => {
