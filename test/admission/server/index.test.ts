@@ -50,6 +50,11 @@ function reviewBody(json: JsonObject, uid: string): string {
   });
 }
 
+/** POST /validate over `agent`, trusting the test certificate. */
+function post(server: WebhookServer, agent: https.Agent, body: string | Buffer, headers: Record<string, string> = {}) {
+  return send(server, agent, first.cert, "POST", "/validate", body, headers);
+}
+
 /** The support's withServer, with a keep-alive agent for the requests. */
 async function withServer(
   options: Partial<WebhookServerOptions>,
@@ -73,7 +78,7 @@ describe("createWebhookServer", () => {
       await fc.assert(
         propAdmissionAgreesWithValidate(async (_, json) => {
           const uid = `uid-${n++}`;
-          const reply = await send(server, agent, first.cert, "POST", "/validate", reviewBody(json, uid), {
+          const reply = await post(server, agent, reviewBody(json, uid), {
             "content-type": "application/json",
           });
           expect(reply.status).toBe(200);
@@ -113,14 +118,14 @@ describe("createWebhookServer", () => {
 
   it("answers 400 to malformed JSON and to a body that is not an AdmissionReview, and keeps serving", async () => {
     await withServer({}, async (server, agent, logs) => {
-      expect((await send(server, agent, first.cert, "POST", "/validate", "{not json")).status).toBe(400);
-      const notReview = await send(server, agent, first.cert, "POST", "/validate", JSON.stringify({ kind: "Ingress" }));
+      expect((await post(server, agent, "{not json")).status).toBe(400);
+      const notReview = await post(server, agent, JSON.stringify({ kind: "Ingress" }));
       expect(notReview.status).toBe(400);
       expect(notReview.body).toMatch(/^not an AdmissionReview: apiVersion/);
       const hostile =
         '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","__proto__":{"request":1},"request":7}';
-      expect((await send(server, agent, first.cert, "POST", "/validate", hostile)).status).toBe(400);
-      const ok = await send(server, agent, first.cert, "POST", "/validate", reviewBody(ingressJson("web"), "u"));
+      expect((await post(server, agent, hostile)).status).toBe(400);
+      const ok = await post(server, agent, reviewBody(ingressJson("web"), "u"));
       expect(ok.status).toBe(200);
       expect(logs.filter((l) => (JSON.parse(l) as { msg: string }).msg === "refused")).toHaveLength(3);
     });
@@ -134,14 +139,12 @@ describe("createWebhookServer", () => {
         "POST /validate HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n",
       );
       expect(declared).toMatch(/^HTTP\/1\.1 413 /);
-      const chunked = await send(server, agent, first.cert, "POST", "/validate", Buffer.alloc(4096, 0x20), {
+      const chunked = await post(server, agent, Buffer.alloc(4096, 0x20), {
         "transfer-encoding": "chunked",
       });
       expect(chunked.status).toBe(413);
       expect(chunked.headers["connection"]).toBe("close");
-      expect(
-        (await send(server, agent, first.cert, "POST", "/validate", reviewBody(ingressJson("web"), "u"))).status,
-      ).toBe(200);
+      expect((await post(server, agent, reviewBody(ingressJson("web"), "u"))).status).toBe(200);
     });
   });
 
@@ -153,28 +156,21 @@ describe("createWebhookServer", () => {
       await slow.ready;
       slow.socket.write(`POST /validate HTTP/1.1\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
       slow.socket.write(body.slice(0, 10));
-      await waitFor(async () => (await send(server, agent, first.cert, "POST", "/validate", body)).status === 429);
+      await waitFor(async () => (await post(server, agent, body)).status === 429);
       slow.socket.write(body.slice(10));
       expect(await slow.reply).toMatch(/^HTTP\/1\.1 200 /);
       slow.socket.destroy();
-      expect((await send(server, agent, first.cert, "POST", "/validate", body)).status).toBe(200);
+      expect((await post(server, agent, body)).status).toBe(200);
     });
   });
 
   it("exposes Prometheus metrics: reviews by kind, operation and verdict, latency, refusals", async () => {
     await withServer({}, async (server, agent) => {
-      await send(server, agent, first.cert, "POST", "/validate", reviewBody(ingressJson("web"), "a"));
-      await send(server, agent, first.cert, "POST", "/validate", reviewBody(ingressJson("web"), "b"));
-      await send(server, agent, first.cert, "POST", "/validate", reviewBody(ingressJson("Bad_Name"), "c"));
-      await send(
-        server,
-        agent,
-        first.cert,
-        "POST",
-        "/validate",
-        reviewBody(ingressJson("web", { spec: { rules: 1 } }), "d"),
-      );
-      await send(server, agent, first.cert, "POST", "/validate", "{");
+      await post(server, agent, reviewBody(ingressJson("web"), "a"));
+      await post(server, agent, reviewBody(ingressJson("web"), "b"));
+      await post(server, agent, reviewBody(ingressJson("Bad_Name"), "c"));
+      await post(server, agent, reviewBody(ingressJson("web", { spec: { rules: 1 } }), "d"));
+      await post(server, agent, "{");
       const scrape = await send(server, agent, first.cert, "GET", "/metrics");
       expect(scrape.status).toBe(200);
       expect(scrape.headers["content-type"]).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -199,7 +195,7 @@ describe("createWebhookServer", () => {
     await withServer({}, async (server, agent, logs) => {
       const secret = "s3cr3t-label-value";
       const json = ingressJson("web", { metadata: { name: "web", labels: { token: secret } } });
-      expect((await send(server, agent, first.cert, "POST", "/validate", reviewBody(json, "uid-7"))).status).toBe(200);
+      expect((await post(server, agent, reviewBody(json, "uid-7"))).status).toBe(200);
       const review = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["msg"] === "review");
       expect(review).toMatchObject({
         level: "info",
@@ -214,14 +210,7 @@ describe("createWebhookServer", () => {
 
   it("sends the API server's warnings with an allowed review, and logs their count, not their text", async () => {
     await withServer({}, async (server, agent, logs) => {
-      const reply = await send(
-        server,
-        agent,
-        first.cert,
-        "POST",
-        "/validate",
-        reviewBody(policyJson("10.0.0.1/8"), "w-1"),
-      );
+      const reply = await post(server, agent, reviewBody(policyJson("10.0.0.1/8"), "w-1"));
       expect(reply.status).toBe(200);
       expect((JSON.parse(reply.body) as { response: unknown }).response).toEqual({
         uid: "w-1",
@@ -236,14 +225,7 @@ describe("createWebhookServer", () => {
 
   it('strict mode refuses them with a 403 that names the guard; metrics count it as "guarded", not "denied"', async () => {
     await withServer({ admit: { guards: { strict: true } } }, async (server, agent, logs) => {
-      const reply = await send(
-        server,
-        agent,
-        first.cert,
-        "POST",
-        "/validate",
-        reviewBody(policyJson("10.0.0.1/8"), "s-1"),
-      );
+      const reply = await post(server, agent, reviewBody(policyJson("10.0.0.1/8"), "s-1"));
       expect(reply.status).toBe(200);
       const response = (JSON.parse(reply.body) as { response: Record<string, unknown> }).response;
       expect(response).toMatchObject({
@@ -253,14 +235,7 @@ describe("createWebhookServer", () => {
         status: { code: 403, reason: "Forbidden", details: { causes: [{ reason: "FieldValueForbidden" }] } },
       });
       expect((response["status"] as { message: string }).message).toContain('guard "strict"');
-      const clean = await send(
-        server,
-        agent,
-        first.cert,
-        "POST",
-        "/validate",
-        reviewBody(policyJson("10.0.0.0/8"), "s-2"),
-      );
+      const clean = await post(server, agent, reviewBody(policyJson("10.0.0.0/8"), "s-2"));
       expect((JSON.parse(clean.body) as { response: unknown }).response).toEqual({ uid: "s-2", allowed: true });
       const scrape = (await send(server, agent, first.cert, "GET", "/metrics")).body;
       const series = 'clusterwire_admission_reviews_total{kind="NetworkPolicy",operation="CREATE",verdict=';
@@ -277,7 +252,7 @@ describe("createWebhookServer", () => {
     await withServer({ logObjects: true }, async (server, agent, logs) => {
       const secret = "s3cr3t-label-value";
       const json = ingressJson("web", { metadata: { name: "web", labels: { token: secret } } });
-      expect((await send(server, agent, first.cert, "POST", "/validate", reviewBody(json, "o-1"))).status).toBe(200);
+      expect((await post(server, agent, reviewBody(json, "o-1"))).status).toBe(200);
       const review = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["uid"] === "o-1");
       expect(review?.["object"]).toEqual(json);
       expect(review).not.toHaveProperty("oldObject");
@@ -287,7 +262,7 @@ describe("createWebhookServer", () => {
       const deep = `{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"web"},"x":${"[".repeat(depth)}${"]".repeat(depth)}}`;
       expect(() => JSON.stringify(JSON.parse(deep))).toThrow(RangeError);
       const body = reviewBody(ingressJson("web"), "o-2").replace(/"object":\{.*\}\}$/, `"object":${deep}}}`);
-      expect((await send(server, agent, first.cert, "POST", "/validate", body)).status).toBe(200);
+      expect((await post(server, agent, body)).status).toBe(200);
       const line = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["uid"] === "o-2");
       expect(line).toMatchObject({ msg: "review", uid: "o-2", code: 422 });
       expect(line).toHaveProperty("objectsNotLogged");
@@ -331,9 +306,7 @@ describe("createWebhookServer", () => {
     await waitFor(async () => !handles().includes("TCPServerWrap"));
     const before = handles();
     await withServer({ tlsPollMs: 10 }, async (server, agent) => {
-      expect(
-        (await send(server, agent, first.cert, "POST", "/validate", reviewBody(ingressJson("web"), "r"))).status,
-      ).toBe(200);
+      expect((await post(server, agent, reviewBody(ingressJson("web"), "r"))).status).toBe(200);
       expect((await send(server, agent, first.cert, "GET", "/metrics")).status).toBe(200);
       expect(handles()).toContain("TCPServerWrap");
     });
