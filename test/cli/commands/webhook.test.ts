@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import * as https from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeApiServer } from "../../support/admission/fake-api-server.js";
+import { type Reply, send } from "../../support/admission/server.js";
 import { REPO, type Serving, cli, expectNoStack, serve as serveCli } from "../../support/cli/harness.js";
 import { makeCert } from "../../support/storage/cert.js";
 
@@ -25,21 +25,9 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 /** Starts `webhook serve ARGS` in the temporary folder and waits for its URL line. */
 const serve = (args: string[]): Promise<Serving> => serveCli(["webhook", "serve", ...args], { cwd: tmp });
 
-function post(url: string, body: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      `${url}/validate`,
-      { method: "POST", ca, headers: { "content-type": "application/json" } },
-      (res) => {
-        let text = "";
-        res.on("data", (c: Buffer) => (text += c.toString("utf8")));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+/** POST /validate to the served webhook on a connection of its own, trusting the test certificate. */
+const post = (url: string, body: string): Promise<Reply> =>
+  send({ url }, false, ca, "POST", "/validate", body, { "content-type": "application/json" });
 
 describe("webhook serve", () => {
   it("serves reviews over HTTPS, logs JSON lines, and stops on abort with exit 0", async () => {

@@ -83,8 +83,9 @@ export interface Reply {
   readonly reused: boolean;
 }
 
+/** A request to the server at `server.url` (a WebhookServer, or any URL), trusting `ca`, with a 20 s bound. */
 export function send(
-  server: WebhookServer,
+  server: Pick<WebhookServer, "url">,
   agent: https.Agent | false,
   ca: string | readonly string[],
   method: string,
