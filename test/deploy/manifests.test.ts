@@ -351,22 +351,23 @@ describe("the ValidatingWebhookConfiguration", () => {
   });
 });
 
+// The image's build file is read as text: these tests need no container runtime.
 describe("the image", () => {
-  const dockerfile = readFileSync(join(REPO, "Dockerfile"), "utf8");
+  const recipe = readFileSync(join(REPO, "Dockerfile"), "utf8");
   const version = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
 
   it("is the one the Deployment runs, with the port it serves and the user it runs as", () => {
     expect(container.image).toBe(`clusterwire:${version}`);
-    expect(dockerfile).toMatch(new RegExp(`^EXPOSE ${httpsPort?.containerPort}$`, "m"));
-    const user = /^USER (\d+):(\d+)$/m.exec(dockerfile);
+    expect(recipe).toMatch(new RegExp(`^EXPOSE ${httpsPort?.containerPort}$`, "m"));
+    const user = /^USER (\d+):(\d+)$/m.exec(recipe);
     expect(Number(user?.[1])).toBe(container.securityContext.runAsUser);
     expect(Number(user?.[2])).toBe(container.securityContext.runAsGroup);
     // The entry point is the CLI that `npm run build` compiles from src/cli/main.ts.
-    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "\/app\/dist\/src\/cli\/main\.js"\]$/m);
+    expect(recipe).toMatch(/^ENTRYPOINT \["node", "\/app\/dist\/src\/cli\/main\.js"\]$/m);
     expect(statSync(join(REPO, "src", "cli", "main.ts")).isFile()).toBe(true);
-    const stages = dockerfile.match(/^FROM node:20-[a-z-]+/gm) ?? [];
+    const stages = recipe.match(/^FROM node:20-[a-z-]+/gm) ?? [];
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    expect(dockerfile).toMatch(/npm ci --omit=dev/);
+    expect(recipe).toMatch(/npm ci --omit=dev/);
   });
 });
 
