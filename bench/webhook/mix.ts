@@ -10,6 +10,7 @@ import { admit } from "../../src/admission/admit.js";
 import { ADMISSION_API_VERSION, readAdmissionReview } from "../../src/admission/review.js";
 import type { JsonObject } from "../../src/networking/index.js";
 import type { CorpusObject } from "../corpus.js";
+import { prng } from "../evaluator-inputs.js";
 
 export const MIX_KINDS = ["Ingress", "NetworkPolicy"] as const;
 type MixKind = (typeof MIX_KINDS)[number];
@@ -59,18 +60,6 @@ const USERS = [
   },
 ] as const;
 const FIELD_MANAGERS = ["argocd-controller", "kubectl-client-side-apply", "helm"] as const;
-
-/** A small deterministic generator (mulberry32), so a mix is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A uid shaped like the API server's (a v4 UUID), derived from the mix's seed and index. */
 function uuid(seed: number, i: number): string {
@@ -148,7 +137,8 @@ export function buildMix(objects: readonly CorpusObject[], options: MixOptions =
   const invalidShare = options.invalidShare ?? 0.2;
   const updateShare = options.updateShare ?? 0.5;
   const dryRunShare = options.dryRunShare ?? 0.05;
-  const random = rng(seed);
+  // prng is seeded (mulberry32), so a mix is the same on every run.
+  const random = prng(seed);
   const picked = objects.filter((o): o is CorpusObject & { kind: MixKind } =>
     (MIX_KINDS as readonly string[]).includes(o.kind),
   );

@@ -21,9 +21,8 @@ import {
   serviceDnsNames,
   type WebhookCerts,
 } from "../../src/admission/server/index.js";
-import { run, type CliIO } from "../../src/cli/main.js";
 import { KINDS, NETWORKING_API_VERSION } from "../../src/networking/index.js";
-import { REPO, cli } from "../support/cli/harness.js";
+import { REPO, cli, serve } from "../support/cli/harness.js";
 
 // There is no cluster here: these tests hold deploy/ to what the webhook
 // server, the CLI and the admission core actually do, so the manifests would
@@ -352,22 +351,23 @@ describe("the ValidatingWebhookConfiguration", () => {
   });
 });
 
+// The image's build file is read as text: these tests need no container runtime.
 describe("the image", () => {
-  const dockerfile = readFileSync(join(REPO, "Dockerfile"), "utf8");
+  const recipe = readFileSync(join(REPO, "Dockerfile"), "utf8");
   const version = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
 
   it("is the one the Deployment runs, with the port it serves and the user it runs as", () => {
     expect(container.image).toBe(`clusterwire:${version}`);
-    expect(dockerfile).toMatch(new RegExp(`^EXPOSE ${httpsPort?.containerPort}$`, "m"));
-    const user = /^USER (\d+):(\d+)$/m.exec(dockerfile);
+    expect(recipe).toMatch(new RegExp(`^EXPOSE ${httpsPort?.containerPort}$`, "m"));
+    const user = /^USER (\d+):(\d+)$/m.exec(recipe);
     expect(Number(user?.[1])).toBe(container.securityContext.runAsUser);
     expect(Number(user?.[2])).toBe(container.securityContext.runAsGroup);
     // The entry point is the CLI that `npm run build` compiles from src/cli/main.ts.
-    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "\/app\/dist\/src\/cli\/main\.js"\]$/m);
+    expect(recipe).toMatch(/^ENTRYPOINT \["node", "\/app\/dist\/src\/cli\/main\.js"\]$/m);
     expect(statSync(join(REPO, "src", "cli", "main.ts")).isFile()).toBe(true);
-    const stages = dockerfile.match(/^FROM node:20-[a-z-]+/gm) ?? [];
+    const stages = recipe.match(/^FROM node:20-[a-z-]+/gm) ?? [];
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    expect(dockerfile).toMatch(/npm ci --omit=dev/);
+    expect(recipe).toMatch(/npm ci --omit=dev/);
   });
 });
 
@@ -389,29 +389,9 @@ describe("webhook serve from the Deployment's own arguments", () => {
       a.startsWith(`${tlsMount?.mountPath}/`) ? join(dir, a.slice(tlsMount?.mountPath.length + 1)) : a,
     );
     local[local.indexOf("--port") + 1] = "0";
-    const controller = new AbortController();
-    let out = "";
-    let err = "";
-    let announce: (url: string) => void = () => {};
-    const listening = new Promise<string>((resolve) => (announce = resolve));
-    const io: CliIO = {
-      stdout: {
-        write: (c) => {
-          out += String(c);
-          const m = /listening on (\S+)/.exec(out);
-          if (m !== null) announce(m[1] as string);
-        },
-      },
-      stderr: { write: (c) => (err += String(c)) },
-      cwd: dir,
-      signal: controller.signal,
-    };
-    const done = run([...local, "--host", "127.0.0.1"], io);
-    const url = await Promise.race([
-      listening,
-      done.then((code) => Promise.reject(new Error(`exited ${code}: ${err}`))),
-    ]);
-    const port = Number(new URL(url).port);
+    const server = await serve([...local, "--host", "127.0.0.1"], { cwd: dir });
+    let stopped: Promise<number>;
+    const port = Number(new URL(server.url).port);
     const servername = `${service.metadata.name}.${service.metadata.namespace}.svc`;
     const request = (method: string, path: string, body?: string): Promise<{ status: number; body: string }> =>
       new Promise((resolve, reject) => {
@@ -453,9 +433,9 @@ describe("webhook serve from the Deployment's own arguments", () => {
       expect(reply.status).toBe(200);
       expect(JSON.parse(reply.body).response).toEqual({ uid: "deploy-1", allowed: true });
     } finally {
-      controller.abort();
+      stopped = server.stop();
     }
-    expect(await done).toBe(0);
+    expect(await stopped).toBe(0);
   });
 });
 

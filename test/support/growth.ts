@@ -30,7 +30,7 @@ export async function expectSubquadratic(
   size: number,
   options: GrowthOptions,
 ): Promise<void> {
-  const { factor, repeats = 3, attempts = 3 } = options;
+  const { factor, repeats = 3, attempts = 5 } = options;
   const maxRatio = options.maxRatio ?? factor ** 1.5;
   const timed = async (n: number): Promise<number> => {
     const started = performance.now();

@@ -8,8 +8,9 @@ import {
   type ReferenceServer,
   type ReferenceServerOptions,
 } from "../../storage/server/index.js";
-import { commandGroup, parseCommandLine, type Command } from "../shared/command.js";
+import { commandGroup, noPositionals, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
+import { listenFailure, tlsMaterialFailure } from "../shared/listen-failure.js";
 import { loadInventory } from "../shared/storage-inventory.js";
 import { aborted, stopSignal } from "../shared/stop-signal.js";
 
@@ -82,11 +83,7 @@ export const serveCommand: Command = {
     );
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
-    if (positionals.length > 0)
-      throw usageError(
-        `unexpected argument ${JSON.stringify(positionals[0])}; storage serve takes only options`,
-        SERVE,
-      );
+    noPositionals(SERVE, positionals);
     const settings = await serveSettings(io, values);
     return serve(io, settings);
   },
@@ -224,28 +221,10 @@ export async function serve(io: CliIO, settings: ServeSettings): Promise<number>
 
 /** Why the server did not start: the address (exit 1), or the key and certificate (exit 2). */
 function startFailure(e: unknown, options: ReferenceServerOptions): CliError {
-  const err = e as { code?: unknown; message?: unknown } | null;
-  const code = typeof err?.code === "string" ? err.code : undefined;
-  const where = `${options.host ?? "127.0.0.1"}:${options.port ?? 0}`;
-  switch (code) {
-    case "EADDRINUSE":
-      return new CliError(`cannot listen on ${where}: the port is in use`, EXIT_FAILURE);
-    case "EACCES":
-      return new CliError(
-        `cannot listen on ${where}: permission denied (ports below 1024 need privileges)`,
-        EXIT_FAILURE,
-      );
-    case "EADDRNOTAVAIL":
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return new CliError(`cannot listen on ${where}: no such local address`, EXIT_USAGE);
-  }
-  if (
-    options.https !== undefined &&
-    (code?.startsWith("ERR_OSSL") === true || /key|cert|PEM/i.test(String(err?.message)))
-  ) {
-    return new CliError(`--https-key/--https-cert: cannot use them: ${String(err?.message)}`, EXIT_USAGE);
-  }
+  const failure =
+    listenFailure(e, `${options.host ?? "127.0.0.1"}:${options.port ?? 0}`) ??
+    (options.https === undefined ? undefined : tlsMaterialFailure(e, "--https-key/--https-cert"));
+  if (failure !== undefined) return failure;
   if (e instanceof InventoryError) return new CliError(e.message, EXIT_USAGE);
   return new CliError(`cannot start the server: ${e instanceof Error ? e.message : String(e)}`, EXIT_FAILURE);
 }

@@ -19,8 +19,9 @@ import {
   type WebhookServer,
   type WebhookServerOptions,
 } from "../../admission/server/index.js";
-import { commandGroup, parseCommandLine, type Command } from "../shared/command.js";
+import { commandGroup, noPositionals, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
+import { listenFailure, tlsMaterialFailure } from "../shared/listen-failure.js";
 import { aborted, stopSignal } from "../shared/stop-signal.js";
 
 const SERVE = "webhook serve";
@@ -101,12 +102,7 @@ export const serveCommand: Command = {
     );
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
-    if (positionals.length > 0) {
-      throw usageError(
-        `unexpected argument ${JSON.stringify(positionals[0])}; webhook serve takes only options`,
-        SERVE,
-      );
-    }
+    noPositionals(SERVE, positionals);
     const cert = values["tls-cert"];
     const key = values["tls-key"];
     if (cert === undefined || key === undefined || cert === "" || key === "") {
@@ -215,28 +211,14 @@ async function serve(io: CliIO, options: WebhookServerOptions): Promise<number> 
 
 /** Why the server did not start: the address (exit 1), or the certificate files (exit 2). */
 function startFailure(e: unknown, options: WebhookServerOptions): CliError {
-  const err = e as { code?: unknown; message?: unknown; path?: unknown } | null;
-  const code = typeof err?.code === "string" ? err.code : undefined;
-  const where = `${options.host ?? "*"}:${options.port ?? DEFAULT_PORT}`;
+  const path = (e as { path?: unknown } | null)?.path;
   // A file system error names its path: the certificate files could not be read.
-  if (typeof err?.path === "string") return new CliError(`${err.path}: cannot read: ${errnoMessage(e)}`, EXIT_USAGE);
-  switch (code) {
-    case "EADDRINUSE":
-      return new CliError(`cannot listen on ${where}: the port is in use`, EXIT_FAILURE);
-    case "EACCES":
-      return new CliError(
-        `cannot listen on ${where}: permission denied (ports below 1024 need privileges)`,
-        EXIT_FAILURE,
-      );
-    case "EADDRNOTAVAIL":
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return new CliError(`cannot listen on ${where}: no such local address`, EXIT_USAGE);
-  }
-  if (code?.startsWith("ERR_OSSL") === true || /key|cert|PEM/i.test(String(err?.message))) {
-    return new CliError(`--tls-cert/--tls-key: cannot use them: ${String(err?.message)}`, EXIT_USAGE);
-  }
-  return new CliError(`cannot start the webhook: ${e instanceof Error ? e.message : String(e)}`, EXIT_FAILURE);
+  if (typeof path === "string") return new CliError(`${path}: cannot read: ${errnoMessage(e)}`, EXIT_USAGE);
+  return (
+    listenFailure(e, `${options.host ?? "*"}:${options.port ?? DEFAULT_PORT}`) ??
+    tlsMaterialFailure(e, "--tls-cert/--tls-key") ??
+    new CliError(`cannot start the webhook: ${e instanceof Error ? e.message : String(e)}`, EXIT_FAILURE)
+  );
 }
 
 /** `webhook certs`: a CA and serving certificate for clusters without cert-manager. */
@@ -288,11 +270,7 @@ Example:
       );
       if (parsed === undefined) return EXIT_OK;
       const { values, positionals } = parsed;
-      if (positionals.length > 0)
-        throw usageError(
-          `unexpected argument ${JSON.stringify(positionals[0])}; webhook certs takes only options`,
-          name,
-        );
+      noPositionals(name, positionals);
       if (values.service === undefined || values.namespace === undefined)
         throw usageError("--service and --namespace are required: they make the certificate's DNS names", name);
       const days = values.days;

@@ -73,6 +73,12 @@ export function onlyInput(command: string, positionals: readonly string[]): stri
   return positionals[0];
 }
 
+/** No positionals: for a command that takes only options. */
+export function noPositionals(command: string, positionals: readonly string[]): void {
+  if (positionals.length > 0)
+    throw usageError(`unexpected argument ${JSON.stringify(positionals[0])}; ${command} takes only options`, command);
+}
+
 /**
  * A command made of subcommands, such as `clusterwire storage serve`. Each
  * subcommand is an ordinary Command named by its own word (`serve`); it

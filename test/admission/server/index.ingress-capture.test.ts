@@ -2,13 +2,14 @@
 // from a fake API server's protobuf list and watch: end to end over real TLS
 // on loopback. (Kept apart from index.test.ts, which covers the guard-less server.)
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import * as https from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookServer, type WebhookServer } from "../../../src/admission/server/index.js";
 import type { JsonObject } from "../../../src/networking/index.js";
 import { startFakeApiServer, type FakeApiServer } from "../../support/admission/fake-api-server.js";
+import { hostIngress } from "../../support/admission/ingresses.js";
+import { type Reply, send } from "../../support/admission/server.js";
 import { makeCert } from "../../support/storage/cert.js";
 
 const dir = mkdtempSync(join(tmpdir(), "clusterwire-capture-"));
@@ -24,36 +25,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const ingress = (ns: string, name: string, host: string, path = "/"): JsonObject => ({
-  apiVersion: "networking.k8s.io/v1",
-  kind: "Ingress",
-  metadata: { name, namespace: ns, creationTimestamp: "2024-01-01T00:00:00Z" },
-  spec: {
-    rules: [
-      {
-        host,
-        http: { paths: [{ path, pathType: "Prefix", backend: { service: { name: "s", port: { number: 80 } } } }] },
-      },
-    ],
-  },
-});
-
-function call(
-  server: WebhookServer,
-  method: string,
-  path: string,
-  body?: string,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(`${server.url}${path}`, { method, ca, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+/** A request over TLS on a connection of its own, trusting the test certificate. */
+const call = (server: WebhookServer, method: string, path: string, body?: string): Promise<Reply> =>
+  send(server, false, ca, method, path, body);
 
 async function review(server: WebhookServer, object: JsonObject, uid: string) {
   const ns = (object["metadata"] as { namespace: string }).namespace;
@@ -86,7 +60,7 @@ describe("createWebhookServer with ingressCapture", () => {
     const logs: string[] = [];
     const realToken = fake.token;
     fake.token = "not-yet";
-    fake.apply(ingress("shop", "web", "shop.example.com"));
+    fake.apply(hostIngress("shop", "web", "shop.example.com"));
     const server = await createWebhookServer({
       tls: files,
       port: 0,
@@ -104,7 +78,7 @@ describe("createWebhookServer with ingressCapture", () => {
       await fake.until(() => fake.requests.length >= 2, "list attempts");
       expect((await call(server, "GET", "/readyz")).status).toBe(503);
       expect((await call(server, "GET", "/healthz")).status).toBe(200);
-      const early = await review(server, ingress("evil", "grab", "shop.example.com"), "u0");
+      const early = await review(server, hostIngress("evil", "grab", "shop.example.com"), "u0");
       expect(early).toMatchObject({ allowed: false, status: { code: 503 } });
 
       fake.token = realToken;
@@ -114,23 +88,23 @@ describe("createWebhookServer with ingressCapture", () => {
         await new Promise((r) => setTimeout(r, 20));
       }
 
-      const denied = await review(server, ingress("evil", "grab", "shop.example.com", "/login"), "u1");
+      const denied = await review(server, hostIngress("evil", "grab", "shop.example.com", "/login"), "u1");
       expect(denied.allowed).toBe(false);
       expect(denied.status?.code).toBe(403);
       expect(denied.status?.message).toMatch(/^ingress-capture: .*Ingress shop\/web serves/);
-      expect(await review(server, ingress("app", "web", "app.example.com"), "u2")).toEqual({
+      expect(await review(server, hostIngress("app", "web", "app.example.com"), "u2")).toEqual({
         uid: "u2",
         allowed: true,
       });
 
       // A victim that arrives by a watch event.
       await fake.until(() => fake.watches.open === 1, "the watch");
-      fake.apply(ingress("pay", "api", "pay.example.com", "/v1"));
+      fake.apply(hostIngress("pay", "api", "pay.example.com", "/v1"));
       const until = Date.now() + 10_000;
-      let late = await review(server, ingress("evil", "grab2", "pay.example.com", "/v1/charge"), "u3");
+      let late = await review(server, hostIngress("evil", "grab2", "pay.example.com", "/v1/charge"), "u3");
       while (late.allowed && Date.now() < until) {
         await new Promise((r) => setTimeout(r, 20));
-        late = await review(server, ingress("evil", "grab2", "pay.example.com", "/v1/charge"), "u3");
+        late = await review(server, hostIngress("evil", "grab2", "pay.example.com", "/v1/charge"), "u3");
       }
       expect(late.status?.message).toContain("Ingress pay/api serves");
 

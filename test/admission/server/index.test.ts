@@ -1,8 +1,6 @@
 import { X509Certificate } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import * as https from "node:https";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import * as tls from "node:tls";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,65 +11,27 @@ import {
 } from "../../../src/admission/server/index.js";
 import { lookupKind, type JsonObject } from "../../../src/networking/index.js";
 import { propAdmissionAgreesWithValidate } from "../../../src/testing/index.js";
-import { makeCert } from "../../support/storage/cert.js";
+import {
+  ingressJson,
+  pem,
+  rawSocket,
+  send,
+  tlsDir,
+  waitFor,
+  withServer as withServerOn,
+  type Pem,
+  type TlsDir,
+} from "../../support/admission/server.js";
 import { runs } from "../../testing/quality.js";
 
-interface Pem {
-  readonly key: string;
-  readonly cert: string;
-}
-
-function pem(): Pem {
-  const made = makeCert();
-  if (made === undefined) throw new Error("openssl is needed to make a test certificate");
-  made.dispose();
-  return { key: made.key, cert: made.cert };
-}
-
-const dir = mkdtempSync(join(tmpdir(), "clusterwire-webhook-"));
 let first: Pem;
-let files: { certFile: string; keyFile: string };
+let files: TlsDir;
 
 beforeAll(() => {
   first = pem();
-  files = { certFile: join(dir, "tls.crt"), keyFile: join(dir, "tls.key") };
-  writeFileSync(files.certFile, first.cert);
-  writeFileSync(files.keyFile, first.key);
+  files = tlsDir(first);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-interface Reply {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-  readonly reused: boolean;
-}
-
-function send(
-  server: WebhookServer,
-  agent: https.Agent,
-  method: string,
-  path: string,
-  body?: string | Buffer,
-  headers: Record<string, string> = {},
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(`${server.url}${path}`, { method, agent, ca: first.cert, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString("utf8"),
-          reused: req.reusedSocket,
-        }),
-      );
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+afterAll(() => files.dispose());
 
 function reviewBody(json: JsonObject, uid: string): string {
   const kind = json["kind"] as string;
@@ -90,25 +50,24 @@ function reviewBody(json: JsonObject, uid: string): string {
   });
 }
 
+/** POST /validate over `agent`, trusting the test certificate. */
+function post(server: WebhookServer, agent: https.Agent, body: string | Buffer, headers: Record<string, string> = {}) {
+  return send(server, agent, first.cert, "POST", "/validate", body, headers);
+}
+
+/** The support's withServer, with a keep-alive agent for the requests. */
 async function withServer(
   options: Partial<WebhookServerOptions>,
   run: (server: WebhookServer, agent: https.Agent, logs: string[]) => Promise<void>,
 ): Promise<void> {
-  const logs: string[] = [];
-  const server = await createWebhookServer({
-    tls: files,
-    port: 0,
-    host: "127.0.0.1",
-    log: (l) => logs.push(l),
-    ...options,
+  await withServerOn(files, options, async (server, logs) => {
+    const agent = new https.Agent({ keepAlive: true, maxSockets: 4 });
+    try {
+      await run(server, agent, logs);
+    } finally {
+      agent.destroy();
+    }
   });
-  const agent = new https.Agent({ keepAlive: true, maxSockets: 4 });
-  try {
-    await run(server, agent, logs);
-  } finally {
-    agent.destroy();
-    await server.close();
-  }
 }
 
 describe("createWebhookServer", () => {
@@ -119,7 +78,7 @@ describe("createWebhookServer", () => {
       await fc.assert(
         propAdmissionAgreesWithValidate(async (_, json) => {
           const uid = `uid-${n++}`;
-          const reply = await send(server, agent, "POST", "/validate", reviewBody(json, uid), {
+          const reply = await post(server, agent, reviewBody(json, uid), {
             "content-type": "application/json",
           });
           expect(reply.status).toBe(200);
@@ -148,10 +107,10 @@ describe("createWebhookServer", () => {
 
   it("serves /healthz and /readyz, and refuses other paths and methods", async () => {
     await withServer({}, async (server, agent) => {
-      expect((await send(server, agent, "GET", "/healthz")).status).toBe(200);
-      expect((await send(server, agent, "GET", "/readyz")).status).toBe(200);
-      expect((await send(server, agent, "GET", "/nothing")).status).toBe(404);
-      const get = await send(server, agent, "GET", "/validate");
+      expect((await send(server, agent, first.cert, "GET", "/healthz")).status).toBe(200);
+      expect((await send(server, agent, first.cert, "GET", "/readyz")).status).toBe(200);
+      expect((await send(server, agent, first.cert, "GET", "/nothing")).status).toBe(404);
+      const get = await send(server, agent, first.cert, "GET", "/validate");
       expect(get.status).toBe(405);
       expect(get.headers["allow"]).toBe("POST");
     });
@@ -159,14 +118,14 @@ describe("createWebhookServer", () => {
 
   it("answers 400 to malformed JSON and to a body that is not an AdmissionReview, and keeps serving", async () => {
     await withServer({}, async (server, agent, logs) => {
-      expect((await send(server, agent, "POST", "/validate", "{not json")).status).toBe(400);
-      const notReview = await send(server, agent, "POST", "/validate", JSON.stringify({ kind: "Ingress" }));
+      expect((await post(server, agent, "{not json")).status).toBe(400);
+      const notReview = await post(server, agent, JSON.stringify({ kind: "Ingress" }));
       expect(notReview.status).toBe(400);
       expect(notReview.body).toMatch(/^not an AdmissionReview: apiVersion/);
       const hostile =
         '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","__proto__":{"request":1},"request":7}';
-      expect((await send(server, agent, "POST", "/validate", hostile)).status).toBe(400);
-      const ok = await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web"), "u"));
+      expect((await post(server, agent, hostile)).status).toBe(400);
+      const ok = await post(server, agent, reviewBody(ingressJson("web"), "u"));
       expect(ok.status).toBe(200);
       expect(logs.filter((l) => (JSON.parse(l) as { msg: string }).msg === "refused")).toHaveLength(3);
     });
@@ -180,12 +139,12 @@ describe("createWebhookServer", () => {
         "POST /validate HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n",
       );
       expect(declared).toMatch(/^HTTP\/1\.1 413 /);
-      const chunked = await send(server, agent, "POST", "/validate", Buffer.alloc(4096, 0x20), {
+      const chunked = await post(server, agent, Buffer.alloc(4096, 0x20), {
         "transfer-encoding": "chunked",
       });
       expect(chunked.status).toBe(413);
       expect(chunked.headers["connection"]).toBe("close");
-      expect((await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web"), "u"))).status).toBe(200);
+      expect((await post(server, agent, reviewBody(ingressJson("web"), "u"))).status).toBe(200);
     });
   });
 
@@ -197,21 +156,22 @@ describe("createWebhookServer", () => {
       await slow.ready;
       slow.socket.write(`POST /validate HTTP/1.1\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
       slow.socket.write(body.slice(0, 10));
-      await waitFor(async () => (await send(server, agent, "POST", "/validate", body)).status === 429);
+      await waitFor(async () => (await post(server, agent, body)).status === 429);
       slow.socket.write(body.slice(10));
       expect(await slow.reply).toMatch(/^HTTP\/1\.1 200 /);
-      expect((await send(server, agent, "POST", "/validate", body)).status).toBe(200);
+      slow.socket.destroy();
+      expect((await post(server, agent, body)).status).toBe(200);
     });
   });
 
   it("exposes Prometheus metrics: reviews by kind, operation and verdict, latency, refusals", async () => {
     await withServer({}, async (server, agent) => {
-      await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web"), "a"));
-      await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web"), "b"));
-      await send(server, agent, "POST", "/validate", reviewBody(ingressJson("Bad_Name"), "c"));
-      await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web", { spec: { rules: 1 } }), "d"));
-      await send(server, agent, "POST", "/validate", "{");
-      const scrape = await send(server, agent, "GET", "/metrics");
+      await post(server, agent, reviewBody(ingressJson("web"), "a"));
+      await post(server, agent, reviewBody(ingressJson("web"), "b"));
+      await post(server, agent, reviewBody(ingressJson("Bad_Name"), "c"));
+      await post(server, agent, reviewBody(ingressJson("web", { spec: { rules: 1 } }), "d"));
+      await post(server, agent, "{");
+      const scrape = await send(server, agent, first.cert, "GET", "/metrics");
       expect(scrape.status).toBe(200);
       expect(scrape.headers["content-type"]).toMatch(/^text\/plain; version=0\.0\.4/);
       const lines = scrape.body.split("\n");
@@ -227,7 +187,7 @@ describe("createWebhookServer", () => {
       expect(value('clusterwire_admission_refused_total{reason="malformed_json"}')).toBe(1);
       expect(value("clusterwire_admission_in_flight")).toBe(0);
       expect(value("process_resident_memory_bytes")).toBeGreaterThan(0);
-      expect((await send(server, agent, "POST", "/metrics", "")).status).toBe(405);
+      expect((await send(server, agent, first.cert, "POST", "/metrics", "")).status).toBe(405);
     });
   });
 
@@ -235,7 +195,7 @@ describe("createWebhookServer", () => {
     await withServer({}, async (server, agent, logs) => {
       const secret = "s3cr3t-label-value";
       const json = ingressJson("web", { metadata: { name: "web", labels: { token: secret } } });
-      expect((await send(server, agent, "POST", "/validate", reviewBody(json, "uid-7"))).status).toBe(200);
+      expect((await post(server, agent, reviewBody(json, "uid-7"))).status).toBe(200);
       const review = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["msg"] === "review");
       expect(review).toMatchObject({
         level: "info",
@@ -250,7 +210,7 @@ describe("createWebhookServer", () => {
 
   it("sends the API server's warnings with an allowed review, and logs their count, not their text", async () => {
     await withServer({}, async (server, agent, logs) => {
-      const reply = await send(server, agent, "POST", "/validate", reviewBody(policyJson("10.0.0.1/8"), "w-1"));
+      const reply = await post(server, agent, reviewBody(policyJson("10.0.0.1/8"), "w-1"));
       expect(reply.status).toBe(200);
       expect((JSON.parse(reply.body) as { response: unknown }).response).toEqual({
         uid: "w-1",
@@ -265,7 +225,7 @@ describe("createWebhookServer", () => {
 
   it('strict mode refuses them with a 403 that names the guard; metrics count it as "guarded", not "denied"', async () => {
     await withServer({ admit: { guards: { strict: true } } }, async (server, agent, logs) => {
-      const reply = await send(server, agent, "POST", "/validate", reviewBody(policyJson("10.0.0.1/8"), "s-1"));
+      const reply = await post(server, agent, reviewBody(policyJson("10.0.0.1/8"), "s-1"));
       expect(reply.status).toBe(200);
       const response = (JSON.parse(reply.body) as { response: Record<string, unknown> }).response;
       expect(response).toMatchObject({
@@ -275,9 +235,9 @@ describe("createWebhookServer", () => {
         status: { code: 403, reason: "Forbidden", details: { causes: [{ reason: "FieldValueForbidden" }] } },
       });
       expect((response["status"] as { message: string }).message).toContain('guard "strict"');
-      const clean = await send(server, agent, "POST", "/validate", reviewBody(policyJson("10.0.0.0/8"), "s-2"));
+      const clean = await post(server, agent, reviewBody(policyJson("10.0.0.0/8"), "s-2"));
       expect((JSON.parse(clean.body) as { response: unknown }).response).toEqual({ uid: "s-2", allowed: true });
-      const scrape = (await send(server, agent, "GET", "/metrics")).body;
+      const scrape = (await send(server, agent, first.cert, "GET", "/metrics")).body;
       const series = 'clusterwire_admission_reviews_total{kind="NetworkPolicy",operation="CREATE",verdict=';
       expect(scrape).toContain(`${series}"guarded"} 1\n`);
       expect(scrape).toContain(`${series}"allowed"} 1\n`);
@@ -292,7 +252,7 @@ describe("createWebhookServer", () => {
     await withServer({ logObjects: true }, async (server, agent, logs) => {
       const secret = "s3cr3t-label-value";
       const json = ingressJson("web", { metadata: { name: "web", labels: { token: secret } } });
-      expect((await send(server, agent, "POST", "/validate", reviewBody(json, "o-1"))).status).toBe(200);
+      expect((await post(server, agent, reviewBody(json, "o-1"))).status).toBe(200);
       const review = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["uid"] === "o-1");
       expect(review?.["object"]).toEqual(json);
       expect(review).not.toHaveProperty("oldObject");
@@ -302,11 +262,11 @@ describe("createWebhookServer", () => {
       const deep = `{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"web"},"x":${"[".repeat(depth)}${"]".repeat(depth)}}`;
       expect(() => JSON.stringify(JSON.parse(deep))).toThrow(RangeError);
       const body = reviewBody(ingressJson("web"), "o-2").replace(/"object":\{.*\}\}$/, `"object":${deep}}}`);
-      expect((await send(server, agent, "POST", "/validate", body)).status).toBe(200);
+      expect((await post(server, agent, body)).status).toBe(200);
       const line = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["uid"] === "o-2");
       expect(line).toMatchObject({ msg: "review", uid: "o-2", code: 422 });
       expect(line).toHaveProperty("objectsNotLogged");
-      expect((await send(server, agent, "GET", "/healthz")).status).toBe(200);
+      expect((await send(server, agent, first.cert, "GET", "/healthz")).status).toBe(200);
     });
   });
 
@@ -346,8 +306,8 @@ describe("createWebhookServer", () => {
     await waitFor(async () => !handles().includes("TCPServerWrap"));
     const before = handles();
     await withServer({ tlsPollMs: 10 }, async (server, agent) => {
-      expect((await send(server, agent, "POST", "/validate", reviewBody(ingressJson("web"), "r"))).status).toBe(200);
-      expect((await send(server, agent, "GET", "/metrics")).status).toBe(200);
+      expect((await post(server, agent, reviewBody(ingressJson("web"), "r"))).status).toBe(200);
+      expect((await send(server, agent, first.cert, "GET", "/metrics")).status).toBe(200);
       expect(handles()).toContain("TCPServerWrap");
     });
     // A closed socket's handle is released on a later turn of the loop; none may be left that was not there before.
@@ -379,9 +339,10 @@ describe("createWebhookServer", () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(closed).toBe(false);
     // New connections are no longer taken.
-    await expect(send(server, new https.Agent(), "GET", "/readyz")).rejects.toThrow();
+    await expect(send(server, new https.Agent(), first.cert, "GET", "/readyz")).rejects.toThrow();
     slow.socket.write(body.slice(10));
     const reply = await slow.reply;
+    slow.socket.destroy();
     expect(reply).toMatch(/^HTTP\/1\.1 200 /);
     expect(reply.toLowerCase()).toContain("connection: close");
     await closing;
@@ -401,51 +362,11 @@ function policyJson(cidr: string): JsonObject {
   };
 }
 
-function ingressJson(name: string, extra: JsonObject = {}): JsonObject {
-  return {
-    apiVersion: "networking.k8s.io/v1",
-    kind: "Ingress",
-    metadata: { name },
-    spec: { defaultBackend: { service: { name: "web", port: { number: 80 } } } },
-    ...extra,
-  };
-}
-
-/** A TLS socket to the server, and the first response it reads (whatever it is). */
-function rawSocket(server: WebhookServer): { socket: tls.TLSSocket; ready: Promise<void>; reply: Promise<string> } {
-  const socket = tls.connect({ host: "127.0.0.1", port: server.port, rejectUnauthorized: false });
-  const ready = new Promise<void>((resolve, reject) => {
-    socket.once("secureConnect", () => resolve());
-    socket.once("error", reject);
-  });
-  const reply = new Promise<string>((resolve) => {
-    let text = "";
-    socket.on("data", (c: Buffer) => {
-      text += c.toString("utf8");
-      const end = text.indexOf("\r\n\r\n");
-      const length = /content-length: (\d+)/i.exec(text);
-      if (end >= 0 && length !== null && text.length >= end + 4 + Number(length[1])) {
-        resolve(text);
-        socket.destroy();
-      }
-    });
-    socket.on("close", () => resolve(text));
-  });
-  return { socket, ready, reply };
-}
-
 async function rawExchange(server: WebhookServer, head: string): Promise<string> {
   const raw = rawSocket(server);
   await raw.ready;
   raw.socket.write(head);
-  return raw.reply;
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const reply = await raw.reply;
+  raw.socket.destroy();
+  return reply;
 }

@@ -18,6 +18,19 @@ function dir(): ReturnType<typeof tlsDir> {
 
 const fingerprint = (pair: TlsPair): string => new X509Certificate(pair.cert).fingerprint256;
 
+/** Watches `files` every 10 ms from the pair in use, collecting the fingerprints of the pairs it reports. */
+function watchFingerprints(files: ReturnType<typeof tlsDir>, inUse: TlsPair): { changes: string[]; stop(): void } {
+  const changes: string[] = [];
+  const stop = watchTlsFiles(
+    files,
+    10,
+    ({ pair }) => changes.push(fingerprint(pair)),
+    () => {},
+    inUse,
+  );
+  return { changes, stop };
+}
+
 describe("loadTlsPair", () => {
   it("reads the certificate and key as they are in the files", async () => {
     const files = dir();
@@ -80,14 +93,7 @@ describe("watchTlsFiles", () => {
     const { pair } = await loadTlsPair(files);
     // The rotation lands before the watcher's first look: no file changes after that look.
     files.swap(second);
-    const changes: string[] = [];
-    const stop = watchTlsFiles(
-      files,
-      10,
-      ({ pair: next }) => changes.push(fingerprint(next)),
-      () => {},
-      pair,
-    );
+    const { changes, stop } = watchFingerprints(files, pair);
     try {
       await waitFor(() => changes.length > 0);
       expect(changes).toEqual([new X509Certificate(second.cert).fingerprint256]);
@@ -99,14 +105,7 @@ describe("watchTlsFiles", () => {
   it("does not report a pair with the same bytes as the one in use", async () => {
     const files = dir();
     const { pair } = await loadTlsPair(files);
-    const changes: string[] = [];
-    const stop = watchTlsFiles(
-      files,
-      10,
-      ({ pair: next }) => changes.push(fingerprint(next)),
-      () => {},
-      pair,
-    );
+    const { changes, stop } = watchFingerprints(files, pair);
     try {
       // Rewritten with the same bytes until the watcher has surely looked, then really changed.
       for (let i = 0; i < 5; i++) {

@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { run, type CliIO } from "../../../src/cli/main.js";
 import { loadInventory } from "../../../src/cli/shared/storage-inventory.js";
-import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
+import { REPO, type Serving, cli, expectNoStack, serve as serveCli } from "../../support/cli/harness.js";
 import { notManifestLine } from "../../support/cli/validate.js";
 
 // `clusterwire storage serve` runs in-process like every CLI test: it stops when
@@ -13,46 +12,9 @@ import { notManifestLine } from "../../support/cli/validate.js";
 const tmp = mkdtempSync(join(tmpdir(), "clusterwire-storage-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Serving {
-  readonly url: string;
-  readonly stdout: () => string;
-  readonly stderr: () => string;
-  /** Aborts the signal and resolves to the exit code. */
-  stop(): Promise<number>;
-}
-
 /** Starts `storage serve ARGS` and waits for its URL line (or its early exit). */
-async function serve(args: string[], env: Record<string, string> = {}): Promise<Serving> {
-  const controller = new AbortController();
-  let out = "";
-  let err = "";
-  let announce: (url: string) => void = () => {};
-  const listening = new Promise<string>((resolve) => (announce = resolve));
-  const io: CliIO = {
-    stdout: {
-      write: (c) => {
-        out += String(c);
-        const m = /listening on (\S+)/.exec(out);
-        if (m !== null) announce(m[1] as string);
-      },
-    },
-    stderr: { write: (c) => (err += String(c)) },
-    cwd: REPO,
-    env,
-    signal: controller.signal,
-  };
-  const done = run(["storage", "serve", ...args], io);
-  const url = await Promise.race([listening, done.then((code) => Promise.reject(new Error(`exited ${code}: ${err}`)))]);
-  return {
-    url,
-    stdout: () => out,
-    stderr: () => err,
-    stop: () => {
-      controller.abort();
-      return done;
-    },
-  };
-}
+const serve = (args: string[], env: Record<string, string> = {}): Promise<Serving> =>
+  serveCli(["storage", "serve", ...args], { env });
 
 const basic = (user: string, pass: string): string => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
 

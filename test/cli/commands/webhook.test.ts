@@ -1,11 +1,10 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import * as https from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run, type CliIO } from "../../../src/cli/main.js";
 import { startFakeApiServer } from "../../support/admission/fake-api-server.js";
-import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
+import { type Reply, send } from "../../support/admission/server.js";
+import { REPO, type Serving, cli, expectNoStack, serve as serveCli } from "../../support/cli/harness.js";
 import { makeCert } from "../../support/storage/cert.js";
 
 // `clusterwire webhook serve` runs in-process: it stops when io.signal aborts,
@@ -23,51 +22,12 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function serve(args: string[]): Promise<{ url: string; stderr: () => string; stop(): Promise<number> }> {
-  const controller = new AbortController();
-  let out = "";
-  let err = "";
-  let announce: (url: string) => void = () => {};
-  const listening = new Promise<string>((resolve) => (announce = resolve));
-  const io: CliIO = {
-    stdout: {
-      write: (c) => {
-        out += String(c);
-        const m = /listening on (\S+)/.exec(out);
-        if (m !== null) announce(m[1] as string);
-      },
-    },
-    stderr: { write: (c) => (err += String(c)) },
-    cwd: tmp,
-    signal: controller.signal,
-  };
-  const done = run(["webhook", "serve", ...args], io);
-  const url = await Promise.race([listening, done.then((code) => Promise.reject(new Error(`exited ${code}: ${err}`)))]);
-  return {
-    url,
-    stderr: () => err,
-    stop: () => {
-      controller.abort();
-      return done;
-    },
-  };
-}
+/** Starts `webhook serve ARGS` in the temporary folder and waits for its URL line. */
+const serve = (args: string[]): Promise<Serving> => serveCli(["webhook", "serve", ...args], { cwd: tmp });
 
-function post(url: string, body: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      `${url}/validate`,
-      { method: "POST", ca, headers: { "content-type": "application/json" } },
-      (res) => {
-        let text = "";
-        res.on("data", (c: Buffer) => (text += c.toString("utf8")));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+/** POST /validate to the served webhook on a connection of its own, trusting the test certificate. */
+const post = (url: string, body: string): Promise<Reply> =>
+  send({ url }, false, ca, "POST", "/validate", body, { "content-type": "application/json" });
 
 describe("webhook serve", () => {
   it("serves reviews over HTTPS, logs JSON lines, and stops on abort with exit 0", async () => {
@@ -297,6 +257,17 @@ users: [{name: hook, user: {token: ${fake.token}}}]
       expect.stringContaining(`kubeconfig ${join(tmp, "nope")}: cannot read: no such file`),
     ]);
     for (const r of [noGuard, badResync, notInCluster, missing]) expectNoStack(r);
+  });
+
+  it("serve and certs take only options: a positional argument is a usage error, exit 2", async () => {
+    for (const sub of ["serve", "certs"]) {
+      const r = await cli(["webhook", sub, "extra"], { cwd: tmp });
+      expect([r.code, r.stdout, r.stderr]).toEqual([
+        2,
+        "",
+        `clusterwire: unexpected argument "extra"; webhook ${sub} takes only options\nRun 'clusterwire webhook ${sub} --help' for usage.\n`,
+      ]);
+    }
   });
 });
 

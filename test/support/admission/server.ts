@@ -83,8 +83,9 @@ export interface Reply {
   readonly reused: boolean;
 }
 
+/** A request to the server at `server.url` (a WebhookServer, or any URL), trusting `ca`, with a 20 s bound. */
 export function send(
-  server: WebhookServer,
+  server: Pick<WebhookServer, "url">,
   agent: https.Agent | false,
   ca: string | readonly string[],
   method: string,
@@ -116,10 +117,16 @@ export function send(
   });
 }
 
-/** A raw TLS socket to the server and everything it reads until the server closes it (or `closed` is awaited). */
+/**
+ * A raw TLS socket to the server: the first whole response it reads (`reply`,
+ * by the response's Content-Length), and everything it reads until the server
+ * closes it (`closed`).
+ */
 export function rawSocket(server: WebhookServer): {
   socket: tls.TLSSocket;
   ready: Promise<void>;
+  /** The first response, once its headers and Content-Length bytes of body are in (or all there is at close). */
+  reply: Promise<string>;
   /** Everything read, once the connection closes. */
   closed: Promise<string>;
 } {
@@ -128,15 +135,24 @@ export function rawSocket(server: WebhookServer): {
     socket.once("secureConnect", () => resolve());
     socket.once("error", reject);
   });
+  let text = "";
+  let answered: (text: string) => void = () => {};
+  const reply = new Promise<string>((resolve) => (answered = resolve));
   const closed = new Promise<string>((resolve) => {
-    let text = "";
     socket.on("data", (c: Buffer) => {
+      // latin1: one character a byte, so the text's length counts the bytes Content-Length counts.
       text += c.toString("latin1");
+      const end = text.indexOf("\r\n\r\n");
+      const length = /content-length: (\d+)/i.exec(text);
+      if (end >= 0 && length !== null && text.length >= end + 4 + Number(length[1])) answered(text);
     });
     socket.on("error", () => {});
-    socket.on("close", () => resolve(text));
+    socket.on("close", () => {
+      answered(text);
+      resolve(text);
+    });
   });
-  return { socket, ready, closed };
+  return { socket, ready, reply, closed };
 }
 
 export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {

@@ -47,6 +47,52 @@ export async function cli(argv: string[], options: RunOptions = {}): Promise<Res
   return { code, stdout: bytes.toString("utf8"), stderr: err, bytes: new Uint8Array(bytes) };
 }
 
+/** A serving command (`webhook serve`, `storage serve`) running in-process. */
+export interface Serving {
+  /** The URL from its `listening on URL` line. */
+  readonly url: string;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  /** Aborts io.signal, as SIGINT or SIGTERM would, and resolves to the exit code. */
+  stop(): Promise<number>;
+}
+
+/**
+ * Runs a serving command in-process and waits for its `listening on URL` line;
+ * rejects with its exit code and stderr when it exits before that line.
+ */
+export async function serve(argv: string[], options: Pick<RunOptions, "cwd" | "env"> = {}): Promise<Serving> {
+  const controller = new AbortController();
+  let out = "";
+  let err = "";
+  let announce: (url: string) => void = () => {};
+  const listening = new Promise<string>((resolve) => (announce = resolve));
+  const io: CliIO = {
+    stdout: {
+      write: (c) => {
+        out += String(c);
+        const m = /listening on (\S+)/.exec(out);
+        if (m !== null) announce(m[1] as string);
+      },
+    },
+    stderr: { write: (c) => (err += String(c)) },
+    cwd: options.cwd ?? REPO,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    signal: controller.signal,
+  };
+  const done = run(argv, io);
+  const url = await Promise.race([listening, done.then((code) => Promise.reject(new Error(`exited ${code}: ${err}`)))]);
+  return {
+    url,
+    stdout: () => out,
+    stderr: () => err,
+    stop: () => {
+      controller.abort();
+      return done;
+    },
+  };
+}
+
 export function expectNoStack(r: Result): void {
   expect(r.stderr).not.toMatch(/\n\s+at /);
   expect(r.stderr).not.toContain("internal error");

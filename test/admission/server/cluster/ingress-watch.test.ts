@@ -7,24 +7,11 @@ import type { ClusterCredentials } from "../../../../src/admission/server/cluste
 import { startIngressWatch, type IngressWatch } from "../../../../src/admission/server/cluster/ingress-watch.js";
 import { fromJson, type Ingress, type JsonObject } from "../../../../src/networking/index.js";
 import { startFakeApiServer, type FakeApiServer } from "../../../support/admission/fake-api-server.js";
-
-const ing = (ns: string, name: string, host: string): JsonObject => ({
-  apiVersion: "networking.k8s.io/v1",
-  kind: "Ingress",
-  metadata: { name, namespace: ns, creationTimestamp: "2024-01-01T00:00:00Z" },
-  spec: {
-    rules: [
-      {
-        host,
-        http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "s", port: { number: 80 } } } }] },
-      },
-    ],
-  },
-});
+import { hostIngress } from "../../../support/admission/ingresses.js";
 
 /** Whether the index knows `ns/name` on `host`: a capturing probe from another namespace names it. */
 function serves(index: IngressCaptureIndex, key: string, host: string): boolean {
-  const probe = fromJson(ing("probe-ns", "probe", host)) as Ingress;
+  const probe = fromJson(hostIngress("probe-ns", "probe", host)) as Ingress;
   return index.check(probe).some((c) => c.victim === key);
 }
 
@@ -41,7 +28,7 @@ async function setup(
   const fake = await startFakeApiServer({ pageSize: 1000 });
   if (fake === undefined) return undefined;
   cleanup.push(() => fake.close());
-  for (let i = 0; i < 5; i++) fake.apply(ing(`ns-${i}`, "web", `app-${i}.example.com`));
+  for (let i = 0; i < 5; i++) fake.apply(hostIngress(`ns-${i}`, "web", `app-${i}.example.com`));
   fake.stalled = stalled;
   const index = new IngressCaptureIndex();
   const logs: string[] = [];
@@ -95,9 +82,9 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
     const { fake, index, watch } = s;
     await watch.synced;
     await fake.until(() => fake.watches.open === 1, "the watch");
-    fake.apply(ing("shop", "web", "shop.example.com"));
+    fake.apply(hostIngress("shop", "web", "shop.example.com"));
     await fake.until(() => serves(index, "shop/web", "shop.example.com"), "ADDED");
-    fake.apply(ing("shop", "web", "moved.example.com"));
+    fake.apply(hostIngress("shop", "web", "moved.example.com"));
     await fake.until(() => serves(index, "shop/web", "moved.example.com"), "MODIFIED");
     expect(serves(index, "shop/web", "shop.example.com")).toBe(false);
     fake.remove("ns-0", "web");
@@ -110,7 +97,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
     await fake.until(() => watchRequests(fake).length === 2 && fake.watches.open === 1, "the reconnect");
     expect(watchRequests(fake)[1]!.query.get("resourceVersion")).toBe(String(mark));
     expect(lists(fake)).toHaveLength(3);
-    fake.apply(ing("late", "web", "late.example.com"));
+    fake.apply(hostIngress("late", "web", "late.example.com"));
     await fake.until(() => serves(index, "late/web", "late.example.com"), "an event after the reconnect");
   });
 
@@ -122,7 +109,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
       await watch.synced;
       await fake.until(() => fake.watches.open === 1, "the watch");
       // A change the watch never delivers: only a relist can learn it.
-      fake.applySilently(ing("missed", "web", "missed.example.com"));
+      fake.applySilently(hostIngress("missed", "web", "missed.example.com"));
       fake.expire(how);
       await fake.until(() => serves(index, "missed/web", "missed.example.com"), "the relist");
       expect(lists(fake).filter((r) => r.query.get("continue") === null)).toHaveLength(2);
@@ -136,7 +123,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
     if (s === undefined) return t.skip();
     const { fake, index, watch } = s;
     await watch.synced;
-    fake.applySilently(ing("missed", "web", "missed.example.com"));
+    fake.applySilently(hostIngress("missed", "web", "missed.example.com"));
     await fake.until(() => serves(index, "missed/web", "missed.example.com"), "the resync");
     expect(lists(fake).filter((r) => r.query.get("continue") === null).length).toBeGreaterThanOrEqual(2);
   });
@@ -193,7 +180,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
       spec: { controller },
     });
     const classed = (ns: string, name: string, host: string, className: string): JsonObject => {
-      const o = ing(ns, name, host) as { spec: Record<string, unknown> };
+      const o = hostIngress(ns, name, host) as { spec: Record<string, unknown> };
       o.spec["ingressClassName"] = className;
       return o as unknown as JsonObject;
     };
