@@ -7,7 +7,17 @@ import { defaultCodec } from "./codec.js";
 import { MAGIC, readEnvelope } from "./envelope.js";
 import { decodeState, toDecodeError, type BinaryDecodeOptions, type DecodeState } from "./from-binary.js";
 import { planOf, type FieldPlan, type Plan } from "./plan.js";
-import { WIRE_NAMES, copyBytes, readLength, readTag, readUtf8, skipValue } from "./wire.js";
+import {
+  WIRE_NAMES,
+  copyBytes,
+  readBool,
+  readInt32,
+  readInt64,
+  readLength,
+  readTag,
+  readUtf8,
+  skipValue,
+} from "./wire.js";
 
 /*
  * An annotated view of an API server protobuf body: which bytes are which
@@ -337,13 +347,13 @@ class Walker {
         break;
       }
       case ScalarType.INT32:
-        value = r.int32();
+        value = readInt32(r);
         break;
       case ScalarType.INT64:
-        value = r.int64();
+        value = readInt64(r);
         break;
       case ScalarType.BOOL:
-        value = r.bool();
+        value = readBool(r);
         break;
       default:
         throw new Error(`annotate: scalar type ${ScalarType[fp.scalar]} is not used by these schemas`);
@@ -474,7 +484,7 @@ class Walker {
     const r = this.state.reader;
     const saved = r.pos;
     r.pos = at;
-    const v = r.int64();
+    const v = BigInt(readInt64(r));
     r.pos = saved;
     return BigInt.asUintN(64, v).toString();
   }
@@ -488,7 +498,7 @@ class Walker {
       r.pos = start;
       while (r.pos < stop) {
         const tag = readTag(r);
-        if (tag === 0x08) seconds = r.int64();
+        if (tag === 0x08) seconds = BigInt(readInt64(r));
         else skipValue(r, this.bytes, (tag & 7) as WireType, tag >>> 3, stop, this.state.maxDepth, r.pos);
       }
     } finally {
