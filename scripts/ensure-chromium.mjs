@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm's pretest (so part of `npm ci && npm test`): makes sure the browser
-// tests in test/cli/shared/heatmap.test.ts have a Chromium to drive. Playwright's own
+// tests (the heatmap, the browser bundle, the playground) have a Chromium to drive. Playwright's own
 // browser download cannot run here, so it is Debian's `chromium` package:
 //
 // - CLUSTERWIRE_SKIP_BROWSER=1: nothing to do, the browser tests are skipped.
@@ -49,7 +49,7 @@ function fail(lines) {
 
 function missing(path, reason, details = []) {
   fail([
-    `the browser tests (test/cli/shared/heatmap.test.ts) need Chromium, and ${path} is missing: ${reason}.`,
+    `the browser tests (the heatmap, the browser bundle and the playground) need Chromium, and ${path} is missing: ${reason}.`,
     ...details.map((l) => "| " + l),
     `Install Debian's chromium as root:  ${APT_HINT}`,
     "or point CLUSTERWIRE_CHROMIUM at a Chromium binary,",
@@ -68,7 +68,7 @@ function main() {
   const found = findChromium();
   if (found.skip) {
     console.log(
-      "ensure-chromium: CLUSTERWIRE_SKIP_BROWSER=1, so the browser tests (test/cli/shared/heatmap.test.ts) will be skipped",
+      "ensure-chromium: CLUSTERWIRE_SKIP_BROWSER=1, so the browser tests (the heatmap, the browser bundle and the playground) will be skipped",
     );
     return;
   }
@@ -89,7 +89,7 @@ function main() {
   else missing(found.path, "installing it needs root (or sudo without a password), and this is not root");
 
   console.log(
-    `ensure-chromium: ${found.path} is missing and the browser tests (test/cli/shared/heatmap.test.ts) need it: installing Debian's chromium with apt-get (CLUSTERWIRE_SKIP_BROWSER=1 skips those tests instead)`,
+    `ensure-chromium: ${found.path} is missing and the browser tests (the heatmap, the browser bundle and the playground) need it: installing Debian's chromium with apt-get (CLUSTERWIRE_SKIP_BROWSER=1 skips those tests instead)`,
   );
   // Wait for a dpkg lock another install holds rather than fail at once.
   const apt = [...asRoot, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-o", "DPkg::Lock::Timeout=300"];
