@@ -193,6 +193,7 @@ describe("clusterwire/networking is plain browser JavaScript", () => {
     ["decodeJsonWatchStream"],
     ["apiWarnings", "applyDefaults", "toStatus", "formatFieldError"],
     ["create", "IngressSchema"],
+    ["annotateWire", "formatWireAnnotation"],
   ];
   for (const names of SINGLE) {
     it(`${names.join(" + ")} alone needs nothing from Node and compiles no code`, () => {
