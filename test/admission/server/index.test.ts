@@ -15,6 +15,7 @@ import {
   ingressJson,
   pem,
   rawSocket,
+  reviewBody as createReview,
   send,
   tlsDir,
   waitFor,
@@ -33,21 +34,12 @@ beforeAll(() => {
 });
 afterAll(() => files.dispose());
 
+/** An AdmissionReview CREATE of `json`, of its own kind, in its namespace (default) when the kind is namespaced. */
 function reviewBody(json: JsonObject, uid: string): string {
   const kind = json["kind"] as string;
   const own = (json["metadata"] as { namespace?: string } | undefined)?.namespace ?? "";
   const namespace = lookupKind("networking.k8s.io/v1", kind)?.namespaced ? own || "default" : "";
-  return JSON.stringify({
-    apiVersion: "admission.k8s.io/v1",
-    kind: "AdmissionReview",
-    request: {
-      uid,
-      kind: { group: "networking.k8s.io", version: "v1", kind },
-      operation: "CREATE",
-      namespace,
-      object: json,
-    },
-  });
+  return createReview(json, uid, kind, namespace);
 }
 
 /** POST /validate over `agent`, trusting the test certificate. */

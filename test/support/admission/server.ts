@@ -174,8 +174,8 @@ export function ingressJson(name: string, extra: JsonObject = {}): JsonObject {
   };
 }
 
-/** An AdmissionReview CREATE of `object` (an Ingress unless the request kind says otherwise) in namespace default. */
-export function reviewBody(object: unknown, uid: string, kind = "Ingress"): string {
+/** An AdmissionReview CREATE of `object` (an Ingress unless the request kind says otherwise), in namespace default unless told. */
+export function reviewBody(object: unknown, uid: string, kind = "Ingress", namespace = "default"): string {
   return JSON.stringify({
     apiVersion: "admission.k8s.io/v1",
     kind: "AdmissionReview",
@@ -184,7 +184,7 @@ export function reviewBody(object: unknown, uid: string, kind = "Ingress"): stri
       kind: { group: "networking.k8s.io", version: "v1", kind },
       resource: { group: "networking.k8s.io", version: "v1", resource: "ingresses" },
       operation: "CREATE",
-      namespace: "default",
+      namespace,
       name: "web",
       object,
     },
