@@ -6,6 +6,8 @@
 // sigs.k8s.io/yaml YAMLToJSON. The output is a JSON array of
 // {"json": ["<YAMLToJSON output>", ...]} or {"error": "<message>"}.
 //
+// With -lines it runs in batch mode instead (see batch.go).
+//
 // Build it against Debian's packages, offline (see scripts/yaml-golden.mjs):
 //
 //	GO111MODULE=off GOPATH=/usr/share/gocode go run ./scripts/yaml-oracle
@@ -56,6 +58,10 @@ func convert(text string) answer {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "-lines" {
+		runLines()
+		return
+	}
 	in, err := io.ReadAll(os.Stdin)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "yaml-oracle:", err)
