@@ -1,0 +1,151 @@
+/**
+ * The differential itself: clusterwire's `toJson(fromYaml(text))` against
+ * kubectl's split, sigs.k8s.io/yaml YAMLToJSON (or YAMLToJSONStrict) and then
+ * clusterwire's `fromJson`, in non-strict and strict mode. Errors on both
+ * sides agree. A disagreement gets a class: its direction and a normalised
+ * message (ours when we refuse, go-yaml's when it refuses), or the kind of
+ * the first difference when both read a value.
+ */
+import { DecodeError, fromJson, fromYaml, toJson, type JsonValue } from "../../src/networking/index.js";
+import type { OracleAnswer } from "./oracle.js";
+
+export type Mode = "lax" | "strict";
+
+type Side = { readonly ok: true; readonly values: readonly string[] } | { readonly ok: false; readonly error: string };
+
+export interface Disagreement {
+  readonly mode: Mode;
+  /** Short class name, stable across texts that disagree for the same reason. */
+  readonly cls: string;
+  /** What the class means, in a sentence. */
+  readonly rule: string;
+  readonly ours: string;
+  readonly go: string;
+}
+
+/** JSON with sorted keys, so that equal values print equally. */
+export function canonical(v: JsonValue): string {
+  if (typeof v === "bigint") return v.toString();
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  const o = v as { readonly [k: string]: JsonValue };
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(o[k] as JsonValue)}`)
+    .join(",")}}`;
+}
+
+class Crash extends Error {}
+
+function ours(text: string, strict: boolean): Side {
+  try {
+    return { ok: true, values: fromYaml(text, { strict }).map((o) => canonical(toJson(o))) };
+  } catch (e) {
+    if (e instanceof DecodeError) return { ok: false, error: e.reason };
+    throw new Crash(`fromYaml threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+  }
+}
+
+function theirs(answer: OracleAnswer, strict: boolean): Side {
+  if (answer.splitError !== undefined) return { ok: false, error: answer.splitError };
+  const values: string[] = [];
+  for (const doc of answer.docs) {
+    const err = strict ? (doc.strictError ?? doc.error) : doc.error;
+    if (err !== undefined) return { ok: false, error: err };
+    if (doc.json === undefined || doc.json === "null") continue;
+    try {
+      values.push(canonical(toJson(fromJson(doc.json, { strict }))));
+    } catch (e) {
+      if (e instanceof DecodeError) return { ok: false, error: `fromJson: ${e.reason}` };
+      throw new Crash(`fromJson threw ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return { ok: true, values };
+}
+
+/** Drops what varies between texts of one class: quoted parts, numbers, positions. */
+export function normaliseMessage(message: string): string {
+  return message
+    .replace(/^yaml: (line \d+: )?/, "")
+    .replace(/"(?:[^"\\]|\\.)*"|'[^']*'|`[^`]*`/g, "Q")
+    .replace(/\d+/g, "N")
+    .replace(/\s+/g, " ")
+    .replace(/[^\w ]+/g, (m) => m.slice(0, 1))
+    .trim()
+    .slice(0, 60)
+    .replace(/[^\w]+$/, "")
+    .replace(/\W+/g, "-")
+    .toLowerCase();
+}
+
+function firstDifference(a: string, b: string): string {
+  const x = JSON.parse(a) as JsonValue;
+  const y = JSON.parse(b) as JsonValue;
+  const walk = (p: JsonValue, q: JsonValue): string => {
+    if (typeof p !== typeof q || Array.isArray(p) !== Array.isArray(q) || (p === null) !== (q === null)) return "type";
+    if (typeof p === "string" && typeof q === "string") {
+      if (p.replace(/\s+$/, "") === q.replace(/\s+$/, "")) return "trailing-whitespace";
+      if (p.replace(/\s+/g, "") === q.replace(/\s+/g, "")) return "whitespace";
+      return "string";
+    }
+    if (p === null || typeof p !== "object" || q === null || typeof q !== "object") return "scalar";
+    if (Array.isArray(p) && Array.isArray(q)) {
+      if (p.length !== q.length) return "array-length";
+      for (let i = 0; i < p.length; i++)
+        if (canonical(p[i] as JsonValue) !== canonical(q[i] as JsonValue)) return walk(p[i] as JsonValue, q[i] as JsonValue);
+      return "equal";
+    }
+    const po = p as { readonly [k: string]: JsonValue };
+    const qo = q as { readonly [k: string]: JsonValue };
+    const keys = new Set([...Object.keys(po), ...Object.keys(qo)]);
+    for (const k of [...keys].sort()) {
+      if (!(k in po) || !(k in qo)) return "keys";
+      if (canonical(po[k] as JsonValue) !== canonical(qo[k] as JsonValue)) return walk(po[k] as JsonValue, qo[k] as JsonValue);
+    }
+    return "equal";
+  };
+  return walk(x, y);
+}
+
+function describeSide(s: Side): string {
+  return s.ok ? `${s.values.length} document(s): ${s.values.join(" | ").slice(0, 300)}` : `error: ${s.error}`;
+}
+
+/** Compares one text in one mode; undefined when both sides agree. */
+export function compare(text: string, answer: OracleAnswer, mode: Mode): Disagreement | undefined {
+  const strict = mode === "strict";
+  let a: Side;
+  let b: Side;
+  try {
+    a = ours(text, strict);
+    b = theirs(answer, strict);
+  } catch (e) {
+    if (!(e instanceof Crash)) throw e;
+    return { mode, cls: `${mode}/crash`, rule: "a reader threw something other than a DecodeError", ours: e.message, go: "" };
+  }
+  if (!a.ok && !b.ok) return undefined;
+  const base = { mode, ours: describeSide(a), go: describeSide(b) };
+  if (!a.ok)
+    return {
+      ...base,
+      cls: `${mode}/we-refuse/${normaliseMessage(a.error)}`,
+      rule: `clusterwire refuses what go-yaml v2 + sigs.k8s.io/yaml read, with: ${a.error}`,
+    };
+  if (!b.ok)
+    return {
+      ...base,
+      cls: `${mode}/we-accept/${normaliseMessage(b.error)}`,
+      rule: `clusterwire reads what kubectl/the API server refuse, with: ${b.error}`,
+    };
+  if (a.values.length !== b.values.length)
+    return { ...base, cls: `${mode}/differ/document-count`, rule: "both read the text, into a different number of objects" };
+  for (let i = 0; i < a.values.length; i++) {
+    const x = a.values[i] as string;
+    const y = b.values[i] as string;
+    if (x !== y) {
+      const kind = firstDifference(x, y);
+      return { ...base, cls: `${mode}/differ/${kind}`, rule: `both read the text, into different objects (first difference: ${kind})` };
+    }
+  }
+  return undefined;
+}

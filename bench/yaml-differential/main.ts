@@ -1,0 +1,174 @@
+/**
+ * npm run yaml-oracle -- --count N --seed S [--out FILE] [--budget B]
+ *
+ * A differential campaign (issue 17): N seeded YAML variants of the valid
+ * networking objects in examples/ and bench/corpus/, plus every one of those
+ * YAML files as written, each read by clusterwire and by go-yaml v2 +
+ * sigs.k8s.io/yaml (scripts/yaml-oracle, one Go process), in non-strict and
+ * strict mode. Prints counts, the disagreement rate and one minimised
+ * reproduction per class; exits 1 on any disagreement.
+ */
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { fromYaml, toJson, type JsonValue } from "../../src/networking/index.js";
+import { canonical, compare, type Disagreement, type Mode } from "./differential.js";
+import { renderVariant } from "./generator.js";
+import { minimise } from "./minimise.js";
+import { Oracle, buildOracle } from "./oracle.js";
+
+const root = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..");
+const MODES: readonly Mode[] = ["lax", "strict"];
+const BATCH = 500;
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  const v = i >= 0 ? process.argv[i + 1] : undefined;
+  return v ?? fallback;
+}
+
+function yamlFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...yamlFiles(p));
+    else if (/\.ya?ml$/.test(e.name)) out.push(p);
+  }
+  return out.sort();
+}
+
+/** Per-document seed: the campaign seed and the index, mixed. */
+export function documentSeed(seed: number, index: number): number {
+  return (Math.imul(seed, 0x9e3779b1) + index) >>> 0;
+}
+
+interface ClassRecord {
+  cls: string;
+  rule: string;
+  mode: Mode;
+  count: number;
+  example: string;
+  where: string;
+  ours: string;
+  go: string;
+  minimal?: string;
+}
+
+async function main(): Promise<void> {
+  const count = Number(arg("--count", "1000"));
+  const seed = Number(arg("--seed", "1"));
+  const out = arg("--out", "");
+  const budget = Number(arg("--budget", "1500"));
+  if (!Number.isSafeInteger(count) || count < 0 || !Number.isSafeInteger(seed)) throw new Error("--count and --seed are integers");
+
+  const files = [...yamlFiles(join(root, "examples")), ...yamlFiles(join(root, "bench", "corpus"))];
+  const seeds: JsonValue[] = [];
+  const seen = new Set<string>();
+  for (const f of files) {
+    if (f.includes(`${join("examples", "invalid")}`)) continue;
+    try {
+      for (const o of fromYaml(readFileSync(f, "utf8"), { strict: true })) {
+        const j = toJson(o);
+        const key = canonical(j);
+        if (!seen.has(key)) {
+          seen.add(key);
+          seeds.push(JSON.parse(key) as JsonValue);
+        }
+      }
+    } catch {
+      // A file clusterwire cannot read is no source of valid objects; it is still compared below.
+    }
+  }
+  const oracle = new Oracle(buildOracle(root));
+  try {
+    await campaign(oracle, { count, seed, out, budget, files, seeds });
+  } finally {
+    oracle.close();
+  }
+}
+
+interface Plan {
+  readonly count: number;
+  readonly seed: number;
+  readonly out: string;
+  readonly budget: number;
+  readonly files: readonly string[];
+  readonly seeds: readonly JsonValue[];
+}
+
+async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds }: Plan): Promise<void> {
+  const classes = new Map<string, ClassRecord>();
+  const disagreeing = { lax: 0, strict: 0, either: 0, files: 0 };
+  const note = (d: Disagreement, text: string, where: string): void => {
+    const r = classes.get(d.cls);
+    if (r !== undefined) r.count++;
+    else classes.set(d.cls, { cls: d.cls, rule: d.rule, mode: d.mode, count: 1, example: text, where, ours: d.ours, go: d.go });
+  };
+  const check = async (texts: readonly { text: string; where: string }[], isFile: boolean): Promise<void> => {
+    const answers = await Promise.all(texts.map((t) => oracle.ask(t.text)));
+    texts.forEach((t, i) => {
+      const answer = answers[i];
+      if (answer === undefined) return;
+      let any = false;
+      for (const mode of MODES) {
+        const d = compare(t.text, answer, mode);
+        if (d === undefined) continue;
+        any = true;
+        if (!isFile) disagreeing[mode]++;
+        note(d, t.text, t.where);
+      }
+      if (any && isFile) disagreeing.files++;
+      if (any && !isFile) disagreeing.either++;
+    });
+  };
+
+  const started = Date.now();
+  await check(
+    files.map((f) => ({ text: readFileSync(f, "utf8"), where: f.slice(root.length + 1) })),
+    true,
+  );
+  for (let start = 0; start < count; start += BATCH) {
+    const batch: { text: string; where: string }[] = [];
+    for (let i = start; i < Math.min(count, start + BATCH); i++)
+      batch.push({ text: renderVariant(seeds, documentSeed(seed, i)).text, where: `seed ${seed} index ${i}` });
+    await check(batch, false);
+    if ((start / BATCH) % 20 === 0) process.stderr.write(`${Math.min(count, start + BATCH)}/${count}\r`);
+  }
+  const campaignMs = Date.now() - started;
+
+  const sorted = [...classes.values()].sort((a, b) => b.count - a.count || a.cls.localeCompare(b.cls));
+  for (const r of sorted) {
+    r.minimal = await minimise(
+      r.example,
+      async (t) => {
+        const answer = await oracle.ask(t);
+        return compare(t, answer, r.mode)?.cls === r.cls;
+      },
+      { budget },
+    );
+  }
+
+  const pct = (n: number): string => (count === 0 ? "0" : ((100 * n) / count).toFixed(2));
+  console.log(`yaml-oracle: seed ${seed}, ${count} generated documents from ${seeds.length} valid objects, ${files.length} YAML files`);
+  console.log(`  documents disagreeing (either mode): ${disagreeing.either} (${pct(disagreeing.either)}%)`);
+  console.log(`  non-strict disagreements: ${disagreeing.lax} (${pct(disagreeing.lax)}%)`);
+  console.log(`  strict disagreements:     ${disagreeing.strict} (${pct(disagreeing.strict)}%)`);
+  console.log(`  files disagreeing:        ${disagreeing.files} of ${files.length}`);
+  console.log(`  classes: ${sorted.length}; campaign ${(campaignMs / 1000).toFixed(1)} s`);
+  for (const r of sorted) {
+    console.log(`\n${r.cls}  (${r.count}; first at ${r.where})`);
+    console.log(`  rule: ${r.rule}`);
+    console.log(`  repro: ${JSON.stringify(r.minimal)}`);
+  }
+  if (out !== "")
+    writeFileSync(
+      out,
+      `${JSON.stringify({ seed, count, objects: seeds.length, files: files.length, disagreeing, classes: sorted }, null, 2)}\n`,
+    );
+  process.exitCode = sorted.length > 0 ? 1 : 0;
+}
+
+main().catch((e: unknown) => {
+  console.error(`yaml-oracle: ${e instanceof Error ? e.message : String(e)}`);
+  process.exitCode = 2;
+});
