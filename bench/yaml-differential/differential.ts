@@ -92,7 +92,8 @@ function firstDifference(a: string, b: string): string {
     if (Array.isArray(p) && Array.isArray(q)) {
       if (p.length !== q.length) return "array-length";
       for (let i = 0; i < p.length; i++)
-        if (canonical(p[i] as JsonValue) !== canonical(q[i] as JsonValue)) return walk(p[i] as JsonValue, q[i] as JsonValue);
+        if (canonical(p[i] as JsonValue) !== canonical(q[i] as JsonValue))
+          return walk(p[i] as JsonValue, q[i] as JsonValue);
       return "equal";
     }
     const po = p as { readonly [k: string]: JsonValue };
@@ -100,7 +101,8 @@ function firstDifference(a: string, b: string): string {
     const keys = new Set([...Object.keys(po), ...Object.keys(qo)]);
     for (const k of [...keys].sort()) {
       if (!(k in po) || !(k in qo)) return "keys";
-      if (canonical(po[k] as JsonValue) !== canonical(qo[k] as JsonValue)) return walk(po[k] as JsonValue, qo[k] as JsonValue);
+      if (canonical(po[k] as JsonValue) !== canonical(qo[k] as JsonValue))
+        return walk(po[k] as JsonValue, qo[k] as JsonValue);
     }
     return "equal";
   };
@@ -121,7 +123,13 @@ export function compare(text: string, answer: OracleAnswer, mode: Mode): Disagre
     b = theirs(answer, strict);
   } catch (e) {
     if (!(e instanceof Crash)) throw e;
-    return { mode, cls: `${mode}/crash`, rule: "a reader threw something other than a DecodeError", ours: e.message, go: "" };
+    return {
+      mode,
+      cls: `${mode}/crash`,
+      rule: "a reader threw something other than a DecodeError",
+      ours: e.message,
+      go: "",
+    };
   }
   if (!a.ok && !b.ok) return undefined;
   const base = { mode, ours: describeSide(a), go: describeSide(b) };
@@ -138,13 +146,21 @@ export function compare(text: string, answer: OracleAnswer, mode: Mode): Disagre
       rule: `clusterwire reads what kubectl/the API server refuse, with: ${b.error}`,
     };
   if (a.values.length !== b.values.length)
-    return { ...base, cls: `${mode}/differ/document-count`, rule: "both read the text, into a different number of objects" };
+    return {
+      ...base,
+      cls: `${mode}/differ/document-count`,
+      rule: "both read the text, into a different number of objects",
+    };
   for (let i = 0; i < a.values.length; i++) {
     const x = a.values[i] as string;
     const y = b.values[i] as string;
     if (x !== y) {
       const kind = firstDifference(x, y);
-      return { ...base, cls: `${mode}/differ/${kind}`, rule: `both read the text, into different objects (first difference: ${kind})` };
+      return {
+        ...base,
+        cls: `${mode}/differ/${kind}`,
+        rule: `both read the text, into different objects (first difference: ${kind})`,
+      };
     }
   }
   return undefined;

@@ -71,7 +71,8 @@ interface Ctx {
 }
 
 const PLAIN_SAFE = /^[A-Za-z0-9_./-][A-Za-z0-9_./ -]*$/;
-const YAML11_WORDS = /^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~)$/;
+const YAML11_WORDS =
+  /^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~)$/;
 /** Anchor names: mostly ordinary, sometimes with characters go-yaml's scanner may refuse. */
 const ANCHOR_CHARS = ["a", "b", "x", "1", "_", "-", ".", "/", ":", "é", "[", "+"];
 
@@ -96,7 +97,11 @@ function doubleQuoted(s: string, x: Ctx): string {
       const code = ch.codePointAt(0) ?? 0;
       out += x.c.pick(
         code < 0x100
-          ? [`\\x${code.toString(16).padStart(2, "0")}`, `\\u${code.toString(16).padStart(4, "0")}`, ch === "/" ? "\\/" : ch]
+          ? [
+              `\\x${code.toString(16).padStart(2, "0")}`,
+              `\\u${code.toString(16).padStart(4, "0")}`,
+              ch === "/" ? "\\/" : ch,
+            ]
           : [`\\u${code.toString(16).padStart(4, "0")}`],
       );
     } else out += ch;
@@ -216,7 +221,8 @@ function blockMapping(obj: JsonObject, x: Ctx, step: number): string[] {
     const explicit = x.c.chance(0.03);
     if (explicit) x.features.add("explicit-key");
     const head = explicit ? `${pad}? ${key}\n${pad}:` : `${pad}${key}:`;
-    const gap = x.c.chance(0.04) ? (x.features.add("tab"), "\t") : " ";
+    const gap = x.c.chance(0.04) ? "\t" : " ";
+    if (gap === "\t") x.features.add("tab");
     if (x.c.chance(0.05)) {
       x.features.add("comment");
       out.push(`${pad}# ${k}`);
@@ -335,7 +341,8 @@ export function renderVariant(objects: readonly JsonValue[], seed: number): Rend
   const docs: string[] = [];
   for (let i = 0; i < count; i++) {
     const obj = c.pick(objects);
-    if (obj === null || typeof obj !== "object" || Array.isArray(obj)) throw new TypeError("objects must be JSON objects");
+    if (obj === null || typeof obj !== "object" || Array.isArray(obj))
+      throw new TypeError("objects must be JSON objects");
     const x: Ctx = { c, indent: 0, features, anchors: new Map(), mapAnchors: new Map() };
     let body = renderDocument(obj as JsonObject, x);
     if (c.chance(0.1)) {
@@ -349,7 +356,9 @@ export function renderVariant(objects: readonly JsonValue[], seed: number): Rend
       features.add("directive");
       directive = `${c.pick(["%YAML 1.1", "%YAML 1.2", "%TAG !e! tag:example.com,2000:"])}\n`;
     }
-    docs.push(`${directive}${i > 0 && marker === "" ? "---\n" : directive !== "" && marker === "" ? "---\n" : marker}${body}`);
+    docs.push(
+      `${directive}${i > 0 && marker === "" ? "---\n" : directive !== "" && marker === "" ? "---\n" : marker}${body}`,
+    );
   }
   let text = docs.join("\n");
   const end = c.pick(["\n", "\n", "\n", "", "\n...\n", "\n...", "\n---\n", "\n\n", "\n# end\n"]);

@@ -59,7 +59,8 @@ async function main(): Promise<void> {
   const seed = Number(arg("--seed", "1"));
   const out = arg("--out", "");
   const budget = Number(arg("--budget", "1500"));
-  if (!Number.isSafeInteger(count) || count < 0 || !Number.isSafeInteger(seed)) throw new Error("--count and --seed are integers");
+  if (!Number.isSafeInteger(count) || count < 0 || !Number.isSafeInteger(seed))
+    throw new Error("--count and --seed are integers");
 
   const files = [...yamlFiles(join(root, "examples")), ...yamlFiles(join(root, "bench", "corpus"))];
   const seeds: JsonValue[] = [];
@@ -102,7 +103,17 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds
   const note = (d: Disagreement, text: string, where: string): void => {
     const r = classes.get(d.cls);
     if (r !== undefined) r.count++;
-    else classes.set(d.cls, { cls: d.cls, rule: d.rule, mode: d.mode, count: 1, example: text, where, ours: d.ours, go: d.go });
+    else
+      classes.set(d.cls, {
+        cls: d.cls,
+        rule: d.rule,
+        mode: d.mode,
+        count: 1,
+        example: text,
+        where,
+        ours: d.ours,
+        go: d.go,
+      });
   };
   const check = async (texts: readonly { text: string; where: string }[], isFile: boolean): Promise<void> => {
     const answers = await Promise.all(texts.map((t) => oracle.ask(t.text)));
@@ -149,7 +160,9 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds
   }
 
   const pct = (n: number): string => (count === 0 ? "0" : ((100 * n) / count).toFixed(2));
-  console.log(`yaml-oracle: seed ${seed}, ${count} generated documents from ${seeds.length} valid objects, ${files.length} YAML files`);
+  console.log(
+    `yaml-oracle: seed ${seed}, ${count} generated documents from ${seeds.length} valid objects, ${files.length} YAML files`,
+  );
   console.log(`  documents disagreeing (either mode): ${disagreeing.either} (${pct(disagreeing.either)}%)`);
   console.log(`  non-strict disagreements: ${disagreeing.lax} (${pct(disagreeing.lax)}%)`);
   console.log(`  strict disagreements:     ${disagreeing.strict} (${pct(disagreeing.strict)}%)`);

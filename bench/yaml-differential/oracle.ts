@@ -56,7 +56,8 @@ export class Oracle {
       stderr += d.toString();
     });
     this.child.on("exit", (code) => {
-      if (code !== 0 && this.waiting.length > 0) this.failure = new Error(`yaml-oracle exited ${code}: ${stderr.trim()}`);
+      if (code !== 0 && this.waiting.length > 0)
+        this.failure = new Error(`yaml-oracle exited ${code}: ${stderr.trim()}`);
     });
     createInterface({ input: this.child.stdout }).on("line", (line) => {
       const resolve = this.waiting.shift();
