@@ -42,6 +42,14 @@ export function documentSeed(seed: number, index: number): number {
   return (Math.imul(seed, 0x9e3779b1) + index) >>> 0;
 }
 
+/** JSON string with the line breaks JSON leaves raw (NEL, U+2028, U+2029) and the BOM escaped. */
+export function visible(text: string): string {
+  return JSON.stringify(text).replace(
+    /[\u0085\u2028\u2029\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 interface ClassRecord {
   cls: string;
   rule: string;
@@ -171,7 +179,7 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds
   for (const r of sorted) {
     console.log(`\n${r.cls}  (${r.count}; first at ${r.where})`);
     console.log(`  rule: ${r.rule}`);
-    console.log(`  repro: ${JSON.stringify(r.minimal)}`);
+    console.log(`  repro: ${visible(r.minimal ?? "")}`);
   }
   if (out !== "")
     writeFileSync(
