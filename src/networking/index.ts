@@ -32,7 +32,7 @@ export {
   encodeJsonWatchEvent,
   type JsonWatchDecodeOptions,
 } from "./text/json-watch.js";
-export { fromYaml, toYaml } from "./text/yaml.js";
+export { fromYaml, toYaml, type FromYamlOptions } from "./text/yaml.js";
 export { splitYamlDocuments, type YamlDocumentText } from "./text/yaml-split.js";
 export type { JsonObject, JsonValue } from "./model/json-value.js";
 export { NETWORKING_API_VERSION } from "./model/kind-names.js";

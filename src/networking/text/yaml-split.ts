@@ -49,7 +49,7 @@ export function splitYamlDocuments(text: string): YamlDocumentText[] {
     const next = nl < 0 ? text.length : nl + 1;
     if (text.startsWith("---", at)) {
       const lineEnd = nl < 0 ? text.length : nl > at && text[nl - 1] === "\r" ? nl - 1 : nl;
-      const rest = text.slice(at + 3, lineEnd).trim();
+      const rest = goTrimSpace(text.slice(at + 3, lineEnd));
       const error =
         rest !== "" && !rest.startsWith("#")
           ? new DecodeError("yaml", `invalid Yaml document separator: ${rest}`, { line: lineNo, column: 1, offset: at })
@@ -63,4 +63,50 @@ export function splitYamlDocuments(text: string): YamlDocumentText[] {
   }
   flush(text.length);
   return out;
+}
+
+/** Go's unicode.IsSpace: what strings.TrimSpace trims (NEL yes, BOM no, unlike String.prototype.trim). */
+function isGoSpace(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x20 ||
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
+/** Go's strings.TrimSpace. */
+function goTrimSpace(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && isGoSpace(s.charCodeAt(a))) a++;
+  while (b > a && isGoSpace(s.charCodeAt(b - 1))) b--;
+  return s.slice(a, b);
+}
+
+/**
+ * A document as kubectl's reader hands it to the YAML decoder: its lines
+ * read by Go's bufio line reader, each given back ending in a single `\n`, so
+ * a CRLF becomes LF and a last line without a break gains one.
+ */
+export function kubectlDocumentBody(text: string): string {
+  const lf = text.includes("\r\n") ? text.replace(/\r\n/g, "\n") : text;
+  return lf.endsWith("\n") ? lf : `${lf}\n`;
+}
+
+/**
+ * The offset in `text` of offset `at` of `kubectlDocumentBody(text)`: each
+ * CR dropped before it counts again; the added final break maps to the end.
+ */
+export function kubectlBodyOffset(text: string, at: number): number {
+  let shift = 0;
+  for (let i = text.indexOf("\r\n"); i >= 0 && i - shift < at; i = text.indexOf("\r\n", i + 2)) shift++;
+  return Math.min(at + shift, text.length);
 }

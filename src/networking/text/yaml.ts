@@ -4,20 +4,38 @@ import { fromParsedYaml, type FromJsonOptions } from "./from-json.js";
 import { toJson } from "./to-json.js";
 import type { NetworkingObject } from "../model/kinds.js";
 import { stringifyGoYaml } from "./yaml-emit.js";
-import { locateYamlPath, parseYamlDocuments } from "./yaml-parse.js";
+import { locateYamlPath, parseYamlDocuments, type YamlReading } from "./yaml-parse.js";
+
+export interface FromYamlOptions extends FromJsonOptions {
+  /**
+   * How the text is read. `"kubectl"` (the default) reads it as
+   * `kubectl apply -f` reads a file: split into documents at `---` lines by
+   * apimachinery's YAMLReader (each line handed on ending in LF, so CRLF
+   * becomes LF and a final line break is added), each document then read by
+   * sigs.k8s.io/yaml `YAMLToJSON`. `"server"` reads it as the API server
+   * reads a request body: `YAMLToJSON` on the raw text, so only its first
+   * YAML document counts and the result holds 0 or 1 objects. The two differ
+   * for example on a block scalar at the very end of the text (the added
+   * line break) and on a text of several documents.
+   */
+  readonly reading?: YamlReading;
+}
 
 /**
- * Decodes a YAML stream (documents separated by `---`) the way the API server
- * does: YAML 1.1 scalars, converted to JSON, then decoded as Kubernetes JSON.
- * Empty documents are skipped. A repeated key keeps its last value, unless
- * `strict` is set, which rejects it as the server's strict field validation
- * does. Errors name the document, line and column, and the field path.
+ * Decodes YAML the way Kubernetes does: YAML 1.1 scalars as go-yaml v2 reads
+ * them, converted to JSON by sigs.k8s.io/yaml, then decoded as Kubernetes
+ * JSON. Null documents are skipped. A repeated key keeps its last value,
+ * unless `strict` is set, which rejects it as the server's strict field
+ * validation does. Errors name the document, line and column, and the field
+ * path. See {@link FromYamlOptions} for the two readings.
  */
-export function fromYaml(text: string, options: FromJsonOptions = {}): NetworkingObject[] {
+export function fromYaml(text: string, options: FromYamlOptions = {}): NetworkingObject[] {
   if (typeof text !== "string")
     throw new DecodeError("yaml", `expected YAML text, got ${text === null ? "null" : typeof text}`);
+  const reading: YamlReading = options.reading === "server" ? "server" : "kubectl";
   const docs = parseYamlDocuments(text, {
     uniqueKeys: options.strict === true,
+    reading,
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
   });
   return docs.map((value, index) => {
@@ -27,7 +45,7 @@ export function fromYaml(text: string, options: FromJsonOptions = {}): Networkin
       if (!(e instanceof DecodeError)) throw e;
       const path = e.path ?? "";
       const segments = e.segments ?? [];
-      const where = locateYamlPath(text, index, segments);
+      const where = locateYamlPath(text, index, segments, reading);
       throw new DecodeError("yaml", e.reason, { ...where, ...(path !== "" ? { path, segments } : {}) });
     }
   });

@@ -1,0 +1,442 @@
+/**
+ * The composer and decoder of clusterwire's YAML reader. It pulls events from
+ * the event parser (yaml-events.ts) the way go-yaml v2's decode.go does: the
+ * stream start, then at most one document, and nothing after that document's
+ * end (what the API server's sigs.k8s.io/yaml `YAMLToJSON` reads of a body).
+ * It then turns the node tree into a JSON value as go-yaml v2 `Unmarshal`
+ * into `interface{}` followed by sigs.k8s.io/yaml's conversion to JSON does:
+ * YAML 1.1 scalar resolution (yaml-resolve.ts), explicit tags, `<<` merge
+ * keys, duplicate keys, non-string keys turned into strings, and the alias
+ * expansion guard. clusterwire adds a nesting limit (`maxDepth`).
+ *
+ * Hand-written because the `yaml` package follows YAML 1.2 and could not be
+ * bent to go-yaml v2 (docs/yaml-differential.md: 76 classes of disagreement).
+ */
+import { DecodeError } from "../model/errors.js";
+import type { JsonObject, JsonValue } from "../model/json-value.js";
+import { YamlEventParser } from "./yaml-events.js";
+import { goFormatFloat } from "./yaml-number-format.js";
+import { resolvePlain, type GoScalar } from "./yaml-resolve.js";
+import type { YamlEvent, YamlMark, YamlScalarStyle } from "./yaml-syntax.js";
+
+export type YamlNodeKind = "scalar" | "mapping" | "sequence" | "alias";
+
+/** One node of a composed document. Every node has the same shape. */
+export interface YamlNode {
+  readonly kind: YamlNodeKind;
+  /** Where the node's event starts (for an alias, the `*`). */
+  readonly start: YamlMark;
+  /** The resolved tag ("" when none). */
+  readonly tag: string;
+  /** scalar: its text; alias: the anchor name it refers to. */
+  readonly value: string;
+  /** scalar: go-yaml's `implicit` (plain and untagged, or tagged `!`). */
+  readonly implicit: boolean;
+  readonly style: YamlScalarStyle;
+  /** sequence: the items; mapping: key, value, key, value, ... */
+  readonly children: YamlNode[];
+  /** alias: the node its anchor named when the alias was read. */
+  readonly target: YamlNode | undefined;
+}
+
+/** Deepest nesting the reader ever allows, whatever the caller asks for. */
+export const HARD_MAX_DEPTH = 500;
+export const DEFAULT_MAX_DEPTH = 100;
+
+/** The caller's depth limit, made a whole number in [0, HARD_MAX_DEPTH]. */
+export function clampDepth(requested: number | undefined): number {
+  const d = requested ?? DEFAULT_MAX_DEPTH;
+  return Number.isFinite(d) ? Math.max(0, Math.min(Math.floor(d), HARD_MAX_DEPTH)) : HARD_MAX_DEPTH;
+}
+
+function failAt(reason: string, mark: YamlMark): never {
+  throw new DecodeError("yaml", reason, { line: mark.line + 1, column: mark.column + 1, offset: mark.offset });
+}
+
+function makeNode(kind: YamlNodeKind, e: YamlEvent, target: YamlNode | undefined): YamlNode {
+  return {
+    kind,
+    start: e.start,
+    tag: e.tag,
+    value: kind === "alias" ? e.anchor : e.value,
+    implicit: e.implicit,
+    style: e.style,
+    children: [],
+    target,
+  };
+}
+
+/** Pulls events from a parser; the composer needs no more than this. */
+export interface YamlEventSource {
+  next(): YamlEvent;
+}
+
+/**
+ * The first document of `text` as go-yaml v2's parser builds it, or undefined
+ * when the stream holds no document (empty, or only comments). Events after
+ * the first document's end are never pulled, so errors there are not seen,
+ * as go-yaml does not see them. Collections nested deeper than `maxDepth`
+ * are refused as soon as they start; the build is iterative.
+ */
+export function composeFirstDocument(text: string, maxDepth: number): YamlNode | undefined {
+  return composeFrom(new YamlEventParser(text), maxDepth);
+}
+
+export function composeFrom(events: YamlEventSource, maxDepth: number): YamlNode | undefined {
+  let e = events.next();
+  if (e.kind !== "stream-start") failAt(`expected STREAM-START event but got ${e.kind}`, e.start);
+  e = events.next();
+  if (e.kind === "stream-end") return undefined;
+  if (e.kind !== "document-start") failAt(`expected DOCUMENT-START event but got ${e.kind}`, e.start);
+  // go-yaml keeps one anchor table per document; a later anchor of the same
+  // name replaces an earlier one, and an alias takes the one current when it
+  // is read. An anchor is registered when its node starts, so an alias inside
+  // the node refers to the node itself (caught when decoding).
+  const anchors = new Map<string, YamlNode>();
+  const open: YamlNode[] = [];
+  let root: YamlNode | undefined;
+  for (;;) {
+    e = events.next();
+    let node: YamlNode;
+    switch (e.kind) {
+      case "scalar":
+        node = makeNode("scalar", e, undefined);
+        if (e.anchor !== "") anchors.set(e.anchor, node);
+        break;
+      case "alias": {
+        const target = anchors.get(e.anchor);
+        if (target === undefined) failAt(`unknown anchor '${e.anchor}' referenced`, e.start);
+        node = makeNode("alias", e, target);
+        break;
+      }
+      case "sequence-start":
+      case "mapping-start":
+        if (open.length + 1 > maxDepth) failAt(`nesting deeper than ${maxDepth}`, e.start);
+        node = makeNode(e.kind === "sequence-start" ? "sequence" : "mapping", e, undefined);
+        if (e.anchor !== "") anchors.set(e.anchor, node);
+        break;
+      case "sequence-end":
+      case "mapping-end":
+        if (open.pop() === undefined) failAt(`unexpected ${e.kind} event`, e.start);
+        if (open.length === 0) return finishDocument(events);
+        continue;
+      default:
+        return failAt(`unexpected ${e.kind} event inside a document`, e.start);
+    }
+    const parent = open[open.length - 1];
+    if (parent !== undefined) parent.children.push(node);
+    else root = node;
+    if (node.kind === "sequence" || node.kind === "mapping") open.push(node);
+    else if (open.length === 0) return finishDocument(events);
+  }
+
+  function finishDocument(source: YamlEventSource): YamlNode | undefined {
+    const end = source.next();
+    if (end.kind !== "document-end") failAt(`expected DOCUMENT-END event but got ${end.kind}`, end.start);
+    return root;
+  }
+}
+
+// ---------------------------------------------------------------- decoding
+
+export interface DecodeYamlOptions {
+  /** Deepest allowed collection nesting, counted through aliases (already clamped). */
+  readonly maxDepth: number;
+  /** go-yaml's strict decoding: a key set twice in one mapping is an error. */
+  readonly strict: boolean;
+}
+
+const TAG_PREFIX = "tag:yaml.org,2002:";
+const STR_TAG = `${TAG_PREFIX}str`;
+const BINARY_TAG = `${TAG_PREFIX}binary`;
+const MERGE_TAG = `${TAG_PREFIX}merge`;
+/** The tags go-yaml's resolve() resolves; any other tag leaves the text a string. */
+const RESOLVABLE = new Set(["bool", "int", "float", "null", "timestamp"]);
+
+/** Go's base64.StdEncoding.DecodeString (which skips CR and LF), then the bytes as a Go string. */
+function decodeBinary(text: string): string | undefined {
+  const b64 = text.replace(/[\r\n]/g, "");
+  if (b64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) return undefined;
+  // atob, not Buffer: the library runs in browsers too. The pattern above
+  // already holds it to the standard alphabet and padding, so atob cannot throw.
+  const binary = atob(b64);
+  // Go replaces each byte of an invalid UTF-8 sequence with U+FFFD when it
+  // writes JSON; TextDecoder would merge some of them.
+  let out = "";
+  for (let i = 0; i < binary.length; ) {
+    const b0 = binary.charCodeAt(i);
+    // Continuation bytes a lead byte announces; -1 for bytes that cannot start a sequence.
+    const need =
+      b0 < 0x80 ? 0 : b0 >= 0xc2 && b0 <= 0xdf ? 1 : b0 >= 0xe0 && b0 <= 0xef ? 2 : b0 >= 0xf0 && b0 <= 0xf4 ? 3 : -1;
+    let cp = need === 0 ? b0 : need === 1 ? b0 & 0x1f : need === 2 ? b0 & 0x0f : b0 & 0x07;
+    let ok = need >= 0 && i + need < binary.length;
+    for (let k = 1; ok && k <= need; k++) {
+      const bk = binary.charCodeAt(i + k);
+      if ((bk & 0xc0) !== 0x80) ok = false;
+      cp = (cp << 6) | (bk & 0x3f);
+    }
+    const min = need === 1 ? 0x80 : need === 2 ? 0x800 : need === 3 ? 0x10000 : 0;
+    if (ok && cp >= min && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff)) {
+      out += String.fromCodePoint(cp);
+      i += need + 1;
+    } else {
+      out += "\uFFFD";
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/** A value of a JSON object under construction, with the Go keys it already holds (strict mode). */
+interface MapTarget {
+  readonly obj: JsonObject;
+  readonly goKeys: Set<string> | undefined;
+}
+
+/** A decoded mapping key: its JSON text and its identity as a Go map key. */
+interface GoKey {
+  readonly text: string;
+  readonly id: string;
+}
+
+/** go-yaml's guard against alias expansion bombs (decode.go, allowedAliasRatio). */
+function allowedAliasRatio(decodes: number): number {
+  if (decodes <= 400_000) return 0.99;
+  if (decodes >= 4_000_000) return 0.1;
+  return 0.99 - (0.89 * (decodes - 400_000)) / 3_600_000;
+}
+
+class Decoder {
+  // go-yaml counts the document node too.
+  private decodes = 1;
+  private aliasDecodes = 0;
+  private aliasDepth = 0;
+  private readonly expanding = new Set<YamlNode>();
+  private nanKeys = 0;
+
+  constructor(private readonly options: DecodeYamlOptions) {}
+
+  private count(node: YamlNode): void {
+    this.decodes++;
+    if (this.aliasDepth > 0) this.aliasDecodes++;
+    if (
+      this.aliasDecodes > 100 &&
+      this.decodes > 1000 &&
+      this.aliasDecodes / this.decodes > allowedAliasRatio(this.decodes)
+    ) {
+      failAt("document contains excessive aliasing", node.start);
+    }
+  }
+
+  /** Follows an alias as go-yaml does: an alias met again while expanding it is a cycle. */
+  private follow<T>(alias: YamlNode, use: (target: YamlNode) => T): T {
+    const target = alias.target;
+    if (target === undefined) return failAt(`unknown anchor '${alias.value}' referenced`, alias.start);
+    if (this.expanding.has(alias)) failAt(`anchor '${alias.value}' value contains itself`, alias.start);
+    this.expanding.add(alias);
+    this.aliasDepth++;
+    try {
+      return use(target);
+    } finally {
+      this.aliasDepth--;
+      this.expanding.delete(alias);
+    }
+  }
+
+  /** go-yaml's decoder on a scalar node, into `interface{}`. */
+  private scalar(node: YamlNode): GoScalar {
+    const text = node.value;
+    if (node.tag === "" && !node.implicit) return { kind: "str", text };
+    if (node.tag === "" || node.tag === "!") {
+      // `!` is not a tag resolve() knows: the text stays a string.
+      return node.tag === "" ? resolvePlain(text) : { kind: "str", text };
+    }
+    if (node.tag === BINARY_TAG) {
+      const decoded = decodeBinary(text);
+      if (decoded === undefined) failAt("!!binary value contains invalid base64 data", node.start);
+      return { kind: "str", text: decoded };
+    }
+    if (node.tag === STR_TAG || !node.tag.startsWith(TAG_PREFIX)) return { kind: "str", text };
+    const name = node.tag.slice(TAG_PREFIX.length);
+    if (!RESOLVABLE.has(name)) return { kind: "str", text };
+    // resolve() tries timestamps only untagged or for !!timestamp.
+    const r = resolvePlain(text);
+    const got: GoScalar = r.kind === "timestamp" && name !== "timestamp" ? { kind: "str", text } : r;
+    if (got.kind === name) return got;
+    if (name === "float" && got.kind === "int") return { kind: "float", value: Number(got.value) };
+    const shown = got.kind === "uint" ? "int" : got.kind;
+    return failAt(`cannot decode !!${shown} \`${text}\` as a !!${name}`, node.start);
+  }
+
+  private scalarValue(node: YamlNode): JsonValue {
+    const s = this.scalar(node);
+    switch (s.kind) {
+      case "str":
+      case "timestamp":
+        return s.text;
+      case "null":
+        return null;
+      case "bool":
+        return s.value;
+      case "int":
+      case "uint":
+        return s.value >= BigInt(Number.MIN_SAFE_INTEGER) && s.value <= BigInt(Number.MAX_SAFE_INTEGER)
+          ? Number(s.value)
+          : s.value;
+      case "float":
+        if (!Number.isFinite(s.value))
+          failAt(`JSON cannot represent the float ${goFormatFloat(s.value, 64)}`, node.start);
+        return s.value;
+    }
+  }
+
+  /** `depth` is the number of collections around `node`. */
+  value(node: YamlNode, depth: number): JsonValue {
+    this.count(node);
+    switch (node.kind) {
+      case "alias":
+        return this.follow(node, (target) => this.value(target, depth));
+      case "scalar":
+        return this.scalarValue(node);
+      case "sequence": {
+        if (depth + 1 > this.options.maxDepth) failAt(`nesting deeper than ${this.options.maxDepth}`, node.start);
+        const out: JsonValue[] = new Array<JsonValue>(node.children.length);
+        for (let i = 0; i < node.children.length; i++) out[i] = this.value(node.children[i] as YamlNode, depth + 1);
+        return out;
+      }
+      case "mapping": {
+        if (depth + 1 > this.options.maxDepth) failAt(`nesting deeper than ${this.options.maxDepth}`, node.start);
+        const target: MapTarget = {
+          obj: Object.create(null) as JsonObject,
+          goKeys: this.options.strict ? new Set<string>() : undefined,
+        };
+        this.mappingInto(node, target, depth);
+        return target.obj;
+      }
+    }
+  }
+
+  /**
+   * The entries of a mapping, written in order into `target` (as go-yaml
+   * decodes a mapping into a Go map): a later key replaces an earlier one;
+   * strict decoding refuses a key the map already holds. Merged mappings are
+   * written into the same map.
+   */
+  private mappingInto(node: YamlNode, target: MapTarget, depth: number): void {
+    const children = node.children;
+    for (let i = 0; i + 1 < children.length; i += 2) {
+      const k = children[i] as YamlNode;
+      const v = children[i + 1] as YamlNode;
+      if (isMergeKey(k)) {
+        this.merge(v, target, depth);
+        continue;
+      }
+      const key = this.key(k, depth + 1);
+      const value = this.value(v, depth + 1);
+      if (target.goKeys !== undefined) {
+        if (target.goKeys.has(key.id)) failAt(`key ${goQuote(key)} already set in map`, v.start);
+        target.goKeys.add(key.id);
+      }
+      target.obj[key.text] = value;
+    }
+  }
+
+  /** `<<: value`: the value must be a mapping, an alias of one, or a sequence of those. */
+  private merge(node: YamlNode, target: MapTarget, depth: number): void {
+    const wantMap = (): never => failAt("map merge requires map or sequence of maps as the value", node.start);
+    const one = (n: YamlNode): void => {
+      this.count(n);
+      if (n.kind === "mapping") this.mappingInto(n, target, depth);
+      else this.follow(n, (t) => this.mergeTarget(t, target, depth));
+    };
+    switch (node.kind) {
+      case "mapping":
+        one(node);
+        return;
+      case "alias":
+        if (node.target !== undefined && node.target.kind !== "mapping") wantMap();
+        one(node);
+        return;
+      case "sequence":
+        // Earlier maps win: go-yaml applies them from last to first.
+        for (let i = node.children.length - 1; i >= 0; i--) {
+          const n = node.children[i] as YamlNode;
+          if (n.kind === "alias" ? n.target !== undefined && n.target.kind !== "mapping" : n.kind !== "mapping")
+            wantMap();
+          one(n);
+        }
+        return;
+      default:
+        wantMap();
+    }
+  }
+
+  private mergeTarget(node: YamlNode, target: MapTarget, depth: number): void {
+    this.count(node);
+    this.mappingInto(node, target, depth);
+  }
+
+  /** A mapping key, turned into a JSON object key as sigs.k8s.io/yaml does. */
+  key(node: YamlNode, depth: number): GoKey {
+    this.count(node);
+    if (node.kind === "alias") return this.follow(node, (target) => this.key(target, depth));
+    if (node.kind !== "scalar") return failAt("invalid map key: a mapping or sequence cannot be a key", node.start);
+    const s = this.scalar(node);
+    switch (s.kind) {
+      case "str":
+      case "timestamp":
+        return { text: s.text, id: `s${s.text}` };
+      case "int":
+        return { text: s.value.toString(), id: `i${s.value}` };
+      case "bool":
+        return { text: s.value ? "true" : "false", id: `b${s.value}` };
+      case "float":
+        // sigs.k8s.io/yaml formats float keys at 32-bit precision; NaN equals no key.
+        return {
+          text: goFormatFloat(s.value, 32),
+          id: Number.isNaN(s.value) ? `nan${this.nanKeys++}` : `f${Object.is(s.value, -0) ? "-0" : s.value}`,
+        };
+      case "uint":
+        return failAt(`unsupported map key of type uint64: ${s.value}`, node.start);
+      case "null":
+        return failAt("unsupported map key: null", node.start);
+    }
+  }
+}
+
+function isMergeKey(node: YamlNode): boolean {
+  return node.kind === "scalar" && node.value === "<<" && (node.implicit || node.tag === MERGE_TAG);
+}
+
+/** A key as Go's %#v prints it. */
+function goQuote(key: GoKey): string {
+  return key.id.startsWith("s") ? JSON.stringify(key.text) : key.text;
+}
+
+/** The JSON object key a mapping key node becomes, or undefined when it is refused. */
+export function keyTextOf(node: YamlNode): string | undefined {
+  try {
+    return new Decoder({ maxDepth: HARD_MAX_DEPTH, strict: false }).key(node, 1).text;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A composed document as a JSON value: go-yaml v2 `Unmarshal` into
+ * `interface{}`, then sigs.k8s.io/yaml's conversion. Integers are `number`
+ * when safe and `bigint` otherwise; timestamps stay strings.
+ */
+export function decodeYamlNode(root: YamlNode | undefined, options: DecodeYamlOptions): JsonValue {
+  if (root === undefined) return null;
+  return new Decoder(options).value(root, 0);
+}
+
+/**
+ * sigs.k8s.io/yaml `YAMLToJSON` (or `YAMLToJSONStrict`) on one text: its first
+ * YAML document as a JSON value, null when it has none. Throws only
+ * {@link DecodeError}, positioned in `text`.
+ */
+export function yamlToJson(text: string, options: DecodeYamlOptions): JsonValue {
+  return decodeYamlNode(composeFirstDocument(text, options.maxDepth), options);
+}
