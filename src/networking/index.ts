@@ -34,6 +34,14 @@ export {
 } from "./text/json-watch.js";
 export { fromYaml, toYaml, type FromYamlOptions } from "./text/yaml.js";
 export { splitYamlDocuments, type YamlDocumentText } from "./text/yaml-split.js";
+export {
+  locateYamlPath,
+  locateYamlRange,
+  parseYamlDocuments,
+  type LocateYamlOptions,
+  type ParseYamlOptions,
+  type YamlReading,
+} from "./text/yaml-parse.js";
 export type { JsonObject, JsonValue } from "./model/json-value.js";
 export { NETWORKING_API_VERSION } from "./model/kind-names.js";
 export { KINDS, kindOf, lookupKind, type KindInfo, type NetworkingObject } from "./model/kinds.js";

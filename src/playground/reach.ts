@@ -2,17 +2,17 @@
 // `clusterwire reach`, examples/clusters/shop.yaml): namespaces, pods and
 // NetworkPolicies, into createPolicyEngine. The CLI's reader lives in
 // cli/shared and uses internals the playground may not import, so this one is
-// rebuilt on the public API: the `yaml` package reads the text with YAML 1.1
-// scalars, as the API server does, and each policy goes through fromJson.
+// rebuilt on the public API: parseYamlDocuments reads the text as kubectl and
+// the API server do (go-yaml v2), and each policy goes through fromJson.
 // It is a smaller reader than the CLI's: its errors name the field path but
 // not the line.
-import { isMap, isSeq, parseAllDocuments } from "yaml";
 import {
   DecodeError,
   EvaluatorInputError,
   NETWORKING_API_VERSION,
   createPolicyEngine,
   fromJson,
+  parseYamlDocuments,
   type ClusterNamespace,
   type ClusterPod,
   type ClusterPodPort,
@@ -108,14 +108,15 @@ function policy(v: unknown, path: string): NetworkPolicy {
 /** Reads a cluster description and builds its policy engine. */
 export function readCluster(source: string): ClusterReading {
   try {
-    const docs = parseAllDocuments(source, { version: "1.1", uniqueKeys: true });
-    if (!Array.isArray(docs)) throw new Bad("not a YAML stream");
-    const real = docs.filter((d) => d.contents !== null);
-    if (real.length !== 1) throw new Bad(`a cluster description is one YAML document, not ${real.length}`);
-    const doc = real[0]!;
-    if (doc.errors.length > 0) throw new Bad(`yaml: ${doc.errors[0]!.message}`);
-    if (!isMap(doc.contents) && !isSeq(doc.contents) && doc.contents !== null) throw new Bad("expected a mapping");
-    const root = object(doc.toJS({ maxAliasCount: 100 }), "(top)");
+    let docs: JsonValue[];
+    try {
+      docs = parseYamlDocuments(source, { uniqueKeys: true });
+    } catch (e) {
+      if (e instanceof DecodeError) throw new Bad(`yaml: ${e.reason}`);
+      throw e;
+    }
+    if (docs.length !== 1) throw new Bad(`a cluster description is one YAML document, not ${docs.length}`);
+    const root = object(docs[0], "(top)");
     for (const key of Object.keys(root)) {
       if (!["namespaces", "pods", "policies"].includes(key))
         throw at(key, "unknown field (namespaces, pods, policies)");

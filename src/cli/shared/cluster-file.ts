@@ -1,7 +1,7 @@
-import { LineCounter, isMap, isScalar, isSeq, parseAllDocuments, type Document } from "yaml";
 import {
   DEFAULT_NAMESPACE,
   DecodeError,
+  type DecodeErrorLocation,
   EvaluatorInputError,
   NETWORKING_API_VERSION,
   createPolicyEngine,
@@ -15,7 +15,7 @@ import {
   type Protocol,
 } from "../../networking/index.js";
 import { fromParsedYaml } from "../../networking/text/from-json.js";
-import { parseYamlDocuments } from "../../networking/text/yaml-parse.js";
+import { locateYamlPath, parseYamlDocuments } from "../../networking/text/yaml-parse.js";
 import { CliError, EXIT_USAGE, asText, readInput, type CliIO } from "./io.js";
 
 // The cluster description `clusterwire reach` reads: one YAML document with
@@ -366,80 +366,26 @@ function show(v: JsonValue | undefined): string {
 
 // ------------------------------------------------------------------ source positions
 
-/** Plain scalars that make a YAML document empty, as parseYamlDocuments skips them. */
-const NULL_SCALARS = new Set(["", "~", "null", "Null", "NULL"]);
-
 /** Maps field paths of the (single) document back to line and column. */
 class Positions {
   readonly #name: string;
-  readonly #lines = new LineCounter();
-  readonly #docs: Document.Parsed[];
+  readonly #text: string;
 
   constructor(name: string, text: string) {
     this.#name = name;
-    // The same view parseYamlDocuments has: YAML 1.1, every scalar a string.
-    const docs = parseAllDocuments(text, {
-      version: "1.1",
-      schema: "failsafe",
-      uniqueKeys: false,
-      lineCounter: this.#lines,
-    });
-    this.#docs = (Array.isArray(docs) ? docs : []).filter(
-      (d) =>
-        d.contents !== null &&
-        !(
-          isScalar(d.contents) &&
-          d.contents.type === "PLAIN" &&
-          d.contents.tag === undefined &&
-          NULL_SCALARS.has(String(d.contents.source))
-        ),
-    );
+    this.#text = text;
   }
 
-  #at(offset: number): string {
-    const { line, col } = this.#lines.linePos(offset);
-    return `${this.#name}:${line}:${col}`;
+  #at(where: DecodeErrorLocation): string {
+    return where.line === undefined ? this.#name : `${this.#name}:${where.line}:${where.column ?? 1}`;
   }
 
   /** Where the `index`-th non-empty document starts. */
   documentStart(index: number): string {
-    const range = this.#docs[index]?.contents?.range;
-    return range === undefined || range === null ? this.#name : this.#at(range[0]);
+    return this.#at(locateYamlPath(this.#text, index, []));
   }
 
   locate(path: readonly (string | number)[], atKey: boolean): string {
-    const doc = this.#docs[0];
-    if (doc === undefined) return this.#name;
-    let node: unknown = doc.contents;
-    let offset = rangeStart(node) ?? 0;
-    for (const [i, seg] of path.entries()) {
-      let next: unknown;
-      let keyOffset: number | undefined;
-      if (isMap(node)) {
-        // A repeated key keeps its last value, as the parser does.
-        for (let k = node.items.length - 1; k >= 0; k--) {
-          const pair = node.items[k];
-          if (pair !== undefined && isScalar(pair.key) && String(pair.key.value) === String(seg)) {
-            next = pair.value;
-            keyOffset = rangeStart(pair.key);
-            break;
-          }
-        }
-      } else if (isSeq(node) && typeof seg === "number") {
-        next = node.items[seg];
-      }
-      if (atKey && i === path.length - 1 && keyOffset !== undefined) return this.#at(keyOffset);
-      const r = rangeStart(next) ?? keyOffset;
-      if (r === undefined) break;
-      offset = r;
-      if (next === undefined || next === null) break;
-      node = next;
-    }
-    return this.#at(offset);
+    return this.#at(locateYamlPath(this.#text, 0, path, { atKey }));
   }
-}
-
-function rangeStart(node: unknown): number | undefined {
-  const range = (node as { range?: readonly number[] | null } | null | undefined)?.range;
-  return range === undefined || range === null ? undefined : range[0];
 }

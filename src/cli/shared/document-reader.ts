@@ -317,7 +317,7 @@ class TextReader {
     try {
       return parseYamlDocuments(text, { uniqueKeys: true });
     } catch (e) {
-      if (mode === "Strict" || !(e instanceof DecodeError) || !/ already defined$/.test(e.reason)) throw e;
+      if (mode === "Strict" || !(e instanceof DecodeError) || !/ already set in map$/.test(e.reason)) throw e;
       const values = parseYamlDocuments(text, { uniqueKeys: false });
       const failure = shiftFailure(failureOf(e), line);
       this.chunkWarnings.push({

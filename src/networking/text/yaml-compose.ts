@@ -26,6 +26,8 @@ export interface YamlNode {
   readonly kind: YamlNodeKind;
   /** Where the node's event starts (for an alias, the `*`). */
   readonly start: YamlMark;
+  /** Where it ends: a scalar's or alias's end, a collection's end event's end. */
+  end: YamlMark;
   /** The resolved tag ("" when none). */
   readonly tag: string;
   /** scalar: its text; alias: the anchor name it refers to. */
@@ -57,6 +59,7 @@ function makeNode(kind: YamlNodeKind, e: YamlEvent, target: YamlNode | undefined
   return {
     kind,
     start: e.start,
+    end: e.end,
     tag: e.tag,
     value: kind === "alias" ? e.anchor : e.value,
     implicit: e.implicit,
@@ -116,10 +119,13 @@ export function composeFrom(events: YamlEventSource, maxDepth: number): YamlNode
         if (e.anchor !== "") anchors.set(e.anchor, node);
         break;
       case "sequence-end":
-      case "mapping-end":
-        if (open.pop() === undefined) failAt(`unexpected ${e.kind} event`, e.start);
+      case "mapping-end": {
+        const closed = open.pop();
+        if (closed === undefined) return failAt(`unexpected ${e.kind} event`, e.start);
+        closed.end = e.end;
         if (open.length === 0) return finishDocument(events);
         continue;
+      }
       default:
         return failAt(`unexpected ${e.kind} event inside a document`, e.start);
     }
@@ -420,6 +426,47 @@ export function keyTextOf(node: YamlNode): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The value node a path segment (a key or an index) leads to from `node`, and
+ * its key node in a mapping: aliases are followed and merge keys searched as
+ * decoding applies them (a later entry, written or merged, wins). `seen`
+ * guards against alias cycles.
+ */
+export function findChild(
+  node: YamlNode,
+  seg: string | number,
+  seen: Set<YamlNode> = new Set(),
+): { readonly key: YamlNode | undefined; readonly value: YamlNode } | undefined {
+  let n: YamlNode | undefined = node;
+  while (n !== undefined && n.kind === "alias") {
+    if (seen.has(n)) return undefined;
+    seen.add(n);
+    n = n.target;
+  }
+  if (n === undefined) return undefined;
+  if (n.kind === "sequence") {
+    const item = typeof seg === "number" ? n.children[seg] : undefined;
+    return item === undefined ? undefined : { key: undefined, value: item };
+  }
+  if (n.kind !== "mapping") return undefined;
+  const key = String(seg);
+  for (let i = n.children.length - 2; i >= 0; i -= 2) {
+    const k = n.children[i] as YamlNode;
+    const v = n.children[i + 1] as YamlNode;
+    if (isMergeKey(k)) {
+      // In a sequence of merged maps the first one wins.
+      const sources = v.kind === "sequence" ? v.children : [v];
+      for (const source of sources) {
+        const found = findChild(source, seg, seen);
+        if (found !== undefined) return found;
+      }
+      continue;
+    }
+    if (keyTextOf(k) === key) return { key: k, value: v };
+  }
+  return undefined;
 }
 
 /**

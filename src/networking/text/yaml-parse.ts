@@ -12,7 +12,7 @@ import {
   clampDepth,
   composeFirstDocument,
   decodeYamlNode,
-  keyTextOf,
+  findChild,
   type YamlNode,
 } from "./yaml-compose.js";
 import { kubectlBodyOffset, kubectlDocumentBody, splitYamlDocuments } from "./yaml-split.js";
@@ -140,60 +140,41 @@ export function parseYamlDocuments(text: string, options: ParseYamlOptions = {})
   return out;
 }
 
-/** The node a path leads to from `node`, following aliases and merge keys as decoding does. */
-function step(node: YamlNode, seg: string | number, seen: Set<YamlNode>): YamlNode | undefined {
-  let n: YamlNode | undefined = node;
-  while (n !== undefined && n.kind === "alias") {
-    if (seen.has(n)) return undefined;
-    seen.add(n);
-    n = n.target;
-  }
-  if (n === undefined) return undefined;
-  if (n.kind === "sequence") return typeof seg === "number" ? n.children[seg] : undefined;
-  if (n.kind !== "mapping") return undefined;
-  // A later entry, written or merged, replaces an earlier one: search from the end.
-  const key = String(seg);
-  for (let i = n.children.length - 2; i >= 0; i -= 2) {
-    const k = n.children[i] as YamlNode;
-    const v = n.children[i + 1] as YamlNode;
-    if (k.kind === "scalar" && k.value === "<<" && (k.implicit || k.tag === "tag:yaml.org,2002:merge")) {
-      // In a sequence of merged maps the first one wins.
-      const sources = v.kind === "sequence" ? v.children : [v];
-      for (const source of sources) {
-        const found = step(source, seg, seen);
-        if (found !== undefined) return found;
-      }
-      continue;
-    }
-    if (keyTextOf(k) === key) return v;
-  }
-  return undefined;
+export interface LocateYamlOptions {
+  /** Default `"kubectl"`. */
+  readonly reading?: YamlReading;
+  /** Point at the key of the last path segment rather than its value, when it has one. */
+  readonly atKey?: boolean;
 }
 
 /**
  * Where the value at `path` (keys and array indexes) sits in the `index`-th
  * non-null document of `text` (in the given reading), for errors found after
  * parsing. Falls back to the deepest part of the path that exists; `{}` when
- * the text cannot be read.
+ * the text cannot be read or has no such document.
  */
 export function locateYamlPath(
   text: string,
   index: number,
   path: readonly (string | number)[],
-  reading: YamlReading = "kubectl",
+  options: LocateYamlOptions = {},
 ): DecodeErrorLocation {
   try {
     let seen = 0;
-    for (const body of bodies(text, reading)) {
+    for (const body of bodies(text, options.reading ?? "kubectl")) {
       const root = composeFirstDocument(body.text, HARD_MAX_DEPTH);
       if (decodeYamlNode(root, { maxDepth: HARD_MAX_DEPTH, strict: false }) === null) continue;
       if (seen++ < index || root === undefined) continue;
       let node = root;
       const visited = new Set<YamlNode>();
-      for (const seg of path) {
-        const next = step(node, seg, visited);
+      for (const [i, seg] of path.entries()) {
+        const next = findChild(node, seg, visited);
         if (next === undefined) break;
-        node = next;
+        if (options.atKey === true && i === path.length - 1 && next.key !== undefined) {
+          node = next.key;
+          break;
+        }
+        node = next.value;
       }
       const offset = body.toText(node.start.offset);
       const line = linesBefore(text, body.toText(0)) + node.start.line + 1;
@@ -202,5 +183,34 @@ export function locateYamlPath(
     return {};
   } catch {
     return {};
+  }
+}
+
+/**
+ * The text range of the field at `path` in a one-document `text` read as a
+ * request body (offsets into `text`): its key when it has one, else its
+ * value; the nearest parent that exists when the field is missing; the root
+ * when the path is empty. Undefined when the text cannot be read or holds no
+ * document. For editors that underline a field.
+ */
+export function locateYamlRange(
+  text: string,
+  path: readonly (string | number)[],
+): { readonly from: number; readonly to: number } | undefined {
+  try {
+    const root = composeFirstDocument(text, HARD_MAX_DEPTH);
+    if (root === undefined) return undefined;
+    let node = root;
+    let best = root;
+    const seen = new Set<YamlNode>();
+    for (const seg of path) {
+      const next = findChild(node, seg, seen);
+      if (next === undefined) break;
+      best = next.key ?? next.value;
+      node = next.value;
+    }
+    return { from: best.start.offset, to: Math.max(best.end.offset, best.start.offset) };
+  } catch {
+    return undefined;
   }
 }

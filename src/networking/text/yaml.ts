@@ -45,7 +45,7 @@ export function fromYaml(text: string, options: FromYamlOptions = {}): Networkin
       if (!(e instanceof DecodeError)) throw e;
       const path = e.path ?? "";
       const segments = e.segments ?? [];
-      const where = locateYamlPath(text, index, segments, reading);
+      const where = locateYamlPath(text, index, segments, { reading });
       throw new DecodeError("yaml", e.reason, { ...where, ...(path !== "" ? { path, segments } : {}) });
     }
   });
