@@ -41,8 +41,8 @@ export interface YamlTokenSource {
   next(): YamlToken;
 }
 
-// The parser's states (go-yaml's yaml_parser_state_t, minus the ones no
-// transition reaches). Plain numbers: the dispatch is a switch on them.
+// The parser's states, one for each of go-yaml's. Plain numbers: the
+// dispatch is a switch on them.
 const STREAM_START = 0;
 const IMPLICIT_DOCUMENT_START = 1;
 const DOCUMENT_START = 2;
@@ -109,7 +109,12 @@ export class YamlEventParser {
   /** The token peeked at and not yet consumed (go-yaml's token queue head). */
   private peeked: YamlToken | undefined = undefined;
   private state = STREAM_START;
-  /** States to return to when the current node is finished. */
+  /**
+   * States to return to when the current node is finished. go-yaml keeps a
+   * second stack, of collection start marks, only to name the context of an
+   * error ("while parsing a block mapping at ..."); its messages print the
+   * problem alone, so that stack is not kept here.
+   */
   private readonly states: number[] = [];
   /** The tag handles in scope for the current document and what they stand for. */
   private readonly handles: string[] = [];
