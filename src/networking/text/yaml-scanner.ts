@@ -103,6 +103,15 @@ function isAllowedInput(c: number): boolean {
     (c >= 0x10000 && c <= 0x10ffff)
   );
 }
+/** UTF-8 length of a (short) text; a lone surrogate counts three bytes. */
+function utf8Bytes(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0) ?? 0;
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  }
+  return n;
+}
 /** Bytes a UTF-8 sequence has, from its first byte; 0 when the byte cannot start one. */
 function utf8SequenceLength(octet: number): number {
   if ((octet & 0x80) === 0) return 1;
@@ -111,6 +120,17 @@ function utf8SequenceLength(octet: number): number {
   if ((octet & 0xf8) === 0xf0) return 4;
   return 0;
 }
+const STOP_ALWAYS = 1;
+const STOP_IN_FLOW = 2;
+const STOP_BEFORE_BLANK = 3;
+/** How an ASCII character ends a plain scalar's run: blanks, breaks and the end always; `,?[]{}` in flow context; `:` before a blank. */
+const PLAIN_STOP: Uint8Array = (() => {
+  const t = new Uint8Array(0x80);
+  for (const c of [0, TAB, LF, CR, SPACE]) t[c] = STOP_ALWAYS;
+  for (const ch of ",?[]{}") t[ch.charCodeAt(0)] = STOP_IN_FLOW;
+  t[0x3a] = STOP_BEFORE_BLANK;
+  return t;
+})();
 /** Indicators that end a plain scalar inside a flow collection. */
 function isFlowIndicator(c: number): boolean {
   return c === 0x2c || c === 0x3f || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d;
@@ -182,8 +202,7 @@ export class YamlScanner {
 
   // The reader, as go-yaml's: it decodes and checks the UTF-8 input in chunks
   // of 512 bytes whenever the scanner wants more characters than it has.
-  private readonly totalBytes: number;
-  /** Bytes of input fetched so far. */
+  /** Bytes of input fetched so far (the last fetch may count past the end; nothing is decoded there). */
   private bytesFetched = 0;
   /** Bytes of input decoded and checked so far. */
   private bytesChecked = 0;
@@ -219,17 +238,6 @@ export class YamlScanner {
   constructor(text: string) {
     this.text = text;
     this.length = text.length;
-    let bytes = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c < 0x80) bytes += 1;
-      else if (c < 0x800) bytes += 2;
-      else if ((c & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    }
-    this.totalBytes = bytes;
   }
 
   next(): YamlToken {
@@ -296,9 +304,10 @@ export class YamlScanner {
   private refill(n: number): void {
     if (!this.readerStarted) {
       this.readerStarted = true;
-      // The encoding check fetches the first chunk; a UTF-8 byte order mark is dropped there.
+      // The encoding check fetches the first chunk, and fetches again (finding the
+      // end) when it got fewer than 3 bytes; a UTF-8 byte order mark is dropped there.
       this.fetchChunk();
-      while (!this.inputExhausted && this.bytesFetched < 3) this.fetchChunk();
+      if (this.length <= 2 && utf8Bytes(this.text) < 3) this.inputExhausted = true;
       if (this.at(0) === BOM) {
         this.bytesChecked = 3;
         this.checked = 1;
@@ -321,10 +330,11 @@ export class YamlScanner {
   /** Fetches input until the raw buffer holds a chunk (what remains undecoded stays in it). */
   private fetchChunk(): void {
     if (this.inputExhausted) return;
-    const room = RAW_CHUNK_BYTES - (this.bytesFetched - this.bytesChecked);
-    const got = Math.min(room, this.totalBytes - this.bytesFetched);
-    if (got === 0) this.inputExhausted = true;
-    else this.bytesFetched += got;
+    // Called only when every whole fetched character is decoded: the text is
+    // all decoded exactly when the previous fetches reached its end, so this
+    // fetch finds nothing, as go-yaml's read at the end of input.
+    if (this.checked === this.length) this.inputExhausted = true;
+    else this.bytesFetched += RAW_CHUNK_BYTES - (this.bytesFetched - this.bytesChecked);
   }
 
   /** Decodes and checks every whole character among the fetched bytes. */
@@ -333,14 +343,16 @@ export class YamlScanner {
     let i = this.checked;
     let bytes = this.bytesChecked;
     const limit = this.bytesFetched;
-    while (i < this.length) {
-      const c = text.charCodeAt(i);
-      if (c >= 0x20 && c <= 0x7e) {
-        if (bytes + 1 > limit) break;
-        bytes++;
-        i++;
-        continue;
-      }
+    const length = this.length;
+    while (i < length) {
+      // Printable ASCII, one byte each, as far as the fetched bytes go.
+      const asciiEnd = Math.min(length, i + (limit - bytes));
+      const from = i;
+      let c = text.charCodeAt(i);
+      while (c >= 0x20 && c <= 0x7e && i < asciiEnd) c = text.charCodeAt(++i);
+      bytes += i - from;
+      if (i >= length) break;
+      if (c >= 0x20 && c <= 0x7e) break; // printable ASCII that the fetched bytes do not reach
       let code = c;
       let units = 1;
       let width: number;
@@ -772,6 +784,79 @@ export class YamlScanner {
 
   // ---------------------------------------------------------------- scanners
 
+  // The hot loops below keep the position in locals and ask the reader for
+  // more only when the decoded text runs short, exactly where go-yaml's
+  // per-character CACHE would refill.
+
+  /** Moves to the next break or the end, as go-yaml's skip-and-CACHE(1) loop; returns the character there. */
+  private restOfLine(): number {
+    const text = this.text;
+    let pos = this.pos;
+    let column = this.column;
+    let c = text.charCodeAt(pos) | 0;
+    while (!isBreakZ(c)) {
+      pos += (c & 0xfc00) === 0xd800 ? 2 : 1;
+      column++;
+      if (this.checked - pos < 2) {
+        this.pos = pos;
+        this.column = column;
+        this.cache(1);
+      }
+      c = text.charCodeAt(pos) | 0;
+    }
+    this.pos = pos;
+    this.column = column;
+    return c;
+  }
+
+  /** Moves over the characters of a plain scalar from `c` on, as go-yaml's read-and-CACHE(2) loop; returns the character it stops at. */
+  private runOver(c: number, inFlow: boolean): number {
+    const text = this.text;
+    let pos = this.pos;
+    let column = this.column;
+    let refillAt = this.checked - 4;
+    for (;;) {
+      pos += (c & 0xfc00) === 0xd800 ? 2 : 1;
+      column++;
+      if (pos > refillAt) {
+        this.pos = pos;
+        this.column = column;
+        this.cache(2);
+        refillAt = this.checked - 4;
+      }
+      c = text.charCodeAt(pos) | 0;
+      if (c < 0x80) {
+        const stop = PLAIN_STOP[c];
+        if (stop === 0) continue;
+        if (stop === STOP_ALWAYS || (stop === STOP_IN_FLOW && inFlow)) break;
+        if (stop === STOP_BEFORE_BLANK && isBlankZ(text.charCodeAt(pos + 1) | 0)) break;
+      } else if (c === NEL || c === LS || c === PS) break;
+    }
+    this.pos = pos;
+    this.column = column;
+    return c;
+  }
+
+  /** Moves over ordinary characters of a quoted scalar, as go-yaml's read-and-CACHE(2) loop; returns the character it stops at. */
+  private quotedRun(c: number): number {
+    const text = this.text;
+    let pos = this.pos;
+    let column = this.column;
+    do {
+      pos += (c & 0xfc00) === 0xd800 ? 2 : 1;
+      column++;
+      if (this.checked - pos < 4) {
+        this.pos = pos;
+        this.column = column;
+        this.cache(2);
+      }
+      c = text.charCodeAt(pos) | 0;
+    } while (!isBlankZ(c) && c !== 0x27 && c !== 0x22 && c !== 0x5c);
+    this.pos = pos;
+    this.column = column;
+    return c;
+  }
+
   /** Skips blanks, comments and line breaks up to the next token (go-yaml allows tabs only where no key may start). */
   private scanToNextToken(): void {
     for (;;) {
@@ -784,13 +869,7 @@ export class YamlScanner {
         this.cache(1);
         c = this.at(this.pos);
       }
-      if (c === 0x23) {
-        while (!isBreakZ(c)) {
-          this.skip();
-          this.cache(1);
-          c = this.at(this.pos);
-        }
-      }
+      if (c === 0x23) c = this.restOfLine();
       if (!isBreak(c)) return;
       this.cache(2);
       this.skipLine();
@@ -807,13 +886,7 @@ export class YamlScanner {
       this.cache(1);
       c = this.at(this.pos);
     }
-    if (c === 0x23) {
-      while (!isBreakZ(c)) {
-        this.skip();
-        this.cache(1);
-        c = this.at(this.pos);
-      }
-    }
+    if (c === 0x23) c = this.restOfLine();
     if (!isBreakZ(c)) this.fail(problem);
     if (isBreak(c)) {
       this.cache(2);
@@ -1055,10 +1128,7 @@ export class YamlScanner {
       trailingBreaks = "";
       leadingBlank = isBlank(this.at(this.pos));
       const from = this.pos;
-      while (!isBreakZ(this.at(this.pos))) {
-        this.skip();
-        this.cache(1);
-      }
+      this.restOfLine();
       value += this.text.slice(from, this.pos);
       this.cache(2);
       leadingBreak = this.readLine();
@@ -1133,11 +1203,7 @@ export class YamlScanner {
           value += this.scanEscape();
         } else {
           const from = this.pos;
-          do {
-            this.skip();
-            this.cache(2);
-            c = this.at(this.pos);
-          } while (!isBlankZ(c) && c !== 0x27 && c !== 0x22 && c !== 0x5c);
+          c = this.quotedRun(c);
           value += this.text.slice(from, this.pos);
           continue;
         }
@@ -1302,9 +1368,7 @@ export class YamlScanner {
           }
           from = this.pos;
         }
-        this.skip();
-        this.cache(2);
-        c = this.at(this.pos);
+        c = this.runOver(c, this.flowLevel > 0);
       }
       if (from >= 0) {
         value += this.text.slice(from, this.pos);
