@@ -328,19 +328,21 @@ class Decoder {
    * strict decoding refuses a key the map already holds. Merged mappings are
    * written into the same map.
    */
-  private mappingInto(node: YamlNode, target: MapTarget, depth: number): void {
+  private mappingInto(node: YamlNode, target: MapTarget, depth: number, mergedAt?: YamlMark): void {
     const children = node.children;
     for (let i = 0; i + 1 < children.length; i += 2) {
       const k = children[i] as YamlNode;
       const v = children[i + 1] as YamlNode;
       if (isMergeKey(k)) {
-        this.merge(v, target, depth);
+        this.merge(v, target, depth, mergedAt ?? v.start);
         continue;
       }
       const key = this.key(k, depth + 1);
       const value = this.value(v, depth + 1);
       if (target.goKeys !== undefined) {
-        if (target.goKeys.has(key.id)) failAt(`key ${goQuote(key)} already set in map`, v.start);
+        // go-yaml names only the line of the value; the mark is the repeated
+        // key, or the merge that brings it in.
+        if (target.goKeys.has(key.id)) failAt(`key ${goQuote(key)} already set in map`, mergedAt ?? k.start);
         target.goKeys.add(key.id);
       }
       target.obj[key.text] = value;
@@ -348,12 +350,12 @@ class Decoder {
   }
 
   /** `<<: value`: the value must be a mapping, an alias of one, or a sequence of those. */
-  private merge(node: YamlNode, target: MapTarget, depth: number): void {
+  private merge(node: YamlNode, target: MapTarget, depth: number, at: YamlMark): void {
     const wantMap = (): never => failAt("map merge requires map or sequence of maps as the value", node.start);
     const one = (n: YamlNode): void => {
       this.count(n);
-      if (n.kind === "mapping") this.mappingInto(n, target, depth);
-      else this.follow(n, (t) => this.mergeTarget(t, target, depth));
+      if (n.kind === "mapping") this.mappingInto(n, target, depth, at);
+      else this.follow(n, (t) => this.mergeTarget(t, target, depth, at));
     };
     switch (node.kind) {
       case "mapping":
@@ -377,9 +379,9 @@ class Decoder {
     }
   }
 
-  private mergeTarget(node: YamlNode, target: MapTarget, depth: number): void {
+  private mergeTarget(node: YamlNode, target: MapTarget, depth: number, at: YamlMark): void {
     this.count(node);
-    this.mappingInto(node, target, depth);
+    this.mappingInto(node, target, depth, at);
   }
 
   /** A mapping key, turned into a JSON object key as sigs.k8s.io/yaml does. */
