@@ -34,10 +34,14 @@ describe("YAML: errors name the document and the path or line", () => {
     expect(e.message).toMatch(/^yaml decode error at document 2, line 7, column 15, field metadata\.generation: /);
   });
 
-  it("documents are numbered by their place in the stream, empty ones included", () => {
-    const text = "--- null\n---\nkind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  generation: x\n";
+  it("documents are numbered as kubectl's reader hands them on, null ones included", () => {
+    const text = "---\nnull\n---\nkind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  generation: x\n";
     const e = decodeError(() => fromYaml(text));
-    expect([e.document, e.line, e.column]).toEqual([2, 6, 15]);
+    expect([e.document, e.line, e.column]).toEqual([2, 7, 15]);
+    // kubectl refuses `--- null` as a separator line; the server reads the first YAML document only.
+    const sep = decodeError(() => fromYaml(`--- null\n${text.slice(9)}`));
+    expect([sep.reason, sep.document, sep.line]).toEqual(["invalid Yaml document separator: null", 1, 1]);
+    expect(fromYaml(`--- null\n${text.slice(9)}`, { reading: "server" })).toEqual([]);
   });
 
   it("segments and the value's position for a label key with dots", () => {
@@ -66,10 +70,12 @@ describe("YAML: errors name the document and the path or line", () => {
   // '' (or 'null') is taken for an empty one and skipped, so an error in it
   // is reported in the next document (here document 2, line 3, column 1).
   it("an error in a document that is a quoted empty string names that document", () => {
-    const text = "--- ''\n---\nkind: Ingress\napiVersion: networking.k8s.io/v1\n";
+    const text = "---\n''\n---\nkind: Ingress\napiVersion: networking.k8s.io/v1\n";
     const e = decodeError(() => fromYaml(text));
     expect(e.reason).toMatch(/string/);
-    expect([e.document, e.line, e.column]).toEqual([1, 1, 5]);
+    expect([e.document, e.line, e.column]).toEqual([1, 2, 1]);
+    const body = decodeError(() => fromYaml("--- ''\n", { reading: "server" }));
+    expect([body.document, body.line, body.column]).toEqual([1, 1, 5]);
   });
 
   it("a syntax error gives a line", () => {
