@@ -545,7 +545,11 @@ export function renderVariant(objects: readonly JsonValue[], seed: number): Rend
     const picked = c.pick(objects);
     if (picked === null || typeof picked !== "object" || Array.isArray(picked))
       throw new TypeError("objects must be JSON objects");
-    const obj = w.chance(0.15) ? withAnnotation(picked as JsonObject) : (picked as JsonObject);
+    let obj = picked as JsonObject;
+    if (w.chance(0.1)) {
+      features.add("extra-annotation");
+      obj = withAnnotation(obj);
+    }
     const tags = w.chance(0.03) ? tagDirective(w, note) : "";
     const tagHandle = tags.includes("!e!");
     const x: Ctx = {

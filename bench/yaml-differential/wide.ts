@@ -45,7 +45,8 @@ export type WideFeature =
   | "compact"
   | "flow-explicit"
   | "json-style"
-  | "bom-middle";
+  | "bom-middle"
+  | "extra-annotation";
 
 export const WIDE_FEATURES: readonly WideFeature[] = [
   "doc-end-text",
@@ -74,6 +75,7 @@ export const WIDE_FEATURES: readonly WideFeature[] = [
   "flow-explicit",
   "json-style",
   "bom-middle",
+  "extra-annotation",
 ];
 
 export type Note = (f: WideFeature) => void;
