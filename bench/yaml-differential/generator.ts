@@ -10,9 +10,27 @@
  * value on purpose (a clipped block scalar gains a newline): the differential
  * compares both readers on the same text, so only their agreement matters.
  * Same seed, same object, same text.
+ *
+ * The wider surface (wide.ts: tags, `%TAG`, odd and long keys, deep nesting,
+ * merges of sequences, hostile plain and quoted scalars, `...` followed by
+ * text, CR-only line ends, a BOM mid-text, ...) draws from a second stream of
+ * choices seeded from the same seed, each with a small probability, so a text
+ * that no wide choice touched is the one the first generator wrote.
  */
 import type { JsonValue } from "../../src/networking/index.js";
 import { prng } from "../evaluator-inputs.js";
+import {
+  compactField,
+  deepField,
+  docEndTail,
+  emptyDocuments,
+  oddEntry,
+  tagDirective,
+  wideInt,
+  wideOther,
+  wideString,
+  type WideFeature,
+} from "./wide.js";
 
 type JsonObject = { readonly [k: string]: JsonValue };
 
@@ -53,7 +71,8 @@ export type Feature =
   | "doc-marker"
   | "directive"
   | "yaml11-scalar"
-  | "escape";
+  | "escape"
+  | WideFeature;
 
 export interface Rendering {
   readonly text: string;
@@ -62,12 +81,29 @@ export interface Rendering {
 
 interface Ctx {
   readonly c: Choices;
+  /** The wider surface's own stream of choices. */
+  readonly w: Choices;
+  /** The key whose value is being written ("" at the top). */
+  readonly key: string;
+  /** A `%TAG` directive declared the `!e!` handle for this document. */
+  readonly tagHandle: boolean;
+  /** Sequences already written with an anchor, by their JSON spelling. */
+  readonly seqAnchors: Map<string, string>;
   readonly indent: number;
   readonly features: Set<Feature>;
   /** Scalars already written with an anchor, by their JSON spelling. */
   readonly anchors: Map<string, string>;
   /** Mappings already written with an anchor, by their JSON spelling. */
   readonly mapAnchors: Map<string, { name: string; value: JsonObject }>;
+}
+
+/** Maps from string to string, where an extra key of any spelling stays in the object. */
+const FREE_MAPS = new Set(["labels", "annotations", "matchLabels", "nodeSelector"]);
+/** Probability that a scalar is written in a spelling of the wider surface. */
+const WIDE_SCALAR = 0.015;
+
+function noter(x: Ctx): (f: WideFeature) => void {
+  return (f) => x.features.add(f);
 }
 
 const PLAIN_SAFE = /^[A-Za-z0-9_./-][A-Za-z0-9_./ -]*$/;
@@ -146,6 +182,16 @@ function blockScalar(s: string, x: Ctx, step: number): string {
 }
 
 function scalar(v: JsonValue, x: Ctx, inFlow: boolean, step: number): string {
+  if (x.w.chance(WIDE_SCALAR)) {
+    if (typeof v === "string") return wideString(v, x.w, noter(x), x.indent, inFlow, x.tagHandle);
+    if (typeof v === "number" && Number.isInteger(v) && v >= 0) return wideInt(v, x.w, noter(x));
+    if (typeof v === "boolean" || v === null) return wideOther(v, x.w, noter(x));
+  }
+  if (x.tagHandle && typeof v === "string" && x.w.chance(0.15)) {
+    x.features.add("tag");
+    const q = JSON.stringify(v);
+    return x.w.pick([`!e!str ${q}`, `!e!foo ${q}`, `!e!x%21 ${q}`, `!e!int ${q}`]);
+  }
   if (v === null) return x.c.pick(["null", "~", "Null", ""]);
   if (typeof v === "boolean") {
     if (x.c.chance(0.15)) {
@@ -204,10 +250,68 @@ function keyText(k: string, x: Ctx): string {
 function flow(v: JsonValue, x: Ctx): string {
   if (v === null || typeof v !== "object") return scalar(v, x, true, 0);
   x.features.add("flow");
-  const sep = x.c.pick([", ", ",", " , ", ",\n  "]);
+  let sep = x.c.pick([", ", ",", " , ", ",\n  "]);
+  if (x.w.chance(0.02)) {
+    const wide = x.w.pick([",\t", "\t,", " ,\t", ", # c\n  ", ",\t# c\n  ", ",\n\t"]);
+    x.features.add(wide.includes("#") ? "comment-position" : "tab-flow");
+    if (wide.includes("#") && wide.includes("\t")) x.features.add("tab-flow");
+    sep = wide;
+  }
   if (Array.isArray(v)) return `[${v.map((e) => flow(e, x)).join(sep)}]`;
-  const parts = Object.entries(v as JsonObject).map(([k, e]) => `${keyText(k, x)}: ${flow(e, x)}`);
+  const entries = Object.entries(v as JsonObject);
+  const json = entries.length > 0 && x.w.chance(0.01);
+  if (json) x.features.add("json-style");
+  const parts = entries.map(([k, e]) => {
+    const child: Ctx = { ...x, key: k };
+    if (json) return `${JSON.stringify(k)}:${flow(e, child)}`;
+    const entry = `${keyText(k, x)}: ${flow(e, child)}`;
+    if (!x.w.chance(0.005)) return entry;
+    x.features.add("flow-explicit");
+    return `? ${entry}`;
+  });
+  if (FREE_MAPS.has(x.key) && x.w.chance(0.05)) {
+    x.features.add("flow-explicit");
+    parts.splice(x.w.int(parts.length + 1), 0, x.w.pick(["solo", "? solo", "solo:", "? solo : v", "? [a, b]: v"]));
+  }
   return `{${parts.join(sep)}}`;
+}
+
+/** `<<:` merging maps written inline or aliases of earlier maps, with overriding keys after it. */
+function mergedMapping(v: JsonObject, head: string, child: Ctx, step: number): string[] {
+  const x = child;
+  x.features.add("merge-list");
+  const entries = Object.entries(v);
+  const cut = 1 + x.w.int(entries.length);
+  const merged: { [k: string]: JsonValue } = Object.fromEntries(entries.slice(0, cut));
+  let rest: JsonObject = Object.fromEntries(entries.slice(cut));
+  const first = Object.keys(rest)[0];
+  // A key both merged (with a value to be overridden) and written: the written one wins.
+  if (first !== undefined && x.w.chance(0.5)) merged[first] = "overridden";
+  const forms = ["map", "list"];
+  if (x.mapAnchors.size > 0) forms.push("aliases");
+  let text: string;
+  switch (x.w.pick(forms)) {
+    case "map":
+      text = flow(merged, x);
+      break;
+    case "list": {
+      const keys = Object.keys(merged);
+      const half = Math.ceil(keys.length / 2);
+      const a = Object.fromEntries(keys.slice(0, half).map((k) => [k, merged[k] as JsonValue]));
+      const b = Object.fromEntries(keys.slice(half).map((k) => [k, merged[k] as JsonValue]));
+      text = `[${flow(a, x)}, ${flow(b, x)}]`;
+      break;
+    }
+    default: {
+      const names = [...x.mapAnchors.values()].map((a) => a.name);
+      const picked = [x.w.pick(names), x.w.pick(names)];
+      text = x.w.chance(0.3) ? `*${picked[0]}` : `[*${picked.join(", *")}]`;
+      rest = v;
+    }
+  }
+  const out = [head, `${" ".repeat(x.indent)}<<: ${text}`];
+  if (Object.keys(rest).length > 0) out.push(...blockMapping(rest, x, step));
+  return out;
 }
 
 /** Writes `key: value` lines of a block mapping at x.indent. */
@@ -216,6 +320,17 @@ function blockMapping(obj: JsonObject, x: Ctx, step: number): string[] {
   const out: string[] = [];
   const json = JSON.stringify(obj);
   const reused = x.mapAnchors.get(json);
+  if (FREE_MAPS.has(x.key) && x.w.chance(0.06)) {
+    const scalarAnchors = [...x.anchors.values()];
+    const mapAnchors = [...x.mapAnchors.values()];
+    if (scalarAnchors.length > 0 && x.w.chance(0.15)) {
+      x.features.add("alias-collection");
+      out.push(`${pad}*${x.w.pick(scalarAnchors)}${x.w.pick([" : v", ": v"])}`);
+    } else if (mapAnchors.length > 0 && x.w.chance(0.1)) {
+      x.features.add("alias-collection");
+      out.push(`${pad}? *${x.w.pick(mapAnchors).name}\n${pad}: v`);
+    } else out.push(oddEntry(x.w, noter(x), pad));
+  }
   for (const [k, v] of Object.entries(obj)) {
     const key = keyText(k, x);
     const explicit = x.c.chance(0.03);
@@ -227,16 +342,43 @@ function blockMapping(obj: JsonObject, x: Ctx, step: number): string[] {
       x.features.add("comment");
       out.push(`${pad}# ${k}`);
     }
-    const child: Ctx = { ...x, indent: x.indent + step };
+    const child: Ctx = { ...x, indent: x.indent + step, key: k };
+    // A comment between the key and its block collection.
+    let headNote = "";
+    if (x.w.chance(0.003)) {
+      headNote = x.w.pick([" # c", "\t# c", " #c", " \t# c"]);
+      x.features.add("comment-position");
+      if (headNote.includes("\t")) x.features.add("tab-flow");
+    }
     if (v !== null && typeof v === "object") {
       const isArr = Array.isArray(v);
       if ((isArr ? v.length === 0 : Object.keys(v).length === 0) || x.c.chance(0.1)) {
         out.push(`${head}${gap}${flow(v, child)}`);
       } else if (isArr) {
-        // A sequence under a key may sit at the key's own column.
-        const seqCtx: Ctx = x.c.chance(0.4) ? { ...x } : child;
-        out.push(head);
-        out.push(...blockSequence(v, seqCtx, step));
+        const sj = JSON.stringify(v);
+        const seqAnchor = x.seqAnchors.get(sj);
+        if (seqAnchor !== undefined && x.w.chance(0.6)) {
+          x.features.add("alias-collection");
+          out.push(`${head} *${seqAnchor}`);
+        } else {
+          // A sequence under a key may sit at the key's own column.
+          let seqCtx: Ctx = x.c.chance(0.4) ? { ...x, key: k } : child;
+          if (x.w.chance(0.01)) {
+            x.features.add("seq-indent");
+            seqCtx = { ...child, indent: child.indent + 1 + x.w.int(3) };
+          }
+          let anchor = "";
+          if (seqAnchor === undefined && x.w.chance(0.01)) {
+            const name = `s${x.seqAnchors.size}`;
+            x.seqAnchors.set(sj, name);
+            x.features.add("alias-collection");
+            anchor = ` &${name}`;
+          }
+          out.push(head + anchor + headNote);
+          out.push(...blockSequence(v, seqCtx, step));
+        }
+      } else if (x.w.chance(0.01)) {
+        out.push(...mergedMapping(v as JsonObject, head + headNote, child, step));
       } else {
         const vj = JSON.stringify(v);
         const anchored = x.mapAnchors.get(vj);
@@ -254,7 +396,7 @@ function blockMapping(obj: JsonObject, x: Ctx, step: number): string[] {
             x.features.add("anchor");
             anchor = ` &${name}`;
           }
-          out.push(head + anchor);
+          out.push(head + anchor + headNote);
           out.push(...blockMapping(v as JsonObject, child, step));
         }
       }
@@ -265,7 +407,9 @@ function blockMapping(obj: JsonObject, x: Ctx, step: number): string[] {
     if (x.c.chance(0.03)) {
       x.features.add("comment");
       const last = out.length - 1;
-      if (!(out[last] ?? "").includes("\n")) out[last] = `${out[last] ?? ""} # c`;
+      const tab = x.w.chance(0.05);
+      if (tab) x.features.add("tab-flow");
+      if (!(out[last] ?? "").includes("\n")) out[last] = `${out[last] ?? ""}${tab ? "\t# c" : " # c"}`;
     }
   }
   if (reused === undefined && out.length === 0) out.push(`${pad}{}`);
@@ -330,21 +474,107 @@ function textSurface(text: string, c: Choices, features: Set<Feature>): string {
   return out;
 }
 
+/** The wider surface on the whole text: trailing whitespace, CR-only line ends, a BOM mid-text. */
+function wideTextSurface(text: string, w: Choices, features: Set<Feature>): string {
+  let out = text;
+  if (w.chance(0.04)) {
+    features.add("trailing-whitespace");
+    const lines = out.split("\n");
+    const forced = w.int(lines.length);
+    out = lines
+      .map((l, i) => (i === forced || w.chance(0.3) ? l + w.pick([" ", "\t", " \t", "  ", "\t "]) : l))
+      .join("\n");
+  }
+  if (w.chance(0.03)) {
+    // Some line ends become a lone CR; never one before an empty line, which would make a CRLF.
+    const ends: number[] = [];
+    for (let i = out.indexOf("\n"); i >= 0; i = out.indexOf("\n", i + 1)) if (out[i + 1] !== "\n") ends.push(i);
+    if (ends.length > 0) {
+      features.add("cr");
+      const forced = w.pick(ends);
+      const cr = new Set(ends.filter((i) => i === forced || w.chance(0.3)));
+      out = out.replace(/\n/g, (m, at: number) => (cr.has(at) ? "\r" : m));
+    }
+  }
+  if (w.chance(0.02)) {
+    features.add("bom-middle");
+    let at = 1 + w.int(Math.max(1, out.length - 1));
+    const line = out.indexOf("\n", at);
+    if (w.chance(0.5) && line >= 0) at = line + 1; // a line start
+    // Never between the halves of a surrogate pair: the text stays well-formed.
+    if (/[\udc00-\udfff]/.test(out.charAt(at))) at++;
+    out = `${out.slice(0, at)}\ufeff${out.slice(at)}`;
+  }
+  return out;
+}
+
+/** The object with an annotation added (so that a string-to-string map is there for odd keys). */
+function withAnnotation(obj: JsonObject): JsonObject {
+  const meta = obj.metadata;
+  if (meta === null || typeof meta !== "object" || Array.isArray(meta)) return obj;
+  const m = meta as JsonObject;
+  const ann = m.annotations;
+  const annotations = ann !== null && typeof ann === "object" && !Array.isArray(ann) ? (ann as JsonObject) : {};
+  return { ...obj, metadata: { ...m, annotations: { ...annotations, note: "wide" } } };
+}
+
+/** The object as JSON text, which YAML reads as a flow mapping. */
+function jsonText(obj: JsonObject, w: Choices): string {
+  return JSON.stringify(obj, (_k, v: unknown) => (typeof v === "bigint" ? Number(v) : v), w.pick([0, 2, "\t"]));
+}
+
+/** Seed of the wider surface's stream: the same seed, mixed apart from the first stream's. */
+function wideSeed(seed: number): number {
+  return (Math.imul(seed ^ 0x5bd1e995, 0x85ebca6b) + 0x27d4eb2f) >>> 0;
+}
+
 /**
  * One YAML text holding one or two of `objects` (picked by the choices),
  * with document markers, directives and the text-level surface.
  */
 export function renderVariant(objects: readonly JsonValue[], seed: number): Rendering {
   const c = new Choices(seed);
+  const w = new Choices(wideSeed(seed));
   const features = new Set<Feature>();
+  const note = (f: WideFeature): void => {
+    features.add(f);
+  };
   const count = c.chance(0.15) ? 2 : 1;
   const docs: string[] = [];
   for (let i = 0; i < count; i++) {
-    const obj = c.pick(objects);
-    if (obj === null || typeof obj !== "object" || Array.isArray(obj))
+    const picked = c.pick(objects);
+    if (picked === null || typeof picked !== "object" || Array.isArray(picked))
       throw new TypeError("objects must be JSON objects");
-    const x: Ctx = { c, indent: 0, features, anchors: new Map(), mapAnchors: new Map() };
-    let body = renderDocument(obj as JsonObject, x);
+    let obj = picked as JsonObject;
+    if (w.chance(0.1)) {
+      features.add("extra-annotation");
+      obj = withAnnotation(obj);
+    }
+    const tags = w.chance(0.03) ? tagDirective(w, note) : "";
+    const tagHandle = tags.includes("!e!");
+    const x: Ctx = {
+      c,
+      w,
+      key: "",
+      tagHandle,
+      seqAnchors: new Map(),
+      indent: 0,
+      features,
+      anchors: new Map(),
+      mapAnchors: new Map(),
+    };
+    let body: string;
+    if (w.chance(0.02)) {
+      features.add("json-style");
+      body = jsonText(obj, w);
+    } else {
+      body = renderDocument(obj, x);
+      // Unknown top-level fields (non-strict reading drops them): deep nesting, compact sequences.
+      if (!body.startsWith("{")) {
+        if (w.chance(0.03)) body += `\n${deepField(w, note)}`;
+        if (w.chance(0.03)) body += `\n${compactField(w, note)}`;
+      }
+    }
     if (c.chance(0.1)) {
       features.add("comment");
       body = `# ${c.pick(["manifest", "a: b", "---"])}\n${body}`;
@@ -356,14 +586,23 @@ export function renderVariant(objects: readonly JsonValue[], seed: number): Rend
       features.add("directive");
       directive = `${c.pick(["%YAML 1.1", "%YAML 1.2", "%TAG !e! tag:example.com,2000:"])}\n`;
     }
+    if (tags !== "") directive += `${tags}\n`;
+    let empties = "";
+    if (w.chance(0.03)) {
+      // Empty documents before this one, which then needs its own `---` (and a `...` before directives).
+      empties = emptyDocuments(w, note) + (directive !== "" ? "...\n" : "");
+      if (marker === "" && directive === "") body = `---\n${body}`;
+    }
+    if (w.chance(0.04)) body += `\n${docEndTail(w, note)}`;
     docs.push(
-      `${directive}${i > 0 && marker === "" ? "---\n" : directive !== "" && marker === "" ? "---\n" : marker}${body}`,
+      `${empties}${directive}${i > 0 && marker === "" ? "---\n" : directive !== "" && marker === "" ? "---\n" : marker}${body}`,
     );
   }
   let text = docs.join("\n");
   const end = c.pick(["\n", "\n", "\n", "", "\n...\n", "\n...", "\n---\n", "\n\n", "\n# end\n"]);
   if (end.includes("...") || end.includes("---")) features.add("doc-marker");
   text += end;
+  text = wideTextSurface(text, w, features);
   text = textSurface(text, c, features);
   return { text, features: [...features].sort() };
 }

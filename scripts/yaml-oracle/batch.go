@@ -1,10 +1,14 @@
 package main
 
 // Batch mode (-lines): one JSON string a line on stdin, one JSON answer a line
-// on stdout, in order, for a whole campaign in one process. Each text is first
-// split into documents by kubectlSplit (kubectl's reading of a manifest file),
-// then every document goes through sigs.k8s.io/yaml YAMLToJSON and
-// YAMLToJSONStrict, as the API server reads a request body.
+// on stdout, in order, for a whole campaign in one process. Each text is read
+// two ways:
+//   - docs: kubectl's reading of a manifest file: split into documents by
+//     kubectlSplit, then every document through sigs.k8s.io/yaml YAMLToJSON
+//     and YAMLToJSONStrict;
+//   - body: the API server's reading of a request body: the whole raw text,
+//     unsplit, through YAMLToJSON and YAMLToJSONStrict (go-yaml reads its
+//     first YAML document only).
 
 import (
 	"bufio"
@@ -27,13 +31,18 @@ type docAnswer struct {
 	StrictError *string `json:"strictError,omitempty"`
 }
 
+// bodyAnswer is what the libraries make of the whole text as one request body.
+type bodyAnswer struct {
+	JSON        *string `json:"json,omitempty"`
+	Error       *string `json:"error,omitempty"`
+	StrictError *string `json:"strictError,omitempty"`
+}
+
 // batchAnswer is the answer for one input text.
 type batchAnswer struct {
 	Docs       []docAnswer `json:"docs"`
 	SplitError *string     `json:"splitError,omitempty"`
-	// Raw is the whole text read as one request body (YAMLToJSON on the
-	// unsplit text), the API server's reading.
-	Raw docAnswer `json:"raw"`
+	Body       bodyAnswer  `json:"body"`
 }
 
 // kubectlSplit splits a stream into documents as k8s.io/apimachinery's
@@ -97,32 +106,40 @@ func kubectlSplit(text string) ([]string, error) {
 
 func str(s string) *string { return &s }
 
-// answerBody is what YAMLToJSON and YAMLToJSONStrict make of one body.
-func answerBody(d string) docAnswer {
-	a := docAnswer{Text: d}
-	if j, err := sigsyaml.YAMLToJSON([]byte(d)); err != nil {
-		a.Error = str(err.Error())
+// answerBody reads the raw text as the API server reads a YAML request body.
+func answerBody(text string) bodyAnswer {
+	var b bodyAnswer
+	if j, err := sigsyaml.YAMLToJSON([]byte(text)); err != nil {
+		b.Error = str(err.Error())
 	} else {
-		a.JSON = str(string(j))
+		b.JSON = str(string(j))
 	}
-	if _, err := sigsyaml.YAMLToJSONStrict([]byte(d)); err != nil {
-		a.StrictError = str(err.Error())
+	if _, err := sigsyaml.YAMLToJSONStrict([]byte(text)); err != nil {
+		b.StrictError = str(err.Error())
 	}
-	return a
+	return b
 }
 
 func answerBatch(text string) batchAnswer {
-	raw := answerBody(text)
-	raw.Text = ""
+	body := answerBody(text)
 	docs, err := kubectlSplit(text)
 	if err != nil {
-		return batchAnswer{Docs: []docAnswer{}, SplitError: str(err.Error()), Raw: raw}
+		return batchAnswer{Docs: []docAnswer{}, SplitError: str(err.Error()), Body: body}
 	}
 	out := make([]docAnswer, 0, len(docs))
 	for _, d := range docs {
-		out = append(out, answerBody(d))
+		a := docAnswer{Text: d}
+		if j, err := sigsyaml.YAMLToJSON([]byte(d)); err != nil {
+			a.Error = str(err.Error())
+		} else {
+			a.JSON = str(string(j))
+		}
+		if _, err := sigsyaml.YAMLToJSONStrict([]byte(d)); err != nil {
+			a.StrictError = str(err.Error())
+		}
+		out = append(out, a)
 	}
-	return batchAnswer{Docs: out, Raw: raw}
+	return batchAnswer{Docs: out, Body: body}
 }
 
 // runLines answers one JSON string per input line until stdin ends.
