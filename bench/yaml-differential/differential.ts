@@ -1,7 +1,10 @@
 /**
  * The differential itself: clusterwire's `toJson(fromYaml(text))` against
  * kubectl's split, sigs.k8s.io/yaml YAMLToJSON (or YAMLToJSONStrict) and then
- * clusterwire's `fromJson`, in non-strict and strict mode. Errors on both
+ * clusterwire's `fromJson`, in non-strict and strict mode (`lax`, `strict`);
+ * and `fromYaml(text, { reading: "server" })` against YAMLToJSON of the whole
+ * unsplit text, as the API server reads a request body (`lax-server`,
+ * `strict-server`: 0 or 1 objects). Errors on both
  * sides agree. A disagreement gets a class: its direction and a normalised
  * message (ours when we refuse, go-yaml's when it refuses), or the kind of
  * the first difference when both read a value.
@@ -9,7 +12,20 @@
 import { DecodeError, fromJson, fromYaml, toJson, type JsonValue } from "../../src/networking/index.js";
 import type { OracleAnswer } from "./oracle.js";
 
-export type Mode = "lax" | "strict";
+/** `lax`/`strict`: kubectl's reading of a file; `*-server`: the API server's reading of a request body. */
+export type Mode = "lax" | "strict" | "lax-server" | "strict-server";
+
+export const MODES: readonly Mode[] = ["lax", "strict", "lax-server", "strict-server"];
+
+/** How fromYaml reads a text: as kubectl reads a file, or as the API server reads a request body. */
+type Reading = "kubectl" | "server";
+
+/**
+ * fromYaml's options with `reading`, which lands with the new reader (issue 17);
+ * until then the old reader ignores it, and the server modes disagree often.
+ */
+type ReadingOptions = { readonly strict: boolean; readonly reading: Reading };
+const fromYamlReading = fromYaml as (text: string, options: ReadingOptions) => ReturnType<typeof fromYaml>;
 
 type Side = { readonly ok: true; readonly values: readonly string[] } | { readonly ok: false; readonly error: string };
 
@@ -37,28 +53,43 @@ export function canonical(v: JsonValue): string {
 
 class Crash extends Error {}
 
-function ours(text: string, strict: boolean): Side {
+function ours(text: string, strict: boolean, reading: Reading): Side {
   try {
-    return { ok: true, values: fromYaml(text, { strict }).map((o) => canonical(toJson(o))) };
+    return { ok: true, values: fromYamlReading(text, { strict, reading }).map((o) => canonical(toJson(o))) };
   } catch (e) {
     if (e instanceof DecodeError) return { ok: false, error: e.reason };
     throw new Crash(`fromYaml threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
   }
 }
 
-function theirs(answer: OracleAnswer, strict: boolean): Side {
-  if (answer.splitError !== undefined) return { ok: false, error: answer.splitError };
+/** One piece of Go's answer (a split document, or the whole body) as 0 or 1 objects, or an error. */
+function readPiece(
+  piece: { readonly json?: string; readonly error?: string; readonly strictError?: string },
+  strict: boolean,
+  values: string[],
+): string | undefined {
+  const err = strict ? (piece.strictError ?? piece.error) : piece.error;
+  if (err !== undefined) return err;
+  if (piece.json === undefined || piece.json === "null") return undefined;
+  try {
+    values.push(canonical(toJson(fromJson(piece.json, { strict }))));
+    return undefined;
+  } catch (e) {
+    if (e instanceof DecodeError) return `fromJson: ${e.reason}`;
+    throw new Crash(`fromJson threw ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function theirs(answer: OracleAnswer, strict: boolean, reading: Reading): Side {
   const values: string[] = [];
+  if (reading === "server") {
+    const err = readPiece(answer.body, strict, values);
+    return err === undefined ? { ok: true, values } : { ok: false, error: err };
+  }
+  if (answer.splitError !== undefined) return { ok: false, error: answer.splitError };
   for (const doc of answer.docs) {
-    const err = strict ? (doc.strictError ?? doc.error) : doc.error;
+    const err = readPiece(doc, strict, values);
     if (err !== undefined) return { ok: false, error: err };
-    if (doc.json === undefined || doc.json === "null") continue;
-    try {
-      values.push(canonical(toJson(fromJson(doc.json, { strict }))));
-    } catch (e) {
-      if (e instanceof DecodeError) return { ok: false, error: `fromJson: ${e.reason}` };
-      throw new Crash(`fromJson threw ${e instanceof Error ? e.message : String(e)}`);
-    }
   }
   return { ok: true, values };
 }
@@ -115,12 +146,13 @@ function describeSide(s: Side): string {
 
 /** Compares one text in one mode; undefined when both sides agree. */
 export function compare(text: string, answer: OracleAnswer, mode: Mode): Disagreement | undefined {
-  const strict = mode === "strict";
+  const strict = mode === "strict" || mode === "strict-server";
+  const reading: Reading = mode.endsWith("-server") ? "server" : "kubectl";
   let a: Side;
   let b: Side;
   try {
-    a = ours(text, strict);
-    b = theirs(answer, strict);
+    a = ours(text, strict, reading);
+    b = theirs(answer, strict, reading);
   } catch (e) {
     if (!(e instanceof Crash)) throw e;
     return {

@@ -19,9 +19,21 @@ export interface OracleDoc {
   readonly strictError?: string;
 }
 
+/** The whole raw text read as one request body, as the API server reads it (no split). */
+export interface OracleBody {
+  /** sigs.k8s.io/yaml YAMLToJSON output (its first YAML document only), or `error`. */
+  readonly json?: string;
+  readonly error?: string;
+  /** The YAMLToJSONStrict error, if any. */
+  readonly strictError?: string;
+}
+
 export interface OracleAnswer {
+  /** kubectl's reading: the text split as its YAMLReader splits it, each piece read. */
   readonly docs: readonly OracleDoc[];
   readonly splitError?: string;
+  /** The API server's reading of the text as a request body. */
+  readonly body: OracleBody;
 }
 
 const APT = "apt-get install -y golang-go golang-gopkg-yaml.v2-dev golang-k8s-sigs-yaml-dev";

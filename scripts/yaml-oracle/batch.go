@@ -1,10 +1,14 @@
 package main
 
 // Batch mode (-lines): one JSON string a line on stdin, one JSON answer a line
-// on stdout, in order, for a whole campaign in one process. Each text is first
-// split into documents by kubectlSplit (kubectl's reading of a manifest file),
-// then every document goes through sigs.k8s.io/yaml YAMLToJSON and
-// YAMLToJSONStrict, as the API server reads a request body.
+// on stdout, in order, for a whole campaign in one process. Each text is read
+// two ways:
+//   - docs: kubectl's reading of a manifest file: split into documents by
+//     kubectlSplit, then every document through sigs.k8s.io/yaml YAMLToJSON
+//     and YAMLToJSONStrict;
+//   - body: the API server's reading of a request body: the whole raw text,
+//     unsplit, through YAMLToJSON and YAMLToJSONStrict (go-yaml reads its
+//     first YAML document only).
 
 import (
 	"bufio"
@@ -27,10 +31,18 @@ type docAnswer struct {
 	StrictError *string `json:"strictError,omitempty"`
 }
 
+// bodyAnswer is what the libraries make of the whole text as one request body.
+type bodyAnswer struct {
+	JSON        *string `json:"json,omitempty"`
+	Error       *string `json:"error,omitempty"`
+	StrictError *string `json:"strictError,omitempty"`
+}
+
 // batchAnswer is the answer for one input text.
 type batchAnswer struct {
 	Docs       []docAnswer `json:"docs"`
 	SplitError *string     `json:"splitError,omitempty"`
+	Body       bodyAnswer  `json:"body"`
 }
 
 // kubectlSplit splits a stream into documents as k8s.io/apimachinery's
@@ -94,10 +106,25 @@ func kubectlSplit(text string) ([]string, error) {
 
 func str(s string) *string { return &s }
 
+// answerBody reads the raw text as the API server reads a YAML request body.
+func answerBody(text string) bodyAnswer {
+	var b bodyAnswer
+	if j, err := sigsyaml.YAMLToJSON([]byte(text)); err != nil {
+		b.Error = str(err.Error())
+	} else {
+		b.JSON = str(string(j))
+	}
+	if _, err := sigsyaml.YAMLToJSONStrict([]byte(text)); err != nil {
+		b.StrictError = str(err.Error())
+	}
+	return b
+}
+
 func answerBatch(text string) batchAnswer {
+	body := answerBody(text)
 	docs, err := kubectlSplit(text)
 	if err != nil {
-		return batchAnswer{Docs: []docAnswer{}, SplitError: str(err.Error())}
+		return batchAnswer{Docs: []docAnswer{}, SplitError: str(err.Error()), Body: body}
 	}
 	out := make([]docAnswer, 0, len(docs))
 	for _, d := range docs {
@@ -112,7 +139,7 @@ func answerBatch(text string) batchAnswer {
 		}
 		out = append(out, a)
 	}
-	return batchAnswer{Docs: out}
+	return batchAnswer{Docs: out, Body: body}
 }
 
 // runLines answers one JSON string per input line until stdin ends.
