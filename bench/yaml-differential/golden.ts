@@ -2,7 +2,8 @@
  * The golden corpus of the YAML differential: fixed texts with what
  * go-yaml v2 + sigs.k8s.io/yaml make of them (the oracle's batch answer: the
  * documents as kubectl splits them, each with its YAMLToJSON output or
- * error and its YAMLToJSONStrict error), so that `npm test` can run the
+ * error and its YAMLToJSONStrict error, and the whole text read as the API
+ * server reads a request body), so that `npm test` can run the
  * differential's own comparison without Go. `npm run yaml-golden`
  * (scripts/yaml-golden.mjs) writes it to test/support/golden/yaml-differential.json;
  * test/suites/yaml-differential-golden.test.ts reads it.

@@ -3,13 +3,15 @@
  * (test/support/golden/yaml-differential.json) read by clusterwire and
  * compared, with the campaign's own comparison (bench/yaml-differential/
  * differential.ts), against what go-yaml v2 + sigs.k8s.io/yaml answered when
- * `npm run yaml-golden` asked them (kubectl's split, YAMLToJSON,
- * YAMLToJSONStrict). Zero disagreements, in non-strict and strict mode.
+ * `npm run yaml-golden` asked them: kubectl's reading (its split, then
+ * YAMLToJSON and YAMLToJSONStrict per piece) and the API server's (the whole
+ * text as one request body). Zero disagreements, in every mode of the
+ * campaign: non-strict and strict, kubectl's reading and the server's.
  * .ci/run regenerates the file with Go and fails if it changed.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compare, type Mode } from "../../bench/yaml-differential/differential.js";
+import { MODES, compare, type Mode } from "../../bench/yaml-differential/differential.js";
 import { EDGE_CASES } from "../../bench/yaml-differential/edge-cases.js";
 import { GOLDEN_COUNT, GOLDEN_SEED, type GoldenCase } from "../../bench/yaml-differential/golden.js";
 import { visible } from "../../bench/yaml-differential/visible.js";
@@ -28,10 +30,36 @@ const golden = JSON.parse(
 
 const isString = (v: unknown): v is string => typeof v === "string";
 
+/** Why a piece (a split document, or the body) has not exactly one of JSON and an error; undefined when it is well-formed. */
+function malformedPiece(
+  where: string,
+  piece: { json?: unknown; error?: unknown; strictError?: unknown },
+): string | undefined {
+  if ((piece.json === undefined) === (piece.error === undefined))
+    return `${where} has ${piece.json === undefined ? "neither json nor error" : "both json and error"}`;
+  if (piece.json !== undefined) {
+    if (!isString(piece.json)) return `${where}: json is not a string`;
+    try {
+      JSON.parse(piece.json);
+    } catch {
+      return `${where}: json is not JSON`;
+    }
+  }
+  if (piece.error !== undefined && (!isString(piece.error) || piece.error === "")) return `${where}: empty error`;
+  if (piece.error !== undefined && piece.strictError === undefined)
+    return `${where}: YAMLToJSON refused it but YAMLToJSONStrict did not`;
+  if (piece.strictError !== undefined && (!isString(piece.strictError) || piece.strictError === ""))
+    return `${where}: empty strict error`;
+  return undefined;
+}
+
 /** Why an answer is not one the oracle's -lines mode could give; undefined when it is well-formed. */
 function malformed(answer: unknown): string | undefined {
   if (answer === null || typeof answer !== "object") return "not an object";
-  const a = answer as { docs?: unknown; splitError?: unknown };
+  const a = answer as { docs?: unknown; splitError?: unknown; body?: unknown };
+  if (a.body === null || typeof a.body !== "object") return "no body (the server's reading)";
+  const body = malformedPiece("the body", a.body as { json?: unknown });
+  if (body !== undefined) return body;
   if (!Array.isArray(a.docs)) return "no docs array";
   if (a.splitError !== undefined && (!isString(a.splitError) || a.docs.length > 0))
     return "a split error with documents";
@@ -40,21 +68,8 @@ function malformed(answer: unknown): string | undefined {
     const doc = d as { text?: unknown; json?: unknown; error?: unknown; strictError?: unknown };
     if (!isString(doc.text) || doc.text === "") return `document ${i} has no text`;
     if (!doc.text.endsWith("\n")) return `document ${i} does not end in a newline, as kubectl's split gives it`;
-    if ((doc.json === undefined) === (doc.error === undefined))
-      return `document ${i} has ${doc.json === undefined ? "neither json nor error" : "both json and error"}`;
-    if (doc.json !== undefined && !isString(doc.json)) return `document ${i}: json is not a string`;
-    if (doc.json !== undefined) {
-      try {
-        JSON.parse(doc.json as string);
-      } catch {
-        return `document ${i}: json is not JSON`;
-      }
-    }
-    if (doc.error !== undefined && (!isString(doc.error) || doc.error === "")) return `document ${i}: empty error`;
-    if (doc.error !== undefined && doc.strictError === undefined)
-      return `document ${i}: YAMLToJSON refused it but YAMLToJSONStrict did not`;
-    if (doc.strictError !== undefined && (!isString(doc.strictError) || doc.strictError === ""))
-      return `document ${i}: empty strict error`;
+    const why = malformedPiece(`document ${i}`, doc);
+    if (why !== undefined) return why;
   }
   return undefined;
 }
@@ -113,12 +128,21 @@ describe("the YAML differential's golden file", () => {
       answers.filter((a) => a.docs.some((d) => d.error === undefined && d.strictError !== undefined)).length,
     ).toBeGreaterThan(0);
     expect(answers.filter((a) => a.docs.length > 1).length).toBeGreaterThan(10);
+    // And texts the two readings read differently (a split error, a final newline, a second document).
+    const server = (a: (typeof answers)[number]): string => a.body.json ?? `error ${a.body.error}`;
+    const kubectl = (a: (typeof answers)[number]): string =>
+      a.splitError !== undefined ? `error ${a.splitError}` : a.docs.map((d) => d.json ?? `error ${d.error}`).join("\n");
+    expect(answers.filter((a) => server(a) !== kubectl(a)).length).toBeGreaterThan(10);
   });
 });
 
 describe("clusterwire reads the golden corpus as go-yaml v2 + sigs.k8s.io/yaml do", () => {
-  for (const mode of ["lax", "strict"] as const)
-    it(`has zero disagreements in ${mode === "lax" ? "non-strict" : "strict"} mode`, () => {
+  it("is checked in every mode of the campaign", () => {
+    expect([...MODES].sort()).toEqual(["lax", "lax-server", "strict", "strict-server"]);
+  });
+
+  for (const mode of MODES)
+    it(`has zero disagreements in mode ${mode}`, () => {
       const found = disagreements(mode);
       if (found.length > 0)
         expect.fail(`${found.length} of ${golden.cases.length} texts disagree with Go:\n${found.join("\n")}`);
