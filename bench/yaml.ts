@@ -16,14 +16,19 @@
 // that JSON.parse is timed on; parseAllDocuments reads it without errors.
 //
 // Contenders of an input run in interleaved rounds (bench/rounds.ts); a rate
-// is the median over the rounds.
+// is the median over the rounds. A YAML call lasts tens to hundreds of
+// milliseconds, so on a machine shared with other busy processes every call
+// is slowed alike and wall-clock rates measure the CPU share the process got
+// as much as the code: each contender is therefore also timed in process CPU
+// time (process.cpuUsage, user + system, all of the process's threads), in
+// interleaved rounds of its own, which stays put when the machine is busy.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import { fromYaml, splitYamlDocuments, toJson } from "../src/networking/index.js";
 import { repoRoot } from "./fixtures.js";
-import { runRounds, type RoundsPlan } from "./rounds.js";
+import { rotation, runRounds, type RoundsPlan } from "./rounds.js";
 import { median, roundRatio, spread } from "./stats.js";
 import { fix, int, table } from "./text.js";
 import { yamlFilesUnder } from "./yaml-differential/golden.js";
@@ -52,6 +57,8 @@ export interface YamlResult {
   readonly rounds: number;
   /** clusterwire fromYaml's MB/s over this contender's, the median of the per-round ratios (undefined for itself). */
   readonly fromYamlRatio?: number;
+  /** MB read per second of process CPU time: the median over the CPU rounds. */
+  readonly mbPerCpuSec: number;
 }
 
 export interface YamlReport {
@@ -113,6 +120,23 @@ function check(input: YamlInput): void {
         throw new Error(`bench: yaml: ${input.name}: the yaml package refuses a text: ${d.errors[0]?.message}`);
 }
 
+// Results go here so that no timed call can be optimised away.
+let cpuSink: unknown;
+
+/** MB per second of process CPU time of `run`, which reads `bytes` per call, over at least `minCpuMs`. */
+function cpuRate(run: () => unknown, bytes: number, minCpuMs: number): number {
+  const start = process.cpuUsage();
+  let calls = 0;
+  let usedMs = 0;
+  do {
+    cpuSink = run();
+    calls++;
+    const d = process.cpuUsage(start);
+    usedMs = (d.user + d.system) / 1000;
+  } while (usedMs < minCpuMs);
+  return (calls * bytes) / (usedMs / 1000) / 1e6;
+}
+
 export function runYamlBench(options: {
   readonly timeMs: number;
   readonly rounds: number;
@@ -150,6 +174,17 @@ export function runYamlBench(options: {
   ];
   const groups = inputs.map(contenders);
   const rates = runRounds(groups, plan, options.progress);
+  const cpu = groups.map((g) => g.map(() => [] as number[]));
+  for (let round = 0; round < options.rounds; round++) {
+    options.progress(`  yaml CPU round ${round + 1}/${options.rounds}`);
+    groups.forEach((g, gi) => {
+      for (const ci of rotation(g.length, round)) {
+        const c = g[ci];
+        if (c !== undefined) cpu[gi]?.[ci]?.push(cpuRate(c.run, c.bytes, plan.sliceMs));
+      }
+    });
+  }
+  if (cpuSink === undefined) throw new Error("bench: yaml: no call returned anything");
   const results: YamlResult[] = [];
   inputs.forEach((input, gi) => {
     const mbOf = (ci: number): number[] =>
@@ -169,6 +204,7 @@ export function runYamlBench(options: {
         max: s.max,
         rounds: mb.length,
         ...(ci === 0 ? {} : { fromYamlRatio: roundRatio(mbOf(0), mb).median }),
+        mbPerCpuSec: median(cpu[gi]?.[ci] ?? []),
       });
     });
   });
@@ -182,6 +218,7 @@ export function yamlText(report: YamlReport): string[] {
     r.input,
     r.impl,
     fix(r.mbPerSec, 2),
+    fix(r.mbPerCpuSec, 2),
     `${pct(r.q1, r.mbPerSec)}..${pct(r.q3, r.mbPerSec)}`,
     `${pct(r.min, r.mbPerSec)}..${pct(r.max, r.mbPerSec)}`,
     r.fromYamlRatio === undefined
@@ -198,11 +235,24 @@ export function yamlText(report: YamlReport): string[] {
     "documents of examples/ and of bench/corpus/ as kubectl's split cuts them, each read in its own call, and one",
     "stream of all of them joined by `---` lines, repeated to about 256 KB, read in one call. MB/s is the median of the",
     "rounds; \"fromYaml ÷\" is clusterwire fromYaml's MB/s over the row's, the median of the per-round ratios.",
+    "MB/CPU-s: MB per second of the process's CPU time (user + system), the median of as many interleaved rounds;",
+    "on a busy shared machine a long YAML call is slowed throughout, so compare this column across runs.",
     "",
     table(
-      ["input", "contender", "MB/s", "spread p25..p75", "min..max", "fromYaml ÷", "bytes", "docs", "rounds"],
+      [
+        "input",
+        "contender",
+        "MB/s",
+        "MB/CPU-s",
+        "spread p25..p75",
+        "min..max",
+        "fromYaml ÷",
+        "bytes",
+        "docs",
+        "rounds",
+      ],
       rows,
-      [false, false, true, true, true, true, true, true, true],
+      [false, false, true, true, true, true, true, true, true, true],
     ),
   ];
 }
