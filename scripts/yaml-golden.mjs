@@ -6,7 +6,7 @@
 // installs them):
 //
 //   apt-get install -y golang-go golang-gopkg-yaml.v2-dev golang-k8s-sigs-yaml-dev
-//   npm run yaml-golden        (builds first: the second file needs dist/)
+//   npm run yaml-golden        (runs ensure-go-yaml, then builds: the second file needs dist/)
 //
 // - test/support/golden/yaml-block-scalars.json: a systematic corpus of YAML
 //   block scalars (literal/folded, clip/strip/keep, explicit indentation,
