@@ -47,6 +47,7 @@ import {
   type KubernetesModels,
   type Verdict,
 } from "./validation.js";
+import { runYamlBench, yamlText, type YamlReport } from "./yaml.js";
 
 const USAGE = `usage: node dist/bench/main.js [--time MS] [--rounds N] [--quick] [--filter TEXT] [--json]
   --time MS        measuring time per contender and input, spread over the rounds (default 400)
@@ -61,7 +62,8 @@ const USAGE = `usage: node dist/bench/main.js [--time MS] [--rounds N] [--quick]
                    e.g. --filter realistic, --filter decode:, --filter "encode:Ingress (",
                    --filter corpus, --filter validate, --filter pipeline, --filter memory
                    operations: decode, encode, toJson, fromJson, fromJsonValue, validate, pipeline,
-                   memory, and the evaluators: truth-table, evaluate, route
+                   memory, yaml: (fromYaml MB/s, also npm run bench:yaml), and the evaluators:
+                   truth-table, evaluate, route
   --no-memory      skip the memory summary (npm run bench:memory runs it alone)
   --write-baseline record the fromJsonValue figures of this run as the "today" baseline
                    (bench/baseline-from-json-value.json), with the commit they were measured on
@@ -1008,7 +1010,8 @@ async function main(): Promise<void> {
     filter === undefined || task.includes(filter) || filter.startsWith(`${task}:`);
   const runsEvaluators = ["truth-table", "evaluate", "route"].some(evaluatorWanted);
   const runsMemory = !values["no-memory"] && (filter === undefined || "memory".includes(filter));
-  if (groups.length === 0 && corpusGroups.length === 0 && !runsEvaluators && !runsMemory)
+  const runsYaml = filter === undefined || "yaml".includes(filter) || filter.startsWith("yaml");
+  if (groups.length === 0 && corpusGroups.length === 0 && !runsEvaluators && !runsMemory && !runsYaml)
     throw new Error(`bench: --filter ${JSON.stringify(values.filter)} matches nothing`);
 
   const contenders = (gs: readonly Group[]): number => gs.reduce((n, g) => n + g.candidates.length, 0);
@@ -1024,6 +1027,8 @@ async function main(): Promise<void> {
   const evaluators: EvaluatorReport = runsEvaluators
     ? runEvaluatorBench({ timeMs: Math.max(timeMs, 200), wanted: evaluatorWanted, progress })
     : { lines: [], results: [], goals: [] };
+  progress("");
+  const yaml: YamlReport = runsYaml ? runYamlBench({ timeMs, rounds, progress }) : { lines: [], results: [] };
   progress("");
   const memory = runsMemory ? runMemory(quick) : undefined;
 
@@ -1086,6 +1091,7 @@ async function main(): Promise<void> {
           ...(memory !== undefined ? { memory } : {}),
           ...extra,
           evaluators: { results: evaluators.results, goals: evaluators.goals },
+          yaml: yaml.results,
         },
         null,
         2,
@@ -1109,6 +1115,8 @@ async function main(): Promise<void> {
     if (corpusReport !== undefined) out.push(...corpusText(corpusReport));
     const text = evaluatorText(evaluators);
     if (text.length > 0) out.push("", ...text);
+    const yamlLines = yamlText(yaml);
+    if (yamlLines.length > 0) out.push("", ...yamlLines);
     if (memory !== undefined) out.push("", ...("error" in memory ? [`Memory: ${memory.error}`] : memoryText(memory)));
     const base = readBaseline();
     out.push(...goalsText(goals));

@@ -16,6 +16,7 @@ import { MODES, canonical, compare, type Disagreement, type Mode } from "./diffe
 import { renderVariant } from "./generator.js";
 import { minimise } from "./minimise.js";
 import { Oracle, buildOracle } from "./oracle.js";
+import { visible } from "./visible.js";
 
 const root = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..");
 const BATCH = 500;
@@ -39,14 +40,6 @@ function yamlFiles(dir: string): string[] {
 /** Per-document seed: the campaign seed and the index, mixed. */
 export function documentSeed(seed: number, index: number): number {
   return (Math.imul(seed, 0x9e3779b1) + index) >>> 0;
-}
-
-/** JSON string with the line breaks JSON leaves raw (NEL, U+2028, U+2029) and the BOM escaped. */
-export function visible(text: string): string {
-  return JSON.stringify(text).replace(
-    /[\u0085\u2028\u2029\ufeff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
 }
 
 interface ClassRecord {

@@ -1,0 +1,122 @@
+/**
+ * The golden corpus of the YAML differential: fixed texts with what
+ * go-yaml v2 + sigs.k8s.io/yaml make of them (the oracle's batch answer: the
+ * documents as kubectl splits them, each with its YAMLToJSON output or
+ * error and its YAMLToJSONStrict error, and the whole text read as the API
+ * server reads a request body), so that `npm test` can run the
+ * differential's own comparison without Go. `npm run yaml-golden`
+ * (scripts/yaml-golden.mjs) writes it to test/support/golden/yaml-differential.json;
+ * test/suites/yaml-differential-golden.test.ts reads it.
+ *
+ * Three groups of texts:
+ * - `edge`: the hand-written cases of edge-cases.ts;
+ * - `reproduction`: the minimised reproduction of every class of
+ *   disagreement the campaign has found (reproductions.ts);
+ * - `generated`: GOLDEN_COUNT variants from the generator, variant i with
+ *   seed GOLDEN_SEED + i, over the valid objects Go reads from the YAML files
+ *   of examples/ and bench/corpus/ (Go's reading, not clusterwire's, so that
+ *   the corpus does not depend on the reader it checks).
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { DecodeError, fromJson, toJson, type JsonValue } from "../../src/networking/index.js";
+import { canonical } from "./differential.js";
+import { EDGE_CASES } from "./edge-cases.js";
+import { renderVariant } from "./generator.js";
+import type { Oracle, OracleAnswer } from "./oracle.js";
+import { REPRODUCTIONS } from "./reproductions.js";
+
+/** The generator seed of the first generated case; case i uses GOLDEN_SEED + i. */
+export const GOLDEN_SEED = 20261126;
+/** How many generated variants the golden file holds (fewer only if two render the same text). */
+export const GOLDEN_COUNT = 2000;
+
+export type GoldenGroup = "edge" | "reproduction" | "generated";
+
+export interface GoldenCase {
+  /** Unique: `edge <area>: <what>`, `reproduction <class>`, `generated seed <n>`. */
+  readonly name: string;
+  readonly group: GoldenGroup;
+  readonly text: string;
+  /** The oracle's -lines answer for the text, as it gave it. */
+  readonly answer: OracleAnswer;
+}
+
+export interface GoldenCorpus {
+  readonly seed: number;
+  readonly count: number;
+  /** Distinct valid objects the generator drew from. */
+  readonly objects: number;
+  readonly cases: readonly GoldenCase[];
+}
+
+/** The YAML files under `dir`, sorted, as the campaign lists them. */
+export function yamlFilesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...yamlFilesUnder(p));
+    else if (/\.ya?ml$/.test(e.name)) out.push(p);
+  }
+  return out.sort();
+}
+
+/**
+ * The valid networking objects of one file as Go reads it: every document
+ * read by YAMLToJSONStrict and then by fromJson in strict mode, or none when
+ * any document of the file is refused (a broken file is no source).
+ */
+function objectsOf(answer: OracleAnswer): JsonValue[] {
+  if (answer.splitError !== undefined) return [];
+  const out: JsonValue[] = [];
+  for (const doc of answer.docs) {
+    if (doc.error !== undefined || doc.strictError !== undefined || doc.json === undefined) return [];
+    if (doc.json === "null") continue;
+    try {
+      out.push(toJson(fromJson(doc.json, { strict: true })));
+    } catch (e) {
+      if (e instanceof DecodeError) return [];
+      throw e;
+    }
+  }
+  return out;
+}
+
+/** Builds the corpus and asks `oracle` for every text. */
+export async function buildGoldenCorpus(root: string, oracle: Oracle): Promise<GoldenCorpus> {
+  const files = [...yamlFilesUnder(join(root, "examples")), ...yamlFilesUnder(join(root, "bench", "corpus"))].filter(
+    (f) => !f.includes(join("examples", "invalid")),
+  );
+  const fileAnswers = await Promise.all(files.map((f) => oracle.ask(readFileSync(f, "utf8"))));
+  const seen = new Set<string>();
+  const objects: JsonValue[] = [];
+  for (const answer of fileAnswers)
+    for (const o of objectsOf(answer)) {
+      const key = canonical(o);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      objects.push(JSON.parse(key) as JsonValue);
+    }
+  if (objects.length === 0) throw new Error("no valid object in examples/ or bench/corpus/ as Go reads them");
+
+  const texts: { name: string; group: GoldenGroup; text: string }[] = [];
+  const taken = new Set<string>();
+  const add = (name: string, group: GoldenGroup, text: string): void => {
+    if (taken.has(text)) return;
+    taken.add(text);
+    texts.push({ name, group, text });
+  };
+  for (const e of EDGE_CASES) add(`edge ${e.name}`, "edge", e.text);
+  for (const r of REPRODUCTIONS) add(`reproduction ${r.cls}`, "reproduction", r.text);
+  for (let i = 0; i < GOLDEN_COUNT; i++) {
+    const seed = GOLDEN_SEED + i;
+    add(`generated seed ${seed}`, "generated", renderVariant(objects, seed).text);
+  }
+  const answers = await Promise.all(texts.map((t) => oracle.ask(t.text)));
+  const cases = texts.map((t, i) => {
+    const answer = answers[i];
+    if (answer === undefined) throw new Error(`the oracle gave no answer for ${t.name}`);
+    return { ...t, answer };
+  });
+  return { seed: GOLDEN_SEED, count: GOLDEN_COUNT, objects: objects.length, cases };
+}
