@@ -1,21 +1,55 @@
 /**
- * The differential itself: clusterwire's `toJson(fromYaml(text))` against
+ * The differential itself. Object modes: clusterwire's `toJson(fromYaml(text))` against
  * kubectl's split, sigs.k8s.io/yaml YAMLToJSON (or YAMLToJSONStrict) and then
  * clusterwire's `fromJson`, in non-strict and strict mode (`lax`, `strict`);
  * and `fromYaml(text, { reading: "server" })` against YAMLToJSON of the whole
  * unsplit text, as the API server reads a request body (`lax-server`,
- * `strict-server`: 0 or 1 objects). Errors on both
+ * `strict-server`: 0 or 1 objects). Raw modes (`raw`, `raw-strict`,
+ * `raw-server`, `raw-strict-server`): the same readings compared one step
+ * earlier, clusterwire's `parseYamlDocuments` value against the JSON
+ * `YAMLToJSON` wrote, as values (raw-value.ts), before any `fromJson`, so
+ * that unknown fields and values fromJson refuses count too. Errors on both
  * sides agree. A disagreement gets a class: its direction and a normalised
  * message (ours when we refuse, go-yaml's when it refuses), or the kind of
  * the first difference when both read a value.
  */
-import { DecodeError, fromJson, fromYaml, toJson, type JsonValue } from "../../src/networking/index.js";
+import {
+  DecodeError,
+  fromJson,
+  fromYaml,
+  parseYamlDocuments,
+  toJson,
+  type JsonValue,
+} from "../../src/networking/index.js";
+import { parseJsonText, type ParsedValue } from "../../src/networking/text/json-parse.js";
 import type { OracleAnswer } from "./oracle.js";
+import { rawDifference, renderParsed } from "./raw-value.js";
 
-/** `lax`/`strict`: kubectl's reading of a file; `*-server`: the API server's reading of a request body. */
-export type Mode = "lax" | "strict" | "lax-server" | "strict-server";
+/**
+ * `lax`/`strict`: kubectl's reading of a file; `*-server`: the API server's
+ * reading of a request body; `raw*`: the same readings compared as
+ * YAML-to-JSON values, before fromJson.
+ */
+export type Mode =
+  | "lax"
+  | "strict"
+  | "lax-server"
+  | "strict-server"
+  | "raw"
+  | "raw-strict"
+  | "raw-server"
+  | "raw-strict-server";
 
-export const MODES: readonly Mode[] = ["lax", "strict", "lax-server", "strict-server"];
+export const MODES: readonly Mode[] = [
+  "lax",
+  "strict",
+  "lax-server",
+  "strict-server",
+  "raw",
+  "raw-strict",
+  "raw-server",
+  "raw-strict-server",
+];
 
 /** How fromYaml reads a text: as kubectl reads a file, or as the API server reads a request body. */
 type Reading = "kubectl" | "server";
@@ -146,8 +180,9 @@ function describeSide(s: Side): string {
 
 /** Compares one text in one mode; undefined when both sides agree. */
 export function compare(text: string, answer: OracleAnswer, mode: Mode): Disagreement | undefined {
-  const strict = mode === "strict" || mode === "strict-server";
+  const strict = mode === "strict" || mode === "strict-server" || mode.startsWith("raw-strict");
   const reading: Reading = mode.endsWith("-server") ? "server" : "kubectl";
+  if (mode.startsWith("raw")) return compareRaw(text, answer, mode, strict, reading);
   let a: Side;
   let b: Side;
   try {
@@ -196,4 +231,111 @@ export function compare(text: string, answer: OracleAnswer, mode: Mode): Disagre
     }
   }
   return undefined;
+}
+
+type RawSide<T> = { readonly ok: true; readonly values: readonly T[] } | { readonly ok: false; readonly error: string };
+
+/** Our YAML-to-JSON values: null documents skipped, a repeated key refused only in strict modes. */
+function oursRaw(text: string, strict: boolean, reading: Reading): RawSide<JsonValue> {
+  try {
+    return { ok: true, values: parseYamlDocuments(text, { uniqueKeys: strict, reading }) };
+  } catch (e) {
+    if (e instanceof DecodeError) return { ok: false, error: e.reason };
+    throw new Crash(`parseYamlDocuments threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+  }
+}
+
+/** Deep enough for any value go-yaml hands on; a deeper one is a crash of the comparison, not agreement. */
+const GO_JSON_DEPTH = 100_000;
+
+/** One piece of Go's answer as 0 or 1 raw values (its JSON read exactly), or its error. */
+function readRawPiece(
+  piece: { readonly json?: string; readonly error?: string; readonly strictError?: string },
+  strict: boolean,
+  values: ParsedValue[],
+): string | undefined {
+  const err = strict ? (piece.strictError ?? piece.error) : piece.error;
+  if (err !== undefined) return err;
+  if (piece.json === undefined || piece.json === "null") return undefined;
+  try {
+    values.push(parseJsonText(piece.json, { maxDepth: GO_JSON_DEPTH }).value);
+    return undefined;
+  } catch (e) {
+    throw new Crash(`Go's JSON is unreadable: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function theirsRaw(answer: OracleAnswer, strict: boolean, reading: Reading): RawSide<ParsedValue> {
+  const values: ParsedValue[] = [];
+  if (reading === "server") {
+    const err = readRawPiece(answer.body, strict, values);
+    return err === undefined ? { ok: true, values } : { ok: false, error: err };
+  }
+  if (answer.splitError !== undefined) return { ok: false, error: answer.splitError };
+  for (const doc of answer.docs) {
+    const err = readRawPiece(doc, strict, values);
+    if (err !== undefined) return { ok: false, error: err };
+  }
+  return { ok: true, values };
+}
+
+function describeRaw<T>(s: RawSide<T>, render: (v: T) => string): string {
+  return s.ok
+    ? `${s.values.length} document(s): ${s.values.map(render).join(" | ").slice(0, 300)}`
+    : `error: ${s.error}`;
+}
+
+/** The raw modes: values before fromJson, compared by raw-value.ts's rule. */
+function compareRaw(
+  text: string,
+  answer: OracleAnswer,
+  mode: Mode,
+  strict: boolean,
+  reading: Reading,
+): Disagreement | undefined {
+  let a: RawSide<JsonValue>;
+  let b: RawSide<ParsedValue>;
+  let kind: string | undefined;
+  try {
+    a = oursRaw(text, strict, reading);
+    b = theirsRaw(answer, strict, reading);
+    if (a.ok && b.ok && a.values.length === b.values.length)
+      for (let i = 0; i < a.values.length && kind === undefined; i++)
+        kind = rawDifference(a.values[i] as JsonValue, b.values[i] as ParsedValue);
+  } catch (e) {
+    if (!(e instanceof Crash) && !(e instanceof RangeError)) throw e;
+    return {
+      mode,
+      cls: `${mode}/crash`,
+      rule: "a reader threw something other than a DecodeError, or a value was too deep to compare",
+      ours: e.message,
+      go: "",
+    };
+  }
+  if (!a.ok && !b.ok) return undefined;
+  const base = { mode, ours: describeRaw(a, canonical), go: describeRaw(b, renderParsed) };
+  if (!a.ok)
+    return {
+      ...base,
+      cls: `${mode}/we-refuse/${normaliseMessage(a.error)}`,
+      rule: `clusterwire refuses what go-yaml v2 + sigs.k8s.io/yaml read, with: ${a.error}`,
+    };
+  if (!b.ok)
+    return {
+      ...base,
+      cls: `${mode}/we-accept/${normaliseMessage(b.error)}`,
+      rule: `clusterwire reads what sigs.k8s.io/yaml refuses, with: ${b.error}`,
+    };
+  if (a.values.length !== b.values.length)
+    return {
+      ...base,
+      cls: `${mode}/differ/document-count`,
+      rule: "both read the text, into a different number of non-null values",
+    };
+  if (kind === undefined) return undefined;
+  return {
+    ...base,
+    cls: `${mode}/differ/${kind}`,
+    rule: `both read the text, into different JSON values (first difference: ${kind})`,
+  };
 }

@@ -99,14 +99,10 @@ interface Plan {
 
 async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds }: Plan): Promise<void> {
   const classes = new Map<string, ClassRecord>();
-  const disagreeing: Record<Mode | "either" | "files", number> = {
-    lax: 0,
-    strict: 0,
-    "lax-server": 0,
-    "strict-server": 0,
-    either: 0,
-    files: 0,
-  };
+  const disagreeing = Object.fromEntries([...MODES, "either", "files"].map((k) => [k, 0])) as Record<
+    Mode | "either" | "files",
+    number
+  >;
   const note = (d: Disagreement, text: string, where: string): void => {
     const r = classes.get(d.cls);
     if (r !== undefined) r.count++;
@@ -171,14 +167,8 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds
     `yaml-oracle: seed ${seed}, ${count} generated documents from ${seeds.length} valid objects, ${files.length} YAML files`,
   );
   console.log(`  documents disagreeing (any mode): ${disagreeing.either} (${pct(disagreeing.either)}%)`);
-  console.log(`  non-strict disagreements (kubectl): ${disagreeing.lax} (${pct(disagreeing.lax)}%)`);
-  console.log(`  strict disagreements (kubectl):     ${disagreeing.strict} (${pct(disagreeing.strict)}%)`);
-  console.log(
-    `  non-strict disagreements (server):  ${disagreeing["lax-server"]} (${pct(disagreeing["lax-server"])}%)`,
-  );
-  console.log(
-    `  strict disagreements (server):      ${disagreeing["strict-server"]} (${pct(disagreeing["strict-server"])}%)`,
-  );
+  for (const mode of MODES)
+    console.log(`  disagreements in mode ${`${mode}:`.padEnd(19)} ${disagreeing[mode]} (${pct(disagreeing[mode])}%)`);
   console.log(`  files disagreeing:        ${disagreeing.files} of ${files.length}`);
   console.log(`  classes: ${sorted.length}; campaign ${(campaignMs / 1000).toFixed(1)} s`);
   for (const r of sorted) {
