@@ -15,7 +15,7 @@ import { fromYaml, toJson, type JsonValue } from "../../src/networking/index.js"
 import { MODES, canonical, compare, type Disagreement, type Mode } from "./differential.js";
 import { renderVariant } from "./generator.js";
 import { minimise } from "./minimise.js";
-import { Oracle, buildOracle } from "./oracle.js";
+import { Oracle, buildOracle, type OracleAnswer } from "./oracle.js";
 
 const root = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..");
 const BATCH = 500;
@@ -129,8 +129,8 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds
         go: d.go,
       });
   };
-  const check = async (texts: readonly { text: string; where: string }[], isFile: boolean): Promise<void> => {
-    const answers = await Promise.all(texts.map((t) => oracle.ask(t.text)));
+  type Texts = readonly { text: string; where: string }[];
+  const judge = (texts: Texts, answers: readonly OracleAnswer[], isFile: boolean): void => {
     texts.forEach((t, i) => {
       const answer = answers[i];
       if (answer === undefined) return;
@@ -146,17 +146,24 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds
       if (any && !isFile) disagreeing.either++;
     });
   };
+  const ask = (texts: Texts): Promise<OracleAnswer[]> => Promise.all(texts.map((t) => oracle.ask(t.text)));
+  /** A batch of generated texts, already sent to the oracle. */
+  const launch = (start: number): { texts: Texts; answers: Promise<OracleAnswer[]> } => {
+    const texts: { text: string; where: string }[] = [];
+    for (let i = start; i < Math.min(count, start + BATCH); i++)
+      texts.push({ text: renderVariant(seeds, documentSeed(seed, i)).text, where: `seed ${seed} index ${i}` });
+    return { texts, answers: ask(texts) };
+  };
 
   const started = Date.now();
-  await check(
-    files.map((f) => ({ text: readFileSync(f, "utf8"), where: f.slice(root.length + 1) })),
-    true,
-  );
-  for (let start = 0; start < count; start += BATCH) {
-    const batch: { text: string; where: string }[] = [];
-    for (let i = start; i < Math.min(count, start + BATCH); i++)
-      batch.push({ text: renderVariant(seeds, documentSeed(seed, i)).text, where: `seed ${seed} index ${i}` });
-    await check(batch, false);
+  const fileTexts = files.map((f) => ({ text: readFileSync(f, "utf8"), where: f.slice(root.length + 1) }));
+  judge(fileTexts, await ask(fileTexts), true);
+  // Pipelined: Go answers batch k + 1 while this process compares batch k.
+  let pending = count > 0 ? launch(0) : undefined;
+  for (let start = 0; pending !== undefined; start += BATCH) {
+    const current = pending;
+    pending = start + BATCH < count ? launch(start + BATCH) : undefined;
+    judge(current.texts, await current.answers, false);
     if ((start / BATCH) % 20 === 0) process.stderr.write(`${Math.min(count, start + BATCH)}/${count}\r`);
   }
   const campaignMs = Date.now() - started;
