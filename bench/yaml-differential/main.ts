@@ -5,8 +5,9 @@
  * networking objects in examples/ and bench/corpus/, plus every one of those
  * YAML files as written, each read by clusterwire and by go-yaml v2 +
  * sigs.k8s.io/yaml (scripts/yaml-oracle, one Go process), in non-strict and
- * strict mode. Prints counts, the disagreement rate and one minimised
- * reproduction per class; exits 1 on any disagreement.
+ * strict mode, each as kubectl reads a file and as the API server reads a
+ * request body (differential.ts MODES). Prints counts, the disagreement rate
+ * and one minimised reproduction per class; exits 1 on any disagreement.
  */
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
