@@ -130,17 +130,21 @@ function theirs(answer: OracleAnswer, strict: boolean, reading: Reading): Side {
 
 /** Drops what varies between texts of one class: quoted parts, numbers, positions. */
 export function normaliseMessage(message: string): string {
-  return message
-    .replace(/^yaml: (line \d+: )?/, "")
-    .replace(/"(?:[^"\\]|\\.)*"|'[^']*'|`[^`]*`/g, "Q")
-    .replace(/\d+/g, "N")
-    .replace(/\s+/g, " ")
-    .replace(/[^\w ]+/g, (m) => m.slice(0, 1))
-    .trim()
-    .slice(0, 60)
-    .replace(/[^\w]+$/, "")
-    .replace(/\W+/g, "-")
-    .toLowerCase();
+  return (
+    message
+      .replace(/^yaml: (line \d+: )?/, "")
+      // kubectl's split quotes the whole offending line, unquoted: one class, whatever the line.
+      .replace(/^(invalid Yaml document separator): [\s\S]*$/, "$1")
+      .replace(/"(?:[^"\\]|\\.)*"|'[^']*'|`[^`]*`/g, "Q")
+      .replace(/\d+/g, "N")
+      .replace(/\s+/g, " ")
+      .replace(/[^\w ]+/g, (m) => m.slice(0, 1))
+      .trim()
+      .slice(0, 60)
+      .replace(/[^\w]+$/, "")
+      .replace(/\W+/g, "-")
+      .toLowerCase()
+  );
 }
 
 function firstDifference(a: string, b: string): string {

@@ -286,7 +286,8 @@ function mergedMapping(v: JsonObject, head: string, child: Ctx, step: number): s
   let rest: JsonObject = Object.fromEntries(entries.slice(cut));
   const first = Object.keys(rest)[0];
   // A key both merged (with a value to be overridden) and written: the written one wins.
-  if (first !== undefined && x.w.chance(0.5)) merged[first] = "overridden";
+  if (first !== undefined && x.w.chance(0.5))
+    Object.defineProperty(merged, first, { value: "overridden", enumerable: true, writable: true, configurable: true });
   const forms = ["map", "list"];
   if (x.mapAnchors.size > 0) forms.push("aliases");
   let text: string;

@@ -5,8 +5,9 @@
  * networking objects in examples/ and bench/corpus/, plus every one of those
  * YAML files as written, each read by clusterwire and by go-yaml v2 +
  * sigs.k8s.io/yaml (scripts/yaml-oracle, one Go process), in non-strict and
- * strict mode. Prints counts, the disagreement rate and one minimised
- * reproduction per class; exits 1 on any disagreement.
+ * strict mode, each as kubectl reads a file and as the API server reads a
+ * request body (differential.ts MODES). Prints counts, the disagreement rate
+ * and one minimised reproduction per class; exits 1 on any disagreement.
  */
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -15,7 +16,7 @@ import { fromYaml, toJson, type JsonValue } from "../../src/networking/index.js"
 import { MODES, canonical, compare, type Disagreement, type Mode } from "./differential.js";
 import { renderVariant } from "./generator.js";
 import { minimise } from "./minimise.js";
-import { Oracle, buildOracle } from "./oracle.js";
+import { Oracle, buildOracle, type OracleAnswer } from "./oracle.js";
 import { visible } from "./visible.js";
 
 const root = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..");
@@ -118,8 +119,8 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds
         go: d.go,
       });
   };
-  const check = async (texts: readonly { text: string; where: string }[], isFile: boolean): Promise<void> => {
-    const answers = await Promise.all(texts.map((t) => oracle.ask(t.text)));
+  type Texts = readonly { text: string; where: string }[];
+  const judge = (texts: Texts, answers: readonly OracleAnswer[], isFile: boolean): void => {
     texts.forEach((t, i) => {
       const answer = answers[i];
       if (answer === undefined) return;
@@ -135,17 +136,24 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds
       if (any && !isFile) disagreeing.either++;
     });
   };
+  const ask = (texts: Texts): Promise<OracleAnswer[]> => Promise.all(texts.map((t) => oracle.ask(t.text)));
+  /** A batch of generated texts, already sent to the oracle. */
+  const launch = (start: number): { texts: Texts; answers: Promise<OracleAnswer[]> } => {
+    const texts: { text: string; where: string }[] = [];
+    for (let i = start; i < Math.min(count, start + BATCH); i++)
+      texts.push({ text: renderVariant(seeds, documentSeed(seed, i)).text, where: `seed ${seed} index ${i}` });
+    return { texts, answers: ask(texts) };
+  };
 
   const started = Date.now();
-  await check(
-    files.map((f) => ({ text: readFileSync(f, "utf8"), where: f.slice(root.length + 1) })),
-    true,
-  );
-  for (let start = 0; start < count; start += BATCH) {
-    const batch: { text: string; where: string }[] = [];
-    for (let i = start; i < Math.min(count, start + BATCH); i++)
-      batch.push({ text: renderVariant(seeds, documentSeed(seed, i)).text, where: `seed ${seed} index ${i}` });
-    await check(batch, false);
+  const fileTexts = files.map((f) => ({ text: readFileSync(f, "utf8"), where: f.slice(root.length + 1) }));
+  judge(fileTexts, await ask(fileTexts), true);
+  // Pipelined: Go answers batch k + 1 while this process compares batch k.
+  let pending = count > 0 ? launch(0) : undefined;
+  for (let start = 0; pending !== undefined; start += BATCH) {
+    const current = pending;
+    pending = start + BATCH < count ? launch(start + BATCH) : undefined;
+    judge(current.texts, await current.answers, false);
     if ((start / BATCH) % 20 === 0) process.stderr.write(`${Math.min(count, start + BATCH)}/${count}\r`);
   }
   const campaignMs = Date.now() - started;

@@ -126,4 +126,9 @@ describe("normaliseMessage", () => {
   it("drops positions, numbers and quoted parts", () => {
     expect(normaliseMessage('yaml: line 12: key "a" already set in map')).toBe("key-q-already-set-in-map");
   });
+
+  it("keeps one class for kubectl's separator error, whatever line follows the ---", () => {
+    for (const rest of ["~", "apiVersion: networking.k8s.io/v1", '{"apiVersion": "v1", "kind": "x"}'])
+      expect(normaliseMessage(`invalid Yaml document separator: ${rest}`)).toBe("invalid-yaml-document-separator");
+  });
 });
