@@ -6,7 +6,8 @@
  * YAML files as written, each read by clusterwire and by go-yaml v2 +
  * sigs.k8s.io/yaml (scripts/yaml-oracle, one Go process), in non-strict and
  * strict mode, each as kubectl reads a file and as the API server reads a
- * request body (differential.ts MODES). Prints counts, the disagreement rate
+ * request body, compared as objects (after fromJson) and as raw YAML-to-JSON
+ * values (differential.ts MODES). Prints counts, the disagreement rate
  * and one minimised reproduction per class; exits 1 on any disagreement.
  */
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
