@@ -1,5 +1,5 @@
 /**
- * npm run yaml-oracle -- --count N --seed S [--out FILE] [--budget B]
+ * npm run yaml-oracle -- --count N --seed S [--out FILE] [--budget B] [--probes P]
  *
  * A differential campaign (issue 17): N seeded YAML variants of the valid
  * networking objects in examples/ and bench/corpus/, plus every one of those
@@ -7,7 +7,9 @@
  * sigs.k8s.io/yaml (scripts/yaml-oracle, one Go process), in non-strict and
  * strict mode, each as kubectl reads a file and as the API server reads a
  * request body, compared as objects (after fromJson) and as raw YAML-to-JSON
- * values (differential.ts MODES). Prints counts, the disagreement rate
+ * values (differential.ts MODES); and P value probes (value-probes.ts, default
+ * N / 10), seeded texts for the raw modes' value areas the generator never
+ * reaches, counted apart. Prints counts, the disagreement rate
  * and one minimised reproduction per class; exits 1 on any disagreement.
  */
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -18,6 +20,7 @@ import { MODES, canonical, compare, type Disagreement, type Mode } from "./diffe
 import { renderVariant } from "./generator.js";
 import { minimise } from "./minimise.js";
 import { Oracle, buildOracle, type OracleAnswer } from "./oracle.js";
+import { renderValueProbe } from "./value-probes.js";
 import { visible } from "./visible.js";
 
 const root = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..");
@@ -61,8 +64,10 @@ async function main(): Promise<void> {
   const seed = Number(arg("--seed", "1"));
   const out = arg("--out", "");
   const budget = Number(arg("--budget", "1500"));
+  const probes = Number(arg("--probes", String(Math.ceil(count / 10))));
   if (!Number.isSafeInteger(count) || count < 0 || !Number.isSafeInteger(seed))
     throw new Error("--count and --seed are integers");
+  if (!Number.isSafeInteger(probes) || probes < 0) throw new Error("--probes is a non-negative integer");
 
   const files = [...yamlFiles(join(root, "examples")), ...yamlFiles(join(root, "bench", "corpus"))];
   const seeds: JsonValue[] = [];
@@ -84,7 +89,7 @@ async function main(): Promise<void> {
   }
   const oracle = new Oracle(buildOracle(root));
   try {
-    await campaign(oracle, { count, seed, out, budget, files, seeds });
+    await campaign(oracle, { count, seed, out, budget, probes, files, seeds });
   } finally {
     oracle.close();
   }
@@ -95,14 +100,15 @@ interface Plan {
   readonly seed: number;
   readonly out: string;
   readonly budget: number;
+  readonly probes: number;
   readonly files: readonly string[];
   readonly seeds: readonly JsonValue[];
 }
 
-async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds }: Plan): Promise<void> {
+async function campaign(oracle: Oracle, { count, seed, out, budget, probes, files, seeds }: Plan): Promise<void> {
   const classes = new Map<string, ClassRecord>();
-  const disagreeing = Object.fromEntries([...MODES, "either", "files"].map((k) => [k, 0])) as Record<
-    Mode | "either" | "files",
+  const disagreeing = Object.fromEntries([...MODES, "either", "files", "probes"].map((k) => [k, 0])) as Record<
+    Mode | "either" | "files" | "probes",
     number
   >;
   const note = (d: Disagreement, text: string, where: string): void => {
@@ -121,7 +127,9 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds
       });
   };
   type Texts = readonly { text: string; where: string }[];
-  const judge = (texts: Texts, answers: readonly OracleAnswer[], isFile: boolean): void => {
+  /** Generated texts count per mode and in the rate; files and probes are counted apart. */
+  type Source = "generated" | "files" | "probes";
+  const judge = (texts: Texts, answers: readonly OracleAnswer[], source: Source): void => {
     texts.forEach((t, i) => {
       const answer = answers[i];
       if (answer === undefined) return;
@@ -130,11 +138,10 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds
         const d = compare(t.text, answer, mode);
         if (d === undefined) continue;
         any = true;
-        if (!isFile) disagreeing[mode]++;
+        if (source === "generated") disagreeing[mode]++;
         note(d, t.text, t.where);
       }
-      if (any && isFile) disagreeing.files++;
-      if (any && !isFile) disagreeing.either++;
+      if (any) disagreeing[source === "generated" ? "either" : source]++;
     });
   };
   const ask = (texts: Texts): Promise<OracleAnswer[]> => Promise.all(texts.map((t) => oracle.ask(t.text)));
@@ -148,14 +155,20 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds
 
   const started = Date.now();
   const fileTexts = files.map((f) => ({ text: readFileSync(f, "utf8"), where: f.slice(root.length + 1) }));
-  judge(fileTexts, await ask(fileTexts), true);
+  judge(fileTexts, await ask(fileTexts), "files");
   // Pipelined: Go answers batch k + 1 while this process compares batch k.
   let pending = count > 0 ? launch(0) : undefined;
   for (let start = 0; pending !== undefined; start += BATCH) {
     const current = pending;
     pending = start + BATCH < count ? launch(start + BATCH) : undefined;
-    judge(current.texts, await current.answers, false);
+    judge(current.texts, await current.answers, "generated");
     if ((start / BATCH) % 20 === 0) process.stderr.write(`${Math.min(count, start + BATCH)}/${count}\r`);
+  }
+  for (let start = 0; start < probes; start += BATCH) {
+    const texts: { text: string; where: string }[] = [];
+    for (let i = start; i < Math.min(probes, start + BATCH); i++)
+      texts.push({ text: renderValueProbe(documentSeed(seed, i)).text, where: `value probe, seed ${seed} index ${i}` });
+    judge(texts, await ask(texts), "probes");
   }
   const campaignMs = Date.now() - started;
 
@@ -179,6 +192,7 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds
   for (const mode of MODES)
     console.log(`  disagreements in mode ${`${mode}:`.padEnd(19)} ${disagreeing[mode]} (${pct(disagreeing[mode])}%)`);
   console.log(`  files disagreeing:        ${disagreeing.files} of ${files.length}`);
+  console.log(`  value probes disagreeing: ${disagreeing.probes} of ${probes}`);
   console.log(`  classes: ${sorted.length}; campaign ${(campaignMs / 1000).toFixed(1)} s`);
   for (const r of sorted) {
     console.log(`\n${r.cls}  (${r.count}; first at ${r.where})`);
@@ -188,7 +202,7 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, files, seeds
   if (out !== "")
     writeFileSync(
       out,
-      `${JSON.stringify({ seed, count, objects: seeds.length, files: files.length, disagreeing, classes: sorted }, null, 2)}\n`,
+      `${JSON.stringify({ seed, count, probes, objects: seeds.length, files: files.length, disagreeing, classes: sorted }, null, 2)}\n`,
     );
   process.exitCode = sorted.length > 0 ? 1 : 0;
 }
