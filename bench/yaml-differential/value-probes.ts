@@ -5,15 +5,18 @@
  * (sigs.k8s.io/yaml writes float keys at 32-bit precision), integers at the
  * int64/uint64 edges in every YAML 1.1 base, `!!binary` of arbitrary bytes
  * (invalid UTF-8 included), timestamps tagged and untagged, and `<<` merge
- * precedence. One probe is a mapping of unique top-level keys `k0`, `k1`, ...;
- * any key that is not a plain string sits alone in its own one-key mapping,
+ * precedence, and a key JSON cannot hold (null, uint64) inside a value that
+ * a later repeat of its key replaces. One probe is a mapping of top-level
+ * keys `k0`, `k1`, ..., each written once (twice, on adjacent entries, for a
+ * `replaced` entry); any key that is not a plain string sits alone in its
+ * own one-key mapping,
  * so that no two keys stringify alike (when they do, Go's answer follows its
  * randomised map order and no answer is the right one).
  */
 import { Choices } from "./generator.js";
 import type { Chooser } from "./wide.js";
 
-export type ProbeArea = "float" | "float-key" | "int" | "int-key" | "binary" | "timestamp" | "merge";
+export type ProbeArea = "float" | "float-key" | "int" | "int-key" | "binary" | "timestamp" | "merge" | "replaced";
 
 export const PROBE_AREAS: readonly ProbeArea[] = [
   "float",
@@ -23,6 +26,7 @@ export const PROBE_AREAS: readonly ProbeArea[] = [
   "binary",
   "timestamp",
   "merge",
+  "replaced",
 ];
 
 const EXPONENTS = [
@@ -169,6 +173,12 @@ function entry(c: Chooser, area: ProbeArea, key: string, anchors: string[]): str
       return c.chance(0.7) ? `${key}: ${binaryText(c)}` : `${key}:\n  ? ${binaryText(c)}\n  : v`;
     case "timestamp":
       return c.chance(0.7) ? `${key}: ${timestampText(c)}` : `${key}: {${timestampText(c)}: v}`;
+    case "replaced": {
+      // The same key twice: non-strict readings keep the second value only, strict ones refuse.
+      const odd = c.pick(["~", "null", "9223372036854775808", "18446744073709551615", "[1]", "{a: 1}", "1.5", "true"]);
+      const first = c.chance(0.5) ? `{${odd}: 1}` : `[{${odd}: 1}]`;
+      return `${key}: ${first}\n${key}: ${c.pick(["2", "{b: 1}", "~"])}`;
+    }
     default: {
       const anchor = `m${anchors.length}`;
       const text = `${key}: &${anchor} ${mergeMap(c, anchors, 0)}`;

@@ -25,14 +25,22 @@ describe("renderValueProbe", () => {
     expect(all).toMatch(/\b1844674407370955\d{4}\b/);
   });
 
-  it("writes top-level keys k0, k1, ... once each, and non-string keys only alone in a one-key mapping", () => {
+  it("writes top-level keys k0, k1, ... once each, a replaced entry's twice and adjacent", () => {
+    let replaced = 0;
     for (const s of SEEDS.slice(0, 500)) {
-      const { text } = renderValueProbe(s);
+      const { text, areas } = renderValueProbe(s);
       const top = text.split("\n").filter((l) => /^\S/.test(l));
       const keys = top.map((l) => l.slice(0, l.indexOf(":")));
-      expect(new Set(keys).size, text).toBe(keys.length);
       for (const k of keys) expect(k, text).toMatch(/^(k\d+|out)$/);
+      const repeats = keys.filter((k, i) => keys.indexOf(k) !== i);
+      for (const k of repeats) expect(keys[keys.indexOf(k) + 1], text).toBe(k);
+      expect(new Set(repeats).size, text).toBe(repeats.length);
+      if (repeats.length > 0) {
+        expect(areas, text).toContain("replaced");
+        replaced++;
+      }
     }
+    expect(replaced).toBeGreaterThan(10);
   });
 
   it("mostly renders texts clusterwire reads, and never makes it throw anything but a DecodeError", () => {
@@ -46,6 +54,7 @@ describe("renderValueProbe", () => {
         expect(e, text).toBeInstanceOf(DecodeError);
       }
     }
-    expect(read).toBeGreaterThan(SEEDS.length * 0.7);
+    // Some probes are refused on purpose (NaN, a null key, an !!int float); most must still read.
+    expect(read).toBeGreaterThan(SEEDS.length * 0.5);
   });
 });
