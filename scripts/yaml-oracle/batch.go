@@ -9,6 +9,11 @@ package main
 //   - body: the API server's reading of a request body: the whole raw text,
 //     unsplit, through YAMLToJSON and YAMLToJSONStrict (go-yaml reads its
 //     first YAML document only).
+//
+// An answer whose JSON came out of a map with two keys that go-yaml keeps
+// apart but sigs.k8s.io/yaml writes as one JSON key (ambiguous.go) says so
+// in ambiguousKeys: which value won depends on Go's random map order, so no
+// fixed answer exists for it.
 
 import (
 	"bufio"
@@ -25,17 +30,19 @@ import (
 
 // docAnswer is what the libraries make of one document.
 type docAnswer struct {
-	Text        string  `json:"text"`
-	JSON        *string `json:"json,omitempty"`
-	Error       *string `json:"error,omitempty"`
-	StrictError *string `json:"strictError,omitempty"`
+	Text          string  `json:"text"`
+	JSON          *string `json:"json,omitempty"`
+	Error         *string `json:"error,omitempty"`
+	StrictError   *string `json:"strictError,omitempty"`
+	AmbiguousKeys *string `json:"ambiguousKeys,omitempty"`
 }
 
 // bodyAnswer is what the libraries make of the whole text as one request body.
 type bodyAnswer struct {
-	JSON        *string `json:"json,omitempty"`
-	Error       *string `json:"error,omitempty"`
-	StrictError *string `json:"strictError,omitempty"`
+	JSON          *string `json:"json,omitempty"`
+	Error         *string `json:"error,omitempty"`
+	StrictError   *string `json:"strictError,omitempty"`
+	AmbiguousKeys *string `json:"ambiguousKeys,omitempty"`
 }
 
 // batchAnswer is the answer for one input text.
@@ -113,6 +120,7 @@ func answerBody(text string) bodyAnswer {
 		b.Error = str(err.Error())
 	} else {
 		b.JSON = str(string(j))
+		b.AmbiguousKeys = ambiguousKeys([]byte(text))
 	}
 	if _, err := sigsyaml.YAMLToJSONStrict([]byte(text)); err != nil {
 		b.StrictError = str(err.Error())
@@ -133,6 +141,7 @@ func answerBatch(text string) batchAnswer {
 			a.Error = str(err.Error())
 		} else {
 			a.JSON = str(string(j))
+			a.AmbiguousKeys = ambiguousKeys([]byte(d))
 		}
 		if _, err := sigsyaml.YAMLToJSONStrict([]byte(d)); err != nil {
 			a.StrictError = str(err.Error())
