@@ -96,6 +96,15 @@ function ours(text: string, strict: boolean, reading: Reading): Side {
   }
 }
 
+/**
+ * How deep the JSON that YAMLToJSON writes may nest when the API server (or
+ * kubectl) decodes it: Go encoding/json's maxNestingDepth, 10,000, which
+ * sigs.k8s.io/json keeps. fromJson's own default (100) is clusterwire's limit
+ * for JSON it is handed, not the API server's, and would refuse on Go's side
+ * what Go reads (an unknown field 101 levels deep).
+ */
+const API_SERVER_JSON_DEPTH = 10_000;
+
 /** One piece of Go's answer (a split document, or the whole body) as 0 or 1 objects, or an error. */
 function readPiece(
   piece: { readonly json?: string; readonly error?: string; readonly strictError?: string },
@@ -106,7 +115,7 @@ function readPiece(
   if (err !== undefined) return err;
   if (piece.json === undefined || piece.json === "null") return undefined;
   try {
-    values.push(canonical(toJson(fromJson(piece.json, { strict }))));
+    values.push(canonical(toJson(fromJson(piece.json, { strict, maxDepth: API_SERVER_JSON_DEPTH }))));
     return undefined;
   } catch (e) {
     if (e instanceof DecodeError) return `fromJson: ${e.reason}`;
@@ -126,6 +135,32 @@ function theirs(answer: OracleAnswer, strict: boolean, reading: Reading): Side {
     if (err !== undefined) return { ok: false, error: err };
   }
   return { ok: true, values };
+}
+
+/**
+ * The JSON key that makes Go's answer for `mode` a coin toss, or undefined.
+ * The oracle flags a piece whose YAMLToJSON output came out of a map where
+ * two distinct go-yaml keys become one JSON key (`1` and `1.0`, `'1'` and
+ * `1`, `true` and `'true'`, two `.nan`): sigs.k8s.io/yaml keeps whichever
+ * value Go's randomised map iteration reached last, so no fixed answer
+ * exists to compare with (clusterwire's rule: the key written last wins).
+ * Only the pieces `mode` reads count (kubectl's documents, or the body), and
+ * only when that mode's answer is the JSON (not a strict-mode error).
+ * Callers leave such texts out of the comparison and count them apart.
+ */
+export function ambiguity(answer: OracleAnswer, mode: Mode): string | undefined {
+  const strict = isStrict(mode);
+  const failed = (piece: OracleAnswer["body"]): boolean =>
+    piece.error !== undefined || (strict && piece.strictError !== undefined);
+  if (mode.endsWith("-server")) return failed(answer.body) ? undefined : answer.body.ambiguousKeys;
+  // kubectl's answer is the first failing document's error when any fails, whatever the others hold.
+  if (answer.splitError !== undefined || answer.docs.some(failed)) return undefined;
+  return answer.docs.find((d) => d.ambiguousKeys !== undefined)?.ambiguousKeys;
+}
+
+/** Whether `mode` reads with YAMLToJSONStrict (a repeated key refused). */
+function isStrict(mode: Mode): boolean {
+  return mode === "strict" || mode === "strict-server" || mode.startsWith("raw-strict");
 }
 
 /** Drops what varies between texts of one class: quoted parts, numbers, positions. */
@@ -184,7 +219,7 @@ function describeSide(s: Side): string {
 
 /** Compares one text in one mode; undefined when both sides agree. */
 export function compare(text: string, answer: OracleAnswer, mode: Mode): Disagreement | undefined {
-  const strict = mode === "strict" || mode === "strict-server" || mode.startsWith("raw-strict");
+  const strict = isStrict(mode);
   const reading: Reading = mode.endsWith("-server") ? "server" : "kubectl";
   if (mode.startsWith("raw")) return compareRaw(text, answer, mode, strict, reading);
   let a: Side;

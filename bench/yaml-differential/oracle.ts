@@ -17,6 +17,12 @@ export interface OracleDoc {
   readonly error?: string;
   /** The YAMLToJSONStrict error, if any. */
   readonly strictError?: string;
+  /**
+   * Set when `json` depends on Go's random map order: the JSON key that two
+   * distinct go-yaml keys of one mapping (with unequal values) both become
+   * in sigs.k8s.io/yaml, e.g. `1` and `1.0` (scripts/yaml-oracle/ambiguous.go).
+   */
+  readonly ambiguousKeys?: string;
 }
 
 /** The whole raw text read as one request body, as the API server reads it (no split). */
@@ -26,6 +32,12 @@ export interface OracleBody {
   readonly error?: string;
   /** The YAMLToJSONStrict error, if any. */
   readonly strictError?: string;
+  /**
+   * Set when `json` depends on Go's random map order: the JSON key that two
+   * distinct go-yaml keys of one mapping (with unequal values) both become
+   * in sigs.k8s.io/yaml, e.g. `1` and `1.0` (scripts/yaml-oracle/ambiguous.go).
+   */
+  readonly ambiguousKeys?: string;
 }
 
 export interface OracleAnswer {

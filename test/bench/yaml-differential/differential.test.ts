@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MODES, compare, normaliseMessage } from "../../../bench/yaml-differential/differential.js";
+import { MODES, ambiguity, compare, normaliseMessage } from "../../../bench/yaml-differential/differential.js";
 import type { OracleAnswer } from "../../../bench/yaml-differential/oracle.js";
 
 // Go's answers here are written by hand in the shape scripts/yaml-oracle prints (no Go needed):
@@ -62,6 +62,82 @@ describe("compare", () => {
     const extra = JSON_TEXT.replace('"kind"', '"x":1,"kind"');
     expect(compare(TEXT, answer({ json: extra }), "lax-server")).toBeUndefined();
     expect(compare(TEXT, answer({ json: extra }), "strict-server")?.cls).toMatch(/^strict-server\/we-accept\/fromjson/);
+  });
+});
+
+describe("compare: Go's JSON read with the API server's depth limit", () => {
+  // Go's answer (planted) holds an unknown field `x` nested `levels` deep in JSON (the object is level 1).
+  const deep = (levels: number): string =>
+    JSON_TEXT.replace(/}$/, `,"x":${"[".repeat(levels - 1)}${"]".repeat(levels - 1)}}`);
+
+  it("reads Go's JSON deeper than fromJson's default of 100, as encoding/json does (its limit: 10,000)", () => {
+    // 5,000, not 10,000: fromJson's JSON parser recurses, and runs out of stack before 10,000 levels.
+    for (const levels of [101, 5_000]) {
+      const a = answer({ json: deep(levels) }, [{ text: TEXT, json: deep(levels) }]);
+      // fromJson drops the unknown field, so Go's object is clusterwire's.
+      expect(compare(TEXT, a, "lax"), `${levels}`).toBeUndefined();
+      expect(compare(TEXT, a, "lax-server"), `${levels}`).toBeUndefined();
+    }
+  });
+
+  it("refuses Go's JSON 10,001 levels deep, as the API server's decoder would", () => {
+    const a = answer({ json: deep(10_001) }, [{ text: TEXT, json: deep(10_001) }]);
+    // The depth limit, or the stack before it (fromJson's parser recurses): a DecodeError either way.
+    const refused = /^lax(-server)?\/we-accept\/fromjson-(nesting-deeper-than-n|input-nested-too-deeply)$/;
+    expect(compare(TEXT, a, "lax")?.cls).toMatch(refused);
+    expect(compare(TEXT, a, "lax-server")?.cls).toMatch(refused);
+  });
+});
+
+describe("ambiguity", () => {
+  // What the oracle answers for `1: a\n1.0: b\n` (one run; Go's winner is random).
+  const text = "1: a\n1.0: b\n";
+  const piece = { json: '{"1":"b"}', ambiguousKeys: "1" };
+
+  it("names the colliding key in every mode whose answer is that JSON", () => {
+    const a = answer(piece, [{ text, ...piece }]);
+    for (const mode of MODES) expect(ambiguity(a, mode), mode).toBe("1");
+  });
+
+  it("is undefined for an answer the oracle did not flag", () => {
+    for (const mode of MODES) expect(ambiguity(answer({ json: JSON_TEXT }), mode), mode).toBeUndefined();
+  });
+
+  it("counts only the pieces the mode reads: kubectl's documents, or the body", () => {
+    const first = "a: 1\n";
+    // The body is go-yaml's first document only; the second split document is the ambiguous one.
+    const a = answer({ json: '{"a":1}' }, [
+      { text: first, json: '{"a":1}' },
+      { text, ...piece },
+    ]);
+    expect(ambiguity(a, "lax")).toBe("1");
+    expect(ambiguity(a, "raw-strict")).toBe("1");
+    expect(ambiguity(a, "lax-server")).toBeUndefined();
+    expect(ambiguity(a, "raw-server")).toBeUndefined();
+    const b = answer(piece, [{ text: first, json: '{"a":1}' }]);
+    expect(ambiguity(b, "strict")).toBeUndefined();
+    expect(ambiguity(b, "strict-server")).toBe("1");
+  });
+
+  it("is undefined where the mode's answer is an error, which Go gives whatever its map order", () => {
+    // `x: {1: a, '1': b}\nx: 2`-like: YAMLToJSON reads it, YAMLToJSONStrict refuses the repeated x.
+    const strictError = 'yaml: unmarshal errors:\n  line 2: key "x" already set in map';
+    const a = answer({ ...piece, strictError }, [{ text, ...piece, strictError }]);
+    expect(ambiguity(a, "lax")).toBe("1");
+    expect(ambiguity(a, "raw-server")).toBe("1");
+    expect(ambiguity(a, "strict")).toBeUndefined();
+    expect(ambiguity(a, "raw-strict-server")).toBeUndefined();
+    // kubectl's answer is a later document's error, so an earlier ambiguous document does not matter.
+    const error = "yaml: line 2: did not find expected key";
+    const b = answer(piece, [
+      { text, ...piece },
+      { text: "a: [\n", error, strictError: error },
+    ]);
+    expect(ambiguity(b, "lax")).toBeUndefined();
+    expect(ambiguity(b, "lax-server")).toBe("1");
+    expect(
+      ambiguity({ docs: [], splitError: "invalid Yaml document separator: x", body: piece }, "raw"),
+    ).toBeUndefined();
   });
 });
 
