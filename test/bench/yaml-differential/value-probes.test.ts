@@ -25,6 +25,13 @@ describe("renderValueProbe", () => {
     expect(all).toMatch(/\b1844674407370955\d{4}\b/);
   });
 
+  it("never tags a timestamp with more than 9 fraction digits, and still writes untagged ones", () => {
+    const all = SEEDS.map((s) => renderValueProbe(s).text).join("\n");
+    expect(all).not.toMatch(/!!timestamp [^\n,}]*\.\d{10}/);
+    expect(all).toMatch(/!!timestamp [^\n,}]*\.\d{9}/);
+    expect(all).toMatch(/(?<!!!timestamp )\b\d{4}-\d{1,2}-\d{1,2}[tT ]+21:59:43\.\d{10}/);
+  });
+
   it("writes top-level keys k0, k1, ... once each, a replaced entry's twice and adjacent", () => {
     let replaced = 0;
     for (const s of SEEDS.slice(0, 500)) {
