@@ -17,6 +17,15 @@ import {
 } from "./yaml-compose.js";
 import { kubectlBodyOffset, kubectlDocumentBody, splitYamlDocuments } from "./yaml-split.js";
 
+// The node tree, for internal readers that walk it (the CLI's demo expectations).
+export {
+  HARD_MAX_DEPTH,
+  composeFirstDocument,
+  decodeYamlNode,
+  keyTextOf,
+  type YamlNode,
+} from "./yaml-compose.js";
+
 /**
  * Which reading of a YAML text: `"kubectl"` splits a stream into documents as
  * `kubectl apply -f` does (lines end at LF or CRLF and each document's lines
