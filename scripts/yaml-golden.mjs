@@ -229,7 +229,7 @@ const answers = batch.map((a) => ({
   // kubectl's reading: split into documents, YAMLToJSON on each.
   ...(a.splitError !== undefined ? { error: a.splitError } : outcome(a.docs, "json", "error")),
   // The API server's reading: YAMLToJSON on the raw text.
-  ...outcome([a.raw], "serverJson", "serverError"),
+  ...outcome([a.body], "serverJson", "serverError"),
 }));
 const golden = {
   about:

@@ -31,9 +31,6 @@ type docAnswer struct {
 type batchAnswer struct {
 	Docs       []docAnswer `json:"docs"`
 	SplitError *string     `json:"splitError,omitempty"`
-	// Raw is the whole text read as one request body (YAMLToJSON on the
-	// unsplit text), the API server's reading.
-	Raw docAnswer `json:"raw"`
 }
 
 // kubectlSplit splits a stream into documents as k8s.io/apimachinery's
@@ -97,32 +94,25 @@ func kubectlSplit(text string) ([]string, error) {
 
 func str(s string) *string { return &s }
 
-// answerBody is what YAMLToJSON and YAMLToJSONStrict make of one body.
-func answerBody(d string) docAnswer {
-	a := docAnswer{Text: d}
-	if j, err := sigsyaml.YAMLToJSON([]byte(d)); err != nil {
-		a.Error = str(err.Error())
-	} else {
-		a.JSON = str(string(j))
-	}
-	if _, err := sigsyaml.YAMLToJSONStrict([]byte(d)); err != nil {
-		a.StrictError = str(err.Error())
-	}
-	return a
-}
-
 func answerBatch(text string) batchAnswer {
-	raw := answerBody(text)
-	raw.Text = ""
 	docs, err := kubectlSplit(text)
 	if err != nil {
-		return batchAnswer{Docs: []docAnswer{}, SplitError: str(err.Error()), Raw: raw}
+		return batchAnswer{Docs: []docAnswer{}, SplitError: str(err.Error())}
 	}
 	out := make([]docAnswer, 0, len(docs))
 	for _, d := range docs {
-		out = append(out, answerBody(d))
+		a := docAnswer{Text: d}
+		if j, err := sigsyaml.YAMLToJSON([]byte(d)); err != nil {
+			a.Error = str(err.Error())
+		} else {
+			a.JSON = str(string(j))
+		}
+		if _, err := sigsyaml.YAMLToJSONStrict([]byte(d)); err != nil {
+			a.StrictError = str(err.Error())
+		}
+		out = append(out, a)
 	}
-	return batchAnswer{Docs: out, Raw: raw}
+	return batchAnswer{Docs: out}
 }
 
 // runLines answers one JSON string per input line until stdin ends.
