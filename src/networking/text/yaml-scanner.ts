@@ -601,16 +601,17 @@ export class YamlScanner {
 
   private saveSimpleKey(): void {
     if (!this.simpleKeyAllowed) return;
-    const key: SimpleKey = {
-      possible: true,
-      required: this.flowLevel === 0 && this.indent === this.column,
-      tokenNumber: this.queuedNumber(),
-      mark: this.mark(),
-    };
+    const required = this.flowLevel === 0 && this.indent === this.column;
+    const tokenNumber = this.queuedNumber();
     this.removeSimpleKey();
+    // go-yaml stores keys by value in one slot per flow level: overwrite the slot.
     const last = this.simpleKeys.length - 1;
-    this.simpleKeys[last] = key;
-    this.keysByToken.set(key.tokenNumber, last);
+    const key = this.simpleKeys[last] as SimpleKey;
+    key.possible = true;
+    key.required = required;
+    key.tokenNumber = tokenNumber;
+    key.mark = this.mark();
+    this.keysByToken.set(tokenNumber, last);
   }
 
   private removeSimpleKey(): void {
