@@ -3,7 +3,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { PROTOCOLS } from "../../networking/evaluate/types.js";
 import { DecodeError, type HostTier, type JsonValue, type Protocol, type Route } from "../../networking/index.js";
 import {
-  HARD_MAX_DEPTH,
+  NO_DEPTH_LIMIT,
   composeFirstDocument,
   decodeYamlNode,
   keyTextOf,
@@ -149,8 +149,8 @@ export function parseExpectations(name: string, text: string): DemoExpectations 
   let root: Node | undefined;
   try {
     // One document, read as the API server reads a body; repeated keys are refused (strict).
-    parseYamlDocuments(text, { uniqueKeys: true, reading: "server", maxDepth: HARD_MAX_DEPTH });
-    root = composeFirstDocument(text, HARD_MAX_DEPTH);
+    parseYamlDocuments(text, { uniqueKeys: true, reading: "server" });
+    root = composeFirstDocument(text, NO_DEPTH_LIMIT);
   } catch (e) {
     if (!(e instanceof DecodeError)) throw e;
     throw new CliError(`${name}:${e.line ?? 1}:${e.column ?? 1}: yaml: ${e.reason}`, EXIT_USAGE);
@@ -182,7 +182,7 @@ type Node = YamlNode;
 /** The node an alias stands for (the document was decoded once, so there is no cycle). */
 function deref(node: Node | undefined): Node | undefined {
   let n = node;
-  for (let hops = 0; n?.kind === "alias" && hops < HARD_MAX_DEPTH; hops++) n = n.target;
+  for (let hops = 0; n?.kind === "alias" && hops < 2; hops++) n = n.target;
   return n;
 }
 
@@ -191,7 +191,7 @@ function scalarValue(node: Node | undefined): JsonValue | undefined {
   const n = deref(node);
   if (n?.kind !== "scalar") return undefined;
   try {
-    return decodeYamlNode(n, { maxDepth: HARD_MAX_DEPTH, strict: false });
+    return decodeYamlNode(n, { maxDepth: NO_DEPTH_LIMIT, strict: false });
   } catch {
     return n.value; // already refused when the document was read; not reached
   }

@@ -41,14 +41,17 @@ export interface YamlNode {
   readonly target: YamlNode | undefined;
 }
 
-/** Deepest nesting the reader ever allows, whatever the caller asks for. */
-export const HARD_MAX_DEPTH = 500;
-export const DEFAULT_MAX_DEPTH = 100;
+/**
+ * No nesting limit of clusterwire's own: go-yaml's scanner refuses more than
+ * 10,000 levels ("exceeded max depth of 10000"), and that is the limit the
+ * API server has. Callers may ask for a stricter one (`maxDepth`).
+ */
+export const NO_DEPTH_LIMIT = Number.POSITIVE_INFINITY;
 
-/** The caller's depth limit, made a whole number in [0, HARD_MAX_DEPTH]. */
+/** The caller's depth limit as a whole number of levels; none (go-yaml's own) when not given. */
 export function clampDepth(requested: number | undefined): number {
-  const d = requested ?? DEFAULT_MAX_DEPTH;
-  return Number.isFinite(d) ? Math.max(0, Math.min(Math.floor(d), HARD_MAX_DEPTH)) : HARD_MAX_DEPTH;
+  if (requested === undefined || Number.isNaN(requested)) return NO_DEPTH_LIMIT;
+  return Math.max(0, Math.floor(requested));
 }
 
 function failAt(reason: string, mark: YamlMark): never {
@@ -146,7 +149,7 @@ export function composeFrom(events: YamlEventSource, maxDepth: number): YamlNode
 // ---------------------------------------------------------------- decoding
 
 export interface DecodeYamlOptions {
-  /** Deepest allowed collection nesting, counted through aliases (already clamped). */
+  /** Deepest allowed collection nesting, counted through aliases (see clampDepth). */
   readonly maxDepth: number;
   /** go-yaml's strict decoding: a key set twice in one mapping is an error. */
   readonly strict: boolean;
@@ -203,6 +206,26 @@ interface MapTarget {
 interface GoKey {
   readonly text: string;
   readonly id: string;
+}
+
+/**
+ * One step of the decoder's explicit stack: a sequence being filled, a
+ * mapping being written (its own object, or a merge's host when `at` is set),
+ * a sequence of merged maps, or an alias being expanded. One shape for all.
+ */
+interface Frame {
+  readonly kind: "seq" | "map" | "merge-seq" | "alias";
+  readonly node: YamlNode;
+  /** Collections around `node`. */
+  readonly depth: number;
+  /** seq: the item being decoded; map: the key of the entry; merge-seq: the merged map being written. */
+  index: number;
+  readonly items: JsonValue[] | undefined;
+  readonly target: MapTarget | undefined;
+  /** map: the decoded key whose value is being decoded. */
+  key: GoKey | undefined;
+  /** map, merge-seq: where a merge brings keys in (a repeat is reported there); undefined for a map's own entries. */
+  readonly at: YamlMark | undefined;
 }
 
 /** go-yaml's guard against alias expansion bombs (decode.go, allowedAliasRatio). */
@@ -296,92 +319,212 @@ class Decoder {
     }
   }
 
-  /** `depth` is the number of collections around `node`. */
-  value(node: YamlNode, depth: number): JsonValue {
-    this.count(node);
-    switch (node.kind) {
-      case "alias":
-        return this.follow(node, (target) => this.value(target, depth));
-      case "scalar":
-        return this.scalarValue(node);
-      case "sequence": {
-        if (depth + 1 > this.options.maxDepth) failAt(`nesting deeper than ${this.options.maxDepth}`, node.start);
-        const out: JsonValue[] = new Array<JsonValue>(node.children.length);
-        for (let i = 0; i < node.children.length; i++) out[i] = this.value(node.children[i] as YamlNode, depth + 1);
-        return out;
+  /** Enters an alias as go-yaml does: an alias met again while expanding it is a cycle. */
+  private enterAlias(alias: YamlNode, stack: Frame[]): YamlNode {
+    const target = alias.target;
+    if (target === undefined) return failAt(`unknown anchor '${alias.value}' referenced`, alias.start);
+    if (this.expanding.has(alias)) failAt(`anchor '${alias.value}' value contains itself`, alias.start);
+    this.expanding.add(alias);
+    this.aliasDepth++;
+    stack.push({
+      kind: "alias",
+      node: alias,
+      depth: 0,
+      index: 0,
+      items: undefined,
+      target: undefined,
+      key: undefined,
+      at: undefined,
+    });
+    return target;
+  }
+
+  private leaveAlias(alias: YamlNode): void {
+    this.aliasDepth--;
+    this.expanding.delete(alias);
+  }
+
+  private checkDepth(node: YamlNode, depth: number): void {
+    if (depth + 1 > this.options.maxDepth) failAt(`nesting deeper than ${this.options.maxDepth}`, node.start);
+  }
+
+  /** A map frame that writes `node`'s entries into `target` (its own map, or the one a merge writes into). */
+  private mapFrame(node: YamlNode, target: MapTarget, depth: number, at: YamlMark | undefined): Frame {
+    return { kind: "map", node, depth, index: 0, items: undefined, target, key: undefined, at };
+  }
+
+  /**
+   * go-yaml's `unmarshal` of `root` into `interface{}`, in the same order (so
+   * the aliasing guard counts as it does), with an explicit stack instead of
+   * recursion: go-yaml's scanner allows 10,000 levels. `depth` is the number
+   * of collections around `root`.
+   */
+  value(root: YamlNode, depth: number): JsonValue {
+    const stack: Frame[] = [];
+    // The node to decode next (undefined: deliver `result` to the top frame instead).
+    let next: YamlNode | undefined = root;
+    let nextDepth = depth;
+    let result: JsonValue | undefined;
+    for (;;) {
+      if (next !== undefined) {
+        let node: YamlNode = next;
+        next = undefined;
+        this.count(node);
+        if (node.kind === "alias") {
+          node = this.enterAlias(node, stack);
+          this.count(node);
+        }
+        if (node.kind === "scalar") result = this.scalarValue(node);
+        else if (node.kind === "sequence") {
+          this.checkDepth(node, nextDepth);
+          const items = new Array<JsonValue>(node.children.length);
+          if (node.children.length === 0) result = items;
+          else {
+            stack.push({
+              kind: "seq",
+              node,
+              depth: nextDepth,
+              index: 0,
+              items,
+              target: undefined,
+              key: undefined,
+              at: undefined,
+            });
+            next = node.children[0];
+            nextDepth++;
+            continue;
+          }
+        } else {
+          this.checkDepth(node, nextDepth);
+          const target: MapTarget = {
+            obj: Object.create(null) as JsonObject,
+            goKeys: this.options.strict ? new Set<string>() : undefined,
+          };
+          stack.push(this.mapFrame(node, target, nextDepth, undefined));
+          result = undefined;
+        }
       }
-      case "mapping": {
-        if (depth + 1 > this.options.maxDepth) failAt(`nesting deeper than ${this.options.maxDepth}`, node.start);
-        const target: MapTarget = {
-          obj: Object.create(null) as JsonObject,
-          goKeys: this.options.strict ? new Set<string>() : undefined,
-        };
-        this.mappingInto(node, target, depth);
-        return target.obj;
+      // Deliver `result` to the top frame, which then schedules its next node or completes.
+      const frame = stack[stack.length - 1];
+      if (frame === undefined) return result ?? null;
+      switch (frame.kind) {
+        case "alias":
+          stack.pop();
+          this.leaveAlias(frame.node);
+          continue;
+        case "seq": {
+          const items = frame.items as JsonValue[];
+          items[frame.index] = result ?? null;
+          frame.index++;
+          if (frame.index < frame.node.children.length) {
+            next = frame.node.children[frame.index];
+            nextDepth = frame.depth + 1;
+          } else {
+            stack.pop();
+            result = items;
+          }
+          continue;
+        }
+        case "merge-seq":
+          // A merged map is done; go on with the one before it (earlier maps win, so they come last).
+          frame.index--;
+          if (frame.index < 0) {
+            stack.pop();
+            result = undefined;
+            continue;
+          }
+          this.mergeOne(frame.node.children[frame.index] as YamlNode, frame, stack);
+          continue;
+        case "map":
+          if (frame.key !== undefined) {
+            // The value of the current entry.
+            const target = frame.target as MapTarget;
+            const k = frame.node.children[frame.index] as YamlNode;
+            if (target.goKeys !== undefined) {
+              // go-yaml names only the line of the value; the mark is the repeated
+              // key, or the merge that brings it in.
+              if (target.goKeys.has(frame.key.id))
+                failAt(`key ${goQuote(frame.key)} already set in map`, frame.at ?? k.start);
+              target.goKeys.add(frame.key.id);
+            }
+            target.obj[frame.key.text] = result ?? null;
+            frame.key = undefined;
+            frame.index += 2;
+          }
+          if (this.advanceMap(frame, stack)) {
+            next = frame.node.children[frame.index + 1];
+            nextDepth = frame.depth + 1;
+          } else if (stack[stack.length - 1] === frame) {
+            // Every entry written: a map decoded for itself gives its object; a merged one gives nothing.
+            stack.pop();
+            result = frame.at === undefined ? (frame.target as MapTarget).obj : undefined;
+          }
+          continue;
       }
     }
   }
 
   /**
-   * The entries of a mapping, written in order into `target` (as go-yaml
-   * decodes a mapping into a Go map): a later key replaces an earlier one;
-   * strict decoding refuses a key the map already holds. Merged mappings are
-   * written into the same map.
+   * Moves a map frame to its next entry: true when that entry's value is to
+   * be decoded next (its key is decoded and held in the frame). A `<<` entry
+   * pushes the merge's frames on top (returns false with the frame no longer
+   * on top); false with the frame on top when the mapping is done.
    */
-  private mappingInto(node: YamlNode, target: MapTarget, depth: number, mergedAt?: YamlMark): void {
-    const children = node.children;
-    for (let i = 0; i + 1 < children.length; i += 2) {
-      const k = children[i] as YamlNode;
-      const v = children[i + 1] as YamlNode;
-      if (isMergeKey(k)) {
-        this.merge(v, target, depth, mergedAt ?? v.start);
-        continue;
-      }
-      const key = this.key(k, depth + 1);
-      const value = this.value(v, depth + 1);
-      if (target.goKeys !== undefined) {
-        // go-yaml names only the line of the value; the mark is the repeated
-        // key, or the merge that brings it in.
-        if (target.goKeys.has(key.id)) failAt(`key ${goQuote(key)} already set in map`, mergedAt ?? k.start);
-        target.goKeys.add(key.id);
-      }
-      target.obj[key.text] = value;
+  private advanceMap(frame: Frame, stack: Frame[]): boolean {
+    const children = frame.node.children;
+    if (frame.index + 1 >= children.length) return false;
+    const k = children[frame.index] as YamlNode;
+    const v = children[frame.index + 1] as YamlNode;
+    if (isMergeKey(k)) {
+      frame.index += 2;
+      this.merge(v, frame, stack);
+      return false;
     }
+    frame.key = this.key(k, frame.depth + 1);
+    return true;
   }
 
   /** `<<: value`: the value must be a mapping, an alias of one, or a sequence of those. */
-  private merge(node: YamlNode, target: MapTarget, depth: number, at: YamlMark): void {
-    const wantMap = (): never => failAt("map merge requires map or sequence of maps as the value", node.start);
-    const one = (n: YamlNode): void => {
-      this.count(n);
-      if (n.kind === "mapping") this.mappingInto(n, target, depth, at);
-      else this.follow(n, (t) => this.mergeTarget(t, target, depth, at));
+  private merge(node: YamlNode, host: Frame, stack: Frame[]): void {
+    const at = host.at ?? node.start;
+    const frame: Frame = {
+      kind: "merge-seq",
+      node,
+      depth: host.depth,
+      index: 0,
+      items: undefined,
+      target: host.target,
+      key: undefined,
+      at,
     };
     switch (node.kind) {
       case "mapping":
-        one(node);
-        return;
       case "alias":
-        if (node.target !== undefined && node.target.kind !== "mapping") wantMap();
-        one(node);
+        this.mergeOne(node, frame, stack);
         return;
       case "sequence":
         // Earlier maps win: go-yaml applies them from last to first.
-        for (let i = node.children.length - 1; i >= 0; i--) {
-          const n = node.children[i] as YamlNode;
-          if (n.kind === "alias" ? n.target !== undefined && n.target.kind !== "mapping" : n.kind !== "mapping")
-            wantMap();
-          one(n);
-        }
+        if (node.children.length === 0) return;
+        frame.index = node.children.length - 1;
+        stack.push(frame);
+        this.mergeOne(node.children[frame.index] as YamlNode, frame, stack);
         return;
       default:
-        wantMap();
+        failAt("map merge requires map or sequence of maps as the value", node.start);
     }
   }
 
-  private mergeTarget(node: YamlNode, target: MapTarget, depth: number, at: YamlMark): void {
-    this.count(node);
-    this.mappingInto(node, target, depth, at);
+  /** Pushes the frames that write one merged mapping (or an alias of one) into the host's map. */
+  private mergeOne(n: YamlNode, frame: Frame, stack: Frame[]): void {
+    const wantMap = (): never => failAt("map merge requires map or sequence of maps as the value", frame.node.start);
+    if (n.kind === "alias" ? n.target !== undefined && n.target.kind !== "mapping" : n.kind !== "mapping") wantMap();
+    this.count(n);
+    let m = n;
+    if (n.kind === "alias") {
+      m = this.enterAlias(n, stack);
+      this.count(m);
+    }
+    stack.push(this.mapFrame(m, frame.target as MapTarget, frame.depth, frame.at));
   }
 
   /** A mapping key, turned into a JSON object key as sigs.k8s.io/yaml does. */
@@ -424,7 +567,7 @@ function goQuote(key: GoKey): string {
 /** The JSON object key a mapping key node becomes, or undefined when it is refused. */
 export function keyTextOf(node: YamlNode): string | undefined {
   try {
-    return new Decoder({ maxDepth: HARD_MAX_DEPTH, strict: false }).key(node, 1).text;
+    return new Decoder({ maxDepth: NO_DEPTH_LIMIT, strict: false }).key(node, 1).text;
   } catch {
     return undefined;
   }

@@ -19,6 +19,12 @@ export interface FromYamlOptions extends FromJsonOptions {
    * line break) and on a text of several documents.
    */
   readonly reading?: YamlReading;
+  /**
+   * Deepest YAML collection nesting to accept, counted through aliases. By
+   * default go-yaml's own limit (10,000 levels, as the API server reads
+   * YAML); give a number for a stricter one.
+   */
+  readonly maxDepth?: number;
 }
 
 /**

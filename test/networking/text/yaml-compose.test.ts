@@ -7,8 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { DecodeError, type JsonValue } from "../../../src/networking/index.js";
 import {
-  DEFAULT_MAX_DEPTH,
-  HARD_MAX_DEPTH,
+  NO_DEPTH_LIMIT,
   clampDepth,
   composeFirstDocument,
   decodeYamlNode,
@@ -18,8 +17,8 @@ import {
   type YamlNode,
 } from "../../../src/networking/text/yaml-compose.js";
 
-const LAX = { maxDepth: DEFAULT_MAX_DEPTH, strict: false };
-const STRICT = { maxDepth: DEFAULT_MAX_DEPTH, strict: true };
+const LAX = { maxDepth: NO_DEPTH_LIMIT, strict: false };
+const STRICT = { maxDepth: NO_DEPTH_LIMIT, strict: true };
 
 function decodeError(f: () => unknown): DecodeError {
   try {
@@ -138,8 +137,8 @@ describe("yamlToJson: YAMLToJSON's value, checked against go-yaml v2 + sigs.k8s.
 
 describe("composeFirstDocument: go-yaml's parser, one document, lazily", () => {
   it("has no document for an empty or comment-only stream", () => {
-    expect(composeFirstDocument("", HARD_MAX_DEPTH)).toBeUndefined();
-    expect(composeFirstDocument("# c\n\n", HARD_MAX_DEPTH)).toBeUndefined();
+    expect(composeFirstDocument("", NO_DEPTH_LIMIT)).toBeUndefined();
+    expect(composeFirstDocument("# c\n\n", NO_DEPTH_LIMIT)).toBeUndefined();
   });
 
   it("never pulls an event after the first document's end", () => {
@@ -152,7 +151,7 @@ describe("composeFirstDocument: go-yaml's parser, one document, lazily", () => {
 
   it("keeps marks: a block mapping starts at its first key, a scalar at its tag, an alias at its *", () => {
     const text = "r: &r 1\na:\n  b: !!str x\n  c: *r\n";
-    const root = composeFirstDocument(text, HARD_MAX_DEPTH) as YamlNode;
+    const root = composeFirstDocument(text, NO_DEPTH_LIMIT) as YamlNode;
     const a = findChild(root, "a")?.value as YamlNode;
     expect(a.start.offset).toBe(text.indexOf("b:"));
     expect(findChild(a, "b")?.value.start.offset).toBe(text.indexOf("!!str"));
@@ -163,7 +162,7 @@ describe("composeFirstDocument: go-yaml's parser, one document, lazily", () => {
 
   it("builds nodes with their start and end", () => {
     const text = "a:\n  b: !!str x\n  c: [1, 2]\n";
-    const root = composeFirstDocument(text, HARD_MAX_DEPTH) as YamlNode;
+    const root = composeFirstDocument(text, NO_DEPTH_LIMIT) as YamlNode;
     expect(root.kind).toBe("mapping");
     expect([root.start.line, root.start.column]).toEqual([0, 0]);
     const a = findChild(root, "a");
@@ -183,7 +182,7 @@ describe("composeFirstDocument: go-yaml's parser, one document, lazily", () => {
 describe("findChild and keyTextOf: paths as decoding sees them", () => {
   it("follows aliases and merges, the later entry winning", () => {
     const text = "base: &b {p: 1, q: 2}\nd:\n  p: 0\n  <<: [*b, {z: 3}]\n  q: 9\n";
-    const root = composeFirstDocument(text, HARD_MAX_DEPTH) as YamlNode;
+    const root = composeFirstDocument(text, NO_DEPTH_LIMIT) as YamlNode;
     const d = findChild(root, "d")?.value as YamlNode;
     // p: the merge after the written p wins; q: the written one after the merge; z: from the second map.
     expect(findChild(d, "p")?.value.start.offset).toBe(text.indexOf("1,"));
@@ -191,13 +190,13 @@ describe("findChild and keyTextOf: paths as decoding sees them", () => {
     expect(findChild(d, "z")?.value.start.offset).toBe(text.indexOf("3}"));
     expect(yamlToJson(text, LAX)).toEqual({ base: { p: 1, q: 2 }, d: { p: 1, q: 9, z: 3 } });
     // `y` is the bool true in YAML 1.1, so its JSON key is "true".
-    const y = composeFirstDocument("y: 1\n", HARD_MAX_DEPTH) as YamlNode;
+    const y = composeFirstDocument("y: 1\n", NO_DEPTH_LIMIT) as YamlNode;
     expect(findChild(y, "y")).toBeUndefined();
     expect(findChild(y, "true")?.value.value).toBe("1");
   });
 
   it("matches keys by their JSON text", () => {
-    const root = composeFirstDocument("1: a\nyes: b\n0.5: c\n~: d\n", HARD_MAX_DEPTH) as YamlNode;
+    const root = composeFirstDocument("1: a\nyes: b\n0.5: c\n~: d\n", NO_DEPTH_LIMIT) as YamlNode;
     expect(root.children.filter((_, i) => i % 2 === 0).map(keyTextOf)).toEqual(["1", "true", "0.5", undefined]);
     expect(findChild(root, "true")?.value.value).toBe("b");
     expect(findChild(root, 1)?.value.value).toBe("a");
@@ -205,19 +204,19 @@ describe("findChild and keyTextOf: paths as decoding sees them", () => {
 });
 
 describe("limits: depth, aliasing, hostile input", () => {
-  it("clamps the depth asked for", () => {
-    expect(clampDepth(undefined)).toBe(100);
+  it("has no depth limit of its own unless asked for one", () => {
+    expect(clampDepth(undefined)).toBe(NO_DEPTH_LIMIT);
+    expect(clampDepth(Number.NaN)).toBe(NO_DEPTH_LIMIT);
     expect(clampDepth(3.7)).toBe(3);
     expect(clampDepth(-1)).toBe(0);
-    expect(clampDepth(10_000)).toBe(HARD_MAX_DEPTH);
-    expect(clampDepth(Number.NaN)).toBe(HARD_MAX_DEPTH);
+    expect(clampDepth(20_000)).toBe(20_000);
   });
 
-  it("refuses a collection deeper than maxDepth where it starts, before reading on", () => {
+  it("refuses a collection deeper than a maxDepth asked for, where it starts, through aliases too", () => {
     const e = decodeError(() => yamlToJson("[[[1]]]", { maxDepth: 2, strict: false }));
     expect([e.reason, e.line, e.column]).toEqual(["nesting deeper than 2", 1, 3]);
     expect(yamlToJson("[[[1]]]", { maxDepth: 3, strict: false })).toEqual([[[1]]]);
-    // Through aliases too: the anchored list is 2 deep, used 2 deep.
+    // The anchored list is 2 deep, used 2 deep.
     const viaAlias = "a: &a [[1]]\nb: [[*a]]\n";
     expect(decodeError(() => yamlToJson(viaAlias, { maxDepth: 4, strict: false })).reason).toBe(
       "nesting deeper than 4",
@@ -225,15 +224,48 @@ describe("limits: depth, aliasing, hostile input", () => {
     expect(yamlToJson(viaAlias, { maxDepth: 5, strict: false })).toEqual({ a: [[1]], b: [[[[1]]]] });
   });
 
-  it("refuses 100,000-deep nesting with a DecodeError, block or flow", () => {
+  /** The number of nested collections, following the first item or the key `a`. */
+  const depthOf = (v: JsonValue): number => {
+    let d = 0;
+    for (let x: JsonValue | undefined = v; x !== null && x !== undefined && typeof x === "object"; d++)
+      x = Array.isArray(x) ? x[0] : (x as Record<string, JsonValue>)["a"];
+    return d;
+  };
+
+  it("reads 9,999 and 10,000 levels and refuses 10,001 exactly as go-yaml's scanner does (block and flow)", () => {
+    // Go reads these three shapes at 9,999 and 10,000 levels, and at 10,001 says "exceeded max depth of 10000".
+    const shapes: readonly (readonly [string, (n: number) => string])[] = [
+      ["flow sequences", (n) => `${"[".repeat(n)}${"]".repeat(n)}`],
+      ["flow mappings", (n) => `${"{a: ".repeat(n)}1${"}".repeat(n)}`],
+      ["block sequences", (n) => `${"- ".repeat(n)}x\n`],
+    ];
+    for (const [name, text] of shapes) {
+      for (const n of [9_999, 10_000]) expect(depthOf(yamlToJson(text(n), STRICT)), `${name} ${n}`).toBe(n);
+      const e = decodeError(() => yamlToJson(text(10_001), LAX));
+      expect(e.reason, name).toBe("exceeded max depth of 10000");
+    }
+    // go-yaml counts flow levels, not the block mapping around them: 10,001 collections read.
+    expect(depthOf(yamlToJson(`a: ${"[".repeat(10_000)}${"]".repeat(10_000)}\n`, LAX))).toBe(10_001);
+  });
+
+  it("expands aliases and merges 10,000 levels deep without recursion", () => {
+    const deep = `${"[".repeat(9_999)}${"]".repeat(9_999)}`;
+    const v = yamlToJson(`a: &a ${deep}\nb: *a\nc: [*a, *a]\n`, STRICT) as Record<string, JsonValue>;
+    expect(depthOf(v["b"] as JsonValue)).toBe(9_999);
+    expect(depthOf((v["c"] as JsonValue[])[1] as JsonValue)).toBe(9_999);
+    // 9,998 nested merges: each map merges the one inside it.
+    const merges = `${"{<<: ".repeat(9_998)}{a: 1}${"}".repeat(9_998)}`;
+    expect(yamlToJson(merges, STRICT)).toEqual({ a: 1 });
+  });
+
+  it("refuses 100,000-deep nesting with go-yaml's error, block or flow", () => {
     const n = 100_000;
     for (const text of [
       "[".repeat(n) + "]".repeat(n),
       "{a: ".repeat(n) + "1" + "}".repeat(n),
       "- ".repeat(n) + "x\n",
     ]) {
-      const e = decodeError(() => yamlToJson(text, { maxDepth: HARD_MAX_DEPTH, strict: false }));
-      expect(e.reason).toMatch(/nesting deeper than 500|exceeded max depth/);
+      expect(decodeError(() => yamlToJson(text, LAX)).reason).toBe("exceeded max depth of 10000");
     }
   });
 
