@@ -1474,47 +1474,53 @@ describe("YAML: nesting, long scalars and keys, many documents", () => {
   const inFieldsV1 = (x: string): string =>
     `kind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  managedFields:\n  - fieldsV1: ${x}\n`;
 
-  it("at the depth limit: 100 levels are accepted, 101 refused at the 101st; the limit is an option, capped at 500", () => {
+  it("go-yaml's depth limit by default (10,000 levels); a stricter maxDepth on request, through aliases too", () => {
     const ok = fromYaml(inFieldsV1("[".repeat(96) + "]".repeat(96)))[0] as NetworkingObject;
     expect(toJsonString(ok)).toContain(`"fieldsV1":${"[".repeat(96)}${"]".repeat(96)}`);
     const text = inFieldsV1("[".repeat(97) + "]".repeat(97));
-    const e = yamlError(text);
+    expect(fromYaml(text)).toHaveLength(1);
+    const e = yamlError(text, { maxDepth: 100 });
     expect(e.reason).toBe("nesting deeper than 100");
     expect([e.document, e.line, e.column]).toEqual([1, 5, 15 + 96]);
     expect(fromYaml(text, { maxDepth: 101 })).toHaveLength(1);
-    // maxDepth above 500 is taken as 500 (the composer recurses per level).
-    expect(
-      fromYaml("x: " + "[".repeat(499) + "]".repeat(499) + "\nkind: Ingress\napiVersion: networking.k8s.io/v1\n", {
-        maxDepth: 10_000,
-      }),
-    ).toHaveLength(1);
-    expect(yamlError("x: " + "[".repeat(500) + "]".repeat(500) + "\n", { maxDepth: 10_000 }).reason).toBe(
-      "nesting deeper than 500",
-    );
-    // Aliases cannot build depth past the limit either.
+    // An unknown field 10,000 levels deep is read (and dropped), as the API server reads it.
+    const deep = (n: number): string =>
+      `x: ${"[".repeat(n)}${"]".repeat(n)}\nkind: Ingress\napiVersion: networking.k8s.io/v1\n`;
+    expect(fromYaml(deep(10_000))).toHaveLength(1);
+    expect(yamlError(deep(10_001)).reason).toBe("exceeded max depth of 10000");
+    // Aliases cannot build depth past a limit either.
     const viaAlias = `a: &a ${"[".repeat(60)}${"]".repeat(60)}\nb: ${"[".repeat(60)}*a${"]".repeat(60)}\n`;
-    expect(yamlError(viaAlias).reason).toMatch(/nesting deeper than 100/);
+    expect(yamlError(viaAlias, { maxDepth: 100 }).reason).toMatch(/nesting deeper than 100/);
   });
 
   it.each([
-    ["1,000,000 flow sequences", "[".repeat(1_000_000) + "]".repeat(1_000_000), 101],
-    ["1,000,000 flow mappings", "{a: ".repeat(1_000_000) + "1" + "}".repeat(1_000_000), 401],
-    ["1,000,000 block sequences", "- ".repeat(1_000_000) + "x\n", 201],
-    ["100,000 unclosed flow sequences", "[".repeat(100_000), 101],
-  ])("%s: refused at the 101st level in bounded time", (_name, text, column) => {
-    // The depth limit's reason and position prove it stopped the parse; a hang would hit the test timeout.
+    ["1,000,000 flow sequences", "[".repeat(1_000_000) + "]".repeat(1_000_000), 10_001],
+    ["1,000,000 flow mappings", "{a: ".repeat(1_000_000) + "1" + "}".repeat(1_000_000), 40_001],
+    ["1,000,000 block sequences", "- ".repeat(1_000_000) + "x\n", 20_001],
+    ["100,000 unclosed flow sequences", "[".repeat(100_000), 10_001],
+  ])("%s: refused at the 10,001st level in bounded time", (_name, text, column) => {
+    // go-yaml's scanner limit, at the level that passes it; a hang would hit the test timeout.
     const e = yamlError(text);
-    expect(e.reason).toBe("nesting deeper than 100");
+    expect(e.reason).toBe("exceeded max depth of 10000");
     expect([e.document, e.line, e.column]).toEqual([1, 1, column]);
   });
 
   it("block mappings nested by indentation, 3,000 deep, and deep nesting in a later document", () => {
     const text = Array.from({ length: 3000 }, (_, i) => `${" ".repeat(i)}k:`).join("\n") + " x\n";
-    const e = yamlError(text);
+    let depth = 0;
+    for (let v = parseYamlDocuments(text)[0]; typeof v === "object" && v !== null; v = (v as { k?: JsonValue }).k)
+      depth++;
+    expect(depth).toBe(3000);
+    const e = yamlError(text, { maxDepth: 100 });
     expect([e.reason, e.line, e.column]).toEqual(["nesting deeper than 100", 101, 101]);
     const second = yamlError("kind: Ingress\napiVersion: networking.k8s.io/v1\n---\nx: " + "[".repeat(100_000));
-    // The root mapping is level 1: the 100th bracket is the 101st level.
-    expect([second.document, second.line, second.column]).toEqual([2, 4, 4 + 99]);
+    // Flow levels are what go-yaml counts: the 10,001st bracket.
+    expect([second.reason, second.document, second.line, second.column]).toEqual([
+      "exceeded max depth of 10000",
+      2,
+      4,
+      4 + 10_000,
+    ]);
   });
 
   it("a 10 MB scalar, a long double-quoted scalar full of escapes, and keys up to go-yaml's 1,024-character limit", async () => {
