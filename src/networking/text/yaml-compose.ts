@@ -7,7 +7,8 @@
  * into `interface{}` followed by sigs.k8s.io/yaml's conversion to JSON does:
  * YAML 1.1 scalar resolution (yaml-resolve.ts), explicit tags, `<<` merge
  * keys, duplicate keys, non-string keys turned into strings, and the alias
- * expansion guard. clusterwire adds a nesting limit (`maxDepth`).
+ * expansion guard. Callers may ask for a nesting limit stricter than
+ * go-yaml's 10,000 levels (`maxDepth`). Nothing recurses per level.
  *
  * Hand-written because the `yaml` package follows YAML 1.2 and could not be
  * bent to go-yaml v2 (docs/yaml-differential.md: 76 classes of disagreement).
