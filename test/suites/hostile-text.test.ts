@@ -553,6 +553,23 @@ function lineColumn(text: string, offset: number): [number, number] {
   return [line, offset - (before.lastIndexOf("\n") + 1) + 1];
 }
 
+/**
+ * Line and column as go-yaml counts them, which YAML errors report: LF, CR,
+ * CRLF, NEL, LS and PS each end a line; columns count characters.
+ */
+function yamlLineColumn(text: string, offset: number): [number, number] {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || c === 0x85 || c === 0x2028 || c === 0x2029 || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return [line, [...text.slice(lineStart, offset)].length + 1];
+}
+
 // ------------------------------------------------------------ checking
 
 type Outcome = { readonly value: NetworkingObject } | { readonly error: unknown };
@@ -679,7 +696,7 @@ function check(got: Outcome, x: Expectation): string | undefined {
     return e.line === undefined && e.offset === undefined ? undefined : `${where}: a JS value has no text position`;
   const offset = x.placed.at.get(x.verdict.at) ?? x.placed.at.get(ORIGIN.get(x.verdict.at) as Lit);
   if (offset === undefined) throw new Error("test bug: no offset");
-  const [line, column] = lineColumn(x.placed.text, offset);
+  const [line, column] = (x.format === "yaml" ? yamlLineColumn : lineColumn)(x.placed.text, offset);
   if (e.offset !== offset || e.line !== line || e.column !== column) {
     return `${where}: at offset ${e.offset} ${e.line}:${e.column}, want ${offset} ${line}:${column} (${e.message})`;
   }
@@ -969,7 +986,7 @@ describe("YAML scalars resolve as in go-yaml v2, at a position of each Go type",
           const base = blockYaml(treeFor(site, LEAF), 0).indexOf(LEAF);
           const r = attemptYaml(placed.text);
           const e = "error" in r ? r.error : undefined;
-          const [line, column] = lineColumn(placed.text, base + nodeAt);
+          const [line, column] = yamlLineColumn(placed.text, base + nodeAt);
           if (
             !(e instanceof DecodeError) ||
             !meaning.test(e.reason) ||

@@ -201,12 +201,26 @@ function decodeBinary(text: string): string | undefined {
 interface MapTarget {
   readonly obj: JsonObject;
   readonly goKeys: Set<string> | undefined;
+  /**
+   * Entries (by Go key) that JSON cannot hold: an unsupported key, or a value
+   * that holds one or a NaN or infinity. sigs.k8s.io/yaml and json.Marshal
+   * refuse them only if they survive (a later write of the same key drops them).
+   */
+  poison: Map<string, Poison> | undefined;
+}
+
+/** Why a decoded value cannot become JSON, and where. */
+interface Poison {
+  readonly reason: string;
+  readonly mark: YamlMark;
 }
 
 /** A decoded mapping key: its JSON text and its identity as a Go map key. */
 interface GoKey {
   readonly text: string;
   readonly id: string;
+  /** Set when sigs.k8s.io/yaml cannot turn the key into a string (null, uint64). */
+  readonly bad: Poison | undefined;
 }
 
 /**
@@ -225,6 +239,8 @@ interface Frame {
   readonly target: MapTarget | undefined;
   /** map: the decoded key whose value is being decoded. */
   key: GoKey | undefined;
+  /** seq: the first item that cannot become JSON. */
+  poison: Poison | undefined;
   /** map, merge-seq: where a merge brings keys in (a repeat is reported there); undefined for a map's own entries. */
   readonly at: YamlMark | undefined;
 }
@@ -243,6 +259,12 @@ class Decoder {
   private aliasDepth = 0;
   private readonly expanding = new Set<YamlNode>();
   private nanKeys = 0;
+  /** Decoded values that cannot become JSON (see MapTarget.poison), refused if they reach the root. */
+  private readonly poisoned = new WeakMap<object, Poison>();
+
+  private poisonOf(v: JsonValue | undefined): Poison | undefined {
+    return v !== null && typeof v === "object" ? this.poisoned.get(v) : undefined;
+  }
 
   constructor(private readonly options: DecodeYamlOptions) {}
 
@@ -292,7 +314,8 @@ class Decoder {
     // resolve() tries timestamps only untagged or for !!timestamp.
     const r = resolvePlain(text);
     const got: GoScalar = r.kind === "timestamp" && name !== "timestamp" ? { kind: "str", text } : r;
-    if (got.kind === name) return got;
+    // An integer beyond int64 resolves to a uint64, which !!int accepts (into interface{}).
+    if (got.kind === name || (name === "int" && got.kind === "uint")) return got;
     if (name === "float" && got.kind === "int") return { kind: "float", value: Number(got.value) };
     const shown = got.kind === "uint" ? "int" : got.kind;
     return failAt(`cannot decode !!${shown} \`${text}\` as a !!${name}`, node.start);
@@ -314,8 +337,15 @@ class Decoder {
           ? Number(s.value)
           : s.value;
       case "float":
-        if (!Number.isFinite(s.value))
-          failAt(`JSON cannot represent the float ${goFormatFloat(s.value, 64)}`, node.start);
+        if (!Number.isFinite(s.value)) {
+          // json.Marshal refuses it, but only if it is still there at the end.
+          const placeholder: JsonObject = Object.create(null) as JsonObject;
+          this.poisoned.set(placeholder, {
+            reason: `JSON cannot represent the float ${goFormatFloat(s.value, 64)}`,
+            mark: node.start,
+          });
+          return placeholder;
+        }
         return s.value;
     }
   }
@@ -336,6 +366,7 @@ class Decoder {
       target: undefined,
       key: undefined,
       at: undefined,
+      poison: undefined,
     });
     return target;
   }
@@ -351,7 +382,7 @@ class Decoder {
 
   /** A map frame that writes `node`'s entries into `target` (its own map, or the one a merge writes into). */
   private mapFrame(node: YamlNode, target: MapTarget, depth: number, at: YamlMark | undefined): Frame {
-    return { kind: "map", node, depth, index: 0, items: undefined, target, key: undefined, at };
+    return { kind: "map", node, depth, index: 0, items: undefined, target, key: undefined, at, poison: undefined };
   }
 
   /**
@@ -390,6 +421,7 @@ class Decoder {
               target: undefined,
               key: undefined,
               at: undefined,
+              poison: undefined,
             });
             next = node.children[0];
             nextDepth++;
@@ -400,6 +432,7 @@ class Decoder {
           const target: MapTarget = {
             obj: Object.create(null) as JsonObject,
             goKeys: this.options.strict ? new Set<string>() : undefined,
+            poison: undefined,
           };
           stack.push(this.mapFrame(node, target, nextDepth, undefined));
           result = undefined;
@@ -407,7 +440,12 @@ class Decoder {
       }
       // Deliver `result` to the top frame, which then schedules its next node or completes.
       const frame = stack[stack.length - 1];
-      if (frame === undefined) return result ?? null;
+      if (frame === undefined) {
+        // sigs.k8s.io/yaml and json.Marshal refuse what survived decoding and JSON cannot hold.
+        const poison = this.poisonOf(result);
+        if (poison !== undefined) failAt(poison.reason, poison.mark);
+        return result ?? null;
+      }
       switch (frame.kind) {
         case "alias":
           stack.pop();
@@ -416,12 +454,14 @@ class Decoder {
         case "seq": {
           const items = frame.items as JsonValue[];
           items[frame.index] = result ?? null;
+          frame.poison ??= this.poisonOf(result);
           frame.index++;
           if (frame.index < frame.node.children.length) {
             next = frame.node.children[frame.index];
             nextDepth = frame.depth + 1;
           } else {
             stack.pop();
+            if (frame.poison !== undefined) this.poisoned.set(items, frame.poison);
             result = items;
           }
           continue;
@@ -448,7 +488,11 @@ class Decoder {
                 failAt(`key ${goQuote(frame.key)} already set in map`, frame.at ?? k.start);
               target.goKeys.add(frame.key.id);
             }
-            target.obj[frame.key.text] = result ?? null;
+            // A key JSON cannot hold has no text to write under; it stays in Go's map.
+            if (frame.key.bad === undefined) target.obj[frame.key.text] = result ?? null;
+            const poison = frame.key.bad ?? this.poisonOf(result);
+            if (poison !== undefined) (target.poison ??= new Map()).set(frame.key.id, poison);
+            else target.poison?.delete(frame.key.id);
             frame.key = undefined;
             frame.index += 2;
           }
@@ -458,7 +502,10 @@ class Decoder {
           } else if (stack[stack.length - 1] === frame) {
             // Every entry written: a map decoded for itself gives its object; a merged one gives nothing.
             stack.pop();
-            result = frame.at === undefined ? (frame.target as MapTarget).obj : undefined;
+            const target = frame.target as MapTarget;
+            const poison = target.poison?.values().next().value;
+            if (frame.at === undefined && poison !== undefined) this.poisoned.set(target.obj, poison);
+            result = frame.at === undefined ? target.obj : undefined;
           }
           continue;
       }
@@ -497,6 +544,7 @@ class Decoder {
       target: host.target,
       key: undefined,
       at,
+      poison: undefined,
     };
     switch (node.kind) {
       case "mapping":
@@ -537,21 +585,27 @@ class Decoder {
     switch (s.kind) {
       case "str":
       case "timestamp":
-        return { text: s.text, id: `s${s.text}` };
+        return { text: s.text, id: `s${s.text}`, bad: undefined };
       case "int":
-        return { text: s.value.toString(), id: `i${s.value}` };
+        return { text: s.value.toString(), id: `i${s.value}`, bad: undefined };
       case "bool":
-        return { text: s.value ? "true" : "false", id: `b${s.value}` };
+        return { text: s.value ? "true" : "false", id: `b${s.value}`, bad: undefined };
       case "float":
-        // sigs.k8s.io/yaml formats float keys at 32-bit precision; NaN equals no key.
+        // sigs.k8s.io/yaml formats float keys at 32-bit precision (narrowing first:
+        // 1e40 is +Inf as a float32, ".inf"); NaN equals no key.
         return {
-          text: goFormatFloat(s.value, 32),
+          text: goFormatFloat(Math.fround(s.value), 32),
           id: Number.isNaN(s.value) ? `nan${this.nanKeys++}` : `f${Object.is(s.value, -0) ? "-0" : s.value}`,
+          bad: undefined,
         };
       case "uint":
-        return failAt(`unsupported map key of type uint64: ${s.value}`, node.start);
+        return {
+          text: s.value.toString(),
+          id: `u${s.value}`,
+          bad: { reason: `unsupported map key of type uint64: ${s.value}`, mark: node.start },
+        };
       case "null":
-        return failAt("unsupported map key: null", node.start);
+        return { text: "<nil>", id: "n", bad: { reason: "unsupported map key: null", mark: node.start } };
     }
   }
 }
@@ -562,13 +616,15 @@ function isMergeKey(node: YamlNode): boolean {
 
 /** A key as Go's %#v prints it. */
 function goQuote(key: GoKey): string {
+  // (%#v prints a nil key as <nil> and a uint64 in hex; the message names it plainly.)
   return key.id.startsWith("s") ? JSON.stringify(key.text) : key.text;
 }
 
 /** The JSON object key a mapping key node becomes, or undefined when it is refused. */
 export function keyTextOf(node: YamlNode): string | undefined {
   try {
-    return new Decoder({ maxDepth: NO_DEPTH_LIMIT, strict: false }).key(node, 1).text;
+    const key = new Decoder({ maxDepth: NO_DEPTH_LIMIT, strict: false }).key(node, 1);
+    return key.bad === undefined ? key.text : undefined;
   } catch {
     return undefined;
   }

@@ -65,8 +65,9 @@ function goTimeParses(layout: TimeLayout, value: string): boolean {
       v = v.slice(4);
     } else if (field === "frac") {
       if (v.length >= 2 && (v[0] === "." || v[0] === ",") && isDigitAt(v, 1)) {
+        // Go's time.Parse (1.19, the oracle's) takes at most 9 digits for `.999999999`; more fail the layout.
         let i = 1;
-        while (isDigitAt(v, i + 1)) i++;
+        while (i < 9 && isDigitAt(v, i + 1)) i++;
         v = v.slice(i + 1);
       }
     } else if (field === "tz") {

@@ -69,6 +69,15 @@ const READ: readonly (readonly [string, JsonValue, boolean])[] = [
   ["a: 1\na: 2\n", { a: 2 }, true],
   // Go map keys: the int 1 and the string "1" are different keys, so strict decoding accepts both.
   ['1: a\n"1": a\n', { "1": "a" }, false],
+  // sigs.k8s.io/yaml and json.Marshal refuse only what survives: a bad key or NaN in a replaced value is gone.
+  ["a: {~: 1}\na: 2\n", { a: 2 }, true],
+  ["a: [.nan]\na: 1\n", { a: 1 }, true],
+  ["a: {18446744073709551615: 1}\n<<: {a: 2}\n", { a: 2 }, true],
+  // A float key is narrowed to float32 first: 1e40 is +Inf.
+  ["1e40: v\n-1e40: w\n", { ".inf": "v", "-.inf": "w" }, false],
+  // !!int takes an integer beyond int64 (a uint64); Go 1.19's time.Parse takes at most 9 fractional digits.
+  ["a: !!int 18446744073709551615\n", { a: 18446744073709551615n }, false],
+  ["a: !!timestamp 2001-12-14t21:59:43.123456789Z\n", { a: "2001-12-14t21:59:43.123456789Z" }, false],
   // Integers beyond 2^53 stay exact.
   [
     "a: 9007199254740993\nb: -9223372036854775808\nc: 18446744073709551615\n",
@@ -92,8 +101,17 @@ const REFUSED: readonly (readonly [string, string | RegExp, number, number])[] =
   ["18446744073709551615: a\n", /unsupported map key of type uint64/, 1, 1],
   ["[a]: b\n", /invalid map key/, 1, 1],
   ["? {a: 1}\n: b\n", /invalid map key/, 1, 3],
-  // json.Marshal refuses NaN and infinities.
+  // json.Marshal refuses NaN and infinities; sigs.k8s.io/yaml a bad key, wherever it survives.
   ["a: .nan\n", /JSON cannot represent the float \.nan/, 1, 4],
+  ["x: &x {~: 1}\na: *x\n", /unsupported map key: null/, 1, 8],
+  ["- [1, {~: 1}]\n", /unsupported map key: null/, 1, 8],
+  [
+    "a: !!timestamp 2001-12-14t21:59:43.1234567891Z\n",
+    "cannot decode !!str `2001-12-14t21:59:43.1234567891Z` as a !!timestamp",
+    1,
+    4,
+  ],
+  ["a: !!float 9223372036854775809\n", "cannot decode !!int `9223372036854775809` as a !!float", 1, 4],
 ];
 
 describe("yamlToJson: YAMLToJSON's value, checked against go-yaml v2 + sigs.k8s.io/yaml", () => {
