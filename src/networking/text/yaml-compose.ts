@@ -491,8 +491,10 @@ class Decoder {
             // A key JSON cannot hold has no text to write under; it stays in Go's map.
             if (frame.key.bad === undefined) target.obj[frame.key.text] = result ?? null;
             const poison = frame.key.bad ?? this.poisonOf(result);
-            if (poison !== undefined) (target.poison ??= new Map()).set(frame.key.id, poison);
-            else target.poison?.delete(frame.key.id);
+            if (poison !== undefined) {
+              target.poison ??= new Map();
+              target.poison.set(frame.key.id, poison);
+            } else target.poison?.delete(frame.key.id);
             frame.key = undefined;
             frame.index += 2;
           }
