@@ -75,9 +75,12 @@ const READ: readonly (readonly [string, JsonValue, boolean])[] = [
   ["a: {18446744073709551615: 1}\n<<: {a: 2}\n", { a: 2 }, true],
   // A float key is narrowed to float32 first: 1e40 is +Inf.
   ["1e40: v\n-1e40: w\n", { ".inf": "v", "-.inf": "w" }, false],
-  // !!int takes an integer beyond int64 (a uint64); Go 1.19's time.Parse takes at most 9 fractional digits.
+  // !!int takes an integer beyond int64 (a uint64).
   ["a: !!int 18446744073709551615\n", { a: 18446744073709551615n }, false],
   ["a: !!timestamp 2001-12-14t21:59:43.123456789Z\n", { a: "2001-12-14t21:59:43.123456789Z" }, false],
+  // Not Go 1.19's answer (the oracle's time.Parse refuses a 10th fractional digit) but the API
+  // server's: Go 1.20+ ignores digits past nanoseconds, and Kubernetes is built with a newer Go.
+  ["a: !!timestamp 2001-12-14t21:59:43.1234567891Z\n", { a: "2001-12-14t21:59:43.1234567891Z" }, false],
   // Integers beyond 2^53 stay exact.
   [
     "a: 9007199254740993\nb: -9223372036854775808\nc: 18446744073709551615\n",
@@ -105,12 +108,6 @@ const REFUSED: readonly (readonly [string, string | RegExp, number, number])[] =
   ["a: .nan\n", /JSON cannot represent the float \.nan/, 1, 4],
   ["x: &x {~: 1}\na: *x\n", /unsupported map key: null/, 1, 8],
   ["- [1, {~: 1}]\n", /unsupported map key: null/, 1, 8],
-  [
-    "a: !!timestamp 2001-12-14t21:59:43.1234567891Z\n",
-    "cannot decode !!str `2001-12-14t21:59:43.1234567891Z` as a !!timestamp",
-    1,
-    4,
-  ],
   ["a: !!float 9223372036854775809\n", "cannot decode !!int `9223372036854775809` as a !!float", 1, 4],
 ];
 
