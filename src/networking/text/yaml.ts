@@ -94,10 +94,12 @@ function pathPastJsonDepth(value: JsonValue, limit: number): (string | number)[]
       for (let s: Step | undefined = step; s?.parent !== undefined; s = s.parent) path.push(s.seg);
       return path.reverse();
     }
-    if (Array.isArray(v))
-      v.forEach((item, i) => stack.push({ value: item, depth: step.depth + 1, parent: step, seg: i }));
-    else
-      for (const k of Object.keys(v)) stack.push({ value: v[k] ?? null, depth: step.depth + 1, parent: step, seg: k });
+    const depth = step.depth + 1;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push({ value: v[i] ?? null, depth, parent: step, seg: i });
+    } else {
+      for (const k of Object.keys(v)) stack.push({ value: v[k] ?? null, depth, parent: step, seg: k });
+    }
   }
   return undefined;
 }
