@@ -553,6 +553,23 @@ function lineColumn(text: string, offset: number): [number, number] {
   return [line, offset - (before.lastIndexOf("\n") + 1) + 1];
 }
 
+/**
+ * Line and column as go-yaml counts them, which YAML errors report: LF, CR,
+ * CRLF, NEL, LS and PS each end a line; columns count characters.
+ */
+function yamlLineColumn(text: string, offset: number): [number, number] {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || c === 0x85 || c === 0x2028 || c === 0x2029 || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return [line, [...text.slice(lineStart, offset)].length + 1];
+}
+
 // ------------------------------------------------------------ checking
 
 type Outcome = { readonly value: NetworkingObject } | { readonly error: unknown };
@@ -679,7 +696,7 @@ function check(got: Outcome, x: Expectation): string | undefined {
     return e.line === undefined && e.offset === undefined ? undefined : `${where}: a JS value has no text position`;
   const offset = x.placed.at.get(x.verdict.at) ?? x.placed.at.get(ORIGIN.get(x.verdict.at) as Lit);
   if (offset === undefined) throw new Error("test bug: no offset");
-  const [line, column] = lineColumn(x.placed.text, offset);
+  const [line, column] = (x.format === "yaml" ? yamlLineColumn : lineColumn)(x.placed.text, offset);
   if (e.offset !== offset || e.line !== line || e.column !== column) {
     return `${where}: at offset ${e.offset} ${e.line}:${e.column}, want ${offset} ${line}:${column} (${e.message})`;
   }
@@ -969,7 +986,7 @@ describe("YAML scalars resolve as in go-yaml v2, at a position of each Go type",
           const base = blockYaml(treeFor(site, LEAF), 0).indexOf(LEAF);
           const r = attemptYaml(placed.text);
           const e = "error" in r ? r.error : undefined;
-          const [line, column] = lineColumn(placed.text, base + nodeAt);
+          const [line, column] = yamlLineColumn(placed.text, base + nodeAt);
           if (
             !(e instanceof DecodeError) ||
             !meaning.test(e.reason) ||
@@ -1474,47 +1491,53 @@ describe("YAML: nesting, long scalars and keys, many documents", () => {
   const inFieldsV1 = (x: string): string =>
     `kind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  managedFields:\n  - fieldsV1: ${x}\n`;
 
-  it("at the depth limit: 100 levels are accepted, 101 refused at the 101st; the limit is an option, capped at 500", () => {
+  it("go-yaml's depth limit by default (10,000 levels); a stricter maxDepth on request, through aliases too", () => {
     const ok = fromYaml(inFieldsV1("[".repeat(96) + "]".repeat(96)))[0] as NetworkingObject;
     expect(toJsonString(ok)).toContain(`"fieldsV1":${"[".repeat(96)}${"]".repeat(96)}`);
     const text = inFieldsV1("[".repeat(97) + "]".repeat(97));
-    const e = yamlError(text);
+    expect(fromYaml(text)).toHaveLength(1);
+    const e = yamlError(text, { maxDepth: 100 });
     expect(e.reason).toBe("nesting deeper than 100");
     expect([e.document, e.line, e.column]).toEqual([1, 5, 15 + 96]);
     expect(fromYaml(text, { maxDepth: 101 })).toHaveLength(1);
-    // maxDepth above 500 is taken as 500 (the composer recurses per level).
-    expect(
-      fromYaml("x: " + "[".repeat(499) + "]".repeat(499) + "\nkind: Ingress\napiVersion: networking.k8s.io/v1\n", {
-        maxDepth: 10_000,
-      }),
-    ).toHaveLength(1);
-    expect(yamlError("x: " + "[".repeat(500) + "]".repeat(500) + "\n", { maxDepth: 10_000 }).reason).toBe(
-      "nesting deeper than 500",
-    );
-    // Aliases cannot build depth past the limit either.
+    // An unknown field 10,000 levels deep is read (and dropped), as the API server reads it.
+    const deep = (n: number): string =>
+      `x: ${"[".repeat(n)}${"]".repeat(n)}\nkind: Ingress\napiVersion: networking.k8s.io/v1\n`;
+    expect(fromYaml(deep(10_000))).toHaveLength(1);
+    expect(yamlError(deep(10_001)).reason).toBe("exceeded max depth of 10000");
+    // Aliases cannot build depth past a limit either.
     const viaAlias = `a: &a ${"[".repeat(60)}${"]".repeat(60)}\nb: ${"[".repeat(60)}*a${"]".repeat(60)}\n`;
-    expect(yamlError(viaAlias).reason).toMatch(/nesting deeper than 100/);
+    expect(yamlError(viaAlias, { maxDepth: 100 }).reason).toMatch(/nesting deeper than 100/);
   });
 
   it.each([
-    ["1,000,000 flow sequences", "[".repeat(1_000_000) + "]".repeat(1_000_000), 101],
-    ["1,000,000 flow mappings", "{a: ".repeat(1_000_000) + "1" + "}".repeat(1_000_000), 401],
-    ["1,000,000 block sequences", "- ".repeat(1_000_000) + "x\n", 201],
-    ["100,000 unclosed flow sequences", "[".repeat(100_000), 101],
-  ])("%s: refused at the 101st level in bounded time", (_name, text, column) => {
-    // The depth limit's reason and position prove it stopped the parse; a hang would hit the test timeout.
+    ["1,000,000 flow sequences", "[".repeat(1_000_000) + "]".repeat(1_000_000), 10_001],
+    ["1,000,000 flow mappings", "{a: ".repeat(1_000_000) + "1" + "}".repeat(1_000_000), 40_001],
+    ["1,000,000 block sequences", "- ".repeat(1_000_000) + "x\n", 20_001],
+    ["100,000 unclosed flow sequences", "[".repeat(100_000), 10_001],
+  ])("%s: refused at the 10,001st level in bounded time", (_name, text, column) => {
+    // go-yaml's scanner limit, at the level that passes it; a hang would hit the test timeout.
     const e = yamlError(text);
-    expect(e.reason).toBe("nesting deeper than 100");
+    expect(e.reason).toBe("exceeded max depth of 10000");
     expect([e.document, e.line, e.column]).toEqual([1, 1, column]);
   });
 
   it("block mappings nested by indentation, 3,000 deep, and deep nesting in a later document", () => {
     const text = Array.from({ length: 3000 }, (_, i) => `${" ".repeat(i)}k:`).join("\n") + " x\n";
-    const e = yamlError(text);
+    let depth = 0;
+    for (let v = parseYamlDocuments(text)[0]; typeof v === "object" && v !== null; v = (v as { k?: JsonValue }).k)
+      depth++;
+    expect(depth).toBe(3000);
+    const e = yamlError(text, { maxDepth: 100 });
     expect([e.reason, e.line, e.column]).toEqual(["nesting deeper than 100", 101, 101]);
     const second = yamlError("kind: Ingress\napiVersion: networking.k8s.io/v1\n---\nx: " + "[".repeat(100_000));
-    // The root mapping is level 1: the 100th bracket is the 101st level.
-    expect([second.document, second.line, second.column]).toEqual([2, 4, 4 + 99]);
+    // Flow levels are what go-yaml counts: the 10,001st bracket.
+    expect([second.reason, second.document, second.line, second.column]).toEqual([
+      "exceeded max depth of 10000",
+      2,
+      4,
+      4 + 10_000,
+    ]);
   });
 
   it("a 10 MB scalar, a long double-quoted scalar full of escapes, and keys up to go-yaml's 1,024-character limit", async () => {

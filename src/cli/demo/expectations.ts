@@ -1,8 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from "yaml";
 import { PROTOCOLS } from "../../networking/evaluate/types.js";
-import type { HostTier, Protocol, Route } from "../../networking/index.js";
+import { DecodeError, type HostTier, type JsonValue, type Protocol, type Route } from "../../networking/index.js";
+import {
+  NO_DEPTH_LIMIT,
+  composeFirstDocument,
+  decodeYamlNode,
+  keyTextOf,
+  parseYamlDocuments,
+  type YamlNode,
+} from "../../networking/text/yaml-parse.js";
 import { CliError, EXIT_USAGE, errnoMessage, type CliIO } from "../shared/io.js";
 import { packageRoot } from "../shared/package.js";
 import { ALLOWED_GLYPH, DENIED_GLYPH } from "../shared/reach-text.js";
@@ -134,16 +141,21 @@ const MAX_LISTED = 20;
 
 /** Parses the text of an expectations file; `name` is used in messages. */
 export function parseExpectations(name: string, text: string): DemoExpectations {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const at = (offset: number): string => {
-    const { line, col } = lines.linePos(offset);
-    return `${name}:${line}:${col}`;
+    const before = text.slice(0, offset);
+    const lineStart = before.lastIndexOf("\n") + 1;
+    return `${name}:${before.split("\n").length}:${offset - lineStart + 1}`;
   };
-  const first = doc.errors[0];
-  if (first !== undefined)
-    throw new CliError(`${at(first.pos[0])}: yaml: ${first.message.split("\n")[0] ?? ""}`, EXIT_USAGE);
-  const r = new Reader(at, doc.contents ?? undefined);
+  let root: Node | undefined;
+  try {
+    // One document, read as the API server reads a body; repeated keys are refused (strict).
+    parseYamlDocuments(text, { uniqueKeys: true, reading: "server" });
+    root = composeFirstDocument(text, NO_DEPTH_LIMIT);
+  } catch (e) {
+    if (!(e instanceof DecodeError)) throw e;
+    throw new CliError(`${name}:${e.line ?? 1}:${e.column ?? 1}: yaml: ${e.reason}`, EXIT_USAGE);
+  }
+  const r = new Reader(at, root);
   const top = r.fields(r.root, "", ["routes", "reach", "storage"]);
   const parsed = {
     source: name,
@@ -164,6 +176,27 @@ export function parseExpectations(name: string, text: string): DemoExpectations 
   );
 }
 
+/** A node of the document (clusterwire's go-yaml v2 reader). */
+type Node = YamlNode;
+
+/** The node an alias stands for (the document was decoded once, so there is no cycle). */
+function deref(node: Node | undefined): Node | undefined {
+  let n = node;
+  for (let hops = 0; n?.kind === "alias" && hops < 2; hops++) n = n.target;
+  return n;
+}
+
+/** A scalar's value as go-yaml resolves it (YAML 1.1); undefined for anything else. */
+function scalarValue(node: Node | undefined): JsonValue | undefined {
+  const n = deref(node);
+  if (n?.kind !== "scalar") return undefined;
+  try {
+    return decodeYamlNode(n, { maxDepth: NO_DEPTH_LIMIT, strict: false });
+  } catch {
+    return n.value; // already refused when the document was read; not reached
+  }
+}
+
 const VIAS: readonly Route["via"][] = ["path", "tier-default", "default"];
 const TIERS: readonly HostTier[] = ["precise", "wildcard", "host-less"];
 const ROW_GLYPHS = new RegExp(`^[${ALLOWED_GLYPH}${DENIED_GLYPH}]*$`, "u");
@@ -179,7 +212,7 @@ class Reader {
   constructor(at: (offset: number) => string, root: Node | undefined) {
     this.#at = at;
     this.root = root;
-    this.#start = root?.range?.[0] ?? 0;
+    this.#start = root?.start.offset ?? 0;
   }
 
   /** Fields already reported as missing or of the wrong shape: nothing below them is reported again. */
@@ -189,7 +222,7 @@ class Reader {
     if (this.#failed.some((p) => p === "" || field === p || field.startsWith(`${p}.`) || field.startsWith(`${p}[`)))
       return;
     if (structural) this.#failed.push(field);
-    const offset = node?.range?.[0] ?? parent?.range?.[0] ?? this.#start;
+    const offset = node?.start.offset ?? parent?.start.offset ?? this.#start;
     this.issues.push(`${this.#at(offset)}: ${field === "" ? "(top level)" : field}: ${message}`);
   }
 
@@ -202,22 +235,19 @@ class Reader {
     parent?: Node,
   ): Map<string, Node | undefined> {
     const out = new Map<string, Node | undefined>();
-    if (!isMap(node)) {
+    const map = deref(node);
+    if (map?.kind !== "mapping") {
       this.#issue(node, field, `must be a map with ${keys.join(", ")}`, parent, true);
       return out;
     }
-    for (const pair of node.items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+    for (let i = 0; i + 1 < map.children.length; i += 2) {
+      const keyNode = map.children[i];
+      const key = keyNode !== undefined && deref(keyNode)?.kind === "scalar" ? keyTextOf(keyNode) : undefined;
       if (key === undefined || !keys.includes(key)) {
-        this.#issue(
-          pair.key as Node | undefined,
-          field,
-          `unknown field ${JSON.stringify(key ?? "?")}; expected ${keys.join(", ")}`,
-          node,
-        );
+        this.#issue(keyNode, field, `unknown field ${JSON.stringify(key ?? "?")}; expected ${keys.join(", ")}`, node);
         continue;
       }
-      out.set(key, (pair.value ?? undefined) as Node | undefined);
+      out.set(key, map.children[i + 1]);
     }
     for (const k of keys) {
       if (!out.has(k) && !optional.includes(k))
@@ -227,16 +257,17 @@ class Reader {
   }
 
   list(node: Node | undefined, field: string, parent?: Node): Node[] {
-    if (!isSeq(node)) {
+    const seq = deref(node);
+    if (seq?.kind !== "sequence") {
       this.#issue(node, field, "must be a list", parent, true);
       return [];
     }
-    if (node.items.length === 0) this.#issue(node, field, "must not be empty", parent);
-    return node.items as Node[];
+    if (seq.children.length === 0) this.#issue(node, field, "must not be empty", parent);
+    return seq.children;
   }
 
   #scalar(node: Node | undefined): unknown {
-    return isScalar(node) ? node.value : undefined;
+    return scalarValue(node);
   }
 
   string(node: Node | undefined, field: string, parent?: Node): string {
@@ -283,8 +314,7 @@ class Reader {
   #route(node: Node, field: string): ExpectedRoute {
     const f = this.fields(node, field, ["host", "path", "sni", "backend", "ingress", "field", "via", "tier"], ["sni"]);
     const tierNode = f.get("tier");
-    const tier =
-      isScalar(tierNode) && tierNode.value === null ? null : this.oneOf(tierNode, `${field}.tier`, TIERS, node);
+    const tier = scalarValue(tierNode) === null ? null : this.oneOf(tierNode, `${field}.tier`, TIERS, node);
     const sni = f.get("sni");
     return {
       host: this.string(f.get("host"), `${field}.host`, node),
@@ -428,8 +458,12 @@ function join2(field: string, key: string): string {
 /** A value as it appears in a message. */
 function show(node: Node | undefined): string {
   if (node === undefined || node === null) return "nothing";
-  if (isMap(node)) return "a map";
-  if (isSeq(node)) return "a list";
-  if (isScalar(node)) return node.value === null ? "null" : JSON.stringify(node.value);
+  const n = deref(node);
+  if (n?.kind === "mapping") return "a map";
+  if (n?.kind === "sequence") return "a list";
+  if (n?.kind === "scalar") {
+    const v = scalarValue(n);
+    return v === null ? "null" : typeof v === "bigint" ? v.toString() : JSON.stringify(v);
+  }
   return "something else";
 }

@@ -7,7 +7,8 @@
  * into `interface{}` followed by sigs.k8s.io/yaml's conversion to JSON does:
  * YAML 1.1 scalar resolution (yaml-resolve.ts), explicit tags, `<<` merge
  * keys, duplicate keys, non-string keys turned into strings, and the alias
- * expansion guard. clusterwire adds a nesting limit (`maxDepth`).
+ * expansion guard. Callers may ask for a nesting limit stricter than
+ * go-yaml's 10,000 levels (`maxDepth`). Nothing recurses per level.
  *
  * Hand-written because the `yaml` package follows YAML 1.2 and could not be
  * bent to go-yaml v2 (docs/yaml-differential.md: 76 classes of disagreement).
@@ -41,14 +42,17 @@ export interface YamlNode {
   readonly target: YamlNode | undefined;
 }
 
-/** Deepest nesting the reader ever allows, whatever the caller asks for. */
-export const HARD_MAX_DEPTH = 500;
-export const DEFAULT_MAX_DEPTH = 100;
+/**
+ * No nesting limit of clusterwire's own: go-yaml's scanner refuses more than
+ * 10,000 levels ("exceeded max depth of 10000"), and that is the limit the
+ * API server has. Callers may ask for a stricter one (`maxDepth`).
+ */
+export const NO_DEPTH_LIMIT = Number.POSITIVE_INFINITY;
 
-/** The caller's depth limit, made a whole number in [0, HARD_MAX_DEPTH]. */
+/** The caller's depth limit as a whole number of levels; none (go-yaml's own) when not given. */
 export function clampDepth(requested: number | undefined): number {
-  const d = requested ?? DEFAULT_MAX_DEPTH;
-  return Number.isFinite(d) ? Math.max(0, Math.min(Math.floor(d), HARD_MAX_DEPTH)) : HARD_MAX_DEPTH;
+  if (requested === undefined || Number.isNaN(requested)) return NO_DEPTH_LIMIT;
+  return Math.max(0, Math.floor(requested));
 }
 
 function failAt(reason: string, mark: YamlMark): never {
@@ -146,7 +150,7 @@ export function composeFrom(events: YamlEventSource, maxDepth: number): YamlNode
 // ---------------------------------------------------------------- decoding
 
 export interface DecodeYamlOptions {
-  /** Deepest allowed collection nesting, counted through aliases (already clamped). */
+  /** Deepest allowed collection nesting, counted through aliases (see clampDepth). */
   readonly maxDepth: number;
   /** go-yaml's strict decoding: a key set twice in one mapping is an error. */
   readonly strict: boolean;
@@ -197,12 +201,48 @@ function decodeBinary(text: string): string | undefined {
 interface MapTarget {
   readonly obj: JsonObject;
   readonly goKeys: Set<string> | undefined;
+  /**
+   * Entries (by Go key) that JSON cannot hold: an unsupported key, or a value
+   * that holds one or a NaN or infinity. sigs.k8s.io/yaml and json.Marshal
+   * refuse them only if they survive (a later write of the same key drops them).
+   */
+  poison: Map<string, Poison> | undefined;
+}
+
+/** Why a decoded value cannot become JSON, and where. */
+interface Poison {
+  readonly reason: string;
+  readonly mark: YamlMark;
 }
 
 /** A decoded mapping key: its JSON text and its identity as a Go map key. */
 interface GoKey {
   readonly text: string;
   readonly id: string;
+  /** Set when sigs.k8s.io/yaml cannot turn the key into a string (null, uint64). */
+  readonly bad: Poison | undefined;
+}
+
+/**
+ * One step of the decoder's explicit stack: a sequence being filled, a
+ * mapping being written (its own object, or a merge's host when `at` is set),
+ * a sequence of merged maps, or an alias being expanded. One shape for all.
+ */
+interface Frame {
+  readonly kind: "seq" | "map" | "merge-seq" | "alias";
+  readonly node: YamlNode;
+  /** Collections around `node`. */
+  readonly depth: number;
+  /** seq: the item being decoded; map: the key of the entry; merge-seq: the merged map being written. */
+  index: number;
+  readonly items: JsonValue[] | undefined;
+  readonly target: MapTarget | undefined;
+  /** map: the decoded key whose value is being decoded. */
+  key: GoKey | undefined;
+  /** seq: the first item that cannot become JSON. */
+  poison: Poison | undefined;
+  /** map, merge-seq: where a merge brings keys in (a repeat is reported there); undefined for a map's own entries. */
+  readonly at: YamlMark | undefined;
 }
 
 /** go-yaml's guard against alias expansion bombs (decode.go, allowedAliasRatio). */
@@ -219,6 +259,12 @@ class Decoder {
   private aliasDepth = 0;
   private readonly expanding = new Set<YamlNode>();
   private nanKeys = 0;
+  /** Decoded values that cannot become JSON (see MapTarget.poison), refused if they reach the root. */
+  private readonly poisoned = new WeakMap<object, Poison>();
+
+  private poisonOf(v: JsonValue | undefined): Poison | undefined {
+    return v !== null && typeof v === "object" ? this.poisoned.get(v) : undefined;
+  }
 
   constructor(private readonly options: DecodeYamlOptions) {}
 
@@ -268,7 +314,8 @@ class Decoder {
     // resolve() tries timestamps only untagged or for !!timestamp.
     const r = resolvePlain(text);
     const got: GoScalar = r.kind === "timestamp" && name !== "timestamp" ? { kind: "str", text } : r;
-    if (got.kind === name) return got;
+    // An integer beyond int64 resolves to a uint64, which !!int accepts (into interface{}).
+    if (got.kind === name || (name === "int" && got.kind === "uint")) return got;
     if (name === "float" && got.kind === "int") return { kind: "float", value: Number(got.value) };
     const shown = got.kind === "uint" ? "int" : got.kind;
     return failAt(`cannot decode !!${shown} \`${text}\` as a !!${name}`, node.start);
@@ -290,98 +337,245 @@ class Decoder {
           ? Number(s.value)
           : s.value;
       case "float":
-        if (!Number.isFinite(s.value))
-          failAt(`JSON cannot represent the float ${goFormatFloat(s.value, 64)}`, node.start);
+        if (!Number.isFinite(s.value)) {
+          // json.Marshal refuses it, but only if it is still there at the end.
+          const placeholder: JsonObject = Object.create(null) as JsonObject;
+          this.poisoned.set(placeholder, {
+            reason: `JSON cannot represent the float ${goFormatFloat(s.value, 64)}`,
+            mark: node.start,
+          });
+          return placeholder;
+        }
         return s.value;
     }
   }
 
-  /** `depth` is the number of collections around `node`. */
-  value(node: YamlNode, depth: number): JsonValue {
-    this.count(node);
-    switch (node.kind) {
-      case "alias":
-        return this.follow(node, (target) => this.value(target, depth));
-      case "scalar":
-        return this.scalarValue(node);
-      case "sequence": {
-        if (depth + 1 > this.options.maxDepth) failAt(`nesting deeper than ${this.options.maxDepth}`, node.start);
-        const out: JsonValue[] = new Array<JsonValue>(node.children.length);
-        for (let i = 0; i < node.children.length; i++) out[i] = this.value(node.children[i] as YamlNode, depth + 1);
-        return out;
+  /** Enters an alias as go-yaml does: an alias met again while expanding it is a cycle. */
+  private enterAlias(alias: YamlNode, stack: Frame[]): YamlNode {
+    const target = alias.target;
+    if (target === undefined) return failAt(`unknown anchor '${alias.value}' referenced`, alias.start);
+    if (this.expanding.has(alias)) failAt(`anchor '${alias.value}' value contains itself`, alias.start);
+    this.expanding.add(alias);
+    this.aliasDepth++;
+    stack.push({
+      kind: "alias",
+      node: alias,
+      depth: 0,
+      index: 0,
+      items: undefined,
+      target: undefined,
+      key: undefined,
+      at: undefined,
+      poison: undefined,
+    });
+    return target;
+  }
+
+  private leaveAlias(alias: YamlNode): void {
+    this.aliasDepth--;
+    this.expanding.delete(alias);
+  }
+
+  private checkDepth(node: YamlNode, depth: number): void {
+    if (depth + 1 > this.options.maxDepth) failAt(`nesting deeper than ${this.options.maxDepth}`, node.start);
+  }
+
+  /** A map frame that writes `node`'s entries into `target` (its own map, or the one a merge writes into). */
+  private mapFrame(node: YamlNode, target: MapTarget, depth: number, at: YamlMark | undefined): Frame {
+    return { kind: "map", node, depth, index: 0, items: undefined, target, key: undefined, at, poison: undefined };
+  }
+
+  /**
+   * go-yaml's `unmarshal` of `root` into `interface{}`, in the same order (so
+   * the aliasing guard counts as it does), with an explicit stack instead of
+   * recursion: go-yaml's scanner allows 10,000 levels. `depth` is the number
+   * of collections around `root`.
+   */
+  value(root: YamlNode, depth: number): JsonValue {
+    const stack: Frame[] = [];
+    // The node to decode next (undefined: deliver `result` to the top frame instead).
+    let next: YamlNode | undefined = root;
+    let nextDepth = depth;
+    let result: JsonValue | undefined;
+    for (;;) {
+      if (next !== undefined) {
+        let node: YamlNode = next;
+        next = undefined;
+        this.count(node);
+        if (node.kind === "alias") {
+          node = this.enterAlias(node, stack);
+          this.count(node);
+        }
+        if (node.kind === "scalar") result = this.scalarValue(node);
+        else if (node.kind === "sequence") {
+          this.checkDepth(node, nextDepth);
+          const items = new Array<JsonValue>(node.children.length);
+          if (node.children.length === 0) result = items;
+          else {
+            stack.push({
+              kind: "seq",
+              node,
+              depth: nextDepth,
+              index: 0,
+              items,
+              target: undefined,
+              key: undefined,
+              at: undefined,
+              poison: undefined,
+            });
+            next = node.children[0];
+            nextDepth++;
+            continue;
+          }
+        } else {
+          this.checkDepth(node, nextDepth);
+          const target: MapTarget = {
+            obj: Object.create(null) as JsonObject,
+            goKeys: this.options.strict ? new Set<string>() : undefined,
+            poison: undefined,
+          };
+          stack.push(this.mapFrame(node, target, nextDepth, undefined));
+          result = undefined;
+        }
       }
-      case "mapping": {
-        if (depth + 1 > this.options.maxDepth) failAt(`nesting deeper than ${this.options.maxDepth}`, node.start);
-        const target: MapTarget = {
-          obj: Object.create(null) as JsonObject,
-          goKeys: this.options.strict ? new Set<string>() : undefined,
-        };
-        this.mappingInto(node, target, depth);
-        return target.obj;
+      // Deliver `result` to the top frame, which then schedules its next node or completes.
+      const frame = stack[stack.length - 1];
+      if (frame === undefined) {
+        // sigs.k8s.io/yaml and json.Marshal refuse what survived decoding and JSON cannot hold.
+        const poison = this.poisonOf(result);
+        if (poison !== undefined) failAt(poison.reason, poison.mark);
+        return result ?? null;
+      }
+      switch (frame.kind) {
+        case "alias":
+          stack.pop();
+          this.leaveAlias(frame.node);
+          continue;
+        case "seq": {
+          const items = frame.items as JsonValue[];
+          items[frame.index] = result ?? null;
+          frame.poison ??= this.poisonOf(result);
+          frame.index++;
+          if (frame.index < frame.node.children.length) {
+            next = frame.node.children[frame.index];
+            nextDepth = frame.depth + 1;
+          } else {
+            stack.pop();
+            if (frame.poison !== undefined) this.poisoned.set(items, frame.poison);
+            result = items;
+          }
+          continue;
+        }
+        case "merge-seq":
+          // A merged map is done; go on with the one before it (earlier maps win, so they come last).
+          frame.index--;
+          if (frame.index < 0) {
+            stack.pop();
+            result = undefined;
+            continue;
+          }
+          this.mergeOne(frame.node.children[frame.index] as YamlNode, frame, stack);
+          continue;
+        case "map":
+          if (frame.key !== undefined) {
+            // The value of the current entry.
+            const target = frame.target as MapTarget;
+            const k = frame.node.children[frame.index] as YamlNode;
+            if (target.goKeys !== undefined) {
+              // go-yaml names only the line of the value; the mark is the repeated
+              // key, or the merge that brings it in.
+              if (target.goKeys.has(frame.key.id))
+                failAt(`key ${goQuote(frame.key)} already set in map`, frame.at ?? k.start);
+              target.goKeys.add(frame.key.id);
+            }
+            // A key JSON cannot hold has no text to write under; it stays in Go's map.
+            if (frame.key.bad === undefined) target.obj[frame.key.text] = result ?? null;
+            const poison = frame.key.bad ?? this.poisonOf(result);
+            if (poison !== undefined) {
+              target.poison ??= new Map();
+              target.poison.set(frame.key.id, poison);
+            } else target.poison?.delete(frame.key.id);
+            frame.key = undefined;
+            frame.index += 2;
+          }
+          if (this.advanceMap(frame, stack)) {
+            next = frame.node.children[frame.index + 1];
+            nextDepth = frame.depth + 1;
+          } else if (stack[stack.length - 1] === frame) {
+            // Every entry written: a map decoded for itself gives its object; a merged one gives nothing.
+            stack.pop();
+            const target = frame.target as MapTarget;
+            const poison = target.poison?.values().next().value;
+            if (frame.at === undefined && poison !== undefined) this.poisoned.set(target.obj, poison);
+            result = frame.at === undefined ? target.obj : undefined;
+          }
+          continue;
       }
     }
   }
 
   /**
-   * The entries of a mapping, written in order into `target` (as go-yaml
-   * decodes a mapping into a Go map): a later key replaces an earlier one;
-   * strict decoding refuses a key the map already holds. Merged mappings are
-   * written into the same map.
+   * Moves a map frame to its next entry: true when that entry's value is to
+   * be decoded next (its key is decoded and held in the frame). A `<<` entry
+   * pushes the merge's frames on top (returns false with the frame no longer
+   * on top); false with the frame on top when the mapping is done.
    */
-  private mappingInto(node: YamlNode, target: MapTarget, depth: number, mergedAt?: YamlMark): void {
-    const children = node.children;
-    for (let i = 0; i + 1 < children.length; i += 2) {
-      const k = children[i] as YamlNode;
-      const v = children[i + 1] as YamlNode;
-      if (isMergeKey(k)) {
-        this.merge(v, target, depth, mergedAt ?? v.start);
-        continue;
-      }
-      const key = this.key(k, depth + 1);
-      const value = this.value(v, depth + 1);
-      if (target.goKeys !== undefined) {
-        // go-yaml names only the line of the value; the mark is the repeated
-        // key, or the merge that brings it in.
-        if (target.goKeys.has(key.id)) failAt(`key ${goQuote(key)} already set in map`, mergedAt ?? k.start);
-        target.goKeys.add(key.id);
-      }
-      target.obj[key.text] = value;
+  private advanceMap(frame: Frame, stack: Frame[]): boolean {
+    const children = frame.node.children;
+    if (frame.index + 1 >= children.length) return false;
+    const k = children[frame.index] as YamlNode;
+    const v = children[frame.index + 1] as YamlNode;
+    if (isMergeKey(k)) {
+      frame.index += 2;
+      this.merge(v, frame, stack);
+      return false;
     }
+    frame.key = this.key(k, frame.depth + 1);
+    return true;
   }
 
   /** `<<: value`: the value must be a mapping, an alias of one, or a sequence of those. */
-  private merge(node: YamlNode, target: MapTarget, depth: number, at: YamlMark): void {
-    const wantMap = (): never => failAt("map merge requires map or sequence of maps as the value", node.start);
-    const one = (n: YamlNode): void => {
-      this.count(n);
-      if (n.kind === "mapping") this.mappingInto(n, target, depth, at);
-      else this.follow(n, (t) => this.mergeTarget(t, target, depth, at));
+  private merge(node: YamlNode, host: Frame, stack: Frame[]): void {
+    const at = host.at ?? node.start;
+    const frame: Frame = {
+      kind: "merge-seq",
+      node,
+      depth: host.depth,
+      index: 0,
+      items: undefined,
+      target: host.target,
+      key: undefined,
+      at,
+      poison: undefined,
     };
     switch (node.kind) {
       case "mapping":
-        one(node);
-        return;
       case "alias":
-        if (node.target !== undefined && node.target.kind !== "mapping") wantMap();
-        one(node);
+        this.mergeOne(node, frame, stack);
         return;
       case "sequence":
         // Earlier maps win: go-yaml applies them from last to first.
-        for (let i = node.children.length - 1; i >= 0; i--) {
-          const n = node.children[i] as YamlNode;
-          if (n.kind === "alias" ? n.target !== undefined && n.target.kind !== "mapping" : n.kind !== "mapping")
-            wantMap();
-          one(n);
-        }
+        if (node.children.length === 0) return;
+        frame.index = node.children.length - 1;
+        stack.push(frame);
+        this.mergeOne(node.children[frame.index] as YamlNode, frame, stack);
         return;
       default:
-        wantMap();
+        failAt("map merge requires map or sequence of maps as the value", node.start);
     }
   }
 
-  private mergeTarget(node: YamlNode, target: MapTarget, depth: number, at: YamlMark): void {
-    this.count(node);
-    this.mappingInto(node, target, depth, at);
+  /** Pushes the frames that write one merged mapping (or an alias of one) into the host's map. */
+  private mergeOne(n: YamlNode, frame: Frame, stack: Frame[]): void {
+    const wantMap = (): never => failAt("map merge requires map or sequence of maps as the value", frame.node.start);
+    if (n.kind === "alias" ? n.target !== undefined && n.target.kind !== "mapping" : n.kind !== "mapping") wantMap();
+    this.count(n);
+    let m = n;
+    if (n.kind === "alias") {
+      m = this.enterAlias(n, stack);
+      this.count(m);
+    }
+    stack.push(this.mapFrame(m, frame.target as MapTarget, frame.depth, frame.at));
   }
 
   /** A mapping key, turned into a JSON object key as sigs.k8s.io/yaml does. */
@@ -393,21 +587,27 @@ class Decoder {
     switch (s.kind) {
       case "str":
       case "timestamp":
-        return { text: s.text, id: `s${s.text}` };
+        return { text: s.text, id: `s${s.text}`, bad: undefined };
       case "int":
-        return { text: s.value.toString(), id: `i${s.value}` };
+        return { text: s.value.toString(), id: `i${s.value}`, bad: undefined };
       case "bool":
-        return { text: s.value ? "true" : "false", id: `b${s.value}` };
+        return { text: s.value ? "true" : "false", id: `b${s.value}`, bad: undefined };
       case "float":
-        // sigs.k8s.io/yaml formats float keys at 32-bit precision; NaN equals no key.
+        // sigs.k8s.io/yaml formats float keys at 32-bit precision (narrowing first:
+        // 1e40 is +Inf as a float32, ".inf"); NaN equals no key.
         return {
-          text: goFormatFloat(s.value, 32),
+          text: goFormatFloat(Math.fround(s.value), 32),
           id: Number.isNaN(s.value) ? `nan${this.nanKeys++}` : `f${Object.is(s.value, -0) ? "-0" : s.value}`,
+          bad: undefined,
         };
       case "uint":
-        return failAt(`unsupported map key of type uint64: ${s.value}`, node.start);
+        return {
+          text: s.value.toString(),
+          id: `u${s.value}`,
+          bad: { reason: `unsupported map key of type uint64: ${s.value}`, mark: node.start },
+        };
       case "null":
-        return failAt("unsupported map key: null", node.start);
+        return { text: "<nil>", id: "n", bad: { reason: "unsupported map key: null", mark: node.start } };
     }
   }
 }
@@ -418,13 +618,15 @@ function isMergeKey(node: YamlNode): boolean {
 
 /** A key as Go's %#v prints it. */
 function goQuote(key: GoKey): string {
+  // (%#v prints a nil key as <nil> and a uint64 in hex; the message names it plainly.)
   return key.id.startsWith("s") ? JSON.stringify(key.text) : key.text;
 }
 
 /** The JSON object key a mapping key node becomes, or undefined when it is refused. */
 export function keyTextOf(node: YamlNode): string | undefined {
   try {
-    return new Decoder({ maxDepth: HARD_MAX_DEPTH, strict: false }).key(node, 1).text;
+    const key = new Decoder({ maxDepth: NO_DEPTH_LIMIT, strict: false }).key(node, 1);
+    return key.bad === undefined ? key.text : undefined;
   } catch {
     return undefined;
   }

@@ -8,7 +8,7 @@
 import { DecodeError, type DecodeErrorLocation } from "../model/errors.js";
 import type { JsonValue } from "../model/json-value.js";
 import {
-  HARD_MAX_DEPTH,
+  NO_DEPTH_LIMIT,
   clampDepth,
   composeFirstDocument,
   decodeYamlNode,
@@ -16,6 +16,15 @@ import {
   type YamlNode,
 } from "./yaml-compose.js";
 import { kubectlBodyOffset, kubectlDocumentBody, splitYamlDocuments } from "./yaml-split.js";
+
+// The node tree, for internal readers that walk it (the CLI's demo expectations).
+export {
+  NO_DEPTH_LIMIT,
+  composeFirstDocument,
+  decodeYamlNode,
+  keyTextOf,
+  type YamlNode,
+} from "./yaml-compose.js";
 
 /**
  * Which reading of a YAML text: `"kubectl"` splits a stream into documents as
@@ -27,7 +36,11 @@ import { kubectlBodyOffset, kubectlDocumentBody, splitYamlDocuments } from "./ya
 export type YamlReading = "kubectl" | "server";
 
 export interface ParseYamlOptions {
-  /** Deepest allowed collection nesting (default 100, capped at 500). */
+  /**
+   * Deepest allowed collection nesting, counted through aliases. By default
+   * none of clusterwire's own: go-yaml's scanner refuses more than 10,000
+   * levels, as the API server does.
+   */
   readonly maxDepth?: number;
   /**
    * Reject a key repeated in one mapping (default true), as go-yaml's strict
@@ -162,8 +175,8 @@ export function locateYamlPath(
   try {
     let seen = 0;
     for (const body of bodies(text, options.reading ?? "kubectl")) {
-      const root = composeFirstDocument(body.text, HARD_MAX_DEPTH);
-      if (decodeYamlNode(root, { maxDepth: HARD_MAX_DEPTH, strict: false }) === null) continue;
+      const root = composeFirstDocument(body.text, NO_DEPTH_LIMIT);
+      if (decodeYamlNode(root, { maxDepth: NO_DEPTH_LIMIT, strict: false }) === null) continue;
       if (seen++ < index || root === undefined) continue;
       let node = root;
       const visited = new Set<YamlNode>();
@@ -198,7 +211,7 @@ export function locateYamlRange(
   path: readonly (string | number)[],
 ): { readonly from: number; readonly to: number } | undefined {
   try {
-    const root = composeFirstDocument(text, HARD_MAX_DEPTH);
+    const root = composeFirstDocument(text, NO_DEPTH_LIMIT);
     if (root === undefined) return undefined;
     let node = root;
     let best = root;

@@ -220,8 +220,10 @@ export class YamlScanner {
   private bufferStart = 0;
 
   // The scanner's state, as go-yaml's.
+  /** The queue is tokens[head..tail); slots past tail are reused, not freed. */
   private readonly tokens: YamlToken[] = [];
   private head = 0;
+  private tail = 0;
   private tokensTaken = 0;
   private tokenAvailable = false;
   private streamStartProduced = false;
@@ -256,9 +258,9 @@ export class YamlScanner {
     this.head++;
     this.tokensTaken++;
     this.tokenAvailable = false;
-    if (this.head === this.tokens.length) {
-      this.tokens.length = 0;
+    if (this.head === this.tail) {
       this.head = 0;
+      this.tail = 0;
     }
     if (token.kind === "stream-end") this.streamEnd = token;
     return token;
@@ -444,19 +446,31 @@ export class YamlScanner {
 
   // ---------------------------------------------------------------- token queue
 
+  private enqueue(token: YamlToken): void {
+    this.tokens[this.tail++] = token;
+  }
+
+  /** Puts a token `at` places after the head of the queue (-1: at the end). */
   private insertToken(at: number, token: YamlToken): void {
-    if (at < 0) this.tokens.push(token);
-    else this.tokens.splice(this.head + at, 0, token);
+    if (at < 0) {
+      this.enqueue(token);
+      return;
+    }
+    const tokens = this.tokens;
+    const place = this.head + at;
+    for (let i = this.tail; i > place; i--) tokens[i] = tokens[i - 1] as YamlToken;
+    tokens[place] = token;
+    this.tail++;
   }
 
   private queuedNumber(): number {
-    return this.tokensTaken + (this.tokens.length - this.head);
+    return this.tokensTaken + (this.tail - this.head);
   }
 
   /** Scans until the head token can be handed out: no simple key that starts at it is still possible. */
   private fetchMoreTokens(): void {
     for (;;) {
-      if (this.head !== this.tokens.length) {
+      if (this.head !== this.tail) {
         const index = this.keysByToken.get(this.tokensTaken);
         if (index === undefined) break;
         const key = this.simpleKeys[index];
@@ -587,16 +601,17 @@ export class YamlScanner {
 
   private saveSimpleKey(): void {
     if (!this.simpleKeyAllowed) return;
-    const key: SimpleKey = {
-      possible: true,
-      required: this.flowLevel === 0 && this.indent === this.column,
-      tokenNumber: this.queuedNumber(),
-      mark: this.mark(),
-    };
+    const required = this.flowLevel === 0 && this.indent === this.column;
+    const tokenNumber = this.queuedNumber();
     this.removeSimpleKey();
+    // go-yaml stores keys by value in one slot per flow level: overwrite the slot.
     const last = this.simpleKeys.length - 1;
-    this.simpleKeys[last] = key;
-    this.keysByToken.set(key.tokenNumber, last);
+    const key = this.simpleKeys[last] as SimpleKey;
+    key.possible = true;
+    key.required = required;
+    key.tokenNumber = tokenNumber;
+    key.mark = this.mark();
+    this.keysByToken.set(tokenNumber, last);
   }
 
   private removeSimpleKey(): void {
@@ -638,7 +653,7 @@ export class YamlScanner {
     if (this.flowLevel > 0) return;
     while (this.indent > column) {
       const m = this.mark();
-      this.tokens.push(makeToken("block-end", m, m));
+      this.enqueue(makeToken("block-end", m, m));
       this.indent = this.indents.pop() as number;
     }
   }
@@ -651,7 +666,7 @@ export class YamlScanner {
     this.simpleKeyAllowed = true;
     this.streamStartProduced = true;
     const m = this.mark();
-    this.tokens.push(makeToken("stream-start", m, m));
+    this.enqueue(makeToken("stream-start", m, m));
   }
 
   private fetchStreamEnd(): void {
@@ -664,14 +679,14 @@ export class YamlScanner {
     this.removeSimpleKey();
     this.simpleKeyAllowed = false;
     const m = this.mark();
-    this.tokens.push(makeToken("stream-end", m, m));
+    this.enqueue(makeToken("stream-end", m, m));
   }
 
   private fetchDirective(): void {
     this.unrollIndent(-1);
     this.removeSimpleKey();
     this.simpleKeyAllowed = false;
-    this.tokens.push(this.scanDirective());
+    this.enqueue(this.scanDirective());
   }
 
   private fetchDocumentIndicator(kind: YamlTokenKind): void {
@@ -682,7 +697,7 @@ export class YamlScanner {
     this.skip();
     this.skip();
     this.skip();
-    this.tokens.push(makeToken(kind, start, this.mark()));
+    this.enqueue(makeToken(kind, start, this.mark()));
   }
 
   private fetchFlowCollectionStart(kind: YamlTokenKind): void {
@@ -749,37 +764,37 @@ export class YamlScanner {
   private pushIndicator(kind: YamlTokenKind): void {
     const start = this.mark();
     this.skip();
-    this.tokens.push(makeToken(kind, start, this.mark()));
+    this.enqueue(makeToken(kind, start, this.mark()));
   }
 
   private fetchAnchor(kind: "anchor" | "alias"): void {
     this.saveSimpleKey();
     this.simpleKeyAllowed = false;
-    this.tokens.push(this.scanAnchor(kind));
+    this.enqueue(this.scanAnchor(kind));
   }
 
   private fetchTag(): void {
     this.saveSimpleKey();
     this.simpleKeyAllowed = false;
-    this.tokens.push(this.scanTag());
+    this.enqueue(this.scanTag());
   }
 
   private fetchBlockScalar(literal: boolean): void {
     this.removeSimpleKey();
     this.simpleKeyAllowed = true;
-    this.tokens.push(this.scanBlockScalar(literal));
+    this.enqueue(this.scanBlockScalar(literal));
   }
 
   private fetchFlowScalar(single: boolean): void {
     this.saveSimpleKey();
     this.simpleKeyAllowed = false;
-    this.tokens.push(this.scanFlowScalar(single));
+    this.enqueue(this.scanFlowScalar(single));
   }
 
   private fetchPlainScalar(): void {
     this.saveSimpleKey();
     this.simpleKeyAllowed = false;
-    this.tokens.push(this.scanPlainScalar());
+    this.enqueue(this.scanPlainScalar());
   }
 
   // ---------------------------------------------------------------- scanners

@@ -1,4 +1,8 @@
-// go-yaml's timestamp check is Go's time.Parse with these layouts.
+// go-yaml's timestamp check is Go's time.Parse with these layouts, as the API
+// server's Go has it (1.20 and later): a fraction of a second may have more
+// than 9 digits, those past nanoseconds being ignored. Go 1.19 (Debian's, which
+// the yaml-oracle is built with) refuses them, so an explicit `!!timestamp`
+// with 10 fractional digits is an error there and read here.
 type TimeField = "year" | "month" | "day" | "hour" | "minute" | "second" | "frac" | "tz";
 type TimeLayout = readonly (TimeField | { readonly lit: string })[];
 const DATE: TimeLayout = ["year", { lit: "-" }, "month", { lit: "-" }, "day"];
@@ -65,6 +69,7 @@ function goTimeParses(layout: TimeLayout, value: string): boolean {
       v = v.slice(4);
     } else if (field === "frac") {
       if (v.length >= 2 && (v[0] === "." || v[0] === ",") && isDigitAt(v, 1)) {
+        // Any number of digits: Go 1.20+ time.Parse ignores those past nanoseconds (see the header).
         let i = 1;
         while (isDigitAt(v, i + 1)) i++;
         v = v.slice(i + 1);

@@ -2,6 +2,7 @@ import type { Message } from "@bufbuild/protobuf";
 import { DecodeError } from "../model/errors.js";
 import { fromParsedYaml, type FromJsonOptions } from "./from-json.js";
 import { toJson } from "./to-json.js";
+import type { JsonValue } from "../model/json-value.js";
 import type { NetworkingObject } from "../model/kinds.js";
 import { stringifyGoYaml } from "./yaml-emit.js";
 import { locateYamlPath, parseYamlDocuments, type YamlReading } from "./yaml-parse.js";
@@ -19,6 +20,12 @@ export interface FromYamlOptions extends FromJsonOptions {
    * line break) and on a text of several documents.
    */
   readonly reading?: YamlReading;
+  /**
+   * Deepest YAML collection nesting to accept, counted through aliases. By
+   * default go-yaml's own limit (10,000 levels, as the API server reads
+   * YAML); give a number for a stricter one.
+   */
+  readonly maxDepth?: number;
 }
 
 /**
@@ -39,6 +46,14 @@ export function fromYaml(text: string, options: FromYamlOptions = {}): Networkin
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
   });
   return docs.map((value, index) => {
+    const tooDeep = pathPastJsonDepth(value, API_SERVER_JSON_DEPTH);
+    if (tooDeep !== undefined) {
+      throw new DecodeError(
+        "yaml",
+        `exceeded max depth of ${API_SERVER_JSON_DEPTH} in the JSON the YAML converts to`,
+        locateYamlPath(text, index, tooDeep, { reading }),
+      );
+    }
     try {
       return fromParsedYaml(value, options);
     } catch (e) {
@@ -49,6 +64,44 @@ export function fromYaml(text: string, options: FromYamlOptions = {}): Networkin
       throw new DecodeError("yaml", e.reason, { ...where, ...(path !== "" ? { path, segments } : {}) });
     }
   });
+}
+
+/**
+ * The API server (and kubectl) decode the JSON that sigs.k8s.io/yaml makes of
+ * the YAML with a JSON decoder that allows this many levels (Go
+ * encoding/json's maxNestingDepth, kept by sigs.k8s.io/json). go-yaml itself
+ * reads one level more (`a: ` and 10,000 flow levels).
+ */
+const API_SERVER_JSON_DEPTH = 10_000;
+
+/**
+ * The path to the first array or object nested deeper than `limit` (the top
+ * level is level 1), or undefined. Iterative: the value may be 10,001 deep.
+ */
+function pathPastJsonDepth(value: JsonValue, limit: number): (string | number)[] | undefined {
+  interface Step {
+    readonly value: JsonValue;
+    readonly depth: number;
+    readonly parent: Step | undefined;
+    readonly seg: string | number;
+  }
+  const stack: Step[] = [{ value, depth: 1, parent: undefined, seg: "" }];
+  for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
+    const v = step.value;
+    if (v === null || typeof v !== "object") continue;
+    if (step.depth > limit) {
+      const path: (string | number)[] = [];
+      for (let s: Step | undefined = step; s?.parent !== undefined; s = s.parent) path.push(s.seg);
+      return path.reverse();
+    }
+    const depth = step.depth + 1;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push({ value: v[i] ?? null, depth, parent: step, seg: i });
+    } else {
+      for (const k of Object.keys(v)) stack.push({ value: v[k] ?? null, depth, parent: step, seg: k });
+    }
+  }
+  return undefined;
 }
 
 /** YAML exactly as Kubernetes writes it (sigs.k8s.io/yaml): Go's key order and quoting. */

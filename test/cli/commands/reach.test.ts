@@ -247,7 +247,7 @@ describe("reach: cluster files", () => {
     [
       "bad YAML",
       "namespaces:\n  - name: shop\npods:\n  - namespace: [shop\n",
-      "x.yaml:5:1: yaml: Flow sequence in block collection must be sufficiently indented and end with a ]",
+      "x.yaml:5:1: yaml: did not find expected ',' or ']'",
     ],
     [
       "a namespace that is not listed",

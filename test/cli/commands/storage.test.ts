@@ -160,7 +160,11 @@ describe("storage serve --inventory", () => {
       /lun\.yaml: inventory error at line 2, column 11, field luns\[0\]\.name: must be a LUN path/,
     ],
     ["top.yaml", "- nodes\n", /top\.yaml: inventory error at line 1, column 1: the inventory must be a mapping/],
-    ["syntax.yaml", "svms: [a\nb: 1\n", /syntax\.yaml: inventory error at line 2, column 1: yaml: /],
+    [
+      "syntax.yaml",
+      "svms: [a\nb: 1\n",
+      /syntax\.yaml: inventory error at line 2, column 2: yaml: did not find expected/,
+    ],
     ["two.yaml", "svms: []\n---\nnodes: []\n", /two\.yaml: inventory error at line 3: 2 YAML documents/],
     ["empty.yaml", "# nothing\n", /empty\.yaml: the inventory file is empty/],
     [

@@ -267,7 +267,7 @@ describe("validate: a bad document never hides another", () => {
     [
       "broken indentation",
       ingressWith("broken", " spec:\n  rules: []\n"),
-      "m.yaml:13:1 Ingress: error: All mapping items must start at the same column",
+      "m.yaml:13:2 Ingress: error: did not find expected key",
     ],
     [
       "a wrong type",
@@ -498,11 +498,11 @@ describe("validate: --field-validation", () => {
     const j = json(r.stdout);
     expect(j.documents[0]).toMatchObject({
       status: "valid",
-      warnings: [{ message: 'mapping key "x" already defined', position: { line: 8, column: 5 } }],
+      warnings: [{ message: 'key "x" already set in map', position: { line: 8, column: 5 } }],
     });
     expect(j.summary).toMatchObject({ valid: 1, warnings: 1 });
     const strict = await cli(["validate", "-"], { stdin: repeated });
-    expect(lines(strict.stdout)[0]).toBe('<stdin>:8:5 NetworkPolicy: error: mapping key "x" already defined');
+    expect(lines(strict.stdout)[0]).toBe('<stdin>:8:5 NetworkPolicy: error: key "x" already set in map');
   });
 
   it("Ignore: no warnings", async () => {

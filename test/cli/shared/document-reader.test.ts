@@ -88,7 +88,8 @@ describe("readManifestFile: YAML document by document", () => {
       type: "failed",
       apiVersion: "networking.k8s.io/v1",
       kind: "Ingress",
-      failure: { position: { line: 12, column: 1 } },
+      // go-yaml's mark: the token where a key was expected (` spec`, one column in).
+      failure: { position: { line: 12, column: 2 } },
     });
   });
 
@@ -311,7 +312,7 @@ describe("readManifestFile: field validation", () => {
     const [doc] = await documents(REPEATED);
     expect(doc).toMatchObject({
       type: "failed",
-      failure: { message: 'mapping key "x" already defined', position: { line: 7, column: 5 } },
+      failure: { message: 'key "x" already set in map', position: { line: 7, column: 5 } },
     });
   });
 
@@ -324,7 +325,7 @@ describe("readManifestFile: field validation", () => {
     ]);
     const [repeated] = await documents(REPEATED, { fieldValidation: "Warn" });
     expect(repeated?.type === "object" ? repeated.warnings : undefined).toEqual([
-      { message: 'mapping key "x" already defined', position: { line: 7, column: 5 } },
+      { message: 'key "x" already set in map', position: { line: 7, column: 5 } },
     ]);
     // The last value wins, as in the API server.
     expect(repeated?.type === "object" ? repeated.object : undefined).toMatchObject({

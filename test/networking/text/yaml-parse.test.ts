@@ -202,25 +202,31 @@ describe("parseYamlDocuments: errors are DecodeError with a location", () => {
     expect(decodeError(() => parseYamlDocuments("a: &a [*a]\n"))).toBeInstanceOf(DecodeError);
   });
 
-  it("limits nesting depth without overflowing the stack", () => {
+  it("limits nesting depth as go-yaml does (10,000 levels), or as asked, without overflowing the stack", () => {
     for (const text of [
-      "[".repeat(10_000),
+      "[".repeat(10_001),
       "[".repeat(100_000) + "]".repeat(100_000),
-      "- ".repeat(10_000) + "x\n",
-      "{a: ".repeat(10_000) + "1" + "}".repeat(10_000),
-      Array.from({ length: 3000 }, (_, i) => " ".repeat(i) + "k:").join("\n") + " x\n",
+      "- ".repeat(10_001) + "x\n",
+      "{a: ".repeat(10_001) + "1" + "}".repeat(10_001),
     ]) {
       const e = decodeError(() => parseYamlDocuments(text));
-      expect(e.reason).toMatch(/nesting deeper than 100/);
-      expect(e.line).toBeGreaterThanOrEqual(1);
+      expect(e.reason).toBe("exceeded max depth of 10000");
+      expect(e.line).toBe(1);
     }
-    expect(parseYamlDocuments("[".repeat(100) + "]".repeat(100))).toHaveLength(1);
-    expect(decodeError(() => parseYamlDocuments("[".repeat(101) + "]".repeat(101))).column).toBe(101);
+    // Indentation nests block mappings 3,000 deep: read, or refused at a limit asked for.
+    const indented = Array.from({ length: 3000 }, (_, i) => " ".repeat(i) + "k:").join("\n") + " x\n";
+    expect(parseYamlDocuments(indented)).toHaveLength(1);
+    expect(decodeError(() => parseYamlDocuments(indented, { maxDepth: 100 })).reason).toBe("nesting deeper than 100");
+    expect(parseYamlDocuments("[".repeat(100) + "]".repeat(100), { maxDepth: 100 })).toHaveLength(1);
+    expect(decodeError(() => parseYamlDocuments("[".repeat(101) + "]".repeat(101), { maxDepth: 100 })).column).toBe(
+      101,
+    );
     expect(parseYamlDocuments("[[[1]]]", { maxDepth: 3 })).toEqual([[[[1]]]]);
     expect(decodeError(() => parseYamlDocuments("[[[1]]]", { maxDepth: 2 })).column).toBe(3);
     // Aliases cannot be used to build depth past the limit either.
     const viaAlias = `a: &a ${"[".repeat(60)}${"]".repeat(60)}\nb: ${"[".repeat(60)}*a${"]".repeat(60)}\n`;
-    expect(decodeError(() => parseYamlDocuments(viaAlias)).reason).toMatch(/nesting/);
+    expect(decodeError(() => parseYamlDocuments(viaAlias, { maxDepth: 100 })).reason).toMatch(/nesting/);
+    expect(parseYamlDocuments(viaAlias)).toHaveLength(1);
   });
 
   it("stops an alias bomb with go-yaml's aliasing guard", () => {

@@ -828,6 +828,18 @@ describe("YamlScanner: hostile input", () => {
     expect([error?.line, error?.column]).toEqual([1, 20001]);
   });
 
+  it("reads exactly 10,000 levels, go-yaml's limit, in flow and block context", () => {
+    // Token counts from go-yaml v2.4.0's scanner, which reads all three to the stream end.
+    expect(scan(`${"[".repeat(10000)}${"]".repeat(10000)}\n`)).toMatchObject({ error: undefined });
+    expect(scan(`${"[".repeat(10000)}${"]".repeat(10000)}\n`).tokens).toHaveLength(20002);
+    const block = scan(`${"- ".repeat(10000)}x\n`);
+    expect(block.error).toBeUndefined();
+    expect(block.tokens).toHaveLength(30003);
+    const mappings = scan(`${"{a: ".repeat(10000)}b${"}".repeat(10000)}\n`);
+    expect(mappings.error).toBeUndefined();
+    expect(mappings.tokens).toHaveLength(50003);
+  });
+
   it("stops a 100,000-deep flow nesting at the same place", () => {
     const { error } = scan("{a: ".repeat(100_000));
     expect(error?.reason).toBe("exceeded max depth of 10000");

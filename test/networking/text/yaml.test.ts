@@ -2,7 +2,7 @@
 // where (byte offset, path, line/column) and why, and nothing else is thrown.
 
 import { describe, expect, it } from "vitest";
-import { fromYaml, toJsonString } from "../../../src/networking/index.js";
+import { fromYaml, parseYamlDocuments, toJsonString } from "../../../src/networking/index.js";
 import type { NetworkingObject } from "../../../src/networking/index.js";
 import { onlyDecodeError } from "../../support/bad-input.js";
 import { decodeError } from "../../support/errors.js";
@@ -109,13 +109,22 @@ describe("YAML: errors name the document and the path or line", () => {
   });
 
   it("deep nesting, anchors and alias bombs give DecodeError", () => {
+    // go-yaml's scanner limit: 10,000 levels read (a list is not an object), 10,001 refused.
     const n = 10_000;
-    expect(decodeError(() => fromYaml("[".repeat(n) + "]".repeat(n))).reason).toMatch(/nest|deep/);
+    expect(decodeError(() => fromYaml("[".repeat(n) + "]".repeat(n))).reason).toBe(
+      "cannot unmarshal array into an object",
+    );
+    expect(decodeError(() => fromYaml("[".repeat(n + 1) + "]".repeat(n + 1))).reason).toBe(
+      "exceeded max depth of 10000",
+    );
+    // A stricter limit on request.
     expect(
       decodeError(() =>
-        fromYaml("a:\n" + Array.from({ length: 500 }, (_, i) => `${" ".repeat(i + 1)}b${i}:`).join("\n") + " 1\n"),
+        fromYaml("a:\n" + Array.from({ length: 500 }, (_, i) => `${" ".repeat(i + 1)}b${i}:`).join("\n") + " 1\n", {
+          maxDepth: 100,
+        }),
       ).reason,
-    ).toMatch(/nest|deep/);
+    ).toBe("nesting deeper than 100");
     // A "billion laughs" alias bomb must not expand without bound.
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
     for (let i = 1; i < 10; i++)
@@ -126,6 +135,19 @@ describe("YAML: errors name the document and the path or line", () => {
       );
     bomb.push("kind: Ingress", "apiVersion: networking.k8s.io/v1");
     onlyDecodeError(() => fromYaml(bomb.join("\n") + "\n"), "alias bomb");
+  });
+
+  it("refuses JSON deeper than the API server's JSON decoder reads (10,000 levels), though go-yaml reads it", () => {
+    const doc = (n: number): string =>
+      `kind: Ingress\napiVersion: networking.k8s.io/v1\nx: ${"[".repeat(n)}${"]".repeat(n)}\n`;
+    // The top-level object is level 1: 9,999 brackets under it are 10,000 JSON levels.
+    for (const reading of ["kubectl", "server"] as const) {
+      expect(fromYaml(doc(9_999), { reading })).toHaveLength(1);
+      const e = decodeError(() => fromYaml(doc(10_000), { reading }));
+      expect(e.reason).toBe("exceeded max depth of 10000 in the JSON the YAML converts to");
+      expect([e.document, e.line, e.column]).toEqual([1, 3, 4 + 9_999]); // the 10,000th bracket
+    }
+    expect(parseYamlDocuments(doc(10_000))).toHaveLength(1); // YAMLToJSON itself reads it
   });
 
   it("non-string input", () => {

@@ -4,7 +4,7 @@
 
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { parse } from "yaml";
+import { DecodeError, parseYamlDocuments } from "../../../networking/index.js";
 
 /** The service account's mounted files, as the kubelet projects them. */
 export const SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
@@ -77,9 +77,13 @@ export async function kubeconfigCredentials(file: string): Promise<ClusterCreden
   const fail = (what: string): CredentialsError => new CredentialsError(`kubeconfig ${file}: ${what}`);
   let doc: unknown;
   try {
-    doc = parse(text);
+    // client-go reads a kubeconfig with sigs.k8s.io/yaml: YAMLToJSON on the whole file.
+    doc = parseYamlDocuments(text, { uniqueKeys: false, reading: "server" })[0] ?? null;
   } catch (e) {
-    throw fail(`not YAML: ${e instanceof Error ? e.message.split("\n", 1)[0] : String(e)}`);
+    if (!(e instanceof DecodeError)) throw e;
+    // A reason may quote a scalar (`cannot decode !!str \`...\``), which could be a token: never print it.
+    const reason = e.reason.replace(/`[^`]*`/g, "`...`");
+    throw fail(`not YAML: line ${e.line ?? 1}, column ${e.column ?? 1}: ${reason}`);
   }
   if (!isObject(doc)) throw fail("must be a mapping (a Config)");
   const current = doc["current-context"];
