@@ -78,6 +78,8 @@ const READ: readonly (readonly [string, JsonValue, boolean])[] = [
   ["a: {18446744073709551615: 1}\n<<: {a: 2}\n", { a: 2 }, true],
   // A float key is narrowed to float32 first: 1e40 is +Inf.
   ["1e40: v\n-1e40: w\n", { ".inf": "v", "-.inf": "w" }, false],
+  // float32 4052885.25 lies halfway between 8-digit 4052885.2 and 4052885.3: Go takes the even digit.
+  ["4052885.2: a\n4052885.75: b\n", { "4.0528852e+06": "a", "4.0528858e+06": "b" }, false],
   // !!int takes an integer beyond int64 (a uint64).
   ["a: !!int 18446744073709551615\n", { a: 18446744073709551615n }, false],
   ["a: !!timestamp 2001-12-14t21:59:43.123456789Z\n", { a: "2001-12-14t21:59:43.123456789Z" }, false],
