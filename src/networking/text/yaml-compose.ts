@@ -522,16 +522,19 @@ class Decoder {
    */
   private advanceMap(frame: Frame, stack: Frame[]): boolean {
     const children = frame.node.children;
-    if (frame.index + 1 >= children.length) return false;
-    const k = children[frame.index] as YamlNode;
-    const v = children[frame.index + 1] as YamlNode;
-    if (isMergeKey(k)) {
+    while (frame.index + 1 < children.length) {
+      const k = children[frame.index] as YamlNode;
+      const v = children[frame.index + 1] as YamlNode;
+      if (!isMergeKey(k)) {
+        frame.key = this.key(k, frame.depth + 1);
+        return true;
+      }
       frame.index += 2;
       this.merge(v, frame, stack);
-      return false;
+      // A merge of an empty sequence pushes nothing: go on with the next entry.
+      if (stack[stack.length - 1] !== frame) return false;
     }
-    frame.key = this.key(k, frame.depth + 1);
-    return true;
+    return false;
   }
 
   /** `<<: value`: the value must be a mapping, an alias of one, or a sequence of those. */

@@ -4,17 +4,27 @@ import { INT64_MAX, UINT64_MAX } from "./yaml-resolve.js";
 
 /** strconv.FormatFloat(x, 'g', -1, bits) with go-yaml's names for NaN and infinities. */
 export function goFormatFloat(x: number, bits: 32 | 64): string {
-  if (Number.isNaN(x)) return ".nan";
-  if (x === Number.POSITIVE_INFINITY) return ".inf";
-  if (x === Number.NEGATIVE_INFINITY) return "-.inf";
+  // Narrowed first, as strconv.FormatFloat(x, 'g', -1, 32) does: 1e40 is +Inf as a float32.
   const v = bits === 32 ? Math.fround(x) : x;
+  if (Number.isNaN(v)) return ".nan";
+  if (v === Number.POSITIVE_INFINITY) return ".inf";
+  if (v === Number.NEGATIVE_INFINITY) return "-.inf";
   if (v === 0) return Object.is(v, -0) ? "-0" : "0";
   const a = Math.abs(v);
   let sci = a.toExponential(); // shortest digits that round-trip a float64
   if (bits === 32) {
     for (let p = 0; p <= 8; p++) {
-      const s = a.toExponential(p);
+      let s = a.toExponential(p);
       if (Math.fround(Number(s)) === a) {
+        // toExponential breaks an exact tie upwards; Go's shortest formatting
+        // (Ryu) breaks it to the even digit. A tie: the exact value's digits
+        // past the p+1 kept are a 5 and then zeros.
+        const [mant = "0", exp = "0"] = a.toExponential(p + 60).split("e");
+        const digits = mant.replace(".", "");
+        const kept = digits.slice(0, p + 1);
+        if (/^50*$/.test(digits.slice(p + 1)) && Number(kept[kept.length - 1]) % 2 === 0) {
+          s = `${kept[0]}${p > 0 ? `.${kept.slice(1)}` : ""}e${exp}`;
+        }
         sci = s;
         break;
       }

@@ -55,6 +55,9 @@ const READ: readonly (readonly [string, JsonValue, boolean])[] = [
   ["d:\n  w: 3\n  <<: {w: 4}\n", { d: { w: 4 } }, true],
   ["a: &a {b: 1}\nc:\n  <<: *a\n  b: 2\n", { a: { b: 1 }, c: { b: 2 } }, true],
   ["x: &x {a: 1}\ny:\n  <<: *x\n  <<: {a: 2}\n", { x: { a: 1 }, true: { a: 2 } }, true],
+  // A merge of an empty sequence merges nothing; the entries after it still count.
+  ["a: {<<: [], d: 1}\n", { a: { d: 1 } }, false],
+  ["m: &m {c: 6}\np: {<<: [*m], !!merge <<: [], c: 9}\n", { m: { c: 6 }, p: { c: 9 } }, true],
   // `<<` merges when plain (or tagged `!` or !!merge); quoted, it is a key.
   ["d:\n  ! <<: {a: 1}\n", { d: { a: 1 } }, false],
   ["d:\n  '<<': {a: 1}\n", { d: { "<<": { a: 1 } } }, false],
@@ -75,6 +78,8 @@ const READ: readonly (readonly [string, JsonValue, boolean])[] = [
   ["a: {18446744073709551615: 1}\n<<: {a: 2}\n", { a: 2 }, true],
   // A float key is narrowed to float32 first: 1e40 is +Inf.
   ["1e40: v\n-1e40: w\n", { ".inf": "v", "-.inf": "w" }, false],
+  // float32 4052885.25 lies halfway between 8-digit 4052885.2 and 4052885.3: Go takes the even digit.
+  ["4052885.2: a\n4052885.75: b\n", { "4.0528852e+06": "a", "4.0528858e+06": "b" }, false],
   // !!int takes an integer beyond int64 (a uint64).
   ["a: !!int 18446744073709551615\n", { a: 18446744073709551615n }, false],
   ["a: !!timestamp 2001-12-14t21:59:43.123456789Z\n", { a: "2001-12-14t21:59:43.123456789Z" }, false],
@@ -99,6 +104,7 @@ const REFUSED: readonly (readonly [string, string | RegExp, number, number])[] =
   ["a: !!binary '%%'\n", "!!binary value contains invalid base64 data", 1, 4],
   ["d:\n  <<: [{a: 1}, 2]\n", "map merge requires map or sequence of maps as the value", 2, 7],
   ["d:\n  <<: 2\n", "map merge requires map or sequence of maps as the value", 2, 7],
+  ["{!!merge <<: [], !!merge <<}\n", "map merge requires map or sequence of maps as the value", 1, 28],
   // sigs.k8s.io/yaml refuses these keys ("Unsupported map key of type ..."); go-yaml refuses collections as keys.
   ["~: a\n", /unsupported map key: null/, 1, 1],
   ["18446744073709551615: a\n", /unsupported map key of type uint64/, 1, 1],
