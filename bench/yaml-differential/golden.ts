@@ -8,10 +8,13 @@
  * (scripts/yaml-golden.mjs) writes it to test/support/golden/yaml-differential.json;
  * test/suites/yaml-differential-golden.test.ts reads it.
  *
- * Three groups of texts:
+ * Four groups of texts:
  * - `edge`: the hand-written cases of edge-cases.ts;
  * - `reproduction`: the minimised reproduction of every class of
  *   disagreement the campaign has found (reproductions.ts);
+ * - `probe`: GOLDEN_PROBES value probes (value-probes.ts: float keys and
+ *   values, int64/uint64 edges, `!!binary`, timestamps, merge precedence),
+ *   which reach values the object generator does not;
  * - `generated`: GOLDEN_COUNT variants from the generator, variant i with
  *   seed GOLDEN_SEED + i, over the valid objects Go reads from the YAML files
  *   of examples/ and bench/corpus/ (Go's reading, not clusterwire's, so that
@@ -28,13 +31,17 @@ import { EDGE_CASES } from "./edge-cases.js";
 import { renderVariant } from "./generator.js";
 import type { Oracle, OracleAnswer } from "./oracle.js";
 import { REPRODUCTIONS } from "./reproductions.js";
+import { renderValueProbe } from "./value-probes.js";
 
 /** The generator seed of the first generated case; case i uses GOLDEN_SEED + i. */
 export const GOLDEN_SEED = 20261126;
 /** How many generated variants the golden file holds (fewer only if two render the same text). */
 export const GOLDEN_COUNT = 2000;
 
-export type GoldenGroup = "edge" | "reproduction" | "generated";
+/** How many value probes (value-probes.ts) the golden file holds, probe i with seed GOLDEN_SEED + i. */
+export const GOLDEN_PROBES = 500;
+
+export type GoldenGroup = "edge" | "reproduction" | "generated" | "probe";
 
 export interface GoldenCase {
   /** Unique: `edge <area>: <what>`, `reproduction <class>`, `generated seed <n>`. */
@@ -114,6 +121,10 @@ export async function buildGoldenCorpus(root: string, oracle: Oracle): Promise<G
   for (let i = 0; i < GOLDEN_COUNT; i++) {
     const seed = GOLDEN_SEED + i;
     add(`generated seed ${seed}`, "generated", renderVariant(objects, seed).text);
+  }
+  for (let i = 0; i < GOLDEN_PROBES; i++) {
+    const seed = GOLDEN_SEED + i;
+    add(`probe seed ${seed}`, "probe", renderValueProbe(seed).text);
   }
   const answers = await Promise.all(texts.map((t) => oracle.ask(t.text)));
   const cases = texts.flatMap((t, i) => {

@@ -319,4 +319,24 @@ export const REPRODUCTIONS: readonly Reproduction[] = [
     cls: "strict/we-refuse/missing-or-between-flow-sequence-items",
     text: "{apiVersion: networking.k8s.io/v1,\n  kind: Ingress,\n  spec: {rules: [{host: \"*.ex\" , http: {paths: [{backend: {service: {name}} , path: '/' , pathType: Prefix}]}},\n  {http: {paths: [{backend: {service: {name,\n  port: {number: 80}}},path: /,pathType: \"Prefix\"}]}},\n  {host: _,http: {paths: [{backend: {service: {name,port: {number: 80}}} , path: / , pathType: &a0 Prefix}]}},\n\u2028  {http: {paths: [{backend: {service: {name: 'example' , port: {'number': 80}}},path: \"/\",pathType: *a0}]}}]},\n  status: {loadBalancer: {}}}\n",
   },
+  // Found on 2026-11-26 by the wider generator, the raw modes and the value
+  // probes, against the go-yaml v2 reader while it was being finished.
+  {
+    cls: "lax/we-refuse/nesting-deeper-than-n",
+    text: `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nx: ${"[".repeat(101)}${"]".repeat(101)}\n`,
+  },
+  { cls: "raw/differ/keys-missing (float key beyond float32)", text: "1e40: v\n-1e40: w\nx: {8e300: y}\n" },
+  { cls: "raw/we-refuse/unsupported-map-key-null (in a replaced value)", text: "a: {~: 1}\na: 2\n" },
+  {
+    cls: "raw/we-refuse/unsupported-map-key-of-type-uintn-n (in a replaced value)",
+    text: "a: {9223372036854775808: 1}\na: 2\n",
+  },
+  { cls: "raw/we-refuse/cannot-decode-int-q-as-a-int (uint64 under !!int)", text: "a: !!int 9223372036854775809\n" },
+  { cls: "raw/differ/keys-missing (entries after an empty merge list)", text: "{<<: [], a: 3}\n" },
+  {
+    cls: "raw/differ/type-number-null (a key after an empty merge list)",
+    text: "m: &m {a: 4, c: 7}\nout:\n  b: ~\n  !!merge <<: [*m]\n  !!merge <<: []\n  a: ~\n",
+  },
+  { cls: "raw-strict/we-accept/key-already-set-in-map (after an empty merge list)", text: "d: {<<: [], b: 8, b: 4}\n" },
 ];
+

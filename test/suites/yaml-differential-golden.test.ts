@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { MODES, ambiguity, compare, type Mode } from "../../bench/yaml-differential/differential.js";
 import { EDGE_CASES } from "../../bench/yaml-differential/edge-cases.js";
-import { GOLDEN_COUNT, GOLDEN_SEED, type GoldenCase } from "../../bench/yaml-differential/golden.js";
+import { GOLDEN_COUNT, GOLDEN_PROBES, GOLDEN_SEED, type GoldenCase } from "../../bench/yaml-differential/golden.js";
 import { visible } from "../../bench/yaml-differential/visible.js";
 import { REPRODUCTIONS } from "../../bench/yaml-differential/reproductions.js";
 
@@ -94,7 +94,7 @@ function disagreements(mode: Mode): string[] {
 }
 
 describe("the YAML differential's golden file", () => {
-  it("holds every edge case, every class reproduction and the generated slice, each text once", () => {
+  it("holds every edge case, every class reproduction, the generated slice and the value probes, each text once", () => {
     const names = golden.cases.map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);
     const texts = new Set(golden.cases.map((c) => c.text));
@@ -112,6 +112,9 @@ describe("the YAML differential's golden file", () => {
       const seed = Number(c.name.replace(/^generated seed /, ""));
       expect(seed >= GOLDEN_SEED && seed < GOLDEN_SEED + GOLDEN_COUNT, c.name).toBe(true);
     }
+    const probes = golden.cases.filter((c) => c.group === "probe");
+    expect(probes.length).toBeGreaterThan(GOLDEN_PROBES * 0.9);
+    expect(probes.length).toBeLessThanOrEqual(GOLDEN_PROBES);
     expect(golden.oracle).toMatch(/^go version go\d/);
     // No text whose Go answer follows Go's random map order (colliding keys): its answer would flap.
     expect(
