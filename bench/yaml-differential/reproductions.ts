@@ -339,4 +339,3 @@ export const REPRODUCTIONS: readonly Reproduction[] = [
   },
   { cls: "raw-strict/we-accept/key-already-set-in-map (after an empty merge list)", text: "d: {<<: [], b: 8, b: 4}\n" },
 ];
-
