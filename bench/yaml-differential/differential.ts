@@ -22,6 +22,10 @@ import {
   type JsonValue,
 } from "../../src/networking/index.js";
 import { parseJsonText, type ParsedValue } from "../../src/networking/text/json-parse.js";
+// The API server decodes YAMLToJSON's output with a 10,000-level JSON limit
+// (Go encoding/json, kept by sigs.k8s.io/json), not fromJson's default of
+// 100: Go's side of the object modes reads with the same limit.
+import { API_SERVER_JSON_DEPTH } from "../../src/networking/text/yaml.js";
 import type { OracleAnswer } from "./oracle.js";
 import { rawDifference, renderParsed } from "./raw-value.js";
 
@@ -54,14 +58,9 @@ export const MODES: readonly Mode[] = [
 /** How fromYaml reads a text: as kubectl reads a file, or as the API server reads a request body. */
 type Reading = "kubectl" | "server";
 
-/**
- * fromYaml's options with `reading`, which lands with the new reader (issue 17);
- * until then the old reader ignores it, and the server modes disagree often.
- */
-type ReadingOptions = { readonly strict: boolean; readonly reading: Reading };
-const fromYamlReading = fromYaml as (text: string, options: ReadingOptions) => ReturnType<typeof fromYaml>;
-
-type Side = { readonly ok: true; readonly values: readonly string[] } | { readonly ok: false; readonly error: string };
+/** One side's reading of a text: its documents' values, or the error that refused it. */
+type Outcome<T> = { readonly ok: true; readonly values: readonly T[] } | { readonly ok: false; readonly error: string };
+type Side = Outcome<string>;
 
 export interface Disagreement {
   readonly mode: Mode;
@@ -87,54 +86,53 @@ export function canonical(v: JsonValue): string {
 
 class Crash extends Error {}
 
-function ours(text: string, strict: boolean, reading: Reading): Side {
+/** Our reading, by `read`: a DecodeError is a refusal, anything else a crash of the comparison. */
+function ourOutcome<T>(what: string, read: () => readonly T[]): Outcome<T> {
   try {
-    return { ok: true, values: fromYamlReading(text, { strict, reading }).map((o) => canonical(toJson(o))) };
+    return { ok: true, values: read() };
   } catch (e) {
     if (e instanceof DecodeError) return { ok: false, error: e.reason };
-    throw new Crash(`fromYaml threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+    throw new Crash(`${what} threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
   }
+}
+
+/** A piece of Go's JSON that the Go side refuses to read further (fromJson's error). */
+class Refusal {
+  constructor(readonly reason: string) {}
 }
 
 /**
- * How deep the JSON that YAMLToJSON writes may nest when the API server (or
- * kubectl) decodes it: Go encoding/json's maxNestingDepth, 10,000, which
- * sigs.k8s.io/json keeps. fromJson's own default (100) is clusterwire's limit
- * for JSON it is handed, not the API server's, and would refuse on Go's side
- * what Go reads (an unknown field 101 levels deep).
+ * Go's reading in one mode: the body (server) or kubectl's documents, each
+ * piece's error (the strict one in strict modes), else its JSON through
+ * `read`; null documents skipped.
  */
-const API_SERVER_JSON_DEPTH = 10_000;
-
-/** One piece of Go's answer (a split document, or the whole body) as 0 or 1 objects, or an error. */
-function readPiece(
-  piece: { readonly json?: string; readonly error?: string; readonly strictError?: string },
+function goOutcome<T>(
+  answer: OracleAnswer,
   strict: boolean,
-  values: string[],
-): string | undefined {
-  const err = strict ? (piece.strictError ?? piece.error) : piece.error;
-  if (err !== undefined) return err;
-  if (piece.json === undefined || piece.json === "null") return undefined;
-  try {
-    values.push(canonical(toJson(fromJson(piece.json, { strict, maxDepth: API_SERVER_JSON_DEPTH }))));
-    return undefined;
-  } catch (e) {
-    if (e instanceof DecodeError) return `fromJson: ${e.reason}`;
-    throw new Crash(`fromJson threw ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
-function theirs(answer: OracleAnswer, strict: boolean, reading: Reading): Side {
-  const values: string[] = [];
-  if (reading === "server") {
-    const err = readPiece(answer.body, strict, values);
-    return err === undefined ? { ok: true, values } : { ok: false, error: err };
-  }
-  if (answer.splitError !== undefined) return { ok: false, error: answer.splitError };
-  for (const doc of answer.docs) {
-    const err = readPiece(doc, strict, values);
+  reading: Reading,
+  read: (json: string) => T | Refusal,
+): Outcome<T> {
+  if (reading === "kubectl" && answer.splitError !== undefined) return { ok: false, error: answer.splitError };
+  const values: T[] = [];
+  for (const piece of reading === "server" ? [answer.body] : answer.docs) {
+    const err = strict ? (piece.strictError ?? piece.error) : piece.error;
     if (err !== undefined) return { ok: false, error: err };
+    if (piece.json === undefined || piece.json === "null") continue;
+    const value = read(piece.json);
+    if (value instanceof Refusal) return { ok: false, error: value.reason };
+    values.push(value);
   }
   return { ok: true, values };
+}
+
+/** Go's JSON decoded into an object as the API server decodes it, canonical; fromJson's refusal is Go's side refusing. */
+function goObject(json: string, strict: boolean): string | Refusal {
+  try {
+    return canonical(toJson(fromJson(json, { strict, maxDepth: API_SERVER_JSON_DEPTH })));
+  } catch (e) {
+    if (e instanceof DecodeError) return new Refusal(`fromJson: ${e.reason}`);
+    throw new Crash(`fromJson threw ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /**
@@ -213,8 +211,10 @@ function firstDifference(a: string, b: string): string {
   return walk(x, y);
 }
 
-function describeSide(s: Side): string {
-  return s.ok ? `${s.values.length} document(s): ${s.values.join(" | ").slice(0, 300)}` : `error: ${s.error}`;
+function describeOutcome<T>(s: Outcome<T>, render: (v: T) => string): string {
+  return s.ok
+    ? `${s.values.length} document(s): ${s.values.map(render).join(" | ").slice(0, 300)}`
+    : `error: ${s.error}`;
 }
 
 /** Compares one text in one mode; undefined when both sides agree. */
@@ -225,8 +225,8 @@ export function compare(text: string, answer: OracleAnswer, mode: Mode): Disagre
   let a: Side;
   let b: Side;
   try {
-    a = ours(text, strict, reading);
-    b = theirs(answer, strict, reading);
+    a = ourOutcome("fromYaml", () => fromYaml(text, { strict, reading }).map((o) => canonical(toJson(o))));
+    b = goOutcome(answer, strict, reading, (json) => goObject(json, strict));
   } catch (e) {
     if (!(e instanceof Crash)) throw e;
     return {
@@ -238,7 +238,7 @@ export function compare(text: string, answer: OracleAnswer, mode: Mode): Disagre
     };
   }
   if (!a.ok && !b.ok) return undefined;
-  const base = { mode, ours: describeSide(a), go: describeSide(b) };
+  const base = { mode, ours: describeOutcome(a, String), go: describeOutcome(b, String) };
   if (!a.ok)
     return {
       ...base,
@@ -272,56 +272,16 @@ export function compare(text: string, answer: OracleAnswer, mode: Mode): Disagre
   return undefined;
 }
 
-type RawSide<T> = { readonly ok: true; readonly values: readonly T[] } | { readonly ok: false; readonly error: string };
-
-/** Our YAML-to-JSON values: null documents skipped, a repeated key refused only in strict modes. */
-function oursRaw(text: string, strict: boolean, reading: Reading): RawSide<JsonValue> {
-  try {
-    return { ok: true, values: parseYamlDocuments(text, { uniqueKeys: strict, reading }) };
-  } catch (e) {
-    if (e instanceof DecodeError) return { ok: false, error: e.reason };
-    throw new Crash(`parseYamlDocuments threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
-  }
-}
-
 /** Deep enough for any value go-yaml hands on; a deeper one is a crash of the comparison, not agreement. */
 const GO_JSON_DEPTH = 100_000;
 
-/** One piece of Go's answer as 0 or 1 raw values (its JSON read exactly), or its error. */
-function readRawPiece(
-  piece: { readonly json?: string; readonly error?: string; readonly strictError?: string },
-  strict: boolean,
-  values: ParsedValue[],
-): string | undefined {
-  const err = strict ? (piece.strictError ?? piece.error) : piece.error;
-  if (err !== undefined) return err;
-  if (piece.json === undefined || piece.json === "null") return undefined;
+/** Go's JSON read exactly (big integers as bigints, floats by value: raw-value.ts). */
+function goRawValue(json: string): ParsedValue {
   try {
-    values.push(parseJsonText(piece.json, { maxDepth: GO_JSON_DEPTH }).value);
-    return undefined;
+    return parseJsonText(json, { maxDepth: GO_JSON_DEPTH }).value;
   } catch (e) {
     throw new Crash(`Go's JSON is unreadable: ${e instanceof Error ? e.message : String(e)}`);
   }
-}
-
-function theirsRaw(answer: OracleAnswer, strict: boolean, reading: Reading): RawSide<ParsedValue> {
-  const values: ParsedValue[] = [];
-  if (reading === "server") {
-    const err = readRawPiece(answer.body, strict, values);
-    return err === undefined ? { ok: true, values } : { ok: false, error: err };
-  }
-  if (answer.splitError !== undefined) return { ok: false, error: answer.splitError };
-  for (const doc of answer.docs) {
-    const err = readRawPiece(doc, strict, values);
-    if (err !== undefined) return { ok: false, error: err };
-  }
-  return { ok: true, values };
-}
-
-function describeRaw<T>(s: RawSide<T>, render: (v: T) => string): string {
-  return s.ok
-    ? `${s.values.length} document(s): ${s.values.map(render).join(" | ").slice(0, 300)}`
-    : `error: ${s.error}`;
 }
 
 /** The raw modes: values before fromJson, compared by raw-value.ts's rule. */
@@ -332,12 +292,12 @@ function compareRaw(
   strict: boolean,
   reading: Reading,
 ): Disagreement | undefined {
-  let a: RawSide<JsonValue>;
-  let b: RawSide<ParsedValue>;
+  let a: Outcome<JsonValue>;
+  let b: Outcome<ParsedValue>;
   let kind: string | undefined;
   try {
-    a = oursRaw(text, strict, reading);
-    b = theirsRaw(answer, strict, reading);
+    a = ourOutcome("parseYamlDocuments", () => parseYamlDocuments(text, { uniqueKeys: strict, reading }));
+    b = goOutcome(answer, strict, reading, goRawValue);
     if (a.ok && b.ok && a.values.length === b.values.length)
       for (let i = 0; i < a.values.length && kind === undefined; i++)
         kind = rawDifference(a.values[i] as JsonValue, b.values[i] as ParsedValue);
@@ -352,7 +312,7 @@ function compareRaw(
     };
   }
   if (!a.ok && !b.ok) return undefined;
-  const base = { mode, ours: describeRaw(a, canonical), go: describeRaw(b, renderParsed) };
+  const base = { mode, ours: describeOutcome(a, canonical), go: describeOutcome(b, renderParsed) };
   if (!a.ok)
     return {
       ...base,

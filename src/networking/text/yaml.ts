@@ -72,7 +72,7 @@ export function fromYaml(text: string, options: FromYamlOptions = {}): Networkin
  * encoding/json's maxNestingDepth, kept by sigs.k8s.io/json). go-yaml itself
  * reads one level more (`a: ` and 10,000 flow levels).
  */
-const API_SERVER_JSON_DEPTH = 10_000;
+export const API_SERVER_JSON_DEPTH = 10_000;
 
 /**
  * The path to the first array or object nested deeper than `limit` (the top
