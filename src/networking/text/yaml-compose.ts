@@ -74,7 +74,7 @@ function makeNode(kind: YamlNodeKind, e: YamlEvent, target: YamlNode | undefined
 }
 
 /** Pulls events from a parser; the composer needs no more than this. */
-export interface YamlEventSource {
+interface YamlEventSource {
   next(): YamlEvent;
 }
 
@@ -89,7 +89,7 @@ export function composeFirstDocument(text: string, maxDepth: number): YamlNode |
   return composeFrom(new YamlEventParser(text), maxDepth);
 }
 
-export function composeFrom(events: YamlEventSource, maxDepth: number): YamlNode | undefined {
+function composeFrom(events: YamlEventSource, maxDepth: number): YamlNode | undefined {
   let e = events.next();
   if (e.kind !== "stream-start") failAt(`expected STREAM-START event but got ${e.kind}`, e.start);
   e = events.next();
