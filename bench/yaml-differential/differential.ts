@@ -60,7 +60,6 @@ type Reading = "kubectl" | "server";
 
 /** One side's reading of a text: its documents' values, or the error that refused it. */
 type Outcome<T> = { readonly ok: true; readonly values: readonly T[] } | { readonly ok: false; readonly error: string };
-type Side = Outcome<string>;
 
 export interface Disagreement {
   readonly mode: Mode;
@@ -217,28 +216,62 @@ function describeOutcome<T>(s: Outcome<T>, render: (v: T) => string): string {
     : `error: ${s.error}`;
 }
 
+/** One reading of a text by both sides, in one mode: how to compare and print their values. */
+interface Readings<T, U> {
+  readonly ours: () => Outcome<T>;
+  readonly go: () => Outcome<U>;
+  readonly render: readonly [(v: T) => string, (v: U) => string];
+  /** The kind of the first difference between two values, or undefined when equal. */
+  readonly difference: (x: T, y: U) => string | undefined;
+  /** What the values are, in the rules' wording ("objects", "non-null values"). */
+  readonly what: string;
+}
+
 /** Compares one text in one mode; undefined when both sides agree. */
 export function compare(text: string, answer: OracleAnswer, mode: Mode): Disagreement | undefined {
   const strict = isStrict(mode);
   const reading: Reading = mode.endsWith("-server") ? "server" : "kubectl";
-  if (mode.startsWith("raw")) return compareRaw(text, answer, mode, strict, reading);
-  let a: Side;
-  let b: Side;
+  if (mode.startsWith("raw"))
+    // The raw modes: values before fromJson, compared by raw-value.ts's rule.
+    return judge<JsonValue, ParsedValue>(mode, {
+      ours: () => ourOutcome("parseYamlDocuments", () => parseYamlDocuments(text, { uniqueKeys: strict, reading })),
+      go: () => goOutcome(answer, strict, reading, goRawValue),
+      render: [canonical, renderParsed],
+      difference: rawDifference,
+      what: "non-null JSON values",
+    });
+  return judge<string, string>(mode, {
+    ours: () => ourOutcome("fromYaml", () => fromYaml(text, { strict, reading }).map((o) => canonical(toJson(o)))),
+    go: () => goOutcome(answer, strict, reading, (json) => goObject(json, strict)),
+    render: [String, String],
+    difference: (x, y) => (x === y ? undefined : firstDifference(x, y)),
+    what: "objects",
+  });
+}
+
+function judge<T, U>(mode: Mode, r: Readings<T, U>): Disagreement | undefined {
+  let a: Outcome<T>;
+  let b: Outcome<U>;
+  let kind: string | undefined;
   try {
-    a = ourOutcome("fromYaml", () => fromYaml(text, { strict, reading }).map((o) => canonical(toJson(o))));
-    b = goOutcome(answer, strict, reading, (json) => goObject(json, strict));
+    a = r.ours();
+    b = r.go();
+    if (a.ok && b.ok && a.values.length === b.values.length)
+      for (let i = 0; i < a.values.length && kind === undefined; i++)
+        kind = r.difference(a.values[i] as T, b.values[i] as U);
   } catch (e) {
-    if (!(e instanceof Crash)) throw e;
+    // A RangeError: a value too deep for the comparison itself.
+    if (!(e instanceof Crash) && !(e instanceof RangeError)) throw e;
     return {
       mode,
       cls: `${mode}/crash`,
-      rule: "a reader threw something other than a DecodeError",
+      rule: "a reader threw something other than a DecodeError, or a value was too deep to compare",
       ours: e.message,
       go: "",
     };
   }
   if (!a.ok && !b.ok) return undefined;
-  const base = { mode, ours: describeOutcome(a, String), go: describeOutcome(b, String) };
+  const base = { mode, ours: describeOutcome(a, r.render[0]), go: describeOutcome(b, r.render[1]) };
   if (!a.ok)
     return {
       ...base,
@@ -255,21 +288,14 @@ export function compare(text: string, answer: OracleAnswer, mode: Mode): Disagre
     return {
       ...base,
       cls: `${mode}/differ/document-count`,
-      rule: "both read the text, into a different number of objects",
+      rule: `both read the text, into a different number of ${r.what}`,
     };
-  for (let i = 0; i < a.values.length; i++) {
-    const x = a.values[i] as string;
-    const y = b.values[i] as string;
-    if (x !== y) {
-      const kind = firstDifference(x, y);
-      return {
-        ...base,
-        cls: `${mode}/differ/${kind}`,
-        rule: `both read the text, into different objects (first difference: ${kind})`,
-      };
-    }
-  }
-  return undefined;
+  if (kind === undefined) return undefined;
+  return {
+    ...base,
+    cls: `${mode}/differ/${kind}`,
+    rule: `both read the text, into different ${r.what} (first difference: ${kind})`,
+  };
 }
 
 /** Deep enough for any value go-yaml hands on; a deeper one is a crash of the comparison, not agreement. */
@@ -282,59 +308,4 @@ function goRawValue(json: string): ParsedValue {
   } catch (e) {
     throw new Crash(`Go's JSON is unreadable: ${e instanceof Error ? e.message : String(e)}`);
   }
-}
-
-/** The raw modes: values before fromJson, compared by raw-value.ts's rule. */
-function compareRaw(
-  text: string,
-  answer: OracleAnswer,
-  mode: Mode,
-  strict: boolean,
-  reading: Reading,
-): Disagreement | undefined {
-  let a: Outcome<JsonValue>;
-  let b: Outcome<ParsedValue>;
-  let kind: string | undefined;
-  try {
-    a = ourOutcome("parseYamlDocuments", () => parseYamlDocuments(text, { uniqueKeys: strict, reading }));
-    b = goOutcome(answer, strict, reading, goRawValue);
-    if (a.ok && b.ok && a.values.length === b.values.length)
-      for (let i = 0; i < a.values.length && kind === undefined; i++)
-        kind = rawDifference(a.values[i] as JsonValue, b.values[i] as ParsedValue);
-  } catch (e) {
-    if (!(e instanceof Crash) && !(e instanceof RangeError)) throw e;
-    return {
-      mode,
-      cls: `${mode}/crash`,
-      rule: "a reader threw something other than a DecodeError, or a value was too deep to compare",
-      ours: e.message,
-      go: "",
-    };
-  }
-  if (!a.ok && !b.ok) return undefined;
-  const base = { mode, ours: describeOutcome(a, canonical), go: describeOutcome(b, renderParsed) };
-  if (!a.ok)
-    return {
-      ...base,
-      cls: `${mode}/we-refuse/${normaliseMessage(a.error)}`,
-      rule: `clusterwire refuses what go-yaml v2 + sigs.k8s.io/yaml read, with: ${a.error}`,
-    };
-  if (!b.ok)
-    return {
-      ...base,
-      cls: `${mode}/we-accept/${normaliseMessage(b.error)}`,
-      rule: `clusterwire reads what sigs.k8s.io/yaml refuses, with: ${b.error}`,
-    };
-  if (a.values.length !== b.values.length)
-    return {
-      ...base,
-      cls: `${mode}/differ/document-count`,
-      rule: "both read the text, into a different number of non-null values",
-    };
-  if (kind === undefined) return undefined;
-  return {
-    ...base,
-    cls: `${mode}/differ/${kind}`,
-    rule: `both read the text, into different JSON values (first difference: ${kind})`,
-  };
 }
