@@ -27,7 +27,8 @@ Steps:
                printed under their line. Any other object must be valid
 
 Then two evaluator sections, each checked against answers written from
-shared/docs/semantics.md §1 (a different answer fails the run):
+the rules of docs/ingress-routing.md and docs/network-policy.md (a
+different answer fails the run):
   routes       requests routed through ingress-shop.yaml,
                ingressclass-public.yaml and catalog-stack.yaml for
                controller k8s.io/ingress-nginx (clusterwire route): one
