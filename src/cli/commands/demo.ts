@@ -27,8 +27,7 @@ Steps:
                printed under their line. Any other object must be valid
 
 Then two evaluator sections, each checked against answers written from
-the rules of docs/ingress-routing.md and docs/network-policy.md (a
-different answer fails the run):
+shared/docs/semantics.md §1 (a different answer fails the run):
   routes       requests routed through ingress-shop.yaml,
                ingressclass-public.yaml and catalog-stack.yaml for
                controller k8s.io/ingress-nginx (clusterwire route): one
