@@ -608,7 +608,7 @@ function coverageText(coverage: NonNullable<ValidationExtras["coverage"]>): stri
   const out = [
     "",
     `Coverage (run once, not timed): objects the API server rejects (one it accepts), through fromJson + validate`,
-    `and JSON.parse + ${peer} .validate(). Expected API server outcome from validation-rules.md.`,
+    `and JSON.parse + ${peer} .validate(). Expected API server outcome from ../shared/docs/validation-rules.md.`,
     table(["object", "API server", "clusterwire", peer], rows, [false, false, false, false]),
     `Matches the API server: clusterwire ${cwRight}/${rows.length}, ${peer} ${coverage.peer === undefined ? "n/a" : `${kmRight}/${rows.length}`}.`,
   ];

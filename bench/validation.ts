@@ -168,9 +168,9 @@ function ingressPath(path: Record<string, unknown>, host = "example.com"): strin
 
 /**
  * Objects on both sides of the line: the semantic rules a JSON schema cannot
- * express (toolchain.md §5.2, validation-rules.md §5–§7), three controls the
+ * express (../shared/docs/toolchain.md §5.2, ../shared/docs/validation-rules.md §5–§7), three controls the
  * schema does catch, and one object the schema rejects but the API server
- * accepts. The expected API server outcome comes from validation-rules.md.
+ * accepts. The expected API server outcome comes from ../shared/docs/validation-rules.md.
  */
 export function coverageCases(): CoverageCase[] {
   return [

@@ -1,5 +1,5 @@
 // clusterwire/storage: typed models and JSON codecs for the storage-cluster REST API
-// (interface-spec.md Area A; conventions and decisions in storage-api.md). Re-exports only.
+// (clone tokens, caches, software, NVMe namespaces, quota rules and jobs). Re-exports only.
 // The reference server is not re-exported here: it is `clusterwire/storage/server`, so that
 // importing the client never loads node:http, node:https or node:net through the server.
 

@@ -21,7 +21,7 @@
 //
 // Options for JSON: Go's JSON cannot carry every protobuf-representable value.
 // With `json: true` the generator leaves out exactly what Kubernetes JSON loses
-// (see wire-format.md §4, src/networking/shapes.ts):
+// (see src/networking/shapes.ts):
 //
 // * a pointer Time (`deletionTimestamp`, `managedFields[].time`) holding the
 //   zero time: protobuf writes an empty message (`4a 00`), JSON writes `null`,

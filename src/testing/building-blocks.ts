@@ -2,7 +2,7 @@
 // keys and values, port names and numbers, HTTP paths, IPs and CIDRs (as
 // numbers, rendered canonically or in the legacy spellings the default API
 // server still accepts), label selectors and domain-prefixed controller names.
-// Rules: shared/docs/validation-rules.md.
+// The rules are the API server's validation, as src/networking/validation implements it.
 //
 // Everything is built with map() over records, tuples and nat() indexes, never
 // chain(), so counterexamples shrink towards short values and index 0.

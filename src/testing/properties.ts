@@ -246,7 +246,7 @@ export interface RouterAgreementOptions {
 /**
  * The caller's router (an ingress controller's model, a gateway translation)
  * picks the same backend and Ingress as clusterwire's router, which follows
- * shared/docs/semantics.md §1.1, for every request.
+ * the rules of docs/ingress-routing.md, for every request.
  */
 export function propRouterAgrees(
   route: (input: RouterInput, request: RouteRequest) => MaybePromise<RouteAnswer>,

@@ -1,7 +1,7 @@
 // fast-check arbitraries for Ingress routing: Ingress and IngressClass sets
 // and HTTP requests drawn from small vocabularies, so that hosts, wildcards and
 // paths collide, prefix each other and tie on every precedence key (R7 of
-// shared/docs/semantics.md), and requests hit every host tier. Every Ingress
+// docs/ingress-routing.md), and requests hit every host tier. Every Ingress
 // passes validate(); every backend gets its own name, so a wrong pick between
 // equal-looking routes shows.
 

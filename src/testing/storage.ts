@@ -1,7 +1,7 @@
 // fast-check arbitraries for clusterwire/storage: the models a server returns
 // (what the codecs' `decode` accepts) and the request bodies the codecs'
 // `encodePost` / `encodePatch` accept, valid by construction under the
-// interface spec (Area A) and the decisions of storage-api.md §4.
+// storage API's rules and the codecs' own decisions.
 //
 // Everything is built with map() over records and tuples (no chain(), no
 // filter()), so counterexamples shrink towards small, plain values: short
@@ -78,7 +78,7 @@ import type { InventoryInput } from "../storage/server/index.js";
 export interface StorageModelOptions {
   /**
    * Also produce what a newer server may send: enum values outside the known sets and an
-   * unknown top-level member. The codecs keep both as given (storage-api.md §4 item 4).
+   * unknown top-level member. The codecs keep both as given.
    */
   readonly newerServer?: boolean;
 }
@@ -135,7 +135,7 @@ function refTo(o: Known, form: RefForm): ReferenceInput {
 
 const selfLink = (href: string): Links => ({ self: { href } });
 
-/** Drops every `_links` member: an `application/json` answer carries none (storage-api.md §1.4). */
+/** Drops every `_links` member: an `application/json` answer carries none (only `application/hal+json` has links). */
 function withoutLinks<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v: unknown) => withoutLinks(v)) as T;
   if (typeof value !== "object" || value === null) return value;
@@ -242,7 +242,7 @@ function spellSize(bytes: number, how: SizeSpelling): SizeInput {
 }
 
 /**
- * Size inputs the codecs accept (storage-api.md §4 item 2): an integer, a digit string, or
+ * Size inputs the codecs accept: an integer, a digit string, or
  * digits with a binary suffix in any case (`"40M"`, `"1g"`, `"1mb"`, `"512B"`), each naming a
  * byte count in [min, max]. `parseSize` reads every value without error.
  */
@@ -1618,7 +1618,7 @@ const TABLE_ERRORS = [
 ];
 
 /**
- * API error bodies `{error: {message, code, target?, arguments?}}` (storage-api.md §1.3):
+ * API error bodies `{error: {message, code, target?, arguments?}}`:
  * `code` a string of digits (upstream examples and the spec's tables), optional `target` (a
  * field path) and `arguments` `{code, message}`. `apiError.decode` returns each unchanged.
  */

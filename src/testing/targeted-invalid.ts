@@ -68,7 +68,7 @@ export interface TargetedInvalid {
 export interface Mutation {
   readonly name: string;
   readonly kind: ValidatedKind;
-  /** Catalogue section (or upstream function) the expectation comes from. */
+  /** The validation rule the expectation comes from, in a few words (or the upstream function). */
   readonly rule: string;
   readonly arbitrary: fc.Arbitrary<TargetedInvalid>;
 }
@@ -162,7 +162,7 @@ const BAD_ANNOTATION_KEYS = ["a b", "-a", "a/b/c", "_x", "Example.COM/-X"];
 
 function metaMutations(kind: ValidatedKind): Mutation[] {
   const out: Mutation[] = [
-    mutation(`${kind}.meta.name-missing`, kind, "§4 metadata.name Required", fc.boolean(), (o, explicit) => {
+    mutation(`${kind}.meta.name-missing`, kind, "metadata.name Required", fc.boolean(), (o, explicit) => {
       const m = ensureObj(o, "metadata");
       if (explicit) m["name"] = "";
       else delete m["name"];
@@ -172,7 +172,7 @@ function metaMutations(kind: ValidatedKind): Mutation[] {
     mutation(
       `${kind}.meta.label-value`,
       kind,
-      "§4 metadata.labels value",
+      "metadata.labels value",
       fc.tuple(fc.constantFrom(...BAD_LABEL_VALUES), arbLabelKey()),
       (o, [v, k]) => {
         const labels = ensureObj(ensureObj(o, "metadata"), "labels");
@@ -183,7 +183,7 @@ function metaMutations(kind: ValidatedKind): Mutation[] {
     mutation(
       `${kind}.meta.label-key`,
       kind,
-      "§4 metadata.labels key",
+      "metadata.labels key",
       fc.tuple(fc.constantFrom(...BAD_LABEL_KEYS), arbLabelValue()),
       (o, [k, v]) => {
         ensureObj(ensureObj(o, "metadata"), "labels")[k] = v;
@@ -193,7 +193,7 @@ function metaMutations(kind: ValidatedKind): Mutation[] {
     mutation(
       `${kind}.meta.annotation-key`,
       kind,
-      "§4 metadata.annotations key",
+      "metadata.annotations key",
       fc.tuple(fc.constantFrom(...BAD_ANNOTATION_KEYS), arbAnnotationValue()),
       (o, [k, v]) => {
         ensureObj(ensureObj(o, "metadata"), "annotations")[k] = v;
@@ -203,7 +203,7 @@ function metaMutations(kind: ValidatedKind): Mutation[] {
     mutation(
       `${kind}.meta.annotations-too-long`,
       kind,
-      "§4 metadata.annotations > 256 KiB",
+      "metadata.annotations > 256 KiB",
       fc.nat(100),
       (o, extra) => {
         const annotations = ensureObj(ensureObj(o, "metadata"), "annotations");
@@ -217,7 +217,7 @@ function metaMutations(kind: ValidatedKind): Mutation[] {
       mutation(
         `${kind}.meta.name-invalid`,
         kind,
-        "§4 metadata.name DNS-1123 subdomain",
+        "metadata.name DNS-1123 subdomain",
         fc.constantFrom(...BAD_SUBDOMAIN_NAMES),
         (o, name) => {
           ensureObj(o, "metadata")["name"] = name;
@@ -316,7 +316,7 @@ const BAD_SECRET_NAMES = ["ns/name", "Secret", "my_secret", "a".repeat(254), ".s
 function ingressMutations(): Mutation[] {
   const K: ValidatedKind = "Ingress";
   return [
-    mutation("ingress.spec.no-rules-no-default", K, "§5.1 spec", fc.constant(null), (o) => {
+    mutation("ingress.spec.no-rules-no-default", K, "spec", fc.constant(null), (o) => {
       const spec = ensureObj(o, "spec");
       delete spec["rules"];
       delete spec["defaultBackend"];
@@ -325,7 +325,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.host.invalid",
       K,
-      "§5.2 host",
+      "host",
       fc.tuple(fc.nat(), fc.constantFrom(...BAD_RULE_HOSTS)),
       (o, [n, host]) => {
         const i = ingressRuleIndex(o, n);
@@ -336,7 +336,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.host.too-long",
       K,
-      "§5.2 host > 253 (Invalid, not TooLong)",
+      "host > 253 (Invalid, not TooLong)",
       fc.tuple(fc.nat(), fc.integer({ min: 254, max: 300 })),
       (o, [n, len]) => {
         const i = ingressRuleIndex(o, n);
@@ -344,7 +344,7 @@ function ingressMutations(): Mutation[] {
         return err(INVALID, `spec.rules[${i}].host`);
       },
     ),
-    mutation("ingress.host.wildcard-too-long", K, "§5.2 wildcard host > 253", fc.nat(), (o, n) => {
+    mutation("ingress.host.wildcard-too-long", K, "wildcard host > 253", fc.nat(), (o, n) => {
       const i = ingressRuleIndex(o, n);
       o["spec"]["rules"][i]["host"] = `*.${"b".repeat(100)}.${"c".repeat(151)}`; // 254
       return err(INVALID, `spec.rules[${i}].host`);
@@ -352,7 +352,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.http.paths-empty",
       K,
-      "§5.3 paths Required",
+      "paths Required",
       fc.tuple(fc.nat(), fc.boolean()),
       (o, [n, explicit]) => {
         const i = ingressRuleIndex(o, n);
@@ -363,7 +363,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.path.pathType-missing",
       K,
-      "§5.3 pathType Required (entry not checked further)",
+      "pathType Required (entry not checked further)",
       fc.tuple(fc.nat(), fc.string({ maxLength: 4 })),
       (o, [n, junk]) => {
         const site = ingressPathSite(o, n);
@@ -375,7 +375,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.path.pathType-unknown",
       K,
-      "§5.3 pathType NotSupported (path not checked)",
+      "pathType NotSupported (path not checked)",
       fc.tuple(fc.nat(), fc.constantFrom(...BAD_PATH_TYPES), fc.string({ maxLength: 4 })),
       (o, [n, t, junk]) => {
         const site = ingressPathSite(o, n);
@@ -387,7 +387,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.path.relative",
       K,
-      "§5.3 Exact/Prefix absolute path",
+      "Exact/Prefix absolute path",
       fc.tuple(fc.nat(), fc.constantFrom("Exact", "Prefix"), arbAbsolutePath()),
       (o, [n, t, p]) => {
         const site = ingressPathSite(o, n);
@@ -399,7 +399,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.path.impl-specific-relative",
       K,
-      "§5.3 ImplementationSpecific non-empty relative",
+      "ImplementationSpecific non-empty relative",
       fc.tuple(fc.nat(), arbPathSegment()),
       (o, [n, seg]) => {
         const site = ingressPathSite(o, n);
@@ -411,7 +411,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.path.bad-sequence",
       K,
-      "§5.3 //, /./, /../, %2f, %2F",
+      "//, /./, /../, %2f, %2F",
       fc.tuple(fc.nat(), fc.constantFrom("Exact", "Prefix"), arbAbsolutePath(), fc.constantFrom(...BAD_PATH_SEQUENCES)),
       (o, [n, t, p, seq]) => {
         const site = ingressPathSite(o, n);
@@ -423,7 +423,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.path.bad-suffix",
       K,
-      "§5.3 /. and /.. suffixes",
+      "/. and /.. suffixes",
       fc.tuple(fc.nat(), fc.constantFrom("Exact", "Prefix"), arbAbsolutePath(), fc.constantFrom("/.", "/..")),
       (o, [n, t, p, suffix]) => {
         const site = ingressPathSite(o, n);
@@ -435,7 +435,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.backend.both",
       K,
-      "§5.4 both service and resource",
+      "both service and resource",
       fc.tuple(fc.nat(), arbServiceBackend(), arbResourceBackend()),
       (o, [n, s, r]) => {
         const site = ingressBackendSite(o, n);
@@ -443,7 +443,7 @@ function ingressMutations(): Mutation[] {
         return err(INVALID, site.at);
       },
     ),
-    mutation("ingress.backend.neither", K, "§5.4 neither service nor resource", fc.nat(), (o, n) => {
+    mutation("ingress.backend.neither", K, "neither service nor resource", fc.nat(), (o, n) => {
       const site = ingressBackendSite(o, n);
       site.set({});
       return err(INVALID, site.at);
@@ -451,7 +451,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.backend.port-missing",
       K,
-      "§5.4 port name or number Required (on the backend)",
+      "port name or number Required (on the backend)",
       fc.tuple(fc.nat(), arbDns1035Label(), fc.nat(2)),
       (o, [n, name, shape]) => {
         const site = ingressBackendSite(o, n);
@@ -465,7 +465,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.backend.port-both",
       K,
-      "§5.4 port name and number (on the backend)",
+      "port name and number (on the backend)",
       fc.tuple(
         fc.nat(),
         arbDns1035Label(),
@@ -481,7 +481,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.backend.port-number",
       K,
-      "§5.4 port number range",
+      "port number range",
       fc.tuple(fc.nat(), arbDns1035Label(), fc.constantFrom(...BAD_PORT_NUMBERS)),
       (o, [n, name, num]) => {
         const site = ingressBackendSite(o, n);
@@ -492,7 +492,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.backend.port-name",
       K,
-      "§5.4 / §3 IANA port name (one sub-rule)",
+      "IANA port name (one sub-rule)",
       fc.tuple(fc.nat(), arbDns1035Label(), fc.constantFrom(...BAD_PORT_NAMES)),
       (o, [n, name, pn]) => {
         const site = ingressBackendSite(o, n);
@@ -503,7 +503,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.backend.service-name-missing",
       K,
-      "§5.4 service.name Required",
+      "service.name Required",
       fc.tuple(fc.nat(), arbPortNumber()),
       (o, [n, num]) => {
         const site = ingressBackendSite(o, n);
@@ -514,7 +514,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.backend.service-name",
       K,
-      "§5.4 service.name DNS-1035",
+      "service.name DNS-1035",
       fc.tuple(fc.nat(), fc.constantFrom(...BAD_SERVICE_NAMES), arbPortName()),
       (o, [n, name, pn]) => {
         const site = ingressBackendSite(o, n);
@@ -525,7 +525,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.backend.resource-kind-missing",
       K,
-      "§5.4 resource.kind Required",
+      "resource.kind Required",
       fc.tuple(fc.nat(), arbPathSegmentName()),
       (o, [n, name]) => {
         const site = ingressBackendSite(o, n);
@@ -536,7 +536,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.backend.resource-name-missing",
       K,
-      "§5.4 resource.name Required",
+      "resource.name Required",
       fc.tuple(fc.nat(), arbPathSegmentName(), arbDns1123Subdomain()),
       (o, [n, kind, apiGroup]) => {
         const site = ingressBackendSite(o, n);
@@ -547,7 +547,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.backend.resource-segment",
       K,
-      "§5.4 / §3 path segment name",
+      "path segment name",
       fc.tuple(fc.nat(), fc.constantFrom(...BAD_SEGMENT_NAMES), arbPathSegmentName(), fc.constantFrom("kind", "name")),
       (o, [n, bad, good, which]) => {
         const site = ingressBackendSite(o, n);
@@ -558,7 +558,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.backend.resource-apiGroup",
       K,
-      '§5.4 resource.apiGroup ("" counts)',
+      'resource.apiGroup ("" counts)',
       fc.tuple(fc.nat(), fc.constantFrom(...BAD_SUBDOMAINS_INCL_EMPTY), arbPathSegmentName()),
       (o, [n, g, name]) => {
         const site = ingressBackendSite(o, n);
@@ -569,7 +569,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.tls.secretName",
       K,
-      "§5.5 secretName",
+      "secretName",
       fc.tuple(fc.nat(), fc.constantFrom(...BAD_SECRET_NAMES)),
       (o, [n, name]) => {
         const tls = ensureArr(ensureObj(o, "spec"), "tls");
@@ -582,7 +582,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.tls.host",
       K,
-      "§5.5 TLS host",
+      "TLS host",
       fc.tuple(fc.nat(), fc.constantFrom(...BAD_TLS_HOSTS)),
       (o, [n, host]) => {
         const tls = ensureArr(ensureObj(o, "spec"), "tls");
@@ -596,7 +596,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.ingressClassName",
       K,
-      '§5.1 ingressClassName ("" counts)',
+      'ingressClassName ("" counts)',
       fc.constantFrom(...BAD_SUBDOMAINS_INCL_EMPTY),
       (o, name) => {
         ensureObj(o, "spec")["ingressClassName"] = name;
@@ -608,7 +608,7 @@ function ingressMutations(): Mutation[] {
     mutation(
       "ingress.class-annotation-mismatch",
       K,
-      "§5.1 / §2 annotation differs from ingressClassName (create)",
+      "annotation differs from ingressClassName (create)",
       fc.tuple(arbDns1123Subdomain(), fc.string({ maxLength: 12 })),
       (o, [fallback, value]) => {
         const spec = ensureObj(o, "spec");
@@ -637,7 +637,7 @@ function ensureParameters(o: Obj): Obj {
 function ingressClassMutations(): Mutation[] {
   const K: ValidatedKind = "IngressClass";
   return [
-    mutation("ingressclass.controller.missing", K, "§6 controller Required", fc.boolean(), (o, explicit) => {
+    mutation("ingressclass.controller.missing", K, "controller Required", fc.boolean(), (o, explicit) => {
       const spec = ensureObj(o, "spec");
       if (explicit) spec["controller"] = "";
       else delete spec["controller"];
@@ -646,7 +646,7 @@ function ingressClassMutations(): Mutation[] {
     mutation(
       "ingressclass.controller.not-domain-prefixed",
       K,
-      "§6 / §3 domain-prefixed path",
+      "domain-prefixed path",
       fc.oneof(fc.constantFrom("example.com", "/foo", "example.com/", "nginx"), arbDns1123Subdomain(250)),
       (o, c) => {
         ensureObj(o, "spec")["controller"] = c;
@@ -656,7 +656,7 @@ function ingressClassMutations(): Mutation[] {
     mutation(
       "ingressclass.controller.bad-host",
       K,
-      "§6 / §3 host part",
+      "host part",
       fc.tuple(fc.constantFrom("Example.com", "ex_ample.com", "-a.com", "a..b"), fc.constantFrom("ctrl", "a/b")),
       (o, [h, p]) => {
         ensureObj(o, "spec")["controller"] = `${h}/${p}`;
@@ -666,7 +666,7 @@ function ingressClassMutations(): Mutation[] {
     mutation(
       "ingressclass.controller.bad-path",
       K,
-      "§6 / §3 path part charset",
+      "path part charset",
       fc.tuple(arbDns1123Subdomain(60), fc.constantFrom("a b", "é", "a#b", "a?b", 'a"b', "[x]")),
       (o, [h, p]) => {
         ensureObj(o, "spec")["controller"] = `${h}/${p}`;
@@ -676,7 +676,7 @@ function ingressClassMutations(): Mutation[] {
     mutation(
       "ingressclass.controller.too-long",
       K,
-      "§6 controller > 250 (TooLong only)",
+      "controller > 250 (TooLong only)",
       fc.tuple(arbDns1123Subdomain(60), fc.integer({ min: 251, max: 400 })),
       (o, [h, len]) => {
         const head = `${h}/`;
@@ -684,13 +684,13 @@ function ingressClassMutations(): Mutation[] {
         return err(TOO_LONG, "spec.controller");
       },
     ),
-    mutation("ingressclass.parameters.kind-missing", K, "§6 parameters.kind Required", fc.boolean(), (o, explicit) => {
+    mutation("ingressclass.parameters.kind-missing", K, "parameters.kind Required", fc.boolean(), (o, explicit) => {
       const p = ensureParameters(o);
       if (explicit) p["kind"] = "";
       else delete p["kind"];
       return err(REQUIRED, "spec.parameters.kind");
     }),
-    mutation("ingressclass.parameters.name-missing", K, "§6 parameters.name Required", fc.boolean(), (o, explicit) => {
+    mutation("ingressclass.parameters.name-missing", K, "parameters.name Required", fc.boolean(), (o, explicit) => {
       const p = ensureParameters(o);
       if (explicit) p["name"] = "";
       else delete p["name"];
@@ -699,7 +699,7 @@ function ingressClassMutations(): Mutation[] {
     mutation(
       "ingressclass.parameters.segment",
       K,
-      "§6 / §3 path segment name",
+      "path segment name",
       fc.tuple(fc.constantFrom(...BAD_SEGMENT_NAMES), fc.constantFrom("kind", "name")),
       (o, [bad, which]) => {
         ensureParameters(o)[which] = bad;
@@ -709,7 +709,7 @@ function ingressClassMutations(): Mutation[] {
     mutation(
       "ingressclass.parameters.apiGroup",
       K,
-      '§6 parameters.apiGroup ("" counts)',
+      'parameters.apiGroup ("" counts)',
       fc.constantFrom(...BAD_SUBDOMAINS_INCL_EMPTY),
       (o, g) => {
         ensureParameters(o)["apiGroup"] = g;
@@ -719,7 +719,7 @@ function ingressClassMutations(): Mutation[] {
     mutation(
       "ingressclass.parameters.scope-unsupported",
       K,
-      "§6 scope NotSupported (namespace not checked)",
+      "scope NotSupported (namespace not checked)",
       fc.tuple(
         fc.constantFrom("", "cluster", "namespace", "Global"),
         fc.option(fc.string({ maxLength: 5 }), { nil: undefined }),
@@ -735,7 +735,7 @@ function ingressClassMutations(): Mutation[] {
     mutation(
       "ingressclass.parameters.cluster-with-namespace",
       K,
-      "§6 / §8 Cluster (or defaulted) scope with namespace: Forbidden",
+      "Cluster (or defaulted) scope with namespace: Forbidden",
       fc.tuple(fc.boolean(), fc.oneof(fc.constant(""), arbDns1123Label())),
       (o, [explicitScope, ns]) => {
         const p = ensureParameters(o);
@@ -748,7 +748,7 @@ function ingressClassMutations(): Mutation[] {
     mutation(
       "ingressclass.parameters.namespace-missing",
       K,
-      "§6 Namespace scope without namespace: Required",
+      "Namespace scope without namespace: Required",
       fc.constant(null),
       (o) => {
         const p = ensureParameters(o);
@@ -760,7 +760,7 @@ function ingressClassMutations(): Mutation[] {
     mutation(
       "ingressclass.parameters.namespace-invalid",
       K,
-      "§6 Namespace scope, namespace not a DNS-1123 label",
+      "Namespace scope, namespace not a DNS-1123 label",
       fc.constantFrom("", "Bad", "a.b", "a_b", "-a", "a".repeat(64)),
       (o, ns) => {
         const p = ensureParameters(o);
@@ -909,7 +909,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.port.protocol",
       K,
-      '§7.2 protocol NotSupported ("" not defaulted)',
+      'protocol NotSupported ("" not defaulted)',
       fc.tuple(fc.nat(), fc.constantFrom(...BAD_PROTOCOLS)),
       (o, [n, p]) => {
         const site = policyPortSite(o, n);
@@ -917,12 +917,12 @@ function networkPolicyMutations(): Mutation[] {
         return err(NOT_SUPPORTED, `${site.at}.protocol`);
       },
     ),
-    badPolicyPort("networkpolicy.port.number-range", "§7.2 port outside 1-65535", BAD_POLICY_PORTS),
-    badPolicyPort("networkpolicy.port.name", '§7.2 named port, one failed sub-rule ("80" is a string)', BAD_PORT_NAMES),
+    badPolicyPort("networkpolicy.port.number-range", "port outside 1-65535", BAD_POLICY_PORTS),
+    badPolicyPort("networkpolicy.port.name", 'named port, one failed sub-rule ("80" is a string)', BAD_PORT_NAMES),
     mutation(
       "networkpolicy.port.endPort-with-named-port",
       K,
-      "§7.2 endPort with non-numeric port",
+      "endPort with non-numeric port",
       fc.tuple(fc.nat(), arbPortName(), fc.integer({ min: -5, max: 70000 })),
       (o, [n, name, end]) => {
         const site = policyPortSite(o, n);
@@ -935,7 +935,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.port.endPort-without-port",
       K,
-      "§7.2 endPort without port",
+      "endPort without port",
       fc.tuple(fc.nat(), fc.integer({ min: -5, max: 70000 })),
       (o, [n, end]) => {
         const site = policyPortSite(o, n);
@@ -948,7 +948,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.port.endPort-below-port",
       K,
-      "§7.2 endPort < port",
+      "endPort < port",
       fc.tuple(fc.nat(), fc.integer({ min: 2, max: 65535 }), fc.nat()),
       (o, [n, p, k]) => {
         const site = policyPortSite(o, n);
@@ -961,7 +961,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.port.endPort-range",
       K,
-      "§7.2 endPort > 65535 (and >= port)",
+      "endPort > 65535 (and >= port)",
       fc.tuple(fc.nat(), arbPortNumber(), fc.integer({ min: 65536, max: 2147483647 })),
       (o, [n, p, end]) => {
         const site = policyPortSite(o, n);
@@ -971,7 +971,7 @@ function networkPolicyMutations(): Mutation[] {
         return err(INVALID, `${site.at}.endPort`);
       },
     ),
-    mutation("networkpolicy.peer.empty", K, "§7.3 empty peer Required", fc.nat(), (o, n) => {
+    mutation("networkpolicy.peer.empty", K, "empty peer Required", fc.nat(), (o, n) => {
       const site = policyPeerSite(o, n);
       site.list[site.index] = {};
       return err(REQUIRED, site.at);
@@ -979,7 +979,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.peer.ipBlock-with-selector",
       K,
-      "§7.3 ipBlock with a selector: Forbidden on the peer",
+      "ipBlock with a selector: Forbidden on the peer",
       fc.tuple(fc.nat(), arbIPBlock(), arbLabelSelector(), arbLabelSelector(), fc.nat(2)),
       (o, [n, ipBlock, a, b, which]) => {
         const site = policyPeerSite(o, n);
@@ -993,7 +993,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.ipBlock.cidr-missing",
       K,
-      "§7.4 cidr Required (except not examined)",
+      "cidr Required (except not examined)",
       fc.tuple(fc.nat(), fc.array(fc.constantFrom(...UNPARSEABLE_CIDRS), { maxLength: 2 }), fc.boolean()),
       (o, [n, except, explicit]) => {
         const at = setIpBlockPeer(o, n, explicit ? { cidr: "", except } : { except });
@@ -1003,7 +1003,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.ipBlock.cidr-invalid",
       K,
-      "§7.4 cidr unparseable (except not examined)",
+      "cidr unparseable (except not examined)",
       fc.tuple(
         fc.nat(),
         fc.constantFrom(...BAD_CIDRS),
@@ -1017,7 +1017,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.ipBlock.except-unparseable",
       K,
-      "§7.4 except unparseable",
+      "except unparseable",
       fc.tuple(fc.nat(), arbIPBlock(), fc.constantFrom(...UNPARSEABLE_CIDRS), fc.nat()),
       (o, [n, block, bad, pos]) => {
         const except = [...((block["except"] as string[] | undefined) ?? [])];
@@ -1030,7 +1030,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.ipBlock.except-outside",
       K,
-      "§7.4 except outside cidr",
+      "except outside cidr",
       fc.tuple(fc.nat(), arbNonRootNet(), fc.nat(), fc.nat(), fc.bigInt({ min: 0n, max: MAX_V6 })),
       (o, [n, net, flip, q, raw]) => {
         const bits = familyBits(net.family);
@@ -1053,7 +1053,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.ipBlock.except-not-narrower",
       K,
-      "§7.4 except prefix <= cidr prefix (equal fails)",
+      "except prefix <= cidr prefix (equal fails)",
       fc.tuple(fc.nat(), arbIPNet(), fc.nat()),
       (o, [n, net, k]) => {
         const prefix = k % (net.prefix + 1); // 0..cidr prefix: the same network or a supernet
@@ -1069,7 +1069,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.ipBlock.except-other-family",
       K,
-      "§7.4 except of the other IP family",
+      "except of the other IP family",
       fc.tuple(fc.nat(), arbIPNet(4), arbIPNet(6), fc.boolean()),
       (o, [n, v4, v6, v4cidr]) => {
         const [cidr, except] = v4cidr ? [v4, v6] : [v6, v4];
@@ -1080,7 +1080,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.selector.operator",
       K,
-      "§7.5 operator Invalid (not NotSupported)",
+      "operator Invalid (not NotSupported)",
       fc.tuple(fc.nat(), fc.constantFrom(...BAD_OPERATORS), arbLabelKey(), fc.array(arbLabelValue(), { maxLength: 2 })),
       (o, [n, op, key, values]) => {
         const at = pushRequirement(policySelectorSite(o, n), { key, operator: op, values });
@@ -1090,7 +1090,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.selector.values-required",
       K,
-      "§7.5 In/NotIn without values",
+      "In/NotIn without values",
       fc.tuple(fc.nat(), fc.constantFrom("In", "NotIn"), arbLabelKey(), fc.boolean()),
       (o, [n, op, key, explicit]) => {
         const at = pushRequirement(
@@ -1103,7 +1103,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.selector.values-forbidden",
       K,
-      "§7.5 Exists/DoesNotExist with values",
+      "Exists/DoesNotExist with values",
       fc.tuple(
         fc.nat(),
         fc.constantFrom("Exists", "DoesNotExist"),
@@ -1118,7 +1118,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.selector.value",
       K,
-      "§7.5 values[v] label value (1.26+)",
+      "values[v] label value (1.26+)",
       fc.tuple(
         fc.nat(),
         fc.constantFrom("In", "NotIn"),
@@ -1135,7 +1135,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.selector.key",
       K,
-      "§7.5 key label-key rule",
+      "key label-key rule",
       fc.tuple(fc.nat(), fc.constantFrom(...BAD_LABEL_KEYS), fc.constantFrom("Exists", "DoesNotExist")),
       (o, [n, key, op]) => {
         const at = pushRequirement(policySelectorSite(o, n), { key, operator: op });
@@ -1145,7 +1145,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.selector.matchLabels-value",
       K,
-      "§7.5 matchLabels value (on the map path)",
+      "matchLabels value (on the map path)",
       fc.tuple(fc.nat(), arbLabelKey(), fc.constantFrom(...BAD_LABEL_VALUES)),
       (o, [n, key, v]) => {
         const site = policySelectorSite(o, n);
@@ -1156,7 +1156,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.selector.matchLabels-key",
       K,
-      "§7.5 matchLabels key (on the map path)",
+      "matchLabels key (on the map path)",
       fc.tuple(fc.nat(), fc.constantFrom(...BAD_LABEL_KEYS), arbLabelValue()),
       (o, [n, key, v]) => {
         const site = policySelectorSite(o, n);
@@ -1167,7 +1167,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.policyTypes.too-many",
       K,
-      "§7.1 more than 2 policyTypes (entries not checked)",
+      "more than 2 policyTypes (entries not checked)",
       fc.array(fc.constantFrom("Ingress", "Egress", "ingress", "", "Both"), { minLength: 3, maxLength: 5 }),
       (o, types) => {
         ensureObj(o, "spec")["policyTypes"] = types;
@@ -1177,7 +1177,7 @@ function networkPolicyMutations(): Mutation[] {
     mutation(
       "networkpolicy.policyTypes.unsupported",
       K,
-      "§7.1 policyTypes[k] NotSupported",
+      "policyTypes[k] NotSupported",
       fc.tuple(
         fc.option(fc.constantFrom("Ingress", "Egress"), { nil: undefined }),
         fc.constantFrom("ingress", "EGRESS", "", "Both", "All"),
@@ -1423,13 +1423,13 @@ function arbBadDualEntry(family: IPFamily): fc.Arbitrary<string> {
  *   ValidateNetworkPolicyUpdate, which both validate the spec: spec errors
  *   twice. IPAddress and ServiceCIDR strategies also run create + update
  *   validation, but their update halves only add metadata and immutability;
- * * ratchets (§5.7, §7.5, §9) drop the error: an invalid TLS secretName
+ * * ratchets drop the error: an invalid TLS secretName
  *   (AllowInvalidSecretName), an invalid rule value under a wildcard host
  *   (AllowInvalidWildcardHostRule), a Service name that is a DNS-1123 label
  *   (relaxed service-name rule), an invalid value in spec.podSelector's
  *   matchExpressions (AllowInvalidLabelValueInSelector looks at the old
  *   top-level podSelector only), the class annotation (create-only), and an
- *   ipBlock CIDR string already present in the old object (§7.4, 1.33+;
+ *   ipBlock CIDR string already present in the old object (1.33+;
  *   KEP-4858 `validOldCIDRs` accepts such values without any format check,
  *   and an unparseable one then skips the subset checks).
  *

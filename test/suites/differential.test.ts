@@ -402,7 +402,7 @@ describe("JSON losses the json arbitrary avoids (documented Go behaviour)", () =
 });
 
 describe("encoder: Go's zero structs", () => {
-  // wire-format.md §3.2, derived from the generated marshal code:
+  // ../shared/docs/wire-format.md §3.2, derived from the generated marshal code:
   // Ingress{metadata:{name:"a"}} is raw bytes
   //   0a 11 [0a 01 61 12 00 1a 00 22 00 2a 00 32 00 38 00 42 00] 12 00 1a 02 0a 00
   // Go's IngressStatus always holds a LoadBalancer struct, which it always

@@ -3,7 +3,7 @@
 // around int32/int64, prototype-named keys at every object level, and the
 // JSON, YAML and watch-stream specifics. The expected outcome of each case is
 // derived from Go's decoding rules (encoding/json through sigs.k8s.io/json,
-// go-yaml v2 through sigs.k8s.io/yaml; wire-format.md §4), restated in the
+// go-yaml v2 through sigs.k8s.io/yaml; ../shared/docs/wire-format.md §4), restated in the
 // model below, never from what the decoder returns.
 //
 // CLUSTERWIRE_PROPERTY_RUNS raises the fast-check run counts.

@@ -1,5 +1,5 @@
 // A plainly written reference for the NetworkPolicy evaluator of
-// shared/docs/semantics.md §1.2: every decision rescans every pod and every
+// ../shared/docs/semantics.md §1.2: every decision rescans every pod and every
 // policy, rule by rule, and each branch names the rule (E1..E15) it follows.
 // It is the oracle for the engine's property tests and the benchmark, so it
 // shares no code with src/networking beyond the public types, the error

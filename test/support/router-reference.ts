@@ -1,4 +1,4 @@
-// A deliberately naive Ingress router for differential tests: semantics.md
+// A deliberately naive Ingress router for differential tests: ../shared/docs/semantics.md
 // §1.1.2 R1–R11 read literally, with no index. Every request rescans every
 // in-scope Ingress, rule and path, sorts the matches by the R7 keys and falls
 // back per R9. Nothing here is shared with src/networking/evaluate/router/router.ts except the
@@ -224,7 +224,7 @@ export function referenceScope(input: ReferenceInput): {
   };
 }
 
-/** The route semantics.md §1.1.2 gives for one request, with the inputs left out. */
+/** The route ../shared/docs/semantics.md §1.1.2 gives for one request, with the inputs left out. */
 export function referenceRoute(input: ReferenceInput, request: RouteRequest): Route | null {
   const { inScope: ingresses, skipped } = classify(input);
   const route = (

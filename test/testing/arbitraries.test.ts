@@ -1,7 +1,7 @@
 // clusterwire/testing's arbitraries held to fast-check's own quality checks:
 // the same values for the same seed, every value within its contract, and
 // shrinking that stays within the contract and makes counterexamples smaller.
-// Contracts come from the rules (shared/docs/validation-rules.md, regexes
+// Contracts come from the rules (../shared/docs/validation-rules.md, regexes
 // written here from it), from ip-num for addresses, and, for whole objects,
 // from validate(), whose own catalogue tests hold it to the API server.
 
@@ -58,7 +58,7 @@ const isPortName = (s: string): boolean =>
   !s.includes("--") &&
   !s.startsWith("-") &&
   !s.endsWith("-");
-/** What Exact and Prefix paths must avoid (validation-rules.md §5.3). */
+/** What Exact and Prefix paths must avoid (../shared/docs/validation-rules.md §5.3). */
 const isExactOrPrefixPath = (s: string): boolean =>
   s.startsWith("/") &&
   !["//", "/./", "/../", "%2f", "%2F"].some((bad) => s.includes(bad)) &&

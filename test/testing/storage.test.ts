@@ -89,7 +89,7 @@ const TiB = 1024 ** 4;
 const INV = DEFAULT_INVENTORY;
 const T = { targets: INV } as const;
 
-// storage-api.md §4 item 2, read without parseSize: digits and a binary suffix.
+// ../shared/docs/storage-api.md §4 item 2, read without parseSize: digits and a binary suffix.
 const MULTIPLIER: Readonly<Record<string, number>> = {
   "": 1,
   b: 1,

@@ -1,7 +1,7 @@
 // The Ingress capture guard (no I/O): an index of the cluster's Ingresses by
 // class and host, and the answer, for an Ingress being created or updated, to
 // "which requests already served by an Ingress in another namespace would it
-// take?", by the router's rules (shared/docs/semantics.md §1.1, R1-R11).
+// take?", by the router's rules (R1-R11 of docs/ingress-routing.md).
 //
 // What counts as a capture. Let `before` be the routes of the indexed
 // Ingresses without the candidate (its own earlier version is left out: an

@@ -38,7 +38,7 @@ const HELP = `Usage: clusterwire reach [options] CLUSTER.yaml
        clusterwire reach --from POD|IP --to POD|IP --port PORT [options] CLUSTER.yaml
 
 Which pods may connect to which under the cluster's NetworkPolicies
-(shared/docs/semantics.md §1.2). CLUSTER.yaml describes namespaces, pods
+(see docs/network-policy.md in the package). CLUSTER.yaml describes namespaces, pods
 and policies (see "Cluster descriptions" in the README, and
 examples/clusters/shop.yaml).
 

@@ -20,7 +20,7 @@ const HELP = `Usage: clusterwire route --host HOST [--path PATH] [options] FILE|
        clusterwire route --url URL [--url URL ...] [options] FILE|DIR|- ...
 
 Routes HTTP requests through the Ingresses in the inputs, as one ingress
-controller would (shared/docs/semantics.md §1.1), and prints the backend
+controller would (see docs/ingress-routing.md in the package), and prints the backend
 chosen and why: the winning Ingress and its spec.rules[i].http.paths[j] (or
 spec.defaultBackend), the host tier selected, the normalised host and path,
 and how the backend was chosen:

@@ -19,7 +19,7 @@ const SERVE = "storage serve";
 const SERVE_HELP = `Usage: clusterwire storage serve [options]
 
 Runs the storage reference server: an in-memory implementation of the
-storage-cluster REST API (interface spec Area A: clone tokens, caches,
+storage-cluster REST API (clone tokens, caches,
 software, NVMe namespaces, quota rules and jobs) with a seeded inventory,
 HTTP Basic auth and the API's own rules. Point your automation, or a
 clusterwire/storage StorageClient, at the URL it prints; the API is under
@@ -92,7 +92,7 @@ export const serveCommand: Command = {
 export const storageCommand: Command = commandGroup(
   "storage",
   "the storage-cluster REST API: run its reference server (storage serve)",
-  `The storage-cluster management REST API (interface spec Area A). The
+  `The storage-cluster management REST API. The
 clusterwire/storage module has its codecs, a client and the reference server;
 these subcommands run them from the command line.`,
   [serveCommand],

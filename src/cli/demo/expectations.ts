@@ -16,14 +16,14 @@ import { ALLOWED_GLYPH, DENIED_GLYPH } from "../shared/reach-text.js";
 
 // The main job's expected answers, read from examples/demo/expected.yaml (see
 // examples/README.md, "demo/"). They are data, written from the rules
-// (shared/docs/semantics.md §1 and the storage spec) rather than from output,
+// (docs/ingress-routing.md, docs/network-policy.md and the storage API) rather than from output,
 // so the demo fails when an answer changes. Every field is checked here, and a
 // mistake is reported as FILE:LINE:COLUMN: FIELD: PROBLEM (exit 2), never as a crash.
 
 /** Where the expected answers live, under the package root. */
 export const EXPECTATIONS_FILE = join("examples", "demo", "expected.yaml");
 
-/** A request of the routes section and the answer semantics.md §1.1 gives for it. */
+/** A request of the routes section and the answer the routing rules (docs/ingress-routing.md) give for it. */
 export interface ExpectedRoute {
   readonly host: string;
   readonly path: string;

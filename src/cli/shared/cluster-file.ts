@@ -19,7 +19,7 @@ import { locateYamlPath, parseYamlDocuments } from "../../networking/text/yaml-p
 import { CliError, EXIT_USAGE, asText, readInput, type CliIO } from "./io.js";
 
 // The cluster description `clusterwire reach` reads: one YAML document with
-// the policy engine's inputs (semantics.md §1.2.1),
+// the policy engine's inputs (docs/network-policy.md),
 //
 //   namespaces: [{name, labels}]
 //   pods: [{namespace, name, labels, ip, ports: [{name, containerPort, protocol}], hostIP, hostNetwork}]

@@ -1,4 +1,4 @@
-// The public shapes of the two evaluators (shared/docs/semantics.md §1): the
+// The public shapes of the two evaluators (docs/ingress-routing.md, docs/network-policy.md): the
 // Ingress router and the NetworkPolicy engine. Kept apart from the
 // implementations so the CLI, the HTML report and the tests depend on the
 // contract, not on the index structures.
@@ -138,7 +138,7 @@ export interface Connection {
   readonly port: number | string;
 }
 
-/** The per-direction reasons of semantics §1.2.3. */
+/** The per-direction reasons (docs/network-policy.md#reasons-per-direction). */
 export type Verdict = "not-applicable" | "not-isolated" | "allowed-by-rule" | "denied" | "node-local" | "self";
 
 /** A policy that took part in a decision, and the rules of it that matched. */
@@ -166,9 +166,9 @@ export interface Decision {
   readonly protocol: Protocol;
   /** The destination port as a number, after a port name was resolved (E9). */
   readonly port: number;
-  /** Judged on the source (§1.2.3). */
+  /** Judged on the source. */
   readonly egress: DirectionDecision;
-  /** Judged on the destination (§1.2.3). */
+  /** Judged on the destination. */
   readonly ingress: DirectionDecision;
   /** The policies the engine left out (its `skipped`): the decision is made without them. */
   readonly skipped: readonly SkippedObject[];

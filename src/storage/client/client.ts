@@ -1,5 +1,5 @@
-// StorageClient: a typed client for the storage REST API (Area A of the interface spec),
-// following the conventions and decisions of shared/docs/storage-api.md.
+// StorageClient: a typed client for the storage REST API (clone tokens, caches, software,
+// NVMe namespaces, quota rules and jobs), following upstream's REST conventions.
 //
 // Layers:
 //   * a generic core — `request` (one call, parsed JSON, errors as StorageApiError), `pages` /
@@ -72,7 +72,8 @@ function positive(name: string, v: number): number {
 
 /**
  * The floor of the per-request time limit: the query's `return_timeout` plus 15 s, so a
- * server-side wait is never cut short by the client (storage-api.md §3, read timeouts).
+ * server-side wait is never cut short by the client (a read timeout shorter than the
+ * server's wait is a common failure of upstream clients).
  */
 function minTimeoutFor(query: QueryObject | undefined): number | undefined {
   const rt = query?.["return_timeout"];

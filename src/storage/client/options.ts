@@ -31,7 +31,7 @@ export interface JobWaitOptions {
   readonly onPoll?: (job: Job) => void | Promise<void>;
 }
 
-/** Paths of every endpoint the client uses. The upload, history and download ones are not in the interface spec; these are upstream's (§1.2). */
+/** Paths of every endpoint the client uses. The upload, history and download ones are not in the API definition; these are upstream's. */
 export interface StoragePaths {
   readonly cloneTokens: string;
   readonly caches: string;

@@ -122,8 +122,8 @@ export interface BulkResult extends MutationResult {
 }
 
 /**
- * A resource that also supports PATCH and DELETE by query on its collection (storage-api.md
- * §1.4 Bulk; the spec: "Deleting or patching a collection by query applies to all records
+ * A resource that also supports PATCH and DELETE by query on its collection (the API
+ * definition: "Deleting or patching a collection by query applies to all records
  * matching the query"). Every job the server answers with (`jobs[]`) is waited for, unless
  * `wait: false`.
  */

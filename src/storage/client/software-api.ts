@@ -19,7 +19,7 @@ import type { CallOptions, JobWaitOptions, MutationOptions, MutationResult, Uplo
 import type { Query, QueryValue } from "./query.js";
 import { StorageCollectionApi, StorageResource } from "./resources.js";
 
-/** PATCH query flags of `/api/cluster/software` (§1.5). Others can go in `query`. */
+/** PATCH query flags of `/api/cluster/software`, as upstream documents them. Others can go in `query`. */
 export interface SoftwarePatchOptions extends MutationOptions {
   readonly skipWarnings?: boolean;
   /** 1..60, default 8 (server side). */

@@ -1,4 +1,4 @@
-// The error body of every 4xx/5xx answer (storage-api.md §1.3):
+// The error body of every 4xx/5xx answer:
 // {"error": {"message", "code": "<digits>", "target"?, "arguments"?: [{code, message}]}}.
 
 import { StorageApiError, StorageCodecError } from "./errors.js";

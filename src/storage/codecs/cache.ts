@@ -1,4 +1,4 @@
-// Volume caches: /api/storage/cache/caches (interface-spec.md "Cache (volume cache)").
+// Volume caches: /api/storage/cache/caches.
 
 import type { ReferenceInput, SizeInput } from "./common.js";
 import { StorageCodecError } from "./errors.js";
@@ -64,8 +64,8 @@ export const CACHE_DEFAULT_RELATIVE_SIZE_PERCENTAGE = 10;
 /** Default `atime_scrub.period` (days). */
 export const CACHE_DEFAULT_ATIME_SCRUB_PERIOD = 30;
 
-// Limits the interface spec does not state. `name`: 1..203 characters, upstream's documented
-// length (storage-api.md §1.5, "string 1..203"). `relative_size.percentage`: 1..100, a percent
+// Limits the API definition does not state. `name`: 1..203 characters, upstream's documented
+// length ("string 1..203"). `relative_size.percentage`: 1..100, a percent
 // of the origin (0 would be an empty cache); `atime_scrub.period`: 1..36500 days (at least a
 // day, at most a hundred years). Neither range is documented upstream or in the spec; these
 // are the reference server's bounds, kept the same here so that the codec refuses before
@@ -133,7 +133,7 @@ function encodeDirPaths(value: unknown, path: string): JsonValue {
 
 /**
  * A given `prepopulate` must list at least one directory: a PATCH with `prepopulate` "starts a
- * prepopulation of the listed directories" (interface spec), so one of no directory has nothing
+ * prepopulation of the listed directories" (the API definition), so one of no directory has nothing
  * to do, and the reference server refuses it.
  */
 function checkPrepopulate(body: JsonObject): void {

@@ -1,4 +1,4 @@
-// File clone tokens: /api/storage/file/clone/tokens (interface-spec.md "Clone token").
+// File clone tokens: /api/storage/file/clone/tokens.
 
 import type { SizeInput } from "./common.js";
 import { StorageCodecError } from "./errors.js";

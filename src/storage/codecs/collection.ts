@@ -1,4 +1,4 @@
-// Collections: `{records, num_records, _links: {self, next}}` (storage-api.md §1.4).
+// Collections: `{records, num_records, _links: {self, next}}`.
 
 import type { Links } from "./common.js";
 import { StorageCodecError } from "./errors.js";

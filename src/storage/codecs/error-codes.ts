@@ -1,4 +1,4 @@
-// The error-code tables of interface-spec.md ("Errors"): cluster error codes of the
+// The error-code tables of the API definition: cluster error codes of the
 // software package download / upload and package delete operations, with their
 // meanings. Codes are integers here; the error body carries them as decimal
 // strings ("10551807") and jobs as integers — `describeErrorCode` takes both.

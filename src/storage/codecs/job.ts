@@ -4,7 +4,7 @@ import { arr, datetime, decodeBody, decodeErrorCode, enm, f, int, links, obj, st
 
 export const JOB_STATES = ["queued", "running", "paused", "success", "failure"] as const;
 export type JobState = (typeof JOB_STATES)[number];
-/** The states after which a job never changes (storage-api.md §1.4). */
+/** The states after which a job never changes. */
 export const JOB_TERMINAL_STATES = ["success", "failure"] as const;
 
 /** Whether a job state is terminal (`success` or `failure`). */

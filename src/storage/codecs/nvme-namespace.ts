@@ -1,4 +1,4 @@
-// NVMe namespaces: /api/storage/namespaces (interface-spec.md "NVMe namespace").
+// NVMe namespaces: /api/storage/namespaces.
 
 import type { ReferenceInput, SizeInput } from "./common.js";
 import { StorageCodecError } from "./errors.js";
@@ -55,7 +55,7 @@ export type MetricStatus = (typeof METRIC_STATUSES)[number];
 /** Default `space.block_size`; 512 when `os_type` is `vmware`. */
 export const NAMESPACE_DEFAULT_BLOCK_SIZE = 4096;
 export const NAMESPACE_VMWARE_BLOCK_SIZE = 512;
-// Limits the interface spec does not state, from upstream's documentation (storage-api.md §1.5):
+// Limits the API definition does not state, from upstream's documentation:
 // `space.size` 4096 bytes ..128 TiB, `comment` at most 254 characters. `space.block_size` is an
 // integer, 512 or 4096 (the schema's enum; a Size string such as "4K" is refused, as the server does).
 /** Smallest `space.size`: 4096 bytes. */
@@ -96,7 +96,7 @@ export interface NvmeNamespacePatchInput {
 const FULL_PATH = /^\/vol\/([^/]+)\/(?:([^/]+)\/)?([^/]+)$/;
 /**
  * A namespace's own name (the last segment of a full path, or `location.namespace`): letters,
- * digits, `_`, `.` and `-`, 1..255 characters. The spec and storage-api.md are silent on the
+ * digits, `_`, `.` and `-`, 1..255 characters. The API definition and upstream are silent on the
  * characters; this is the reference server's rule, kept the same so that a name it refuses
  * is refused before sending.
  */

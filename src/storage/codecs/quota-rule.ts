@@ -1,4 +1,4 @@
-// Quota rules: /api/storage/quota/rules (interface-spec.md "Quota rule").
+// Quota rules: /api/storage/quota/rules.
 
 import type { ReferenceInput, SizeInput } from "./common.js";
 import { StorageCodecError } from "./errors.js";

@@ -29,7 +29,7 @@ export type Node =
   | {
       readonly t: "object";
       readonly fields: Readonly<Record<string, Field>>;
-      /** Defaults filled, per verb, only inside an object the caller supplied (storage-api.md §4.5). */
+      /** Defaults filled, per verb, only inside an object the caller supplied. */
       readonly defaults?: Partial<Record<Verb, Readonly<Record<string, JsonValue>>>>;
     }
   | { readonly t: "array"; readonly items: Node }

@@ -1,6 +1,6 @@
 // Cluster software: the profile at /api/cluster/software, its packages, the
-// package download, and the installation history (interface-spec.md "Cluster
-// software"; paths and enum sets from storage-api.md §1.1–§1.2).
+// package download, and the installation history (paths and enum value sets as
+// upstream documents them).
 
 import { StorageCodecError } from "./errors.js";
 import {
@@ -151,7 +151,7 @@ export const profileSchema = obj({
   update_details: f("G", arr(updateDetail)),
   status_details: f("G", arr(statusDetail)),
   nodes: f("G", arr(obj({ name: str, model: str, version: str, firmware }))),
-  // `metrocluster` is read-only, although the field table of the interface spec marks it G, P, U.
+  // `metrocluster` is read-only, although the API definition's field table marks it G, P, U.
   // Decision: every member the spec lists for it is progress the cluster reports
   // (`progress_summary.message`, `progress_details.message`, `clusters[]` with `state`,
   // `estimated_duration`, `elapsed_duration`), nothing in the spec says what writing it would

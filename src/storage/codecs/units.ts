@@ -1,4 +1,4 @@
-// Sizes and ISO 8601 durations of the storage API (storage-api.md §4.1–§4.3).
+// Sizes and ISO 8601 durations of the storage API.
 //
 // Sizes are JS numbers holding a whole count of bytes; anything above
 // Number.MAX_SAFE_INTEGER is refused, never rounded. Durations are

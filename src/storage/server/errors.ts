@@ -1,12 +1,12 @@
 // Errors of the reference server. Every refusal becomes the API's error body
-// `{"error": {"message", "code", "target"?}}` with a 4xx status (storage-api.md §1.3).
+// `{"error": {"message", "code", "target"?}}` with a 4xx status, as upstream answers.
 // Messages are written by the server itself and never quote request bodies, headers or
 // query strings, so a password sent to the server can never come back in one.
 
 /**
  * The error codes the reference server answers with. `code` is a string of digits on the
- * wire (§1.3). The first four and OUT_OF_RANGE are upstream codes (§1.3); the package,
- * upload and download codes come from the interface spec's tables; the rest are the
+ * wire. The first four and OUT_OF_RANGE are upstream codes; the package,
+ * upload and download codes come from the API definition's error tables; the rest are the
  * reference server's own choices, documented here.
  */
 export const SERVER_ERROR_CODES = {
@@ -46,7 +46,7 @@ export const SERVER_ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: "262199",
   /** Internal error (HTTP 500); never expected. */
   INTERNAL: "1",
-  // From the interface spec's tables.
+  // From the API definition's error tables.
   PACKAGE_STORE_EMPTY: "10551315",
   PACKAGE_NOT_FOUND: "10551325",
   PACKAGE_DELETE_VALIDATION_IN_PROGRESS: "10551346",

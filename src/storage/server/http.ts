@@ -226,7 +226,7 @@ export const UUID_RE = "([0-9A-Za-z-]+)";
 export type Change = () => JobHandle | undefined;
 
 /**
- * A resource with the usual collection and instance routes (storage-api.md §1.4):
+ * A resource with the usual collection and instance routes of the REST conventions:
  *
  *   GET    {base}          list (fields, filters, order_by, max_records paging)
  *   POST   {base}          create

@@ -1,5 +1,5 @@
-// clusterwire's in-memory reference server for the storage REST API (Area A of the
-// interface spec). It runs on loopback over node:http (or node:https), requires HTTP
+// clusterwire's in-memory reference server for the storage REST API (clone tokens, caches,
+// software, NVMe namespaces, quota rules and jobs). It runs on loopback over node:http (or node:https), requires HTTP
 // Basic auth, and enforces the API's rules independently of the codecs and the client.
 //
 // The independence is on purpose: nothing under server/ imports codecs/ or client/ (the
@@ -10,7 +10,7 @@
 // as its own entry point, `clusterwire/storage/server`, so a client bundle that imports
 // `clusterwire/storage` never pulls in node:http, node:https or node:net.
 //
-// Paths the interface spec leaves "not shown" (chosen from storage-api.md §1.2):
+// Paths the API definition leaves "not shown" (the ones upstream uses):
 //   POST /api/cluster/software/upload   multipart/form-data, one part named `file`
 //   GET  /api/cluster/software/history  collection of history records
 //   GET  /api/cluster/software/download {state, message, code} of the latest download

@@ -1,4 +1,4 @@
-// Asynchronous jobs at /api/cluster/jobs/<uuid> (storage-api.md §1.4): states queued →
+// Asynchronous jobs at /api/cluster/jobs/<uuid>, as the REST conventions define them: states queued →
 // running → success | failure, driven by the server clock. The work of a job (e.g. making
 // a cache visible) runs when the job completes; an HttpError thrown by the work turns
 // the job into a failure with that code and message. Jobs vanish 300 s after ending.

@@ -1,6 +1,6 @@
 // JSON values and the collection machinery of the reference server: `fields` projection
 // (with `*`, `**` and expensive fields), dotted-field filters and `order_by`
-// (storage-api.md §1.4). Independent of the codecs on purpose.
+// (the API's REST conventions). Independent of the codecs on purpose.
 
 import { HttpError, SERVER_ERROR_CODES, invalid } from "./errors.js";
 
@@ -315,7 +315,7 @@ export interface Filter {
 }
 
 /**
- * Whether a record matches a filter. Grammar (storage-api.md §1.4): the value is a list of
+ * Whether a record matches a filter. Grammar (the API's query conventions): the value is a list of
  * alternatives separated by `|` (any may match); an alternative is `null`, `!null`, an
  * exact value, a `*` wildcard pattern, a comparison `<v`, `>v`, `<=v`, `>=v` (numeric when
  * both sides are numbers, else by text), or any of these prefixed with `!` (not). For a field

@@ -1,5 +1,6 @@
 // Request-body validation of the reference server: its own small Size and duration
-// parsers (storage-api.md §4 items 1-3) and a tiny schema language for POST/PATCH bodies.
+// parsers (a Size is a whole count of bytes: an integer, or digits with an optional binary
+// suffix; a duration is ISO 8601 with integer parts) and a tiny schema language for POST/PATCH bodies.
 // Deliberately independent of the codecs so both can be tested against each other.
 
 import { HttpError, SERVER_ERROR_CODES, invalid, notAllowed, outOfRange, unexpected } from "./errors.js";

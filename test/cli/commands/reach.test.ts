@@ -8,7 +8,7 @@ import { HEADER, LABELS, grid } from "../../support/cli/shop.js";
 import { notManifestLine } from "../../support/cli/validate.js";
 
 // clusterwire reach and the cluster file format, run in-process. The expected
-// tables and verdicts are worked out from semantics.md §1.2 for
+// tables and verdicts are worked out from ../shared/docs/semantics.md §1.2 for
 // examples/clusters/shop.yaml and the small files written here.
 
 const EXAMPLES = join(REPO, "examples");

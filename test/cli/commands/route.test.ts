@@ -6,7 +6,7 @@ import { parseUrl } from "../../../src/cli/commands/route.js";
 import { cli, expectNoStack } from "../../support/cli/harness.js";
 
 // clusterwire route, run in-process. Expected backends are worked out from
-// semantics.md §1.1 for the inputs written here and in examples/.
+// ../shared/docs/semantics.md §1.1 for the inputs written here and in examples/.
 
 const tmp = mkdtempSync(join(tmpdir(), "clusterwire-route-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

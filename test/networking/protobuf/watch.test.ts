@@ -1,4 +1,4 @@
-// Protobuf watch streams (wire-format.md §3.4): 4-byte big-endian length
+// Protobuf watch streams (../shared/docs/wire-format.md §3.4): 4-byte big-endian length
 // frames, each a bare meta.v1.WatchEvent whose object.raw is an enveloped
 // k8s\0 object. Frames may be split across chunks in any way.
 

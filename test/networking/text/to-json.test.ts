@@ -1,4 +1,4 @@
-// Kubernetes JSON specifics (wire-format.md §4): what Go's encoding/json
+// Kubernetes JSON specifics (../shared/docs/wire-format.md §4): what Go's encoding/json
 // writes for these structs, and how sigs.k8s.io/json reads it back.
 
 import { describe, expect, it } from "vitest";
@@ -311,7 +311,7 @@ describe("IntOrString", () => {
     const [a, b] = o.spec.ingress[0]?.ports ?? [];
     expect([a?.port.type, a?.port.intVal, a?.port.strVal]).toEqual([0n, 80, ""]);
     expect([b?.port.type, b?.port.intVal, b?.port.strVal]).toEqual([1n, 0, "80"]);
-    // 08 00 10 50 1a 00 and 08 01 10 00 1a 02 "80" (wire-format.md §2.2)
+    // 08 00 10 50 1a 00 and 08 01 10 00 1a 02 "80" (../shared/docs/wire-format.md §2.2)
     const bytes = hex(encode(o));
     expect(bytes).toContain("080010501a00");
     expect(bytes).toContain("080110001a023830");

@@ -1,5 +1,5 @@
 // Ingress and IngressClass validation, one test per rule of the catalogue
-// (/work/shared/docs/validation-rules.md §4 as it applies to Ingress, §5.1–§5.7,
+// (../shared/docs/validation-rules.md §4 as it applies to Ingress, §5.1–§5.7,
 // §6, §9, §11). Every case states the exact error list as a multiset of
 // {type, field}; many also pin the API server's detail text or the whole
 // `field: Type: value: detail` line. Messages follow the newest upstream

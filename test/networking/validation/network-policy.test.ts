@@ -1,4 +1,4 @@
-// NetworkPolicy validation, rule by rule (validation-rules.md §7.1–§7.5, §8,
+// NetworkPolicy validation, rule by rule (../shared/docs/validation-rules.md §7.1–§7.5, §8,
 // §9, §11). Every expected error list is a multiset of {type, field}; many
 // cases pin the detail or the full `field.Error.Error()` text as well. Detail
 // texts are upstream's (pkg/apis/networking/validation/validation.go,

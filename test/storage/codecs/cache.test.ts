@@ -1,5 +1,5 @@
-// The cache codec (src/storage/codecs/cache.ts): every body rule of interface-spec.md Area A
-// for caches, plus the storage-api.md §4 decisions that concern them.
+// The cache codec (src/storage/codecs/cache.ts): every body rule of ../shared/spec/interface-spec.md Area A
+// for caches, plus the ../shared/docs/storage-api.md §4 decisions that concern them.
 
 import { describe, expect, it } from "vitest";
 import { cache, type CachePatchInput, type CachePostInput } from "../../../src/storage/index.js";

@@ -1,5 +1,5 @@
 // The clone-token codec (src/storage/codecs/clone-token.ts): every body rule of
-// interface-spec.md Area A for clone tokens, plus the storage-api.md §4 decisions that concern them.
+// ../shared/spec/interface-spec.md Area A for clone tokens, plus the ../shared/docs/storage-api.md §4 decisions that concern them.
 
 import { describe, expect, it } from "vitest";
 import { cloneToken, type CloneTokenPatchInput, type CloneTokenPostInput } from "../../../src/storage/index.js";

@@ -1,4 +1,4 @@
-// parseSize / formatSize / parseDuration / formatDuration (storage-api.md §4.1–§4.3).
+// parseSize / formatSize / parseDuration / formatDuration (../shared/docs/storage-api.md §4.1–§4.3).
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

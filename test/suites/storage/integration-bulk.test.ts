@@ -1,5 +1,5 @@
 // Query-based PATCH and DELETE on collections (the spec: "Deleting or patching a collection by
-// query applies to all records matching the query"; storage-api.md §1.4 Bulk), client against
+// query applies to all records matching the query"; ../shared/docs/storage-api.md §1.4 Bulk), client against
 // the reference server over loopback, for every resource that supports it: clone tokens,
 // caches (one job per matching cache, `jobs[]`), NVMe namespaces and quota rules.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

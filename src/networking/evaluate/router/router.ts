@@ -1,4 +1,4 @@
-// The Ingress router of shared/docs/semantics.md §1.1 (rules R1-R11).
+// The Ingress router: rules R1-R11 of docs/ingress-routing.md.
 //
 // createRouter compiles the in-scope Ingresses into one index: a map from
 // precise host to its tier, one from wildcard suffix to its tier, and the

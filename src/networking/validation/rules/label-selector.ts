@@ -155,7 +155,7 @@ const MATCH_ALL: LabelMatcher = () => true;
 const MATCH_NONE: LabelMatcher = () => false;
 
 /**
- * Compiles a label selector for matching (semantics E10): matchLabels and every
+ * Compiles a label selector for matching (E10 of docs/network-policy.md): matchLabels and every
  * requirement are ANDed; an empty selector matches everything. NotIn and
  * DoesNotExist hold when the key is missing. Only own properties of `labels`
  * count, so a label map can never match through Object.prototype.

@@ -1,7 +1,7 @@
 // The NetworkPolicy engine against the plainly written reference of
 // policy-reference.ts on random clusters (cluster-arbitraries.ts): single
 // decisions with their explanations, truth tables, packed matrices, diffs and
-// input errors. The reference itself is pinned to semantics.md §1.2.4 and a
+// input errors. The reference itself is pinned to ../shared/docs/semantics.md §1.2.4 and a
 // few single rules first, so it is not only checked against the engine.
 //
 // CLUSTERWIRE_PROPERTY_RUNS=N sets every property's run count to N (defaults
@@ -89,7 +89,7 @@ function outcome(f: () => Decision): Outcome {
 
 // ------------------------------------------------------------------ the reference, pinned to the doc
 
-describe("reference evaluator: semantics.md §1.2.4", () => {
+describe("reference evaluator: ../shared/docs/semantics.md §1.2.4", () => {
   const namespaces: ClusterNamespace[] = [{ name: "x" }, { name: "y" }];
   const pods: ClusterPod[] = [
     { namespace: "x", name: "a", labels: { pod: "a" }, ip: "10.0.0.1", hostIP: "192.168.1.10" },

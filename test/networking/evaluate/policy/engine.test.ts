@@ -1,4 +1,5 @@
-// The NetworkPolicy engine against the rule catalogue of semantics.md §1.2:
+// The NetworkPolicy engine against the rule catalogue of ../shared/docs/semantics.md §1.2
+// (restated for users in docs/network-policy.md):
 // one block per rule E1..E15, the reason vocabulary and its selection order
 // (§1.2.3), the verdict rule, the §1.2.4 example row by row, then truth
 // tables, skipped policies, input errors and diffs. Every expected Decision is
@@ -619,7 +620,7 @@ describe("E7 ipBlock", () => {
   });
 
   // The doc is silent on IPv4-mapped IPv6; the project parses IPs as Go's net
-  // package does (validation-rules.md: sloppy parsing, mapped forms allowed),
+  // package does (../shared/docs/validation-rules.md: sloppy parsing, mapped forms allowed),
   // where ::ffff:a.b.c.d is the IPv4 address a.b.c.d.
   it("an IPv4-mapped IPv6 address is its IPv4 address", () => {
     const v4 = withBlocks(block("10.0.2.0/24"));

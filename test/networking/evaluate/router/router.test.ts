@@ -1,4 +1,5 @@
-// The Ingress router against shared/docs/semantics.md §1.1: a describe per rule
+// The Ingress router against ../shared/docs/semantics.md §1.1 (restated for users in
+// docs/ingress-routing.md): a describe per rule
 // R1–R11 of §1.1.2, then every row of the §1.1.3 "Consequences worth testing"
 // table and of the §2.1.2 path-matching examples. Every expected Route is
 // written from the doc: the backend is checked by identity with the object in

@@ -1,6 +1,6 @@
 // clusterwire's definition of the networking.k8s.io/v1 API group.
 //
-// Written from the message tables in shared/docs/wire-format.md. Package,
+// Written from a table of the API's wire facts, not copied from upstream. Package,
 // message and field names, numbers, labels and types equal Kubernetes' so that
 // the wire and JSON forms are the API server's; proto/README.md records the
 // upstream revision. Fields are declared in field-number order here.
