@@ -1,16 +1,39 @@
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 // The clusterwire CLI as an installed package runs it: bin/clusterwire.js over the
 // compiled dist/. The hook and action tests put it on PATH as `clusterwire`.
 
-export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 
 const run = promisify(execFile);
+
+const temporary: string[] = [];
+
+/** A new temporary directory, removed by removeTemporary(). */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporary.push(dir);
+  return dir;
+}
+
+/** Removes the directories tempDir() made (for afterAll). */
+export function removeTemporary(): void {
+  for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
 
 /** The newest modification time of the .ts files under dir. */
 function newestSource(dir: string): number {
@@ -41,7 +64,7 @@ function isFresh(mainJs: string): boolean {
  */
 export async function packageRoot(): Promise<string> {
   if (isFresh(join(ROOT, "dist/src/cli/main.js"))) return ROOT;
-  const root = mkdtempSync(join(tmpdir(), "clusterwire-build-"));
+  const root = tempDir("clusterwire-build-");
   await run(
     process.execPath,
     [
@@ -62,7 +85,7 @@ export async function packageRoot(): Promise<string> {
 
 /** A directory holding a `clusterwire` command that runs the CLI of the package at root. */
 export function shimDir(root: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "clusterwire-shim-"));
+  const dir = tempDir("clusterwire-shim-");
   const cli = join(root, "bin/clusterwire.js");
   writeFileSync(join(dir, "clusterwire"), `#!/bin/sh\nexec '${process.execPath}' '${cli}' "$@"\n`, { mode: 0o755 });
   return dir;

@@ -1,11 +1,10 @@
 import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { FILES, INVALID_LINE, packageRoot, ROOT, shimDir, writeFiles } from "./cli.js";
+import { FILES, INVALID_LINE, packageRoot, ROOT, removeTemporary, tempDir, shimDir, writeFiles } from "./cli.js";
 
 // .pre-commit-hooks.yaml: each hook's entry and args run as pre-commit runs them
 // (the entry split into words, then the args, then the changed files that its
@@ -32,6 +31,7 @@ let shims: string;
 beforeAll(async () => {
   shims = shimDir(await packageRoot());
 }, 180_000);
+afterAll(removeTemporary);
 
 /** What pre-commit passes a hook: the changed files its patterns select (pre-commit's regexes are Python's; these are plain). */
 function selected(hook: Hook, changed: readonly string[]): string[] {
@@ -77,7 +77,7 @@ describe(".pre-commit-hooks.yaml", () => {
   });
 
   describe.each(hooks.map((h) => [h.id, h] as const))("%s runs as written", (_id, hook) => {
-    const dir = mkdtempSync(join(tmpdir(), "clusterwire-hook-"));
+    const dir = tempDir("clusterwire-hook-");
     writeFiles(dir, FILES);
     const all = Object.keys(FILES);
 
@@ -119,7 +119,7 @@ describe.skipIf(preCommit === null)(
   `pre-commit try-repo (${preCommit ?? "pre-commit is not installed: skipped"})`,
   () => {
     async function tryRepo(files: readonly string[]) {
-      const dir = mkdtempSync(join(tmpdir(), "clusterwire-pre-commit-"));
+      const dir = tempDir("clusterwire-pre-commit-");
       writeFiles(dir, FILES);
       const env = {
         ...process.env,
