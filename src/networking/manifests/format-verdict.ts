@@ -37,32 +37,36 @@ export function formatVerdict(verdict: ManifestVerdict, options: FormatVerdictOp
 /** The lines for one verdict; `quiet` keeps only what needs fixing. */
 export function verdictLines(v: ManifestVerdict, quiet: boolean): string[] {
   const lines: string[] = [];
-  const head = describeVerdict(v);
+  // `WHERE: message`, or the message alone when nothing names the document.
+  const at = (position?: TextPosition): string => {
+    const where = describeVerdict(v, position);
+    return where === "" ? "" : `${where}: `;
+  };
   switch (v.status) {
     case "valid":
-      if (!quiet) lines.push(`${head}: ok`);
+      if (!quiet) lines.push(`${at()}ok`);
       break;
     case "skipped":
-      if (!quiet) lines.push(`${head}: skipped: ${v.reason ?? ""}`);
+      if (!quiet) lines.push(`${at()}skipped: ${v.reason ?? ""}`);
       break;
     case "error": {
       const f = v.failure;
       // A strict decoding error already names its fields in quotes.
       const field = f?.field !== undefined && !f.message.includes(`"${f.field}"`) ? `${f.field}: ` : "";
-      lines.push(`${describeVerdict(v, f?.position)}: error: ${field}${f?.message ?? ""}`);
+      lines.push(`${at(f?.position)}error: ${field}${f?.message ?? ""}`);
       break;
     }
     case "invalid":
       for (const r of v.refusals) {
         const word = r.reason === "" ? `refused (${r.code})` : r.reason;
         lines.push(
-          `${describeVerdict(v, r.position)}: ${word}: ${r.field !== undefined && r.code !== 400 ? `${r.field}: ` : ""}${r.message}`,
+          `${at(r.position)}${word}: ${r.field !== undefined && r.code !== 400 ? `${r.field}: ` : ""}${r.message}`,
         );
       }
-      for (const e of v.errors) lines.push(`${describeVerdict(v, e.position)}: ${e.message}`);
+      for (const e of v.errors) lines.push(`${at(e.position)}${e.message}`);
       break;
   }
-  for (const w of v.warnings) lines.push(`${describeVerdict(v, w.position)}: warning: ${w.message}`);
+  for (const w of v.warnings) lines.push(`${at(w.position)}warning: ${w.message}`);
   return lines;
 }
 
