@@ -121,7 +121,7 @@ export interface ReadManifestsOptions {
   /**
    * `"yaml"` or `"json"` (a JSON value, a v1 List, or several values one
    * after another). Default: JSON when the first non-blank character is `{`
-   * or `[`, else YAML.
+   * or `[` (but not `{{`, a template), else YAML.
    */
   readonly format?: "yaml" | "json";
   /** How unknown and repeated fields are treated. Default `"Strict"`, as kubectl sends objects. */
@@ -209,9 +209,14 @@ export function readManifests(text: string, options: ReadManifestsOptions = {}):
   return (options.format ?? formatOfText(text)) === "json" ? reader.json() : reader.yaml();
 }
 
-/** JSON when the first non-blank character opens an object or array, as the CLI guesses a file without extension. */
+/**
+ * JSON when the first non-blank character opens an object or array, as the
+ * CLI guesses a file without extension; but `{{` opens a template, never JSON.
+ */
 function formatOfText(text: string): "yaml" | "json" {
-  const first = /\S/.exec(text)?.[0];
+  const at = text.search(/\S/);
+  const first = at < 0 ? undefined : text[at];
+  if (first === "{" && text[at + 1] === "{") return "yaml";
   return first === "{" || first === "[" ? "json" : "yaml";
 }
 

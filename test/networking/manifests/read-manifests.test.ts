@@ -197,9 +197,8 @@ describe("readManifests", () => {
     expect(notManifestReason(readManifests("replicas: 3\nimage:\n  tag: latest\n"))).toBe(
       "no kind: not a Kubernetes manifest",
     );
-    const template = readManifests("{{ if .Values.x }}\nfoo: {{ .Values.y }}\n  bar: 1\n{{ end }}\n", {
-      format: "yaml",
-    });
+    // `{{` opens a template, not JSON.
+    const template = readManifests("{{ if .Values.x }}\nfoo: {{ .Values.y }}\n  bar: 1\n{{ end }}\n");
     expect(template[0]).toMatchObject({ type: "error", template: true });
     expect(notManifestReason(template)).toMatch(/^holds \{\{ \}\} and does not parse/);
   });
