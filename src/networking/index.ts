@@ -96,6 +96,32 @@ export type { TypedLocalObjectReference } from "../../gen/k8s/io/api/core/v1/cor
 export { TypedLocalObjectReferenceSchema } from "../../gen/k8s/io/api/core/v1/core_pb.js";
 export { create } from "@bufbuild/protobuf";
 export { EvaluatorInputError } from "./model/errors.js";
+export {
+  readManifests,
+  notManifestReason,
+  type FieldValidation,
+  type ManifestEntry,
+  type ManifestError,
+  type ManifestObject,
+  type ManifestSkipped,
+  type ReadManifestsOptions,
+} from "./manifests/read-manifests.js";
+export { checkManifests, type CheckManifestsOptions } from "./manifests/check-manifests.js";
+export {
+  describeVerdict,
+  formatVerdict,
+  objectLabel,
+  type FormatVerdictOptions,
+} from "./manifests/format-verdict.js";
+export type {
+  ManifestVerdict,
+  ManifestWarning,
+  TextPosition,
+  VerdictFailure,
+  VerdictFieldError,
+  VerdictRefusal,
+  VerdictStatus,
+} from "./manifests/verdict.js";
 export { createPolicyEngine, type PolicyEngineInput } from "./evaluate/policy/engine.js";
 export { createRouter, type RouterInput } from "./evaluate/router/router.js";
 export type {

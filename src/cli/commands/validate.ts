@@ -280,13 +280,11 @@ async function readOld(io: CliIO, path: string): Promise<NetworkingObject> {
   if (path === "-") throw usageError("--old must name a file, not standard input", NAME);
   const input = await readInput(io, path);
   const read = await readManifestFile(input, { fieldValidation: "Ignore" });
-  const failed = read.documents.find((d) => d.type === "failed");
-  if (failed?.type === "failed") {
-    const at =
-      failed.failure.position !== undefined
-        ? `${failed.failure.position.line}:${failed.failure.position.column}: `
-        : "";
-    throw new CliError(`--old ${input.name}:${at === "" ? " " : at}${failed.failure.message}`, EXIT_USAGE);
+  const failed = read.documents.find((d) => d.type === "error");
+  if (failed?.type === "error") {
+    const { line, column, reason } = failed.error;
+    const at = line !== undefined ? `${line}:${column ?? 1}: ` : "";
+    throw new CliError(`--old ${input.name}:${at === "" ? " " : at}${reason}`, EXIT_USAGE);
   }
   const objects = read.documents.filter((d) => d.type === "object");
   const [first] = objects;

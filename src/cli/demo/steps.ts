@@ -5,7 +5,6 @@ import {
   decode,
   encode,
   encodeWatchEvent,
-  formatFieldError,
   fromJson,
   fromYaml,
   kindOf,
@@ -26,7 +25,7 @@ import {
 import { readManifestFile } from "../shared/document-reader.js";
 import type { DemoItem } from "../shared/manifests.js";
 import { MANIFEST_KINDS_TEXT, walkTree } from "../shared/walk.js";
-import { validateObject } from "../shared/validation.js";
+import { fieldErrorMessages } from "../shared/validation.js";
 
 // The main job's first section: every manifest under the demo directory
 // through each step (round-trip, validate), one line per object and a summary.
@@ -117,7 +116,7 @@ export const validateStep: DemoStep = {
   check(item) {
     let messages: string[];
     try {
-      messages = validateObject(item.object, {}).map(formatFieldError);
+      messages = fieldErrorMessages(item.object);
     } catch (e) {
       // validate() should never throw on a decoded object; say so rather than crash the run.
       return {
@@ -227,24 +226,23 @@ async function load(io: CliIO, file: string, rel: string): Promise<DemoItem[] | 
   const input = await readInput(io, file);
   const read = await readManifestFile(input, { fieldValidation: "Strict" });
   if (read.notManifest !== undefined) return undefined;
-  const several = read.documents.filter((d) => d.type !== "other").length > 1;
+  const several = read.documents.filter((d) => d.type !== "skipped").length > 1;
   const items: DemoItem[] = [];
   for (const d of read.documents) {
-    if (d.type === "other") continue;
-    if (d.type === "failed") {
-      const at = d.failure.position ?? (d.line !== undefined ? { line: d.line, column: 1 } : undefined);
+    if (d.type === "skipped") continue;
+    if (d.type === "error") {
+      const e = d.error;
+      // The error's own position, else where its document starts.
       const where =
-        at !== undefined
-          ? `line ${at.line}, column ${at.column}: `
-          : d.failure.offset !== undefined
-            ? `byte ${d.failure.offset}: `
+        d.line !== undefined
+          ? `line ${d.line}, column ${d.column ?? 1}: `
+          : e.offset !== undefined
+            ? `byte ${e.offset}: `
             : "";
       // A strict decoding error already names its fields.
       const field =
-        d.failure.field !== undefined && !d.failure.message.includes(`"${d.failure.field}"`)
-          ? `field ${d.failure.field}: `
-          : "";
-      throw new CliError(`${where}${field}${d.failure.message}`, EXIT_USAGE);
+        e.path !== undefined && e.path !== "" && !e.reason.includes(`"${e.path}"`) ? `field ${e.path}: ` : "";
+      throw new CliError(`${where}${field}${e.reason}`, EXIT_USAGE);
     }
     const index = d.event !== undefined || several ? (d.document ?? 1) - 1 : undefined;
     items.push({

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { kindOf, type NetworkingObject, type WatchEventType } from "../../networking/index.js";
-import { failedVerdict, notManifestVerdict, skippedVerdict } from "./document-check.js";
+import { checkDocuments, notManifestVerdict } from "./document-check.js";
 import { readManifestFile } from "./document-reader.js";
 import { CliError, EXIT_USAGE, errnoMessage, readInput, usageError, type CliIO, type Input } from "./io.js";
 import { verdictLines } from "./report-text.js";
@@ -77,12 +77,16 @@ export async function loadManifestObjects(
     }
     const several = read.documents.length > 1;
     for (const d of read.documents) {
-      if (d.type === "other") {
-        note(skippedVerdict(input.name, d));
+      if (d.type === "skipped") {
+        for (const v of checkDocuments(input.name, [d], {})) note(v);
         continue;
       }
-      if (d.type === "failed") {
-        failures.push(verdictLines(failedVerdict(input.name, d), false).join("; "));
+      if (d.type === "error") {
+        failures.push(
+          checkDocuments(input.name, [d], {})
+            .flatMap((v) => verdictLines(v, false))
+            .join("; "),
+        );
         continue;
       }
       const where =

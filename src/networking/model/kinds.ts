@@ -3,7 +3,18 @@ import * as net from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import * as meta from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { KIND_NAMES, notAKind } from "./kind-names.js";
 
-/** A top-level kind: what the envelope's apiVersion/kind and JSON's kind/apiVersion name. */
+/**
+ * A top-level kind: what the envelope's apiVersion/kind and JSON's
+ * kind/apiVersion name. Printed with console.log or JSON.stringify it shows
+ * only its kind, apiVersion and namespaced (and `list: true` for a List
+ * kind), not its schema.
+ *
+ * @example
+ * import { kindOf, fromYaml } from "clusterwire/networking";
+ * const [ing] = fromYaml("apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\n");
+ * console.log(kindOf(ing!));
+ * // KindInfo { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', namespaced: true }
+ */
 export interface KindInfo {
   readonly apiVersion: string;
   readonly kind: string;
@@ -30,16 +41,65 @@ const SCHEMAS: Readonly<Record<string, DescMessage>> = {
 };
 
 /**
+ * The key Node's util.inspect (console.log) looks for, reached through the
+ * global symbol registry so this module needs no Node import and runs in the
+ * browser as it is.
+ */
+const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+
+/** The facts a KindInfo shows when printed or serialised; the schema (`desc`) is left out, as it is large. */
+interface KindFacts {
+  readonly kind: string;
+  readonly apiVersion: string;
+  readonly namespaced: boolean;
+  readonly list?: true;
+}
+
+/** The compact form: `list` only for the List kinds. */
+function factsOf(info: KindInfo): KindFacts {
+  return {
+    kind: info.kind,
+    apiVersion: info.apiVersion,
+    namespaced: info.namespaced,
+    ...(info.list ? { list: true as const } : {}),
+  };
+}
+
+/**
+ * KindInfo's methods, shared by every kind through the prototype chain so
+ * that the fields stay the object's only own enumerable properties.
+ */
+const KIND_INFO_PROTOTYPE = {
+  /** `{ kind, apiVersion, namespaced }` (and `list: true` for a List kind), for JSON.stringify. */
+  toJSON(this: KindInfo): KindFacts {
+    return factsOf(this);
+  },
+  /** What console.log shows: `KindInfo { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', namespaced: true }`. */
+  [INSPECT](this: KindInfo, _depth: number, options: unknown, inspect?: (value: unknown, options: unknown) => string) {
+    const facts = factsOf(this);
+    // Node passes its inspect function (since v16.14); without it, the facts are plain enough to print.
+    if (typeof inspect !== "function") return facts;
+    return `KindInfo ${inspect(facts, { ...(options as object), breakLength: Number.POSITIVE_INFINITY })}`;
+  },
+};
+
+/**
  * Every kind clusterwire decodes and encodes, in registration order: KIND_NAMES
  * (where the names, list and namespace facts are stated once) with their schemas.
+ * Printed (console.log) or serialised (JSON.stringify), a kind shows its
+ * facts without its large schema.
  */
-export const KINDS: readonly KindInfo[] = KIND_NAMES.map(({ apiVersion, kind, list, namespaced }) => ({
-  apiVersion,
-  kind,
-  desc: SCHEMAS[kind] as DescMessage,
-  list,
-  namespaced,
-}));
+export const KINDS: readonly KindInfo[] = KIND_NAMES.map(({ apiVersion, kind, list, namespaced }) =>
+  Object.freeze(
+    Object.assign(Object.create(KIND_INFO_PROTOTYPE) as object, {
+      apiVersion,
+      kind,
+      desc: SCHEMAS[kind] as DescMessage,
+      list,
+      namespaced,
+    }) as KindInfo,
+  ),
+);
 
 let byTypeName: ReadonlyMap<string, KindInfo> | undefined;
 let byGvk: ReadonlyMap<string, ReadonlyMap<string, KindInfo>> | undefined;

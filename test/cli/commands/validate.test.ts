@@ -313,7 +313,8 @@ describe("validate: a bad document never hides another", () => {
     expectNoStack(r);
     expect(r.stderr).toBe("");
     expect(lines(r.stdout)).toEqual([
-      'bad.json:4:24: error: invalid character "}" looking for beginning of value',
+      // The kind a broken JSON document names is shown, as for broken YAML.
+      'bad.json:4:24 IngressClass: error: invalid character "}" looking for beginning of value',
       "binary.yaml: error: not valid UTF-8, so not YAML text (protobuf must start with k8s\\0)",
       expect.stringMatching(/^cut\.pb: error: .*runs past the end of the input$/),
       "good.yaml:1 NetworkPolicy shop/good: ok",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { NAMESPACE_MISMATCH, checkFile, type CheckSettings } from "../../../src/cli/shared/document-check.js";
+import { checkFile, type CheckSettings } from "../../../src/cli/shared/document-check.js";
+import { NAMESPACE_MISMATCH } from "../../../src/networking/manifests/check-manifests.js";
 import { kindSelector } from "../../../src/cli/shared/kind-selection.js";
 import type { Refusal, Verdict } from "../../../src/cli/shared/verdict.js";
 import {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TEMPLATE_NOTE, renderField, type ReadDocument } from "../../../src/cli/shared/document-reader.js";
+import type { ReadDocument } from "../../../src/cli/shared/document-reader.js";
+import { TEMPLATE_NOTE } from "../../../src/networking/manifests/read-manifests.js";
 import { kindSelector } from "../../../src/cli/shared/kind-selection.js";
 import {
   encode,
@@ -19,7 +20,19 @@ import {
   v1List,
 } from "../../support/cli/validate.js";
 
-/** What a test cares about in a read document: its type, place and identity. */
+/** An error entry's decode error as plain data: what validate reports of it. */
+function failure(d: ReadDocument): Record<string, unknown> | undefined {
+  if (d.type !== "error") return undefined;
+  const e = d.error;
+  return {
+    message: e.reason,
+    ...(e.path !== undefined && e.path !== "" ? { field: e.path } : {}),
+    ...(e.line !== undefined ? { position: { line: e.line, column: e.column ?? 1 } } : {}),
+    ...(e.line === undefined && e.offset !== undefined ? { offset: e.offset } : {}),
+  };
+}
+
+/** What a test cares about in a read document: its type, place and identity (an error's place is where its document starts). */
 function summary(d: ReadDocument): Record<string, unknown> {
   const base = { type: d.type, document: d.document, item: d.item, line: d.line, event: d.event };
   switch (d.type) {
@@ -28,11 +41,20 @@ function summary(d: ReadDocument): Record<string, unknown> {
       const meta = (d.object as { metadata?: { name?: string } }).metadata;
       return { ...base, kind: info.kind, name: meta?.name };
     }
-    case "other":
+    case "skipped":
       return { ...base, apiVersion: d.apiVersion, kind: d.kind, name: d.name, namespace: d.namespace };
-    case "failed":
-      return { ...base, kind: d.kind, message: d.failure.message, position: d.failure.position };
+    case "error": {
+      const f = failure(d);
+      return { ...base, line: d.documentLine, kind: d.kind, message: f?.["message"], position: f?.["position"] };
+    }
   }
+}
+
+/** An error entry as the CLI's failed documents were compared: the document's start line, and its failure. */
+function failed(d: ReadDocument | undefined): Record<string, unknown> | undefined {
+  if (d?.type !== "error") return d === undefined ? undefined : { type: d.type };
+  const { error: _, line: __, column: ___, documentLine, template: ____, ...rest } = d;
+  return { ...rest, ...(documentLine !== undefined ? { line: documentLine } : {}), failure: failure(d) };
 }
 
 async function documents(text: string, options: Parameters<typeof readText>[2] = {}): Promise<ReadDocument[]> {
@@ -52,7 +74,7 @@ describe("readManifestFile: YAML document by document", () => {
     );
     expect(docs.map(summary)).toEqual([
       {
-        type: "other",
+        type: "skipped",
         document: 1,
         line: 1,
         apiVersion: "apps/v1",
@@ -60,7 +82,7 @@ describe("readManifestFile: YAML document by document", () => {
         name: "web",
         namespace: "shop",
       },
-      { type: "other", document: 2, line: 7, apiVersion: "v1", kind: "Service", name: "web" },
+      { type: "skipped", document: 2, line: 7, apiVersion: "v1", kind: "Service", name: "web" },
       { type: "object", document: 3, line: 12, kind: "IngressClass", name: "edge" },
     ]);
   });
@@ -78,14 +100,15 @@ describe("readManifestFile: YAML document by document", () => {
   it("reads a document that does not parse as a failure at its line and column, and reads on", async () => {
     const broken = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: broken\n spec:\n  x: 1\n";
     const docs = await documents(stream(ingressClassYaml("a"), broken, ingressClassYaml("b")));
-    expect(docs.map((d) => [d.type, d.document, d.line])).toEqual([
+    // An error entry's line is where the error is; its documentLine where the document starts.
+    expect(docs.map((d) => [d.type, d.document, d.type === "error" ? d.documentLine : d.line])).toEqual([
       ["object", 1, 1],
-      ["failed", 2, 8],
+      ["error", 2, 8],
       ["object", 3, 15],
     ]);
     // The identity written at the top level is kept, so the report can say what the document was meant to be.
-    expect(docs[1]).toMatchObject({
-      type: "failed",
+    expect(failed(docs[1])).toMatchObject({
+      type: "error",
       apiVersion: "networking.k8s.io/v1",
       kind: "Ingress",
       // go-yaml's mark: the token where a key was expected (` spec`, one column in).
@@ -98,7 +121,7 @@ describe("readManifestFile: YAML document by document", () => {
     expect(docs.map(summary)).toEqual([
       { type: "object", document: 1, line: 1, kind: "IngressClass", name: "a" },
       {
-        type: "failed",
+        type: "error",
         document: 2,
         line: 7,
         message: "invalid Yaml document separator: foo",
@@ -116,10 +139,10 @@ describe("readManifestFile: YAML document by document", () => {
     );
     const docs = await documents(list);
     expect(docs.map(summary)).toEqual([
-      { type: "other", document: 1, item: 0, line: 4, apiVersion: "v1", kind: "Service", name: "web" },
+      { type: "skipped", document: 1, item: 0, line: 4, apiVersion: "v1", kind: "Service", name: "web" },
       { type: "object", document: 1, item: 1, line: 8, kind: "IngressClass", name: "edge" },
       // Only the top level is expanded, as kubectl does.
-      { type: "other", document: 1, item: 2, line: 14, apiVersion: "v1", kind: "List" },
+      { type: "skipped", document: 1, item: 2, line: 14, apiVersion: "v1", kind: "List" },
     ]);
     // Positions inside an item are positions in the file.
     const ic = docs[1];
@@ -144,7 +167,7 @@ describe("readManifestFile: YAML document by document", () => {
     );
     expect(docs.map(summary)).toEqual([
       {
-        type: "failed",
+        type: "error",
         document: 1,
         line: 1,
         kind: "Ingress",
@@ -153,7 +176,7 @@ describe("readManifestFile: YAML document by document", () => {
         position: { line: 1, column: 13 },
       },
       {
-        type: "failed",
+        type: "error",
         document: 2,
         line: 6,
         kind: "Ingress",
@@ -162,7 +185,7 @@ describe("readManifestFile: YAML document by document", () => {
         position: { line: 6, column: 13 },
       },
       {
-        type: "failed",
+        type: "error",
         document: 3,
         line: 11,
         kind: "NetworkPolicy",
@@ -171,7 +194,7 @@ describe("readManifestFile: YAML document by document", () => {
         position: { line: 11, column: 13 },
       },
       {
-        type: "other",
+        type: "skipped",
         document: 4,
         line: 16,
         apiVersion: "networking.k8s.io/v1beta1",
@@ -179,14 +202,14 @@ describe("readManifestFile: YAML document by document", () => {
         name: "10.0.0.1",
       },
     ]);
-    expect(docs[0]).toMatchObject({ failure: { field: "apiVersion" }, name: "old" });
+    expect(failed(docs[0])).toMatchObject({ failure: { field: "apiVersion" }, name: "old" });
   });
 
   it("decodes a document with a kind but no apiVersion, or the reverse, to the decoder's error", async () => {
     const docs = await documents(stream("kind: Ingress\nmetadata:\n  name: x\n", "apiVersion: networking.k8s.io/v1\n"));
     expect(docs.map(summary)).toEqual([
       {
-        type: "failed",
+        type: "error",
         document: 1,
         line: 1,
         kind: "Ingress",
@@ -194,7 +217,7 @@ describe("readManifestFile: YAML document by document", () => {
         position: { line: 1, column: 1 },
       },
       {
-        type: "failed",
+        type: "error",
         document: 2,
         line: 5,
         kind: undefined,
@@ -215,11 +238,14 @@ describe("readManifestFile: YAML document by document", () => {
       select !== undefined ? { select } : {},
     );
     expect(
-      docs.map((d) => [d.type, d.type === "other" ? d.kind : kindOf((d as { object: NetworkingObject }).object).kind]),
+      docs.map((d) => [
+        d.type,
+        d.type === "skipped" ? d.kind : kindOf((d as { object: NetworkingObject }).object).kind,
+      ]),
     ).toEqual([
-      ["other", "IngressClass"],
+      ["skipped", "IngressClass"],
       ["object", "NetworkPolicy"],
-      ["other", "IngressClassList"],
+      ["skipped", "IngressClassList"],
     ]);
   });
 });
@@ -253,17 +279,20 @@ describe("readManifestFile: files that are not manifests", () => {
   it("YAML or JSON that names a kind and does not parse is an error, not a file to skip", async () => {
     const yaml = await readText("x.yaml", "apiVersion: networking.k8s.io/v1\nkind: Ingress\n bad: [\n");
     expect(yaml.notManifest).toBeUndefined();
-    expect(yaml.documents.map((d) => d.type)).toEqual(["failed"]);
+    expect(yaml.documents.map((d) => d.type)).toEqual(["error"]);
     const json = await readText(
       "x.json",
       '{\n  "apiVersion": "networking.k8s.io/v1",\n  "kind": "IngressClass",\n  "metadata": {"name": }\n}\n',
     );
-    expect(json).toEqual({
+    // What a broken JSON document names as its kind is kept, as it is for YAML.
+    expect({ ...json, documents: json.documents.map(failed) }).toEqual({
       documents: [
         {
-          type: "failed",
+          type: "error",
           document: 1,
           line: 1,
+          apiVersion: "networking.k8s.io/v1",
+          kind: "IngressClass",
           failure: {
             message: 'invalid character "}" looking for beginning of value',
             position: { line: 4, column: 24 },
@@ -275,17 +304,17 @@ describe("readManifestFile: files that are not manifests", () => {
 
   it("text that is not UTF-8 is one failed document", async () => {
     const read = await readText("x.yaml", new Uint8Array([0x61, 0x3a, 0x20, 0xff, 0xfe, 0x0a]));
-    expect(read.documents).toEqual([
+    expect(read.documents.map(failed)).toEqual([
       {
-        type: "failed",
+        type: "error",
         failure: { message: "not valid UTF-8, so not YAML text (protobuf must start with k8s\\0)" },
       },
     ]);
 
     // A JSON watch stream is read by its own decoder, which gives the byte offset of the chunk UTF-8 breaks in.
     const watch = await readText("w.jsonl", new Uint8Array([0x7b, 0xff, 0x7d, 0x0a]));
-    expect(watch.documents).toEqual([
-      { type: "failed", document: 1, failure: { message: "watch stream is not valid UTF-8", offset: 0 } },
+    expect(watch.documents.map(failed)).toEqual([
+      { type: "error", document: 1, failure: { message: "watch stream is not valid UTF-8", offset: 0 } },
     ]);
   });
 });
@@ -296,8 +325,8 @@ const REPEATED = netpolYaml("  podSelector: {}\n", '  name: np\n  labels:\n    x
 describe("readManifestFile: field validation", () => {
   it("Strict: every unknown field in one strict decoding error, at the first one", async () => {
     const [doc] = await documents(UNKNOWN);
-    expect(doc).toMatchObject({
-      type: "failed",
+    expect(failed(doc)).toMatchObject({
+      type: "error",
       kind: "NetworkPolicy",
       name: "np",
       failure: {
@@ -310,8 +339,8 @@ describe("readManifestFile: field validation", () => {
 
   it("Strict: a repeated YAML key is an error at the repeat", async () => {
     const [doc] = await documents(REPEATED);
-    expect(doc).toMatchObject({
-      type: "failed",
+    expect(failed(doc)).toMatchObject({
+      type: "error",
       failure: { message: 'key "x" already set in map', position: { line: 7, column: 5 } },
     });
   });
@@ -346,8 +375,8 @@ describe("readManifestFile: field validation", () => {
       'duplicate field "metadata.name"',
     ]);
     const strict = await readText("x.json", json);
-    expect(strict.documents[0]).toMatchObject({
-      type: "failed",
+    expect(failed(strict.documents[0])).toMatchObject({
+      type: "error",
       name: "b",
       failure: { message: 'strict decoding error: duplicate field "metadata.name"' },
     });
@@ -364,7 +393,7 @@ describe("readManifestFile: field validation", () => {
   it("a wrong type is not an unknown field: an error in every mode", async () => {
     for (const fieldValidation of ["Strict", "Warn", "Ignore"] as const) {
       const [doc] = await documents(netpolYaml("  podSelector: 3\n"), { fieldValidation });
-      expect(doc, fieldValidation).toMatchObject({ type: "failed", failure: { field: "spec.podSelector" } });
+      expect(failed(doc), fieldValidation).toMatchObject({ type: "error", failure: { field: "spec.podSelector" } });
     }
   });
 });
@@ -387,11 +416,11 @@ describe("readManifestFile: JSON, protobuf and watch streams", () => {
     const read = await readText("x.json", text);
     expect(read.documents.map(summary)).toEqual([
       { type: "object", document: 1, line: 1, kind: "IngressClass", name: "a" },
-      { type: "other", document: 2, line: 2, apiVersion: "v1", kind: "Service", name: "s" },
+      { type: "skipped", document: 2, line: 2, apiVersion: "v1", kind: "Service", name: "s" },
       { type: "object", document: 3, line: 7, kind: "IngressClass", name: "b" },
       // A value that does not parse ends the stream, at the place it breaks.
       {
-        type: "failed",
+        type: "error",
         document: 4,
         line: 8,
         message: "unexpected end of JSON input",
@@ -422,15 +451,15 @@ describe("readManifestFile: JSON, protobuf and watch streams", () => {
 
   it("protobuf: cut short, a failed document with the byte offset; the events before it are kept", async () => {
     const cut = await readText("x.pb", encode(ingressClass!).subarray(0, 30));
-    expect(cut.documents).toEqual([
-      { type: "failed", failure: { message: expect.stringMatching(/runs past the end/), offset: expect.any(Number) } },
+    expect(cut.documents.map(failed)).toEqual([
+      { type: "error", failure: { message: expect.stringMatching(/runs past the end/), offset: expect.any(Number) } },
     ]);
     const frame = encodeWatchEvent({ type: "ADDED", object: ingressClass! });
     const stream = new Uint8Array(Buffer.concat([frame, frame.subarray(0, 10)]));
     const watch = await readText("w.pb", stream);
     expect(watch.documents.map((d) => [d.type, d.document])).toEqual([
       ["object", 1],
-      ["failed", 2],
+      ["error", 2],
     ]);
   });
 
@@ -443,17 +472,9 @@ describe("readManifestFile: JSON, protobuf and watch streams", () => {
     ]);
     const unknown = event.replace('"spec":{', '"spec":{"zzz":1,');
     expect(unknown).not.toBe(event);
-    expect((await readText("e.jsonl", unknown)).documents.map((d) => d.type)).toEqual(["failed"]);
+    expect((await readText("e.jsonl", unknown)).documents.map((d) => d.type)).toEqual(["error"]);
     expect((await readText("e.jsonl", unknown, { fieldValidation: "Ignore" })).documents.map((d) => d.type)).toEqual([
       "object",
     ]);
-  });
-});
-
-describe("renderField", () => {
-  it("renders a path as Kubernetes does", () => {
-    expect(renderField(["spec", "rules", 0, "http", "paths", 12, "path"])).toBe("spec.rules[0].http.paths[12].path");
-    expect(renderField(["items", 3])).toBe("items[3]");
-    expect(renderField([])).toBe("");
   });
 });

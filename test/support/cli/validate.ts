@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
-import { RESOURCE_VERSION_ON_CREATE } from "../../../src/cli/shared/document-check.js";
+import { RESOURCE_VERSION_ON_CREATE } from "../../../src/networking/manifests/check-manifests.js";
 import { readManifestFile, type ReadFile, type ReadOptions } from "../../../src/cli/shared/document-reader.js";
 import type { Sink } from "../../../src/cli/shared/io.js";
 import type { Refusal } from "../../../src/cli/shared/verdict.js";
