@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import {
   CERT_KEY_TYPES,
@@ -221,6 +222,16 @@ function startFailure(e: unknown, options: WebhookServerOptions): CliError {
   );
 }
 
+/** The command-line flag of each makeWebhookCerts option, for its errors. */
+const CERT_OPTION_FLAGS: Readonly<Record<WebhookCertsError["option"], string>> = {
+  service: "service",
+  namespace: "namespace",
+  dnsNames: "dns",
+  ipAddresses: "ip",
+  days: "days",
+  keyType: "key-type",
+};
+
 /** `webhook certs`: a CA and serving certificate for clusters without cert-manager. */
 function certsCommand(): Command {
   const name = "webhook certs";
@@ -229,7 +240,8 @@ function certsCommand(): Command {
 Makes a private CA and a serving certificate signed by it for the webhook's
 Service, for clusters without cert-manager, and writes ca.crt, tls.crt and
 tls.key (mode 0600) into --out. The serving certificate names NAME, NAME.NS,
-NAME.NS.svc (the name the API server calls) and NAME.NS.svc.cluster.local.
+NAME.NS.svc (the name the API server calls) and NAME.NS.svc.cluster.local,
+then each --dns name and each --ip address.
 The CA's key is not kept: to rotate, run it again and replace both the
 Secret and the caBundle. Prints the caBundle (base64 of ca.crt) on stdout,
 for the ValidatingWebhookConfiguration; never prints a key.
@@ -238,6 +250,9 @@ Options:
   --service NAME      the webhook's Service name (required)
   --namespace NS      its namespace (required)
   --dns NAME          one more DNS name for the certificate. Repeatable
+  --ip ADDRESS        an IP address (IPv4 or IPv6) for the certificate, for
+                      clients that call the webhook by address, such as
+                      https://127.0.0.1:8443 in a local test. Repeatable
   --out DIR           where to write the files (default: the current directory)
   --days N            validity of both certificates (default ${DEFAULT_CERT_DAYS}, at most ${MAX_CERT_DAYS})
   --key-type TYPE     ${CERT_KEY_TYPES.join(" (default) or ")}
@@ -246,8 +261,9 @@ Options:
 
 Exit status: 0 written, 1 a file exists or cannot be written, 2 usage error.
 
-Example:
-  clusterwire webhook certs --service clusterwire-webhook --namespace clusterwire --out certs`;
+Examples:
+  clusterwire webhook certs --service clusterwire-webhook --namespace clusterwire --out certs
+  clusterwire webhook certs --service clusterwire-webhook --namespace clusterwire --ip 127.0.0.1 --ip ::1 --out local-certs`;
   return {
     name: "certs",
     summary: "make a CA and serving certificate for the webhook's Service; print the caBundle",
@@ -260,6 +276,7 @@ Example:
           service: { type: "string" },
           namespace: { type: "string" },
           dns: { type: "string", multiple: true },
+          ip: { type: "string", multiple: true },
           out: { type: "string" },
           days: { type: "string" },
           "key-type": { type: "string" },
@@ -279,6 +296,14 @@ Example:
       const keyType = values["key-type"];
       if (keyType !== undefined && !(CERT_KEY_TYPES as readonly string[]).includes(keyType))
         throw usageError(`--key-type must be ${CERT_KEY_TYPES.join(" or ")}, got ${JSON.stringify(keyType)}`, name);
+      for (const dns of values.dns ?? []) {
+        // Checked here too, so the message names the flag to use instead.
+        if (isIP(dns.replace(/^\[(.*)\]$/, "$1")) !== 0)
+          throw usageError(
+            `--dns ${dns}: an IP address is not a DNS name (clients check an address against the certificate's IP addresses); use --ip ${dns.replace(/^\[(.*)\]$/, "$1")}`,
+            name,
+          );
+      }
       if (values.out === "") throw usageError("--out must not be empty", name);
       const out = resolve(io.cwd ?? process.cwd(), values.out ?? ".");
       try {
@@ -286,6 +311,7 @@ Example:
           service: values.service,
           namespace: values.namespace,
           dnsNames: values.dns ?? [],
+          ipAddresses: values.ip ?? [],
           ...(days === undefined ? {} : { days: Number(days) }),
           ...(keyType === undefined ? {} : { keyType: keyType as CertKeyType }),
         });
@@ -293,17 +319,13 @@ Example:
         io.stdout.write(`${certs.caBundle}\n`);
         io.stderr.write(
           `clusterwire webhook certs: wrote ${files.caCert}, ${files.cert} and ${files.key} (mode 0600), ` +
-            `valid until ${certs.notAfter.toISOString()}, for ${certs.dnsNames.join(", ")}\n` +
+            `valid until ${certs.notAfter.toISOString()}, for ${[...certs.dnsNames, ...certs.ipAddresses].join(", ")}\n` +
             `The caBundle above (base64 of ca.crt) goes in each webhook's clientConfig.caBundle; ` +
             `the API server calls ${serviceDnsNames(values.service, values.namespace)[2]}.\n`,
         );
         return EXIT_OK;
       } catch (e) {
-        if (e instanceof WebhookCertsError)
-          throw usageError(
-            `--${e.option === "dnsNames" ? "dns" : e.option === "keyType" ? "key-type" : e.option}: ${e.message}`,
-            name,
-          );
+        if (e instanceof WebhookCertsError) throw usageError(`--${CERT_OPTION_FLAGS[e.option]}: ${e.message}`, name);
         if (e instanceof CertFileExistsError) throw new CliError(e.message, EXIT_FAILURE);
         const path = (e as { path?: unknown } | null)?.path;
         if (typeof path === "string") throw new CliError(`${path}: cannot write: ${errnoMessage(e)}`, EXIT_FAILURE);

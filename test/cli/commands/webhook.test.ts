@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -323,6 +324,15 @@ describe("webhook certs", () => {
     [["--service", "hook"], /--service and --namespace are required/],
     [["--service", "Hook", "--namespace", "ops"], /--service: service "Hook"/],
     [["--service", "hook", "--namespace", "ops", "--dns", "bad name"], /--dns: DNS name "bad name"/],
+    [
+      ["--service", "hook", "--namespace", "ops", "--dns", "127.0.0.1"],
+      /--dns 127\.0\.0\.1: .*; use --ip 127\.0\.0\.1$/m,
+    ],
+    [
+      ["--service", "hook", "--namespace", "ops", "--dns", "::1"],
+      /--dns ::1: an IP address is not a DNS name.*use --ip ::1/,
+    ],
+    [["--service", "hook", "--namespace", "ops", "--ip", "localhost"], /--ip: IP address "localhost"/],
     [["--service", "hook", "--namespace", "ops", "--days", "0"], /--days: days must be a whole number from 1 to 3650/],
     [["--service", "hook", "--namespace", "ops", "--days", "x"], /--days must be a whole number/],
     [["--service", "hook", "--namespace", "ops", "--key-type", "dsa"], /--key-type must be ecdsa-p256 or rsa-2048/],
@@ -335,6 +345,36 @@ describe("webhook certs", () => {
     expect(r.stderr).toMatch(message);
     expect(readdirSync(cwd)).toEqual([]);
     expectNoStack(r);
+  });
+
+  it("puts each --ip address in the serving certificate, as openssl reads it", async () => {
+    const r = await cli(
+      [
+        "webhook",
+        "certs",
+        "--service",
+        "hook",
+        "--namespace",
+        "ops",
+        "--ip",
+        "127.0.0.1",
+        "--ip",
+        "::1",
+        "--out",
+        "ip",
+      ],
+      { cwd: tmp },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("hook.ops.svc.cluster.local, 127.0.0.1, ::1\n");
+    const san = execFileSync(
+      "openssl",
+      ["x509", "-in", join(tmp, "ip", "tls.crt"), "-noout", "-ext", "subjectAltName"],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect([...san.matchAll(/IP Address:([^,\s]+)/g)].map((m) => m[1])).toEqual(["127.0.0.1", "0:0:0:0:0:0:0:1"]);
   });
 
   it("is listed by the group and prints its help", async () => {
