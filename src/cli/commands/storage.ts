@@ -10,6 +10,7 @@ import {
 } from "../../storage/server/index.js";
 import { commandGroup, noPositionals, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
+import { DEFAULT_LISTEN_HOST, exposureWarning } from "../shared/listen-address.js";
 import { listenFailure, tlsMaterialFailure } from "../shared/listen-failure.js";
 import { loadInventory } from "../shared/storage-inventory.js";
 import { aborted, stopSignal } from "../shared/stop-signal.js";
@@ -173,8 +174,6 @@ async function readPem(io: CliIO, path: string, flag: string): Promise<Buffer> {
   return bytes;
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
-
 /**
  * Starts the server, prints where it is, and serves until `io.signal` (or, without one,
  * SIGINT or SIGTERM) stops it. Returns the exit code.
@@ -202,12 +201,8 @@ export async function serve(io: CliIO, settings: ServeSettings): Promise<number>
         "",
       ].join("\n"),
     );
-    if (o.host !== undefined && !LOOPBACK.test(o.host)) {
-      const clear = o.https === undefined ? "; without --https-key and --https-cert the password travels in clear" : "";
-      io.stderr.write(
-        `clusterwire storage serve: warning: listening on ${o.host}, reachable from other hosts${clear}\n`,
-      );
-    }
+    const clear = o.https === undefined ? "; without --https-key and --https-cert the password travels in clear" : "";
+    io.stderr.write(exposureWarning(SERVE, o.host ?? DEFAULT_LISTEN_HOST, clear));
     const reason = await aborted(stop.signal);
     io.stderr.write(
       `clusterwire storage serve: ${typeof reason === "string" && reason.startsWith("SIG") ? `${reason} received, ` : ""}stopping\n`,
@@ -222,7 +217,7 @@ export async function serve(io: CliIO, settings: ServeSettings): Promise<number>
 /** Why the server did not start: the address (exit 1), or the key and certificate (exit 2). */
 function startFailure(e: unknown, options: ReferenceServerOptions): CliError {
   const failure =
-    listenFailure(e, `${options.host ?? "127.0.0.1"}:${options.port ?? 0}`) ??
+    listenFailure(e, `${options.host ?? DEFAULT_LISTEN_HOST}:${options.port ?? 0}`) ??
     (options.https === undefined ? undefined : tlsMaterialFailure(e, "--https-key/--https-cert"));
   if (failure !== undefined) return failure;
   if (e instanceof InventoryError) return new CliError(e.message, EXIT_USAGE);

@@ -22,6 +22,7 @@ import {
 } from "../../admission/server/index.js";
 import { commandGroup, noPositionals, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
+import { DEFAULT_LISTEN_HOST, EVERY_INTERFACE, exposureWarning } from "../shared/listen-address.js";
 import { listenFailure, tlsMaterialFailure } from "../shared/listen-failure.js";
 import { aborted, stopSignal } from "../shared/stop-signal.js";
 
@@ -46,7 +47,12 @@ Options:
   --tls-key FILE        its private key (PEM); both files are read again
                         when they change, as cert-manager rotates them
   --port N              port to listen on (default ${DEFAULT_PORT}; 0: a free port)
-  --host H              address to listen on (default: every interface)
+  --host H              address to listen on (default ${DEFAULT_LISTEN_HOST}: this
+                        host only). In a pod, or to be called from other
+                        hosts, give --host '*' (every interface, IPv6 and
+                        IPv4) or an address such as 0.0.0.0; any address
+                        but loopback prints a warning, as the webhook
+                        answers whoever reaches it
   --max-in-flight N     reviews served at once before more are refused with
                         429 (default ${DEFAULT_MAX_IN_FLIGHT})
   --strict              guard "strict": refuse what the API server would
@@ -110,6 +116,7 @@ export const serveCommand: Command = {
       throw usageError("--tls-cert and --tls-key are required: a webhook is only called over HTTPS", SERVE);
     }
     if (values.host === "") throw usageError("--host must not be empty", SERVE);
+    const host = values.host ?? DEFAULT_LISTEN_HOST;
     const port = wholeNumber(values.port, "--port", 0, 65535);
     const maxInFlight = wholeNumber(values["max-in-flight"], "--max-in-flight", 1, 1_000_000);
     const cwd = io.cwd ?? process.cwd();
@@ -117,14 +124,15 @@ export const serveCommand: Command = {
     const options: WebhookServerOptions = {
       tls: { certFile: resolve(cwd, cert), keyFile: resolve(cwd, key) },
       ...(port === undefined ? {} : { port }),
-      ...(values.host === undefined ? {} : { host: values.host }),
+      // The server's own default (no host) is every interface.
+      ...(host === EVERY_INTERFACE ? {} : { host }),
       ...(maxInFlight === undefined ? {} : { maxInFlight }),
       ...(values.strict === true ? { admit: { guards: { strict: true } } } : {}),
       ...(values["log-objects"] === true ? { logObjects: true } : {}),
       ...(ingressCapture === undefined ? {} : { ingressCapture }),
       log: (line) => io.stderr.write(`${line}\n`),
     };
-    return serve(io, options);
+    return serve(io, options, host);
   },
 };
 
@@ -187,7 +195,7 @@ function wholeNumber(value: string | undefined, flag: string, min: number, max: 
 }
 
 /** Serves until the stop signal; returns the exit code. */
-async function serve(io: CliIO, options: WebhookServerOptions): Promise<number> {
+async function serve(io: CliIO, options: WebhookServerOptions, host: string): Promise<number> {
   const stop = stopSignal(io);
   try {
     let server: WebhookServer;
@@ -199,6 +207,7 @@ async function serve(io: CliIO, options: WebhookServerOptions): Promise<number> 
     io.stdout.write(
       `Admission webhook listening on ${server.url} (POST /validate). Stop it with Ctrl-C (SIGINT) or SIGTERM.\n`,
     );
+    io.stderr.write(exposureWarning(SERVE, host, ", and answers every review it is sent"));
     const reason = await aborted(stop.signal);
     io.stderr.write(
       `clusterwire webhook serve: ${typeof reason === "string" && reason.startsWith("SIG") ? `${reason} received, ` : ""}draining and stopping\n`,
@@ -216,7 +225,7 @@ function startFailure(e: unknown, options: WebhookServerOptions): CliError {
   // A file system error names its path: the certificate files could not be read.
   if (typeof path === "string") return new CliError(`${path}: cannot read: ${errnoMessage(e)}`, EXIT_USAGE);
   return (
-    listenFailure(e, `${options.host ?? "*"}:${options.port ?? DEFAULT_PORT}`) ??
+    listenFailure(e, `${options.host ?? EVERY_INTERFACE}:${options.port ?? DEFAULT_PORT}`) ??
     tlsMaterialFailure(e, "--tls-cert/--tls-key") ??
     new CliError(`cannot start the webhook: ${e instanceof Error ? e.message : String(e)}`, EXIT_FAILURE)
   );

@@ -109,6 +109,16 @@ describe("webhook serve", () => {
     ]);
   });
 
+  it("listens on loopback by default, without the warning it gives for other addresses", async () => {
+    const s = await serve(["--tls-cert", "tls.crt", "--tls-key", "tls.key", "--port", "0"]);
+    expect(s.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(await s.stop()).toBe(0);
+    expect(s.stderr()).not.toContain("warning");
+    const help = await cli(["webhook", "serve", "--help"]);
+    expect(help.stdout).toMatch(/--host H\s+address to listen on \(default 127\.0\.0\.1: this\s+host only\)/);
+    expect(help.stdout).toContain("--host '*'");
+  });
+
   it("logs the objects only with --log-objects", async () => {
     for (const [flags, logged] of [
       [[], false],
