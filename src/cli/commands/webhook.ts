@@ -37,10 +37,14 @@ subresource) of every networking.k8s.io/v1 kind as the API server would,
 denying with the API server's own 422 Status and sending the API server's
 warnings (non-canonical CIDRs and IPs, the deprecated
 kubernetes.io/ingress.class annotation) in response.warnings; other kinds
-are allowed untouched. /healthz and /readyz answer probes. It logs one JSON
-line per review to stderr, without the object's contents unless
---log-objects, and on SIGINT or SIGTERM stops taking connections and
-answers the reviews in flight first.
+are allowed untouched. /healthz and /readyz answer probes, /metrics
+Prometheus scrapes. It logs one JSON line per review to stderr, without the
+object's contents unless --log-objects; its "verdict" is the word the
+metrics count it under: allowed, denied (the API server's 422), guarded
+(refused by a guard), guard_not_ready (503 until a guard has listed the
+cluster), bad_request (an object that cannot be decoded) or ignored (a kind
+or operation not checked). On SIGINT or SIGTERM it stops taking connections
+and answers the reviews in flight first.
 
 Options:
   --tls-cert FILE       the serving certificate (PEM, with its chain)

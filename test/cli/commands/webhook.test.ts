@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMISSION_VERDICTS } from "../../../src/admission/index.js";
 import { startFakeApiServer } from "../../support/admission/fake-api-server.js";
 import { type Reply, send } from "../../support/admission/server.js";
 import { REPO, type Serving, cli, expectNoStack, serve as serveCli } from "../../support/cli/harness.js";
@@ -105,7 +106,7 @@ describe("webhook serve", () => {
     expect(await strict.stop()).toBe(0);
     expect(reviewLines(strict.stderr()).map((l) => [l["uid"], l["verdict"], l["guard"]])).toEqual([
       ["s", "guarded", "strict"],
-      ["c", "validated", undefined],
+      ["c", "allowed", undefined],
     ]);
   });
 
@@ -117,6 +118,8 @@ describe("webhook serve", () => {
     const help = await cli(["webhook", "serve", "--help"]);
     expect(help.stdout).toMatch(/--host H\s+address to listen on \(default 127\.0\.0\.1: this\s+host only\)/);
     expect(help.stdout).toContain("--host '*'");
+    // The help names the log's verdicts, which are the metrics' labels.
+    for (const verdict of ADMISSION_VERDICTS) expect(help.stdout).toContain(verdict);
   });
 
   it("logs the objects only with --log-objects", async () => {
