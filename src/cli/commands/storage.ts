@@ -20,22 +20,41 @@ const SERVE = "storage serve";
 const SERVE_HELP = `Usage: clusterwire storage serve [options]
 
 Runs the storage reference server: an in-memory implementation of the
-storage-cluster REST API (interface spec Area A: clone tokens, caches,
-software, NVMe namespaces, quota rules and jobs) with a seeded inventory,
-HTTP Basic auth and the API's own rules. Point your automation, or a
-clusterwire/storage StorageClient, at the URL it prints; the API is under
-/api. It serves until stopped with Ctrl-C (SIGINT) or SIGTERM, and logs one
-line per request (METHOD /path STATUS) to stderr: never bodies, headers,
-queries or the password. Everything lives in memory and is gone when it stops.
+storage-cluster management REST API (clone tokens, caches, software, NVMe
+namespaces, quota rules and jobs, and the read-only nodes, SVMs,
+aggregates, volumes and LUNs) with a seeded inventory, HTTP Basic auth and
+the API's own rules. Point your automation, or a clusterwire/storage
+StorageClient, at the URL it prints; the API is under /api. It serves until
+stopped with Ctrl-C (SIGINT) or SIGTERM, and logs one line per request
+(METHOD /path STATUS) to stderr: never bodies, headers, queries or the
+password. Everything lives in memory and is gone when it stops.
+
+Without --inventory it serves this seeded inventory:
+  cluster     cluster1
+  nodes       node1, node2 (model sim)
+  SVMs        svm1, svm2
+  aggregates  aggr1 (on node1), aggr2 (on node2)
+  volumes     vol1 (svm1, 100 GiB, /vol1, qtrees q1 and q2), vol2 (svm1,
+              20 GiB, /vol2), vol3 (svm2, 50 GiB, /vol3, qtree qa), fg1
+              (svm1, 200 GiB FlexGroup, no path), vol_offline (svm1,
+              10 GiB, offline)
+  LUNs        /vol/vol1/lun1, /vol/vol1/lun_mapped (mapped) and
+              /vol/vol1/lun_hyperv (os_type hyper_v), 1 GiB each, in svm1
+  software    9.14.1 installed; packages 9.15.1 (its validation gives a
+              warning) and 9.16.1 (its validation gives an error)
+Their uuids are fixed, 00000000-0000-4000-8000- then a letter and the
+1-based position padded to 11 digits: node1 is ...-a00000000001; b for
+SVMs, c aggregates, d volumes, e LUNs, f the cluster.
 
 Options:
   --port N              port to listen on (default 0: a free port, printed)
-  --host H              interface to listen on (default 127.0.0.1); any
-                        other address exposes the server to the network
+  --host H              interface to listen on (default ${DEFAULT_LISTEN_HOST}); any
+                        other address exposes the server to the network, and
+                        prints a warning
   --inventory FILE      the cluster's nodes, SVMs, aggregates, volumes (with
                         qtrees) and LUNs, as JSON or YAML; each list given
-                        replaces the seeded one (example:
-                        examples/storage/inventory.yaml)
+                        replaces the seeded one (an example ships with the
+                        package: examples/storage/inventory.yaml)
   --username U          Basic-auth username (default ${DEFAULT_USERNAME})
   --password-env VAR    take the Basic-auth password from the environment
                         variable VAR; it is never printed. Without it the
@@ -50,7 +69,7 @@ Exit status: 0 stopped by SIGINT or SIGTERM, 1 the server could not start
 
 Examples:
   clusterwire storage serve --port 8080
-  clusterwire storage serve --inventory examples/storage/inventory.yaml
+  clusterwire storage serve --inventory node_modules/clusterwire/examples/storage/inventory.yaml
   STORAGE_PASSWORD=... clusterwire storage serve --password-env STORAGE_PASSWORD \\
       --https-key key.pem --https-cert cert.pem --port 8443`;
 
@@ -93,9 +112,9 @@ export const serveCommand: Command = {
 export const storageCommand: Command = commandGroup(
   "storage",
   "the storage-cluster REST API: run its reference server (storage serve)",
-  `The storage-cluster management REST API (interface spec Area A). The
-clusterwire/storage module has its codecs, a client and the reference server;
-these subcommands run them from the command line.`,
+  `The storage-cluster management REST API. The clusterwire/storage module
+has its codecs, a client and the reference server; these subcommands run
+them from the command line.`,
   [serveCommand],
 );
 
