@@ -2,7 +2,8 @@
 #   docker build -t clusterwire:0.1.0 .
 #   docker run --rm clusterwire:0.1.0 webhook serve --help
 # The deployment (deploy/30-webhook-server.yaml) runs it as
-# `webhook serve --tls-cert /tls/tls.crt --tls-key /tls/tls.key --port 8443`.
+# `webhook serve --tls-cert /tls/tls.crt --tls-key /tls/tls.key --port 8443 --host '*'`
+# (every interface: the default, loopback, is not reachable from outside the pod).
 
 # Build: every dependency, then the TypeScript build.
 FROM node:20-bookworm-slim AS build

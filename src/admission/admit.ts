@@ -74,16 +74,44 @@ export interface AdmitOptions {
   readonly guards?: AdmissionGuards;
 }
 
+/**
+ * The verdict on one review, the same word in the outcome, the webhook's log
+ * line (`"verdict"`) and its metrics (`clusterwire_webhook_reviews_total{verdict}`):
+ * - `allowed`: checked and admitted (perhaps with warnings);
+ * - `denied`: refused with the API server's own 422 Invalid;
+ * - `guarded`: valid, but refused by the guard named in `guard`;
+ * - `guard_not_ready`: refused with 503 by a guard that has not yet learned the cluster;
+ * - `bad_request`: an object that cannot be decoded, refused with 400 BadRequest;
+ * - `ignored`: a kind, operation or subresource the webhook does not check, admitted untouched.
+ *
+ * @example
+ * const outcome = admit(request);
+ * if (outcome.verdict === "denied") console.log(outcome.errors.map((e) => e.field));
+ */
+export type AdmissionVerdict = (typeof ADMISSION_VERDICTS)[number];
+
+/**
+ * Every {@link AdmissionVerdict}, in a fixed order.
+ *
+ * @example
+ * ADMISSION_VERDICTS.includes("allowed"); // true
+ */
+export const ADMISSION_VERDICTS = [
+  "allowed",
+  "denied",
+  "guarded",
+  "guard_not_ready",
+  "bad_request",
+  "ignored",
+] as const;
+
 /** What the webhook decided, and why: the response plus the field errors behind a 422 denial. */
 export interface AdmissionOutcome {
   readonly response: AdmissionResponse;
   /** The field errors behind a 422 denial; empty otherwise. */
   readonly errors: readonly FieldError[];
-  /**
-   * "validated" (allowed or 422), "undecodable" (400), "ignored" (a kind or
-   * operation not checked) or "guarded" (valid, but refused by the guard named in `guard`).
-   */
-  readonly verdict: "validated" | "undecodable" | "ignored" | "guarded";
+  /** What was decided, in the words of the webhook's log lines and its metrics' `verdict` label. */
+  readonly verdict: AdmissionVerdict;
   /** The kind the request named, for logs and metrics. */
   readonly kind: string;
   /**
@@ -92,7 +120,7 @@ export interface AdmissionOutcome {
    * denial by validation: the API server only warns about objects it accepts.
    */
   readonly warnings: readonly string[];
-  /** The guard that refused the request, when the verdict is "guarded". */
+  /** The guard that refused the request, when the verdict is "guarded" or "guard_not_ready". */
   readonly guard?: GuardName;
 }
 
@@ -158,7 +186,7 @@ export function admit(request: AdmissionRequest, options: AdmitOptions = {}): Ad
   if (errors.length > 0) {
     // The API server adds its warnings only after validation passed (rest.BeforeCreate / BeforeUpdate).
     const status = statusJson(object, errors);
-    return { response: { uid, allowed: false, status }, errors, verdict: "validated", kind, warnings: [] };
+    return { response: { uid, allowed: false, status }, errors, verdict: "denied", kind, warnings: [] };
   }
   const warned = apiWarnings(object, validateOptions);
   const all = warned.map((w) => w.text);
@@ -169,11 +197,12 @@ export function admit(request: AdmissionRequest, options: AdmitOptions = {}): Ad
     const denial = captureDenial(capture, object as Ingress, request.namespace, request.name);
     if (denial !== undefined) {
       const response = { uid, allowed: false, status: denial, ...sent };
-      return { response, errors, verdict: "guarded", kind, warnings: all, guard: INGRESS_CAPTURE_GUARD };
+      // A guard that has not learned the cluster yet answers 503: not a refusal of the object.
+      const verdict = denial.code === 503 ? "guard_not_ready" : "guarded";
+      return { response, errors, verdict, kind, warnings: all, guard: INGRESS_CAPTURE_GUARD };
     }
   }
-  if (warned.length === 0)
-    return { response: { uid, allowed: true }, errors, verdict: "validated", kind, warnings: [] };
+  if (warned.length === 0) return { response: { uid, allowed: true }, errors, verdict: "allowed", kind, warnings: [] };
   const refused = options.guards?.strict === true ? introduced(warned, validateOptions) : [];
   if (refused.length > 0) {
     const listed = withinBudget(refused);
@@ -187,7 +216,7 @@ export function admit(request: AdmissionRequest, options: AdmitOptions = {}): Ad
       guard: "strict",
     };
   }
-  return { response: { uid, allowed: true, ...sent }, errors, verdict: "validated", kind, warnings: all };
+  return { response: { uid, allowed: true, ...sent }, errors, verdict: "allowed", kind, warnings: all };
 }
 
 /**
@@ -290,7 +319,7 @@ function badRequest(uid: string, kind: string, message: string): AdmissionOutcom
     reason: "BadRequest",
     code: 400,
   };
-  return { response: { uid, allowed: false, status }, errors: [], verdict: "undecodable", kind, warnings: [] };
+  return { response: { uid, allowed: false, status }, errors: [], verdict: "bad_request", kind, warnings: [] };
 }
 
 // The 422 Status, as the API server writes it (Go's JSON of metav1.Status), as a value: toJson

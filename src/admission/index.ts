@@ -1,10 +1,12 @@
 // Public API of clusterwire's validating admission webhook core (no I/O).
 export {
+  ADMISSION_VERDICTS,
   WARNING_BUDGET,
   admit,
   reviewAdmission,
   type AdmissionGuards,
   type AdmissionOutcome,
+  type AdmissionVerdict,
   type AdmitOptions,
   type GuardName,
 } from "./admit.js";

@@ -137,6 +137,8 @@ export {
   type JobReference,
   type JobState,
 } from "./codecs/job.js";
+export { svm, type Svm } from "./codecs/svm.js";
+export { clusterNode, type ClusterNode } from "./codecs/cluster-node.js";
 export { collection, type Collection, type ItemCodec } from "./codecs/collection.js";
 export { apiError, type ApiErrorBody, type ApiErrorDetail } from "./codecs/api-error.js";
 export { StorageClient } from "./client/client.js";
@@ -162,6 +164,7 @@ export { DEFAULT_MAX_RESPONSE_BYTES } from "./client/response.js";
 export {
   StorageBulkResource,
   StorageCollectionApi,
+  StorageReadOnlyResource,
   StorageResource,
   type BulkOptions,
   type BulkResult,

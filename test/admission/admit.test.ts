@@ -201,7 +201,7 @@ describe("admit", () => {
       null,
     ]) {
       const out = admit(request("Ingress", { namespace: "shop", object }));
-      expect(out.verdict).toBe("undecodable");
+      expect(out.verdict).toBe("bad_request");
       expect(out.response).toMatchObject({
         uid: UID,
         allowed: false,
@@ -275,7 +275,7 @@ describe("admit", () => {
     ).toBe(true);
     expect(
       admit(request("Ingress", { namespace: "shop", object: ingress("web", { spec: { rules: deep } }) })).verdict,
-    ).toBe("undecodable");
+    ).toBe("bad_request");
   });
 
   describe("the API server's warnings", () => {
@@ -293,7 +293,7 @@ describe("admit", () => {
     it("sends them in response.warnings with an allowed request, and keeps them on the outcome", () => {
       const out = admit(request("NetworkPolicy", { namespace: "shop", object: policy("p", ["10.0.0.1/8"]) }));
       expect(out.response).toEqual({ uid: UID, allowed: true, warnings: [AMBIGUOUS] });
-      expect(out).toMatchObject({ verdict: "validated", warnings: [AMBIGUOUS] });
+      expect(out).toMatchObject({ verdict: "allowed", warnings: [AMBIGUOUS] });
     });
 
     it("omits the member when there are none, as the API server's JSON does", () => {
@@ -436,7 +436,7 @@ describe("admit", () => {
       });
       const invalid = { ...policy, metadata: { name: "Bad_Name" } };
       const out = admit(request("NetworkPolicy", { namespace: "shop", object: invalid }), strict);
-      expect(out).toMatchObject({ verdict: "validated", response: { allowed: false, status: { code: 422 } } });
+      expect(out).toMatchObject({ verdict: "denied", response: { allowed: false, status: { code: 422 } } });
       expect(out.guard).toBeUndefined();
     });
 
@@ -452,7 +452,7 @@ describe("admit", () => {
       // A label added, or the legacy value moved to another index: admitted, still warned about.
       const relabeled = update(stored(["10.0.0.1/8", "192.168.0.0/16"], { team: "a" }), old);
       expect(relabeled.response).toEqual({ uid: UID, allowed: true, warnings: [AMBIGUOUS] });
-      expect(relabeled.verdict).toBe("validated");
+      expect(relabeled.verdict).toBe("allowed");
       expect(update(stored(["192.168.0.0/16", "10.0.0.1/8"]), old).response.allowed).toBe(true);
       // A new warned-about value: refused for that one only, every warning still sent.
       const added = update(stored(["10.0.0.1/8", "172.16.0.1/12"]), old);
@@ -557,13 +557,13 @@ describe("admit with the Ingress capture guard", () => {
       request("Ingress", { namespace: "evil", object: owned("evil", "grab", "shop.example.com", "relative") }),
       { guards: { ingressCapture: guard } },
     );
-    expect([invalid.verdict, invalid.response.status?.code]).toEqual(["validated", 422]);
+    expect([invalid.verdict, invalid.response.status?.code]).toEqual(["denied", 422]);
   });
 
   it("allows a harmless Ingress, its own namespace's, status updates and other kinds", () => {
     const harmless = request("Ingress", { namespace: "app", object: owned("app", "x", "app.example.com", "/") });
     expect(admit(harmless, { guards: { ingressCapture: guard } })).toMatchObject({
-      verdict: "validated",
+      verdict: "allowed",
       response: { allowed: true },
     });
     const sameNs = request("Ingress", { namespace: "shop", object: owned("shop", "x", "shop.example.com", "/") });

@@ -199,8 +199,10 @@ describe("deploy/ manifests", () => {
     expect(pod.securityContext.fsGroup).toBe(container.securityContext.runAsGroup);
   });
 
-  it("serve on the port the Service targets, and the Service answers on 443", () => {
+  it("serve on the port the Service targets, on every interface, and the Service answers on 443", () => {
     expect(httpsPort?.containerPort).toBe(Number(flag("--port")));
+    // webhook serve listens on loopback unless told otherwise: the probes and the API server call the pod's address.
+    expect(flag("--host")).toBe("*");
     expect(service.spec.ports).toHaveLength(1);
     expect(service.spec.ports[0].port).toBe(443);
     for (const probe of [container.readinessProbe, container.livenessProbe]) {
@@ -373,7 +375,7 @@ describe("the image", () => {
 
 describe("webhook serve from the Deployment's own arguments", () => {
   // The Secret volume is a temporary folder here; the port, 0, and the host,
-  // loopback, are the only other changes.
+  // loopback (for every interface), are the only other changes.
   const dir = mkdtempSync(join(tmpdir(), "clusterwire-deploy-"));
   let certs: WebhookCerts;
   beforeAll(async () => {
@@ -389,7 +391,8 @@ describe("webhook serve from the Deployment's own arguments", () => {
       a.startsWith(`${tlsMount?.mountPath}/`) ? join(dir, a.slice(tlsMount?.mountPath.length + 1)) : a,
     );
     local[local.indexOf("--port") + 1] = "0";
-    const server = await serve([...local, "--host", "127.0.0.1"], { cwd: dir });
+    local[local.indexOf("--host") + 1] = "127.0.0.1";
+    const server = await serve(local, { cwd: dir });
     let stopped: Promise<number>;
     const port = Number(new URL(server.url).port);
     const servername = `${service.metadata.name}.${service.metadata.namespace}.svc`;

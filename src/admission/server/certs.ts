@@ -12,6 +12,7 @@
 // It is loaded only when certificates are made, so serving never pays for it.
 
 import { X509Certificate, createHash, createPrivateKey, randomBytes, webcrypto } from "node:crypto";
+import { isIP } from "node:net";
 
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
@@ -30,6 +31,11 @@ export interface WebhookCertsOptions {
   readonly namespace: string;
   /** More DNS names for the serving certificate (RFC 1123 subdomains, or `*.` and one). */
   readonly dnsNames?: readonly string[];
+  /**
+   * IP addresses for the serving certificate (IPv4 or IPv6, without a zone),
+   * for clients that call the webhook by address, e.g. `https://127.0.0.1:8443`.
+   */
+  readonly ipAddresses?: readonly string[];
   /** Validity of both certificates, in days; default 365. */
   readonly days?: number;
   /** Default ecdsa-p256. */
@@ -49,6 +55,8 @@ export interface WebhookCerts {
   readonly caBundle: string;
   /** The serving certificate's DNS names (subjectAltName), in order. */
   readonly dnsNames: readonly string[];
+  /** The serving certificate's IP addresses (subjectAltName), in order and in their canonical form (`2001:db8::1`). */
+  readonly ipAddresses: readonly string[];
   readonly notBefore: Date;
   readonly notAfter: Date;
 }
@@ -57,7 +65,7 @@ export interface WebhookCerts {
 export class WebhookCertsError extends Error {
   override readonly name = "WebhookCertsError";
   constructor(
-    readonly option: "service" | "namespace" | "dnsNames" | "days" | "keyType",
+    readonly option: "service" | "namespace" | "dnsNames" | "ipAddresses" | "days" | "keyType",
     message: string,
   ) {
     super(message);
@@ -83,7 +91,12 @@ export function serviceDnsNames(service: string, namespace: string): string[] {
 }
 
 /** Checks the options; throws WebhookCertsError naming the first bad one. */
-function checkOptions(options: WebhookCertsOptions): { dnsNames: string[]; days: number; keyType: CertKeyType } {
+function checkOptions(options: WebhookCertsOptions): {
+  dnsNames: string[];
+  ipAddresses: string[];
+  days: number;
+  keyType: CertKeyType;
+} {
   if (!DNS1035_LABEL.test(options.service))
     throw new WebhookCertsError(
       "service",
@@ -96,12 +109,28 @@ function checkOptions(options: WebhookCertsOptions): { dnsNames: string[]; days:
     );
   const dnsNames = serviceDnsNames(options.service, options.namespace);
   for (const name of options.dnsNames ?? []) {
+    // A client calling https://127.0.0.1 checks the IP addresses, never the DNS names.
+    if (isIP(ipWithoutBrackets(name)) !== 0)
+      throw new WebhookCertsError(
+        "dnsNames",
+        `DNS name ${JSON.stringify(name)} is an IP address: clients check an address they call against the certificate's IP addresses, so give it as an IP address`,
+      );
     if (!isDnsName(name))
       throw new WebhookCertsError(
         "dnsNames",
         `DNS name ${JSON.stringify(name)}: must be a lower-case DNS name of at most 253 characters (labels of letters, digits and '-'), optionally starting with '*.'`,
       );
     if (!dnsNames.includes(name)) dnsNames.push(name);
+  }
+  const ipAddresses: string[] = [];
+  for (const address of options.ipAddresses ?? []) {
+    const canonical = canonicalIp(address);
+    if (canonical === undefined)
+      throw new WebhookCertsError(
+        "ipAddresses",
+        `IP address ${JSON.stringify(address)}: must be an IPv4 address (192.0.2.10) or an IPv6 address (2001:db8::10) without a zone`,
+      );
+    if (!ipAddresses.includes(canonical)) ipAddresses.push(canonical);
   }
   const days = options.days ?? DEFAULT_CERT_DAYS;
   if (!Number.isInteger(days) || days < 1 || days > MAX_CERT_DAYS)
@@ -112,7 +141,45 @@ function checkOptions(options: WebhookCertsOptions): { dnsNames: string[]; days:
       "keyType",
       `key type ${JSON.stringify(keyType)}: must be one of ${CERT_KEY_TYPES.join(", ")}`,
     );
-  return { dnsNames, days, keyType };
+  return { dnsNames, ipAddresses, days, keyType };
+}
+
+function ipWithoutBrackets(address: string): string {
+  return address.startsWith("[") && address.endsWith("]") ? address.slice(1, -1) : address;
+}
+
+/** The address as Node prints it (IPv6 compressed, lower case), or undefined if it is not one; a zone is refused. */
+function canonicalIp(address: string): string | undefined {
+  const version = isIP(address);
+  if (version === 4) return address;
+  if (version !== 6 || address.includes("%")) return undefined;
+  return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+}
+
+/** The 4 (IPv4) or 16 (IPv6) bytes of a canonical address, as the iPAddress GeneralName holds them (RFC 5280 4.2.1.6). */
+function ipAddressBytes(address: string): Uint8Array {
+  if (isIP(address) === 4) return Uint8Array.from(address.split(".").map(Number));
+  const [head = "", tail] = address.split("::") as [string, string | undefined];
+  const groups = (part: string): number[] => {
+    if (part === "") return [];
+    const out: number[] = [];
+    for (const group of part.split(":")) {
+      if (group.includes(".")) {
+        const [a = 0, b = 0, c = 0, d = 0] = group.split(".").map(Number);
+        out.push((a << 8) | b, (c << 8) | d);
+      } else out.push(Number.parseInt(group, 16));
+    }
+    return out;
+  };
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const all = [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  const bytes = new Uint8Array(16);
+  all.forEach((group, i) => {
+    bytes[2 * i] = group >> 8;
+    bytes[2 * i + 1] = group & 0xff;
+  });
+  return bytes;
 }
 
 function isDnsName(name: string): boolean {
@@ -151,11 +218,12 @@ const CRL_SIGN = 6;
 
 /**
  * Makes a fresh CA (its key is used once and dropped) and a serving
- * certificate signed by it for the Service's DNS names and `dnsNames`.
- * Throws WebhookCertsError for bad options.
+ * certificate signed by it for the Service's DNS names, `dnsNames` and
+ * `ipAddresses`. Throws WebhookCertsError for bad options (an IP address
+ * given as a DNS name among them).
  */
 export async function makeWebhookCerts(options: WebhookCertsOptions): Promise<WebhookCerts> {
-  const { dnsNames, days, keyType } = checkOptions(options);
+  const { dnsNames, ipAddresses, days, keyType } = checkOptions(options);
   const [pkijs, asn1js] = await Promise.all([import("pkijs"), import("asn1js")]);
   // An engine of our own rather than pkijs's process-wide default.
   const engine = new pkijs.CryptoEngine({ name: "node", crypto: webcrypto as unknown as EngineCrypto<typeof pkijs> });
@@ -235,7 +303,19 @@ export async function makeWebhookCerts(options: WebhookCertsOptions): Promise<We
     extension(
       OID.subjectAltName,
       false,
-      new pkijs.GeneralNames({ names: dnsNames.map((value) => new pkijs.GeneralName({ type: 2, value })) }),
+      new pkijs.GeneralNames({
+        names: [
+          ...dnsNames.map((value) => new pkijs.GeneralName({ type: 2, value })),
+          // iPAddress (tag 7): the address's network-order bytes in an OCTET STRING.
+          ...ipAddresses.map(
+            (ip) =>
+              new pkijs.GeneralName({
+                type: 7,
+                value: new asn1js.OctetString({ valueHex: ipAddressBytes(ip).slice().buffer }),
+              }),
+          ),
+        ],
+      }),
     ),
     new pkijs.Extension({
       extnID: OID.subjectKeyIdentifier,
@@ -261,6 +341,7 @@ export async function makeWebhookCerts(options: WebhookCertsOptions): Promise<We
     key,
     caBundle: Buffer.from(caCert, "utf8").toString("base64"),
     dnsNames,
+    ipAddresses,
     notBefore,
     notAfter,
   };

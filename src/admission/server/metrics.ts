@@ -80,19 +80,7 @@ export function createWebhookMetrics(): WebhookMetrics {
       // Only kinds the webhook checks get their own label: a caller cannot grow the label set without bound.
       const kind = outcome.verdict === "ignored" ? "other" : outcome.kind;
       // "denied" is the API server's own 422; "guarded" a denial by a guard beyond it (e.g. strict mode).
-      const verdict =
-        outcome.verdict === "undecodable"
-          ? "bad_request"
-          : outcome.verdict === "ignored"
-            ? "ignored"
-            : outcome.verdict === "guarded"
-              ? // A guard that has not learned the cluster yet answers 503: not a refusal of the object.
-                outcome.response.status?.code === 503
-                ? "guard_not_ready"
-                : "guarded"
-              : outcome.response.allowed
-                ? "allowed"
-                : "denied";
+      const verdict = outcome.verdict;
       reviews.inc({ kind, operation, verdict });
       if (outcome.warnings.length > 0) warnings.inc({ kind, operation }, outcome.warnings.length);
       if (verdict === "guarded" && outcome.guard !== undefined) guardDenials.inc({ guard: outcome.guard });

@@ -55,7 +55,10 @@ Options:
   -o, --output text|json
                        output format (default text); json is
                        {routes: [{request, route}], skipped, outOfScope},
-                       route null when nothing serves the request
+                       route null when nothing serves the request. Every
+                       request has host, path, scheme and sni; every route
+                       the same keys, and its backend both service and
+                       resource; what does not apply is null
   -q, --quiet          no notes on stderr (skipped inputs, ignored kinds)
   -h, --help           show this help
 
@@ -211,7 +214,13 @@ export function explainRoute(line: RequestLine, route: Route | null, setup: Rout
 function routeJson(setup: RouterSetup, results: readonly { request: RequestLine; route: Route | null }[]): unknown {
   return {
     routes: results.map(({ request, route }) => ({
-      request: request.request,
+      // Every request has the same keys: what it did not give is null.
+      request: {
+        host: request.request.host,
+        path: request.request.path,
+        scheme: request.request.scheme ?? null,
+        sni: request.request.sni ?? null,
+      },
       route: route === null ? null : routeObject(route, setup),
     })),
     skipped: skippedJson(setup),

@@ -10,6 +10,7 @@ import {
 } from "../../storage/server/index.js";
 import { commandGroup, noPositionals, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
+import { DEFAULT_LISTEN_HOST, exposureWarning } from "../shared/listen-address.js";
 import { listenFailure, tlsMaterialFailure } from "../shared/listen-failure.js";
 import { loadInventory } from "../shared/storage-inventory.js";
 import { aborted, stopSignal } from "../shared/stop-signal.js";
@@ -19,22 +20,41 @@ const SERVE = "storage serve";
 const SERVE_HELP = `Usage: clusterwire storage serve [options]
 
 Runs the storage reference server: an in-memory implementation of the
-storage-cluster REST API (clone tokens, caches,
-software, NVMe namespaces, quota rules and jobs) with a seeded inventory,
-HTTP Basic auth and the API's own rules. Point your automation, or a
-clusterwire/storage StorageClient, at the URL it prints; the API is under
-/api. It serves until stopped with Ctrl-C (SIGINT) or SIGTERM, and logs one
-line per request (METHOD /path STATUS) to stderr: never bodies, headers,
-queries or the password. Everything lives in memory and is gone when it stops.
+storage-cluster management REST API (clone tokens, caches, software, NVMe
+namespaces, quota rules and jobs, and the read-only nodes, SVMs,
+aggregates, volumes and LUNs) with a seeded inventory, HTTP Basic auth and
+the API's own rules. Point your automation, or a clusterwire/storage
+StorageClient, at the URL it prints; the API is under /api. It serves until
+stopped with Ctrl-C (SIGINT) or SIGTERM, and logs one line per request
+(METHOD /path STATUS) to stderr: never bodies, headers, queries or the
+password. Everything lives in memory and is gone when it stops.
+
+Without --inventory it serves this seeded inventory:
+  cluster     cluster1
+  nodes       node1, node2 (model sim)
+  SVMs        svm1, svm2
+  aggregates  aggr1 (on node1), aggr2 (on node2)
+  volumes     vol1 (svm1, 100 GiB, /vol1, qtrees q1 and q2), vol2 (svm1,
+              20 GiB, /vol2), vol3 (svm2, 50 GiB, /vol3, qtree qa), fg1
+              (svm1, 200 GiB FlexGroup, no path), vol_offline (svm1,
+              10 GiB, offline)
+  LUNs        /vol/vol1/lun1, /vol/vol1/lun_mapped (mapped) and
+              /vol/vol1/lun_hyperv (os_type hyper_v), 1 GiB each, in svm1
+  software    9.14.1 installed; packages 9.15.1 (its validation gives a
+              warning) and 9.16.1 (its validation gives an error)
+Their uuids are fixed, 00000000-0000-4000-8000- then a letter and the
+1-based position padded to 11 digits: node1 is ...-a00000000001; b for
+SVMs, c aggregates, d volumes, e LUNs, f the cluster.
 
 Options:
   --port N              port to listen on (default 0: a free port, printed)
-  --host H              interface to listen on (default 127.0.0.1); any
-                        other address exposes the server to the network
+  --host H              interface to listen on (default ${DEFAULT_LISTEN_HOST}); any
+                        other address exposes the server to the network, and
+                        prints a warning
   --inventory FILE      the cluster's nodes, SVMs, aggregates, volumes (with
                         qtrees) and LUNs, as JSON or YAML; each list given
-                        replaces the seeded one (example:
-                        examples/storage/inventory.yaml)
+                        replaces the seeded one (an example ships with the
+                        package: examples/storage/inventory.yaml)
   --username U          Basic-auth username (default ${DEFAULT_USERNAME})
   --password-env VAR    take the Basic-auth password from the environment
                         variable VAR; it is never printed. Without it the
@@ -49,7 +69,7 @@ Exit status: 0 stopped by SIGINT or SIGTERM, 1 the server could not start
 
 Examples:
   clusterwire storage serve --port 8080
-  clusterwire storage serve --inventory examples/storage/inventory.yaml
+  clusterwire storage serve --inventory node_modules/clusterwire/examples/storage/inventory.yaml
   STORAGE_PASSWORD=... clusterwire storage serve --password-env STORAGE_PASSWORD \\
       --https-key key.pem --https-cert cert.pem --port 8443`;
 
@@ -92,9 +112,9 @@ export const serveCommand: Command = {
 export const storageCommand: Command = commandGroup(
   "storage",
   "the storage-cluster REST API: run its reference server (storage serve)",
-  `The storage-cluster management REST API. The
-clusterwire/storage module has its codecs, a client and the reference server;
-these subcommands run them from the command line.`,
+  `The storage-cluster management REST API. The clusterwire/storage module
+has its codecs, a client and the reference server; these subcommands run
+them from the command line.`,
   [serveCommand],
 );
 
@@ -173,8 +193,6 @@ async function readPem(io: CliIO, path: string, flag: string): Promise<Buffer> {
   return bytes;
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
-
 /**
  * Starts the server, prints where it is, and serves until `io.signal` (or, without one,
  * SIGINT or SIGTERM) stops it. Returns the exit code.
@@ -202,12 +220,8 @@ export async function serve(io: CliIO, settings: ServeSettings): Promise<number>
         "",
       ].join("\n"),
     );
-    if (o.host !== undefined && !LOOPBACK.test(o.host)) {
-      const clear = o.https === undefined ? "; without --https-key and --https-cert the password travels in clear" : "";
-      io.stderr.write(
-        `clusterwire storage serve: warning: listening on ${o.host}, reachable from other hosts${clear}\n`,
-      );
-    }
+    const clear = o.https === undefined ? "; without --https-key and --https-cert the password travels in clear" : "";
+    io.stderr.write(exposureWarning(SERVE, o.host ?? DEFAULT_LISTEN_HOST, clear));
     const reason = await aborted(stop.signal);
     io.stderr.write(
       `clusterwire storage serve: ${typeof reason === "string" && reason.startsWith("SIG") ? `${reason} received, ` : ""}stopping\n`,
@@ -222,7 +236,7 @@ export async function serve(io: CliIO, settings: ServeSettings): Promise<number>
 /** Why the server did not start: the address (exit 1), or the key and certificate (exit 2). */
 function startFailure(e: unknown, options: ReferenceServerOptions): CliError {
   const failure =
-    listenFailure(e, `${options.host ?? "127.0.0.1"}:${options.port ?? 0}`) ??
+    listenFailure(e, `${options.host ?? DEFAULT_LISTEN_HOST}:${options.port ?? 0}`) ??
     (options.https === undefined ? undefined : tlsMaterialFailure(e, "--https-key/--https-cert"));
   if (failure !== undefined) return failure;
   if (e instanceof InventoryError) return new CliError(e.message, EXIT_USAGE);

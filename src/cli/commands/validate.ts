@@ -64,7 +64,13 @@ validated. - reads standard input.
 
 Options:
   -o, --output FORMAT     text (default): a line per finding and a summary;
-                          json: a result per document (see the README);
+                          json: {"documents": [...], "summary": {...}}, a
+                          result per document, each with the same keys:
+                          file document item event line apiVersion kind
+                          namespace name generateName status errors
+                          refusals warnings error reason response; a value
+                          that does not apply is null, a list is [] (a
+                          note on a whole file has document null);
                           junit: JUnit XML for CI test reports;
                           sarif: SARIF 2.1.0 for code-scanning UIs
   --field-validation MODE as the API server's fieldValidation: Strict (the

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import {
   CERT_KEY_TYPES,
@@ -21,6 +22,7 @@ import {
 } from "../../admission/server/index.js";
 import { commandGroup, noPositionals, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
+import { DEFAULT_LISTEN_HOST, EVERY_INTERFACE, exposureWarning } from "../shared/listen-address.js";
 import { listenFailure, tlsMaterialFailure } from "../shared/listen-failure.js";
 import { aborted, stopSignal } from "../shared/stop-signal.js";
 
@@ -35,17 +37,26 @@ subresource) of every networking.k8s.io/v1 kind as the API server would,
 denying with the API server's own 422 Status and sending the API server's
 warnings (non-canonical CIDRs and IPs, the deprecated
 kubernetes.io/ingress.class annotation) in response.warnings; other kinds
-are allowed untouched. /healthz and /readyz answer probes. It logs one JSON
-line per review to stderr, without the object's contents unless
---log-objects, and on SIGINT or SIGTERM stops taking connections and
-answers the reviews in flight first.
+are allowed untouched. /healthz and /readyz answer probes, /metrics
+Prometheus scrapes. It logs one JSON line per review to stderr, without the
+object's contents unless --log-objects; its "verdict" is the word the
+metrics count it under: allowed, denied (the API server's 422), guarded
+(refused by a guard), guard_not_ready (503 until a guard has listed the
+cluster), bad_request (an object that cannot be decoded) or ignored (a kind
+or operation not checked). On SIGINT or SIGTERM it stops taking connections
+and answers the reviews in flight first.
 
 Options:
   --tls-cert FILE       the serving certificate (PEM, with its chain)
   --tls-key FILE        its private key (PEM); both files are read again
                         when they change, as cert-manager rotates them
   --port N              port to listen on (default ${DEFAULT_PORT}; 0: a free port)
-  --host H              address to listen on (default: every interface)
+  --host H              address to listen on (default ${DEFAULT_LISTEN_HOST}: this
+                        host only). In a pod, or to be called from other
+                        hosts, give --host '*' (every interface, IPv6 and
+                        IPv4) or an address such as 0.0.0.0; any address
+                        but loopback prints a warning, as the webhook
+                        answers whoever reaches it
   --max-in-flight N     reviews served at once before more are refused with
                         429 (default ${DEFAULT_MAX_IN_FLIGHT})
   --strict              guard "strict": refuse what the API server would
@@ -109,6 +120,7 @@ export const serveCommand: Command = {
       throw usageError("--tls-cert and --tls-key are required: a webhook is only called over HTTPS", SERVE);
     }
     if (values.host === "") throw usageError("--host must not be empty", SERVE);
+    const host = values.host ?? DEFAULT_LISTEN_HOST;
     const port = wholeNumber(values.port, "--port", 0, 65535);
     const maxInFlight = wholeNumber(values["max-in-flight"], "--max-in-flight", 1, 1_000_000);
     const cwd = io.cwd ?? process.cwd();
@@ -116,14 +128,15 @@ export const serveCommand: Command = {
     const options: WebhookServerOptions = {
       tls: { certFile: resolve(cwd, cert), keyFile: resolve(cwd, key) },
       ...(port === undefined ? {} : { port }),
-      ...(values.host === undefined ? {} : { host: values.host }),
+      // The server's own default (no host) is every interface.
+      ...(host === EVERY_INTERFACE ? {} : { host }),
       ...(maxInFlight === undefined ? {} : { maxInFlight }),
       ...(values.strict === true ? { admit: { guards: { strict: true } } } : {}),
       ...(values["log-objects"] === true ? { logObjects: true } : {}),
       ...(ingressCapture === undefined ? {} : { ingressCapture }),
       log: (line) => io.stderr.write(`${line}\n`),
     };
-    return serve(io, options);
+    return serve(io, options, host);
   },
 };
 
@@ -186,7 +199,7 @@ function wholeNumber(value: string | undefined, flag: string, min: number, max: 
 }
 
 /** Serves until the stop signal; returns the exit code. */
-async function serve(io: CliIO, options: WebhookServerOptions): Promise<number> {
+async function serve(io: CliIO, options: WebhookServerOptions, host: string): Promise<number> {
   const stop = stopSignal(io);
   try {
     let server: WebhookServer;
@@ -198,6 +211,7 @@ async function serve(io: CliIO, options: WebhookServerOptions): Promise<number> 
     io.stdout.write(
       `Admission webhook listening on ${server.url} (POST /validate). Stop it with Ctrl-C (SIGINT) or SIGTERM.\n`,
     );
+    io.stderr.write(exposureWarning(SERVE, host, ", and answers every review it is sent"));
     const reason = await aborted(stop.signal);
     io.stderr.write(
       `clusterwire webhook serve: ${typeof reason === "string" && reason.startsWith("SIG") ? `${reason} received, ` : ""}draining and stopping\n`,
@@ -215,11 +229,21 @@ function startFailure(e: unknown, options: WebhookServerOptions): CliError {
   // A file system error names its path: the certificate files could not be read.
   if (typeof path === "string") return new CliError(`${path}: cannot read: ${errnoMessage(e)}`, EXIT_USAGE);
   return (
-    listenFailure(e, `${options.host ?? "*"}:${options.port ?? DEFAULT_PORT}`) ??
+    listenFailure(e, `${options.host ?? EVERY_INTERFACE}:${options.port ?? DEFAULT_PORT}`) ??
     tlsMaterialFailure(e, "--tls-cert/--tls-key") ??
     new CliError(`cannot start the webhook: ${e instanceof Error ? e.message : String(e)}`, EXIT_FAILURE)
   );
 }
+
+/** The command-line flag of each makeWebhookCerts option, for its errors. */
+const CERT_OPTION_FLAGS: Readonly<Record<WebhookCertsError["option"], string>> = {
+  service: "service",
+  namespace: "namespace",
+  dnsNames: "dns",
+  ipAddresses: "ip",
+  days: "days",
+  keyType: "key-type",
+};
 
 /** `webhook certs`: a CA and serving certificate for clusters without cert-manager. */
 function certsCommand(): Command {
@@ -229,7 +253,8 @@ function certsCommand(): Command {
 Makes a private CA and a serving certificate signed by it for the webhook's
 Service, for clusters without cert-manager, and writes ca.crt, tls.crt and
 tls.key (mode 0600) into --out. The serving certificate names NAME, NAME.NS,
-NAME.NS.svc (the name the API server calls) and NAME.NS.svc.cluster.local.
+NAME.NS.svc (the name the API server calls) and NAME.NS.svc.cluster.local,
+then each --dns name and each --ip address.
 The CA's key is not kept: to rotate, run it again and replace both the
 Secret and the caBundle. Prints the caBundle (base64 of ca.crt) on stdout,
 for the ValidatingWebhookConfiguration; never prints a key.
@@ -238,6 +263,9 @@ Options:
   --service NAME      the webhook's Service name (required)
   --namespace NS      its namespace (required)
   --dns NAME          one more DNS name for the certificate. Repeatable
+  --ip ADDRESS        an IP address (IPv4 or IPv6) for the certificate, for
+                      clients that call the webhook by address, such as
+                      https://127.0.0.1:8443 in a local test. Repeatable
   --out DIR           where to write the files (default: the current directory)
   --days N            validity of both certificates (default ${DEFAULT_CERT_DAYS}, at most ${MAX_CERT_DAYS})
   --key-type TYPE     ${CERT_KEY_TYPES.join(" (default) or ")}
@@ -246,8 +274,9 @@ Options:
 
 Exit status: 0 written, 1 a file exists or cannot be written, 2 usage error.
 
-Example:
-  clusterwire webhook certs --service clusterwire-webhook --namespace clusterwire --out certs`;
+Examples:
+  clusterwire webhook certs --service clusterwire-webhook --namespace clusterwire --out certs
+  clusterwire webhook certs --service clusterwire-webhook --namespace clusterwire --ip 127.0.0.1 --ip ::1 --out local-certs`;
   return {
     name: "certs",
     summary: "make a CA and serving certificate for the webhook's Service; print the caBundle",
@@ -260,6 +289,7 @@ Example:
           service: { type: "string" },
           namespace: { type: "string" },
           dns: { type: "string", multiple: true },
+          ip: { type: "string", multiple: true },
           out: { type: "string" },
           days: { type: "string" },
           "key-type": { type: "string" },
@@ -279,6 +309,14 @@ Example:
       const keyType = values["key-type"];
       if (keyType !== undefined && !(CERT_KEY_TYPES as readonly string[]).includes(keyType))
         throw usageError(`--key-type must be ${CERT_KEY_TYPES.join(" or ")}, got ${JSON.stringify(keyType)}`, name);
+      for (const dns of values.dns ?? []) {
+        // Checked here too, so the message names the flag to use instead.
+        if (isIP(dns.replace(/^\[(.*)\]$/, "$1")) !== 0)
+          throw usageError(
+            `--dns ${dns}: an IP address is not a DNS name (clients check an address against the certificate's IP addresses); use --ip ${dns.replace(/^\[(.*)\]$/, "$1")}`,
+            name,
+          );
+      }
       if (values.out === "") throw usageError("--out must not be empty", name);
       const out = resolve(io.cwd ?? process.cwd(), values.out ?? ".");
       try {
@@ -286,6 +324,7 @@ Example:
           service: values.service,
           namespace: values.namespace,
           dnsNames: values.dns ?? [],
+          ipAddresses: values.ip ?? [],
           ...(days === undefined ? {} : { days: Number(days) }),
           ...(keyType === undefined ? {} : { keyType: keyType as CertKeyType }),
         });
@@ -293,17 +332,13 @@ Example:
         io.stdout.write(`${certs.caBundle}\n`);
         io.stderr.write(
           `clusterwire webhook certs: wrote ${files.caCert}, ${files.cert} and ${files.key} (mode 0600), ` +
-            `valid until ${certs.notAfter.toISOString()}, for ${certs.dnsNames.join(", ")}\n` +
+            `valid until ${certs.notAfter.toISOString()}, for ${[...certs.dnsNames, ...certs.ipAddresses].join(", ")}\n` +
             `The caBundle above (base64 of ca.crt) goes in each webhook's clientConfig.caBundle; ` +
             `the API server calls ${serviceDnsNames(values.service, values.namespace)[2]}.\n`,
         );
         return EXIT_OK;
       } catch (e) {
-        if (e instanceof WebhookCertsError)
-          throw usageError(
-            `--${e.option === "dnsNames" ? "dns" : e.option === "keyType" ? "key-type" : e.option}: ${e.message}`,
-            name,
-          );
+        if (e instanceof WebhookCertsError) throw usageError(`--${CERT_OPTION_FLAGS[e.option]}: ${e.message}`, name);
         if (e instanceof CertFileExistsError) throw new CliError(e.message, EXIT_FAILURE);
         const path = (e as { path?: unknown } | null)?.path;
         if (typeof path === "string") throw new CliError(`${path}: cannot write: ${errnoMessage(e)}`, EXIT_FAILURE);

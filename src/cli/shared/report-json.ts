@@ -4,28 +4,51 @@ import type { Summary, Verdict } from "./verdict.js";
 
 // `clusterwire validate -o json`: one document holding a result per input
 // document and the summary, streamed result by result. Every result has the
-// same keys, null where a value is unknown, so it is easy to query (jq).
+// same keys in the same order, whatever its status (valid, invalid, skipped,
+// error, or a note on a whole file), so it is easy to query (jq): a value that
+// does not apply is null, a list that does not apply is empty.
 
-/** One result as written: the verdict with a fixed set of keys. */
-export function verdictJson(v: Verdict): Record<string, unknown> {
+/** The keys of every `validate -o json` result, in the order they are written. */
+export const RESULT_JSON_KEYS = [
+  "file",
+  "document",
+  "item",
+  "event",
+  "line",
+  "apiVersion",
+  "kind",
+  "namespace",
+  "name",
+  "generateName",
+  "status",
+  "errors",
+  "refusals",
+  "warnings",
+  "error",
+  "reason",
+  "response",
+] as const;
+
+/** One result as written: the verdict with the keys of {@link RESULT_JSON_KEYS}, null where a value does not apply. */
+export function verdictJson(v: Verdict): Record<(typeof RESULT_JSON_KEYS)[number], unknown> {
   return {
     file: v.file,
     document: v.document ?? null,
-    ...(v.item !== undefined ? { item: v.item } : {}),
-    ...(v.event !== undefined ? { event: v.event } : {}),
+    item: v.item ?? null,
+    event: v.event ?? null,
     line: v.line ?? null,
     apiVersion: v.apiVersion ?? null,
     kind: v.kind ?? null,
     namespace: v.namespace ?? null,
     name: v.name ?? null,
-    ...(v.generateName !== undefined ? { generateName: v.generateName } : {}),
+    generateName: v.generateName ?? null,
     status: v.status,
     errors: v.errors,
     refusals: v.refusals,
     warnings: v.warnings,
-    ...(v.failure !== undefined ? { error: v.failure } : {}),
-    ...(v.reason !== undefined ? { reason: v.reason } : {}),
-    ...(v.response !== undefined ? { response: v.response } : {}),
+    error: v.failure ?? null,
+    reason: v.reason ?? null,
+    response: v.response ?? null,
   };
 }
 

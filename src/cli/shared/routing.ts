@@ -122,22 +122,28 @@ export function describeBackend(b: IngressBackend): string {
   return "(empty backend)";
 }
 
-/** The backend as Kubernetes JSON writes it: only the fields that are set. */
-export function backendJson(b: IngressBackend): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (b.resource !== undefined) {
-    const r = b.resource;
-    out["resource"] = { ...(Object.hasOwn(r, "apiGroup") ? { apiGroup: r.apiGroup } : {}), kind: r.kind, name: r.name };
-  }
-  if (b.service !== undefined) {
-    const port = b.service.port;
-    const p =
-      port === undefined
-        ? undefined
-        : { ...(port.name !== "" ? { name: port.name } : {}), ...(port.number !== 0 ? { number: port.number } : {}) };
-    out["service"] = { name: b.service.name, ...(p !== undefined ? { port: p } : {}) };
-  }
-  return out;
+/** The backend for `route -o json`: service and resource, each null when unset, with their fields null when unset. */
+export function backendJson(b: IngressBackend): Record<"service" | "resource", unknown> {
+  // The same keys for every backend (`route -o json`): what the backend does not set is null.
+  const r = b.resource;
+  const service = b.service;
+  const port = service?.port;
+  return {
+    service:
+      service === undefined
+        ? null
+        : {
+            name: service.name,
+            port:
+              port === undefined
+                ? null
+                : { name: port.name !== "" ? port.name : null, number: port.number !== 0 ? port.number : null },
+          },
+    resource:
+      r === undefined
+        ? null
+        : { apiGroup: Object.hasOwn(r, "apiGroup") ? (r.apiGroup ?? null) : null, kind: r.kind, name: r.name },
+  };
 }
 
 /** What the winning entry of the Ingress is: its field path, and for a path its pathType and path as written. */

@@ -6,7 +6,8 @@
 //     `list` (follow `_links.next` as-is, guard against a repeated link), `mutate` (POST /
 //     PATCH / DELETE that waits for an asynchronous job) and `waitForJob` (back-off polling with
 //     a total timeout and an AbortSignal);
-//   * per-resource objects (`cloneTokens`, `caches`, `nvmeNamespaces`, `quotaRules`, `software`;
+//   * per-resource objects (`cloneTokens`, `caches`, `nvmeNamespaces`, `quotaRules`, `software`,
+//     and the read-only `svms` and `nodes`;
 //     resources.ts, software-api.ts) that take and return JSON-shaped objects and route every
 //     body through an optional codec hook (`StorageClientOptions.codecs`, codec-hooks.ts), so
 //     the codecs' `decode` / `encodePost` / `encodePatch` plug in without changing the call sites.
@@ -26,6 +27,7 @@ import type {
   CloneTokenPatchInput as CloneTokenUpdate,
   CloneTokenPostInput as CloneTokenCreate,
 } from "../codecs/clone-token.js";
+import type { ClusterNode } from "../codecs/cluster-node.js";
 import type { Collection } from "../codecs/collection.js";
 import type { Job, JobReference as JobRef } from "../codecs/job.js";
 import type {
@@ -38,6 +40,7 @@ import type {
   QuotaRulePatchInput as QuotaRuleUpdate,
   QuotaRulePostInput as QuotaRuleCreate,
 } from "../codecs/quota-rule.js";
+import type { Svm } from "../codecs/svm.js";
 import { raceAbort, systemClientClock, type StorageClientClock } from "./abort.js";
 import { DEFAULT_CODECS, type ResourceCodec } from "./codec-hooks.js";
 import { StorageJobError, StorageJobTimeoutError, StorageNetworkError, StorageProtocolError } from "./errors.js";
@@ -58,7 +61,7 @@ import {
 import { encodeQuery, type QueryObject } from "./query.js";
 import { MIN_SECRET_LENGTH, REDACTED, redactDeep, redactString } from "./redaction.js";
 import { SoftwareApi } from "./software-api.js";
-import { StorageBulkResource } from "./resources.js";
+import { StorageBulkResource, StorageReadOnlyResource } from "./resources.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge, isJsonContentType, readCapped } from "./response.js";
 import { createNodeFetch, encodeMultipart, type FetchLike, type FetchResponse } from "./transport.js";
 
@@ -137,6 +140,23 @@ export class StorageClient {
   readonly nvmeNamespaces: StorageBulkResource<NvmeNamespace, NvmeNamespaceCreate, NvmeNamespaceUpdate, string>;
   readonly quotaRules: StorageBulkResource<QuotaRule, QuotaRuleCreate, QuotaRuleUpdate, string>;
   readonly software: SoftwareApi;
+  /**
+   * The SVMs, read-only: list, count and find them (`fields`, `max_records` and filters
+   * such as `{ name: "svm*" }`), or get one by uuid.
+   *
+   * @example
+   * const names = (await client.svms.all()).map((s) => s.name); // ["svm1", "svm2"] on the reference server
+   */
+  readonly svms: StorageReadOnlyResource<Svm>;
+  /**
+   * The cluster's nodes, read-only, as {@link StorageClient.svms}. A node's uuid is what a
+   * clone token's `node.uuid` takes.
+   *
+   * @example
+   * const node = await client.nodes.find({ name: "node1" });
+   * await client.cloneTokens.create({ node: { uuid: node!.uuid! }, reserve_size: "40M" });
+   */
+  readonly nodes: StorageReadOnlyResource<ClusterNode>;
 
   readonly #password: string;
   readonly #authorization: string;
@@ -237,6 +257,10 @@ export class StorageClient {
       codecs.quotaRule ?? {},
     );
     this.software = new SoftwareApi(this, codecs);
+    const decoder = <R>(codec: ResourceCodec<R> | undefined): ((json: unknown) => R) | undefined =>
+      codec?.decode === undefined ? undefined : (j) => codec.decode!(j);
+    this.svms = new StorageReadOnlyResource(this, this.paths.svms, (k: string) => seg(k), decoder(codecs.svm));
+    this.nodes = new StorageReadOnlyResource(this, this.paths.nodes, (k: string) => seg(k), decoder(codecs.node));
   }
 
   // -- redaction --

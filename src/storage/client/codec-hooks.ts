@@ -4,10 +4,12 @@
 
 import { cache } from "../codecs/cache.js";
 import { cloneToken } from "../codecs/clone-token.js";
+import { clusterNode, type ClusterNode } from "../codecs/cluster-node.js";
 import { job } from "../codecs/job.js";
 import { nvmeNamespace } from "../codecs/nvme-namespace.js";
 import { quotaRule } from "../codecs/quota-rule.js";
 import { software, softwareDownload, softwareHistory, softwarePackage } from "../codecs/software.js";
+import { svm, type Svm } from "../codecs/svm.js";
 import type { Cache, CachePatchInput as CacheUpdate, CachePostInput as CacheCreate } from "../codecs/cache.js";
 import type {
   CloneToken,
@@ -58,6 +60,10 @@ export interface StorageCodecs {
   readonly softwareDownload?: ResourceCodec<SoftwareDownloadProgress, SoftwareDownloadRequest>;
   readonly softwareHistory?: ResourceCodec<SoftwareHistory>;
   readonly job?: ResourceCodec<Job>;
+  /** SVM records (`client.svms`). */
+  readonly svm?: ResourceCodec<Svm>;
+  /** Node records (`client.nodes`). */
+  readonly node?: ResourceCodec<ClusterNode>;
 }
 
 /**
@@ -75,4 +81,6 @@ export const DEFAULT_CODECS: StorageCodecs = Object.freeze({
   softwareDownload,
   softwareHistory,
   job,
+  svm,
+  node: clusterNode,
 });

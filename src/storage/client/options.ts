@@ -43,6 +43,10 @@ export interface StoragePaths {
   readonly softwareUpload: string;
   readonly softwareHistory: string;
   readonly jobs: string;
+  /** SVMs, read-only: `GET /api/svm/svms[/<uuid>]`. */
+  readonly svms: string;
+  /** The cluster's nodes, read-only: `GET /api/cluster/nodes[/<uuid>]`. */
+  readonly nodes: string;
 }
 
 export const DEFAULT_STORAGE_PATHS: StoragePaths = Object.freeze({
@@ -56,6 +60,8 @@ export const DEFAULT_STORAGE_PATHS: StoragePaths = Object.freeze({
   softwareUpload: "/api/cluster/software/upload",
   softwareHistory: "/api/cluster/software/history",
   jobs: "/api/cluster/jobs",
+  svms: "/api/svm/svms",
+  nodes: "/api/cluster/nodes",
 });
 
 /** One line of the optional request log. It never carries headers, bodies or query values. */

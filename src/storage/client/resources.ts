@@ -56,17 +56,29 @@ export class StorageCollectionApi<R> {
   }
 }
 
-/** A resource with list / get / create / update / delete. K is its key (a uuid, or node uuid + uuid for clone tokens). */
-export class StorageResource<R, C, U, K> extends StorageCollectionApi<R> {
+/**
+ * A read-only resource: the collection's list, all, count and find, and `get` of one
+ * record by its key (its uuid). The client's `svms` and `nodes` are read-only resources.
+ * An error answer (an unknown uuid: HTTP 404) rejects with `StorageApiError`, carrying the
+ * HTTP status and the API's error code.
+ *
+ * @example
+ * const svm = await client.svms.get("00000000-0000-4000-8000-b00000000001");
+ * const names = (await client.nodes.all({ fields: "name,model" })).map((n) => n.name);
+ */
+export class StorageReadOnlyResource<R, K = string> extends StorageCollectionApi<R> {
   readonly #client: StorageClient;
   readonly #instance: (key: K) => string;
-  readonly #codec: ResourceCodec<R, C, U>;
 
-  constructor(client: StorageClient, path: string, instance: (key: K) => string, codec: ResourceCodec<R, C, U>) {
-    super(client, path, codec.decode === undefined ? undefined : (j) => codec.decode!(j));
+  constructor(
+    client: StorageClient,
+    path: string,
+    instance: (key: K) => string,
+    decode: ((json: unknown) => R) | undefined,
+  ) {
+    super(client, path, decode);
     this.#client = client;
     this.#instance = instance;
-    this.#codec = codec;
   }
 
   /** The instance path of a key. */
@@ -74,12 +86,25 @@ export class StorageResource<R, C, U, K> extends StorageCollectionApi<R> {
     return `${this.path}/${this.#instance(key)}`;
   }
 
+  /** One record by its key; `query` takes `fields` (e.g. `{ fields: "*" }`). */
   async get(key: K, query?: Query, options: CallOptions = {}): Promise<R> {
     const json = await this.#client.request("GET", this.instancePath(key), {
       ...(query === undefined ? {} : { query }),
       ...options,
     });
     return this.decode(json);
+  }
+}
+
+/** A resource with list / get / create / update / delete. K is its key (a uuid, or node uuid + uuid for clone tokens). */
+export class StorageResource<R, C, U, K> extends StorageReadOnlyResource<R, K> {
+  readonly #client: StorageClient;
+  readonly #codec: ResourceCodec<R, C, U>;
+
+  constructor(client: StorageClient, path: string, instance: (key: K) => string, codec: ResourceCodec<R, C, U>) {
+    super(client, path, instance, codec.decode === undefined ? undefined : (j) => codec.decode!(j));
+    this.#client = client;
+    this.#codec = codec;
   }
 
   /** POST; the body goes through the codec's `encodePost` when one is set. Waits for a job. */

@@ -172,6 +172,108 @@ describe("the webhook server with the certificates made", () => {
   });
 });
 
+describe("IP addresses in the serving certificate", () => {
+  const made = makeWebhookCerts({
+    service: "clusterwire-webhook",
+    namespace: "clusterwire",
+    ipAddresses: ["127.0.0.1", "::1", "2001:DB8:0:0::a", "192.0.2.7", "127.0.0.1", "::ffff:10.1.2.3"],
+  });
+
+  it("writes them as iPAddress names after the DNS names, once each, as openssl reads them", async () => {
+    const certs = await made;
+    const paths = write(certs);
+    const san = openssl(["x509", "-in", paths.cert, "-noout", "-ext", "subjectAltName"]).out;
+    expect([...san.matchAll(/DNS:([^,\s]+)/g)].map((m) => m[1])).toEqual(
+      serviceDnsNames("clusterwire-webhook", "clusterwire"),
+    );
+    // openssl prints IPv6 addresses uncompressed, in upper case.
+    expect([...san.matchAll(/IP Address:([^,\s]+)/g)].map((m) => m[1])).toEqual([
+      "127.0.0.1",
+      "0:0:0:0:0:0:0:1",
+      "2001:DB8:0:0:0:0:0:A",
+      "192.0.2.7",
+      "0:0:0:0:0:FFFF:A01:203",
+    ]);
+    expect(san.indexOf("DNS:")).toBeLessThan(san.indexOf("IP Address:"));
+    expect(certs.ipAddresses).toEqual(["127.0.0.1", "::1", "2001:db8::a", "192.0.2.7", "::ffff:a01:203"]);
+    expect(openssl(["verify", "-purpose", "sslserver", "-CAfile", paths.ca, paths.cert]).code).toBe(0);
+    // openssl checks an address against the iPAddress names only.
+    expect(openssl(["verify", "-CAfile", paths.ca, "-verify_ip", "127.0.0.1", paths.cert]).code).toBe(0);
+    expect(openssl(["verify", "-CAfile", paths.ca, "-verify_ip", "::1", paths.cert]).code).toBe(0);
+    expect(openssl(["verify", "-CAfile", paths.ca, "-verify_ip", "127.0.0.2", paths.cert]).code).not.toBe(0);
+  });
+
+  it("lets a client that trusts only the CA connect to https://127.0.0.1 and checks the address", async () => {
+    const certs = await made;
+    const paths = write(certs);
+    const server = await createWebhookServer({
+      tls: { certFile: paths.cert, keyFile: paths.key },
+      port: 0,
+      host: "127.0.0.1",
+    });
+    const connect = (ca: string, servername?: string): Promise<string> =>
+      new Promise((resolve) => {
+        const socket = tls.connect(
+          { host: "127.0.0.1", port: server.port, ca, ...(servername === undefined ? {} : { servername }) },
+          () => {
+            socket.end();
+            resolve("ok");
+          },
+        );
+        socket.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+      });
+    try {
+      // No servername: Node checks the address it connected to against the IP names.
+      expect(await connect(certs.caCert)).toBe("ok");
+      // A certificate without the address is refused for it.
+      const without = await makeWebhookCerts({ service: "clusterwire-webhook", namespace: "clusterwire" });
+      const other = write(without);
+      const plain = await createWebhookServer({
+        tls: { certFile: other.cert, keyFile: other.key },
+        port: 0,
+        host: "127.0.0.1",
+      });
+      try {
+        const refused = await new Promise<string>((resolve) => {
+          const socket = tls.connect({ host: "127.0.0.1", port: plain.port, ca: without.caCert }, () => {
+            socket.end();
+            resolve("ok");
+          });
+          socket.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+        });
+        expect(refused).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
+      } finally {
+        await plain.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([["127.0.0.1"], ["::1"], ["[::1]"], ["10.0.0.1"]])(
+    "refuses the IP address %s given as a DNS name",
+    async (address) => {
+      const e = await makeWebhookCerts({ service: "w", namespace: "ns", dnsNames: [address] }).catch(
+        (err: unknown) => err,
+      );
+      expect(e).toBeInstanceOf(WebhookCertsError);
+      expect((e as WebhookCertsError).option).toBe("dnsNames");
+      expect((e as Error).message).toMatch(/is an IP address/);
+    },
+  );
+
+  it.each([["localhost"], ["256.1.1.1"], ["01.2.3.4"], ["fe80::1%eth0"], [""], ["1.2.3"], ["[::1]"]])(
+    "refuses %j as an IP address",
+    async (address) => {
+      const e = await makeWebhookCerts({ service: "w", namespace: "ns", ipAddresses: [address] }).catch(
+        (err: unknown) => err,
+      );
+      expect(e).toBeInstanceOf(WebhookCertsError);
+      expect((e as WebhookCertsError).option).toBe("ipAddresses");
+    },
+  );
+});
+
 describe("makeWebhookCerts options", () => {
   it("lists the Service's names as the API server and pods call it", () => {
     expect(serviceDnsNames("w", "ns")).toEqual(["w", "w.ns", "w.ns.svc", "w.ns.svc.cluster.local"]);

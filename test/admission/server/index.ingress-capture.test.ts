@@ -114,6 +114,21 @@ describe("createWebhookServer with ingressCapture", () => {
       );
       expect(metrics).toMatch(/clusterwire_admission_guard_denials_total\{guard="ingress-capture"\} [2-9]/);
       expect(logs.some((l) => l.includes('"guard":"ingress-capture"'))).toBe(true);
+      // The log names each review's verdict as the metrics label it: not ready, then guarded, then allowed.
+      const verdicts = new Map(
+        logs
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .filter((l) => l["msg"] === "review")
+          .map((l) => [l["uid"], l["verdict"]]),
+      );
+      expect([verdicts.get("u0"), verdicts.get("u1"), verdicts.get("u2")]).toEqual([
+        "guard_not_ready",
+        "guarded",
+        "allowed",
+      ]);
+      expect(metrics).toMatch(
+        /clusterwire_admission_reviews_total\{kind="Ingress",operation="CREATE",verdict="guard_not_ready"\} 1\n/,
+      );
       expect(logs.some((l) => l.includes(realToken))).toBe(false);
     } finally {
       await server.close();

@@ -210,7 +210,8 @@ describe("createWebhookServer", () => {
         warnings: [AMBIGUOUS],
       });
       const review = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["msg"] === "review");
-      expect(review).toMatchObject({ verdict: "validated", allowed: true, warnings: 1 });
+      // The log's verdict is the metrics' label: "allowed", as counted below.
+      expect(review).toMatchObject({ verdict: "allowed", allowed: true, warnings: 1 });
       expect(logs.join("\n")).not.toContain("10.0.0.1/8");
     });
   });
@@ -235,8 +236,11 @@ describe("createWebhookServer", () => {
       expect(scrape).toContain(`${series}"allowed"} 1\n`);
       expect(scrape).not.toContain(`${series}"denied"}`);
       expect(scrape).toContain('clusterwire_admission_warnings_total{kind="NetworkPolicy",operation="CREATE"} 1\n');
-      const review = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["uid"] === "s-1");
+      const lines = logs.map((l) => JSON.parse(l) as Record<string, unknown>);
+      const review = lines.find((l) => l["uid"] === "s-1");
       expect(review).toMatchObject({ verdict: "guarded", guard: "strict", allowed: false, code: 403 });
+      // Each log line's verdict is the label its review was counted under.
+      expect(lines.find((l) => l["uid"] === "s-2")).toMatchObject({ verdict: "allowed", allowed: true });
     });
   });
 

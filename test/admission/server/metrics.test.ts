@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AdmissionOutcome } from "../../../src/admission/admit.js";
+import { ADMISSION_VERDICTS, type AdmissionOutcome } from "../../../src/admission/admit.js";
 import { createWebhookMetrics } from "../../../src/admission/server/metrics.js";
 
 // prom-client is CommonJS and reads perf_hooks through require: spy on that same module object.
@@ -24,10 +24,10 @@ async function series(metrics: ReturnType<typeof createWebhookMetrics>, name: st
 describe("createWebhookMetrics", () => {
   it("counts reviews by kind, operation and verdict, and observes their latency", async () => {
     const m = createWebhookMetrics();
-    m.review("CREATE", outcome("Ingress", "validated", true), 0.0003);
-    m.review("CREATE", outcome("Ingress", "validated", true), 0.002);
-    m.review("UPDATE", outcome("Ingress", "validated", false), 0.002);
-    m.review("CREATE", outcome("NetworkPolicy", "undecodable", false), 0.001);
+    m.review("CREATE", outcome("Ingress", "allowed", true), 0.0003);
+    m.review("CREATE", outcome("Ingress", "allowed", true), 0.002);
+    m.review("UPDATE", outcome("Ingress", "denied", false), 0.002);
+    m.review("CREATE", outcome("NetworkPolicy", "bad_request", false), 0.001);
     // Kinds the webhook does not check share one label, so a caller cannot grow the label set.
     m.review("CREATE", outcome("Pod", "ignored", true), 0.001);
     m.review("CREATE", outcome("Secret", "ignored", true), 0.001);
@@ -61,7 +61,8 @@ describe("createWebhookMetrics", () => {
     ): AdmissionOutcome => ({
       response: { uid: "u", allowed: false, status },
       errors: [],
-      verdict: "guarded",
+      // admit() tells a guard that is not ready (503) from a refusal.
+      verdict: status.code === 503 ? "guard_not_ready" : "guarded",
       kind: "Ingress",
       warnings: guard === "strict" ? ["w1", "w2"] : [],
       guard,
@@ -69,7 +70,7 @@ describe("createWebhookMetrics", () => {
     m.review("CREATE", guarded(forbidden, "strict"), 0.001);
     m.review("CREATE", guarded(forbidden, "ingress-capture"), 0.001);
     m.review("CREATE", guarded(unavailable, "ingress-capture"), 0.001);
-    m.review("CREATE", outcome("Ingress", "validated", false), 0.001);
+    m.review("CREATE", outcome("Ingress", "denied", false), 0.001);
     const reviews = "clusterwire_admission_reviews_total";
     expect(await series(m, `${reviews}{kind="Ingress",operation="CREATE",verdict="guarded"}`)).toBe(2);
     expect(await series(m, `${reviews}{kind="Ingress",operation="CREATE",verdict="guard_not_ready"}`)).toBe(1);
@@ -77,6 +78,17 @@ describe("createWebhookMetrics", () => {
     expect(await series(m, 'clusterwire_admission_guard_denials_total{guard="strict"}')).toBe(1);
     expect(await series(m, 'clusterwire_admission_guard_denials_total{guard="ingress-capture"}')).toBe(1);
     expect(await series(m, 'clusterwire_admission_warnings_total{kind="Ingress",operation="CREATE"}')).toBe(2);
+  });
+
+  it("labels each review with the outcome's own verdict, one of ADMISSION_VERDICTS", async () => {
+    const m = createWebhookMetrics();
+    for (const verdict of ADMISSION_VERDICTS)
+      m.review("CREATE", outcome("Ingress", verdict, verdict === "allowed"), 0.001);
+    const text = await m.registry.metrics();
+    const labelled = [...text.matchAll(/^clusterwire_admission_reviews_total\{[^}]*verdict="([a-z_]+)"\} 1$/gm)].map(
+      (x) => x[1],
+    );
+    expect(labelled.sort()).toEqual([...ADMISSION_VERDICTS].sort());
   });
 
   it("counts refusals by reason and holds the in-flight gauge", async () => {

@@ -320,9 +320,9 @@ describe("route: --output json", () => {
     expect(JSON.parse(r.stdout)).toEqual({
       routes: [
         {
-          request: { host: "web.example.com", path: "/app?q", scheme: "https" },
+          request: { host: "web.example.com", path: "/app?q", scheme: "https", sni: null },
           route: {
-            backend: { service: { name: "app-old", port: { number: 80 } } },
+            backend: { service: { name: "app-old", port: { name: null, number: 80 } }, resource: null },
             backendText: "service app-old:80",
             ingress: "b/web-old",
             rule: 0,
@@ -355,6 +355,53 @@ describe("route: --output json", () => {
     });
   });
 
+  it("gives every request, route and backend the same keys, null where they do not apply", async () => {
+    const resource =
+      "  defaultBackend:\n    resource:\n      kind: StorageBucket\n      name: images\n" +
+      RULE("web.example.com", "/named", "Exact", "named", "name: http") +
+      "  - host: web.example.com\n    http:\n      paths:\n      - path: /grouped\n        pathType: Prefix\n        backend:\n          resource:\n            apiGroup: k8s.example.com\n            kind: StorageBucket\n            name: media\n";
+    const path = file(
+      "shapes.yaml",
+      [CLASS("public", "example.com/edge"), INGRESS("a", "web", "", "  ingressClassName: public\n" + resource)].join(
+        "---\n",
+      ),
+    );
+    const r = await cli([
+      "route",
+      "-o",
+      "json",
+      "-q",
+      "--controller",
+      "example.com/edge",
+      "--url",
+      "https://web.example.com/named",
+      "--url",
+      "http://web.example.com/grouped/x",
+      "--url",
+      "http://other.example.com/",
+      "--url",
+      "http://web.example.com/none",
+      "--sni",
+      "web.example.com",
+      path,
+    ]);
+    const { routes } = JSON.parse(r.stdout) as {
+      routes: { request: Record<string, unknown>; route: Record<string, unknown> | null }[];
+    };
+    expect(routes.map((x) => (x.route?.["backend"] as Record<string, unknown> | undefined) ?? null)).toEqual([
+      { service: { name: "named", port: { name: "http", number: null } }, resource: null },
+      { service: null, resource: { apiGroup: "k8s.example.com", kind: "StorageBucket", name: "media" } },
+      { service: null, resource: { apiGroup: null, kind: "StorageBucket", name: "images" } },
+      { service: null, resource: { apiGroup: null, kind: "StorageBucket", name: "images" } },
+    ]);
+    const keys = (o: unknown): string => JSON.stringify(Object.keys(o as object));
+    for (const { request, route } of routes) {
+      expect(keys(request)).toBe(keys(routes[0]?.request));
+      expect(keys(route)).toBe(keys(routes[0]?.route));
+      expect(keys(route?.["backend"])).toBe(keys(routes[0]?.route?.["backend"]));
+    }
+  });
+
   it("gives null for a request nothing serves, and a defaultBackend route null indexes", async () => {
     const path = file("mixed.yaml", MIXED);
     const r = await cli([
@@ -372,7 +419,7 @@ describe("route: --output json", () => {
     ]);
     expect(r.code).toBe(1);
     expect((JSON.parse(r.stdout) as { routes: unknown[] }).routes).toEqual([
-      { request: { host: "web.example.com", path: "/nope" }, route: null },
+      { request: { host: "web.example.com", path: "/nope", scheme: null, sni: null }, route: null },
     ]);
     const d = await cli([
       "route",
@@ -388,7 +435,7 @@ describe("route: --output json", () => {
       ...SHOP,
     ]);
     const [entry] = (JSON.parse(d.stdout) as { routes: { request: unknown; route: Record<string, unknown> }[] }).routes;
-    expect(entry?.request).toEqual({ host: "api.shop.example.com", path: "/healthz/", sni: "s" });
+    expect(entry?.request).toEqual({ host: "api.shop.example.com", path: "/healthz/", scheme: null, sni: "s" });
     expect(entry?.route).toMatchObject({
       rule: null,
       path: null,

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadInventory } from "../../../src/cli/shared/storage-inventory.js";
+import { StorageClient } from "../../../src/storage/index.js";
+import { DEFAULT_INVENTORY } from "../../../src/storage/server/index.js";
 import { REPO, type Serving, cli, expectNoStack, serve as serveCli } from "../../support/cli/harness.js";
 import { notManifestLine } from "../../support/cli/validate.js";
 
@@ -207,6 +209,67 @@ describe("storage serve --inventory", () => {
     const d = await cli(["demo", "--no-storage", "examples"]);
     expect(d.code).toBe(0);
     expect(d.stdout).not.toContain("storage/");
+  });
+});
+
+describe("storage serve: the seeded inventory", () => {
+  const GiB = 1024 ** 3;
+
+  it("the help describes what the server seeds: names, sizes, uuids and software versions", async () => {
+    const help = (await cli(["storage", "serve", "--help"])).stdout;
+    const flat = help.replace(/\s+/g, " ");
+    const inv = DEFAULT_INVENTORY;
+    expect(flat).toContain(`cluster ${inv.cluster.name}`);
+    expect(flat).toContain(`nodes ${inv.nodes.map((n) => n.name).join(", ")} (model sim)`);
+    expect(flat).toContain(`SVMs ${inv.svms.map((n) => n.name).join(", ")}`);
+    for (const a of inv.aggregates) expect(flat).toContain(`${a.name} (on ${a.node})`);
+    for (const v of inv.volumes) {
+      const at = flat.indexOf(`${v.name} (${v.svm}, ${(v.size ?? 0) / GiB} GiB`);
+      expect(at, v.name).toBeGreaterThan(0);
+      if (v.path !== undefined) expect(flat.slice(at, at + 60)).toContain(v.path);
+    }
+    for (const l of inv.luns) expect(flat).toContain(l.name);
+    expect(inv.luns.every((l) => l.size === GiB && l.svm === "svm1")).toBe(true);
+    expect(flat).toContain("node1 is ...-a00000000001");
+    expect(inv.nodes[0]?.uuid).toMatch(/-a00000000001$/);
+    expect(flat).toContain("9.14.1 installed; packages 9.15.1");
+    expect(help).not.toMatch(/interface spec|shared\//);
+  });
+
+  it("serves that inventory over the API, as a StorageClient lists it", async () => {
+    const s = await serve(["--port", "0"]);
+    const client = new StorageClient({
+      baseUrl: s.url,
+      username: "admin",
+      password: "clusterwire",
+      allowInsecureHttp: true,
+    });
+    try {
+      expect((await client.svms.all()).map((x) => x.name)).toEqual(DEFAULT_INVENTORY.svms.map((x) => x.name));
+      expect((await client.nodes.all({ fields: "*" })).map((x) => [x.name, x.uuid, x.model])).toEqual(
+        DEFAULT_INVENTORY.nodes.map((x) => [x.name, x.uuid, "sim"]),
+      );
+      const volumes = await client.request("GET", "/api/storage/volumes", { query: { fields: "name,size,svm.name" } });
+      expect(
+        (volumes as { records: { name: string; size: number; svm: { name: string } }[] }).records.map((v) => [
+          v.name,
+          v.svm.name,
+          v.size / GiB,
+        ]),
+      ).toEqual([
+        ["vol1", "svm1", 100],
+        ["vol2", "svm1", 20],
+        ["vol3", "svm2", 50],
+        ["fg1", "svm1", 200],
+        ["vol_offline", "svm1", 10],
+      ]);
+      const versions = await client.software.packages.all();
+      expect(versions.map((p) => p.version)).toEqual(["9.15.1", "9.16.1"]);
+      expect((await client.software.get()).version).toBe("9.14.1");
+    } finally {
+      client.close();
+      expect(await s.stop()).toBe(0);
+    }
   });
 });
 

@@ -1,7 +1,9 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMISSION_VERDICTS } from "../../../src/admission/index.js";
 import { startFakeApiServer } from "../../support/admission/fake-api-server.js";
 import { type Reply, send } from "../../support/admission/server.js";
 import { REPO, type Serving, cli, expectNoStack, serve as serveCli } from "../../support/cli/harness.js";
@@ -104,8 +106,20 @@ describe("webhook serve", () => {
     expect(await strict.stop()).toBe(0);
     expect(reviewLines(strict.stderr()).map((l) => [l["uid"], l["verdict"], l["guard"]])).toEqual([
       ["s", "guarded", "strict"],
-      ["c", "validated", undefined],
+      ["c", "allowed", undefined],
     ]);
+  });
+
+  it("listens on loopback by default, without the warning it gives for other addresses", async () => {
+    const s = await serve(["--tls-cert", "tls.crt", "--tls-key", "tls.key", "--port", "0"]);
+    expect(s.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(await s.stop()).toBe(0);
+    expect(s.stderr()).not.toContain("warning");
+    const help = await cli(["webhook", "serve", "--help"]);
+    expect(help.stdout).toMatch(/--host H\s+address to listen on \(default 127\.0\.0\.1: this\s+host only\)/);
+    expect(help.stdout).toContain("--host '*'");
+    // The help names the log's verdicts, which are the metrics' labels.
+    for (const verdict of ADMISSION_VERDICTS) expect(help.stdout).toContain(verdict);
   });
 
   it("logs the objects only with --log-objects", async () => {
@@ -323,6 +337,15 @@ describe("webhook certs", () => {
     [["--service", "hook"], /--service and --namespace are required/],
     [["--service", "Hook", "--namespace", "ops"], /--service: service "Hook"/],
     [["--service", "hook", "--namespace", "ops", "--dns", "bad name"], /--dns: DNS name "bad name"/],
+    [
+      ["--service", "hook", "--namespace", "ops", "--dns", "127.0.0.1"],
+      /--dns 127\.0\.0\.1: .*; use --ip 127\.0\.0\.1$/m,
+    ],
+    [
+      ["--service", "hook", "--namespace", "ops", "--dns", "::1"],
+      /--dns ::1: an IP address is not a DNS name.*use --ip ::1/,
+    ],
+    [["--service", "hook", "--namespace", "ops", "--ip", "localhost"], /--ip: IP address "localhost"/],
     [["--service", "hook", "--namespace", "ops", "--days", "0"], /--days: days must be a whole number from 1 to 3650/],
     [["--service", "hook", "--namespace", "ops", "--days", "x"], /--days must be a whole number/],
     [["--service", "hook", "--namespace", "ops", "--key-type", "dsa"], /--key-type must be ecdsa-p256 or rsa-2048/],
@@ -335,6 +358,36 @@ describe("webhook certs", () => {
     expect(r.stderr).toMatch(message);
     expect(readdirSync(cwd)).toEqual([]);
     expectNoStack(r);
+  });
+
+  it("puts each --ip address in the serving certificate, as openssl reads it", async () => {
+    const r = await cli(
+      [
+        "webhook",
+        "certs",
+        "--service",
+        "hook",
+        "--namespace",
+        "ops",
+        "--ip",
+        "127.0.0.1",
+        "--ip",
+        "::1",
+        "--out",
+        "ip",
+      ],
+      { cwd: tmp },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("hook.ops.svc.cluster.local, 127.0.0.1, ::1\n");
+    const san = execFileSync(
+      "openssl",
+      ["x509", "-in", join(tmp, "ip", "tls.crt"), "-noout", "-ext", "subjectAltName"],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect([...san.matchAll(/IP Address:([^,\s]+)/g)].map((m) => m[1])).toEqual(["127.0.0.1", "0:0:0:0:0:0:0:1"]);
   });
 
   it("is listed by the group and prints its help", async () => {

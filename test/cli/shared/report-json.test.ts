@@ -1,7 +1,17 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { jsonReporter, verdictJson } from "../../../src/cli/shared/report-json.js";
+import { RESULT_JSON_KEYS, jsonReporter, verdictJson } from "../../../src/cli/shared/report-json.js";
 import { emptySummary, type FileVerdicts } from "../../../src/cli/shared/verdict.js";
-import { NOT_MANIFEST, RESULT_KEYS, wholeFileResult } from "../../support/cli/validate.js";
+import { cli } from "../../support/cli/harness.js";
+import {
+  NOT_MANIFEST,
+  RESULT_KEYS,
+  ingressClassYaml,
+  netpolYaml,
+  otherKindYaml,
+  tempTrees,
+  wholeFileResult,
+} from "../../support/cli/validate.js";
 import { render, verdict } from "../../support/verdicts.js";
 
 const valid = verdict("x.yaml", {
@@ -37,25 +47,16 @@ const failed = verdict("x.yaml", {
 const parse = (text: string): Record<string, unknown> => JSON.parse(text) as Record<string, unknown>;
 
 describe("verdictJson", () => {
-  it("has the fixed keys, null where unknown, and item, event, error, reason and response only when set", () => {
-    expect(Object.keys(verdictJson(valid))).toEqual(RESULT_KEYS);
+  it("has the same keys in the same order for every status, null (or an empty list) where a value does not apply", () => {
+    for (const v of [valid, skipped, warned, invalid, failed]) expect(Object.keys(verdictJson(v))).toEqual(RESULT_KEYS);
+    expect(RESULT_JSON_KEYS).toEqual(RESULT_KEYS);
     expect(verdictJson(skipped)).toEqual(wholeFileResult("x.yaml", { status: "skipped", reason: NOT_MANIFEST }));
-    expect(Object.keys(verdictJson(invalid))).toEqual([
-      ...RESULT_KEYS.slice(0, 2),
-      "item",
-      ...RESULT_KEYS.slice(2),
-      "response",
-    ]);
-    expect(Object.keys(verdictJson(failed))).toEqual([
-      ...RESULT_KEYS.slice(0, 2),
-      "event",
-      ...RESULT_KEYS.slice(2),
-      "error",
-    ]);
-    expect(verdictJson(failed)).toMatchObject({ event: "ADDED", error: { message: "bad", offset: 7 } });
-    // An object named by generateName: name stays null, generateName follows it.
+    expect(verdictJson(valid)).toMatchObject({ item: null, event: null, error: null, reason: null, response: null });
+    expect(verdictJson(invalid)).toMatchObject({ item: 2, response: { kind: "Status", code: 500 }, error: null });
+    expect(verdictJson(failed)).toMatchObject({ event: "ADDED", error: { message: "bad", offset: 7 }, response: null });
+    // An object named by generateName: name stays null, generateName holds its prefix.
     const generated = verdictJson(verdict("x.yaml", { status: "valid", generateName: "web-" }));
-    expect(Object.keys(generated)).toEqual([...RESULT_KEYS.slice(0, 7), "generateName", ...RESULT_KEYS.slice(7)]);
+    expect(Object.keys(generated)).toEqual(RESULT_KEYS);
     expect(generated).toMatchObject({ name: null, generateName: "web-" });
   });
 });
@@ -107,5 +108,57 @@ describe("jsonReporter", () => {
     });
     const r = jsonReporter({ quiet: false });
     expect(r.start() + r.file({ file: "x.yaml", verdicts: [big] })).toContain('"badValue": 9007199254740993,');
+  });
+});
+
+describe("validate -o json over the examples and every kind of verdict", () => {
+  const tree = tempTrees("report-json");
+
+  it("gives every result the same keys, in the same order: valid, invalid, skipped, error, watch events, List items and whole-file notes", async () => {
+    const extra = tree({
+      // A decode error, a List of two items, an object named by generateName, a skipped kind.
+      "bad.yaml": netpolYaml("  podSelectr: {}\n"),
+      "list.yaml": `apiVersion: v1\nkind: List\nitems:\n- ${ingressClassYaml("a").replaceAll("\n", "\n  ").trimEnd()}\n- ${ingressClassYaml("b").replaceAll("\n", "\n  ").trimEnd()}\n`,
+      "generated.yaml": netpolYaml("  podSelector: {}\n", "  generateName: web-\n  namespace: shop\n"),
+      "deploy.yaml": otherKindYaml("apps/v1", "Deployment", "web", "shop"),
+      "values.yaml": "replicas: 2\n",
+      "unreadable.yaml": new Uint8Array([0xff, 0xfe, 0x00, 0x01]),
+    });
+    const r = await cli(["validate", "-o", "json", "examples/", extra, join(extra, "no-such.yaml")]);
+    expect(r.code).toBe(2);
+    const doc = parse(r.stdout) as { documents: Record<string, unknown>[] };
+    const seen = new Set<string>();
+    for (const result of doc.documents) {
+      expect(Object.keys(result), JSON.stringify(result)).toEqual(RESULT_KEYS);
+      seen.add(String(result["status"]));
+      if (result["document"] === null) seen.add(`${String(result["status"])} file`);
+      if (result["item"] !== null) seen.add("item");
+      if (result["event"] !== null) seen.add("event");
+      if (result["generateName"] !== null) seen.add("generateName");
+      if (result["reason"] !== null) seen.add("reason");
+      if (result["response"] !== null) seen.add("response");
+      if (result["error"] !== null) seen.add("error key");
+      // Lists are lists, never null.
+      for (const list of ["errors", "refusals", "warnings"]) expect(Array.isArray(result[list])).toBe(true);
+    }
+    // The help lists the keys, in order.
+    const help = (await cli(["validate", "--help"])).stdout.replace(/\s+/g, " ");
+    expect(help).toContain(` ${RESULT_KEYS.join(" ")};`);
+    // Every kind of result was met, so the check above covered them all.
+    for (const kind of [
+      "valid",
+      "invalid",
+      "skipped",
+      "error",
+      "skipped file",
+      "error file",
+      "item",
+      "event",
+      "generateName",
+      "reason",
+      "response",
+      "error key",
+    ])
+      expect(seen, kind).toContain(kind);
   });
 });

@@ -77,8 +77,28 @@ export function v1List(...documents: string[]): string {
 
 /** A `validate -o json` result about a whole file (unreadable, not a manifest): no document, its identity null. */
 export function wholeFileResult(file: string, fields: Record<string, unknown>): Record<string, unknown> {
-  const unknown = { document: null, line: null, apiVersion: null, kind: null, namespace: null, name: null };
-  return { file, ...unknown, errors: [], refusals: [], warnings: [], ...fields };
+  const unknown = {
+    document: null,
+    item: null,
+    event: null,
+    line: null,
+    apiVersion: null,
+    kind: null,
+    namespace: null,
+    name: null,
+    generateName: null,
+  };
+  return {
+    file,
+    ...unknown,
+    errors: [],
+    refusals: [],
+    warnings: [],
+    error: null,
+    reason: null,
+    response: null,
+    ...fields,
+  };
 }
 
 /** A document of a kind validate passes over. */
@@ -100,15 +120,21 @@ export function readText(
 export const RESULT_KEYS: readonly string[] = [
   "file",
   "document",
+  "item",
+  "event",
   "line",
   "apiVersion",
   "kind",
   "namespace",
   "name",
+  "generateName",
   "status",
   "errors",
   "refusals",
   "warnings",
+  "error",
+  "reason",
+  "response",
 ];
 
 /** The note on a YAML or JSON file in which no document has a kind (package.json, a Helm values file). */
