@@ -285,6 +285,21 @@ describe.skipIf(SKIP_BROWSER)("the playground in headless Chromium", () => {
       expect(await listTexts(o.page, "errors")).toEqual(want);
       await o.page.screenshot({ path: join(SHOTS, "update.png") });
 
+      // A rename: one object of the kind in each pane, so they are paired, and the name is immutable.
+      const renamed = changed.replace("name: nginx-public", "name: nginx-renamed");
+      await setEditor(o.page, "input", renamed);
+      const wantRename = validate(fromYaml(renamed)[0]!, { old: fromYaml(stored)[0]! }).map(formatFieldError);
+      expect(wantRename).toContain('metadata.name: Invalid value: "nginx-renamed": field is immutable');
+      expect(await listTexts(o.page, "problems")).toEqual([]);
+      expect(await listTexts(o.page, "errors")).toEqual(wantRename);
+      await o.page.screenshot({ path: join(SHOTS, "rename.png") });
+      // Two IngressClasses against one old one: the one of the stored name is paired, the other is said.
+      await setEditor(o.page, "input", `${changed}---\n${renamed}`);
+      expect(await listTexts(o.page, "errors")).toEqual(want);
+      expect(await listTexts(o.page, "problems")).toEqual([
+        expect.stringMatching(/^update: the old object pane has no IngressClass named "nginx-renamed"/),
+      ]);
+
       const ingress = read("examples/ingress-shop.yaml");
       const withStatus = `${ingress.trimEnd()}\nstatus:\n  loadBalancer:\n    ingress:\n      - ip: 300.1.2.3\n`;
       await settled(o.page, () => o.page.selectOption("[data-testid=operation]", "status").then(() => undefined));
