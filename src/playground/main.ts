@@ -27,6 +27,7 @@ import {
 } from "../networking/index.js";
 import { analyze, isJsonText, readDocuments, type Analysis, type Operation } from "./analyze.js";
 import { MAX_GRID_PODS, explain, readCluster } from "./reach.js";
+import { replaceSelectionInput } from "./replace-input.js";
 import { SAMPLE_CLUSTER, SAMPLE_INPUT, SAMPLE_OLD } from "./sample.js";
 import { TABS, decodeState, encodeState, type PlaygroundState, type Tab } from "./state.js";
 import { jsonView, resolveRoute, routeText, routingInputs, wireView, yamlView } from "./views.js";
@@ -85,6 +86,9 @@ function makeEditor(
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
         lintGutter(),
         EDITOR_THEME,
+        // Text typed over a selection is applied by the editor: the browser's own
+        // replacement writes a style attribute, which the CSP refuses (replace-input.ts).
+        replaceSelectionInput,
         // Tab indents; Escape then Tab leaves the editor (CodeMirror's tab focus mode).
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         language.of(langFor(text)),

@@ -318,6 +318,65 @@ describe.skipIf(SKIP_BROWSER)("the playground in headless Chromium", () => {
     }
   });
 
+  it("text typed or inserted over a selection, with the real keyboard, raises no CSP violation", async () => {
+    const o = await open(fileUrl());
+    const page = o.page;
+    try {
+      // Every violation, with what the browser says of its source (the init script also logs them as errors).
+      await page.evaluate(`window.violations = [];
+        document.addEventListener("securitypolicyviolation", (e) => window.violations.push(
+          [e.violatedDirective, e.sample, e.sourceFile, e.lineNumber, e.target && e.target.nodeName].join(" ")), true);`);
+      const violations = () => page.evaluate<string[]>("window.violations");
+      await settled(page, () => page.selectOption("[data-testid=operation]", "update").then(() => undefined));
+      const textOf = async (testid: "input" | "old-input") => {
+        const s = await pageState(page);
+        return testid === "input" ? s?.input : s?.old;
+      };
+      for (const testid of ["input", "old-input"] as const) {
+        const editor = page.locator(`[data-testid=${testid}]`);
+        // Each step is keyboard input into the focused editor, then the text it must leave.
+        const steps: [string, () => Promise<void>, string][] = [
+          ["select all, type", () => page.keyboard.type("kind: Ingress"), "kind: Ingress"],
+          [
+            "select all, insert text",
+            () => page.keyboard.insertText("apiVersion: networking.k8s.io/v1\nkind: IngressClass\n"),
+            "apiVersion: networking.k8s.io/v1\nkind: IngressClass\n",
+          ],
+        ];
+        for (const [what, act, want] of steps) {
+          await editor.click();
+          await settled(page, async () => {
+            await page.keyboard.press("Control+A");
+            await act();
+          });
+          await expect.poll(() => textOf(testid), { message: `${testid}: ${what}` }).toBe(want);
+          expect({ testid, what, violations: await violations() }).toEqual({ testid, what, violations: [] });
+        }
+        // Part of a line (Shift+End from the start of the second line), then a collapsed cursor.
+        await settled(page, async () => {
+          await page.keyboard.press("Control+Home");
+          await page.keyboard.press("ArrowDown");
+          await page.keyboard.press("Shift+End");
+          await page.keyboard.type("kind: Ingress");
+          await page.keyboard.press("Control+End");
+          await page.keyboard.type("# end");
+        });
+        await expect.poll(() => textOf(testid)).toBe("apiVersion: networking.k8s.io/v1\nkind: Ingress\n# end");
+        // Undo takes back the typed text as CodeMirror's own typing is taken back.
+        await settled(page, () => page.keyboard.press("Control+Z"));
+        await expect.poll(() => textOf(testid)).not.toBe("apiVersion: networking.k8s.io/v1\nkind: Ingress\n# end");
+        expect(await violations()).toEqual([]);
+      }
+      // What the editor drew carries no style attribute on its lines.
+      const styled = await page.evaluate<number>(
+        `[...document.querySelectorAll(".editor")].reduce((n, h) => n + h.shadowRoot.querySelectorAll(".cm-line[style], .cm-line [style]").length, 0)`,
+      );
+      expect(styled).toBe(0);
+    } finally {
+      await finish(o);
+    }
+  });
+
   it("namespace and feature gates change the answer as they change validate()'s", async () => {
     const o = await open(fileUrl());
     try {
