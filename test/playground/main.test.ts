@@ -29,10 +29,13 @@ import {
   type Ingress,
   type NetworkingObject,
 } from "../../src/networking/index.js";
+import { HEATMAP_COLOURS } from "../../src/cli/shared/heatmap.js";
+import { CELL_KINDS, cellKind, type CellKind } from "../../src/playground/cells.js";
 import { explain } from "../../src/playground/reach.js";
 import { SAMPLE_INPUT } from "../../src/playground/sample.js";
 import { decodeState, type PlaygroundState } from "../../src/playground/state.js";
 import { CHROMIUM, SKIP_BROWSER } from "../support/chromium.js";
+import { channels, contrast } from "../support/colour-vision.js";
 
 const root = new URL("../../", import.meta.url);
 const read = (p: string) => readFileSync(new URL(p, root), "utf8");
@@ -40,6 +43,14 @@ const FIXTURES = "../shared/testdata/k8s-api/v1.35.0/";
 /** Screenshots of each run, to look at (the same directory each run, overwritten). */
 const SHOTS = join(tmpdir(), "clusterwire-playground-screenshots");
 mkdirSync(SHOTS, { recursive: true });
+
+/** The Reach grid's cell colours: the heatmap's. */
+const PLAYGROUND_COLOURS: Record<CellKind, string> = {
+  allow: HEATMAP_COLOURS.allowed,
+  "deny-egress": HEATMAP_COLOURS.egressDenied,
+  "deny-ingress": HEATMAP_COLOURS.ingressDenied,
+  "deny-both": HEATMAP_COLOURS.bothDenied,
+};
 
 /** Examples and upstream fixtures of every kind, valid and invalid, YAML and JSON. */
 const FILES = [
@@ -57,6 +68,7 @@ function objectsOf(text: string, file: string): NetworkingObject[] {
 
 /** The few browser classes the page functions below use (the tests are typed without the DOM's lib). */
 interface BrowserGlobals {
+  getComputedStyle(e: unknown): { backgroundColor: string; color: string };
   DataTransfer: new () => { setData(format: string, data: string): void; items: { add(file: unknown): unknown } };
   ClipboardEvent: new (type: string, init: object) => unknown;
   File: new (parts: unknown[], name: string) => unknown;
@@ -495,6 +507,33 @@ describe.skipIf(SKIP_BROWSER)("the playground in headless Chromium", () => {
         );
       const want = m.pods.flatMap((from, f) => m.pods.map((to, t) => [from, to, String(m.allowed(f, t))]));
       expect(cells).toEqual(want);
+      // Colour is not the only signal: each cell shows its kind's glyph and says its words,
+      // in the colours of the palette, with its text at 4.5:1 or more.
+      const looks = await o.page.locator("[data-testid=reach-table] button").evaluateAll((els) =>
+        els.map((e) => {
+          const style = (globalThis as unknown as BrowserGlobals).getComputedStyle(e);
+          return [e.className, e.textContent, e.getAttribute("aria-label"), style.backgroundColor, style.color];
+        }),
+      );
+      const kinds = new Set<string>();
+      m.pods.forEach((from, f) => {
+        m.pods.forEach((to, t) => {
+          const kind = cellKind(m.egressAllowed(f, t), m.ingressAllowed(f, t));
+          kinds.add(kind);
+          const [cls, text, label, background, colour] = looks[f * m.pods.length + t]!;
+          expect([cls, text, label]).toEqual([
+            kind,
+            CELL_KINDS[kind].glyph,
+            `${from} to ${to}: ${CELL_KINDS[kind].words}`,
+          ]);
+          expect(contrast(background!, colour!), `${from} to ${to}`).toBeGreaterThanOrEqual(4.5);
+          expect(channels(background!)).toEqual(channels(PLAYGROUND_COLOURS[kind]));
+        });
+      });
+      expect([...kinds].sort()).toEqual(["allow", "deny-both", "deny-egress", "deny-ingress"]);
+      expect(await o.page.locator("[data-testid=reach-legend] .swatch").allTextContents()).toEqual(
+        Object.values(CELL_KINDS).map((k) => k.glyph),
+      );
       const [from, to] = ["ingress-nginx/controller-7d9f", "shop/storefront-6c5d"];
       await o.page.click(`[data-testid=reach-table] button[data-from="${from}"][data-to="${to}"]`);
       expect(await o.page.locator("[data-testid=reach-explain]").textContent()).toBe(
