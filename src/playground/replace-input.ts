@@ -76,6 +76,7 @@ function targetRange(view: EditorView, event: InputEvent): { from: number; to: n
 export const replaceSelectionInput: Extension = EditorView.domEventHandlers({
   beforeinput(event, view) {
     if (!REPLACING.has(event.inputType) || event.isComposing || view.composing || !event.cancelable) return false;
+    if (view.state.readOnly) return false;
     const text = insertedText(event);
     if (text === undefined) return false;
     const range = targetRange(view, event);

@@ -379,6 +379,35 @@ describe.skipIf(SKIP_BROWSER)("the playground in headless Chromium", () => {
         await expect.poll(() => textOf(testid)).not.toBe("apiVersion: networking.k8s.io/v1\nkind: Ingress\n# end");
         expect(await violations()).toEqual([]);
       }
+      // A selection made with the mouse, across lines, then typed over.
+      await settled(page, async () => {
+        await page.locator("[data-testid=input]").click();
+        await page.keyboard.press("Control+A");
+        await page.keyboard.type("alpha: 1");
+        await page.keyboard.press("Enter");
+        await page.keyboard.type("beta: 2");
+        await page.keyboard.press("Enter");
+        await page.keyboard.type("gamma: 3");
+      });
+      const lines = await page.evaluate<[number, number, number][]>(
+        `[...document.querySelector("#input-editor").shadowRoot.querySelectorAll(".cm-line")].map((l) => { const r = l.getBoundingClientRect(); return [r.x, r.y, r.height]; })`,
+      );
+      const [[x, top, h], , [, bottom]] = lines as [[number, number, number], unknown, [number, number, number]];
+      await settled(page, async () => {
+        await page.mouse.move(x + 20, top + h / 2);
+        await page.mouse.down();
+        await page.mouse.move(x + 20, bottom + h / 2, { steps: 5 });
+        await page.mouse.up();
+        await page.keyboard.type("X");
+      });
+      // From within "alpha" to within "gamma", as the browser selected it: one line left.
+      await expect.poll(() => textOf("input")).toMatch(/X[a-z]*: 3$/);
+      const joined = (await textOf("input")) ?? "";
+      expect({ joined, start: "alpha".startsWith(joined.slice(0, joined.indexOf("X"))) }).toEqual({
+        joined: expect.not.stringMatching(/\n|beta/),
+        start: true,
+      });
+      expect(await violations()).toEqual([]);
       // What the editor drew carries no style attribute on its lines.
       const styled = await page.evaluate<number>(
         `[...document.querySelectorAll(".editor")].reduce((n, h) => n + h.shadowRoot.querySelectorAll(".cm-line[style], .cm-line [style]").length, 0)`,
