@@ -393,9 +393,11 @@ const CLIENT = `
   }
 
   // Up to 2,048 pods every cell gets at least one canvas pixel; beyond that a
-  // pixel covers k x k cells, shaded by the share of them that is denied.
+  // pixel covers k x k cells, shaded by the share of them that is denied. The
+  // canvas is at most about as wide as the fitted view (900 CSS pixels), so the
+  // hatching is not scaled down into a blur.
   var k = n > 2048 ? Math.ceil(n / 2048) : 1;
-  var cellPx = k > 1 ? 1 : Math.max(1, Math.min(24, Math.floor(1200 / Math.max(n, 1))));
+  var cellPx = k > 1 ? 1 : Math.max(1, Math.min(24, Math.floor(900 / Math.max(n, 1))));
   var W = k > 1 ? Math.ceil(n / k) : n * cellPx;
 
   // The hatch of each kind of cell, as offsets into a cell (row * W + column) to
