@@ -127,16 +127,28 @@ function nameOf(obj: NetworkingObject): string | undefined {
 }
 
 /**
- * The old object an update of `obj` is checked against: the one of the same
- * kind and name, as the API server finds the stored object by the name in
- * the request; for an object without a name, the only one of its kind.
+ * The old object an update of `obj` (one of `objects`, the editor's objects) is
+ * checked against. The API server finds the stored object by the name in the
+ * request, so the old object of the same kind and name comes first. An update
+ * that renames the object has no such old object: when each pane holds exactly
+ * one object of the kind, the two are paired whatever their names, and
+ * validation says what the API server says of a rename (metadata.name is
+ * immutable). An object without a name takes the only old object of its
+ * kind. Otherwise there is nothing to pair with, and undefined.
  */
-function oldFor(obj: NetworkingObject, old: readonly NetworkingObject[]): NetworkingObject | undefined {
+export function oldFor(
+  obj: NetworkingObject,
+  objects: readonly NetworkingObject[],
+  old: readonly NetworkingObject[],
+): NetworkingObject | undefined {
   const kind = kindOf(obj).kind;
   const sameKind = old.filter((o) => kindOf(o).kind === kind);
   const name = nameOf(obj) ?? "";
   if (name === "") return sameKind.length === 1 ? sameKind[0] : undefined;
-  return sameKind.find((o) => nameOf(o) === name);
+  const byName = sameKind.find((o) => nameOf(o) === name);
+  if (byName !== undefined) return byName;
+  const newOfKind = objects.filter((o) => kindOf(o).kind === kind).length;
+  return sameKind.length === 1 && newOfKind === 1 ? sameKind[0] : undefined;
 }
 
 /**
@@ -167,13 +179,17 @@ export function analyze(text: string, options: AnalyzeOptions): Analysis {
     }
     return shift(l.locate(path), doc.offset);
   };
+  const decoded = objects.map((o) => o.object);
   for (const { object, doc } of objects) {
     let old: NetworkingObject | undefined;
     if (options.operation !== "create") {
-      old = oldFor(object, options.old);
+      old = oldFor(object, decoded, options.old);
       if (old === undefined) {
+        const kind = kindOf(object).kind;
         problems.push({
-          message: `${options.operation}: the old object pane has no ${kindOf(object).kind} named ${JSON.stringify(nameOf(object) ?? "")} to compare with`,
+          message:
+            `${options.operation}: the old object pane has no ${kind} named ${JSON.stringify(nameOf(object) ?? "")} to compare with` +
+            ` (an object is paired with the old ${kind} of its name, or, when each pane holds one ${kind}, with that one)`,
           range: locate(doc, []),
         });
         continue;
@@ -204,5 +220,5 @@ export function analyze(text: string, options: AnalyzeOptions): Analysis {
     for (const w of apiWarnings(object, wopts)) warns.push({ message: w.text, range: locate(doc, parsePath(w.field)) });
   }
   problems.sort((a, b) => a.range.from - b.range.from);
-  return { objects: objects.map((o) => o.object), errors, warnings: warns, problems };
+  return { objects: decoded, errors, warnings: warns, problems };
 }

@@ -25,8 +25,10 @@ import {
   type Protocol,
   type NetworkingObject,
 } from "../networking/index.js";
+import { CELL_KINDS, cellKind } from "./cells.js";
 import { analyze, isJsonText, readDocuments, type Analysis, type Operation } from "./analyze.js";
 import { MAX_GRID_PODS, explain, readCluster } from "./reach.js";
+import { replaceSelectionInput } from "./replace-input.js";
 import { SAMPLE_CLUSTER, SAMPLE_INPUT, SAMPLE_OLD } from "./sample.js";
 import { TABS, decodeState, encodeState, type PlaygroundState, type Tab } from "./state.js";
 import { jsonView, resolveRoute, routeText, routingInputs, wireView, yamlView } from "./views.js";
@@ -85,6 +87,9 @@ function makeEditor(
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
         lintGutter(),
         EDITOR_THEME,
+        // Text typed over a selection is applied by the editor: the browser's own
+        // replacement writes a style attribute, which the CSP refuses (replace-input.ts).
+        replaceSelectionInput,
         // Tab indents; Escape then Tab leaves the editor (CodeMirror's tab focus mode).
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         language.of(langFor(text)),
@@ -284,16 +289,17 @@ async function start(): Promise<void> {
       row.append(th);
       m.pods.forEach((to, t) => {
         const allowed = m.allowed(f, t);
-        const e = m.egressAllowed(f, t);
-        const i = m.ingressAllowed(f, t);
+        const kind = cellKind(m.egressAllowed(f, t), m.ingressAllowed(f, t));
         const cell = document.createElement("td");
         const b = document.createElement("button");
         b.type = "button";
-        b.className = allowed ? "allow" : !e && !i ? "deny-both" : !e ? "deny-egress" : "deny-ingress";
+        // The colour, and a glyph besides it: ✓ allowed, E or I the direction that denies, ✗ both.
+        b.className = kind;
+        b.textContent = CELL_KINDS[kind].glyph;
         b.dataset["from"] = from;
         b.dataset["to"] = to;
         b.dataset["allowed"] = String(allowed);
-        b.setAttribute("aria-label", `${from} to ${to}: ${allowed ? "allowed" : "denied"}`);
+        b.setAttribute("aria-label", `${from} to ${to}: ${CELL_KINDS[kind].words}`);
         // One tab stop for the whole grid; arrows, Home and End move inside it (a roving tabindex).
         b.tabIndex = f === 0 && t === 0 ? 0 : -1;
         b.dataset["row"] = String(f);

@@ -14,7 +14,7 @@ import {
   warnings,
   type NetworkingObject,
 } from "../../src/networking/index.js";
-import { analyze, isJsonText, parsePath, readDocuments } from "../../src/playground/analyze.js";
+import { analyze, isJsonText, oldFor, parsePath, readDocuments } from "../../src/playground/analyze.js";
 
 const root = new URL("../../", import.meta.url);
 const read = (p: string) => readFileSync(new URL(p, root), "utf8");
@@ -96,14 +96,49 @@ describe("analyze", () => {
     // IngressClass has no status subresource: a problem, not a crash.
     const status = analyze(changed, { ...CREATE, operation: "status", old });
     expect(status.problems.length).toBe(1);
-    // Another name is another object: said, not compared with the stored one.
+    // Another name beside the stored name: two objects, and only one old one to pair.
     const renamed = changed.replace("name: nginx-public", "name: other");
-    expect(analyze(renamed, { ...CREATE, operation: "update", old }).problems[0]!.message).toMatch(
-      /old object pane has no IngressClass named "other"/,
-    );
+    const both = analyze(`${changed}---\n${renamed}`, { ...CREATE, operation: "update", old });
+    expect(both.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/old object pane has no IngressClass named "other"/),
+    ]);
+    expect(both.errors.map((e) => formatFieldError(e.error))).toEqual(want);
     // No old object of that kind: said, not guessed.
     const none = analyze(changed, { ...CREATE, operation: "update", old: [] });
     expect(none.problems[0]!.message).toMatch(/old object pane has no IngressClass/);
+  });
+
+  it("a rename is paired with the only old object of its kind, and metadata.name is immutable", () => {
+    const stored = read("examples/ingressclass-public.yaml");
+    const renamed = stored.replace("name: nginx-public", "name: renamed");
+    expect(renamed).not.toBe(stored);
+    const old = fromYaml(stored);
+    const want = validate(fromYaml(renamed)[0]!, { old: old[0]! }).map(formatFieldError);
+    expect(want).toContain('metadata.name: Invalid value: "renamed": field is immutable');
+    const got = analyze(renamed, { ...CREATE, operation: "update", old });
+    expect(got.problems).toEqual([]);
+    expect(got.errors.map((e) => formatFieldError(e.error))).toEqual(want);
+    // The error sits on the name's line in the text.
+    const name = got.errors.find((e) => e.error.field === "metadata.name")!;
+    const line = renamed.slice(renamed.lastIndexOf("\n", name.range.from) + 1, renamed.indexOf("\n", name.range.from));
+    expect(line.trim()).toBe("name: renamed");
+    // oldFor: by name first; else the only one of the kind when the editor has one of that kind too.
+    const [a, b] = [fromYaml(stored)[0]!, fromYaml(renamed)[0]!];
+    const ingress = fromYaml(read("examples/ingress-shop.yaml"))[0]!;
+    expect(oldFor(b, [b], [a])).toBe(a);
+    expect(oldFor(b, [b], [ingress, a])).toBe(a);
+    expect(oldFor(b, [b], [a, b])).toBe(b);
+    expect(oldFor(b, [a, b], [a])).toBeUndefined();
+    expect(oldFor(b, [b], [a, a])).toBeUndefined();
+    expect(oldFor(b, [b], [ingress])).toBeUndefined();
+    // The same for status.
+    const ingressRenamed = read("examples/ingress-shop.yaml").replace(/^( {2}name: ).*$/m, "$1moved");
+    const st = analyze(ingressRenamed, { ...CREATE, operation: "status", old: [ingress] });
+    expect(st.problems).toEqual([]);
+    expect(st.errors.map((e) => formatFieldError(e.error))).toEqual(
+      validate(fromYaml(ingressRenamed)[0]!, { old: ingress, subresource: "status" }).map(formatFieldError),
+    );
+    expect(st.errors.map((e) => e.error.field)).toContain("metadata.name");
   });
 
   it("status validates an Ingress status update against the old object", () => {

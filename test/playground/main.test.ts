@@ -29,10 +29,13 @@ import {
   type Ingress,
   type NetworkingObject,
 } from "../../src/networking/index.js";
+import { HEATMAP_COLOURS } from "../../src/cli/shared/heatmap.js";
+import { CELL_KINDS, cellKind, type CellKind } from "../../src/playground/cells.js";
 import { explain } from "../../src/playground/reach.js";
 import { SAMPLE_INPUT } from "../../src/playground/sample.js";
 import { decodeState, type PlaygroundState } from "../../src/playground/state.js";
 import { CHROMIUM, SKIP_BROWSER } from "../support/chromium.js";
+import { channels, contrast } from "../support/colour-vision.js";
 
 const root = new URL("../../", import.meta.url);
 const read = (p: string) => readFileSync(new URL(p, root), "utf8");
@@ -40,6 +43,14 @@ const FIXTURES = "../shared/testdata/k8s-api/v1.35.0/";
 /** Screenshots of each run, to look at (the same directory each run, overwritten). */
 const SHOTS = join(tmpdir(), "clusterwire-playground-screenshots");
 mkdirSync(SHOTS, { recursive: true });
+
+/** The Reach grid's cell colours: the heatmap's. */
+const PLAYGROUND_COLOURS: Record<CellKind, string> = {
+  allow: HEATMAP_COLOURS.allowed,
+  "deny-egress": HEATMAP_COLOURS.egressDenied,
+  "deny-ingress": HEATMAP_COLOURS.ingressDenied,
+  "deny-both": HEATMAP_COLOURS.bothDenied,
+};
 
 /** Examples and upstream fixtures of every kind, valid and invalid, YAML and JSON. */
 const FILES = [
@@ -57,6 +68,7 @@ function objectsOf(text: string, file: string): NetworkingObject[] {
 
 /** The few browser classes the page functions below use (the tests are typed without the DOM's lib). */
 interface BrowserGlobals {
+  getComputedStyle(e: unknown): { backgroundColor: string; color: string };
   DataTransfer: new () => { setData(format: string, data: string): void; items: { add(file: unknown): unknown } };
   ClipboardEvent: new (type: string, init: object) => unknown;
   File: new (parts: unknown[], name: string) => unknown;
@@ -285,6 +297,21 @@ describe.skipIf(SKIP_BROWSER)("the playground in headless Chromium", () => {
       expect(await listTexts(o.page, "errors")).toEqual(want);
       await o.page.screenshot({ path: join(SHOTS, "update.png") });
 
+      // A rename: one object of the kind in each pane, so they are paired, and the name is immutable.
+      const renamed = changed.replace("name: nginx-public", "name: nginx-renamed");
+      await setEditor(o.page, "input", renamed);
+      const wantRename = validate(fromYaml(renamed)[0]!, { old: fromYaml(stored)[0]! }).map(formatFieldError);
+      expect(wantRename).toContain('metadata.name: Invalid value: "nginx-renamed": field is immutable');
+      expect(await listTexts(o.page, "problems")).toEqual([]);
+      expect(await listTexts(o.page, "errors")).toEqual(wantRename);
+      await o.page.screenshot({ path: join(SHOTS, "rename.png") });
+      // Two IngressClasses against one old one: the one of the stored name is paired, the other is said.
+      await setEditor(o.page, "input", `${changed}---\n${renamed}`);
+      expect(await listTexts(o.page, "errors")).toEqual(want);
+      expect(await listTexts(o.page, "problems")).toEqual([
+        expect.stringMatching(/^update: the old object pane has no IngressClass named "nginx-renamed"/),
+      ]);
+
       const ingress = read("examples/ingress-shop.yaml");
       const withStatus = `${ingress.trimEnd()}\nstatus:\n  loadBalancer:\n    ingress:\n      - ip: 300.1.2.3\n`;
       await settled(o.page, () => o.page.selectOption("[data-testid=operation]", "status").then(() => undefined));
@@ -298,6 +325,94 @@ describe.skipIf(SKIP_BROWSER)("the playground in headless Chromium", () => {
       await settled(o.page, () => o.page.selectOption("[data-testid=operation]", "create").then(() => undefined));
       expect(await o.page.locator("[data-testid=old-input]").isVisible()).toBe(false);
       expect(await listTexts(o.page, "errors")).toEqual(validate(fromYaml(withStatus)[0]!).map(formatFieldError));
+    } finally {
+      await finish(o);
+    }
+  });
+
+  it("text typed or inserted over a selection, with the real keyboard, raises no CSP violation", async () => {
+    const o = await open(fileUrl());
+    const page = o.page;
+    try {
+      // Every violation, with what the browser says of its source (the init script also logs them as errors).
+      await page.evaluate(`window.violations = [];
+        document.addEventListener("securitypolicyviolation", (e) => window.violations.push(
+          [e.violatedDirective, e.sample, e.sourceFile, e.lineNumber, e.target && e.target.nodeName].join(" ")), true);`);
+      const violations = () => page.evaluate<string[]>("window.violations");
+      await settled(page, () => page.selectOption("[data-testid=operation]", "update").then(() => undefined));
+      const textOf = async (testid: "input" | "old-input") => {
+        const s = await pageState(page);
+        return testid === "input" ? s?.input : s?.old;
+      };
+      for (const testid of ["input", "old-input"] as const) {
+        const editor = page.locator(`[data-testid=${testid}]`);
+        // Each step is keyboard input into the focused editor, then the text it must leave.
+        const steps: [string, () => Promise<void>, string][] = [
+          ["select all, type", () => page.keyboard.type("kind: Ingress"), "kind: Ingress"],
+          [
+            "select all, insert text",
+            () => page.keyboard.insertText("apiVersion: networking.k8s.io/v1\nkind: IngressClass\n"),
+            "apiVersion: networking.k8s.io/v1\nkind: IngressClass\n",
+          ],
+        ];
+        for (const [what, act, want] of steps) {
+          await editor.click();
+          await settled(page, async () => {
+            await page.keyboard.press("Control+A");
+            await act();
+          });
+          await expect.poll(() => textOf(testid), { message: `${testid}: ${what}` }).toBe(want);
+          expect({ testid, what, violations: await violations() }).toEqual({ testid, what, violations: [] });
+        }
+        // Part of a line (Shift+End from the start of the second line), then a collapsed cursor.
+        await settled(page, async () => {
+          await page.keyboard.press("Control+Home");
+          await page.keyboard.press("ArrowDown");
+          await page.keyboard.press("Shift+End");
+          await page.keyboard.type("kind: Ingress");
+          await page.keyboard.press("Control+End");
+          await page.keyboard.type("# end");
+        });
+        await expect.poll(() => textOf(testid)).toBe("apiVersion: networking.k8s.io/v1\nkind: Ingress\n# end");
+        // Undo takes back the typed text as CodeMirror's own typing is taken back.
+        await settled(page, () => page.keyboard.press("Control+Z"));
+        await expect.poll(() => textOf(testid)).not.toBe("apiVersion: networking.k8s.io/v1\nkind: Ingress\n# end");
+        expect(await violations()).toEqual([]);
+      }
+      // A selection made with the mouse, across lines, then typed over.
+      await settled(page, async () => {
+        await page.locator("[data-testid=input]").click();
+        await page.keyboard.press("Control+A");
+        await page.keyboard.type("alpha: 1");
+        await page.keyboard.press("Enter");
+        await page.keyboard.type("beta: 2");
+        await page.keyboard.press("Enter");
+        await page.keyboard.type("gamma: 3");
+      });
+      const lines = await page.evaluate<[number, number, number][]>(
+        `[...document.querySelector("#input-editor").shadowRoot.querySelectorAll(".cm-line")].map((l) => { const r = l.getBoundingClientRect(); return [r.x, r.y, r.height]; })`,
+      );
+      const [[x, top, h], , [, bottom]] = lines as [[number, number, number], unknown, [number, number, number]];
+      await settled(page, async () => {
+        await page.mouse.move(x + 20, top + h / 2);
+        await page.mouse.down();
+        await page.mouse.move(x + 20, bottom + h / 2, { steps: 5 });
+        await page.mouse.up();
+        await page.keyboard.type("X");
+      });
+      // From within "alpha" to within "gamma", as the browser selected it: one line left.
+      await expect.poll(() => textOf("input")).toMatch(/X[a-z]*: 3$/);
+      const joined = (await textOf("input")) ?? "";
+      expect({ joined, start: "alpha".startsWith(joined.slice(0, joined.indexOf("X"))) }).toEqual({
+        joined: expect.not.stringMatching(/\n|beta/),
+        start: true,
+      });
+      expect(await violations()).toEqual([]);
+      // What the editor drew carries no style attribute on its lines.
+      const styled = await page.evaluate<number>(
+        `[...document.querySelectorAll(".editor")].reduce((n, h) => n + h.shadowRoot.querySelectorAll(".cm-line[style], .cm-line [style]").length, 0)`,
+      );
+      expect(styled).toBe(0);
     } finally {
       await finish(o);
     }
@@ -421,6 +536,33 @@ describe.skipIf(SKIP_BROWSER)("the playground in headless Chromium", () => {
         );
       const want = m.pods.flatMap((from, f) => m.pods.map((to, t) => [from, to, String(m.allowed(f, t))]));
       expect(cells).toEqual(want);
+      // Colour is not the only signal: each cell shows its kind's glyph and says its words,
+      // in the colours of the palette, with its text at 4.5:1 or more.
+      const looks = await o.page.locator("[data-testid=reach-table] button").evaluateAll((els) =>
+        els.map((e) => {
+          const style = (globalThis as unknown as BrowserGlobals).getComputedStyle(e);
+          return [e.className, e.textContent, e.getAttribute("aria-label"), style.backgroundColor, style.color];
+        }),
+      );
+      const kinds = new Set<string>();
+      m.pods.forEach((from, f) => {
+        m.pods.forEach((to, t) => {
+          const kind = cellKind(m.egressAllowed(f, t), m.ingressAllowed(f, t));
+          kinds.add(kind);
+          const [cls, text, label, background, colour] = looks[f * m.pods.length + t]!;
+          expect([cls, text, label]).toEqual([
+            kind,
+            CELL_KINDS[kind].glyph,
+            `${from} to ${to}: ${CELL_KINDS[kind].words}`,
+          ]);
+          expect(contrast(background!, colour!), `${from} to ${to}`).toBeGreaterThanOrEqual(4.5);
+          expect(channels(background!)).toEqual(channels(PLAYGROUND_COLOURS[kind]));
+        });
+      });
+      expect([...kinds].sort()).toEqual(["allow", "deny-both", "deny-egress", "deny-ingress"]);
+      expect(await o.page.locator("[data-testid=reach-legend] .swatch").allTextContents()).toEqual(
+        Object.values(CELL_KINDS).map((k) => k.glyph),
+      );
       const [from, to] = ["ingress-nginx/controller-7d9f", "shop/storefront-6c5d"];
       await o.page.click(`[data-testid=reach-table] button[data-from="${from}"][data-to="${to}"]`);
       expect(await o.page.locator("[data-testid=reach-explain]").textContent()).toBe(

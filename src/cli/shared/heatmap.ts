@@ -34,15 +34,79 @@ export const TABLE_LIMIT = 50;
 /** Up to this many pods the axes carry pod names. */
 const LABEL_LIMIT = 100;
 
-/** Cell colours by code (bit 0 egress denied, bit 1 ingress denied), shared by the CSS and the canvas. */
+/**
+ * Cell colours by code (bit 0 egress denied, bit 1 ingress denied), shared by
+ * the CSS and the canvas. Blue against a ramp of oranges and browns, after
+ * Okabe and Ito's palette: allowed and denied stay far apart for red-green
+ * colour blindness (deuteranopia, protanopia) and for tritanopia, which red
+ * against green does not. Colour is never the only signal: denied cells are
+ * hatched (HEATMAP_HATCH), and the cell table, the legend and the playground's
+ * grid carry HEATMAP_GLYPHS.
+ */
 export const HEATMAP_COLOURS = Object.freeze({
-  allowed: "#2ca25f",
-  egressDenied: "#f28e2b",
-  ingressDenied: "#d62728",
-  bothDenied: "#5b0a16",
+  allowed: "#0072b2",
+  egressDenied: "#e69f00",
+  ingressDenied: "#9b3b00",
+  bothDenied: "#2b0a00",
 });
 
+/** The text colour on each cell colour: a contrast of at least 4.5:1 (WCAG AA for text). */
+export const HEATMAP_TEXT = Object.freeze({
+  allowed: "#ffffff",
+  egressDenied: "#000000",
+  ingressDenied: "#ffffff",
+  bothDenied: "#ffffff",
+});
+
+/** The glyph of each kind of cell, read without colour: ✓ allowed, E and I the denying direction, ✗ both. */
+export const HEATMAP_GLYPHS = Object.freeze({
+  allowed: "\u2713",
+  egressDenied: "E",
+  ingressDenied: "I",
+  bothDenied: "\u2717",
+});
+
+/**
+ * The hatch over each kind of cell on the canvas (cells of 3 canvas pixels
+ * and more): none on allowed cells, stripes falling to the right (a backslash) where
+ * egress denies, rising (/) where ingress denies, crossed (X) where both do.
+ * Drawn in HEATMAP_INK.
+ */
+export const HEATMAP_HATCH = Object.freeze({
+  allowed: "",
+  egressDenied: "\\",
+  ingressDenied: "/",
+  bothDenied: "X",
+});
+
+/** The hatch's stripes on each cell colour: at least 3:1 against it (WCAG's contrast for graphics). */
+export const HEATMAP_INK = Object.freeze({
+  allowed: "#0072b2",
+  egressDenied: "#5c3f00",
+  ingressDenied: "#f2c9a6",
+  bothDenied: "#c98b6b",
+});
+
+/** The kinds of cell by code, in the order of the bits. */
+export const HEATMAP_KINDS = Object.freeze(["allowed", "egressDenied", "ingressDenied", "bothDenied"] as const);
+
 const CODE_NAMES = ["allow", "deny (egress)", "deny (ingress)", "deny (both)"] as const;
+
+/** A CSS background of stripes of `ink` for a hatch of HEATMAP_HATCH, over the cell colour. */
+function hatchCss(hatch: string, ink: string): string {
+  const stripes = (angle: number) => `repeating-linear-gradient(${angle}deg, ${ink} 0 2px, transparent 2px 6px)`;
+  if (hatch === "\\") return stripes(45);
+  if (hatch === "/") return stripes(-45);
+  if (hatch === "X") return `${stripes(45)}, ${stripes(-45)}`;
+  return "none";
+}
+
+/** The legend's and the cell table's rules, one per kind of cell. */
+const KIND_CSS = HEATMAP_KINDS.map(
+  (kind, code) =>
+    `.c${code} { background-color: ${HEATMAP_COLOURS[kind]}; color: ${HEATMAP_TEXT[kind]}; }\n` +
+    `.swatch.c${code} { background-image: ${hatchCss(HEATMAP_HATCH[kind], HEATMAP_INK[kind])}; }`,
+).join("\n");
 
 const VERDICT_MEANING: Record<DirectionDecision["verdict"], string> = {
   "not-applicable": "not a policy subject (address or hostNetwork pod)",
@@ -246,11 +310,9 @@ h2 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
 .warnings ul { margin: .25rem 0 0; padding-left: 1.25rem; }
 .warnings li { overflow-wrap: anywhere; }
 .legend { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; padding: 0; margin: .5rem 0; }
-.swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em; margin-right: .35em; border: 1px solid #0003; }
-.c0 { background: ${HEATMAP_COLOURS.allowed}; }
-.c1 { background: ${HEATMAP_COLOURS.egressDenied}; }
-.c2 { background: ${HEATMAP_COLOURS.ingressDenied}; }
-.c3 { background: ${HEATMAP_COLOURS.bothDenied}; color: #fff; }
+.swatch { display: inline-block; width: 1.3em; height: 1.3em; vertical-align: -.3em; margin-right: .35em; border: 1px solid #0006; }
+.glyph { display: inline-block; min-width: 1em; font-weight: 700; text-align: center; }
+${KIND_CSS}
 .toolbar { display: flex; gap: .5rem; align-items: center; margin: .5rem 0; }
 .toolbar button { font: inherit; padding: .1rem .6rem; }
 .scroller { overflow: auto; max-height: 80vh; border: 1px solid #ccc; position: relative; }
@@ -276,8 +338,7 @@ h2 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
 table { border-collapse: collapse; font-size: 12px; }
 th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.cells td { text-align: center; }
-.cells .c0, .cells .c1, .cells .c2 { color: #000; }
+.cells td { text-align: center; white-space: nowrap; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;
 
@@ -332,10 +393,31 @@ const CLIENT = `
   }
 
   // Up to 2,048 pods every cell gets at least one canvas pixel; beyond that a
-  // pixel covers k x k cells, shaded by the share of them that is denied.
+  // pixel covers k x k cells, shaded by the share of them that is denied. The
+  // canvas is at most about as wide as the fitted view (900 CSS pixels), so the
+  // hatching is not scaled down into a blur.
   var k = n > 2048 ? Math.ceil(n / 2048) : 1;
-  var cellPx = k > 1 ? 1 : Math.max(1, Math.min(24, Math.floor(1200 / Math.max(n, 1))));
+  var cellPx = k > 1 ? 1 : Math.max(1, Math.min(24, Math.floor(900 / Math.max(n, 1))));
   var W = k > 1 ? Math.ceil(n / k) : n * cellPx;
+
+  // The hatch of each kind of cell, as offsets into a cell (row * W + column) to
+  // paint in its ink: stripes s canvas pixels apart, t wide, none below 3 pixels.
+  // The cell's centre keeps its plain colour.
+  function hatchMasks(p) {
+    if (p < 3) return [];
+    var s = Math.max(3, Math.floor(p / 3)), t = Math.max(1, Math.floor(s / 4));
+    return D.kinds.map(function (kind) {
+      var h = D.hatch[kind], out = [];
+      if (!h) return null;
+      for (var y = 0; y < p; y++) {
+        for (var x = 0; x < p; x++) {
+          var fall = (((x - y) % s) + s) % s >= s - t, rise = (x + y) % s >= s - t;
+          if ((h === "\\\\" && fall) || (h === "/" && rise) || (h === "X" && (fall || rise))) out.push(y * W + x);
+        }
+      }
+      return out;
+    });
+  }
 
   function draw() {
     canvas.width = W;
@@ -344,12 +426,17 @@ const CLIENT = `
     var ctx = canvas.getContext("2d");
     var img = ctx.createImageData(W, W);
     var px = new Uint32Array(img.data.buffer);
-    var pal = [rgba(D.colours.allowed), rgba(D.colours.egressDenied), rgba(D.colours.ingressDenied), rgba(D.colours.bothDenied)];
+    var pal = D.kinds.map(function (kind) { return rgba(D.colours[kind]); });
+    var ink = D.kinds.map(function (kind) { return rgba(D.ink[kind]); });
     if (k === 1) {
+      var masks = hatchMasks(cellPx);
       for (var r = 0; r < n; r++) {
         for (var c = 0; c < n; c++) {
-          var colour = pal[code(r, c)], at = r * cellPx * W + c * cellPx;
+          var v = code(r, c), colour = pal[v], at = r * cellPx * W + c * cellPx;
           for (var dy = 0; dy < cellPx; dy++) px.fill(colour, at + dy * W, at + dy * W + cellPx);
+          var mask = masks[v];
+          if (!mask) continue;
+          for (var m = 0; m < mask.length; m++) px[at + mask[m]] = ink[v];
         }
       }
     } else {
@@ -566,7 +653,10 @@ export function renderHeatmapHtml(input: HeatmapInput): string {
     namespaces: lay.namespaces,
     protocol: matrix.protocol,
     port: matrix.port,
+    kinds: HEATMAP_KINDS,
     colours: HEATMAP_COLOURS,
+    ink: HEATMAP_INK,
+    hatch: HEATMAP_HATCH,
     cells: pack(bytes),
     explain,
   };
@@ -590,15 +680,21 @@ export function renderHeatmapHtml(input: HeatmapInput): string {
           .map((line) => `<li>${escapeHtml(line)}</li>`)
           .join("")}</ul></section>`;
 
+  const legendWords = [
+    "allowed",
+    "denied by egress (source), hatched \\",
+    "denied by ingress (destination), hatched /",
+    "denied both ways, cross-hatched",
+  ];
   const legend =
-    `<ul class="legend">` +
-    `<li><span class="swatch c0"></span>allowed</li>` +
-    `<li><span class="swatch c1"></span>denied by egress (source)</li>` +
-    `<li><span class="swatch c2"></span>denied by ingress (destination)</li>` +
-    `<li><span class="swatch c3"></span>denied both ways</li>` +
+    `<ul class="legend" aria-label="Legend">` +
+    HEATMAP_KINDS.map(
+      (kind, code) =>
+        `<li><span class="swatch c${code}"></span><span class="glyph" aria-hidden="true">${HEATMAP_GLYPHS[kind]}</span> ${legendWords[code]}</li>`,
+    ).join("") +
     `</ul>` +
     (n > 2048
-      ? `<p class="summary">Over 2,048 pods one pixel covers several cells, shaded from green to red by the share denied; hover for single cells.</p>`
+      ? `<p class="summary">Over 2,048 pods one pixel covers several cells, shaded from blue to brown by the share denied, without hatching; hover for single cells.</p>`
       : "");
 
   const nsRows = lay.namespaces
@@ -622,7 +718,7 @@ export function renderHeatmapHtml(input: HeatmapInput): string {
           .map((_, c) => {
             const i = r * n + c;
             const code = (bytes[i >> 2]! >> ((i & 3) * 2)) & 3;
-            return `<td class="c${code}">${CODE_NAMES[code]}</td>`;
+            return `<td class="c${code}">${HEATMAP_GLYPHS[HEATMAP_KINDS[code]!]} ${CODE_NAMES[code]}</td>`;
           })
           .join("");
         return `<tr><th scope="row">${escapeHtml(from)}</th>${tds}</tr>`;

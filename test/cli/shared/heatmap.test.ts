@@ -1,13 +1,25 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXPLAIN_LIMIT, HEATMAP_COLOURS, TABLE_LIMIT, renderHeatmapHtml } from "../../../src/cli/shared/heatmap.js";
+import {
+  EXPLAIN_LIMIT,
+  HEATMAP_COLOURS,
+  HEATMAP_GLYPHS,
+  HEATMAP_INK,
+  HEATMAP_KINDS,
+  HEATMAP_TEXT,
+  TABLE_LIMIT,
+  renderHeatmapHtml,
+} from "../../../src/cli/shared/heatmap.js";
 import { createPolicyEngine, fromJson, type NetworkPolicy } from "../../../src/networking/index.js";
 import type { Decision, Protocol, TruthMatrix } from "../../../src/networking/evaluate/types.js";
 import { CHROMIUM, SKIP_BROWSER } from "../../support/chromium.js";
+import { contrast } from "../../support/colour-vision.js";
 
 const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 50);
 
@@ -341,10 +353,10 @@ describe("renderHeatmapHtml", () => {
   it("adds the cell table up to TABLE_LIMIT pods only", () => {
     const html = renderHeatmapHtml({ title: "t", matrix: small() });
     expect(html).toContain(
-      '<tr><th scope="row">db/x</th><td class="c0">allow</td><td class="c2">deny (ingress)</td><td class="c0">allow</td><td class="c0">allow</td></tr>',
+      '<tr><th scope="row">db/x</th><td class="c0">✓ allow</td><td class="c2">I deny (ingress)</td><td class="c0">✓ allow</td><td class="c0">✓ allow</td></tr>',
     );
     expect(html).toContain(
-      '<tr><th scope="row">web/b</th><td class="c1">deny (egress)</td><td class="c3">deny (both)</td><td class="c2">deny (ingress)</td><td class="c0">allow</td></tr>',
+      '<tr><th scope="row">web/b</th><td class="c1">E deny (egress)</td><td class="c3">✗ deny (both)</td><td class="c2">I deny (ingress)</td><td class="c0">✓ allow</td></tr>',
     );
     expect(renderHeatmapHtml({ title: "t", matrix: structuredMatrix(TABLE_LIMIT, 10) })).toContain("<details>");
     expect(renderHeatmapHtml({ title: "t", matrix: structuredMatrix(TABLE_LIMIT + 1, 10) })).not.toContain("<details>");
@@ -563,6 +575,73 @@ describe.skipIf(SKIP_BROWSER)("in headless Chromium", () => {
       // Namespace bands carry the names.
       expect(await page.locator("#top .band").allTextContents()).toEqual(["db", "web"]);
       expect(await page.locator("#left .label").allTextContents()).toEqual(["x", "y", "a", "b"]);
+    });
+  });
+
+  it("hatches denied cells by direction and writes a glyph in every table cell, legibly", async () => {
+    await withPage(renderHeatmapHtml({ title: "small", matrix: small() }), async ({ page }) => {
+      const cell = 24;
+      // One cell's pixels as "base" / "ink" / "other" by their colour, row by row.
+      const inkOf = async (r: number, c: number, code: number) => {
+        const data = await page.evaluate<number[]>(
+          `Array.from(document.getElementById("cells").getContext("2d").getImageData(${c * cell}, ${r * cell}, ${cell}, ${cell}).data)`,
+        );
+        const kind = HEATMAP_KINDS[code]!;
+        const [base, ink] = [hexRgb(HEATMAP_COLOURS[kind]), hexRgb(HEATMAP_INK[kind])];
+        const out = new Set<string>();
+        for (let i = 0; i < cell * cell; i++) {
+          const px = data.slice(i * 4, i * 4 + 3);
+          if (px.every((v, j) => v === base[j])) continue;
+          expect(px, `cell ${r},${c} pixel ${i}`).toEqual(ink);
+          out.add(`${i % cell},${Math.floor(i / cell)}`);
+        }
+        return out;
+      };
+      /** Every ink pixel continues down-right (a falling stripe, \\) or down-left (a rising one, /). */
+      const runs = (ink: Set<string>, dx: number) =>
+        [...ink].every((p) => {
+          const [x, y] = p.split(",").map(Number) as [number, number];
+          const [nx, ny] = [x + dx, y + 1];
+          return nx < 0 || nx >= cell || ny >= cell || ink.has(`${nx},${ny}`);
+        });
+      for (let r = 0; r < 4; r++) {
+        for (let c = 0; c < 4; c++) {
+          const code = SMALL_DISPLAY[r]![c]!;
+          const ink = await inkOf(r, c, code);
+          const where = `cell ${r},${c} (${HEATMAP_KINDS[code]})`;
+          if (code === 0) expect(ink.size, where).toBe(0);
+          else expect(ink.size, where).toBeGreaterThan(cell);
+          if (code === 1) expect([runs(ink, 1), runs(ink, -1)], where).toEqual([true, false]);
+          if (code === 2) expect([runs(ink, 1), runs(ink, -1)], where).toEqual([false, true]);
+          if (code === 3) expect([runs(ink, 1), runs(ink, -1)], where).toEqual([false, false]);
+        }
+      }
+      // The legend and the table: each glyph on its colour, its text at 4.5:1 or more.
+      expect(await page.locator(".legend .glyph").allTextContents()).toEqual(
+        HEATMAP_KINDS.map((k) => HEATMAP_GLYPHS[k]),
+      );
+      await page.locator("details summary").click();
+      const tds = await page.locator(".cells td").evaluateAll((els) =>
+        els.map((e) => {
+          // The tests are typed without the DOM's lib.
+          const g = globalThis as unknown as {
+            getComputedStyle(e: unknown): { backgroundColor: string; color: string };
+          };
+          return [e.className, e.textContent, g.getComputedStyle(e).backgroundColor, g.getComputedStyle(e).color];
+        }),
+      );
+      expect(tds.length).toBe(16);
+      for (const [cls, text, background, colour] of tds) {
+        const kind = HEATMAP_KINDS[Number(cls!.slice(1))]!;
+        expect(text!.startsWith(`${HEATMAP_GLYPHS[kind]} `), `${cls} ${text}`).toBe(true);
+        expect([background, colour]).toEqual(
+          [HEATMAP_COLOURS[kind], HEATMAP_TEXT[kind]].map((h) => `rgb(${hexRgb(h).join(", ")})`),
+        );
+        expect(contrast(background!, colour!)).toBeGreaterThanOrEqual(4.5);
+      }
+      const shots = join(tmpdir(), "clusterwire-heatmap-screenshots");
+      mkdirSync(shots, { recursive: true });
+      await page.screenshot({ path: join(shots, "small.png"), fullPage: true });
     });
   });
 
