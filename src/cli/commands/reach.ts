@@ -39,7 +39,7 @@ const HELP = `Usage: clusterwire reach [options] CLUSTER.yaml
 
 Which pods may connect to which under the cluster's NetworkPolicies
 (see docs/network-policy.md in the package). CLUSTER.yaml describes namespaces, pods
-and policies (see "Cluster descriptions" in the README, and
+and policies (see docs/cli.md#cluster-descriptions in the package, and
 examples/clusters/shop.yaml).
 
 Without --from/--to it prints the truth table for one protocol and port:

@@ -70,7 +70,8 @@ Options:
                           namespace name generateName status errors
                           refusals warnings error reason response; a value
                           that does not apply is null, a list is [] (a
-                          note on a whole file has document null);
+                          note on a whole file has document and line
+                          null; see docs/cli.md#-o-json in the package);
                           junit: JUnit XML for CI test reports;
                           sarif: SARIF 2.1.0 for code-scanning UIs
   --field-validation MODE as the API server's fieldValidation: Strict (the

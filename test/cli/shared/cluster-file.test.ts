@@ -9,11 +9,11 @@ import { REPO } from "../../support/cli/harness.js";
 // The cluster description format; its errors through clusterwire reach are in test/cli/commands/reach.test.ts.
 
 describe("cluster files", () => {
-  it("the README's example parses, and behaves as the rules say", () => {
-    const readme = readFileSync(join(REPO, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("### Cluster descriptions"));
+  it("the manual's example (docs/cli.md) parses, and behaves as the rules say", () => {
+    const manual = readFileSync(join(REPO, "docs", "cli.md"), "utf8");
+    const section = manual.slice(manual.indexOf("### Cluster descriptions"));
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
-    const cluster = parseClusterFile("README.md", yaml);
+    const cluster = parseClusterFile("docs/cli.md", yaml);
     expect(cluster.pods.map((p) => `${p.namespace}/${p.name}`)).toEqual(["shop/web", "kube-system/node-exporter"]);
     expect(cluster.policies.map((p) => p.metadata?.name)).toEqual(["default-deny", "dns"]);
     const engine = clusterEngine(cluster);
