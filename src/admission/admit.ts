@@ -76,7 +76,7 @@ export interface AdmitOptions {
 
 /**
  * The verdict on one review, the same word in the outcome, the webhook's log
- * line (`"verdict"`) and its metrics (`clusterwire_webhook_reviews_total{verdict}`):
+ * line (`"verdict"`) and its metrics (`clusterwire_admission_reviews_total{verdict}`):
  * - `allowed`: checked and admitted (perhaps with warnings);
  * - `denied`: refused with the API server's own 422 Invalid;
  * - `guarded`: valid, but refused by the guard named in `guard`;
