@@ -215,6 +215,39 @@ describe("the packed tarball", () => {
     expect((await exec(process.execPath, ["imports.mjs"], place.cwd, 60_000)).trim()).toBe("ok");
   });
 
+  it("TypeScript: the browser-safe entry points type-check without Node's types; importing the root is a type error", async () => {
+    const place = freshProject("types");
+    const tsc = join(REPO, "node_modules", "typescript", "bin", "tsc");
+    const options = {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      lib: ["ES2022"],
+      types: [],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+    };
+    const check = async (name: string, code: string): Promise<string> => {
+      writeFileSync(join(place.cwd, `${name}.ts`), code);
+      writeFileSync(
+        join(place.cwd, `tsconfig.${name}.json`),
+        JSON.stringify({ compilerOptions: options, files: [`${name}.ts`] }),
+      );
+      return exec(process.execPath, [tsc, "-p", `tsconfig.${name}.json`], place.cwd, 120_000).then(
+        () => "",
+        (e: Error) => e.message,
+      );
+    };
+    const browser = await check(
+      "browser",
+      'import { decode, validate } from "clusterwire/networking";\nimport { admit } from "clusterwire/admission";\nexport const used = [decode, validate, admit];\n',
+    );
+    expect(browser).toBe("");
+    const root = await check("root", 'import { decode } from "clusterwire";\nexport const used = decode;\n');
+    expect(root).toMatch(/error TS2305: Module '"clusterwire"' has no exported member 'decode'/);
+  }, 180_000);
+
   it("clusterwire demo with no directory runs the bundled examples", async () => {
     const place = freshProject("demo");
     const out = await exec("npx", ["clusterwire", "demo", "--no-storage"], place.cwd, 60_000);

@@ -3,7 +3,7 @@
 // classified by their info string, and the example lines of --help texts.
 // Pure text work, no processes: see doc-runner.ts for running them.
 //
-// The convention (also in CONTRIBUTING.md):
+// The convention:
 //   ```sh             each command runs with bash in the project directory; must exit 0
 //   ```sh exit=N      the same, but the block's last command must exit N
 //   ```sh serve       a long-running server, started in the background; the file's later
