@@ -180,6 +180,9 @@ describe("the packed tarball", () => {
         "examples/storage/inventory.yaml",
       ]),
     );
+    // The manual ships whole, and the changelog once the repository has one.
+    const docs = [...DOC_FILES, ...(existsSync(join(REPO, "CHANGELOG.md")) ? ["CHANGELOG.md"] : [])];
+    expect(docs.filter((f) => !files.includes(f))).toEqual([]);
     const unwanted = files.filter(
       (f) =>
         f.endsWith(".map") ||
