@@ -247,7 +247,7 @@ describe("running blocks (made-up Markdown in a temporary directory)", () => {
     expect(formatFailure(failures[2] ?? expect.fail("no failure"))).toContain("from the module");
   });
 
-  it("a server that listens on every interface, or exits instead of listening, fails; a slow command times out", async () => {
+  it("a server that listens on every interface, or exits instead of listening, fails; a slow command times out, but the timeout is per command", async () => {
     const md = [
       "```sh serve", // 1
       SERVER("0.0.0.0"), // 2
@@ -258,6 +258,10 @@ describe("running blocks (made-up Markdown in a temporary directory)", () => {
       "```sh", // 7
       "sleep 20", // 8
       "```", // 9
+      "```sh", // 10
+      "sleep 2", // 11
+      "sleep 2", // 12
+      "```", // 13
     ].join("\n");
     const failures = await runDocBlocks(extractBlocks(md, "docs/servers.md"), { ...place, timeoutMs: 3_000 });
     expect(failures.map((f) => [f.where, f.got])).toEqual([

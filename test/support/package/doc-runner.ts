@@ -97,8 +97,17 @@ interface Ended {
   readonly output: string;
 }
 
-/** Runs a process in its own process group, killing the whole group on timeout. */
-function runProcess(command: string, args: readonly string[], place: Place, timeoutMs: number): Promise<Ended> {
+/**
+ * Runs a process in its own process group, killing the whole group on timeout, or
+ * when `stuck` (asked four times a second) says so.
+ */
+function runProcess(
+  command: string,
+  args: readonly string[],
+  place: Place,
+  timeoutMs: number,
+  stuck: () => boolean = () => false,
+): Promise<Ended> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: place.cwd,
@@ -110,16 +119,22 @@ function runProcess(command: string, args: readonly string[], place: Place, time
     let timedOut = false;
     child.stdout.on("data", (c: Buffer) => (output += c.toString("utf8")));
     child.stderr.on("data", (c: Buffer) => (output += c.toString("utf8")));
-    const timer = setTimeout(() => {
+    const kill = () => {
       timedOut = true;
       killGroup(child, "SIGKILL");
-    }, timeoutMs);
+    };
+    const timer = setTimeout(kill, timeoutMs);
+    const watch = setInterval(() => {
+      if (stuck()) kill();
+    }, 250);
     child.on("error", (e) => {
       clearTimeout(timer);
+      clearInterval(watch);
       reject(e);
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
+      clearInterval(watch);
       // Whatever the commands left running in the background goes too.
       killGroup(child, "SIGKILL");
       resolve({ code, signal, timedOut, output });
@@ -188,8 +203,19 @@ export async function runScript(
   lines.push(`echo "done" > '${status}'`);
   const script = join(dir, "script.sh");
   writeFileSync(script, `${lines.join("\n")}\n`);
-  const timeoutMs = (place.timeoutMs ?? 30_000) * commands.length;
-  const ended = await runProcess("bash", [script], place, timeoutMs);
+  // Each command gets the timeout: the status file says which one runs, and since when.
+  const timeoutMs = place.timeoutMs ?? 30_000;
+  let seen = "";
+  let since = Date.now();
+  const stuck = () => {
+    const now = readText(status);
+    if (now !== seen) {
+      seen = now;
+      since = Date.now();
+    }
+    return Date.now() - since > timeoutMs;
+  };
+  const ended = await runProcess("bash", [script], place, timeoutMs * commands.length + 5_000, stuck);
   const state = readText(status).trim();
   if (state === "done" && !ended.timedOut) return undefined;
   const m = /^(running|failed) (\d+)(?: (\d+))?$/.exec(state);
