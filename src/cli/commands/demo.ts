@@ -12,13 +12,13 @@ const NAME = "demo";
 
 const HELP = `Usage: clusterwire demo [--no-storage] [DIR]
 
-The main job (npm start). Walks DIR (default: the examples directory that
-ships with clusterwire, node_modules/clusterwire/examples in a project that
-installs it) for .yaml, .yml,
-.json, .pb and .jsonl files and runs every step on every object found,
-printing one line per object and a summary. Manifests are read in strict mode, so a
-misspelt field fails the run. A .pb file is either one k8s\\0 object or a
-watch stream; a .jsonl file is a JSON watch stream.
+The main job (npm start). Walks DIR for .yaml, .yml, .json, .pb and .jsonl
+files and runs every step on every object found, printing one line per
+object and a summary. DIR defaults to the examples that ship with
+clusterwire (node_modules/clusterwire/examples in a project that installs
+it). Manifests are read in strict mode, so a misspelt field fails the run.
+A .pb file is either one k8s\\0 object or a watch stream; a .jsonl file is
+a JSON watch stream.
 
 Steps:
   round-trip   encode to protobuf and decode back: JSON equal, protobuf
