@@ -41,9 +41,9 @@ Exit status: 0 ok, 1 the input does not decode or encode, 2 usage error or
 unreadable file.
 
 Examples:
-  clusterwire convert examples/netpol-named-ports.json --to yaml
-  clusterwire convert examples/ingress-shop.yaml -o ingress.json
-  clusterwire convert examples/ingress.pb --to json --indent 0`;
+  clusterwire convert node_modules/clusterwire/examples/netpol-named-ports.json --to yaml
+  clusterwire convert node_modules/clusterwire/examples/ingress-shop.yaml -o ingress.json
+  clusterwire convert node_modules/clusterwire/examples/ingress.pb --to json --indent 0`;
 
 export const convertCommand: Command = {
   name: NAME,

@@ -55,10 +55,10 @@ Options:
 Exit status: 0 ok, 1 the input does not decode, 2 usage error or unreadable file.
 
 Examples:
-  clusterwire decode examples/ingress.pb
-  clusterwire decode examples/ingress.pb --output json
-  clusterwire decode --watch examples/ingress-watch.pb --output json
-  clusterwire decode --annotate examples/ingress.pb`;
+  clusterwire decode node_modules/clusterwire/examples/ingress.pb
+  clusterwire decode node_modules/clusterwire/examples/ingress.pb --output json
+  clusterwire decode --watch node_modules/clusterwire/examples/ingress-watch.pb --output json
+  clusterwire decode --annotate node_modules/clusterwire/examples/ingress.pb`;
 
 export const decodeCommand: Command = {
   name: NAME,

@@ -1,20 +1,24 @@
+import { isAbsolute, join, relative } from "node:path";
 import { loadExpectations } from "../demo/expectations.js";
 import { runReachSection } from "../demo/reach.js";
 import { runRouteSection } from "../demo/routes.js";
 import { runDemo } from "../demo/steps.js";
 import { runStorageScenario } from "../demo/storage-scenario.js";
 import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
-import { EXIT_FAILURE, EXIT_OK } from "../shared/io.js";
+import { type CliIO, EXIT_FAILURE, EXIT_OK } from "../shared/io.js";
+import { packageRoot } from "../shared/package.js";
 
 const NAME = "demo";
 
 const HELP = `Usage: clusterwire demo [--no-storage] [DIR]
 
-The main job (npm start). Walks DIR (default: examples) for .yaml, .yml,
-.json, .pb and .jsonl files and runs every step on every object found,
-printing one line per object and a summary. Manifests are read in strict mode, so a
-misspelt field fails the run. A .pb file is either one k8s\\0 object or a
-watch stream; a .jsonl file is a JSON watch stream.
+The main job (npm start). Walks DIR for .yaml, .yml, .json, .pb and .jsonl
+files and runs every step on every object found, printing one line per
+object and a summary. DIR defaults to the examples that ship with
+clusterwire (node_modules/clusterwire/examples in a project that installs
+it). Manifests are read in strict mode, so a misspelt field fails the run.
+A .pb file is either one k8s\\0 object or a watch stream; a .jsonl file is
+a JSON watch stream.
 
 Steps:
   round-trip   encode to protobuf and decode back: JSON equal, protobuf
@@ -27,7 +31,8 @@ Steps:
                printed under their line. Any other object must be valid
 
 Then two evaluator sections, each checked against answers written from
-shared/docs/semantics.md §1 (a different answer fails the run):
+the rules (docs/ingress-routing.md and docs/network-policy.md in the
+package; a different answer fails the run):
   routes       requests routed through ingress-shop.yaml,
                ingressclass-public.yaml and catalog-stack.yaml for
                controller k8s.io/ingress-nginx (clusterwire route): one
@@ -51,10 +56,28 @@ Options:
   --no-storage  skip the storage scenario
   -h, --help    show this help
 
+Examples:
+  clusterwire demo
+  clusterwire demo --no-storage node_modules/clusterwire/examples
+
 Exit status: 0 every step passed on every object (including the expected
 validation failures), every route and table cell was as expected, and every
 storage step behaved as expected, 1
 something failed, 2 usage error, or DIR unreadable or without manifests.`;
+
+/**
+ * The examples directory of the clusterwire package this CLI runs from, as a path
+ * relative to the working directory when it lies below it (node_modules/clusterwire/examples
+ * in a project, examples in a clone), else absolute (a global install); "examples" when
+ * the package root cannot be found.
+ */
+export function bundledExamples(io: CliIO): string {
+  const root = packageRoot();
+  if (root === undefined) return "examples";
+  const examples = join(root, "examples");
+  const rel = relative(io.cwd ?? process.cwd(), examples);
+  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? examples : rel;
+}
 
 export const demoCommand: Command = {
   name: NAME,
@@ -65,7 +88,7 @@ export const demoCommand: Command = {
     const parsed = parseCommandLine(NAME, HELP, { "no-storage": { type: "boolean" } }, args, io);
     if (parsed === undefined) return EXIT_OK;
     const { positionals, values } = parsed;
-    const dir = onlyInput(NAME, positionals) ?? "examples";
+    const dir = onlyInput(NAME, positionals) ?? bundledExamples(io);
     const expected = await loadExpectations(io);
     const manifests = await runDemo(io, dir);
     const routes = await runRouteSection(io, dir, expected.routes);

@@ -37,7 +37,7 @@ Exit status: 0 ok, 1 the input does not decode or encode, 2 usage error or
 unreadable file.
 
 Example:
-  clusterwire encode examples/ingress-shop.yaml -o ingress.pb`;
+  clusterwire encode node_modules/clusterwire/examples/ingress-shop.yaml -o ingress.pb`;
 
 export const encodeCommand: Command = {
   name: NAME,

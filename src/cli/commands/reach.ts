@@ -81,9 +81,9 @@ file or policy file that cannot be read or is not valid (its line and
 column are named).
 
 Examples:
-  clusterwire reach examples/clusters/shop.yaml --port 8080
-  clusterwire reach examples/clusters/shop.yaml --from shop/checkout-84c2 --to 203.0.113.10 --port 443
-  clusterwire reach examples/clusters/shop.yaml --port 5432 --output html --out reach.html`;
+  clusterwire reach node_modules/clusterwire/examples/clusters/shop.yaml --port 8080
+  clusterwire reach node_modules/clusterwire/examples/clusters/shop.yaml --from shop/checkout-84c2 --to 203.0.113.10 --port 443
+  clusterwire reach node_modules/clusterwire/examples/clusters/shop.yaml --port 5432 --output html --out reach.html`;
 
 type Output = "text" | "json" | "html";
 

@@ -68,8 +68,10 @@ cannot be read or decoded.
 
 Examples:
   clusterwire route --controller k8s.io/ingress-nginx --host api.shop.example.com \\
-      --path /v1/cart/items examples/ingress-shop.yaml examples/ingressclass-public.yaml
-  clusterwire route --url https://tenant-a.shop.example.com/static/app.js examples/ingress-shop.yaml`;
+      --path /v1/cart/items node_modules/clusterwire/examples/ingress-shop.yaml \\
+      node_modules/clusterwire/examples/ingressclass-public.yaml
+  clusterwire route --url https://tenant-a.shop.example.com/static/app.js \\
+      node_modules/clusterwire/examples/ingress-shop.yaml`;
 
 export const routeCommand: Command = {
   name: NAME,

@@ -115,11 +115,12 @@ Exit status:
   2  usage error, or an input path given cannot be read
 
 Examples:
-  clusterwire validate examples
+  clusterwire validate node_modules/clusterwire/examples   # exit 1: invalid/ fails on purpose
   clusterwire validate --exclude '**/charts/**' -o junit . > report.xml
-  clusterwire validate -o sarif deploy > clusterwire.sarif
-  clusterwire validate --field-validation Warn --kinds Ingress manifests/
-  clusterwire validate --old stored.yaml changed.yaml`;
+  clusterwire validate -o sarif node_modules/clusterwire/examples/invalid > clusterwire.sarif   # exit 1
+  clusterwire validate --field-validation Warn --kinds Ingress node_modules/clusterwire/examples/shop-deploy.yaml
+  clusterwire validate --old node_modules/clusterwire/examples/ingress.pb \\
+      node_modules/clusterwire/examples/ingress-shop.yaml   # exit 1: an update needs a resourceVersion`;
 
 type Output = "text" | "json" | "junit" | "sarif";
 const OUTPUTS: readonly Output[] = ["text", "json", "junit", "sarif"];

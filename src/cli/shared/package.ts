@@ -3,7 +3,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // The clusterwire package this CLI runs from: its version (clusterwire --version)
-// and its root, where the demo finds examples/demo/expected.yaml.
+// and its root, where the demo finds its bundled examples/ (examples/demo/expected.yaml
+// and the manifests clusterwire demo walks when given no directory).
 
 interface Found {
   readonly root: string;
