@@ -85,8 +85,12 @@ Exit status: 0 stopped by SIGINT or SIGTERM, 1 the server could not start
 certificate files, or (with --ingress-capture) missing API server
 credentials.
 
-Example:
-  clusterwire webhook serve --tls-cert /tls/tls.crt --tls-key /tls/tls.key`;
+In a pod, --tls-cert and --tls-key name the files of the mounted Secret
+(for example /tls/tls.crt and /tls/tls.key).
+
+Examples:
+  clusterwire webhook certs --service clusterwire-webhook --namespace clusterwire --ip 127.0.0.1 --out certs
+  clusterwire webhook serve --tls-cert certs/tls.crt --tls-key certs/tls.key`;
 
 export const serveCommand: Command = {
   name: "serve",
