@@ -14,6 +14,9 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
+    // Builds dist/ once, before any test file, when it is older than src/ (the pack, help and
+    // .d.ts tests read it); no test builds it, so none rewrites it under another.
+    globalSetup: ["test/support/global-build.ts"],
     testTimeout: 60_000,
     // Vitest's default is one worker fewer than the CPUs, which on the 2-core machines this
     // suite must fit (about 5 minutes) leaves one core idle: the main process mostly waits.

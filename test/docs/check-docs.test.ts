@@ -2,8 +2,8 @@
 // inputs (so a broken rule fails here, not only as a silent pass on the repository), then the
 // repository itself, which must have no dangling link, anchor, rule id or shared/ mention in
 // what users read (README, docs/, examples/, src/, the .d.ts files and every --help).
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { buildIsStale } from "../support/global-build.js";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -213,13 +213,10 @@ describe("checkRepository on made-up repositories", () => {
 
 describe("the repository", () => {
   beforeAll(() => {
-    // The help and the .d.ts files come from dist/: build it when it is missing or older than src/.
-    const main = join(ROOT, "dist", "src", "cli", "main.js");
-    if (!existsSync(main) || statSync(main).mtimeMs < newest(join(ROOT, "src"))) {
-      const r = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8" });
-      if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}${r.stderr}`);
-    }
-  }, 120_000);
+    // The help and the .d.ts files come from dist/, which vitest's global setup
+    // (test/support/global-build.ts) brings up to date before any test file starts.
+    if (buildIsStale(ROOT)) throw new Error("dist/ is older than src/: run npm run build");
+  });
 
   it("has no dangling link, anchor, rule id, shared/ mention or unshipped reference", () => {
     const { problems, checked } = checkRepository(ROOT);
@@ -228,13 +225,3 @@ describe("the repository", () => {
     expect(problems.map((p) => `${p.file}:${p.line}: ${p.message}`)).toEqual([]);
   }, 120_000);
 });
-
-/** The newest modification time of a file under `dir`. */
-function newest(dir: string): number {
-  let t = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return t;
-}

@@ -3,6 +3,7 @@
 // the fenced blocks of README.md and docs/**/*.md (by the convention in
 // test/support/package/doc-blocks.ts) and the examples of every --help text.
 // CONTRIBUTING.md is for a clone of the repository, so it is not run here.
+import { buildIsStale } from "../support/global-build.js";
 import { execFile } from "node:child_process";
 import {
   existsSync,
@@ -11,7 +12,6 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -86,17 +86,6 @@ function exec(command: string, args: readonly string[], cwd: string, timeoutMs =
   });
 }
 
-/** True when some source under src/ or gen/ is newer than its build in dist/ (or has none). */
-function buildIsStale(): boolean {
-  const newest = (dir: string): boolean =>
-    readdirSync(join(REPO, dir), { recursive: true, encoding: "utf8" }).some((f) => {
-      if (!f.endsWith(".ts") || f.endsWith(".d.ts")) return false;
-      const built = join(REPO, "dist", dir, f.replace(/\.ts$/, ".js"));
-      return !existsSync(built) || statSync(built).mtimeMs < statSync(join(REPO, dir, f)).mtimeMs;
-    });
-  return newest("src") || newest("gen");
-}
-
 interface Packed {
   readonly filename: string;
   readonly size: number;
@@ -111,8 +100,9 @@ let packed: Packed;
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "clusterwire-pack-"));
   env = cleanEnv(process.env, { PATH: `${npxShim(work)}${delimiter}${cleanEnv().PATH}` });
-  if (buildIsStale()) await exec("npm", ["run", "--silent", "build"], REPO);
-  // --ignore-scripts: prepack would delete and rebuild dist/ under the other tests' feet.
+  // dist/ is brought up to date by vitest's global setup (test/support/global-build.ts).
+  if (buildIsStale()) throw new Error("dist/ is older than src/: run npm run build");
+  // --ignore-scripts: no lifecycle script may rebuild dist/ under the other tests' feet.
   const json = await exec("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], REPO);
   const [first] = JSON.parse(json) as Packed[];
   if (first === undefined) throw new Error(`npm pack printed no package: ${json}`);
