@@ -52,7 +52,14 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/playground/planted.ts", "../networking/validation/validate.js", true],
   ["src/playground/planted.ts", "../cli/shared/heatmap.js", true],
   ["src/playground/planted.ts", "../storage/index.js", true],
+  ["src/networking/manifests/planted.ts", "../protobuf/from-binary.js", true],
+  ["src/networking/manifests/planted.ts", "../evaluate/router/router.js", true],
+  ["src/networking/manifests/planted.ts", "../index.js", true],
+  ["src/networking/validation/planted.ts", "../manifests/read-manifests.js", true],
+  ["src/networking/text/planted.ts", "../manifests/read-manifests.js", true],
   // controls: imports that point down are allowed
+  ["src/networking/manifests/planted.ts", "../text/yaml.js", false],
+  ["src/networking/manifests/planted.ts", "../validation/validate.js", false],
   ["src/networking/protobuf/planted.ts", "../model/kinds.js", false],
   ["src/networking/text/planted.ts", "../model/zero.js", false],
   ["src/networking/evaluate/router/planted.ts", "../../validation/validate.js", false],
@@ -145,7 +152,7 @@ describe("src/networking's shape", () => {
   const all = tsFiles(ROOT);
 
   it("every module sits in a layer folder; only index.ts is at the top", () => {
-    const layers = ["model", "protobuf", "text", "validation", "evaluate"];
+    const layers = ["model", "protobuf", "text", "validation", "evaluate", "manifests"];
     const top = all.map((f) => relative(ROOT, f)).filter((f) => !f.includes("/"));
     expect(top).toEqual(["index.ts"]);
     for (const f of all.map((f) => relative(ROOT, f)).filter((f) => f.includes("/"))) {
