@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// `npm run docs`: builds clusterwire's API reference into dist/api/ with TypeDoc, from the six
+// entry points in package.json's "exports". It fails (exit 1), listing each problem, when:
+// - an export has no doc comment or no `@example`, or a member of one has no doc comment
+//   (the rule and its two exceptions are in check.mjs; known gaps in baseline.txt);
+// - a {@link} resolves to nothing, or the public surface uses a type that no entry point
+//   exports and typedoc.json's intentionallyNotExported does not list (TypeDoc's validation).
+//
+// TypeDoc needs the TypeScript 5 compiler API, which the project's TypeScript 7 package
+// (the native port) does not have, so TypeDoc and TypeScript 5.9 are pinned in this folder's
+// own package.json and lockfile, and installed here on the first run. TypeDoc only reads the
+// sources: `tsc` (TypeScript 7) is what type-checks them.
+//
+// Options: --no-html checks only (writes nothing); --json also writes dist/api/api.json;
+// --update-baseline rewrites baseline.txt with the gaps found now.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { checkDocumentation } from "./check.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+const args = new Set(process.argv.slice(2));
+for (const arg of args) {
+  if (!["--no-html", "--json", "--update-baseline"].includes(arg)) {
+    console.error(`docs: unknown option ${arg} (options: --no-html, --json, --update-baseline)`);
+    process.exit(2);
+  }
+}
+
+if (!existsSync(join(here, "node_modules", "typedoc", "package.json"))) {
+  console.log("docs: installing TypeDoc and TypeScript 5.9 into tools/api-docs/node_modules (npm ci)");
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const ci = spawnSync(npm, ["ci", "--prefix", here, "--no-audit", "--no-fund"], { stdio: "inherit" });
+  if (ci.status !== 0) process.exit(ci.status ?? 1);
+}
+
+const td = await import("typedoc");
+const app = await td.Application.bootstrapWithPlugins(
+  {
+    options: join(here, "typedoc.json"),
+    // protoc-gen-es marks each generated declaration with `@generated from message ...`.
+    blockTags: [...td.OptionDefaults.blockTags, "@generated"],
+  },
+  [new td.TypeDocReader()],
+);
+if (app.logger.hasErrors() || app.logger.hasWarnings()) process.exit(1);
+
+const project = await app.convert();
+if (project === undefined || app.logger.hasErrors() || app.logger.hasWarnings()) {
+  console.error("docs: TypeDoc could not read the sources (see above)");
+  process.exit(1);
+}
+app.validate(project);
+const validationFailed = app.logger.hasErrors() || app.logger.hasWarnings() || app.logger.validationWarningCount > 0;
+
+const { exports, problems } = checkDocumentation(td, project, root);
+const baselineFile = join(here, "baseline.txt");
+if (args.has("--update-baseline")) {
+  const lines = problems.map((p) => p.key).sort();
+  writeFileSync(
+    baselineFile,
+    `# Known gaps in the API reference's doc comments; see check.mjs. This list only shrinks.\n${lines.join("\n")}\n`,
+  );
+  console.log(`docs: wrote ${lines.length} gaps to ${baselineFile}`);
+}
+const baseline = new Set(
+  readFileSync(baselineFile, "utf8")
+    .split("\n")
+    .filter((line) => line !== "" && !line.startsWith("#")),
+);
+const found = new Set(problems.map((p) => p.key));
+const fresh = problems.filter((p) => !baseline.has(p.key));
+const fixed = [...baseline].filter((key) => !found.has(key));
+for (const p of fresh) {
+  const what = p.rule === "doc" ? "has no doc comment" : "has no @example in its doc comment";
+  console.error(`${p.file}:${p.line} - [error] ${p.entry}: ${p.kind} ${p.name} ${what}`);
+}
+for (const key of fixed) console.error(`tools/api-docs/baseline.txt - [error] ${key}: fixed, remove the line`);
+const count = (rule) => problems.filter((p) => p.rule === rule).length;
+console.log(
+  `docs: ${exports} exports in ${project.children?.length ?? 0} entry points; ` +
+    `${count("doc")} declarations without a doc comment, ${count("example")} exports without an @example ` +
+    `(${baseline.size} known in baseline.txt)`,
+);
+if (validationFailed || fresh.length > 0 || fixed.length > 0) {
+  console.error("docs: the API reference has problems (listed above); nothing was written");
+  process.exit(1);
+}
+
+if (!args.has("--no-html")) {
+  const out = join(root, "dist", "api");
+  await app.generateDocs(project, out);
+  if (args.has("--json")) await app.generateJson(project, join(out, "api.json"));
+  if (app.logger.hasErrors() || app.logger.hasWarnings()) process.exit(1);
+  console.log(`docs: wrote ${out}`);
+}
