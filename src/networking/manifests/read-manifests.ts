@@ -92,9 +92,13 @@ export interface ManifestError extends EntryPlace {
   readonly documentLine?: number;
   /** The decoder's error; its line and column, when set, are those of the whole text. */
   readonly error: DecodeError;
+  /** The document's apiVersion, when it could be read. */
   readonly apiVersion?: string;
+  /** The document's kind, when it could be read. */
   readonly kind?: string;
+  /** The document's metadata.namespace, when it could be read. */
   readonly namespace?: string;
+  /** The document's metadata.name, when it could be read. */
   readonly name?: string;
   /** Set when the document does not parse and holds `{{ }}`: most likely a template not yet rendered. */
   readonly template?: boolean;

@@ -21,6 +21,7 @@ export class StorageCollectionApi<R> {
     this.#decode = decode;
   }
 
+  /** The collection's path, e.g. `/api/svm/svms`. */
   get path(): string {
     return this.#path;
   }
@@ -41,6 +42,7 @@ export class StorageCollectionApi<R> {
     return out;
   }
 
+  /** How many records match `query` (the API's `num_records`), without fetching them. */
   count(query?: Query, options: CallOptions = {}): Promise<number> {
     return this.#client.count(this.#path, query, options);
   }
