@@ -9,7 +9,22 @@ import { isObject } from "./objects.js";
 import type { CallOptions, CreateResult, MutationOptions, MutationResult } from "./options.js";
 import { queryFilters, type Query, type QueryObject } from "./query.js";
 
-/** A read-only collection: list, count, find. */
+/**
+ * A read-only collection: list, count, find.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * for await (const svm of client.svms.list({ fields: "name", max_records: 1 })) console.log(svm.name);
+ * console.log(await client.svms.count(), (await client.svms.find({ name: "svm2" }))?.uuid);
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export class StorageCollectionApi<R> {
   readonly #client: StorageClient;
   readonly #path: string;
@@ -98,7 +113,26 @@ export class StorageReadOnlyResource<R, K = string> extends StorageCollectionApi
   }
 }
 
-/** A resource with list / get / create / update / delete. K is its key (a uuid, or node uuid + uuid for clone tokens). */
+/**
+ * A resource with list / get / create / update / delete. K is its key (a uuid, or node uuid + uuid for clone tokens).
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * const { record } = await client.quotaRules.create(
+ *   { svm: { name: "svm1" }, volume: { name: "vol1" }, type: "tree", qtree: { name: "q1" } },
+ *   { query: { return_records: true } },
+ * );
+ * await client.quotaRules.update(record!.uuid!, { space: { hard_limit: "20G" } });
+ * await client.quotaRules.delete(record!.uuid!);
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export class StorageResource<R, C, U, K> extends StorageReadOnlyResource<R, K> {
   readonly #client: StorageClient;
   readonly #codec: ResourceCodec<R, C, U>;
@@ -128,12 +162,27 @@ export class StorageResource<R, C, U, K> extends StorageReadOnlyResource<R, K> {
     return this.#client.mutate("PATCH", this.instancePath(key), { ...options, body: this.patchBody(input) });
   }
 
+  /** Deletes one record, and waits for its job unless `wait: false`. */
   delete(key: K, options: MutationOptions = {}): Promise<MutationResult> {
     return this.#client.mutate("DELETE", this.instancePath(key), options);
   }
 }
 
-/** Options of {@link StorageBulkResource.updateMatching} and {@link StorageBulkResource.deleteMatching}. */
+/**
+ * Options of {@link StorageBulkResource.updateMatching} and {@link StorageBulkResource.deleteMatching}.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * await client.quotaRules.deleteMatching({}, { all: true }); // every rule: refused without `all`
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export interface BulkOptions extends MutationOptions {
   /**
    * Allow a query without any filter: the change then applies to every record of the
@@ -143,6 +192,22 @@ export interface BulkOptions extends MutationOptions {
   readonly all?: boolean;
 }
 
+/**
+ * What a query-based update or delete answered: a {@link MutationResult} and how many records matched.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * const { numRecords, jobs } = await client.quotaRules.updateMatching({ type: "tree" }, { space: { hard_limit: "5G" } });
+ * console.log(numRecords, jobs.length);
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export interface BulkResult extends MutationResult {
   /** `num_records` of the answer: how many records matched the query (undefined when the server gave none). */
   readonly numRecords: number | undefined;
@@ -153,6 +218,19 @@ export interface BulkResult extends MutationResult {
  * definition: "Deleting or patching a collection by query applies to all records
  * matching the query"). Every job the server answers with (`jobs[]`) is waited for, unless
  * `wait: false`.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * const result = await client.quotaRules.deleteMatching({ "volume.name": "vol1" });
+ * console.log(result.numRecords);
+ * client.close();
+ * await server.close();
+ * ```
  */
 export class StorageBulkResource<R, C, U, K> extends StorageResource<R, C, U, K> {
   readonly #client: StorageClient;

@@ -25,9 +25,53 @@ import {
   type JsonValue,
 } from "./schema.js";
 
+/**
+ * The values the API defines for A cache origin's `state`.
+ *
+ * @example
+ * ```ts
+ * import { CACHE_ORIGIN_STATES, type CacheOriginState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (CACHE_ORIGIN_STATES as readonly unknown[]).includes(value);
+ * const first: CacheOriginState = CACHE_ORIGIN_STATES[0];
+ * ```
+ */
 export const CACHE_ORIGIN_STATES = ["error", "mixed", "offline", "online"] as const;
+/**
+ * A cache origin's `state`: one of {@link CACHE_ORIGIN_STATES}.
+ *
+ * @example
+ * ```ts
+ * import { CACHE_ORIGIN_STATES, type CacheOriginState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (CACHE_ORIGIN_STATES as readonly unknown[]).includes(value);
+ * const first: CacheOriginState = CACHE_ORIGIN_STATES[0];
+ * ```
+ */
 export type CacheOriginState = (typeof CACHE_ORIGIN_STATES)[number];
+/**
+ * The values the API defines for A cache's `guarantee.type`.
+ *
+ * @example
+ * ```ts
+ * import { CACHE_GUARANTEE_TYPES, type CacheGuaranteeType } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (CACHE_GUARANTEE_TYPES as readonly unknown[]).includes(value);
+ * const first: CacheGuaranteeType = CACHE_GUARANTEE_TYPES[0];
+ * ```
+ */
 export const CACHE_GUARANTEE_TYPES = ["volume", "none"] as const;
+/**
+ * A cache's `guarantee.type`: one of {@link CACHE_GUARANTEE_TYPES}.
+ *
+ * @example
+ * ```ts
+ * import { CACHE_GUARANTEE_TYPES, type CacheGuaranteeType } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (CACHE_GUARANTEE_TYPES as readonly unknown[]).includes(value);
+ * const first: CacheGuaranteeType = CACHE_GUARANTEE_TYPES[0];
+ * ```
+ */
 export type CacheGuaranteeType = (typeof CACHE_GUARANTEE_TYPES)[number];
 
 export interface CachePostInput {

@@ -27,16 +27,137 @@ import {
   type JsonValue,
 } from "./schema.js";
 
+/**
+ * The values the API defines for An NVMe namespace's `os_type`.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_OS_TYPES, type NamespaceOsType } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_OS_TYPES as readonly unknown[]).includes(value);
+ * const first: NamespaceOsType = NAMESPACE_OS_TYPES[0];
+ * ```
+ */
 export const NAMESPACE_OS_TYPES = ["aix", "linux", "vmware", "windows"] as const;
+/**
+ * An NVMe namespace's `os_type`: one of {@link NAMESPACE_OS_TYPES}.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_OS_TYPES, type NamespaceOsType } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_OS_TYPES as readonly unknown[]).includes(value);
+ * const first: NamespaceOsType = NAMESPACE_OS_TYPES[0];
+ * ```
+ */
 export type NamespaceOsType = (typeof NAMESPACE_OS_TYPES)[number];
+/**
+ * The values the API defines for An NVMe namespace's `space.block_size`, in bytes.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_BLOCK_SIZES, type NamespaceBlockSize } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_BLOCK_SIZES as readonly unknown[]).includes(value);
+ * const first: NamespaceBlockSize = NAMESPACE_BLOCK_SIZES[0];
+ * ```
+ */
 export const NAMESPACE_BLOCK_SIZES = [512, 4096] as const;
+/**
+ * An NVMe namespace's `space.block_size`, in bytes: one of {@link NAMESPACE_BLOCK_SIZES}.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_BLOCK_SIZES, type NamespaceBlockSize } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_BLOCK_SIZES as readonly unknown[]).includes(value);
+ * const first: NamespaceBlockSize = NAMESPACE_BLOCK_SIZES[0];
+ * ```
+ */
 export type NamespaceBlockSize = (typeof NAMESPACE_BLOCK_SIZES)[number];
+/**
+ * The values the API defines for An NVMe namespace's `status.state`.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_STATES, type NamespaceState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_STATES as readonly unknown[]).includes(value);
+ * const first: NamespaceState = NAMESPACE_STATES[0];
+ * ```
+ */
 export const NAMESPACE_STATES = ["nvfail", "offline", "online", "space_error"] as const;
+/**
+ * An NVMe namespace's `status.state`: one of {@link NAMESPACE_STATES}.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_STATES, type NamespaceState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_STATES as readonly unknown[]).includes(value);
+ * const first: NamespaceState = NAMESPACE_STATES[0];
+ * ```
+ */
 export type NamespaceState = (typeof NAMESPACE_STATES)[number];
+/**
+ * The values the API defines for An NVMe namespace's `status.container_state`.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_CONTAINER_STATES, type NamespaceContainerState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_CONTAINER_STATES as readonly unknown[]).includes(value);
+ * const first: NamespaceContainerState = NAMESPACE_CONTAINER_STATES[0];
+ * ```
+ */
 export const NAMESPACE_CONTAINER_STATES = ["online", "aggregate_offline", "volume_offline"] as const;
+/**
+ * An NVMe namespace's `status.container_state`: one of {@link NAMESPACE_CONTAINER_STATES}.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_CONTAINER_STATES, type NamespaceContainerState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_CONTAINER_STATES as readonly unknown[]).includes(value);
+ * const first: NamespaceContainerState = NAMESPACE_CONTAINER_STATES[0];
+ * ```
+ */
 export type NamespaceContainerState = (typeof NAMESPACE_CONTAINER_STATES)[number];
+/**
+ * The values the API defines for A performance metric's `duration`.
+ *
+ * @example
+ * ```ts
+ * import { METRIC_DURATIONS, type MetricDuration } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (METRIC_DURATIONS as readonly unknown[]).includes(value);
+ * const first: MetricDuration = METRIC_DURATIONS[0];
+ * ```
+ */
 export const METRIC_DURATIONS = ["PT15S", "PT4M", "PT30M", "PT2H", "P1D", "PT5M"] as const;
+/**
+ * A performance metric's `duration`: one of {@link METRIC_DURATIONS}.
+ *
+ * @example
+ * ```ts
+ * import { METRIC_DURATIONS, type MetricDuration } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (METRIC_DURATIONS as readonly unknown[]).includes(value);
+ * const first: MetricDuration = METRIC_DURATIONS[0];
+ * ```
+ */
 export type MetricDuration = (typeof METRIC_DURATIONS)[number];
+/**
+ * The values the API defines for A performance metric's `status`.
+ *
+ * @example
+ * ```ts
+ * import { METRIC_STATUSES, type MetricStatus } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (METRIC_STATUSES as readonly unknown[]).includes(value);
+ * const first: MetricStatus = METRIC_STATUSES[0];
+ * ```
+ */
 export const METRIC_STATUSES = [
   "ok",
   "error",
@@ -50,6 +171,17 @@ export const METRIC_STATUSES = [
   "inconsistent_old_data",
   "partial_no_uuid",
 ] as const;
+/**
+ * A performance metric's `status`: one of {@link METRIC_STATUSES}.
+ *
+ * @example
+ * ```ts
+ * import { METRIC_STATUSES, type MetricStatus } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (METRIC_STATUSES as readonly unknown[]).includes(value);
+ * const first: MetricStatus = METRIC_STATUSES[0];
+ * ```
+ */
 export type MetricStatus = (typeof METRIC_STATUSES)[number];
 
 /** Default `space.block_size`; 512 when `os_type` is `vmware`. */

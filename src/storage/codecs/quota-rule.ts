@@ -24,7 +24,29 @@ import {
 } from "./schema.js";
 import { showValue } from "./units.js";
 
+/**
+ * The values the API defines for A quota rule's `type`.
+ *
+ * @example
+ * ```ts
+ * import { QUOTA_RULE_TYPES, type QuotaRuleType } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (QUOTA_RULE_TYPES as readonly unknown[]).includes(value);
+ * const first: QuotaRuleType = QUOTA_RULE_TYPES[0];
+ * ```
+ */
 export const QUOTA_RULE_TYPES = ["tree", "user", "group"] as const;
+/**
+ * A quota rule's `type`: one of {@link QUOTA_RULE_TYPES}.
+ *
+ * @example
+ * ```ts
+ * import { QUOTA_RULE_TYPES, type QuotaRuleType } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (QUOTA_RULE_TYPES as readonly unknown[]).includes(value);
+ * const first: QuotaRuleType = QUOTA_RULE_TYPES[0];
+ * ```
+ */
 export type QuotaRuleType = (typeof QUOTA_RULE_TYPES)[number];
 
 /** Smallest space limit the API keeps: values below are rounded up to it. */

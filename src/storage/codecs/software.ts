@@ -24,6 +24,17 @@ import {
 } from "./schema.js";
 import { showValue } from "./units.js";
 
+/**
+ * The values the API defines for The cluster software's upgrade `state`.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_STATES, type SoftwareState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_STATES as readonly unknown[]).includes(value);
+ * const first: SoftwareState = SOFTWARE_STATES[0];
+ * ```
+ */
 export const SOFTWARE_STATES = [
   "in_progress",
   "waiting",
@@ -35,22 +46,203 @@ export const SOFTWARE_STATES = [
   "pause_pending",
   "cancel_pending",
 ] as const;
+/**
+ * The cluster software's upgrade `state`: one of {@link SOFTWARE_STATES}.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_STATES, type SoftwareState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_STATES as readonly unknown[]).includes(value);
+ * const first: SoftwareState = SOFTWARE_STATES[0];
+ * ```
+ */
 export type SoftwareState = (typeof SOFTWARE_STATES)[number];
+/**
+ * The values the API defines for The `action` of a software PATCH (pause, cancel or resume an upgrade).
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_ACTIONS, type SoftwareAction } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_ACTIONS as readonly unknown[]).includes(value);
+ * const first: SoftwareAction = SOFTWARE_ACTIONS[0];
+ * ```
+ */
 export const SOFTWARE_ACTIONS = ["pause", "cancel", "resume"] as const;
+/**
+ * The `action` of a software PATCH (pause, cancel or resume an upgrade): one of {@link SOFTWARE_ACTIONS}.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_ACTIONS, type SoftwareAction } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_ACTIONS as readonly unknown[]).includes(value);
+ * const first: SoftwareAction = SOFTWARE_ACTIONS[0];
+ * ```
+ */
 export type SoftwareAction = (typeof SOFTWARE_ACTIONS)[number];
+/**
+ * The values the API defines for A validation check's `status`.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_CHECK_STATUSES, type SoftwareCheckStatus } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_CHECK_STATUSES as readonly unknown[]).includes(value);
+ * const first: SoftwareCheckStatus = SOFTWARE_CHECK_STATUSES[0];
+ * ```
+ */
 export const SOFTWARE_CHECK_STATUSES = ["warning", "error"] as const;
+/**
+ * A validation check's `status`: one of {@link SOFTWARE_CHECK_STATUSES}.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_CHECK_STATUSES, type SoftwareCheckStatus } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_CHECK_STATUSES as readonly unknown[]).includes(value);
+ * const first: SoftwareCheckStatus = SOFTWARE_CHECK_STATUSES[0];
+ * ```
+ */
 export type SoftwareCheckStatus = (typeof SOFTWARE_CHECK_STATUSES)[number];
+/**
+ * The values the API defines for A firmware update's `status`.
+ *
+ * @example
+ * ```ts
+ * import { FIRMWARE_UPDATE_STATUSES, type FirmwareUpdateStatus } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (FIRMWARE_UPDATE_STATUSES as readonly unknown[]).includes(value);
+ * const first: FirmwareUpdateStatus = FIRMWARE_UPDATE_STATUSES[0];
+ * ```
+ */
 export const FIRMWARE_UPDATE_STATUSES = ["running", "idle"] as const;
+/**
+ * A firmware update's `status`: one of {@link FIRMWARE_UPDATE_STATUSES}.
+ *
+ * @example
+ * ```ts
+ * import { FIRMWARE_UPDATE_STATUSES, type FirmwareUpdateStatus } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (FIRMWARE_UPDATE_STATUSES as readonly unknown[]).includes(value);
+ * const first: FirmwareUpdateStatus = FIRMWARE_UPDATE_STATUSES[0];
+ * ```
+ */
 export type FirmwareUpdateStatus = (typeof FIRMWARE_UPDATE_STATUSES)[number];
+/**
+ * The values the API defines for A service processor's firmware type.
+ *
+ * @example
+ * ```ts
+ * import { SP_BMC_FW_TYPES } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SP_BMC_FW_TYPES as readonly unknown[]).includes(value);
+ * ```
+ */
 export const SP_BMC_FW_TYPES = ["SP", "BMC"] as const;
+/**
+ * The values the API defines for A service processor's firmware image.
+ *
+ * @example
+ * ```ts
+ * import { SP_BMC_IMAGES } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SP_BMC_IMAGES as readonly unknown[]).includes(value);
+ * ```
+ */
 export const SP_BMC_IMAGES = ["primary", "backup"] as const;
+/**
+ * The values the API defines for A service processor firmware's state.
+ *
+ * @example
+ * ```ts
+ * import { SP_BMC_STATES } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SP_BMC_STATES as readonly unknown[]).includes(value);
+ * ```
+ */
 export const SP_BMC_STATES = ["installed", "corrupt", "updating", "autoupdating", "none"] as const;
+/**
+ * The values the API defines for A service processor's last update state.
+ *
+ * @example
+ * ```ts
+ * import { SP_BMC_LAST_UPDATE_STATES } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SP_BMC_LAST_UPDATE_STATES as readonly unknown[]).includes(value);
+ * ```
+ */
 export const SP_BMC_LAST_UPDATE_STATES = ["passed", "failed"] as const;
+/**
+ * The values the API defines for A firmware update's type.
+ *
+ * @example
+ * ```ts
+ * import { FIRMWARE_UPDATE_TYPES } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (FIRMWARE_UPDATE_TYPES as readonly unknown[]).includes(value);
+ * ```
+ */
 export const FIRMWARE_UPDATE_TYPES = ["manual_update", "automatic_update"] as const;
+/**
+ * The values the API defines for A firmware update's progress status.
+ *
+ * @example
+ * ```ts
+ * import { FIRMWARE_PROGRESS_STATUSES } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (FIRMWARE_PROGRESS_STATUSES as readonly unknown[]).includes(value);
+ * ```
+ */
 export const FIRMWARE_PROGRESS_STATUSES = ["idle", "working", "complete", "failed", "waiting_to_retry"] as const;
+/**
+ * The values the API defines for A package download's `state`.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_DOWNLOAD_STATES, type SoftwareDownloadState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_DOWNLOAD_STATES as readonly unknown[]).includes(value);
+ * const first: SoftwareDownloadState = SOFTWARE_DOWNLOAD_STATES[0];
+ * ```
+ */
 export const SOFTWARE_DOWNLOAD_STATES = ["not_started", "running", "success", "failure"] as const;
+/**
+ * A package download's `state`: one of {@link SOFTWARE_DOWNLOAD_STATES}.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_DOWNLOAD_STATES, type SoftwareDownloadState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_DOWNLOAD_STATES as readonly unknown[]).includes(value);
+ * const first: SoftwareDownloadState = SOFTWARE_DOWNLOAD_STATES[0];
+ * ```
+ */
 export type SoftwareDownloadState = (typeof SOFTWARE_DOWNLOAD_STATES)[number];
+/**
+ * The values the API defines for An upgrade history record's `state`.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_HISTORY_STATES, type SoftwareHistoryState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_HISTORY_STATES as readonly unknown[]).includes(value);
+ * const first: SoftwareHistoryState = SOFTWARE_HISTORY_STATES[0];
+ * ```
+ */
 export const SOFTWARE_HISTORY_STATES = ["successful", "canceled", "skip_upgrade"] as const;
+/**
+ * An upgrade history record's `state`: one of {@link SOFTWARE_HISTORY_STATES}.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_HISTORY_STATES, type SoftwareHistoryState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_HISTORY_STATES as readonly unknown[]).includes(value);
+ * const first: SoftwareHistoryState = SOFTWARE_HISTORY_STATES[0];
+ * ```
+ */
 export type SoftwareHistoryState = (typeof SOFTWARE_HISTORY_STATES)[number];
 
 /** Query parameters of `PATCH /api/cluster/software`. */
