@@ -3,7 +3,7 @@
 import { arr, datetime, decodeBody, decodeErrorCode, enm, f, int, links, obj, str, type InferModel } from "./schema.js";
 
 /**
- * The values the API defines for A job's `state`.
+ * The values the API defines for a job's `state`.
  *
  * @example
  * ```ts
@@ -89,13 +89,32 @@ const acceptedSchema = obj({ job: jobRef, jobs: arr(jobRef), num_records: int(),
  */
 export type Job = InferModel<typeof jobSchema>;
 
-/** `{uuid, _links.self.href}` as embedded in an asynchronous answer. */
+/**
+ * `{uuid, _links.self.href}` as embedded in an asynchronous answer.
+ *
+ * @example
+ * ```ts
+ * import { type JobReference, type StorageClient } from "clusterwire/storage";
+ *
+ * const wait = (client: StorageClient, ref: JobReference) => client.waitForJob(ref.uuid!);
+ * ```
+ */
 export type JobReference = InferModel<typeof jobRef>;
 
 /**
  * The answer of an asynchronous POST/PATCH/DELETE: `job`, or `jobs` with
  * `num_records` (bulk). Other members (e.g. `records` with `return_records`) are
  * kept as given.
+ *
+ * @example
+ * ```ts
+ * import { type AcceptedResponse, type StorageClient } from "clusterwire/storage";
+ *
+ * const jobOf = async (client: StorageClient): Promise<string | undefined> => {
+ *   const answer = await client.request<AcceptedResponse>("PATCH", "/api/cluster/software", { body: { version: "9.15.1" } });
+ *   return answer?.job?.uuid;
+ * };
+ * ```
  */
 export type AcceptedResponse = InferModel<typeof acceptedSchema>;
 

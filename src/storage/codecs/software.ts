@@ -25,7 +25,7 @@ import {
 import { showValue } from "./units.js";
 
 /**
- * The values the API defines for The cluster software's upgrade `state`.
+ * The values the API defines for the cluster software's upgrade `state`.
  *
  * @example
  * ```ts
@@ -59,7 +59,7 @@ export const SOFTWARE_STATES = [
  */
 export type SoftwareState = (typeof SOFTWARE_STATES)[number];
 /**
- * The values the API defines for The `action` of a software PATCH (pause, cancel or resume an upgrade).
+ * The values the API defines for the `action` of a software PATCH (pause, cancel or resume an upgrade).
  *
  * @example
  * ```ts
@@ -83,7 +83,7 @@ export const SOFTWARE_ACTIONS = ["pause", "cancel", "resume"] as const;
  */
 export type SoftwareAction = (typeof SOFTWARE_ACTIONS)[number];
 /**
- * The values the API defines for A validation check's `status`.
+ * The values the API defines for a validation check's `status`.
  *
  * @example
  * ```ts
@@ -107,7 +107,7 @@ export const SOFTWARE_CHECK_STATUSES = ["warning", "error"] as const;
  */
 export type SoftwareCheckStatus = (typeof SOFTWARE_CHECK_STATUSES)[number];
 /**
- * The values the API defines for A firmware update's `status`.
+ * The values the API defines for a firmware update's `status`.
  *
  * @example
  * ```ts
@@ -131,7 +131,7 @@ export const FIRMWARE_UPDATE_STATUSES = ["running", "idle"] as const;
  */
 export type FirmwareUpdateStatus = (typeof FIRMWARE_UPDATE_STATUSES)[number];
 /**
- * The values the API defines for A service processor's firmware type.
+ * The values the API defines for a service processor's firmware type.
  *
  * @example
  * ```ts
@@ -142,7 +142,7 @@ export type FirmwareUpdateStatus = (typeof FIRMWARE_UPDATE_STATUSES)[number];
  */
 export const SP_BMC_FW_TYPES = ["SP", "BMC"] as const;
 /**
- * The values the API defines for A service processor's firmware image.
+ * The values the API defines for a service processor's firmware image.
  *
  * @example
  * ```ts
@@ -153,7 +153,7 @@ export const SP_BMC_FW_TYPES = ["SP", "BMC"] as const;
  */
 export const SP_BMC_IMAGES = ["primary", "backup"] as const;
 /**
- * The values the API defines for A service processor firmware's state.
+ * The values the API defines for a service processor firmware's state.
  *
  * @example
  * ```ts
@@ -164,7 +164,7 @@ export const SP_BMC_IMAGES = ["primary", "backup"] as const;
  */
 export const SP_BMC_STATES = ["installed", "corrupt", "updating", "autoupdating", "none"] as const;
 /**
- * The values the API defines for A service processor's last update state.
+ * The values the API defines for a service processor's last update state.
  *
  * @example
  * ```ts
@@ -175,7 +175,7 @@ export const SP_BMC_STATES = ["installed", "corrupt", "updating", "autoupdating"
  */
 export const SP_BMC_LAST_UPDATE_STATES = ["passed", "failed"] as const;
 /**
- * The values the API defines for A firmware update's type.
+ * The values the API defines for a firmware update's type.
  *
  * @example
  * ```ts
@@ -186,7 +186,7 @@ export const SP_BMC_LAST_UPDATE_STATES = ["passed", "failed"] as const;
  */
 export const FIRMWARE_UPDATE_TYPES = ["manual_update", "automatic_update"] as const;
 /**
- * The values the API defines for A firmware update's progress status.
+ * The values the API defines for a firmware update's progress status.
  *
  * @example
  * ```ts
@@ -197,7 +197,7 @@ export const FIRMWARE_UPDATE_TYPES = ["manual_update", "automatic_update"] as co
  */
 export const FIRMWARE_PROGRESS_STATUSES = ["idle", "working", "complete", "failed", "waiting_to_retry"] as const;
 /**
- * The values the API defines for A package download's `state`.
+ * The values the API defines for a package download's `state`.
  *
  * @example
  * ```ts
@@ -221,7 +221,7 @@ export const SOFTWARE_DOWNLOAD_STATES = ["not_started", "running", "success", "f
  */
 export type SoftwareDownloadState = (typeof SOFTWARE_DOWNLOAD_STATES)[number];
 /**
- * The values the API defines for An upgrade history record's `state`.
+ * The values the API defines for an upgrade history record's `state`.
  *
  * @example
  * ```ts
