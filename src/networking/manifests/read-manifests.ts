@@ -46,7 +46,9 @@ interface EntryPlace {
  * if (entry?.type === "object") console.log(entry.object.$typeName, entry.locate(["spec", "controller"]));
  */
 export interface ManifestObject extends EntryPlace {
+  /** Always `"object"`: the document is a networking.k8s.io/v1 object. */
   readonly type: "object";
+  /** The decoded object. */
   readonly object: NetworkingObject;
   /** Unknown or repeated fields under `fieldValidation: "Warn"`; empty otherwise. */
   readonly warnings: readonly ManifestWarning[];
@@ -64,10 +66,15 @@ export interface ManifestObject extends EntryPlace {
  * // { type: "skipped", document: 1, line: 1, apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name: "web", reason: "..." }
  */
 export interface ManifestSkipped extends EntryPlace {
+  /** Always `"skipped"`: the document is of another kind. */
   readonly type: "skipped";
+  /** The document's apiVersion. */
   readonly apiVersion: string;
+  /** The document's kind. */
   readonly kind: string;
+  /** Its metadata.namespace, when it has one. */
   readonly namespace?: string;
+  /** Its metadata.name, when it has one. */
   readonly name?: string;
   /** Why, e.g. "apps/v1 Deployment is not a networking.k8s.io/v1 kind". */
   readonly reason: string;
@@ -83,6 +90,7 @@ export interface ManifestSkipped extends EntryPlace {
  * if (entry?.type === "error") console.log(`${entry.line}:${entry.column} ${entry.error.reason}`);
  */
 export interface ManifestError extends EntryPlace {
+  /** Always `"error"`: the document could not be read or decoded. */
   readonly type: "error";
   /** Where the error is: the error's own line, or else the line where the document starts. */
   readonly line?: number;

@@ -299,6 +299,7 @@ export class StorageClient {
   toString(): string {
     return `StorageClient(${this.baseUrl}, user ${this.username})`;
   }
+  /** What `util.inspect` and console.log show: the base URL and username, never the password. */
   [inspect.custom](): string {
     return this.toString();
   }

@@ -86,15 +86,25 @@ export interface JobWaitOptions {
  * ```
  */
 export interface StoragePaths {
+  /** The path of clone tokens. */
   readonly cloneTokens: string;
+  /** The path of FlexCache volumes. */
   readonly caches: string;
+  /** The path of NVMe namespaces. */
   readonly nvmeNamespaces: string;
+  /** The path of quota rules. */
   readonly quotaRules: string;
+  /** The path of the cluster software. */
   readonly software: string;
+  /** The path of software packages. */
   readonly softwarePackages: string;
+  /** The path of package downloads. */
   readonly softwareDownload: string;
+  /** The path of package uploads. */
   readonly softwareUpload: string;
+  /** The path of upgrade history. */
   readonly softwareHistory: string;
+  /** The path of jobs. */
   readonly jobs: string;
   /** SVMs, read-only: `GET /api/svm/svms[/<uuid>]`. */
   readonly svms: string;

@@ -245,13 +245,27 @@ export const SOFTWARE_HISTORY_STATES = ["successful", "canceled", "skip_upgrade"
  */
 export type SoftwareHistoryState = (typeof SOFTWARE_HISTORY_STATES)[number];
 
-/** Query parameters of `PATCH /api/cluster/software`. */
+/**
+ * Query parameters of `PATCH /api/cluster/software`.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwarePatchQuery, software } from "clusterwire/storage";
+ *
+ * const query: SoftwarePatchQuery = { validate_only: true, return_timeout: 30 };
+ * console.log(software.encodePatchQuery(query));
+ * ```
+ */
 export interface SoftwarePatchQuery {
+  /** Only validate the version, without installing it. */
   validate_only?: boolean;
+  /** Go on despite validation warnings. */
   skip_warnings?: boolean;
+  /** Pause, resume or cancel the upgrade in progress. */
   action?: SoftwareAction;
   /** 1..60 minutes (server default 8). */
   stabilize_minutes?: number;
+  /** Only estimate the upgrade's duration. */
   estimate_only?: boolean;
   /** Node names; sent comma-separated. */
   nodes_to_update?: readonly string[];
@@ -358,28 +372,108 @@ export const profileSchema = obj({
   _links: f("G", links),
 });
 
-/** A validation or post-update check entry. */
+/**
+ * A validation or post-update check entry.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareCheck, type StorageClient } from "clusterwire/storage";
+ *
+ * const blocking = async (client: StorageClient): Promise<SoftwareCheck[]> => [...(await client.software.validate("9.16.1")).errors];
+ * ```
+ */
 export type SoftwareCheck = InferModel<typeof check>;
-/** A per-node, per-phase progress entry (`update_details[]`); durations in seconds. */
+/**
+ * A per-node, per-phase progress entry (`update_details[]`); durations in seconds.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareUpdateDetail, type StorageClient } from "clusterwire/storage";
+ *
+ * const details = async (client: StorageClient): Promise<SoftwareUpdateDetail[]> => (await client.software.get()).update_details ?? [];
+ * ```
+ */
 export type SoftwareUpdateDetail = InferModel<typeof updateDetail>;
-/** A per-node status entry (`status_details[]`). */
+/**
+ * A per-node status entry (`status_details[]`).
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareStatusDetail, type StorageClient } from "clusterwire/storage";
+ *
+ * const details = async (client: StorageClient): Promise<SoftwareStatusDetail[]> => (await client.software.get()).status_details ?? [];
+ * ```
+ */
 export type SoftwareStatusDetail = InferModel<typeof statusDetail>;
-/** `nodes[].firmware`. */
+/**
+ * `nodes[].firmware`.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareFirmware, type StorageClient } from "clusterwire/storage";
+ *
+ * const firmware = async (client: StorageClient): Promise<SoftwareFirmware | undefined> => (await client.software.get()).nodes?.[0]?.firmware;
+ * ```
+ */
 export type SoftwareFirmware = InferModel<typeof firmware>;
-/** The inter-cluster upgrade progress (`metrocluster`); read-only. */
+/**
+ * The inter-cluster upgrade progress (`metrocluster`); read-only.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareMetrocluster, type StorageClient } from "clusterwire/storage";
+ *
+ * const mcc = async (client: StorageClient): Promise<SoftwareMetrocluster | undefined> => (await client.software.get()).metrocluster;
+ * ```
+ */
 export type SoftwareMetrocluster = InferModel<typeof metrocluster>;
-/** The cluster software profile (`GET /api/cluster/software`), inferred from the schema. */
+/**
+ * The cluster software profile (`GET /api/cluster/software`), inferred from the schema.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareProfile, type StorageClient } from "clusterwire/storage";
+ *
+ * const version = async (client: StorageClient): Promise<string | undefined> => (await client.software.get()).version;
+ * ```
+ */
 export type SoftwareProfile = InferModel<typeof profileSchema>;
 
 /**
  * PATCH body, inferred from the schema (the members marked U): `version` (setting it starts the
  * install, or with `validate_only` a validation, of that version) or `action`.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwarePatchInput, software } from "clusterwire/storage";
+ *
+ * const input: SoftwarePatchInput = { version: "9.15.1" };
+ * console.log(software.encodePatch(input));
+ * ```
  */
 export type SoftwarePatchInput = InferPatchInput<typeof profileSchema>;
 
-/** Minimum and maximum `stabilize_minutes`. */
+/**
+ * Minimum and maximum `stabilize_minutes`.
+ *
+ * @example
+ * ```ts
+ * import { STABILIZE_MINUTES_RANGE, software } from "clusterwire/storage";
+ *
+ * console.log(software.encodePatchQuery({ stabilize_minutes: STABILIZE_MINUTES_RANGE.max }));
+ * ```
+ */
 export const STABILIZE_MINUTES_RANGE = { min: 1, max: 60 } as const;
-/** Allowed `return_timeout` (seconds): 0..120. */
+/**
+ * Allowed `return_timeout` (seconds): 0..120.
+ *
+ * @example
+ * ```ts
+ * import { RETURN_TIMEOUT_RANGE, software } from "clusterwire/storage";
+ *
+ * console.log(software.encodePatchQuery({ return_timeout: RETURN_TIMEOUT_RANGE.max }));
+ * ```
+ */
 export const RETURN_TIMEOUT_RANGE = { min: 0, max: 120 } as const;
 
 function boolParam(q: Record<string, unknown>, key: string, out: Record<string, string>): void {
@@ -413,6 +507,16 @@ const QUERY_KEYS = new Set([
   "return_timeout",
 ]);
 
+/**
+ * The codec of the cluster software profile: decodes it, and encodes PATCH bodies and query flags.
+ *
+ * @example
+ * ```ts
+ * import { software } from "clusterwire/storage";
+ *
+ * console.log(software.encodePatch({ version: "9.15.1" }), software.encodePatchQuery({ validate_only: true, stabilize_minutes: 5 }));
+ * ```
+ */
 export const software = {
   /** The software profile. */
   decode(json: unknown): SoftwareProfile {
@@ -473,9 +577,28 @@ const packageSchema = obj({
   _links: f("G", links),
 });
 
-/** A software package: `/api/cluster/software/packages/<version>`. */
+/**
+ * A software package: `/api/cluster/software/packages/<version>`.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwarePackage, type StorageClient } from "clusterwire/storage";
+ *
+ * const versions = async (client: StorageClient): Promise<(string | undefined)[]> => (await client.software.packages.all()).map((p: SoftwarePackage) => p.version);
+ * ```
+ */
 export type SoftwarePackage = InferModel<typeof packageSchema>;
 
+/**
+ * The codec of software package records.
+ *
+ * @example
+ * ```ts
+ * import { softwarePackage } from "clusterwire/storage";
+ *
+ * console.log(softwarePackage.decode({ version: "9.15.1", create_time: "2026-01-01T00:00:00Z" }).version);
+ * ```
+ */
 export const softwarePackage = {
   decode(json: unknown): SoftwarePackage {
     return decodeBody(packageSchema, json);
@@ -484,10 +607,21 @@ export const softwarePackage = {
 
 // ---- download ---------------------------------------------------------------------
 
-/** `POST /api/cluster/software/download`. */
+/**
+ * `POST /api/cluster/software/download`.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareDownloadInput, softwareDownload } from "clusterwire/storage";
+ *
+ * const input: SoftwareDownloadInput = { url: "ftp://images.example.com/9.15.1_image.tgz", username: "anonymous" };
+ * const body = softwareDownload.encodePost(input);
+ * ```
+ */
 export interface SoftwareDownloadInput {
   /** Address of an HTTP(S) or FTP server holding the package. */
   url: string;
+  /** The server's username, when it needs one. */
   username?: string;
   /** Write-only: never decoded, never echoed in an error. */
   password?: string;
@@ -522,6 +656,14 @@ export const downloadSchema = obj({
  * `GET /api/cluster/software/download`: the progress of the download (`state`, `message`,
  * `code`), inferred from the schema. `url` and `username` are POST members a server does not
  * send back; `password` is never decoded.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareDownloadProgress, type StorageClient } from "clusterwire/storage";
+ *
+ * const download = (client: StorageClient) =>
+ *   client.software.download({ url: "https://images.example.com/9.15.1_image.tgz" }, { onProgress: (p: SoftwareDownloadProgress) => console.log(p.state) });
+ * ```
  */
 export type SoftwareDownloadProgress = InferModel<typeof downloadSchema>;
 
@@ -532,6 +674,16 @@ function redact(error: unknown, secret: unknown): unknown {
   return new StorageCodecError(scrub(error.path), scrub(error.reason));
 }
 
+/**
+ * The codec of package downloads: encodes the request (never echoing the password) and decodes the progress.
+ *
+ * @example
+ * ```ts
+ * import { softwareDownload } from "clusterwire/storage";
+ *
+ * const body = softwareDownload.encodePost({ url: "https://images.example.com/9.15.1_image.tgz", username: "u", password: "p" });
+ * ```
+ */
 export const softwareDownload = {
   /** The download progress; a `password` member, should a server send one, is dropped. */
   decode(json: unknown): SoftwareDownloadProgress {
@@ -562,9 +714,28 @@ const historySchema = obj({
   _links: f("G", links),
 });
 
-/** A software installation history record (`GET /api/cluster/software/history`). */
+/**
+ * A software installation history record (`GET /api/cluster/software/history`).
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareHistoryRecord, type StorageClient } from "clusterwire/storage";
+ *
+ * const upgrades = async (client: StorageClient): Promise<SoftwareHistoryRecord[]> => client.software.history.all();
+ * ```
+ */
 export type SoftwareHistoryRecord = InferModel<typeof historySchema>;
 
+/**
+ * The codec of upgrade history records.
+ *
+ * @example
+ * ```ts
+ * import { softwareHistory } from "clusterwire/storage";
+ *
+ * console.log(softwareHistory.decode({ from_version: "9.14.1", to_version: "9.15.1", state: "successful" }).state);
+ * ```
+ */
 export const softwareHistory = {
   decode(json: unknown): SoftwareHistoryRecord {
     return decodeBody(historySchema, json);
