@@ -17,14 +17,11 @@
 //   documented by that package.
 // An export that one entry point re-exports from another (a TypeDoc reference) is checked once.
 //
-// Known gaps are listed in baseline.txt (one `<entry>:<name> <doc|example>` a line): the check
-// fails on a problem not listed there, and on a listed one that is gone, so the list only
-// shrinks. `node tools/api-docs/run.mjs --update-baseline` rewrites it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
- * @typedef {{ key: string, rule: "doc" | "example", entry: string, kind: string, name: string, file: string, line: number }} Problem
+ * @typedef {{ rule: "doc" | "example", entry: string, kind: string, name: string, file: string, line: number }} Problem
  */
 
 /**
@@ -51,7 +48,6 @@ export function checkDocumentation(td, project, root) {
   const report = (rule, entry, reflection, name) => {
     const { file, line } = where(reflection);
     problems.push({
-      key: `${entry.name}:${name} ${rule}`,
       rule,
       entry: entry.name,
       kind: K.singularString(reflection.kind),
@@ -87,7 +83,7 @@ export function checkDocumentation(td, project, root) {
       }
     }
   }
-  problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.key.localeCompare(b.key));
+  problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.name.localeCompare(b.name));
   return { exports, problems };
 }
 

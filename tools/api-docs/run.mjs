@@ -2,7 +2,7 @@
 // `npm run docs`: builds clusterwire's API reference into dist/api/ with TypeDoc, from the six
 // entry points in package.json's "exports". It fails (exit 1), listing each problem, when:
 // - an export has no doc comment or no `@example`, or a member of one has no doc comment
-//   (the rule and its two exceptions are in check.mjs; known gaps in baseline.txt);
+//   (the rule and its two exceptions are in check.mjs);
 // - a {@link} resolves to nothing, or the public surface uses a type that no entry point
 //   exports and typedoc.json's intentionallyNotExported does not list (TypeDoc's validation).
 //
@@ -11,10 +11,9 @@
 // own package.json and lockfile, and installed here on the first run. TypeDoc only reads the
 // sources: `tsc` (TypeScript 7) is what type-checks them.
 //
-// Options: --no-html checks only (writes nothing); --json also writes dist/api/api.json;
-// --update-baseline rewrites baseline.txt with the gaps found now.
+// Options: --no-html checks only (writes nothing); --json also writes dist/api/api.json.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkDocumentation } from "./check.mjs";
@@ -23,8 +22,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
 const args = new Set(process.argv.slice(2));
 for (const arg of args) {
-  if (!["--no-html", "--json", "--update-baseline"].includes(arg)) {
-    console.error(`docs: unknown option ${arg} (options: --no-html, --json, --update-baseline)`);
+  if (!["--no-html", "--json"].includes(arg)) {
+    console.error(`docs: unknown option ${arg} (options: --no-html, --json)`);
     process.exit(2);
   }
 }
@@ -56,35 +55,16 @@ app.validate(project);
 const validationFailed = app.logger.hasErrors() || app.logger.hasWarnings() || app.logger.validationWarningCount > 0;
 
 const { exports, problems } = checkDocumentation(td, project, root);
-const baselineFile = join(here, "baseline.txt");
-if (args.has("--update-baseline")) {
-  const lines = problems.map((p) => p.key).sort();
-  writeFileSync(
-    baselineFile,
-    `# Known gaps in the API reference's doc comments; see check.mjs. This list only shrinks.\n${lines.join("\n")}\n`,
-  );
-  console.log(`docs: wrote ${lines.length} gaps to ${baselineFile}`);
-}
-const baseline = new Set(
-  readFileSync(baselineFile, "utf8")
-    .split("\n")
-    .filter((line) => line !== "" && !line.startsWith("#")),
-);
-const found = new Set(problems.map((p) => p.key));
-const fresh = problems.filter((p) => !baseline.has(p.key));
-const fixed = [...baseline].filter((key) => !found.has(key));
-for (const p of fresh) {
+for (const p of problems) {
   const what = p.rule === "doc" ? "has no doc comment" : "has no @example in its doc comment";
   console.error(`${p.file}:${p.line} - [error] ${p.entry}: ${p.kind} ${p.name} ${what}`);
 }
-for (const key of fixed) console.error(`tools/api-docs/baseline.txt - [error] ${key}: fixed, remove the line`);
-const count = (rule) => problems.filter((p) => p.rule === rule).length;
 console.log(
   `docs: ${exports} exports in ${project.children?.length ?? 0} entry points; ` +
-    `${count("doc")} declarations without a doc comment, ${count("example")} exports without an @example ` +
-    `(${baseline.size} known in baseline.txt)`,
+    `${problems.filter((p) => p.rule === "doc").length} declarations without a doc comment, ` +
+    `${problems.filter((p) => p.rule === "example").length} exports without an @example`,
 );
-if (validationFailed || fresh.length > 0 || fixed.length > 0) {
+if (validationFailed || problems.length > 0) {
   console.error("docs: the API reference has problems (listed above); nothing was written");
   process.exit(1);
 }
