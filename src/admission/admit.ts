@@ -122,6 +122,9 @@ export interface AdmitOptions {
  * - `ignored`: a kind, operation or subresource the webhook does not check, admitted untouched.
  *
  * @example
+ * import { type AdmissionRequest, admit } from "clusterwire/admission";
+ *
+ * declare const request: AdmissionRequest;
  * const outcome = admit(request);
  * if (outcome.verdict === "denied") console.log(outcome.errors.map((e) => e.field));
  */
@@ -131,6 +134,8 @@ export type AdmissionVerdict = (typeof ADMISSION_VERDICTS)[number];
  * Every {@link AdmissionVerdict}, in a fixed order.
  *
  * @example
+ * import { ADMISSION_VERDICTS } from "clusterwire/admission";
+ *
  * ADMISSION_VERDICTS.includes("allowed"); // true
  */
 export const ADMISSION_VERDICTS = [

@@ -4,19 +4,21 @@
 // - an export has no doc comment or no `@example`, or a member of one has no doc comment
 //   (the rule and its two exceptions are in check.mjs);
 // - a {@link} resolves to nothing, or the public surface uses a type that no entry point
-//   exports and typedoc.json's intentionallyNotExported does not list (TypeDoc's validation).
+//   exports and typedoc.json's intentionallyNotExported does not list (TypeDoc's validation);
+// - an example does not type-check against the sources (examples.mjs, with the project's tsc).
 //
 // TypeDoc needs the TypeScript 5 compiler API, which the project's TypeScript 7 package
 // (the native port) does not have, so TypeDoc and TypeScript 5.9 are pinned in this folder's
 // own package.json and lockfile, and installed here on the first run. TypeDoc only reads the
 // sources: `tsc` (TypeScript 7) is what type-checks them.
 //
-// Options: --no-html checks only (writes nothing); --json also writes dist/api/api.json.
+// Options: --no-html checks only (writes no reference); --json also writes dist/api/api.json.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkDocumentation } from "./check.mjs";
+import { typecheckExamples } from "./examples.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -66,6 +68,15 @@ console.log(
 );
 if (validationFailed || problems.length > 0) {
   console.error("docs: the API reference has problems (listed above); nothing was written");
+  process.exit(1);
+}
+
+const examples = typecheckExamples(td, project, root, join(root, "dist", "api-examples"));
+console.log(
+  `docs: type-checked ${examples.checked} examples (${examples.fragments} without a \`\`\`ts fence left out)`,
+);
+if (!examples.ok) {
+  console.error("docs: examples do not type-check against the sources (listed above; files in dist/api-examples)");
   process.exit(1);
 }
 

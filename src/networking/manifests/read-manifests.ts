@@ -21,6 +21,8 @@ import type { ManifestWarning, TextPosition } from "./verdict.js";
  * default), `Warn` decodes it with a warning per field, `Ignore` drops them.
  *
  * @example
+ * import type { FieldValidation } from "clusterwire/networking";
+ *
  * const mode: FieldValidation = "Warn";
  */
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
@@ -127,6 +129,8 @@ export type ManifestEntry = ManifestObject | ManifestSkipped | ManifestError;
  * Options of {@link readManifests}.
  *
  * @example
+ * import type { ReadManifestsOptions } from "clusterwire/networking";
+ *
  * const options: ReadManifestsOptions = { format: "yaml", fieldValidation: "Warn", select: (_v, kind) => kind === "Ingress" };
  */
 export interface ReadManifestsOptions {

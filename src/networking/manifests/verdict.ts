@@ -9,6 +9,8 @@ import type { BadValue, FieldErrorType } from "../validation/field-error.js";
  * editors count them.
  *
  * @example
+ * import type { TextPosition } from "clusterwire/networking";
+ *
  * const at: TextPosition = { line: 12, column: 9 };
  */
 export interface TextPosition {
@@ -26,6 +28,8 @@ export interface TextPosition {
  * - `error`: a document that cannot be read or decoded.
  *
  * @example
+ * import type { VerdictStatus } from "clusterwire/networking";
+ *
  * const failed = (status: VerdictStatus) => status === "invalid" || status === "error";
  */
 export type VerdictStatus = "valid" | "invalid" | "skipped" | "error";
@@ -35,6 +39,8 @@ export type VerdictStatus = "valid" | "invalid" | "skipped" | "error";
  * text when that is known.
  *
  * @example
+ * import type { VerdictFieldError } from "clusterwire/networking";
+ *
  * const e: VerdictFieldError = {
  *   type: "FieldValueRequired",
  *   field: "spec.controller",
@@ -69,6 +75,8 @@ export interface VerdictFieldError {
  * (refused by the storage layer after validation: code 500, reason "").
  *
  * @example
+ * import type { VerdictRefusal } from "clusterwire/networking";
+ *
  * const r: VerdictRefusal = {
  *   code: 400,
  *   reason: "BadRequest",
@@ -94,6 +102,8 @@ export interface VerdictRefusal {
  * unknown or repeated field under `fieldValidation: "Warn"`.
  *
  * @example
+ * import type { ManifestWarning } from "clusterwire/networking";
+ *
  * const w: ManifestWarning = { message: 'unknown field "spec.colour"', field: "spec.colour" };
  */
 export interface ManifestWarning {
@@ -109,6 +119,8 @@ export interface ManifestWarning {
  * Why a document could not be decoded: the plain-data form of a DecodeError.
  *
  * @example
+ * import type { VerdictFailure } from "clusterwire/networking";
+ *
  * const f: VerdictFailure = { message: "mapping values are not allowed in this context", position: { line: 9, column: 8 } };
  */
 export interface VerdictFailure {

@@ -171,6 +171,9 @@ export class StorageClient {
    * such as `{ name: "svm*" }`), or get one by uuid.
    *
    * @example
+   * import type { StorageClient } from "clusterwire/storage";
+   *
+   * declare const client: StorageClient;
    * const names = (await client.svms.all()).map((s) => s.name); // ["svm1", "svm2"] on the reference server
    */
   readonly svms: StorageReadOnlyResource<Svm>;
@@ -179,6 +182,9 @@ export class StorageClient {
    * clone token's `node.uuid` takes.
    *
    * @example
+   * import type { StorageClient } from "clusterwire/storage";
+   *
+   * declare const client: StorageClient;
    * const node = await client.nodes.find({ name: "node1" });
    * await client.cloneTokens.create({ node: { uuid: node!.uuid! }, reserve_size: "40M" });
    */

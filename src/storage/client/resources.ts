@@ -80,6 +80,9 @@ export class StorageCollectionApi<R> {
  * HTTP status and the API's error code.
  *
  * @example
+ * import type { StorageClient } from "clusterwire/storage";
+ *
+ * declare const client: StorageClient;
  * const svm = await client.svms.get("00000000-0000-4000-8000-b00000000001");
  * const names = (await client.nodes.all({ fields: "name,model" })).map((n) => n.name);
  */
