@@ -1,5 +1,6 @@
 // The documentation rule of `npm run docs`, checked on TypeDoc's converted project.
 //
+// Each entry point has a module comment (`@packageDocumentation`) with an example.
 // Each export of an entry point (a function, class, interface, type alias, constant or enum):
 // - has a doc comment with a summary ("doc");
 // - and at least one `@example` block ("example").
@@ -12,11 +13,10 @@
 // Two kinds of export are held to the doc rule but not the example rule:
 // - the protobuf message types and schemas generated into gen/ by protoc-gen-es: their doc
 //   comments are the proto files' comments (proto/), which the generator carries over; the
-//   module comment of clusterwire/networking shows how they are built with create();
+//   entry point's module comment shows how they are built with create();
 // - what is re-exported unchanged from another package (`create` from @bufbuild/protobuf):
 //   documented by that package.
 // An export that one entry point re-exports from another (a TypeDoc reference) is checked once.
-//
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -58,6 +58,9 @@ export function checkDocumentation(td, project, root) {
   };
 
   for (const entry of project.children ?? []) {
+    // The entry point itself: a module comment (`@packageDocumentation`) with an example.
+    if (!entry.comment?.summary.some((part) => part.text.trim() !== "")) report("doc", entry, entry, entry.name);
+    if ((entry.comment?.getTags("@example").length ?? 0) === 0) report("example", entry, entry, entry.name);
     for (const child of entry.children ?? []) {
       if (child.kindOf(K.Reference)) continue;
       exports++;

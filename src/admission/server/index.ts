@@ -1,3 +1,22 @@
+/**
+ * The validating admission webhook over HTTPS (Node only): `/validate`, probes and metrics,
+ * certificates for it, and the Ingress watch behind the ingress-capture guard.
+ *
+ * @example
+ * ```ts
+ * import { mkdtemp } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { createWebhookServer, makeWebhookCerts, writeWebhookCertFiles } from "clusterwire/admission/server";
+ *
+ * const files = await writeWebhookCertFiles(await mkdtemp(join(tmpdir(), "webhook-")), await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" }));
+ * const server = await createWebhookServer({ tls: { certFile: files.cert, keyFile: files.key }, host: "127.0.0.1", port: 0 });
+ * console.log(`${server.url}/validate`);
+ * await server.close();
+ * ```
+ *
+ * @packageDocumentation
+ */
 // The validating admission webhook over HTTPS (HTTP/1.1, keep-alive): POST
 // /validate answers AdmissionReviews with the core (../admit.ts); /healthz and
 // /readyz answer probes, /metrics Prometheus scrapes. Bad requests get 400, bodies over the limit 413, and

@@ -1,3 +1,21 @@
+/**
+ * An in-memory reference server for the storage REST API, with a seeded inventory, for tests
+ * and demos of the client (Node only).
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * console.log((await client.svms.all()).map((s) => s.name)); // [ "svm1", "svm2" ]
+ * client.close();
+ * await server.close();
+ * ```
+ *
+ * @packageDocumentation
+ */
 // clusterwire's in-memory reference server for the storage REST API (clone tokens, caches,
 // software, NVMe namespaces, quota rules and jobs). It runs on loopback over node:http (or node:https), requires HTTP
 // Basic auth, and enforces the API's rules independently of the codecs and the client.
