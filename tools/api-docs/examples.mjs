@@ -12,12 +12,11 @@ import { join } from "node:path";
  * Writes the examples into `dir` and type-checks them; returns the number checked, the
  * number left out, and whether tsc passed.
  *
- * @param {typeof import("typedoc")} td
  * @param {import("typedoc").ProjectReflection} project
  * @param {string} root the repository root
  * @param {string} dir where to write the example modules (emptied first)
  */
-export function typecheckExamples(td, project, root, dir) {
+export function typecheckExamples(project, root, dir) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const seen = new Set();

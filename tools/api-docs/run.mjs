@@ -71,7 +71,7 @@ if (validationFailed || problems.length > 0) {
   process.exit(1);
 }
 
-const examples = typecheckExamples(td, project, root, join(root, "dist", "api-examples"));
+const examples = typecheckExamples(project, root, join(root, "dist", "api-examples"));
 console.log(
   `docs: type-checked ${examples.checked} examples (${examples.fragments} without a \`\`\`ts fence left out)`,
 );
