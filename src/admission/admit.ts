@@ -43,13 +43,39 @@ const STATUS_SUBRESOURCE = new Set(["Ingress", "ServiceCIDR"]);
  * cuts them short and drops the rest. A response carries whole warnings up to
  * this budget, so a large object with many warnings cannot make the answer
  * many times its own size; the outcome keeps them all.
+ *
+ * @example
+ * ```ts
+ * import { WARNING_BUDGET } from "clusterwire/admission";
+ *
+ * const fits = (warnings: readonly string[]): boolean => warnings.join("").length <= WARNING_BUDGET;
+ * ```
  */
 export const WARNING_BUDGET = 4 * 1024;
 
-/** The guards beyond the API server's own rules. */
+/**
+ * The guards beyond the API server's own rules.
+ *
+ * @example
+ * ```ts
+ * import { type GuardName, admit, readAdmissionReview } from "clusterwire/admission";
+ *
+ * const refusedBy = (body: unknown): GuardName | undefined => admit(readAdmissionReview(body), { guards: { strict: true } }).guard;
+ * ```
+ */
 export type GuardName = "strict" | typeof INGRESS_CAPTURE_GUARD;
 
-/** Guards beyond the API server, each named and off by default. */
+/**
+ * Guards beyond the API server, each named and off by default.
+ *
+ * @example
+ * ```ts
+ * import { type AdmissionGuards, IngressCaptureIndex, reviewAdmission } from "clusterwire/admission";
+ *
+ * const guards: AdmissionGuards = { strict: true, ingressCapture: new IngressCaptureIndex() };
+ * const answer = (body: unknown) => reviewAdmission(body, { guards });
+ * ```
+ */
 export interface AdmissionGuards {
   /**
    * "strict": refuse what the API server would admit with warnings
@@ -67,6 +93,17 @@ export interface AdmissionGuards {
   readonly ingressCapture?: IngressCaptureIndex;
 }
 
+/**
+ * Options of {@link admit} and {@link reviewAdmission}: feature gates and guards.
+ *
+ * @example
+ * ```ts
+ * import { type AdmitOptions, reviewAdmission } from "clusterwire/admission";
+ *
+ * const options: AdmitOptions = { featureGates: { StrictIPCIDRValidation: true }, guards: { strict: true } };
+ * const answer = (body: unknown) => reviewAdmission(body, options);
+ * ```
+ */
 export interface AdmitOptions {
   /** The API server's feature gates that change validation; default as a default kube-apiserver has them. */
   readonly featureGates?: FeatureGates;
@@ -85,6 +122,9 @@ export interface AdmitOptions {
  * - `ignored`: a kind, operation or subresource the webhook does not check, admitted untouched.
  *
  * @example
+ * import { type AdmissionRequest, admit } from "clusterwire/admission";
+ *
+ * declare const request: AdmissionRequest;
  * const outcome = admit(request);
  * if (outcome.verdict === "denied") console.log(outcome.errors.map((e) => e.field));
  */
@@ -94,6 +134,8 @@ export type AdmissionVerdict = (typeof ADMISSION_VERDICTS)[number];
  * Every {@link AdmissionVerdict}, in a fixed order.
  *
  * @example
+ * import { ADMISSION_VERDICTS } from "clusterwire/admission";
+ *
  * ADMISSION_VERDICTS.includes("allowed"); // true
  */
 export const ADMISSION_VERDICTS = [
@@ -105,8 +147,30 @@ export const ADMISSION_VERDICTS = [
   "ignored",
 ] as const;
 
-/** What the webhook decided, and why: the response plus the field errors behind a 422 denial. */
+/**
+ * What the webhook decided, and why: the response plus the field errors behind a 422 denial.
+ *
+ * @example
+ * ```ts
+ * import { admit, readAdmissionReview } from "clusterwire/admission";
+ *
+ * const review = {
+ *   apiVersion: "admission.k8s.io/v1",
+ *   kind: "AdmissionReview",
+ *   request: {
+ *     uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+ *     kind: { group: "networking.k8s.io", version: "v1", kind: "IngressClass" },
+ *     name: "nginx",
+ *     operation: "CREATE",
+ *     object: { apiVersion: "networking.k8s.io/v1", kind: "IngressClass", metadata: { name: "Nginx" }, spec: { controller: "k8s.io/ingress-nginx" } },
+ *   },
+ * };
+ * const outcome = admit(readAdmissionReview(review));
+ * console.log(outcome.response.allowed, outcome.errors.length, outcome.warnings); // false 1 []
+ * ```
+ */
 export interface AdmissionOutcome {
+  /** The AdmissionResponse to send back, in an {@link AdmissionReviewResponse}. */
   readonly response: AdmissionResponse;
   /** The field errors behind a 422 denial; empty otherwise. */
   readonly errors: readonly FieldError[];
@@ -128,6 +192,25 @@ export interface AdmissionOutcome {
  * Answers a parsed request body: an AdmissionReview admission.k8s.io/v1 in,
  * the AdmissionReview to send back out. Throws AdmissionReviewError (HTTP 400)
  * for a body that is not an AdmissionReview request.
+ *
+ * @example
+ * ```ts
+ * import { reviewAdmission } from "clusterwire/admission";
+ *
+ * const review = {
+ *   apiVersion: "admission.k8s.io/v1",
+ *   kind: "AdmissionReview",
+ *   request: {
+ *     uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+ *     kind: { group: "networking.k8s.io", version: "v1", kind: "IngressClass" },
+ *     name: "nginx",
+ *     operation: "CREATE",
+ *     object: { apiVersion: "networking.k8s.io/v1", kind: "IngressClass", metadata: { name: "Nginx" }, spec: { controller: "k8s.io/ingress-nginx" } },
+ *   },
+ * };
+ * const answer = reviewAdmission(review);
+ * console.log(answer.response.allowed, answer.response.status?.code); // false 422
+ * ```
  */
 export function reviewAdmission(body: unknown, options: AdmitOptions = {}): AdmissionReviewResponse {
   return {
@@ -144,6 +227,25 @@ export function reviewAdmission(body: unknown, options: AdmitOptions = {}): Admi
  * An accepted object carries the API server's warnings in
  * `response.warnings`; `options.guards` may refuse beyond the API server.
  * `dryRun` changes nothing: the verdict has no side effects to skip.
+ *
+ * @example
+ * ```ts
+ * import { admit, readAdmissionReview } from "clusterwire/admission";
+ *
+ * const review = {
+ *   apiVersion: "admission.k8s.io/v1",
+ *   kind: "AdmissionReview",
+ *   request: {
+ *     uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+ *     kind: { group: "networking.k8s.io", version: "v1", kind: "IngressClass" },
+ *     name: "nginx",
+ *     operation: "CREATE",
+ *     object: { apiVersion: "networking.k8s.io/v1", kind: "IngressClass", metadata: { name: "Nginx" }, spec: { controller: "k8s.io/ingress-nginx" } },
+ *   },
+ * };
+ * const { response, errors } = admit(readAdmissionReview(review));
+ * console.log(response.allowed, errors[0]?.field); // false "metadata.name"
+ * ```
  */
 export function admit(request: AdmissionRequest, options: AdmitOptions = {}): AdmissionOutcome {
   const uid = request.uid;

@@ -1,3 +1,27 @@
+/**
+ * Kubernetes networking.k8s.io/v1 objects as the API server sees them: the protobuf wire and
+ * watch streams, JSON and YAML in both readings, validation with the API server's errors and
+ * warnings, a reader for files of mixed kinds, and the Ingress router and NetworkPolicy engine.
+ *
+ * The generated message types (`Ingress`, `IngressSpec`, ...) are documented by their proto
+ * comments; build them with `create()` and their schema (`IngressSchema`, ...).
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, checkManifests, create, decode, encode, formatVerdict, validate } from "clusterwire/networking";
+ *
+ * const ingress = create(IngressSchema, {
+ *   metadata: { name: "shop", namespace: "web" },
+ *   spec: { defaultBackend: { service: { name: "shop", port: { number: 80 } } } },
+ * });
+ * console.log(validate(ingress).length, decode(encode(ingress)).$typeName); // 0 "k8s.io.api.networking.v1.Ingress"
+ *
+ * const text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n---\napiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: Bad_Name}\nspec: {controller: example.com/lb}\n";
+ * for (const verdict of checkManifests(text)) console.log(verdict.status, formatVerdict(verdict));
+ * ```
+ *
+ * @packageDocumentation
+ */
 // Public API of clusterwire/networking.
 export { DecodeError, EncodeError, type DecodeErrorLocation, type DecodeFormat } from "./model/errors.js";
 export { decode, type DecodeOptions } from "./protobuf/decode.js";

@@ -1,3 +1,18 @@
+/**
+ * Typed models, JSON codecs and a client for the storage cluster's REST API: clone tokens,
+ * FlexCache volumes, NVMe namespaces, quota rules, the cluster software, jobs, SVMs and nodes.
+ * The reference server to test against is `clusterwire/storage/server`.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ *
+ * const client = new StorageClient({ baseUrl: "https://cluster.example.com", username: "admin", password: "secret" });
+ * for await (const rule of client.quotaRules.list({ "volume.name": "vol1" })) console.log(rule.uuid, rule.space);
+ * ```
+ *
+ * @packageDocumentation
+ */
 // clusterwire/storage: typed models and JSON codecs for the storage-cluster REST API
 // (clone tokens, caches, software, NVMe namespaces, quota rules and jobs). Re-exports only.
 // The reference server is not re-exported here: it is `clusterwire/storage/server`, so that

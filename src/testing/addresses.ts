@@ -4,12 +4,36 @@
 // Written independently of clusterwire's own IP module, so generators and the
 // test oracles built on it can check that module.
 
+/**
+ * An IP version: 4 or 6.
+ *
+ * @example
+ * ```ts
+ * import { type IPFamily, formatIP } from "clusterwire/testing";
+ *
+ * const family: IPFamily = 6;
+ * console.log(formatIP(family, 1n)); // "::1"
+ * ```
+ */
 export type IPFamily = 4 | 6;
 
-/** A network as numbers: `address` is masked to `prefix` bits. */
+/**
+ * A network as numbers: `address` is masked to `prefix` bits.
+ *
+ * @example
+ * ```ts
+ * import { type IPNet, formatCidr } from "clusterwire/testing";
+ *
+ * const net: IPNet = { family: 4, prefix: 8, address: 10n << 24n };
+ * console.log(formatCidr(net)); // "10.0.0.0/8"
+ * ```
+ */
 export interface IPNet {
+  /** 4 or 6. */
   readonly family: IPFamily;
+  /** The prefix length in bits. */
   readonly prefix: number;
+  /** The network address as a number. */
   readonly address: bigint;
 }
 
@@ -64,11 +88,30 @@ export function formatIPv6(address: bigint): string {
   return `${hex(g.slice(0, best))}::${hex(g.slice(best + bestLen))}`;
 }
 
+/**
+ * An address in its canonical text form (dotted quad, or RFC 5952 for IPv6).
+ *
+ * @example
+ * ```ts
+ * import { formatIP } from "clusterwire/testing";
+ *
+ * console.log(formatIP(4, 0x7f000001n), formatIP(6, 0x20010db8n << 96n)); // "127.0.0.1" "2001:db8::"
+ * ```
+ */
 export function formatIP(family: IPFamily, address: bigint): string {
   return family === 4 ? formatIPv4(address) : formatIPv6(address);
 }
 
-/** Canonical CIDR text (what Go's IPNet.String() writes). */
+/**
+ * Canonical CIDR text (what Go's IPNet.String() writes).
+ *
+ * @example
+ * ```ts
+ * import { formatCidr } from "clusterwire/testing";
+ *
+ * console.log(formatCidr({ family: 6, prefix: 32, address: 0x20010db8n << 96n })); // "2001:db8::/32"
+ * ```
+ */
 export function formatCidr(net: IPNet): string {
   return `${formatIP(net.family, net.address)}/${net.prefix}`;
 }

@@ -60,11 +60,33 @@ const INT32_MAX = 2 ** 31 - 1;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-/** The networking kinds (no Status): Ingress, IngressList, ... ServiceCIDRList. */
+/**
+ * The networking kinds (no Status): Ingress, IngressList, ... ServiceCIDRList.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { NETWORKING_KINDS, arbObjectOf } from "clusterwire/testing";
+ *
+ * for (const kind of NETWORKING_KINDS) console.log(kind, fc.sample(arbObjectOf(kind), 1)[0]?.$typeName);
+ * ```
+ */
 export const NETWORKING_KINDS: readonly string[] = KINDS.filter((k) => k.apiVersion === NETWORKING_API_VERSION).map(
   (k) => k.kind,
 );
 
+/**
+ * Options of {@link arbObject}, {@link arbObjectOf} and {@link arbMessage}.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbObject } from "clusterwire/testing";
+ *
+ * const shallowJsonSafe = arbObject({ json: true, maxDepth: 4 });
+ * console.log(fc.sample(shallowJsonSafe, 1));
+ * ```
+ */
 export interface ArbOptions {
   /** Leave out the values Kubernetes JSON cannot carry (see the header). */
   readonly json?: boolean;
@@ -72,7 +94,16 @@ export interface ArbOptions {
   readonly maxDepth?: number;
 }
 
-/** Strings that are awkward for JSON and YAML writers and readers. */
+/**
+ * Strings that are awkward for JSON and YAML writers and readers.
+ *
+ * @example
+ * ```ts
+ * import { TRICKY_STRINGS } from "clusterwire/testing";
+ *
+ * for (const s of TRICKY_STRINGS) console.log(JSON.stringify(s));
+ * ```
+ */
 export const TRICKY_STRINGS: readonly string[] = [
   "",
   " ",
@@ -146,7 +177,18 @@ export const TRICKY_STRINGS: readonly string[] = [
   "/path/{id}",
 ];
 
-/** A Go-representable string: non-ASCII graphemes, ASCII, and the tricky list. */
+/**
+ * A Go-representable string: non-ASCII graphemes, ASCII, and the tricky list.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { create, fromYaml, IngressClassSchema, toYaml } from "clusterwire/networking";
+ * import { arbString } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbString(), (s) => fromYaml(toYaml(create(IngressClassSchema, { metadata: { name: s } })))[0] !== undefined));
+ * ```
+ */
 export function arbString(): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 3, arbitrary: fc.string({ unit: "grapheme", maxLength: 12 }) },
@@ -167,12 +209,32 @@ const INT64_ARB: fc.Arbitrary<bigint> = fc.oneof(
   fc.constantFrom(0n, 1n, -1n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, INT64_MIN, INT64_MAX),
 );
 
-/** Any int32, with the edges and common ports weighted in. */
+/**
+ * Any int32, with the edges and common ports weighted in.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbInt32 } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbInt32(), (n) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31));
+ * ```
+ */
 export function arbInt32(): fc.Arbitrary<number> {
   return INT32_ARB;
 }
 
-/** Any int64 as a bigint, beyond 2^53 too, with the edges weighted in. */
+/**
+ * Any int64 as a bigint, beyond 2^53 too, with the edges weighted in.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbInt64 } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbInt64(), (n) => BigInt.asIntN(64, n) === n));
+ * ```
+ */
 export function arbInt64(): fc.Arbitrary<bigint> {
   return INT64_ARB;
 }
@@ -252,7 +314,17 @@ function compareUtf8Bytes(a: string, b: string): number {
  */
 const FIELDS_V1_TEXT_ARB: fc.Arbitrary<string> = arbFieldsTree.map((t) => JSON.stringify(t));
 
-/** FieldsV1 text: a small compact JSON object with keys sorted by UTF-8 bytes. */
+/**
+ * FieldsV1 text: a small compact JSON object with keys sorted by UTF-8 bytes.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbFieldsV1Text } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbFieldsV1Text(), 3));
+ * ```
+ */
 export function arbFieldsV1Text(): fc.Arbitrary<string> {
   return FIELDS_V1_TEXT_ARB;
 }
@@ -265,7 +337,23 @@ interface Ctx {
   readonly cache: Map<string, fc.Arbitrary<Message>>;
 }
 
-/** Arbitrary for a message of type `desc`, as Go could hold it. */
+/**
+ * Arbitrary for a message of type `desc`, as Go could hold it.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { IngressSchema, IngressSpecSchema, type IngressSpec, create, fromJson, toJson } from "clusterwire/networking";
+ * import { arbMessage } from "clusterwire/testing";
+ *
+ * fc.assert(
+ *   fc.property(arbMessage<IngressSpec>(IngressSpecSchema, { json: true }), (spec) => {
+ *     const ingress = create(IngressSchema, { metadata: { name: "shop" }, spec });
+ *     return fromJson(toJson(ingress)).$typeName === ingress.$typeName;
+ *   }),
+ * );
+ * ```
+ */
 export function arbMessage<T extends Message>(desc: DescMessage, options: ArbOptions = {}): fc.Arbitrary<T> {
   const ctx: Ctx = { json: options.json === true, maxDepth: options.maxDepth ?? 12, cache: new Map() };
   return messageArb(ctx, desc, 0, false) as fc.Arbitrary<T>;
@@ -383,7 +471,18 @@ export function goZero(desc: DescMessage): Message {
 
 const kindCache = new Map<string, fc.Arbitrary<NetworkingObject>>();
 
-/** A random object of one kind ("Ingress", "NetworkPolicyList", ...). */
+/**
+ * A random object of one kind ("Ingress", "NetworkPolicyList", ...).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { decode, encode } from "clusterwire/networking";
+ * import { arbObjectOf } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbObjectOf("NetworkPolicy"), (object) => decode(encode(object)).$typeName === "k8s.io.api.networking.v1.NetworkPolicy"));
+ * ```
+ */
 export function arbObjectOf(kind: string, options: ArbOptions = {}): fc.Arbitrary<NetworkingObject> {
   const key = `${kind}/${options.json === true}/${options.maxDepth ?? ""}`;
   const cached = kindCache.get(key);
@@ -395,7 +494,18 @@ export function arbObjectOf(kind: string, options: ArbOptions = {}): fc.Arbitrar
   return arb;
 }
 
-/** A random object of any networking kind, Lists included. */
+/**
+ * A random object of any networking kind, Lists included.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { fromJson, toJson } from "clusterwire/networking";
+ * import { arbObject } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbObject({ json: true }), (object) => fromJson(toJson(object)).$typeName === object.$typeName));
+ * ```
+ */
 export function arbObject(options: ArbOptions = {}): fc.Arbitrary<NetworkingObject> {
   return fc.oneof(...NETWORKING_KINDS.map((k) => arbObjectOf(k, options)));
 }

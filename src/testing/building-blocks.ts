@@ -53,12 +53,32 @@ function fixLabelEdges(s: string): string {
 
 // ------------------------------------------------------------ names
 
-/** DNS-1123 label: `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, at most `maxLength` (63) characters. */
+/**
+ * DNS-1123 label: `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, at most `maxLength` (63) characters.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbDns1123Label } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbDns1123Label(), (s) => /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(s) && s.length <= 63));
+ * ```
+ */
 export function arbDns1123Label(maxLength = 63): fc.Arbitrary<string> {
   return lengthMix(LOWER + DIGIT + "-", 1, maxLength).map(fixLabelEdges);
 }
 
-/** DNS-1035 label: `[a-z]([-a-z0-9]*[a-z0-9])?`, at most 63 characters (Service names). */
+/**
+ * DNS-1035 label: `[a-z]([-a-z0-9]*[a-z0-9])?`, at most 63 characters (Service names).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbDns1035Label } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbDns1035Label(15), (s) => /^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(s) && s.length <= 15));
+ * ```
+ */
 export function arbDns1035Label(maxLength = 63): fc.Arbitrary<string> {
   return lengthMix(LOWER + DIGIT + "-", 1, maxLength).map((s) => s.replace(/^[^a-z]/, "a").replace(/-$/, "z"));
 }
@@ -71,6 +91,14 @@ function fitSubdomain(s: string, max: number): string {
 /**
  * DNS-1123 subdomain of at most `maxLength` (253) characters. Labels may be
  * longer than 63 characters: subdomains have no per-label limit.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbDns1123Subdomain } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbDns1123Subdomain(), (s) => s.length <= 253 && s === s.toLowerCase()));
+ * ```
  */
 export function arbDns1123Subdomain(maxLength = 253): fc.Arbitrary<string> {
   const set = LOWER + DIGIT + "-";
@@ -84,7 +112,17 @@ export function arbDns1123Subdomain(maxLength = 253): fc.Arbitrary<string> {
   return fc.oneof({ weight: 9, arbitrary: normal }, { weight: 1, arbitrary: long });
 }
 
-/** `*.` followed by a DNS-1123 subdomain, at most 253 characters in all. */
+/**
+ * `*.` followed by a DNS-1123 subdomain, at most 253 characters in all.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbWildcardHost } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbWildcardHost(), (host) => host.startsWith("*.")));
+ * ```
+ */
 export function arbWildcardHost(): fc.Arbitrary<string> {
   return arbDns1123Subdomain(251).map((s) => `*.${s}`);
 }
@@ -102,12 +140,30 @@ export function looksLikeIPv4(s: string): boolean {
 /**
  * A DNS-1123 subdomain that does not parse as an IP (Ingress rule hosts reject
  * IPs). Numeric look-alikes that are not IPs, like `1.2.3.256`, are kept.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbDnsHost } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbDnsHost(), 3));
+ * ```
  */
 export function arbDnsHost(): fc.Arbitrary<string> {
   return arbDns1123Subdomain().map((h) => (looksLikeIPv4(h) ? `h${h.slice(1)}` : h));
 }
 
-/** An Ingress rule host: a DNS name (not an IP) or a wildcard host. */
+/**
+ * An Ingress rule host: a DNS name (not an IP) or a wildcard host.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbIngressHost } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbIngressHost(), 3));
+ * ```
+ */
 export function arbIngressHost(): fc.Arbitrary<string> {
   return fc.oneof({ weight: 3, arbitrary: arbDnsHost() }, { weight: 1, arbitrary: arbWildcardHost() });
 }
@@ -116,12 +172,32 @@ export function arbIngressHost(): fc.Arbitrary<string> {
 
 const LABEL_NAME_SET = LOWER + UPPER + DIGIT + "-_.";
 
-/** Qualified-name part / label value body: `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`, <= 63. */
+/**
+ * Qualified-name part / label value body: `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`, <= 63.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbLabelName } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbLabelName(), 3));
+ * ```
+ */
 export function arbLabelName(): fc.Arbitrary<string> {
   return lengthMix(LABEL_NAME_SET, 1, 63).map((s) => s.replace(/^[-_.]/, "a").replace(/[-_.]$/, "z"));
 }
 
-/** Label key: a name, or a DNS-1123 subdomain prefix, `/` and a name. */
+/**
+ * Label key: a name, or a DNS-1123 subdomain prefix, `/` and a name.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbLabelKey } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbLabelKey(), 3));
+ * ```
+ */
 export function arbLabelKey(): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 2, arbitrary: arbLabelName() },
@@ -129,17 +205,47 @@ export function arbLabelKey(): fc.Arbitrary<string> {
   );
 }
 
-/** Label value: empty, or a label name (<= 63). */
+/**
+ * Label value: empty, or a label name (<= 63).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbLabelValue } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbLabelValue(), 3));
+ * ```
+ */
 export function arbLabelValue(): fc.Arbitrary<string> {
   return fc.oneof({ weight: 1, arbitrary: fc.constant("") }, { weight: 4, arbitrary: arbLabelName() });
 }
 
-/** Annotation key: a label key, sometimes upper-cased (the API server lower-cases keys before checking). */
+/**
+ * Annotation key: a label key, sometimes upper-cased (the API server lower-cases keys before checking).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbAnnotationKey } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbAnnotationKey(), 3));
+ * ```
+ */
 export function arbAnnotationKey(): fc.Arbitrary<string> {
   return fc.tuple(arbLabelKey(), fc.nat(3)).map(([k, n]) => (n === 0 ? k.toUpperCase() : k));
 }
 
-/** Any annotation value: values are not validated (only the total size). */
+/**
+ * Any annotation value: values are not validated (only the total size).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbAnnotationValue } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbAnnotationValue(), 3));
+ * ```
+ */
 export function arbAnnotationValue(): fc.Arbitrary<string> {
   return fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: "grapheme", maxLength: 8 }));
 }
@@ -154,11 +260,32 @@ function arbMap(
     .map((entries) => Object.fromEntries(entries) as Record<string, string>);
 }
 
+/**
+ * Label maps of up to `maxSize` entries, with keys and values the API server accepts.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbLabels } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbLabels(5), 3));
+ * ```
+ */
 export function arbLabels(maxSize = 3): fc.Arbitrary<Record<string, string>> {
   return arbMap(arbLabelKey(), arbLabelValue(), maxSize);
 }
 
-/** Annotations; keys are unique after lower-casing, as a Go map would need for the JSON key set to matter. */
+/**
+ * Annotations; keys are unique after lower-casing, as a Go map would need for the JSON key set to matter.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbAnnotations } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbAnnotations(5), 3));
+ * ```
+ */
 export function arbAnnotations(maxSize = 3): fc.Arbitrary<Record<string, string>> {
   return fc
     .uniqueArray(fc.tuple(arbAnnotationKey(), arbAnnotationValue()), { maxLength: maxSize, selector: ([k]) => k })
@@ -167,7 +294,17 @@ export function arbAnnotations(maxSize = 3): fc.Arbitrary<Record<string, string>
 
 // ------------------------------------------------------------ ports
 
-/** Port number 1..65535, with the edges often. */
+/**
+ * Port number 1..65535, with the edges often.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbPortNumber } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbPortNumber(), (port) => port >= 1 && port <= 65535));
+ * ```
+ */
 export function arbPortNumber(): fc.Arbitrary<number> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.integer({ min: 1, max: 65535 }) },
@@ -175,7 +312,17 @@ export function arbPortNumber(): fc.Arbitrary<number> {
   );
 }
 
-/** `[port, endPort]` with 1 <= port <= endPort <= 65535. */
+/**
+ * `[port, endPort]` with 1 <= port <= endPort <= 65535.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbPortRange } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbPortRange(), ([from, to]) => from <= to));
+ * ```
+ */
 export function arbPortRange(): fc.Arbitrary<[number, number]> {
   return fc
     .tuple(arbPortNumber(), fc.oneof(fc.nat(), fc.constant(Number.MAX_SAFE_INTEGER)))
@@ -185,6 +332,14 @@ export function arbPortRange(): fc.Arbitrary<[number, number]> {
 /**
  * IANA service (port) name: <= 15 characters of `[-a-z0-9]`, at least one
  * letter, no `--`, no leading or trailing `-`.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbPortName } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbPortName(), (name) => name.length <= 15));
+ * ```
  */
 export function arbPortName(): fc.Arbitrary<string> {
   return fc.array(stringOf(LOWER + DIGIT, 1, 6), { minLength: 1, maxLength: 4 }).map((parts) => {
@@ -205,7 +360,17 @@ export function arbPathSegment(): fc.Arbitrary<string> {
   return stringOf(PATH_SEGMENT_SET, 1, 8).map((s) => (s === "." || s === ".." ? `${s}x` : s.replace(/%2f/gi, "%2e")));
 }
 
-/** A path valid for pathType Exact and Prefix. */
+/**
+ * A path valid for pathType Exact and Prefix.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbAbsolutePath } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbAbsolutePath(), (p) => p.startsWith("/")));
+ * ```
+ */
 export function arbAbsolutePath(): fc.Arbitrary<string> {
   return fc.tuple(fc.array(arbPathSegment(), { maxLength: 4 }), fc.boolean()).map(([segs, trailing]) => {
     const p = `/${segs.join("/")}`;
@@ -213,7 +378,17 @@ export function arbAbsolutePath(): fc.Arbitrary<string> {
   });
 }
 
-/** A path valid for pathType ImplementationSpecific: empty, or anything starting with `/`. */
+/**
+ * A path valid for pathType ImplementationSpecific: empty, or anything starting with `/`.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbImplementationSpecificPath } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbImplementationSpecificPath(), 3));
+ * ```
+ */
 export function arbImplementationSpecificPath(): fc.Arbitrary<string> {
   return fc.oneof(
     fc.constant(""),
@@ -222,7 +397,17 @@ export function arbImplementationSpecificPath(): fc.Arbitrary<string> {
   );
 }
 
-/** A path segment name (parameters and resource kind/name): not `.`/`..`, no `/` or `%`. */
+/**
+ * A path segment name (parameters and resource kind/name): not `.`/`..`, no `/` or `%`.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbPathSegmentName } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbPathSegmentName(), 3));
+ * ```
+ */
 export function arbPathSegmentName(): fc.Arbitrary<string> {
   const set = LOWER + UPPER + DIGIT + "-._~:@!$&'()*+,;= é";
   return lengthMix(set, 1, 30).map((s) => (s === "." || s === ".." ? `${s}x` : s));
@@ -253,7 +438,17 @@ function arbFamily(family?: IPFamily): fc.Arbitrary<IPFamily> {
   return family === undefined ? fc.constantFrom<IPFamily>(4, 6) : fc.constant(family);
 }
 
-/** An IP address (as a number) valid for IsValidIP: IPv6 never IPv4-mapped. */
+/**
+ * An IP address (as a number) valid for IsValidIP: IPv6 never IPv4-mapped.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbIPValue, formatIP } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbIPValue(), 3).map(({ family, address }) => formatIP(family, address)));
+ * ```
+ */
 export function arbIPValue(family?: IPFamily): fc.Arbitrary<{ family: IPFamily; address: bigint }> {
   return fc.tuple(arbFamily(family), arbAddressBits(4), arbAddressBits(6)).map(([f, v4, v6]) => ({
     family: f,
@@ -261,12 +456,32 @@ export function arbIPValue(family?: IPFamily): fc.Arbitrary<{ family: IPFamily; 
   }));
 }
 
-/** A canonical IP string (IPAddress metadata.name): what apimachinery's strict IsValidIP accepts. */
+/**
+ * A canonical IP string (IPAddress metadata.name): what apimachinery's strict IsValidIP accepts.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbCanonicalIP } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbCanonicalIP(6), 3));
+ * ```
+ */
 export function arbCanonicalIP(family?: IPFamily): fc.Arbitrary<string> {
   return arbIPValue(family).map(({ family: f, address }) => formatIP(f, address));
 }
 
-/** A network with a canonical address; IPv6 never in ::ffff:0:0/96. */
+/**
+ * A network with a canonical address; IPv6 never in ::ffff:0:0/96.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbIPNet, formatCidr } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbIPNet(4), 3).map(formatCidr));
+ * ```
+ */
 export function arbIPNet(family?: IPFamily): fc.Arbitrary<IPNet> {
   // Not chain(): both families' bits are drawn and the family picks one, which shrinks better.
   return fc
@@ -279,7 +494,17 @@ export function arbIPNet(family?: IPFamily): fc.Arbitrary<IPNet> {
     });
 }
 
-/** Canonical, strict CIDR text (ServiceCIDR spec.cidrs entries). */
+/**
+ * Canonical, strict CIDR text (ServiceCIDR spec.cidrs entries).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbCanonicalCidr } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbCanonicalCidr(6), 3));
+ * ```
+ */
 export function arbCanonicalCidr(family?: IPFamily): fc.Arbitrary<string> {
   return arbIPNet(family).map(formatCidr);
 }
@@ -287,6 +512,14 @@ export function arbCanonicalCidr(family?: IPFamily): fc.Arbitrary<string> {
 /**
  * How a legacy CIDR field (ipBlock cidr/except) may spell a network and still be
  * accepted by the default apiserver (StrictIPCIDRValidation off).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbLegacyOnlyCidr } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbLegacyOnlyCidr(), 3)); // host bits, leading zeros, IPv4-mapped IPv6
+ * ```
  */
 export type LegacyCidrStyle =
   | "canonical"
@@ -330,6 +563,14 @@ export function formatLegacyCidr(net: IPNet, style: LegacyCidrStyle, noise: bigi
  * A CIDR only the legacy parser accepts: host bits set, leading zeros in the
  * address or prefix, or IPv4-mapped IPv6. With StrictIPCIDRValidation on, an
  * ipBlock cidr/except holding it gets exactly one Invalid.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbLegacyOnlyCidr } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbLegacyOnlyCidr(), 3));
+ * ```
  */
 export function arbLegacyOnlyCidr(): fc.Arbitrary<string> {
   return fc
@@ -367,6 +608,19 @@ function arbLegacyStyle(legacy: boolean): fc.Arbitrary<LegacyCidrStyle> {
   );
 }
 
+/**
+ * Options of {@link arbIPBlock} and the NetworkPolicy arbitraries: which address spellings to draw.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbNetworkPolicyJson } from "clusterwire/testing";
+ *
+ * // Policies that stay valid with the StrictIPCIDRValidation feature gate on.
+ * const strict = arbNetworkPolicyJson({ legacy: false });
+ * console.log(fc.sample(strict, 1));
+ * ```
+ */
 export interface IPBlockOptions {
   /**
    * Also use the spellings only the legacy (default) parser accepts: host bits,
@@ -374,10 +628,21 @@ export interface IPBlockOptions {
    * must also pass with StrictIPCIDRValidation on.
    */
   readonly legacy?: boolean;
+  /** Draw only this IP family; default both. */
   readonly family?: IPFamily;
 }
 
-/** A valid ipBlock: a cidr and 0..3 `except` entries, each a strict subset of the cidr. */
+/**
+ * A valid ipBlock: a cidr and 0..3 `except` entries, each a strict subset of the cidr.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbIPBlock } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbIPBlock({ legacy: false, family: 4 }), (ipBlock) => typeof ipBlock["cidr"] === "string"));
+ * ```
+ */
 export function arbIPBlock(options: IPBlockOptions = {}): fc.Arbitrary<JsonObject> {
   const legacy = options.legacy !== false;
   const except = fc.tuple(
@@ -419,9 +684,29 @@ export function arbIPBlock(options: IPBlockOptions = {}): fc.Arbitrary<JsonObjec
 
 // ------------------------------------------------------------ label selectors
 
+/**
+ * The operators of a label selector requirement.
+ *
+ * @example
+ * ```ts
+ * import { SELECTOR_OPERATORS } from "clusterwire/testing";
+ *
+ * console.log(SELECTOR_OPERATORS); // [ "In", "NotIn", "Exists", "DoesNotExist" ]
+ * ```
+ */
 export const SELECTOR_OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist"] as const;
 
-/** A valid matchExpressions entry, all four operators used correctly. */
+/**
+ * A valid matchExpressions entry, all four operators used correctly.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbLabelSelectorRequirement, SELECTOR_OPERATORS } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbLabelSelectorRequirement(), (r) => SELECTOR_OPERATORS.includes(r["operator"] as never)));
+ * ```
+ */
 export function arbLabelSelectorRequirement(): fc.Arbitrary<JsonObject> {
   return fc.oneof(
     fc
@@ -437,7 +722,17 @@ export function arbLabelSelectorRequirement(): fc.Arbitrary<JsonObject> {
   );
 }
 
-/** A valid label selector; `{}` (select everything) included. */
+/**
+ * A valid label selector; `{}` (select everything) included.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbLabelSelector } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbLabelSelector(), (selector) => "matchLabels" in selector || "matchExpressions" in selector || Object.keys(selector).length === 0));
+ * ```
+ */
 export function arbLabelSelector(): fc.Arbitrary<JsonObject> {
   return fc
     .record(
@@ -451,7 +746,17 @@ export function arbLabelSelector(): fc.Arbitrary<JsonObject> {
 
 const HTTP_PATH_SET = LOWER + UPPER + DIGIT + "/-._~%!$&'()*+,;=:";
 
-/** A domain-prefixed path (IngressClass controller): subdomain `/` path, at most 250 characters. */
+/**
+ * A domain-prefixed path (IngressClass controller): subdomain `/` path, at most 250 characters.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbControllerName } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbControllerName(), 3));
+ * ```
+ */
 export function arbControllerName(): fc.Arbitrary<string> {
   return fc
     .tuple(arbDns1123Subdomain(100), lengthMix(HTTP_PATH_SET, 1, 250, 16))

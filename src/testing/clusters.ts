@@ -36,19 +36,57 @@ import {
 } from "../networking/index.js";
 import { familyBits, formatIPv4, formatIPv6, hostMask, parseAddress, parseNetwork, type Address } from "./addresses.js";
 
-/** A cluster snapshot in the shape `createPolicyEngine` takes; every pod and policy is in a listed namespace. */
+/**
+ * A cluster snapshot in the shape `createPolicyEngine` takes; every pod and policy is in a listed namespace.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createPolicyEngine } from "clusterwire/networking";
+ * import { arbCluster } from "clusterwire/testing";
+ *
+ * const [cluster] = fc.sample(arbCluster(), 1);
+ * if (cluster) console.log(cluster.namespaces.length, cluster.pods.length, cluster.policies.length);
+ * ```
+ */
 export interface GeneratedCluster {
+  /** The namespaces, each with labels. */
   readonly namespaces: ClusterNamespace[];
+  /** The pods, each in a listed namespace. */
   readonly pods: ClusterPod[];
+  /** The NetworkPolicies, each in a listed namespace. */
   readonly policies: NetworkPolicy[];
 }
 
-/** Two policy sets over the same namespaces and pods, for diff tests. */
+/**
+ * Two policy sets over the same namespaces and pods, for diff tests.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbClusterPair } from "clusterwire/testing";
+ *
+ * const [pair] = fc.sample(arbClusterPair(), 1);
+ * if (pair) console.log(pair.policies.length, pair.otherPolicies.length);
+ * ```
+ */
 export interface GeneratedClusterPair extends GeneratedCluster {
   /** Often an edit of `policies` (one removed, some added), sometimes unrelated. */
   readonly otherPolicies: NetworkPolicy[];
 }
 
+/**
+ * Options of {@link arbCluster} and {@link arbClusterPair}: how big the clusters are.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createPolicyEngine } from "clusterwire/networking";
+ * import { arbCluster } from "clusterwire/testing";
+ *
+ * const small = arbCluster({ maxNamespaces: 2, minPods: 2, maxPods: 4, maxPolicies: 2 });
+ * ```
+ */
 export interface ClusterOptions {
   /** At most this many namespaces, 1..4 (default 3). */
   readonly maxNamespaces?: number;
@@ -569,7 +607,18 @@ function withPolicyHomes(
   return out;
 }
 
-/** A random cluster whose policies all pass `validate()`. */
+/**
+ * A random cluster whose policies all pass `validate()`.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createPolicyEngine } from "clusterwire/networking";
+ * import { arbCluster } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbCluster({ maxPods: 5 }), (cluster) => createPolicyEngine(cluster).pods.length === cluster.pods.length));
+ * ```
+ */
 export function arbCluster(options: ClusterOptions = {}): fc.Arbitrary<GeneratedCluster> {
   return clusterPlanArb(options).map((plan) => {
     const { namespaces, pods, policies } = buildCluster(plan);
@@ -581,6 +630,21 @@ export function arbCluster(options: ClusterOptions = {}): fc.Arbitrary<Generated
  * A random cluster with a second policy set over the same namespaces and
  * pods: usually the first set with one policy removed and up to two added,
  * sometimes an unrelated set.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createPolicyEngine } from "clusterwire/networking";
+ * import { arbClusterPair } from "clusterwire/testing";
+ *
+ * fc.assert(
+ *   fc.property(arbClusterPair(), (pair) => {
+ *     const before = createPolicyEngine(pair);
+ *     const after = createPolicyEngine({ ...pair, policies: pair.otherPolicies });
+ *     return before.diff(after).removedPods.length === 0;
+ *   }),
+ * );
+ * ```
  */
 export function arbClusterPair(options: ClusterOptions = {}): fc.Arbitrary<GeneratedClusterPair> {
   return fc
@@ -601,9 +665,23 @@ export function arbClusterPair(options: ClusterOptions = {}): fc.Arbitrary<Gener
 
 // ------------------------------------------------------------------ connections
 
-/** Cluster parts arbConnection and mentionedPorts look at. */
+/**
+ * Cluster parts arbConnection and mentionedPorts look at.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createPolicyEngine } from "clusterwire/networking";
+ * import { arbCluster, arbConnection } from "clusterwire/testing";
+ *
+ * const arb = arbCluster().chain((cluster) => fc.tuple(fc.constant(cluster), arbConnection(cluster)));
+ * fc.assert(fc.property(arb, ([cluster, connection]) => typeof createPolicyEngine(cluster).evaluate(connection).allowed === "boolean"));
+ * ```
+ */
 export interface ConnectionTarget {
+  /** The pods connections may start and end at. */
   readonly pods: readonly ClusterPod[];
+  /** The policies, whose ports and peers are worth testing. */
   readonly policies: readonly NetworkPolicy[];
 }
 
@@ -691,6 +769,16 @@ type PortChoice = { readonly kind: "mentioned" | "random" | "named"; readonly va
  * (and, rarely, address to address), any protocol or none, numeric ports the
  * cluster mentions or random ones, and port names the destination declares
  * for the connection's protocol (always resolvable).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createPolicyEngine } from "clusterwire/networking";
+ * import { arbCluster, arbConnection } from "clusterwire/testing";
+ *
+ * const arb = arbCluster().chain((cluster) => fc.tuple(fc.constant(cluster), arbConnection(cluster)));
+ * fc.assert(fc.property(arb, ([cluster, connection]) => typeof createPolicyEngine(cluster).evaluate(connection).allowed === "boolean"));
+ * ```
  */
 export function arbConnection(cluster: ConnectionTarget): fc.Arbitrary<Connection> {
   const keys = cluster.pods.map((p) => `${p.namespace}/${p.name}`);

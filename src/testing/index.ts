@@ -1,3 +1,19 @@
+/**
+ * fast-check arbitraries and ready-made properties for code that handles networking.k8s.io/v1
+ * objects and the storage API. fast-check 4 is a peer dependency.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { fromJson, validate } from "clusterwire/networking";
+ * import { arbIngressJson, propValidateNeverThrows } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbIngressJson(), (json) => validate(fromJson(json)).length === 0));
+ * await fc.assert(propValidateNeverThrows(), { numRuns: 50 });
+ * ```
+ *
+ * @packageDocumentation
+ */
 // Public API of clusterwire/testing: fast-check arbitraries and ready-made
 // properties for testing code that handles networking.k8s.io/v1 objects and
 // the storage API. fast-check (4.x) is a peer dependency.

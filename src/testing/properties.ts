@@ -37,7 +37,21 @@ import { arbValidJson, VALIDATED_KINDS, type ValidatedKind } from "./valid-objec
 
 type MaybePromise<T> = T | Promise<T>;
 
-/** Where a round trip may pass through the caller's own system, per format. */
+/**
+ * Where a round trip may pass through the caller's own system, per format.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { type RoundTripStages, propRoundTrip } from "clusterwire/testing";
+ *
+ * const stages: RoundTripStages = {
+ *   wire: async (bytes) => new Uint8Array(bytes),
+ *   yaml: (text) => text.replace(/\n$/, "\n"),
+ * };
+ * await fc.assert(propRoundTrip(stages), { numRuns: 20 });
+ * ```
+ */
 export interface RoundTripStages {
   /** Gets the protobuf envelope bytes clusterwire wrote; returns the bytes to decode. */
   readonly wire?: (bytes: Uint8Array, object: NetworkingObject) => MaybePromise<Uint8Array>;
@@ -47,6 +61,17 @@ export interface RoundTripStages {
   readonly yaml?: (text: string, object: NetworkingObject) => MaybePromise<string>;
 }
 
+/**
+ * Options of {@link propRoundTrip}: the objects, and the stages they pass through.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbObjectOf, propRoundTrip } from "clusterwire/testing";
+ *
+ * await fc.assert(propRoundTrip({ arbitrary: arbObjectOf("Ingress", { json: true }) }), { numRuns: 20 });
+ * ```
+ */
 export interface RoundTripOptions extends RoundTripStages {
   /**
    * The objects to send round. Default: any-shape objects of every kind that
@@ -60,6 +85,24 @@ export interface RoundTripOptions extends RoundTripStages {
  * equal the bytes written at the start. With `wire`, `json` or `yaml`, each
  * text or byte form passes through the caller's code (a cache, a proxy, a
  * store) on the way, and must come back meaning the same object.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { propRoundTrip } from "clusterwire/testing";
+ *
+ * // The JSON text passes through the caller's store on the way (here a Map).
+ * const store = new Map<string, string>();
+ * await fc.assert(
+ *   propRoundTrip({
+ *     json: (text) => {
+ *       store.set("k", text);
+ *       return store.get("k")!;
+ *     },
+ *   }),
+ *   { numRuns: 50 },
+ * );
+ * ```
  */
 export function propRoundTrip(options: RoundTripOptions = {}): fc.IAsyncPropertyWithHooks<[NetworkingObject]> {
   const arbitrary = options.arbitrary ?? arbObject({ json: true });
@@ -81,6 +124,20 @@ export function propRoundTrip(options: RoundTripOptions = {}): fc.IAsyncProperty
   });
 }
 
+/**
+ * Options of {@link propNeverThrows}: the inputs, and the errors the handler may throw.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { propNeverThrows } from "clusterwire/testing";
+ *
+ * await fc.assert(
+ *   propNeverThrows((text: string) => JSON.parse(text), { arbitrary: fc.string(), expected: (e) => e instanceof SyntaxError }),
+ *   { numRuns: 50 },
+ * );
+ * ```
+ */
 export interface NeverThrowsOptions<T> {
   /** The inputs. Default: any-shape objects of every networking kind, Lists included. */
   readonly arbitrary?: fc.Arbitrary<T>;
@@ -92,6 +149,17 @@ export interface NeverThrowsOptions<T> {
  * The caller's handler returns (or resolves) for every input, however odd,
  * and throws nothing but the errors it declares in `expected`. For
  * admission webhooks and controllers that must survive whatever is stored.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { DecodeError, type NetworkingObject, toYaml } from "clusterwire/networking";
+ * import { propNeverThrows } from "clusterwire/testing";
+ *
+ * // The handler under test: here it renders every object it is given.
+ * const handler = (object: NetworkingObject): string => toYaml(object);
+ * await fc.assert(propNeverThrows(handler, { expected: (e) => e instanceof DecodeError }), { numRuns: 50 });
+ * ```
  */
 export function propNeverThrows<T = NetworkingObject>(
   handler: (input: T) => unknown,
@@ -113,6 +181,14 @@ export function propNeverThrows<T = NetworkingObject>(
  * on create and, for single objects, as an update of itself and (for the
  * kinds with status) as a status update; it never throws and never changes
  * its input.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { propValidateNeverThrows } from "clusterwire/testing";
+ *
+ * await fc.assert(propValidateNeverThrows(), { numRuns: 50 });
+ * ```
  */
 export function propValidateNeverThrows(
   options: { readonly arbitrary?: fc.Arbitrary<NetworkingObject> } = {},
@@ -141,7 +217,23 @@ export function propValidateNeverThrows(
 
 const HAS_STATUS = new Set(["Ingress", "ServiceCIDR"]);
 
-/** What an admission function decides: a bare verdict, or a verdict with field errors. */
+/**
+ * What an admission function decides: a bare verdict, or a verdict with field errors.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { validate } from "clusterwire/networking";
+ * import { propAdmissionAgreesWithValidate } from "clusterwire/testing";
+ *
+ * // The admission function under test; a real one would call the webhook.
+ * const admit = (object: Parameters<typeof validate>[0]) => {
+ *   const errors = validate(object);
+ *   return { allowed: errors.length === 0, errors };
+ * };
+ * await fc.assert(propAdmissionAgreesWithValidate(admit, { kinds: ["Ingress"] }), { numRuns: 50 });
+ * ```
+ */
 export type AdmissionVerdict =
   | boolean
   | {
@@ -150,9 +242,21 @@ export type AdmissionVerdict =
       readonly errors?: readonly { readonly type?: string; readonly field: string }[];
     };
 
-/** One object put to the admission function: as decoded, and as Kubernetes JSON. */
+/**
+ * One object put to the admission function: as decoded, and as Kubernetes JSON.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbAdmissionCase } from "clusterwire/testing";
+ *
+ * for (const c of fc.sample(arbAdmissionCase(), 3)) console.log(c.json["kind"], c.mutation, c.expected);
+ * ```
+ */
 export interface AdmissionCase {
+  /** The object, decoded. */
   readonly object: NetworkingObject;
+  /** The same object as Kubernetes JSON, as an AdmissionReview carries it. */
   readonly json: JsonObject;
   /** The error the API server reports for it, or null when it is valid. */
   readonly expected: ExpectedError | null;
@@ -160,6 +264,28 @@ export interface AdmissionCase {
   readonly mutation: string | null;
 }
 
+/**
+ * Options of {@link arbAdmissionCase} and {@link propAdmissionAgreesWithValidate}: which objects to put to the
+ * admission function.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { validate } from "clusterwire/networking";
+ * import { propAdmissionAgreesWithValidate } from "clusterwire/testing";
+ *
+ * // The admission function under test; a real one would call the webhook.
+ * const admit = (object: Parameters<typeof validate>[0]) => {
+ *   const errors = validate(object);
+ *   return { allowed: errors.length === 0, errors };
+ * };
+ * await fc.assert(propAdmissionAgreesWithValidate(admit, {
+ *   kinds: ["Ingress"],
+ *   mutations: (m) => m.startsWith("ingress.path."),
+ *   invalidShare: 0.8,
+ * }), { numRuns: 50 });
+ * ```
+ */
 export interface AdmissionOptions {
   /** Kinds to generate; default all five validated kinds. */
   readonly kinds?: readonly ValidatedKind[];
@@ -175,7 +301,18 @@ export interface AdmissionOptions {
   readonly checkErrors?: boolean;
 }
 
-/** Valid objects and targeted invalid ones, each with the API server's verdict. */
+/**
+ * Valid objects and targeted invalid ones, each with the API server's verdict.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { validate } from "clusterwire/networking";
+ * import { arbAdmissionCase } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbAdmissionCase(), (c) => (validate(c.object).length === 0) === (c.expected === null)));
+ * ```
+ */
 export function arbAdmissionCase(options: AdmissionOptions = {}): fc.Arbitrary<AdmissionCase> {
   const kinds = options.kinds ?? VALIDATED_KINDS;
   if (kinds.length === 0) throw new TypeError("arbAdmissionCase: kinds is empty");
@@ -200,6 +337,20 @@ export function arbAdmissionCase(options: AdmissionOptions = {}): fc.Arbitrary<A
  * valid object and denies every object with exactly one violation. When it
  * returns field errors for a denial, one of them must name the field the API
  * server names (and its type, when the caller gives one).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { validate } from "clusterwire/networking";
+ * import { propAdmissionAgreesWithValidate } from "clusterwire/testing";
+ *
+ * // The admission function under test; a real one would call the webhook.
+ * const admit = (object: Parameters<typeof validate>[0]) => {
+ *   const errors = validate(object);
+ *   return { allowed: errors.length === 0, errors };
+ * };
+ * await fc.assert(propAdmissionAgreesWithValidate(admit, { kinds: ["Ingress"] }), { numRuns: 50 });
+ * ```
  */
 export function propAdmissionAgreesWithValidate(
   admit: (object: NetworkingObject, json: JsonObject) => MaybePromise<AdmissionVerdict>,
@@ -233,9 +384,40 @@ export function propAdmissionAgreesWithValidate(
 /**
  * What the caller's router answers: a backend (the decoded message, or its
  * Kubernetes JSON) and the Ingress it came from as "namespace/name", or null.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createRouter } from "clusterwire/networking";
+ * import { propRouterAgrees } from "clusterwire/testing";
+ *
+ * // The router under test; here clusterwire's own, so the property holds.
+ * const route = (input: Parameters<typeof createRouter>[0], request: Parameters<ReturnType<typeof createRouter>["route"]>[0]) => {
+ *   const r = createRouter(input).route(request);
+ *   return r === null ? null : { backend: r.backend, ingress: r.ingress };
+ * };
+ * await fc.assert(propRouterAgrees(route), { numRuns: 20 });
+ * ```
  */
 export type RouteAnswer = { readonly backend: IngressBackend | JsonValue; readonly ingress: string } | null;
 
+/**
+ * Options of {@link propRouterAgrees}: input sizes and requests per input.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createRouter } from "clusterwire/networking";
+ * import { LARGE_ROUTING, propRouterAgrees } from "clusterwire/testing";
+ *
+ * // The router under test; here clusterwire's own, so the property holds.
+ * const route = (input: Parameters<typeof createRouter>[0], request: Parameters<ReturnType<typeof createRouter>["route"]>[0]) => {
+ *   const r = createRouter(input).route(request);
+ *   return r === null ? null : { backend: r.backend, ingress: r.ingress };
+ * };
+ * await fc.assert(propRouterAgrees(route, { sizes: LARGE_ROUTING, requests: 4 }), { numRuns: 10 });
+ * ```
+ */
 export interface RouterAgreementOptions {
   /** Input sizes; default the small, collision-heavy vocabulary. */
   readonly sizes?: RoutingSizes;
@@ -247,6 +429,20 @@ export interface RouterAgreementOptions {
  * The caller's router (an ingress controller's model, a gateway translation)
  * picks the same backend and Ingress as clusterwire's router, which follows
  * the rules of docs/ingress-routing.md, for every request.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createRouter } from "clusterwire/networking";
+ * import { propRouterAgrees } from "clusterwire/testing";
+ *
+ * // The router under test; here clusterwire's own, so the property holds.
+ * const route = (input: Parameters<typeof createRouter>[0], request: Parameters<ReturnType<typeof createRouter>["route"]>[0]) => {
+ *   const r = createRouter(input).route(request);
+ *   return r === null ? null : { backend: r.backend, ingress: r.ingress };
+ * };
+ * await fc.assert(propRouterAgrees(route), { numRuns: 50 });
+ * ```
  */
 export function propRouterAgrees(
   route: (input: RouterInput, request: RouteRequest) => MaybePromise<RouteAnswer>,
@@ -268,6 +464,21 @@ export function propRouterAgrees(
   });
 }
 
+/**
+ * Options of {@link propPolicyEngineAgrees}: cluster sizes and connections per cluster.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createPolicyEngine } from "clusterwire/networking";
+ * import { propPolicyEngineAgrees } from "clusterwire/testing";
+ *
+ * // The model under test; here clusterwire's own engine, so the property holds.
+ * const allows = (cluster: Parameters<typeof createPolicyEngine>[0], connection: Parameters<ReturnType<typeof createPolicyEngine>["evaluate"]>[0]) =>
+ *   createPolicyEngine(cluster).evaluate(connection).allowed;
+ * await fc.assert(propPolicyEngineAgrees(allows, { maxPods: 4, connections: 20 }), { numRuns: 20 });
+ * ```
+ */
 export interface PolicyAgreementOptions extends ClusterOptions {
   /** Connections per cluster; default 10. */
   readonly connections?: number;
@@ -277,6 +488,18 @@ export interface PolicyAgreementOptions extends ClusterOptions {
  * The caller's policy engine (a CNI's model, a policy linter) allows exactly
  * the connections clusterwire's evaluator allows, on random clusters, for
  * pods and addresses, numeric and named ports, every protocol.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createPolicyEngine } from "clusterwire/networking";
+ * import { propPolicyEngineAgrees } from "clusterwire/testing";
+ *
+ * // The model under test; here clusterwire's own engine, so the property holds.
+ * const allows = (cluster: Parameters<typeof createPolicyEngine>[0], connection: Parameters<ReturnType<typeof createPolicyEngine>["evaluate"]>[0]) =>
+ *   createPolicyEngine(cluster).evaluate(connection).allowed;
+ * await fc.assert(propPolicyEngineAgrees(allows), { numRuns: 50 });
+ * ```
  */
 export function propPolicyEngineAgrees(
   allows: (cluster: PolicyEngineInput, connection: Connection) => MaybePromise<boolean>,

@@ -16,7 +16,18 @@ import {
   type RouterInput,
 } from "../networking/index.js";
 
-/** The controller the generated IngressClasses mostly name. */
+/**
+ * The controller the generated IngressClasses mostly name.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { ROUTING_CONTROLLER, arbRouterInput } from "clusterwire/testing";
+ *
+ * const input = fc.sample(arbRouterInput(), 1)[0];
+ * console.log(input?.controller === undefined || input.controller === ROUTING_CONTROLLER); // true
+ * ```
+ */
 export const ROUTING_CONTROLLER = "example.com/ingress-controller";
 const OTHER = "example.org/other-controller";
 
@@ -90,14 +101,32 @@ const arbPath = (paths: readonly string[]): fc.Arbitrary<J> =>
     )
     .chain((p) => arbBackend.map((backend) => ({ ...p, backend })));
 
-/** Vocabularies and counts for generated routing inputs. */
+/**
+ * Vocabularies and counts for generated routing inputs.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { type RoutingSizes, SMALL_ROUTING, arbRouterInput } from "clusterwire/testing";
+ *
+ * const sizes: RoutingSizes = { ...SMALL_ROUTING, hosts: ["shop.example.com", "*.example.com", undefined], classes: false };
+ * console.log(fc.sample(arbRouterInput(sizes), 1));
+ * ```
+ */
 export interface RoutingSizes {
+  /** The rule hosts drawn from (undefined: a rule without host). */
   readonly hosts: readonly (string | undefined)[];
+  /** The paths drawn from. */
   readonly paths: readonly string[];
+  /** The Ingress and Service names drawn from. */
   readonly names: readonly string[];
+  /** How many Ingresses, [min, max]. */
   readonly ingresses: readonly [number, number];
+  /** How many rules per Ingress, [min, max]. */
   readonly rules: readonly [number, number];
+  /** How many paths per rule, [min, max]. */
   readonly pathsPerRule: readonly [number, number];
+  /** The creation timestamps drawn from (undefined: none), for precedence by age. */
   readonly timestamps: readonly (string | undefined)[];
   /** Whether to draw IngressClass lists at all. */
   readonly classes: boolean;
@@ -171,8 +200,19 @@ function numberBackends(ingresses: JsonObject[]): JsonObject[] {
   return out as unknown as JsonObject[];
 }
 
-/** A generated routing input as Kubernetes JSON. */
+/**
+ * A generated routing input as Kubernetes JSON.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbRoutingInputJson } from "clusterwire/testing";
+ *
+ * for (const input of fc.sample(arbRoutingInputJson(), 2)) console.log(input.ingresses.length, input.classes?.length);
+ * ```
+ */
 export interface RoutingInputJson {
+  /** The Ingresses, as Kubernetes JSON. */
   readonly ingresses: JsonObject[];
   /** undefined: no class list, so no class filtering (R2). */
   readonly classes: JsonObject[] | undefined;
@@ -240,7 +280,18 @@ const arbRequest: fc.Arbitrary<RouteRequest> = fc
     return req;
   });
 
-/** Small inputs: colliding hosts, paths, classes and R7 ties. */
+/**
+ * Small inputs: colliding hosts, paths, classes and R7 ties.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { SMALL_ROUTING, arbRouterInput } from "clusterwire/testing";
+ *
+ * const fewer = arbRouterInput({ ...SMALL_ROUTING, ingresses: [1, 3] });
+ * console.log(fc.sample(fewer, 1));
+ * ```
+ */
 export const SMALL_ROUTING: RoutingSizes = {
   hosts: RULE_HOSTS,
   paths: PATHS,
@@ -252,7 +303,17 @@ export const SMALL_ROUTING: RoutingSizes = {
   classes: true,
 };
 
-/** Few hosts and many paths: tiers past the router's linear-scan limit (30 paths). */
+/**
+ * Few hosts and many paths: tiers past the router's linear-scan limit (30 paths).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { LARGE_ROUTING, arbRouterInput } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbRouterInput(LARGE_ROUTING), 1)[0]?.ingresses.length); // 12 to 18
+ * ```
+ */
 export const LARGE_ROUTING: RoutingSizes = {
   hosts: [undefined, "foo.example.com", "*.example.com"],
   paths: PATHS,
@@ -264,15 +325,53 @@ export const LARGE_ROUTING: RoutingSizes = {
   classes: false,
 };
 
-/** Routing inputs as JSON, ingresses and (sometimes) an IngressClass list. */
+/**
+ * Routing inputs as JSON, ingresses and (sometimes) an IngressClass list.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbRoutingInputJson, toRouterInput } from "clusterwire/testing";
+ *
+ * const [json] = fc.sample(arbRoutingInputJson(), 1);
+ * if (json) console.log(JSON.stringify(json.ingresses[0]), toRouterInput(json).ingresses.length);
+ * ```
+ */
 export function arbRoutingInputJson(sizes: RoutingSizes = SMALL_ROUTING): fc.Arbitrary<RoutingInputJson> {
   return arbInput(sizes);
 }
 
-/** A decoded routing input: `createRouter` takes it as it is. */
+/**
+ * A decoded routing input: `createRouter` takes it as it is.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createRouter } from "clusterwire/networking";
+ * import { arbRouteRequest, arbRouterInput } from "clusterwire/testing";
+ *
+ * fc.assert(
+ *   fc.property(arbRouterInput(), arbRouteRequest(), (input, request) => {
+ *     const route = createRouter(input).route(request);
+ *     return route === null || input.ingresses.length > 0;
+ *   }),
+ * );
+ * ```
+ */
 export type RoutingInput = RouterInput & { readonly ingresses: Ingress[] };
 
-/** Decodes a generated input for `createRouter`; a class list brings the controller with it. */
+/**
+ * Decodes a generated input for `createRouter`; a class list brings the controller with it.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createRouter } from "clusterwire/networking";
+ * import { arbRoutingInputJson, toRouterInput } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbRoutingInputJson(), (json) => createRouter(toRouterInput(json)).skipped.length >= 0));
+ * ```
+ */
 export function toRouterInput(j: RoutingInputJson): RoutingInput {
   const ingresses = j.ingresses.map((o) => fromJson(o) as Ingress);
   if (j.classes === undefined) return { ingresses };
@@ -283,7 +382,23 @@ export function toRouterInput(j: RoutingInputJson): RoutingInput {
   };
 }
 
-/** Routing inputs, decoded, ready for `createRouter`. */
+/**
+ * Routing inputs, decoded, ready for `createRouter`.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createRouter } from "clusterwire/networking";
+ * import { arbRouteRequest, arbRouterInput } from "clusterwire/testing";
+ *
+ * fc.assert(
+ *   fc.property(arbRouterInput(), arbRouteRequest(), (input, request) => {
+ *     const route = createRouter(input).route(request);
+ *     return route === null || input.ingresses.length > 0;
+ *   }),
+ * );
+ * ```
+ */
 export function arbRouterInput(sizes: RoutingSizes = SMALL_ROUTING): fc.Arbitrary<RoutingInput> {
   return arbInput(sizes).map(toRouterInput);
 }
@@ -291,6 +406,20 @@ export function arbRouterInput(sizes: RoutingSizes = SMALL_ROUTING): fc.Arbitrar
 /**
  * Requests as clients send them: hosts of every tier (and none), ports,
  * upper case, IP literals, query strings and fragments, SNI and scheme.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createRouter } from "clusterwire/networking";
+ * import { arbRouteRequest, arbRouterInput } from "clusterwire/testing";
+ *
+ * fc.assert(
+ *   fc.property(arbRouterInput(), arbRouteRequest(), (input, request) => {
+ *     const route = createRouter(input).route(request);
+ *     return route === null || input.ingresses.length > 0;
+ *   }),
+ * );
+ * ```
  */
 export function arbRouteRequest(): fc.Arbitrary<RouteRequest> {
   return arbRequest;

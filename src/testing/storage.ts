@@ -74,7 +74,18 @@ import type { InventoryInput } from "../storage/server/index.js";
 
 // ---- options ----------------------------------------------------------------------------------
 
-/** Options of the model arbitraries. */
+/**
+ * Options of the model arbitraries.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbCacheModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbCacheModel({ newerServer: true }), 2));
+ * // newerServer: also fields a newer server may add, which decoders must keep or ignore
+ * ```
+ */
 export interface StorageModelOptions {
   /**
    * Also produce what a newer server may send: enum values outside the known sets and an
@@ -83,7 +94,19 @@ export interface StorageModelOptions {
   readonly newerServer?: boolean;
 }
 
-/** Options of the request-body arbitraries. */
+/**
+ * Options of the request-body arbitraries.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { DEFAULT_INVENTORY } from "clusterwire/storage/server";
+ * import { arbQuotaRulePost } from "clusterwire/testing";
+ *
+ * // Bodies that name only the SVMs, volumes and qtrees of the reference server's seeded inventory.
+ * console.log(fc.sample(arbQuotaRulePost({ targets: DEFAULT_INVENTORY }), 2));
+ * ```
+ */
 export interface StorageBodyOptions {
   /**
    * The objects bodies may name: nodes, SVMs, aggregates, volumes (with their SVM and
@@ -93,9 +116,21 @@ export interface StorageBodyOptions {
   readonly targets?: InventoryInput;
 }
 
-/** Size bounds in bytes (inclusive). */
+/**
+ * Size bounds in bytes (inclusive).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbStorageSize } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbStorageSize({ min: 4096, max: 1024 ** 3 }), 3));
+ * ```
+ */
 export interface StorageSizeRange {
+  /** The smallest size, in bytes. */
   readonly min?: number;
+  /** The largest size, in bytes. */
   readonly max?: number;
 }
 
@@ -206,6 +241,15 @@ const UNITS = [
  * Byte counts: safe integers in [min, max] (default 0 .. 1 PiB; the codecs take up to
  * 2^53 − 1, pass `max: Number.MAX_SAFE_INTEGER` for that edge), often whole KiB, MiB, GiB,
  * TiB or PiB as real sizes are. Shrinks towards `min`.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { formatSize, parseSize } from "clusterwire/storage";
+ * import { arbStorageSize } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbStorageSize({ min: 4096 }), (bytes) => parseSize(formatSize(bytes)) === bytes));
+ * ```
  */
 export function arbStorageSize(range: StorageSizeRange = {}): fc.Arbitrary<number> {
   const min = range.min ?? 0;
@@ -245,6 +289,15 @@ function spellSize(bytes: number, how: SizeSpelling): SizeInput {
  * Size inputs the codecs accept: an integer, a digit string, or
  * digits with a binary suffix in any case (`"40M"`, `"1g"`, `"1mb"`, `"512B"`), each naming a
  * byte count in [min, max]. `parseSize` reads every value without error.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { parseSize } from "clusterwire/storage";
+ * import { arbStorageSizeInput } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbStorageSizeInput({ max: 1024 ** 4 }), (size) => parseSize(size) <= 1024 ** 4));
+ * ```
  */
 export function arbStorageSizeInput(range: StorageSizeRange = {}): fc.Arbitrary<SizeInput> {
   return fc
@@ -252,6 +305,17 @@ export function arbStorageSizeInput(range: StorageSizeRange = {}): fc.Arbitrary<
     .map(([bytes, how]) => spellSize(bytes, how));
 }
 
+/**
+ * Options of {@link arbStorageDuration}: the range, in seconds, and the spelling.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbStorageDuration } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbStorageDuration({ min: 60, max: 3600, canonical: false }), 3));
+ * ```
+ */
 export interface StorageDurationOptions {
   /** Least number of seconds; default 0. */
   readonly min?: number;
@@ -265,6 +329,15 @@ export interface StorageDurationOptions {
  * ISO 8601 durations `P[nD][T[nH][nM][nS]]` with integer parts that `parseDuration` reads as a
  * number of seconds in [min, max]. Besides the canonical spelling (`PT1H10M`) they include
  * unnormalised ones (`PT70M`, `PT4200S`, `P1DT3600S`) unless `canonical`.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { formatDuration, parseDuration } from "clusterwire/storage";
+ * import { arbStorageDuration } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbStorageDuration({ canonical: true }), (text) => formatDuration(parseDuration(text)) === text));
+ * ```
  */
 export function arbStorageDuration(options: StorageDurationOptions = {}): fc.Arbitrary<string> {
   const min = options.min ?? 0;
@@ -295,6 +368,14 @@ export function arbStorageDuration(options: StorageDurationOptions = {}): fc.Arb
 /**
  * Clone-token lifetimes on input: whole seconds (1 .. 7 days) as a number, a digit string or an
  * ISO 8601 duration. `cloneToken.encodePatch` sends each as the digit string of its seconds.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbCloneTokenLifetime } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbCloneTokenLifetime(), 2));
+ * ```
  */
 export function arbCloneTokenLifetime(): fc.Arbitrary<LifetimeInput> {
   const seconds = fc.integer({ min: 1, max: 7 * DAY });
@@ -322,6 +403,14 @@ const WORDS = [
  * Object names as administrators write them (`db`, `logs7`, `app_data3`, `x2_b`): a lower-case
  * letter, then lower-case letters and digits, with at most one inner `_`; 1..17 characters.
  * Valid as volume, SVM, cache, qtree and namespace base names.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbStorageName } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbStorageName(), 2));
+ * ```
  */
 export function arbStorageName(): fc.Arbitrary<string> {
   return fc.oneof(
@@ -333,19 +422,49 @@ export function arbStorageName(): fc.Arbitrary<string> {
   );
 }
 
-/** Server-generated identifiers: lower-case RFC 9562 version-4 UUIDs. */
+/**
+ * Server-generated identifiers: lower-case RFC 9562 version-4 UUIDs.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbStorageUuid } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbStorageUuid(), 2));
+ * ```
+ */
 export function arbStorageUuid(): fc.Arbitrary<string> {
   return fc.uuid({ version: 4 });
 }
 
-/** References as request bodies give them: `{name}`, `{uuid}` or both (of one object). */
+/**
+ * References as request bodies give them: `{name}`, `{uuid}` or both (of one object).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbStorageReference } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbStorageReference(), 2));
+ * ```
+ */
 export function arbStorageReference(): fc.Arbitrary<ReferenceInput> {
   return fc
     .tuple(arbStorageName(), arbStorageUuid(), fc.constantFrom(...REF_FORMS))
     .map(([name, uuid, form]) => refTo({ name, uuid }, form));
 }
 
-/** Software versions such as `9.14.1` or `9.13.1P7` (major.minor.micro, optional patch `P<n>`). */
+/**
+ * Software versions such as `9.14.1` or `9.13.1P7` (major.minor.micro, optional patch `P<n>`).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbStorageVersion } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbStorageVersion(), 2));
+ * ```
+ */
 export function arbStorageVersion(): fc.Arbitrary<string> {
   return fc
     .tuple(
@@ -360,12 +479,30 @@ export function arbStorageVersion(): fc.Arbitrary<string> {
 /**
  * Junction and directory paths: `/` then 1..3 names joined by `/`; never ending in `/`
  * (the cache `path` and `prepopulate` rules).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbStoragePath } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbStoragePath(), 2));
+ * ```
  */
 export function arbStoragePath(): fc.Arbitrary<string> {
   return fc.array(arbStorageName(), { minLength: 1, maxLength: 3 }).map((parts) => `/${parts.join("/")}`);
 }
 
-/** Full NVMe namespace names `/vol/<volume>[/<qtree>]/<namespace>`; base names may hold `-` and `.`. */
+/**
+ * Full NVMe namespace names `/vol/<volume>[/<qtree>]/<namespace>`; base names may hold `-` and `.`.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbNvmeNamespaceName } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbNvmeNamespaceName(), 2));
+ * ```
+ */
 export function arbNvmeNamespaceName(): fc.Arbitrary<string> {
   return fc
     .tuple(arbStorageName(), maybe(arbStorageName()), namespaceBase)
@@ -401,6 +538,14 @@ const instant = fc.tuple(fc.integer({ min: EPOCH_MIN, max: EPOCH_MAX }), fc.cons
 /**
  * ISO 8601 timestamps with an offset and whole seconds, 2018..2030, as a server writes them
  * (`2026-01-01T00:00:00Z`, `2024-05-02T17:03:11+05:30`); `Date.parse` reads every one.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbStorageDateTime } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbStorageDateTime(), 2));
+ * ```
  */
 export function arbStorageDateTime(): fc.Arbitrary<string> {
   return instant.map(([s, off]) => isoAt(s, off));
@@ -439,6 +584,14 @@ const JOBS = "/api/cluster/jobs";
  * bytes; `expiry_time.limit` ≥ 1 s and `left` ≤ `limit`, both canonical ISO durations; `_links`
  * pointing at `/api/storage/file/clone/tokens/<node.uuid>/<uuid>` (absent in plain JSON).
  * `cloneToken.decode` returns each value unchanged.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbCloneTokenModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbCloneTokenModel({ newerServer: true }), 2));
+ * ```
  */
 export function arbCloneTokenModel(o: StorageModelOptions = {}): fc.Arbitrary<CloneToken> {
   const expiry = fc
@@ -469,6 +622,15 @@ export function arbCloneTokenModel(o: StorageModelOptions = {}): fc.Arbitrary<Cl
  * `reserve_size` (0 .. 1 TiB, any accepted spelling; below 4 KiB the codec raises it to
  * 4096), and optionally `expiry_time` with or without `limit` (1 s .. 7 days).
  * `cloneToken.encodePost` accepts every value.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { cloneToken } from "clusterwire/storage";
+ * import { arbCloneTokenPost } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbCloneTokenPost(), (input) => typeof cloneToken.encodePost(input) === "object"));
+ * ```
  */
 export function arbCloneTokenPost(options: StorageBodyOptions = {}): fc.Arbitrary<CloneTokenPostInput> {
   const t = options.targets;
@@ -492,7 +654,18 @@ export function arbCloneTokenPost(options: StorageBodyOptions = {}): fc.Arbitrar
   );
 }
 
-/** Clone-token PATCH bodies `{expiry_time: {limit}}` (1 s .. 7 days); `cloneToken.encodePatch` accepts them. */
+/**
+ * Clone-token PATCH bodies `{expiry_time: {limit}}` (1 s .. 7 days); `cloneToken.encodePatch` accepts them.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { cloneToken } from "clusterwire/storage";
+ * import { arbCloneTokenPatch } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbCloneTokenPatch(), (input) => typeof cloneToken.encodePatch(input) === "object"));
+ * ```
+ */
 export function arbCloneTokenPatch(): fc.Arbitrary<CloneTokenPatchInput> {
   return arbCloneTokenLifetime().map((limit) => ({ expiry_time: { limit } }));
 }
@@ -509,6 +682,14 @@ const scrubDays = fc.integer({ min: 1, max: 365 });
  * `relative_size.percentage` 1..100; `atime_scrub.period` 1..365 days; `prepopulate` and
  * `is_disconnected_mode_off_for_locks` never (write-only / POST-only).
  * `cache.decode` returns each value unchanged.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbCacheModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbCacheModel({ newerServer: true }), 2));
+ * ```
  */
 export function arbCacheModel(o: StorageModelOptions = {}): fc.Arbitrary<Cache> {
   const origin = some({
@@ -571,6 +752,15 @@ const prepopulateInput = some(
  * `guarantee`, `constituents_per_aggregate` 1..8, the flags (never `is_disconnected_mode_off_for_locks`
  * false with `global_file_locking_enabled` true), the toggles and `prepopulate` with ≥ 1
  * `dir_paths`. With targets, `name` and `path` never clash with a volume of the inventory.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { cache } from "clusterwire/storage";
+ * import { arbCachePost } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbCachePost(), (input) => typeof cache.encodePost(input) === "object"));
+ * ```
  */
 export function arbCachePost(options: StorageBodyOptions = {}): fc.Arbitrary<CachePostInput> {
   const t = options.targets;
@@ -665,6 +855,15 @@ export function arbCachePost(options: StorageBodyOptions = {}): fc.Arbitrary<Cac
  * Cache PATCH bodies that `cache.encodePatch` accepts: at least one of `writeback`,
  * `relative_size`, `atime_scrub`, `cifs_change_notify` (each with at least one member) and
  * `prepopulate` (≥ 1 `dir_paths`); never a POST-only field.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { cache } from "clusterwire/storage";
+ * import { arbCachePatch } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbCachePatch(), (input) => typeof cache.encodePatch(input) === "object"));
+ * ```
  */
 export function arbCachePatch(): fc.Arbitrary<CachePatchInput> {
   // A fresh fallback per value: generated values never share objects.
@@ -707,6 +906,14 @@ const hexId = fc.nat({ max: 0xffff }).map((n) => `${n.toString(16).padStart(8, "
  * always; `location` agrees with `name`; `space.size` 4096 .. 128 TiB, `space.used` ≤ `size`,
  * `block_size` 512 or 4096; `comment` ≤ 254 characters; status, subsystem map and the
  * performance objects optional. `nvmeNamespace.decode` returns each value unchanged.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbNvmeNamespaceModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbNvmeNamespaceModel({ newerServer: true }), 2));
+ * ```
  */
 export function arbNvmeNamespaceModel(o: StorageModelOptions = {}): fc.Arbitrary<NvmeNamespace> {
   const space = fc
@@ -811,6 +1018,17 @@ function placement(
   }
 }
 
+/**
+ * Options of {@link arbNvmeNamespacePost}: the targets, and which kinds of POST to draw (create, clone, convert).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbNvmeNamespacePost } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbNvmeNamespacePost({ kinds: ["clone"] }), 2));
+ * ```
+ */
 export interface ArbNvmeNamespacePostOptions extends StorageBodyOptions {
   /**
    * Which POSTs: create, clone (`clone.source`) or convert (`convert.lun`). Default: all three
@@ -829,6 +1047,15 @@ export interface ArbNvmeNamespacePostOptions extends StorageBodyOptions {
  * name (live or snapshot path in the same volume) or uuid, no `os_type` or `space`. Convert: a
  * LUN by name or uuid, no `os_type` or `space`. With targets every volume (online), qtree and
  * LUN exists there, the volume in the SVM named.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { nvmeNamespace } from "clusterwire/storage";
+ * import { arbNvmeNamespacePost } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbNvmeNamespacePost(), (input) => typeof nvmeNamespace.encodePost(input) === "object"));
+ * ```
  */
 export function arbNvmeNamespacePost(options: ArbNvmeNamespacePostOptions = {}): fc.Arbitrary<NvmeNamespacePostInput> {
   const t = options.targets;
@@ -978,6 +1205,15 @@ export function arbNvmeNamespacePost(options: ArbNvmeNamespacePostOptions = {}):
  * NVMe namespace PATCH bodies that `nvmeNamespace.encodePatch` accepts: at least one of
  * `comment`, `auto_delete`, `svm`, and either `space.size` (4096 .. 128 TiB) or `clone.source`
  * (by uuid or full name), never both; never `name`, `location`, `os_type` or `block_size`.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { nvmeNamespace } from "clusterwire/storage";
+ * import { arbNvmeNamespacePatch } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbNvmeNamespacePatch(), (input) => typeof nvmeNamespace.encodePatch(input) === "object"));
+ * ```
  */
 export function arbNvmeNamespacePatch(): fc.Arbitrary<NvmeNamespacePatchInput> {
   const change = fc.oneof(
@@ -1059,6 +1295,15 @@ const userMapping = fc.oneof(fc.boolean(), fc.constantFrom("on" as const, "off" 
  * default, else name and/or id); a tree rule has neither. Optional `space` limits (Sizes or -1)
  * and `files` limits (counts or -1), each object with at least one limit, soft ≤ hard when both
  * are set. With targets the volume is online, belongs to the SVM named, and the qtree exists in it.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { quotaRule } from "clusterwire/storage";
+ * import { arbQuotaRulePost } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbQuotaRulePost(), (input) => typeof quotaRule.encodePost(input) === "object"));
+ * ```
  */
 export function arbQuotaRulePost(options: StorageBodyOptions = {}): fc.Arbitrary<QuotaRulePostInput> {
   const t = options.targets;
@@ -1123,6 +1368,15 @@ export function arbQuotaRulePost(options: StorageBodyOptions = {}): fc.Arbitrary
  * Quota-rule PATCH bodies that `quotaRule.encodePatch` accepts: at least one of `space` and
  * `files` limits (soft ≤ hard when both are set, -1 clears) and, unless `type` is `tree` or
  * `group`, `user_mapping`.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { quotaRule } from "clusterwire/storage";
+ * import { arbQuotaRulePatch } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbQuotaRulePatch(), (input) => typeof quotaRule.encodePatch(input) === "object"));
+ * ```
  */
 export function arbQuotaRulePatch(options: { readonly type?: QuotaRuleType } = {}): fc.Arbitrary<QuotaRulePatchInput> {
   const mapping = options.type === undefined || options.type === "user";
@@ -1139,6 +1393,14 @@ export function arbQuotaRulePatch(options: { readonly type?: QuotaRuleType } = {
  * (`{name: ""}` or absent at volume level, else name and id), `space` limits ≥ 1024 bytes and `files`
  * limits ≥ 0 with soft ≤ hard, `user_mapping` on user rules only. `quotaRule.decode` returns
  * each value unchanged.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbQuotaRuleModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbQuotaRuleModel({ newerServer: true }), 2));
+ * ```
  */
 export function arbQuotaRuleModel(o: StorageModelOptions = {}): fc.Arbitrary<QuotaRule> {
   const ordered = (value: fc.Arbitrary<number>) =>
@@ -1280,6 +1542,14 @@ const firmware = (o: StorageModelOptions) =>
  * validation and post-update check entries; per-phase `update_details`; `status_details` with
  * start ≤ end; per-node versions and firmware; the MetroCluster progress. Every member is
  * optional. `software.decode` returns each value unchanged.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbSoftwareProfileModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbSoftwareProfileModel({ newerServer: true }), 2));
+ * ```
  */
 export function arbSoftwareProfileModel(o: StorageModelOptions = {}): fc.Arbitrary<SoftwareProfile> {
   const state = enumOf(SOFTWARE_STATES, o);
@@ -1346,7 +1616,17 @@ export function arbSoftwareProfileModel(o: StorageModelOptions = {}): fc.Arbitra
   return withNewer(halOrPlain(profile), o);
 }
 
-/** Software packages (`version` always, `create_time` when read one by one, `_links` to `/api/cluster/software/packages/<version>`); `softwarePackage.decode` returns each unchanged. */
+/**
+ * Software packages (`version` always, `create_time` when read one by one, `_links` to `/api/cluster/software/packages/<version>`); `softwarePackage.decode` returns each unchanged.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbSoftwarePackageModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbSoftwarePackageModel({ newerServer: true }), 2));
+ * ```
+ */
 export function arbSoftwarePackageModel(o: StorageModelOptions = {}): fc.Arbitrary<SoftwarePackage> {
   const pkg = fc.tuple(arbStorageVersion(), maybe(arbStorageDateTime())).map(
     ([version, created]): SoftwarePackage => ({
@@ -1362,6 +1642,14 @@ export function arbSoftwarePackageModel(o: StorageModelOptions = {}): fc.Arbitra
  * Software history records: a node reference, `from_version` before `to_version` (a later
  * minor release), a state from the spec's set, `start_time` ≤ `end_time`. Members other than
  * the versions are optional. `softwareHistory.decode` returns each unchanged.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbSoftwareHistoryModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbSoftwareHistoryModel({ newerServer: true }), 2));
+ * ```
  */
 export function arbSoftwareHistoryModel(o: StorageModelOptions = {}): fc.Arbitrary<SoftwareHistoryRecord> {
   const rec = fc
@@ -1395,6 +1683,14 @@ const TRANSFER_FAILURES = Object.values(PACKAGE_TRANSFER_ERRORS).filter(
  * Download progress (`GET /api/cluster/software/download`): `not_started` and `success` with
  * code 0, `running` with code 10551382, `failure` with a code and message from the spec's
  * package-transfer table. `softwareDownload.decode` returns each unchanged; none carries a password.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbSoftwareDownloadProgressModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbSoftwareDownloadProgressModel({ newerServer: true }), 2));
+ * ```
  */
 export function arbSoftwareDownloadProgressModel(o: StorageModelOptions = {}): fc.Arbitrary<SoftwareDownloadProgress> {
   const progress = fc
@@ -1419,6 +1715,15 @@ export function arbSoftwareDownloadProgressModel(o: StorageModelOptions = {}): f
  * Package download POST bodies: an `http`, `https` or `ftp` URL of a package file whose name
  * holds a version (`image_9.15.1P2.tgz`), optional `username` and `password` (8..24 printable
  * characters). `softwareDownload.encodePost` accepts every value.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { softwareDownload } from "clusterwire/storage";
+ * import { arbSoftwareDownloadPost } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbSoftwareDownloadPost(), (input) => typeof softwareDownload.encodePost(input) === "object"));
+ * ```
  */
 export function arbSoftwareDownloadPost(): fc.Arbitrary<SoftwareDownloadInput> {
   const url = fc
@@ -1443,6 +1748,17 @@ export function arbSoftwareDownloadPost(): fc.Arbitrary<SoftwareDownloadInput> {
   );
 }
 
+/**
+ * Options of {@link arbSoftwarePatch}: the versions to draw from.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbSoftwarePatch } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbSoftwarePatch({ versions: ["9.15.1", "9.16.1"] }), 2));
+ * ```
+ */
 export interface ArbSoftwarePatchOptions {
   /** Versions `version` may name (e.g. the packages on the cluster); default random versions. */
   readonly versions?: readonly string[];
@@ -1452,6 +1768,15 @@ export interface ArbSoftwarePatchOptions {
  * Software PATCH bodies: `{version}` (start an install, or a validation or estimate with the
  * query flags) or `{action}` (pause, cancel, resume), never both. `software.encodePatch`
  * accepts every value.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { software } from "clusterwire/storage";
+ * import { arbSoftwarePatch } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbSoftwarePatch(), (input) => typeof software.encodePatch(input) === "object"));
+ * ```
  */
 export function arbSoftwarePatch(options: ArbSoftwarePatchOptions = {}): fc.Arbitrary<SoftwarePatchInput> {
   const version =
@@ -1468,6 +1793,14 @@ export function arbSoftwarePatch(options: ArbSoftwarePatchOptions = {}): fc.Arbi
  * Software PATCH query flags that `software.encodePatchQuery` accepts: booleans,
  * `stabilize_minutes` 1..60, `action`, `nodes_to_update` (1..3 distinct node names without
  * commas, from `nodes` when given) and `return_timeout` 0..120.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbSoftwarePatchQuery } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbSoftwarePatchQuery(), 2));
+ * ```
  */
 export function arbSoftwarePatchQuery(
   options: { readonly nodes?: readonly string[] } = {},
@@ -1501,6 +1834,14 @@ const JOB_DESCRIPTIONS = [
  * `start_time`; `success` has code 0 and no `error`; `failure` has a non-zero code and an
  * `error` whose string code is that code's digits; `_links.self` is `/api/cluster/jobs/<uuid>`.
  * `job.decode` returns each unchanged.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbJobModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbJobModel({ newerServer: true }), 2));
+ * ```
  */
 export function arbJobModel(o: StorageModelOptions = {}): fc.Arbitrary<Job> {
   const failure = fc.constantFrom(
@@ -1551,6 +1892,14 @@ export function arbJobModel(o: StorageModelOptions = {}): fc.Arbitrary<Job> {
  * Answers of asynchronous calls: `{job: {uuid, _links}}`, or for a query-based change
  * `{num_records, jobs: [...]}` with `num_records` equal to the number of jobs. `job.decodeAccepted`
  * returns each unchanged and `job.hrefOf` finds `/api/cluster/jobs/<uuid>` for a single job.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbJobAcceptedModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbJobAcceptedModel(), 2));
+ * ```
  */
 export function arbJobAcceptedModel(): fc.Arbitrary<AcceptedResponse> {
   const ref = arbStorageUuid().map((uuid) => ({ uuid, _links: selfLink(`${JOBS}/${uuid}`) }));
@@ -1562,6 +1911,17 @@ export function arbJobAcceptedModel(): fc.Arbitrary<AcceptedResponse> {
   );
 }
 
+/**
+ * Options of {@link arbCollectionModel}: the collection's path and how many records a page holds.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbCollectionModel, arbJobModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbCollectionModel(arbJobModel(), { path: "/api/cluster/jobs", maxRecords: 2 }), 1));
+ * ```
+ */
 export interface ArbCollectionOptions {
   /** The collection path for `_links`; default `/api/storage/namespaces`. */
   readonly path?: string;
@@ -1574,6 +1934,14 @@ export interface ArbCollectionOptions {
  * `num_records` is the number of records; `next` (when more pages follow) repeats the query
  * with the next offset; a count-only answer (`return_records=false`) has no `records`.
  * `collection.decode(page, codec)` returns each page unchanged when `codec.decode` returns each item unchanged.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbCollectionModel, arbQuotaRuleModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbCollectionModel(arbQuotaRuleModel(), { maxRecords: 3 }), 1));
+ * ```
  */
 export function arbCollectionModel<T>(
   item: fc.Arbitrary<T>,
@@ -1621,6 +1989,14 @@ const TABLE_ERRORS = [
  * API error bodies `{error: {message, code, target?, arguments?}}`:
  * `code` a string of digits (upstream examples and the spec's tables), optional `target` (a
  * field path) and `arguments` `{code, message}`. `apiError.decode` returns each unchanged.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbApiErrorModel } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbApiErrorModel(), 2));
+ * ```
  */
 export function arbApiErrorModel(): fc.Arbitrary<ApiErrorBody> {
   const detail = fc.oneof(

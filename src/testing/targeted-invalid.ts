@@ -41,6 +41,22 @@ import { arbResourceBackend, arbServiceBackend, arbValidJson, type ValidatedKind
 
 // ------------------------------------------------------------ targeted invalid objects
 
+/**
+ * The field error types a targeted mutation can expect.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { validate } from "clusterwire/networking";
+ * import { arbTargetedInvalid } from "clusterwire/testing";
+ *
+ * fc.assert(
+ *   fc.property(arbTargetedInvalid("Ingress"), (t) =>
+ *     validate(t.object).some((e) => e.type === t.expected.type && e.field === t.expected.field),
+ *   ),
+ * );
+ * ```
+ */
 export type ExpectedErrorType =
   | "FieldValueRequired"
   | "FieldValueInvalid"
@@ -48,28 +64,78 @@ export type ExpectedErrorType =
   | "FieldValueForbidden"
   | "FieldValueTooLong";
 
+/**
+ * The one field error the API server reports for a targeted invalid object.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { validate } from "clusterwire/networking";
+ * import { arbTargetedInvalid } from "clusterwire/testing";
+ *
+ * fc.assert(
+ *   fc.property(arbTargetedInvalid("Ingress"), (t) =>
+ *     validate(t.object).some((e) => e.type === t.expected.type && e.field === t.expected.field),
+ *   ),
+ * );
+ * ```
+ */
 export interface ExpectedError {
+  /** The error's type. */
   readonly type: ExpectedErrorType;
   /** The rendered path (`field.Path.String()`), e.g. `spec.rules[0].host`. */
   readonly field: string;
 }
 
+/**
+ * A valid object with exactly one violation, and the error the API server reports for it.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { validate } from "clusterwire/networking";
+ * import { arbTargetedInvalid } from "clusterwire/testing";
+ *
+ * fc.assert(
+ *   fc.property(arbTargetedInvalid("Ingress"), (t) =>
+ *     validate(t.object).some((e) => e.type === t.expected.type && e.field === t.expected.field),
+ *   ),
+ * );
+ * ```
+ */
 export interface TargetedInvalid {
+  /** The object's kind. */
   readonly kind: ValidatedKind;
   /** The mutation's name, e.g. `ingress.host.wildcard-inside`. */
   readonly mutation: string;
   /** The invalid object as Kubernetes JSON. */
   readonly json: JsonObject;
+  /** The invalid object, decoded. */
   readonly object: NetworkingObject;
   /** The single error the API server reports for it. */
   readonly expected: ExpectedError;
 }
 
+/**
+ * One targeted violation: its name, kind, the rule it breaks, and an arbitrary of objects that break it.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { targetedMutations } from "clusterwire/testing";
+ *
+ * const hostRules = targetedMutations().filter((m) => m.name.startsWith("ingress.host."));
+ * for (const m of hostRules) console.log(m.name, m.rule, fc.sample(m.arbitrary, 1)[0]?.expected);
+ * ```
+ */
 export interface Mutation {
+  /** The mutation's name, e.g. `ingress.host.wildcard-inside`. */
   readonly name: string;
+  /** The kind it mutates. */
   readonly kind: ValidatedKind;
   /** The validation rule the expectation comes from, in a few words (or the upstream function). */
   readonly rule: string;
+  /** Objects with this violation and no other. */
   readonly arbitrary: fc.Arbitrary<TargetedInvalid>;
 }
 
@@ -1435,6 +1501,20 @@ function arbBadDualEntry(family: IPFamily): fc.Arbitrary<string> {
  *
  * ServiceCIDR is not covered: its 1.33+ update strategy is not pinned down
  * (up to 1.32 it ran ValidateServiceCIDR and ValidateServiceCIDRUpdate).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { validate } from "clusterwire/networking";
+ * import { arbTargetedInvalid, expectedOnSelfUpdate } from "clusterwire/testing";
+ *
+ * fc.assert(
+ *   fc.property(arbTargetedInvalid("Ingress"), (t) => {
+ *     const errors = validate(t.object, { old: t.object });
+ *     return expectedOnSelfUpdate(t).every((want) => errors.some((e) => e.field === want.field));
+ *   }),
+ * );
+ * ```
  */
 export function expectedOnSelfUpdate(t: TargetedInvalid): ExpectedError[] {
   const e = t.expected;
@@ -1484,7 +1564,16 @@ function backendAt(json: Obj, field: string): Obj | undefined {
 
 let mutationsCache: readonly Mutation[] | undefined;
 
-/** Every targeted mutation, for all five kinds. */
+/**
+ * Every targeted mutation, for all five kinds.
+ *
+ * @example
+ * ```ts
+ * import { targetedMutations } from "clusterwire/testing";
+ *
+ * console.log(targetedMutations().length, targetedMutations().map((m) => m.name).slice(0, 5));
+ * ```
+ */
 export function targetedMutations(): readonly Mutation[] {
   mutationsCache ??= [
     ...ingressMutations(),
@@ -1496,7 +1585,22 @@ export function targetedMutations(): readonly Mutation[] {
   return mutationsCache;
 }
 
-/** A valid object of `kind` (or any kind) with exactly one violation, and the one error it yields. */
+/**
+ * A valid object of `kind` (or any kind) with exactly one violation, and the one error it yields.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { validate } from "clusterwire/networking";
+ * import { arbTargetedInvalid } from "clusterwire/testing";
+ *
+ * fc.assert(
+ *   fc.property(arbTargetedInvalid("Ingress"), (t) =>
+ *     validate(t.object).some((e) => e.type === t.expected.type && e.field === t.expected.field),
+ *   ),
+ * );
+ * ```
+ */
 export function arbTargetedInvalid(kind?: ValidatedKind): fc.Arbitrary<TargetedInvalid> {
   const ms = targetedMutations().filter((m) => kind === undefined || m.kind === kind);
   return fc.oneof(...ms.map((m) => m.arbitrary));

@@ -35,12 +35,45 @@ import {
   type IPBlockOptions,
 } from "./building-blocks.js";
 
-/** The five validated kinds. */
+/**
+ * The five validated kinds.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { VALIDATED_KINDS, arbValidJson } from "clusterwire/testing";
+ *
+ * for (const kind of VALIDATED_KINDS) console.log(fc.sample(arbValidJson(kind), 1));
+ * ```
+ */
 export const VALIDATED_KINDS = ["Ingress", "IngressClass", "NetworkPolicy", "IPAddress", "ServiceCIDR"] as const;
+/**
+ * A kind clusterwire validates: one of {@link VALIDATED_KINDS}.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { type ValidatedKind, arbValidJson } from "clusterwire/testing";
+ *
+ * const kind: ValidatedKind = "NetworkPolicy";
+ * console.log(fc.sample(arbValidJson(kind), 1));
+ * ```
+ */
 export type ValidatedKind = (typeof VALIDATED_KINDS)[number];
 
 // ------------------------------------------------------------ ObjectMeta
 
+/**
+ * Options of {@link arbObjectMeta}.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbObjectMeta } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbObjectMeta({ namespaced: false }), 3));
+ * ```
+ */
 export interface MetaOptions {
   /** Namespaced kinds may carry metadata.namespace (a DNS-1123 label) or leave it to the request. */
   readonly namespaced: boolean;
@@ -48,6 +81,17 @@ export interface MetaOptions {
   readonly name?: fc.Arbitrary<string>;
 }
 
+/**
+ * Valid object metadata (names, labels, annotations) as Kubernetes JSON.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbObjectMeta } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbObjectMeta({ namespaced: true, name: fc.constant("shop") }), 3));
+ * ```
+ */
 export function arbObjectMeta(options: MetaOptions): fc.Arbitrary<JsonObject> {
   const model: Record<string, fc.Arbitrary<unknown>> = {
     name: options.name ?? arbDns1123Subdomain(),
@@ -99,12 +143,32 @@ export function arbResourceBackend(): fc.Arbitrary<JsonObject> {
     .map((resource) => ({ resource: resource as JsonObject }));
 }
 
-/** A valid IngressBackend: a Service (port by number or name) or a typed resource. */
+/**
+ * A valid IngressBackend: a Service (port by number or name) or a typed resource.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbIngressBackend } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbIngressBackend(), 3));
+ * ```
+ */
 export function arbIngressBackend(): fc.Arbitrary<JsonObject> {
   return fc.oneof({ weight: 3, arbitrary: arbServiceBackend() }, { weight: 1, arbitrary: arbResourceBackend() });
 }
 
-/** A valid HTTPIngressPath for each pathType. */
+/**
+ * A valid HTTPIngressPath for each pathType.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbHttpIngressPath } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbHttpIngressPath(), 3));
+ * ```
+ */
 export function arbHttpIngressPath(): fc.Arbitrary<JsonObject> {
   return fc.oneof(
     fc
@@ -116,7 +180,17 @@ export function arbHttpIngressPath(): fc.Arbitrary<JsonObject> {
   );
 }
 
-/** A valid IngressRule; `{}` and host-only rules included. */
+/**
+ * A valid IngressRule; `{}` and host-only rules included.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbIngressRule } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbIngressRule(), 3));
+ * ```
+ */
 export function arbIngressRule(): fc.Arbitrary<JsonObject> {
   return fc
     .record(
@@ -126,7 +200,17 @@ export function arbIngressRule(): fc.Arbitrary<JsonObject> {
     .map((r) => compact({ host: r.host, http: r.paths === undefined ? undefined : { paths: r.paths } }));
 }
 
-/** A valid IngressTLS; hosts may be IPv4 literals (no IP check in TLS). */
+/**
+ * A valid IngressTLS; hosts may be IPv4 literals (no IP check in TLS).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbIngressTLS } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbIngressTLS(), 3));
+ * ```
+ */
 export function arbIngressTLS(): fc.Arbitrary<JsonObject> {
   const host = fc.oneof(
     { weight: 4, arbitrary: arbDns1123Subdomain() },
@@ -176,6 +260,15 @@ export function arbIngressStatus(): fc.Arbitrary<JsonObject> {
  * defaultBackend (always present when there are no rules), TLS entries,
  * ingressClassName, and sometimes the class annotation (equal to
  * ingressClassName when that is set).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { fromJson, validate } from "clusterwire/networking";
+ * import { arbIngressJson } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbIngressJson(), (json) => validate(fromJson(json)).length === 0));
+ * ```
  */
 export function arbIngressJson(): fc.Arbitrary<JsonObject> {
   return fc
@@ -232,6 +325,18 @@ export function arbIngressClassParameters(): fc.Arbitrary<JsonObject> {
     );
 }
 
+/**
+ * Valid IngressClass objects, as Kubernetes JSON.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { fromJson, validate } from "clusterwire/networking";
+ * import { arbIngressClassJson } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbIngressClassJson(), (json) => validate(fromJson(json)).length === 0));
+ * ```
+ */
 export function arbIngressClassJson(): fc.Arbitrary<JsonObject> {
   return fc
     .tuple(
@@ -244,7 +349,17 @@ export function arbIngressClassJson(): fc.Arbitrary<JsonObject> {
 
 // ------------------------------------------------------------ NetworkPolicy
 
-/** A valid NetworkPolicyPort: protocol TCP/UDP/SCTP or absent; numeric port (maybe with endPort) or named port or none. */
+/**
+ * A valid NetworkPolicyPort: protocol TCP/UDP/SCTP or absent; numeric port (maybe with endPort) or named port or none.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbNetworkPolicyPort } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbNetworkPolicyPort(), 3));
+ * ```
+ */
 export function arbNetworkPolicyPort(): fc.Arbitrary<JsonObject> {
   const protocol = fc.option(fc.constantFrom("TCP", "UDP", "SCTP"), { nil: undefined });
   const port = fc.oneof(
@@ -256,7 +371,17 @@ export function arbNetworkPolicyPort(): fc.Arbitrary<JsonObject> {
   return fc.tuple(protocol, port).map(([protocol, [p, endPort]]) => compact({ protocol, port: p, endPort }));
 }
 
-/** A valid peer: podSelector, namespaceSelector, both, or an ipBlock alone. */
+/**
+ * A valid peer: podSelector, namespaceSelector, both, or an ipBlock alone.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbNetworkPolicyPeer } from "clusterwire/testing";
+ *
+ * console.log(fc.sample(arbNetworkPolicyPeer(), 3));
+ * ```
+ */
 export function arbNetworkPolicyPeer(options: IPBlockOptions = {}): fc.Arbitrary<JsonObject> {
   return fc.oneof(
     arbLabelSelector().map((podSelector) => ({ podSelector })),
@@ -280,6 +405,18 @@ function arbPolicyRule(peerKey: "from" | "to", options: IPBlockOptions): fc.Arbi
     .map((r) => compact({ ports: r.ports, [peerKey]: r.peers }));
 }
 
+/**
+ * Valid NetworkPolicy objects, as Kubernetes JSON.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { fromJson, validate } from "clusterwire/networking";
+ * import { arbNetworkPolicyJson } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbNetworkPolicyJson({ legacy: false }), (json) => validate(fromJson(json)).length === 0));
+ * ```
+ */
 export function arbNetworkPolicyJson(options: IPBlockOptions = {}): fc.Arbitrary<JsonObject> {
   const spec = fc.record(
     {
@@ -312,7 +449,18 @@ export function arbParentReference(): fc.Arbitrary<JsonObject> {
     .map((r) => r as unknown as JsonObject);
 }
 
-/** A valid IPAddress: metadata.name a canonical IP (strict IsValidIP), spec.parentRef with resource and name. */
+/**
+ * A valid IPAddress: metadata.name a canonical IP (strict IsValidIP), spec.parentRef with resource and name.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { fromJson, validate } from "clusterwire/networking";
+ * import { arbIPAddressJson } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbIPAddressJson(), (json) => validate(fromJson(json)).length === 0));
+ * ```
+ */
 export function arbIPAddressJson(): fc.Arbitrary<JsonObject> {
   return fc
     .tuple(arbObjectMeta({ namespaced: false, name: arbCanonicalIP() }), arbParentReference())
@@ -339,6 +487,18 @@ export function arbServiceCidrs(): fc.Arbitrary<string[]> {
     });
 }
 
+/**
+ * Valid ServiceCIDR objects, as Kubernetes JSON.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { fromJson, validate } from "clusterwire/networking";
+ * import { arbServiceCIDRJson } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbServiceCIDRJson(), (json) => validate(fromJson(json)).length === 0));
+ * ```
+ */
 export function arbServiceCIDRJson(): fc.Arbitrary<JsonObject> {
   return fc
     .tuple(arbObjectMeta({ namespaced: false }), arbServiceCidrs())
@@ -355,17 +515,50 @@ const VALID_JSON: Record<ValidatedKind, () => fc.Arbitrary<JsonObject>> = {
   ServiceCIDR: arbServiceCIDRJson,
 };
 
-/** A valid object of `kind` as Kubernetes JSON. */
+/**
+ * A valid object of `kind` as Kubernetes JSON.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { fromJson, validate } from "clusterwire/networking";
+ * import { arbValidJson } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbValidJson("IPAddress"), (json) => validate(fromJson(json)).length === 0));
+ * ```
+ */
 export function arbValidJson(kind: ValidatedKind): fc.Arbitrary<JsonObject> {
   return VALID_JSON[kind]();
 }
 
-/** A valid object of `kind`, decoded. */
+/**
+ * A valid object of `kind`, decoded.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { validate } from "clusterwire/networking";
+ * import { arbValidObject } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbValidObject("Ingress"), (ingress) => validate(ingress).length === 0));
+ * ```
+ */
 export function arbValidObject(kind: ValidatedKind): fc.Arbitrary<NetworkingObject> {
   return arbValidJson(kind).map((j) => fromJson(j));
 }
 
-/** A valid object of any of the five kinds, as JSON. */
+/**
+ * A valid object of any of the five kinds, as JSON.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { fromJson, validate } from "clusterwire/networking";
+ * import { arbAnyValidJson } from "clusterwire/testing";
+ *
+ * fc.assert(fc.property(arbAnyValidJson(), (json) => validate(fromJson(json)).length === 0));
+ * ```
+ */
 export function arbAnyValidJson(): fc.Arbitrary<JsonObject> {
   return fc.oneof(...VALIDATED_KINDS.map((k) => arbValidJson(k)));
 }

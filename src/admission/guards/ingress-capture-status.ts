@@ -13,13 +13,46 @@ import type { Ingress } from "../../networking/index.js";
 import type { StatusJson } from "../review.js";
 import type { CaptureConflict, CaptureRuleRef, IngressCaptureIndex } from "./ingress-capture.js";
 
-/** The name a denial carries, in metrics and messages. */
+/**
+ * The name a denial carries, in metrics and messages.
+ *
+ * @example
+ * ```ts
+ * import { INGRESS_CAPTURE_GUARD, type AdmissionOutcome } from "clusterwire/admission";
+ *
+ * const captured = (outcome: AdmissionOutcome): boolean => outcome.guard === INGRESS_CAPTURE_GUARD;
+ * ```
+ */
 export const INGRESS_CAPTURE_GUARD = "ingress-capture" as const;
 
 /** How many victims a message names before "and N more". */
 const NAMED_VICTIMS = 3;
 
-/** The denial for `ingress`, or undefined when it takes nothing from another namespace. */
+/**
+ * The denial for `ingress`, or undefined when it takes nothing from another namespace.
+ *
+ * @example
+ * ```ts
+ * import { IngressCaptureIndex, captureDenial } from "clusterwire/admission";
+ * import { IngressSchema, create } from "clusterwire/networking";
+ *
+ * const backend = (name: string) => ({ service: { name, port: { number: 80 } } });
+ * const shop = create(IngressSchema, {
+ *   metadata: { name: "shop", namespace: "web" },
+ *   spec: { rules: [{ host: "shop.example.com", ingressRuleValue: { http: { paths: [{ path: "/", pathType: "Prefix", backend: backend("shop") }] } } }] },
+ * });
+ * const index = new IngressCaptureIndex();
+ * index.replaceAll([shop]); // the cluster's Ingresses, from a list (then keep it current with set and remove)
+ *
+ * // Another namespace claims a longer path on the same host: it would take /cart from web/shop.
+ * const candidate = create(IngressSchema, {
+ *   metadata: { name: "grab", namespace: "other" },
+ *   spec: { rules: [{ host: "shop.example.com", ingressRuleValue: { http: { paths: [{ path: "/cart", pathType: "Prefix", backend: backend("x") }] } } }] },
+ * });
+ * const status = captureDenial(index, candidate, "other", "grab");
+ * console.log(status?.code, status?.message); // 403 ...
+ * ```
+ */
 export function captureDenial(
   index: IngressCaptureIndex,
   ingress: Ingress,

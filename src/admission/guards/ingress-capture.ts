@@ -53,7 +53,30 @@ import {
   type Time,
 } from "../../networking/index.js";
 
-/** Which side of a conflict: a path of a rule, a rule that selects a host tier, or the defaultBackend. */
+/**
+ * Which side of a conflict: a path of a rule, a rule that selects a host tier, or the defaultBackend.
+ *
+ * @example
+ * ```ts
+ * import { IngressCaptureIndex } from "clusterwire/admission";
+ * import { IngressSchema, create } from "clusterwire/networking";
+ *
+ * const backend = (name: string) => ({ service: { name, port: { number: 80 } } });
+ * const shop = create(IngressSchema, {
+ *   metadata: { name: "shop", namespace: "web" },
+ *   spec: { rules: [{ host: "shop.example.com", ingressRuleValue: { http: { paths: [{ path: "/", pathType: "Prefix", backend: backend("shop") }] } } }] },
+ * });
+ * const index = new IngressCaptureIndex();
+ * index.replaceAll([shop]); // the cluster's Ingresses, from a list (then keep it current with set and remove)
+ *
+ * // Another namespace claims a longer path on the same host: it would take /cart from web/shop.
+ * const candidate = create(IngressSchema, {
+ *   metadata: { name: "grab", namespace: "other" },
+ *   spec: { rules: [{ host: "shop.example.com", ingressRuleValue: { http: { paths: [{ path: "/cart", pathType: "Prefix", backend: backend("x") }] } } }] },
+ * });
+ * for (const c of index.check(candidate)) console.log(c.victimRule.value, c.candidateRule.value); // "/" "/cart"
+ * ```
+ */
 export interface CaptureRuleRef {
   /** Index into `spec.rules`; null for `spec.defaultBackend`. */
   readonly rule: number | null;
@@ -67,6 +90,30 @@ export interface CaptureRuleRef {
   readonly pathType: string | null;
 }
 
+/**
+ * One Ingress whose requests a candidate Ingress would take, with a request it would take and the two rules.
+ *
+ * @example
+ * ```ts
+ * import { IngressCaptureIndex } from "clusterwire/admission";
+ * import { IngressSchema, create } from "clusterwire/networking";
+ *
+ * const backend = (name: string) => ({ service: { name, port: { number: 80 } } });
+ * const shop = create(IngressSchema, {
+ *   metadata: { name: "shop", namespace: "web" },
+ *   spec: { rules: [{ host: "shop.example.com", ingressRuleValue: { http: { paths: [{ path: "/", pathType: "Prefix", backend: backend("shop") }] } } }] },
+ * });
+ * const index = new IngressCaptureIndex();
+ * index.replaceAll([shop]); // the cluster's Ingresses, from a list (then keep it current with set and remove)
+ *
+ * // Another namespace claims a longer path on the same host: it would take /cart from web/shop.
+ * const candidate = create(IngressSchema, {
+ *   metadata: { name: "grab", namespace: "other" },
+ *   spec: { rules: [{ host: "shop.example.com", ingressRuleValue: { http: { paths: [{ path: "/cart", pathType: "Prefix", backend: backend("x") }] } } }] },
+ * });
+ * for (const c of index.check(candidate)) console.log(c.victim, c.request); // "web/shop" { host: "shop.example.com", path: "/cart" }
+ * ```
+ */
 export interface CaptureConflict {
   /** `namespace/name` of the Ingress the requests are taken from. */
   readonly victim: string;
@@ -78,6 +125,17 @@ export interface CaptureConflict {
   readonly candidateRule: CaptureRuleRef;
 }
 
+/**
+ * Options of {@link IngressCaptureIndex}: how Ingresses are grouped into competing scopes.
+ *
+ * @example
+ * ```ts
+ * import { IngressCaptureIndex } from "clusterwire/admission";
+ *
+ * const byClassName = new IngressCaptureIndex({ defaultClass: "nginx" });
+ * const byController = new IngressCaptureIndex({ byController: true }); // feed it replaceClasses() too
+ * ```
+ */
 export interface IngressCaptureIndexOptions {
   /**
    * The class of Ingresses that name none (the cluster's default
@@ -149,6 +207,27 @@ const GO_ZERO_TIME_SECONDS = -62135596800n;
  * `replaceAll` on each (re)list, `set`/`remove` per event. It answers only
  * once `synced` (after the first `replaceAll`); Ingresses that validate()
  * rejects are not indexed (the router leaves them out too).
+ *
+ * @example
+ * ```ts
+ * import { IngressCaptureIndex } from "clusterwire/admission";
+ * import { IngressSchema, create } from "clusterwire/networking";
+ *
+ * const backend = (name: string) => ({ service: { name, port: { number: 80 } } });
+ * const shop = create(IngressSchema, {
+ *   metadata: { name: "shop", namespace: "web" },
+ *   spec: { rules: [{ host: "shop.example.com", ingressRuleValue: { http: { paths: [{ path: "/", pathType: "Prefix", backend: backend("shop") }] } } }] },
+ * });
+ * const index = new IngressCaptureIndex();
+ * index.replaceAll([shop]); // the cluster's Ingresses, from a list (then keep it current with set and remove)
+ *
+ * // Another namespace claims a longer path on the same host: it would take /cart from web/shop.
+ * const candidate = create(IngressSchema, {
+ *   metadata: { name: "grab", namespace: "other" },
+ *   spec: { rules: [{ host: "shop.example.com", ingressRuleValue: { http: { paths: [{ path: "/cart", pathType: "Prefix", backend: backend("x") }] } } }] },
+ * });
+ * console.log(index.synced, index.check(candidate).length); // true 1
+ * ```
  */
 export class IngressCaptureIndex {
   readonly #byKey = new Map<string, Entry>();

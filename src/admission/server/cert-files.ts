@@ -5,20 +5,65 @@ import { lstat, mkdir, open, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { WebhookCerts } from "./certs.js";
 
-/** The file names of a kubernetes.io/tls Secret (with cert-manager's ca.crt). */
+/**
+ * The file names of a kubernetes.io/tls Secret (with cert-manager's ca.crt).
+ *
+ * @example
+ * ```ts
+ * import { CERT_FILE_NAMES } from "clusterwire/admission/server";
+ *
+ * // The files of the Secret mounted at /tls: /tls/tls.crt and /tls/tls.key.
+ * const tls = { certFile: `/tls/${CERT_FILE_NAMES.cert}`, keyFile: `/tls/${CERT_FILE_NAMES.key}` };
+ * ```
+ */
 export const CERT_FILE_NAMES = { caCert: "ca.crt", cert: "tls.crt", key: "tls.key" } as const;
 
-/** A file that exists already and was not to be overwritten; `path` names it. */
+/**
+ * A file that exists already and was not to be overwritten; `path` names it.
+ *
+ * @example
+ * ```ts
+ * import { CertFileExistsError, makeWebhookCerts, writeWebhookCertFiles } from "clusterwire/admission/server";
+ *
+ * const certs = await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" });
+ * try {
+ *   await writeWebhookCertFiles("certs", certs);
+ * } catch (e) {
+ *   if (!(e instanceof CertFileExistsError)) throw e;
+ *   console.log(`keeping ${e.path}`);
+ * }
+ * ```
+ */
 export class CertFileExistsError extends Error {
+  /** Always `"CertFileExistsError"`. */
   override readonly name = "CertFileExistsError";
+  /** @param path The file that exists. */
   constructor(readonly path: string) {
     super(`${path} exists already; remove it or overwrite it with --force`);
   }
 }
 
+/**
+ * The paths {@link writeWebhookCertFiles} wrote.
+ *
+ * @example
+ * ```ts
+ * import { mkdtemp } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { createWebhookServer, makeWebhookCerts, writeWebhookCertFiles } from "clusterwire/admission/server";
+ *
+ * const dir = await mkdtemp(join(tmpdir(), "webhook-"));
+ * const files = await writeWebhookCertFiles(dir, await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" }));
+ * console.log(files.caCert, files.cert, files.key); // .../ca.crt .../tls.crt .../tls.key
+ * ```
+ */
 export interface WrittenCertFiles {
+  /** Path of `ca.crt`, the CA certificate. */
   readonly caCert: string;
+  /** Path of `tls.crt`, the serving certificate. */
   readonly cert: string;
+  /** Path of `tls.key`, the serving key (mode 0600). */
   readonly key: string;
 }
 
@@ -27,6 +72,19 @@ export interface WrittenCertFiles {
  * `force`, nothing is written when any of them exists (CertFileExistsError).
  * tls.key is mode 0600, the certificates 0644, whatever the umask or the mode
  * of a file overwritten. Returns the paths written.
+ *
+ * @example
+ * ```ts
+ * import { mkdtemp } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { createWebhookServer, makeWebhookCerts, writeWebhookCertFiles } from "clusterwire/admission/server";
+ *
+ * const dir = await mkdtemp(join(tmpdir(), "webhook-"));
+ * const files = await writeWebhookCertFiles(dir, await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" }));
+ * // Overwrite them later, e.g. to renew: the server reloads changed files.
+ * await writeWebhookCertFiles(dir, await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" }), { force: true });
+ * ```
  */
 export async function writeWebhookCertFiles(
   dir: string,

@@ -16,14 +16,68 @@ import { isIP } from "node:net";
 
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
+/**
+ * The key algorithms {@link makeWebhookCerts} can make.
+ *
+ * @example
+ * ```ts
+ * import { makeWebhookCerts } from "clusterwire/admission/server";
+ *
+ * const certs = await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks", keyType: "rsa-2048" });
+ * ```
+ */
 export type CertKeyType = "ecdsa-p256" | "rsa-2048";
+/**
+ * Every {@link CertKeyType}, the default first.
+ *
+ * @example
+ * ```ts
+ * import { CERT_KEY_TYPES, type CertKeyType } from "clusterwire/admission/server";
+ *
+ * const isKeyType = (s: string): s is CertKeyType => (CERT_KEY_TYPES as readonly string[]).includes(s);
+ * ```
+ */
 export const CERT_KEY_TYPES: readonly CertKeyType[] = ["ecdsa-p256", "rsa-2048"];
+/**
+ * The validity {@link makeWebhookCerts} gives both certificates when `days` is not set.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_CERT_DAYS, makeWebhookCerts } from "clusterwire/admission/server";
+ *
+ * const certs = await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks", days: DEFAULT_CERT_DAYS * 2 });
+ * ```
+ */
 export const DEFAULT_CERT_DAYS = 365;
-/** Ten years: longer-lived keys are for a real CA, not for a webhook's own. */
+/**
+ * Ten years: longer-lived keys are for a real CA, not for a webhook's own.
+ *
+ * @example
+ * ```ts
+ * import { MAX_CERT_DAYS, makeWebhookCerts } from "clusterwire/admission/server";
+ *
+ * const certs = await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks", days: MAX_CERT_DAYS });
+ * ```
+ */
 export const MAX_CERT_DAYS = 3650;
 /** notBefore is set this far in the past, so a node whose clock is a little behind accepts a new certificate. */
 const BACKDATE_MS = 5 * 60 * 1000;
 
+/**
+ * Options of {@link makeWebhookCerts}: the Service the certificate is for, and how it is made.
+ *
+ * @example
+ * ```ts
+ * import { makeWebhookCerts } from "clusterwire/admission/server";
+ *
+ * const certs = await makeWebhookCerts({
+ *   service: "clusterwire",
+ *   namespace: "webhooks",
+ *   dnsNames: ["webhook.example.com"],
+ *   days: 90,
+ * });
+ * ```
+ */
 export interface WebhookCertsOptions {
   /** The webhook's Service name (an RFC 1035 label). */
   readonly service: string;
@@ -44,6 +98,18 @@ export interface WebhookCertsOptions {
   readonly now?: Date;
 }
 
+/**
+ * A CA and a serving certificate signed by it, in PEM, with the caBundle a webhook configuration takes.
+ *
+ * @example
+ * ```ts
+ * import { makeWebhookCerts } from "clusterwire/admission/server";
+ *
+ * const certs = await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" });
+ * console.log(certs.dnsNames, certs.notAfter.toISOString());
+ * // clientConfig: { service: { name: "clusterwire", namespace: "webhooks", path: "/validate" }, caBundle: certs.caBundle }
+ * ```
+ */
 export interface WebhookCerts {
   /** The CA certificate (PEM): the Secret's ca.crt, and the caBundle once base64-encoded. */
   readonly caCert: string;
@@ -57,13 +123,33 @@ export interface WebhookCerts {
   readonly dnsNames: readonly string[];
   /** The serving certificate's IP addresses (subjectAltName), in order and in their canonical form (`2001:db8::1`). */
   readonly ipAddresses: readonly string[];
+  /** Start of both certificates' validity (a few minutes before they were made). */
   readonly notBefore: Date;
+  /** End of both certificates' validity. */
   readonly notAfter: Date;
 }
 
-/** An option that cannot make a certificate; `option` names it. */
+/**
+ * An option that cannot make a certificate; `option` names it.
+ *
+ * @example
+ * ```ts
+ * import { WebhookCertsError, makeWebhookCerts } from "clusterwire/admission/server";
+ *
+ * try {
+ *   await makeWebhookCerts({ service: "Not_A_Label", namespace: "webhooks" });
+ * } catch (e) {
+ *   if (e instanceof WebhookCertsError) console.log(e.option, e.message); // "service" ...
+ * }
+ * ```
+ */
 export class WebhookCertsError extends Error {
+  /** Always `"WebhookCertsError"`. */
   override readonly name = "WebhookCertsError";
+  /**
+   * @param option The option that is wrong.
+   * @param message What is wrong with it.
+   */
   constructor(
     readonly option: "service" | "namespace" | "dnsNames" | "ipAddresses" | "days" | "keyType",
     message: string,
@@ -80,6 +166,14 @@ const DNS1123_SUBDOMAIN_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * The names the Service answers to inside the cluster, shortest first:
  * NAME, NAME.NS, NAME.NS.svc (the one the API server uses) and
  * NAME.NS.svc.cluster.local.
+ *
+ * @example
+ * ```ts
+ * import { serviceDnsNames } from "clusterwire/admission/server";
+ *
+ * console.log(serviceDnsNames("clusterwire", "webhooks"));
+ * // [ "clusterwire", "clusterwire.webhooks", "clusterwire.webhooks.svc", "clusterwire.webhooks.svc.cluster.local" ]
+ * ```
  */
 export function serviceDnsNames(service: string, namespace: string): string[] {
   return [
@@ -221,6 +315,14 @@ const CRL_SIGN = 6;
  * certificate signed by it for the Service's DNS names, `dnsNames` and
  * `ipAddresses`. Throws WebhookCertsError for bad options (an IP address
  * given as a DNS name among them).
+ *
+ * @example
+ * ```ts
+ * import { makeWebhookCerts } from "clusterwire/admission/server";
+ *
+ * const certs = await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" });
+ * console.log(certs.cert.startsWith("-----BEGIN CERTIFICATE-----")); // true
+ * ```
  */
 export async function makeWebhookCerts(options: WebhookCertsOptions): Promise<WebhookCerts> {
   const { dnsNames, ipAddresses, days, keyType } = checkOptions(options);

@@ -1,3 +1,22 @@
+/**
+ * The validating admission webhook over HTTPS (Node only): `/validate`, probes and metrics,
+ * certificates for it, and the Ingress watch behind the ingress-capture guard.
+ *
+ * @example
+ * ```ts
+ * import { mkdtemp } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { createWebhookServer, makeWebhookCerts, writeWebhookCertFiles } from "clusterwire/admission/server";
+ *
+ * const files = await writeWebhookCertFiles(await mkdtemp(join(tmpdir(), "webhook-")), await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" }));
+ * const server = await createWebhookServer({ tls: { certFile: files.cert, keyFile: files.key }, host: "127.0.0.1", port: 0 });
+ * console.log(`${server.url}/validate`);
+ * await server.close();
+ * ```
+ *
+ * @packageDocumentation
+ */
 // The validating admission webhook over HTTPS (HTTP/1.1, keep-alive): POST
 // /validate answers AdmissionReviews with the core (../admit.ts); /healthz and
 // /readyz answer probes, /metrics Prometheus scrapes. Bad requests get 400, bodies over the limit 413, and
@@ -29,14 +48,87 @@ export {
   type WebhookCertsOptions,
 } from "./certs.js";
 
-/** The API server's own limit on a request body; an object and its old object fit well inside it. */
+/**
+ * The API server's own limit on a request body; an object and its old object fit well inside it.
+ *
+ * @example
+ * ```ts
+ * import { mkdtemp } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { createWebhookServer, DEFAULT_MAX_BODY_BYTES, makeWebhookCerts, writeWebhookCertFiles } from "clusterwire/admission/server";
+ *
+ * const dir = await mkdtemp(join(tmpdir(), "webhook-"));
+ * const files = await writeWebhookCertFiles(dir, await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" }));
+ * const server = await createWebhookServer({ tls: { certFile: files.cert, keyFile: files.key }, host: "127.0.0.1", port: 0, maxBodyBytes: DEFAULT_MAX_BODY_BYTES / 3 });
+ * await server.close();
+ * ```
+ */
 export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
+/**
+ * How many reviews the webhook reads or answers at once by default; more are shed with 429.
+ *
+ * @example
+ * ```ts
+ * import { mkdtemp } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { createWebhookServer, DEFAULT_MAX_IN_FLIGHT, makeWebhookCerts, writeWebhookCertFiles } from "clusterwire/admission/server";
+ *
+ * const dir = await mkdtemp(join(tmpdir(), "webhook-"));
+ * const files = await writeWebhookCertFiles(dir, await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" }));
+ * const server = await createWebhookServer({ tls: { certFile: files.cert, keyFile: files.key }, host: "127.0.0.1", port: 0, maxInFlight: DEFAULT_MAX_IN_FLIGHT * 2 });
+ * await server.close();
+ * ```
+ */
 export const DEFAULT_MAX_IN_FLIGHT = 256;
+/**
+ * The port the webhook listens on by default.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PORT } from "clusterwire/admission/server";
+ *
+ * // The Service in front of the webhook: port 443 to the pod's DEFAULT_PORT.
+ * const service = { ports: [{ port: 443, targetPort: DEFAULT_PORT }] };
+ * ```
+ */
 export const DEFAULT_PORT = 8443;
 const DEFAULT_TLS_POLL_MS = 1_000;
+/**
+ * How long `close()` waits for reviews in flight by default, in ms: within a pod's 30 s grace period.
+ *
+ * @example
+ * ```ts
+ * import { mkdtemp } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { createWebhookServer, DEFAULT_DRAIN_MS, makeWebhookCerts, writeWebhookCertFiles } from "clusterwire/admission/server";
+ *
+ * const dir = await mkdtemp(join(tmpdir(), "webhook-"));
+ * const files = await writeWebhookCertFiles(dir, await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" }));
+ * const server = await createWebhookServer({ tls: { certFile: files.cert, keyFile: files.key }, host: "127.0.0.1", port: 0, drainMs: DEFAULT_DRAIN_MS / 5 });
+ * await server.close();
+ * ```
+ */
 export const DEFAULT_DRAIN_MS = 25_000;
 
-/** How long a connection may take over each stage before the server cuts it, in ms. */
+/**
+ * How long a connection may take over each stage before the server cuts it, in ms.
+ *
+ * @example
+ * ```ts
+ * import { mkdtemp } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { createWebhookServer, makeWebhookCerts, writeWebhookCertFiles } from "clusterwire/admission/server";
+ *
+ * const dir = await mkdtemp(join(tmpdir(), "webhook-"));
+ * const files = await writeWebhookCertFiles(dir, await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" }));
+ * const server = await createWebhookServer({ tls: { certFile: files.cert, keyFile: files.key }, host: "127.0.0.1", port: 0, timeouts: { headersMs: 5_000 } });
+ * await server.close();
+ * ```
+ */
 export interface WebhookTimeouts {
   /** The TLS handshake (Node's default is 120 s: a client that connects and says nothing would hold a socket that long). */
   readonly handshakeMs: number;
@@ -53,6 +145,13 @@ export interface WebhookTimeouts {
  * takes longer has been given up. Idle connections are kept longer than the 90 s after which Go's
  * HTTP client (the API server's) drops its own, so the client closes first and never sends a review
  * on a connection the server is closing at that moment.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_TIMEOUTS } from "clusterwire/admission/server";
+ *
+ * console.log(DEFAULT_TIMEOUTS.requestMs); // 30000
+ * ```
  */
 export const DEFAULT_TIMEOUTS: WebhookTimeouts = {
   handshakeMs: 10_000,
@@ -61,6 +160,28 @@ export const DEFAULT_TIMEOUTS: WebhookTimeouts = {
   keepAliveMs: 120_000,
 };
 
+/**
+ * Options of {@link createWebhookServer}: the certificate files, where to listen, limits, guards and logs.
+ *
+ * @example
+ * ```ts
+ * import { mkdtemp } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { createWebhookServer, makeWebhookCerts, writeWebhookCertFiles } from "clusterwire/admission/server";
+ *
+ * const dir = await mkdtemp(join(tmpdir(), "webhook-"));
+ * const files = await writeWebhookCertFiles(dir, await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" }));
+ * const server = await createWebhookServer({
+ *   tls: { certFile: files.cert, keyFile: files.key },
+ *   host: "127.0.0.1",
+ *   port: 0,
+ *   admit: { guards: { strict: true } },
+ *   log: (line) => console.log(line),
+ * });
+ * await server.close();
+ * ```
+ */
 export interface WebhookServerOptions {
   /** PEM files of the serving certificate (chain) and its key, read again when they change. */
   readonly tls: TlsFiles;
@@ -78,6 +199,7 @@ export interface WebhookServerOptions {
   readonly drainMs?: number;
   /** Each replaces its default in {@link DEFAULT_TIMEOUTS}. */
   readonly timeouts?: Partial<WebhookTimeouts>;
+  /** How reviews are decided: feature gates and guards, as {@link admit} takes them. */
   readonly admit?: AdmitOptions;
   /**
    * Turns on the Ingress capture guard, fed by a list and watch of the API
@@ -98,14 +220,44 @@ export interface WebhookServerOptions {
  * The watch's options, and how Ingresses are scoped (see IngressCaptureIndex):
  * by the controllers of the cluster's IngressClasses, also watched (default),
  * or with `byController: false` by class name, `defaultClass` for none.
+ *
+ * @example
+ * ```ts
+ * import { type IngressCaptureServerOptions, kubeconfigCredentials } from "clusterwire/admission/server";
+ *
+ * const ingressCapture: IngressCaptureServerOptions = {
+ *   credentials: await kubeconfigCredentials(`${process.env["HOME"]}/.kube/config`),
+ *   byController: true,
+ * };
+ * // createWebhookServer({ tls, ingressCapture }) then guards against Ingresses taking others' requests.
+ * ```
  */
 export type IngressCaptureServerOptions = Omit<IngressWatchOptions, "log"> & {
   readonly byController?: boolean;
   readonly defaultClass?: string;
 };
 
+/**
+ * A running webhook, from {@link createWebhookServer}.
+ *
+ * @example
+ * ```ts
+ * import { mkdtemp } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { createWebhookServer, makeWebhookCerts, writeWebhookCertFiles } from "clusterwire/admission/server";
+ *
+ * const dir = await mkdtemp(join(tmpdir(), "webhook-"));
+ * const files = await writeWebhookCertFiles(dir, await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" }));
+ * const server = await createWebhookServer({ tls: { certFile: files.cert, keyFile: files.key }, host: "127.0.0.1", port: 0 });
+ * console.log(server.url, server.port);
+ * await server.close();
+ * ```
+ */
 export interface WebhookServer {
+  /** The base URL, e.g. `https://127.0.0.1:8443`; reviews go to `/validate`. */
   readonly url: string;
+  /** The port it listens on (the one picked when `port` was 0). */
   readonly port: number;
   /**
    * Graceful shutdown: /readyz turns 503, no new connections are taken,
@@ -117,7 +269,23 @@ export interface WebhookServer {
 
 type Fields = Record<string, unknown>;
 
-/** Starts the webhook; resolves once it listens. Rejects when the certificate cannot be loaded or the port is taken. */
+/**
+ * Starts the webhook; resolves once it listens. Rejects when the certificate cannot be loaded or the port is taken.
+ *
+ * @example
+ * ```ts
+ * import { mkdtemp } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { createWebhookServer, makeWebhookCerts, writeWebhookCertFiles } from "clusterwire/admission/server";
+ *
+ * const dir = await mkdtemp(join(tmpdir(), "webhook-"));
+ * const files = await writeWebhookCertFiles(dir, await makeWebhookCerts({ service: "clusterwire", namespace: "webhooks" }));
+ * const server = await createWebhookServer({ tls: { certFile: files.cert, keyFile: files.key }, host: "127.0.0.1", port: 0 });
+ * const response = await fetch(`${server.url}/healthz`).catch(() => undefined); // needs the CA trusted
+ * await server.close();
+ * ```
+ */
 export async function createWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;

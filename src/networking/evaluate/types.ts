@@ -8,6 +8,25 @@ import type { FieldError } from "../validation/field-error.js";
 
 // ------------------------------------------------------------------ router
 
+/**
+ * One HTTP request to route: what {@link Router.route} looks at.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, createRouter } from "clusterwire/networking";
+ *
+ * const router = createRouter({
+ *   ingresses: [
+ *     create(IngressSchema, {
+ *       metadata: { name: "shop", namespace: "web" },
+ *       spec: { defaultBackend: { service: { name: "shop", port: { number: 80 } } } },
+ *     }),
+ *   ],
+ * });
+ * const request: import("clusterwire/networking").RouteRequest = { host: "Shop.Example.com:443", path: "/cart?id=1", scheme: "https" };
+ * console.log(router.route(request)?.ingress); // "web/shop"
+ * ```
+ */
 export interface RouteRequest {
   /** The HTTP Host header, port and all (`Shop.Example.com:8443`, `[2001:db8::1]:443`). */
   readonly host: string;
@@ -19,9 +38,45 @@ export interface RouteRequest {
   readonly scheme?: string;
 }
 
-/** Which host tier was selected for a request (R4). */
+/**
+ * Which host tier was selected for a request (R4).
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, createRouter } from "clusterwire/networking";
+ *
+ * const router = createRouter({
+ *   ingresses: [
+ *     create(IngressSchema, {
+ *       metadata: { name: "shop", namespace: "web" },
+ *       spec: { defaultBackend: { service: { name: "shop", port: { number: 80 } } } },
+ *     }),
+ *   ],
+ * });
+ * const tier = router.route({ host: "shop.example.com", path: "/" })?.tier; // null: only a defaultBackend matched
+ * ```
+ */
 export type HostTier = "precise" | "wildcard" | "host-less";
 
+/**
+ * Where a request goes: the backend, the Ingress, rule and path that chose it, and why.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, createRouter } from "clusterwire/networking";
+ *
+ * const router = createRouter({
+ *   ingresses: [
+ *     create(IngressSchema, {
+ *       metadata: { name: "shop", namespace: "web" },
+ *       spec: { defaultBackend: { service: { name: "shop", port: { number: 80 } } } },
+ *     }),
+ *   ],
+ * });
+ * const route = router.route({ host: "shop.example.com", path: "/" });
+ * if (route) console.log(route.ingress, route.rule, route.path, route.via, route.backend.service?.port?.number);
+ * ```
+ */
 export interface Route {
   /** The IngressBackend exactly as written in the winning path or defaultBackend (R11). */
   readonly backend: IngressBackend;
@@ -52,6 +107,22 @@ export interface Route {
 /**
  * A request's answer whether or not anything serves it: the route, or null
  * for the controller's own 404, with the inputs left out either way.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, createRouter } from "clusterwire/networking";
+ *
+ * const router = createRouter({
+ *   ingresses: [
+ *     create(IngressSchema, {
+ *       metadata: { name: "shop", namespace: "web" },
+ *       spec: { defaultBackend: { service: { name: "shop", port: { number: 80 } } } },
+ *     }),
+ *   ],
+ * });
+ * const { route, skipped } = router.resolve({ host: "other.example.com", path: "/" });
+ * console.log(route === null ? "404" : route.ingress, skipped.length);
+ * ```
  */
 export interface RouteResult {
   /** What `route` returns for the request. */
@@ -63,8 +134,24 @@ export interface RouteResult {
 /**
  * An input the router or engine left out because `validate` rejects it, or
  * because an earlier input has the same name. Every answer carries the list.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, createRouter } from "clusterwire/networking";
+ *
+ * const router = createRouter({
+ *   ingresses: [
+ *     create(IngressSchema, {
+ *       metadata: { name: "shop", namespace: "web" },
+ *       spec: { defaultBackend: { service: { name: "shop", port: { number: 80 } } } },
+ *     }),
+ *   ],
+ * });
+ * for (const s of router.skipped) console.log(s.kind, s.name, s.errors.length);
+ * ```
  */
 export interface SkippedObject {
+  /** The kind of the object left out. */
   readonly kind: "Ingress" | "IngressClass" | "NetworkPolicy";
   /** `namespace/name` (or `name` for IngressClass); `[i]` when the object has no name. */
   readonly name: string;
@@ -74,12 +161,49 @@ export interface SkippedObject {
   readonly errors: readonly FieldError[];
 }
 
-/** Why an Ingress is not served by the evaluated controller (R2). */
+/**
+ * Why an Ingress is not served by the evaluated controller (R2).
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, createRouter } from "clusterwire/networking";
+ *
+ * const router = createRouter({
+ *   ingresses: [
+ *     create(IngressSchema, {
+ *       metadata: { name: "shop", namespace: "web" },
+ *       spec: { defaultBackend: { service: { name: "shop", port: { number: 80 } } } },
+ *     }),
+ *   ],
+ * });
+ * for (const { ingress, reason } of router.outOfScope) console.log(ingress, reason);
+ * ```
+ */
 export interface OutOfScope {
+  /** `namespace/name` of the Ingress. */
   readonly ingress: string;
+  /** Why the controller does not serve it, in words. */
   readonly reason: string;
 }
 
+/**
+ * An Ingress controller's routing over a set of Ingresses, built by {@link createRouter}.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, createRouter } from "clusterwire/networking";
+ *
+ * const router = createRouter({
+ *   ingresses: [
+ *     create(IngressSchema, {
+ *       metadata: { name: "shop", namespace: "web" },
+ *       spec: { defaultBackend: { service: { name: "shop", port: { number: 80 } } } },
+ *     }),
+ *   ],
+ * });
+ * console.log(router.inScope, router.route({ host: "shop.example.com", path: "/" })?.backend.service?.name);
+ * ```
+ */
 export interface Router {
   /** The route for one request, or null when nothing in scope serves it (the controller's 404). */
   route(request: RouteRequest): Route | null;
@@ -99,38 +223,149 @@ export interface Router {
 
 // ------------------------------------------------------------------ policy engine
 
+/**
+ * A NetworkPolicy port protocol.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const protocol: import("clusterwire/networking").Protocol = "UDP";
+ * console.log(engine.evaluate({ from: { pod: "web/a" }, to: { pod: "web/b" }, protocol, port: 53 }).allowed);
+ * ```
+ */
 export type Protocol = "TCP" | "UDP" | "SCTP";
 export const PROTOCOLS: readonly Protocol[] = Object.freeze(["TCP", "UDP", "SCTP"]);
 
+/**
+ * A namespace of the cluster snapshot, with its labels.
+ *
+ * @example
+ * ```ts
+ * import type { ClusterNamespace } from "clusterwire/networking";
+ *
+ * const web: ClusterNamespace = { name: "web", labels: { team: "shop" } };
+ * ```
+ */
 export interface ClusterNamespace {
+  /** The namespace's name. */
   readonly name: string;
+  /** Its labels; the engine adds `kubernetes.io/metadata.name` itself. */
   readonly labels?: Readonly<Record<string, string>>;
 }
 
+/**
+ * A container port of a pod, which named ports in policies resolve to.
+ *
+ * @example
+ * ```ts
+ * import type { ClusterPodPort } from "clusterwire/networking";
+ *
+ * const http: ClusterPodPort = { name: "http", containerPort: 8080, protocol: "TCP" };
+ * ```
+ */
 export interface ClusterPodPort {
   /** The port name named-port rules refer to; ports without one can't be named. */
   readonly name?: string;
+  /** The port number the container listens on. */
   readonly containerPort: number;
   /** Defaults to TCP, as in a Pod spec. */
   readonly protocol?: Protocol;
 }
 
+/**
+ * A pod of the cluster snapshot: where it runs, its labels, address and ports.
+ *
+ * @example
+ * ```ts
+ * import type { ClusterPod } from "clusterwire/networking";
+ *
+ * const pod: ClusterPod = { namespace: "web", name: "shop-1", labels: { app: "shop" }, ip: "10.0.0.5", ports: [{ containerPort: 8080 }] };
+ * ```
+ */
 export interface ClusterPod {
+  /** The pod's namespace, which must be listed in the input's namespaces. */
   readonly namespace: string;
+  /** The pod's name; `namespace/name` is its key in answers. */
   readonly name: string;
+  /** The pod's labels, which pod selectors match. */
   readonly labels?: Readonly<Record<string, string>>;
   /** The pod IP. For a hostNetwork pod it is the node IP (E12). */
   readonly ip: string;
+  /** The pod's container ports, for named ports. */
   readonly ports?: readonly ClusterPodPort[];
   /** The node's IP, for node-local traffic (E11). A hostNetwork pod's hostIP defaults to its ip. */
   readonly hostIP?: string;
+  /** Whether the pod uses the node's network (policies do not isolate it). */
   readonly hostNetwork?: boolean;
 }
 
+/**
+ * One end of a connection: a pod by `namespace/name`, or an IP address outside the pods.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const decision = engine.evaluate({ from: { ip: "192.0.2.10" }, to: { pod: "web/b" }, port: 8080 });
+ * ```
+ */
 export type Endpoint = { readonly pod: string } | { readonly ip: string };
 
+/**
+ * A connection to judge: source, destination, protocol and destination port.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const byName = engine.evaluate({ from: { pod: "web/a" }, to: { pod: "web/b" }, port: "http" });
+ * console.log(byName.port); // 8080
+ * ```
+ */
 export interface Connection {
+  /** The source. */
   readonly from: Endpoint;
+  /** The destination. */
   readonly to: Endpoint;
   /** Defaults to TCP. */
   readonly protocol?: Protocol;
@@ -138,10 +373,56 @@ export interface Connection {
   readonly port: number | string;
 }
 
-/** The per-direction reasons (docs/network-policy.md#reasons-per-direction). */
+/**
+ * The per-direction reasons (docs/network-policy.md#reasons-per-direction).
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const { egress, ingress } = engine.evaluate({ from: { pod: "web/a" }, to: { pod: "web/b" }, port: 8080 });
+ * console.log(egress.verdict, ingress.verdict); // "not-isolated" "denied"
+ * ```
+ */
 export type Verdict = "not-applicable" | "not-isolated" | "allowed-by-rule" | "denied" | "node-local" | "self";
 
-/** A policy that took part in a decision, and the rules of it that matched. */
+/**
+ * A policy that took part in a decision, and the rules of it that matched.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const { ingress } = engine.evaluate({ from: { pod: "web/a" }, to: { pod: "web/b" }, port: 8080 });
+ * for (const match of ingress.policies) console.log(match.policy, match.rules); // "web/deny-in" []
+ * ```
+ */
 export interface PolicyRuleMatch {
   /** `namespace/name` of the NetworkPolicy. */
   readonly policy: string;
@@ -152,7 +433,32 @@ export interface PolicyRuleMatch {
   readonly rules: readonly number[];
 }
 
+/**
+ * The judgement of one direction of a connection: egress at the source or ingress at the destination.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const { ingress } = engine.evaluate({ from: { pod: "web/a" }, to: { pod: "web/b" }, port: 8080 });
+ * console.log(ingress.verdict, ingress.policies.map((p) => p.policy));
+ * ```
+ */
 export interface DirectionDecision {
+  /** Why this direction is allowed or denied. */
   readonly verdict: Verdict;
   /**
    * The policies that decided: for `allowed-by-rule` the ones with matching rules,
@@ -161,8 +467,34 @@ export interface DirectionDecision {
   readonly policies: readonly PolicyRuleMatch[];
 }
 
+/**
+ * What {@link PolicyEngine.evaluate} answers for one connection.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const decision = engine.evaluate({ from: { pod: "web/a" }, to: { pod: "web/b" }, port: 8080 });
+ * console.log(decision.allowed, decision.egress.verdict, decision.ingress.verdict);
+ * ```
+ */
 export interface Decision {
+  /** Whether the connection is allowed: both directions allow it. */
   readonly allowed: boolean;
+  /** The protocol judged (TCP when the connection named none). */
   readonly protocol: Protocol;
   /** The destination port as a number, after a port name was resolved (E9). */
   readonly port: number;
@@ -174,15 +506,83 @@ export interface Decision {
   readonly skipped: readonly SkippedObject[];
 }
 
+/**
+ * One cell of a truth table: whether the connection is allowed.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const table = engine.truthTable({ port: 8080 });
+ * const cell = table["web/a"]?.["web/b"]; // "deny"
+ * ```
+ */
 export type Cell = "allow" | "deny";
 
-/** `table[from][to]` over all pods, keyed by `namespace/name`, diagonal included. */
+/**
+ * `table[from][to]` over all pods, keyed by `namespace/name`, diagonal included.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const table = engine.truthTable({ port: 8080 });
+ * for (const [from, row] of Object.entries(table)) console.log(from, row);
+ * ```
+ */
 export type TruthTable = Record<string, Record<string, Cell>>;
 
 /**
  * What `truthTable` returns: the table, and what it was computed without.
  * `skipped` and `unresolved` are not enumerable, so the table's keys are
  * still exactly its pods (and JSON.stringify prints only the cells).
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const table = engine.truthTable({ protocol: "TCP", port: "http" });
+ * console.log(table.unresolved, table.skipped.length); // [ "web/a" ] 0
+ * ```
  */
 export type TruthTableResult = TruthTable & {
   /** The policies the engine left out (its `skipped`): the table is computed without them. */
@@ -195,13 +595,59 @@ export type TruthTableResult = TruthTable & {
   readonly unresolved: readonly string[];
 };
 
+/**
+ * The question of a {@link TruthMatrix}: a protocol and a port number.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const matrix = engine.matrix({ protocol: "TCP", port: 8080 });
+ * ```
+ */
 export interface PortQuery {
   /** Defaults to TCP. */
   readonly protocol?: Protocol;
+  /** The destination port number. */
   readonly port: number;
 }
 
-/** The question of a truth table: a protocol and a destination port, by number or by name. */
+/**
+ * The question of a truth table: a protocol and a destination port, by number or by name.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const table = engine.truthTable({ protocol: "TCP", port: "http" });
+ * ```
+ */
 export interface TableQuery {
   /** Defaults to TCP. */
   readonly protocol?: Protocol;
@@ -216,10 +662,34 @@ export interface TableQuery {
 /**
  * A truth table in packed form, for large clusters: row `from`, column `to`,
  * indexes into `pods`. This is what `truthTable` is built from.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const matrix = engine.matrix({ port: 8080 });
+ * console.log(matrix.pods, matrix.allowed(0, 1), matrix.countAllowed());
+ * ```
  */
 export interface TruthMatrix {
+  /** The pods, as `namespace/name`: row and column indexes point here. */
   readonly pods: readonly string[];
+  /** The protocol of every cell. */
   readonly protocol: Protocol;
+  /** The destination port of every cell. */
   readonly port: number;
   /** The verdict for one ordered pair. */
   allowed(from: number, to: number): boolean;
@@ -233,6 +703,29 @@ export interface TruthMatrix {
   readonly skipped: readonly SkippedObject[];
 }
 
+/**
+ * What {@link PolicyEngine.diff} compares.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const diff = engine.diff(engine, { protocols: ["TCP"], ports: [80, 443] });
+ * ```
+ */
 export interface DiffOptions {
   /** Compare only these protocols (default: all three). */
   readonly protocols?: readonly Protocol[];
@@ -240,9 +733,45 @@ export interface DiffOptions {
   readonly ports?: readonly number[];
 }
 
+/**
+ * A connection whose verdict differs between two engines, over a range of ports.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * // The same pods without the policy: everything is allowed after.
+ * const after = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1" },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2" },
+ *   ],
+ *   policies: [],
+ * });
+ * for (const c of engine.diff(after).changes) console.log(c.from, c.to, c.protocol, c.ports, c.before, c.after);
+ * // web/a web/b TCP { from: 1, to: 65535 } deny allow, and so on
+ * ```
+ */
 export interface ConnectionChange {
+  /** The source pod, `namespace/name`. */
   readonly from: string;
+  /** The destination pod, `namespace/name`. */
   readonly to: string;
+  /** The protocol over which the change holds. */
   readonly protocol: Protocol;
   /** The inclusive port range over which the change holds. */
   readonly ports: { readonly from: number; readonly to: number };
@@ -252,6 +781,30 @@ export interface ConnectionChange {
   readonly after: Cell;
 }
 
+/**
+ * What changes between two cluster snapshots' policies: {@link PolicyEngine.diff}'s answer.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const diff = engine.diff(engine);
+ * console.log(diff.changes.length, diff.addedPods, diff.removedPods); // 0 [] []
+ * ```
+ */
 export interface PolicyDiff {
   /** Pod pairs present in both engines whose verdict differs, sorted by source and destination (in this engine's pod order), then protocol (TCP, UDP, SCTP, or the order of `options.protocols`), then port. */
   readonly changes: readonly ConnectionChange[];
@@ -263,6 +816,29 @@ export interface PolicyDiff {
   readonly skipped: { readonly before: readonly SkippedObject[]; readonly after: readonly SkippedObject[] };
 }
 
+/**
+ * NetworkPolicy semantics over one cluster snapshot, built by {@link createPolicyEngine}.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * console.log(engine.pods, engine.evaluate({ from: { pod: "web/b" }, to: { pod: "web/a" }, port: 80 }).allowed);
+ * ```
+ */
 export interface PolicyEngine {
   /** One connection, with the reason for each direction. Throws EvaluatorInputError for unknown pods or ports. */
   evaluate(connection: Connection): Decision;

@@ -39,6 +39,8 @@ export const RESOURCE_VERSION_ON_CREATE = "resourceVersion should not be set on 
  * flags of `clusterwire validate`.
  *
  * @example
+ * import type { CheckManifestsOptions } from "clusterwire/networking";
+ *
  * const options: CheckManifestsOptions = { file: "deploy.yaml", namespace: "shop", featureGates: { StrictIPCIDRValidation: true } };
  */
 export interface CheckManifestsOptions extends ReadManifestsOptions {

@@ -8,6 +8,8 @@ import type { ManifestVerdict, TextPosition } from "./verdict.js";
  * Options of {@link formatVerdict}.
  *
  * @example
+ * import type { FormatVerdictOptions } from "clusterwire/networking";
+ *
  * const options: FormatVerdictOptions = { quiet: true };
  */
 export interface FormatVerdictOptions {

@@ -21,6 +21,8 @@ import type { ManifestWarning, TextPosition } from "./verdict.js";
  * default), `Warn` decodes it with a warning per field, `Ignore` drops them.
  *
  * @example
+ * import type { FieldValidation } from "clusterwire/networking";
+ *
  * const mode: FieldValidation = "Warn";
  */
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
@@ -46,7 +48,9 @@ interface EntryPlace {
  * if (entry?.type === "object") console.log(entry.object.$typeName, entry.locate(["spec", "controller"]));
  */
 export interface ManifestObject extends EntryPlace {
+  /** Always `"object"`: the document is a networking.k8s.io/v1 object. */
   readonly type: "object";
+  /** The decoded object. */
   readonly object: NetworkingObject;
   /** Unknown or repeated fields under `fieldValidation: "Warn"`; empty otherwise. */
   readonly warnings: readonly ManifestWarning[];
@@ -64,10 +68,15 @@ export interface ManifestObject extends EntryPlace {
  * // { type: "skipped", document: 1, line: 1, apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name: "web", reason: "..." }
  */
 export interface ManifestSkipped extends EntryPlace {
+  /** Always `"skipped"`: the document is of another kind. */
   readonly type: "skipped";
+  /** The document's apiVersion. */
   readonly apiVersion: string;
+  /** The document's kind. */
   readonly kind: string;
+  /** Its metadata.namespace, when it has one. */
   readonly namespace?: string;
+  /** Its metadata.name, when it has one. */
   readonly name?: string;
   /** Why, e.g. "apps/v1 Deployment is not a networking.k8s.io/v1 kind". */
   readonly reason: string;
@@ -83,6 +92,7 @@ export interface ManifestSkipped extends EntryPlace {
  * if (entry?.type === "error") console.log(`${entry.line}:${entry.column} ${entry.error.reason}`);
  */
 export interface ManifestError extends EntryPlace {
+  /** Always `"error"`: the document could not be read or decoded. */
   readonly type: "error";
   /** Where the error is: the error's own line, or else the line where the document starts. */
   readonly line?: number;
@@ -92,9 +102,13 @@ export interface ManifestError extends EntryPlace {
   readonly documentLine?: number;
   /** The decoder's error; its line and column, when set, are those of the whole text. */
   readonly error: DecodeError;
+  /** The document's apiVersion, when it could be read. */
   readonly apiVersion?: string;
+  /** The document's kind, when it could be read. */
   readonly kind?: string;
+  /** The document's metadata.namespace, when it could be read. */
   readonly namespace?: string;
+  /** The document's metadata.name, when it could be read. */
   readonly name?: string;
   /** Set when the document does not parse and holds `{{ }}`: most likely a template not yet rendered. */
   readonly template?: boolean;
@@ -115,6 +129,8 @@ export type ManifestEntry = ManifestObject | ManifestSkipped | ManifestError;
  * Options of {@link readManifests}.
  *
  * @example
+ * import type { ReadManifestsOptions } from "clusterwire/networking";
+ *
  * const options: ReadManifestsOptions = { format: "yaml", fieldValidation: "Warn", select: (_v, kind) => kind === "Ingress" };
  */
 export interface ReadManifestsOptions {

@@ -9,10 +9,14 @@ import type { BadValue, FieldErrorType } from "../validation/field-error.js";
  * editors count them.
  *
  * @example
+ * import type { TextPosition } from "clusterwire/networking";
+ *
  * const at: TextPosition = { line: 12, column: 9 };
  */
 export interface TextPosition {
+  /** 1-based line. */
   readonly line: number;
+  /** 1-based column. */
   readonly column: number;
 }
 
@@ -24,6 +28,8 @@ export interface TextPosition {
  * - `error`: a document that cannot be read or decoded.
  *
  * @example
+ * import type { VerdictStatus } from "clusterwire/networking";
+ *
  * const failed = (status: VerdictStatus) => status === "invalid" || status === "error";
  */
 export type VerdictStatus = "valid" | "invalid" | "skipped" | "error";
@@ -33,6 +39,8 @@ export type VerdictStatus = "valid" | "invalid" | "skipped" | "error";
  * text when that is known.
  *
  * @example
+ * import type { VerdictFieldError } from "clusterwire/networking";
+ *
  * const e: VerdictFieldError = {
  *   type: "FieldValueRequired",
  *   field: "spec.controller",
@@ -44,14 +52,19 @@ export type VerdictStatus = "valid" | "invalid" | "skipped" | "error";
  * };
  */
 export interface VerdictFieldError {
+  /** The kind of error, as apimachinery names it. */
   readonly type: FieldErrorType;
+  /** The field path, as Kubernetes renders it (`spec.rules[0].host`). */
   readonly field: string;
   /** The same path, structured: field names and list indexes. */
   readonly path?: readonly (string | number)[];
+  /** The offending value, or `""` where the API server reports none. */
   readonly badValue: BadValue;
+  /** The explanation, as the API server words it; may be empty. */
   readonly detail: string;
   /** As the API server prints it: `spec.rules[0].host: Invalid value: "x": ...`. */
   readonly message: string;
+  /** Where the field sits in the text, when known. */
   readonly position?: TextPosition;
 }
 
@@ -62,6 +75,8 @@ export interface VerdictFieldError {
  * (refused by the storage layer after validation: code 500, reason "").
  *
  * @example
+ * import type { VerdictRefusal } from "clusterwire/networking";
+ *
  * const r: VerdictRefusal = {
  *   code: 400,
  *   reason: "BadRequest",
@@ -70,12 +85,15 @@ export interface VerdictFieldError {
  * };
  */
 export interface VerdictRefusal {
+  /** The HTTP status code of the refusal. */
   readonly code: number;
   /** The Status reason: "BadRequest", or "" (unknown). */
   readonly reason: string;
+  /** The API server's message. */
   readonly message: string;
   /** The field the refusal is about, e.g. metadata.resourceVersion. */
   readonly field?: string;
+  /** Where the refused field sits in the text, when known. */
   readonly position?: TextPosition;
 }
 
@@ -84,11 +102,16 @@ export interface VerdictRefusal {
  * unknown or repeated field under `fieldValidation: "Warn"`.
  *
  * @example
+ * import type { ManifestWarning } from "clusterwire/networking";
+ *
  * const w: ManifestWarning = { message: 'unknown field "spec.colour"', field: "spec.colour" };
  */
 export interface ManifestWarning {
+  /** The warning, as the API server words it. */
   readonly message: string;
+  /** The field the warning is about, when it names one. */
   readonly field?: string;
+  /** Where that field sits in the text, when known. */
   readonly position?: TextPosition;
 }
 
@@ -96,12 +119,16 @@ export interface ManifestWarning {
  * Why a document could not be decoded: the plain-data form of a DecodeError.
  *
  * @example
+ * import type { VerdictFailure } from "clusterwire/networking";
+ *
  * const f: VerdictFailure = { message: "mapping values are not allowed in this context", position: { line: 9, column: 8 } };
  */
 export interface VerdictFailure {
+  /** The decoder's message. */
   readonly message: string;
   /** The field path the decoder blamed, when it named one. */
   readonly field?: string;
+  /** Where decoding failed in the text, when known. */
   readonly position?: TextPosition;
   /** Byte or character offset, where no line is known (protobuf, a watch stream). */
   readonly offset?: number;
@@ -130,18 +157,25 @@ export interface ManifestVerdict {
   readonly event?: WatchEventType;
   /** Line where the document (or List item) starts. */
   readonly line?: number;
+  /** The document's apiVersion, when it has one. */
   readonly apiVersion?: string;
+  /** The document's kind, when it has one. */
   readonly kind?: string;
   /** The request namespace for namespaced kinds (the object's own, the `namespace` option, or "default"). */
   readonly namespace?: string;
+  /** The object's metadata.name, when it has one. */
   readonly name?: string;
   /** metadata.generateName, for an object that has no name but asks the server to make one. */
   readonly generateName?: string;
   /** Set for an object that has neither name nor generateName (which validation reports). */
   readonly unnamed?: boolean;
+  /** The verdict. */
   readonly status: VerdictStatus;
+  /** For status `invalid`: the field errors (empty otherwise). */
   readonly errors: readonly VerdictFieldError[];
+  /** For status `invalid`: the create-time refusals that are not field errors. */
   readonly refusals: readonly VerdictRefusal[];
+  /** The warnings the API server would send with an accepted object. */
   readonly warnings: readonly ManifestWarning[];
   /** For status `error`. */
   readonly failure?: VerdictFailure;

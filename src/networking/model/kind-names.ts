@@ -6,7 +6,16 @@ import { EncodeError } from "./errors.js";
  * generated schemas and what decoding them needs.
  */
 
-/** The group/version every networking kind is served under. */
+/**
+ * The group/version every networking kind is served under.
+ *
+ * @example
+ * ```ts
+ * import { NETWORKING_API_VERSION, fromJson } from "clusterwire/networking";
+ *
+ * const nginx = fromJson({ apiVersion: NETWORKING_API_VERSION, kind: "IngressClass", metadata: { name: "nginx" } });
+ * ```
+ */
 export const NETWORKING_API_VERSION = "networking.k8s.io/v1";
 
 /** A top-level kind by name: enough to validate, not to encode. */

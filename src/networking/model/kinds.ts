@@ -16,8 +16,11 @@ import { KIND_NAMES, notAKind } from "./kind-names.js";
  * // KindInfo { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', namespaced: true }
  */
 export interface KindInfo {
+  /** The group/version, e.g. `networking.k8s.io/v1` (`v1` for Status). */
   readonly apiVersion: string;
+  /** The kind, e.g. `Ingress` or `IngressList`. */
   readonly kind: string;
+  /** The generated message schema, for `create()` and protobuf-es reflection. */
   readonly desc: DescMessage;
   /** True for the `...List` kinds. */
   readonly list: boolean;
@@ -88,6 +91,13 @@ const KIND_INFO_PROTOTYPE = {
  * (where the names, list and namespace facts are stated once) with their schemas.
  * Printed (console.log) or serialised (JSON.stringify), a kind shows its
  * facts without its large schema.
+ *
+ * @example
+ * ```ts
+ * import { KINDS } from "clusterwire/networking";
+ *
+ * console.log(KINDS.filter((k) => !k.list).map((k) => k.kind));
+ * ```
  */
 export const KINDS: readonly KindInfo[] = KIND_NAMES.map(({ apiVersion, kind, list, namespaced }) =>
   Object.freeze(
@@ -113,6 +123,14 @@ export function kindOfTypeName(typeName: string): KindInfo | undefined {
 /**
  * Looks up a kind by its apiVersion and kind strings. Two lookups, not one
  * on a joined key: joining cost 4-5% of decoding a small object.
+ *
+ * @example
+ * ```ts
+ * import { lookupKind } from "clusterwire/networking";
+ *
+ * console.log(lookupKind("networking.k8s.io/v1", "Ingress")?.kind); // "Ingress"
+ * console.log(lookupKind("extensions/v1beta1", "Ingress")); // undefined
+ * ```
  */
 export function lookupKind(apiVersion: string, kind: string): KindInfo | undefined {
   if (byGvk === undefined) {
@@ -130,6 +148,14 @@ export function lookupKind(apiVersion: string, kind: string): KindInfo | undefin
 /**
  * The kind of an object (from its protobuf-es `$typeName`). Throws
  * {@link EncodeError} for anything that is not a top-level kind.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, kindOf } from "clusterwire/networking";
+ *
+ * const info = kindOf(create(IngressSchema));
+ * console.log(`${info.apiVersion} ${info.kind}`); // "networking.k8s.io/v1 Ingress"
+ * ```
  */
 export function kindOf(obj: NetworkingObject | Message): KindInfo {
   const typeName = (obj as { $typeName?: unknown } | null | undefined)?.$typeName;
@@ -138,7 +164,17 @@ export function kindOf(obj: NetworkingObject | Message): KindInfo {
   return info;
 }
 
-/** Any object clusterwire decodes: a networking.k8s.io/v1 kind, its List, or a Status. */
+/**
+ * Any object clusterwire decodes: a networking.k8s.io/v1 kind, its List, or a Status.
+ *
+ * @example
+ * ```ts
+ * import { type NetworkingObject, fromYaml } from "clusterwire/networking";
+ *
+ * const objects: NetworkingObject[] = fromYaml("apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: nginx}\n");
+ * for (const o of objects) if (o.$typeName === "k8s.io.api.networking.v1.IngressClass") console.log(o.metadata?.name);
+ * ```
+ */
 export type NetworkingObject =
   | net.Ingress
   | net.IngressList

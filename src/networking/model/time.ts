@@ -38,7 +38,16 @@ function floorDiv(a: bigint, b: bigint): bigint {
 
 const pad2 = (n: number): string => String(n).padStart(2, "0");
 
-/** Formats Unix seconds as Go's `t.UTC().Format(time.RFC3339)`. */
+/**
+ * Formats Unix seconds as Go's `t.UTC().Format(time.RFC3339)`.
+ *
+ * @example
+ * ```ts
+ * import { formatRfc3339 } from "clusterwire/networking";
+ *
+ * console.log(formatRfc3339(0n)); // "1970-01-01T00:00:00Z"
+ * ```
+ */
 export function formatRfc3339(seconds: bigint): string {
   const days = floorDiv(seconds, SECONDS_PER_DAY);
   const secOfDay = Number(seconds - days * SECONDS_PER_DAY);
@@ -57,6 +66,15 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(
  * Parses an RFC 3339 date-time as Go's time.Parse(time.RFC3339) accepts it and
  * returns whole Unix seconds (fractions are dropped, as Kubernetes drops them).
  * Returns a reason string when the text is not valid.
+ *
+ * @example
+ * ```ts
+ * import { parseRfc3339 } from "clusterwire/networking";
+ *
+ * const seconds = parseRfc3339("2024-05-01T12:00:00+02:00");
+ * if (typeof seconds === "string") throw new Error(seconds);
+ * console.log(seconds); // 1714557600n
+ * ```
  */
 export function parseRfc3339(text: string): bigint | string {
   const m = RFC3339.exec(text);

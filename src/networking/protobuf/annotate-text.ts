@@ -1,6 +1,16 @@
 import type { WireAnnotation, WireSpan } from "./annotate.js";
 
-/** Options of {@link formatWireAnnotation}. */
+/**
+ * Options of {@link formatWireAnnotation}.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, annotateWire, create, encode, formatWireAnnotation } from "clusterwire/networking";
+ *
+ * const bytes = encode(create(IngressSchema, { metadata: { name: "shop" } }));
+ * console.log(formatWireAnnotation(annotateWire(bytes), bytes, { hexBytes: 8 }));
+ * ```
+ */
 export interface FormatWireOptions {
   /** Bytes shown per line; longer spans are cut with "…". Default 12, at least 1. */
   readonly hexBytes?: number;
@@ -19,6 +29,14 @@ const WIRE_SHORT = ["VARINT", "I64", "LEN", "SGROUP", "EGROUP", "I32"];
  * span's own bytes in hex (tag, length prefix and, for a scalar, the value;
  * cut with "…" past `hexBytes`), then, indented by depth, the field number,
  * wire type, path and value. `bytes` are the input that was annotated.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, annotateWire, create, encode, formatWireAnnotation } from "clusterwire/networking";
+ *
+ * const bytes = encode(create(IngressSchema, { metadata: { name: "shop" } }));
+ * console.log(formatWireAnnotation(annotateWire(bytes), bytes));
+ * ```
  */
 export function formatWireAnnotation(
   annotation: WireAnnotation,

@@ -26,13 +26,42 @@ import {
  * the decoder reads and fails with the decoder's DecodeError.
  */
 
-/** What a span is: the magic, a field of the envelope, a field of the object, or a field no schema names. */
+/**
+ * What a span is: the magic, a field of the envelope, a field of the object, or a field no schema names.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, annotateWire, create, encode } from "clusterwire/networking";
+ *
+ * const annotation = annotateWire(encode(create(IngressSchema, { metadata: { name: "shop" } })));
+ * const fields = annotation.spans.filter((s) => s.kind === "field");
+ * ```
+ */
 export type WireSpanKind = "magic" | "envelope" | "field" | "unknown";
 
-/** A step of a path: a field's JSON name, a list index, or a map key. */
+/**
+ * A step of a path: a field's JSON name, a list index, or a map key.
+ *
+ * @example
+ * ```ts
+ * import { renderWirePath } from "clusterwire/networking";
+ *
+ * console.log(renderWirePath(["metadata", "labels", { key: "app" }])); // metadata.labels["app"]
+ * ```
+ */
 export type WirePathSegment = string | number | { readonly key: string };
 
-/** A decoded scalar as the decoder returns it (int64 as bigint, bytes as a copy). */
+/**
+ * A decoded scalar as the decoder returns it (int64 as bigint, bytes as a copy).
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, annotateWire, create, encode } from "clusterwire/networking";
+ *
+ * const annotation = annotateWire(encode(create(IngressSchema, { metadata: { name: "shop" } })));
+ * for (const span of annotation.spans) if (span.scalar !== undefined) console.log(span.path, span.scalar);
+ * ```
+ */
 export type WireScalar = string | number | bigint | boolean | Uint8Array;
 
 /**
@@ -40,8 +69,17 @@ export type WireScalar = string | number | bigint | boolean | Uint8Array;
  * and, unless it is `nested`, its value; a nested span's value (a message or
  * a map entry) is covered by the spans after it that are one level deeper.
  * Over all spans, the own bytes cover the input once each, in order.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, annotateWire, create, encode } from "clusterwire/networking";
+ *
+ * const annotation = annotateWire(encode(create(IngressSchema, { metadata: { name: "shop" } })));
+ * for (const span of annotation.spans) console.log(span.offset, span.wireTypeName, span.path, span.value ?? "");
+ * ```
  */
 export interface WireSpan {
+  /** What the bytes are: the magic, an envelope field, a field of the object, or an unknown field. */
   readonly kind: WireSpanKind;
   /** Nesting level: 0 for the magic and the envelope's fields, 1 for the object's top-level fields. */
   readonly depth: number;
@@ -53,11 +91,13 @@ export interface WireSpan {
   readonly lengthPrefixLength: number;
   /** Offset and length of the value (for a group, everything up to and with its end-group tag). */
   readonly valueOffset: number;
+  /** Length in bytes of the value (for a message, its whole body). */
   readonly valueLength: number;
   /** True when the value is a message or map entry annotated by the spans that follow. */
   readonly nested: boolean;
   /** Field number and wire type (absent for the magic). */
   readonly fieldNumber?: number;
+  /** The protobuf wire type number; absent for the magic. */
   readonly wireType?: WireType;
   /** "varint", "64-bit", "length-delimited", "start-group", "32-bit"; "magic" for the magic. */
   readonly wireTypeName: string;
@@ -73,6 +113,7 @@ export interface WireSpan {
    * the message holding it.
    */
   readonly path: string;
+  /** The same path as keys, indexes and map keys. */
   readonly segments: readonly WirePathSegment[];
   /** A short rendering of the value: strings quoted and cut, bytes as hex, numbers in decimal. */
   readonly value?: string;
@@ -80,14 +121,27 @@ export interface WireSpan {
   readonly scalar?: WireScalar;
 }
 
-/** The annotation of one body: the kind its envelope names and the spans, in byte order. */
+/**
+ * The annotation of one body: the kind its envelope names and the spans, in byte order.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, annotateWire, create, encode } from "clusterwire/networking";
+ *
+ * const annotation = annotateWire(encode(create(IngressSchema, { metadata: { name: "shop" } })));
+ * console.log(annotation.kind, annotation.length, annotation.spans.length);
+ * ```
+ */
 export interface WireAnnotation {
+  /** The apiVersion the envelope names. */
   readonly apiVersion: string;
+  /** The kind the envelope names. */
   readonly kind: string;
   /** The protobuf message type of the object. */
   readonly typeName: string;
   /** Length of the input. */
   readonly length: number;
+  /** One span per field, magic and envelope part, in byte order. */
   readonly spans: readonly WireSpan[];
 }
 
@@ -106,6 +160,14 @@ const MAX_HEX_BYTES = 16;
  * of kind "unknown". Input that `decode` rejects throws the same
  * `DecodeError`, with its byte offset. Browser-safe; nesting is bounded by
  * the schema and, for groups in unknown fields, by `options.maxDepth`.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, annotateWire, create, encode } from "clusterwire/networking";
+ *
+ * const annotation = annotateWire(encode(create(IngressSchema, { metadata: { name: "shop" } })));
+ * for (const span of annotation.spans) console.log(span.path, span.value ?? "");
+ * ```
  */
 export function annotateWire(bytes: Uint8Array, options: BinaryDecodeOptions = {}): WireAnnotation {
   // The decoder decides what is valid: the annotator then cannot accept or
@@ -508,7 +570,16 @@ class Walker {
   }
 }
 
-/** Paths as Kubernetes renders them (model/path.ts's renderPath), and map keys as `["key"]`. */
+/**
+ * Paths as Kubernetes renders them (model/path.ts's renderPath), and map keys as `["key"]`.
+ *
+ * @example
+ * ```ts
+ * import { renderWirePath } from "clusterwire/networking";
+ *
+ * console.log(renderWirePath(["spec", "rules", 0, "host"])); // spec.rules[0].host
+ * ```
+ */
 export function renderWirePath(segments: readonly WirePathSegment[]): string {
   let out = "";
   for (const s of segments) out += pathStep(out === "", s);

@@ -6,19 +6,53 @@ import { KINDS, type KindInfo } from "../model/kinds.js";
 import { groupDepthLimit, toDecodeError, type BinaryDecodeOptions } from "./from-binary.js";
 import { Failure, WireReader, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 
-/** The 4 bytes that start every Kubernetes protobuf object: "k8s" and the encoding style 0. */
+/**
+ * The 4 bytes that start every Kubernetes protobuf object: "k8s" and the encoding style 0.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, MAGIC, create, encode } from "clusterwire/networking";
+ *
+ * const bytes = encode(create(IngressSchema));
+ * console.log(MAGIC.every((b, i) => bytes[i] === b)); // true
+ * ```
+ */
 export const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 
-/** The envelope's parts, as found in a `runtime.Unknown`. */
+/**
+ * The envelope's parts, as found in a `runtime.Unknown`.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, encode, readEnvelope } from "clusterwire/networking";
+ *
+ * const bytes = encode(create(IngressSchema));
+ * const { apiVersion, kind, rawStart, rawEnd } = readEnvelope(bytes);
+ * const objectBytes = bytes.subarray(rawStart, rawEnd);
+ * ```
+ */
 export interface Envelope {
+  /** The `typeMeta.apiVersion` of the envelope. */
   readonly apiVersion: string;
+  /** The `typeMeta.kind` of the envelope. */
   readonly kind: string;
   /** Offsets of the raw object bytes within the input. */
   readonly rawStart: number;
+  /** Offset just past the object's bytes. */
   readonly rawEnd: number;
 }
 
-/** Reads the magic and the `runtime.Unknown` without decoding the object. */
+/**
+ * Reads the magic and the `runtime.Unknown` without decoding the object.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, encode, readEnvelope } from "clusterwire/networking";
+ *
+ * const envelope = readEnvelope(encode(create(IngressSchema)));
+ * console.log(envelope.apiVersion, envelope.kind); // "networking.k8s.io/v1" "Ingress"
+ * ```
+ */
 export function readEnvelope(bytes: Uint8Array, options: BinaryDecodeOptions = {}): Envelope {
   if (!(bytes instanceof Uint8Array)) {
     throw new DecodeError("protobuf", `expected a Uint8Array, got ${describeType(bytes)}`, { offset: 0 });

@@ -7,6 +7,16 @@ import { encode, type EncodeOptions } from "./encode.js";
 import { groupDepthLimit, toDecodeError } from "./from-binary.js";
 import { Failure, WireReader, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 
+/**
+ * Options of {@link decodeWatchStream}: the decode options and a frame size cap.
+ *
+ * @example
+ * ```ts
+ * import { decodeWatchStream } from "clusterwire/networking";
+ *
+ * const events = decodeWatchStream([], { maxFrameSize: 1024 * 1024 });
+ * ```
+ */
 export interface WatchDecodeOptions extends DecodeOptions {
   /** Largest frame accepted, in bytes. Default 16 MiB, as client-go. */
   readonly maxFrameSize?: number;
@@ -17,6 +27,17 @@ export interface WatchDecodeOptions extends DecodeOptions {
  * `meta.v1.WatchEvent` whose object is an enveloped `k8s\0` object. Frames
  * may be split across chunks in any way. Offsets in errors count from the
  * start of the stream.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, decodeWatchStream, encodeWatchEvent } from "clusterwire/networking";
+ *
+ * const frame = encodeWatchEvent({ type: "ADDED", object: create(IngressSchema, { metadata: { name: "shop" } }) });
+ * // Any iterable of chunks works: a fetch body, a socket, or an array.
+ * for await (const event of decodeWatchStream([frame.subarray(0, 3), frame.subarray(3)])) {
+ *   console.log(event.type, event.object.$typeName);
+ * }
+ * ```
  */
 export async function* decodeWatchStream(
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
@@ -106,6 +127,15 @@ function readUint32BE(b: Uint8Array, at: number): number {
 /**
  * Decodes one frame body (a bare `WatchEvent`, no magic). `baseOffset` is the
  * frame's position in the stream, added to error offsets.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, decodeWatchEvent, encodeWatchEvent } from "clusterwire/networking";
+ *
+ * const frame = encodeWatchEvent({ type: "DELETED", object: create(IngressSchema) });
+ * const event = decodeWatchEvent(frame.subarray(4)); // the body after the 4-byte length
+ * console.log(event.type); // "DELETED"
+ * ```
  */
 export function decodeWatchEvent(frame: Uint8Array, options: DecodeOptions = {}, baseOffset = 0): WatchEvent {
   const r = new WireReader(frame);
@@ -179,7 +209,17 @@ export function decodeWatchEvent(frame: Uint8Array, options: DecodeOptions = {},
   return { type: type as WatchEventType, object };
 }
 
-/** Encodes one watch event as the API server frames it: length prefix, WatchEvent, enveloped object. */
+/**
+ * Encodes one watch event as the API server frames it: length prefix, WatchEvent, enveloped object.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, encodeWatchEvent } from "clusterwire/networking";
+ *
+ * const frame = encodeWatchEvent({ type: "ADDED", object: create(IngressSchema) });
+ * console.log(new DataView(frame.buffer, frame.byteOffset).getUint32(0) === frame.length - 4); // true
+ * ```
+ */
 export function encodeWatchEvent(event: WatchEvent, options: EncodeOptions = {}): Uint8Array {
   if (!EVENT_TYPES.has(event.type)) throw new TypeError(`unknown watch event type ${JSON.stringify(event.type)}`);
   const objectBytes = encode(event.object, options);

@@ -31,6 +31,20 @@ import {
 import { parseRfc3339 } from "../model/time.js";
 import { renderPath } from "../model/path.js";
 
+/**
+ * Options of {@link fromJson}.
+ *
+ * @example
+ * ```ts
+ * import { DecodeError, fromJson } from "clusterwire/networking";
+ *
+ * try {
+ *   fromJson('{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","spec":{"rulez":[]}}', { strict: true });
+ * } catch (e) {
+ *   if (e instanceof DecodeError) console.log(e.message); // ... field spec.rulez: unknown field "rulez"
+ * }
+ * ```
+ */
 export interface FromJsonOptions {
   /**
    * Reject unknown and duplicate fields, naming their path, as the API server
@@ -58,6 +72,14 @@ interface Ctx {
  * Decodes Kubernetes JSON (text, or an already-parsed value) into a typed
  * object, picking the type from `apiVersion` and `kind`. Errors are
  * {@link DecodeError}s naming the field path and, for text, line and column.
+ *
+ * @example
+ * ```ts
+ * import { fromJson } from "clusterwire/networking";
+ *
+ * const object = fromJson('{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"nginx"}}');
+ * console.log(object.$typeName); // "k8s.io.api.networking.v1.IngressClass"
+ * ```
  */
 export function fromJson(input: string | JsonValue, options: FromJsonOptions = {}): NetworkingObject {
   const fast =

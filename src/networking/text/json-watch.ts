@@ -14,6 +14,16 @@ import { DEFAULT_MAX_FRAME_SIZE, EVENT_TYPES, type WatchEvent, type WatchEventTy
 
 /** Media type of a JSON watch response body. */
 
+/**
+ * Options of {@link decodeJsonWatchStream}: the JSON options and an event size cap.
+ *
+ * @example
+ * ```ts
+ * import { decodeJsonWatchStream } from "clusterwire/networking";
+ *
+ * const events = decodeJsonWatchStream([], { strict: true, maxFrameSize: 1024 * 1024 });
+ * ```
+ */
 export interface JsonWatchDecodeOptions extends FromJsonOptions {
   /** Largest event accepted, in characters. Default 16 MiB, as for protobuf frames. */
   readonly maxFrameSize?: number;
@@ -30,6 +40,14 @@ interface FrameStart {
  * Decodes a JSON watch stream into typed events. Chunks may be bytes (UTF-8)
  * or strings and may split events anywhere. Errors carry the character
  * offset, line and column in the whole stream, and the field path.
+ *
+ * @example
+ * ```ts
+ * import { decodeJsonWatchStream } from "clusterwire/networking";
+ *
+ * const body = '{"type":"ADDED","object":{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"a"}}}\n';
+ * for await (const event of decodeJsonWatchStream([body.slice(0, 20), body.slice(20)])) console.log(event.type);
+ * ```
  */
 export async function* decodeJsonWatchStream(
   chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
@@ -130,6 +148,16 @@ export async function* decodeJsonWatchStream(
 /**
  * Decodes one JSON watch event (`{"type":...,"object":{...}}`). `at` is where
  * it starts in a stream, so error positions are the stream's.
+ *
+ * @example
+ * ```ts
+ * import { decodeJsonWatchEvent } from "clusterwire/networking";
+ *
+ * const event = decodeJsonWatchEvent(
+ *   '{"type":"MODIFIED","object":{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"a"}}}',
+ * );
+ * console.log(event.type); // "MODIFIED"
+ * ```
  */
 export function decodeJsonWatchEvent(
   text: string,
@@ -196,7 +224,16 @@ function rethrow(e: DecodeError, where: { offset: number; line: number; column: 
   });
 }
 
-/** One event as the API server writes it to a JSON watch stream, newline included. */
+/**
+ * One event as the API server writes it to a JSON watch stream, newline included.
+ *
+ * @example
+ * ```ts
+ * import { IngressClassSchema, create, encodeJsonWatchEvent } from "clusterwire/networking";
+ *
+ * const line = encodeJsonWatchEvent({ type: "ADDED", object: create(IngressClassSchema, { metadata: { name: "a" } }) });
+ * ```
+ */
 export function encodeJsonWatchEvent(event: WatchEvent): string {
   if (!EVENT_TYPES.has(event.type)) throw new TypeError(`unknown watch event type ${JSON.stringify(event.type)}`);
   return `{"type":${JSON.stringify(event.type)},"object":${toJsonString(event.object)}}\n`;

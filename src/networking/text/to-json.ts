@@ -27,6 +27,14 @@ type AnyMessage = Message & Record<string, unknown>;
  * Kubernetes JSON as a JS value: Go's key order and omitempty rules, Time as
  * RFC 3339, IntOrString bare. int64 values are numbers when they are safe
  * integers and bigints otherwise, so nothing is silently rounded.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, toJson } from "clusterwire/networking";
+ *
+ * const json = toJson(create(IngressSchema, { metadata: { name: "shop" } }));
+ * // { kind: "Ingress", apiVersion: "networking.k8s.io/v1", metadata: { name: "shop", ... }, ... }
+ * ```
  */
 export function toJson(obj: NetworkingObject | Message): JsonValue {
   return plain(toPrintable(obj));
@@ -36,6 +44,13 @@ export function toJson(obj: NetworkingObject | Message): JsonValue {
  * Kubernetes JSON text, byte-identical to the API server: compact like its
  * responses by default (without the trailing newline), or indented like
  * `json.MarshalIndent` when `indent` is given (2 gives the fixture format).
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, toJsonString } from "clusterwire/networking";
+ *
+ * console.log(toJsonString(create(IngressSchema, { metadata: { name: "shop" } }), 2));
+ * ```
  */
 export function toJsonString(obj: NetworkingObject | Message, indent?: number | string): string {
   if (typeof indent === "number" && !(Number.isInteger(indent) && indent >= 0)) {

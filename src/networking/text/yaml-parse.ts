@@ -32,9 +32,28 @@ export {
  * are handed on ending in LF, so a final line break is added; `---` lines
  * separate), then reads each; `"server"` reads the text as one request body,
  * as the API server does (raw text, first YAML document only).
+ *
+ * @example
+ * ```ts
+ * import { fromYaml } from "clusterwire/networking";
+ *
+ * const text = "apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: a}\n---\napiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: b}\n";
+ * console.log(fromYaml(text, { reading: "kubectl" }).length); // 2
+ * console.log(fromYaml(text, { reading: "server" }).length); // 1
+ * ```
  */
 export type YamlReading = "kubectl" | "server";
 
+/**
+ * Options of {@link parseYamlDocuments}.
+ *
+ * @example
+ * ```ts
+ * import { parseYamlDocuments } from "clusterwire/networking";
+ *
+ * console.log(parseYamlDocuments("a: 1\na: 2\n", { uniqueKeys: false })); // [ { a: 2 } ]
+ * ```
+ */
 export interface ParseYamlOptions {
   /**
    * Deepest allowed collection nesting, counted through aliases. By default
@@ -134,6 +153,14 @@ function composeBody(text: string, body: Body, maxDepth: number): YamlNode | und
  *
  * Throws only {@link DecodeError}, with 1-based line, column and document
  * number, and the character offset.
+ *
+ * @example
+ * ```ts
+ * import { parseYamlDocuments } from "clusterwire/networking";
+ *
+ * // YAML 1.1, as go-yaml v2 reads it: the key `on` and the value `yes` are both true.
+ * console.log(parseYamlDocuments("on: yes\nport: 0x1F\n---\nname: b\n")); // [ { true: true, port: 31 }, { name: "b" } ]
+ * ```
  */
 export function parseYamlDocuments(text: string, options: ParseYamlOptions = {}): JsonValue[] {
   if (typeof text !== "string") throw new DecodeError("yaml", "input is not a string");
@@ -153,6 +180,17 @@ export function parseYamlDocuments(text: string, options: ParseYamlOptions = {})
   return out;
 }
 
+/**
+ * Options of {@link locateYamlPath}.
+ *
+ * @example
+ * ```ts
+ * import { locateYamlPath } from "clusterwire/networking";
+ *
+ * const text = "kind: Ingress\nspec:\n  rules:\n  - host: a\n";
+ * console.log(locateYamlPath(text, 0, ["spec", "rules", 0, "host"], { atKey: true })); // line 4, column 5
+ * ```
+ */
 export interface LocateYamlOptions {
   /** Default `"kubectl"`. */
   readonly reading?: YamlReading;
@@ -165,6 +203,17 @@ export interface LocateYamlOptions {
  * non-null document of `text` (in the given reading), for errors found after
  * parsing. Falls back to the deepest part of the path that exists; `{}` when
  * the text cannot be read or has no such document.
+ *
+ * @example
+ * ```ts
+ * import { formatFieldError, fromYaml, locateYamlPath, validate } from "clusterwire/networking";
+ *
+ * const text = "apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: Bad_Name}\n";
+ * for (const error of validate(fromYaml(text)[0]!)) {
+ *   const { line, column } = locateYamlPath(text, 0, error.path);
+ *   console.log(`${line}:${column} ${formatFieldError(error)}`);
+ * }
+ * ```
  */
 export function locateYamlPath(
   text: string,
@@ -205,6 +254,15 @@ export function locateYamlPath(
  * value; the nearest parent that exists when the field is missing; the root
  * when the path is empty. Undefined when the text cannot be read or holds no
  * document. For editors that underline a field.
+ *
+ * @example
+ * ```ts
+ * import { locateYamlRange } from "clusterwire/networking";
+ *
+ * const text = "metadata:\n  name: shop\n";
+ * const range = locateYamlRange(text, ["metadata", "name"]);
+ * if (range) console.log(text.slice(range.from, range.to)); // "name"
+ * ```
  */
 export function locateYamlRange(
   text: string,

@@ -1,6 +1,15 @@
 import { DecodeError } from "../model/errors.js";
 
-/** One document of a YAML stream, as kubectl's reader cuts it, and where it starts. */
+/**
+ * One document of a YAML stream, as kubectl's reader cuts it, and where it starts.
+ *
+ * @example
+ * ```ts
+ * import { splitYamlDocuments } from "clusterwire/networking";
+ *
+ * for (const doc of splitYamlDocuments("a: 1\n---\nb: 2\n")) console.log(doc.line, JSON.stringify(doc.text));
+ * ```
+ */
 export interface YamlDocumentText {
   /** The document's text, without its separator line. */
   readonly text: string;
@@ -25,6 +34,14 @@ export interface YamlDocumentText {
  *
  * Cutting by lines, not by parsing, is what lets one malformed document be
  * reported while the others are still read, as kubectl applies them.
+ *
+ * @example
+ * ```ts
+ * import { splitYamlDocuments } from "clusterwire/networking";
+ *
+ * const docs = splitYamlDocuments("kind: Ingress\n---\nkind: Deployment\n");
+ * console.log(docs.map((d) => d.line)); // [ 1, 3 ]
+ * ```
  */
 export function splitYamlDocuments(text: string): YamlDocumentText[] {
   const out: YamlDocumentText[] = [];

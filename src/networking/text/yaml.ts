@@ -7,6 +7,19 @@ import type { NetworkingObject } from "../model/kinds.js";
 import { stringifyGoYaml } from "./yaml-emit.js";
 import { locateYamlPath, parseYamlDocuments, type YamlReading } from "./yaml-parse.js";
 
+/**
+ * Options of {@link fromYaml}: the JSON options, the reading and a nesting limit.
+ *
+ * @example
+ * ```ts
+ * import { fromYaml } from "clusterwire/networking";
+ *
+ * const objects = fromYaml("apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: a}\n", {
+ *   reading: "server",
+ *   strict: true,
+ * });
+ * ```
+ */
 export interface FromYamlOptions extends FromJsonOptions {
   /**
    * How the text is read. `"kubectl"` (the default) reads it as
@@ -35,6 +48,20 @@ export interface FromYamlOptions extends FromJsonOptions {
  * unless `strict` is set, which rejects it as the server's strict field
  * validation does. Errors name the document, line and column, and the field
  * path. See {@link FromYamlOptions} for the two readings.
+ *
+ * @example
+ * ```ts
+ * import { fromYaml } from "clusterwire/networking";
+ *
+ * const [ingressClass] = fromYaml(`apiVersion: networking.k8s.io/v1
+ * kind: IngressClass
+ * metadata:
+ *   name: nginx
+ * spec:
+ *   controller: k8s.io/ingress-nginx
+ * `);
+ * console.log(ingressClass?.$typeName); // "k8s.io.api.networking.v1.IngressClass"
+ * ```
  */
 export function fromYaml(text: string, options: FromYamlOptions = {}): NetworkingObject[] {
   if (typeof text !== "string")
@@ -104,7 +131,16 @@ function pathPastJsonDepth(value: JsonValue, limit: number): (string | number)[]
   return undefined;
 }
 
-/** YAML exactly as Kubernetes writes it (sigs.k8s.io/yaml): Go's key order and quoting. */
+/**
+ * YAML exactly as Kubernetes writes it (sigs.k8s.io/yaml): Go's key order and quoting.
+ *
+ * @example
+ * ```ts
+ * import { IngressClassSchema, create, toYaml } from "clusterwire/networking";
+ *
+ * console.log(toYaml(create(IngressClassSchema, { metadata: { name: "nginx" }, spec: { controller: "k8s.io/ingress-nginx" } })));
+ * ```
+ */
 export function toYaml(obj: NetworkingObject | Message): string {
   return stringifyGoYaml(toJson(obj));
 }

@@ -14,6 +14,14 @@ import { effectiveParametersScope, effectivePolicyTypes } from "./default-values
 /**
  * Returns a defaulted deep copy; the input is not modified. List kinds have
  * each item defaulted.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, applyDefaults, create } from "clusterwire/networking";
+ *
+ * const policy = create(NetworkPolicySchema, { metadata: { name: "deny", namespace: "web" }, spec: { podSelector: {} } });
+ * console.log(applyDefaults(policy).spec?.policyTypes); // [ "Ingress" ]
+ * ```
  */
 export function applyDefaults<T extends NetworkingObject>(obj: T): T {
   const info = kindOf(obj);

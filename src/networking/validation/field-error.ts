@@ -3,7 +3,17 @@
 
 import { renderPath, type FieldPath } from "../model/path.js";
 
-/** The API server's error type names (apimachinery `field.ErrorType`). */
+/**
+ * The API server's error type names (apimachinery `field.ErrorType`).
+ *
+ * @example
+ * ```ts
+ * import { IngressClassSchema, create, validate } from "clusterwire/networking";
+ *
+ * const ingressClass = create(IngressClassSchema, { metadata: { name: "Not_A_Name" }, spec: { controller: "example.com/lb" } });
+ * const required = validate(ingressClass).filter((e) => e.type === "FieldValueRequired");
+ * ```
+ */
 export type FieldErrorType =
   | "FieldValueRequired"
   | "FieldValueInvalid"
@@ -16,7 +26,17 @@ export type FieldErrorType =
   | "FieldValueTypeInvalid"
   | "InternalError";
 
-/** The value a field error reports: the offending value as Kubernetes JSON shows it (int64 as bigint). */
+/**
+ * The value a field error reports: the offending value as Kubernetes JSON shows it (int64 as bigint).
+ *
+ * @example
+ * ```ts
+ * import { IngressClassSchema, create, validate } from "clusterwire/networking";
+ *
+ * const ingressClass = create(IngressClassSchema, { metadata: { name: "Not_A_Name" }, spec: { controller: "example.com/lb" } });
+ * for (const e of validate(ingressClass)) console.log(e.field, e.badValue);
+ * ```
+ */
 export type BadValue =
   | string
   | number
@@ -26,14 +46,27 @@ export type BadValue =
   | readonly BadValue[]
   | { readonly [key: string]: BadValue };
 
-/** One validation error, as the API server reports it. */
+/**
+ * One validation error, as the API server reports it.
+ *
+ * @example
+ * ```ts
+ * import { IngressClassSchema, create, validate } from "clusterwire/networking";
+ *
+ * const ingressClass = create(IngressClassSchema, { metadata: { name: "Not_A_Name" }, spec: { controller: "example.com/lb" } });
+ * for (const e of validate(ingressClass)) console.log(e.type, e.field, e.detail);
+ * ```
+ */
 export interface FieldError {
+  /** The kind of error, as apimachinery names it. */
   readonly type: FieldErrorType;
   /** The rendered path, exactly as `field.Path.String()` writes it: `spec.rules[0].host`. */
   readonly field: string;
   /** The same path, structured: field names as strings, list indexes as numbers. */
   readonly path: readonly (string | number)[];
+  /** The offending value, or `""` where the API server reports none. */
   readonly badValue: BadValue;
+  /** The explanation, as the API server words it; may be empty. */
   readonly detail: string;
 }
 
@@ -75,7 +108,17 @@ export function tooLong(at: FieldPath, maxBytes: number): FieldError {
   return make("FieldValueTooLong", at, "", `must have at most ${maxBytes} bytes`);
 }
 
-/** The same-named `field.Error.Error()` output: `spec.rules[0].host: Invalid value: "*": ...`. */
+/**
+ * The same-named `field.Error.Error()` output: `spec.rules[0].host: Invalid value: "*": ...`.
+ *
+ * @example
+ * ```ts
+ * import { IngressClassSchema, create, formatFieldError, validate } from "clusterwire/networking";
+ *
+ * const ingressClass = create(IngressClassSchema, { metadata: { name: "Not_A_Name" }, spec: { controller: "example.com/lb" } });
+ * console.log(validate(ingressClass).map(formatFieldError));
+ * ```
+ */
 export function formatFieldError(e: FieldError): string {
   return `${e.field}: ${formatFieldErrorBody(e)}`;
 }
@@ -93,7 +136,17 @@ const TYPE_TEXT: Record<FieldErrorType, string> = {
   FieldValueTypeInvalid: "Invalid value",
 };
 
-/** `field.Error.ErrorBody()`: the message without the field path, as `details.causes[].message` carries it. */
+/**
+ * `field.Error.ErrorBody()`: the message without the field path, as `details.causes[].message` carries it.
+ *
+ * @example
+ * ```ts
+ * import { IngressClassSchema, create, formatFieldErrorBody, validate } from "clusterwire/networking";
+ *
+ * const ingressClass = create(IngressClassSchema, { metadata: { name: "Not_A_Name" }, spec: { controller: "example.com/lb" } });
+ * console.log(validate(ingressClass).map(formatFieldErrorBody));
+ * ```
+ */
 export function formatFieldErrorBody(e: FieldError): string {
   const text = TYPE_TEXT[e.type] ?? e.type;
   let s: string;

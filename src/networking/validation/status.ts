@@ -15,6 +15,15 @@ import { generateName } from "./rules/object-meta.js";
  * The 422 Status the API server returns for these errors, e.g.
  * `Ingress.networking.k8s.io "shop" is invalid: spec.rules[0].host: Invalid value: ...`.
  * Print it with toJsonString() for the exact response body.
+ *
+ * @example
+ * ```ts
+ * import { IngressClassSchema, create, toJsonString, toStatus, validate } from "clusterwire/networking";
+ *
+ * const ingressClass = create(IngressClassSchema, { metadata: { name: "Not_A_Name" }, spec: { controller: "example.com/lb" } });
+ * const errors = validate(ingressClass);
+ * if (errors.length > 0) console.log(toJsonString(toStatus(ingressClass, errors)));
+ * ```
  */
 export function toStatus(obj: NetworkingObject, errors: readonly FieldError[]): Status {
   const info = kindOf(obj);

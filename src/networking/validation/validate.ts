@@ -34,7 +34,18 @@ import {
 } from "./service-ip.js";
 import { DEFAULT_NAMESPACE } from "../model/constants.js";
 
-/** The feature gates that change networking validation. */
+/**
+ * The feature gates that change networking validation.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, validate } from "clusterwire/networking";
+ *
+ * const errors = validate(create(IngressSchema, { metadata: { name: "shop" } }), {
+ *   featureGates: { RelaxedServiceNameValidation: true },
+ * });
+ * ```
+ */
 export interface FeatureGates {
   /** KEP-4858: reject leading zeros, IPv4-mapped IPv6 and host bits in legacy IP/CIDR fields. Alpha, off. */
   readonly StrictIPCIDRValidation?: boolean;
@@ -42,17 +53,41 @@ export interface FeatureGates {
   readonly RelaxedServiceNameValidation?: boolean;
 }
 
-/** The gates as a default kube-apiserver (1.33 to 1.35) has them. */
+/**
+ * The gates as a default kube-apiserver (1.33 to 1.35) has them.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_FEATURE_GATES, IngressSchema, create, validate } from "clusterwire/networking";
+ *
+ * const errors = validate(create(IngressSchema, { metadata: { name: "shop" } }), {
+ *   featureGates: { ...DEFAULT_FEATURE_GATES, StrictIPCIDRValidation: true },
+ * });
+ * ```
+ */
 export const DEFAULT_FEATURE_GATES: Readonly<Required<FeatureGates>> = Object.freeze({
   StrictIPCIDRValidation: false,
   RelaxedServiceNameValidation: false,
 });
 
+/**
+ * Options of {@link validate}: what kind of request is validated.
+ *
+ * @example
+ * ```ts
+ * import { IngressClassSchema, create, validate } from "clusterwire/networking";
+ *
+ * const old = create(IngressClassSchema, { metadata: { name: "nginx", resourceVersion: "1" }, spec: { controller: "a.io/x" } });
+ * const next = create(IngressClassSchema, { metadata: { name: "nginx", resourceVersion: "1" }, spec: { controller: "b.io/y" } });
+ * console.log(validate(next, { old })); // spec.controller: field is immutable
+ * ```
+ */
 export interface ValidateOptions {
   /** The stored object: switches to update validation, with immutability and the ratchets. */
   readonly old?: NetworkingObject;
   /** `"status"` validates an update of the status subresource (needs `old`). */
   readonly subresource?: "status";
+  /** Feature gates that change validation; each left out is as in {@link DEFAULT_FEATURE_GATES}. */
   readonly featureGates?: FeatureGates;
   /**
    * The request's namespace, which fills an empty `metadata.namespace` of
@@ -74,6 +109,20 @@ const INGRESS_GATES = [0, 1, 2, 3].map((bits) =>
  *
  * Throws a TypeError only for inconsistent options (an `old` of another kind,
  * or a subresource the kind does not have); never for the object itself.
+ *
+ * @example
+ * ```ts
+ * import { fromYaml, formatFieldError, validate } from "clusterwire/networking";
+ *
+ * const [ingress] = fromYaml(`apiVersion: networking.k8s.io/v1
+ * kind: Ingress
+ * metadata: {name: shop, namespace: web}
+ * spec:
+ *   rules:
+ *   - host: "*"
+ * `);
+ * for (const error of validate(ingress!)) console.log(formatFieldError(error));
+ * ```
  */
 export function validate(obj: NetworkingObject, options?: ValidateOptions): FieldError[] {
   const info = kindNameOf(obj);

@@ -45,10 +45,30 @@ import {
 import { isSet } from "./rules/presence.js";
 import type { ValidateOptions } from "./validate.js";
 
-/** What decides the warnings: the stored object for an update, and the status subresource. */
+/**
+ * What decides the warnings: the stored object for an update, and the status subresource.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, warnings } from "clusterwire/networking";
+ *
+ * const old = create(IngressSchema, { metadata: { name: "shop" } });
+ * console.log(warnings(create(IngressSchema, { metadata: { name: "shop" } }), { old }));
+ * ```
+ */
 export type WarningOptions = Pick<ValidateOptions, "old" | "subresource">;
 
-/** One warning, with the field it is about (for a Status cause) and its text as the API server sends it. */
+/**
+ * One warning, with the field it is about (for a Status cause) and its text as the API server sends it.
+ *
+ * @example
+ * ```ts
+ * import { INGRESS_CLASS_ANNOTATION, IngressSchema, apiWarnings, create } from "clusterwire/networking";
+ *
+ * const ingress = create(IngressSchema, { metadata: { name: "shop", annotations: { [INGRESS_CLASS_ANNOTATION]: "nginx" } } });
+ * for (const w of apiWarnings(ingress)) console.log(w.field, w.text);
+ * ```
+ */
 export interface ApiWarning {
   /**
    * The field path the warning is about. The deprecated-annotation warning
@@ -69,12 +89,30 @@ const ANNOTATION_WARNING = `annotation ${JSON.stringify(INGRESS_CLASS_ANNOTATION
  * validation would refuse gives no warning here either (it cannot be read).
  *
  * Throws a TypeError for a list kind or inconsistent options, as validate() does.
+ *
+ * @example
+ * ```ts
+ * import { INGRESS_CLASS_ANNOTATION, IngressSchema, create, warnings } from "clusterwire/networking";
+ *
+ * const ingress = create(IngressSchema, { metadata: { name: "shop", annotations: { [INGRESS_CLASS_ANNOTATION]: "nginx" } } });
+ * console.log(warnings(ingress)); // the deprecated-annotation warning
+ * ```
  */
 export function warnings(obj: NetworkingObject, options?: WarningOptions): string[] {
   return apiWarnings(obj, options).map((w) => w.text);
 }
 
-/** {@link warnings}, each with the field it is about. */
+/**
+ * {@link warnings}, each with the field it is about.
+ *
+ * @example
+ * ```ts
+ * import { INGRESS_CLASS_ANNOTATION, IngressSchema, apiWarnings, create } from "clusterwire/networking";
+ *
+ * const ingress = create(IngressSchema, { metadata: { name: "shop", annotations: { [INGRESS_CLASS_ANNOTATION]: "nginx" } } });
+ * console.log(apiWarnings(ingress)); // [ { field: "metadata.annotations", text: "..." } ]
+ * ```
+ */
 export function apiWarnings(obj: NetworkingObject, options: WarningOptions = {}): ApiWarning[] {
   const info = kindNameOf(obj);
   if (info.list) throw new TypeError(`warnings: takes one object; call it on each item of a ${info.kind}`);

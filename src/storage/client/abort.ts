@@ -1,7 +1,19 @@
 // Waiting that an AbortSignal can cut short: a promise raced against the signal, a sleep, and
 // the clock job polling reads (replaceable, so tests can step time instead of sleeping).
 
-/** The time source of job polling: `now()` for the total timeout, `sleep()` between polls. */
+/**
+ * The time source of job polling: `now()` for the total timeout, `sleep()` between polls.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient, type StorageClientClock } from "clusterwire/storage";
+ *
+ * // A clock for tests: sleeping moves time on at once, so job polling never waits.
+ * let now = 0;
+ * const clock: StorageClientClock = { now: () => now, sleep: async (ms) => void (now += ms) };
+ * const client = new StorageClient({ baseUrl: "https://cluster.example.com", username: "admin", password: "secret", clock });
+ * ```
+ */
 export interface StorageClientClock {
   /** Milliseconds; only differences are used. */
   now(): number;
@@ -49,5 +61,14 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
   });
 }
 
-/** Wall-clock time and real timers: the default. */
+/**
+ * Wall-clock time and real timers: the default.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient, systemClientClock } from "clusterwire/storage";
+ *
+ * const client = new StorageClient({ baseUrl: "https://cluster.example.com", username: "admin", password: "secret", clock: systemClientClock });
+ * ```
+ */
 export const systemClientClock: StorageClientClock = Object.freeze({ now: () => Date.now(), sleep });

@@ -129,22 +129,51 @@ interface SendResult {
 
 // ---- the client -----------------------------------------------------------------------------
 
+/**
+ * A typed client of the storage REST API: collections as resources (`caches`, `cloneTokens`, `nvmeNamespaces`,
+ * `quotaRules`, `svms`, `nodes`), the cluster software, jobs, and raw requests. Every call checks its input and
+ * decodes its answer with the codecs.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * const svms = await client.svms.all();
+ * const created = await client.quotaRules.create({ svm: { name: "svm1" }, volume: { name: "vol1" }, type: "tree", qtree: { name: "q1" }, space: { hard_limit: "10G" } });
+ * console.log(svms.map((s) => s.name), created.status); // [ "svm1", "svm2" ] 201
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export class StorageClient {
   /** The base URL as given (normalized, without a trailing slash). */
   readonly baseUrl: string;
+  /** The username it authenticates as (the password is never kept readable). */
   readonly username: string;
+  /** The API paths it uses (the defaults, with the overrides given). */
   readonly paths: StoragePaths;
 
+  /** The clone tokens of each node. */
   readonly cloneTokens: StorageBulkResource<CloneToken, CloneTokenCreate, CloneTokenUpdate, CloneTokenKey>;
+  /** The FlexCache volumes. */
   readonly caches: StorageBulkResource<Cache, CacheCreate, CacheUpdate, string>;
+  /** The NVMe namespaces. */
   readonly nvmeNamespaces: StorageBulkResource<NvmeNamespace, NvmeNamespaceCreate, NvmeNamespaceUpdate, string>;
+  /** The quota rules. */
   readonly quotaRules: StorageBulkResource<QuotaRule, QuotaRuleCreate, QuotaRuleUpdate, string>;
+  /** The cluster software: version, packages, upgrades. */
   readonly software: SoftwareApi;
   /**
    * The SVMs, read-only: list, count and find them (`fields`, `max_records` and filters
    * such as `{ name: "svm*" }`), or get one by uuid.
    *
    * @example
+   * import type { StorageClient } from "clusterwire/storage";
+   *
+   * declare const client: StorageClient;
    * const names = (await client.svms.all()).map((s) => s.name); // ["svm1", "svm2"] on the reference server
    */
   readonly svms: StorageReadOnlyResource<Svm>;
@@ -153,6 +182,9 @@ export class StorageClient {
    * clone token's `node.uuid` takes.
    *
    * @example
+   * import type { StorageClient } from "clusterwire/storage";
+   *
+   * declare const client: StorageClient;
    * const node = await client.nodes.find({ name: "node1" });
    * await client.cloneTokens.create({ node: { uuid: node!.uuid! }, reserve_size: "40M" });
    */
@@ -265,12 +297,15 @@ export class StorageClient {
 
   // -- redaction --
 
+  /** The base URL and username only, so a logged client never shows its password. */
   toJSON(): { baseUrl: string; username: string } {
     return { baseUrl: this.baseUrl, username: this.username };
   }
+  /** `StorageClient(<baseUrl>, <username>)`. */
   toString(): string {
     return `StorageClient(${this.baseUrl}, user ${this.username})`;
   }
+  /** What `util.inspect` and console.log show: the base URL and username, never the password. */
   [inspect.custom](): string {
     return this.toString();
   }

@@ -3,9 +3,30 @@
 
 import type { Job } from "../codecs/job.js";
 
-/** An asynchronous job that ended in `failure` (or another non-success terminal state). */
+/**
+ * An asynchronous job that ended in `failure` (or another non-success terminal state).
+ *
+ * @example
+ * ```ts
+ * import { StorageClient, StorageJobError } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * try {
+ *   await client.caches.create({ name: "c3", svm: { name: "svm2" }, origins: [{ volume: { name: "vol_offline" }, svm: { name: "svm1" } }] });
+ * } catch (e) {
+ *   if (e instanceof StorageJobError) console.log(e.uuid, e.state, e.jobMessage);
+ *   else throw e;
+ * }
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export class StorageJobError extends Error {
+  /** Always `"StorageJobError"`. */
   override readonly name = "StorageJobError";
+  /** The job's uuid. */
   readonly uuid: string;
   /** The job's terminal state (`failure`, or e.g. `cancelled` / `expired` from other servers). */
   readonly state: string;
@@ -38,10 +59,34 @@ export class StorageJobError extends Error {
   }
 }
 
-/** Waiting for a job took longer than the total timeout. The job may still be running server-side. */
+/**
+ * Waiting for a job took longer than the total timeout. The job may still be running server-side.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient, StorageJobTimeoutError } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * try {
+ *   await client.caches.create(
+ *     { name: "c4", svm: { name: "svm2" }, origins: [{ volume: { name: "vol1" }, svm: { name: "svm1" } }] },
+ *     { wait: { timeoutMs: 1 } },
+ *   );
+ * } catch (e) {
+ *   if (e instanceof StorageJobTimeoutError) console.log(`job ${e.uuid} still running after ${e.timeoutMs} ms`);
+ * }
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export class StorageJobTimeoutError extends Error {
+  /** Always `"StorageJobTimeoutError"`. */
   override readonly name = "StorageJobTimeoutError";
+  /** The job's uuid. */
   readonly uuid: string;
+  /** How long was waited, in ms. */
   readonly timeoutMs: number;
   /** The last job record read, if any (redacted). */
   readonly lastJob: Job | undefined;
@@ -58,8 +103,23 @@ export class StorageJobTimeoutError extends Error {
   }
 }
 
-/** The request never got an HTTP answer: connection, TLS or timeout failure. `cause` holds the original. */
+/**
+ * The request never got an HTTP answer: connection, TLS or timeout failure. `cause` holds the original.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient, StorageNetworkError } from "clusterwire/storage";
+ *
+ * const client = new StorageClient({ baseUrl: "http://127.0.0.1:9", username: "admin", password: "x", allowInsecureHttp: true });
+ * try {
+ *   await client.svms.all();
+ * } catch (e) {
+ *   if (e instanceof StorageNetworkError) console.log(e.request, e.message); // "GET /api/svm/svms" ...
+ * }
+ * ```
+ */
 export class StorageNetworkError extends Error {
+  /** Always `"StorageNetworkError"`. */
   override readonly name = "StorageNetworkError";
   /** The request, as `METHOD /api/path`. */
   readonly request: string;
@@ -69,9 +129,27 @@ export class StorageNetworkError extends Error {
   }
 }
 
-/** The server answered something the client cannot follow: a non-JSON success body, a repeated or foreign next link, a 202 without a job. */
+/**
+ * The server answered something the client cannot follow: a non-JSON success body, a repeated or foreign next link, a 202 without a job.
+ *
+ * @example
+ * ```ts
+ * import { StorageProtocolError, type StorageClient } from "clusterwire/storage";
+ *
+ * const names = async (client: StorageClient): Promise<string[]> => {
+ *   try {
+ *     return (await client.svms.all()).map((s) => s.name ?? "");
+ *   } catch (e) {
+ *     if (e instanceof StorageProtocolError) throw new Error(`not a storage API at ${client.baseUrl}: ${e.message}`);
+ *     throw e;
+ *   }
+ * };
+ * ```
+ */
 export class StorageProtocolError extends Error {
+  /** Always `"StorageProtocolError"`. */
   override readonly name = "StorageProtocolError";
+  /** The request, as `METHOD /api/path`. */
   readonly request: string;
   constructor(request: string, message: string) {
     super(`${request}: ${message}`);

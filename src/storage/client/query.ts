@@ -3,23 +3,70 @@
 
 import { StorageCodecError } from "../codecs/errors.js";
 
+/**
+ * One query value: a string, number or boolean.
+ *
+ * @example
+ * ```ts
+ * import { type QueryScalar, encodeQuery } from "clusterwire/storage";
+ *
+ * const limit: QueryScalar = 10;
+ * console.log(encodeQuery({ max_records: limit }));
+ * ```
+ */
 export type QueryScalar = string | number | boolean;
-/** A query value; arrays are joined with `,`; nested objects flatten to dotted names (`{svm: {name}}` → `svm.name`). */
+/**
+ * A query value; arrays are joined with `,`; nested objects flatten to dotted names (`{svm: {name}}` → `svm.name`).
+ *
+ * @example
+ * ```ts
+ * import { type QueryValue, encodeQuery } from "clusterwire/storage";
+ *
+ * const names: QueryValue = ["svm1", "svm2"];
+ * console.log(encodeQuery({ name: names })); // name=svm1,svm2
+ * ```
+ */
 export type QueryValue = QueryScalar | readonly QueryScalar[] | QueryObject | undefined;
+/**
+ * Query parameters by name; nested objects flatten to dotted names.
+ *
+ * @example
+ * ```ts
+ * import { type QueryObject, encodeQuery } from "clusterwire/storage";
+ *
+ * const q: QueryObject = { svm: { name: "svm1" }, state: "online" };
+ * console.log(encodeQuery(q)); // svm.name=svm1&state=online
+ * ```
+ */
 export interface QueryObject {
   readonly [name: string]: QueryValue;
 }
 /**
  * Query parameters, by their wire names. Any other key is a filter on that (dotted) field,
  * with the API's operators in the value (`"<10G"`, `"vs1|vs2"`, `"!null"`, `"abc*"`).
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * const big = await client.quotaRules.all({ fields: "*", order_by: "space.hard_limit desc", "space.hard_limit": ">1G", max_records: 100 });
+ * client.close();
+ * await server.close();
+ * ```
  */
 export interface Query extends QueryObject {
   /** Field list; `*` = all but expensive, `**` = everything. */
   readonly fields?: string | readonly string[];
+  /** Records per page. */
   readonly max_records?: number;
+  /** Ask a POST to answer with the created record. */
   readonly return_records?: boolean;
   /** Seconds, 0..120 (checked before sending; the API rejects other values with 262197). */
   readonly return_timeout?: number;
+  /** Sort order, e.g. `name` or `size desc`. */
   readonly order_by?: string | readonly string[];
 }
 
@@ -56,7 +103,17 @@ function encodeComponent(s: string): string {
   return encodeURIComponent(s).replace(/%2C/g, ",").replace(/%7C/g, "|").replace(/%3A/g, ":");
 }
 
-/** Encodes a query (without `?`); "" when empty. Exported for tests and tools. */
+/**
+ * Encodes a query (without `?`); "" when empty. Exported for tests and tools.
+ *
+ * @example
+ * ```ts
+ * import { encodeQuery } from "clusterwire/storage";
+ *
+ * console.log(encodeQuery({ fields: ["name", "uuid"], svm: { name: "svm1" }, max_records: 10 }));
+ * // fields=name,uuid&svm.name=svm1&max_records=10
+ * ```
+ */
 export function encodeQuery(query: QueryObject | undefined): string {
   if (query === undefined) return "";
   checkQuery(query);

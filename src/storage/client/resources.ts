@@ -9,7 +9,22 @@ import { isObject } from "./objects.js";
 import type { CallOptions, CreateResult, MutationOptions, MutationResult } from "./options.js";
 import { queryFilters, type Query, type QueryObject } from "./query.js";
 
-/** A read-only collection: list, count, find. */
+/**
+ * A read-only collection: list, count, find.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * for await (const svm of client.svms.list({ fields: "name", max_records: 1 })) console.log(svm.name);
+ * console.log(await client.svms.count(), (await client.svms.find({ name: "svm2" }))?.uuid);
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export class StorageCollectionApi<R> {
   readonly #client: StorageClient;
   readonly #path: string;
@@ -21,6 +36,7 @@ export class StorageCollectionApi<R> {
     this.#decode = decode;
   }
 
+  /** The collection's path, e.g. `/api/svm/svms`. */
   get path(): string {
     return this.#path;
   }
@@ -41,6 +57,7 @@ export class StorageCollectionApi<R> {
     return out;
   }
 
+  /** How many records match `query` (the API's `num_records`), without fetching them. */
   count(query?: Query, options: CallOptions = {}): Promise<number> {
     return this.#client.count(this.#path, query, options);
   }
@@ -63,6 +80,9 @@ export class StorageCollectionApi<R> {
  * HTTP status and the API's error code.
  *
  * @example
+ * import type { StorageClient } from "clusterwire/storage";
+ *
+ * declare const client: StorageClient;
  * const svm = await client.svms.get("00000000-0000-4000-8000-b00000000001");
  * const names = (await client.nodes.all({ fields: "name,model" })).map((n) => n.name);
  */
@@ -96,7 +116,26 @@ export class StorageReadOnlyResource<R, K = string> extends StorageCollectionApi
   }
 }
 
-/** A resource with list / get / create / update / delete. K is its key (a uuid, or node uuid + uuid for clone tokens). */
+/**
+ * A resource with list / get / create / update / delete. K is its key (a uuid, or node uuid + uuid for clone tokens).
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * const { record } = await client.quotaRules.create(
+ *   { svm: { name: "svm1" }, volume: { name: "vol1" }, type: "tree", qtree: { name: "q1" } },
+ *   { query: { return_records: true } },
+ * );
+ * await client.quotaRules.update(record!.uuid!, { space: { hard_limit: "20G" } });
+ * await client.quotaRules.delete(record!.uuid!);
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export class StorageResource<R, C, U, K> extends StorageReadOnlyResource<R, K> {
   readonly #client: StorageClient;
   readonly #codec: ResourceCodec<R, C, U>;
@@ -126,12 +165,27 @@ export class StorageResource<R, C, U, K> extends StorageReadOnlyResource<R, K> {
     return this.#client.mutate("PATCH", this.instancePath(key), { ...options, body: this.patchBody(input) });
   }
 
+  /** Deletes one record, and waits for its job unless `wait: false`. */
   delete(key: K, options: MutationOptions = {}): Promise<MutationResult> {
     return this.#client.mutate("DELETE", this.instancePath(key), options);
   }
 }
 
-/** Options of {@link StorageBulkResource.updateMatching} and {@link StorageBulkResource.deleteMatching}. */
+/**
+ * Options of {@link StorageBulkResource.updateMatching} and {@link StorageBulkResource.deleteMatching}.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * await client.quotaRules.deleteMatching({}, { all: true }); // every rule: refused without `all`
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export interface BulkOptions extends MutationOptions {
   /**
    * Allow a query without any filter: the change then applies to every record of the
@@ -141,6 +195,22 @@ export interface BulkOptions extends MutationOptions {
   readonly all?: boolean;
 }
 
+/**
+ * What a query-based update or delete answered: a {@link MutationResult} and how many records matched.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * const { numRecords, jobs } = await client.quotaRules.updateMatching({ type: "tree" }, { space: { hard_limit: "5G" } });
+ * console.log(numRecords, jobs.length);
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export interface BulkResult extends MutationResult {
   /** `num_records` of the answer: how many records matched the query (undefined when the server gave none). */
   readonly numRecords: number | undefined;
@@ -151,6 +221,19 @@ export interface BulkResult extends MutationResult {
  * definition: "Deleting or patching a collection by query applies to all records
  * matching the query"). Every job the server answers with (`jobs[]`) is waited for, unless
  * `wait: false`.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * const result = await client.quotaRules.deleteMatching({ "volume.name": "vol1" });
+ * console.log(result.numRecords);
+ * client.close();
+ * await server.close();
+ * ```
  */
 export class StorageBulkResource<R, C, U, K> extends StorageResource<R, C, U, K> {
   readonly #client: StorageClient;

@@ -2,6 +2,17 @@
 
 import type { FetchResponse } from "./transport.js";
 
+/**
+ * The largest answer body a {@link StorageClient} reads by default (64 MiB); larger is refused with
+ * StorageProtocolError.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_RESPONSE_BYTES, StorageClient } from "clusterwire/storage";
+ *
+ * const client = new StorageClient({ baseUrl: "https://cluster.example.com", username: "admin", password: "secret", maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES * 2 });
+ * ```
+ */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /** Thrown inside #send when an answer passes maxResponseBytes; it becomes a StorageProtocolError. */

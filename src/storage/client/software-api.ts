@@ -19,21 +19,60 @@ import type { CallOptions, JobWaitOptions, MutationOptions, MutationResult, Uplo
 import type { Query, QueryValue } from "./query.js";
 import { StorageCollectionApi, StorageResource } from "./resources.js";
 
-/** PATCH query flags of `/api/cluster/software`, as upstream documents them. Others can go in `query`. */
+/**
+ * PATCH query flags of `/api/cluster/software`, as upstream documents them. Others can go in `query`.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * await client.software.validate("9.15.1"); // the server asks for validation first
+ * await client.software.install("9.15.1", { skipWarnings: true, stabilizeMinutes: 1, wait: false });
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export interface SoftwarePatchOptions extends MutationOptions {
+  /** Go on despite validation warnings. */
   readonly skipWarnings?: boolean;
   /** 1..60, default 8 (server side). */
   readonly stabilizeMinutes?: number;
+  /** Only estimate the upgrade's duration. */
   readonly estimateOnly?: boolean;
+  /** Upgrade only these nodes, by name. */
   readonly nodesToUpdate?: readonly string[];
 }
 
+/**
+ * What {@link SoftwareApi.validate} found: whether the version can be installed, and the checks' warnings and
+ * errors.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * const { ok, errors, warnings } = await client.software.validate("9.16.1");
+ * console.log(ok, errors.map((e) => e.issue?.message ?? e.update_check)); // false [...]
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export interface SoftwareValidation {
   /** True when validation found no `error` entry. */
   readonly ok: boolean;
+  /** The validation job, when one ran. */
   readonly job: Job | undefined;
+  /** The software profile after validation. */
   readonly profile: SoftwareProfile;
+  /** The checks that failed with an error. */
   readonly errors: readonly SoftwareCheck[];
+  /** The checks that gave a warning. */
   readonly warnings: readonly SoftwareCheck[];
 }
 
@@ -47,7 +86,25 @@ export interface DownloadResult extends MutationResult {
   readonly progress: SoftwareDownloadProgress;
 }
 
-/** `/api/cluster/software` and its sub-resources. */
+/**
+ * `/api/cluster/software` and its sub-resources.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * const profile = await client.software.get();
+ * const check = await client.software.validate("9.15.1");
+ * console.log(profile.version, check.ok, check.warnings.length); // "9.14.1" true 1
+ * const packages = await client.software.packages.all();
+ * console.log(packages.map((p) => p.version));
+ * client.close();
+ * await server.close();
+ * ```
+ */
 export class SoftwareApi {
   readonly #client: StorageClient;
   readonly #codec: NonNullable<StorageCodecs["software"]>;
@@ -135,12 +192,15 @@ export class SoftwareApi {
       body: {},
     });
   }
+  /** Pauses the upgrade in progress. */
   pause(options: MutationOptions = {}): Promise<MutationResult> {
     return this.#action("pause", options);
   }
+  /** Resumes a paused upgrade. */
   resume(options: MutationOptions = {}): Promise<MutationResult> {
     return this.#action("resume", options);
   }
+  /** Cancels the upgrade in progress. */
   cancel(options: MutationOptions = {}): Promise<MutationResult> {
     return this.#action("cancel", options);
   }

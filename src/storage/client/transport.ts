@@ -11,32 +11,97 @@ import * as http from "node:http";
 import * as https from "node:https";
 import { randomBytes } from "node:crypto";
 
-/** The request side of the fetch slice the client uses. */
+/**
+ * The request side of the fetch slice the client uses.
+ *
+ * @example
+ * ```ts
+ * import { type FetchInit, type FetchLike, type FetchResponse, StorageClient } from "clusterwire/storage";
+ *
+ * // A fetch that logs each call, then hands it to the global fetch.
+ * const logged: FetchLike = async (url: string, init: FetchInit): Promise<FetchResponse> => {
+ *   console.log(init.method, url);
+ *   return fetch(url, init);
+ * };
+ * const client = new StorageClient({ baseUrl: "https://cluster.example.com", username: "admin", password: "secret", fetch: logged });
+ * ```
+ */
 export interface FetchInit {
+  /** The HTTP method. */
   readonly method: string;
+  /** The request headers, Authorization included. */
   readonly headers: Record<string, string>;
+  /** The request body, if any. */
   readonly body?: string | Uint8Array;
+  /** Aborts the request. */
   readonly signal?: AbortSignal;
+  /** Always `"manual"`: the client never follows redirects (they would carry the credentials elsewhere). */
   readonly redirect?: "manual";
 }
 
-/** The response side of the fetch slice the client uses (the global `Response` satisfies it). */
+/**
+ * The response side of the fetch slice the client uses (the global `Response` satisfies it).
+ *
+ * @example
+ * ```ts
+ * import { type FetchInit, type FetchLike, type FetchResponse, StorageClient } from "clusterwire/storage";
+ *
+ * // A fetch that logs each call, then hands it to the global fetch.
+ * const logged: FetchLike = async (url: string, init: FetchInit): Promise<FetchResponse> => {
+ *   console.log(init.method, url);
+ *   return fetch(url, init);
+ * };
+ * const client = new StorageClient({ baseUrl: "https://cluster.example.com", username: "admin", password: "secret", fetch: logged });
+ * ```
+ */
 export interface FetchResponse {
+  /** The HTTP status code. */
   readonly status: number;
+  /** The HTTP status text. */
   readonly statusText: string;
+  /** The response headers. */
   readonly headers: { get(name: string): string | null };
   /**
    * The body as a stream of byte chunks (the global `Response.body` is one). When present the
    * client reads it chunk by chunk and stops at `maxResponseBytes`; otherwise it uses `text()`.
    */
   readonly body?: AsyncIterable<Uint8Array> | null;
+  /** Reads the whole body as text. */
   text(): Promise<string>;
 }
 
-/** A fetch-compatible function. The global `fetch` is one. */
+/**
+ * A fetch-compatible function. The global `fetch` is one.
+ *
+ * @example
+ * ```ts
+ * import { type FetchInit, type FetchLike, type FetchResponse, StorageClient } from "clusterwire/storage";
+ *
+ * // A fetch that logs each call, then hands it to the global fetch.
+ * const logged: FetchLike = async (url: string, init: FetchInit): Promise<FetchResponse> => {
+ *   console.log(init.method, url);
+ *   return fetch(url, init);
+ * };
+ * const client = new StorageClient({ baseUrl: "https://cluster.example.com", username: "admin", password: "secret", fetch: logged });
+ * ```
+ */
 export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
 
-/** TLS options of the built-in transport. */
+/**
+ * TLS options of the built-in transport.
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ *
+ * const client = new StorageClient({
+ *   baseUrl: "https://cluster.example.com",
+ *   username: "admin",
+ *   password: "secret",
+ *   tls: { ca: process.env["CLUSTER_CA_PEM"] ?? "" },
+ * });
+ * ```
+ */
 export interface ClientTlsOptions {
   /** Default true. False accepts any server certificate (test clusters with self-signed certs). */
   readonly rejectUnauthorized?: boolean;

@@ -15,12 +15,42 @@ const detail = obj({
 });
 const schema = obj({ error: detail });
 
-/** The `error` object of an error body, inferred from the schema: `code` a string of digits, `target` the field or parameter the error is about. */
+/**
+ * The `error` object of an error body, inferred from the schema: `code` a string of digits, `target` the field or parameter the error is about.
+ *
+ * @example
+ * ```ts
+ * import { apiError, type ApiErrorDetail } from "clusterwire/storage";
+ *
+ * const detail: ApiErrorDetail = apiError.decode({ error: { message: "Entry not found.", code: "4" } }).error;
+ * console.log(detail.message);
+ * ```
+ */
 export type ApiErrorDetail = InferModel<typeof detail>;
 
-/** An error body: `error` is always there once decoded. */
+/**
+ * An error body: `error` is always there once decoded.
+ *
+ * @example
+ * ```ts
+ * import { apiError, type ApiErrorBody } from "clusterwire/storage";
+ *
+ * const body: ApiErrorBody = apiError.decode({ error: { message: "Entry not found.", code: "4" } });
+ * ```
+ */
 export type ApiErrorBody = Required<InferModel<typeof schema>>;
 
+/**
+ * The codec of the API's error bodies (`{"error": {"message", "code", "target"}}`).
+ *
+ * @example
+ * ```ts
+ * import { apiError } from "clusterwire/storage";
+ *
+ * const body = apiError.decode({ error: { message: "entry doesn't exist", code: "4", target: "uuid" } });
+ * console.log(body.error.code, body.error.message);
+ * ```
+ */
 export const apiError = {
   /** Decodes an error body; `error` must be an object. */
   decode(json: unknown): ApiErrorBody {

@@ -25,28 +25,93 @@ import {
   type JsonValue,
 } from "./schema.js";
 
+/**
+ * The values the API defines for a cache origin's `state`.
+ *
+ * @example
+ * ```ts
+ * import { CACHE_ORIGIN_STATES, type CacheOriginState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (CACHE_ORIGIN_STATES as readonly unknown[]).includes(value);
+ * const first: CacheOriginState = CACHE_ORIGIN_STATES[0];
+ * ```
+ */
 export const CACHE_ORIGIN_STATES = ["error", "mixed", "offline", "online"] as const;
+/**
+ * A cache origin's `state`: one of {@link CACHE_ORIGIN_STATES}.
+ *
+ * @example
+ * ```ts
+ * import { CACHE_ORIGIN_STATES, type CacheOriginState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (CACHE_ORIGIN_STATES as readonly unknown[]).includes(value);
+ * const first: CacheOriginState = CACHE_ORIGIN_STATES[0];
+ * ```
+ */
 export type CacheOriginState = (typeof CACHE_ORIGIN_STATES)[number];
+/**
+ * The values the API defines for a cache's `guarantee.type`.
+ *
+ * @example
+ * ```ts
+ * import { CACHE_GUARANTEE_TYPES, type CacheGuaranteeType } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (CACHE_GUARANTEE_TYPES as readonly unknown[]).includes(value);
+ * const first: CacheGuaranteeType = CACHE_GUARANTEE_TYPES[0];
+ * ```
+ */
 export const CACHE_GUARANTEE_TYPES = ["volume", "none"] as const;
+/**
+ * A cache's `guarantee.type`: one of {@link CACHE_GUARANTEE_TYPES}.
+ *
+ * @example
+ * ```ts
+ * import { CACHE_GUARANTEE_TYPES, type CacheGuaranteeType } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (CACHE_GUARANTEE_TYPES as readonly unknown[]).includes(value);
+ * const first: CacheGuaranteeType = CACHE_GUARANTEE_TYPES[0];
+ * ```
+ */
 export type CacheGuaranteeType = (typeof CACHE_GUARANTEE_TYPES)[number];
 
+/**
+ * The body of a cache creation (POST), as {@link cache}.encodePost takes it: Size fields take bytes or strings such
+ * as `"10G"`.
+ *
+ * @example
+ * ```ts
+ * import { cache, type CachePostInput } from "clusterwire/storage";
+ *
+ * const input: CachePostInput = { name: "cache1", svm: { name: "svm2" }, origins: [{ volume: { name: "vol1" }, svm: { name: "svm1" } }], size: "10G" };
+ * const body = cache.encodePost(input);
+ * ```
+ */
 export interface CachePostInput {
+  /** The cache volume's name. */
   name: string;
   /** `uuid` or `name` required. */
   svm: ReferenceInput;
   /** At least one origin; each needs `volume.name` or `volume.uuid`, and `svm.name`. */
   origins: Array<{ svm: ReferenceInput; volume: ReferenceInput }>;
+  /** The aggregates to create the cache on. */
   aggregates?: ReferenceInput[];
   /** Starts with `/`, does not end with `/`. */
   path?: string;
+  /** The cache's size: bytes, or a Size string such as `"10G"`. */
   size?: SizeInput;
   /** `type` defaults to "none" when `guarantee` is given. */
   guarantee?: { type?: CacheGuaranteeType };
+  /** Constituents per aggregate (FlexGroup caches). */
   constituents_per_aggregate?: SizeInput;
+  /** Whether to place the cache on tiered (FabricPool) aggregates. */
   use_tiered_aggregate?: boolean;
+  /** Whether locks are refused while the origin is disconnected. */
   is_disconnected_mode_off_for_locks?: boolean;
+  /** Whether the cache is a disaster-recovery cache. */
   dr_cache?: boolean;
+  /** Whether file locking is global across the cache and its origin. */
   global_file_locking_enabled?: boolean;
+  /** Whether to create the cache unencrypted when the origin is encrypted. */
   override_encryption?: boolean;
   /** `enabled` defaults to false when given. */
   writeback?: { enabled?: boolean };
@@ -56,12 +121,41 @@ export interface CachePostInput {
   atime_scrub?: { enabled?: boolean; period?: number };
   /** `enabled` defaults to false when given. */
   cifs_change_notify?: { enabled?: boolean };
+  /** Directories to fill the cache with after creation. */
   prepopulate?: CachePrepopulateInput;
 }
 
-/** Default `relative_size.percentage` (percent of the origin size). */
+/**
+ * Default `relative_size.percentage` (percent of the origin size).
+ *
+ * @example
+ * ```ts
+ * import { cache, CACHE_DEFAULT_RELATIVE_SIZE_PERCENTAGE } from "clusterwire/storage";
+ *
+ * const body = cache.encodePost({
+ *   name: "cache1",
+ *   svm: { name: "svm2" },
+ *   origins: [{ volume: { name: "vol1" }, svm: { name: "svm1" } }],
+ *   relative_size: { enabled: true, percentage: CACHE_DEFAULT_RELATIVE_SIZE_PERCENTAGE },
+ * });
+ * ```
+ */
 export const CACHE_DEFAULT_RELATIVE_SIZE_PERCENTAGE = 10;
-/** Default `atime_scrub.period` (days). */
+/**
+ * Default `atime_scrub.period` (days).
+ *
+ * @example
+ * ```ts
+ * import { cache, CACHE_DEFAULT_ATIME_SCRUB_PERIOD } from "clusterwire/storage";
+ *
+ * const body = cache.encodePost({
+ *   name: "cache1",
+ *   svm: { name: "svm2" },
+ *   origins: [{ volume: { name: "vol1" }, svm: { name: "svm1" } }],
+ *   atime_scrub: { enabled: true, period: CACHE_DEFAULT_ATIME_SCRUB_PERIOD * 2 },
+ * });
+ * ```
+ */
 export const CACHE_DEFAULT_ATIME_SCRUB_PERIOD = 30;
 
 // Limits the API definition does not state. `name`: 1..203 characters, upstream's documented
@@ -74,15 +168,80 @@ export const CACHE_DEFAULT_ATIME_SCRUB_PERIOD = 30;
 // constituent (the spec: "minimum constituent size is 1 GB"; constituents = aggregates ×
 // constituents_per_aggregate, default 4, as the reference server counts them). A `size` cannot
 // be given with `relative_size.enabled` true: the size then follows the origin.
-/** Smallest size of one constituent: 1 GiB. */
+/**
+ * Smallest size of one constituent: 1 GiB.
+ *
+ * @example
+ * ```ts
+ * import { cache, CACHE_MIN_CONSTITUENT_SIZE } from "clusterwire/storage";
+ *
+ * const body = cache.encodePost({
+ *   name: "cache1",
+ *   svm: { name: "svm2" },
+ *   origins: [{ volume: { name: "vol1" }, svm: { name: "svm1" } }],
+ *   size: CACHE_MIN_CONSTITUENT_SIZE * 4,
+ * });
+ * ```
+ */
 export const CACHE_MIN_CONSTITUENT_SIZE = 1024 ** 3;
-/** `constituents_per_aggregate` when aggregates are given without it. */
+/**
+ * `constituents_per_aggregate` when aggregates are given without it.
+ *
+ * @example
+ * ```ts
+ * import { cache, CACHE_DEFAULT_CONSTITUENTS_PER_AGGREGATE } from "clusterwire/storage";
+ *
+ * const body = cache.encodePost({
+ *   name: "cache1",
+ *   svm: { name: "svm2" },
+ *   origins: [{ volume: { name: "vol1" }, svm: { name: "svm1" } }],
+ *   constituents_per_aggregate: CACHE_DEFAULT_CONSTITUENTS_PER_AGGREGATE,
+ * });
+ * ```
+ */
 export const CACHE_DEFAULT_CONSTITUENTS_PER_AGGREGATE = 4;
-/** `name` length in characters: 1..203. */
+/**
+ * `name` length in characters: 1..203.
+ *
+ * @example
+ * ```ts
+ * import { CACHE_NAME_LENGTH } from "clusterwire/storage";
+ *
+ * const fits = (name: string): boolean => name.length <= CACHE_NAME_LENGTH.max;
+ * ```
+ */
 export const CACHE_NAME_LENGTH = { min: 1, max: 203 } as const;
-/** `relative_size.percentage`: 1..100. */
+/**
+ * `relative_size.percentage`: 1..100.
+ *
+ * @example
+ * ```ts
+ * import { cache, CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE } from "clusterwire/storage";
+ *
+ * const body = cache.encodePost({
+ *   name: "cache1",
+ *   svm: { name: "svm2" },
+ *   origins: [{ volume: { name: "vol1" }, svm: { name: "svm1" } }],
+ *   relative_size: { enabled: true, percentage: CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE.max },
+ * });
+ * ```
+ */
 export const CACHE_RELATIVE_SIZE_PERCENTAGE_RANGE = { min: 1, max: 100 } as const;
-/** `atime_scrub.period` in days: 1..36500. */
+/**
+ * `atime_scrub.period` in days: 1..36500.
+ *
+ * @example
+ * ```ts
+ * import { cache, CACHE_ATIME_SCRUB_PERIOD_RANGE } from "clusterwire/storage";
+ *
+ * const body = cache.encodePost({
+ *   name: "cache1",
+ *   svm: { name: "svm2" },
+ *   origins: [{ volume: { name: "vol1" }, svm: { name: "svm1" } }],
+ *   atime_scrub: { enabled: true, period: CACHE_ATIME_SCRUB_PERIOD_RANGE.min },
+ * });
+ * ```
+ */
 export const CACHE_ATIME_SCRUB_PERIOD_RANGE = { min: 1, max: 36500 } as const;
 
 function encodeCachePath(value: unknown, path: string): JsonValue {
@@ -209,12 +368,29 @@ export const schema = obj({
   _links: f("G", links),
 });
 
-/** An origin of a cache as the API returns it (`origins[]`): `size` in bytes, `create_time` ISO 8601. */
+/**
+ * An origin of a cache as the API returns it (`origins[]`): `size` in bytes, `create_time` ISO 8601.
+ *
+ * @example
+ * ```ts
+ * import { type Cache, type CacheOrigin } from "clusterwire/storage";
+ *
+ * const offline = (c: Cache): CacheOrigin[] => (c.origins ?? []).filter((o) => o.state === "offline");
+ * ```
+ */
 export type CacheOrigin = InferModel<typeof origin>;
 
 /**
  * A cache as the API returns it, inferred from the schema. Expensive fields appear only when
  * requested; `prepopulate` is write-only upstream and kept if a server returns it.
+ *
+ * @example
+ * ```ts
+ * import { type Cache, type StorageClient } from "clusterwire/storage";
+ *
+ * const sizes = async (client: StorageClient): Promise<Record<string, number | undefined>> =>
+ *   Object.fromEntries((await client.caches.all({ fields: "name,size" })).map((c: Cache) => [c.name, c.size]));
+ * ```
  */
 export type Cache = InferModel<typeof schema>;
 
@@ -222,12 +398,42 @@ export type Cache = InferModel<typeof schema>;
  * PATCH body, inferred from the schema (the members marked U): `prepopulate`, `writeback`,
  * `relative_size`, `atime_scrub`, `cifs_change_notify`, all optional. No POST defaults are
  * filled except `prepopulate.recurse` = true.
+ *
+ * @example
+ * ```ts
+ * import { cache, type CachePatchInput } from "clusterwire/storage";
+ *
+ * const patch: CachePatchInput = { writeback: { enabled: true } };
+ * console.log(cache.encodePatch(patch));
+ * ```
  */
 export type CachePatchInput = InferPatchInput<typeof schema>;
 
-/** `prepopulate` on input: `dir_paths` (at least one, each starting with "/"), `exclude_dir_paths`, `recurse` (default true). */
+/**
+ * `prepopulate` on input: `dir_paths` (at least one, each starting with "/"), `exclude_dir_paths`, `recurse` (default true).
+ *
+ * @example
+ * ```ts
+ * import { cache, type CachePrepopulateInput } from "clusterwire/storage";
+ *
+ * const prepopulate: CachePrepopulateInput = { dir_paths: ["/projects"], recurse: true };
+ * const body = cache.encodePatch({ prepopulate });
+ * ```
+ */
 export type CachePrepopulateInput = NonNullable<CachePatchInput["prepopulate"]>;
 
+/**
+ * The codec of FlexCache volumes: decodes records and encodes POST and PATCH bodies, checking each field.
+ *
+ * @example
+ * ```ts
+ * import { cache } from "clusterwire/storage";
+ *
+ * const body = cache.encodePost({ name: "cache1", svm: { name: "svm2" }, origins: [{ volume: { name: "vol1" }, svm: { name: "svm1" } }], size: "10G" });
+ * console.log(body["size"]); // 10737418240
+ * const record = cache.decode({ uuid: "00000000-0000-4000-8000-000000000001", name: "cache1" });
+ * ```
+ */
 export const cache = {
   /** A cache record (collection item or single GET). */
   decode(json: unknown): Cache {

@@ -23,10 +23,30 @@ import { parseDuration, showValue } from "./units.js";
  * A token lifetime on input: whole seconds as a number (`4200`) or a digit string
  * (`"4200"`), or an ISO 8601 duration (`"PT1H10M"`). It is sent as a string of
  * seconds (`"4200"`).
+ *
+ * @example
+ * ```ts
+ * import { cloneToken, type LifetimeInput } from "clusterwire/storage";
+ *
+ * const limit: LifetimeInput = "PT1H30M"; // or 5400, or "5400"
+ * const body = cloneToken.encodePatch({ expiry_time: { limit } });
+ * ```
  */
 export type LifetimeInput = number | string;
 
+/**
+ * The body of a clone token creation (POST), as {@link cloneToken}.encodePost takes it.
+ *
+ * @example
+ * ```ts
+ * import { cloneToken, type CloneTokenPostInput } from "clusterwire/storage";
+ *
+ * const input: CloneTokenPostInput = { node: { uuid: "00000000-0000-4000-8000-a00000000001" }, reserve_size: "1G", expiry_time: { limit: "PT2H" } };
+ * const body = cloneToken.encodePost(input);
+ * ```
+ */
 export interface CloneTokenPostInput {
+  /** The node the token is for, by uuid. */
   node: { uuid: string };
   /** Raised to 4096 bytes (4 KiB) when smaller. */
   reserve_size: SizeInput;
@@ -34,18 +54,57 @@ export interface CloneTokenPostInput {
   expiry_time?: { limit?: LifetimeInput };
 }
 
+/**
+ * The body of a clone token change (PATCH): a new lifetime.
+ *
+ * @example
+ * ```ts
+ * import { cloneToken, type CloneTokenPatchInput } from "clusterwire/storage";
+ *
+ * const patch: CloneTokenPatchInput = { expiry_time: { limit: 3600 } };
+ * console.log(cloneToken.encodePatch(patch)); // { expiry_time: { limit: "3600" } }
+ * ```
+ */
 export interface CloneTokenPatchInput {
+  /** The token's new lifetime. */
   expiry_time: { limit: LifetimeInput };
 }
 
-/** Minimum `reserve_size`: 4 KiB. Smaller values are rounded up to it. */
+/**
+ * Minimum `reserve_size`: 4 KiB. Smaller values are rounded up to it.
+ *
+ * @example
+ * ```ts
+ * import { CLONE_TOKEN_MIN_RESERVE_SIZE, cloneToken } from "clusterwire/storage";
+ *
+ * const body = cloneToken.encodePost({ node: { uuid: "00000000-0000-4000-8000-a00000000001" }, reserve_size: 100 });
+ * console.log(body["reserve_size"] === CLONE_TOKEN_MIN_RESERVE_SIZE); // true: raised to 4096
+ * ```
+ */
 export const CLONE_TOKEN_MIN_RESERVE_SIZE = 4096;
-/** Default `expiry_time.limit` on POST, as sent: the string "60". */
+/**
+ * Default `expiry_time.limit` on POST, as sent: the string "60".
+ *
+ * @example
+ * ```ts
+ * import { CLONE_TOKEN_DEFAULT_LIMIT, cloneToken } from "clusterwire/storage";
+ *
+ * const body = cloneToken.encodePost({ node: { uuid: "00000000-0000-4000-8000-a00000000001" }, reserve_size: "1M", expiry_time: {} });
+ * console.log(body["expiry_time"], CLONE_TOKEN_DEFAULT_LIMIT); // { limit: "60" } "60"
+ * ```
+ */
 export const CLONE_TOKEN_DEFAULT_LIMIT = "60";
 /**
  * `expiry_time.limit` in seconds: at least 1 (a token that has already expired when it is
  * made is refused by the reference server), at most 9 999 999 999 (ten digits, the longest
  * string of seconds the reference server reads). The spec and upstream give no bounds.
+ *
+ * @example
+ * ```ts
+ * import { CLONE_TOKEN_LIMIT_RANGE, cloneToken } from "clusterwire/storage";
+ *
+ * const body = cloneToken.encodePatch({ expiry_time: { limit: CLONE_TOKEN_LIMIT_RANGE.max } });
+ * ```
  */
 export const CLONE_TOKEN_LIMIT_RANGE = { min: 1, max: 9_999_999_999 } as const;
 
@@ -99,9 +158,30 @@ export const schema = obj({
   _links: f("G", links),
 });
 
-/** A clone token as the API returns it, inferred from the schema. `expiry_time.limit` / `.left` are ISO 8601 durations (see `parseDuration`); `reserve_size` is in bytes. */
+/**
+ * A clone token as the API returns it, inferred from the schema. `expiry_time.limit` / `.left` are ISO 8601 durations (see `parseDuration`); `reserve_size` is in bytes.
+ *
+ * @example
+ * ```ts
+ * import { type CloneToken, parseDuration } from "clusterwire/storage";
+ *
+ * const secondsLeft = (token: CloneToken): number | undefined =>
+ *   token.expiry_time?.left === undefined ? undefined : parseDuration(token.expiry_time.left);
+ * ```
+ */
 export type CloneToken = InferModel<typeof schema>;
 
+/**
+ * The codec of clone tokens: decodes records and encodes POST and PATCH bodies.
+ *
+ * @example
+ * ```ts
+ * import { cloneToken } from "clusterwire/storage";
+ *
+ * const body = cloneToken.encodePost({ node: { uuid: "00000000-0000-4000-8000-a00000000001" }, reserve_size: "1M" });
+ * console.log(body); // { node: { uuid: ... }, reserve_size: 1048576 }
+ * ```
+ */
 export const cloneToken = {
   /** A token record from GET or a POST answer. */
   decode(json: unknown): CloneToken {

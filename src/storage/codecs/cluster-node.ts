@@ -11,6 +11,8 @@ const clusterNodeSchema = obj({ uuid: str, name: str, model: str, _links: links 
  * A node's `uuid` is what a clone token's `node.uuid` takes.
  *
  * @example
+ * import type { ClusterNode } from "clusterwire/storage";
+ *
  * const node: ClusterNode = { uuid: "00000000-0000-4000-8000-a00000000001", name: "node1", model: "sim" };
  */
 export type ClusterNode = InferModel<typeof clusterNodeSchema>;

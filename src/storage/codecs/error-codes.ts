@@ -3,7 +3,16 @@
 // meanings. Codes are integers here; the error body carries them as decimal
 // strings ("10551807") and jobs as integers — `describeErrorCode` takes both.
 
-/** Package download and upload error codes (both operations). */
+/**
+ * Package download and upload error codes (both operations).
+ *
+ * @example
+ * ```ts
+ * import { PACKAGE_TRANSFER_ERRORS, type PackageTransferErrorName } from "clusterwire/storage";
+ *
+ * for (const name of Object.keys(PACKAGE_TRANSFER_ERRORS) as PackageTransferErrorName[]) console.log(PACKAGE_TRANSFER_ERRORS[name].code, name);
+ * ```
+ */
 export const PACKAGE_TRANSFER_ERRORS = {
   REMOTE_ZIP_ACCESS_FAILED: { code: 2228324, meaning: "Failed to access the remote zip file on the node." },
   LOCAL_STAGING_OPEN_FAILED: { code: 2228325, meaning: "Cannot open the local staging zip file." },
@@ -21,7 +30,16 @@ export const PACKAGE_TRANSFER_ERRORS = {
   },
 } as const;
 
-/** Error codes of the package upload only. */
+/**
+ * Error codes of the package upload only.
+ *
+ * @example
+ * ```ts
+ * import { PACKAGE_UPLOAD_ERRORS, type PackageUploadErrorName } from "clusterwire/storage";
+ *
+ * for (const name of Object.keys(PACKAGE_UPLOAD_ERRORS) as PackageUploadErrorName[]) console.log(PACKAGE_UPLOAD_ERRORS[name].code, name);
+ * ```
+ */
 export const PACKAGE_UPLOAD_ERRORS = {
   UPLOAD_DISABLED: {
     code: 10551798,
@@ -40,7 +58,16 @@ export const PACKAGE_UPLOAD_ERRORS = {
   },
 } as const;
 
-/** Error codes of the package delete. */
+/**
+ * Error codes of the package delete.
+ *
+ * @example
+ * ```ts
+ * import { PACKAGE_DELETE_ERRORS, type PackageDeleteErrorName } from "clusterwire/storage";
+ *
+ * for (const name of Object.keys(PACKAGE_DELETE_ERRORS) as PackageDeleteErrorName[]) console.log(PACKAGE_DELETE_ERRORS[name].code, name);
+ * ```
+ */
 export const PACKAGE_DELETE_ERRORS = {
   PACKAGE_STORE_EMPTY: { code: 10551315, meaning: "Package store is empty." },
   CLEANUP_STATUS_ERROR: { code: 10551322, meaning: "Error retrieving package cleanup status." },
@@ -54,29 +81,110 @@ export const PACKAGE_DELETE_ERRORS = {
   DELETE_TIMED_OUT: { code: 10551388, meaning: "Package delete operation timed out." },
 } as const;
 
-/** Which spec table a code comes from. */
+/**
+ * Which spec table a code comes from.
+ *
+ * @example
+ * ```ts
+ * import { type StorageErrorTable, describeErrorCode } from "clusterwire/storage";
+ *
+ * const table: StorageErrorTable | undefined = describeErrorCode("10551807")?.table;
+ * ```
+ */
 export type StorageErrorTable = "package_transfer" | "package_upload" | "package_delete";
 
+/**
+ * The name of a code in {@link PACKAGE_TRANSFER_ERRORS}.
+ *
+ * @example
+ * ```ts
+ * import { PACKAGE_TRANSFER_ERRORS, type PackageTransferErrorName } from "clusterwire/storage";
+ *
+ * for (const name of Object.keys(PACKAGE_TRANSFER_ERRORS) as PackageTransferErrorName[]) console.log(PACKAGE_TRANSFER_ERRORS[name].code, name);
+ * ```
+ */
 export type PackageTransferErrorName = keyof typeof PACKAGE_TRANSFER_ERRORS;
+/**
+ * The name of a code in {@link PACKAGE_UPLOAD_ERRORS}.
+ *
+ * @example
+ * ```ts
+ * import { PACKAGE_UPLOAD_ERRORS, type PackageUploadErrorName } from "clusterwire/storage";
+ *
+ * for (const name of Object.keys(PACKAGE_UPLOAD_ERRORS) as PackageUploadErrorName[]) console.log(PACKAGE_UPLOAD_ERRORS[name].code, name);
+ * ```
+ */
 export type PackageUploadErrorName = keyof typeof PACKAGE_UPLOAD_ERRORS;
+/**
+ * The name of a code in {@link PACKAGE_DELETE_ERRORS}.
+ *
+ * @example
+ * ```ts
+ * import { PACKAGE_DELETE_ERRORS, type PackageDeleteErrorName } from "clusterwire/storage";
+ *
+ * for (const name of Object.keys(PACKAGE_DELETE_ERRORS) as PackageDeleteErrorName[]) console.log(PACKAGE_DELETE_ERRORS[name].code, name);
+ * ```
+ */
 export type PackageDeleteErrorName = keyof typeof PACKAGE_DELETE_ERRORS;
+/**
+ * The name of a code in any of the three error tables.
+ *
+ * @example
+ * ```ts
+ * import { type StorageErrorName, describeErrorCode } from "clusterwire/storage";
+ *
+ * const name: StorageErrorName | undefined = describeErrorCode("10551807")?.name;
+ * ```
+ */
 export type StorageErrorName = PackageTransferErrorName | PackageUploadErrorName | PackageDeleteErrorName;
 
-/** Every code of the three tables, e.g. `10551807`. */
+/**
+ * Every code of the three tables, e.g. `10551807`.
+ *
+ * @example
+ * ```ts
+ * import { type StorageErrorCode, describeErrorCode } from "clusterwire/storage";
+ *
+ * const code: StorageErrorCode | undefined = describeErrorCode(10551807)?.code;
+ * ```
+ */
 export type StorageErrorCode =
   | (typeof PACKAGE_TRANSFER_ERRORS)[PackageTransferErrorName]["code"]
   | (typeof PACKAGE_UPLOAD_ERRORS)[PackageUploadErrorName]["code"]
   | (typeof PACKAGE_DELETE_ERRORS)[PackageDeleteErrorName]["code"];
 
-/** One row of a spec error table. */
+/**
+ * One row of a spec error table.
+ *
+ * @example
+ * ```ts
+ * import { type StorageErrorCodeInfo, describeErrorCode } from "clusterwire/storage";
+ *
+ * const info: StorageErrorCodeInfo | undefined = describeErrorCode(10551807);
+ * console.log(info?.code, info?.name, info?.table);
+ * ```
+ */
 export interface StorageErrorCodeInfo {
+  /** The numeric code. */
   readonly code: StorageErrorCode;
+  /** The code's name in its table. */
   readonly name: StorageErrorName;
+  /** What the code means. */
   readonly meaning: string;
+  /** Which table the code is from. */
   readonly table: StorageErrorTable;
 }
 
-/** All rows of the three tables, in spec order, keyed by numeric code. */
+/**
+ * All rows of the three tables, in spec order, keyed by numeric code.
+ *
+ * @example
+ * ```ts
+ * import { STORAGE_ERROR_CODES } from "clusterwire/storage";
+ *
+ * for (const [code, info] of STORAGE_ERROR_CODES) console.log(code, info.name);
+ * ```
+ */
 export const STORAGE_ERROR_CODES: ReadonlyMap<number, StorageErrorCodeInfo> = (() => {
   const map = new Map<number, StorageErrorCodeInfo>();
   const add = (table: StorageErrorTable, rows: Record<string, { code: number; meaning: string }>): void => {
@@ -101,6 +209,14 @@ export const STORAGE_ERROR_CODES: ReadonlyMap<number, StorageErrorCodeInfo> = ((
 /**
  * The table row of a code from any of the three tables, or undefined. Accepts the
  * integer form (jobs) and the decimal-string form (error bodies: `"10551807"`).
+ *
+ * @example
+ * ```ts
+ * import { describeErrorCode } from "clusterwire/storage";
+ *
+ * const info = describeErrorCode("10551807");
+ * if (info) console.log(info.name, info.table, info.meaning);
+ * ```
  */
 export function describeErrorCode(code: number | string): StorageErrorCodeInfo | undefined {
   const n = typeof code === "number" ? code : /^[0-9]{1,15}$/.test(code) ? Number(code) : Number.NaN;

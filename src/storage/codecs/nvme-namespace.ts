@@ -27,16 +27,137 @@ import {
   type JsonValue,
 } from "./schema.js";
 
+/**
+ * The values the API defines for an NVMe namespace's `os_type`.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_OS_TYPES, type NamespaceOsType } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_OS_TYPES as readonly unknown[]).includes(value);
+ * const first: NamespaceOsType = NAMESPACE_OS_TYPES[0];
+ * ```
+ */
 export const NAMESPACE_OS_TYPES = ["aix", "linux", "vmware", "windows"] as const;
+/**
+ * An NVMe namespace's `os_type`: one of {@link NAMESPACE_OS_TYPES}.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_OS_TYPES, type NamespaceOsType } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_OS_TYPES as readonly unknown[]).includes(value);
+ * const first: NamespaceOsType = NAMESPACE_OS_TYPES[0];
+ * ```
+ */
 export type NamespaceOsType = (typeof NAMESPACE_OS_TYPES)[number];
+/**
+ * The values the API defines for an NVMe namespace's `space.block_size`, in bytes.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_BLOCK_SIZES, type NamespaceBlockSize } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_BLOCK_SIZES as readonly unknown[]).includes(value);
+ * const first: NamespaceBlockSize = NAMESPACE_BLOCK_SIZES[0];
+ * ```
+ */
 export const NAMESPACE_BLOCK_SIZES = [512, 4096] as const;
+/**
+ * An NVMe namespace's `space.block_size`, in bytes: one of {@link NAMESPACE_BLOCK_SIZES}.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_BLOCK_SIZES, type NamespaceBlockSize } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_BLOCK_SIZES as readonly unknown[]).includes(value);
+ * const first: NamespaceBlockSize = NAMESPACE_BLOCK_SIZES[0];
+ * ```
+ */
 export type NamespaceBlockSize = (typeof NAMESPACE_BLOCK_SIZES)[number];
+/**
+ * The values the API defines for an NVMe namespace's `status.state`.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_STATES, type NamespaceState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_STATES as readonly unknown[]).includes(value);
+ * const first: NamespaceState = NAMESPACE_STATES[0];
+ * ```
+ */
 export const NAMESPACE_STATES = ["nvfail", "offline", "online", "space_error"] as const;
+/**
+ * An NVMe namespace's `status.state`: one of {@link NAMESPACE_STATES}.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_STATES, type NamespaceState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_STATES as readonly unknown[]).includes(value);
+ * const first: NamespaceState = NAMESPACE_STATES[0];
+ * ```
+ */
 export type NamespaceState = (typeof NAMESPACE_STATES)[number];
+/**
+ * The values the API defines for an NVMe namespace's `status.container_state`.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_CONTAINER_STATES, type NamespaceContainerState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_CONTAINER_STATES as readonly unknown[]).includes(value);
+ * const first: NamespaceContainerState = NAMESPACE_CONTAINER_STATES[0];
+ * ```
+ */
 export const NAMESPACE_CONTAINER_STATES = ["online", "aggregate_offline", "volume_offline"] as const;
+/**
+ * An NVMe namespace's `status.container_state`: one of {@link NAMESPACE_CONTAINER_STATES}.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_CONTAINER_STATES, type NamespaceContainerState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (NAMESPACE_CONTAINER_STATES as readonly unknown[]).includes(value);
+ * const first: NamespaceContainerState = NAMESPACE_CONTAINER_STATES[0];
+ * ```
+ */
 export type NamespaceContainerState = (typeof NAMESPACE_CONTAINER_STATES)[number];
+/**
+ * The values the API defines for a performance metric's `duration`.
+ *
+ * @example
+ * ```ts
+ * import { METRIC_DURATIONS, type MetricDuration } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (METRIC_DURATIONS as readonly unknown[]).includes(value);
+ * const first: MetricDuration = METRIC_DURATIONS[0];
+ * ```
+ */
 export const METRIC_DURATIONS = ["PT15S", "PT4M", "PT30M", "PT2H", "P1D", "PT5M"] as const;
+/**
+ * A performance metric's `duration`: one of {@link METRIC_DURATIONS}.
+ *
+ * @example
+ * ```ts
+ * import { METRIC_DURATIONS, type MetricDuration } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (METRIC_DURATIONS as readonly unknown[]).includes(value);
+ * const first: MetricDuration = METRIC_DURATIONS[0];
+ * ```
+ */
 export type MetricDuration = (typeof METRIC_DURATIONS)[number];
+/**
+ * The values the API defines for a performance metric's `status`.
+ *
+ * @example
+ * ```ts
+ * import { METRIC_STATUSES, type MetricStatus } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (METRIC_STATUSES as readonly unknown[]).includes(value);
+ * const first: MetricStatus = METRIC_STATUSES[0];
+ * ```
+ */
 export const METRIC_STATUSES = [
   "ok",
   "error",
@@ -50,26 +171,96 @@ export const METRIC_STATUSES = [
   "inconsistent_old_data",
   "partial_no_uuid",
 ] as const;
+/**
+ * A performance metric's `status`: one of {@link METRIC_STATUSES}.
+ *
+ * @example
+ * ```ts
+ * import { METRIC_STATUSES, type MetricStatus } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (METRIC_STATUSES as readonly unknown[]).includes(value);
+ * const first: MetricStatus = METRIC_STATUSES[0];
+ * ```
+ */
 export type MetricStatus = (typeof METRIC_STATUSES)[number];
 
-/** Default `space.block_size`; 512 when `os_type` is `vmware`. */
+/**
+ * Default `space.block_size`; 512 when `os_type` is `vmware`.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_DEFAULT_BLOCK_SIZE, nvmeNamespace } from "clusterwire/storage";
+ *
+ * const body = nvmeNamespace.encodePost({ name: "ns1", svm: { name: "svm1" }, location: { volume: { name: "vol1" } }, os_type: "linux", space: { size: "10G", block_size: NAMESPACE_DEFAULT_BLOCK_SIZE } });
+ * ```
+ */
 export const NAMESPACE_DEFAULT_BLOCK_SIZE = 4096;
+/**
+ * The default `space.block_size` of a namespace whose `os_type` is `vmware`: 512.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_VMWARE_BLOCK_SIZE } from "clusterwire/storage";
+ *
+ * const blockSize = (osType: string): number => (osType === "vmware" ? NAMESPACE_VMWARE_BLOCK_SIZE : 4096);
+ * ```
+ */
 export const NAMESPACE_VMWARE_BLOCK_SIZE = 512;
 // Limits the API definition does not state, from upstream's documentation:
 // `space.size` 4096 bytes ..128 TiB, `comment` at most 254 characters. `space.block_size` is an
 // integer, 512 or 4096 (the schema's enum; a Size string such as "4K" is refused, as the server does).
-/** Smallest `space.size`: 4096 bytes. */
+/**
+ * Smallest `space.size`: 4096 bytes.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_MIN_SIZE, nvmeNamespace } from "clusterwire/storage";
+ *
+ * const body = nvmeNamespace.encodePost({ name: "ns1", svm: { name: "svm1" }, location: { volume: { name: "vol1" } }, os_type: "linux", space: { size: NAMESPACE_MIN_SIZE } });
+ * ```
+ */
 export const NAMESPACE_MIN_SIZE = 4096;
-/** Largest `space.size`: 128 TiB. */
+/**
+ * Largest `space.size`: 128 TiB.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_MAX_SIZE, nvmeNamespace } from "clusterwire/storage";
+ *
+ * const body = nvmeNamespace.encodePost({ name: "ns1", svm: { name: "svm1" }, location: { volume: { name: "vol1" } }, os_type: "linux", space: { size: NAMESPACE_MAX_SIZE } });
+ * ```
+ */
 export const NAMESPACE_MAX_SIZE = 128 * 1024 ** 4;
-/** Longest `comment`, in characters. */
+/**
+ * Longest `comment`, in characters.
+ *
+ * @example
+ * ```ts
+ * import { NAMESPACE_COMMENT_MAX_LENGTH } from "clusterwire/storage";
+ *
+ * const comment = (text: string): string => text.slice(0, NAMESPACE_COMMENT_MAX_LENGTH);
+ * ```
+ */
 export const NAMESPACE_COMMENT_MAX_LENGTH = 254;
 
+/**
+ * The body of an NVMe namespace creation, clone or LUN conversion (POST), as {@link nvmeNamespace}.encodePost takes
+ * it.
+ *
+ * @example
+ * ```ts
+ * import { nvmeNamespace, type NvmeNamespacePostInput } from "clusterwire/storage";
+ *
+ * const input: NvmeNamespacePostInput = { name: "ns1", svm: { name: "svm1" }, location: { volume: { name: "vol1" } }, os_type: "linux", space: { size: "10G" } };
+ * const body = nvmeNamespace.encodePost(input);
+ * ```
+ */
 export interface NvmeNamespacePostInput {
   /** Full path `/vol/<volume>[/<qtree>]/<name>`, or a base name with `location.volume`. */
   name?: string;
   /** `uuid` or `name` required. */
   svm: ReferenceInput;
+  /** Where the namespace goes: a volume, optionally a qtree, and the namespace's name there. */
   location?: { volume?: ReferenceInput; namespace?: string; qtree?: { name?: string } };
   /** Required unless cloning or converting; forbidden when cloning or converting. */
   os_type?: NamespaceOsType;
@@ -78,16 +269,35 @@ export interface NvmeNamespacePostInput {
    * (512 for `vmware`) inside a given `space`. Neither may be given when cloning or converting.
    */
   space?: { size?: SizeInput; block_size?: NamespaceBlockSize };
+  /** A free-form comment. */
   comment?: string;
+  /** Whether the namespace may be deleted automatically when its volume runs out of space. */
   auto_delete?: boolean;
+  /** Create the namespace as a clone of this source namespace. */
   clone?: { source: { uuid?: string; name?: string } };
+  /** Create the namespace by converting this LUN. */
   convert?: { lun: { uuid?: string; name?: string } };
 }
 
+/**
+ * The body of an NVMe namespace change (PATCH), as {@link nvmeNamespace}.encodePatch takes it.
+ *
+ * @example
+ * ```ts
+ * import { nvmeNamespace, type NvmeNamespacePatchInput } from "clusterwire/storage";
+ *
+ * const patch: NvmeNamespacePatchInput = { space: { size: "20G" }, comment: "grown" };
+ * const body = nvmeNamespace.encodePatch(patch);
+ * ```
+ */
 export interface NvmeNamespacePatchInput {
+  /** A new comment. */
   comment?: string;
+  /** Whether the namespace may be deleted automatically. */
   auto_delete?: boolean;
+  /** A new size (namespaces only grow). */
   space?: { size?: SizeInput };
+  /** The namespace's SVM, to address it. */
   svm?: ReferenceInput;
   /** Overwrite the namespace's data with a clone of `source` (same volume). */
   clone?: { source: { uuid?: string; name?: string } };
@@ -200,10 +410,29 @@ export const schema = obj({
   _links: f("G", links),
 });
 
-/** IOPS or latency counters of `metric` / `statistics`. */
+/**
+ * IOPS or latency counters of `metric` / `statistics`.
+ *
+ * @example
+ * ```ts
+ * import { type IoCounters, type NvmeNamespace } from "clusterwire/storage";
+ *
+ * const reads = (ns: NvmeNamespace): IoCounters["read"] => ns.statistics?.iops_raw?.read;
+ * ```
+ */
 export type IoCounters = InferModel<typeof counters>;
 
-/** An NVMe namespace as the API returns it, inferred from the schema. Expensive fields appear only when requested; sizes are bytes, times ISO 8601. */
+/**
+ * An NVMe namespace as the API returns it, inferred from the schema. Expensive fields appear only when requested; sizes are bytes, times ISO 8601.
+ *
+ * @example
+ * ```ts
+ * import { type NvmeNamespace, type StorageClient } from "clusterwire/storage";
+ *
+ * const online = async (client: StorageClient): Promise<NvmeNamespace[]> =>
+ *   (await client.nvmeNamespaces.all({ fields: "name,status" })).filter((ns) => ns.status?.state === "online");
+ * ```
+ */
 export type NvmeNamespace = InferModel<typeof schema>;
 
 const SPACE_ORDER = ["size", "block_size", "used", "guarantee"] as const;
@@ -222,6 +451,16 @@ function refuseInherited(body: JsonObject, why: string): void {
   }
 }
 
+/**
+ * The codec of NVMe namespaces: decodes records and encodes POST and PATCH bodies, checking each field.
+ *
+ * @example
+ * ```ts
+ * import { nvmeNamespace } from "clusterwire/storage";
+ *
+ * const body = nvmeNamespace.encodePost({ name: "ns1", svm: { name: "svm1" }, location: { volume: { name: "vol1" } }, os_type: "linux", space: { size: "10G" } });
+ * ```
+ */
 export const nvmeNamespace = {
   /** A namespace record (collection item or single GET). */
   decode(json: unknown): NvmeNamespace {

@@ -24,32 +24,138 @@ import {
 } from "./schema.js";
 import { showValue } from "./units.js";
 
+/**
+ * The values the API defines for a quota rule's `type`.
+ *
+ * @example
+ * ```ts
+ * import { QUOTA_RULE_TYPES, type QuotaRuleType } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (QUOTA_RULE_TYPES as readonly unknown[]).includes(value);
+ * const first: QuotaRuleType = QUOTA_RULE_TYPES[0];
+ * ```
+ */
 export const QUOTA_RULE_TYPES = ["tree", "user", "group"] as const;
+/**
+ * A quota rule's `type`: one of {@link QUOTA_RULE_TYPES}.
+ *
+ * @example
+ * ```ts
+ * import { QUOTA_RULE_TYPES, type QuotaRuleType } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (QUOTA_RULE_TYPES as readonly unknown[]).includes(value);
+ * const first: QuotaRuleType = QUOTA_RULE_TYPES[0];
+ * ```
+ */
 export type QuotaRuleType = (typeof QUOTA_RULE_TYPES)[number];
 
-/** Smallest space limit the API keeps: values below are rounded up to it. */
+/**
+ * Smallest space limit the API keeps: values below are rounded up to it.
+ *
+ * @example
+ * ```ts
+ * import { QUOTA_MIN_SPACE_LIMIT, quotaRule } from "clusterwire/storage";
+ *
+ * console.log(quotaRule.encodePatch({ space: { hard_limit: 10 } })); // hard_limit raised to QUOTA_MIN_SPACE_LIMIT (1024)
+ * ```
+ */
 export const QUOTA_MIN_SPACE_LIMIT = 1024;
-/** The "no limit" sentinel of `space.*` and `files.*` limits (on PATCH it clears the limit). */
+/**
+ * The "no limit" sentinel of `space.*` and `files.*` limits (on PATCH it clears the limit).
+ *
+ * @example
+ * ```ts
+ * import { QUOTA_UNLIMITED, quotaRule } from "clusterwire/storage";
+ *
+ * const body = quotaRule.encodePatch({ files: { hard_limit: QUOTA_UNLIMITED } }); // clears the file limit
+ * ```
+ */
 export const QUOTA_UNLIMITED = -1;
 
-/** A space limit on input: a Size (raised to 1024 when below), or -1 for no limit. */
+/**
+ * A space limit on input: a Size (raised to 1024 when below), or -1 for no limit.
+ *
+ * @example
+ * ```ts
+ * import { quotaRule, type QuotaSpaceLimitInput } from "clusterwire/storage";
+ *
+ * const limit: QuotaSpaceLimitInput = "500M";
+ * const body = quotaRule.encodePatch({ space: { hard_limit: limit } });
+ * ```
+ */
 export type QuotaSpaceLimitInput = SizeInput;
-/** A file-count limit on input: a non-negative integer, or -1 for no limit. Not raised. */
+/**
+ * A file-count limit on input: a non-negative integer, or -1 for no limit. Not raised.
+ *
+ * @example
+ * ```ts
+ * import { type QuotaFilesLimitInput, quotaRule } from "clusterwire/storage";
+ *
+ * const files: QuotaFilesLimitInput = 100_000;
+ * const body = quotaRule.encodePatch({ files: { hard_limit: files } });
+ * ```
+ */
 export type QuotaFilesLimitInput = number;
-/** `user_mapping` on input: a boolean, or the string "on" ("off"), sent as true (false). */
+/**
+ * `user_mapping` on input: a boolean, or the string "on" ("off"), sent as true (false).
+ *
+ * @example
+ * ```ts
+ * import { quotaRule, type UserMappingInput } from "clusterwire/storage";
+ *
+ * const mapping: UserMappingInput = "on";
+ * console.log(quotaRule.encodePatch({ user_mapping: mapping })); // { user_mapping: true }
+ * ```
+ */
 export type UserMappingInput = boolean | "on" | "off";
 
+/**
+ * A hard and a soft limit, as quota rule bodies take them.
+ *
+ * @example
+ * ```ts
+ * import { type QuotaLimitsInput, type QuotaSpaceLimitInput } from "clusterwire/storage";
+ *
+ * const space: QuotaLimitsInput<QuotaSpaceLimitInput> = { hard_limit: "10G", soft_limit: "9G" };
+ * ```
+ */
 export interface QuotaLimitsInput<T> {
+  /** The limit writes fail at. */
   hard_limit?: T;
+  /** The limit past which a warning is raised. */
   soft_limit?: T;
 }
 
-/** One target of a user rule: a name or an id (a numeric user id or a SID), not both. */
+/**
+ * One target of a user rule: a name or an id (a numeric user id or a SID), not both.
+ *
+ * @example
+ * ```ts
+ * import { quotaRule, type QuotaUserInput } from "clusterwire/storage";
+ *
+ * const users: QuotaUserInput[] = [{ name: "alice" }, { id: "1001" }];
+ * const body = quotaRule.encodePost({ svm: { name: "svm1" }, volume: { name: "vol1" }, type: "user", qtree: { name: "" }, users });
+ * ```
+ */
 export type QuotaUserInput = { name: string; id?: undefined } | { id: string; name?: undefined };
 
+/**
+ * The body of a quota rule creation (POST), as {@link quotaRule}.encodePost takes it.
+ *
+ * @example
+ * ```ts
+ * import { quotaRule, type QuotaRulePostInput } from "clusterwire/storage";
+ *
+ * const input: QuotaRulePostInput = { svm: { name: "svm1" }, volume: { name: "vol1" }, type: "tree", qtree: { name: "q1" }, space: { hard_limit: "10G", soft_limit: "8G" } };
+ * const body = quotaRule.encodePost(input);
+ * ```
+ */
 export interface QuotaRulePostInput {
+  /** The SVM of the volume. */
   svm: ReferenceInput;
+  /** The volume the rule applies in. */
   volume: ReferenceInput;
+  /** Whether the rule limits a qtree, a user or a group. */
   type: QuotaRuleType;
   /** `name` required; `""` is the volume level (default tree rule). */
   qtree: { name: string };
@@ -57,15 +163,31 @@ export interface QuotaRulePostInput {
   users?: QuotaUserInput[];
   /** Group rules only (required there). */
   group?: { name?: string; id?: string };
+  /** Space limits: Sizes, or -1 for none. */
   space?: QuotaLimitsInput<QuotaSpaceLimitInput>;
+  /** File-count limits, or -1 for none. */
   files?: QuotaLimitsInput<QuotaFilesLimitInput>;
   /** User rules only. */
   user_mapping?: UserMappingInput;
 }
 
+/**
+ * The body of a quota rule change (PATCH), as {@link quotaRule}.encodePatch takes it.
+ *
+ * @example
+ * ```ts
+ * import { QUOTA_UNLIMITED, quotaRule, type QuotaRulePatchInput } from "clusterwire/storage";
+ *
+ * const patch: QuotaRulePatchInput = { space: { hard_limit: "20G", soft_limit: QUOTA_UNLIMITED } };
+ * const body = quotaRule.encodePatch(patch);
+ * ```
+ */
 export interface QuotaRulePatchInput {
+  /** New space limits; -1 clears one. */
   space?: QuotaLimitsInput<QuotaSpaceLimitInput>;
+  /** New file-count limits; -1 clears one. */
   files?: QuotaLimitsInput<QuotaFilesLimitInput>;
+  /** User rules only: whether to map users. */
   user_mapping?: UserMappingInput;
 }
 
@@ -151,9 +273,29 @@ export const schema = obj({
   _links: f("G", links),
 });
 
-/** A quota rule as the API returns it, inferred from the schema. `space.*` limits are bytes and `files.*` counts; -1 = no limit. */
+/**
+ * A quota rule as the API returns it, inferred from the schema. `space.*` limits are bytes and `files.*` counts; -1 = no limit.
+ *
+ * @example
+ * ```ts
+ * import { type QuotaRule, type StorageClient } from "clusterwire/storage";
+ *
+ * const limits = async (client: StorageClient): Promise<QuotaRule[]> => client.quotaRules.all({ fields: "space,files", type: "tree" });
+ * ```
+ */
 export type QuotaRule = InferModel<typeof schema>;
 
+/**
+ * The codec of quota rules: decodes records and encodes POST and PATCH bodies, checking each field.
+ *
+ * @example
+ * ```ts
+ * import { quotaRule } from "clusterwire/storage";
+ *
+ * const body = quotaRule.encodePost({ svm: { name: "svm1" }, volume: { name: "vol1" }, type: "tree", qtree: { name: "q1" }, space: { hard_limit: "10G", soft_limit: "8G" } });
+ * console.log(body["space"]); // { hard_limit: 10737418240, soft_limit: 8589934592 }
+ * ```
+ */
 export const quotaRule = {
   /** A quota rule record. Space limits are bytes, files limits counts; -1 = no limit. */
   decode(json: unknown): QuotaRule {

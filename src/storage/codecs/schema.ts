@@ -9,8 +9,28 @@ import type { Lenient, Links, SizeInput } from "./common.js";
 import { StorageCodecError } from "./errors.js";
 import { parseSize, showValue } from "./units.js";
 
-/** A JSON value as the codecs produce it (no bigint: Sizes are safe integers). */
+/**
+ * A JSON value as the codecs produce it (no bigint: Sizes are safe integers).
+ *
+ * @example
+ * ```ts
+ * import { cache, type JsonValue } from "clusterwire/storage";
+ *
+ * const value: JsonValue = cache.encodePatch({ writeback: { enabled: true } });
+ * ```
+ */
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
+/**
+ * A JSON object, as the codecs' request bodies are.
+ *
+ * @example
+ * ```ts
+ * import { cache, type JsonObject } from "clusterwire/storage";
+ *
+ * const body: JsonObject = cache.encodePatch({ writeback: { enabled: true } });
+ * await fetch("https://cluster.example.com/api/storage/cache/caches/uuid", { method: "PATCH", body: JSON.stringify(body) }).catch(() => undefined);
+ * ```
+ */
 export interface JsonObject {
   [key: string]: JsonValue;
 }

@@ -24,6 +24,17 @@ import {
 } from "./schema.js";
 import { showValue } from "./units.js";
 
+/**
+ * The values the API defines for the cluster software's upgrade `state`.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_STATES, type SoftwareState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_STATES as readonly unknown[]).includes(value);
+ * const first: SoftwareState = SOFTWARE_STATES[0];
+ * ```
+ */
 export const SOFTWARE_STATES = [
   "in_progress",
   "waiting",
@@ -35,31 +46,226 @@ export const SOFTWARE_STATES = [
   "pause_pending",
   "cancel_pending",
 ] as const;
+/**
+ * The cluster software's upgrade `state`: one of {@link SOFTWARE_STATES}.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_STATES, type SoftwareState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_STATES as readonly unknown[]).includes(value);
+ * const first: SoftwareState = SOFTWARE_STATES[0];
+ * ```
+ */
 export type SoftwareState = (typeof SOFTWARE_STATES)[number];
+/**
+ * The values the API defines for the `action` of a software PATCH (pause, cancel or resume an upgrade).
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_ACTIONS, type SoftwareAction } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_ACTIONS as readonly unknown[]).includes(value);
+ * const first: SoftwareAction = SOFTWARE_ACTIONS[0];
+ * ```
+ */
 export const SOFTWARE_ACTIONS = ["pause", "cancel", "resume"] as const;
+/**
+ * The `action` of a software PATCH (pause, cancel or resume an upgrade): one of {@link SOFTWARE_ACTIONS}.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_ACTIONS, type SoftwareAction } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_ACTIONS as readonly unknown[]).includes(value);
+ * const first: SoftwareAction = SOFTWARE_ACTIONS[0];
+ * ```
+ */
 export type SoftwareAction = (typeof SOFTWARE_ACTIONS)[number];
+/**
+ * The values the API defines for a validation check's `status`.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_CHECK_STATUSES, type SoftwareCheckStatus } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_CHECK_STATUSES as readonly unknown[]).includes(value);
+ * const first: SoftwareCheckStatus = SOFTWARE_CHECK_STATUSES[0];
+ * ```
+ */
 export const SOFTWARE_CHECK_STATUSES = ["warning", "error"] as const;
+/**
+ * A validation check's `status`: one of {@link SOFTWARE_CHECK_STATUSES}.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_CHECK_STATUSES, type SoftwareCheckStatus } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_CHECK_STATUSES as readonly unknown[]).includes(value);
+ * const first: SoftwareCheckStatus = SOFTWARE_CHECK_STATUSES[0];
+ * ```
+ */
 export type SoftwareCheckStatus = (typeof SOFTWARE_CHECK_STATUSES)[number];
+/**
+ * The values the API defines for a firmware update's `status`.
+ *
+ * @example
+ * ```ts
+ * import { FIRMWARE_UPDATE_STATUSES, type FirmwareUpdateStatus } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (FIRMWARE_UPDATE_STATUSES as readonly unknown[]).includes(value);
+ * const first: FirmwareUpdateStatus = FIRMWARE_UPDATE_STATUSES[0];
+ * ```
+ */
 export const FIRMWARE_UPDATE_STATUSES = ["running", "idle"] as const;
+/**
+ * A firmware update's `status`: one of {@link FIRMWARE_UPDATE_STATUSES}.
+ *
+ * @example
+ * ```ts
+ * import { FIRMWARE_UPDATE_STATUSES, type FirmwareUpdateStatus } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (FIRMWARE_UPDATE_STATUSES as readonly unknown[]).includes(value);
+ * const first: FirmwareUpdateStatus = FIRMWARE_UPDATE_STATUSES[0];
+ * ```
+ */
 export type FirmwareUpdateStatus = (typeof FIRMWARE_UPDATE_STATUSES)[number];
+/**
+ * The values the API defines for a service processor's firmware type.
+ *
+ * @example
+ * ```ts
+ * import { SP_BMC_FW_TYPES } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SP_BMC_FW_TYPES as readonly unknown[]).includes(value);
+ * ```
+ */
 export const SP_BMC_FW_TYPES = ["SP", "BMC"] as const;
+/**
+ * The values the API defines for a service processor's firmware image.
+ *
+ * @example
+ * ```ts
+ * import { SP_BMC_IMAGES } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SP_BMC_IMAGES as readonly unknown[]).includes(value);
+ * ```
+ */
 export const SP_BMC_IMAGES = ["primary", "backup"] as const;
+/**
+ * The values the API defines for a service processor firmware's state.
+ *
+ * @example
+ * ```ts
+ * import { SP_BMC_STATES } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SP_BMC_STATES as readonly unknown[]).includes(value);
+ * ```
+ */
 export const SP_BMC_STATES = ["installed", "corrupt", "updating", "autoupdating", "none"] as const;
+/**
+ * The values the API defines for a service processor's last update state.
+ *
+ * @example
+ * ```ts
+ * import { SP_BMC_LAST_UPDATE_STATES } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SP_BMC_LAST_UPDATE_STATES as readonly unknown[]).includes(value);
+ * ```
+ */
 export const SP_BMC_LAST_UPDATE_STATES = ["passed", "failed"] as const;
+/**
+ * The values the API defines for a firmware update's type.
+ *
+ * @example
+ * ```ts
+ * import { FIRMWARE_UPDATE_TYPES } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (FIRMWARE_UPDATE_TYPES as readonly unknown[]).includes(value);
+ * ```
+ */
 export const FIRMWARE_UPDATE_TYPES = ["manual_update", "automatic_update"] as const;
+/**
+ * The values the API defines for a firmware update's progress status.
+ *
+ * @example
+ * ```ts
+ * import { FIRMWARE_PROGRESS_STATUSES } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (FIRMWARE_PROGRESS_STATUSES as readonly unknown[]).includes(value);
+ * ```
+ */
 export const FIRMWARE_PROGRESS_STATUSES = ["idle", "working", "complete", "failed", "waiting_to_retry"] as const;
+/**
+ * The values the API defines for a package download's `state`.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_DOWNLOAD_STATES, type SoftwareDownloadState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_DOWNLOAD_STATES as readonly unknown[]).includes(value);
+ * const first: SoftwareDownloadState = SOFTWARE_DOWNLOAD_STATES[0];
+ * ```
+ */
 export const SOFTWARE_DOWNLOAD_STATES = ["not_started", "running", "success", "failure"] as const;
+/**
+ * A package download's `state`: one of {@link SOFTWARE_DOWNLOAD_STATES}.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_DOWNLOAD_STATES, type SoftwareDownloadState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_DOWNLOAD_STATES as readonly unknown[]).includes(value);
+ * const first: SoftwareDownloadState = SOFTWARE_DOWNLOAD_STATES[0];
+ * ```
+ */
 export type SoftwareDownloadState = (typeof SOFTWARE_DOWNLOAD_STATES)[number];
+/**
+ * The values the API defines for an upgrade history record's `state`.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_HISTORY_STATES, type SoftwareHistoryState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_HISTORY_STATES as readonly unknown[]).includes(value);
+ * const first: SoftwareHistoryState = SOFTWARE_HISTORY_STATES[0];
+ * ```
+ */
 export const SOFTWARE_HISTORY_STATES = ["successful", "canceled", "skip_upgrade"] as const;
+/**
+ * An upgrade history record's `state`: one of {@link SOFTWARE_HISTORY_STATES}.
+ *
+ * @example
+ * ```ts
+ * import { SOFTWARE_HISTORY_STATES, type SoftwareHistoryState } from "clusterwire/storage";
+ *
+ * const known = (value: unknown): boolean => (SOFTWARE_HISTORY_STATES as readonly unknown[]).includes(value);
+ * const first: SoftwareHistoryState = SOFTWARE_HISTORY_STATES[0];
+ * ```
+ */
 export type SoftwareHistoryState = (typeof SOFTWARE_HISTORY_STATES)[number];
 
-/** Query parameters of `PATCH /api/cluster/software`. */
+/**
+ * Query parameters of `PATCH /api/cluster/software`.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwarePatchQuery, software } from "clusterwire/storage";
+ *
+ * const query: SoftwarePatchQuery = { validate_only: true, return_timeout: 30 };
+ * console.log(software.encodePatchQuery(query));
+ * ```
+ */
 export interface SoftwarePatchQuery {
+  /** Only validate the version, without installing it. */
   validate_only?: boolean;
+  /** Go on despite validation warnings. */
   skip_warnings?: boolean;
+  /** Pause, resume or cancel the upgrade in progress. */
   action?: SoftwareAction;
   /** 1..60 minutes (server default 8). */
   stabilize_minutes?: number;
+  /** Only estimate the upgrade's duration. */
   estimate_only?: boolean;
   /** Node names; sent comma-separated. */
   nodes_to_update?: readonly string[];
@@ -166,28 +372,108 @@ export const profileSchema = obj({
   _links: f("G", links),
 });
 
-/** A validation or post-update check entry. */
+/**
+ * A validation or post-update check entry.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareCheck, type StorageClient } from "clusterwire/storage";
+ *
+ * const blocking = async (client: StorageClient): Promise<SoftwareCheck[]> => [...(await client.software.validate("9.16.1")).errors];
+ * ```
+ */
 export type SoftwareCheck = InferModel<typeof check>;
-/** A per-node, per-phase progress entry (`update_details[]`); durations in seconds. */
+/**
+ * A per-node, per-phase progress entry (`update_details[]`); durations in seconds.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareUpdateDetail, type StorageClient } from "clusterwire/storage";
+ *
+ * const details = async (client: StorageClient): Promise<SoftwareUpdateDetail[]> => (await client.software.get()).update_details ?? [];
+ * ```
+ */
 export type SoftwareUpdateDetail = InferModel<typeof updateDetail>;
-/** A per-node status entry (`status_details[]`). */
+/**
+ * A per-node status entry (`status_details[]`).
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareStatusDetail, type StorageClient } from "clusterwire/storage";
+ *
+ * const details = async (client: StorageClient): Promise<SoftwareStatusDetail[]> => (await client.software.get()).status_details ?? [];
+ * ```
+ */
 export type SoftwareStatusDetail = InferModel<typeof statusDetail>;
-/** `nodes[].firmware`. */
+/**
+ * `nodes[].firmware`.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareFirmware, type StorageClient } from "clusterwire/storage";
+ *
+ * const firmware = async (client: StorageClient): Promise<SoftwareFirmware | undefined> => (await client.software.get()).nodes?.[0]?.firmware;
+ * ```
+ */
 export type SoftwareFirmware = InferModel<typeof firmware>;
-/** The inter-cluster upgrade progress (`metrocluster`); read-only. */
+/**
+ * The inter-cluster upgrade progress (`metrocluster`); read-only.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareMetrocluster, type StorageClient } from "clusterwire/storage";
+ *
+ * const mcc = async (client: StorageClient): Promise<SoftwareMetrocluster | undefined> => (await client.software.get()).metrocluster;
+ * ```
+ */
 export type SoftwareMetrocluster = InferModel<typeof metrocluster>;
-/** The cluster software profile (`GET /api/cluster/software`), inferred from the schema. */
+/**
+ * The cluster software profile (`GET /api/cluster/software`), inferred from the schema.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareProfile, type StorageClient } from "clusterwire/storage";
+ *
+ * const version = async (client: StorageClient): Promise<string | undefined> => (await client.software.get()).version;
+ * ```
+ */
 export type SoftwareProfile = InferModel<typeof profileSchema>;
 
 /**
  * PATCH body, inferred from the schema (the members marked U): `version` (setting it starts the
  * install, or with `validate_only` a validation, of that version) or `action`.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwarePatchInput, software } from "clusterwire/storage";
+ *
+ * const input: SoftwarePatchInput = { version: "9.15.1" };
+ * console.log(software.encodePatch(input));
+ * ```
  */
 export type SoftwarePatchInput = InferPatchInput<typeof profileSchema>;
 
-/** Minimum and maximum `stabilize_minutes`. */
+/**
+ * Minimum and maximum `stabilize_minutes`.
+ *
+ * @example
+ * ```ts
+ * import { STABILIZE_MINUTES_RANGE, software } from "clusterwire/storage";
+ *
+ * console.log(software.encodePatchQuery({ stabilize_minutes: STABILIZE_MINUTES_RANGE.max }));
+ * ```
+ */
 export const STABILIZE_MINUTES_RANGE = { min: 1, max: 60 } as const;
-/** Allowed `return_timeout` (seconds): 0..120. */
+/**
+ * Allowed `return_timeout` (seconds): 0..120.
+ *
+ * @example
+ * ```ts
+ * import { RETURN_TIMEOUT_RANGE, software } from "clusterwire/storage";
+ *
+ * console.log(software.encodePatchQuery({ return_timeout: RETURN_TIMEOUT_RANGE.max }));
+ * ```
+ */
 export const RETURN_TIMEOUT_RANGE = { min: 0, max: 120 } as const;
 
 function boolParam(q: Record<string, unknown>, key: string, out: Record<string, string>): void {
@@ -221,6 +507,16 @@ const QUERY_KEYS = new Set([
   "return_timeout",
 ]);
 
+/**
+ * The codec of the cluster software profile: decodes it, and encodes PATCH bodies and query flags.
+ *
+ * @example
+ * ```ts
+ * import { software } from "clusterwire/storage";
+ *
+ * console.log(software.encodePatch({ version: "9.15.1" }), software.encodePatchQuery({ validate_only: true, stabilize_minutes: 5 }));
+ * ```
+ */
 export const software = {
   /** The software profile. */
   decode(json: unknown): SoftwareProfile {
@@ -281,9 +577,28 @@ const packageSchema = obj({
   _links: f("G", links),
 });
 
-/** A software package: `/api/cluster/software/packages/<version>`. */
+/**
+ * A software package: `/api/cluster/software/packages/<version>`.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwarePackage, type StorageClient } from "clusterwire/storage";
+ *
+ * const versions = async (client: StorageClient): Promise<(string | undefined)[]> => (await client.software.packages.all()).map((p: SoftwarePackage) => p.version);
+ * ```
+ */
 export type SoftwarePackage = InferModel<typeof packageSchema>;
 
+/**
+ * The codec of software package records.
+ *
+ * @example
+ * ```ts
+ * import { softwarePackage } from "clusterwire/storage";
+ *
+ * console.log(softwarePackage.decode({ version: "9.15.1", create_time: "2026-01-01T00:00:00Z" }).version);
+ * ```
+ */
 export const softwarePackage = {
   decode(json: unknown): SoftwarePackage {
     return decodeBody(packageSchema, json);
@@ -292,10 +607,21 @@ export const softwarePackage = {
 
 // ---- download ---------------------------------------------------------------------
 
-/** `POST /api/cluster/software/download`. */
+/**
+ * `POST /api/cluster/software/download`.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareDownloadInput, softwareDownload } from "clusterwire/storage";
+ *
+ * const input: SoftwareDownloadInput = { url: "ftp://images.example.com/9.15.1_image.tgz", username: "anonymous" };
+ * const body = softwareDownload.encodePost(input);
+ * ```
+ */
 export interface SoftwareDownloadInput {
   /** Address of an HTTP(S) or FTP server holding the package. */
   url: string;
+  /** The server's username, when it needs one. */
   username?: string;
   /** Write-only: never decoded, never echoed in an error. */
   password?: string;
@@ -330,6 +656,14 @@ export const downloadSchema = obj({
  * `GET /api/cluster/software/download`: the progress of the download (`state`, `message`,
  * `code`), inferred from the schema. `url` and `username` are POST members a server does not
  * send back; `password` is never decoded.
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareDownloadProgress, type StorageClient } from "clusterwire/storage";
+ *
+ * const download = (client: StorageClient) =>
+ *   client.software.download({ url: "https://images.example.com/9.15.1_image.tgz" }, { onProgress: (p: SoftwareDownloadProgress) => console.log(p.state) });
+ * ```
  */
 export type SoftwareDownloadProgress = InferModel<typeof downloadSchema>;
 
@@ -340,6 +674,16 @@ function redact(error: unknown, secret: unknown): unknown {
   return new StorageCodecError(scrub(error.path), scrub(error.reason));
 }
 
+/**
+ * The codec of package downloads: encodes the request (never echoing the password) and decodes the progress.
+ *
+ * @example
+ * ```ts
+ * import { softwareDownload } from "clusterwire/storage";
+ *
+ * const body = softwareDownload.encodePost({ url: "https://images.example.com/9.15.1_image.tgz", username: "u", password: "p" });
+ * ```
+ */
 export const softwareDownload = {
   /** The download progress; a `password` member, should a server send one, is dropped. */
   decode(json: unknown): SoftwareDownloadProgress {
@@ -370,9 +714,28 @@ const historySchema = obj({
   _links: f("G", links),
 });
 
-/** A software installation history record (`GET /api/cluster/software/history`). */
+/**
+ * A software installation history record (`GET /api/cluster/software/history`).
+ *
+ * @example
+ * ```ts
+ * import { type SoftwareHistoryRecord, type StorageClient } from "clusterwire/storage";
+ *
+ * const upgrades = async (client: StorageClient): Promise<SoftwareHistoryRecord[]> => client.software.history.all();
+ * ```
+ */
 export type SoftwareHistoryRecord = InferModel<typeof historySchema>;
 
+/**
+ * The codec of upgrade history records.
+ *
+ * @example
+ * ```ts
+ * import { softwareHistory } from "clusterwire/storage";
+ *
+ * console.log(softwareHistory.decode({ from_version: "9.14.1", to_version: "9.15.1", state: "successful" }).state);
+ * ```
+ */
 export const softwareHistory = {
   decode(json: unknown): SoftwareHistoryRecord {
     return decodeBody(historySchema, json);

@@ -10,6 +10,8 @@ const svmSchema = obj({ uuid: str, name: str, _links: links });
  * optional, as `fields` may leave any out; members the model does not name are kept.
  *
  * @example
+ * import type { Svm } from "clusterwire/storage";
+ *
  * const svm: Svm = { uuid: "00000000-0000-4000-8000-b00000000001", name: "svm1" };
  */
 export type Svm = InferModel<typeof svmSchema>;

@@ -42,6 +42,13 @@ export function showValue(value: unknown): string {
  * or B (bytes). `"40M"` → 41943040, `"1g"` → 1073741824, `"512B"` → 512, `"4096"` → 4096.
  * Decimals, IEC spellings (`"10KiB"`), unknown suffixes, signs, whitespace, `_`,
  * booleans and values above 2^53 − 1 throw a StorageCodecError at `path`.
+ *
+ * @example
+ * ```ts
+ * import { parseSize } from "clusterwire/storage";
+ *
+ * console.log(parseSize("40M"), parseSize("1g"), parseSize(4096)); // 41943040 1073741824 4096
+ * ```
  */
 export function parseSize(value: unknown, path = ""): number {
   if (typeof value === "number") {
@@ -91,6 +98,13 @@ const FORMAT_SUFFIXES: ReadonlyArray<readonly [string, number]> = [
  * that divides it exactly (`41943040` → `"40M"`, `4096` → `"4K"`), otherwise the
  * plain digits (`1023` → `"1023"`, `0` → `"0"`). `parseSize(formatSize(n)) === n`.
  * Throws a StorageCodecError for a negative, fractional or unsafe number.
+ *
+ * @example
+ * ```ts
+ * import { formatSize } from "clusterwire/storage";
+ *
+ * console.log(formatSize(41943040)); // "40M"
+ * ```
  */
 export function formatSize(bytes: number, path = ""): string {
   if (!Number.isSafeInteger(bytes) || bytes < 0) {
@@ -110,6 +124,13 @@ const DURATION_PATTERN = /^P(?:([0-9]+)D)?(?:T(?:([0-9]+)H)?(?:([0-9]+)M)?(?:([0
  * seconds (a day is 86400 s; `PT90M` → 5400). At least one component is required
  * and `T` must precede H/M/S; months, years, weeks, fractions and lower case are
  * refused with a StorageCodecError at `path`.
+ *
+ * @example
+ * ```ts
+ * import { parseDuration } from "clusterwire/storage";
+ *
+ * console.log(parseDuration("PT1H30M")); // 5400
+ * ```
  */
 export function parseDuration(value: unknown, path = ""): number {
   if (typeof value !== "string") {
@@ -140,6 +161,13 @@ export function parseDuration(value: unknown, path = ""): number {
  * The canonical ISO 8601 spelling of a whole number of seconds, normalised to
  * days, hours, minutes and seconds: `4200` → `"PT1H10M"`, `86400` → `"P1D"`,
  * `90061` → `"P1DT1H1M1S"`, `0` → `"PT0S"`. `parseDuration(formatDuration(s)) === s`.
+ *
+ * @example
+ * ```ts
+ * import { formatDuration } from "clusterwire/storage";
+ *
+ * console.log(formatDuration(5400)); // "PT1H30M"
+ * ```
  */
 export function formatDuration(seconds: number, path = ""): string {
   if (!Number.isSafeInteger(seconds) || seconds < 0) {

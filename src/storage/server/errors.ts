@@ -8,6 +8,18 @@
  * wire. The first four and OUT_OF_RANGE are upstream codes; the package,
  * upload and download codes come from the API definition's error tables; the rest are the
  * reference server's own choices, documented here.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer, SERVER_ERROR_CODES } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const auth = { authorization: `Basic ${Buffer.from("admin:clusterwire").toString("base64")}` };
+ * const response = await fetch(`${server.url}/api/storage/volumes/not-a-uuid`, { headers: auth });
+ * const { error } = (await response.json()) as { error: { code: string } };
+ * console.log(response.status, Object.values(SERVER_ERROR_CODES).includes(error.code as never));
+ * await server.close();
+ * ```
  */
 export const SERVER_ERROR_CODES = {
   /** Invalid value: wrong JSON type, bad enum, bad format (upstream "2"). */
@@ -57,6 +69,16 @@ export const SERVER_ERROR_CODES = {
   FIRMWARE_FILE_EXISTS: "2228327",
 } as const;
 
+/**
+ * One of the {@link SERVER_ERROR_CODES}: the `code` of an error body.
+ *
+ * @example
+ * ```ts
+ * import { SERVER_ERROR_CODES, type ServerErrorCode } from "clusterwire/storage/server";
+ *
+ * const invalid: ServerErrorCode = SERVER_ERROR_CODES.INVALID_VALUE; // "2"
+ * ```
+ */
 export type ServerErrorCode = (typeof SERVER_ERROR_CODES)[keyof typeof SERVER_ERROR_CODES];
 
 /** A refusal the HTTP layer turns into the error body. */

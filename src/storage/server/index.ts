@@ -1,3 +1,21 @@
+/**
+ * An in-memory reference server for the storage REST API, with a seeded inventory, for tests
+ * and demos of the client (Node only).
+ *
+ * @example
+ * ```ts
+ * import { StorageClient } from "clusterwire/storage";
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({ baseUrl: server.url, username: "admin", password: "clusterwire", allowInsecureHttp: true });
+ * console.log((await client.svms.all()).map((s) => s.name)); // [ "svm1", "svm2" ]
+ * client.close();
+ * await server.close();
+ * ```
+ *
+ * @packageDocumentation
+ */
 // clusterwire's in-memory reference server for the storage REST API (clone tokens, caches,
 // software, NVMe namespaces, quota rules and jobs). It runs on loopback over node:http (or node:https), requires HTTP
 // Basic auth, and enforces the API's rules independently of the codecs and the client.
@@ -57,6 +75,25 @@ export {
 } from "./inventory-check.js";
 export type { SoftwareOptions, SoftwarePackageSeed, CheckSeed } from "./software.js";
 
+/**
+ * Options of {@link createReferenceServer}: where it listens, its credentials, inventory, clock and limits.
+ *
+ * @example
+ * ```ts
+ * import { createManualClock, createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer({
+ *   port: 0,
+ *   username: "ops",
+ *   password: "s3cret",
+ *   clock: createManualClock(),
+ *   inventory: { svms: [{ name: "vs0" }], volumes: [], luns: [] }, // the seeded volumes and LUNs are in svm1
+ *   log: (line) => console.log(line),
+ * });
+ * console.log(server.url);
+ * await server.close();
+ * ```
+ */
 export interface ReferenceServerOptions {
   /** Interface to listen on; default 127.0.0.1. */
   readonly host?: string;
@@ -107,25 +144,152 @@ export interface ReferenceServerOptions {
   readonly maxHeaderBytes?: number;
 }
 
+/**
+ * A running reference server, from {@link createReferenceServer}.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * console.log(server.url, server.port, server.inventory.svms.map((s) => s.name)); // ... [ "svm1", "svm2" ]
+ * await server.close();
+ * ```
+ */
 export interface ReferenceServer {
   /** Base URL, e.g. `http://127.0.0.1:41234` (the API is under `/api`). */
   readonly url: string;
+  /** The port it listens on (the one picked when `port` was 0). */
   readonly port: number;
   /** The live inventory (cache creation, LUN conversion etc. change it). */
   readonly inventory: Inventory;
+  /** The clock it runs on. */
   readonly clock: ServerClock;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
 
+/**
+ * The Basic-auth username the server accepts when `username` is not given.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer, DEFAULT_PASSWORD, DEFAULT_USERNAME } from "clusterwire/storage/server";
+ * import { StorageClient } from "clusterwire/storage";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({
+ *   baseUrl: server.url,
+ *   username: DEFAULT_USERNAME,
+ *   password: DEFAULT_PASSWORD,
+ *   allowInsecureHttp: true, // the server runs on plain http on loopback
+ * });
+ * await server.close();
+ * ```
+ */
 export const DEFAULT_USERNAME = "admin";
+/**
+ * The Basic-auth password the server accepts when `password` is not given.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer, DEFAULT_PASSWORD, DEFAULT_USERNAME } from "clusterwire/storage/server";
+ * import { StorageClient } from "clusterwire/storage";
+ *
+ * const server = await createReferenceServer();
+ * const client = new StorageClient({
+ *   baseUrl: server.url,
+ *   username: DEFAULT_USERNAME,
+ *   password: DEFAULT_PASSWORD,
+ *   allowInsecureHttp: true, // the server runs on plain http on loopback
+ * });
+ * await server.close();
+ * ```
+ */
 export const DEFAULT_PASSWORD = "clusterwire";
+/**
+ * The largest JSON request body by default, in bytes (1 MiB); larger gets 413.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer, DEFAULT_MAX_BODY_BYTES } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer({ maxBodyBytes: DEFAULT_MAX_BODY_BYTES * 2 });
+ * await server.close();
+ * ```
+ */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The largest upload body by default, in bytes (64 MiB); larger gets 413.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer, DEFAULT_MAX_UPLOAD_BYTES } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer({ maxUploadBytes: DEFAULT_MAX_UPLOAD_BYTES / 4 });
+ * await server.close();
+ * ```
+ */
 export const DEFAULT_MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
+/**
+ * How long the server waits for a request's headers by default, in ms.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer, DEFAULT_HEADERS_TIMEOUT_MS } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer({ headersTimeoutMs: DEFAULT_HEADERS_TIMEOUT_MS / 2 });
+ * await server.close();
+ * ```
+ */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/**
+ * How long the server waits for a whole request by default, in ms.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer, DEFAULT_REQUEST_TIMEOUT_MS } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer({ requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS / 2 });
+ * await server.close();
+ * ```
+ */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/**
+ * How long an idle keep-alive connection is kept by default, in ms.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer, DEFAULT_KEEP_ALIVE_TIMEOUT_MS } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer({ keepAliveTimeoutMs: DEFAULT_KEEP_ALIVE_TIMEOUT_MS * 2 });
+ * await server.close();
+ * ```
+ */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/**
+ * How long a connection on which nothing moves is kept by default, in ms.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer, DEFAULT_IDLE_TIMEOUT_MS } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer({ idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS / 2 });
+ * await server.close();
+ * ```
+ */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+/**
+ * The largest request line plus headers by default, in bytes (16 KiB); larger gets 431.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer, DEFAULT_MAX_HEADER_BYTES } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer({ maxHeaderBytes: DEFAULT_MAX_HEADER_BYTES * 2 });
+ * await server.close();
+ * ```
+ */
 export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
 /** Longest message or target in an error body: they may quote a (huge) key or parameter name. */
 const MAX_ERROR_TEXT = 300;
@@ -228,6 +392,21 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
 const tooLarge = (limit: number): HttpError =>
   new HttpError(413, SERVER_ERROR_CODES.BODY_TOO_LARGE, `The request body is larger than ${limit} bytes.`, "body");
 
+/**
+ * Starts the reference server; resolves once it listens. Rejects with an InventoryError for a bad inventory, or
+ * when the port is taken.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * const auth = { authorization: `Basic ${Buffer.from("admin:clusterwire").toString("base64")}` };
+ * const svms = await (await fetch(`${server.url}/api/svm/svms`, { headers: auth })).json();
+ * console.log(svms); // { records: [ { uuid: ..., name: "svm1" }, ... ], num_records: 2, ... }
+ * await server.close();
+ * ```
+ */
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const username = options.username ?? DEFAULT_USERNAME;
   const password = options.password ?? DEFAULT_PASSWORD;

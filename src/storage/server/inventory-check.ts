@@ -12,12 +12,34 @@
 import { DEFAULT_INVENTORY, type InventoryInput } from "./inventory.js";
 import { parseSizeValue } from "./values.js";
 
-/** A field path as segments: `["volumes", 1, "svm"]`. */
+/**
+ * A field path as segments: `["volumes", 1, "svm"]`.
+ *
+ * @example
+ * ```ts
+ * import { checkInventory, formatInventoryPath } from "clusterwire/storage/server";
+ *
+ * const { issues } = checkInventory({ volumes: [{ name: "v", svm: "no-such-svm" }] });
+ * for (const issue of issues) console.log(formatInventoryPath(issue.path), issue.message);
+ * ```
+ */
 export type InventoryPath = readonly (string | number)[];
 
-/** One problem in the file, at a field. */
+/**
+ * One problem in the file, at a field.
+ *
+ * @example
+ * ```ts
+ * import { checkInventory, formatInventoryPath } from "clusterwire/storage/server";
+ *
+ * const { issues } = checkInventory({ volumes: [{ name: "v", svm: "no-such-svm" }] });
+ * for (const issue of issues) console.log(formatInventoryPath(issue.path), issue.message);
+ * ```
+ */
 export interface InventoryIssue {
+  /** Where the problem is. */
   readonly path: InventoryPath;
+  /** What is wrong there. */
   readonly message: string;
   /** Point at the key (unknown field) rather than the value. */
   readonly atKey?: boolean;
@@ -78,7 +100,16 @@ function describe(v: unknown): string {
   return `${typeof v} ${JSON.stringify(v)}`;
 }
 
-/** A path as text: `["volumes", 1, "svm"]` → `volumes[1].svm`. */
+/**
+ * A path as text: `["volumes", 1, "svm"]` → `volumes[1].svm`.
+ *
+ * @example
+ * ```ts
+ * import { formatInventoryPath } from "clusterwire/storage/server";
+ *
+ * console.log(formatInventoryPath(["volumes", 1, "svm"])); // "volumes[1].svm"
+ * ```
+ */
 export function formatInventoryPath(path: InventoryPath): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
 }
@@ -86,6 +117,14 @@ export function formatInventoryPath(path: InventoryPath): string {
 /**
  * Checks a parsed inventory and converts Size strings (`"100G"`) to bytes.
  * Returns the InventoryInput, or the problems found (all of them).
+ *
+ * @example
+ * ```ts
+ * import { checkInventory, formatInventoryPath } from "clusterwire/storage/server";
+ *
+ * const { issues } = checkInventory({ volumes: [{ name: "v", svm: "no-such-svm" }] });
+ * for (const issue of issues) console.log(formatInventoryPath(issue.path), issue.message);
+ * ```
  */
 export function checkInventory(value: unknown): { inventory: InventoryInput; issues: readonly InventoryIssue[] } {
   const issues: InventoryIssue[] = [];
@@ -253,8 +292,22 @@ function checkReferences(inv: InventoryInput, issues: InventoryIssue[]): void {
   });
 }
 
-/** A refused inventory: every problem found, each with its field path. */
+/**
+ * A refused inventory: every problem found, each with its field path.
+ *
+ * @example
+ * ```ts
+ * import { InventoryError, createReferenceServer } from "clusterwire/storage/server";
+ *
+ * try {
+ *   await createReferenceServer({ inventory: { svms: [{ name: "" }] } });
+ * } catch (e) {
+ *   if (e instanceof InventoryError) console.log(e.path, e.issues.length); // "svms[0].name" 1
+ * }
+ * ```
+ */
 export class InventoryError extends Error {
+  /** Always `"InventoryError"`. */
   override readonly name = "InventoryError";
   /** The first problem's field path as text, e.g. `volumes[1].svm`; "" for the whole inventory. */
   readonly path: string;
@@ -275,7 +328,19 @@ export class InventoryError extends Error {
   }
 }
 
-/** Checks an inventory; returns it with sizes as bytes, or throws an InventoryError listing every problem. */
+/**
+ * Checks an inventory; returns it with sizes as bytes, or throws an InventoryError listing every problem.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer, validateInventory } from "clusterwire/storage/server";
+ *
+ * // An inventory written as JSON (or YAML, parsed first); sizes may be Size strings such as "100G".
+ * const inventory = validateInventory({ volumes: [{ name: "data", svm: "svm1", size: "100G" }] });
+ * const server = await createReferenceServer({ inventory });
+ * await server.close();
+ * ```
+ */
 export function validateInventory(value: unknown): InventoryInput {
   const { inventory, issues } = checkInventory(value);
   if (issues.length > 0) throw new InventoryError(issues);

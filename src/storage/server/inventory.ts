@@ -5,17 +5,54 @@
 
 import { randomUUID } from "node:crypto";
 
+/**
+ * The inventory a reference server starts with. Each list given replaces the seeded list of that kind ({@link
+ * DEFAULT_INVENTORY}); sizes are bytes.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer({
+ *   inventory: {
+ *     svms: [{ name: "vs0" }],
+ *     volumes: [{ name: "data", svm: "vs0", size: 10 * 1024 ** 3, qtrees: ["home"] }],
+ *     luns: [], // the seeded LUNs are in vol1 of svm1
+ *   },
+ * });
+ * console.log(server.inventory.volumes.map((v) => v.name)); // [ "data" ]
+ * await server.close();
+ * ```
+ */
 export interface InventoryInput {
+  /** The cluster's name and uuid. */
   readonly cluster?: { readonly name?: string; readonly uuid?: string };
+  /** The cluster's nodes. */
   readonly nodes?: readonly { readonly name: string; readonly uuid?: string; readonly model?: string }[];
+  /** The SVMs. */
   readonly svms?: readonly { readonly name: string; readonly uuid?: string }[];
+  /** The aggregates, each on a node. */
   readonly aggregates?: readonly { readonly name: string; readonly uuid?: string; readonly node?: string }[];
+  /** The volumes, each in an SVM. */
   readonly volumes?: readonly VolumeInput[];
+  /** The LUNs, each in a volume of an SVM. */
   readonly luns?: readonly LunInput[];
 }
 
+/**
+ * A volume of the inventory.
+ *
+ * @example
+ * ```ts
+ * import type { VolumeInput } from "clusterwire/storage/server";
+ *
+ * const volume: VolumeInput = { name: "data", svm: "svm1", size: 50 * 1024 ** 3, path: "/data", aggregates: ["aggr1"], qtrees: ["q1"] };
+ * ```
+ */
 export interface VolumeInput {
+  /** The volume's name. */
   readonly name: string;
+  /** Its uuid; default a random one. */
   readonly uuid?: string;
   /** SVM name. */
   readonly svm: string;
@@ -35,16 +72,34 @@ export interface VolumeInput {
   readonly quota_enabled?: boolean;
 }
 
+/**
+ * A LUN of the inventory, which NVMe namespace conversion reads.
+ *
+ * @example
+ * ```ts
+ * import type { LunInput } from "clusterwire/storage/server";
+ *
+ * const lun: LunInput = { name: "/vol/vol1/lun0", svm: "svm1", os_type: "linux", size: 10 * 1024 ** 3 };
+ * ```
+ */
 export interface LunInput {
   /** Full path `/vol/<volume>[/<qtree>]/<name>`. */
   readonly name: string;
+  /** Its uuid; default a random one. */
   readonly uuid?: string;
+  /** The SVM's name. */
   readonly svm: string;
+  /** The LUN's OS type, e.g. `linux`. */
   readonly os_type: string;
+  /** Size in bytes. */
   readonly size: number;
+  /** Whether it is mapped to an initiator group; default false. */
   readonly mapped?: boolean;
+  /** Whether it is a protocol endpoint; default false. */
   readonly protocol_endpoint?: boolean;
+  /** Whether a foreign LUN import is running on it; default false. */
   readonly foreign_import?: boolean;
+  /** Whether it is a bound vVol; default false. */
   readonly vvol_bound?: boolean;
 }
 
@@ -78,21 +133,64 @@ export interface Lun extends Ref {
   readonly vvolBound: boolean;
 }
 
+/**
+ * The server's live inventory: what its collections list, as the requests so far have changed it.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer();
+ * console.log(server.inventory.cluster.name, server.inventory.nodes.map((n) => n.name)); // "cluster1" [ "node1", "node2" ]
+ * await server.close();
+ * ```
+ */
 export interface Inventory {
+  /** The cluster's name and uuid. */
   readonly cluster: Ref;
+  /** The nodes. */
   readonly nodes: Node[];
+  /** The SVMs. */
   readonly svms: Ref[];
+  /** The aggregates. */
   readonly aggregates: Aggregate[];
+  /** The volumes. */
   readonly volumes: Volume[];
+  /** The LUNs. */
   readonly luns: Lun[];
 }
 
-/** Seed UUIDs are fixed and readable: kind letter + index, e.g. node 1 = `…-a00000000001`. */
+/**
+ * Seed UUIDs are fixed and readable: kind letter + index, e.g. node 1 = `…-a00000000001`.
+ *
+ * @example
+ * ```ts
+ * import { seedUuid } from "clusterwire/storage/server";
+ *
+ * console.log(seedUuid("b", 1)); // "00000000-0000-4000-8000-b00000000001": the uuid of svm1
+ * ```
+ */
 export const seedUuid = (kind: "a" | "b" | "c" | "d" | "e" | "f", n: number): string =>
   `00000000-0000-4000-8000-${kind}${String(n).padStart(11, "0")}`;
 
 const GiB = 1024 ** 3;
 
+/**
+ * The inventory the reference server is seeded with: cluster1, nodes node1 and node2, SVMs svm1 and svm2,
+ * aggregates aggr1 and aggr2, and volumes and LUNs in them (see the value).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_INVENTORY, createReferenceServer } from "clusterwire/storage/server";
+ *
+ * console.log(DEFAULT_INVENTORY.svms.map((s) => s.name)); // [ "svm1", "svm2" ]
+ * // Keep the seeded volumes, and add one.
+ * const server = await createReferenceServer({
+ *   inventory: { volumes: [...DEFAULT_INVENTORY.volumes, { name: "extra", svm: "svm2" }] },
+ * });
+ * await server.close();
+ * ```
+ */
 export const DEFAULT_INVENTORY: Required<InventoryInput> = {
   cluster: { name: "cluster1", uuid: seedUuid("f", 1) },
   nodes: [

@@ -45,14 +45,45 @@ import { type FieldPolicy, type JsonObject, clone, compact } from "./json.js";
 import type { ServerState } from "./state.js";
 import { obj, str, text, validateBody } from "./values.js";
 
+/**
+ * One validation check result a software package reports.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer({
+ *   software: {
+ *     packages: [{ version: "9.17.1", checks: [{ update_check: "Disk health", status: "warning", issue: "One disk is slow." }] }],
+ *   },
+ * });
+ * await server.close();
+ * ```
+ */
 export interface CheckSeed {
+  /** The check's name. */
   readonly update_check: string;
+  /** How bad the finding is. */
   readonly status: "warning" | "error";
+  /** What was found. */
   readonly issue: string;
+  /** What to do about it. */
   readonly action?: string;
 }
 
+/**
+ * A software package in the server's package store.
+ *
+ * @example
+ * ```ts
+ * import { createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer({ software: { packages: [{ version: "9.17.1", failOnNode: "node2" }] } });
+ * await server.close();
+ * ```
+ */
 export interface SoftwarePackageSeed {
+  /** The package's version, e.g. `9.17.1`. */
   readonly version: string;
   /** ISO date-time; default the server start time. */
   readonly create_time?: string;
@@ -62,6 +93,17 @@ export interface SoftwarePackageSeed {
   readonly failOnNode?: string;
 }
 
+/**
+ * The cluster software of the reference server: installed version, package store and upgrade speed.
+ *
+ * @example
+ * ```ts
+ * import { createManualClock, createReferenceServer } from "clusterwire/storage/server";
+ *
+ * const server = await createReferenceServer({ clock: createManualClock(), software: { version: "9.15.1", stepMs: 10, uploadEnabled: false } });
+ * await server.close();
+ * ```
+ */
 export interface SoftwareOptions {
   /** Installed version; default "9.14.1". */
   readonly version?: string;

@@ -9,6 +9,17 @@ import { DecodeError, parseYamlDocuments } from "../../../networking/index.js";
 /** The service account's mounted files, as the kubelet projects them. */
 export const SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
 
+/**
+ * How to reach and authenticate to an API server: what the ingress-capture guard's watch uses.
+ *
+ * @example
+ * ```ts
+ * import { type ClusterCredentials, kubeconfigCredentials } from "clusterwire/admission/server";
+ *
+ * const credentials: ClusterCredentials = await kubeconfigCredentials(`${process.env["HOME"]}/.kube/config`);
+ * console.log(credentials.server, credentials.source);
+ * ```
+ */
 export interface ClusterCredentials {
   /** The API server's base URL, e.g. https://10.96.0.1:443 (a path prefix is kept). */
   readonly server: string;
@@ -16,11 +27,13 @@ export interface ClusterCredentials {
   readonly ca?: Buffer;
   /** Client certificate and key (PEM), for certificate authentication. */
   readonly cert?: Buffer;
+  /** The client certificate's private key (PEM), with `cert`. */
   readonly key?: Buffer;
   /** A bearer token that does not change. */
   readonly token?: string;
   /** A file holding the bearer token, read again for every request, as bound tokens rotate. */
   readonly tokenFile?: string;
+  /** Do not check the API server's certificate (as kubeconfig's `insecure-skip-tls-verify`). */
   readonly insecureSkipTlsVerify?: boolean;
   /** The name to check the server's certificate against, when it differs from the URL's host. */
   readonly tlsServerName?: string;
@@ -28,8 +41,21 @@ export interface ClusterCredentials {
   readonly source: string;
 }
 
-/** Why credentials could not be loaded: names the file or variable and what is missing or wrong. */
+/**
+ * Why credentials could not be loaded: names the file or variable and what is missing or wrong.
+ *
+ * @example
+ * ```ts
+ * import { CredentialsError, inClusterCredentials, kubeconfigCredentials } from "clusterwire/admission/server";
+ *
+ * const credentials = await inClusterCredentials().catch((e: unknown) => {
+ *   if (e instanceof CredentialsError) return kubeconfigCredentials("kubeconfig.yaml");
+ *   throw e;
+ * });
+ * ```
+ */
 export class CredentialsError extends Error {
+  /** Always `"CredentialsError"`. */
   override readonly name = "CredentialsError";
 }
 
@@ -37,6 +63,14 @@ export class CredentialsError extends Error {
  * The pod's service account: KUBERNETES_SERVICE_HOST and _PORT, and the token
  * and ca.crt under `dir`. The token file must exist now; it is read again for
  * every request.
+ *
+ * @example
+ * ```ts
+ * import { inClusterCredentials } from "clusterwire/admission/server";
+ *
+ * // In a pod with a service account token mounted:
+ * const credentials = await inClusterCredentials();
+ * ```
  */
 export async function inClusterCredentials(
   env: NodeJS.ProcessEnv = process.env,
@@ -69,6 +103,13 @@ type J = Record<string, unknown>;
  * and its user's client-certificate(-data), client-key(-data), token and
  * tokenFile. Relative paths are read from the file's folder. Exec and
  * auth-provider plugins are not supported.
+ *
+ * @example
+ * ```ts
+ * import { kubeconfigCredentials } from "clusterwire/admission/server";
+ *
+ * const credentials = await kubeconfigCredentials(`${process.env["HOME"]}/.kube/config`);
+ * ```
  */
 export async function kubeconfigCredentials(file: string): Promise<ClusterCredentials> {
   const text = await readFile(file, "utf8").catch((e: unknown) => {

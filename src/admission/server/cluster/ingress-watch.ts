@@ -29,6 +29,16 @@ import type { ClusterCredentials } from "./credentials.js";
 
 export const INGRESSES_PATH = "/apis/networking.k8s.io/v1/ingresses";
 export const INGRESS_CLASSES_PATH = "/apis/networking.k8s.io/v1/ingressclasses";
+/**
+ * How often the ingress-capture guard's watch lists every Ingress again by default: 10 minutes.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_RESYNC_MS, type IngressWatchOptions, inClusterCredentials } from "clusterwire/admission/server";
+ *
+ * const watch: Omit<IngressWatchOptions, "log"> = { credentials: await inClusterCredentials(), resyncMs: DEFAULT_RESYNC_MS / 2 };
+ * ```
+ */
 export const DEFAULT_RESYNC_MS = 10 * 60_000;
 const DEFAULT_PAGE_SIZE = 500;
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -40,7 +50,19 @@ const DEFAULT_MAX_BACKOFF_MS = 30_000;
 /** A list page larger than this is refused (the API server's own response limit is far below). */
 const MAX_LIST_BYTES = 256 * 1024 * 1024;
 
+/**
+ * How the ingress-capture guard lists and watches the cluster's Ingresses (and IngressClasses).
+ *
+ * @example
+ * ```ts
+ * import { type IngressWatchOptions, inClusterCredentials } from "clusterwire/admission/server";
+ *
+ * const watch: Omit<IngressWatchOptions, "log"> = { credentials: await inClusterCredentials(), pageSize: 100, maxBackoffMs: 10_000 };
+ * // createWebhookServer({ tls, ingressCapture: watch }) lists and watches with these options.
+ * ```
+ */
 export interface IngressWatchOptions {
+  /** Where the API server is and how to authenticate to it. */
   readonly credentials: ClusterCredentials;
   /** Relist this often, in ms; default 10 minutes. */
   readonly resyncMs?: number;
@@ -52,7 +74,9 @@ export interface IngressWatchOptions {
   readonly watchSeconds?: number;
   /** Bounds of the backoff between failed attempts, in ms; default 250 ms to 30 s. */
   readonly minBackoffMs?: number;
+  /** The upper bound of the backoff. */
   readonly maxBackoffMs?: number;
+  /** Receives the watch's events (lists, restarts, failures); default: none. */
   readonly log?: (level: "info" | "warn", msg: string, fields?: Record<string, string | number>) => void;
 }
 

@@ -51,6 +51,28 @@ import {
 import type { Pod, Policy, ResolvedEndpoint, Rule } from "./compiled.js";
 import { ALL, Matrix, NONE, PortSets, declares, lazyTable, namedPort } from "./matrix.js";
 
+/**
+ * One cluster snapshot for {@link createPolicyEngine}: its namespaces, pods and NetworkPolicies.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, type PolicyEngineInput } from "clusterwire/networking";
+ *
+ * const input: PolicyEngineInput = ({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * ```
+ */
 export interface PolicyEngineInput {
   /** Every namespace that pods or policies live in. Each also carries its `kubernetes.io/metadata.name` label. */
   readonly namespaces: readonly ClusterNamespace[];
@@ -75,6 +97,27 @@ export interface PolicyEngineInput {
  * a policy in a namespace `namespaces` does not list. Policies the API server
  * would reject are left out and listed in `skipped`, and so is every answer
  * the engine gives.
+ *
+ * @example
+ * ```ts
+ * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
+ *
+ * const engine = createPolicyEngine({
+ *   namespaces: [{ name: "web" }],
+ *   pods: [
+ *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
+ *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
+ *   ],
+ *   policies: [
+ *     create(NetworkPolicySchema, {
+ *       metadata: { name: "deny-in", namespace: "web" },
+ *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
+ *     }),
+ *   ],
+ * });
+ * const decision = engine.evaluate({ from: { pod: "web/a" }, to: { pod: "web/b" }, port: 8080 });
+ * console.log(decision.allowed, decision.ingress.verdict); // false "denied"
+ * ```
  */
 export function createPolicyEngine(input: PolicyEngineInput): PolicyEngine {
   return new Engine(input);

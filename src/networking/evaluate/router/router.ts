@@ -23,7 +23,28 @@ import {
   INGRESS_TYPE,
 } from "../../model/constants.js";
 
+/**
+ * The objects {@link createRouter} routes over, and the controller it evaluates.
+ *
+ * @example
+ * ```ts
+ * import { IngressClassSchema, IngressSchema, type RouterInput, create, createRouter } from "clusterwire/networking";
+ *
+ * const input: RouterInput = {
+ *   controller: "k8s.io/ingress-nginx",
+ *   ingressClasses: [create(IngressClassSchema, { metadata: { name: "nginx" }, spec: { controller: "k8s.io/ingress-nginx" } })],
+ *   ingresses: [
+ *     create(IngressSchema, {
+ *       metadata: { name: "shop", namespace: "web" },
+ *       spec: { ingressClassName: "nginx", defaultBackend: { service: { name: "shop", port: { number: 80 } } } },
+ *     }),
+ *   ],
+ * };
+ * console.log(createRouter(input).inScope); // [ "web/shop" ]
+ * ```
+ */
 export interface RouterInput {
+  /** The Ingresses, in any order: precedence between them is by age, then namespace/name. */
   readonly ingresses: readonly Ingress[];
   /** When given, only Ingresses of `controller`'s classes are in scope (R2). */
   readonly ingressClasses?: readonly IngressClass[];
@@ -133,6 +154,22 @@ const SCAN_LIMIT = 30;
  * inputs that are not Ingress / IngressClass messages. Objects the API server
  * would reject, and later duplicates of a name, are left out and listed in
  * `skipped`, and so is every route the router gives.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, createRouter } from "clusterwire/networking";
+ *
+ * const router = createRouter({
+ *   ingresses: [
+ *     create(IngressSchema, {
+ *       metadata: { name: "shop", namespace: "web" },
+ *       spec: { defaultBackend: { service: { name: "shop", port: { number: 80 } } } },
+ *     }),
+ *   ],
+ * });
+ * const route = router.route({ host: "shop.example.com", path: "/cart" });
+ * console.log(route?.backend.service?.name, route?.via); // "shop" "default"
+ * ```
  */
 export function createRouter(input: RouterInput): Router {
   return new IngressRouter(input);

@@ -15,6 +15,8 @@ export const file_k8s_io_api_core_v1_core: GenFile = /*@__PURE__*/
   fileDesc("Ch1rOHMvaW8vYXBpL2NvcmUvdjEvY29yZS5wcm90bxISazhzLmlvLmFwaS5jb3JlLnYxIkkKGVR5cGVkTG9jYWxPYmplY3RSZWZlcmVuY2USEAoIYXBpR3JvdXAYASABKAkSDAoEa2luZBgCIAEoCRIMCgRuYW1lGAMgASgJQhRaEms4cy5pby9hcGkvY29yZS92MQ");
 
 /**
+ * A reference to an object in the same namespace, by API group, kind and name.
+ *
  * @generated from message k8s.io.api.core.v1.TypedLocalObjectReference
  */
 export type TypedLocalObjectReference = Message<"k8s.io.api.core.v1.TypedLocalObjectReference"> & {

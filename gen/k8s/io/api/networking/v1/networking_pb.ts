@@ -26,6 +26,8 @@ export const file_k8s_io_api_networking_v1_networking: GenFile = /*@__PURE__*/
   fileDesc("CilrOHMvaW8vYXBpL25ldHdvcmtpbmcvdjEvbmV0d29ya2luZy5wcm90bxIYazhzLmlvLmFwaS5uZXR3b3JraW5nLnYxIrsBCgdJbmdyZXNzEkIKCG1ldGFkYXRhGAEgASgLMjAuazhzLmlvLmFwaW1hY2hpbmVyeS5wa2cuYXBpcy5tZXRhLnYxLk9iamVjdE1ldGESMwoEc3BlYxgCIAEoCzIlLms4cy5pby5hcGkubmV0d29ya2luZy52MS5JbmdyZXNzU3BlYxI3CgZzdGF0dXMYAyABKAsyJy5rOHMuaW8uYXBpLm5ldHdvcmtpbmcudjEuSW5ncmVzc1N0YXR1cyKBAQoLSW5ncmVzc0xpc3QSQAoIbWV0YWRhdGEYASABKAsyLi5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuTGlzdE1ldGESMAoFaXRlbXMYAiADKAsyIS5rOHMuaW8uYXBpLm5ldHdvcmtpbmcudjEuSW5ncmVzcyLSAQoLSW5ncmVzc1NwZWMSQAoOZGVmYXVsdEJhY2tlbmQYASABKAsyKC5rOHMuaW8uYXBpLm5ldHdvcmtpbmcudjEuSW5ncmVzc0JhY2tlbmQSMQoDdGxzGAIgAygLMiQuazhzLmlvLmFwaS5uZXR3b3JraW5nLnYxLkluZ3Jlc3NUTFMSNAoFcnVsZXMYAyADKAsyJS5rOHMuaW8uYXBpLm5ldHdvcmtpbmcudjEuSW5ncmVzc1J1bGUSGAoQaW5ncmVzc0NsYXNzTmFtZRgEIAEoCSJaCg1JbmdyZXNzU3RhdHVzEkkKDGxvYWRCYWxhbmNlchgBIAEoCzIzLms4cy5pby5hcGkubmV0d29ya2luZy52MS5JbmdyZXNzTG9hZEJhbGFuY2VyU3RhdHVzImIKGUluZ3Jlc3NMb2FkQmFsYW5jZXJTdGF0dXMSRQoHaW5ncmVzcxgBIAMoCzI0Lms4cy5pby5hcGkubmV0d29ya2luZy52MS5JbmdyZXNzTG9hZEJhbGFuY2VySW5ncmVzcyJ2ChpJbmdyZXNzTG9hZEJhbGFuY2VySW5ncmVzcxIKCgJpcBgBIAEoCRIQCghob3N0bmFtZRgCIAEoCRI6CgVwb3J0cxgEIAMoCzIrLms4cy5pby5hcGkubmV0d29ya2luZy52MS5JbmdyZXNzUG9ydFN0YXR1cyJCChFJbmdyZXNzUG9ydFN0YXR1cxIMCgRwb3J0GAEgASgFEhAKCHByb3RvY29sGAIgASgJEg0KBWVycm9yGAMgASgJImEKC0luZ3Jlc3NSdWxlEgwKBGhvc3QYASABKAkSRAoQaW5ncmVzc1J1bGVWYWx1ZRgCIAEoCzIqLms4cy5pby5hcGkubmV0d29ya2luZy52MS5JbmdyZXNzUnVsZVZhbHVlIlAKEEluZ3Jlc3NSdWxlVmFsdWUSPAoEaHR0cBgBIAEoCzIuLms4cy5pby5hcGkubmV0d29ya2luZy52MS5IVFRQSW5ncmVzc1J1bGVWYWx1ZSJQChRIVFRQSW5ncmVzc1J1bGVWYWx1ZRI4CgVwYXRocxgBIAMoCzIpLms4cy5pby5hcGkubmV0d29ya2luZy52MS5IVFRQSW5ncmVzc1BhdGgibAoPSFRUUEluZ3Jlc3NQYXRoEgwKBHBhdGgYASABKAkSOQoHYmFja2VuZBgCIAEoCzIoLms4cy5pby5hcGkubmV0d29ya2luZy52MS5JbmdyZXNzQmFja2VuZBIQCghwYXRoVHlwZRgDIAEoCSKTAQoOSW5ncmVzc0JhY2tlbmQSPwoIcmVzb3VyY2UYAyABKAsyLS5rOHMuaW8uYXBpLmNvcmUudjEuVHlwZWRMb2NhbE9iamVjdFJlZmVyZW5jZRJACgdzZXJ2aWNlGAQgASgLMi8uazhzLmlvLmFwaS5uZXR3b3JraW5nLnYxLkluZ3Jlc3NTZXJ2aWNlQmFja2VuZCJhChVJbmdyZXNzU2VydmljZUJhY2tlbmQSDAoEbmFtZRgBIAEoCRI6CgRwb3J0GAIgASgLMiwuazhzLmlvLmFwaS5uZXR3b3JraW5nLnYxLlNlcnZpY2VCYWNrZW5kUG9ydCIyChJTZXJ2aWNlQmFja2VuZFBvcnQSDAoEbmFtZRgBIAEoCRIOCgZudW1iZXIYAiABKAUiLwoKSW5ncmVzc1RMUxINCgVob3N0cxgBIAMoCRISCgpzZWNyZXROYW1lGAIgASgJIowBCgxJbmdyZXNzQ2xhc3MSQgoIbWV0YWRhdGEYASABKAsyMC5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuT2JqZWN0TWV0YRI4CgRzcGVjGAIgASgLMiouazhzLmlvLmFwaS5uZXR3b3JraW5nLnYxLkluZ3Jlc3NDbGFzc1NwZWMiiwEKEEluZ3Jlc3NDbGFzc0xpc3QSQAoIbWV0YWRhdGEYASABKAsyLi5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuTGlzdE1ldGESNQoFaXRlbXMYAiADKAsyJi5rOHMuaW8uYXBpLm5ldHdvcmtpbmcudjEuSW5ncmVzc0NsYXNzInUKEEluZ3Jlc3NDbGFzc1NwZWMSEgoKY29udHJvbGxlchgBIAEoCRJNCgpwYXJhbWV0ZXJzGAIgASgLMjkuazhzLmlvLmFwaS5uZXR3b3JraW5nLnYxLkluZ3Jlc3NDbGFzc1BhcmFtZXRlcnNSZWZlcmVuY2UicQofSW5ncmVzc0NsYXNzUGFyYW1ldGVyc1JlZmVyZW5jZRIQCghhUElHcm91cBgBIAEoCRIMCgRraW5kGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFc2NvcGUYBCABKAkSEQoJbmFtZXNwYWNlGAUgASgJIo4BCg1OZXR3b3JrUG9saWN5EkIKCG1ldGFkYXRhGAEgASgLMjAuazhzLmlvLmFwaW1hY2hpbmVyeS5wa2cuYXBpcy5tZXRhLnYxLk9iamVjdE1ldGESOQoEc3BlYxgCIAEoCzIrLms4cy5pby5hcGkubmV0d29ya2luZy52MS5OZXR3b3JrUG9saWN5U3BlYyKNAQoRTmV0d29ya1BvbGljeUxpc3QSQAoIbWV0YWRhdGEYASABKAsyLi5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuTGlzdE1ldGESNgoFaXRlbXMYAiADKAsyJy5rOHMuaW8uYXBpLm5ldHdvcmtpbmcudjEuTmV0d29ya1BvbGljeSL6AQoRTmV0d29ya1BvbGljeVNwZWMSSAoLcG9kU2VsZWN0b3IYASABKAsyMy5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuTGFiZWxTZWxlY3RvchJDCgdpbmdyZXNzGAIgAygLMjIuazhzLmlvLmFwaS5uZXR3b3JraW5nLnYxLk5ldHdvcmtQb2xpY3lJbmdyZXNzUnVsZRJBCgZlZ3Jlc3MYAyADKAsyMS5rOHMuaW8uYXBpLm5ldHdvcmtpbmcudjEuTmV0d29ya1BvbGljeUVncmVzc1J1bGUSEwoLcG9saWN5VHlwZXMYBCADKAkikQEKGE5ldHdvcmtQb2xpY3lJbmdyZXNzUnVsZRI6CgVwb3J0cxgBIAMoCzIrLms4cy5pby5hcGkubmV0d29ya2luZy52MS5OZXR3b3JrUG9saWN5UG9ydBI5CgRmcm9tGAIgAygLMisuazhzLmlvLmFwaS5uZXR3b3JraW5nLnYxLk5ldHdvcmtQb2xpY3lQZWVyIo4BChdOZXR3b3JrUG9saWN5RWdyZXNzUnVsZRI6CgVwb3J0cxgBIAMoCzIrLms4cy5pby5hcGkubmV0d29ya2luZy52MS5OZXR3b3JrUG9saWN5UG9ydBI3CgJ0bxgCIAMoCzIrLms4cy5pby5hcGkubmV0d29ya2luZy52MS5OZXR3b3JrUG9saWN5UGVlciLhAQoRTmV0d29ya1BvbGljeVBlZXISSAoLcG9kU2VsZWN0b3IYASABKAsyMy5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuTGFiZWxTZWxlY3RvchJOChFuYW1lc3BhY2VTZWxlY3RvchgCIAEoCzIzLms4cy5pby5hcGltYWNoaW5lcnkucGtnLmFwaXMubWV0YS52MS5MYWJlbFNlbGVjdG9yEjIKB2lwQmxvY2sYAyABKAsyIS5rOHMuaW8uYXBpLm5ldHdvcmtpbmcudjEuSVBCbG9jayJ2ChFOZXR3b3JrUG9saWN5UG9ydBIQCghwcm90b2NvbBgBIAEoCRI+CgRwb3J0GAIgASgLMjAuazhzLmlvLmFwaW1hY2hpbmVyeS5wa2cudXRpbC5pbnRzdHIuSW50T3JTdHJpbmcSDwoHZW5kUG9ydBgDIAEoBSInCgdJUEJsb2NrEgwKBGNpZHIYASABKAkSDgoGZXhjZXB0GAIgAygJIoYBCglJUEFkZHJlc3MSQgoIbWV0YWRhdGEYASABKAsyMC5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuT2JqZWN0TWV0YRI1CgRzcGVjGAIgASgLMicuazhzLmlvLmFwaS5uZXR3b3JraW5nLnYxLklQQWRkcmVzc1NwZWMihQEKDUlQQWRkcmVzc0xpc3QSQAoIbWV0YWRhdGEYASABKAsyLi5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuTGlzdE1ldGESMgoFaXRlbXMYAiADKAsyIy5rOHMuaW8uYXBpLm5ldHdvcmtpbmcudjEuSVBBZGRyZXNzIk0KDUlQQWRkcmVzc1NwZWMSPAoJcGFyZW50UmVmGAEgASgLMikuazhzLmlvLmFwaS5uZXR3b3JraW5nLnYxLlBhcmVudFJlZmVyZW5jZSJTCg9QYXJlbnRSZWZlcmVuY2USDQoFZ3JvdXAYASABKAkSEAoIcmVzb3VyY2UYAiABKAkSEQoJbmFtZXNwYWNlGAMgASgJEgwKBG5hbWUYBCABKAkixwEKC1NlcnZpY2VDSURSEkIKCG1ldGFkYXRhGAEgASgLMjAuazhzLmlvLmFwaW1hY2hpbmVyeS5wa2cuYXBpcy5tZXRhLnYxLk9iamVjdE1ldGESNwoEc3BlYxgCIAEoCzIpLms4cy5pby5hcGkubmV0d29ya2luZy52MS5TZXJ2aWNlQ0lEUlNwZWMSOwoGc3RhdHVzGAMgASgLMisuazhzLmlvLmFwaS5uZXR3b3JraW5nLnYxLlNlcnZpY2VDSURSU3RhdHVzIokBCg9TZXJ2aWNlQ0lEUkxpc3QSQAoIbWV0YWRhdGEYASABKAsyLi5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuTGlzdE1ldGESNAoFaXRlbXMYAiADKAsyJS5rOHMuaW8uYXBpLm5ldHdvcmtpbmcudjEuU2VydmljZUNJRFIiIAoPU2VydmljZUNJRFJTcGVjEg0KBWNpZHJzGAEgAygJIlgKEVNlcnZpY2VDSURSU3RhdHVzEkMKCmNvbmRpdGlvbnMYASADKAsyLy5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuQ29uZGl0aW9uQhpaGGs4cy5pby9hcGkvbmV0d29ya2luZy92MQ", [file_k8s_io_api_core_v1_core, file_k8s_io_apimachinery_pkg_apis_meta_v1_meta, file_k8s_io_apimachinery_pkg_util_intstr_intstr]);
 
 /**
+ * An Ingress: HTTP(S) routing rules from hosts and paths to Services, served by an ingress controller.
+ *
  * @generated from message k8s.io.api.networking.v1.Ingress
  */
 export type Ingress = Message<"k8s.io.api.networking.v1.Ingress"> & {
@@ -53,6 +55,8 @@ export const IngressSchema: GenMessage<Ingress> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 0);
 
 /**
+ * A page of Ingresses, as a list request returns them.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressList
  */
 export type IngressList = Message<"k8s.io.api.networking.v1.IngressList"> & {
@@ -75,6 +79,8 @@ export const IngressListSchema: GenMessage<IngressList> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 1);
 
 /**
+ * What an Ingress asks for: a default backend, TLS settings, routing rules and its class.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressSpec
  */
 export type IngressSpec = Message<"k8s.io.api.networking.v1.IngressSpec"> & {
@@ -107,6 +113,8 @@ export const IngressSpecSchema: GenMessage<IngressSpec> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 2);
 
 /**
+ * What the controller reports back for an Ingress.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressStatus
  */
 export type IngressStatus = Message<"k8s.io.api.networking.v1.IngressStatus"> & {
@@ -124,6 +132,8 @@ export const IngressStatusSchema: GenMessage<IngressStatus> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 3);
 
 /**
+ * The load balancer addresses an Ingress is reachable at.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressLoadBalancerStatus
  */
 export type IngressLoadBalancerStatus = Message<"k8s.io.api.networking.v1.IngressLoadBalancerStatus"> & {
@@ -141,6 +151,8 @@ export const IngressLoadBalancerStatusSchema: GenMessage<IngressLoadBalancerStat
   messageDesc(file_k8s_io_api_networking_v1_networking, 4);
 
 /**
+ * One load balancer address: an IP or a hostname, with its port statuses.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressLoadBalancerIngress
  */
 export type IngressLoadBalancerIngress = Message<"k8s.io.api.networking.v1.IngressLoadBalancerIngress"> & {
@@ -170,6 +182,8 @@ export const IngressLoadBalancerIngressSchema: GenMessage<IngressLoadBalancerIng
   messageDesc(file_k8s_io_api_networking_v1_networking, 5);
 
 /**
+ * The state of one port of a load balancer address.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressPortStatus
  */
 export type IngressPortStatus = Message<"k8s.io.api.networking.v1.IngressPortStatus"> & {
@@ -197,6 +211,8 @@ export const IngressPortStatusSchema: GenMessage<IngressPortStatus> = /*@__PURE_
   messageDesc(file_k8s_io_api_networking_v1_networking, 6);
 
 /**
+ * One routing rule: an optional host and, for HTTP, the paths under it.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressRule
  */
 export type IngressRule = Message<"k8s.io.api.networking.v1.IngressRule"> & {
@@ -221,6 +237,8 @@ export const IngressRuleSchema: GenMessage<IngressRule> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 7);
 
 /**
+ * The protocol-specific part of a rule; only HTTP exists.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressRuleValue
  */
 export type IngressRuleValue = Message<"k8s.io.api.networking.v1.IngressRuleValue"> & {
@@ -238,6 +256,8 @@ export const IngressRuleValueSchema: GenMessage<IngressRuleValue> = /*@__PURE__*
   messageDesc(file_k8s_io_api_networking_v1_networking, 8);
 
 /**
+ * The HTTP paths of a rule.
+ *
  * @generated from message k8s.io.api.networking.v1.HTTPIngressRuleValue
  */
 export type HTTPIngressRuleValue = Message<"k8s.io.api.networking.v1.HTTPIngressRuleValue"> & {
@@ -255,6 +275,8 @@ export const HTTPIngressRuleValueSchema: GenMessage<HTTPIngressRuleValue> = /*@_
   messageDesc(file_k8s_io_api_networking_v1_networking, 9);
 
 /**
+ * One path of a rule, how it is matched, and the backend it sends to.
+ *
  * @generated from message k8s.io.api.networking.v1.HTTPIngressPath
  */
 export type HTTPIngressPath = Message<"k8s.io.api.networking.v1.HTTPIngressPath"> & {
@@ -282,6 +304,8 @@ export const HTTPIngressPathSchema: GenMessage<HTTPIngressPath> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 10);
 
 /**
+ * Where matching requests go: a Service port, or another object by reference.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressBackend
  */
 export type IngressBackend = Message<"k8s.io.api.networking.v1.IngressBackend"> & {
@@ -306,6 +330,8 @@ export const IngressBackendSchema: GenMessage<IngressBackend> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 11);
 
 /**
+ * A Service backend: the Service's name and port.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressServiceBackend
  */
 export type IngressServiceBackend = Message<"k8s.io.api.networking.v1.IngressServiceBackend"> & {
@@ -328,6 +354,8 @@ export const IngressServiceBackendSchema: GenMessage<IngressServiceBackend> = /*
   messageDesc(file_k8s_io_api_networking_v1_networking, 12);
 
 /**
+ * A Service port, by name or by number.
+ *
  * @generated from message k8s.io.api.networking.v1.ServiceBackendPort
  */
 export type ServiceBackendPort = Message<"k8s.io.api.networking.v1.ServiceBackendPort"> & {
@@ -350,6 +378,8 @@ export const ServiceBackendPortSchema: GenMessage<ServiceBackendPort> = /*@__PUR
   messageDesc(file_k8s_io_api_networking_v1_networking, 13);
 
 /**
+ * The hosts one TLS Secret covers.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressTLS
  */
 export type IngressTLS = Message<"k8s.io.api.networking.v1.IngressTLS"> & {
@@ -372,6 +402,8 @@ export const IngressTLSSchema: GenMessage<IngressTLS> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 14);
 
 /**
+ * An IngressClass: names the controller that serves the Ingresses of this class.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressClass
  */
 export type IngressClass = Message<"k8s.io.api.networking.v1.IngressClass"> & {
@@ -394,6 +426,8 @@ export const IngressClassSchema: GenMessage<IngressClass> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 15);
 
 /**
+ * A page of IngressClasses, as a list request returns them.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressClassList
  */
 export type IngressClassList = Message<"k8s.io.api.networking.v1.IngressClassList"> & {
@@ -416,6 +450,8 @@ export const IngressClassListSchema: GenMessage<IngressClassList> = /*@__PURE__*
   messageDesc(file_k8s_io_api_networking_v1_networking, 16);
 
 /**
+ * The controller of an IngressClass and its optional parameters object.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressClassSpec
  */
 export type IngressClassSpec = Message<"k8s.io.api.networking.v1.IngressClassSpec"> & {
@@ -438,6 +474,8 @@ export const IngressClassSpecSchema: GenMessage<IngressClassSpec> = /*@__PURE__*
   messageDesc(file_k8s_io_api_networking_v1_networking, 17);
 
 /**
+ * A reference to the object holding a controller's parameters for the class.
+ *
  * @generated from message k8s.io.api.networking.v1.IngressClassParametersReference
  */
 export type IngressClassParametersReference = Message<"k8s.io.api.networking.v1.IngressClassParametersReference"> & {
@@ -477,6 +515,8 @@ export const IngressClassParametersReferenceSchema: GenMessage<IngressClassParam
   messageDesc(file_k8s_io_api_networking_v1_networking, 18);
 
 /**
+ * A NetworkPolicy: which traffic the selected pods may receive and send.
+ *
  * @generated from message k8s.io.api.networking.v1.NetworkPolicy
  */
 export type NetworkPolicy = Message<"k8s.io.api.networking.v1.NetworkPolicy"> & {
@@ -502,6 +542,8 @@ export const NetworkPolicySchema: GenMessage<NetworkPolicy> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 19);
 
 /**
+ * A page of NetworkPolicies, as a list request returns them.
+ *
  * @generated from message k8s.io.api.networking.v1.NetworkPolicyList
  */
 export type NetworkPolicyList = Message<"k8s.io.api.networking.v1.NetworkPolicyList"> & {
@@ -524,6 +566,8 @@ export const NetworkPolicyListSchema: GenMessage<NetworkPolicyList> = /*@__PURE_
   messageDesc(file_k8s_io_api_networking_v1_networking, 20);
 
 /**
+ * The pods a policy selects, its ingress and egress rules, and which directions it isolates.
+ *
  * @generated from message k8s.io.api.networking.v1.NetworkPolicySpec
  */
 export type NetworkPolicySpec = Message<"k8s.io.api.networking.v1.NetworkPolicySpec"> & {
@@ -556,6 +600,8 @@ export const NetworkPolicySpecSchema: GenMessage<NetworkPolicySpec> = /*@__PURE_
   messageDesc(file_k8s_io_api_networking_v1_networking, 21);
 
 /**
+ * Traffic a selected pod may receive: from these peers, to these ports.
+ *
  * @generated from message k8s.io.api.networking.v1.NetworkPolicyIngressRule
  */
 export type NetworkPolicyIngressRule = Message<"k8s.io.api.networking.v1.NetworkPolicyIngressRule"> & {
@@ -578,6 +624,8 @@ export const NetworkPolicyIngressRuleSchema: GenMessage<NetworkPolicyIngressRule
   messageDesc(file_k8s_io_api_networking_v1_networking, 22);
 
 /**
+ * Traffic a selected pod may send: to these peers, on these ports.
+ *
  * @generated from message k8s.io.api.networking.v1.NetworkPolicyEgressRule
  */
 export type NetworkPolicyEgressRule = Message<"k8s.io.api.networking.v1.NetworkPolicyEgressRule"> & {
@@ -600,6 +648,8 @@ export const NetworkPolicyEgressRuleSchema: GenMessage<NetworkPolicyEgressRule> 
   messageDesc(file_k8s_io_api_networking_v1_networking, 23);
 
 /**
+ * A peer of a rule: pods by selector, namespaces by selector, or an IP block.
+ *
  * @generated from message k8s.io.api.networking.v1.NetworkPolicyPeer
  */
 export type NetworkPolicyPeer = Message<"k8s.io.api.networking.v1.NetworkPolicyPeer"> & {
@@ -627,6 +677,8 @@ export const NetworkPolicyPeerSchema: GenMessage<NetworkPolicyPeer> = /*@__PURE_
   messageDesc(file_k8s_io_api_networking_v1_networking, 24);
 
 /**
+ * A port of a rule: protocol, port (number or name) and an optional range end.
+ *
  * @generated from message k8s.io.api.networking.v1.NetworkPolicyPort
  */
 export type NetworkPolicyPort = Message<"k8s.io.api.networking.v1.NetworkPolicyPort"> & {
@@ -654,6 +706,8 @@ export const NetworkPolicyPortSchema: GenMessage<NetworkPolicyPort> = /*@__PURE_
   messageDesc(file_k8s_io_api_networking_v1_networking, 25);
 
 /**
+ * A CIDR, minus the CIDRs listed in except.
+ *
  * @generated from message k8s.io.api.networking.v1.IPBlock
  */
 export type IPBlock = Message<"k8s.io.api.networking.v1.IPBlock"> & {
@@ -676,6 +730,8 @@ export const IPBlockSchema: GenMessage<IPBlock> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 26);
 
 /**
+ * An IPAddress: one allocated IP, named by its canonical form.
+ *
  * @generated from message k8s.io.api.networking.v1.IPAddress
  */
 export type IPAddress = Message<"k8s.io.api.networking.v1.IPAddress"> & {
@@ -698,6 +754,8 @@ export const IPAddressSchema: GenMessage<IPAddress> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 27);
 
 /**
+ * A page of IPAddresses, as a list request returns them.
+ *
  * @generated from message k8s.io.api.networking.v1.IPAddressList
  */
 export type IPAddressList = Message<"k8s.io.api.networking.v1.IPAddressList"> & {
@@ -720,6 +778,8 @@ export const IPAddressListSchema: GenMessage<IPAddressList> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 28);
 
 /**
+ * What an IPAddress belongs to.
+ *
  * @generated from message k8s.io.api.networking.v1.IPAddressSpec
  */
 export type IPAddressSpec = Message<"k8s.io.api.networking.v1.IPAddressSpec"> & {
@@ -737,6 +797,8 @@ export const IPAddressSpecSchema: GenMessage<IPAddressSpec> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 29);
 
 /**
+ * The object an IPAddress is allocated to.
+ *
  * @generated from message k8s.io.api.networking.v1.ParentReference
  */
 export type ParentReference = Message<"k8s.io.api.networking.v1.ParentReference"> & {
@@ -769,6 +831,8 @@ export const ParentReferenceSchema: GenMessage<ParentReference> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 30);
 
 /**
+ * A ServiceCIDR: a range Service cluster IPs are allocated from.
+ *
  * @generated from message k8s.io.api.networking.v1.ServiceCIDR
  */
 export type ServiceCIDR = Message<"k8s.io.api.networking.v1.ServiceCIDR"> & {
@@ -796,6 +860,8 @@ export const ServiceCIDRSchema: GenMessage<ServiceCIDR> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 31);
 
 /**
+ * A page of ServiceCIDRs, as a list request returns them.
+ *
  * @generated from message k8s.io.api.networking.v1.ServiceCIDRList
  */
 export type ServiceCIDRList = Message<"k8s.io.api.networking.v1.ServiceCIDRList"> & {
@@ -818,6 +884,8 @@ export const ServiceCIDRListSchema: GenMessage<ServiceCIDRList> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 32);
 
 /**
+ * The CIDRs (at most one per IP family) of a ServiceCIDR.
+ *
  * @generated from message k8s.io.api.networking.v1.ServiceCIDRSpec
  */
 export type ServiceCIDRSpec = Message<"k8s.io.api.networking.v1.ServiceCIDRSpec"> & {
@@ -835,6 +903,8 @@ export const ServiceCIDRSpecSchema: GenMessage<ServiceCIDRSpec> = /*@__PURE__*/
   messageDesc(file_k8s_io_api_networking_v1_networking, 33);
 
 /**
+ * The conditions of a ServiceCIDR.
+ *
  * @generated from message k8s.io.api.networking.v1.ServiceCIDRStatus
  */
 export type ServiceCIDRStatus = Message<"k8s.io.api.networking.v1.ServiceCIDRStatus"> & {

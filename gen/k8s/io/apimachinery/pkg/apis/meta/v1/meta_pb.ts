@@ -19,6 +19,8 @@ export const file_k8s_io_apimachinery_pkg_apis_meta_v1_meta: GenFile = /*@__PURE
   fileDesc("Ci9rOHMvaW8vYXBpbWFjaGluZXJ5L3BrZy9hcGlzL21ldGEvdjEvbWV0YS5wcm90bxIkazhzLmlvLmFwaW1hY2hpbmVyeS5wa2cuYXBpcy5tZXRhLnYxIv4FCgpPYmplY3RNZXRhEgwKBG5hbWUYASABKAkSFAoMZ2VuZXJhdGVOYW1lGAIgASgJEhEKCW5hbWVzcGFjZRgDIAEoCRIQCghzZWxmTGluaxgEIAEoCRILCgN1aWQYBSABKAkSFwoPcmVzb3VyY2VWZXJzaW9uGAYgASgJEhIKCmdlbmVyYXRpb24YByABKAMSRQoRY3JlYXRpb25UaW1lc3RhbXAYCCABKAsyKi5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuVGltZRJFChFkZWxldGlvblRpbWVzdGFtcBgJIAEoCzIqLms4cy5pby5hcGltYWNoaW5lcnkucGtnLmFwaXMubWV0YS52MS5UaW1lEiIKGmRlbGV0aW9uR3JhY2VQZXJpb2RTZWNvbmRzGAogASgDEkwKBmxhYmVscxgLIAMoCzI8Lms4cy5pby5hcGltYWNoaW5lcnkucGtnLmFwaXMubWV0YS52MS5PYmplY3RNZXRhLkxhYmVsc0VudHJ5ElYKC2Fubm90YXRpb25zGAwgAygLMkEuazhzLmlvLmFwaW1hY2hpbmVyeS5wa2cuYXBpcy5tZXRhLnYxLk9iamVjdE1ldGEuQW5ub3RhdGlvbnNFbnRyeRJNCg9vd25lclJlZmVyZW5jZXMYDSADKAsyNC5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuT3duZXJSZWZlcmVuY2USEgoKZmluYWxpemVycxgOIAMoCRJPCg1tYW5hZ2VkRmllbGRzGBEgAygLMjguazhzLmlvLmFwaW1hY2hpbmVyeS5wa2cuYXBpcy5tZXRhLnYxLk1hbmFnZWRGaWVsZHNFbnRyeRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBGjIKEEFubm90YXRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASKnAQoITGlzdE1ldGESEAoIc2VsZkxpbmsYASABKAkSFwoPcmVzb3VyY2VWZXJzaW9uGAIgASgJEhAKCGNvbnRpbnVlGAMgASgJEhoKEnJlbWFpbmluZ0l0ZW1Db3VudBgEIAEoAxJCCglzaGFyZEluZm8YBSABKAsyLy5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuU2hhcmRJbmZvIh0KCVNoYXJkSW5mbxIQCghzZWxlY3RvchgBIAEoCSL4AQoNTGFiZWxTZWxlY3RvchJZCgttYXRjaExhYmVscxgBIAMoCzJELms4cy5pby5hcGltYWNoaW5lcnkucGtnLmFwaXMubWV0YS52MS5MYWJlbFNlbGVjdG9yLk1hdGNoTGFiZWxzRW50cnkSWAoQbWF0Y2hFeHByZXNzaW9ucxgCIAMoCzI+Lms4cy5pby5hcGltYWNoaW5lcnkucGtnLmFwaXMubWV0YS52MS5MYWJlbFNlbGVjdG9yUmVxdWlyZW1lbnQaMgoQTWF0Y2hMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkkKGExhYmVsU2VsZWN0b3JSZXF1aXJlbWVudBILCgNrZXkYASABKAkSEAoIb3BlcmF0b3IYAiABKAkSDgoGdmFsdWVzGAMgAygJIiYKBFRpbWUSDwoHc2Vjb25kcxgBIAEoAxINCgVuYW5vcxgCIAEoBSJ9Cg5Pd25lclJlZmVyZW5jZRIMCgRraW5kGAEgASgJEgwKBG5hbWUYAyABKAkSCwoDdWlkGAQgASgJEhIKCmFwaVZlcnNpb24YBSABKAkSEgoKY29udHJvbGxlchgGIAEoCBIaChJibG9ja093bmVyRGVsZXRpb24YByABKAgi8QEKEk1hbmFnZWRGaWVsZHNFbnRyeRIPCgdtYW5hZ2VyGAEgASgJEhEKCW9wZXJhdGlvbhgCIAEoCRISCgphcGlWZXJzaW9uGAMgASgJEjgKBHRpbWUYBCABKAsyKi5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuVGltZRISCgpmaWVsZHNUeXBlGAYgASgJEkAKCGZpZWxkc1YxGAcgASgLMi4uazhzLmlvLmFwaW1hY2hpbmVyeS5wa2cuYXBpcy5tZXRhLnYxLkZpZWxkc1YxEhMKC3N1YnJlc291cmNlGAggASgJIhcKCEZpZWxkc1YxEgsKA1JhdxgBIAEoDCKuAQoJQ29uZGl0aW9uEgwKBHR5cGUYASABKAkSDgoGc3RhdHVzGAIgASgJEhoKEm9ic2VydmVkR2VuZXJhdGlvbhgDIAEoAxJGChJsYXN0VHJhbnNpdGlvblRpbWUYBCABKAsyKi5rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5hcGlzLm1ldGEudjEuVGltZRIOCgZyZWFzb24YBSABKAkSDwoHbWVzc2FnZRgGIAEoCSJZCgpXYXRjaEV2ZW50EgwKBHR5cGUYASABKAkSPQoGb2JqZWN0GAIgASgLMi0uazhzLmlvLmFwaW1hY2hpbmVyeS5wa2cucnVudGltZS5SYXdFeHRlbnNpb24izwEKBlN0YXR1cxJACghtZXRhZGF0YRgBIAEoCzIuLms4cy5pby5hcGltYWNoaW5lcnkucGtnLmFwaXMubWV0YS52MS5MaXN0TWV0YRIOCgZzdGF0dXMYAiABKAkSDwoHbWVzc2FnZRgDIAEoCRIOCgZyZWFzb24YBCABKAkSRAoHZGV0YWlscxgFIAEoCzIzLms4cy5pby5hcGltYWNoaW5lcnkucGtnLmFwaXMubWV0YS52MS5TdGF0dXNEZXRhaWxzEgwKBGNvZGUYBiABKAUipQEKDVN0YXR1c0RldGFpbHMSDAoEbmFtZRgBIAEoCRINCgVncm91cBgCIAEoCRIMCgRraW5kGAMgASgJEkEKBmNhdXNlcxgEIAMoCzIxLms4cy5pby5hcGltYWNoaW5lcnkucGtnLmFwaXMubWV0YS52MS5TdGF0dXNDYXVzZRIZChFyZXRyeUFmdGVyU2Vjb25kcxgFIAEoBRILCgN1aWQYBiABKAkiPQoLU3RhdHVzQ2F1c2USDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDQoFZmllbGQYAyABKAlCJlokazhzLmlvL2FwaW1hY2hpbmVyeS9wa2cvYXBpcy9tZXRhL3Yx", [file_k8s_io_apimachinery_pkg_runtime_runtime]);
 
 /**
+ * The metadata every object carries: name, namespace, labels, annotations, and the fields the server sets.
+ *
  * @generated from message k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta
  */
 export type ObjectMeta = Message<"k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"> & {
@@ -109,6 +111,8 @@ export const ObjectMetaSchema: GenMessage<ObjectMeta> = /*@__PURE__*/
   messageDesc(file_k8s_io_apimachinery_pkg_apis_meta_v1_meta, 0);
 
 /**
+ * The metadata of a list: its resourceVersion and the token for the next page.
+ *
  * @generated from message k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta
  */
 export type ListMeta = Message<"k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"> & {
@@ -165,6 +169,8 @@ export const ShardInfoSchema: GenMessage<ShardInfo> = /*@__PURE__*/
   messageDesc(file_k8s_io_apimachinery_pkg_apis_meta_v1_meta, 2);
 
 /**
+ * Selects objects by labels: exact label values and set-based requirements, all of which must hold.
+ *
  * @generated from message k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector
  */
 export type LabelSelector = Message<"k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector"> & {
@@ -187,6 +193,8 @@ export const LabelSelectorSchema: GenMessage<LabelSelector> = /*@__PURE__*/
   messageDesc(file_k8s_io_apimachinery_pkg_apis_meta_v1_meta, 3);
 
 /**
+ * One set-based requirement of a selector: a key, an operator and values.
+ *
  * @generated from message k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement
  */
 export type LabelSelectorRequirement = Message<"k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement"> & {
@@ -238,6 +246,8 @@ export const TimeSchema: GenMessage<Time> = /*@__PURE__*/
   messageDesc(file_k8s_io_apimachinery_pkg_apis_meta_v1_meta, 5);
 
 /**
+ * An object that owns this one (for garbage collection).
+ *
  * @generated from message k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference
  */
 export type OwnerReference = Message<"k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference"> & {
@@ -280,6 +290,8 @@ export const OwnerReferenceSchema: GenMessage<OwnerReference> = /*@__PURE__*/
   messageDesc(file_k8s_io_apimachinery_pkg_apis_meta_v1_meta, 6);
 
 /**
+ * A record of which fields one manager set, for server-side apply.
+ *
  * @generated from message k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry
  */
 export type ManagedFieldsEntry = Message<"k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry"> & {
@@ -346,6 +358,8 @@ export const FieldsV1Schema: GenMessage<FieldsV1> = /*@__PURE__*/
   messageDesc(file_k8s_io_apimachinery_pkg_apis_meta_v1_meta, 8);
 
 /**
+ * One condition of an object's status: a type, its status, why, and since when.
+ *
  * @generated from message k8s.io.apimachinery.pkg.apis.meta.v1.Condition
  */
 export type Condition = Message<"k8s.io.apimachinery.pkg.apis.meta.v1.Condition"> & {
@@ -456,6 +470,8 @@ export const StatusSchema: GenMessage<Status> = /*@__PURE__*/
   messageDesc(file_k8s_io_apimachinery_pkg_apis_meta_v1_meta, 11);
 
 /**
+ * The object a Status is about, and the causes of the failure.
+ *
  * @generated from message k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails
  */
 export type StatusDetails = Message<"k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails"> & {
@@ -498,6 +514,8 @@ export const StatusDetailsSchema: GenMessage<StatusDetails> = /*@__PURE__*/
   messageDesc(file_k8s_io_apimachinery_pkg_apis_meta_v1_meta, 12);
 
 /**
+ * One cause of a failure, such as a field error.
+ *
  * @generated from message k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause
  */
 export type StatusCause = Message<"k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause"> & {
