@@ -266,17 +266,11 @@ function metaMutations(kind: ValidatedKind): Mutation[] {
         return err(INVALID, "metadata.annotations");
       },
     ),
-    mutation(
-      `${kind}.meta.annotations-too-long`,
-      kind,
-      "metadata.annotations > 256 KiB",
-      fc.nat(100),
-      (o, extra) => {
-        const annotations = ensureObj(ensureObj(o, "metadata"), "annotations");
-        annotations["example.com/big"] = "x".repeat(262144 + extra);
-        return err(TOO_LONG, "metadata.annotations");
-      },
-    ),
+    mutation(`${kind}.meta.annotations-too-long`, kind, "metadata.annotations > 256 KiB", fc.nat(100), (o, extra) => {
+      const annotations = ensureObj(ensureObj(o, "metadata"), "annotations");
+      annotations["example.com/big"] = "x".repeat(262144 + extra);
+      return err(TOO_LONG, "metadata.annotations");
+    }),
   ];
   if (kind !== "IPAddress") {
     out.push(
@@ -415,17 +409,11 @@ function ingressMutations(): Mutation[] {
       o["spec"]["rules"][i]["host"] = `*.${"b".repeat(100)}.${"c".repeat(151)}`; // 254
       return err(INVALID, `spec.rules[${i}].host`);
     }),
-    mutation(
-      "ingress.http.paths-empty",
-      K,
-      "paths Required",
-      fc.tuple(fc.nat(), fc.boolean()),
-      (o, [n, explicit]) => {
-        const i = ingressRuleIndex(o, n);
-        o["spec"]["rules"][i]["http"] = explicit ? { paths: [] } : {};
-        return err(REQUIRED, `spec.rules[${i}].http.paths`);
-      },
-    ),
+    mutation("ingress.http.paths-empty", K, "paths Required", fc.tuple(fc.nat(), fc.boolean()), (o, [n, explicit]) => {
+      const i = ingressRuleIndex(o, n);
+      o["spec"]["rules"][i]["http"] = explicit ? { paths: [] } : {};
+      return err(REQUIRED, `spec.rules[${i}].http.paths`);
+    }),
     mutation(
       "ingress.path.pathType-missing",
       K,
