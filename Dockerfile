@@ -31,7 +31,7 @@ COPY --from=build /src/dist/src ./dist/src
 COPY --from=build /src/dist/gen ./dist/gen
 COPY package.json ./
 COPY bin ./bin
-COPY examples/demo ./examples/demo
+COPY examples ./examples
 USER 65532:65532
 EXPOSE 8443
 ENTRYPOINT ["node", "/app/dist/src/cli/main.js"]
