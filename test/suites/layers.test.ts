@@ -140,9 +140,10 @@ const tsFiles = (dir: string): string[] =>
     e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
   );
 
-/** The text of an entry point without its comments and `export ... from` statements. */
+/** The text of an entry point without its comments (line and block) and `export ... from` statements. */
 const beyondReExports = (file: string): string =>
   readFileSync(file, "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
     .replace(/\/\/.*$/gm, "")
     .replace(/export\s+(type\s+)?(\*|\{[^}]*\})\s+from\s+"[^"]+";/g, "")
     .trim();
