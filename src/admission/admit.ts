@@ -128,17 +128,17 @@ export interface AdmitOptions {
  * const outcome = admit(request);
  * if (outcome.verdict === "denied") console.log(outcome.errors.map((e) => e.field));
  */
-export type AdmissionVerdict = (typeof ADMISSION_VERDICTS)[number];
+export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];
 
 /**
- * Every {@link AdmissionVerdict}, in a fixed order.
+ * Every {@link ReviewVerdict}, in a fixed order.
  *
  * @example
- * import { ADMISSION_VERDICTS } from "clusterwire/admission";
+ * import { REVIEW_VERDICTS } from "clusterwire/admission";
  *
- * ADMISSION_VERDICTS.includes("allowed"); // true
+ * REVIEW_VERDICTS.includes("allowed"); // true
  */
-export const ADMISSION_VERDICTS = [
+export const REVIEW_VERDICTS = [
   "allowed",
   "denied",
   "guarded",
@@ -175,7 +175,7 @@ export interface AdmissionOutcome {
   /** The field errors behind a 422 denial; empty otherwise. */
   readonly errors: readonly FieldError[];
   /** What was decided, in the words of the webhook's log lines and its metrics' `verdict` label. */
-  readonly verdict: AdmissionVerdict;
+  readonly verdict: ReviewVerdict;
   /** The kind the request named, for logs and metrics. */
   readonly kind: string;
   /**

@@ -23,13 +23,13 @@
  */
 // Public API of clusterwire's validating admission webhook core (no I/O).
 export {
-  ADMISSION_VERDICTS,
+  REVIEW_VERDICTS,
   WARNING_BUDGET,
   admit,
   reviewAdmission,
   type AdmissionGuards,
   type AdmissionOutcome,
-  type AdmissionVerdict,
+  type ReviewVerdict,
   type AdmitOptions,
   type GuardName,
 } from "./admit.js";

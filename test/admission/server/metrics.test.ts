@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ADMISSION_VERDICTS, type AdmissionOutcome } from "../../../src/admission/admit.js";
+import { REVIEW_VERDICTS, type AdmissionOutcome } from "../../../src/admission/admit.js";
 import { createWebhookMetrics } from "../../../src/admission/server/metrics.js";
 
 // prom-client is CommonJS and reads perf_hooks through require: spy on that same module object.
@@ -80,15 +80,15 @@ describe("createWebhookMetrics", () => {
     expect(await series(m, 'clusterwire_admission_warnings_total{kind="Ingress",operation="CREATE"}')).toBe(2);
   });
 
-  it("labels each review with the outcome's own verdict, one of ADMISSION_VERDICTS", async () => {
+  it("labels each review with the outcome's own verdict, one of REVIEW_VERDICTS", async () => {
     const m = createWebhookMetrics();
-    for (const verdict of ADMISSION_VERDICTS)
+    for (const verdict of REVIEW_VERDICTS)
       m.review("CREATE", outcome("Ingress", verdict, verdict === "allowed"), 0.001);
     const text = await m.registry.metrics();
     const labelled = [...text.matchAll(/^clusterwire_admission_reviews_total\{[^}]*verdict="([a-z_]+)"\} 1$/gm)].map(
       (x) => x[1],
     );
-    expect(labelled.sort()).toEqual([...ADMISSION_VERDICTS].sort());
+    expect(labelled.sort()).toEqual([...REVIEW_VERDICTS].sort());
   });
 
   it("counts refusals by reason and holds the in-flight gauge", async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMISSION_VERDICTS } from "../../../src/admission/index.js";
+import { REVIEW_VERDICTS } from "../../../src/admission/index.js";
 import { startFakeApiServer } from "../../support/admission/fake-api-server.js";
 import { type Reply, send } from "../../support/admission/server.js";
 import { REPO, type Serving, cli, expectNoStack, serve as serveCli } from "../../support/cli/harness.js";
@@ -119,7 +119,7 @@ describe("webhook serve", () => {
     expect(help.stdout).toMatch(/--host H\s+address to listen on \(default 127\.0\.0\.1: this\s+host only\)/);
     expect(help.stdout).toContain("--host '*'");
     // The help names the log's verdicts, which are the metrics' labels.
-    for (const verdict of ADMISSION_VERDICTS) expect(help.stdout).toContain(verdict);
+    for (const verdict of REVIEW_VERDICTS) expect(help.stdout).toContain(verdict);
   });
 
   it("logs the objects only with --log-objects", async () => {
