@@ -81,7 +81,8 @@ export function stagingModules(goMod) {
 export function replaceBlock(modules, staging) {
   if (modules.length === 0) throw new Error("no staging modules: is this k8s.io/kubernetes's go.mod?");
   const lines = modules.map((m) => `\t${m} => ${m} ${staging}`);
-  return `${BEGIN_MARKER}\nreplace (\n${lines.join("\n")}\n)\n${END_MARKER}\n`;
+  // The blank line before the end marker is where go mod tidy puts it.
+  return `${BEGIN_MARKER}\nreplace (\n${lines.join("\n")}\n)\n\n${END_MARKER}\n`;
 }
 
 /** The `go` and `godebug` lines of a go.mod, so the consumer builds with upstream's defaults. */
