@@ -229,7 +229,7 @@ function lineTail(name, max, sink) {
 
 function startProcess(name, file, args, sink) {
   const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"] });
-  const log = lineTail(name, 200, sink);
+  const log = lineTail(name, 60, sink);
   child.stdout.on("data", (c) => log.write(c));
   child.stderr.on("data", (c) => log.write(c));
   const exited = new Promise((resolve) => {
@@ -449,8 +449,9 @@ export async function startControlPlane(options = {}) {
       stop,
     };
   } catch (e) {
-    const tails = procs.map((p) => `--- ${p.name} (last lines) ---\n${p.log.text()}`).join("\n");
+    // Stopped first, so the tails hold everything both wrote, up to their exit.
     await stop();
+    const tails = procs.map((p) => `--- ${p.name} (last lines) ---\n${p.log.text()}`).join("\n");
     const message = e instanceof Error ? e.message : String(e);
     throw new Error(`control plane ${version} did not start: ${message}\n${tails}`, { cause: e });
   }
