@@ -3,7 +3,9 @@ import type { IncomingHttpHeaders } from "node:http";
 
 export declare const ROOT: string;
 /** The Kubernetes releases that can be built, each with the etcd release it runs beside. */
-export declare const VERSIONS: Readonly<Record<string, { readonly etcd: string }>>;
+export declare const VERSIONS: Readonly<
+  Record<string, { readonly etcd: string; readonly apiserverFlags?: readonly string[] }>
+>;
 export declare const DEFAULT_VERSION: string;
 export declare const BUILD_TAGS: string;
 

@@ -29,7 +29,14 @@ export const ROOT = fileURLToPath(new URL("..", import.meta.url));
  */
 export const VERSIONS = {
   "v1.35.4": { etcd: "v3.6.16" },
-  "v1.37.2": { etcd: "v3.7.3" },
+  "v1.37.2": {
+    etcd: "v3.7.3",
+    // From 1.37 the endpoint reconciler refuses a loopback advertise address ("cannot use public
+    // IP 127.0.0.1 with endpoint reconciler: ... may not be in the loopback range"), and this
+    // control plane has no other address. With no reconciler, nothing writes the endpoints of
+    // the default/kubernetes Service; clusterwire's checks never read them.
+    apiserverFlags: ["--endpoint-reconciler-type=none"],
+  },
 };
 export const DEFAULT_VERSION = "v1.35.4";
 
@@ -426,6 +433,7 @@ export async function startControlPlane(options = {}) {
         `--service-account-issuer=${url}`,
         `--service-account-key-file=${join(dir, "sa.pub")}`,
         `--service-account-signing-key-file=${join(dir, "sa.key")}`,
+        ...(versionInfo(version).apiserverFlags ?? []),
       ],
       sink,
     );
