@@ -138,14 +138,7 @@ export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];
  *
  * REVIEW_VERDICTS.includes("allowed"); // true
  */
-export const REVIEW_VERDICTS = [
-  "allowed",
-  "denied",
-  "guarded",
-  "guard_not_ready",
-  "bad_request",
-  "ignored",
-] as const;
+export const REVIEW_VERDICTS = ["allowed", "denied", "guarded", "guard_not_ready", "bad_request", "ignored"] as const;
 
 /**
  * What the webhook decided, and why: the response plus the field errors behind a 422 denial.
