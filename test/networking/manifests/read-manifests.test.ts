@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectSubquadratic } from "../../support/growth.js";
 import {
   DecodeError,
   kindOf,
@@ -206,5 +207,26 @@ describe("readManifests", () => {
   it("never throws for bad content", () => {
     for (const text of ["{", "[1, 2", "a: [\n", "\t- x", "%YAML 9\n---\na: 1\n", '{"kind": "Ingress"'])
       expect(() => readManifests(text), text).not.toThrow();
+  });
+});
+
+describe("readManifests on long streams", () => {
+  it("reads a JSON stream in time linear in its documents (each document's line is not found by a scan from the start)", async () => {
+    // Pretty-printed, as files are: a scan from the start costs per line, not per document.
+    const one = JSON.stringify(
+      {
+        apiVersion: "networking.k8s.io/v1",
+        kind: "IngressClass",
+        metadata: { name: "edge", labels: { app: "edge", tier: "front" } },
+        spec: { controller: "example.com/ingress" },
+      },
+      null,
+      2,
+    );
+    const streams = new Map<number, string>();
+    const stream = (n: number): string => streams.get(n) ?? streams.set(n, Array(n).fill(one).join("\n")).get(n)!;
+    await expectSubquadratic("a JSON stream", (n) => expect(readManifests(stream(n))).toHaveLength(n), 300, {
+      factor: 16,
+    });
   });
 });
