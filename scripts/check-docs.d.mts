@@ -36,6 +36,7 @@ export declare function pathTokens(
   line: string,
 ): { token: string; path: string; anchor?: string; shared: boolean }[];
 export declare function packageFilter(files: readonly string[] | undefined): (path: string) => boolean;
+export declare function listedCommands(help: string): string[];
 export declare function checkRepository(root: string, options?: CheckOptions): CheckResult;
 export declare function helpTexts(
   root: string,

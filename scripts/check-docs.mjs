@@ -478,6 +478,29 @@ export function checkRepository(root, options = {}) {
 }
 
 /** The help of the CLI and of every command and subcommand it lists. */
+/**
+ * The command names a help text lists under `Commands:` or `Subcommands:` (two-space indented,
+ * name first). The pack-and-install test walks the installed CLI's help with it too.
+ */
+export function listedCommands(help) {
+  const names = [];
+  let inList = false;
+  for (const line of help.split(/\r?\n/)) {
+    if (/^(Sub)?[Cc]ommands:\s*$/.test(line)) {
+      inList = true;
+      continue;
+    }
+    if (!inList) continue;
+    if (line.trim() === "" || !/^\s/.test(line)) {
+      inList = false;
+      continue;
+    }
+    const m = /^ {2}([a-z][a-z0-9-]*)(?: {2,}|\t)/.exec(line);
+    if (m?.[1] !== undefined) names.push(m[1]);
+  }
+  return names;
+}
+
 export function helpTexts(root, fail) {
   const bin = join(root, "bin", "clusterwire.js");
   const run = (args) => {
@@ -488,26 +511,15 @@ export function helpTexts(root, fail) {
     }
     return r.stdout;
   };
-  const listed = (text, heading) => {
-    const at = text.indexOf(`\n${heading}:\n`);
-    if (at < 0) return [];
-    const names = [];
-    for (const line of text.slice(at + heading.length + 3).split("\n")) {
-      const m = /^ {2}([a-z][\w-]*)\s{2,}/.exec(line);
-      if (m) names.push(m[1]);
-      else if (line.trim() === "" || !line.startsWith("  ")) break;
-    }
-    return names;
-  };
   const out = [];
   const top = run([]);
   if (top === undefined) return out;
   out.push({ name: "--help", text: top });
-  for (const command of listed(top, "Commands")) {
+  for (const command of listedCommands(top)) {
     const text = run([command]);
     if (text === undefined) continue;
     out.push({ name: `${command} --help`, text });
-    for (const sub of listed(text, "Subcommands")) {
+    for (const sub of listedCommands(text)) {
       const subText = run([command, sub]);
       if (subText !== undefined) out.push({ name: `${command} ${sub} --help`, text: subText });
     }

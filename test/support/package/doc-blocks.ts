@@ -225,22 +225,5 @@ export function helpExamples(help: string): HelpExample[] {
   return examples;
 }
 
-/** The command names a help text lists under `Commands:` or `Subcommands:` (two-space indented, name first). */
-export function listedCommands(help: string): string[] {
-  const names: string[] = [];
-  let inList = false;
-  for (const line of help.split(/\r?\n/)) {
-    if (/^(Sub)?[Cc]ommands:\s*$/.test(line)) {
-      inList = true;
-      continue;
-    }
-    if (!inList) continue;
-    if (line.trim() === "" || !/^\s/.test(line)) {
-      inList = false;
-      continue;
-    }
-    const m = /^ {2}([a-z][a-z0-9-]*)(?: {2,}|\t)/.exec(line);
-    if (m?.[1] !== undefined) names.push(m[1]);
-  }
-  return names;
-}
+// The command names a help text lists: one parser, shared with the link check.
+export { listedCommands } from "../../../scripts/check-docs.mjs";
