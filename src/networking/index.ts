@@ -72,11 +72,18 @@ export { KINDS, kindOf, lookupKind, type KindInfo, type NetworkingObject } from 
 export { formatRfc3339, parseRfc3339 } from "./model/time.js";
 export {
   validate,
+  defaultFeatureGates,
   DEFAULT_FEATURE_GATES,
   type FeatureGates,
   type ValidateOptions,
 } from "./validation/validate.js";
 export { toStatus } from "./validation/status.js";
+export {
+  DEFAULT_KUBERNETES_VERSION,
+  isKubernetesVersion,
+  KUBERNETES_VERSIONS,
+  type KubernetesVersion,
+} from "./model/kubernetes-version.js";
 export { apiWarnings, warnings, type ApiWarning, type WarningOptions } from "./validation/warnings.js";
 export { applyDefaults } from "./validation/defaults.js";
 export {

@@ -5,6 +5,7 @@ import {
   type Status,
 } from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { DEFAULT_NAMESPACE } from "../model/constants.js";
+import type { KubernetesVersion } from "../model/kubernetes-version.js";
 import type { DecodeError } from "../model/errors.js";
 import { kindOf, type NetworkingObject } from "../model/kinds.js";
 import { renderPath } from "../model/path.js";
@@ -50,8 +51,10 @@ export interface CheckManifestsOptions extends ReadManifestsOptions {
   readonly old?: NetworkingObject;
   /** With `old`: validate an update through the /status subresource. */
   readonly subresource?: "status";
-  /** Feature gates, as kube-apiserver's --feature-gates. */
+  /** Feature gates, as kube-apiserver's --feature-gates; each left out is as `version` has it. */
   readonly featureGates?: FeatureGates;
+  /** The Kubernetes release to validate as (see ValidateOptions.version). */
+  readonly version?: KubernetesVersion;
   /** The request namespace. Default: each object's own metadata.namespace, else "default". */
   readonly namespace?: string;
   /**
@@ -233,6 +236,7 @@ function validateObject(obj: NetworkingObject, options: CheckManifestsOptions): 
     ...(options.old !== undefined ? { old: options.old } : {}),
     ...(options.subresource !== undefined ? { subresource: options.subresource } : {}),
     ...(options.featureGates !== undefined ? { featureGates: options.featureGates } : {}),
+    ...(options.version !== undefined ? { version: options.version } : {}),
   };
   return validate(obj, settings);
 }

@@ -6,7 +6,8 @@ import { isZeroTime } from "../model/zero.js";
 import { formatRfc3339 } from "../model/time.js";
 import { jsonCodecOf } from "./json-generated.js";
 import { fieldsV1, intOrString } from "./json-marshallers.js";
-import { printGoJson, quoteGo, sortedKeys } from "./json-print.js";
+import { quoteGo } from "../model/go-json-string.js";
+import { printGoJson, sortedKeys } from "./json-print.js";
 import { utf8OrUndefined } from "../model/utf8.js";
 
 /*

@@ -1,6 +1,7 @@
 // Field errors shaped like apimachinery's field.Error, and the API server's
 // way of printing them.
 
+import { quoteGo } from "../model/go-json-string.js";
 import { renderPath, type FieldPath } from "../model/path.js";
 
 /**
@@ -70,8 +71,10 @@ export interface FieldError {
   readonly detail: string;
 }
 
-// Go prints structured bad values with %#v, which needs the Go type name. The
-// validators attach that rendering here; it stays out of JSON and equality.
+// The API server prints a structured bad value as encoding/json marshals the Go
+// value it holds: the internal API types have no json tags, so their keys are
+// Go's field names ({"Group":...}), and a nil slice is null. The validators
+// attach that rendering here (see goJson); it stays out of JSON and equality.
 const GO_SYNTAX = Symbol("clusterwire.goSyntax");
 
 function make(type: FieldErrorType, at: FieldPath, badValue: BadValue, detail: string, goSyntax?: string): FieldError {
@@ -79,6 +82,53 @@ function make(type: FieldErrorType, at: FieldPath, badValue: BadValue, detail: s
   const e: FieldError = { type, field: renderPath(path), path, badValue, detail };
   if (goSyntax !== undefined) Object.defineProperty(e, GO_SYNTAX, { value: goSyntax, enumerable: false });
   return e;
+}
+
+// From 1.36 some rules are checked by declarative validation, and the API
+// server reports those errors after all the others (upstream marks the
+// handwritten twin MarkCoveredByDeclarative). The validators mark such errors
+// here, with the declarative rendering of the value where it differs, and
+// validate() moves them for the releases that do this.
+const DECLARATIVE = Symbol("clusterwire.coveredByDeclarative");
+
+/** Marks `e` as reported by declarative validation from 1.36 on; `rendering` is how that prints the value. */
+export function coveredByDeclarative(e: FieldError, rendering?: string): FieldError {
+  Object.defineProperty(e, DECLARATIVE, { value: rendering ?? true, enumerable: false });
+  return e;
+}
+
+/**
+ * The errors as a release with declarative validation reports them (1.36 on).
+ * The handwritten errors go through a filter that drops repeats (by their
+ * text, as ErrorList.ToAggregate does); then the marked ones, when
+ * declarative validation reported them (`moveMarked`), come after all the
+ * others, in their order and declarative form.
+ */
+export function declarativeMerge(errors: readonly FieldError[], moveMarked: boolean): FieldError[] {
+  const isMarked = (e: FieldError): boolean =>
+    moveMarked && (e as unknown as Record<symbol, unknown>)[DECLARATIVE] !== undefined;
+  const seen = new Set<string>();
+  const rest: FieldError[] = [];
+  const marked: FieldError[] = [];
+  for (const e of errors) {
+    if (isMarked(e)) {
+      marked.push(declarativeForm(e));
+      continue;
+    }
+    const text = formatFieldError(e);
+    if (seen.has(text)) continue;
+    seen.add(text);
+    rest.push(e);
+  }
+  return marked.length === 0 ? rest : [...rest, ...marked];
+}
+
+function declarativeForm(e: FieldError): FieldError {
+  const rendering = (e as unknown as Record<symbol, unknown>)[DECLARATIVE];
+  if (typeof rendering !== "string") return e;
+  const copy: FieldError = { ...e, badValue: null };
+  Object.defineProperty(copy, GO_SYNTAX, { value: rendering, enumerable: false });
+  return copy;
 }
 
 /** field.Duplicate: a second object or value where names must be unique. */
@@ -94,9 +144,19 @@ export function invalid(at: FieldPath, value: BadValue, detail: string, goSyntax
   return make("FieldValueInvalid", at, value, detail, goSyntax);
 }
 
-export function notSupported(at: FieldPath, value: BadValue, supported: readonly string[]): FieldError {
+/**
+ * field.NotSupported. `goRendering` is how the server prints the value when Go
+ * holds it as a named type (a PathType, a Protocol): not as a plain string
+ * (%q) but through encoding/json (see goJson).
+ */
+export function notSupported(
+  at: FieldPath,
+  value: BadValue,
+  supported: readonly string[],
+  goRendering?: string,
+): FieldError {
   const detail = supported.length === 0 ? "" : `supported values: ${supported.map(goQuote).join(", ")}`;
-  return make("FieldValueNotSupported", at, value, detail);
+  return make("FieldValueNotSupported", at, value, detail, goRendering);
 }
 
 export function forbidden(at: FieldPath, detail: string): FieldError {
@@ -105,7 +165,7 @@ export function forbidden(at: FieldPath, detail: string): FieldError {
 
 export function tooLong(at: FieldPath, maxBytes: number): FieldError {
   // Upstream passes an unused "" as the value: too-long values are never echoed.
-  return make("FieldValueTooLong", at, "", `must have at most ${maxBytes} bytes`);
+  return make("FieldValueTooLong", at, "", `may not be more than ${maxBytes} ${maxBytes === 1 ? "byte" : "bytes"}`);
 }
 
 /**
@@ -239,7 +299,30 @@ function isGoPrintable(cp: number): boolean {
   return PRINTABLE.test(String.fromCodePoint(cp));
 }
 
-/** Go's %#v of a []string or a named string slice: `[]string{"a", "b"}`. */
+/**
+ * A value as Go's encoding/json marshals it (json.Marshal, HTML escaping on):
+ * object keys in the order given, as the Go struct declares its fields.
+ */
+export type GoJsonValue = string | number | boolean | null | readonly GoJsonValue[] | { readonly [key: string]: GoJsonValue };
+
+/** json.Marshal of a Go value, for a field error's bad value (see {@link GoJsonValue}). */
+export function goJson(v: GoJsonValue): string {
+  if (v === null) return "null";
+  if (typeof v === "string") return quoteGo(v);
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (Array.isArray(v)) return `[${(v as readonly GoJsonValue[]).map(goJson).join(",")}]`;
+  const o = v as { readonly [key: string]: GoJsonValue };
+  return `{${Object.keys(o)
+    .map((k) => `${quoteGo(k)}:${goJson(o[k]!)}`)
+    .join(",")}}`;
+}
+
+/** json.Marshal of a Go string slice: null when it is empty (nil, as decoding leaves an absent list). */
+export function goJsonStrings(values: readonly string[]): string {
+  return values.length === 0 ? "null" : goJson(values);
+}
+
+/** Go's %#v of a []string, as a few messages print one: `[]string{"a", "b"}`. */
 export function goStringSlice(typeName: string, values: readonly string[]): string {
   if (values.length === 0) return `${typeName}(nil)`;
   return `${typeName}{${values.map(goQuote).join(", ")}}`;

@@ -44,8 +44,8 @@ export function validateIngressClassUpdate(ic: IngressClass, old: IngressClass, 
 
 function validateParameters(p: IngressClassParametersReference, at: FieldPath, out: FieldError[]): void {
   if (isSet(p, "aPIGroup", p.aPIGroup, "")) validateApiGroup(p.aPIGroup, at, "apiGroup", out);
-  validateRequiredSegment(p.kind, at, "kind", out);
-  validateRequiredSegment(p.name, at, "name", out);
+  validateRequiredSegment(p.kind, at, "kind", out, true);
+  validateRequiredSegment(p.name, at, "name", out, true);
   // v1 defaulting sets a missing scope before validation runs.
   const scope = effectiveParametersScope(p);
   if (scope !== "Cluster" && scope !== "Namespace") {

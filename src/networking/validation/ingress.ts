@@ -12,7 +12,7 @@ import type {
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { FieldPath } from "../model/path.js";
 import { METADATA, SPEC } from "./paths.js";
-import { invalid, notSupported, required, type FieldError } from "./field-error.js";
+import { goJson, invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { ipForLegacyField, parseIPSloppy } from "./rules/ip.js";
 import {
   isPathSegmentName,
@@ -136,7 +136,7 @@ function validateIngressSpec(
   const defaultBackend = spec?.defaultBackend;
   if (rules.length === 0 && defaultBackend === undefined) {
     out.push(
-      invalid(at, null, "either `defaultBackend` or `rules` must be specified", "[]networking.IngressRule(nil)"),
+      invalid(at, null, "either `defaultBackend` or `rules` must be specified", "null"),
     );
   }
   if (spec === undefined) return;
@@ -299,7 +299,7 @@ export function validateHttpPath(
         out.push(invalid(at.child("path"), path, "must be an absolute path"));
       break;
     default:
-      out.push(notSupported(at.child("pathType"), p.pathType, PATH_TYPES));
+      out.push(notSupported(at.child("pathType"), p.pathType, PATH_TYPES, goJson(p.pathType)));
   }
   // A non-pointer struct in Go: an absent backend is an empty one.
   validateBackend(p.backend ?? EMPTY_BACKEND, options, at.child("backend"), out);

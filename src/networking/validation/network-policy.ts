@@ -11,7 +11,8 @@ import type {
 import { effectivePolicyTypes } from "./default-values.js";
 import type { FieldPath } from "../model/path.js";
 import { METADATA, SPEC } from "./paths.js";
-import { forbidden, goStringSlice, invalid, notSupported, required, type FieldError } from "./field-error.js";
+import type { KubernetesVersion } from "../model/kubernetes-version.js";
+import { coveredByDeclarative, forbidden, goJson, invalid, notSupported, required, type FieldError } from "./field-error.js";
 import { cidrForLegacyField, exceptIsStrictSubset, ipMessages, parseCIDRSloppy } from "./rules/ip.js";
 import { labelSelectorHasErrors, labelSelectorIsValid, validateLabelSelector } from "./rules/label-selector.js";
 import { isValidPortName, isValidPortNum, nameIsDnsSubdomain } from "./rules/names.js";
@@ -26,21 +27,34 @@ export interface NetworkPolicyValidationOptions {
   /** CIDR strings from the stored object, accepted without re-checking their format. */
   readonly allowCIDRs: readonly string[];
   readonly strictIPCIDRValidation: boolean;
+  /**
+   * The bad value of "endPort must be greater than or equal to `port`": 1.35 reports the port,
+   * 1.37 the endPort.
+   */
+  readonly endPortErrorShowsEndPort: boolean;
 }
 
 /** ValidationOptionsForNetworking: the selector-value ratchet looks only at the old top-level podSelector. */
-export function networkPolicyOptions(old: NetworkPolicy | undefined, strict: boolean): NetworkPolicyValidationOptions {
-  if (old === undefined) return strict ? CREATE_STRICT : CREATE_LEGACY;
+export function networkPolicyOptions(
+  old: NetworkPolicy | undefined,
+  strict: boolean,
+  version: KubernetesVersion,
+): NetworkPolicyValidationOptions {
+  const endPortErrorShowsEndPort = version !== "1.35";
+  if (old === undefined) return CREATE_OPTIONS[(strict ? 1 : 0) + (endPortErrorShowsEndPort ? 2 : 0)]!;
   const allowInvalidLabelValueInSelector = labelSelectorHasErrors(old.spec?.podSelector, SPEC, "podSelector");
-  return { allowInvalidLabelValueInSelector, allowCIDRs: [], strictIPCIDRValidation: strict };
+  return { allowInvalidLabelValueInSelector, allowCIDRs: [], strictIPCIDRValidation: strict, endPortErrorShowsEndPort };
 }
 
-const CREATE_LEGACY: NetworkPolicyValidationOptions = Object.freeze({
-  allowInvalidLabelValueInSelector: false,
-  allowCIDRs: [],
-  strictIPCIDRValidation: false,
-});
-const CREATE_STRICT: NetworkPolicyValidationOptions = Object.freeze({ ...CREATE_LEGACY, strictIPCIDRValidation: true });
+// The four create option sets, built once: validate() runs in hot loops.
+const CREATE_OPTIONS: readonly NetworkPolicyValidationOptions[] = [0, 1, 2, 3].map((bits) =>
+  Object.freeze({
+    allowInvalidLabelValueInSelector: false,
+    allowCIDRs: [],
+    strictIPCIDRValidation: (bits & 1) !== 0,
+    endPortErrorShowsEndPort: (bits & 2) !== 0,
+  }),
+);
 
 /** ValidateNetworkPolicy; `namespace` as validateObjectMeta takes it. */
 export function validateNetworkPolicy(
@@ -61,10 +75,12 @@ export function validateNetworkPolicyUpdate(
   np: NetworkPolicy,
   old: NetworkPolicy,
   strict: boolean,
+  version: KubernetesVersion,
   out: FieldError[],
 ): void {
-  const options = networkPolicyOptions(old, strict);
-  validateNetworkPolicy(np, options, out);
+  const options = networkPolicyOptions(old, strict, version);
+  // 1.35's strategy also runs the create validation first, so spec errors come twice; 1.37's does not.
+  if (version === "1.35") validateNetworkPolicy(np, options, out);
   validateObjectMetaUpdate(np.metadata, old.metadata, METADATA, out);
   validateSpec(np.spec, { ...options, allowCIDRs: existingCIDRs(old) }, SPEC, out);
 }
@@ -110,14 +126,14 @@ function validateSpec(
         at.child("policyTypes"),
         [...types],
         "may not specify more than two policyTypes",
-        goStringSlice("[]networking.PolicyType", types),
+        goJson(types),
       ),
     );
     return;
   }
   for (let k = 0; k < types.length; k++) {
     const t = types[k]!;
-    if (t !== "Ingress" && t !== "Egress") out.push(notSupported(at.child("policyTypes").index(k), t, POLICY_TYPES));
+    if (t !== "Ingress" && t !== "Egress") out.push(notSupported(at.child("policyTypes").index(k), t, POLICY_TYPES, goJson(t)));
   }
 }
 
@@ -185,7 +201,7 @@ export function validateRule(
 ): void {
   if (ports.length > 0) {
     const pp = at.child("ports");
-    for (let k = 0; k < ports.length; k++) validatePort(ports[k]!, pp.index(k), out);
+    for (let k = 0; k < ports.length; k++) validatePort(ports[k]!, options, pp.index(k), out);
   }
   if (peers.length > 0) {
     const pp = at.child(peersField);
@@ -193,11 +209,16 @@ export function validateRule(
   }
 }
 
-function validatePort(port: NetworkPolicyPort, at: FieldPath, out: FieldError[]): void {
+function validatePort(
+  port: NetworkPolicyPort,
+  options: NetworkPolicyValidationOptions,
+  at: FieldPath,
+  out: FieldError[],
+): void {
   // An absent protocol is defaulted to TCP; an explicit "" is not.
   const p = port.protocol;
   if (isSet(port, "protocol", p, "")) {
-    if (p !== "TCP" && p !== "UDP" && p !== "SCTP") out.push(notSupported(at.child("protocol"), p, PROTOCOLS));
+    if (p !== "TCP" && p !== "UDP" && p !== "SCTP") out.push(notSupported(at.child("protocol"), p, PROTOCOLS, goJson(p)));
   }
   const hasEndPort = isSet(port, "endPort", port.endPort, 0);
   const value = port.port;
@@ -210,8 +231,10 @@ function validatePort(port: NetworkPolicyPort, at: FieldPath, out: FieldError[])
     const n = value.intVal;
     for (const m of isValidPortNum(n)) out.push(invalid(at.child("port"), n, m));
     if (hasEndPort) {
-      if (port.endPort < n)
-        out.push(invalid(at.child("endPort"), port.endPort, "must be greater than or equal to `port`"));
+      if (port.endPort < n) {
+        const shown = options.endPortErrorShowsEndPort ? port.endPort : n;
+        out.push(invalid(at.child("endPort"), shown, "must be greater than or equal to `port`"));
+      }
       for (const m of isValidPortNum(port.endPort)) out.push(invalid(at.child("endPort"), port.endPort, m));
     }
   } else {
@@ -253,7 +276,7 @@ function validateIPBlock(
   out: FieldError[],
 ): void {
   if (block.cidr === "") {
-    out.push(required(at.child("cidr")));
+    out.push(coveredByDeclarative(required(at.child("cidr"))));
     return;
   }
   const cidr = parseCIDRSloppy(block.cidr);

@@ -3,7 +3,7 @@
 
 import type { IPAddress, ParentReference, ServiceCIDR } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { METADATA, SPEC } from "./paths.js";
-import { goQuote, goStringSlice, invalid, required, type FieldError } from "./field-error.js";
+import { coveredByDeclarative, goJson, goJsonStrings, invalid, required, type FieldError } from "./field-error.js";
 import { ipFamilyOfCIDRString, isValidCIDR, isValidIP } from "./rules/ip.js";
 import { isPathSegmentName, nameIsDnsSubdomain } from "./rules/names.js";
 import { validateApiGroup, validateRequiredSegment } from "./rules/references.js";
@@ -18,14 +18,14 @@ export function validateIPAddress(ip: IPAddress, out: FieldError[], namespace?: 
   const at = SPEC;
   const ref = ip.spec?.parentRef;
   if (ref === undefined) {
-    out.push(required(at.child("parentRef")));
+    out.push(coveredByDeclarative(required(at.child("parentRef"))));
     return;
   }
   const rp = at.child("parentRef");
   // The core group of Services is "", so group cannot be required.
   if (ref.group !== "") validateApiGroup(ref.group, rp, "group", out);
-  validateRequiredSegment(ref.resource, rp, "resource", out);
-  validateRequiredSegment(ref.name, rp, "name", out);
+  validateRequiredSegment(ref.resource, rp, "resource", out, true);
+  validateRequiredSegment(ref.name, rp, "name", out, true);
   if (ref.namespace !== "") {
     for (const m of isPathSegmentName(ref.namespace)) out.push(invalid(rp.child("namespace"), ref.namespace, m));
   }
@@ -37,7 +37,9 @@ export function validateIPAddressUpdate(ip: IPAddress, old: IPAddress, out: Fiel
   validateObjectMetaUpdate(ip.metadata, old.metadata, METADATA, out);
   const ref = ip.spec?.parentRef;
   if (!sameParentRef(ref, old.spec?.parentRef)) {
-    out.push(invalid(SPEC.child("parentRef"), parentRefJson(ref), FIELD_IMMUTABLE, goParentRef(ref)));
+    const e = invalid(SPEC.child("parentRef"), parentRefJson(ref), FIELD_IMMUTABLE, goParentRef(ref));
+    // Declarative validation checks immutability only of a parentRef that is set, and prints no value.
+    out.push(ref === undefined ? e : coveredByDeclarative(e, "null"));
   }
 }
 
@@ -59,7 +61,7 @@ function validateServiceCIDRSpec(cidrs: readonly string[], out: FieldError[]): v
         at,
         { cidrs: [...cidrs] },
         "may only hold up to 2 values",
-        `networking.ServiceCIDRSpec{CIDRs:${goStringSlice("[]string", cidrs)}}`,
+        goJson({ CIDRs: cidrs }),
       ),
     );
     return;
@@ -74,7 +76,7 @@ function validateServiceCIDRSpec(cidrs: readonly string[], out: FieldError[]): v
           at,
           [...cidrs],
           "may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64",
-          goStringSlice("[]string", cidrs),
+          goJson(cidrs),
         ),
       );
     }
@@ -95,7 +97,7 @@ export function validateServiceCIDRUpdate(sc: ServiceCIDR, old: ServiceCIDR, out
     if (now[0] !== before[0]) out.push(invalid(at.index(0), now[0]!, FIELD_IMMUTABLE));
     validateServiceCIDRSpec(now, out);
   } else {
-    out.push(invalid(at, [...now], FIELD_IMMUTABLE, goStringSlice("[]string", now)));
+    out.push(invalid(at, [...now], FIELD_IMMUTABLE, goJsonStrings(now)));
   }
 }
 
@@ -119,7 +121,8 @@ function parentRefJson(r: ParentReference | undefined): { readonly [k: string]: 
   return o;
 }
 
+// The internal networking.ParentReference, as json.Marshal writes it (no json tags: Go's field names).
 function goParentRef(r: ParentReference | undefined): string {
   if (r === undefined) return "null";
-  return `networking.ParentReference{Group:${goQuote(r.group)}, Resource:${goQuote(r.resource)}, Namespace:${goQuote(r.namespace)}, Name:${goQuote(r.name)}}`;
+  return goJson({ Group: r.group, Resource: r.resource, Namespace: r.namespace, Name: r.name });
 }

@@ -2,6 +2,7 @@
 // (defaulting, namespace handling, name generation, create/update/status
 // preparation), then the per-kind rules.
 
+import { equals, type Message } from "@bufbuild/protobuf";
 import type {
   IPAddress,
   Ingress,
@@ -10,11 +11,11 @@ import type {
   ServiceCIDR,
 } from "../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import type { ObjectMeta } from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import type { FieldError } from "./field-error.js";
+import { declarativeMerge, type FieldError } from "./field-error.js";
 import { validateIngressClass, validateIngressClassUpdate } from "./ingress-class.js";
 import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from "./ingress.js";
 import { kindNameOf, type KindName } from "../model/kind-names.js";
-import type { NetworkingObject } from "../model/kinds.js";
+import { kindOf, type NetworkingObject } from "../model/kinds.js";
 import { renderPath } from "../model/path.js";
 import { validateNetworkPolicy, networkPolicyOptions, validateNetworkPolicyUpdate } from "./network-policy.js";
 import {
@@ -33,6 +34,12 @@ import {
   validateServiceCIDRUpdate,
 } from "./service-ip.js";
 import { DEFAULT_NAMESPACE } from "../model/constants.js";
+import {
+  DEFAULT_KUBERNETES_VERSION,
+  isKubernetesVersion,
+  KUBERNETES_VERSIONS,
+  type KubernetesVersion,
+} from "../model/kubernetes-version.js";
 
 /**
  * The feature gates that change networking validation.
@@ -54,7 +61,8 @@ export interface FeatureGates {
 }
 
 /**
- * The gates as a default kube-apiserver (1.33 to 1.35) has them.
+ * The gates as a default kube-apiserver 1.35 has them (1.37 turns both on: see
+ * {@link defaultFeatureGates}).
  *
  * @example
  * ```ts
@@ -94,6 +102,32 @@ export interface ValidateOptions {
    * Ingress and NetworkPolicy as the API server does. Default `"default"`.
    */
   readonly namespace?: string;
+  /**
+   * The Kubernetes release to validate as: its messages, and the feature gates
+   * it turns on by default. Default {@link DEFAULT_KUBERNETES_VERSION}.
+   */
+  readonly version?: KubernetesVersion;
+}
+
+const GATES_1_37: Readonly<Required<FeatureGates>> = Object.freeze({
+  // Beta and on by default from 1.36.
+  StrictIPCIDRValidation: true,
+  // GA (and locked on) in 1.37.
+  RelaxedServiceNameValidation: true,
+});
+
+/**
+ * The feature gates a default kube-apiserver of `version` has.
+ *
+ * @example
+ * ```ts
+ * import { defaultFeatureGates } from "clusterwire/networking";
+ *
+ * console.log(defaultFeatureGates("1.37").StrictIPCIDRValidation); // true
+ * ```
+ */
+export function defaultFeatureGates(version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Readonly<Required<FeatureGates>> {
+  return version === "1.35" ? DEFAULT_FEATURE_GATES : GATES_1_37;
 }
 
 // The four gate combinations, built once: validate() runs in hot loops.
@@ -130,7 +164,7 @@ export function validate(obj: NetworkingObject, options?: ValidateOptions): Fiel
   if (options === undefined) {
     if (info.list) return validateList(obj as NetworkingObject & { items: NetworkingObject[] }, info, NO_OPTIONS);
     if (info.kind === "Status") return [];
-    return create(obj, info, false, INGRESS_GATES[0]!, DEFAULT_NAMESPACE);
+    return create(obj, info, false, INGRESS_GATES[0]!, DEFAULT_NAMESPACE, DEFAULT_KUBERNETES_VERSION);
   }
   if (info.list) return validateList(obj as NetworkingObject & { items: NetworkingObject[] }, info, options);
   if (info.kind === "Status") return [];
@@ -147,11 +181,19 @@ export function validate(obj: NetworkingObject, options?: ValidateOptions): Fiel
   }
   if (status && old === undefined) throw new TypeError("validate: a status update needs options.old");
   const gates = options.featureGates;
-  const strict = gates?.StrictIPCIDRValidation ?? DEFAULT_FEATURE_GATES.StrictIPCIDRValidation;
-  const relaxed = gates?.RelaxedServiceNameValidation ?? DEFAULT_FEATURE_GATES.RelaxedServiceNameValidation;
+  const version = options.version ?? DEFAULT_KUBERNETES_VERSION;
+  if (!isKubernetesVersion(version)) {
+    throw new TypeError(`validate: unknown Kubernetes version ${JSON.stringify(version)}; known: ${KUBERNETES_VERSIONS.join(", ")}`);
+  }
+  const defaults = defaultFeatureGates(version);
+  const strict = gates?.StrictIPCIDRValidation ?? defaults.StrictIPCIDRValidation;
+  const relaxed = gates?.RelaxedServiceNameValidation ?? defaults.RelaxedServiceNameValidation;
   const ingressGates = INGRESS_GATES[(strict ? 1 : 0) + (relaxed ? 2 : 0)]!;
   const requestNamespace = options.namespace ?? DEFAULT_NAMESPACE;
-  if (old === undefined) return create(obj, info, strict, ingressGates, requestNamespace);
+  if (old === undefined) {
+    const errors = create(obj, info, strict, ingressGates, requestNamespace, version);
+    return version === "1.35" ? errors : declarativeMerge(errors, true);
+  }
   const out: FieldError[] = [];
   const o = prepare(obj, old, info, requestNamespace, status);
   // rest.BeforeUpdate checks the common metadata before the kind's rules.
@@ -170,7 +212,7 @@ export function validate(obj: NetworkingObject, options?: ValidateOptions): Fiel
       validateIngressClassUpdate(o as IngressClass, old as IngressClass, out);
       break;
     case "NetworkPolicy":
-      validateNetworkPolicyUpdate(o as NetworkPolicy, old as NetworkPolicy, strict, out);
+      validateNetworkPolicyUpdate(o as NetworkPolicy, old as NetworkPolicy, strict, version, out);
       break;
     case "IPAddress":
       validateIPAddressUpdate(o as IPAddress, old as IPAddress, out);
@@ -180,7 +222,17 @@ export function validate(obj: NetworkingObject, options?: ValidateOptions): Fiel
       else validateServiceCIDRUpdate(o as ServiceCIDR, old as ServiceCIDR, out);
       break;
   }
-  return out;
+  // Declarative validation does not look again at a spec the update leaves as it was.
+  return version === "1.35" ? out : declarativeMerge(out, !sameSpec(o, old));
+}
+
+function sameSpec(a: NetworkingObject, b: NetworkingObject): boolean {
+  const field = kindOf(a).desc.fields.find((f) => f.localName === "spec");
+  if (field?.message === undefined) return true;
+  const x = (a as { spec?: Message }).spec;
+  const y = (b as { spec?: Message }).spec;
+  if (x === undefined || y === undefined) return x === y;
+  return equals(field.message, x, y);
 }
 
 const NO_OPTIONS: ValidateOptions = Object.freeze({});
@@ -192,14 +244,16 @@ function create(
   strict: boolean,
   ingressGates: (typeof INGRESS_GATES)[number],
   requestNamespace: string,
+  version: KubernetesVersion,
 ): FieldError[] {
   const out: FieldError[] = [];
   const src = (obj as { metadata?: ObjectMeta }).metadata;
   if (src !== undefined && !createRewritesMeta(src, info)) {
     const namespace = info.namespaced ? (src.namespace === "" ? requestNamespace : src.namespace) : "";
-    validateCreate(obj, info, strict, ingressGates, namespace, out);
+    validateCreate(obj, info, strict, ingressGates, namespace, version, out);
   } else {
-    validateCreate(prepare(obj, undefined, info, requestNamespace, false), info, strict, ingressGates, undefined, out);
+    const prepared = prepare(obj, undefined, info, requestNamespace, false);
+    validateCreate(prepared, info, strict, ingressGates, undefined, version, out);
   }
   return out;
 }
@@ -214,6 +268,7 @@ function validateCreate(
   strict: boolean,
   ingressGates: (typeof INGRESS_GATES)[number],
   namespace: string | undefined,
+  version: KubernetesVersion,
   out: FieldError[],
 ): void {
   switch (info.kind) {
@@ -224,7 +279,7 @@ function validateCreate(
       validateIngressClass(o as IngressClass, out, namespace);
       break;
     case "NetworkPolicy":
-      validateNetworkPolicy(o as NetworkPolicy, networkPolicyOptions(undefined, strict), out, namespace);
+      validateNetworkPolicy(o as NetworkPolicy, networkPolicyOptions(undefined, strict, version), out, namespace);
       break;
     case "IPAddress":
       validateIPAddress(o as IPAddress, out, namespace);

@@ -37,7 +37,14 @@ export const LABEL_NAME_MAX = 63;
 export const LABEL_VALUE_MAX = 63;
 export const PORT_NAME_MAX = 15;
 
+// Two upstream packages say "too long" in their own words, both counting bytes: the older
+// util/validation ("characters": DNS names, port names) and api/validate/content ("bytes": label
+// keys, with their DNS-subdomain prefix, and label values).
 export function maxLenError(n: number): string {
+  return `must be no more than ${n} characters`;
+}
+
+export function contentMaxLenError(n: number): string {
   return `must be no more than ${n} bytes`;
 }
 
@@ -231,11 +238,17 @@ const LABEL_VALUE_ERROR = regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue"
 
 // The shape most upstream checks share: a byte limit, then a pattern, each
 // with its own message.
-function lengthAndPattern(value: string, max: number, matches: boolean, patternError: string): readonly string[] {
+function lengthAndPattern(
+  value: string,
+  max: number,
+  matches: boolean,
+  patternError: string,
+  lengthError: (n: number) => string = maxLenError,
+): readonly string[] {
   const tooLong = exceedsBytes(value, max);
   if (!tooLong && matches) return NO_ERRORS;
   const errs: string[] = [];
-  if (tooLong) errs.push(maxLenError(max));
+  if (tooLong) errs.push(lengthError(max));
   if (!matches) errs.push(patternError);
   return errs;
 }
@@ -249,6 +262,12 @@ export function isDns1123Label(value: string): readonly string[] {
 
 export function isDns1123Subdomain(value: string): readonly string[] {
   return lengthAndPattern(value, DNS1123_SUBDOMAIN_MAX, isDnsSubdomainText(value), DNS1123_SUBDOMAIN_ERROR);
+}
+
+// The content package's copy, which a label key's prefix is checked with.
+function isContentDns1123Subdomain(value: string): readonly string[] {
+  const matches = isDnsSubdomainText(value);
+  return lengthAndPattern(value, DNS1123_SUBDOMAIN_MAX, matches, DNS1123_SUBDOMAIN_ERROR, contentMaxLenError);
 }
 
 export function isDns1035Label(value: string): readonly string[] {
@@ -277,17 +296,17 @@ export function isLabelKey(value: string): readonly string[] {
     const prefix = value.slice(0, slash);
     name = value.slice(slash + 1);
     if (prefix.length === 0) errs.push(`prefix part ${EMPTY_ERROR}`);
-    else for (const m of isDns1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
+    else for (const m of isContentDns1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
   }
   if (name.length === 0) errs.push(`name part ${EMPTY_ERROR}`);
-  else if (utf8Length(name) > LABEL_NAME_MAX) errs.push(`name part ${maxLenError(LABEL_NAME_MAX)}`);
+  else if (utf8Length(name) > LABEL_NAME_MAX) errs.push(`name part ${contentMaxLenError(LABEL_NAME_MAX)}`);
   if (!matchLabelName(name, 0, name.length))
     errs.push(`name part ${regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")}`);
   return errs.length === 0 ? NO_ERRORS : errs;
 }
 
 export function isLabelValue(value: string): readonly string[] {
-  return lengthAndPattern(value, LABEL_VALUE_MAX, matchers.labelValue(value), LABEL_VALUE_ERROR);
+  return lengthAndPattern(value, LABEL_VALUE_MAX, matchers.labelValue(value), LABEL_VALUE_ERROR, contentMaxLenError);
 }
 
 export function isValidPortNum(port: number): readonly string[] {

@@ -3,7 +3,8 @@
 
 import type { ObjectMeta, OwnerReference, Time } from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { FieldPath } from "../../model/path.js";
-import { forbidden, goQuote, goStringSlice, invalid, required, tooLong, type FieldError } from "../field-error.js";
+import { formatRfc3339 } from "../../model/time.js";
+import { forbidden, goJson, goJsonStrings, goStringSlice, invalid, required, tooLong, type FieldError } from "../field-error.js";
 import { validateLabelName, validateLabels } from "./label-selector.js";
 import {
   isLabelKey,
@@ -89,7 +90,7 @@ export function validateObjectMetaUpdate(
         at.child("creationTimestamp"),
         timeValue(m.creationTimestamp),
         FIELD_IMMUTABLE,
-        goTime(m.creationTimestamp, false),
+        goTime(m.creationTimestamp),
       ),
     );
   }
@@ -99,7 +100,7 @@ export function validateObjectMetaUpdate(
         at.child("deletionTimestamp"),
         timeValue(m.deletionTimestamp),
         FIELD_IMMUTABLE,
-        goTime(m.deletionTimestamp, true),
+        goTime(m.deletionTimestamp),
       ),
     );
   }
@@ -219,7 +220,7 @@ function validateOwnerReferences(refs: readonly OwnerReference[], at: FieldPath,
     if (ref.name.length === 0) out.push(invalid(at.child("name"), ref.name, "must not be empty"));
     if (ref.uid.length === 0) out.push(invalid(at.child("uid"), ref.uid, "must not be empty"));
     if (gv !== undefined && gv.group === "" && gv.version === "v1" && ref.kind === "Event") {
-      out.push(invalid(at, ownerJson(ref), "/v1, Kind=Event is disallowed from being an owner", goOwner(ref)));
+      out.push(invalid(at, ownerJson(ref), "/v1, Kind=Event is disallowed from being an owner", goJson(ownerJson(ref))));
     }
     if (Object.hasOwn(ref, "controller") && ref.controller) {
       const current = `${ref.kind}/${ref.name}`;
@@ -229,7 +230,7 @@ function validateOwnerReferences(refs: readonly OwnerReference[], at: FieldPath,
             at,
             refs.map(ownerJson),
             `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`,
-            `[]v1.OwnerReference{${refs.map(goOwner).join(", ")}}`,
+            goJson(refs.map(ownerJson)),
           ),
         );
       } else firstController = current;
@@ -251,7 +252,7 @@ function validateFinalizers(finalizers: readonly string[], at: FieldPath, out: F
         at,
         [...finalizers],
         "finalizer orphan and foregroundDeletion cannot be both set",
-        goStringSlice("[]string", finalizers),
+        goJsonStrings(finalizers),
       ),
     );
   }
@@ -283,16 +284,6 @@ function ownerJson(r: OwnerReference): { readonly [k: string]: string | boolean 
   return o;
 }
 
-// Go prints pointer fields as addresses, which no other process can know; nil stays nil.
-function goOwner(r: OwnerReference): string {
-  const ptr = (set: boolean, v: boolean) => (set ? `(*bool)(${v})` : "(*bool)(nil)");
-  return (
-    `v1.OwnerReference{APIVersion:${goQuote(r.apiVersion)}, Kind:${goQuote(r.kind)}, Name:${goQuote(r.name)}, ` +
-    `UID:${goQuote(r.uid)}, Controller:${ptr(Object.hasOwn(r, "controller"), r.controller)}, ` +
-    `BlockOwnerDeletion:${ptr(Object.hasOwn(r, "blockOwnerDeletion"), r.blockOwnerDeletion)}}`
-  );
-}
-
 function sameTime(a: Time | undefined, b: Time | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   return a.seconds === b.seconds && a.nanos === b.nanos;
@@ -300,16 +291,13 @@ function sameTime(a: Time | undefined, b: Time | undefined): boolean {
 
 function timeValue(t: Time | undefined): string | null {
   if (t === undefined) return null;
-  return new Date(Number(t.seconds) * 1000).toISOString().replace(".000Z", "Z");
+  return formatRfc3339(t.seconds);
 }
 
-// metav1.Time implements String() via time.Time; a nil *Time prints as null.
-function goTime(t: Time | undefined, pointer: boolean): string {
-  if (t === undefined) return pointer ? "null" : "0001-01-01 00:00:00 +0000 UTC";
-  const d = new Date(Number(t.seconds) * 1000);
-  const iso = d.toISOString();
-  const frac = t.nanos > 0 ? `.${String(t.nanos).padStart(9, "0").replace(/0+$/, "")}` : "";
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${frac} +0000 UTC`;
+// metav1.Time marshals as RFC 3339 in whole seconds (UTC), and a zero or nil time as null.
+function goTime(t: Time | undefined): string {
+  const v = timeValue(t);
+  return v === null ? "null" : goJson(v);
 }
 
 function gracePeriod(m: ObjectMeta): bigint | undefined {

@@ -2,16 +2,26 @@
 // backend, IngressClass parameters, an IPAddress parent.
 
 import type { FieldPath } from "../../model/path.js";
-import { invalid, required, type FieldError } from "../field-error.js";
+import { coveredByDeclarative, invalid, required, type FieldError } from "../field-error.js";
 import { isDns1123Subdomain, isPathSegmentName } from "./names.js";
 
 // Each check takes the parent path and the field's name, and builds the
 // field's path only when it reports an error: valid objects allocate none.
 
-/** A kind, resource or name that must be set and usable as a REST path segment. */
-export function validateRequiredSegment(value: string, parent: FieldPath, field: string, out: FieldError[]): void {
+/**
+ * A kind, resource or name that must be set and usable as a REST path segment.
+ * `declarative`: from 1.36 its Required error comes from declarative validation.
+ */
+export function validateRequiredSegment(
+  value: string,
+  parent: FieldPath,
+  field: string,
+  out: FieldError[],
+  declarative = false,
+): void {
   if (value === "") {
-    out.push(required(parent.child(field)));
+    const e = required(parent.child(field));
+    out.push(declarative ? coveredByDeclarative(e) : e);
     return;
   }
   const msgs = isPathSegmentName(value);

@@ -1,0 +1,194 @@
+// clusterwire's answer to a campaign request, made only from the package's public API
+// (readManifests, checkManifests, decode, applyDefaults, warnings): the status code, the warnings,
+// and either the Status of a refusal or the object the server would return, short of the fields
+// only the server can fill (uid, creationTimestamp, resourceVersion, managedFields, a generated
+// name), which compare.ts checks by rule.
+import { clone, create } from "@bufbuild/protobuf";
+import {
+  applyDefaults,
+  checkManifests,
+  decode,
+  fromJson,
+  kindOf,
+  ListMetaSchema,
+  ObjectMetaSchema,
+  readManifests,
+  toJson,
+  StatusSchema,
+  warnings,
+  type ManifestEntry,
+  type NetworkingObject,
+  type ObjectMeta,
+  type Status,
+} from "../../src/networking/index.js";
+import { RESOURCE_VERSION_ON_CREATE } from "../../src/networking/manifests/check-manifests.js";
+import type { KubernetesVersion } from "../../src/networking/index.js";
+import { StatusDetailsSchema } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
+import { bodyBytes, pluralOf, type CampaignRequest } from "./request.js";
+
+/** What clusterwire says the server answers. */
+export interface Expected {
+  readonly status: number;
+  readonly warnings: readonly string[];
+  /** A refusal: the Status body. */
+  readonly failure?: Status;
+  /** An accepted request: the object returned, before the server-filled fields. */
+  readonly object?: NetworkingObject;
+  /** Set when clusterwire cannot make a prediction for this request (never expected). */
+  readonly unpredictable?: string;
+}
+
+type WithMeta = NetworkingObject & { metadata?: ObjectMeta; spec?: unknown; status?: unknown };
+
+// The strategies whose PrepareForCreate sets metadata.generation to 1, and bump it on a spec change.
+const TRACKS_GENERATION = new Set(["Ingress", "IngressClass", "NetworkPolicy"]);
+// The kinds with a status the main resource's create and update do not take from the request.
+const HAS_STATUS = new Set(["Ingress", "ServiceCIDR"]);
+// The status strategy that also keeps the stored labels, annotations and the rest of metadata.
+const RESETS_META_FOR_STATUS = new Set(["ServiceCIDR"]);
+
+/** The stored object of an update, decoded. */
+export function storedObject(r: CampaignRequest): NetworkingObject | undefined {
+  return r.old === undefined ? undefined : fromJson(r.old);
+}
+
+export function predict(r: CampaignRequest, version: KubernetesVersion): Expected {
+  const old = storedObject(r);
+  const subresource = r.operation === "status" ? ({ subresource: "status" } as const) : {};
+  const entries = readEntries(r);
+  if (entries.length !== 1) return unpredictable(`the body reads as ${entries.length} documents`);
+  const entry = entries[0]!;
+  const [verdict] = checkManifests(entries, {
+    fieldValidation: r.fieldValidation,
+    version,
+    ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
+    ...(old !== undefined ? { old } : {}),
+    ...subresource,
+  });
+  if (verdict === undefined) return unpredictable("no verdict");
+  const decodeWarnings = verdict.warnings.map((w) => w.message);
+  switch (verdict.status) {
+    case "error": {
+      const kind = r.kind;
+      return {
+        status: 400,
+        warnings: [],
+        failure: status(400, "BadRequest", `${kind} in version "v1" cannot be handled as a ${kind}: ${verdict.failure?.message ?? ""}`),
+      };
+    }
+    case "invalid": {
+      if (verdict.errors.length === 0 && verdict.refusals.every((x) => x.message === RESOURCE_VERSION_ON_CREATE)) {
+        // A dry run never reaches the storage layer that refuses a create with a resourceVersion:
+        // the object is accepted, and returned with the resourceVersion it was sent with.
+        return accepted(r, entry, old, decodeWarnings, subresource);
+      }
+      const failure = fromJson(JSON.stringify(verdict.response)) as Status;
+      return { status: failure.code, warnings: decodeWarnings, failure };
+    }
+    case "valid":
+      return accepted(r, entry, old, decodeWarnings, subresource);
+    case "skipped":
+      return unpredictable(`skipped: ${verdict.reason ?? ""}`);
+  }
+}
+
+/** An accepted request: the object returned, or the 409 of a name the server already holds. */
+function accepted(
+  r: CampaignRequest,
+  entry: ManifestEntry,
+  old: NetworkingObject | undefined,
+  decodeWarnings: readonly string[],
+  subresource: { subresource?: "status" },
+): Expected {
+  if (entry.type !== "object") return unpredictable("a valid verdict without an object");
+  const object = prepared(entry.object, old, r);
+  const more = warnings(entry.object, { ...(old !== undefined ? { old } : {}), ...subresource });
+  if (r.exists === true && old === undefined) {
+    // Validation passed; the storage layer then finds the name taken.
+    const meta = (object as WithMeta).metadata;
+    const name = meta?.name ?? "";
+    const plural = pluralOf(r.kind);
+    const failure = create(StatusSchema, {
+      metadata: create(ListMetaSchema),
+      status: "Failure",
+      message: `${plural}.networking.k8s.io "${name}" already exists`,
+      reason: "AlreadyExists",
+      details: create(StatusDetailsSchema, { name, group: "networking.k8s.io", kind: plural }),
+      code: 409,
+    });
+    return { status: 409, warnings: [...decodeWarnings, ...more], failure };
+  }
+  return { status: r.operation === "create" ? 201 : 200, warnings: [...decodeWarnings, ...more], object };
+}
+
+function unpredictable(why: string): Expected {
+  return { status: 0, warnings: [], unpredictable: why };
+}
+
+function status(code: number, reason: string, message: string): Status {
+  return create(StatusSchema, { metadata: create(ListMetaSchema), status: "Failure", message, reason, code });
+}
+
+/** The body as readManifests reads it; a protobuf body is decoded and taken as one object. */
+function readEntries(r: CampaignRequest): ManifestEntry[] {
+  if (r.format === "protobuf") {
+    const object = decode(bodyBytes(r) as Uint8Array);
+    return [{ type: "object", document: 1, line: 1, object, warnings: [], locate: () => undefined }];
+  }
+  return readManifests(r.body, { format: r.format, fieldValidation: r.fieldValidation });
+}
+
+/**
+ * The object as the registry stores it: the request's namespace filled in (or dropped for a
+ * cluster-scoped kind), the deletion fields cleared, status wiped on create and kept from the
+ * stored object on update, spec kept on a status update, generation set, then the v1 defaults.
+ */
+function prepared(input: NetworkingObject, old: NetworkingObject | undefined, r: CampaignRequest): NetworkingObject {
+  const info = kindOf(input);
+  const o = applyDefaults(clone(info.desc, input) as NetworkingObject) as WithMeta;
+  o.metadata ??= create(ObjectMetaSchema);
+  const meta = o.metadata;
+  if (info.namespaced) {
+    if (meta.namespace === "") meta.namespace = r.namespace ?? "";
+  } else {
+    meta.namespace = "";
+  }
+  delete (meta as Partial<ObjectMeta>).deletionTimestamp;
+  delete (meta as Partial<ObjectMeta>).deletionGracePeriodSeconds;
+  if (old === undefined) {
+    if (HAS_STATUS.has(info.kind)) delete o.status;
+    if (TRACKS_GENERATION.has(info.kind)) meta.generation = 1n;
+    return o;
+  }
+  const stored = old as WithMeta;
+  const storedMeta = stored.metadata ?? create(ObjectMetaSchema);
+  meta.creationTimestamp = storedMeta.creationTimestamp;
+  if (r.operation === "status") {
+    // Shared with the stored object, which nothing changes after this.
+    if (stored.spec === undefined) delete o.spec;
+    else o.spec = stored.spec;
+    if (RESETS_META_FOR_STATUS.has(info.kind)) {
+      meta.labels = { ...storedMeta.labels };
+      meta.annotations = { ...storedMeta.annotations };
+      meta.finalizers = [...storedMeta.finalizers];
+      meta.ownerReferences = [...storedMeta.ownerReferences];
+    }
+    if (TRACKS_GENERATION.has(info.kind)) meta.generation = storedMeta.generation;
+    return o;
+  }
+  if (HAS_STATUS.has(info.kind)) {
+    if (stored.status === undefined) delete o.status;
+    else o.status = stored.status;
+  }
+  if (TRACKS_GENERATION.has(info.kind)) {
+    const same = specText(o) === specText(stored);
+    meta.generation = same ? storedMeta.generation : storedMeta.generation + 1n;
+  }
+  return o;
+}
+
+/** The spec as JSON text, for the generation rule (a spec that changes bumps it). */
+function specText(o: WithMeta): string {
+  const json = toJson(o) as { spec?: unknown };
+  return JSON.stringify(json.spec ?? null, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+}
