@@ -61,7 +61,11 @@ export function compare(r: CampaignRequest, expected: Expected, answer: ServerAn
   if (out.some((d) => d.what === "status")) {
     const text = shown(r, answer.body);
     const message = /"message":"((?:[^"\\]|\\.)*)"/.exec(text)?.[1] ?? "";
-    out.push({ what: "body", detail: `server ${text}`, key: message.replace(/\\"(?:[^\\]|\\[^"])*\\"/g, "…").slice(0, 120) });
+    out.push({
+      what: "body",
+      detail: `server ${text}`,
+      key: message.replace(/\\"(?:[^\\]|\\[^"])*\\"/g, "…").slice(0, 120),
+    });
     return out;
   }
   if (expected.failure !== undefined) {
@@ -97,7 +101,8 @@ function withServerFields(
 ): { object: NetworkingObject; problems: string[] } {
   const problems: string[] = [];
   const object = clone(kindOf(predicted).desc, predicted) as WithMeta;
-  const meta = (object.metadata ??= create(ObjectMetaSchema));
+  if (object.metadata === undefined) object.metadata = create(ObjectMetaSchema);
+  const meta = object.metadata;
   const got = (server as WithMeta).metadata ?? create(ObjectMetaSchema);
   const old = storedObject(r) as WithMeta | undefined;
   const oldMeta = old?.metadata;
@@ -107,16 +112,21 @@ function withServerFields(
     else meta.creationTimestamp = got.creationTimestamp;
     // A dry-run create is never stored: it keeps the resourceVersion it was sent with (usually none).
     if (got.resourceVersion !== meta.resourceVersion)
-      problems.push(`a dry-run create has resourceVersion ${JSON.stringify(got.resourceVersion)}, not ${JSON.stringify(meta.resourceVersion)}`);
+      problems.push(
+        `a dry-run create has resourceVersion ${JSON.stringify(got.resourceVersion)}, not ${JSON.stringify(meta.resourceVersion)}`,
+      );
     if (meta.name === "" && meta.generateName !== "") {
       const prefix = meta.generateName.slice(0, MAX_GENERATED_PREFIX).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       if (!new RegExp(`^${prefix}${GENERATED_SUFFIX}$`).test(got.name))
-        problems.push(`metadata.name ${JSON.stringify(got.name)} is not generated from ${JSON.stringify(meta.generateName)}`);
+        problems.push(
+          `metadata.name ${JSON.stringify(got.name)} is not generated from ${JSON.stringify(meta.generateName)}`,
+        );
       meta.name = got.name;
     }
   } else {
     if (got.uid !== oldMeta.uid) problems.push(`metadata.uid ${got.uid} is not the stored object's ${oldMeta.uid}`);
-    if (!/^[0-9]+$/.test(got.resourceVersion)) problems.push(`metadata.resourceVersion ${JSON.stringify(got.resourceVersion)}`);
+    if (!/^[0-9]+$/.test(got.resourceVersion))
+      problems.push(`metadata.resourceVersion ${JSON.stringify(got.resourceVersion)}`);
   }
   meta.uid = got.uid;
   meta.resourceVersion = got.resourceVersion;
@@ -130,7 +140,9 @@ function withServerFields(
       m.operation !== "Update" && `operation ${m.operation}`,
       m.apiVersion !== "networking.k8s.io/v1" && `apiVersion ${m.apiVersion}`,
       m.fieldsType !== "FieldsV1" && `fieldsType ${m.fieldsType}`,
-      m.subresource !== "" && !(r.operation === "status" && m.subresource === "status") && `subresource ${JSON.stringify(m.subresource)}`,
+      m.subresource !== "" &&
+        !(r.operation === "status" && m.subresource === "status") &&
+        `subresource ${JSON.stringify(m.subresource)}`,
       m.time === undefined && "no time",
     ].filter((x) => x !== false);
     if (bad.length > 0) problems.push(`managedFields entry of ${FIELD_MANAGER}: ${bad.join(", ")}`);
@@ -181,6 +193,9 @@ function bodyDifference(r: CampaignRequest, serverBody: string, oursBody: string
     ...(known !== undefined ? { known: known.id } : {}),
     what: "body",
     detail: `${r.accept} bodies part at character ${i}${same}: server ${JSON.stringify(server.slice(from, i + 160))} ; clusterwire ${JSON.stringify(ours.slice(from, i + 160))}`,
-    key: same !== "" ? "protobuf bytes" : `${JSON.stringify(server.slice(start, i + 24))} vs ${JSON.stringify(ours.slice(start, i + 24))}`,
+    key:
+      same !== ""
+        ? "protobuf bytes"
+        : `${JSON.stringify(server.slice(start, i + 24))} vs ${JSON.stringify(ours.slice(start, i + 24))}`,
   };
 }

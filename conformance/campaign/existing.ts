@@ -13,9 +13,17 @@ import { VALIDATED_KINDS } from "../../src/testing/index.js";
 export async function existingNames(client: ApiClient): Promise<Set<string>> {
   const out = new Set<string>();
   for (const kind of VALIDATED_KINDS) {
-    const a = await client.send("GET", `/apis/networking.k8s.io/v1/${pluralOf(kind)}`, undefined, "", "application/json");
+    const a = await client.send(
+      "GET",
+      `/apis/networking.k8s.io/v1/${pluralOf(kind)}`,
+      undefined,
+      "",
+      "application/json",
+    );
     if (a.status !== 200) throw new Error(`listing ${pluralOf(kind)}: ${a.status}`);
-    const list = JSON.parse(Buffer.from(a.body).toString("utf8")) as { items: { metadata: { name: string; namespace?: string } }[] };
+    const list = JSON.parse(Buffer.from(a.body).toString("utf8")) as {
+      items: { metadata: { name: string; namespace?: string } }[];
+    };
     for (const item of list.items) out.add(`${kind}/${item.metadata.namespace ?? ""}/${item.metadata.name}`);
   }
   return out;

@@ -102,7 +102,10 @@ export function goldenChanges(before: readonly GoldenRecord[], after: readonly G
     const y = { ...b.answer, body: comparable(b.answer) };
     const sx = JSON.stringify(x);
     const sy = JSON.stringify(y);
-    if (sx !== sy) out.push(`record ${i} (${a.request.operation} ${a.request.kind}, ${a.request.source}): was ${sx.slice(0, 400)} ; now ${sy.slice(0, 400)}`);
+    if (sx !== sy)
+      out.push(
+        `record ${i} (${a.request.operation} ${a.request.kind}, ${a.request.source}): was ${sx.slice(0, 400)} ; now ${sy.slice(0, 400)}`,
+      );
   }
   return out;
 }

@@ -76,7 +76,8 @@ export class ApiClient {
           res.on("end", () => {
             const warnings: string[] = [];
             for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
-              if (res.rawHeaders[i]!.toLowerCase() === "warning") warnings.push(...parseWarningHeader(res.rawHeaders[i + 1]!));
+              if (res.rawHeaders[i]!.toLowerCase() === "warning")
+                warnings.push(...parseWarningHeader(res.rawHeaders[i + 1]!));
             }
             resolve({
               status: res.statusCode ?? 0,

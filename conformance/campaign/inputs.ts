@@ -84,7 +84,13 @@ export function manifestInputs(label: string, base: string, dirs: readonly strin
         if (!Array.isArray(parsed) || parsed.length !== 1 || parsed[0]!.errors.length > 0) continue;
         const value: unknown = parsed[0]!.toJS({ maxAliasCount: 100 });
         if (!isOurs(value) || !isJson(value)) continue;
-        out.push({ source: `${label} ${name}#${i + 1}`, kind: value.kind, json: value, yaml: doc.text, everyFormat: true });
+        out.push({
+          source: `${label} ${name}#${i + 1}`,
+          kind: value.kind,
+          json: value,
+          yaml: doc.text,
+          everyFormat: true,
+        });
       }
     }
   }
@@ -124,7 +130,8 @@ export function generatedInputs(count: number, seed: number, rng: Rng): Campaign
   const invalid = Math.round(count * 0.3);
   const mutated = count - valid - invalid;
   const out: CampaignInput[] = [];
-  const perKind = (n: number, i: number): number => Math.floor(n / VALIDATED_KINDS.length) + (i < n % VALIDATED_KINDS.length ? 1 : 0);
+  const perKind = (n: number, i: number): number =>
+    Math.floor(n / VALIDATED_KINDS.length) + (i < n % VALIDATED_KINDS.length ? 1 : 0);
   const validPool: JsonObject[] = [];
   VALIDATED_KINDS.forEach((kind, i) => {
     for (const json of fc.sample(arbValidJson(kind), { seed: seed + i, numRuns: perKind(valid, i) })) {

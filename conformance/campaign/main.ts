@@ -6,11 +6,24 @@
 // replays it; the exit status is 1 when one is not a documented difference.
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { isKubernetesVersion, KUBERNETES_VERSIONS, type JsonObject, type KubernetesVersion } from "../../src/networking/index.js";
+import {
+  isKubernetesVersion,
+  KUBERNETES_VERSIONS,
+  type JsonObject,
+  type KubernetesVersion,
+} from "../../src/networking/index.js";
 import { runCampaign } from "./campaign.js";
 import { allKnown } from "./compare.js";
 import { controlPlane, repoRoot } from "./controlplane.js";
-import { GOLDEN_COUNT, GOLDEN_SEED, goldenChanges, goldenPath, goldenRecords, readGolden, writeGolden } from "./golden.js";
+import {
+  GOLDEN_COUNT,
+  GOLDEN_SEED,
+  goldenChanges,
+  goldenPath,
+  goldenRecords,
+  readGolden,
+  writeGolden,
+} from "./golden.js";
 import { ApiClient } from "./http.js";
 import { isNamespaced, STORED_NAMESPACE } from "./plan.js";
 import { report } from "./report.js";
@@ -64,9 +77,20 @@ async function main(): Promise<number> {
     return 2;
   }
   const count = golden !== undefined ? GOLDEN_COUNT : Number(values.count);
-  const seed = golden !== undefined ? GOLDEN_SEED : values.seed !== undefined ? Number(values.seed) : Math.floor(Date.now() / 1000);
+  const seed =
+    golden !== undefined
+      ? GOLDEN_SEED
+      : values.seed !== undefined
+        ? Number(values.seed)
+        : Math.floor(Date.now() / 1000);
   const concurrency = Number(values.concurrency);
-  if (!Number.isSafeInteger(count) || count < 0 || !Number.isSafeInteger(seed) || !Number.isSafeInteger(concurrency) || concurrency < 1) {
+  if (
+    !Number.isSafeInteger(count) ||
+    count < 0 ||
+    !Number.isSafeInteger(seed) ||
+    !Number.isSafeInteger(concurrency) ||
+    concurrency < 1
+  ) {
     process.stderr.write(`conformance: --count, --seed and --concurrency take integers\n\n${help(DEFAULT_VERSION)}`);
     return 2;
   }
@@ -85,7 +109,9 @@ async function main(): Promise<number> {
   const client = new ApiClient(plane, concurrency * 2);
   try {
     if (values.replay !== undefined) return await replay(client, values.replay, kubernetesVersion, log);
-    log(`conformance: ${version}, count ${count}, seed ${seed} (again: npm run conformance -- --version ${version} --count ${count} --seed ${seed})`);
+    log(
+      `conformance: ${version}, count ${count}, seed ${seed} (again: npm run conformance -- --version ${version} --count ${count} --seed ${seed})`,
+    );
     const started = performance.now();
     const result = await runCampaign({ client, kubernetesVersion, count, seed, concurrency, log });
     const summary = await report({
@@ -109,7 +135,9 @@ async function main(): Promise<number> {
       } else {
         const changes = goldenChanges(readGolden(path).records, records);
         if (changes.length > 0) {
-          log(`\nthe server answers ${changes.length} golden requests differently (npm run conformance -- --version ${version} --golden write, then commit):`);
+          log(
+            `\nthe server answers ${changes.length} golden requests differently (npm run conformance -- --version ${version} --golden write, then commit):`,
+          );
           for (const c of changes.slice(0, 40)) log(`  ${c}`);
           return 1;
         }
@@ -124,7 +152,12 @@ async function main(): Promise<number> {
 }
 
 /** Sends a saved request again (creating its stored object first, for an update) and compares. */
-async function replay(client: ApiClient, file: string, version: KubernetesVersion, log: (line: string) => void): Promise<number> {
+async function replay(
+  client: ApiClient,
+  file: string,
+  version: KubernetesVersion,
+  log: (line: string) => void,
+): Promise<number> {
   let r = JSON.parse(readFileSync(file, "utf8")) as CampaignRequest;
   if (r.namespace !== undefined) await ensureNamespaces(client, [r.namespace]);
   if (r.old !== undefined) {
@@ -133,13 +166,22 @@ async function replay(client: ApiClient, file: string, version: KubernetesVersio
     for (const k of ["uid", "resourceVersion", "creationTimestamp", "managedFields", "generation"]) delete meta[k];
     const ns = isNamespaced(r.kind) ? `/namespaces/${STORED_NAMESPACE}` : "";
     await ensureNamespaces(client, [STORED_NAMESPACE]);
-    const a = await client.send("POST", `/apis/networking.k8s.io/v1${ns}/${pluralOf(r.kind)}?fieldManager=clusterwire-conformance`, JSON.stringify(stored), "application/json", "application/json");
-    if (a.status !== 201) throw new Error(`creating the stored object: ${a.status} ${Buffer.from(a.body).toString("utf8")}`);
+    const a = await client.send(
+      "POST",
+      `/apis/networking.k8s.io/v1${ns}/${pluralOf(r.kind)}?fieldManager=clusterwire-conformance`,
+      JSON.stringify(stored),
+      "application/json",
+      "application/json",
+    );
+    if (a.status !== 201)
+      throw new Error(`creating the stored object: ${a.status} ${Buffer.from(a.body).toString("utf8")}`);
     r = { ...r, old: Buffer.from(a.body).toString("utf8") };
   }
   const answer = await send(client, r);
   const differences = check(r, answer, version);
-  log(`server: ${answer.status} ${answer.warnings.length > 0 ? `warnings ${JSON.stringify(answer.warnings)} ` : ""}${r.accept === "json" ? answer.body.slice(0, 2000) : "(protobuf)"}`);
+  log(
+    `server: ${answer.status} ${answer.warnings.length > 0 ? `warnings ${JSON.stringify(answer.warnings)} ` : ""}${r.accept === "json" ? answer.body.slice(0, 2000) : "(protobuf)"}`,
+  );
   if (differences.length === 0) log("clusterwire agrees");
   for (const d of differences) log(`${d.known !== undefined ? `documented (${d.known}) ` : ""}${d.what}: ${d.detail}`);
   return differences.length > 0 && !allKnown(differences) ? 1 : 0;

@@ -24,7 +24,11 @@ function bodyJson(o: Outcome): JsonObject | undefined {
 type Path = (string | number)[];
 
 function allPaths(v: JsonValue, at: Path, out: Path[]): void {
-  if (Array.isArray(v)) v.forEach((x, i) => { out.push([...at, i]); allPaths(x, [...at, i], out); });
+  if (Array.isArray(v))
+    v.forEach((x, i) => {
+      out.push([...at, i]);
+      allPaths(x, [...at, i], out);
+    });
   else if (v !== null && typeof v === "object") {
     for (const [k, x] of Object.entries(v)) {
       if (at.length === 0 && (k === "apiVersion" || k === "kind")) continue;
@@ -43,7 +47,6 @@ function without(v: JsonObject, p: Path): JsonObject {
   else delete (parent as Record<string, JsonValue>)[last];
   return copy;
 }
-
 
 export async function minimise(client: ApiClient, outcome: Outcome, version: KubernetesVersion): Promise<Outcome> {
   let best = outcome;

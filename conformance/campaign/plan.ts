@@ -124,7 +124,17 @@ export function planUpdates(inputs: readonly CampaignInput[], count: number, rng
     const stored = structuredClone(base.json);
     const meta = (stored.metadata ?? {}) as JsonObject;
     stored.metadata = meta;
-    for (const k of ["resourceVersion", "uid", "generateName", "creationTimestamp", "managedFields", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"]) delete meta[k];
+    for (const k of [
+      "resourceVersion",
+      "uid",
+      "generateName",
+      "creationTimestamp",
+      "managedFields",
+      "deletionTimestamp",
+      "deletionGracePeriodSeconds",
+      "generation",
+    ])
+      delete meta[k];
     meta.name = base.kind === "IPAddress" ? `198.18.${(n >> 8) & 255}.${n & 255}` : `cw-stored-${n}`;
     if (isNamespaced(base.kind)) meta.namespace = STORED_NAMESPACE;
     else delete meta.namespace;
@@ -157,7 +167,8 @@ export function updateBody(storedAnswer: JsonObject, from: JsonObject, operation
     if (fromMeta[k] !== undefined) meta[k] = structuredClone(fromMeta[k]!);
     else delete meta[k];
   }
-  if (meta.annotations !== undefined && typeof meta.annotations === "object") delete (meta.annotations as JsonObject)[IS_DEFAULT_CLASS];
+  if (meta.annotations !== undefined && typeof meta.annotations === "object")
+    delete (meta.annotations as JsonObject)[IS_DEFAULT_CLASS];
   for (const k of operation === "status" ? ["spec", "status"] : ["spec"]) {
     if (from[k] !== undefined) next[k] = structuredClone(from[k]!);
     else delete next[k];

@@ -73,7 +73,11 @@ export function predict(r: CampaignRequest, version: KubernetesVersion): Expecte
       return {
         status: 400,
         warnings: [],
-        failure: status(400, "BadRequest", `${kind} in version "v1" cannot be handled as a ${kind}: ${verdict.failure?.message ?? ""}`),
+        failure: status(
+          400,
+          "BadRequest",
+          `${kind} in version "v1" cannot be handled as a ${kind}: ${verdict.failure?.message ?? ""}`,
+        ),
       };
     }
     case "invalid": {

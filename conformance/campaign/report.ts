@@ -23,7 +23,12 @@ export interface CampaignReport {
   readonly serverRequestsPerSecond: number;
   readonly clusterwirePredictionsPerSecond: number;
   /** Documented differences met, by id: how many requests, and one of them. */
-  readonly known: readonly { readonly id: string; readonly reason: string; readonly count: number; readonly example: Outcome }[];
+  readonly known: readonly {
+    readonly id: string;
+    readonly reason: string;
+    readonly count: number;
+    readonly example: Outcome;
+  }[];
   readonly disagreements: readonly {
     readonly signature: string;
     readonly count: number;
@@ -141,7 +146,9 @@ function printReport(s: CampaignReport, log: (line: string) => void): void {
     const shown = d.minimised ?? d.example;
     const r = shown.request;
     log(`\n  DISAGREEMENT [${d.count}×] ${d.signature}`);
-    log(`    request: ${r.operation} ${r.kind} (${r.source}) as ${r.format}, accept ${r.accept}, fieldValidation=${r.fieldValidation}`);
+    log(
+      `    request: ${r.operation} ${r.kind} (${r.source}) as ${r.format}, accept ${r.accept}, fieldValidation=${r.fieldValidation}`,
+    );
     log(`    body: ${r.format === "protobuf" ? "(protobuf, base64) " : ""}${r.body.slice(0, 600)}`);
     for (const diff of shown.differences) log(`    ${diff.what}: ${diff.detail.slice(0, 1500)}`);
     if (d.replay !== undefined) log(`    replay: ${d.replay}`);

@@ -128,7 +128,11 @@ export function check(r: CampaignRequest, answer: ServerAnswer, version: Kuberne
 }
 
 /** Runs `fn` over `items` with at most `limit` at once; results in input order. */
-export async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -160,7 +160,10 @@ export const IMMUTABLE = "field is immutable";
 export const PATH_TYPES = 'supported values: "Exact", "ImplementationSpecific", "Prefix"';
 export const SCOPES = 'supported values: "Cluster", "Namespace"';
 export const NOT_FINALIZER = "name is neither a standard finalizer name nor is it fully qualified";
-export const maxLen = (n: number): string => `must be no more than ${n} bytes`;
+// apimachinery util/validation's MaxLenError (DNS names, port names) says "characters";
+// api/validate/content's (label keys and values) says "bytes". Both count bytes.
+export const maxLen = (n: number): string => `must be no more than ${n} characters`;
+export const contentMaxLen = (n: number): string => `must be no more than ${n} bytes`;
 
 export const P0 = "spec.rules[0].http.paths[0]";
 export const B0 = `${P0}.backend`;

@@ -172,7 +172,7 @@ export const SAMPLE: readonly FileVerdicts[] = [
         kind: "IngressClass",
         name: "nginx",
         status: "invalid",
-        errors: [fieldError("FieldValueTooLong", "metadata.name", "Too long: must have at most 253 bytes")],
+        errors: [fieldError("FieldValueTooLong", "metadata.name", "Too long: may not be more than 253 bytes")],
       }),
     ],
   },

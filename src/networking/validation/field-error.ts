@@ -303,7 +303,13 @@ function isGoPrintable(cp: number): boolean {
  * A value as Go's encoding/json marshals it (json.Marshal, HTML escaping on):
  * object keys in the order given, as the Go struct declares its fields.
  */
-export type GoJsonValue = string | number | boolean | null | readonly GoJsonValue[] | { readonly [key: string]: GoJsonValue };
+export type GoJsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly GoJsonValue[]
+  | { readonly [key: string]: GoJsonValue };
 
 /** json.Marshal of a Go value, for a field error's bad value (see {@link GoJsonValue}). */
 export function goJson(v: GoJsonValue): string {

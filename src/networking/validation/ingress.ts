@@ -135,9 +135,7 @@ function validateIngressSpec(
   const rules = spec?.rules ?? [];
   const defaultBackend = spec?.defaultBackend;
   if (rules.length === 0 && defaultBackend === undefined) {
-    out.push(
-      invalid(at, null, "either `defaultBackend` or `rules` must be specified", "null"),
-    );
+    out.push(invalid(at, null, "either `defaultBackend` or `rules` must be specified", "null"));
   }
   if (spec === undefined) return;
   if (defaultBackend !== undefined && !backendIsValid(defaultBackend, options))

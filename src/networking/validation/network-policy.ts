@@ -12,7 +12,15 @@ import { effectivePolicyTypes } from "./default-values.js";
 import type { FieldPath } from "../model/path.js";
 import { METADATA, SPEC } from "./paths.js";
 import type { KubernetesVersion } from "../model/kubernetes-version.js";
-import { coveredByDeclarative, forbidden, goJson, invalid, notSupported, required, type FieldError } from "./field-error.js";
+import {
+  coveredByDeclarative,
+  forbidden,
+  goJson,
+  invalid,
+  notSupported,
+  required,
+  type FieldError,
+} from "./field-error.js";
 import { cidrForLegacyField, exceptIsStrictSubset, ipMessages, parseCIDRSloppy } from "./rules/ip.js";
 import { labelSelectorHasErrors, labelSelectorIsValid, validateLabelSelector } from "./rules/label-selector.js";
 import { isValidPortName, isValidPortNum, nameIsDnsSubdomain } from "./rules/names.js";
@@ -121,19 +129,13 @@ function validateSpec(
   }
   const types = effectivePolicyTypes(spec);
   if (types.length > POLICY_TYPES.length) {
-    out.push(
-      invalid(
-        at.child("policyTypes"),
-        [...types],
-        "may not specify more than two policyTypes",
-        goJson(types),
-      ),
-    );
+    out.push(invalid(at.child("policyTypes"), [...types], "may not specify more than two policyTypes", goJson(types)));
     return;
   }
   for (let k = 0; k < types.length; k++) {
     const t = types[k]!;
-    if (t !== "Ingress" && t !== "Egress") out.push(notSupported(at.child("policyTypes").index(k), t, POLICY_TYPES, goJson(t)));
+    if (t !== "Ingress" && t !== "Egress")
+      out.push(notSupported(at.child("policyTypes").index(k), t, POLICY_TYPES, goJson(t)));
   }
 }
 
@@ -218,7 +220,8 @@ function validatePort(
   // An absent protocol is defaulted to TCP; an explicit "" is not.
   const p = port.protocol;
   if (isSet(port, "protocol", p, "")) {
-    if (p !== "TCP" && p !== "UDP" && p !== "SCTP") out.push(notSupported(at.child("protocol"), p, PROTOCOLS, goJson(p)));
+    if (p !== "TCP" && p !== "UDP" && p !== "SCTP")
+      out.push(notSupported(at.child("protocol"), p, PROTOCOLS, goJson(p)));
   }
   const hasEndPort = isSet(port, "endPort", port.endPort, 0);
   const value = port.port;

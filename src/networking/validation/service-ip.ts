@@ -56,14 +56,7 @@ function validateServiceCIDRSpec(cidrs: readonly string[], out: FieldError[]): v
     return;
   }
   if (cidrs.length > 2) {
-    out.push(
-      invalid(
-        at,
-        { cidrs: [...cidrs] },
-        "may only hold up to 2 values",
-        goJson({ CIDRs: cidrs }),
-      ),
-    );
+    out.push(invalid(at, { cidrs: [...cidrs] }, "may only hold up to 2 values", goJson({ CIDRs: cidrs })));
     return;
   }
   for (let i = 0; i < cidrs.length; i++)

@@ -2,7 +2,6 @@
 // (defaulting, namespace handling, name generation, create/update/status
 // preparation), then the per-kind rules.
 
-import { equals, type Message } from "@bufbuild/protobuf";
 import type {
   IPAddress,
   Ingress,
@@ -15,7 +14,8 @@ import { declarativeMerge, type FieldError } from "./field-error.js";
 import { validateIngressClass, validateIngressClassUpdate } from "./ingress-class.js";
 import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from "./ingress.js";
 import { kindNameOf, type KindName } from "../model/kind-names.js";
-import { kindOf, type NetworkingObject } from "../model/kinds.js";
+import type { NetworkingObject } from "../model/kinds.js";
+import { sameValue } from "../model/same-value.js";
 import { renderPath } from "../model/path.js";
 import { validateNetworkPolicy, networkPolicyOptions, validateNetworkPolicyUpdate } from "./network-policy.js";
 import {
@@ -126,7 +126,9 @@ const GATES_1_37: Readonly<Required<FeatureGates>> = Object.freeze({
  * console.log(defaultFeatureGates("1.37").StrictIPCIDRValidation); // true
  * ```
  */
-export function defaultFeatureGates(version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Readonly<Required<FeatureGates>> {
+export function defaultFeatureGates(
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): Readonly<Required<FeatureGates>> {
   return version === "1.35" ? DEFAULT_FEATURE_GATES : GATES_1_37;
 }
 
@@ -183,7 +185,9 @@ export function validate(obj: NetworkingObject, options?: ValidateOptions): Fiel
   const gates = options.featureGates;
   const version = options.version ?? DEFAULT_KUBERNETES_VERSION;
   if (!isKubernetesVersion(version)) {
-    throw new TypeError(`validate: unknown Kubernetes version ${JSON.stringify(version)}; known: ${KUBERNETES_VERSIONS.join(", ")}`);
+    throw new TypeError(
+      `validate: unknown Kubernetes version ${JSON.stringify(version)}; known: ${KUBERNETES_VERSIONS.join(", ")}`,
+    );
   }
   const defaults = defaultFeatureGates(version);
   const strict = gates?.StrictIPCIDRValidation ?? defaults.StrictIPCIDRValidation;
@@ -227,12 +231,7 @@ export function validate(obj: NetworkingObject, options?: ValidateOptions): Fiel
 }
 
 function sameSpec(a: NetworkingObject, b: NetworkingObject): boolean {
-  const field = kindOf(a).desc.fields.find((f) => f.localName === "spec");
-  if (field?.message === undefined) return true;
-  const x = (a as { spec?: Message }).spec;
-  const y = (b as { spec?: Message }).spec;
-  if (x === undefined || y === undefined) return x === y;
-  return equals(field.message, x, y);
+  return sameValue((a as { spec?: unknown }).spec, (b as { spec?: unknown }).spec);
 }
 
 const NO_OPTIONS: ValidateOptions = Object.freeze({});

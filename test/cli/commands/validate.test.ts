@@ -231,7 +231,7 @@ describe("validate: documents of other kinds, and Lists", () => {
     const r = await cli(["validate", "-"], { stdin: list });
     expect(r.code).toBe(1);
     expect(lines(r.stdout)[0]).toBe(
-      '<stdin>:1:212 NetworkPolicyList: items[1].spec.policyTypes: Invalid value: []networking.PolicyType{"Ingress", "Egress", "Ingress"}: may not specify more than two policyTypes',
+      '<stdin>:1:212 NetworkPolicyList: items[1].spec.policyTypes: Invalid value: ["Ingress","Egress","Ingress"]: may not specify more than two policyTypes',
     );
   });
 

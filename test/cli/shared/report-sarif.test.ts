@@ -141,7 +141,7 @@ describe("sarifReporter", () => {
       [
         "FieldValueTooLong",
         "error",
-        "metadata.name: Too long: must have at most 253 bytes",
+        "metadata.name: Too long: may not be more than 253 bytes",
         "captures/w%C3%A4tch%20%F0%9F%98%80.json",
         { startLine: 2 },
         ["resource:IngressClass nginx", "property:IngressClass nginx metadata.name"],

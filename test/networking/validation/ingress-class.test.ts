@@ -76,9 +76,9 @@ describe("§6 IngressClass", () => {
     const c = `example.com/${"a".repeat(239)}`;
     const errs = check(
       ic((o) => (o.spec.controller = c)),
-      [[TL, "spec.controller", "must have at most 250 bytes"]],
+      [[TL, "spec.controller", "may not be more than 250 bytes"]],
     );
-    expect(lines(errs)).toEqual(["spec.controller: Too long: must have at most 250 bytes"]);
+    expect(lines(errs)).toEqual(["spec.controller: Too long: may not be more than 250 bytes"]);
   });
 
   it("controller over 250 bytes with no '/' → TooLong and Invalid (domain-prefixed path)", () => {
@@ -86,12 +86,12 @@ describe("§6 IngressClass", () => {
     const errs = check(
       ic((o) => (o.spec.controller = c)),
       [
-        [TL, "spec.controller", "must have at most 250 bytes"],
+        [TL, "spec.controller", "may not be more than 250 bytes"],
         [I, "spec.controller", DOMAIN_PREFIXED],
       ],
     );
     expect(lines(errs)).toEqual([
-      "spec.controller: Too long: must have at most 250 bytes",
+      "spec.controller: Too long: may not be more than 250 bytes",
       `spec.controller: Invalid value: "${c}": ${DOMAIN_PREFIXED}`,
     ]);
   });

@@ -2,9 +2,10 @@
 // (../shared/docs/validation-rules.md §4 as it applies to Ingress, §5.1–§5.7,
 // §6, §9, §11). Every case states the exact error list as a multiset of
 // {type, field}; many also pin the API server's detail text or the whole
-// `field: Type: value: detail` line. Messages follow the newest upstream
-// wording (content.MaxLenError "must be no more than N bytes",
-// field.TooLong "must have at most N bytes").
+// `field: Type: value: detail` line. Messages follow kube-apiserver v1.35.4's
+// wording (util/validation's MaxLenError "must be no more than N characters",
+// content.MaxLenError "must be no more than N bytes" for label keys and values,
+// field.TooLong "may not be more than N bytes").
 
 import { create } from "@bufbuild/protobuf";
 import fc from "fast-check";
@@ -54,14 +55,12 @@ describe("§5.1 Ingress spec level", () => {
     check(ing(), []);
   });
 
-  it("no rules and no defaultBackend: one Invalid on spec, value printed as a nil []networking.IngressRule", () => {
+  it("no rules and no defaultBackend: one Invalid on spec, value printed as null", () => {
     const errs = check(
       ing((o) => (o.spec = {})),
       [[I, "spec", EITHER]],
     );
-    expect(lines(errs)).toEqual([
-      "spec: Invalid value: []networking.IngressRule(nil): either `defaultBackend` or `rules` must be specified",
-    ]);
+    expect(lines(errs)).toEqual(["spec: Invalid value: null: either `defaultBackend` or `rules` must be specified"]);
   });
 
   it("an explicit empty rules list counts as absent", () => {
@@ -235,7 +234,7 @@ describe("§5.2 rule hosts", () => {
     const host = `${"a".repeat(63)}.`.repeat(3) + "a".repeat(62); // 254
     expect(host.length).toBe(254);
     const errs = check(ing(setHost(host)), [[I, "spec.rules[0].host", maxLen(253)]]);
-    expect(lines(errs)).toEqual([`spec.rules[0].host: Invalid value: "${host}": must be no more than 253 bytes`]);
+    expect(lines(errs)).toEqual([`spec.rules[0].host: Invalid value: "${host}": must be no more than 253 characters`]);
   });
 
   it("a 253-byte host is valid", () => {

@@ -3,7 +3,7 @@
 // cases pin the detail or the full `field.Error.Error()` text as well. Detail
 // texts are upstream's (pkg/apis/networking/validation/validation.go,
 // apimachinery util/validation, api/validate/content, util/validation/ip.go,
-// apis/meta/v1/validation) in their newest wording.
+// apis/meta/v1/validation) as kube-apiserver v1.35.4 words them.
 //
 // Update mode follows pkg/registry/networking/networkpolicy/strategy.go:
 //   ValidateUpdate = ValidateNetworkPolicy(new, opts)            // meta + spec
@@ -99,7 +99,7 @@ const PN_CHARSET = "must contain only alpha-numeric characters (a-z, 0-9), and h
 const PN_LETTER = "must contain at least one letter (a-z)";
 const PN_DOUBLE_HYPHEN = "must not contain consecutive hyphens";
 const PN_EDGE_HYPHEN = "must not begin or end with a hyphen";
-const PN_LEN = "must be no more than 15 bytes";
+const PN_LEN = "must be no more than 15 characters";
 const PEER_REQUIRED = "must specify a peer";
 const PEER_BOTH = "may not specify both ipBlock and another peer";
 const CIDR_BAD = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
@@ -220,9 +220,18 @@ describe("§7.2 ports", () => {
     expect(run(port({ port: 1, endPort: 65535 }))).toEqual([]);
   });
 
-  it("endPort below port is Invalid", () => {
+  it("endPort below port is Invalid on endPort, the value shown is the port (1.35)", () => {
     const errs = run(port({ port: 8080, endPort: 80 }));
+    expectFormatted(errs, [`${P}.endPort: Invalid value: 8080: ${END_GE}`]);
+  });
+
+  it("endPort below port: 1.37 shows the endPort as the value", () => {
+    const errs = run(port({ port: 8080, endPort: 80 }), { version: "1.37" });
     expectFormatted(errs, [`${P}.endPort: Invalid value: 80: ${END_GE}`]);
+    expect(run(port({ port: 80, endPort: 0 }), { version: "1.37" }).map(formatFieldError)).toEqual([
+      `${P}.endPort: Invalid value: 0: ${END_GE}`,
+      `${P}.endPort: Invalid value: 0: ${PORT_RANGE}`,
+    ]);
   });
 
   it("endPort out of range is Invalid", () => {
@@ -232,7 +241,7 @@ describe("§7.2 ports", () => {
   it("port 80 with endPort 0 gives two errors on endPort, 'greater than' first", () => {
     const errs = run(port({ port: 80, endPort: 0 }));
     expect(errs.map(formatFieldError)).toEqual([
-      `${P}.endPort: Invalid value: 0: ${END_GE}`,
+      `${P}.endPort: Invalid value: 80: ${END_GE}`,
       `${P}.endPort: Invalid value: 0: ${PORT_RANGE}`,
     ]);
   });
@@ -976,6 +985,7 @@ describe("the valid-rule fast check", () => {
             allowInvalidLabelValueInSelector: allowInvalid,
             allowCIDRs: [],
             strictIPCIDRValidation: false,
+            endPortErrorShowsEndPort: false,
           };
           const errs: FieldError[] = [];
           validateRule(rule.ports, rule.from, "from", options, FieldPath.root("r"), errs);
@@ -1002,7 +1012,12 @@ describe("the valid-rule fast check", () => {
         { ipBlock: { cidr: "10.0.0.0/8", except: ["10.96.0.0/12"] } },
       ],
     });
-    const options = { allowInvalidLabelValueInSelector: false, allowCIDRs: [], strictIPCIDRValidation: false };
+    const options = {
+      allowInvalidLabelValueInSelector: false,
+      allowCIDRs: [],
+      strictIPCIDRValidation: false,
+      endPortErrorShowsEndPort: false,
+    };
     expect(ruleIsValid(rule.ports, rule.from, options)).toBe(true);
   });
 });

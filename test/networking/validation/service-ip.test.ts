@@ -132,7 +132,7 @@ describe("IPAddress spec.parentRef", () => {
     ]);
     const long = "a".repeat(254);
     expectFormatted(ref({ group: long, resource: "services", name: "a" }), [
-      `${P}.group: Invalid value: "${long}": must be no more than 253 bytes`,
+      `${P}.group: Invalid value: "${long}": must be no more than 253 characters`,
     ]);
   });
 
@@ -279,7 +279,7 @@ describe("ServiceCIDR create", () => {
 
   it("two CIDRs of the same family: Invalid on spec.cidrs", () => {
     expectFormatted(cidrs(["10.0.0.0/8", "192.168.0.0/16"]), [
-      `spec.cidrs: Invalid value: []string{"10.0.0.0/8", "192.168.0.0/16"}: ${FAMILY}`,
+      `spec.cidrs: Invalid value: ["10.0.0.0/8","192.168.0.0/16"]: ${FAMILY}`,
     ]);
     const v6 = cidrs(["2001:db8::/64", "fd00::/64"]);
     expectErrors(v6, [[INV, "spec.cidrs"]]);
@@ -289,7 +289,7 @@ describe("ServiceCIDR create", () => {
   it("family check and per-entry check together", () => {
     expectFormatted(cidrs(["10.0.0.0/8", "10.0.0.1/8"]), [
       `spec.cidrs[1]: Invalid value: "10.0.0.1/8": ${CIDR_BITS}`,
-      `spec.cidrs: Invalid value: []string{"10.0.0.0/8", "10.0.0.1/8"}: ${FAMILY}`,
+      `spec.cidrs: Invalid value: ["10.0.0.0/8","10.0.0.1/8"]: ${FAMILY}`,
     ]);
   });
 
@@ -382,7 +382,7 @@ describe("ServiceCIDR update (ValidateServiceCIDRUpdate only)", () => {
 
   it("any other length change is Invalid on spec.cidrs", () => {
     expectFormatted(upd(["10.0.0.0/24", "2001:db8::/64"], ["10.0.0.0/24"]), [
-      `spec.cidrs: Invalid value: []string{"10.0.0.0/24"}: ${IMMUTABLE}`,
+      `spec.cidrs: Invalid value: ["10.0.0.0/24"]: ${IMMUTABLE}`,
     ]);
     const grow3 = upd(["10.0.0.0/24"], ["10.0.0.0/24", "2001:db8::/64", "10.1.0.0/24"]);
     expectErrors(grow3, [[INV, "spec.cidrs"]]);

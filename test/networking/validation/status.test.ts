@@ -58,7 +58,7 @@ describe("toStatus: the 422 response body", () => {
       o.spec = {};
     });
     const errs = validate(obj);
-    const body = "Invalid value: []networking.IngressRule(nil): either `defaultBackend` or `rules` must be specified";
+    const body = "Invalid value: null: either `defaultBackend` or `rules` must be specified";
     expect(toJsonString(toStatus(obj, errs))).toBe(
       statusJson(
         "shop",

@@ -4,7 +4,16 @@
 import type { ObjectMeta, OwnerReference, Time } from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { FieldPath } from "../../model/path.js";
 import { formatRfc3339 } from "../../model/time.js";
-import { forbidden, goJson, goJsonStrings, goStringSlice, invalid, required, tooLong, type FieldError } from "../field-error.js";
+import {
+  forbidden,
+  goJson,
+  goJsonStrings,
+  goStringSlice,
+  invalid,
+  required,
+  tooLong,
+  type FieldError,
+} from "../field-error.js";
 import { validateLabelName, validateLabels } from "./label-selector.js";
 import {
   isLabelKey,
@@ -220,7 +229,9 @@ function validateOwnerReferences(refs: readonly OwnerReference[], at: FieldPath,
     if (ref.name.length === 0) out.push(invalid(at.child("name"), ref.name, "must not be empty"));
     if (ref.uid.length === 0) out.push(invalid(at.child("uid"), ref.uid, "must not be empty"));
     if (gv !== undefined && gv.group === "" && gv.version === "v1" && ref.kind === "Event") {
-      out.push(invalid(at, ownerJson(ref), "/v1, Kind=Event is disallowed from being an owner", goJson(ownerJson(ref))));
+      out.push(
+        invalid(at, ownerJson(ref), "/v1, Kind=Event is disallowed from being an owner", goJson(ownerJson(ref))),
+      );
     }
     if (Object.hasOwn(ref, "controller") && ref.controller) {
       const current = `${ref.kind}/${ref.name}`;

@@ -165,6 +165,14 @@ describe("message lists", () => {
     expect(isLabelValue("a".repeat(64))[0]).toBe("must be no more than 63 bytes");
   });
 
+  it("DNS names say characters (util/validation), label keys and values bytes (api/validate/content)", () => {
+    expect(isDns1123Label("a".repeat(64))).toEqual(["must be no more than 63 characters"]);
+    expect(isDns1123Subdomain("a".repeat(254))).toEqual(["must be no more than 253 characters"]);
+    expect(isLabelKey("a".repeat(64))).toEqual(["name part must be no more than 63 bytes"]);
+    expect(isLabelKey(`${"a".repeat(254)}/x`)).toEqual(["prefix part must be no more than 253 bytes"]);
+    expect(isLabelValue("a".repeat(64))).toEqual(["must be no more than 63 bytes"]);
+  });
+
   it("a label is told about dots when it would be a valid subdomain", () => {
     expect(isDns1123Label("a.b")).toEqual(["must not contain dots"]);
     expect(isDns1123Label("A")[0]).toMatch(/^a lowercase RFC 1123 label must consist of/);
@@ -191,7 +199,7 @@ describe("message lists", () => {
       "must not contain consecutive hyphens",
       "must not begin or end with a hyphen",
     ]);
-    expect(isValidPortName("a".repeat(16))).toEqual(["must be no more than 15 bytes"]);
+    expect(isValidPortName("a".repeat(16))).toEqual(["must be no more than 15 characters"]);
     expect(isValidPortName("http")).toEqual([]);
   });
 });

@@ -1,0 +1,56 @@
+// Each documented difference is recognised only for what it says, and nothing else passes as one.
+import { describe, expect, it } from "vitest";
+import { explain, orderFree } from "../../../conformance/campaign/known.js";
+
+const status = (message: string, causes: { field: string; message: string }[]) =>
+  JSON.stringify({
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message,
+    reason: "Invalid",
+    details: { causes },
+    code: 422,
+  });
+
+describe("explain", () => {
+  it("an empty list printed [] by the server and null by clusterwire", () => {
+    const server = "spec: Invalid value: []: either `defaultBackend` or `rules` must be specified";
+    expect(explain(server, server.replace("[]", "null"))?.id).toBe("empty-list");
+  });
+
+  it("Go's decode message against clusterwire's, for the same refusal", () => {
+    const server =
+      'Ingress in version \\"v1\\" cannot be handled as a Ingress: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string';
+    const ours = 'Ingress in version \\"v1\\" cannot be handled as a Ingress: cannot unmarshal bool into a string';
+    expect(explain(server, ours)?.id).toBe("decode-message");
+  });
+
+  it("the same errors of one map in another order", () => {
+    const a = { field: "metadata.labels", message: 'Invalid value: "-a": x' };
+    const b = { field: "metadata.labels", message: 'Invalid value: "b-": x' };
+    const server = status(
+      'N "n" is invalid: [metadata.labels: Invalid value: "-a": x, metadata.labels: Invalid value: "b-": x]',
+      [a, b],
+    );
+    const ours = status(
+      'N "n" is invalid: [metadata.labels: Invalid value: "b-": x, metadata.labels: Invalid value: "-a": x]',
+      [b, a],
+    );
+    expect(explain(server, ours)?.id).toBe("map-order");
+  });
+
+  it("nothing for other differences: another error, another value, one error more", () => {
+    const a = { field: "spec.x", message: "Required value" };
+    const b = { field: "spec.y", message: "Required value" };
+    expect(explain(status("m", [a]), status("m", [b]))).toBeUndefined();
+    expect(explain(status("m", [a]), status("m", [a, a]))).toBeUndefined();
+    expect(explain("Invalid value: 80: x", "Invalid value: 70: x")).toBeUndefined();
+  });
+
+  it("orderFree leaves non-Status bodies alone", () => {
+    expect(orderFree('{"kind":"Ingress"}')).toBeUndefined();
+    expect(orderFree("not json")).toBeUndefined();
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { mutate } from "../../../conformance/campaign/mutate.js";
+import { createRng } from "../../../conformance/campaign/rng.js";
+
+const ingress = {
+  apiVersion: "networking.k8s.io/v1",
+  kind: "Ingress",
+  metadata: { name: "shop", labels: { app: "shop" } },
+  spec: { rules: [{ host: "shop.example.com" }] },
+};
+
+describe("mutate", () => {
+  it("changes a copy, never the input, and keeps apiVersion and kind", () => {
+    const before = JSON.stringify(ingress);
+    const rng = createRng(1);
+    const seen = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const m = mutate(ingress, rng);
+      expect(m.json.apiVersion).toBe("networking.k8s.io/v1");
+      expect(m.json.kind).toBe("Ingress");
+      seen.add(m.how.split(" ")[0]!);
+    }
+    expect(JSON.stringify(ingress)).toBe(before);
+    // Every kind of mutation is made.
+    for (const how of ["drop", "string", "list", "unknown"]) expect(seen).toContain(how);
+  });
+
+  it("makes the same mutations from the same seed", () => {
+    const a = Array.from(
+      { length: 20 },
+      (
+        (rng) => () =>
+          mutate(ingress, rng).how
+      )(createRng(9)),
+    );
+    const b = Array.from(
+      { length: 20 },
+      (
+        (rng) => () =>
+          mutate(ingress, rng).how
+      )(createRng(9)),
+    );
+    expect(a).toEqual(b);
+  });
+});
