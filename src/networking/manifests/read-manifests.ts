@@ -645,13 +645,16 @@ function identityFromJsonText(text: string): Identity {
 }
 
 /**
- * The first line of a document that holds content (not blank, a comment or a
- * directive): where the document starts for a reader, found without parsing.
+ * The first line of a document that holds content (not blank, a comment, a
+ * directive, or the `---` line kubectl's reader keeps at the start of a
+ * stream): where the document starts for a reader, found without parsing. A
+ * `---` line that runs on past a lone CR holds content after it.
  */
 function firstContentLine(text: string, line: number): number {
   let n = line;
   for (const l of text.split("\n", 200)) {
-    if (!/^\s*(#.*)?\r?$/.test(l) && !l.startsWith("%")) return n;
+    const separator = l.startsWith("---") && !/\r./.test(l);
+    if (!/^\s*(#.*)?\r?$/.test(l) && !l.startsWith("%") && !separator) return n;
     n++;
   }
   return line;
