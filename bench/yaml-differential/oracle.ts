@@ -43,7 +43,7 @@ export interface OracleBody {
 /**
  * What kubectl's YAMLOrJSONDecoder decodes from a text whose first non-space
  * byte (within 4,096) is `{`: it reads such a text as a stream of JSON values,
- * and as YAML only when the JSON decoder fails before a second value.
+ * and as YAML only when the JSON decoder fails before it has decoded two values.
  */
 export interface OracleJsonStream {
   /** Each value kubectl hands on, as raw JSON text (trimmed; empty and `null` values left out). */

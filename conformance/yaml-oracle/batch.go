@@ -13,8 +13,8 @@ package main
 //     4,096, the buffer kubectl's resource builder gives it) is `{`: what
 //     kubectl's YAMLOrJSONDecoder then hands on, value by value. It decodes
 //     such a text as JSON, and switches to YAML only when the JSON decoder
-//     fails before a second value. clusterwire's fromYaml reads every text as
-//     YAML; the campaign counts these texts apart.
+//     fails before it has decoded two values. clusterwire's fromYaml reads
+//     every text as YAML; the campaign counts these texts apart.
 //
 // An answer whose JSON came out of a map with two keys that go-yaml keeps
 // apart but sigs.k8s.io/yaml writes as one JSON key (ambiguous.go) says so
