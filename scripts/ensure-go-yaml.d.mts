@@ -1,13 +1,18 @@
 /** Types for scripts/ensure-go-yaml.mjs, which test/scripts/ensure-go-yaml.test.ts imports. */
-export declare const DEBIAN_GO_PACKAGES: readonly string[];
-export declare const GO_YAML_IMPORTS: readonly string[];
-export interface FoundGoYaml {
+export declare const MIN_GO: string;
+export declare const ORACLE_MODULE: string;
+export declare function parseGoVersion(text: string): [number, number, number] | undefined;
+export declare function moduleGoVersion(root?: string): string;
+export interface FoundGo {
   /** The `go version` line, or undefined when Go does not run. */
   readonly go: string | undefined;
-  readonly gopath: string;
-  /** Entries of GO_YAML_IMPORTS missing under gopath/src. */
-  readonly missing: readonly string[];
-  /** Whether CLUSTERWIRE_GOPATH chose a GOPATH other than Debian's. */
-  readonly explicit: boolean;
+  /** The `go` line of the oracle's go.mod. */
+  readonly required: string;
+  /** `go env GOTOOLCHAIN`, asked only when Go is older than `required`. */
+  readonly toolchain?: string;
+  /** Why the oracle cannot be built; undefined when it can. */
+  readonly problem?: string;
+  /** How it will be built when Go must fetch a newer toolchain first. */
+  readonly note?: string;
 }
-export declare function findGoYaml(env?: Readonly<Record<string, string | undefined>>): FoundGoYaml;
+export declare function findGo(env?: Readonly<Record<string, string | undefined>>, required?: string): FoundGo;

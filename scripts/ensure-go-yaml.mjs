@@ -1,96 +1,109 @@
 #!/usr/bin/env node
-// .ci/run's step before the YAML oracle: makes sure Go and the two Go YAML
-// libraries the oracle (scripts/yaml-oracle) is built against are on this
-// machine. `npm test` does not need them (it reads the oracle's answers from
-// test/support/golden); `npm run yaml-golden` and `npm run yaml-oracle` do.
-// Built offline against Debian's packaged sources, as scripts/ensure-chromium.mjs
-// finds Chromium:
+// .ci/run's step before the YAML oracle: makes sure there is a Go that can
+// build conformance/yaml-oracle. `npm test` does not need it (it reads the
+// oracle's answers from test/support/golden); `npm run yaml-golden` and
+// `npm run yaml-oracle` do.
 //
-// - `go` on PATH, and gopkg.in/yaml.v2 and sigs.k8s.io/yaml under
-//   $CLUSTERWIRE_GOPATH/src (default /usr/share/gocode, where Debian's
-//   golang-gopkg-yaml.v2-dev and golang-k8s-sigs-yaml-dev put them);
-// - if any is missing, it installs Debian's golang-go, golang-gopkg-yaml.v2-dev
-//   and golang-k8s-sigs-yaml-dev with apt-get when it can (as root, or through
-//   sudo without a password) and otherwise fails saying what to do.
+// The oracle is a Go module of its own, pinned to the YAML modules a
+// Kubernetes release links; `go build` fetches them through the Go module
+// proxy (or finds them in the module cache), so Go itself is all this checks:
+//
+// - `go` on PATH, 1.22 or newer;
+// - at least the `go` line of the oracle's go.mod (which follows Kubernetes'
+//   own), or else a GOTOOLCHAIN that lets Go fetch that toolchain through the
+//   proxy by itself (anything but `local`);
+// - otherwise it fails saying what to install or set. It installs nothing.
 import { spawnSync } from "node:child_process";
-import { existsSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The Debian packages the oracle is built from. */
-export const DEBIAN_GO_PACKAGES = ["golang-go", "golang-gopkg-yaml.v2-dev", "golang-k8s-sigs-yaml-dev"];
-/** The Go import paths the oracle uses, under GOPATH/src. */
-export const GO_YAML_IMPORTS = ["gopkg.in/yaml.v2", "sigs.k8s.io/yaml"];
+/** The oldest Go that can build the oracle, by fetching the toolchain its go.mod names if need be. */
+export const MIN_GO = "1.22";
+/** The oracle's module folder, from the repository root. */
+export const ORACLE_MODULE = "conformance/yaml-oracle";
 
-const APT_HINT = `apt-get update && apt-get install -y ${DEBIAN_GO_PACKAGES.join(" ")}`;
+const ROOT = join(fileURLToPath(new URL(".", import.meta.url)), "..");
+const INSTALL_HINT =
+  "Install Go from https://go.dev/dl/ (tar -C /usr/local -xzf go<version>.linux-amd64.tar.gz) and put /usr/local/go/bin on PATH";
+
+/** `go1.26.8` or `go version go1.26.8 linux/amd64` as [1, 26, 8]; undefined for anything else. */
+export function parseGoVersion(text) {
+  const m = /\bgo(\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
+  return m === null ? undefined : [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+}
+
+/** Whether version a is older than version b (both as parseGoVersion gives them). */
+function older(a, b) {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+}
+
+/** The `go` line of the oracle's go.mod (`1.25.0`): the Go the build asks for. */
+export function moduleGoVersion(root = ROOT) {
+  const m = /^go (\S+)$/m.exec(readFileSync(join(root, ORACLE_MODULE, "go.mod"), "utf8"));
+  if (m === null) throw new Error(`${ORACLE_MODULE}/go.mod has no go line`);
+  return m[1];
+}
 
 /** Runs a command quietly; whether it ran and succeeded, and what it printed. */
-function run(argv, env = process.env) {
-  const r = spawnSync(argv[0], argv.slice(1), { encoding: "utf8", env, maxBuffer: 256 << 20 });
+function run(argv, env) {
+  const r = spawnSync(argv[0], argv.slice(1), { encoding: "utf8", env });
   if (r.error !== undefined) return { ok: false, output: r.error.message };
   return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
 }
 
 /**
- * What is there: the `go version` line (undefined without Go), the GOPATH the
- * oracle builds against, and the Go YAML import paths missing from it.
+ * What is there and whether it will do: the `go version` line (undefined
+ * without Go), its GOTOOLCHAIN, and `problem` (what is wrong, undefined when
+ * the oracle can be built) or `note` (how it will be built, when Go must fetch
+ * a newer toolchain first).
  */
-export function findGoYaml(env = process.env) {
-  const gopath =
-    env.CLUSTERWIRE_GOPATH !== undefined && env.CLUSTERWIRE_GOPATH !== ""
-      ? env.CLUSTERWIRE_GOPATH
-      : "/usr/share/gocode";
-  const go = run(["go", "version"], env);
-  const missing = GO_YAML_IMPORTS.filter((p) => !existsSync(join(gopath, "src", p)));
-  return { go: go.ok ? go.output.trim() : undefined, gopath, missing, explicit: gopath !== "/usr/share/gocode" };
-}
-
-function fail(lines) {
-  console.error(["ensure-go-yaml: " + lines[0], ...lines.slice(1).map((l) => "  " + l)].join("\n"));
-  process.exit(1);
-}
-
-function whatIsMissing(found) {
-  return [
-    ...(found.go === undefined ? ["Go (`go version` fails)"] : []),
-    ...found.missing.map((p) => `${p} under ${found.gopath}/src`),
-  ].join(", ");
+export function findGo(env = process.env, required = moduleGoVersion()) {
+  const version = run(["go", "version"], env);
+  if (!version.ok) return { go: undefined, required, problem: "Go is not installed (`go version` fails)" };
+  const go = version.output.trim();
+  const have = parseGoVersion(go);
+  const need = parseGoVersion(`go${required}`);
+  const min = parseGoVersion(`go${MIN_GO}`);
+  if (have === undefined || need === undefined || min === undefined)
+    return { go, required, problem: `cannot read a Go version from \`${go}\`` };
+  if (older(have, min)) return { go, required, problem: `${go} is older than Go ${MIN_GO}` };
+  if (!older(have, need)) return { go, required };
+  const toolchainEnv = run(["go", "env", "GOTOOLCHAIN"], env);
+  const toolchain = toolchainEnv.ok ? toolchainEnv.output.trim() : "";
+  if (toolchain === "local" || toolchain === "")
+    return {
+      go,
+      required,
+      toolchain,
+      problem: `${go} is older than the go ${required} that ${ORACLE_MODULE}/go.mod asks for, and GOTOOLCHAIN=${toolchain || "(unknown)"} keeps Go from fetching it`,
+    };
+  return {
+    go,
+    required,
+    toolchain,
+    note: `Go fetches go${required} through the module proxy to build it (GOTOOLCHAIN=${toolchain})`,
+  };
 }
 
 function main() {
-  const found = findGoYaml();
-  if (found.go !== undefined && found.missing.length === 0) {
-    console.log(`ensure-go-yaml: ${found.go}; ${GO_YAML_IMPORTS.join(" and ")} in ${found.gopath}`);
+  const found = findGo();
+  if (found.problem === undefined) {
+    console.log(
+      `ensure-go-yaml: ${found.go}; builds ${ORACLE_MODULE} (go ${found.required})${found.note === undefined ? "" : `: ${found.note}`}`,
+    );
     return;
   }
-  const cannot = (reason, details = []) =>
-    fail([
-      `the YAML oracle (npm run yaml-golden, npm run yaml-oracle) needs ${whatIsMissing(found)}: ${reason}.`,
-      ...details.map((l) => "| " + l),
-      `Install Debian's packages as root:  ${APT_HINT}`,
-      "or set CLUSTERWIRE_GOPATH to a GOPATH holding both libraries (npm test needs none of this).",
-    ]);
-  // Debian's packages install into /usr/share/gocode only: another GOPATH is the user's to fill.
-  if (found.explicit && found.missing.length > 0) cannot(`CLUSTERWIRE_GOPATH=${found.gopath} lacks them`);
-  if (!run(["apt-get", "--version"]).ok) cannot("apt-get is not available to install them");
-  let asRoot;
-  if (process.getuid?.() === 0) asRoot = [];
-  else if (run(["sudo", "-n", "true"]).ok) asRoot = ["sudo", "-n"];
-  else cannot("installing them needs root (or sudo without a password), and this is not root");
-
-  console.log(
-    `ensure-go-yaml: missing ${whatIsMissing(found)}: installing ${DEBIAN_GO_PACKAGES.join(" ")} with apt-get`,
+  console.error(
+    [
+      `ensure-go-yaml: the YAML oracle (npm run yaml-golden, npm run yaml-oracle) needs Go ${found.required} or newer: ${found.problem}.`,
+      `  ${INSTALL_HINT},`,
+      `  or, with a Go from ${MIN_GO} on, export GOTOOLCHAIN=auto and Go fetches go${found.required} itself through the module proxy.`,
+      "  npm test needs none of this.",
+    ].join("\n"),
   );
-  // Wait for a dpkg lock another install holds rather than fail at once.
-  const apt = [...asRoot, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-o", "DPkg::Lock::Timeout=300"];
-  for (const args of [["update"], ["install", "-y", "--no-install-recommends", ...DEBIAN_GO_PACKAGES]]) {
-    const r = run([...apt, ...args]);
-    if (!r.ok) cannot(`\`apt-get ${args.join(" ")}\` failed`, r.output.trimEnd().split("\n").slice(-15));
-  }
-  const after = findGoYaml();
-  if (after.go === undefined || after.missing.length > 0)
-    fail([`apt-get installed ${DEBIAN_GO_PACKAGES.join(" ")}, but ${whatIsMissing(after)} is still missing.`]);
-  console.log(`ensure-go-yaml: installed; ${after.go}`);
+  process.exit(1);
 }
 
 if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -309,3 +309,39 @@ function goRawValue(json: string): ParsedValue {
     throw new Crash(`Go's JSON is unreadable: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
+
+/**
+ * For a text kubectl takes for JSON (the oracle's `jsonStream`: its first
+ * non-space byte is `{`), how what kubectl's YAMLOrJSONDecoder hands on
+ * differs from clusterwire's YAML reading of it, `parseYamlDocuments(text,
+ * { uniqueKeys: false })` (fromYaml never sniffs for JSON): `refused-by-kubectl`,
+ * `refused-by-us`, `document-count` or the raw comparison's kind of the first
+ * difference (raw-value.ts); undefined when both agree or kubectl does not
+ * take the text for JSON. This is a documented difference, not a
+ * disagreement: the campaign counts it apart and does not fail on it.
+ */
+export function jsonStreamDifference(text: string, answer: OracleAnswer): string | undefined {
+  const stream = answer.jsonStream;
+  if (stream === undefined) return undefined;
+  let ours: Outcome<JsonValue>;
+  try {
+    ours = ourOutcome("parseYamlDocuments", () => parseYamlDocuments(text, { uniqueKeys: false }));
+  } catch (e) {
+    if (e instanceof Crash) return "crash";
+    throw e;
+  }
+  if (stream.error !== undefined) return ours.ok ? "refused-by-kubectl" : undefined;
+  if (!ours.ok) return "refused-by-us";
+  if (ours.values.length !== stream.values.length) return "document-count";
+  for (let i = 0; i < ours.values.length; i++) {
+    let go: ParsedValue;
+    try {
+      go = goRawValue(stream.values[i] as string);
+    } catch {
+      return "crash";
+    }
+    const d = rawDifference(ours.values[i] as JsonValue, go);
+    if (d !== undefined) return d;
+  }
+  return undefined;
+}

@@ -186,6 +186,26 @@ const AREAS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     "missing closing quote": note('"a\n'),
     "single quote doubled": note("'it''s'\n"),
   },
+  // apimachinery's YAMLReader keeps a `---` line that has nothing gathered
+  // before it (the stream's first, or one right after another) at the start
+  // of the next piece, and drops the others; go-yaml then reads it as a
+  // document start. What follows it shows whether a reader kept it.
+  "kept separator": {
+    "BOM after the first separator": `---\n\ufeff${HEAD}`,
+    "BOM on an unknown field after the first separator": `---\n\ufeffx: 1\n${HEAD}`,
+    "BOM after two separators in a row": `${HEAD}---\n---\n\ufeffx: 1\n${HEAD}`,
+    "BOM after a separator that ends a document": `${HEAD}---\n\ufeffx: 1\n${HEAD}`,
+    "BOM before the first separator": `\ufeff---\n${HEAD}`,
+    "first separator and CR-only lines": `--- # c\r${HEAD.replace(/\n/g, "\r")}`,
+    "first separator then content after a CR": `---\r${HEAD.replace(/\n/g, "\r")}`,
+    "second separator in a row and CR-only lines": `${HEAD}---\n--- # c\r${HEAD.replace(/\n/g, "\r")}`,
+    "separator that ends a document, CR-only lines after it": `${HEAD}--- # c\r${HEAD.replace(/\n/g, "\r")}`,
+    "CR-only stream after the first separator, with a second separator": `--- #\r${HEAD.replace(/\n/g, "\r")}---\r`,
+    "document end after the first separator": `---\n...\n---\n${HEAD}`,
+    "comment piece between separators": `---\n# c\n---\n${HEAD}`,
+    "directive after the first separator": `---\n%YAML 1.1\n---\n${HEAD}`,
+    "block scalar at the end after the first separator": `---\n${HEAD}  annotations:\n    note: |+\n      a\n`,
+  },
   comments: {
     "comment without space": note("x#y\n"),
     "comment after quoted": note('"x"# c\n'),

@@ -99,8 +99,9 @@ function objectsOf(answer: OracleAnswer): JsonValue[] {
  * named, so that regenerating it gives the same bytes (the comparison only
  * asks whether each side refused).
  */
-const UNSUPPORTED_KEY = /^Unsupported map key of type: .*$/s;
-const UNSUPPORTED_KEY_STABLE = "Unsupported map key of type: ... (which key is named follows Go's map order)";
+// sigs.k8s.io/yaml 1.3.0 began the message with a capital, 1.6.0 does not.
+const UNSUPPORTED_KEY = /^unsupported map key of type: .*$/is;
+const UNSUPPORTED_KEY_STABLE = "unsupported map key of type: ... (which key is named follows Go's map order)";
 
 function stableError(error: string | undefined): { readonly error?: string } {
   return error === undefined ? {} : { error: error.replace(UNSUPPORTED_KEY, UNSUPPORTED_KEY_STABLE) };

@@ -1,27 +1,41 @@
 /**
- * npm run yaml-oracle -- --count N --seed S [--out FILE] [--budget B] [--probes P]
+ * npm run yaml-oracle -- --count N --seed S [--out FILE] [--budget B] [--probes P] [--kubernetes V]
  *
  * A differential campaign (issue 17): N seeded YAML variants of the valid
  * networking objects in examples/ and bench/corpus/, plus every one of those
- * YAML files as written, each read by clusterwire and by go-yaml v2 +
- * sigs.k8s.io/yaml (scripts/yaml-oracle, one Go process), in non-strict and
+ * YAML files as written, each read by clusterwire and by the YAML code
+ * kubectl and the API server link (conformance/yaml-oracle, one Go process,
+ * built against Kubernetes V's modules, default v1.35.4: apimachinery's
+ * YAMLReader, sigs.k8s.io/yaml, go-yaml v2), in non-strict and
  * strict mode, each as kubectl reads a file and as the API server reads a
  * request body, compared as objects (after fromJson) and as raw YAML-to-JSON
  * values (differential.ts MODES); and P value probes (value-probes.ts, default
  * N / 10), seeded texts for the raw modes' value areas the generator never
  * reaches, counted apart. A text whose Go answer in a mode depends on Go's
  * random map order (differential.ts ambiguity) is not compared in that mode
- * and is counted apart ("ambiguous in Go"). Prints counts, the disagreement rate
+ * and is counted apart ("ambiguous in Go"). A text kubectl takes for JSON
+ * (first non-space byte `{`) is also read the way kubectl's YAMLOrJSONDecoder
+ * reads it, and the ones where that differs from clusterwire's YAML reading
+ * are counted apart, by kind (differential.ts jsonStreamDifference): a
+ * documented difference, not a failure. Prints counts, the disagreement rate
  * and one minimised reproduction per class; exits 1 on any disagreement.
  */
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fromYaml, toJson, type JsonValue } from "../../src/networking/index.js";
-import { MODES, ambiguity, canonical, compare, type Disagreement, type Mode } from "./differential.js";
+import {
+  MODES,
+  ambiguity,
+  canonical,
+  compare,
+  jsonStreamDifference,
+  type Disagreement,
+  type Mode,
+} from "./differential.js";
 import { renderVariant } from "./generator.js";
 import { minimise } from "./minimise.js";
-import { Oracle, buildOracle, type OracleAnswer } from "./oracle.js";
+import { DEFAULT_KUBERNETES, Oracle, buildOracle, oracleVersion, type OracleAnswer } from "./oracle.js";
 import { renderValueProbe } from "./value-probes.js";
 import { visible } from "./visible.js";
 
@@ -67,6 +81,7 @@ async function main(): Promise<void> {
   const out = arg("--out", "");
   const budget = Number(arg("--budget", "1500"));
   const probes = Number(arg("--probes", String(Math.ceil(count / 10))));
+  const kubernetes = arg("--kubernetes", DEFAULT_KUBERNETES);
   if (!Number.isSafeInteger(count) || count < 0 || !Number.isSafeInteger(seed))
     throw new Error("--count and --seed are integers");
   if (!Number.isSafeInteger(probes) || probes < 0) throw new Error("--probes is a non-negative integer");
@@ -89,9 +104,11 @@ async function main(): Promise<void> {
       // A file clusterwire cannot read is no source of valid objects; it is still compared below.
     }
   }
-  const oracle = new Oracle(buildOracle(root));
+  const binary = buildOracle(root, kubernetes);
+  console.log(`yaml-oracle: Kubernetes ${kubernetes}'s YAML code: ${oracleVersion(binary)}`);
+  const oracle = new Oracle(binary);
   try {
-    await campaign(oracle, { count, seed, out, budget, probes, files, seeds });
+    await campaign(oracle, { count, seed, out, budget, probes, kubernetes, files, seeds });
   } finally {
     oracle.close();
   }
@@ -103,11 +120,15 @@ interface Plan {
   readonly out: string;
   readonly budget: number;
   readonly probes: number;
+  readonly kubernetes: string;
   readonly files: readonly string[];
   readonly seeds: readonly JsonValue[];
 }
 
-async function campaign(oracle: Oracle, { count, seed, out, budget, probes, files, seeds }: Plan): Promise<void> {
+async function campaign(
+  oracle: Oracle,
+  { count, seed, out, budget, probes, kubernetes, files, seeds }: Plan,
+): Promise<void> {
   const classes = new Map<string, ClassRecord>();
   const disagreeing = Object.fromEntries([...MODES, "either", "files", "probes"].map((k) => [k, 0])) as Record<
     Mode | "either" | "files" | "probes",
@@ -133,6 +154,9 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, probes, file
   type Source = "generated" | "files" | "probes";
   /** Texts left uncompared in at least one mode because Go's answer there is a coin toss. */
   const ambiguous: Record<Source, number> = { generated: 0, files: 0, probes: 0 };
+  /** Texts kubectl takes for JSON, and those it then reads otherwise than our YAML reading, by kind. */
+  let jsonTexts = 0;
+  const jsonDiffers = new Map<string, { count: number; example: string; where: string }>();
   const judge = (texts: Texts, answers: readonly OracleAnswer[], source: Source): void => {
     texts.forEach((t, i) => {
       const answer = answers[i];
@@ -152,6 +176,15 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, probes, file
       }
       if (any) disagreeing[source === "generated" ? "either" : source]++;
       if (skipped) ambiguous[source]++;
+      if (answer.jsonStream !== undefined) {
+        jsonTexts++;
+        const kind = jsonStreamDifference(t.text, answer);
+        if (kind !== undefined) {
+          const r = jsonDiffers.get(kind);
+          if (r !== undefined) r.count++;
+          else jsonDiffers.set(kind, { count: 1, example: t.text, where: t.where });
+        }
+      }
     });
   };
   const ask = (texts: Texts): Promise<OracleAnswer[]> => Promise.all(texts.map((t) => oracle.ask(t.text)));
@@ -206,6 +239,12 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, probes, file
   console.log(
     `  ambiguous in Go: ${ambiguous.generated + ambiguous.files + ambiguous.probes} texts, not compared (${ambiguous.generated} generated, ${ambiguous.files} files, ${ambiguous.probes} probes)`,
   );
+  const jsonDiffering = [...jsonDiffers.values()].reduce((n, r) => n + r.count, 0);
+  console.log(
+    `  kubectl reads as JSON (first non-space byte {): ${jsonTexts} texts, ${jsonDiffering} of them otherwise than fromYaml (documented, not compared)`,
+  );
+  for (const [kind, r] of [...jsonDiffers].sort((a, b) => b[1].count - a[1].count))
+    console.log(`    ${kind}: ${r.count} (first at ${r.where}): ${visible(r.example).slice(0, 160)}`);
   console.log(`  classes: ${sorted.length}; campaign ${(campaignMs / 1000).toFixed(1)} s`);
   for (const r of sorted) {
     console.log(`\n${r.cls}  (${r.count}; first at ${r.where})`);
@@ -215,7 +254,22 @@ async function campaign(oracle: Oracle, { count, seed, out, budget, probes, file
   if (out !== "")
     writeFileSync(
       out,
-      `${JSON.stringify({ seed, count, probes, objects: seeds.length, files: files.length, disagreeing, ambiguous, classes: sorted }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          seed,
+          count,
+          probes,
+          kubernetes,
+          objects: seeds.length,
+          files: files.length,
+          disagreeing,
+          ambiguous,
+          kubectlJson: { texts: jsonTexts, differing: Object.fromEntries(jsonDiffers) },
+          classes: sorted,
+        },
+        null,
+        2,
+      )}\n`,
     );
   process.exitCode = sorted.length > 0 ? 1 : 0;
 }

@@ -1,11 +1,11 @@
 /**
- * A client for scripts/yaml-oracle in its -lines batch mode: one Go process
- * for a whole campaign, one JSON line out and one back per text, answers in
- * order. Built against Debian's Go packages (docs/yaml-differential.md).
+ * A client for the YAML oracle (conformance/yaml-oracle, a Go module of its
+ * own): one Go process for a whole campaign, one JSON line out and one back
+ * per text, answers in order. The oracle is built in module mode against the
+ * exact YAML modules a Kubernetes release links (docs/yaml-differential.md).
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -20,7 +20,7 @@ export interface OracleDoc {
   /**
    * Set when `json` depends on Go's random map order: the JSON key that two
    * distinct go-yaml keys of one mapping (with unequal values) both become
-   * in sigs.k8s.io/yaml, e.g. `1` and `1.0` (scripts/yaml-oracle/ambiguous.go).
+   * in sigs.k8s.io/yaml, e.g. `1` and `1.0` (conformance/yaml-oracle/ambiguous.go).
    */
   readonly ambiguousKeys?: string;
 }
@@ -35,37 +35,77 @@ export interface OracleBody {
   /**
    * Set when `json` depends on Go's random map order: the JSON key that two
    * distinct go-yaml keys of one mapping (with unequal values) both become
-   * in sigs.k8s.io/yaml, e.g. `1` and `1.0` (scripts/yaml-oracle/ambiguous.go).
+   * in sigs.k8s.io/yaml, e.g. `1` and `1.0` (conformance/yaml-oracle/ambiguous.go).
    */
   readonly ambiguousKeys?: string;
 }
 
+/**
+ * What kubectl's YAMLOrJSONDecoder decodes from a text whose first non-space
+ * byte (within 4,096) is `{`: it reads such a text as a stream of JSON values,
+ * and as YAML only when the JSON decoder fails before it has decoded two values.
+ */
+export interface OracleJsonStream {
+  /** Each value kubectl hands on, as raw JSON text (trimmed; empty and `null` values left out). */
+  readonly values: readonly string[];
+  /** The error that stopped the decoder, if any. */
+  readonly error?: string;
+}
+
 export interface OracleAnswer {
-  /** kubectl's reading: the text split as its YAMLReader splits it, each piece read. */
+  /** kubectl's reading of a YAML file: the text cut by apimachinery's YAMLReader, each piece read. */
   readonly docs: readonly OracleDoc[];
   readonly splitError?: string;
   /** The API server's reading of the text as a request body. */
   readonly body: OracleBody;
+  /** Set only for a text kubectl takes for JSON (see OracleJsonStream). */
+  readonly jsonStream?: OracleJsonStream;
 }
 
-const APT = "apt-get install -y golang-go golang-gopkg-yaml.v2-dev golang-k8s-sigs-yaml-dev";
+/**
+ * The Kubernetes releases whose YAML code the oracle can be built against, each
+ * with the go.mod file (in conformance/yaml-oracle/) that pins what it links.
+ */
+export const ORACLE_KUBERNETES: Readonly<Record<string, string>> = {
+  "v1.35.4": "go.mod",
+  "v1.37.2": "v1.37.2.mod",
+};
+/** The release the golden files are generated against. */
+export const DEFAULT_KUBERNETES = "v1.35.4";
 
-/** Builds the oracle binary into a temporary directory; throws with the apt line if Go is missing. */
-export function buildOracle(root: string): string {
-  const out = join(mkdtempSync(join(tmpdir(), "yaml-oracle-")), "yaml-oracle");
-  const r = spawnSync("go", ["build", "-o", out, "."], {
-    cwd: join(root, "scripts", "yaml-oracle"),
-    env: {
-      ...process.env,
-      GO111MODULE: "off",
-      GOPATH: process.env.CLUSTERWIRE_GOPATH ?? "/usr/share/gocode",
-      GOCACHE: process.env.GOCACHE ?? join(tmpdir(), "clusterwire-gocache"),
-    },
+/**
+ * Builds the oracle for `kubernetes` into .cache/yaml-oracle/<release>/ (git
+ * ignores .cache/) and returns the binary's path. `go build` in module mode,
+ * never changing go.mod or go.sum; Go's build cache makes a rebuild quick.
+ * Throws with Go's output when Go is missing or the build fails.
+ */
+export function buildOracle(root: string, kubernetes: string = DEFAULT_KUBERNETES): string {
+  const modfile = ORACLE_KUBERNETES[kubernetes];
+  if (modfile === undefined)
+    throw new Error(`no YAML oracle for Kubernetes ${kubernetes}; known: ${Object.keys(ORACLE_KUBERNETES).join(", ")}`);
+  const outDir = join(root, ".cache", "yaml-oracle", kubernetes);
+  mkdirSync(outDir, { recursive: true });
+  const out = join(outDir, "yaml-oracle");
+  const r = spawnSync("go", ["build", `-modfile=${modfile}`, "-o", out, "."], {
+    cwd: join(root, "conformance", "yaml-oracle"),
+    // Module mode whatever the caller's environment says; -mod=readonly: go.mod and go.sum are the pins.
+    env: { ...process.env, GO111MODULE: "on", GOFLAGS: "-mod=readonly -buildvcs=false" },
     encoding: "utf8",
   });
   if (r.error !== undefined || r.status !== 0)
-    throw new Error(`cannot build scripts/yaml-oracle (${r.error?.message ?? r.stderr.trim()}); install Go: ${APT}`);
+    throw new Error(
+      `cannot build conformance/yaml-oracle for Kubernetes ${kubernetes}: ${r.error?.message ?? r.stderr.trim()}\n` +
+        "It needs Go (node scripts/ensure-go-yaml.mjs says which) and the module proxy or a module cache that holds its modules.",
+    );
   return out;
+}
+
+/** The oracle's `-version` line: the Go it was built with and the YAML modules it links. */
+export function oracleVersion(binary: string): string {
+  const r = spawnSync(binary, ["-version"], { encoding: "utf8" });
+  if (r.error !== undefined || r.status !== 0)
+    throw new Error(`${binary} -version failed: ${r.error?.message ?? r.stderr.trim()}`);
+  return r.stdout.trim();
 }
 
 export class Oracle {
@@ -74,7 +114,7 @@ export class Oracle {
   private failure: Error | undefined;
 
   constructor(binary: string) {
-    this.child = spawn(binary, ["-lines"], { stdio: "pipe" });
+    this.child = spawn(binary, [], { stdio: "pipe" });
     let stderr = "";
     this.child.stderr.on("data", (d: Buffer) => {
       stderr += d.toString();

@@ -338,4 +338,28 @@ export const REPRODUCTIONS: readonly Reproduction[] = [
     text: "m: &m {a: 4, c: 7}\nout:\n  b: ~\n  !!merge <<: [*m]\n  !!merge <<: []\n  a: ~\n",
   },
   { cls: "raw-strict/we-accept/key-already-set-in-map (after an empty merge list)", text: "d: {<<: [], b: 8, b: 4}\n" },
+  // Found when the oracle moved onto apimachinery's own YAMLReader (Kubernetes
+  // v1.35.4's modules): a `---` line with nothing gathered before it stays at
+  // the start of the next piece, which clusterwire's splitter then dropped.
+  // Seeds 20261201 and 5126091, 5,000 documents each, --budget 300.
+  { cls: "lax/we-refuse/did-not-find-expected-node-content (kept separator line)", text: "---\n..." },
+  {
+    cls: "lax/we-refuse/object-q-is-missing (kept separator line)",
+    text: "--- #\rapiVersion: networking.k8s.io/v1\nkind: NetworkPolicy",
+  },
+  { cls: "raw/differ/document-count (kept separator line)", text: "---#" },
+  {
+    cls: "lax/differ/document-count (kept separator line)",
+    text: "--- #\r---\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy",
+  },
+  { cls: "raw/differ/keys-missing (a separator line run on by CR)", text: "--- #\rp:\nd:" },
+  {
+    cls: "lax/we-refuse/did-not-find-expected-alphabetic-or-numeric-character (kept separator line)",
+    text: "---\n\r--- &",
+  },
+  {
+    cls: "lax/we-refuse/mapping-values-are-not-allowed-in-this-context (kept separator line)",
+    text: "--- #\rapiVersion:\n networking.k8s.io/v1\nkind: &0 NetworkPolicy",
+  },
+  { cls: "raw/we-accept/json-unsupported-value-nan (kept separator line)", text: "--- #\rd: .NaN" },
 ];

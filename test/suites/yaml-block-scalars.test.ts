@@ -1,7 +1,7 @@
 /**
  * Block scalars against go-yaml v2 + sigs.k8s.io/yaml, the Go libraries the
  * API server and kubectl read YAML with. The answers in the golden file come
- * from our Go oracle (scripts/yaml-oracle); `npm run yaml-golden` regenerates
+ * from our Go oracle (conformance/yaml-oracle); `npm run yaml-golden` regenerates
  * them. This test needs no Go.
  */
 import { readFileSync } from "node:fs";

@@ -29,6 +29,13 @@ const golden = JSON.parse(
   readFileSync(new URL("../support/golden/yaml-differential.json", import.meta.url), "utf8"),
 ) as GoldenFile;
 
+/** The YAML modules the oracle's go.mod requires: [line, module path, version]. */
+const PINNED = [
+  ...readFileSync(new URL("../../conformance/yaml-oracle/go.mod", import.meta.url), "utf8").matchAll(
+    /^\s*(k8s\.io\/apimachinery|sigs\.k8s\.io\/yaml|go\.yaml\.in\/yaml\/v2) (v\S+)$/gm,
+  ),
+];
+
 const isString = (v: unknown): v is string => typeof v === "string";
 
 /** Why a piece (a split document, or the body) has not exactly one of JSON and an error; undefined when it is well-formed. */
@@ -54,10 +61,17 @@ function malformedPiece(
   return undefined;
 }
 
-/** Why an answer is not one the oracle's -lines mode could give; undefined when it is well-formed. */
-function malformed(answer: unknown): string | undefined {
+/** Why an answer is not one the oracle could give for `text`; undefined when it is well-formed. */
+function malformed(text: string, answer: unknown): string | undefined {
   if (answer === null || typeof answer !== "object") return "not an object";
-  const a = answer as { docs?: unknown; splitError?: unknown; body?: unknown };
+  const a = answer as { docs?: unknown; splitError?: unknown; body?: unknown; jsonStream?: unknown };
+  // kubectl takes a text for JSON when its first non-space byte is `{` (here all within 4,096 bytes);
+  // space as Go's unicode.IsSpace has it (NEL yes, BOM no, unlike JavaScript's \s).
+  if (
+    (a.jsonStream !== undefined) !==
+    /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*\{/u.test(text)
+  )
+    return a.jsonStream === undefined ? "no jsonStream for a text that starts with {" : "a jsonStream for YAML";
   if (a.body === null || typeof a.body !== "object") return "no body (the server's reading)";
   const body = malformedPiece("the body", a.body as { json?: unknown });
   if (body !== undefined) return body;
@@ -115,7 +129,9 @@ describe("the YAML differential's golden file", () => {
     const probes = golden.cases.filter((c) => c.group === "probe");
     expect(probes.length).toBeGreaterThan(GOLDEN_PROBES * 0.9);
     expect(probes.length).toBeLessThanOrEqual(GOLDEN_PROBES);
-    expect(golden.oracle).toMatch(/^go version go\d/);
+    // Answered by the modules conformance/yaml-oracle/go.mod pins, as the oracle's -version names them.
+    expect(golden.oracle).toMatch(/^go\d+\.\d+/);
+    for (const [, path, version] of PINNED) expect(golden.oracle).toContain(`${path} ${version}`);
     // No text whose Go answer follows Go's random map order (colliding keys): its answer would flap.
     expect(
       golden.cases.filter((c) => MODES.some((m) => ambiguity(c.answer, m) !== undefined)).map((c) => c.name),
@@ -124,7 +140,7 @@ describe("the YAML differential's golden file", () => {
 
   it("holds well-formed oracle answers: kubectl's pieces, each with JSON or an error", () => {
     const bad = golden.cases.flatMap((c) => {
-      const why = malformed(c.answer);
+      const why = malformed(c.text, c.answer);
       return why === undefined ? [] : [`${c.name}: ${why}`];
     });
     expect(bad).toEqual([]);

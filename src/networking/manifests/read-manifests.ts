@@ -137,7 +137,8 @@ export interface ReadManifestsOptions {
   /**
    * `"yaml"` or `"json"` (a JSON value, a v1 List, or several values one
    * after another). Default: JSON when the first non-blank character is `{`
-   * or `[` (but not `{{`, a template), else YAML.
+   * or `[` (but not `{{`, a template), else YAML. kubectl takes `{` only for
+   * JSON, and falls back to YAML where this does not (docs/json-yaml.md).
    */
   readonly format?: "yaml" | "json";
   /** How unknown and repeated fields are treated. Default `"Strict"`, as kubectl sends objects. */
@@ -285,7 +286,8 @@ class TextReader {
   /**
    * A stream of JSON values, each an object or a List of them: one for a
    * usual file, several when they are concatenated, as kubectl's decoder
-   * reads them one after another.
+   * reads them one after another. Unlike kubectl's YAMLOrJSONDecoder, a JSON
+   * error before a second value does not switch to YAML (docs/json-yaml.md).
    */
   json(): ManifestEntry[] {
     const out: ManifestEntry[] = [];
@@ -645,13 +647,16 @@ function identityFromJsonText(text: string): Identity {
 }
 
 /**
- * The first line of a document that holds content (not blank, a comment or a
- * directive): where the document starts for a reader, found without parsing.
+ * The first line of a document that holds content (not blank, a comment, a
+ * directive, or the `---` line kubectl's reader keeps at the start of a
+ * stream): where the document starts for a reader, found without parsing. A
+ * `---` line that runs on past a lone CR holds content after it.
  */
 function firstContentLine(text: string, line: number): number {
   let n = line;
   for (const l of text.split("\n", 200)) {
-    if (!/^\s*(#.*)?\r?$/.test(l) && !l.startsWith("%")) return n;
+    const separator = l.startsWith("---") && !/\r./.test(l);
+    if (!/^\s*(#.*)?\r?$/.test(l) && !l.startsWith("%") && !separator) return n;
     n++;
   }
   return line;

@@ -1,9 +1,12 @@
 /**
  * Kubernetes YAML text in. {@link parseYamlDocuments} reads a stream as
- * `kubectl apply -f` does (apimachinery's YAMLReader splits it, then each
- * document goes through sigs.k8s.io/yaml `YAMLToJSON`), or a request body as
- * the API server does (`YAMLToJSON` on the raw text). The YAML itself is read
- * by clusterwire's own go-yaml v2 reader (yaml-compose.ts and below).
+ * `kubectl apply -f` reads a YAML file (apimachinery's YAMLReader splits it,
+ * then each document goes through sigs.k8s.io/yaml `YAMLToJSON`), or a
+ * request body as the API server does (`YAMLToJSON` on the raw text). It
+ * never sniffs for JSON: kubectl reads a file whose first non-space character
+ * is `{` as JSON first (its YAMLOrJSONDecoder), which docs/json-yaml.md says
+ * where it matters. The YAML itself is read by clusterwire's own go-yaml v2
+ * reader (yaml-compose.ts and below).
  */
 import { DecodeError, type DecodeErrorLocation } from "../model/errors.js";
 import type { JsonValue } from "../model/json-value.js";
@@ -28,10 +31,11 @@ export {
 
 /**
  * Which reading of a YAML text: `"kubectl"` splits a stream into documents as
- * `kubectl apply -f` does (lines end at LF or CRLF and each document's lines
- * are handed on ending in LF, so a final line break is added; `---` lines
- * separate), then reads each; `"server"` reads the text as one request body,
- * as the API server does (raw text, first YAML document only).
+ * `kubectl apply -f` does for a YAML file (lines end at LF or CRLF and each
+ * document's lines are handed on ending in LF, so a final line break is
+ * added; `---` lines separate, the first one kept as a document start), then
+ * reads each; `"server"` reads the text as one request body, as the API
+ * server does (raw text, first YAML document only).
  *
  * @example
  * ```ts

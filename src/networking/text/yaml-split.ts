@@ -11,7 +11,12 @@ import { DecodeError } from "../model/errors.js";
  * ```
  */
 export interface YamlDocumentText {
-  /** The document's text, without its separator line. */
+  /**
+   * The document's text. The separator line that ends a document belongs to
+   * neither; a separator line with nothing gathered before it (the stream's
+   * first line, or one right after another separator) stays at the start of
+   * the next document, as kubectl's reader keeps it.
+   */
   readonly text: string;
   /** 1-based line of the stream where `text` starts. */
   readonly line: number;
@@ -30,7 +35,14 @@ export interface YamlDocumentText {
  * line that starts with `---` ends the document; only spaces or a `#`
  * comment may follow the dashes. Documents holding nothing are left out.
  * Line breaks are `\n` (a `\r` before it belongs to the break), as Go's
- * bufio line reader takes them.
+ * bufio line reader takes them; a lone `\r` ends no line.
+ *
+ * A separator line that would end a document holding nothing (the stream's
+ * first line, or a separator right after another) is not dropped but kept
+ * as the first line of the next document, as kubectl's reader keeps it. The
+ * YAML reader then takes it as a document start, which matters when a
+ * byte-order mark follows it (content, no longer the stream's first
+ * character) or when its line runs on through lone `\r` breaks.
  *
  * Cutting by lines, not by parsing, is what lets one malformed document be
  * reported while the others are still read, as kubectl applies them.
@@ -71,9 +83,12 @@ export function splitYamlDocuments(text: string): YamlDocumentText[] {
         rest !== "" && !rest.startsWith("#")
           ? new DecodeError("yaml", `invalid Yaml document separator: ${rest}`, { line: lineNo, column: 1, offset: at })
           : undefined;
-      flush(at, error);
-      start = next;
-      startLine = lineNo + 1;
+      // Nothing gathered since the last cut: kubectl's reader keeps the separator line as content.
+      if (error !== undefined || at > start) {
+        flush(at, error);
+        start = next;
+        startLine = lineNo + 1;
+      }
     }
     at = next;
     lineNo++;

@@ -1,8 +1,9 @@
 // go-yaml's timestamp check is Go's time.Parse with these layouts, as the API
 // server's Go has it (1.20 and later): a fraction of a second may have more
 // than 9 digits, those past nanoseconds being ignored. Go 1.19 (Debian's, which
-// the yaml-oracle is built with) refuses them, so an explicit `!!timestamp`
-// with 10 fractional digits is an error there and read here.
+// the YAML oracle was built with until it moved to Go modules) refuses them,
+// so an explicit `!!timestamp` with 10 fractional digits was an error there
+// and is read here.
 type TimeField = "year" | "month" | "day" | "hour" | "minute" | "second" | "frac" | "tz";
 type TimeLayout = readonly (TimeField | { readonly lit: string })[];
 const DATE: TimeLayout = ["year", { lit: "-" }, "month", { lit: "-" }, "day"];

@@ -23,10 +23,11 @@ import { locateYamlPath, parseYamlDocuments, type YamlReading } from "./yaml-par
 export interface FromYamlOptions extends FromJsonOptions {
   /**
    * How the text is read. `"kubectl"` (the default) reads it as
-   * `kubectl apply -f` reads a file: split into documents at `---` lines by
+   * `kubectl apply -f` reads a YAML file: split into documents at `---` lines by
    * apimachinery's YAMLReader (each line handed on ending in LF, so CRLF
    * becomes LF and a final line break is added), each document then read by
-   * sigs.k8s.io/yaml `YAMLToJSON`. `"server"` reads it as the API server
+   * sigs.k8s.io/yaml `YAMLToJSON`. A text that starts with `{` is still read
+   * as YAML, where kubectl tries JSON first (docs/json-yaml.md). `"server"` reads it as the API server
    * reads a request body: `YAMLToJSON` on the raw text, so only its first
    * YAML document counts and the result holds 0 or 1 objects. The two differ
    * for example on a block scalar at the very end of the text (the added

@@ -180,6 +180,15 @@ describe("readManifests", () => {
     ]);
   });
 
+  it("places an object after a leading separator, which kubectl's reader keeps in its document, at its first line", () => {
+    expect(readManifests(`---\n${INGRESS}`).map((e) => [e.type, e.document, e.line])).toEqual([["object", 1, 2]]);
+    expect(readManifests(`--- # first\n# about it\n${INGRESS}`).map((e) => e.line)).toEqual([3]);
+    // Kept, the separator makes a byte-order mark after it content: kubectl reads the key "\ufeffapiVersion".
+    const [bom] = readManifests(`---\n\ufeff${INGRESS}`);
+    expect(bom).toMatchObject({ type: "error", line: 2, error: { reason: "Object 'apiVersion' is missing" } });
+    expect(readManifests(`${SERVICE}---\n\ufeff${INGRESS}`).map((e) => e.type)).toEqual(["skipped", "object"]);
+  });
+
   it("empty documents give no entry; an empty or comment-only text gives none, and is no manifest", () => {
     expect(readManifests(`---\n---\n# nothing\n---\n${INGRESS}---\n`).map((e) => [e.type, e.document, e.line])).toEqual(
       [["object", 1, 5]],

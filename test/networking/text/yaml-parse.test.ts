@@ -83,6 +83,29 @@ describe("parseYamlDocuments: YAML 1.1 resolution as go-yaml v2 does it", () => 
     expect(parseYamlDocuments("a: 1\n---\n]]]\n", { reading: "server" })).toEqual([{ a: 1 }]);
   });
 
+  it("reads a separator kubectl's reader keeps (nothing gathered before it) as a document start", () => {
+    // Kept, the first `---` makes a byte-order mark after it content: a key starting U+FEFF (as
+    // sigs.k8s.io/yaml reads it under apimachinery's YAMLReader); after a separator that ends a
+    // document, the mark starts the next piece and is the stream's mark again.
+    expect(parseYamlDocuments("---\n\ufeffa: 1\n")).toEqual([{ "\ufeffa": 1 }]);
+    expect(parseYamlDocuments("x: 1\n---\n---\n\ufeffa: 1\n")).toEqual([{ x: 1 }, { "\ufeffa": 1 }]);
+    expect(parseYamlDocuments("x: 1\n---\n\ufeffa: 1\n")).toEqual([{ x: 1 }, { a: 1 }]);
+    // A lone CR ends no line for the splitter, so the kept line runs on; go-yaml breaks it at each CR.
+    expect(parseYamlDocuments("--- # c\ra: 1\rb: 2")).toEqual([{ a: 1, b: 2 }]);
+    // Dropped with the separator line that ends the document before it.
+    expect(parseYamlDocuments("x: 1\n--- # c\ra: 1\r")).toEqual([{ x: 1 }]);
+    // `---#` is a separator to the splitter but no document start to go-yaml: kept, it is content.
+    expect(parseYamlDocuments("---#")).toEqual(["---#"]);
+    const glued = decodeError(() => parseYamlDocuments("---# c\nkind: Ingress\n"));
+    expect([glued.reason, glued.document, glued.line]).toEqual([
+      "mapping values are not allowed in this context",
+      1,
+      2,
+    ]);
+    // A piece that the kept separator ends is the YAML document `---` alone: null, skipped.
+    expect(parseYamlDocuments("---\n...\n---\na: 1\n")).toEqual([{ a: 1 }]);
+  });
+
   it("expands anchors, aliases and merge keys", () => {
     expect(parseYamlDocuments("a: &x [1, 2]\nb: *x\n")).toEqual([{ a: [1, 2], b: [1, 2] }]);
     // go-yaml v2 applies entries in document order: a merge after an explicit

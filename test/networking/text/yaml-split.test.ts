@@ -1,6 +1,9 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { GoldenCase } from "../../../bench/yaml-differential/golden.js";
 import { DecodeError, splitYamlDocuments } from "../../../src/networking/index.js";
+import { kubectlDocumentBody } from "../../../src/networking/text/yaml-split.js";
 
 const texts = (s: string): string[] => splitYamlDocuments(s).map((d) => d.text);
 
@@ -53,15 +56,38 @@ describe("splitYamlDocuments: kubectl's YAMLReader rules", () => {
     expect(second).toEqual({ text: "a: 1\n", line: 2, offset: 6 });
   });
 
-  it("drops empty documents: a leading separator, separators in a row, a trailing one", () => {
+  it("keeps a separator line with nothing before it at the start of the next document, and drops the others", () => {
+    // apimachinery's YAMLReader: a separator line returns what it gathered when that is not empty; when it
+    // is empty (the stream's first line, or a separator right after another) the line is gathered instead.
     expect(splitYamlDocuments("---\na: 1\n---\n---\nb: 2\n---\n")).toEqual([
-      { text: "a: 1\n", line: 2, offset: 4 },
-      { text: "b: 2\n", line: 5, offset: 17 },
+      { text: "---\na: 1\n", line: 1, offset: 0 },
+      { text: "---\nb: 2\n", line: 4, offset: 13 },
     ]);
     expect(splitYamlDocuments("")).toEqual([]);
-    expect(splitYamlDocuments("---\n---")).toEqual([]);
+    // A kept separator ends at the next one: "---\n" is a document the YAML reader finds empty.
+    expect(texts("---\n---")).toEqual(["---\n"]);
+    expect(texts("---\n---\n---\n---\n")).toEqual(["---\n", "---\n"]);
+    expect(texts("--- # c\n")).toEqual(["--- # c\n"]);
     // A document of blank lines or comments is not empty to the splitter: the reader decides.
-    expect(texts("---\n\n# c\n---\n")).toEqual(["\n# c\n"]);
+    expect(texts("---\n\n# c\n---\n")).toEqual(["---\n\n# c\n"]);
+    expect(texts("a: 1\n---\n\n---\nb: 2\n")).toEqual(["a: 1\n", "\n", "b: 2\n"]);
+  });
+
+  it("keeps the separator before a byte-order mark, which is then content, not the stream's mark", () => {
+    expect(texts("---\n\ufeffa: 1\n")).toEqual(["---\n\ufeffa: 1\n"]);
+    expect(texts("a: 1\n---\n---\n\ufeffb: 1\n")).toEqual(["a: 1\n", "---\n\ufeffb: 1\n"]);
+    // After a separator that ends a document, the mark starts the next piece: the stream's mark again.
+    expect(texts("a: 1\n---\n\ufeffb: 1\n")).toEqual(["a: 1\n", "\ufeffb: 1\n"]);
+    // A mark before the dashes makes the line no separator.
+    expect(texts("\ufeff---\na: 1\n")).toEqual(["\ufeff---\na: 1\n"]);
+  });
+
+  it("reads a lone CR as no line end: a kept separator line runs on to the next LF", () => {
+    expect(splitYamlDocuments("--- # c\ra: 1\rb: 2")).toEqual([{ text: "--- # c\ra: 1\rb: 2", line: 1, offset: 0 }]);
+    // The same line after a document ends it, and all it holds after the CRs is dropped with it.
+    expect(texts("x: 1\n--- # c\ra: 1\r")).toEqual(["x: 1\n"]);
+    // Content after the dashes, past a CR, is what Go's TrimSpace leaves: a bad separator.
+    expect(splitYamlDocuments("---\ra: 1")[0]?.separatorError?.reason).toBe("invalid Yaml document separator: a: 1");
   });
 
   it("takes CRLF line breaks, the \\r belonging to the break", () => {
@@ -130,12 +156,24 @@ describe("splitYamlDocuments: properties", () => {
     );
   });
 
-  it("every document but a bad separator's placeholder holds text, none holds a separator line", () => {
+  it("every document but a bad separator's placeholder holds text; a separator line only as its first, kept line", () => {
     fc.assert(
       fc.property(streamArb, (input) => {
+        let previousEnd = 0;
         for (const d of splitYamlDocuments(input)) {
           if (d.text === "") expect(d.separatorError).toBeDefined();
-          for (const l of d.text.split(/(?<=\n)/)) expect(isSeparator(l)).toBe(false);
+          const lines = d.text.split(/(?<=\n)/);
+          for (const l of lines.slice(1)) expect(isSeparator(l)).toBe(false);
+          if (isSeparator(lines[0] as string)) {
+            // Kept only when nothing was gathered since the last cut: right at the start of the
+            // stream, or right after the separator line that ended the previous document.
+            const before = input.slice(previousEnd, d.offset);
+            expect(before.split(/(?<=\n)/).filter((x) => x !== "").length, JSON.stringify(input)).toBeLessThanOrEqual(
+              1,
+            );
+            expect(isBadSeparator(lines[0] as string)).toBe(false);
+          }
+          previousEnd = d.offset + d.text.length;
         }
       }),
     );
@@ -151,5 +189,52 @@ describe("splitYamlDocuments: properties", () => {
         expect(found).toEqual(expected);
       }),
     );
+  });
+});
+
+describe("splitYamlDocuments against apimachinery's YAMLReader (golden answers)", () => {
+  // Every text of the differential's golden corpus, with the pieces apimachinery's own reader
+  // (Kubernetes v1.35.4's modules) cut it into: `npm run yaml-golden` asked the Go oracle.
+  const golden = JSON.parse(
+    readFileSync(new URL("../../support/golden/yaml-differential.json", import.meta.url), "utf8"),
+  ) as { readonly cases: readonly GoldenCase[] };
+
+  it("cuts every golden text into Go's pieces, handed on as kubectl's reader hands them", () => {
+    const wrong: string[] = [];
+    for (const c of golden.cases) {
+      const docs = splitYamlDocuments(c.text);
+      const failed = docs.find((d) => d.separatorError !== undefined)?.separatorError?.reason;
+      const ours = failed !== undefined ? { error: failed } : { pieces: docs.map((d) => kubectlDocumentBody(d.text)) };
+      const go =
+        c.answer.splitError !== undefined
+          ? { error: c.answer.splitError }
+          : { pieces: c.answer.docs.map((d) => d.text) };
+      if (JSON.stringify(ours) !== JSON.stringify(go))
+        wrong.push(
+          `${c.name}: ${JSON.stringify(c.text).slice(0, 120)}\n  ours ${JSON.stringify(ours)}\n  go   ${JSON.stringify(go)}`,
+        );
+    }
+    expect(wrong).toEqual([]);
+    expect(golden.cases.length).toBeGreaterThan(2000);
+  });
+
+  it("holds the kept-separator cases: a BOM after the first separator, CR-only lines", () => {
+    const byName = new Map(golden.cases.map((c) => [c.name, c]));
+    const pieces = (name: string): readonly string[] | undefined => byName.get(name)?.answer.docs.map((d) => d.text);
+    const head = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: edge\n";
+    // Go keeps the first separator, so the mark is content: sigs.k8s.io/yaml reads the key "\ufeffapiVersion".
+    expect(pieces("edge kept separator: BOM after the first separator")).toEqual([`---\n\ufeff${head}`]);
+    expect(byName.get("edge kept separator: BOM after the first separator")?.answer.docs[0]?.json).toContain(
+      '"\ufeffapiVersion"',
+    );
+    expect(pieces("edge kept separator: BOM after a separator that ends a document")).toEqual([
+      head,
+      `\ufeffx: 1\n${head}`,
+    ]);
+    // One line to Go's line reader, kept whole: go-yaml then reads the CRs as line breaks.
+    expect(pieces("edge kept separator: first separator and CR-only lines")).toEqual([
+      `--- # c\r${head.replace(/\n/g, "\r")}\n`,
+    ]);
+    expect(pieces("edge kept separator: separator that ends a document, CR-only lines after it")).toEqual([head]);
   });
 });

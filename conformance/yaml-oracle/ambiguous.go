@@ -8,15 +8,17 @@ package main
 // while ranging over that Go map, so two keys that become the same string
 // leave whichever value Go's randomised iteration visited last. We find
 // such pairs by decoding the text the same way and writing each key as
-// sigs.k8s.io/yaml 1.3.0 writes it (its convertToJSONableObject, read for
-// the rule).
+// sigs.k8s.io/yaml writes it (its convertToJSONableObject, read for the rule;
+// the same in 1.3.0 and 1.6.0).
 
 import (
 	"reflect"
 	"sort"
 	"strconv"
 
-	yaml "gopkg.in/yaml.v2"
+	// The go-yaml v2 that sigs.k8s.io/yaml itself imports, at the version
+	// go.mod pins: the decoding whose keys collide.
+	yaml "go.yaml.in/yaml/v2"
 )
 
 // jsonKey is the JSON object key sigs.k8s.io/yaml writes for a go-yaml map
