@@ -13,6 +13,7 @@ import {
   validate,
   type ApiWarning,
   type FeatureGates,
+  type KubernetesVersion,
   type FieldError,
   type Ingress,
   type KindInfo,
@@ -105,8 +106,10 @@ export interface AdmissionGuards {
  * ```
  */
 export interface AdmitOptions {
-  /** The API server's feature gates that change validation; default as a default kube-apiserver has them. */
+  /** The API server's feature gates that change validation; default as a default kube-apiserver of `version` has them. */
   readonly featureGates?: FeatureGates;
+  /** The Kubernetes release whose API server to follow (messages, default gates); default 1.35. */
+  readonly version?: KubernetesVersion;
   /** Guards beyond the API server; none is on by default. */
   readonly guards?: AdmissionGuards;
 }
@@ -270,6 +273,7 @@ export function admit(request: AdmissionRequest, options: AdmitOptions = {}): Ad
   if (typeof object === "string") return badRequest(uid, kind, object);
   const validateOptions: { -readonly [K in keyof ValidateOptions]: ValidateOptions[K] } = {};
   if (options.featureGates !== undefined) validateOptions.featureGates = options.featureGates;
+  if (options.version !== undefined) validateOptions.version = options.version;
   if (request.namespace !== "") validateOptions.namespace = request.namespace;
   if (request.operation === "UPDATE") {
     const old = decodeObject(request.oldObject, info, "oldObject");

@@ -14,6 +14,7 @@ import {
   usageError,
   type CliIO,
 } from "../shared/io.js";
+import { kubernetesVersionHelp, parseKubernetesVersion } from "../shared/kubernetes-version.js";
 import { VALIDATED_KINDS, kindSelector, kindTokens, unknownKinds } from "../shared/kind-selection.js";
 import { version } from "../shared/package.js";
 import { jsonReporter } from "../shared/report-json.js";
@@ -97,8 +98,9 @@ Options:
                           included); takes one input object of the same kind
   --subresource status    validate an update through the /status subresource
                           (needs --old)
+${kubernetesVersionHelp(26)}
   --feature-gates LIST    as kube-apiserver takes it: Gate=true,Gate=false.
-                          Known gates, all alpha and off by default:
+                          Known gates (off by default in 1.35, on in 1.37):
                           ${FEATURE_GATES.join(", ")}
   --namespace NS          the request namespace (default: each object's own
                           metadata.namespace, else "default")
@@ -138,6 +140,7 @@ export const validateCommand: Command = {
         old: { type: "string" },
         subresource: { type: "string" },
         "feature-gates": { type: "string", multiple: true },
+        "kubernetes-version": { type: "string" },
         namespace: { type: "string" },
         quiet: { type: "boolean", short: "q" },
         "field-validation": { type: "string" },
@@ -156,6 +159,7 @@ export const validateCommand: Command = {
     const output = parseOutput(values.output);
     const quiet = values.quiet === true;
     const featureGates = parseFeatureGates(values["feature-gates"] ?? []);
+    const kubernetesVersion = parseKubernetesVersion(values["kubernetes-version"], NAME);
     if (values.subresource !== undefined && values.subresource !== "status") {
       throw usageError(`--subresource must be status, got ${JSON.stringify(values.subresource)}`, NAME);
     }
@@ -180,6 +184,7 @@ export const validateCommand: Command = {
       fieldValidation: parseFieldValidation(values["field-validation"]),
       nonManifests: parseNonManifests(values["non-manifests"]),
       featureGates,
+      ...(kubernetesVersion !== undefined ? { version: kubernetesVersion } : {}),
       kinds,
       skipKinds: kindTokens(values["skip-kinds"] ?? []),
       ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
@@ -347,6 +352,7 @@ async function validateUpdate(
   for (const { name, read } of inputs) {
     const verdicts = checkFile(name, read, {
       featureGates: settings.featureGates,
+      ...(settings.version !== undefined ? { version: settings.version } : {}),
       nonManifests: settings.nonManifests,
       old,
       ...(subresource === "status" ? { subresource: "status" as const } : {}),

@@ -23,6 +23,7 @@ import {
 import { commandGroup, noPositionals, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
 import { DEFAULT_LISTEN_HOST, EVERY_INTERFACE, exposureWarning } from "../shared/listen-address.js";
+import { kubernetesVersionHelp, parseKubernetesVersion } from "../shared/kubernetes-version.js";
 import { listenFailure, tlsMaterialFailure } from "../shared/listen-failure.js";
 import { aborted, stopSignal } from "../shared/stop-signal.js";
 
@@ -65,6 +66,7 @@ Options:
                         object is valid, so not the API server's 422); an
                         update is refused only for warnings the stored
                         object does not have already
+${kubernetesVersionHelp(24)}
   --log-objects         put each review's object and old object in its log
                         line (they may hold sensitive annotations: debugging
                         only)
@@ -107,6 +109,7 @@ export const serveCommand: Command = {
         host: { type: "string" },
         "max-in-flight": { type: "string" },
         strict: { type: "boolean" },
+        "kubernetes-version": { type: "string" },
         "log-objects": { type: "boolean" },
         "ingress-capture": { type: "boolean" },
         kubeconfig: { type: "string" },
@@ -129,13 +132,18 @@ export const serveCommand: Command = {
     const maxInFlight = wholeNumber(values["max-in-flight"], "--max-in-flight", 1, 1_000_000);
     const cwd = io.cwd ?? process.cwd();
     const ingressCapture = await captureOptions(values, io, cwd);
+    const version = parseKubernetesVersion(values["kubernetes-version"], SERVE);
+    const admit = {
+      ...(values.strict === true ? { guards: { strict: true } } : {}),
+      ...(version !== undefined ? { version } : {}),
+    };
     const options: WebhookServerOptions = {
       tls: { certFile: resolve(cwd, cert), keyFile: resolve(cwd, key) },
       ...(port === undefined ? {} : { port }),
       // The server's own default (no host) is every interface.
       ...(host === EVERY_INTERFACE ? {} : { host }),
       ...(maxInFlight === undefined ? {} : { maxInFlight }),
-      ...(values.strict === true ? { admit: { guards: { strict: true } } } : {}),
+      ...(Object.keys(admit).length > 0 ? { admit } : {}),
       ...(values["log-objects"] === true ? { logObjects: true } : {}),
       ...(ingressCapture === undefined ? {} : { ingressCapture }),
       log: (line) => io.stderr.write(`${line}\n`),

@@ -7,7 +7,7 @@ import type { FileVerdicts, Verdict } from "./verdict.js";
 // with the refusals it makes before and after validation.
 
 export interface CheckSettings
-  extends Pick<CheckManifestsOptions, "old" | "subresource" | "featureGates" | "namespace"> {
+  extends Pick<CheckManifestsOptions, "old" | "subresource" | "featureGates" | "version" | "namespace"> {
   /** What a file that is not a manifest is: a note (skip, the default) or an error. */
   readonly nonManifests?: "skip" | "error";
 }

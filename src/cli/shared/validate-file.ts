@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { FeatureGates } from "../../networking/index.js";
+import type { FeatureGates, KubernetesVersion } from "../../networking/index.js";
 import { checkFile, type CheckSettings } from "./document-check.js";
 import { readManifestFile, type FieldValidation } from "./document-reader.js";
 import { errnoMessage } from "./io.js";
@@ -15,6 +15,7 @@ export interface FileJobSettings {
   readonly fieldValidation: FieldValidation;
   readonly nonManifests: "skip" | "error";
   readonly featureGates: FeatureGates;
+  readonly version?: KubernetesVersion;
   readonly namespace?: string;
   readonly kinds: readonly string[];
   readonly skipKinds: readonly string[];
@@ -52,6 +53,7 @@ export async function validateBytes(
   );
   return checkFile(name, read, {
     featureGates: settings.featureGates,
+    ...(settings.version !== undefined ? { version: settings.version } : {}),
     nonManifests: settings.nonManifests,
     ...(settings.namespace !== undefined ? { namespace: settings.namespace } : {}),
     ...extra,
