@@ -19,10 +19,10 @@ export const DECODE_MESSAGE: KnownDifference = {
     "a value of the wrong JSON type (a YAML 1.1 boolean such as `on` where a string belongs): both refuse it with 400 BadRequest, but the API server words it as Go's encoding/json (`json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string`) and clusterwire in its own words",
 };
 
-export const YAML_CONTROL_CHARACTERS: KnownDifference = {
-  id: "yaml-control-characters",
+export const YAML_SYNTAX: KnownDifference = {
+  id: "yaml-syntax",
   reason:
-    "a YAML body with a control character: both refuse it with 400 BadRequest; the API server says `the object provided is unrecognized` with the body's first bytes in hex",
+    "a YAML body that does not parse (a control character, or a U+2028 that go-yaml takes for a line break): both refuse it with 400 BadRequest; the API server says `the object provided is unrecognized (must be of type Ingress): yaml: line 7: could not find expected ':'` and the body's first 30 bytes in hex, clusterwire says what is wrong in its own words, with the line and column",
 };
 
 export const MAP_ORDER: KnownDifference = {
@@ -31,12 +31,7 @@ export const MAP_ORDER: KnownDifference = {
     "several errors in one map (labels, annotations, selector labels): the API server reports them in Go's map iteration order, which is random and differs from one request to the next; clusterwire reports them in key order. The same errors, in another order",
 };
 
-export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
-  EMPTY_LIST,
-  DECODE_MESSAGE,
-  YAML_CONTROL_CHARACTERS,
-  MAP_ORDER,
-];
+export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [EMPTY_LIST, DECODE_MESSAGE, YAML_SYNTAX, MAP_ORDER];
 
 /**
  * A Status body with the order of its errors taken away: causes sorted, and the message's
@@ -66,7 +61,12 @@ export function explain(server: string, ours: string): KnownDifference | undefin
   if (a !== undefined && a === orderFree(ours)) return MAP_ORDER;
   const decode = /cannot be handled as a? ?\w+: json: cannot unmarshal (\w+)/;
   if (decode.test(server) && /cannot be handled as a? ?\w+: cannot unmarshal/.test(ours)) return DECODE_MESSAGE;
-  if (server.includes("the object provided is unrecognized") && server.includes("control characters are not allowed"))
-    return YAML_CONTROL_CHARACTERS;
+  if (
+    server.includes("the object provided is unrecognized (must be of type ") &&
+    server.includes('"code":400') &&
+    /cannot be handled as a? ?\w+: /.test(ours) &&
+    ours.includes('"code":400')
+  )
+    return YAML_SYNTAX;
   return undefined;
 }

@@ -8,7 +8,7 @@ import {
   type Status,
 } from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { kindOf, type NetworkingObject } from "../model/kinds.js";
-import { formatFieldError, formatFieldErrorBody, type FieldError } from "./field-error.js";
+import { formatFieldError, formatFieldErrorBody, goQuote, type FieldError } from "./field-error.js";
 import { generateName } from "./rules/object-meta.js";
 
 /**
@@ -40,7 +40,11 @@ export function toStatus(obj: NetworkingObject, errors: readonly FieldError[]): 
   return create(StatusSchema, {
     metadata: create(ListMetaSchema),
     status: "Failure",
-    message: aggregate === "" ? `${qualified} "${name}" is invalid` : `${qualified} "${name}" is invalid: ${aggregate}`,
+    // The API server formats the name with %q.
+    message:
+      aggregate === ""
+        ? `${qualified} ${goQuote(name)} is invalid`
+        : `${qualified} ${goQuote(name)} is invalid: ${aggregate}`,
     reason: "Invalid",
     details: create(StatusDetailsSchema, {
       name,

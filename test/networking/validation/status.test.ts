@@ -32,6 +32,17 @@ describe("toStatus: the 422 response body", () => {
       code: 422,
     });
 
+  it("the name is quoted as Go's %q quotes it: control characters, NBSP and BOM escaped", () => {
+    // Seen from a real kube-apiserver 1.35.4: Ingress.networking.k8s.io "tab\there" is invalid: ...
+    const ingress = ing((o) => {
+      (o.metadata as { name: string }).name = "tab\there\u00a0\ufeff";
+    });
+    const message = toStatus(ingress, validate(ingress)).message;
+    expect(message.startsWith('Ingress.networking.k8s.io "tab\\there\\u00a0\\ufeff" is invalid: ')).toBe(true);
+    // details.name is the name itself, in JSON.
+    expect(toStatus(ingress, validate(ingress)).details?.name).toBe("tab\there\u00a0\ufeff");
+  });
+
   it("several errors: bracketed, comma-separated message; one cause per error", () => {
     const obj = ing((o) => {
       o.metadata.name = "shop";

@@ -6,7 +6,7 @@ import type {
   LabelSelectorRequirement,
 } from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import type { FieldPath } from "../../model/path.js";
-import { forbidden, invalid, required, type FieldError } from "../field-error.js";
+import { goJson, forbidden, invalid, required, type FieldError } from "../field-error.js";
 import { isLabelKey, isLabelValue, labelKeyIsValid, labelValueIsValid } from "./names.js";
 
 export const SELECTOR_OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist"] as const;
@@ -82,7 +82,8 @@ function validateRequirement(
       }
       break;
     default:
-      out.push(invalid(at.child("operator"), r.operator, "not a valid selector operator"));
+      // A LabelSelectorOperator, a named string type: printed through encoding/json, not %q.
+      out.push(invalid(at.child("operator"), r.operator, "not a valid selector operator", goJson(r.operator)));
   }
   validateLabelName(r.key, at.child("key"), out);
   if (options.allowInvalidLabelValueInSelector === true) return;
