@@ -2,8 +2,8 @@
 // object, as its registry strategies produce them (WarningsOnCreate and
 // WarningsOnUpdate), in its own words and field paths.
 //
-// Facts, read for behaviour and messages only (Kubernetes 1.33 to 1.35, the
-// versions validate() follows):
+// Facts, read for behaviour and messages only (Kubernetes 1.35 and 1.37, the
+// releases validate() follows; checked against both servers):
 //   - pkg/registry/networking/ingress/strategy.go: on create, the
 //     kubernetes.io/ingress.class annotation without spec.ingressClassName;
 //     none on an update of the main resource; on an update of the status
