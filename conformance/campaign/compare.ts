@@ -188,7 +188,7 @@ function bodyDifference(r: CampaignRequest, serverBody: string, oursBody: string
   const from = Math.max(0, i - 80);
   const same = server === ours ? " (the same JSON: the protobuf bytes differ)" : "";
   const start = Math.max(0, i - 12);
-  const known = explain(server, ours);
+  const known = explain(server, ours, r.format === "protobuf" ? "" : r.body);
   return {
     ...(known !== undefined ? { known: known.id } : {}),
     what: "body",

@@ -10,7 +10,7 @@ export interface KnownDifference {
 export const EMPTY_LIST: KnownDifference = {
   id: "empty-list",
   reason:
-    "a list sent as [] where the API server prints the bad value []: clusterwire's objects do not keep an empty list apart from an absent one, so it prints null",
+    "a list sent as [] (or a map as {}): the API server keeps it apart from an absent one, clusterwire's decoded objects do not. Where an error prints it, the server writes [] and clusterwire null; where an update's spec differs from the stored one only by it, the server counts a change and bumps metadata.generation",
 };
 
 export const DECODE_MESSAGE: KnownDifference = {
@@ -55,8 +55,17 @@ export function orderFree(text: string): string | undefined {
  * The known difference that explains why the server's text and clusterwire's differ, if one
  * does: each rule rewrites the server's text as clusterwire would have it and must then match.
  */
-export function explain(server: string, ours: string): KnownDifference | undefined {
+export function explain(server: string, ours: string, requestBody = ""): KnownDifference | undefined {
   if (server.replaceAll("Invalid value: []:", "Invalid value: null:") === ours) return EMPTY_LIST;
+  // An update whose new spec holds an empty list (or an empty matchLabels, the one map in a spec):
+  // the server's generation is one more than clusterwire's, and nothing else differs.
+  const generation = /"generation":(\d+)/.exec(ours)?.[1];
+  if (
+    generation !== undefined &&
+    /\[\s*\]|matchLabels"?:\s*\{\s*\}/.test(requestBody) &&
+    server.replace(`"generation":${Number(generation) + 1}`, `"generation":${generation}`) === ours
+  )
+    return EMPTY_LIST;
   const a = orderFree(server);
   if (a !== undefined && a === orderFree(ours)) return MAP_ORDER;
   const decode = /cannot be handled as a? ?\w+: json: cannot unmarshal (\w+)/;

@@ -20,6 +20,15 @@ describe("explain", () => {
     expect(explain(server, server.replace("[]", "null"))?.id).toBe("empty-list");
   });
 
+  it("an update's generation one higher on the server, for a spec with an empty list", () => {
+    const ours = '{"metadata":{"name":"a","generation":1},"spec":{"x":"y"}}';
+    const server = ours.replace('"generation":1', '"generation":2');
+    expect(explain(server, ours, '{"spec":{"ports":[]}}')?.id).toBe("empty-list");
+    // Without an empty list in the request, or by more than one, it is a disagreement.
+    expect(explain(server, ours, '{"spec":{"podSelector":{}}}')).toBeUndefined();
+    expect(explain(ours.replace('"generation":1', '"generation":3'), ours, '{"spec":{"ports":[]}}')).toBeUndefined();
+  });
+
   it("Go's decode message against clusterwire's, for the same refusal", () => {
     const server =
       'Ingress in version \\"v1\\" cannot be handled as a Ingress: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string';
