@@ -27,7 +27,8 @@ import { generateName } from "./rules/object-meta.js";
  */
 export function toStatus(obj: NetworkingObject, errors: readonly FieldError[]): Status {
   const info = kindOf(obj);
-  const meta = (obj as { metadata?: ObjectMeta }).metadata;
+  // A List's metadata is a ListMeta, with no name.
+  const meta = info.list ? undefined : (obj as { metadata?: ObjectMeta }).metadata;
   const name =
     meta === undefined
       ? ""

@@ -1,7 +1,7 @@
 // toStatus: the 422 Status body the API server returns for validation errors.
 
 import { describe, expect, it } from "vitest";
-import { toJsonString, toStatus, validate } from "../../../src/networking/index.js";
+import { fromJson, toJsonString, toStatus, validate } from "../../../src/networking/index.js";
 import {
   svcBackend,
   ing,
@@ -41,6 +41,15 @@ describe("toStatus: the 422 response body", () => {
     expect(message.startsWith('Ingress.networking.k8s.io "tab\\there\\u00a0\\ufeff" is invalid: ')).toBe(true);
     // details.name is the name itself, in JSON.
     expect(toStatus(ingress, validate(ingress)).details?.name).toBe("tab\there\u00a0\ufeff");
+  });
+
+  it("a List has no name: the message quotes an empty one", () => {
+    const list = fromJson(
+      '{"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicyList","metadata":{},"items":[{"metadata":{"name":"a","namespace":"b"},"spec":{"policyTypes":["A"]}}]}',
+    );
+    expect(toStatus(list, validate(list)).message).toMatch(
+      /^NetworkPolicyList\.networking\.k8s\.io "" is invalid: items\[0\]/,
+    );
   });
 
   it("several errors: bracketed, comma-separated message; one cause per error", () => {
