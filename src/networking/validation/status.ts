@@ -8,7 +8,7 @@ import {
   type Status,
 } from "../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { kindOf, type NetworkingObject } from "../model/kinds.js";
-import { formatFieldError, formatFieldErrorBody, type FieldError } from "./field-error.js";
+import { formatFieldError, formatFieldErrorBody, goQuote, type FieldError } from "./field-error.js";
 import { generateName } from "./rules/object-meta.js";
 
 /**
@@ -28,8 +28,9 @@ import { generateName } from "./rules/object-meta.js";
 export function toStatus(obj: NetworkingObject, errors: readonly FieldError[]): Status {
   const info = kindOf(obj);
   const meta = (obj as { metadata?: ObjectMeta }).metadata;
+  // A List's metadata is a ListMeta, which has no name.
   const name =
-    meta === undefined
+    meta === undefined || meta.name === undefined
       ? ""
       : meta.name !== "" || meta.generateName === ""
         ? meta.name
@@ -40,7 +41,11 @@ export function toStatus(obj: NetworkingObject, errors: readonly FieldError[]): 
   return create(StatusSchema, {
     metadata: create(ListMetaSchema),
     status: "Failure",
-    message: aggregate === "" ? `${qualified} "${name}" is invalid` : `${qualified} "${name}" is invalid: ${aggregate}`,
+    // The name as Go's %q writes it: quoted, what is not printable escaped.
+    message:
+      aggregate === ""
+        ? `${qualified} ${goQuote(name)} is invalid`
+        : `${qualified} ${goQuote(name)} is invalid: ${aggregate}`,
     reason: "Invalid",
     details: create(StatusDetailsSchema, {
       name,
