@@ -8,6 +8,7 @@ import { existingNames, markExisting } from "./existing.js";
 import type { ApiClient } from "./http.js";
 import { fixtureInputs, generatedInputs, manifestInputs, type CampaignInput } from "./inputs.js";
 import { namespacesOf, planCreates, planUpdates } from "./plan.js";
+import { probeRequests } from "./probes.js";
 import { createRng } from "./rng.js";
 import { ensureNamespaces, planUpdateRequests, runRequests, type Outcome } from "./run.js";
 
@@ -48,8 +49,10 @@ export async function runCampaign(args: {
   const updatePlans = planUpdates(inputs, Math.round(args.count * UPDATE_SHARE), rng);
   await ensureNamespaces(client, namespacesOf(creates));
   const updates = await planUpdateRequests(client, updatePlans, rng, log);
-  const requests = markExisting([...creates, ...updates], await existingNames(client));
-  log(`requests: ${creates.length} creates, ${updates.length} updates`);
+  // The type probes last, made without the seed: the seeded requests stay what they were.
+  const probes = probeRequests();
+  const requests = markExisting([...creates, ...updates, ...probes], await existingNames(client));
+  log(`requests: ${creates.length} creates, ${updates.length} updates, ${probes.length} type probes`);
   const outcomes: Outcome[] = new Array(requests.length);
   let done = 0;
   let disagreeing = 0;

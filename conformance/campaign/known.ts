@@ -13,12 +13,6 @@ export const EMPTY_LIST: KnownDifference = {
     "a list sent as [] (or a map as {}): the API server keeps it apart from an absent one, clusterwire's decoded objects do not. Where an error prints it, the server writes [] and clusterwire null; where an update's spec differs from the stored one only by it, the server counts a change and bumps metadata.generation",
 };
 
-export const DECODE_MESSAGE: KnownDifference = {
-  id: "decode-message",
-  reason:
-    "a value of the wrong JSON type (a YAML 1.1 boolean such as `on` where a string belongs): both refuse it with 400 BadRequest, but the API server words it as Go's encoding/json (`json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string`) and clusterwire in its own words",
-};
-
 export const YAML_SYNTAX: KnownDifference = {
   id: "yaml-syntax",
   reason:
@@ -31,7 +25,7 @@ export const MAP_ORDER: KnownDifference = {
     "several errors in one map (labels, annotations, selector labels): the API server reports them in Go's map iteration order, which is random and differs from one request to the next; clusterwire reports them in key order. The same errors, in another order",
 };
 
-export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [EMPTY_LIST, DECODE_MESSAGE, YAML_SYNTAX, MAP_ORDER];
+export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [EMPTY_LIST, YAML_SYNTAX, MAP_ORDER];
 
 /**
  * A Status body with the order of its errors taken away: causes sorted, and the message's
@@ -68,8 +62,6 @@ export function explain(server: string, ours: string, requestBody = ""): KnownDi
     return EMPTY_LIST;
   const a = orderFree(server);
   if (a !== undefined && a === orderFree(ours)) return MAP_ORDER;
-  const decode = /cannot be handled as a? ?\w+: json: cannot unmarshal (\w+)/;
-  if (decode.test(server) && /cannot be handled as a? ?\w+: cannot unmarshal/.test(ours)) return DECODE_MESSAGE;
   if (
     server.includes("the object provided is unrecognized (must be of type ") &&
     server.includes('"code":400') &&

@@ -33,8 +33,8 @@ import { check, ensureNamespaces, send } from "./run.js";
 const help = (defaultVersion: string): string => `Usage: npm run conformance -- [options]
 
 Sends networking.k8s.io/v1 objects to a real kube-apiserver (dry-run creates in JSON, YAML and
-protobuf bodies under each fieldValidation, and updates and /status updates of stored objects)
-and compares every answer with clusterwire's: status code, Status body, Warning headers, and
+protobuf bodies under each fieldValidation, updates and /status updates of stored objects, and
+the same type probes every time: each field given values of the other JSON types) and compares every answer with clusterwire's: status code, Status body, Warning headers, and
 the returned object's JSON or protobuf bytes. Builds the control plane first if it is missing
 (minutes on a fresh machine; needs Go).
 

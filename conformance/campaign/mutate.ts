@@ -1,7 +1,7 @@
-// Mutations of a JSON object that keep it decodable as its kind: a field dropped, a string
-// swapped for a tricky one or a near-valid one, a number pushed to a bound, a list item repeated
-// or the list emptied, an unknown field added. (Type changes, which the API server refuses while
-// decoding, are not made: see the docs for why those messages are out of scope.)
+// Mutations of a JSON object: a field dropped, a string swapped for a tricky one or a near-valid
+// one, a number pushed to a bound, a list item repeated or the list emptied, an unknown field
+// added, or a value swapped for one of another JSON type (which the API server refuses while
+// decoding, in Go's words; probes.ts tries every field so).
 import type { JsonObject, JsonValue } from "../../src/networking/index.js";
 import { TRICKY_STRINGS } from "../../src/testing/index.js";
 import type { Rng } from "./rng.js";
@@ -47,6 +47,13 @@ const EDGE_STRINGS = [
 ];
 const EDGE_NUMBERS = [0, 1, -1, 80, 65535, 65536, 2147483647, -2147483648];
 const UNKNOWN_KEYS = ["colour", "extra", "Spec", "x_y"];
+// Values of each JSON type, and numbers no integer field takes.
+const OTHER_TYPES: readonly JsonValue[] = [true, false, 7, 1.5, -3e21, "80", "x", [], ["x"], {}, { a: 1 }, null];
+
+/** The JSON type of a value, as Go's decoder tells them apart. */
+function jsonType(v: JsonValue): string {
+  return v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
+}
 
 /** Every path in `v` (objects and arrays included, the root excluded), with its value. */
 function paths(v: JsonValue, at: Path, out: [Path, JsonValue][]): void {
@@ -84,7 +91,12 @@ export function mutate(json: JsonObject, rng: Rng): Mutated {
   const parent = parentOf(copy, p) as Record<string | number, JsonValue> & JsonValue[];
   const key = p[p.length - 1]!;
   const where = render(p);
-  const choice = rng.int(6);
+  const choice = rng.int(7);
+  if (choice === 6) {
+    const others = OTHER_TYPES.filter((x) => jsonType(x) !== jsonType(value));
+    parent[key] = structuredClone(rng.pick(others));
+    return { json: copy, how: `type ${where}` };
+  }
   if (choice === 0) {
     if (Array.isArray(parent)) parent.splice(key as number, 1);
     else delete parent[key];

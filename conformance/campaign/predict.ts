@@ -22,6 +22,7 @@ import {
   type Status,
 } from "../../src/networking/index.js";
 import { RESOURCE_VERSION_ON_CREATE } from "../../src/networking/manifests/check-manifests.js";
+import { FIND_KIND_ERROR } from "../../src/networking/text/find-kind.js";
 import type { KubernetesVersion } from "../../src/networking/index.js";
 import { StatusDetailsSchema } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { bodyBytes, pluralOf, type CampaignRequest } from "./request.js";
@@ -70,15 +71,12 @@ export function predict(r: CampaignRequest, version: KubernetesVersion): Expecte
   switch (verdict.status) {
     case "error": {
       const kind = r.kind;
-      return {
-        status: 400,
-        warnings: [],
-        failure: status(
-          400,
-          "BadRequest",
-          `${kind} in version "v1" cannot be handled as a ${kind}: ${verdict.failure?.message ?? ""}`,
-        ),
-      };
+      const reason = verdict.failure?.message ?? "";
+      // A body whose kind cannot even be read is not of a kind: the server says what it began with.
+      const message = reason.startsWith(FIND_KIND_ERROR)
+        ? `the object provided is unrecognized (must be of type ${kind}): ${reason} (${summary(r.body)})`
+        : `${kind} in version "v1" cannot be handled as a ${kind}: ${reason}`;
+      return { status: 400, warnings: [], failure: status(400, "BadRequest", message) };
     }
     case "invalid": {
       if (verdict.errors.length === 0 && verdict.refusals.every((x) => x.message === RESOURCE_VERSION_ON_CREATE)) {
@@ -123,6 +121,26 @@ function accepted(
     return { status: 409, warnings: [...decodeWarnings, ...more], failure };
   }
   return { status: r.operation === "create" ? 201 : 200, warnings: [...decodeWarnings, ...more], object };
+}
+
+/**
+ * The apiserver's summary of a body it cannot tell the kind of: its first 30 bytes, as text
+ * when it starts with `{`, else in hex, with " ..." when there is more. The bytes are Go's
+ * string: a UTF-8 sequence cut short at the end is one U+FFFD per byte in the Status's JSON.
+ */
+export function summary(body: string): string {
+  const bytes = Buffer.from(body, "utf8");
+  if (bytes.length === 0) return "<empty>";
+  const head = bytes.subarray(0, 30);
+  const more = bytes.length > 30 ? " ..." : "";
+  if (bytes[0] !== 0x7b) return head.toString("hex") + more;
+  // Where the last sequence starts, and whether all of it is there.
+  let start = head.length;
+  while (start > 0 && start > head.length - 4 && ((head[start - 1] as number) & 0xc0) === 0x80) start--;
+  const lead = start > 0 ? (head[start - 1] as number) : 0;
+  const want = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  const cut = lead >= 0xc0 && head.length - (start - 1) < want ? start - 1 : head.length;
+  return head.subarray(0, cut).toString("utf8") + "\ufffd".repeat(head.length - cut) + more;
 }
 
 function unpredictable(why: string): Expected {

@@ -242,14 +242,54 @@ type GoType =
   | { readonly t: "itemTypeMeta" }
   | { readonly t: "list"; readonly elem: GoType };
 
+/**
+ * Which refusal Go reports when there are several: a custom unmarshaler's error (a Time's,
+ * an IntOrString's; here also what JSON cannot hold) ends decoding; a type error is kept
+ * while decoding goes on, the first one reported; an unknown field only when there is no
+ * type error.
+ */
+type Refusal = "fatal" | "type" | "strict";
+
 type Verdict =
   /** Accepted, and equal to decoding `canon` there (undefined: the key left out). */
   | { readonly ok: true; readonly canon: Lit | undefined }
   /** Refused at `path` below the position, where `at` is written. */
-  | { readonly ok: false; readonly at: Lit; readonly path: readonly (string | number)[] };
+  | { readonly ok: false; readonly at: Lit; readonly path: readonly (string | number)[]; readonly kind: Refusal };
 
 const accept = (canon: Lit | undefined): Verdict => ({ ok: true, canon });
-const refuse = (at: Lit, path: readonly (string | number)[] = []): Verdict => ({ ok: false, at, path });
+const refuse = (at: Lit, path: readonly (string | number)[] = [], kind: Refusal = "type"): Verdict => ({
+  ok: false,
+  at,
+  path,
+  kind,
+});
+
+/** UTF-8 byte order, Go's order of a map's keys when json.Marshal writes it. */
+function byUtf8(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}
+
+/** Members in the order Go's decoder reads them: as written, or sorted (the JSON the API server makes of YAML). */
+function membersOf(lit: Lit & { k: "obj" }, sorted: boolean): readonly (readonly [string, Lit])[] {
+  return sorted ? [...lit.entries].sort(([a], [b]) => byUtf8(a, b)) : lit.entries;
+}
+
+/** The refusal Go reports among those of the members, in order (undefined: none). */
+function firstRefusal(
+  members: Iterable<readonly [string | number, () => Verdict]>,
+): { at: Lit; path: (string | number)[]; kind: Refusal } | undefined {
+  let type: { at: Lit; path: (string | number)[]; kind: Refusal } | undefined;
+  let strict: typeof type;
+  for (const [seg, decode] of members) {
+    const r = decode();
+    if (r.ok) continue;
+    const found = { at: r.at, path: [seg, ...r.path], kind: r.kind };
+    if (r.kind === "fatal") return found;
+    if (r.kind === "type") type ??= found;
+    else strict ??= found;
+  }
+  return type ?? strict;
+}
 
 /** strconv.ParseInt(literal, 10, 64) on the number's text: an integer literal, "-0" included; no fraction, no exponent. */
 function goParseInt(lit: Lit): bigint | undefined {
@@ -294,12 +334,13 @@ function zeroOf(type: GoType): Lit {
  * list element or map value is the element's zero value. The top-level kind
  * and apiVersion are required.
  */
-function goDecode(type: GoType, lit: Lit, strict: boolean, member = false): Verdict {
-  if (lit.k === "nonFinite") return refuse(lit);
-  if (lit.k === "null") return type.t === "topTypeMeta" ? refuse(lit) : accept(member ? zeroOf(type) : undefined);
+function goDecode(type: GoType, lit: Lit, strict: boolean, member = false, sorted = false): Verdict {
+  if (lit.k === "nonFinite") return refuse(lit, [], "fatal");
+  if (lit.k === "null")
+    return type.t === "topTypeMeta" ? refuse(lit, [], "fatal") : accept(member ? zeroOf(type) : undefined);
   switch (type.t) {
     case "topTypeMeta":
-      return refuse(lit); // never the kind's own name here
+      return refuse(lit, [], "fatal"); // never the kind's own name here
     case "string":
     case "itemTypeMeta":
       return lit.k === "str" ? accept(lit) : refuse(lit);
@@ -315,40 +356,50 @@ function goDecode(type: GoType, lit: Lit, strict: boolean, member = false): Verd
       // IntOrString.UnmarshalJSON: a leading quote means string, anything else int32.
       if (lit.k === "str") return accept(lit);
       const n = goParseInt(lit);
-      return n !== undefined && n >= RANGES.int32[0] && n <= RANGES.int32[1] ? accept(num(n.toString())) : refuse(lit);
+      return n !== undefined && n >= RANGES.int32[0] && n <= RANGES.int32[1]
+        ? accept(num(n.toString()))
+        : refuse(lit, [], "fatal");
     }
     case "time":
-      return lit.k === "str" && isRfc3339(lit.v) ? accept(lit) : refuse(lit);
+      return lit.k === "str" && isRfc3339(lit.v) ? accept(lit) : refuse(lit, [], "fatal");
     case "fieldsV1": {
       // FieldsV1.UnmarshalJSON keeps any JSON value's bytes; a JS NaN or Infinity has none.
       const bad = nonFiniteIn(lit);
-      return bad === undefined ? accept(lit) : refuse(bad[0], bad[1]);
+      return bad === undefined ? accept(lit) : refuse(bad[0], bad[1], "fatal");
     }
     case "struct": {
       if (lit.k !== "obj") return refuse(lit);
-      const first = lit.entries[0]; // the candidates' keys are never field names
-      if (strict && first !== undefined) return refuse(first[1], [first[0]]);
+      const first = membersOf(lit, sorted)[0]; // the candidates' keys are never field names
+      if (strict && first !== undefined) return refuse(first[1], [first[0]], "strict");
       return accept(obj());
     }
     case "list": {
       if (lit.k !== "arr") return refuse(lit);
-      const items: Lit[] = [];
-      for (let i = 0; i < lit.items.length; i++) {
-        const r = goDecode(type.elem, lit.items[i] as Lit, strict, true);
-        if (!r.ok) return refuse(r.at, [i, ...r.path]);
-        items.push(r.canon as Lit);
-      }
-      return accept(arr(...items));
+      const elem = type.elem;
+      const found = firstRefusal(
+        lit.items.map((item, i) => [i, () => goDecode(elem, item, strict, true, sorted)] as const),
+      );
+      if (found !== undefined) return refuse(found.at, found.path, found.kind);
+      return accept(
+        arr(...lit.items.map((item) => (goDecode(elem, item, strict, true, sorted) as { canon: Lit }).canon)),
+      );
     }
     case "map": {
       if (lit.k !== "obj") return refuse(lit);
-      const entries: [string, Lit][] = [];
-      for (const [key, value] of lit.entries) {
-        const r = goDecode({ t: "string" }, value, strict, true);
-        if (!r.ok) return refuse(r.at, [key]);
-        entries.push([key, r.canon as Lit]);
-      }
-      return accept(obj(...entries));
+      const found = firstRefusal(
+        membersOf(lit, sorted).map(
+          ([key, value]) => [key, () => goDecode({ t: "string" }, value, strict, true)] as const,
+        ),
+      );
+      if (found !== undefined) return refuse(found.at, found.path, found.kind);
+      return accept(
+        obj(
+          ...lit.entries.map(([key, value]): [string, Lit] => [
+            key,
+            (goDecode({ t: "string" }, value, strict, true) as { canon: Lit }).canon,
+          ]),
+        ),
+      );
     }
   }
 }
@@ -880,7 +931,7 @@ describe("every field of every kind: wrong JSON types and numbers out of range",
           cases++;
           const { text: flow, at } = renderYaml(lit);
           const placed = yamlDoc(site, flow, at);
-          const verdict = goDecode(site.type, meaningOfYaml(lit), false, site.member);
+          const verdict = goDecode(site.type, meaningOfYaml(lit), false, site.member, true);
           const f = check(attemptYaml(placed.text), { site, verdict, format: "yaml", placed, sortKeys: true });
           if (f !== undefined) failures.push(`${f} [${flow}]`);
         }
@@ -1002,7 +1053,7 @@ describe("YAML scalars resolve as in go-yaml v2, at a position of each Go type",
           continue;
         }
         const placed = yamlDoc(site, yaml, new Map([[meaning, nodeAt]]));
-        const verdict = goDecode(site.type, meaning, false, site.member);
+        const verdict = goDecode(site.type, meaning, false, site.member, true);
         const f = check(attemptYaml(placed.text), { site, verdict, format: "yaml", placed, sortKeys: true });
         if (f !== undefined) failures.push(`${f} [${yaml}]`);
       }
@@ -1048,7 +1099,7 @@ describe("numbers with 100,000 digits, at a position of each numeric type, in li
         expect(
           check(attemptYaml(y.text), {
             site,
-            verdict: goDecode(site.type, ym, false, site.member),
+            verdict: goDecode(site.type, ym, false, site.member, true),
             format: "yaml",
             placed: y,
           }),
@@ -2023,7 +2074,7 @@ describe("random JSON values at random positions (fast-check)", () => {
         expect(
           check(r, {
             site,
-            verdict: goDecode(site.type, meaningOfYaml(lit), strict, site.member),
+            verdict: goDecode(site.type, meaningOfYaml(lit), strict, site.member, true),
             format: "yaml",
             placed: y,
             sortKeys: true,
@@ -2122,7 +2173,11 @@ describe("JSON watch streams: the same hostile objects, located in the stream", 
     for (const [m, strict, reason] of [
       ['{"type":"ADDED","bogus":@1,"object":{}}', true, /unknown field "bogus"/],
       ['{"type":"ADDED","type":@"ADDED","object":{}}', true, /duplicate field "type"/],
-      ['{"type":@5,"object":{}}', false, /cannot unmarshal number into a string/],
+      [
+        '{"type":@5,"object":{}}',
+        false,
+        /^json: cannot unmarshal number into Go struct field WatchEvent.type of type string$/,
+      ],
       ['{"type":@"SYNC","object":{}}', false, /unknown watch event type "SYNC"/],
       ['{"type":@null,"object":{}}', false, /unknown watch event type null/],
       ['{"type":"ADDED","object":@null}', false, /has no object/],

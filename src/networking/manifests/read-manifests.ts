@@ -477,7 +477,10 @@ class TextReader {
       try {
         const strict = mode !== "Ignore";
         // YAML integers and floats follow go-yaml's rules, so a YAML value has its own entry point.
-        const object = this.yamlInput ? fromParsedYaml(current, { strict }) : fromJson(current, { strict });
+        // fromJson reads a string as JSON text: a parsed string goes back to its text.
+        const object = this.yamlInput
+          ? fromParsedYaml(current, { strict })
+          : fromJson(typeof current === "string" ? JSON.stringify(current) : current, { strict });
         if (problems.length > 0 && mode === "Strict") {
           return this.failed(at, id, `strict decoding error: ${listed()}`, problems[0]?.path ?? [], locate);
         }
@@ -499,7 +502,7 @@ class TextReader {
           const message = `strict decoding error: ${listed()}, and more`;
           return this.failed(at, id, message, problems[0]?.path ?? [], locate);
         }
-        current = without(current, path);
+        current = without(current, path, e.reason.startsWith("unknown"));
       }
     }
   }
@@ -566,22 +569,23 @@ function fieldAt(path: readonly (string | number)[], locate: Locate): { field?: 
 }
 
 /** A copy of `value` without the member at `path` (only the objects on the path are copied). */
-function without(value: JsonValue, path: readonly (string | number)[]): JsonValue {
+function without(value: JsonValue, path: readonly (string | number)[], unknown: boolean): JsonValue {
   const [head, ...rest] = path;
   if (head === undefined) return value;
   if (Array.isArray(value) && typeof head === "number") {
     const copy = value.slice();
     if (rest.length === 0) copy.splice(head, 1);
-    else copy[head] = without(value[head] as JsonValue, rest);
+    else copy[head] = without(value[head] as JsonValue, rest, unknown);
     return copy;
   }
   if (isObject(value)) {
     const copy = Object.assign(Object.create(null) as Record<string, JsonValue>, value);
     const key = String(head);
-    // A repeated key keeps its last value, as the decoder would; an unknown one is dropped.
-    if (rest.length === 0 && value[key] instanceof DuplicateKey) copy[key] = unwrapDuplicate(value[key] as JsonValue);
+    // A repeated key keeps its last value, as the decoder would; an unknown one is dropped, however often written.
+    if (rest.length === 0 && !unknown && value[key] instanceof DuplicateKey)
+      copy[key] = unwrapDuplicate(value[key] as JsonValue);
     else if (rest.length === 0) delete copy[key];
-    else copy[key] = without(unwrapDuplicate(value[key] as JsonValue), rest);
+    else copy[key] = without(unwrapDuplicate(value[key] as JsonValue), rest, unknown);
     return copy as JsonValue;
   }
   return value;

@@ -1,4 +1,4 @@
-import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
 
 /*
  * The Go facts the .proto files cannot carry, and nothing else: this module
@@ -19,6 +19,12 @@ import type { DescField, DescMessage } from "@bufbuild/protobuf";
  *   inline embedded struct: its fields sit in the parent JSON object
  *   nonempty  protobuf writes it only when non-empty (FieldsV1.Raw)
  *   noJson field has no JSON form (envelope-only messages)
+ *   go=T   the Go type is the named type T (of the element, for a list), as
+ *          reflect prints it: `v1.Protocol`, not the `string` it is made of.
+ *          Without it the Go type follows from the descriptor: string, bool,
+ *          int32, int64, a message's package and name (`v1.IngressSpec`),
+ *          `[]` of a list's element, `map[string]string`. encoding/json names
+ *          it in its type errors.
  */
 export const SHAPES: Readonly<Record<string, string>> = {
   // runtime (envelope only; never rendered as JSON)
@@ -31,7 +37,7 @@ export const SHAPES: Readonly<Record<string, string>> = {
   "k8s.io.api.core.v1.TypedLocalObjectReference": "apiGroup:ptr kind name",
   // meta/v1
   "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta":
-    "name:omit generateName:omit namespace:omit selfLink:omit uid:omit resourceVersion:omit " +
+    "name:omit generateName:omit namespace:omit selfLink:omit uid:omit,go=types.UID resourceVersion:omit " +
     "generation:omit creationTimestamp:omit,zero deletionTimestamp:ptr,omit " +
     "deletionGracePeriodSeconds:ptr,omit labels:omit annotations:omit ownerReferences:omit " +
     "finalizers:omit managedFields:omit",
@@ -39,21 +45,22 @@ export const SHAPES: Readonly<Record<string, string>> = {
     "selfLink:omit resourceVersion:omit continue:omit remainingItemCount:ptr,omit shardInfo:ptr,omit",
   "k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo": "selector",
   "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector": "matchLabels:omit matchExpressions:omit",
-  "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement": "key operator values:omit",
+  "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement":
+    "key operator:go=v1.LabelSelectorOperator values:omit",
   "k8s.io.apimachinery.pkg.apis.meta.v1.Time": "seconds nanos",
   "k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference":
-    "apiVersion kind name uid controller:ptr,omit blockOwnerDeletion:ptr,omit",
+    "apiVersion kind name uid:go=types.UID controller:ptr,omit blockOwnerDeletion:ptr,omit",
   "k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry":
-    "manager:omit operation:omit apiVersion:omit time:ptr,omit fieldsType:omit fieldsV1:ptr,omit subresource:omit",
+    "manager:omit operation:omit,go=v1.ManagedFieldsOperationType apiVersion:omit time:ptr,omit fieldsType:omit fieldsV1:ptr,omit subresource:omit",
   "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1": "Raw:nonempty",
   "k8s.io.apimachinery.pkg.apis.meta.v1.Condition":
-    "type status observedGeneration:omit lastTransitionTime reason message",
+    "type status:go=v1.ConditionStatus observedGeneration:omit lastTransitionTime reason message",
   "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent": "type object",
   "k8s.io.apimachinery.pkg.apis.meta.v1.Status":
-    "metadata:omit status:omit message:omit reason:omit details:ptr,omit code:omit",
+    "metadata:omit status:omit message:omit reason:omit,go=v1.StatusReason details:ptr,omit code:omit",
   "k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails":
-    "name:omit group:omit kind:omit uid:omit causes:omit retryAfterSeconds:omit",
-  "k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause": "reason:omit message:omit field:omit",
+    "name:omit group:omit kind:omit uid:omit,go=types.UID causes:omit retryAfterSeconds:omit",
+  "k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause": "reason:omit,go=v1.CauseType message:omit field:omit",
   // networking/v1
   "k8s.io.api.networking.v1.Ingress": "metadata:omit spec:omit status:omit",
   "k8s.io.api.networking.v1.IngressList": "metadata:omit items",
@@ -61,11 +68,11 @@ export const SHAPES: Readonly<Record<string, string>> = {
   "k8s.io.api.networking.v1.IngressStatus": "loadBalancer:omit",
   "k8s.io.api.networking.v1.IngressLoadBalancerStatus": "ingress:omit",
   "k8s.io.api.networking.v1.IngressLoadBalancerIngress": "ip:omit hostname:omit ports:omit",
-  "k8s.io.api.networking.v1.IngressPortStatus": "port protocol error:ptr,omit",
+  "k8s.io.api.networking.v1.IngressPortStatus": "port protocol:go=v1.Protocol error:ptr,omit",
   "k8s.io.api.networking.v1.IngressRule": "host:omit ingressRuleValue:inline",
   "k8s.io.api.networking.v1.IngressRuleValue": "http:ptr,omit",
   "k8s.io.api.networking.v1.HTTPIngressRuleValue": "paths",
-  "k8s.io.api.networking.v1.HTTPIngressPath": "path:omit pathType:ptr backend",
+  "k8s.io.api.networking.v1.HTTPIngressPath": "path:omit pathType:ptr,go=v1.PathType backend",
   "k8s.io.api.networking.v1.IngressBackend": "service:ptr,omit resource:ptr,omit",
   "k8s.io.api.networking.v1.IngressServiceBackend": "name port:omit",
   "k8s.io.api.networking.v1.ServiceBackendPort": "name:omit number:omit",
@@ -77,11 +84,12 @@ export const SHAPES: Readonly<Record<string, string>> = {
     "aPIGroup=apiGroup:ptr,omit kind name scope:ptr namespace:ptr,omit",
   "k8s.io.api.networking.v1.NetworkPolicy": "metadata:omit spec:omit",
   "k8s.io.api.networking.v1.NetworkPolicyList": "metadata:omit items",
-  "k8s.io.api.networking.v1.NetworkPolicySpec": "podSelector ingress:omit egress:omit policyTypes:omit",
+  "k8s.io.api.networking.v1.NetworkPolicySpec":
+    "podSelector ingress:omit egress:omit policyTypes:omit,go=v1.PolicyType",
   "k8s.io.api.networking.v1.NetworkPolicyIngressRule": "ports:omit from:omit",
   "k8s.io.api.networking.v1.NetworkPolicyEgressRule": "ports:omit to:omit",
   "k8s.io.api.networking.v1.NetworkPolicyPeer": "podSelector:ptr,omit namespaceSelector:ptr,omit ipBlock:ptr,omit",
-  "k8s.io.api.networking.v1.NetworkPolicyPort": "protocol:ptr,omit port:ptr,omit endPort:ptr,omit",
+  "k8s.io.api.networking.v1.NetworkPolicyPort": "protocol:ptr,omit,go=v1.Protocol port:ptr,omit endPort:ptr,omit",
   "k8s.io.api.networking.v1.IPBlock": "cidr except:omit",
   "k8s.io.api.networking.v1.IPAddress": "metadata:omit spec:omit",
   "k8s.io.api.networking.v1.IPAddressList": "metadata:omit items",
@@ -107,6 +115,10 @@ export interface FieldShape {
   readonly inline: boolean;
   /** Written to protobuf only when non-empty (FieldsV1.Raw's custom marshaller). */
   readonly nonEmpty: boolean;
+  /** The Go type of the value, past a pointer, as reflect prints it: `string`, `[]v1.IngressRule`, `map[string]string`. */
+  readonly goType: string;
+  /** For a list the Go type of an element, for a map of a value; otherwise goType. */
+  readonly goElement: string;
 }
 
 export interface MessageShape {
@@ -122,6 +134,59 @@ export interface MessageShape {
 }
 
 const FLAGS = new Set(["ptr", "omit", "zero", "inline", "nonempty"]);
+const GO_FLAG = "go=";
+
+/**
+ * The Go type of a message as reflect prints it: its package's name (the last
+ * segment of the proto package, as Kubernetes' Go import paths end in it) and
+ * its name, e.g. `v1.IngressSpec`, `intstr.IntOrString`.
+ */
+export function goTypeName(desc: DescMessage): string {
+  return `${desc.file.proto.package.slice(desc.file.proto.package.lastIndexOf(".") + 1)}.${desc.name}`;
+}
+
+const GO_SCALARS: Partial<Record<ScalarType, string>> = {
+  [ScalarType.STRING]: "string",
+  [ScalarType.BOOL]: "bool",
+  [ScalarType.INT32]: "int32",
+  [ScalarType.INT64]: "int64",
+  [ScalarType.BYTES]: "[]byte",
+};
+
+function goScalar(t: ScalarType, where: string): string {
+  const name = GO_SCALARS[t];
+  if (name === undefined) throw new Error(`shapes: no Go type for ${ScalarType[t]} (${where})`);
+  return name;
+}
+
+/** The Go types of a field: its own, and its element's (list) or value's (map); `named` overrides the element's. */
+function goTypesOf(field: DescField, named: string | undefined): { goType: string; goElement: string } {
+  const where = `${field.parent.typeName}.${field.name}`;
+  switch (field.fieldKind) {
+    case "scalar": {
+      const t = named ?? goScalar(field.scalar, where);
+      return { goType: t, goElement: t };
+    }
+    case "message": {
+      const t = named ?? goTypeName(field.message);
+      return { goType: t, goElement: t };
+    }
+    case "list": {
+      const e =
+        named ??
+        (field.listKind === "message" ? goTypeName(field.message) : goScalar(field.scalar as ScalarType, where));
+      return { goType: `[]${e}`, goElement: e };
+    }
+    case "map": {
+      const v =
+        named ??
+        (field.mapKind === "message" ? goTypeName(field.message) : goScalar(field.scalar as ScalarType, where));
+      return { goType: `map[${goScalar(field.mapKey, where)}]${v}`, goElement: v };
+    }
+    default:
+      throw new Error(`shapes: no Go type for ${where}`);
+  }
+}
 
 /**
  * Joins a message's Go shape spec with its descriptor. Pure: the run time
@@ -135,7 +200,11 @@ export function buildShape(desc: DescMessage, spec: string): MessageShape {
     const [head = "", flagText = ""] = token.split(":");
     const [protoName = "", jsonName] = head.split("=");
     const flags = new Set(flagText === "" ? [] : flagText.split(","));
-    for (const f of flags) if (!FLAGS.has(f)) throw new Error(`shapes: unknown flag ${f} in ${desc.typeName}`);
+    let named: string | undefined;
+    for (const f of flags) {
+      if (f.startsWith(GO_FLAG) && f.length > GO_FLAG.length && named === undefined) named = f.slice(GO_FLAG.length);
+      else if (!FLAGS.has(f)) throw new Error(`shapes: unknown flag ${f} in ${desc.typeName}`);
+    }
     const field = desc.fields.find((f) => f.name === protoName);
     if (field === undefined) throw new Error(`shapes: ${desc.typeName} has no field ${protoName}`);
     seen.add(protoName);
@@ -149,6 +218,7 @@ export function buildShape(desc: DescMessage, spec: string): MessageShape {
       omitZero: flags.has("zero"),
       inline,
       nonEmpty: flags.has("nonempty"),
+      ...goTypesOf(field, named),
     });
   }
   const missing = desc.fields.filter((f) => !seen.has(f.name));

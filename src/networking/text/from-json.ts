@@ -9,14 +9,17 @@ import {
   jsonError,
   locatePath,
   parseJsonText,
+  textKeyOrder,
   type ParsedJson,
   type ParsedValue,
 } from "./json-parse.js";
 import { fastFromJsonText } from "./json-fast-text.js";
 import { fastFromJsonValue } from "./json-fast-value.js";
-import { printGoJson } from "./json-print.js";
+import { printGoJson, sortedKeys } from "./json-print.js";
 import { PathError } from "./json-path-error.js";
 import { sortDeep } from "./json-raw-value.js";
+import { jsonKindOf, numberLiteral, unmarshalTypeError } from "./json-type-error.js";
+import { FIND_KIND_ERROR, FIND_KIND_TYPE, findKindField } from "./find-kind.js";
 import type { JsonValue } from "../model/json-value.js";
 import { supportedKinds } from "../model/kind-names.js";
 import { KINDS, kindOfTypeName, lookupKind, type NetworkingObject } from "../model/kinds.js";
@@ -127,7 +130,13 @@ export function fromParsedYaml(value: JsonValue, options: FromJsonOptions = {}):
 
 function decodeTop(ctx: Ctx, value: ParsedValue): NetworkingObject {
   try {
-    if (!isObject(value)) throw new PathError(`cannot unmarshal ${jsonType(value)} into an object`);
+    // Go reads null into the struct as nothing at all: no kind.
+    if (value === null) throw new PathError("Object 'Kind' is missing", ["kind"]);
+    if (!isObject(value)) {
+      const d = new Decoding(ctx, true);
+      throw d.error(FIND_KIND_ERROR + unmarshalTypeError(valueKind(d, value), FIND_KIND_TYPE, "", ""));
+    }
+    checkFindKind(ctx, value);
     const apiVersion = typeMetaString(value, "apiVersion");
     const kind = typeMetaString(value, "kind");
     if (kind === "") throw new PathError("Object 'Kind' is missing", ["kind"]);
@@ -141,20 +150,61 @@ function decodeTop(ctx: Ctx, value: ParsedValue): NetworkingObject {
         [at],
       );
     }
-    const msg = create(info.desc) as AnyMessage;
-    decodeObject(ctx, shapeOf(info.desc), msg, value);
-    return msg as NetworkingObject;
+    return decodeKind(ctx, info.desc, value);
   } catch (e) {
     throw toDecodeError(ctx, e);
+  }
+}
+
+/** Throws the find-kind step's type error: a key it reads as kind or apiVersion holding neither a string nor null. */
+function checkFindKind(ctx: Ctx, obj: Record<string, ParsedValue | DuplicateKey>): void {
+  // Most objects have no such key: the members are put in Go's order only when one is there.
+  const bad = (v: ParsedValue | DuplicateKey | undefined): boolean =>
+    v !== undefined &&
+    v !== null &&
+    typeof v !== "string" &&
+    !(v instanceof DuplicateKey && v.values.every((x) => x === null || typeof x === "string"));
+  if (!Object.keys(obj).some((k) => findKindField(k) !== undefined && bad(obj[k]))) return;
+  const d = new Decoding(ctx, true);
+  for (const [key, v, occurrence] of goMembers(d, obj)) {
+    const field = findKindField(key);
+    if (field === undefined || v === null || typeof v === "string") continue;
+    d.enter(key, occurrence);
+    d.fail(FIND_KIND_ERROR + unmarshalTypeError(valueKind(d, v), "string", "", field));
   }
 }
 
 function typeMetaString(obj: Record<string, ParsedValue | DuplicateKey>, key: string): string {
   let v = Object.hasOwn(obj, key) ? obj[key] : undefined;
   if (v instanceof DuplicateKey) v = v.values[v.values.length - 1];
-  if (v === undefined || v === null) return "";
-  if (typeof v !== "string") throw new PathError(`cannot unmarshal ${jsonType(v)} into a string`, [key]);
-  return v;
+  // checkFindKind has refused any other type.
+  return typeof v === "string" ? v : "";
+}
+
+/** What the first pass throws at its first problem: only the second pass says which one Go reports. */
+const PROBLEM: unique symbol = Symbol("problem");
+
+/**
+ * Decodes an object of a kind. The first pass keeps no account of where it
+ * is and stops at the first problem; the object is returned when there is
+ * none, the usual case. After a problem a second pass finds the one Go's
+ * decoder reports, and where (see Decoding).
+ */
+function decodeKind(ctx: Ctx, desc: DescMessage, value: Record<string, ParsedValue | DuplicateKey>): NetworkingObject {
+  const shape = shapeOf(desc);
+  try {
+    const msg = create(desc) as AnyMessage;
+    decodeObject(new Decoding(ctx, false), shape, msg, value);
+    return msg as NetworkingObject;
+  } catch (first) {
+    if (first !== PROBLEM) throw first;
+  }
+  const d = new Decoding(ctx, true);
+  decodeObject(d, shape, create(desc) as AnyMessage, value);
+  const problem = d.typeError ?? d.strictError;
+  // The passes meet the same problems, in another order.
+  if (problem === undefined) throw new Error("fromJson: the second pass found no problem");
+  throw problem;
 }
 
 function toDecodeError(ctx: Ctx, e: unknown): DecodeError {
@@ -173,6 +223,147 @@ function toDecodeError(ctx: Ctx, e: unknown): DecodeError {
     return new DecodeError(ctx.format, "input nested too deeply");
   // Anything else is a bug in clusterwire, not bad input: let it surface as one.
   throw e;
+}
+
+/**
+ * One decoding's state: where it is, for errors, and in Go mode the problems
+ * put aside.
+ *
+ * Outside Go mode the first problem throws PROBLEM. In Go mode decoding follows the
+ * API server's decoder (sigs.k8s.io/json) to find the problem it reports:
+ * members in the order it reads them (the text's; for YAML that of the JSON
+ * the server makes of it, keys sorted), a value of the wrong type skipped and
+ * decoding gone on (the first such is reported), an unknown or repeated field
+ * noted (reported only when there is no type error), and an error of a
+ * custom unmarshaler (a Time, an IntOrString) ending it at once, over any
+ * type error before it.
+ *
+ * The type errors name where Go's decoder was: the Go struct holding the
+ * field, and the JSON names of the fields from the root; a struct embedded
+ * inline by its Go type name (IngressRule's IngressRuleValue), no list
+ * indexes, no map keys.
+ */
+class Decoding {
+  /** JSON path of the value being decoded: keys and list indexes. */
+  readonly path: (string | number)[] = [];
+  /** For each path segment, which occurrence of a repeated key it is. */
+  readonly occurrences: (number | undefined)[] = [];
+  /** Go's name of the struct whose field is being decoded. */
+  goStruct = "";
+  /** Go's field stack. */
+  readonly goFields: string[] = [];
+  /** Go mode: the first type error. */
+  typeError: PathError | undefined;
+  /** Go mode: the first unknown or repeated field. */
+  strictError: PathError | undefined;
+
+  constructor(
+    readonly ctx: Ctx,
+    readonly goMode: boolean,
+  ) {}
+
+  enter(seg: string | number, occurrence?: number): void {
+    if (!this.goMode) return;
+    this.path.push(seg);
+    this.occurrences.push(occurrence);
+  }
+
+  leave(): void {
+    if (!this.goMode) return;
+    this.path.pop();
+    this.occurrences.pop();
+  }
+
+  /** Go's error context while decoding a field of the struct `struct`: its JSON names from the root. */
+  inField(struct: string, name: string, embedded?: string): void {
+    if (!this.goMode) return;
+    this.goStruct = struct;
+    if (embedded !== undefined) this.goFields.push(embedded);
+    this.goFields.push(name);
+  }
+
+  /** Back to the context before inField(): `struct` and the length of the field stack then. */
+  outOfField(struct: string, fields: number): void {
+    if (!this.goMode) return;
+    this.goStruct = struct;
+    this.goFields.length = fields;
+  }
+
+  /** An error at the current path; `lastOccurrence`: pointing at the last value of a repeated key. */
+  error(reason: string, lastOccurrence = false): PathError {
+    const occurrences = [...this.occurrences];
+    if (lastOccurrence) occurrences[occurrences.length - 1] = undefined;
+    return new PathError(reason, [...this.path], occurrences);
+  }
+
+  /** A problem that ends decoding. */
+  fail(reason: string): never {
+    if (!this.goMode) throw PROBLEM;
+    throw this.error(reason);
+  }
+
+  /** A value of the wrong type, which Go's decoder skips. */
+  mismatch(value: string, goType: string): void {
+    if (!this.goMode) throw PROBLEM;
+    this.typeError ??= this.error(unmarshalTypeError(value, goType, this.goStruct, this.goFields.join(".")));
+  }
+
+  /** A custom unmarshaler's type error: decoding ends. */
+  fatalMismatch(value: string, goType: string): never {
+    return this.fail(unmarshalTypeError(value, goType, this.goStruct, this.goFields.join(".")));
+  }
+
+  /** An unknown or repeated field (strict decoding). */
+  strictProblem(reason: string, lastOccurrence = false): void {
+    if (!this.goMode) throw PROBLEM;
+    this.strictError ??= this.error(reason, lastOccurrence);
+  }
+
+  /** A PathError from below (its path relative to here), placed: decoding ends. */
+  failBelow(e: PathError): never {
+    if (!this.goMode) throw PROBLEM;
+    throw new PathError(e.reason, [...this.path, ...e.path], [...this.occurrences, ...e.occurrences]);
+  }
+}
+
+/**
+ * The members of `obj` (each value of a repeated key, with its occurrence) in
+ * the order Go's decoder meets them: the text's, or for YAML sorted keys
+ * (sigs.k8s.io/yaml writes the JSON from a Go map); for a JS value, the order
+ * JSON.stringify writes them in.
+ */
+function goMembers(
+  d: Decoding,
+  obj: Record<string, ParsedValue | DuplicateKey>,
+): [key: string, value: ParsedValue, occurrence: number | undefined][] {
+  const out: [string, ParsedValue, number | undefined][] = [];
+  const order = textKeyOrder(obj);
+  if (order !== undefined) {
+    const seen = new Map<string, number>();
+    for (const key of order) {
+      const raw = obj[key];
+      if (raw instanceof DuplicateKey) {
+        const o = seen.get(key) ?? 0;
+        seen.set(key, o + 1);
+        if (o < raw.values.length) out.push([key, raw.values[o] as ParsedValue, o]);
+      } else if (raw !== undefined && !seen.has(key)) {
+        seen.set(key, 1);
+        out.push([key, raw, undefined]);
+      }
+    }
+    return out;
+  }
+  for (const key of d.ctx.format === "yaml" ? sortedKeys(obj) : Object.keys(obj)) {
+    const raw = obj[key];
+    // A JS value's undefined property is an absent field (JSON has no undefined).
+    if (raw === undefined) continue;
+    if (raw instanceof DuplicateKey) {
+      for (let o = 0; o < raw.values.length; o++) out.push([key, raw.values[o] as ParsedValue, o]);
+    } else {
+      out.push([key, raw, undefined]);
+    }
+  }
+  return out;
 }
 
 /** Routes a JSON key to a field, through inlined structs (IngressRule's `http`). */
@@ -207,61 +398,81 @@ function routesOf(shape: MessageShape): Routes {
   return cached;
 }
 
+/** Go's field name of the TypeMeta every kind embeds. */
+const TYPE_META = "TypeMeta";
+
 function decodeObject(
-  ctx: Ctx,
+  d: Decoding,
   shape: MessageShape,
   msg: AnyMessage,
   obj: Record<string, ParsedValue | DuplicateKey>,
 ): void {
-  const { byKey, typeMeta } = routesOf(shape);
-  for (const key of Object.keys(obj)) {
-    const raw = obj[key] as ParsedValue | DuplicateKey | undefined;
-    // A JS value's undefined property is an absent field (JSON has no undefined).
-    if (raw === undefined) continue;
-    const dup = raw instanceof DuplicateKey;
-    if (dup && ctx.strict) throw new PathError(`duplicate field ${JSON.stringify(key)}`, [key]);
-    const route = byKey.get(key);
-    if (route === undefined) {
-      if (typeMeta && (key === "kind" || key === "apiVersion")) {
-        for (const v of dup ? raw.values : [raw]) {
-          if (v !== null && typeof v !== "string")
-            throw new PathError(`cannot unmarshal ${jsonType(v)} into a string`, [key]);
-        }
-        continue;
-      }
-      if (ctx.strict) throw new PathError(`unknown field ${JSON.stringify(key)}`, [key]);
-      continue;
-    }
-    let target = msg;
-    if (route.inline !== undefined) {
-      target = msg[route.inline.localName] as AnyMessage;
-      if (target === undefined) {
-        target = create(route.inline.field.message as DescMessage) as AnyMessage;
-        msg[route.inline.localName] = target;
-      }
-    }
-    // Go keeps a string fieldsV1 as written, escapes included.
-    const rawStrings = key === "fieldsV1" ? ctx.source?.stringSpans.get(obj) : undefined;
-    if (dup) {
-      // Go decodes every occurrence into the same field, in order.
-      for (let o = 0; o < raw.values.length; o++) {
-        try {
-          decodeField(ctx, route.fs, target, raw.values[o] as ParsedValue, rawStrings?.[o]);
-        } catch (e) {
-          if (e instanceof PathError) e.prefix(key, o);
-          throw e;
-        }
-      }
-    } else {
-      try {
-        decodeField(ctx, route.fs, target, raw, rawStrings?.[0]);
-      } catch (e) {
-        if (e instanceof PathError) e.prefix(key);
-        throw e;
+  const routes = routesOf(shape);
+  // Go keeps a string fieldsV1 as written, escapes included.
+  const rawStrings = obj["fieldsV1"] !== undefined ? d.ctx.source?.stringSpans.get(obj) : undefined;
+  if (d.goMode) {
+    for (const [key, v, occurrence] of goMembers(d, obj))
+      decodeMember(d, shape, routes, msg, key, v, occurrence, rawStrings);
+  } else {
+    for (const key of Object.keys(obj)) {
+      const raw = obj[key];
+      // A JS value's undefined property is an absent field (JSON has no undefined).
+      if (raw === undefined) continue;
+      if (raw instanceof DuplicateKey) {
+        // Go decodes every occurrence of a repeated key into the same field, in order.
+        for (let o = 0; o < raw.values.length; o++)
+          decodeMember(d, shape, routes, msg, key, raw.values[o] as ParsedValue, o, rawStrings);
+      } else {
+        decodeMember(d, shape, routes, msg, key, raw, undefined, rawStrings);
       }
     }
   }
   fillStructs(msg, shape.desc);
+}
+
+/** Decodes one occurrence of the member `key` of an object into `msg`. */
+function decodeMember(
+  d: Decoding,
+  shape: MessageShape,
+  { byKey, typeMeta }: Routes,
+  msg: AnyMessage,
+  key: string,
+  v: ParsedValue,
+  occurrence: number | undefined,
+  rawStrings: readonly (readonly [number, number] | undefined)[] | undefined,
+): void {
+  const strict = d.ctx.strict;
+  const route = byKey.get(key);
+  const outerStruct = d.goStruct;
+  const outerFields = d.goFields.length;
+  d.enter(key, occurrence);
+  if (route === undefined) {
+    if (typeMeta && (key === "kind" || key === "apiVersion")) {
+      if (strict && occurrence === 1) d.strictProblem(`duplicate field ${JSON.stringify(key)}`, true);
+      if (v !== null && typeof v !== "string") {
+        d.inField(shape.desc.name, key, TYPE_META);
+        d.mismatch(valueKind(d, v), "string");
+      }
+    } else if (strict) {
+      // Go names an unknown key that way however often it is written.
+      d.strictProblem(`unknown field ${JSON.stringify(key)}`, true);
+    }
+  } else {
+    if (strict && occurrence === 1) d.strictProblem(`duplicate field ${JSON.stringify(key)}`, true);
+    let target = msg;
+    const inline = route.inline;
+    if (inline !== undefined) {
+      target = msg[inline.localName] as AnyMessage;
+      if (target === undefined) {
+        target = create(inline.field.message as DescMessage) as AnyMessage;
+        msg[inline.localName] = target;
+      }
+    }
+    d.inField(shape.desc.name, key, inline !== undefined ? (inline.field.message as DescMessage).name : undefined);
+    decodeField(d, route.fs, target, v, key === "fieldsV1" ? rawStrings?.[occurrence ?? 0] : undefined);
+  }
+  d.outOfField(outerStruct, outerFields);
+  d.leave();
 }
 
 /**
@@ -272,7 +483,7 @@ const hiddenElements = new WeakMap<unknown[], unknown[]>();
 
 /** Decodes one occurrence of a field into `msg`; `rawString` is where a string fieldsV1 sits in the source text. */
 function decodeField(
-  ctx: Ctx,
+  d: Decoding,
   fs: FieldShape,
   msg: AnyMessage,
   v: ParsedValue,
@@ -289,14 +500,21 @@ function decodeField(
     return;
   }
   switch (field.fieldKind) {
-    case "scalar":
-      msg[name] = scalar(ctx, field.scalar, v);
+    case "scalar": {
+      const x = scalar(d, field.scalar, v, fs.goType);
+      if (x !== SKIPPED) msg[name] = x;
       return;
-    case "message":
-      msg[name] = message(ctx, field.message, v, msg[name] as AnyMessage | undefined, rawString);
+    }
+    case "message": {
+      const m = message(d, field.message, v, msg[name] as AnyMessage | undefined, fs.goType, rawString);
+      if (m !== undefined) msg[name] = m;
       return;
+    }
     case "list": {
-      if (!Array.isArray(v)) throw new PathError(`cannot unmarshal ${jsonType(v)} into an array`);
+      if (!Array.isArray(v)) {
+        d.mismatch(valueKind(d, v), fs.goType);
+        return;
+      }
       // Go decodes into the slice already there (a repeated key, or a list in
       // a struct being decoded into again): element i left in its array is
       // decoded into, a null element keeps it. An empty array is a new slice.
@@ -305,22 +523,17 @@ function decodeField(
       for (let i = 0; i < v.length; i++) {
         const item = v[i] as ParsedValue;
         const old = backing[i];
-        try {
-          if (field.listKind === "message") {
-            backing[i] =
-              item === null
-                ? (old ?? zeroMessage(field.message))
-                : message(ctx, field.message, item, old as AnyMessage | undefined);
-          } else {
-            backing[i] =
-              item === null
-                ? (old ?? zeroScalar(field.scalar as ScalarType))
-                : scalar(ctx, field.scalar as ScalarType, item);
-          }
-        } catch (e) {
-          if (e instanceof PathError) e.prefix(i);
-          throw e;
+        d.enter(i);
+        if (field.listKind === "message") {
+          const m =
+            item === null ? undefined : message(d, field.message, item, old as AnyMessage | undefined, fs.goElement);
+          backing[i] = m ?? old ?? zeroMessage(field.message);
+        } else {
+          const t = field.scalar as ScalarType;
+          const x = item === null ? SKIPPED : scalar(d, t, item, fs.goElement);
+          backing[i] = x !== SKIPPED ? x : (old ?? zeroScalar(t));
         }
+        d.leave();
       }
       const list = backing.slice(0, v.length);
       if (backing.length > v.length) hiddenElements.set(list, backing);
@@ -328,71 +541,93 @@ function decodeField(
       return;
     }
     case "map": {
-      if (!isObject(v)) throw new PathError(`cannot unmarshal ${jsonType(v)} into a map`);
+      if (!isObject(v)) {
+        d.mismatch(valueKind(d, v), fs.goType);
+        return;
+      }
       const map = msg[name] as Record<string, unknown>;
       // Keys of a JS value as Go reads them (text is read so by the parser).
-      const seen = ctx.source === undefined ? new Set<string>() : undefined;
-      for (const k of Object.keys(v)) {
-        const entry = v[k] as ParsedValue | DuplicateKey | undefined;
-        if (entry === undefined) continue; // as for a struct's members: absent
-        const vals = entry instanceof DuplicateKey ? entry.values : [entry];
+      const seen = d.ctx.source === undefined ? new Set<string>() : undefined;
+      const t = field.mapKind === "scalar" ? field.scalar : ScalarType.STRING;
+      const entry = (k: string, item: ParsedValue, occurrence: number | undefined): void => {
         const key = seen !== undefined ? goString(k) : k;
-        if (ctx.strict && (vals.length > 1 || seen?.has(key) === true))
-          throw new PathError(`duplicate field ${JSON.stringify(key)}`, [k]);
+        d.enter(k, occurrence);
+        if (d.ctx.strict && ((occurrence ?? 0) > 0 || seen?.has(key) === true))
+          d.strictProblem(`duplicate field ${JSON.stringify(key)}`, true);
         seen?.add(key);
-        for (let o = 0; o < vals.length; o++) {
-          const item = vals[o] as ParsedValue;
-          try {
-            setOwn(map, key, item === null ? "" : scalar(ctx, ScalarType.STRING, item));
-          } catch (e) {
-            if (e instanceof PathError) e.prefix(k, vals.length > 1 ? o : undefined);
-            throw e;
-          }
+        if (item === null) {
+          setOwn(map, key, "");
+        } else {
+          const x = scalar(d, t, item, fs.goElement);
+          if (x !== SKIPPED) setOwn(map, key, x);
         }
+        d.leave();
+      };
+      if (d.goMode) {
+        for (const [k, item, occurrence] of goMembers(d, v)) entry(k, item, occurrence);
+        return;
+      }
+      for (const k of Object.keys(v)) {
+        const raw = v[k];
+        if (raw === undefined) continue; // as for a struct's members: absent
+        if (raw instanceof DuplicateKey)
+          for (let o = 0; o < raw.values.length; o++) entry(k, raw.values[o] as ParsedValue, o);
+        else entry(k, raw, undefined);
       }
       return;
     }
     default:
-      throw new PathError(`unsupported field ${field.name}`);
+      d.fail(`unsupported field ${field.name}`);
   }
 }
 
+/** A message's value, or undefined where Go skips a value of the wrong type. */
 function message(
-  ctx: Ctx,
+  d: Decoding,
   desc: DescMessage,
   v: ParsedValue,
   existing: AnyMessage | undefined,
+  goType: string,
   rawString?: readonly [number, number],
-): AnyMessage {
+): AnyMessage | undefined {
   switch (desc.typeName) {
     case TIME_TYPE: {
-      if (typeof v !== "string")
-        throw new PathError(`cannot unmarshal ${jsonType(v)} into a time (want an RFC 3339 string)`);
+      // Time.UnmarshalJSON reads a string with encoding/json, then parses it.
+      if (typeof v !== "string") d.fatalMismatch(valueKind(d, v), "string");
       const seconds = parseRfc3339(v);
-      if (typeof seconds === "string") throw new PathError(seconds);
+      if (typeof seconds === "string") d.fail(seconds);
       return create(desc, { seconds }) as AnyMessage;
     }
     case INT_OR_STRING_TYPE: {
-      // Go looks at the first byte: a quote means string, anything else int32.
-      // Its UnmarshalJSON sets the type and that value only, so after a
-      // repeated key the other value is still there (and in protobuf).
+      // Go looks at the first byte: a quote means string, anything else int32
+      // (read with encoding/json, whose errors end decoding). Its
+      // UnmarshalJSON sets the type and that value only, so after a repeated
+      // key the other value is still there (and in protobuf).
       const out = existing ?? (create(desc, { type: 0n, intVal: 0, strVal: "" }) as AnyMessage);
       if (typeof v === "string") {
-        out["strVal"] = scalar(ctx, ScalarType.STRING, v);
+        out["strVal"] = d.ctx.source === undefined ? goString(v) : v;
         out["type"] = 1n;
       } else {
-        out["intVal"] = scalar(ctx, ScalarType.INT32, v);
+        out["intVal"] = Number(integer(d, v, INT32, "int32", true));
         out["type"] = 0n;
       }
       return out;
     }
     case FIELDS_V1_TYPE:
-      return create(desc, { Raw: new TextEncoder().encode(rawText(ctx, v, rawString)) }) as AnyMessage;
+      try {
+        return create(desc, { Raw: new TextEncoder().encode(rawText(d.ctx, v, rawString)) }) as AnyMessage;
+      } catch (e) {
+        if (e instanceof PathError) d.failBelow(e);
+        throw e;
+      }
     default: {
-      if (!isObject(v)) throw new PathError(`cannot unmarshal ${jsonType(v)} into an object`);
+      if (!isObject(v)) {
+        d.mismatch(valueKind(d, v), goType);
+        return undefined;
+      }
       // Go decodes into an existing struct without clearing it (duplicate keys merge).
       const msg = existing ?? (create(desc) as AnyMessage);
-      decodeObject(ctx, shapeOf(desc), msg, v);
+      decodeObject(d, shapeOf(desc), msg, v);
       return msg;
     }
   }
@@ -416,69 +651,109 @@ function rawText(ctx: Ctx, v: ParsedValue, rawString?: readonly [number, number]
   return printGoJson(sortDeep(ctx.format, v, 0));
 }
 
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+/** An integer type's range, as numbers (the common case) and as bigints. */
+interface IntRange {
+  readonly min: number;
+  readonly max: number;
+  readonly minBig: bigint;
+  readonly maxBig: bigint;
+}
 
-function scalar(ctx: Ctx, t: ScalarType, v: ParsedValue): unknown {
+const INT32: IntRange = { min: -(2 ** 31), max: 2 ** 31 - 1, minBig: -(2n ** 31n), maxBig: 2n ** 31n - 1n };
+const INT64: IntRange = {
+  min: Number.MIN_SAFE_INTEGER,
+  max: Number.MAX_SAFE_INTEGER,
+  minBig: -(2n ** 63n),
+  maxBig: 2n ** 63n - 1n,
+};
+
+/** What scalar() gives for a value Go skips (a type error, in Go mode). */
+const SKIPPED: unique symbol = Symbol("skipped");
+
+function scalar(d: Decoding, t: ScalarType, v: ParsedValue, goType: string): unknown {
   switch (t) {
     case ScalarType.STRING:
-      if (typeof v !== "string") throw new PathError(`cannot unmarshal ${jsonType(v)} into a string`);
+      if (typeof v !== "string") {
+        d.mismatch(valueKind(d, v), goType);
+        return SKIPPED;
+      }
       // The parser reads text as Go does; a JS value's string is read so here.
-      return ctx.source === undefined ? goString(v) : v;
+      return d.ctx.source === undefined ? goString(v) : v;
     case ScalarType.BOOL:
-      if (typeof v !== "boolean") throw new PathError(`cannot unmarshal ${jsonType(v)} into a bool`);
+      if (typeof v !== "boolean") {
+        d.mismatch(valueKind(d, v), goType);
+        return SKIPPED;
+      }
       return v;
     case ScalarType.INT32: {
-      const n = integer(v, "int32", ctx.format === "yaml");
-      if (n < INT32_MIN || n > INT32_MAX) throw new PathError(`number ${numberText(n)} overflows int32`);
-      return Number(n);
+      const n = integer(d, v, INT32, goType, false);
+      return n === undefined ? SKIPPED : Number(n);
     }
     case ScalarType.INT64: {
-      const n = integer(v, "int64", ctx.format === "yaml");
-      const b = BigInt(n);
-      if (b < INT64_MIN || b > INT64_MAX) throw new PathError(`number ${numberText(n)} overflows int64`);
-      return b;
+      const n = integer(d, v, INT64, goType, false);
+      return n === undefined ? SKIPPED : BigInt(n);
     }
     default:
-      throw new PathError(`unsupported scalar type ${ScalarType[t]}`);
+      return d.fail(`unsupported scalar type ${ScalarType[t]}`);
   }
 }
 
 /**
- * An integer as Go's strconv.ParseInt reads the number's JSON text. Go
- * accepts "-0" (as 0) and nothing with a fraction or exponent. A float from
- * YAML reaches Go as the text json.Marshal writes for it: the shortest digits,
- * with an exponent from 1e21 on (JS's String(n) writes the same).
+ * An integer as Go reads a number into one: strconv.ParseInt of its JSON
+ * text, which takes "-0" (as 0) and nothing with a fraction or exponent,
+ * then the type's range; a miss is a type error naming the literal
+ * (`number 1.5`). A float from YAML reaches Go as the text json.Marshal
+ * writes for it: the shortest digits, with an exponent from 1e21 on (JS's
+ * String(n) writes the same). `fatal`: read by a custom unmarshaler
+ * (IntOrString's), whose error ends decoding. Undefined: skipped.
  */
-function integer(v: ParsedValue, type: string, fromYaml: boolean): number | bigint {
-  if (typeof v === "bigint") return v;
-  if (typeof v === "number") {
-    if (Number.isSafeInteger(v)) return v === 0 ? 0 : v; // not -0
-    if (Number.isInteger(v)) {
-      if (!fromYaml) throw new PathError(`number ${v} cannot be represented exactly; pass a bigint`);
-      if (Math.abs(v) < 1e21) return BigInt(String(v));
+function integer(
+  d: Decoding,
+  v: ParsedValue,
+  range: IntRange,
+  goType: string,
+  fatal: boolean,
+): number | bigint | undefined {
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= range.min && v <= range.max) return v === 0 ? 0 : v; // not -0
+  let n: bigint;
+  if (typeof v === "bigint") {
+    n = v;
+  } else if (typeof v === "number") {
+    if (!Number.isFinite(v)) return d.fail(notJson(v));
+    if (Number.isSafeInteger(v)) {
+      n = BigInt(v);
+    } else if (Number.isInteger(v) && d.ctx.format === "json") {
+      return d.fail(`number ${v} cannot be represented exactly; pass a bigint`);
+    } else if (Number.isInteger(v) && Math.abs(v) < 1e21) {
+      n = BigInt(String(v));
+    } else {
+      return missInteger(d, `number ${numberLiteral(v)}`, goType, fatal);
     }
-    throw new PathError(`cannot unmarshal number ${v} into an ${type}`);
+  } else if (v instanceof FloatLiteral) {
+    if (v.text !== "-0") return missInteger(d, `number ${numberLiteral(v)}`, goType, fatal);
+    return 0;
+  } else {
+    return missInteger(d, valueKind(d, v), goType, fatal);
   }
-  if (v instanceof FloatLiteral) {
-    if (v.text === "-0") return 0;
-    throw new PathError(`cannot unmarshal number ${shorten(v.text)} into an ${type}`);
-  }
-  throw new PathError(`cannot unmarshal ${jsonType(v)} into an ${type}`);
+  if (n < range.minBig || n > range.maxBig) return missInteger(d, `number ${numberLiteral(n)}`, goType, fatal);
+  return n;
 }
 
-const BIG_NUMBER = 10n ** 40n;
-
-/** A number for an error message; huge ones are not printed in full (a 10^6-digit bigint takes a second to print). */
-function numberText(n: number | bigint): string {
-  if (typeof n === "number" || (n < BIG_NUMBER && n > -BIG_NUMBER)) return String(n);
-  return `${n < 0n ? "-" : ""}<more than 40 digits>`;
+/** A number or value an integer cannot take: skipped, or `fatal` (a custom unmarshaler's) the end. */
+function missInteger(d: Decoding, value: string, goType: string, fatal: boolean): undefined {
+  if (fatal) d.fatalMismatch(value, goType);
+  d.mismatch(value, goType);
+  return undefined;
 }
 
-function shorten(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 40)}...<${text.length} characters>` : text;
+/** The JSON kind of a value, as Go's type errors name it; a JS value JSON has no form for is refused. */
+function valueKind(d: Decoding, v: unknown): string {
+  return jsonKindOf(v) ?? d.fail(notJson(v));
+}
+
+function notJson(v: unknown): string {
+  if (typeof v === "number") return `number ${v} is not JSON`;
+  return `${typeof v === "undefined" ? "undefined" : `a ${typeof v}`} is not a JSON value`;
 }
 
 function isObject(v: unknown): v is Record<string, ParsedValue | DuplicateKey> {
@@ -489,15 +764,4 @@ function isObject(v: unknown): v is Record<string, ParsedValue | DuplicateKey> {
     !(v instanceof FloatLiteral) &&
     !(v instanceof DuplicateKey)
   );
-}
-
-function jsonType(v: ParsedValue | DuplicateKey | undefined): string {
-  if (v === null) return "null";
-  if (v === undefined) return "undefined";
-  if (Array.isArray(v)) return "array";
-  if (v instanceof FloatLiteral) return `number ${shorten(v.text)}`;
-  if (typeof v === "bigint" || typeof v === "number") return `number ${numberText(v)}`;
-  if (typeof v === "string") return "string";
-  if (typeof v === "boolean") return "bool";
-  return "object";
 }

@@ -4,6 +4,7 @@ import { lookupKind, type NetworkingObject } from "../model/kinds.js";
 import { parseRfc3339 } from "../model/time.js";
 import { setOwn } from "../model/set-own.js";
 import { jsonCodecOf } from "./json-generated.js";
+import { findKindField } from "./find-kind.js";
 import { readJsonString, skipJsonWhitespace, type JsonCursor } from "./json-parse.js";
 
 /*
@@ -14,7 +15,8 @@ import { readJsonString, skipJsonWhitespace, type JsonCursor } from "./json-pars
  * (from-json.ts) stay the specification.
  *
  * It gives up ("bails") on anything rare or wrong: a syntax error, a repeated
- * key, an unknown field in strict mode, a number with a fraction, exponent,
+ * key, an unknown field in strict mode, a top-level key that differs from
+ * kind or apiVersion only in case, a number with a fraction, exponent,
  * "-0", more than 15 digits in an int32 or past int64, a value of the wrong type,
  * an out-of-range integer, a bad time, nesting past maxDepth, kind/apiVersion
  * missing or unsupported. The caller then runs the generic path, which gives
@@ -165,6 +167,9 @@ class Reader implements JsonCursor, JsonReader {
 
   unknown(depth: number): void {
     if (this.strict) bail();
+    // A top-level key the API server's first look reads as kind or apiVersion (`Kind`, say).
+    if (depth === 1 && findKindField(this.decodedKey ?? this.text.slice(this.keyStart, this.keyStart + this.keyLength)))
+      bail();
     this.skip(depth);
   }
 

@@ -3,6 +3,7 @@ import type { JsonValueReader } from "../../../gen/clusterwire/json_runtime.js";
 import type { NetworkingObject } from "../model/kinds.js";
 import { parseRfc3339 } from "../model/time.js";
 import { setOwn } from "../model/set-own.js";
+import { findKindField } from "./find-kind.js";
 import { codecOfKind, rfc3339Utc } from "./json-fast-text.js";
 import { goString } from "./json-parse.js";
 import { quote } from "./json-fast-write.js";
@@ -15,7 +16,8 @@ import { MAX_RAW_DEPTH } from "./json-raw-value.js";
  * files in gen/) read through this JsonValueReader. It gives up on anything
  * the generic decoder (from-json.ts) would refuse or treat specially (an
  * object that is not plain, a number that is not a safe integer, a bigint in
- * an int32, a key with a surrogate in a map, strict mode's unknown fields),
+ * an int32, a key with a surrogate in a map, strict mode's unknown fields, a
+ * top-level key that differs from kind or apiVersion only in case),
  * and the caller runs the generic decoder, which stays the specification.
  */
 
@@ -186,6 +188,8 @@ export function fastFromJsonValue(value: unknown, strict: boolean): NetworkingOb
   if (typeof apiVersion !== "string" || typeof kind !== "string") return undefined;
   const codec = codecOfKind(apiVersion, kind);
   if (codec === undefined) return undefined;
+  // A key the API server's first look reads as kind or apiVersion (`Kind`, say) besides those two.
+  for (const k in value) if (k !== "kind" && k !== "apiVersion" && findKindField(k) !== undefined) return undefined;
   try {
     const m = codec.create();
     codec.readValue(new ValueReader(strict), value, m as never);

@@ -54,6 +54,25 @@ export interface JsonParseOptions {
   readonly locate?: boolean;
 }
 
+/**
+ * The keys of a parsed object in the text's order, a repeated key once for
+ * each time it is written; kept only for objects whose own key order says
+ * otherwise (a repeated key, which a DuplicateKey holds at its first place,
+ * or a key like an array index, which a JS object lists first).
+ */
+const keyOrders = new WeakMap<object, readonly string[]>();
+
+/** The keys of an object parsed from text in the text's order, if that is not Object.keys order (see keyOrders). */
+export function textKeyOrder(obj: object): readonly string[] | undefined {
+  return keyOrders.get(obj);
+}
+
+/** Whether JS lists the key before the others, as an array index (a canonical integer below 2^32 - 1). */
+function isIndexKey(key: string): boolean {
+  const c = key.charCodeAt(0);
+  return c >= 0x30 && c <= 0x39 && /^(?:0|[1-9][0-9]*)$/.test(key) && Number(key) < 2 ** 32 - 1;
+}
+
 /** Parses JSON text exactly. Throws {@link DecodeError} with line and column. */
 export function parseJsonText(text: string, options: JsonParseOptions = {}): ParsedJson {
   if (typeof text !== "string") throw new DecodeError("json", `expected JSON text, got ${typeof text}`);
@@ -166,12 +185,15 @@ class Parser {
       if (this.locate) this.spans.set(obj, [start, this.pos]);
       return obj;
     }
+    let order: string[] | undefined;
     for (;;) {
       if (this.text.charCodeAt(this.pos) !== 0x22) {
         if (this.pos >= this.text.length) this.fail("unexpected end of JSON input");
         this.fail(`invalid character ${quoteChar(this.text, this.pos)} looking for beginning of object key string`);
       }
       const key = this.string();
+      if (order !== undefined) order.push(key);
+      else if (isIndexKey(key) && !this.locate) order = [...Object.keys(obj), key];
       this.ws();
       if (this.text.charCodeAt(this.pos) !== 0x3a)
         this.fail(`invalid character ${quoteChar(this.text, this.pos)} after object key`);
@@ -196,6 +218,7 @@ class Parser {
       }
       const prev = obj[key];
       if (prev !== undefined && hasOwn.call(obj, key)) {
+        if (order === undefined && !this.locate) order = [...Object.keys(obj), key];
         // Appended in place: copying would make n repeats of a key cost O(n^2).
         if (prev instanceof DuplicateKey) prev.values.push(v);
         else obj[key] = new DuplicateKey([prev, v]);
@@ -214,6 +237,7 @@ class Parser {
       if (c === 0x7d) {
         this.pos++;
         if (this.locate) this.spans.set(obj, [start, this.pos]);
+        if (order !== undefined) keyOrders.set(obj, order);
         return obj;
       }
       if (Number.isNaN(c)) this.fail("unexpected end of JSON input");

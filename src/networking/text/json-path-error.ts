@@ -6,8 +6,9 @@ export class PathError {
     readonly reason: string,
     /** Keys (strings) and list indexes (numbers). */
     readonly path: (string | number)[] = [],
+    occurrences?: (number | undefined)[],
   ) {
-    this.occurrences = path.map(() => undefined);
+    this.occurrences = occurrences ?? path.map(() => undefined);
   }
   prefix(seg: string | number, occurrence?: number): void {
     this.path.unshift(seg);

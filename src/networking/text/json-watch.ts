@@ -1,6 +1,7 @@
 import { DecodeError } from "../model/errors.js";
 import { fromParsedJsonMember, type FromJsonOptions } from "./from-json.js";
 import { toJsonString } from "./to-json.js";
+import { jsonKindOf, unmarshalTypeError } from "./json-type-error.js";
 import { DuplicateKey, FloatLiteral, jsonError, locatePath, parseJsonText } from "./json-parse.js";
 import { DEFAULT_MAX_FRAME_SIZE, EVENT_TYPES, type WatchEvent, type WatchEventType } from "../model/watch-event.js";
 
@@ -182,8 +183,9 @@ export function decodeJsonWatchEvent(
     }
     let type = Object.hasOwn(root, "type") ? root["type"] : undefined;
     if (type instanceof DuplicateKey) type = type.values[type.values.length - 1];
+    // Worded as Go's decoder of a metav1.WatchEvent (client-go's) words it.
     if (type !== undefined && type !== null && typeof type !== "string")
-      fail(`cannot unmarshal ${jsonKind(type)} into a string`, "type");
+      fail(unmarshalTypeError(jsonKindOf(type) ?? "number", "string", "WatchEvent", "type"), "type");
     if (typeof type !== "string" || !EVENT_TYPES.has(type)) {
       const reason = `unknown watch event type ${JSON.stringify(typeof type === "string" ? type : null)}; want one of ${[...EVENT_TYPES].join(", ")}`;
       if (type === undefined)
@@ -208,12 +210,6 @@ export function decodeJsonWatchEvent(
       column: line === 1 ? at.column + (e.column ?? 1) - 1 : (e.column ?? 1),
     });
   }
-}
-
-function jsonKind(v: unknown): string {
-  if (typeof v === "boolean") return "bool";
-  if (Array.isArray(v)) return "array";
-  return typeof v === "object" && !(v instanceof FloatLiteral) ? "object" : "number";
 }
 
 function rethrow(e: DecodeError, where: { offset: number; line: number; column: number }): never {

@@ -30,7 +30,7 @@ export function toStatus(obj: NetworkingObject, errors: readonly FieldError[]): 
   // A List's metadata is a ListMeta, with no name.
   const meta = info.list ? undefined : (obj as { metadata?: ObjectMeta }).metadata;
   const name =
-    meta === undefined
+    meta === undefined || meta.name === undefined
       ? ""
       : meta.name !== "" || meta.generateName === ""
         ? meta.name

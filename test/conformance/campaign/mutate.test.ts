@@ -22,7 +22,25 @@ describe("mutate", () => {
     }
     expect(JSON.stringify(ingress)).toBe(before);
     // Every kind of mutation is made.
-    for (const how of ["drop", "string", "list", "unknown"]) expect(seen).toContain(how);
+    for (const how of ["drop", "string", "list", "unknown", "type"]) expect(seen).toContain(how);
+  });
+
+  it("a type change puts a value of another JSON type in place", () => {
+    const rng = createRng(3);
+    const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
+    let made = 0;
+    for (let i = 0; i < 300; i++) {
+      const m = mutate(ingress, rng);
+      if (!m.how.startsWith("type ")) continue;
+      made++;
+      const path = m.how
+        .slice(5)
+        .split(/\.|\[(\d+)\]/)
+        .filter((s) => s !== undefined && s !== "");
+      const read = (o: unknown) => path.reduce<unknown>((v, s) => (v as Record<string, unknown>)[s], o);
+      expect(kind(read(m.json)), m.how).not.toBe(kind(read(ingress)));
+    }
+    expect(made).toBeGreaterThan(10);
   });
 
   it("makes the same mutations from the same seed", () => {

@@ -72,6 +72,16 @@ describe("toStatus: the 422 response body", () => {
     expect(toJsonString(toStatus(obj, errs))).toBe(expected);
   });
 
+  it("the name in the message as Go's %q writes it; in details as it is", () => {
+    const obj = ing((o) => {
+      o.metadata.name = '\ufeffa"b\r\n';
+      o.spec = {};
+    });
+    const status = toStatus(obj, validate(obj));
+    expect(status.message.startsWith('Ingress.networking.k8s.io "\\ufeffa\\"b\\r\\n" is invalid: ')).toBe(true);
+    expect(status.details?.name).toBe('\ufeffa"b\r\n');
+  });
+
   it("a single error: no brackets", () => {
     const obj = ing((o) => {
       o.metadata.name = "shop";
