@@ -167,8 +167,10 @@ export function updateBody(storedAnswer: JsonObject, from: JsonObject, operation
     if (fromMeta[k] !== undefined) meta[k] = structuredClone(fromMeta[k]!);
     else delete meta[k];
   }
-  if (meta.annotations !== undefined && typeof meta.annotations === "object")
-    delete (meta.annotations as JsonObject)[IS_DEFAULT_CLASS];
+  // Another input's annotations may be of another JSON type (a type-change mutation): null, a list.
+  const annotations = meta.annotations;
+  if (annotations !== null && typeof annotations === "object" && !Array.isArray(annotations))
+    delete annotations[IS_DEFAULT_CLASS];
   for (const k of operation === "status" ? ["spec", "status"] : ["spec"]) {
     if (from[k] !== undefined) next[k] = structuredClone(from[k]!);
     else delete next[k];
