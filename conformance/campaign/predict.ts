@@ -1,5 +1,6 @@
-// clusterwire's answer to a campaign request, made only from the package's public API
-// (readManifests, checkManifests, decode, applyDefaults, warnings): the status code, the warnings,
+// clusterwire's answer to a campaign request, made from the package's public API (readManifests,
+// checkManifests, decode, applyDefaults, warnings; and the words of the decoder's kind error, to
+// wrap as the server does): the status code, the warnings,
 // and either the Status of a refusal or the object the server would return, short of the fields
 // only the server can fill (uid, creationTimestamp, resourceVersion, managedFields, a generated
 // name), which compare.ts checks by rule.
@@ -21,7 +22,6 @@ import {
   type ObjectMeta,
   type Status,
 } from "../../src/networking/index.js";
-import { RESOURCE_VERSION_ON_CREATE } from "../../src/networking/manifests/check-manifests.js";
 import { FIND_KIND_ERROR } from "../../src/networking/text/find-kind.js";
 import type { KubernetesVersion } from "../../src/networking/index.js";
 import { StatusDetailsSchema } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
@@ -79,7 +79,7 @@ export function predict(r: CampaignRequest, version: KubernetesVersion): Expecte
       return { status: 400, warnings: [], failure: status(400, "BadRequest", message) };
     }
     case "invalid": {
-      if (verdict.errors.length === 0 && verdict.refusals.every((x) => x.message === RESOURCE_VERSION_ON_CREATE)) {
+      if (verdict.errors.length === 0 && verdict.refusals.every((x) => x.field === "metadata.resourceVersion")) {
         // A dry run never reaches the storage layer that refuses a create with a resourceVersion:
         // the object is accepted, and returned with the resourceVersion it was sent with.
         return accepted(r, entry, old, decodeWarnings, subresource);
