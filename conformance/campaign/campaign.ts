@@ -42,7 +42,7 @@ export async function runCampaign(args: {
   const { client, log } = args;
   const rng = createRng(args.seed);
   const fixed = fixedInputs();
-  const generated = generatedInputs(Math.max(0, args.count - fixed.length), args.seed, rng);
+  const generated = generatedInputs(Math.max(0, args.count - fixed.length), args.seed, rng, args.kubernetesVersion);
   const inputs = [...fixed, ...generated];
   log(`inputs: ${fixed.length} fixtures, corpus documents and examples, ${generated.length} generated`);
   const creates = planCreates(inputs, rng);

@@ -5,7 +5,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import fc from "fast-check";
 import { parseAllDocuments } from "yaml";
-import { splitYamlDocuments, type JsonObject, type JsonValue } from "../../src/networking/index.js";
+import {
+  DEFAULT_KUBERNETES_VERSION,
+  splitYamlDocuments,
+  type JsonObject,
+  type JsonValue,
+  type KubernetesVersion,
+} from "../../src/networking/index.js";
 import { arbTargetedInvalid, arbValidJson, VALIDATED_KINDS, type ValidatedKind } from "../../src/testing/index.js";
 import { mutate } from "./mutate.js";
 import type { Rng } from "./rng.js";
@@ -125,7 +131,12 @@ function filesUnder(dir: string): string[] {
  * mutations of either (a field dropped, a value swapped for a tricky one, a list item repeated,
  * an unknown field added, ...).
  */
-export function generatedInputs(count: number, seed: number, rng: Rng): CampaignInput[] {
+export function generatedInputs(
+  count: number,
+  seed: number,
+  rng: Rng,
+  version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+): CampaignInput[] {
   const valid = Math.round(count * 0.4);
   const invalid = Math.round(count * 0.3);
   const mutated = count - valid - invalid;
@@ -134,7 +145,7 @@ export function generatedInputs(count: number, seed: number, rng: Rng): Campaign
     Math.floor(n / VALIDATED_KINDS.length) + (i < n % VALIDATED_KINDS.length ? 1 : 0);
   const validPool: JsonObject[] = [];
   VALIDATED_KINDS.forEach((kind, i) => {
-    for (const json of fc.sample(arbValidJson(kind), { seed: seed + i, numRuns: perKind(valid, i) })) {
+    for (const json of fc.sample(arbValidJson(kind, { version }), { seed: seed + i, numRuns: perKind(valid, i) })) {
       out.push({ source: "valid", kind, json, everyFormat: false });
       validPool.push(json);
     }

@@ -88,6 +88,7 @@ export {
   VALIDATED_KINDS,
   type MetaOptions,
   type ValidatedKind,
+  type ValidObjectOptions,
 } from "./valid-objects.js";
 export {
   arbTargetedInvalid,

@@ -5,9 +5,11 @@
 
 import fc from "fast-check";
 import {
+  DEFAULT_KUBERNETES_VERSION,
   INGRESS_CLASS_ANNOTATION,
   NETWORKING_API_VERSION,
   fromJson,
+  type KubernetesVersion,
   type JsonObject,
   type JsonValue,
   type NetworkingObject,
@@ -222,18 +224,48 @@ export function arbIngressTLS(): fc.Arbitrary<JsonObject> {
     .map((t) => t as unknown as JsonObject);
 }
 
+/**
+ * Options of the valid-object generators.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { fromJson, validate } from "clusterwire/networking";
+ * import { arbValidJson, type ValidObjectOptions } from "clusterwire/testing";
+ *
+ * const options: ValidObjectOptions = { version: "1.37" };
+ * fc.assert(fc.property(arbValidJson("NetworkPolicy", options), (json) => validate(fromJson(json), options).length === 0));
+ * ```
+ */
+export interface ValidObjectOptions {
+  /**
+   * The Kubernetes release the objects must be valid for. Default 1.35, whose
+   * legacy IP and CIDR fields also take non-canonical spellings; 1.37 refuses
+   * them (StrictIPCIDRValidation is on by default from 1.36), so its objects
+   * use canonical ones only.
+   */
+  readonly version?: KubernetesVersion;
+}
+
+/** Whether `options` ask for objects that pass with StrictIPCIDRValidation on. */
+function strictIPs(options: ValidObjectOptions): boolean {
+  return (options.version ?? DEFAULT_KUBERNETES_VERSION) !== "1.35";
+}
+
 /** A valid Ingress status (only read by the status subresource). */
-export function arbIngressStatus(): fc.Arbitrary<JsonObject> {
+export function arbIngressStatus(options: ValidObjectOptions = {}): fc.Arbitrary<JsonObject> {
   const entry = fc
     .record(
       {
         // A legacy IP field: leading zeros, IPv4-mapped and non-canonical IPv6 are accepted by default.
-        ip: fc.oneof(
-          { weight: 4, arbitrary: arbCanonicalIP() },
-          { weight: 1, arbitrary: arbCanonicalIP(4).map((ip) => `0${ip}`) },
-          { weight: 1, arbitrary: arbCanonicalIP(4).map((ip) => `::ffff:${ip}`) },
-          { weight: 1, arbitrary: arbCanonicalIP(6).map((ip) => ip.toUpperCase()) },
-        ),
+        ip: strictIPs(options)
+          ? arbCanonicalIP()
+          : fc.oneof(
+              { weight: 4, arbitrary: arbCanonicalIP() },
+              { weight: 1, arbitrary: arbCanonicalIP(4).map((ip) => `0${ip}`) },
+              { weight: 1, arbitrary: arbCanonicalIP(4).map((ip) => `::ffff:${ip}`) },
+              { weight: 1, arbitrary: arbCanonicalIP(6).map((ip) => ip.toUpperCase()) },
+            ),
         hostname: arbDnsHost(),
         // Ports, protocols and errors are not validated by the API server.
         ports: fc.array(
@@ -270,7 +302,7 @@ export function arbIngressStatus(): fc.Arbitrary<JsonObject> {
  * fc.assert(fc.property(arbIngressJson(), (json) => validate(fromJson(json)).length === 0));
  * ```
  */
-export function arbIngressJson(): fc.Arbitrary<JsonObject> {
+export function arbIngressJson(options: ValidObjectOptions = {}): fc.Arbitrary<JsonObject> {
   return fc
     .record({
       metadata: arbObjectMeta({ namespaced: true }),
@@ -280,7 +312,7 @@ export function arbIngressJson(): fc.Arbitrary<JsonObject> {
       tls: fc.option(fc.array(arbIngressTLS(), { maxLength: 2 }), { nil: undefined }),
       className: fc.option(arbDns1123Subdomain(), { nil: undefined, freq: 2 }),
       annotation: fc.option(fc.string({ maxLength: 10 }), { nil: undefined, freq: 2 }),
-      status: fc.option(arbIngressStatus(), { nil: undefined, freq: 4 }),
+      status: fc.option(arbIngressStatus(options), { nil: undefined, freq: 4 }),
     })
     .map((r) => {
       const metadata: JsonObject = { ...r.metadata };
@@ -507,16 +539,16 @@ export function arbServiceCIDRJson(): fc.Arbitrary<JsonObject> {
 
 // ------------------------------------------------------------ valid objects by kind
 
-const VALID_JSON: Record<ValidatedKind, () => fc.Arbitrary<JsonObject>> = {
+const VALID_JSON: Record<ValidatedKind, (options: ValidObjectOptions) => fc.Arbitrary<JsonObject>> = {
   Ingress: arbIngressJson,
   IngressClass: arbIngressClassJson,
-  NetworkPolicy: () => arbNetworkPolicyJson(),
+  NetworkPolicy: (options) => arbNetworkPolicyJson(strictIPs(options) ? { legacy: false } : {}),
   IPAddress: arbIPAddressJson,
   ServiceCIDR: arbServiceCIDRJson,
 };
 
 /**
- * A valid object of `kind` as Kubernetes JSON.
+ * A valid object of `kind` as Kubernetes JSON (valid for `options.version`, default 1.35).
  *
  * @example
  * ```ts
@@ -527,8 +559,8 @@ const VALID_JSON: Record<ValidatedKind, () => fc.Arbitrary<JsonObject>> = {
  * fc.assert(fc.property(arbValidJson("IPAddress"), (json) => validate(fromJson(json)).length === 0));
  * ```
  */
-export function arbValidJson(kind: ValidatedKind): fc.Arbitrary<JsonObject> {
-  return VALID_JSON[kind]();
+export function arbValidJson(kind: ValidatedKind, options: ValidObjectOptions = {}): fc.Arbitrary<JsonObject> {
+  return VALID_JSON[kind](options);
 }
 
 /**
@@ -543,8 +575,8 @@ export function arbValidJson(kind: ValidatedKind): fc.Arbitrary<JsonObject> {
  * fc.assert(fc.property(arbValidObject("Ingress"), (ingress) => validate(ingress).length === 0));
  * ```
  */
-export function arbValidObject(kind: ValidatedKind): fc.Arbitrary<NetworkingObject> {
-  return arbValidJson(kind).map((j) => fromJson(j));
+export function arbValidObject(kind: ValidatedKind, options: ValidObjectOptions = {}): fc.Arbitrary<NetworkingObject> {
+  return arbValidJson(kind, options).map((j) => fromJson(j));
 }
 
 /**
@@ -559,6 +591,6 @@ export function arbValidObject(kind: ValidatedKind): fc.Arbitrary<NetworkingObje
  * fc.assert(fc.property(arbAnyValidJson(), (json) => validate(fromJson(json)).length === 0));
  * ```
  */
-export function arbAnyValidJson(): fc.Arbitrary<JsonObject> {
-  return fc.oneof(...VALIDATED_KINDS.map((k) => arbValidJson(k)));
+export function arbAnyValidJson(options: ValidObjectOptions = {}): fc.Arbitrary<JsonObject> {
+  return fc.oneof(...VALIDATED_KINDS.map((k) => arbValidJson(k, options)));
 }
