@@ -17,6 +17,8 @@ export interface BinaryPaths {
 export declare function binaryPaths(version?: string, root?: string): BinaryPaths;
 export declare function isBuilt(version?: string, root?: string): boolean;
 export declare function apiserverLdflags(version: string, gitCommit: string, buildDate: string): string;
+/** Why Go cannot build the control plane here, or undefined when `go version` runs. */
+export declare function missingGo(): string | undefined;
 export declare function buildControlPlane(
   version?: string,
   options?: { root?: string; log?: (line: string) => void; force?: boolean },

@@ -113,10 +113,27 @@ function moduleOrigin(modulePath, version, cwd) {
   return { commit: info.Origin?.Hash ?? answer.Origin?.Hash, time: info.Time };
 }
 
+/** Why Go cannot build the control plane here, or undefined when `go version` runs. */
+export function missingGo() {
+  try {
+    execFileSync("go", ["version"], { stdio: ["ignore", "pipe", "pipe"], env: goEnv() });
+    return undefined;
+  } catch (e) {
+    return (
+      `building kube-apiserver and etcd needs Go (1.26, with the Go module proxy), and \`go version\` failed: ${e.message}. ` +
+      "Install it from https://go.dev/dl/ and put it on PATH; npm test does not need it (it reads recorded answers)."
+    );
+  }
+}
+
 /** Builds whichever of kube-apiserver and etcd of `version` is missing. */
 export function buildControlPlane(version = DEFAULT_VERSION, { root = ROOT, log = console.error, force = false } = {}) {
   const { etcd } = versionInfo(version);
   const paths = binaryPaths(version, root);
+  if (force || !existsSync(paths.etcd) || !existsSync(paths.apiserver)) {
+    const why = missingGo();
+    if (why !== undefined) throw new Error(why);
+  }
   mkdirSync(paths.dir, { recursive: true });
   const base = join(root, "conformance", "controlplane");
   if (force || !existsSync(paths.etcd)) {
