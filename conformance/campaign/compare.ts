@@ -16,7 +16,6 @@ import {
 import { FIELD_MANAGER } from "./http.js";
 import { explain } from "./known.js";
 import type { Expected } from "./predict.js";
-import { storedObject } from "./predict.js";
 import type { CampaignRequest, ServerAnswer } from "./request.js";
 
 /** One way the answers differ. */
@@ -80,7 +79,7 @@ export function compare(r: CampaignRequest, expected: Expected, answer: ServerAn
     } catch (e) {
       return [...out, { what: "body", detail: `the server's object does not decode: ${(e as Error).message}` }];
     }
-    const { object, problems } = withServerFields(r, expected.object, server);
+    const { object, problems } = withServerFields(r, expected.object, expected.old, server);
     out.push(...problems.map((detail) => ({ what: "server-field" as const, detail })));
     const want = r.accept === "json" ? `${toJsonString(object)}\n` : b64(encode(object));
     if (want !== answer.body) out.push(bodyDifference(r, answer.body, want));
@@ -97,6 +96,7 @@ type WithMeta = NetworkingObject & { metadata?: ObjectMeta };
 function withServerFields(
   r: CampaignRequest,
   predicted: NetworkingObject,
+  stored: NetworkingObject | undefined,
   server: NetworkingObject,
 ): { object: NetworkingObject; problems: string[] } {
   const problems: string[] = [];
@@ -104,8 +104,7 @@ function withServerFields(
   if (object.metadata === undefined) object.metadata = create(ObjectMetaSchema);
   const meta = object.metadata;
   const got = (server as WithMeta).metadata ?? create(ObjectMetaSchema);
-  const old = storedObject(r) as WithMeta | undefined;
-  const oldMeta = old?.metadata;
+  const oldMeta = (stored as WithMeta | undefined)?.metadata;
   if (oldMeta === undefined) {
     if (!UUID.test(got.uid)) problems.push(`metadata.uid ${JSON.stringify(got.uid)} is not a random UUID`);
     if (got.creationTimestamp === undefined) problems.push("metadata.creationTimestamp is missing");
@@ -155,14 +154,9 @@ function b64(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("base64");
 }
 
-/** A body for a message: text as is (cut), protobuf as the JSON clusterwire decodes it to. */
+/** A body for a message, cut: as text (see asText), protobuf marked as such. */
 function shown(r: CampaignRequest, body: string): string {
-  if (r.accept === "json") return cut(body.trimEnd(), 600);
-  try {
-    return `(protobuf) ${cut(toJsonString(decode(Buffer.from(body, "base64"))), 600)}`;
-  } catch {
-    return `(protobuf, base64) ${cut(body, 200)}`;
-  }
+  return r.accept === "json" ? cut(body.trimEnd(), 600) : `(protobuf) ${cut(asText(r, body), 600)}`;
 }
 
 function cut(s: string, n: number): string {

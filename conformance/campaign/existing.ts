@@ -2,11 +2,9 @@
 // (the ServiceCIDR and IPAddress of its service range) and the campaign's stored objects. A
 // create of one of those names is refused by storage after validation passed; the campaign
 // marks such requests, since that is server state and not something validation could know.
-import { parse } from "yaml";
-import { decode, toJson } from "../../src/networking/index.js";
 import type { ApiClient } from "./http.js";
 import type { CampaignRequest } from "./request.js";
-import { pluralOf } from "./request.js";
+import { bodyValue, pluralOf } from "./request.js";
 import { VALIDATED_KINDS } from "../../src/testing/index.js";
 
 /** `kind/namespace/name` of every object of the five kinds the server holds. */
@@ -31,14 +29,7 @@ export async function existingNames(client: ApiClient): Promise<Set<string>> {
 
 /** The name and namespace a create's body names, read with an independent reader where it can be. */
 function identity(r: CampaignRequest): { name: string; namespace: string } | undefined {
-  let value: unknown;
-  try {
-    if (r.format === "json") value = JSON.parse(r.body);
-    else if (r.format === "yaml") value = parse(r.body);
-    else value = toJson(decode(Buffer.from(r.body, "base64")));
-  } catch {
-    return undefined;
-  }
+  const value = bodyValue(r);
   const meta = (value as { metadata?: { name?: unknown; namespace?: unknown } } | null)?.metadata;
   if (typeof meta?.name !== "string" || meta.name === "") return undefined;
   const own = typeof meta.namespace === "string" ? meta.namespace : "";

@@ -25,7 +25,7 @@ import {
   writeGolden,
 } from "./golden.js";
 import { ApiClient } from "./http.js";
-import { isNamespaced, STORED_NAMESPACE } from "./plan.js";
+import { isNamespaced, STORED_NAMESPACE, withoutServerFields } from "./plan.js";
 import { report } from "./report.js";
 import { pluralOf, type CampaignRequest } from "./request.js";
 import { check, ensureNamespaces, send } from "./run.js";
@@ -163,7 +163,7 @@ async function replay(
   if (r.old !== undefined) {
     const stored = JSON.parse(r.old) as JsonObject;
     const meta = stored.metadata as JsonObject;
-    for (const k of ["uid", "resourceVersion", "creationTimestamp", "managedFields", "generation"]) delete meta[k];
+    withoutServerFields(meta);
     const ns = isNamespaced(r.kind) ? `/namespaces/${STORED_NAMESPACE}` : "";
     await ensureNamespaces(client, [STORED_NAMESPACE]);
     const a = await client.send(

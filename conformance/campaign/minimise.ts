@@ -1,24 +1,18 @@
 // Shrinks a disagreeing request: drops one field or list item of its body at a time, keeping
 // each drop after which the server and clusterwire still disagree in the same ways. Bounded by
 // MAX_TRIES requests per disagreement.
-import { parse } from "yaml";
-import { decode, toJson, type JsonObject, type JsonValue, type KubernetesVersion } from "../../src/networking/index.js";
+import type { JsonObject, JsonValue, KubernetesVersion } from "../../src/networking/index.js";
 import { signatureOf } from "./compare.js";
 import type { ApiClient } from "./http.js";
 import { bodyOf } from "./plan.js";
+import { bodyValue } from "./request.js";
 import { check, send, type Outcome } from "./run.js";
 
 const MAX_TRIES = 150;
 
 function bodyJson(o: Outcome): JsonObject | undefined {
-  const r = o.request;
-  try {
-    if (r.format === "json") return JSON.parse(r.body) as JsonObject;
-    if (r.format === "yaml") return parse(r.body) as JsonObject;
-    return toJson(decode(Buffer.from(r.body, "base64"))) as JsonObject;
-  } catch {
-    return undefined;
-  }
+  const v = bodyValue(o.request);
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : undefined;
 }
 
 type Path = (string | number)[];

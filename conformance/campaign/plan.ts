@@ -153,6 +153,11 @@ export function planUpdates(inputs: readonly CampaignInput[], count: number, rng
   return plans;
 }
 
+/** The metadata fields only a server fills, which a body sent again must not carry: removed in place. */
+export function withoutServerFields(meta: JsonObject): void {
+  for (const k of ["uid", "resourceVersion", "creationTimestamp", "managedFields", "generation"]) delete meta[k];
+}
+
 /**
  * The body of an update: the stored object as the server returned it, without what the server
  * fills (so the same body can be replayed), with `from`'s labels, annotations and spec (and
@@ -161,7 +166,7 @@ export function planUpdates(inputs: readonly CampaignInput[], count: number, rng
 export function updateBody(storedAnswer: JsonObject, from: JsonObject, operation: Operation): JsonObject {
   const next = structuredClone(storedAnswer);
   const meta = next.metadata as JsonObject;
-  for (const k of ["uid", "resourceVersion", "creationTimestamp", "managedFields", "generation"]) delete meta[k];
+  withoutServerFields(meta);
   const fromMeta = (from.metadata ?? {}) as JsonObject;
   for (const k of ["labels", "annotations"]) {
     if (fromMeta[k] !== undefined) meta[k] = structuredClone(fromMeta[k]!);

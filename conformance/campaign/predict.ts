@@ -4,7 +4,7 @@
 // and either the Status of a refusal or the object the server would return, short of the fields
 // only the server can fill (uid, creationTimestamp, resourceVersion, managedFields, a generated
 // name), which compare.ts checks by rule.
-import { clone, create } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import {
   applyDefaults,
   checkManifests,
@@ -37,6 +37,8 @@ export interface Expected {
   readonly object?: NetworkingObject;
   /** Set when clusterwire cannot make a prediction for this request (never expected). */
   readonly unpredictable?: string;
+  /** For an update: the stored object, decoded once for the prediction and the comparison. */
+  readonly old?: NetworkingObject;
 }
 
 type WithMeta = NetworkingObject & { metadata?: ObjectMeta; spec?: unknown; status?: unknown };
@@ -120,7 +122,8 @@ function accepted(
     });
     return { status: 409, warnings: [...decodeWarnings, ...more], failure };
   }
-  return { status: r.operation === "create" ? 201 : 200, warnings: [...decodeWarnings, ...more], object };
+  const status = r.operation === "create" ? 201 : 200;
+  return { status, warnings: [...decodeWarnings, ...more], object, ...(old !== undefined ? { old } : {}) };
 }
 
 /**
@@ -167,7 +170,8 @@ function readEntries(r: CampaignRequest): ManifestEntry[] {
  */
 function prepared(input: NetworkingObject, old: NetworkingObject | undefined, r: CampaignRequest): NetworkingObject {
   const info = kindOf(input);
-  const o = applyDefaults(clone(info.desc, input) as NetworkingObject) as WithMeta;
+  // applyDefaults returns a copy: the decoded input is not changed.
+  const o = applyDefaults(input) as WithMeta;
   o.metadata ??= create(ObjectMetaSchema);
   const meta = o.metadata;
   if (info.namespaced) {

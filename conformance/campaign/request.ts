@@ -1,5 +1,7 @@
 // One request of the campaign and the server's answer to it, as plain data: what the golden
 // files hold and what a reproduction replays.
+import { parse } from "yaml";
+import { decode, toJson } from "../../src/networking/index.js";
 import type { ValidatedKind } from "../../src/testing/index.js";
 
 export const BODY_FORMATS = ["json", "yaml", "protobuf"] as const;
@@ -70,6 +72,20 @@ export function requestLine(r: CampaignRequest): { method: string; path: string 
   if (r.operation === "create") return { method: "POST", path: `${base}${query}` };
   const name = encodeURIComponent(r.name ?? "");
   return { method: "PUT", path: `${base}/${name}${r.operation === "status" ? "/status" : ""}${query}` };
+}
+
+/**
+ * The body as a JSON value, read by an independent reader where there is one (JSON.parse, the
+ * yaml package; protobuf through clusterwire's decode); undefined when it does not read.
+ */
+export function bodyValue(r: CampaignRequest): unknown {
+  try {
+    if (r.format === "json") return JSON.parse(r.body) as unknown;
+    if (r.format === "yaml") return parse(r.body) as unknown;
+    return toJson(decode(Buffer.from(r.body, "base64")));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The body's bytes. */

@@ -36,7 +36,7 @@ describe("golden answers of a real kube-apiserver", () => {
         expect(values((x) => x.fieldValidation)).toEqual(new Set(["Strict", "Warn", "Ignore"]));
         expect(values((x) => x.accept)).toEqual(new Set(["json", "protobuf"]));
         // Refusals and acceptances both, with warnings among them.
-        const statuses = values((x) => String(golden.records[r.indexOf(x)]!.answer.status));
+        const statuses = new Set(golden.records.map((x) => String(x.answer.status)));
         for (const s of ["200", "201", "400", "422"]) expect(statuses).toContain(s);
         expect(golden.records.some((x) => x.answer.warnings.length > 0)).toBe(true);
       });
