@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run apiserver [-- --version v1.35.4] [--timeout 60] [--verbose] [--build-only]
 //
-// Builds kube-apiserver and etcd of that version when they are missing (Go 1.26 and the Go
+// Builds kube-apiserver, kubectl and etcd of that version when they are missing (Go 1.26 and the Go
 // module proxy; the first build takes minutes, later ones are cached), starts both on
 // 127.0.0.1 and free ports, prints the kubeconfig's path, the URL and the version, and runs
 // until SIGINT or SIGTERM, when it stops both and removes its temporary folder. --build-only
@@ -28,7 +28,7 @@ if (values.help) {
 if (values["build-only"]) {
   try {
     const paths = buildControlPlane(values.version);
-    console.log(`built: ${paths.apiserver} ${paths.etcd}`);
+    console.log(`built: ${paths.apiserver} ${paths.kubectl} ${paths.etcd}`);
     process.exit(0);
   } catch (e) {
     console.error(e instanceof Error ? e.message : String(e));

@@ -110,13 +110,16 @@ export function consumerGoMod(upstreamGoMod, version, existing) {
     }
   }
   return [
-    `// Builds kube-apiserver ${version} from k8s.io/kubernetes (see scripts/controlplane.mjs).`,
+    `// Builds kube-apiserver and kubectl ${version} from k8s.io/kubernetes (see scripts/controlplane.mjs).`,
     `// Written by scripts/controlplane-gomod.mjs ${version}, then go mod tidy.`,
     `module clusterwire.local/conformance/controlplane/kube-apiserver/${version}`,
     "",
     ...goDirectives(upstreamGoMod),
     "",
-    "tool k8s.io/kubernetes/cmd/kube-apiserver",
+    "tool (",
+    "\tk8s.io/kubernetes/cmd/kube-apiserver",
+    "\tk8s.io/kubernetes/cmd/kubectl",
+    ")",
     "",
     `require k8s.io/kubernetes ${version}`,
     "",

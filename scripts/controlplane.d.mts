@@ -12,6 +12,8 @@ export declare const BUILD_TAGS: string;
 export interface BinaryPaths {
   readonly dir: string;
   readonly apiserver: string;
+  /** kubectl of the same release, built from the same module. */
+  readonly kubectl: string;
   readonly etcd: string;
 }
 export declare function binaryPaths(version?: string, root?: string): BinaryPaths;

@@ -55,13 +55,13 @@ function versionInfo(version) {
 export function binaryPaths(version = DEFAULT_VERSION, root = ROOT) {
   versionInfo(version);
   const dir = join(root, ".cache", "controlplane", version);
-  return { dir, apiserver: join(dir, "kube-apiserver"), etcd: join(dir, "etcd") };
+  return { dir, apiserver: join(dir, "kube-apiserver"), kubectl: join(dir, "kubectl"), etcd: join(dir, "etcd") };
 }
 
-/** Whether both binaries of `version` are built. */
+/** Whether the binaries of `version` (kube-apiserver, kubectl and etcd) are built. */
 export function isBuilt(version = DEFAULT_VERSION, root = ROOT) {
   const p = binaryPaths(version, root);
-  return existsSync(p.apiserver) && existsSync(p.etcd);
+  return existsSync(p.apiserver) && existsSync(p.kubectl) && existsSync(p.etcd);
 }
 
 /** The `-ldflags` that set kube-apiserver's version variables, as upstream's build does. */
@@ -126,11 +126,11 @@ export function missingGo() {
   }
 }
 
-/** Builds whichever of kube-apiserver and etcd of `version` is missing. */
+/** Builds whichever of kube-apiserver, kubectl and etcd of `version` is missing. */
 export function buildControlPlane(version = DEFAULT_VERSION, { root = ROOT, log = console.error, force = false } = {}) {
   const { etcd } = versionInfo(version);
   const paths = binaryPaths(version, root);
-  if (force || !existsSync(paths.etcd) || !existsSync(paths.apiserver)) {
+  if (force || !isBuilt(version, root)) {
     const why = missingGo();
     if (why !== undefined) throw new Error(why);
   }
@@ -143,14 +143,21 @@ export function buildControlPlane(version = DEFAULT_VERSION, { root = ROOT, log 
     if (commit !== undefined) ldflags.push(`-X go.etcd.io/etcd/api/v3/version.GitSHA=${commit.slice(0, 9)}`);
     goBuild(dir, "go.etcd.io/etcd/server/v3", paths.etcd, { ldflags: ldflags.join(" "), log });
   }
-  if (force || !existsSync(paths.apiserver)) {
+  if (force || !existsSync(paths.apiserver) || !existsSync(paths.kubectl)) {
     const dir = join(base, "kube-apiserver", version);
     if (!existsSync(join(dir, "go.mod"))) {
       throw new Error(`no Go module for ${version} at ${dir}: run node scripts/controlplane-gomod.mjs ${version}`);
     }
     const { commit, time } = moduleOrigin("k8s.io/kubernetes", version, dir);
     const ldflags = apiserverLdflags(version, commit ?? "unknown", time ?? "1970-01-01T00:00:00Z");
-    goBuild(dir, "k8s.io/kubernetes/cmd/kube-apiserver", paths.apiserver, { tags: BUILD_TAGS, ldflags, log });
+    if (force || !existsSync(paths.apiserver)) {
+      goBuild(dir, "k8s.io/kubernetes/cmd/kube-apiserver", paths.apiserver, { tags: BUILD_TAGS, ldflags, log });
+    }
+    // kubectl from the same module: upstream's cmd/kubectl is k8s.io/kubectl's command at the
+    // matching staging version, so both report the same release.
+    if (force || !existsSync(paths.kubectl)) {
+      goBuild(dir, "k8s.io/kubernetes/cmd/kubectl", paths.kubectl, { tags: BUILD_TAGS, ldflags, log });
+    }
   }
   return paths;
 }

@@ -72,7 +72,7 @@ describe("replaceBlock and consumerGoMod", () => {
     expect(goDirectives(UPSTREAM)).toEqual(["go 1.25.0", "godebug default=go1.25"]);
     expect(text).toContain("\ngo 1.25.0\n");
     expect(text).toContain("\ngodebug default=go1.25\n");
-    expect(text).toContain("\ntool k8s.io/kubernetes/cmd/kube-apiserver\n");
+    expect(text).toContain("\ntool (\n\tk8s.io/kubernetes/cmd/kube-apiserver\n\tk8s.io/kubernetes/cmd/kubectl\n)\n");
     expect(text).toContain("\nrequire k8s.io/kubernetes v1.35.4\n");
     expect(text).toContain("\tk8s.io/client-go => k8s.io/client-go v0.35.4\n");
     expect(text).not.toContain("./staging");

@@ -1,0 +1,248 @@
+// The admission webhook as a real kube-apiserver calls it, envtest's way: `clusterwire webhook
+// serve` runs as a child process on 127.0.0.1 with a certificate for that address (made by
+// `clusterwire webhook certs --ip 127.0.0.1`), and deploy/40-validating-webhook.yaml is
+// registered with its service reference rewritten to that URL and the CA as caBundle. Rules,
+// matchPolicy, failurePolicy, sideEffects, selectors and timeouts stay as deploy/ has them unless
+// a test asks otherwise. No kubelet, scheduler or Docker is involved.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { type ApiResponse, apiRequest, type ControlPlane } from "../controlplane/start.js";
+
+export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const CLI = join(ROOT, "bin", "clusterwire.js");
+const CONFIGURATION = join(ROOT, "deploy", "40-validating-webhook.yaml");
+const CONFIGURATIONS_PATH = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
+
+/** The Node.js process running the CLI, with the same flags every test uses. */
+function cli(args: readonly string[]): ChildProcess {
+  return spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** Runs a CLI command to its end; resolves with its exit code and output. */
+export function runCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = cli(args);
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+    child.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface WebhookCertFiles {
+  readonly dir: string;
+  readonly cert: string;
+  readonly key: string;
+  /** The CA's PEM (ca.crt). */
+  readonly caPem: string;
+  dispose(): void;
+}
+
+/** `clusterwire webhook certs --ip 127.0.0.1` into a new temporary folder. */
+export async function makeCerts(): Promise<WebhookCertFiles> {
+  const dir = mkdtempSync(join(tmpdir(), "clusterwire-webhook-certs-"));
+  const result = await runCli([
+    "webhook",
+    "certs",
+    "--service",
+    "clusterwire-webhook",
+    "--namespace",
+    "clusterwire",
+    "--ip",
+    "127.0.0.1",
+    "--days",
+    "2",
+    "--out",
+    dir,
+  ]);
+  if (result.code !== 0) throw new Error(`webhook certs exited ${result.code}: ${result.stderr}`);
+  return {
+    dir,
+    cert: join(dir, "tls.crt"),
+    key: join(dir, "tls.key"),
+    caPem: readFileSync(join(dir, "ca.crt"), "utf8"),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** One review the webhook logged (its JSON log line on stderr). */
+export type ReviewLog = Record<string, unknown> & { readonly verdict?: string };
+
+export interface RunningWebhook {
+  /** https://127.0.0.1:PORT */
+  readonly url: string;
+  readonly process: ChildProcess;
+  /** Every review line logged so far, oldest first. */
+  readonly reviews: ReviewLog[];
+  /** Everything the process wrote to stderr that is not a review line. */
+  readonly otherLines: string[];
+  /** SIGTERM, then waits for the exit; resolves with the exit code. Idempotent. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts `clusterwire webhook serve --port 0` with `certs` and `extraArgs`, and resolves once it
+ * prints its URL. A process that exits first rejects with what it wrote.
+ */
+export function startWebhook(certs: WebhookCertFiles, extraArgs: readonly string[] = []): Promise<RunningWebhook> {
+  const child = cli([
+    "webhook",
+    "serve",
+    "--tls-cert",
+    certs.cert,
+    "--tls-key",
+    certs.key,
+    "--port",
+    "0",
+    ...extraArgs,
+  ]);
+  const reviews: ReviewLog[] = [];
+  const otherLines: string[] = [];
+  let partial = "";
+  child.stderr?.on("data", (c: Buffer) => {
+    const parts = (partial + c.toString("utf8")).split("\n");
+    partial = parts.pop() ?? "";
+    for (const line of parts) {
+      if (line.startsWith("{")) {
+        try {
+          reviews.push(JSON.parse(line) as ReviewLog);
+          continue;
+        } catch {
+          // not a review line
+        }
+      }
+      otherLines.push(line);
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  let stopped: Promise<number | null> | undefined;
+  const stop = (): Promise<number | null> => {
+    stopped ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    })();
+    return stopped;
+  };
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    child.stdout?.on("data", (c: Buffer) => {
+      stdout += c.toString("utf8");
+      const m = /listening on (https:\/\/[^\s]+) /.exec(stdout);
+      if (m?.[1] !== undefined) resolve({ url: m[1], process: child, reviews, otherLines, stop });
+    });
+    void exited.then((code) =>
+      reject(new Error(`webhook serve exited ${code} before listening:\n${stdout}\n${otherLines.join("\n")}`)),
+    );
+  });
+}
+
+export interface ConfigurationOptions {
+  /** The configuration's name; "clusterwire" (deploy/'s) when absent. */
+  readonly name?: string;
+  readonly failurePolicy?: "Fail" | "Ignore";
+  readonly timeoutSeconds?: number;
+}
+
+/**
+ * deploy/40-validating-webhook.yaml as a JSON object, each webhook's clientConfig.service turned
+ * into `url` + its path, and caBundle set to `caPem` (several CAs may be concatenated, as during
+ * a rotation). Everything else is deploy/'s unless `options` say otherwise. The cert-manager
+ * annotation is dropped: nothing here injects the CA.
+ */
+export function webhookConfiguration(url: string, caPem: string, options: ConfigurationOptions = {}) {
+  const config = parse(readFileSync(CONFIGURATION, "utf8")) as {
+    metadata: { name: string; annotations?: Record<string, string> };
+    webhooks: Array<Record<string, unknown> & { clientConfig: { service?: { path?: string }; url?: string } }>;
+  };
+  if (options.name !== undefined) config.metadata.name = options.name;
+  delete config.metadata.annotations;
+  for (const hook of config.webhooks) {
+    const path = hook.clientConfig.service?.path ?? "/";
+    hook.clientConfig = { url: `${url}${path}`, caBundle: Buffer.from(caPem).toString("base64") } as never;
+    if (options.failurePolicy !== undefined) hook["failurePolicy"] = options.failurePolicy;
+    if (options.timeoutSeconds !== undefined) hook["timeoutSeconds"] = options.timeoutSeconds;
+  }
+  return config;
+}
+
+/** Throws with the answer's body when its status is not `expected`. */
+export function expectStatus(res: ApiResponse, expected: number, what: string): ApiResponse {
+  if (res.status !== expected) throw new Error(`${what}: HTTP ${res.status}, expected ${expected}: ${res.body}`);
+  return res;
+}
+
+/** Creates the configuration (or replaces one of the same name). */
+export async function registerWebhook(
+  plane: ControlPlane,
+  configuration: ReturnType<typeof webhookConfiguration>,
+): Promise<void> {
+  const name = configuration.metadata.name;
+  const existing = await apiRequest(plane, "GET", `${CONFIGURATIONS_PATH}/${name}`);
+  if (existing.status === 200) {
+    const rv = (JSON.parse(existing.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const body = { ...configuration, metadata: { ...configuration.metadata, resourceVersion: rv } };
+    expectStatus(await apiRequest(plane, "PUT", `${CONFIGURATIONS_PATH}/${name}`, body), 200, `replace ${name}`);
+  } else {
+    expectStatus(await apiRequest(plane, "POST", CONFIGURATIONS_PATH, configuration), 201, `create ${name}`);
+  }
+}
+
+/** Deletes the configuration `name`; a missing one is fine. */
+export async function unregisterWebhook(plane: ControlPlane, name = "clusterwire"): Promise<void> {
+  const res = await apiRequest(plane, "DELETE", `${CONFIGURATIONS_PATH}/${name}`);
+  if (res.status !== 200 && res.status !== 404) throw new Error(`delete ${name}: HTTP ${res.status}: ${res.body}`);
+}
+
+/** Creates namespace `name` (an existing one is fine). */
+export async function ensureNamespace(plane: ControlPlane, name: string): Promise<void> {
+  const res = await apiRequest(plane, "POST", "/api/v1/namespaces", {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name },
+  });
+  if (res.status !== 201 && res.status !== 409) throw new Error(`namespace ${name}: HTTP ${res.status}: ${res.body}`);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits until the API server calls `webhook`: the API server picks up a new or changed
+ * configuration from its own watch, a moment after the write. Probes with dry-run creates of a
+ * valid NetworkPolicy in `namespace` (which the configuration must not skip) until a new review
+ * is logged.
+ */
+export async function waitUntilCalled(
+  plane: ControlPlane,
+  webhook: RunningWebhook,
+  namespace: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const policy = {
+    apiVersion: "networking.k8s.io/v1",
+    kind: "NetworkPolicy",
+    metadata: { name: "clusterwire-probe" },
+    spec: { podSelector: {} },
+  };
+  while (Date.now() < deadline) {
+    const before = webhook.reviews.length;
+    await apiRequest(
+      plane,
+      "POST",
+      `/apis/networking.k8s.io/v1/namespaces/${namespace}/networkpolicies?dryRun=All`,
+      policy,
+    );
+    if (webhook.reviews.length > before) return;
+    await sleep(200);
+  }
+  throw new Error(`the API server did not call the webhook within ${timeoutMs} ms`);
+}
