@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // npm run apiserver [-- --version v1.35.4] [--timeout 60] [--verbose] [--build-only]
 //
-// Builds kube-apiserver, kubectl and etcd of that version when they are missing (Go 1.26 and the Go
-// module proxy; the first build takes minutes, later ones are cached), starts both on
-// 127.0.0.1 and free ports, prints the kubeconfig's path, the URL and the version, and runs
-// until SIGINT or SIGTERM, when it stops both and removes its temporary folder. --build-only
-// builds what is missing and exits (for CI, before the tests that need the binaries).
+// Builds kube-apiserver, kubectl and etcd of that version when they are missing (Go 1.26 and the
+// Go module proxy; the first build takes minutes, later ones are cached), starts the server and
+// etcd on 127.0.0.1 and free ports, prints the kubeconfig's path, the URL, the version and where
+// that release's kubectl is, and runs until SIGINT or SIGTERM, when it stops both and removes its
+// temporary folder. --build-only builds what is missing and exits (for CI, before the tests that
+// need the binaries).
 import { parseArgs } from "node:util";
-import { buildControlPlane, DEFAULT_VERSION, startControlPlane, VERSIONS } from "./controlplane.mjs";
+import { binaryPaths, buildControlPlane, DEFAULT_VERSION, startControlPlane, VERSIONS } from "./controlplane.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -54,6 +55,7 @@ console.log(
 );
 console.log(`kubeconfig: ${plane.kubeconfigPath}`);
 console.log(`  export KUBECONFIG=${plane.kubeconfigPath}`);
+console.log(`kubectl of the same release: ${binaryPaths(values.version).kubectl}`);
 console.log("Ctrl-C stops it.");
 
 let stopping = false;
