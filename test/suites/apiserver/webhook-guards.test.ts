@@ -128,6 +128,12 @@ function kubectl(plane: ControlPlane, version: string, args: readonly string[]) 
   });
 }
 
+/** The value of the sample `series` (name and labels, as exposed) in a /metrics page; 0 when absent. */
+function metric(page: string, series: string): number {
+  const line = page.split("\n").find((l) => l.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}
+
 /** The ingress-watch lines the webhook logged. */
 const watchLines = (webhook: RunningWebhook): ReviewLog[] =>
   webhook.reviews.filter((l) => l["component"] === "ingress-watch");
@@ -211,6 +217,10 @@ for (const version of VERSIONS_UNDER_TEST) {
         const guarded = reviewLines(webhook).filter((l) => l.verdict === "guarded" && l["namespace"] === "b");
         expect(guarded.length).toBeGreaterThanOrEqual(3);
         expect(guarded.every((l) => l["guard"] === "ingress-capture")).toBe(true);
+        const metrics = (await webhookGet(webhook, certs.caPem, "/metrics")).body;
+        expect(
+          metric(metrics, 'clusterwire_admission_guard_denials_total{guard="ingress-capture"}'),
+        ).toBeGreaterThanOrEqual(3);
 
         // a's Ingresses go: the watch's DELETED events free the host for b.
         await remove(plane, "a", "site");
@@ -314,6 +324,13 @@ for (const version of VERSIONS_UNDER_TEST) {
         const notReady = async () => reviewLines(webhook).some((l) => l.verdict === "guard_not_ready");
         if (!(await until(notReady, 5_000))) console.info(JSON.stringify(webhook.reviews));
         expect(await notReady()).toBe(true);
+        const metrics = (await webhookGet(webhook, certs.caPem, "/metrics")).body;
+        expect(
+          metric(
+            metrics,
+            'clusterwire_admission_reviews_total{kind="Ingress",operation="CREATE",verdict="guard_not_ready"}',
+          ),
+        ).toBe(1);
 
         gate.release();
         expect(await until(async () => (await webhookGet(webhook, certs.caPem, "/readyz")).status === 200)).toBe(true);
