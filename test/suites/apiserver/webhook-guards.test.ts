@@ -146,9 +146,10 @@ for (const version of VERSIONS_UNDER_TEST) {
     let certs: WebhookCertFiles;
     const webhooks: RunningWebhook[] = [];
     let gate: ApiServerGate | undefined;
-    const dir = mkdtempSync(join(tmpdir(), "clusterwire-guards-"));
+    let dir = "";
 
     beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), "clusterwire-guards-"));
       plane = await startControlPlane({
         version,
         apiserverFlags: ["--watch-cache-sizes=ingresses.networking.k8s.io#0"],
@@ -163,7 +164,7 @@ for (const version of VERSIONS_UNDER_TEST) {
       await gate?.close();
       await plane?.stop();
       certs?.dispose();
-      rmSync(dir, { recursive: true, force: true });
+      if (dir !== "") rmSync(dir, { recursive: true, force: true });
     }, 60_000);
 
     /** `webhook serve` with `args`, registered as deploy/'s configuration (failurePolicy Fail), and called. */
