@@ -38,6 +38,11 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** The repository root (where .cache/ and conformance/ are); this checkout when absent. */
   root?: string;
+  /**
+   * More kube-apiserver flags, after the usual ones (a later flag wins), e.g.
+   * `--watch-cache-sizes=ingresses.networking.k8s.io#0`.
+   */
+  apiserverFlags?: readonly string[];
 }
 
 export interface ControlPlane {

@@ -382,7 +382,8 @@ function kubeconfig(url, caPem, token) {
 /**
  * Starts etcd and kube-apiserver of `version` on loopback. Options: version (default
  * DEFAULT_VERSION), build (build what is missing first; default false, then a missing binary is
- * an error), timeoutMs (to /readyz; default 60 s), log (each line both write, prefixed).
+ * an error), timeoutMs (to /readyz; default 60 s), log (each line both write, prefixed),
+ * apiserverFlags (more kube-apiserver flags, after the usual ones).
  */
 export async function startControlPlane(options = {}) {
   const version = options.version ?? DEFAULT_VERSION;
@@ -458,6 +459,7 @@ export async function startControlPlane(options = {}) {
         `--service-account-key-file=${join(dir, "sa.pub")}`,
         `--service-account-signing-key-file=${join(dir, "sa.key")}`,
         ...(versionInfo(version).apiserverFlags ?? []),
+        ...(options.apiserverFlags ?? []),
       ],
       sink,
     );
