@@ -246,3 +246,38 @@ export async function waitUntilCalled(
   }
   throw new Error(`the API server did not call the webhook within ${timeoutMs} ms`);
 }
+
+let barriers = 0;
+
+/**
+ * The reviews `webhook` logged while `action` ran, in order. The API server calls the webhook
+ * before it answers, but the webhook's log line reaches this process on another pipe than the
+ * answer: so after `action`, a dry-run create of a NetworkPolicy named `barrier-N` in `namespace`
+ * (which the configuration must not skip) is sent, and the reviews logged before its own are
+ * the action's. Each review line is written in the order the webhook answered.
+ */
+export async function reviewsDuring<T>(
+  plane: ControlPlane,
+  webhook: RunningWebhook,
+  namespace: string,
+  action: () => Promise<T>,
+  timeoutMs = 20_000,
+): Promise<{ result: T; reviews: ReviewLog[] }> {
+  const start = webhook.reviews.length;
+  const result = await action();
+  const name = `barrier-${process.pid}-${++barriers}`;
+  const res = await apiRequest(
+    plane,
+    "POST",
+    `/apis/networking.k8s.io/v1/namespaces/${namespace}/networkpolicies?dryRun=All`,
+    { apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: { name }, spec: { podSelector: {} } },
+  );
+  expectStatus(res, 201, `the barrier ${name}`);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const at = webhook.reviews.findIndex((r, i) => i >= start && r["name"] === name);
+    if (at >= 0) return { result, reviews: webhook.reviews.slice(start, at) };
+    if (Date.now() > deadline) throw new Error(`the webhook did not log the barrier ${name} within ${timeoutMs} ms`);
+    await sleep(5);
+  }
+}
