@@ -80,7 +80,7 @@ export interface RunningWebhook {
   readonly process: ChildProcess;
   /** Every review line logged so far, oldest first. */
   readonly reviews: ReviewLog[];
-  /** Everything the process wrote to stderr that is not a review line. */
+  /** Everything the process wrote to stderr that is not a review line (its other JSON log lines included). */
   readonly otherLines: string[];
   /** SIGTERM, then waits for the exit; resolves with the exit code. Idempotent. */
   stop(): Promise<number | null>;
@@ -111,8 +111,12 @@ export function startWebhook(certs: WebhookCertFiles, extraArgs: readonly string
     for (const line of parts) {
       if (line.startsWith("{")) {
         try {
-          reviews.push(JSON.parse(line) as ReviewLog);
-          continue;
+          const parsed = JSON.parse(line) as ReviewLog;
+          // Other JSON lines (a reloaded certificate, a refused request) are not reviews.
+          if (parsed["msg"] === "review") {
+            reviews.push(parsed);
+            continue;
+          }
         } catch {
           // not a review line
         }
