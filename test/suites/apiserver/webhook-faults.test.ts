@@ -185,6 +185,28 @@ describe.skipIf(!controlPlaneBuilt(DEFAULT_VERSION))(`webhook faults behind kube
     await webhook.stop();
   });
 
+  it("release skew: a webhook following 1.37 before a 1.35 API server denies what 1.35 admits, and the client sees its Status", async () => {
+    const webhook = await startWebhook(certs, ["--kubernetes-version", "v1.37.2"]);
+    cleanups.push(() => webhook.stop());
+    await registerWebhook(plane, webhookConfiguration(webhook.url, certs.caPem));
+    await waitUntilCalled(plane, webhook, NS);
+    // Host bits set: 1.35's legacy parser takes it (StrictIPCIDRValidation is off), 1.37 does not.
+    const legacy = policy("skew", "10.0.0.1/8");
+    const denied = await reviewsDuring(plane, webhook, NS, () => apiRequest(plane, "POST", POLICIES, legacy));
+    expectStatus(denied.result, 422, "a legacy-only CIDR under a 1.37 webhook");
+    const status = JSON.parse(denied.result.body) as { kind: string; reason: string; message: string };
+    expect(status).toMatchObject({ kind: "Status", reason: "Invalid" });
+    expect(status.message).toMatch(new RegExp(`^admission webhook "${HOOK}" denied the request: `));
+    expect(status.message).toContain("spec.ingress[0].from[0].ipBlock.cidr");
+    expect(denied.reviews.map((r) => [r["kind"], r["operation"], r.verdict])).toEqual([
+      ["NetworkPolicy", "CREATE", "denied"],
+    ]);
+    expectStatus(await apiRequest(plane, "GET", `${POLICIES}/skew`), 404, "the denied policy");
+    console.info(`release skew (webhook 1.37, API server 1.35): ${denied.result.status} ${status.message}`);
+    await unregisterWebhook(plane);
+    await webhook.stop();
+  });
+
   it("certificate rotation while the API server sends reviews: every answer right, then B's certificate served", async () => {
     const b = await makeCerts();
     cleanups.push(() => b.dispose());

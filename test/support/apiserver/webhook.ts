@@ -254,21 +254,17 @@ export async function waitUntilCalled(
 let barriers = 0;
 
 /**
- * The reviews `webhook` logged while `action` ran, in order. The API server calls the webhook
- * before it answers, but the webhook's log line reaches this process on another pipe than the
- * answer: so after `action`, a dry-run create of a NetworkPolicy named `barrier-N` in `namespace`
- * (which the configuration must not skip) is sent, and the reviews logged before its own are
- * the action's. Each review line is written in the order the webhook answered.
+ * Sends a dry-run create of a NetworkPolicy named `barrier-N` in `namespace` (which the
+ * configuration must not skip) and resolves with the index of its review in `webhook.reviews`,
+ * searched from `from`: every review the webhook answered before it is then in the array.
  */
-export async function reviewsDuring<T>(
+export async function reviewBarrier(
   plane: ControlPlane,
   webhook: RunningWebhook,
   namespace: string,
-  action: () => Promise<T>,
+  from = 0,
   timeoutMs = 20_000,
-): Promise<{ result: T; reviews: ReviewLog[] }> {
-  const start = webhook.reviews.length;
-  const result = await action();
+): Promise<number> {
   const name = `barrier-${process.pid}-${++barriers}`;
   const res = await apiRequest(
     plane,
@@ -279,9 +275,29 @@ export async function reviewsDuring<T>(
   expectStatus(res, 201, `the barrier ${name}`);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const at = webhook.reviews.findIndex((r, i) => i >= start && r["name"] === name);
-    if (at >= 0) return { result, reviews: webhook.reviews.slice(start, at) };
+    const at = webhook.reviews.findIndex((r, i) => i >= from && r["name"] === name);
+    if (at >= 0) return at;
     if (Date.now() > deadline) throw new Error(`the webhook did not log the barrier ${name} within ${timeoutMs} ms`);
     await sleep(5);
   }
+}
+
+/**
+ * The reviews `webhook` logged while `action` ran, in order. The API server calls the webhook
+ * before it answers, but the webhook's log line reaches this process on another pipe than the
+ * answer: so a barrier (see {@link reviewBarrier}) goes before `action`, so that late lines of
+ * earlier requests are not counted, and one after it, and the reviews between the two are the
+ * action's. The webhook writes its review lines in the order it answers.
+ */
+export async function reviewsDuring<T>(
+  plane: ControlPlane,
+  webhook: RunningWebhook,
+  namespace: string,
+  action: () => Promise<T>,
+  timeoutMs = 20_000,
+): Promise<{ result: T; reviews: ReviewLog[] }> {
+  const start = (await reviewBarrier(plane, webhook, namespace, 0, timeoutMs)) + 1;
+  const result = await action();
+  const end = await reviewBarrier(plane, webhook, namespace, start, timeoutMs);
+  return { result, reviews: webhook.reviews.slice(start, end) };
 }
