@@ -291,8 +291,14 @@ async function main(): Promise<void> {
         await setWebhook(mode === "with");
         const before = mode === "with" ? await Promise.all([apiserverHistogram(), ownHistogram()]) : undefined;
         const cpuBefore = server.cpuSeconds();
+        const reviewsBefore = await webhookReviews();
         const round = await send(mode);
         if (mode === "with") webhookCpuSeconds += server.cpuSeconds() - cpuBefore;
+        // Each "with" create reviewed once, no "without" one at all: otherwise the rounds measure something else.
+        const reviewed = (await webhookReviews()) - reviewsBefore;
+        if (reviewed !== (mode === "with" ? count : 0)) {
+          throw new Error(`round ${r + 1} ${mode}: the webhook reviewed ${reviewed} of ${count} creates`);
+        }
         if (before !== undefined) {
           const [a, w] = await Promise.all([apiserverHistogram(), ownHistogram()]);
           seenByApiserver = add(seenByApiserver, diff(a, before[0]));
