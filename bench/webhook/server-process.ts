@@ -29,6 +29,8 @@ export interface ServerProcessOptions {
   readonly maxInFlight?: number;
   /** Write a V8 CPU profile of the server into this folder when it stops. */
   readonly cpuProfDir?: string;
+  /** More flags of `webhook serve`, e.g. --kubernetes-version. */
+  readonly extraArgs?: readonly string[];
 }
 
 // The kernel's USER_HZ, in which /proc reports CPU times: 100 on every Linux architecture Node runs on.
@@ -52,6 +54,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     "--host",
     "127.0.0.1",
     ...(options.maxInFlight === undefined ? [] : ["--max-in-flight", String(options.maxInFlight)]),
+    ...(options.extraArgs ?? []),
   ];
   const log = openSync(options.logFile, "w");
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", log] });

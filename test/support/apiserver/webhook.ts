@@ -80,7 +80,7 @@ export interface RunningWebhook {
   readonly process: ChildProcess;
   /** Every review line logged so far, oldest first. */
   readonly reviews: ReviewLog[];
-  /** Everything the process wrote to stderr that is not a review line. */
+  /** Everything the process wrote to stderr that is not a review line (its other JSON log lines included). */
   readonly otherLines: string[];
   /** SIGTERM, then waits for the exit; resolves with the exit code. Idempotent. */
   stop(): Promise<number | null>;
@@ -111,8 +111,12 @@ export function startWebhook(certs: WebhookCertFiles, extraArgs: readonly string
     for (const line of parts) {
       if (line.startsWith("{")) {
         try {
-          reviews.push(JSON.parse(line) as ReviewLog);
-          continue;
+          const parsed = JSON.parse(line) as ReviewLog;
+          // Other JSON lines (a reloaded certificate, a refused request) are not reviews.
+          if (parsed["msg"] === "review") {
+            reviews.push(parsed);
+            continue;
+          }
         } catch {
           // not a review line
         }
@@ -245,4 +249,55 @@ export async function waitUntilCalled(
     await sleep(200);
   }
   throw new Error(`the API server did not call the webhook within ${timeoutMs} ms`);
+}
+
+let barriers = 0;
+
+/**
+ * Sends a dry-run create of a NetworkPolicy named `barrier-N` in `namespace` (which the
+ * configuration must not skip) and resolves with the index of its review in `webhook.reviews`,
+ * searched from `from`: every review the webhook answered before it is then in the array.
+ */
+export async function reviewBarrier(
+  plane: ControlPlane,
+  webhook: RunningWebhook,
+  namespace: string,
+  from = 0,
+  timeoutMs = 20_000,
+): Promise<number> {
+  const name = `barrier-${process.pid}-${++barriers}`;
+  const res = await apiRequest(
+    plane,
+    "POST",
+    `/apis/networking.k8s.io/v1/namespaces/${namespace}/networkpolicies?dryRun=All`,
+    { apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: { name }, spec: { podSelector: {} } },
+  );
+  expectStatus(res, 201, `the barrier ${name}`);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const at = webhook.reviews.findIndex((r, i) => i >= from && r["name"] === name);
+    if (at >= 0) return at;
+    if (Date.now() > deadline) throw new Error(`the webhook did not log the barrier ${name} within ${timeoutMs} ms`);
+    await sleep(5);
+  }
+}
+
+/**
+ * The reviews `webhook` logged while `action` ran, in order. The API server calls the webhook
+ * before it answers, but the webhook's log line reaches this process on another pipe than the
+ * answer: so a barrier (see {@link reviewBarrier}) goes before `action`, so that late lines of
+ * earlier requests are not counted, and one after it, and the reviews between the two are the
+ * action's. The webhook writes its review lines in the order it answers.
+ */
+export async function reviewsDuring<T>(
+  plane: ControlPlane,
+  webhook: RunningWebhook,
+  namespace: string,
+  action: () => Promise<T>,
+  timeoutMs = 20_000,
+): Promise<{ result: T; reviews: ReviewLog[] }> {
+  const start = (await reviewBarrier(plane, webhook, namespace, 0, timeoutMs)) + 1;
+  const result = await action();
+  const end = await reviewBarrier(plane, webhook, namespace, start, timeoutMs);
+  return { result, reviews: webhook.reviews.slice(start, end) };
 }
