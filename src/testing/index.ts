@@ -98,6 +98,7 @@ export {
   type ExpectedErrorType,
   type Mutation,
   type TargetedInvalid,
+  type TargetedInvalidOptions,
 } from "./targeted-invalid.js";
 
 // Evaluator inputs.

@@ -3,7 +3,15 @@
 // API server reports for it, on create and as an update of itself.
 
 import fc from "fast-check";
-import { INGRESS_CLASS_ANNOTATION, fromJson, type JsonObject, type NetworkingObject } from "../networking/index.js";
+import {
+  DEFAULT_KUBERNETES_VERSION,
+  defaultFeatureGates,
+  fromJson,
+  INGRESS_CLASS_ANNOTATION,
+  type JsonObject,
+  type KubernetesVersion,
+  type NetworkingObject,
+} from "../networking/index.js";
 import {
   familyBits,
   formatCidr,
@@ -25,6 +33,7 @@ import {
   arbDns1123Label,
   arbDns1123Subdomain,
   arbIPBlock,
+  type IPBlockOptions,
   arbIPNet,
   arbIPValue,
   arbLabelKey,
@@ -37,7 +46,13 @@ import {
   formatLegacyCidr,
   MAX_V6,
 } from "./building-blocks.js";
-import { arbResourceBackend, arbServiceBackend, arbValidJson, type ValidatedKind } from "./valid-objects.js";
+import {
+  arbResourceBackend,
+  arbServiceBackend,
+  arbValidJson,
+  type ValidatedKind,
+  type ValidObjectOptions,
+} from "./valid-objects.js";
 
 // ------------------------------------------------------------ targeted invalid objects
 
@@ -153,28 +168,36 @@ function mutation<P>(
   name: string,
   kind: ValidatedKind,
   rule: string,
-  params: fc.Arbitrary<P>,
+  params: fc.Arbitrary<P> | ((options: ValidObjectOptions) => fc.Arbitrary<P>),
   apply: (o: Obj, p: P) => ExpectedError,
 ): Mutation {
-  const arbitrary = fc.tuple(arbValidJson(kind), params).map(([base, p]): TargetedInvalid => {
-    const json = structuredClone(base) as Obj;
-    const expected = apply(json, p);
-    const t: TargetedInvalid = {
-      kind,
-      mutation: name,
-      json: json as JsonObject,
-      object: fromJson(json as JsonObject),
-      expected,
-    };
-    // Counterexamples print as the JSON and the expectation, not the decoded message.
-    Object.defineProperty(t, fc.toStringMethod, {
-      value: () => `${name}: ${stringifyJson(json)} -> ${expected.type} ${expected.field}`,
-      enumerable: false,
-    });
-    return t;
-  });
-  return { name, kind, rule, arbitrary };
+  const build = (options: ValidObjectOptions) =>
+    fc
+      .tuple(arbValidJson(kind, options), typeof params === "function" ? params(options) : params)
+      .map(([base, p]): TargetedInvalid => {
+        const json = structuredClone(base) as Obj;
+        const expected = apply(json, p);
+        const t: TargetedInvalid = {
+          kind,
+          mutation: name,
+          json: json as JsonObject,
+          object: fromJson(json as JsonObject),
+          expected,
+        };
+        // Counterexamples print as the JSON and the expectation, not the decoded message.
+        Object.defineProperty(t, fc.toStringMethod, {
+          value: () => `${name}: ${stringifyJson(json)} -> ${expected.type} ${expected.field}`,
+          enumerable: false,
+        });
+        return t;
+      });
+  const m: Mutation = { name, kind, rule, arbitrary: build({}) };
+  ON_VALID_FOR.set(m, (version) => build({ version }));
+  return m;
 }
+
+/** Each mutation's arbitrary over objects that are valid for a given release before the mutation. */
+const ON_VALID_FOR = new WeakMap<Mutation, (version: KubernetesVersion) => fc.Arbitrary<TargetedInvalid>>();
 
 function stringifyJson(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x)).replace(
@@ -944,6 +967,11 @@ const BAD_CIDRS = [
 ];
 const UNPARSEABLE_CIDRS = ["", " ", "300.300.300.300/32", "10.0.0.0", "abc", "::/", "10.0.0.0/8/8"];
 
+/** Legacy CIDR spellings in a valid ipBlock only where the release still accepts them (up to 1.35). */
+function legacyFor(options: ValidObjectOptions): IPBlockOptions {
+  return { legacy: !defaultFeatureGates(options.version).StrictIPCIDRValidation };
+}
+
 /** A network with prefix >= 1 (so an address outside it exists). */
 function arbNonRootNet(): fc.Arbitrary<IPNet> {
   return arbIPNet().map((net) =>
@@ -1034,7 +1062,7 @@ function networkPolicyMutations(): Mutation[] {
       "networkpolicy.peer.ipBlock-with-selector",
       K,
       "ipBlock with a selector: Forbidden on the peer",
-      fc.tuple(fc.nat(), arbIPBlock(), arbLabelSelector(), arbLabelSelector(), fc.nat(2)),
+      (v) => fc.tuple(fc.nat(), arbIPBlock(legacyFor(v)), arbLabelSelector(), arbLabelSelector(), fc.nat(2)),
       (o, [n, ipBlock, a, b, which]) => {
         const site = policyPeerSite(o, n);
         const peer: Obj = { ipBlock };
@@ -1072,7 +1100,7 @@ function networkPolicyMutations(): Mutation[] {
       "networkpolicy.ipBlock.except-unparseable",
       K,
       "except unparseable",
-      fc.tuple(fc.nat(), arbIPBlock(), fc.constantFrom(...UNPARSEABLE_CIDRS), fc.nat()),
+      (v) => fc.tuple(fc.nat(), arbIPBlock(legacyFor(v)), fc.constantFrom(...UNPARSEABLE_CIDRS), fc.nat()),
       (o, [n, block, bad, pos]) => {
         const except = [...((block["except"] as string[] | undefined) ?? [])];
         const k = pos % (except.length + 1);
@@ -1513,10 +1541,12 @@ export function expectedOnSelfUpdate(t: TargetedInvalid): ExpectedError[] {
     const m = /^spec\.rules\[(\d+)\]\.http/.exec(e.field);
     const host = m === null ? undefined : (json["spec"]?.["rules"]?.[Number(m[1])]?.["host"] as string | undefined);
     if (host?.includes("*")) return [];
-    if (t.mutation === "ingress.backend.service-name" && e.field.endsWith(".service.name")) {
-      const name = backendAt(json, e.field.slice(0, -".service.name".length))?.["service"]?.["name"];
-      if (typeof name === "string" && name.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) return [];
-    }
+    if (
+      t.mutation === "ingress.backend.service-name" &&
+      e.field.endsWith(".service.name") &&
+      relaxedServiceNameAdmits(t)
+    )
+      return [];
   }
   if (e.field === "metadata.labels" || e.field === "metadata.annotations") return times(4);
   if (e.field === "metadata.name") {
@@ -1574,7 +1604,28 @@ export function targetedMutations(): readonly Mutation[] {
 }
 
 /**
- * A valid object of `kind` (or any kind) with exactly one violation, and the one error it yields.
+ * Options of {@link arbTargetedInvalid}.
+ *
+ * @example
+ * ```ts
+ * import type { TargetedInvalidOptions } from "clusterwire/testing";
+ *
+ * const options: TargetedInvalidOptions = { version: "1.37" };
+ * ```
+ */
+export interface TargetedInvalidOptions {
+  /**
+   * The release the objects must be invalid for (default 1.35, the
+   * validator's default). From 1.37 a backend Service name may be any
+   * DNS-1123 label (RelaxedServiceName, on by default), so a name such as
+   * `1abc` is drawn only for 1.35.
+   */
+  readonly version?: KubernetesVersion;
+}
+
+/**
+ * A valid object of `kind` (or any kind) with exactly one violation, and the one error it yields
+ * under `options.version` (default 1.35).
  *
  * @example
  * ```ts
@@ -1583,13 +1634,32 @@ export function targetedMutations(): readonly Mutation[] {
  * import { arbTargetedInvalid } from "clusterwire/testing";
  *
  * fc.assert(
- *   fc.property(arbTargetedInvalid("Ingress"), (t) =>
- *     validate(t.object).some((e) => e.type === t.expected.type && e.field === t.expected.field),
+ *   fc.property(arbTargetedInvalid("Ingress", { version: "1.37" }), (t) =>
+ *     validate(t.object, { version: "1.37" }).some((e) => e.type === t.expected.type && e.field === t.expected.field),
  *   ),
  * );
  * ```
  */
-export function arbTargetedInvalid(kind?: ValidatedKind): fc.Arbitrary<TargetedInvalid> {
+export function arbTargetedInvalid(
+  kind?: ValidatedKind,
+  options: TargetedInvalidOptions = {},
+): fc.Arbitrary<TargetedInvalid> {
   const ms = targetedMutations().filter((m) => kind === undefined || m.kind === kind);
-  return fc.oneof(...ms.map((m) => m.arbitrary));
+  const version = options.version ?? DEFAULT_KUBERNETES_VERSION;
+  // The default release keeps each mutation's own arbitrary, so seeded draws stay as they were.
+  const any = fc.oneof(
+    ...ms.map((m) =>
+      version === DEFAULT_KUBERNETES_VERSION ? m.arbitrary : (ON_VALID_FOR.get(m)?.(version) ?? m.arbitrary),
+    ),
+  );
+  if (!defaultFeatureGates(version).RelaxedServiceNameValidation) return any;
+  // The relaxed rule admits a DNS-1123 label; every other bad name stays bad.
+  return any.filter((t) => t.mutation !== "ingress.backend.service-name" || !relaxedServiceNameAdmits(t));
+}
+
+/** Whether the service-name mutation of `t` drew a name the relaxed (1.37) rule accepts. */
+function relaxedServiceNameAdmits(t: TargetedInvalid): boolean {
+  const field = t.expected.field;
+  const name = backendAt(t.json as Obj, field.slice(0, -".service.name".length))?.["service"]?.["name"];
+  return typeof name === "string" && name.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
 }

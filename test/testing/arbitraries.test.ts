@@ -364,6 +364,20 @@ const ENTRIES: Entry[] = [
       { runs: 60, size: (t) => jsonSize(t.json), seeds: [1, 2] },
     ),
   ),
+  // ... and for 1.37: built on objects valid for 1.37, never a name its relaxed rule admits
+  ...kit.VALIDATED_KINDS.map((k) =>
+    entry(
+      `arbTargetedInvalid(${k}, { version: "1.37" })`,
+      kit.arbTargetedInvalid(k, { version: "1.37" }),
+      (t) => {
+        expect(t.kind).toBe(k);
+        expect(validate(t.object, { version: "1.37" }).map((e) => ({ type: e.type, field: e.field }))).toEqual([
+          t.expected,
+        ]);
+      },
+      { runs: 60, size: (t) => jsonSize(t.json), seeds: [1, 2] },
+    ),
+  ),
   // evaluator inputs
   entry(
     "arbCluster",
