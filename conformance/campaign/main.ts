@@ -179,8 +179,13 @@ function admissionCasesMode(mode: "write" | "check"): number {
       const text = recordedModule(made);
       writeFileSync(path, text);
       process.stderr.write(`wrote ${made.cases.length} admission cases (${text.length} bytes) to ${path}\n`);
-    } else if (!existsSync(path) || JSON.stringify(readRecordedModule(readFileSync(path, "utf8"))) !== JSON.stringify(made)) {
-      process.stderr.write(`${path} is not what the golden answers make (npm run conformance -- --admission-cases write)\n`);
+    } else if (
+      !existsSync(path) ||
+      JSON.stringify(readRecordedModule(readFileSync(path, "utf8"))) !== JSON.stringify(made)
+    ) {
+      process.stderr.write(
+        `${path} is not what the golden answers make (npm run conformance -- --admission-cases write)\n`,
+      );
       stale++;
     }
   }

@@ -12,7 +12,12 @@ export interface HttpAnswer {
 
 /** A client for one HTTPS origin: keeps connections open, trusts `caPem` (or the system's CAs). */
 export interface HttpClient {
-  post(path: string, body: string, headers: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<HttpAnswer>;
+  post(
+    path: string,
+    body: string,
+    headers: Readonly<Record<string, string>>,
+    signal?: AbortSignal,
+  ): Promise<HttpAnswer>;
   close(): void;
 }
 

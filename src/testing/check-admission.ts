@@ -280,12 +280,18 @@ function checkedOptions(options: CheckAdmissionOptions): Checked {
   }
   const compare = options.compare ?? "verdict";
   if (compare !== "verdict" && compare !== "status") {
-    throw new AdmissionCheckError("bad-option", `compare: must be "verdict" or "status", not ${JSON.stringify(compare)}`);
+    throw new AdmissionCheckError(
+      "bad-option",
+      `compare: must be "verdict" or "status", not ${JSON.stringify(compare)}`,
+    );
   }
   const count = (value: unknown, name: string, fallback: number): number => {
     if (value === undefined) return fallback;
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-      throw new AdmissionCheckError("bad-option", `${name}: must be a whole number of at least 1, not ${String(value)}`);
+      throw new AdmissionCheckError(
+        "bad-option",
+        `${name}: must be a whole number of at least 1, not ${String(value)}`,
+      );
     }
     return value;
   };
@@ -366,12 +372,19 @@ async function asker(
   }
   const timeoutMs = target.timeoutMs ?? 10_000;
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
-    throw new AdmissionCheckError("bad-option", `target.timeoutMs: must be a whole number of at least 1, not ${String(timeoutMs)}`);
+    throw new AdmissionCheckError(
+      "bad-option",
+      `target.timeoutMs: must be a whole number of at least 1, not ${String(timeoutMs)}`,
+    );
   }
   const client = await httpClient(base, target.caPem, concurrency, timeoutMs);
   closers.push(() => client.close());
   return async (c, uid, signal) => {
-    const body = JSON.stringify({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request: reviewRequest(c, uid) });
+    const body = JSON.stringify({
+      apiVersion: "admission.k8s.io/v1",
+      kind: "AdmissionReview",
+      request: reviewRequest(c, uid),
+    });
     const answer = await client.post(base.href, body, {}, signal);
     if (answer.status !== 200) return `the webhook answered HTTP ${answer.status}: ${answer.body.slice(0, 200)}`;
     let review: unknown;
@@ -506,7 +519,8 @@ async function liveExpectations(
   }
   const namespace = apiServer.namespace ?? "default";
   const client: HttpClient = await httpClient(base, apiServer.caPem, concurrency, 30_000);
-  const headers: Record<string, string> = apiServer.token !== undefined ? { authorization: `Bearer ${apiServer.token}` } : {};
+  const headers: Record<string, string> =
+    apiServer.token !== undefined ? { authorization: `Bearer ${apiServer.token}` } : {};
   const prefix = base.pathname.replace(/\/$/, "");
   return {
     url: base.origin,
@@ -514,7 +528,9 @@ async function liveExpectations(
     moved: (c) => {
       if (!NAMESPACED.has(c.kind)) return c;
       const object = structuredClone(c.object);
-      const meta = (typeof object["metadata"] === "object" && object["metadata"] !== null ? object["metadata"] : {}) as JsonObject;
+      const meta = (
+        typeof object["metadata"] === "object" && object["metadata"] !== null ? object["metadata"] : {}
+      ) as JsonObject;
       meta["namespace"] = namespace;
       object["metadata"] = meta;
       return { ...c, namespace, object };
@@ -524,10 +540,16 @@ async function liveExpectations(
       const path = `${prefix}/apis/${GROUP}/${VERSION}${ns}/${c.resource}?dryRun=All&fieldValidation=Strict`;
       const answer = await client.post(path, JSON.stringify(c.object), headers, signal);
       if (answer.status === 401 || answer.status === 403) {
-        throw new AdmissionCheckError("api-server", `the API server refused the checker (${answer.status}): ${answer.body.slice(0, 300)}`);
+        throw new AdmissionCheckError(
+          "api-server",
+          `the API server refused the checker (${answer.status}): ${answer.body.slice(0, 300)}`,
+        );
       }
       if (answer.status === 404 && c.namespace !== "" && answer.body.includes("namespaces")) {
-        throw new AdmissionCheckError("api-server", `namespace ${JSON.stringify(c.namespace)} not found on the API server: create it, or name another in apiServer.namespace`);
+        throw new AdmissionCheckError(
+          "api-server",
+          `namespace ${JSON.stringify(c.namespace)} not found on the API server: create it, or name another in apiServer.namespace`,
+        );
       }
       let expected: ExpectedAdmission;
       if (answer.status === 201 || answer.status === 200) {

@@ -230,7 +230,10 @@ describe("checkAdmission with a webhook URL", () => {
   it("the real webhook server, called over HTTPS as kube-apiserver calls it, agrees with every recorded case", async () => {
     for (const version of VERSIONS) {
       await withServer(tls, { admit: { version } }, async (server, logs) => {
-        const report = await checkAdmission({ url: `${server.url}/validate`, caPem: ca }, { version, compare: "status" });
+        const report = await checkAdmission(
+          { url: `${server.url}/validate`, caPem: ca },
+          { version, compare: "status" },
+        );
         expect(report.disagreements).toEqual([]);
         expect(report.checked).toBe((await recordedAdmissionCases({ version })).length);
         expect(report.agreed).toBe(report.checked);

@@ -59,7 +59,7 @@ describe("admission cases from the golden answers", () => {
     expect(c).toMatchObject({ kind: "IngressClass", operation: "CREATE", name: "edge", allowed: true });
     expect(c?.warnings).toEqual(["spec.x: deprecated"]);
     // A cluster-scoped object's namespace is cleared by the API server before admission.
-    expect((c?.object as { metadata: Record<string, unknown> }).metadata).toEqual({ name: "edge" });
+    expect((c!.object as { metadata: Record<string, unknown> }).metadata).toEqual({ name: "edge" });
   });
 
   it("leaves out other formats, type errors, unknown fields and other statuses", () => {
@@ -87,7 +87,7 @@ describe("admission cases from the golden answers", () => {
       answer({ status: 422, body: JSON.stringify(status) }),
     );
     expect(c?.name).toBe("web-abcde");
-    expect((c?.object as { metadata: unknown }).metadata).toEqual({
+    expect((c!.object as { metadata: unknown }).metadata).toEqual({
       generateName: "web-",
       namespace: "shop",
       name: "web-abcde",
