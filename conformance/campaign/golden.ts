@@ -14,6 +14,8 @@ import type { CampaignRequest, ServerAnswer } from "./request.js";
 /** The campaign the golden answers come from. */
 export const GOLDEN_SEED = 1;
 export const GOLDEN_COUNT = 2200;
+/** The servers whose golden answers are committed. */
+export const GOLDEN_SERVERS = ["v1.35.4", "v1.37.2"] as const;
 
 export interface GoldenRecord {
   readonly request: CampaignRequest;

@@ -4,7 +4,8 @@
 // conformance/controlplane/) answers every request, and clusterwire predicts each answer. Any
 // difference is minimised and reported with the request, both answers and a command that
 // replays it; the exit status is 1 when one is not a documented difference.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import {
   isKubernetesVersion,
@@ -12,12 +13,14 @@ import {
   type JsonObject,
   type KubernetesVersion,
 } from "../../src/networking/index.js";
+import { admissionCases, readRecordedModule, recordedModule, recordedModulePath } from "./admission-cases.js";
 import { runCampaign } from "./campaign.js";
 import { allKnown } from "./compare.js";
 import { controlPlane, repoRoot } from "./controlplane.js";
 import {
   GOLDEN_COUNT,
   GOLDEN_SEED,
+  GOLDEN_SERVERS,
   goldenChanges,
   goldenPath,
   goldenRecords,
@@ -47,6 +50,10 @@ Options:
   --golden MODE     write: the golden answers (seed ${GOLDEN_SEED}, count ${GOLDEN_COUNT}) into
                     test/fixtures/apiserver/<version>.json.gz; check: make them again and fail on
                     any difference from the committed ones
+  --admission-cases MODE
+                    write: the admission cases clusterwire/testing ships, made from the committed
+                    golden answers into src/testing/recorded/ (no server started); check: fail
+                    when the committed ones differ from what the golden answers make
   --replay FILE     send one request saved by a report (disagreement-N.json) again
   -h, --help        this text
 
@@ -64,12 +71,21 @@ async function main(): Promise<number> {
       out: { type: "string" },
       golden: { type: "string" },
       replay: { type: "string" },
+      "admission-cases": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help === true) {
     process.stdout.write(help(DEFAULT_VERSION));
     return 0;
+  }
+  const cases = values["admission-cases"];
+  if (cases !== undefined) {
+    if (cases !== "write" && cases !== "check") {
+      process.stderr.write(`conformance: --admission-cases takes write or check, not ${JSON.stringify(cases)}\n`);
+      return 2;
+    }
+    return admissionCasesMode(cases);
   }
   const golden = values.golden;
   if (golden !== undefined && golden !== "write" && golden !== "check") {
@@ -149,6 +165,32 @@ async function main(): Promise<number> {
     client.close();
     await plane.stop();
   }
+}
+
+/** Writes or checks src/testing/recorded/ from the committed golden answers of every server. */
+function admissionCasesMode(mode: "write" | "check"): number {
+  const root = repoRoot();
+  let stale = 0;
+  for (const server of GOLDEN_SERVERS) {
+    const made = admissionCases(readGolden(goldenPath(root, server)));
+    const path = recordedModulePath(root, server);
+    if (mode === "write") {
+      mkdirSync(dirname(path), { recursive: true });
+      const text = recordedModule(made);
+      writeFileSync(path, text);
+      process.stderr.write(`wrote ${made.cases.length} admission cases (${text.length} bytes) to ${path}\n`);
+    } else if (
+      !existsSync(path) ||
+      JSON.stringify(readRecordedModule(readFileSync(path, "utf8"))) !== JSON.stringify(made)
+    ) {
+      process.stderr.write(
+        `${path} is not what the golden answers make (npm run conformance -- --admission-cases write)\n`,
+      );
+      stale++;
+    }
+  }
+  if (mode === "check" && stale === 0) process.stderr.write("the admission cases are what the golden answers make\n");
+  return stale > 0 ? 1 : 0;
 }
 
 /** Sends a saved request again (creating its stored object first, for an update) and compares. */

@@ -146,3 +146,25 @@ export {
   type RouteAnswer,
   type RouterAgreementOptions,
 } from "./properties.js";
+
+// The real API server's answers: recorded admission cases, and a checker for an admission
+// function or a running webhook against them (or against a live API server).
+export {
+  AdmissionCheckError,
+  RECORDED_SERVERS,
+  recordedAdmissionCases,
+  type ExpectedAdmission,
+  type RecordedAdmissionCase,
+  type RecordedCasesOptions,
+  type RecordedStatus,
+} from "./recorded-admission.js";
+export {
+  checkAdmission,
+  type AdmissionCheckReport,
+  type AdmissionDisagreement,
+  type AdmissionFunction,
+  type CheckAdmissionOptions,
+  type GotAdmission,
+  type LiveApiServer,
+  type WebhookTarget,
+} from "./check-admission.js";
