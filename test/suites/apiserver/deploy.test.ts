@@ -41,7 +41,12 @@ interface Run {
   readonly stderr: string;
 }
 
-type Doc = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string }; [k: string]: unknown };
+type Doc = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  [k: string]: unknown;
+};
 
 /** The documents of a deploy/ file, as plain objects. */
 function documents(path: string): Doc[] {
@@ -208,7 +213,7 @@ for (const version of Object.keys(VERSIONS)) {
           (await ok(["get", "-n", "clusterwire", label(doc).split("/")[0] as string, doc.metadata.name, "-o", "json"]))
             .stdout,
         );
-        expect(stored.metadata.labels).toEqual((doc.metadata as { labels: unknown }).labels);
+        expect(stored.metadata.labels).toEqual(doc.metadata.labels);
         // Every field the file sets is stored as written (the server adds its defaults beside them).
         expect(stored.spec, doc.kind).toMatchObject(doc["spec"] as object);
       }
