@@ -55,11 +55,22 @@ function parsed(text: string, json: boolean): unknown {
   }
 }
 
-function describeDocument(id: string, text: string, extension: ".yaml" | ".json", value: unknown): CorpusDocument {
+/** What a document is: its apiVersion, kind and namespace, read from `value` (parsed from `text` when not given). */
+export function describeDocument(
+  id: string,
+  text: string,
+  extension: ".yaml" | ".json",
+  value: unknown = parsed(text, extension === ".json"),
+): CorpusDocument {
   const obj =
     value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  const apiVersion = typeof obj["apiVersion"] === "string" ? obj["apiVersion"] : undefined;
-  const kind = typeof obj["kind"] === "string" ? obj["kind"] : undefined;
+  // A text that does not parse (but for a template) is still judged by what its lines say it is.
+  const line = (key: string) =>
+    value === undefined && !text.includes("{{")
+      ? new RegExp(`^${key}:\\s*["']?([\\w./-]+)["']?\\s*$`, "m").exec(text)?.[1]
+      : undefined;
+  const apiVersion = typeof obj["apiVersion"] === "string" ? obj["apiVersion"] : line("apiVersion");
+  const kind = typeof obj["kind"] === "string" ? obj["kind"] : line("kind");
   const metadata = obj["metadata"] as Record<string, unknown> | undefined;
   const namespace = typeof metadata?.["namespace"] === "string" ? metadata["namespace"] : undefined;
   return {

@@ -24,7 +24,14 @@ export const KUBECTL_CLIENT_SIDE: KnownDifference = {
     "kubectl apply reads the object's metadata itself and GETs the object by name before it sends anything: a metadata or name of another JSON type, or a name missing or one it cannot put in a URL, stops kubectl with its own error; the API server never validates the object. Both refuse it",
 };
 
+export const KUBECTL_YAML: KnownDifference = {
+  id: "kubectl-yaml",
+  reason:
+    "a YAML text that does not parse: kubectl turns YAML into JSON itself and stops with `error: error parsing FILE: error converting YAML to JSON: yaml: line N: ...`; clusterwire reports the document as an error in its own words, at its line and column. Both refuse it",
+};
+
 export const KNOWN: readonly KnownDifference[] = [
+  KUBECTL_YAML,
   EMPTY_LIST,
   MAP_ORDER,
   MISSING_NAMESPACE,
@@ -69,5 +76,11 @@ export function explain(
     /^error: (error when retrieving current configuration of:|unable to decode ")/.test(line ?? "")
   )
     return KUBECTL_CLIENT_SIDE;
+  if (
+    kubectl.code === 1 &&
+    expected.code === 1 &&
+    /^error: error parsing .*: error converting YAML to JSON: /.test(line ?? "")
+  )
+    return KUBECTL_YAML;
   return undefined;
 }

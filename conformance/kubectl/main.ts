@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { isKubernetesVersion, type KubernetesVersion } from "../../src/networking/index.js";
 import { controlPlane, repoRoot } from "../campaign/controlplane.js";
 import { type ClusterwireSide, clusterwireSide, honestSkip, samePrinted } from "./compare.js";
-import { type CorpusDocument, corpusDocuments, mutants } from "./documents.js";
+import { type CorpusDocument, corpusDocuments, describeDocument, mutants } from "./documents.js";
 import type { Printed } from "./expect.js";
 import { FILE, type GoldenRecord, goldenPath, readGolden, withFileLabel, writeGolden } from "./golden.js";
 import { explain, KNOWN } from "./known.js";
@@ -99,7 +99,15 @@ async function main(): Promise<number> {
       kubeconfig: plane.kubeconfigPath,
       cacheDir: join(dir, "cache"),
     };
-    if (values.golden === "check") return await checkGolden(k, root, version, dir);
+    const ensureNamespace = async (name: string): Promise<boolean> => {
+      const res = await apiRequest(plane, "POST", "/api/v1/namespaces", {
+        apiVersion: "v1",
+        kind: "Namespace",
+        metadata: { name },
+      });
+      return res.status === 201 || res.status === 409;
+    };
+    if (values.golden === "check") return await checkGolden(k, root, version, dir, ensureNamespace);
 
     const started = process.hrtime.bigint();
     const originals = corpusDocuments(root);
@@ -108,14 +116,7 @@ async function main(): Promise<number> {
     // Namespaced objects need their namespace; objects without one go to default.
     const namespaces = [...new Set(docs.flatMap((d) => (d.namespace !== undefined ? [d.namespace] : [])))];
     const made = new Set<string>(["default"]);
-    for (const name of namespaces) {
-      const res = await apiRequest(plane, "POST", "/api/v1/namespaces", {
-        apiVersion: "v1",
-        kind: "Namespace",
-        metadata: { name },
-      });
-      if (res.status === 201 || res.status === 409) made.add(name);
-    }
+    for (const name of namespaces) if (await ensureNamespace(name)) made.add(name);
     const paths = docs.map((d, i) => {
       const path = join(dir, `${i}${d.extension}`);
       writeFileSync(path, d.text);
@@ -185,7 +186,10 @@ function report(
   f: Figures,
   out: string | undefined,
 ): number {
-  const byKind = new Map<string, { docs: number; verdict: number; lines: number; kubectlAccepted: number }>();
+  const byKind = new Map<
+    string,
+    { docs: number; verdict: number; lines: number; kubectlAccepted: number; statuses: Map<string, number> }
+  >();
   const differences = new Map<string, Outcome[]>();
   let dishonest = 0;
   let networking = 0;
@@ -193,10 +197,11 @@ function report(
   const explained = new Map<string, number>();
   for (const o of outcomes) {
     const key = `${o.doc.networking ? "" : "(skipped) "}${o.doc.apiVersion ?? "?"} ${o.doc.kind ?? "?"}${o.doc.mutation !== undefined ? " (mutants)" : ""}`;
-    const row = byKind.get(key) ?? { docs: 0, verdict: 0, lines: 0, kubectlAccepted: 0 };
+    const row = byKind.get(key) ?? { docs: 0, verdict: 0, lines: 0, kubectlAccepted: 0, statuses: new Map() };
     byKind.set(key, row);
     row.docs++;
     if (o.kubectl.code === 0) row.kubectlAccepted++;
+    for (const v of o.cw.verdicts) row.statuses.set(v.status, (row.statuses.get(v.status) ?? 0) + 1);
     if (!o.doc.networking) {
       for (const v of o.cw.verdicts) {
         if (v.status === "skipped" && !honestSkip(v)) dishonest++;
@@ -220,10 +225,12 @@ function report(
     `kubectl ${f.version}: ${outcomes.length} documents (${f.originals} from the corpora, ${f.mutants} mutants: ${f.perDocument} per networking document, seed ${f.seed}); ${networking} networking`,
   );
   console.log(`time: clusterwire validate in-process ${f.cwMs} ms, kubectl ${f.kcMs} ms, total ${f.totalMs} ms`);
-  console.log("kind | documents | verdict agrees | lines agree | kubectl accepted");
+  console.log("kind | documents | verdict agrees | lines agree | kubectl accepted | clusterwire's statuses");
   for (const [key, r] of [...byKind].sort()) {
     const judged = !key.startsWith("(skipped)");
-    console.log(`${key} | ${r.docs} | ${judged ? r.verdict : "-"} | ${judged ? r.lines : "-"} | ${r.kubectlAccepted}`);
+    console.log(
+      `${key} | ${r.docs} | ${judged ? r.verdict : "-"} | ${judged ? r.lines : "-"} | ${r.kubectlAccepted} | ${[...r.statuses].map(([k, n]) => `${k} ${n}`).join(", ")}`,
+    );
   }
   console.log(`skip notices that do not say the document was not checked: ${dishonest}`);
   const explainedCount = [...explained.values()].reduce((a, b) => a + b, 0);
@@ -285,8 +292,19 @@ function selectGolden(outcomes: readonly Outcome[], namespaces: ReadonlySet<stri
 }
 
 /** Asks kubectl again about every stored document; fails on any difference. */
-async function checkGolden(k: Kubectl, root: string, version: string, dir: string): Promise<number> {
+async function checkGolden(
+  k: Kubectl,
+  root: string,
+  version: string,
+  dir: string,
+  ensureNamespace: (name: string) => Promise<boolean>,
+): Promise<number> {
   const golden = readGolden(goldenPath(root, version));
+  // The namespaces the run that wrote the records had made.
+  for (const r of golden.records) {
+    const namespace = describeDocument(r.id, r.text, r.extension).namespace;
+    if (namespace !== undefined) await ensureNamespace(namespace);
+  }
   const answers = await pool(golden.records, 3, async (r, i) => {
     const path = join(dir, `golden-${i}${r.extension}`);
     writeFileSync(path, r.text);

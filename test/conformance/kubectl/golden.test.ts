@@ -29,7 +29,7 @@ for (const [version, minor] of [
       expect(golden.records.filter((r) => r.code === 0).length).toBeGreaterThan(10);
       expect(golden.records.filter((r) => r.code === 1).length).toBeGreaterThan(50);
       const kinds = new Set(
-        golden.records.map((r) => /"kind": "(\w+)"|^kind: (\w+)/m.exec(r.text)?.slice(1).find(Boolean)),
+        golden.records.map((r) => /"kind": ?"(\w+)"|^kind: (\w+)/m.exec(r.text)?.slice(1).find(Boolean)),
       );
       expect([...kinds].sort()).toEqual(expect.arrayContaining(["Ingress", "IngressClass", "NetworkPolicy"]));
     });
