@@ -1,0 +1,56 @@
+// kubectl apply --dry-run=server --validate=strict -f FILE, one document a call, a few at a time.
+import { spawn } from "node:child_process";
+import type { Printed } from "./expect.js";
+
+export interface Kubectl {
+  readonly binary: string;
+  readonly kubeconfig: string;
+  /** kubectl's discovery cache, kept out of $HOME. */
+  readonly cacheDir: string;
+}
+
+/** Splits output into lines, the last newline dropped. */
+export function lines(text: string): string[] {
+  return text === "" ? [] : text.replace(/\n$/, "").split("\n");
+}
+
+export function runKubectl(k: Kubectl, args: readonly string[], timeoutMs = 60_000): Promise<Printed> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(k.binary, ["--kubeconfig", k.kubeconfig, "--cache-dir", k.cacheDir, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    child.on("error", reject);
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout: lines(stdout), stderr: lines(stderr) });
+    });
+  });
+}
+
+/** kubectl's answer to a server-side dry-run apply of `file`. */
+export function dryRunApply(k: Kubectl, file: string): Promise<Printed> {
+  return runKubectl(k, ["apply", "--dry-run=server", "--validate=strict", "-f", file]);
+}
+
+/** Runs `work` over `items` with at most `concurrency` in flight; results in input order. */
+export async function pool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i] as T, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return out;
+}
