@@ -8,19 +8,19 @@
 // latency. The anchors: Kyverno and Gatekeeper publish 5-30 ms per call; the goal here is a p99
 // under 2 ms added. Reported, never enforced.
 
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import fc from "fast-check";
-import { parse } from "yaml";
 import { controlPlane } from "../../conformance/campaign/controlplane.js";
 import { arbValidJson } from "../../src/testing/index.js";
 import type { JsonObject } from "../../src/networking/index.js";
 import { repoRoot } from "../fixtures.js";
 import { median, quantile } from "../stats.js";
 import { fix, int, table } from "../text.js";
+import { makeCerts, type WebhookCertFiles, webhookConfiguration } from "../../test/support/apiserver/configuration.js";
+import { metricsText } from "./scrape.js";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
 
 const USAGE = `usage: node dist/bench/webhook/apiserver.js [options]
@@ -42,20 +42,6 @@ interface Round {
   readonly mode: "without" | "with";
   readonly seconds: number;
   readonly latenciesMs: number[];
-}
-
-/** deploy/'s configuration with each service reference turned into `url` + its path, and caBundle. */
-function configuration(root: string, url: string, caPem: string): JsonObject {
-  const config = parse(readFileSync(join(root, "deploy", "40-validating-webhook.yaml"), "utf8")) as {
-    metadata: { annotations?: unknown };
-    webhooks: Array<{ clientConfig: { service?: { path?: string } } }>;
-  };
-  delete config.metadata.annotations;
-  for (const hook of config.webhooks) {
-    const path = hook.clientConfig.service?.path ?? "/";
-    hook.clientConfig = { url: `${url}${path}`, caBundle: Buffer.from(caPem).toString("base64") } as never;
-  }
-  return config as unknown as JsonObject;
 }
 
 /** Histogram series of `text` (Prometheus text format) whose labels pass `keep`, summed per `le`. */
@@ -164,28 +150,17 @@ async function main(): Promise<void> {
   };
   let plane: ControlPlane | undefined;
   let server: ServerProcess | undefined;
+  let certs: WebhookCertFiles | undefined;
   try {
-    const certs = spawnSync(
-      process.execPath,
-      [cli, "webhook", "certs", "--service", "clusterwire-webhook", "--namespace", "clusterwire"].concat([
-        "--ip",
-        "127.0.0.1",
-        "--days",
-        "2",
-        "--out",
-        dir,
-      ]),
-      { encoding: "utf8" },
-    );
-    if (certs.status !== 0) throw new Error(`webhook certs: ${certs.stderr}`);
-    const caPem = readFileSync(join(dir, "ca.crt"), "utf8");
+    certs = await makeCerts(root);
+    const caPem = certs.caPem;
     log(`starting kube-apiserver ${version} and webhook serve ...`);
     [plane, server] = await Promise.all([
       cp.startControlPlane({ version, root }),
       startServerProcess({
         cli,
-        certFile: join(dir, "tls.crt"),
-        keyFile: join(dir, "tls.key"),
+        certFile: certs.cert,
+        keyFile: certs.key,
         logFile: join(dir, "webhook.log"),
         extraArgs: ["--kubernetes-version", version],
       }),
@@ -234,14 +209,19 @@ async function main(): Promise<void> {
     };
 
     const webhookReviews = async (): Promise<number> =>
-      histogram(await webhookMetrics(webhookUrl, caPem), "clusterwire_admission_review_duration_seconds", () => true)
+      histogram(await metricsText(webhookUrl, caPem), "clusterwire_admission_review_duration_seconds", () => true)
         .count;
     const CONFIGS = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
     const probe = objects[0]!;
     /** Registers or removes the configuration, then waits until the API server acts on it. */
     const setWebhook = async (on: boolean): Promise<void> => {
       if (on) {
-        const res = await api(p, "POST", CONFIGS, configuration(root, webhookUrl, caPem));
+        const res = await api(
+          p,
+          "POST",
+          CONFIGS,
+          webhookConfiguration(webhookUrl, caPem, {}, root) as unknown as JsonObject,
+        );
         if (res.status !== 201 && res.status !== 409) throw new Error(`register: ${res.status} ${res.body}`);
       } else {
         const res = await api(p, "DELETE", `${CONFIGS}/clusterwire`);
@@ -272,7 +252,7 @@ async function main(): Promise<void> {
       );
     };
     const ownHistogram = async (): Promise<Histogram> =>
-      histogram(await webhookMetrics(webhookUrl, caPem), "clusterwire_admission_review_duration_seconds", () => true);
+      histogram(await metricsText(webhookUrl, caPem), "clusterwire_admission_review_duration_seconds", () => true);
 
     // Warm both paths (connections, JIT) before measuring.
     log(`warming up (${Math.min(count, 500)} creates each way) ...`);
@@ -409,23 +389,9 @@ async function main(): Promise<void> {
   } finally {
     await server?.stop();
     await plane?.stop();
+    certs?.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** The webhook's /metrics text. */
-async function webhookMetrics(url: string, ca: string): Promise<string> {
-  const https = await import("node:https");
-  return new Promise<string>((resolve, reject) => {
-    https
-      .get(new URL("/metrics", url), { ca }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-        res.on("error", reject);
-      })
-      .on("error", reject);
-  });
 }
 
 main().catch((e: unknown) => {

@@ -2,9 +2,9 @@
 
 import * as https from "node:https";
 
-/** The server's /metrics as series name -> value (all label sets summed per name and `le`). */
-export async function scrape(url: string, ca: string): Promise<Map<string, number>> {
-  const text = await new Promise<string>((resolve, reject) => {
+/** The server's /metrics text, over TLS trusting `ca`. */
+export function metricsText(url: string, ca: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     https
       .get(new URL("/metrics", url), { ca }, (res) => {
         const chunks: Buffer[] = [];
@@ -14,6 +14,11 @@ export async function scrape(url: string, ca: string): Promise<Map<string, numbe
       })
       .on("error", reject);
   });
+}
+
+/** The server's /metrics as series name -> value (all label sets summed per name and `le`). */
+export async function scrape(url: string, ca: string): Promise<Map<string, number>> {
+  const text = await metricsText(url, ca);
   const out = new Map<string, number>();
   for (const line of text.split("\n")) {
     const m = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);

@@ -7,30 +7,13 @@
 // makes from the committed golden answers.
 import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { join } from "node:path";
-import { decode, readManifests, toJson, type KubernetesVersion } from "../../src/networking/index.js";
+import { decode, type JsonObject, readManifests, toJson, type KubernetesVersion } from "../../src/networking/index.js";
 import type { GoldenFile } from "./golden.js";
 import { isNamespaced } from "./plan.js";
 import type { CampaignRequest, ServerAnswer } from "./request.js";
+import type { StoredCase } from "../../src/testing/recorded-admission.js";
 
-/** One case as stored: what the webhook is sent, and what the server answered. */
-export interface StoredCase {
-  readonly kind: string;
-  readonly operation: "CREATE" | "UPDATE";
-  readonly subResource?: "status";
-  readonly namespace?: string;
-  readonly name: string;
-  readonly source: string;
-  readonly object: unknown;
-  readonly oldObject?: unknown;
-  readonly allowed: boolean;
-  readonly warnings?: readonly string[];
-  readonly status?: {
-    readonly code: number;
-    readonly reason: string;
-    readonly message: string;
-    readonly causes: readonly { readonly reason: string; readonly message: string; readonly field: string }[];
-  };
-}
+export type { StoredCase };
 
 export interface StoredCases {
   readonly server: string;
@@ -102,8 +85,8 @@ export function admissionCase(r: CampaignRequest, answer: ServerAnswer): StoredC
     ...(isNamespaced(r.kind) ? { namespace: r.namespace ?? "" } : {}),
     name: typeof meta.name === "string" ? meta.name : "",
     source: r.source,
-    object,
-    ...(r.old !== undefined ? { oldObject: JSON.parse(r.old) as unknown } : {}),
+    object: object as JsonObject,
+    ...(r.old !== undefined ? { oldObject: JSON.parse(r.old) as JsonObject } : {}),
   };
   if (answer.status !== 422) return { ...head, allowed: true, ...(warnings.length > 0 ? { warnings } : {}) };
   const details = isObject(body.details) ? body.details : {};

@@ -3,6 +3,7 @@
 import { parse } from "yaml";
 import { decode, toJson } from "../../src/networking/index.js";
 import type { ValidatedKind } from "../../src/testing/index.js";
+import { resourceOf } from "../../src/testing/recorded-admission.js";
 
 export const BODY_FORMATS = ["json", "yaml", "protobuf"] as const;
 export type BodyFormat = (typeof BODY_FORMATS)[number];
@@ -51,23 +52,15 @@ export const MEDIA_TYPES: Readonly<Record<BodyFormat, string>> = {
   protobuf: "application/vnd.kubernetes.protobuf",
 };
 
-const PLURALS: Readonly<Record<ValidatedKind, string>> = {
-  Ingress: "ingresses",
-  IngressClass: "ingressclasses",
-  NetworkPolicy: "networkpolicies",
-  IPAddress: "ipaddresses",
-  ServiceCIDR: "servicecidrs",
-};
-
 /** The resource's plural name, as in URLs and in some Status messages. */
 export function pluralOf(kind: ValidatedKind): string {
-  return PLURALS[kind];
+  return resourceOf(kind);
 }
 
 /** The request's method and path, with dryRun=All and the field validation asked for. */
 export function requestLine(r: CampaignRequest): { method: string; path: string } {
   const ns = r.namespace !== undefined ? `/namespaces/${encodeURIComponent(r.namespace)}` : "";
-  const base = `/apis/networking.k8s.io/v1${ns}/${PLURALS[r.kind]}`;
+  const base = `/apis/networking.k8s.io/v1${ns}/${pluralOf(r.kind)}`;
   const query = `?dryRun=All&fieldValidation=${r.fieldValidation}`;
   if (r.operation === "create") return { method: "POST", path: `${base}${query}` };
   const name = encodeURIComponent(r.name ?? "");

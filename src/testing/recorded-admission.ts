@@ -149,7 +149,8 @@ export class AdmissionCheckError extends Error {
   }
 }
 
-interface StoredCase {
+/** One case as the recorded modules hold it (written by the conformance campaign's generator). */
+export interface StoredCase {
   readonly kind: string;
   readonly operation: "CREATE" | "UPDATE";
   readonly subResource?: "status";

@@ -5,16 +5,20 @@
 // matchPolicy, failurePolicy, sideEffects, selectors and timeouts stay as deploy/ has them unless
 // a test asks otherwise. No kubelet, scheduler or Docker is involved.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse } from "yaml";
 import { type ApiResponse, apiRequest, type ControlPlane } from "../controlplane/start.js";
+import type { WebhookCertFiles, webhookConfiguration } from "./configuration.js";
+
+export {
+  type ConfigurationOptions,
+  makeCerts,
+  type WebhookCertFiles,
+  webhookConfiguration,
+} from "./configuration.js";
 
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const CLI = join(ROOT, "bin", "clusterwire.js");
-const CONFIGURATION = join(ROOT, "deploy", "40-validating-webhook.yaml");
 const CONFIGURATIONS_PATH = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
 
 /** The Node.js process running the CLI, with the same flags every test uses. */
@@ -33,42 +37,6 @@ export function runCli(args: readonly string[]): Promise<{ code: number | null; 
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-export interface WebhookCertFiles {
-  readonly dir: string;
-  readonly cert: string;
-  readonly key: string;
-  /** The CA's PEM (ca.crt). */
-  readonly caPem: string;
-  dispose(): void;
-}
-
-/** `clusterwire webhook certs --ip 127.0.0.1` into a new temporary folder. */
-export async function makeCerts(): Promise<WebhookCertFiles> {
-  const dir = mkdtempSync(join(tmpdir(), "clusterwire-webhook-certs-"));
-  const result = await runCli([
-    "webhook",
-    "certs",
-    "--service",
-    "clusterwire-webhook",
-    "--namespace",
-    "clusterwire",
-    "--ip",
-    "127.0.0.1",
-    "--days",
-    "2",
-    "--out",
-    dir,
-  ]);
-  if (result.code !== 0) throw new Error(`webhook certs exited ${result.code}: ${result.stderr}`);
-  return {
-    dir,
-    cert: join(dir, "tls.crt"),
-    key: join(dir, "tls.key"),
-    caPem: readFileSync(join(dir, "ca.crt"), "utf8"),
-    dispose: () => rmSync(dir, { recursive: true, force: true }),
-  };
 }
 
 /** One review the webhook logged (its JSON log line on stderr). */
@@ -147,35 +115,6 @@ export function startWebhook(certs: WebhookCertFiles, extraArgs: readonly string
       reject(new Error(`webhook serve exited ${code} before listening:\n${stdout}\n${otherLines.join("\n")}`)),
     );
   });
-}
-
-export interface ConfigurationOptions {
-  /** The configuration's name; "clusterwire" (deploy/'s) when absent. */
-  readonly name?: string;
-  readonly failurePolicy?: "Fail" | "Ignore";
-  readonly timeoutSeconds?: number;
-}
-
-/**
- * deploy/40-validating-webhook.yaml as a JSON object, each webhook's clientConfig.service turned
- * into `url` + its path, and caBundle set to `caPem` (several CAs may be concatenated, as during
- * a rotation). Everything else is deploy/'s unless `options` say otherwise. The cert-manager
- * annotation is dropped: nothing here injects the CA.
- */
-export function webhookConfiguration(url: string, caPem: string, options: ConfigurationOptions = {}) {
-  const config = parse(readFileSync(CONFIGURATION, "utf8")) as {
-    metadata: { name: string; annotations?: Record<string, string> };
-    webhooks: Array<Record<string, unknown> & { clientConfig: { service?: { path?: string }; url?: string } }>;
-  };
-  if (options.name !== undefined) config.metadata.name = options.name;
-  delete config.metadata.annotations;
-  for (const hook of config.webhooks) {
-    const path = hook.clientConfig.service?.path ?? "/";
-    hook.clientConfig = { url: `${url}${path}`, caBundle: Buffer.from(caPem).toString("base64") } as never;
-    if (options.failurePolicy !== undefined) hook["failurePolicy"] = options.failurePolicy;
-    if (options.timeoutSeconds !== undefined) hook["timeoutSeconds"] = options.timeoutSeconds;
-  }
-  return config;
 }
 
 /** Throws with the answer's body when its status is not `expected`. */
