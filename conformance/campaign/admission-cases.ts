@@ -7,9 +7,17 @@
 // makes from the committed golden answers.
 import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { join } from "node:path";
-import { decode, type JsonObject, readManifests, toJson, type KubernetesVersion } from "../../src/networking/index.js";
+import {
+  decode,
+  fromJson,
+  type JsonObject,
+  readManifests,
+  toJson,
+  type KubernetesVersion,
+} from "../../src/networking/index.js";
 import type { GoldenFile } from "./golden.js";
 import { isNamespaced } from "./plan.js";
+import { prepared, storedObject } from "./predict.js";
 import type { CampaignRequest, ServerAnswer } from "./request.js";
 import type { StoredCase } from "../../src/testing/recorded-admission.js";
 
@@ -77,6 +85,11 @@ export function admissionCase(r: CampaignRequest, answer: ServerAnswer): StoredC
     if (typeof made !== "string" || made === "") return undefined;
     meta.name = made;
   }
+  // What a webhook is sent: the object as the registry prepared it before admission (status
+  // wiped on create, generation set, the v1 defaults), the campaign's prediction that the
+  // returned objects confirm; without uid, creationTimestamp and managedFields, which the
+  // server fills anew for every request.
+  const seen = toJson(prepared(fromJson(object as JsonObject), storedObject(r), r)) as JsonObject;
   const warnings = answer.warnings.filter((w) => !DECODE_WARNING.test(w));
   const head = {
     kind: r.kind,
@@ -85,7 +98,7 @@ export function admissionCase(r: CampaignRequest, answer: ServerAnswer): StoredC
     ...(isNamespaced(r.kind) ? { namespace: r.namespace ?? "" } : {}),
     name: typeof meta.name === "string" ? meta.name : "",
     source: r.source,
-    object: object as JsonObject,
+    object: seen,
     ...(r.old !== undefined ? { oldObject: JSON.parse(r.old) as JsonObject } : {}),
   };
   if (answer.status !== 422) return { ...head, allowed: true, ...(warnings.length > 0 ? { warnings } : {}) };

@@ -168,7 +168,11 @@ function readEntries(r: CampaignRequest): ManifestEntry[] {
  * cluster-scoped kind), the deletion fields cleared, status wiped on create and kept from the
  * stored object on update, spec kept on a status update, generation set, then the v1 defaults.
  */
-function prepared(input: NetworkingObject, old: NetworkingObject | undefined, r: CampaignRequest): NetworkingObject {
+export function prepared(
+  input: NetworkingObject,
+  old: NetworkingObject | undefined,
+  r: CampaignRequest,
+): NetworkingObject {
   const info = kindOf(input);
   // applyDefaults returns a copy: the decoded input is not changed.
   const o = applyDefaults(input) as WithMeta;
