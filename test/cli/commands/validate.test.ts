@@ -542,7 +542,7 @@ describe("validate: --field-validation", () => {
     expect(warnings.map((x) => x.ruleId)).toEqual(Array(6).fill("duplicate-field-warning"));
     expect(warnings.map((x) => x.locations[0]?.physicalLocation.region?.startLine)).toEqual([7, 13, 16, 1, 1, 2]);
     const j = json((await cli(["validate", "-o", "json", "dup.yaml"], { cwd: d })).stdout);
-    expect(j.documents.map((x) => [x.status, x.warnings.length])).toEqual([
+    expect(j.documents.map((x) => [x.status, (x["warnings"] as unknown[]).length])).toEqual([
       ["valid", 1],
       ["invalid", 2],
       ["error", 0],
