@@ -19,6 +19,8 @@ import type { ManifestWarning, TextPosition } from "./verdict.js";
  * How unknown and repeated fields are treated, as the API server's
  * `fieldValidation` query parameter: `Strict` refuses the object (kubectl's
  * default), `Warn` decodes it with a warning per field, `Ignore` drops them.
+ * In {@link readManifests}' default kubectl reading a repeated key is never
+ * refused: kubectl sends its last value (see {@link ReadManifestsOptions}).
  *
  * @example
  * import type { FieldValidation } from "clusterwire/networking";
@@ -52,7 +54,11 @@ export interface ManifestObject extends EntryPlace {
   readonly type: "object";
   /** The decoded object. */
   readonly object: NetworkingObject;
-  /** Unknown or repeated fields under `fieldValidation: "Warn"`; empty otherwise. */
+  /**
+   * Unknown fields under `fieldValidation: "Warn"`, and repeated keys under
+   * `"Strict"` and `"Warn"` (in the kubectl reading, the last value decoded;
+   * in the server reading, under `"Warn"` only); empty under `"Ignore"`.
+   */
   readonly warnings: readonly ManifestWarning[];
   /** Where the value at a JSON field path (keys and list indexes) sits in the text, when it can be found. */
   readonly locate: (path: readonly (string | number)[]) => TextPosition | undefined;
@@ -144,9 +150,14 @@ export interface ReadManifestsOptions {
   /** How unknown and repeated fields are treated. Default `"Strict"`, as kubectl sends objects. */
   readonly fieldValidation?: FieldValidation;
   /**
-   * How YAML is read: `"kubectl"` (default) splits a stream into documents at
-   * `---` lines as `kubectl apply -f` does; `"server"` reads the text as one
-   * request body, as the API server does (its first document only).
+   * How the text is read: `"kubectl"` (default) as `kubectl apply -f` reads
+   * a file: a YAML stream split into documents at `---` lines, and a key
+   * repeated in one mapping or JSON object (which kubectl's non-strict
+   * reading settles, sending the last value, before the API server sees it)
+   * decoded with its last value and a warning per repeat, under `"Strict"`
+   * as under `"Warn"`. `"server"` reads the text as one request body, as the
+   * API server does: YAML's first document only, and a repeated key refused
+   * under `"Strict"` (a warning under `"Warn"`).
    */
   readonly reading?: YamlReading;
   /** Networking kinds to decode; the others become skipped entries. Default: every kind. */
@@ -218,6 +229,13 @@ interface At {
  * decoded (`error`, with its line and column; the documents after it are
  * still read). A v1 `List` gives one entry per item. Empty documents and
  * comments give no entry. Never throws for bad content.
+ *
+ * Fields are checked as kubectl's default `fieldValidation: "Strict"` has
+ * the API server check them: an unknown field makes the document an error.
+ * A repeated key does not, in the default kubectl reading: kubectl sends the
+ * last value, so that value is decoded and each repeat is a warning of the
+ * object at its line and column (`key "controller" already set in map;
+ * kubectl sends the last value`). See {@link ReadManifestsOptions}.
  *
  * @example
  * import { readManifests } from "clusterwire/networking";
