@@ -160,7 +160,8 @@ function readEntries(r: CampaignRequest): ManifestEntry[] {
     const object = decode(bodyBytes(r) as Uint8Array);
     return [{ type: "object", document: 1, line: 1, object, warnings: [], locate: () => undefined }];
   }
-  return readManifests(r.body, { format: r.format, fieldValidation: r.fieldValidation });
+  // One request body, as the API server reads it: a repeated key is its strict decoding error, not kubectl's to settle.
+  return readManifests(r.body, { format: r.format, fieldValidation: r.fieldValidation, reading: "server" });
 }
 
 /**

@@ -26,6 +26,8 @@ export interface CorpusDocument {
   readonly networking: boolean;
   /** For a mutant: what was changed. */
   readonly mutation?: string;
+  /** Always in the golden selection (when kubectl and clusterwire agree), whatever kubectl answers. */
+  readonly pinned?: boolean;
 }
 
 const CORPORA = [
@@ -134,4 +136,72 @@ export function mutants(documents: readonly CorpusDocument[], perDocument: numbe
     }
   }
   return out;
+}
+
+const ic = (meta: string, spec: string): string =>
+  `apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata:\n${meta}spec:\n${spec}`;
+
+/**
+ * Documents with a key given twice in one mapping. kubectl reads a file non-strictly (YAML and
+ * JSON) and sends the last value, so the API server never sees the repeat: the verdict is the
+ * last value's. clusterwire warns of each repeat, and must not let it change the verdict.
+ */
+const REPEATED_KEYS: readonly (readonly [string, ".yaml" | ".json", string])[] = [
+  [
+    "last-valid",
+    ".yaml",
+    ic("  name: repeated-last-valid\n", '  controller: "c d"\n  controller: example.com/ingress\n'),
+  ],
+  [
+    "last-invalid",
+    ".yaml",
+    ic("  name: repeated-first\n  name: repeated-last\n", '  controller: example.com/ingress\n  controller: "c d"\n'),
+  ],
+  [
+    "mapping",
+    ".yaml",
+    ic('  name: repeated-mapping\n  labels: {tier: "a b", tier: edge}\n', "  controller: example.com/a\n").replace(
+      "spec:\n",
+      'spec: {controller: "c d"}\nspec:\n',
+    ),
+  ],
+  [
+    "unknown-too",
+    ".yaml",
+    ic("  name: repeated-unknown\n", "  controller: example.com/a\n  controller: example.com/b\n  controllr: x\n"),
+  ],
+  [
+    "stream",
+    ".yaml",
+    `${ic("  name: repeated-stream-a\n", '  controller: "c d"\n  controller: example.com/a\n')}---\n${ic("  name: repeated-stream-b\n", '  controller: example.com/b\n  controller: "c d"\n')}`,
+  ],
+  [
+    "list",
+    ".yaml",
+    "apiVersion: v1\nkind: List\nitems:\n- apiVersion: networking.k8s.io/v1\n  kind: IngressClass\n  metadata:\n    name: repeated-list-a\n    labels:\n      app: one\n      app: two\n  spec:\n    controller: example.com/a\n- apiVersion: networking.k8s.io/v1\n  kind: NetworkPolicy\n  metadata:\n    name: repeated-list-b\n  spec:\n    podSelector: {}\n    ingress:\n    - ports:\n      - port: 80\n        port: 70000\n",
+  ],
+  [
+    "json-last-valid",
+    ".json",
+    '{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"repeated-first","name":"repeated-json"},"spec":{"controller":"c d","controller":"example.com/ingress"}}\n',
+  ],
+  [
+    "json-last-invalid",
+    ".json",
+    '{"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"repeated-json-port"},"spec":{"podSelector":{},"ingress":[{"ports":[{"port":80,"port":70000}]}]}}\n',
+  ],
+  [
+    "json-values",
+    ".json",
+    '{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"repeated-json-a"},"spec":{"controller":"c d","controller":"example.com/a"}}\n{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"repeated-json-b"},"spec":{"controller":"example.com/b","controller":"c d"}}\n',
+  ],
+];
+
+/** The repeated-key documents, pinned in the golden selection. */
+export function repeatedKeyDocuments(): CorpusDocument[] {
+  return REPEATED_KEYS.map(([name, extension, text]) => ({
+    ...describeDocument(`repeated-keys/${name}#1`, text, extension),
+    networking: true,
+    pinned: true,
+  }));
 }

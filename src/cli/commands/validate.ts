@@ -76,9 +76,11 @@ Options:
                           junit: JUnit XML for CI test reports;
                           sarif: SARIF 2.1.0 for code-scanning UIs
   --field-validation MODE as the API server's fieldValidation: Strict (the
-                          default, kubectl's): an unknown or repeated field
-                          is a decode error; Warn: they are warnings and the
-                          object is validated; Ignore: they are dropped
+                          default, kubectl's): an unknown field is a decode
+                          error; Warn: unknown fields are warnings and the
+                          object is validated; Ignore: they are dropped. A
+                          repeated key is a warning under Strict and Warn:
+                          kubectl sends the last value, which is validated
   --kinds LIST            validate only these kinds (Ingress, or
                           networking.k8s.io/v1/Ingress; a kind selects its
                           List too); others are skipped. Repeatable

@@ -83,8 +83,9 @@ export const SARIF_RULES: readonly Rule[] = [
     id: "duplicate-field-warning",
     short: "Duplicate field",
     full:
-      "A field given twice in one object. The API server keeps the last; with fieldValidation=Warn it says so, " +
-      "with Strict it refuses the object.",
+      "A key given twice in one object. kubectl reads a file non-strictly and sends the last value, so the API " +
+      "server never sees the repeat; read as one request body, the API server keeps the last, and with " +
+      "fieldValidation=Warn it says so, with Strict it refuses the object.",
     level: "warning",
   },
   {
@@ -183,7 +184,7 @@ function results(v: Verdict): object[] {
 
 function warningRule(message: string): string {
   if (/^unknown field\b/.test(message)) return "unknown-field-warning";
-  if (/^duplicate field\b/.test(message)) return "duplicate-field-warning";
+  if (/^duplicate field\b|^key .* already set in map\b/.test(message)) return "duplicate-field-warning";
   return "warning";
 }
 

@@ -19,6 +19,8 @@ import type { ManifestWarning, TextPosition } from "./verdict.js";
  * How unknown and repeated fields are treated, as the API server's
  * `fieldValidation` query parameter: `Strict` refuses the object (kubectl's
  * default), `Warn` decodes it with a warning per field, `Ignore` drops them.
+ * In {@link readManifests}' default kubectl reading a repeated key is never
+ * refused: kubectl sends its last value (see {@link ReadManifestsOptions}).
  *
  * @example
  * import type { FieldValidation } from "clusterwire/networking";
@@ -52,7 +54,11 @@ export interface ManifestObject extends EntryPlace {
   readonly type: "object";
   /** The decoded object. */
   readonly object: NetworkingObject;
-  /** Unknown or repeated fields under `fieldValidation: "Warn"`; empty otherwise. */
+  /**
+   * Unknown fields under `fieldValidation: "Warn"`, and repeated keys under
+   * `"Strict"` and `"Warn"` (in the kubectl reading, the last value decoded;
+   * in the server reading, under `"Warn"` only); empty under `"Ignore"`.
+   */
   readonly warnings: readonly ManifestWarning[];
   /** Where the value at a JSON field path (keys and list indexes) sits in the text, when it can be found. */
   readonly locate: (path: readonly (string | number)[]) => TextPosition | undefined;
@@ -144,9 +150,14 @@ export interface ReadManifestsOptions {
   /** How unknown and repeated fields are treated. Default `"Strict"`, as kubectl sends objects. */
   readonly fieldValidation?: FieldValidation;
   /**
-   * How YAML is read: `"kubectl"` (default) splits a stream into documents at
-   * `---` lines as `kubectl apply -f` does; `"server"` reads the text as one
-   * request body, as the API server does (its first document only).
+   * How the text is read: `"kubectl"` (default) as `kubectl apply -f` reads
+   * a file: a YAML stream split into documents at `---` lines, and a key
+   * repeated in one mapping or JSON object (which kubectl's non-strict
+   * reading settles, sending the last value, before the API server sees it)
+   * decoded with its last value and a warning per repeat, under `"Strict"`
+   * as under `"Warn"`. `"server"` reads the text as one request body, as the
+   * API server does: YAML's first document only, and a repeated key refused
+   * under `"Strict"` (a warning under `"Warn"`).
    */
   readonly reading?: YamlReading;
   /** Networking kinds to decode; the others become skipped entries. Default: every kind. */
@@ -176,6 +187,9 @@ const FIELD_PROBLEM = /^(unknown|duplicate) field "/;
 /** What the JSON parser says when a value is followed by more text: the next value of a stream. */
 const JSON_TRAILER = "unexpected text after the JSON value";
 
+/** What a repeated key's warning adds in the kubectl reading: what kubectl does with it. */
+const KUBECTL_SENDS_LAST = "kubectl sends the last value";
+
 /** More unknown fields than this in one object are not listed one by one. */
 const MAX_FIELD_PROBLEMS = 100;
 
@@ -188,6 +202,17 @@ interface Identity {
 }
 
 type Locate = (path: readonly (string | number)[]) => TextPosition | undefined;
+
+/** The lines of the text (from, inclusive, to to, exclusive) whose document warnings an entry takes. */
+type Span = readonly [number, number];
+
+const ALL_LINES: Span = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
+
+/** Whether a warning is at a line of the span; one with no line belongs to every entry. */
+function inSpan(w: ManifestWarning, span: Span): boolean {
+  const line = w.position?.line;
+  return line === undefined || (line >= span[0] && line < span[1]);
+}
 
 /** Where a document starts. */
 interface At {
@@ -204,6 +229,13 @@ interface At {
  * decoded (`error`, with its line and column; the documents after it are
  * still read). A v1 `List` gives one entry per item. Empty documents and
  * comments give no entry. Never throws for bad content.
+ *
+ * Fields are checked as kubectl's default `fieldValidation: "Strict"` has
+ * the API server check them: an unknown field makes the document an error.
+ * A repeated key does not, in the default kubectl reading: kubectl sends the
+ * last value, so that value is decoded and each repeat is a warning of the
+ * object at its line and column (`key "controller" already set in map;
+ * kubectl sends the last value`). See {@link ReadManifestsOptions}.
  *
  * @example
  * import { readManifests } from "clusterwire/networking";
@@ -275,12 +307,15 @@ class TextReader {
   /** Warnings of the YAML document being read (a repeated key, under Warn), for each object in it. */
   private chunkWarnings: ManifestWarning[] = [];
   private readonly mode: FieldValidation;
+  /** Whether a repeated key is kubectl's to settle: it reads the text non-strictly, so the last value is sent. */
+  private readonly kubectlReading: boolean;
 
   constructor(
     private readonly text: string,
     private readonly options: ReadManifestsOptions,
   ) {
     this.mode = options.fieldValidation ?? "Strict";
+    this.kubectlReading = (options.reading ?? "kubectl") === "kubectl";
   }
 
   /**
@@ -397,11 +432,25 @@ class TextReader {
   }
 
   /**
-   * Parses one document. Under Warn a repeated key is a warning, the last
-   * value winning; go-yaml stops at the first, so only that one is named.
+   * Parses one document. In the kubectl reading a repeated key is a warning,
+   * each one named, the last value winning: kubectl reads YAML non-strictly
+   * and sends that value, so the API server never sees the repeat. Read as
+   * one request body, a repeated key is the server's strict decoding error
+   * under Strict, and under Warn a warning (go-yaml stops at the first, so
+   * only that one is named).
    */
   private parseChunk(text: string, line: number, offset: number, reading: YamlReading): JsonValue[] {
     if (this.mode === "Ignore") return parseYamlDocuments(text, { uniqueKeys: false, reading });
+    if (this.kubectlReading) {
+      const onRepeatedKey = (e: DecodeError): void => {
+        const moved = shifted(e, line, offset, undefined);
+        this.chunkWarnings.push({
+          message: `${moved.reason}; ${KUBECTL_SENDS_LAST}`,
+          ...(moved.line !== undefined ? { position: { line: moved.line, column: moved.column ?? 1 } } : {}),
+        });
+      };
+      return parseYamlDocuments(text, { uniqueKeys: true, reading, onRepeatedKey });
+    }
     try {
       return parseYamlDocuments(text, { uniqueKeys: true, reading });
     } catch (e) {
@@ -420,15 +469,25 @@ class TextReader {
    * Turns one parsed document into entries: a networking object decoded,
    * another kind named, a v1 List expanded into its items.
    */
-  private classify(value: JsonValue, at: At, locate: Locate, prefix: readonly (string | number)[]): ManifestEntry[] {
+  private classify(
+    value: JsonValue,
+    at: At,
+    locate: Locate,
+    prefix: readonly (string | number)[],
+    span: Span = ALL_LINES,
+  ): ManifestEntry[] {
     const id = identityOf(value);
     if (prefix.length === 0 && id.apiVersion === LIST_API_VERSION && id.kind === LIST_KIND && isObject(value)) {
       const items = value.items;
       if (Array.isArray(items)) {
+        const lines = items.map((_, i) => locate(["items", i])?.line ?? at.line);
         return items.flatMap((item, i) => {
           const path = ["items", i];
-          const itemAt: At = { ...at, item: i, line: locate(path)?.line ?? at.line };
-          return this.classify(item, itemAt, (p) => locate([...path, ...p]), path);
+          const itemAt: At = { ...at, item: i, line: lines[i] ?? at.line };
+          // A warning of the document goes to the item whose lines hold it: the first takes those before it, the last those after it.
+          const from = i === 0 ? Number.NEGATIVE_INFINITY : (lines[i] ?? at.line);
+          const to = i === items.length - 1 ? Number.POSITIVE_INFINITY : (lines[i + 1] ?? at.line);
+          return this.classify(item, itemAt, (p) => locate([...path, ...p]), path, [from, to]);
         });
       }
     }
@@ -460,13 +519,15 @@ class TextReader {
     ) {
       return [skipped(at, id, `${id.apiVersion} ${id.kind} is not a ${NETWORKING_API_VERSION} kind`)];
     }
-    return [this.decode(value, at, locate, id)];
+    return [this.decode(value, at, locate, id, span)];
   }
 
   /** Decodes a networking object under the field validation asked for. */
-  private decode(value: JsonValue, at: At, locate: Locate, id: Identity): ManifestEntry {
+  private decode(value: JsonValue, at: At, locate: Locate, id: Identity, span: Span): ManifestEntry {
     const mode = this.mode;
     const problems: { message: string; path: readonly (string | number)[] }[] = [];
+    // Repeated JSON keys in the kubectl reading: kubectl's non-strict decoder sends the last value.
+    const repeats: { message: string; path: readonly (string | number)[] }[] = [];
     // The decoder stops at the first unknown or repeated field. To report them
     // all, as the API server does, each one found is removed from a copy of the
     // value and decoding is tried again; bounded, since each pass removes one
@@ -484,23 +545,29 @@ class TextReader {
         if (problems.length > 0 && mode === "Strict") {
           return this.failed(at, id, `strict decoding error: ${listed()}`, problems[0]?.path ?? [], locate);
         }
+        const located = (p: { message: string; path: readonly (string | number)[] }): ManifestWarning => ({
+          message: p.message,
+          ...fieldAt(p.path, locate),
+        });
+        const chunk = this.chunkWarnings.filter((w) => inSpan(w, span));
         const warnings =
           mode === "Warn"
-            ? [...this.chunkWarnings, ...problems.map((p) => ({ message: p.message, ...fieldAt(p.path, locate) }))]
-            : [];
+            ? [...chunk, ...repeats.map(located), ...problems.map(located)]
+            : [...chunk, ...repeats.map(located)];
         return { type: "object", ...at, object, warnings, locate };
       } catch (e) {
         if (!(e instanceof DecodeError)) throw e;
         const path = e.segments ?? [];
         if (!FIELD_PROBLEM.test(e.reason) || path.length === 0) return this.failed(at, id, e.reason, path, locate);
-        problems.push({
-          message: `${e.reason.slice(0, e.reason.indexOf(" "))} field ${JSON.stringify(renderPath(path))}`,
-          path,
-        });
-        if (problems.length === MAX_FIELD_PROBLEMS) {
+        const message = `${e.reason.slice(0, e.reason.indexOf(" "))} field ${JSON.stringify(renderPath(path))}`;
+        if (this.kubectlReading && e.reason.startsWith("duplicate")) {
+          repeats.push({ message: `${message}; ${KUBECTL_SENDS_LAST}`, path });
+        } else problems.push({ message, path });
+        if (problems.length + repeats.length === MAX_FIELD_PROBLEMS) {
           // Past this many the object is not what its kind describes; even under Warn it is refused.
-          const message = `strict decoding error: ${listed()}, and more`;
-          return this.failed(at, id, message, problems[0]?.path ?? [], locate);
+          const all = [...problems, ...repeats];
+          const message = `strict decoding error: ${all.map((p) => p.message).join(", ")}, and more`;
+          return this.failed(at, id, message, all[0]?.path ?? [], locate);
         }
         current = without(current, path, e.reason.startsWith("unknown"));
       }

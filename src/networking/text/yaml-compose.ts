@@ -55,8 +55,12 @@ export function clampDepth(requested: number | undefined): number {
   return Math.max(0, Math.floor(requested));
 }
 
+function errorAt(reason: string, mark: YamlMark): DecodeError {
+  return new DecodeError("yaml", reason, { line: mark.line + 1, column: mark.column + 1, offset: mark.offset });
+}
+
 function failAt(reason: string, mark: YamlMark): never {
-  throw new DecodeError("yaml", reason, { line: mark.line + 1, column: mark.column + 1, offset: mark.offset });
+  throw errorAt(reason, mark);
 }
 
 function makeNode(kind: YamlNodeKind, e: YamlEvent, target: YamlNode | undefined): YamlNode {
@@ -154,6 +158,11 @@ export interface DecodeYamlOptions {
   readonly maxDepth: number;
   /** go-yaml's strict decoding: a key set twice in one mapping is an error. */
   readonly strict: boolean;
+  /**
+   * With `strict`, each key set twice is given here instead of thrown, and
+   * decoding goes on with the last value winning, as the non-strict decoding.
+   */
+  readonly repeated?: (error: DecodeError) => void;
 }
 
 const TAG_PREFIX = "tag:yaml.org,2002:";
@@ -484,8 +493,11 @@ class Decoder {
             if (target.goKeys !== undefined) {
               // go-yaml names only the line of the value; the mark is the repeated
               // key, or the merge that brings it in.
-              if (target.goKeys.has(frame.key.id))
-                failAt(`key ${goQuote(frame.key)} already set in map`, frame.at ?? k.start);
+              if (target.goKeys.has(frame.key.id)) {
+                const error = errorAt(`key ${goQuote(frame.key)} already set in map`, frame.at ?? k.start);
+                if (this.options.repeated === undefined) throw error;
+                this.options.repeated(error);
+              }
               target.goKeys.add(frame.key.id);
             }
             // A key JSON cannot hold has no text to write under; it stays in Go's map.

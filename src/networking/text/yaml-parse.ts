@@ -71,6 +71,12 @@ export interface ParseYamlOptions {
    * default (non-strict) YAML-to-JSON step does.
    */
   readonly uniqueKeys?: boolean;
+  /**
+   * With `uniqueKeys` true: each key repeated in one mapping is given to this
+   * function (a DecodeError placed in the text, as it would be thrown) instead
+   * of being thrown, and the last value wins. Lets a caller name every repeat.
+   */
+  readonly onRepeatedKey?: (error: DecodeError) => void;
   /** Default `"kubectl"`. */
   readonly reading?: YamlReading;
 }
@@ -175,7 +181,9 @@ export function parseYamlDocuments(text: string, options: ParseYamlOptions = {})
     const root = composeBody(text, body, maxDepth);
     let value: JsonValue;
     try {
-      value = guarded(() => decodeYamlNode(root, { maxDepth, strict }));
+      const report = options?.onRepeatedKey;
+      const repeated = report === undefined ? {} : { repeated: (e: DecodeError) => report(placed(text, body, e)) };
+      value = guarded(() => decodeYamlNode(root, { maxDepth, strict, ...repeated }));
     } catch (e) {
       throw e instanceof DecodeError ? placed(text, body, e) : e;
     }

@@ -12,6 +12,7 @@ import {
   validate,
 } from "../../../src/networking/index.js";
 import { REPO, cli, expectNoStack } from "../../support/cli/harness.js";
+import { parseSarif } from "../../support/sarif.js";
 import {
   NOT_MANIFEST,
   RESULT_KEYS,
@@ -37,6 +38,7 @@ const WILDCARD_MSG =
   "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const RV_ON_CREATE =
   "refused (500): metadata.resourceVersion: resourceVersion should not be set on objects to be created";
+const SENDS_LAST = "kubectl sends the last value";
 const MISMATCH = "BadRequest: the namespace of the provided object does not match the namespace sent on the request";
 
 /** What `clusterwire validate` prints for each file in examples/invalid, checked against the catalogue. */
@@ -491,15 +493,60 @@ describe("validate: --field-validation", () => {
         "Summary: 1 document in 1 file: 1 valid, 0 invalid, 0 skipped, 0 errors, 2 warnings",
       ]);
     }
+    // kubectl reads the file and sends the last value: under Warn as under Strict, a warning saying so.
     const r = await cli(["validate", "--field-validation", "Warn", "-q", "-o", "json", "-"], { stdin: repeated });
     const j = json(r.stdout);
     expect(j.documents[0]).toMatchObject({
       status: "valid",
-      warnings: [{ message: 'key "x" already set in map', position: { line: 8, column: 5 } }],
+      warnings: [{ message: `key "x" already set in map; ${SENDS_LAST}`, position: { line: 8, column: 5 } }],
     });
     expect(j.summary).toMatchObject({ valid: 1, warnings: 1 });
+  });
+
+  it("a repeated key (kubectl reads files non-strictly and sends the last value) is a warning under Strict, the verdict kubectl's", async () => {
     const strict = await cli(["validate", "-"], { stdin: repeated });
-    expect(lines(strict.stdout)[0]).toBe('<stdin>:8:5 NetworkPolicy: error: key "x" already set in map');
+    expect(strict.code).toBe(0);
+    expect(lines(strict.stdout)).toEqual([
+      "<stdin>:1 NetworkPolicy shop/np: ok",
+      `<stdin>:8:5 NetworkPolicy shop/np: warning: key "x" already set in map; ${SENDS_LAST}`,
+      "Summary: 1 document in 1 file: 1 valid, 0 invalid, 0 skipped, 0 errors, 1 warning",
+    ]);
+    // The last value is the one validated: a bad first value is no error, a bad last one is.
+    const d = tree({
+      "dup.yaml": stream(
+        ingressClassYaml("first", '"c d"\n  controller: example.com/ingress'),
+        ingressClassYaml("second", 'example.com/ingress\n  controller: "c d"', "  name: again\n"),
+        ingressClassYaml("third", "example.com/ingress\n  controllr: x\n  controller: example.com/ingress"),
+      ),
+      "dup.json": `${JSON.stringify({ apiVersion: "networking.k8s.io/v1", kind: "IngressClass" }).slice(0, -1)},"metadata":{"name":"j1","name":"j2"},"spec":{"controller":"c d","controller":"example.com/ingress"}}\n{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"j3"},"spec":{"controller":"example.com/ingress","controller":"c d"}}\n`,
+    });
+    const r = await cli(["validate", "dup.yaml", "dup.json"], { cwd: d });
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout)).toEqual([
+      "dup.yaml:1 IngressClass first: ok",
+      `dup.yaml:7:3 IngressClass first: warning: key "controller" already set in map; ${SENDS_LAST}`,
+      `dup.yaml:16:15 IngressClass again: spec.controller: Invalid value: "c d": must be a domain-prefixed path (such as "acme.io/foo")`,
+      `dup.yaml:13:3 IngressClass again: warning: key "name" already set in map; ${SENDS_LAST}`,
+      `dup.yaml:16:3 IngressClass again: warning: key "controller" already set in map; ${SENDS_LAST}`,
+      // An unknown field stays an error: the API server sees it.
+      'dup.yaml:24:14 IngressClass third: error: strict decoding error: unknown field "spec.controllr"',
+      "dup.json:1 IngressClass j2: ok",
+      `dup.json:1:91 IngressClass j2: warning: duplicate field "metadata.name"; ${SENDS_LAST}`,
+      `dup.json:1:137 IngressClass j2: warning: duplicate field "spec.controller"; ${SENDS_LAST}`,
+      `dup.json:2:141 IngressClass j3: spec.controller: Invalid value: "c d": must be a domain-prefixed path (such as "acme.io/foo")`,
+      `dup.json:2:141 IngressClass j3: warning: duplicate field "spec.controller"; ${SENDS_LAST}`,
+      "Summary: 5 documents in 2 files: 2 valid, 2 invalid, 0 skipped, 1 error, 6 warnings",
+    ]);
+    const sarif = parseSarif((await cli(["validate", "-o", "sarif", "dup.yaml", "dup.json"], { cwd: d })).stdout);
+    const warnings = sarif.runs[0]?.results.filter((x) => x.level === "warning") ?? [];
+    expect(warnings.map((x) => x.ruleId)).toEqual(Array(6).fill("duplicate-field-warning"));
+    expect(warnings.map((x) => x.locations[0]?.physicalLocation.region?.startLine)).toEqual([7, 13, 16, 1, 1, 2]);
+    const j = json((await cli(["validate", "-o", "json", "dup.yaml"], { cwd: d })).stdout);
+    expect(j.documents.map((x) => [x.status, (x["warnings"] as unknown[]).length])).toEqual([
+      ["valid", 1],
+      ["invalid", 2],
+      ["error", 0],
+    ]);
   });
 
   it("Ignore: no warnings", async () => {

@@ -337,12 +337,12 @@ describe("readManifestFile: field validation", () => {
     });
   });
 
-  it("Strict: a repeated YAML key is an error at the repeat", async () => {
+  it("Strict: a repeated YAML key is a warning at the repeat, as kubectl reads the file and sends the last value", async () => {
     const [doc] = await documents(REPEATED);
-    expect(failed(doc)).toMatchObject({
-      type: "error",
-      failure: { message: 'key "x" already set in map', position: { line: 7, column: 5 } },
-    });
+    expect(doc?.type === "object" ? doc.warnings : doc).toEqual([
+      { message: 'key "x" already set in map; kubectl sends the last value', position: { line: 7, column: 5 } },
+    ]);
+    expect(doc?.type === "object" ? doc.object : undefined).toMatchObject({ metadata: { labels: { x: "2" } } });
   });
 
   it("Warn: the object is decoded and each unknown or repeated field is a warning with its position", async () => {
@@ -354,15 +354,15 @@ describe("readManifestFile: field validation", () => {
     ]);
     const [repeated] = await documents(REPEATED, { fieldValidation: "Warn" });
     expect(repeated?.type === "object" ? repeated.warnings : undefined).toEqual([
-      { message: 'key "x" already set in map', position: { line: 7, column: 5 } },
+      { message: 'key "x" already set in map; kubectl sends the last value', position: { line: 7, column: 5 } },
     ]);
-    // The last value wins, as in the API server.
+    // The last value wins, as kubectl sends it.
     expect(repeated?.type === "object" ? repeated.object : undefined).toMatchObject({
       metadata: { labels: { x: "2" } },
     });
   });
 
-  it("Warn: a key repeated in JSON keeps its last value", async () => {
+  it("a key repeated in JSON keeps its last value, with a warning under Strict and Warn", async () => {
     const json = JSON.stringify({ apiVersion: "networking.k8s.io/v1", kind: "IngressClass", metadata: {} }).replace(
       '"metadata":{}',
       '"metadata":{"name":"a","name":"b"},"spec":{"controller":"example.com/a"}',
@@ -372,14 +372,16 @@ describe("readManifestFile: field validation", () => {
     expect(doc?.type).toBe("object");
     expect(doc?.type === "object" ? doc.object : undefined).toMatchObject({ metadata: { name: "b" } });
     expect(doc?.type === "object" ? doc.warnings.map((w) => w.message) : undefined).toEqual([
-      'duplicate field "metadata.name"',
+      'duplicate field "metadata.name"; kubectl sends the last value',
     ]);
-    const strict = await readText("x.json", json);
-    expect(failed(strict.documents[0])).toMatchObject({
-      type: "error",
-      name: "b",
-      failure: { message: 'strict decoding error: duplicate field "metadata.name"' },
-    });
+    const [strict] = (await readText("x.json", json)).documents;
+    expect(strict?.type === "object" ? strict.warnings : strict).toEqual([
+      {
+        message: 'duplicate field "metadata.name"; kubectl sends the last value',
+        field: "metadata.name",
+        position: { line: 1, column: json.indexOf('"b"') + 1 },
+      },
+    ]);
   });
 
   it("Ignore: unknown and repeated fields are dropped without a word", async () => {

@@ -197,6 +197,35 @@ describe("parseYamlDocuments: errors are DecodeError with a location", () => {
     expect(parseYamlDocuments('1: a\n"1": b\n', { uniqueKeys: true })).toHaveLength(1);
   });
 
+  it("onRepeatedKey: every repeat given, placed in the text, and the values those of uniqueKeys: false", () => {
+    const texts = [
+      "a: 1\nb: 2\na: 3\n---\nx: 1\n---\nb: {c: 1, c: 2}\nb: 4\n",
+      "b: &b {v: 2}\nd:\n  v: 3\n  <<: *b\n",
+      "b: &b {v: 2, w: 1}\nd:\n  <<: *b\n  v: 3\n",
+      "a: 1\n",
+    ];
+    const found = texts.map((text) => {
+      const repeats: DecodeError[] = [];
+      const values = parseYamlDocuments(text, { onRepeatedKey: (e) => repeats.push(e) });
+      expect(values, text).toEqual(parseYamlDocuments(text, { uniqueKeys: false }));
+      return repeats.map((e) => [e.reason, e.document, e.line, e.column]);
+    });
+    expect(found).toEqual([
+      [
+        ['key "a" already set in map', 1, 3, 1],
+        ['key "c" already set in map', 3, 7, 11],
+        ['key "b" already set in map', 3, 8, 1],
+      ],
+      [['key "v" already set in map', 1, 4, 7]],
+      [['key "v" already set in map', 1, 4, 3]],
+      [],
+    ]);
+    // With uniqueKeys false there is nothing to report.
+    const none: DecodeError[] = [];
+    parseYamlDocuments(texts[0] ?? "", { uniqueKeys: false, onRepeatedKey: (e) => none.push(e) });
+    expect(none).toEqual([]);
+  });
+
   it("keeps the last of repeated keys with uniqueKeys: false (sigs.k8s.io/yaml YAMLToJSON)", () => {
     expect(parseYamlDocuments("a: 1\nb: 2\na: 3\n", { uniqueKeys: false })).toEqual([{ a: 3, b: 2 }]);
     expect(parseYamlDocuments("x: 1\n---\nb: {c: 1, c: 2}\nc: [1]\nc: {d: e}\n", { uniqueKeys: false })).toEqual([
