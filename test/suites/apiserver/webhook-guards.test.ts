@@ -136,7 +136,7 @@ function metric(page: string, series: string): number {
 
 /** The ingress-watch lines the webhook logged. */
 const watchLines = (webhook: RunningWebhook): ReviewLog[] =>
-  webhook.reviews.filter((l) => l["component"] === "ingress-watch");
+  webhook.logs.filter((l) => l["component"] === "ingress-watch");
 /** Its review lines. */
 const reviewLines = (webhook: RunningWebhook): ReviewLog[] => webhook.reviews.filter((l) => "verdict" in l);
 
@@ -359,7 +359,7 @@ for (const version of VERSIONS_UNDER_TEST) {
       it("lists again after a 410 Expired (etcd compacted past its resourceVersion) and refuses what came in the gap", async () => {
         const g = gate;
         if (g === undefined) throw new Error("the gate did not start");
-        const before = webhook.reviews.length;
+        const before = webhook.logs.length;
         // Drop the guard's watches and keep their reopening waiting in the gate.
         g.hold();
         const cutAt = Date.now();
@@ -403,8 +403,8 @@ for (const version of VERSIONS_UNDER_TEST) {
         ).toBe(true);
         const refusedAt = Date.now();
         // Its log lines come on stderr, which may trail the answer through kube-apiserver.
-        await until(async () => webhook.reviews.slice(before).some((l) => l.msg === "listed Ingresses"), 5_000);
-        const lines = webhook.reviews.slice(before);
+        await until(async () => webhook.logs.slice(before).some((l) => l.msg === "listed Ingresses"), 5_000);
+        const lines = webhook.logs.slice(before);
         // IngressClasses keep the watch cache: their watch, resumed from as old a resourceVersion,
         // is served from the cache's history, and does not expire (reported, not asserted).
         const classesWatch = reopened("ingressclasses");

@@ -48,6 +48,8 @@ export interface RunningWebhook {
   readonly process: ChildProcess;
   /** Every review line logged so far, oldest first. */
   readonly reviews: ReviewLog[];
+  /** Every JSON log line so far, reviews and the rest (the guards' list and watch lines), oldest first. */
+  readonly logs: ReviewLog[];
   /** Everything the process wrote to stderr that is not a review line (its other JSON log lines included). */
   readonly otherLines: string[];
   /** SIGTERM, then waits for the exit; resolves with the exit code. Idempotent. */
@@ -71,6 +73,7 @@ export function startWebhook(certs: WebhookCertFiles, extraArgs: readonly string
     ...extraArgs,
   ]);
   const reviews: ReviewLog[] = [];
+  const logs: ReviewLog[] = [];
   const otherLines: string[] = [];
   let partial = "";
   child.stderr?.on("data", (c: Buffer) => {
@@ -80,6 +83,7 @@ export function startWebhook(certs: WebhookCertFiles, extraArgs: readonly string
       if (line.startsWith("{")) {
         try {
           const parsed = JSON.parse(line) as ReviewLog;
+          logs.push(parsed);
           // Other JSON lines (a reloaded certificate, a refused request) are not reviews.
           if (parsed["msg"] === "review") {
             reviews.push(parsed);
@@ -109,7 +113,7 @@ export function startWebhook(certs: WebhookCertFiles, extraArgs: readonly string
     child.stdout?.on("data", (c: Buffer) => {
       stdout += c.toString("utf8");
       const m = /listening on (https:\/\/[^\s]+) /.exec(stdout);
-      if (m?.[1] !== undefined) resolve({ url: m[1], process: child, reviews, otherLines, stop });
+      if (m?.[1] !== undefined) resolve({ url: m[1], process: child, reviews, logs, otherLines, stop });
     });
     void exited.then((code) =>
       reject(new Error(`webhook serve exited ${code} before listening:\n${stdout}\n${otherLines.join("\n")}`)),
