@@ -1,7 +1,7 @@
 // The colours of the reach heatmap (`clusterwire reach --output html`) and of
 // the playground's Reach grid: apart for red-green colour blindness, legible
 // text on every cell, and a glyph besides the colour. The browser tests check
-// the pages draw them (test/cli/shared/heatmap.test.ts, main.test.ts).
+// the pages draw them (test/cli/reach/heatmap.test.ts, main.test.ts).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,7 +11,7 @@ import {
   HEATMAP_INK,
   HEATMAP_KINDS,
   HEATMAP_TEXT,
-} from "../../src/cli/shared/heatmap.js";
+} from "../../src/cli/reach/heatmap.js";
 import { CELL_KINDS, cellKind, type CellKind } from "../../src/playground/cells.js";
 import { VISIONS, contrast, difference, type Vision } from "../support/colour-vision.js";
 

@@ -1,4 +1,4 @@
-// The playground page in headless Chromium (Debian's, as test/cli/shared/heatmap.test.ts
+// The playground page in headless Chromium (Debian's, as test/cli/reach/heatmap.test.ts
 // drives it; CLUSTERWIRE_SKIP_BROWSER=1 skips), built here into a temporary directory and
 // opened both from file:// and served by `npm run playground -- --serve`'s server. What the
 // page shows is checked against the library in Node: validate() + formatFieldError for the
@@ -29,7 +29,7 @@ import {
   type Ingress,
   type NetworkingObject,
 } from "../../src/networking/index.js";
-import { HEATMAP_COLOURS } from "../../src/cli/shared/heatmap.js";
+import { HEATMAP_COLOURS } from "../../src/cli/reach/heatmap.js";
 import { CELL_KINDS, cellKind, type CellKind } from "../../src/playground/cells.js";
 import { explain } from "../../src/playground/reach.js";
 import { SAMPLE_INPUT } from "../../src/playground/sample.js";

@@ -1,7 +1,7 @@
 // The layering, as biome.jsonc states it and `npm run lint` enforces it over the tree:
 //   networking: model <- protobuf, text, validation <- evaluate <- index.ts <- cli, testing
 //   storage:    codecs <- client; the reference server imports neither
-//   cli:        commands never import each other
+//   cli:        shared <- one folder per command (never importing another) <- main.ts
 //   playground: the public networking entry point only
 // Each case below plants one file in an empty tree, lints it with the project's own
 // configuration, and expects the import to be refused (or, for the controls, allowed): the rules
@@ -43,14 +43,24 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/storage/server/planted.ts", "../../networking/index.js", true],
   ["src/testing/planted.ts", "../networking/protobuf/from-binary.js", true],
   ["src/testing/planted.ts", "../storage/codecs/cache.js", true],
-  ["src/cli/commands/planted.ts", "./route.js", true],
-  ["src/cli/commands/planted.ts", "../../networking/validation/validate.js", true],
-  ["src/cli/shared/planted.ts", "../commands/route.js", true],
+  ["src/cli/validate/planted.ts", "../route/command.js", true],
+  ["src/cli/demo/planted.ts", "../reach/heatmap.js", true],
+  ["src/cli/reach/planted.ts", "../main.js", true],
+  ["src/cli/validate/planted.ts", "../../networking/validation/validate.js", true],
+  ["src/cli/shared/planted.ts", "../route/command.js", true],
+  ["src/cli/shared/planted.ts", "../validate/run.js", true],
+  ["src/cli/shared/planted.ts", "../../networking/validation/validate.js", true],
+  // The CLI's back doors into networking internals are each open to one named file only.
+  ["src/cli/validate/planted.ts", "../../networking/text/json-parse.js", true],
+  ["src/cli/route/planted.ts", "../../networking/evaluate/router/router.js", true],
+  ["src/cli/shared/planted.ts", "../../networking/text/from-json.js", true],
+  ["src/cli/storage/inventory.ts", "../validate/run.js", true],
+  ["src/cli/route/command.ts", "../../networking/text/yaml-parse.js", true],
   ["src/admission/guards/planted.ts", "../../networking/evaluate/router/router.js", true],
   ["src/admission/server/cluster/planted.ts", "../../../storage/index.js", true],
   ["src/admission/server/cluster/planted.ts", "../../../networking/protobuf/watch.js", true],
   ["src/playground/planted.ts", "../networking/validation/validate.js", true],
-  ["src/playground/planted.ts", "../cli/shared/heatmap.js", true],
+  ["src/playground/planted.ts", "../cli/reach/heatmap.js", true],
   ["src/playground/planted.ts", "../storage/index.js", true],
   ["src/networking/manifests/planted.ts", "../protobuf/from-binary.js", true],
   ["src/networking/manifests/planted.ts", "../evaluate/router/router.js", true],
@@ -67,9 +77,14 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/storage/client/planted.ts", "../codecs/cache.js", false],
   ["src/testing/planted.ts", "../networking/index.js", false],
   ["src/testing/planted.ts", "../storage/index.js", false],
-  ["src/cli/commands/planted.ts", "../shared/io.js", false],
-  ["src/cli/commands/planted.ts", "../../networking/index.js", false],
-  ["src/cli/commands/planted.ts", "../../storage/server/index.js", false],
+  ["src/cli/validate/planted.ts", "../shared/io.js", false],
+  ["src/cli/validate/planted.ts", "./run.js", false],
+  ["src/cli/validate/planted.ts", "../../networking/index.js", false],
+  ["src/cli/storage/planted.ts", "../../storage/server/index.js", false],
+  ["src/cli/shared/planted.ts", "./io.js", false],
+  ["src/cli/storage/inventory.ts", "../../networking/text/json-parse.js", false],
+  ["src/cli/route/command.ts", "../../networking/evaluate/router/router.js", false],
+  ["src/cli/shared/cluster-file.ts", "../../networking/text/from-json.js", false],
   ["src/admission/guards/planted.ts", "../../networking/index.js", false],
   ["src/admission/server/cluster/planted.ts", "../../../networking/index.js", false],
   ["src/admission/server/cluster/planted.ts", "../../guards/ingress-capture.js", false],

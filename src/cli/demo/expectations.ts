@@ -1,13 +1,19 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { PROTOCOLS } from "../../networking/evaluate/types.js";
-import { DecodeError, type HostTier, type JsonValue, type Protocol, type Route } from "../../networking/index.js";
+import {
+  DecodeError,
+  type HostTier,
+  type JsonValue,
+  type Protocol,
+  type Route,
+  parseYamlDocuments,
+} from "../../networking/index.js";
 import {
   NO_DEPTH_LIMIT,
   composeFirstDocument,
   decodeYamlNode,
   keyTextOf,
-  parseYamlDocuments,
   type YamlNode,
 } from "../../networking/text/yaml-parse.js";
 import { CliError, EXIT_USAGE, errnoMessage, type CliIO } from "../shared/io.js";

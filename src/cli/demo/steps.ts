@@ -25,7 +25,7 @@ import {
 import { readManifestFile } from "../shared/document-reader.js";
 import type { DemoItem } from "../shared/manifests.js";
 import { MANIFEST_KINDS_TEXT, walkTree } from "../shared/walk.js";
-import { fieldErrorMessages } from "../shared/validation.js";
+import { fieldErrorMessages } from "./validation.js";
 
 // The main job's first section: every manifest under the demo directory
 // through each step (round-trip, validate), one line per object and a summary.

@@ -13,9 +13,10 @@ import {
   type NetworkPolicy,
   type PolicyEngine,
   type Protocol,
+  locateYamlPath,
+  parseYamlDocuments,
 } from "../../networking/index.js";
 import { fromParsedYaml } from "../../networking/text/from-json.js";
-import { locateYamlPath, parseYamlDocuments } from "../../networking/text/yaml-parse.js";
 import { CliError, EXIT_USAGE, asText, readInput, type CliIO } from "./io.js";
 
 // The cluster description `clusterwire reach` reads: one YAML document with

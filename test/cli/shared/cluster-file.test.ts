@@ -6,7 +6,7 @@ import { CliError } from "../../../src/cli/shared/io.js";
 import { fromYaml, type NetworkPolicy } from "../../../src/networking/index.js";
 import { REPO } from "../../support/cli/harness.js";
 
-// The cluster description format; its errors through clusterwire reach are in test/cli/commands/reach.test.ts.
+// The cluster description format; its errors through clusterwire reach are in test/cli/reach/command.test.ts.
 
 describe("cluster files", () => {
   it("the manual's example (docs/cli.md) parses, and behaves as the rules say", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkFile, type CheckSettings } from "../../../src/cli/shared/document-check.js";
 import { NAMESPACE_MISMATCH } from "../../../src/networking/manifests/check-manifests.js";
-import { kindSelector } from "../../../src/cli/shared/kind-selection.js";
+import { kindSelector } from "../../../src/cli/validate/kind-selection.js";
 import type { Refusal, Verdict } from "../../../src/cli/shared/verdict.js";
 import {
   encodeJsonWatchEvent,

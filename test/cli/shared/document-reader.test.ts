@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ReadDocument } from "../../../src/cli/shared/document-reader.js";
 import { TEMPLATE_NOTE } from "../../../src/networking/manifests/read-manifests.js";
-import { kindSelector } from "../../../src/cli/shared/kind-selection.js";
+import { kindSelector } from "../../../src/cli/validate/kind-selection.js";
 import {
   encode,
   encodeJsonWatchEvent,

@@ -1,6 +1,6 @@
 // The reference server's inventory is checked in the library: createReferenceServer refuses a
 // bad one with an InventoryError carrying the field path of every problem (the CLI maps those
-// paths back to lines and columns; see test/cli/commands/storage.test.ts).
+// paths back to lines and columns; see test/cli/storage/command.test.ts).
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_INVENTORY,

@@ -15,15 +15,15 @@ import {
   type CliIO,
 } from "../shared/io.js";
 import { kubernetesVersionHelp, parseKubernetesVersion } from "../shared/kubernetes-version.js";
-import { VALIDATED_KINDS, kindSelector, kindTokens, unknownKinds } from "../shared/kind-selection.js";
+import { VALIDATED_KINDS, kindSelector, kindTokens, unknownKinds } from "./kind-selection.js";
 import { version } from "../shared/package.js";
-import { jsonReporter } from "../shared/report-json.js";
-import { junitReporter } from "../shared/report-junit.js";
-import { sarifReporter } from "../shared/report-sarif.js";
+import { jsonReporter } from "./report-json.js";
+import { junitReporter } from "./report-junit.js";
+import { sarifReporter } from "./report-sarif.js";
 import { textReporter } from "../shared/report-text.js";
 import type { Reporter } from "../shared/reporter.js";
-import type { FileJobSettings } from "../shared/validate-file.js";
-import { runValidation } from "../shared/validate-run.js";
+import type { FileJobSettings } from "./file.js";
+import { runValidation } from "./run.js";
 import { addToSummary, emptySummary, type Summary } from "../shared/verdict.js";
 import type { WalkOptions } from "../shared/walk.js";
 

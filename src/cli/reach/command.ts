@@ -18,7 +18,7 @@ import {
   type ExtraPolicy,
 } from "../shared/cluster-file.js";
 import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
-import { EXPLAIN_LIMIT, renderHeatmapHtml } from "../shared/heatmap.js";
+import { EXPLAIN_LIMIT, renderHeatmapHtml } from "./heatmap.js";
 import { EXIT_OK, inputPath, usageError, writeOutput, type CliIO } from "../shared/io.js";
 import { loadManifestObjects } from "../shared/manifests.js";
 import { writeNotes } from "../shared/notes.js";

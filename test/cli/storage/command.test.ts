@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadInventory } from "../../../src/cli/shared/storage-inventory.js";
+import { loadInventory } from "../../../src/cli/storage/inventory.js";
 import { StorageClient } from "../../../src/storage/index.js";
 import { DEFAULT_INVENTORY } from "../../../src/storage/server/index.js";
 import { REPO, type Serving, cli, expectNoStack, serve as serveCli } from "../../support/cli/harness.js";

@@ -12,7 +12,7 @@ import { commandGroup, noPositionals, parseCommandLine, type Command } from "../
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
 import { DEFAULT_LISTEN_HOST, exposureWarning } from "../shared/listen-address.js";
 import { listenFailure, tlsMaterialFailure } from "../shared/listen-failure.js";
-import { loadInventory } from "../shared/storage-inventory.js";
+import { loadInventory } from "./inventory.js";
 import { aborted, stopSignal } from "../shared/stop-signal.js";
 
 const SERVE = "storage serve";

@@ -15,7 +15,7 @@ import {
   HEATMAP_TEXT,
   TABLE_LIMIT,
   renderHeatmapHtml,
-} from "../../../src/cli/shared/heatmap.js";
+} from "../../../src/cli/reach/heatmap.js";
 import { createPolicyEngine, fromJson, type NetworkPolicy } from "../../../src/networking/index.js";
 import type { Decision, Protocol, TruthMatrix } from "../../../src/networking/evaluate/types.js";
 import { CHROMIUM, SKIP_BROWSER } from "../../support/chromium.js";

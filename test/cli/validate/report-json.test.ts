@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RESULT_JSON_KEYS, jsonReporter, verdictJson } from "../../../src/cli/shared/report-json.js";
+import { RESULT_JSON_KEYS, jsonReporter, verdictJson } from "../../../src/cli/validate/report-json.js";
 import { emptySummary, type FileVerdicts } from "../../../src/cli/shared/verdict.js";
 import { cli } from "../../support/cli/harness.js";
 import {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { runInOrder, type Executor } from "../../../src/cli/shared/ordered-pool.js";
+import { runInOrder, type Executor } from "../../../src/cli/validate/ordered-pool.js";
 
 /** Lets pending promise callbacks and the pool's loop run. */
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -1,8 +1,7 @@
-import { DecodeError, type JsonValue } from "../../networking/index.js";
+import { DecodeError, type JsonValue, locateYamlPath, parseYamlDocuments } from "../../networking/index.js";
 import { parseJsonText } from "../../networking/text/json-parse.js";
-import { locateYamlPath, parseYamlDocuments } from "../../networking/text/yaml-parse.js";
 import { checkInventory, formatInventoryPath, type InventoryInput } from "../../storage/server/index.js";
-import { CliError, EXIT_USAGE, asText, detectFormat, readInput, type CliIO } from "./io.js";
+import { CliError, EXIT_USAGE, asText, detectFormat, readInput, type CliIO } from "../shared/io.js";
 
 // Reading the inventory of `clusterwire storage serve --inventory FILE`: JSON or
 // YAML with the reference server's InventoryInput shape, checked strictly by the

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { artifactLocation, sarifReporter } from "../../../src/cli/shared/report-sarif.js";
+import { artifactLocation, sarifReporter } from "../../../src/cli/validate/report-sarif.js";
 import type { FileVerdicts } from "../../../src/cli/shared/verdict.js";
 import { FIELD_ERROR_TYPES } from "../../support/field-error-types.js";
 import { parseSarif, type Result } from "../../support/sarif.js";

@@ -1,5 +1,5 @@
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
-import { validateFile, type FileJob, type FileJobSettings } from "./validate-file.js";
+import { validateFile, type FileJob, type FileJobSettings } from "./file.js";
 
 // Entry point of a `clusterwire validate` worker thread: checks the files it
 // is sent, one at a time, and posts each file's verdicts back with the job's id.

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { junitReporter } from "../../../src/cli/shared/report-junit.js";
+import { junitReporter } from "../../../src/cli/validate/report-junit.js";
 import type { FileVerdicts, Verdict } from "../../../src/cli/shared/verdict.js";
 import { anyFiles, fieldError, HOSTILE, render, SAMPLE, verdict } from "../../support/verdicts.js";
 

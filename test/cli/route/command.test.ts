@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseUrl } from "../../../src/cli/commands/route.js";
+import { parseUrl } from "../../../src/cli/route/command.js";
 import { cli, expectNoStack } from "../../support/cli/harness.js";
 
 // clusterwire route, run in-process. Expected backends are worked out from

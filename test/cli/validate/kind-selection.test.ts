@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { kindSelector, kindTokens, unknownKinds } from "../../../src/cli/shared/kind-selection.js";
+import { kindSelector, kindTokens, unknownKinds } from "../../../src/cli/validate/kind-selection.js";
 import { KINDS } from "../../../src/networking/index.js";
 
 const V1 = "networking.k8s.io/v1";

@@ -1,6 +1,6 @@
-import { jsonText } from "./render.js";
-import type { Reporter } from "./reporter.js";
-import type { Summary, Verdict } from "./verdict.js";
+import { jsonText } from "../shared/render.js";
+import type { Reporter } from "../shared/reporter.js";
+import type { Summary, Verdict } from "../shared/verdict.js";
 
 // `clusterwire validate -o json`: one document holding a result per input
 // document and the summary, streamed result by result. Every result has the

@@ -1,14 +1,14 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { expandInputs, type InputEntry } from "./inputs.js";
-import { CliError, STDIN_NAME, readInput, type CliIO, type Input } from "./io.js";
+import { expandInputs, type InputEntry } from "../shared/inputs.js";
+import { CliError, STDIN_NAME, readInput, type CliIO, type Input } from "../shared/io.js";
 import { runInOrder, type Executor } from "./ordered-pool.js";
 import { progressLine } from "./progress.js";
-import type { Reporter } from "./reporter.js";
-import { validateBytes, validateFile, type FileJob, type FileJobSettings } from "./validate-file.js";
-import { addToSummary, emptySummary, fileError, type FileVerdicts, type Summary } from "./verdict.js";
-import type { WalkOptions } from "./walk.js";
+import type { Reporter } from "../shared/reporter.js";
+import { validateBytes, validateFile, type FileJob, type FileJobSettings } from "./file.js";
+import { addToSummary, emptySummary, fileError, type FileVerdicts, type Summary } from "../shared/verdict.js";
+import type { WalkOptions } from "../shared/walk.js";
 import { JOBS_PER_WORKER, workerExecutor } from "./worker-executor.js";
 
 // A whole `clusterwire validate` run: the inputs walked lazily, files checked
@@ -18,7 +18,7 @@ import { JOBS_PER_WORKER, workerExecutor } from "./worker-executor.js";
 export interface RunOptions {
   /** Worker threads: 1 checks files on the main thread; default: defaultJobs(). */
   readonly jobs?: number;
-  /** The worker entry point; default: validate-worker.js next to this module (absent when running from source). */
+  /** The worker entry point; default: worker.js next to this module (absent when running from source). */
   readonly workerUrl?: URL;
   /** Fewer files than this are checked on the main thread, as starting workers would cost more. */
   readonly workerThreshold?: number;
@@ -89,7 +89,7 @@ export async function runValidation(
   const ahead: InputEntry[] = [];
   const threshold = options.workerThreshold ?? DEFAULT_WORKER_THRESHOLD;
   const threads = options.jobs ?? defaultJobs();
-  const url = options.workerUrl ?? new URL("./validate-worker.js", import.meta.url);
+  const url = options.workerUrl ?? new URL("./worker.js", import.meta.url);
   const useWorkers = threads > 1 && existsSync(fileURLToPath(url));
   let exhausted = false;
   if (useWorkers) {

@@ -1,6 +1,6 @@
-import { documentLabel, knownNumber, problems, type Reporter, wellFormed } from "./reporter.js";
-import { objectLabel } from "./verdict.js";
-import { describeVerdict, type FileVerdicts, type Summary, type Verdict } from "./verdict.js";
+import { documentLabel, knownNumber, problems, type Reporter, wellFormed } from "../shared/reporter.js";
+import { objectLabel } from "../shared/verdict.js";
+import { describeVerdict, type FileVerdicts, type Summary, type Verdict } from "../shared/verdict.js";
 
 // `clusterwire validate --output junit`: JUnit XML for CI test reports
 // (GitLab, Jenkins, GitHub test-report actions). Each file is a <testsuite>,

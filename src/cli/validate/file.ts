@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import type { FeatureGates, KubernetesVersion } from "../../networking/index.js";
-import { checkFile, type CheckSettings } from "./document-check.js";
-import { readManifestFile, type FieldValidation } from "./document-reader.js";
-import { errnoMessage } from "./io.js";
+import { checkFile, type CheckSettings } from "../shared/document-check.js";
+import { readManifestFile, type FieldValidation } from "../shared/document-reader.js";
+import { errnoMessage } from "../shared/io.js";
 import { kindSelector } from "./kind-selection.js";
-import { fileError, type FileVerdicts } from "./verdict.js";
+import { fileError, type FileVerdicts } from "../shared/verdict.js";
 
 // One job of `clusterwire validate`: a file read, decoded document by
 // document, and checked. Runs on the main thread or in a worker thread, so

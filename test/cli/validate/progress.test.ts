@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { progressLine } from "../../../src/cli/shared/progress.js";
+import { progressLine } from "../../../src/cli/validate/progress.js";
 import { memorySink } from "../../support/cli/validate.js";
 
 /** A clock the test moves by hand. */

@@ -1,9 +1,9 @@
 import { isAbsolute, join, relative } from "node:path";
-import { loadExpectations } from "../demo/expectations.js";
-import { runReachSection } from "../demo/reach.js";
-import { runRouteSection } from "../demo/routes.js";
-import { runDemo } from "../demo/steps.js";
-import { runStorageScenario } from "../demo/storage-scenario.js";
+import { loadExpectations } from "./expectations.js";
+import { runReachSection } from "./reach.js";
+import { runRouteSection } from "./routes.js";
+import { runDemo } from "./steps.js";
+import { runStorageScenario } from "./storage-scenario.js";
 import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
 import { type CliIO, EXIT_FAILURE, EXIT_OK } from "../shared/io.js";
 import { packageRoot } from "../shared/package.js";

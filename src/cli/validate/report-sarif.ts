@@ -1,8 +1,8 @@
 import { sep } from "node:path";
 import type { FieldErrorType } from "../../networking/index.js";
-import { knownNumber, problems, type Reporter, wellFormed } from "./reporter.js";
-import { objectLabel } from "./verdict.js";
-import type { FileVerdicts, Position, Summary, Verdict } from "./verdict.js";
+import { knownNumber, problems, type Reporter, wellFormed } from "../shared/reporter.js";
+import { objectLabel } from "../shared/verdict.js";
+import type { FileVerdicts, Position, Summary, Verdict } from "../shared/verdict.js";
 
 // `clusterwire validate --output sarif`: a SARIF 2.1.0 log, for code scanning
 // (GitHub) and other SARIF viewers. One run; one result per field error,

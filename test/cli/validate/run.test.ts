@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildSync } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { jsonReporter } from "../../../src/cli/shared/report-json.js";
+import { jsonReporter } from "../../../src/cli/validate/report-json.js";
 import { textReporter } from "../../../src/cli/shared/report-text.js";
 import type { Reporter } from "../../../src/cli/shared/reporter.js";
-import type { FileJobSettings } from "../../../src/cli/shared/validate-file.js";
-import { runValidation, type RunOptions } from "../../../src/cli/shared/validate-run.js";
+import type { FileJobSettings } from "../../../src/cli/validate/file.js";
+import { runValidation, type RunOptions } from "../../../src/cli/validate/run.js";
 import type { WalkOptions } from "../../../src/cli/shared/walk.js";
 import { REPO } from "../../support/cli/harness.js";
 import {
@@ -33,15 +33,15 @@ const SETTINGS: FileJobSettings = {
 
 /**
  * The worker entry point compiled to one .mjs file, as the build would ship
- * it next to validate-run.js. Each worker thread that loads it appends a line
+ * it next to run.js. Each worker thread that loads it appends a line
  * to `marker`, so a test can tell workers did the work.
  */
 function bundleWorker(): { url: URL; marker: string } {
   const dir = tree({});
   const marker = join(dir, "workers-started");
-  const outfile = join(dir, "validate-worker.mjs");
+  const outfile = join(dir, "worker.mjs");
   buildSync({
-    entryPoints: [join(REPO, "src/cli/shared/validate-worker.ts")],
+    entryPoints: [join(REPO, "src/cli/validate/worker.ts")],
     absWorkingDir: REPO,
     bundle: true,
     platform: "node",

@@ -1,4 +1,4 @@
-import type { Sink } from "./io.js";
+import type { Sink } from "../shared/io.js";
 
 // A progress line on a terminal, for runs long enough to leave the user
 // wondering: shown after a second, redrawn at most ten times a second, and
