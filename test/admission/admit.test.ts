@@ -15,7 +15,7 @@ import {
   type JsonValue,
 } from "../../src/networking/index.js";
 import { arbAnyValidJson, arbNetworkPolicyJson, propAdmissionAgreesWithValidate } from "../../src/testing/index.js";
-import { runs } from "../testing/quality.js";
+import { propertyRuns } from "../support/property-runs.js";
 
 const UID = "705ab4f5-6393-11e8-b7cc-42010a800002";
 const NETWORKING = "networking.k8s.io";
@@ -69,7 +69,7 @@ describe("admit", () => {
       const causes = out.response.status?.details?.causes ?? [];
       return { allowed: out.response.allowed, errors: causes.map((c) => ({ type: c.reason, field: c.field })) };
     };
-    await fc.assert(propAdmissionAgreesWithValidate(viaWebhook), { numRuns: runs(300) });
+    await fc.assert(propAdmissionAgreesWithValidate(viaWebhook), { numRuns: propertyRuns(300) });
   });
 
   it("denies with the Status the API server returns: 422, Invalid, message, details and causes", () => {
@@ -508,7 +508,7 @@ describe("admit", () => {
             expect(expected.slice(0, guarded.response.warnings?.length)).toEqual(guarded.response.warnings);
           }
         }),
-        { numRuns: runs(300) },
+        { numRuns: propertyRuns(300) },
       );
     });
 

@@ -14,6 +14,7 @@ import {
   type WatchEventType,
 } from "../../src/networking/index.js";
 import { REPO, cli, expectNoStack } from "../support/cli/harness.js";
+import { nonEmpty } from "../support/non-empty.js";
 
 // The CLI runs in-process through run(argv, io), so these tests need no build.
 
@@ -275,10 +276,13 @@ describe.each(KINDS)("HEAD fixture %s through the CLI", (kind) => {
 
 describe("examples through the CLI", () => {
   // convert and encode take networking objects only, so a file that mixes in other kinds (shop-deploy.yaml) is left out.
-  const manifests = readdirSync(EXAMPLES).filter(
-    (f) =>
-      /\.(ya?ml|json)$/.test(f) &&
-      !/^apiVersion: (?!networking\.k8s\.io\/v1$)/m.test(readFileSync(join(EXAMPLES, f), "utf8")),
+  const manifests = nonEmpty(
+    readdirSync(EXAMPLES).filter(
+      (f) =>
+        /\.(ya?ml|json)$/.test(f) &&
+        !/^apiVersion: (?!networking\.k8s\.io\/v1$)/m.test(readFileSync(join(EXAMPLES, f), "utf8")),
+    ),
+    "networking manifests in examples/",
   );
 
   it.each(manifests)("%s: text → pb → text → pb is stable", async (file) => {

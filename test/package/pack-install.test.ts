@@ -28,6 +28,7 @@ import {
   runDocBlocks,
   runHelpExamples,
 } from "../support/package/doc-runner.js";
+import { nonEmpty } from "../support/non-empty.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const PKG = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
@@ -40,9 +41,10 @@ const DOC_FILES = ["README.md", ...markdownUnder("docs")];
 
 function markdownUnder(dir: string): string[] {
   const abs = join(REPO, dir);
-  if (!existsSync(abs)) return [];
-  return readdirSync(abs, { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".md"))
+  return nonEmpty(
+    readdirSync(abs, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".md")),
+    `Markdown files under ${dir}/`,
+  )
     .map((f) => join(dir, f).split("\\").join("/"))
     .sort();
 }

@@ -15,6 +15,8 @@ import {
   type NetworkingObject,
 } from "../../src/networking/index.js";
 import { analyze, isJsonText, oldFor, parsePath, readDocuments } from "../../src/playground/analyze.js";
+import { propertyRuns } from "../support/property-runs.js";
+import { nonEmpty } from "../support/non-empty.js";
 
 const root = new URL("../../", import.meta.url);
 const read = (p: string) => readFileSync(new URL(p, root), "utf8");
@@ -22,10 +24,11 @@ const FIXTURES = "../shared/testdata/k8s-api/v1.35.0/";
 
 /** Every example and upstream fixture of every kind that decodes as a whole. */
 const FILES = [
-  ...readdirSync(new URL("examples/", root))
-    .filter((f) => /\.(ya?ml|json)$/.test(f) && f !== "shop-deploy.yaml")
-    .map((f) => `examples/${f}`),
-  ...readdirSync(new URL("examples/invalid/", root)).map((f) => `examples/invalid/${f}`),
+  ...nonEmpty(
+    readdirSync(new URL("examples/", root)).filter((f) => /\.(ya?ml|json)$/.test(f) && f !== "shop-deploy.yaml"),
+    "manifests in examples/",
+  ).map((f) => `examples/${f}`),
+  ...nonEmpty(readdirSync(new URL("examples/invalid/", root)), "examples/invalid/").map((f) => `examples/invalid/${f}`),
   ...["Ingress", "IngressClass", "NetworkPolicy", "IPAddress", "ServiceCIDR"].flatMap((k) => [
     `${FIXTURES}networking.k8s.io.v1.${k}.yaml`,
     `${FIXTURES}networking.k8s.io.v1.${k}.json`,
@@ -185,7 +188,7 @@ describe("analyze", () => {
 });
 
 describe("analyze on any text", () => {
-  const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 100);
+  const RUNS = propertyRuns(100);
   const base = read("examples/invalid/netpol-bad-rules.yaml");
   const json = JSON.stringify(JSON.parse(toJsonString(fromYaml(read("examples/ingress-shop.yaml"))[0]!)), null, 2);
 

@@ -36,6 +36,7 @@ import { SAMPLE_INPUT } from "../../src/playground/sample.js";
 import { decodeState, type PlaygroundState } from "../../src/playground/state.js";
 import { CHROMIUM, SKIP_BROWSER } from "../support/chromium.js";
 import { channels, contrast } from "../support/colour-vision.js";
+import { nonEmpty } from "../support/non-empty.js";
 
 const root = new URL("../../", import.meta.url);
 const read = (p: string) => readFileSync(new URL(p, root), "utf8");
@@ -54,10 +55,11 @@ const PLAYGROUND_COLOURS: Record<CellKind, string> = {
 
 /** Examples and upstream fixtures of every kind, valid and invalid, YAML and JSON. */
 const FILES = [
-  ...readdirSync(new URL("examples/", root))
-    .filter((f) => /\.(ya?ml|json)$/.test(f) && f !== "shop-deploy.yaml")
-    .map((f) => `examples/${f}`),
-  ...readdirSync(new URL("examples/invalid/", root)).map((f) => `examples/invalid/${f}`),
+  ...nonEmpty(
+    readdirSync(new URL("examples/", root)).filter((f) => /\.(ya?ml|json)$/.test(f) && f !== "shop-deploy.yaml"),
+    "manifests in examples/",
+  ).map((f) => `examples/${f}`),
+  ...nonEmpty(readdirSync(new URL("examples/invalid/", root)), "examples/invalid/").map((f) => `examples/invalid/${f}`),
   `${FIXTURES}networking.k8s.io.v1.IPAddress.yaml`,
   `${FIXTURES}networking.k8s.io.v1.ServiceCIDR.json`,
 ];

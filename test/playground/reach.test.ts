@@ -7,6 +7,7 @@ import { clusterEngine, parseClusterFile } from "../../src/cli/shared/cluster-fi
 import type { PolicyEngine, Protocol } from "../../src/networking/index.js";
 import { explain, readCluster } from "../../src/playground/reach.js";
 import { SAMPLE_CLUSTER } from "../../src/playground/sample.js";
+import { propertyRuns } from "../support/property-runs.js";
 
 const SHOP = readFileSync(new URL("../../examples/clusters/shop.yaml", import.meta.url), "utf8");
 
@@ -81,7 +82,7 @@ describe("readCluster", () => {
   });
 
   it("never throws on any edit of a cluster description", () => {
-    const runs = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 100);
+    const runs = propertyRuns(100);
     const edited = fc.tuple(fc.nat(), fc.nat({ max: 40 }), fc.string({ maxLength: 8 })).map(([at, len, insert]) => {
       const i = at % (SHOP.length + 1);
       return SHOP.slice(0, i) + insert + SHOP.slice(i + len);

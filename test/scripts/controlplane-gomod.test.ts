@@ -15,6 +15,7 @@ import {
   stagingModules,
   stagingVersion,
 } from "../../scripts/controlplane-gomod.mjs";
+import { nonEmpty } from "../support/non-empty.js";
 
 const UPSTREAM = `// This is a generated file. Do not edit directly.
 
@@ -90,7 +91,7 @@ describe("replaceBlock and consumerGoMod", () => {
 // The committed go.mod of each version is the generator's output for upstream's go.mod.
 const modules = fileURLToPath(new URL("../../conformance/controlplane/kube-apiserver/", import.meta.url));
 const gomodcache = process.env["GOMODCACHE"] ?? join(process.env["HOME"] ?? "/root", "go", "pkg", "mod");
-for (const version of readdirSync(modules)) {
+for (const version of nonEmpty(readdirSync(modules), `version folders in ${modules}`)) {
   const upstream = join(gomodcache, "cache", "download", "k8s.io", "kubernetes", "@v", `${version}.mod`);
   describe.skipIf(!existsSync(upstream))(`conformance/controlplane/kube-apiserver/${version}/go.mod`, () => {
     it("holds exactly the replace block generated from upstream's go.mod", () => {

@@ -15,6 +15,7 @@ import * as cw from "../../src/networking/index.js";
 import type { ClusterNamespace, ClusterPod, JsonValue } from "../../src/networking/index.js";
 import { CHROMIUM, SKIP_BROWSER } from "../support/chromium.js";
 import { type CallsInput, runNetworkingCalls, toBase64 } from "../support/networking-calls.js";
+import { nonEmpty } from "../support/non-empty.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURES = `${root}../shared/testdata/k8s-api/HEAD/`;
@@ -23,10 +24,13 @@ const FIXTURES = `${root}../shared/testdata/k8s-api/HEAD/`;
 const CSP = "default-src 'none'; script-src 'self'";
 
 function input(): CallsInput {
-  const kinds = readdirSync(FIXTURES)
-    .filter((f) => f.endsWith(".pb"))
-    .map((f) => f.slice("networking.k8s.io.v1.".length, -".pb".length))
-    .sort();
+  const kinds = nonEmpty(
+    readdirSync(FIXTURES)
+      .filter((f) => f.endsWith(".pb"))
+      .map((f) => f.slice("networking.k8s.io.v1.".length, -".pb".length))
+      .sort(),
+    `.pb fixtures in ${FIXTURES}`,
+  );
   const read = (path: string) => readFileSync(path, "utf8");
   const cluster = parseYaml(read(`${root}examples/clusters/shop.yaml`)) as {
     namespaces: ClusterNamespace[];
@@ -40,7 +44,7 @@ function input(): CallsInput {
       json: read(`${FIXTURES}networking.k8s.io.v1.${kind}.json`),
       yaml: read(`${FIXTURES}networking.k8s.io.v1.${kind}.yaml`),
     })),
-    invalid: readdirSync(`${root}examples/invalid`)
+    invalid: nonEmpty(readdirSync(`${root}examples/invalid`), "examples/invalid/")
       .sort()
       .map((name) => ({ name, yaml: read(`${root}examples/invalid/${name}`) })),
     // "aGk=" is "hi"; "/w==" is the byte 0xFF, not UTF-8, which Go writes as U+FFFD.

@@ -38,6 +38,7 @@ import { loadOracle, oracleDecode, oracleDecodeEnvelope } from "../support/proto
 import { arbObject, arbObjectOf, NETWORKING_KINDS } from "../../src/testing/index.js";
 import { GO_ZERO_SECONDS, goZero } from "../../src/testing/any-shape.js";
 import { hex } from "../support/bytes.js";
+import { propertyRuns } from "../support/property-runs.js";
 
 const NET = "k8s.io.api.networking.v1";
 
@@ -154,7 +155,7 @@ function hasIntegerLikeMapKey(o: unknown): boolean {
   return walk(o);
 }
 
-const GENERATED_RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 320);
+const GENERATED_RUNS = propertyRuns(320);
 
 describe("differential: fixtures", () => {
   const all = fixtureFolders().flatMap((folder) =>

@@ -6,7 +6,7 @@
 // go-yaml v2 through sigs.k8s.io/yaml; ../shared/docs/wire-format.md §4), restated in the
 // model below, never from what the decoder returns.
 //
-// CLUSTERWIRE_PROPERTY_RUNS raises the fast-check run counts.
+// CLUSTERWIRE_PROPERTY_RUNS=N sets every fast-check run count to N (test/support/property-runs.ts).
 
 import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import fc from "fast-check";
@@ -31,10 +31,7 @@ import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf } from "../../sr
 import { parseYamlDocuments } from "../../src/networking/text/yaml-parse.js";
 import { hex } from "../support/bytes.js";
 import { expectSubquadratic } from "../support/growth.js";
-
-const RUNS = Math.max(1, Number.parseInt(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "", 10) || 0);
-/** fast-check runs: `base`, or more when CLUSTERWIRE_PROPERTY_RUNS asks for more. */
-const runs = (base: number): number => Math.max(base, RUNS);
+import { propertyRuns } from "../support/property-runs.js";
 
 // ------------------------------------------------------------ literals
 
@@ -2081,7 +2078,7 @@ describe("random JSON values at random positions (fast-check)", () => {
           }),
         ).toBeUndefined();
       }),
-      { numRuns: runs(300) },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

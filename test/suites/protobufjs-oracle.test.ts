@@ -10,6 +10,7 @@ import { fromBinary, isFieldSet } from "@bufbuild/protobuf";
 import type { DescMessage, Message } from "@bufbuild/protobuf";
 import { file_k8s_io_api_networking_v1_networking } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { loadOracle, oracleDecode, oracleDecodeEnvelope } from "../support/protobufjs.js";
+import { nonEmpty } from "../support/non-empty.js";
 
 const FIXTURES: string =
   process.env["CLUSTERWIRE_K8S_TESTDATA"] ??
@@ -26,8 +27,10 @@ interface Fixture {
 
 function fixtures(folder: string): Fixture[] {
   const dir = join(FIXTURES, folder);
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".pb"))
+  return nonEmpty(
+    readdirSync(dir).filter((f) => f.endsWith(".pb")),
+    `.pb fixtures in ${dir}`,
+  )
     .sort()
     .map((file) => {
       const m = /^networking\.k8s\.io\.v1\.([A-Za-z]+)(\.after_roundtrip)?\.pb$/.exec(file);
@@ -37,10 +40,14 @@ function fixtures(folder: string): Fixture[] {
 }
 
 function allFolders(): string[] {
-  return readdirSync(FIXTURES, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort();
+  return nonEmpty(
+    readdirSync(FIXTURES, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort(),
+    `fixture folders in ${FIXTURES}`,
+    10,
+  );
 }
 
 /** Envelope + object, both through the oracle. */

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { nonEmpty } from "./non-empty.js";
 
 /** The upstream round-trip fixtures, read directly from ../shared. */
 export const FIXTURE_ROOT = fileURLToPath(new URL("../../../shared/testdata/k8s-api/", import.meta.url));
@@ -16,13 +17,19 @@ export interface Fixture {
 
 const NAME = /^networking\.k8s\.io\.v1\.([A-Za-z]+)\.pb$/;
 
+/** The fixture folders (HEAD and one per release); throws when fewer than ten are there. */
 export function fixtureFolders(): string[] {
-  return readdirSync(FIXTURE_ROOT, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort();
+  return nonEmpty(
+    readdirSync(FIXTURE_ROOT, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort(),
+    `fixture folders in ${FIXTURE_ROOT}`,
+    10,
+  );
 }
 
+/** The fixtures of one folder, by kind; throws when the folder has none. */
 export function loadFixtures(folder: string): Fixture[] {
   const dir = `${FIXTURE_ROOT}${folder}/`;
   const out: Fixture[] = [];
@@ -44,7 +51,7 @@ export function loadFixtures(folder: string): Fixture[] {
       ...(Object.keys(after).length > 0 ? { after } : {}),
     });
   }
-  return out;
+  return nonEmpty(out, `fixtures (networking.k8s.io.v1.<Kind>.pb) in ${dir}`);
 }
 
 /** Folders whose files must round-trip byte for byte with current code (v1.30.0 up to HEAD). */

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { parseAllDocuments } from "yaml";
 import { fixtureFolders, loadFixtures } from "./fixtures.js";
+import { nonEmpty } from "./non-empty.js";
 
 /*
  * JSON texts for holding the generated JSON readers and writers to the
@@ -54,7 +55,7 @@ export function realWorldJsonTexts(): [string, string][] {
     }
   };
   walk(REAL_WORLD);
-  return out;
+  return nonEmpty(out, `networking.k8s.io/v1 objects in ${REAL_WORLD}`);
 }
 
 /** Raw JSON text standing in for a value when a tree is written out. */

@@ -3,6 +3,7 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import type { JsonValue } from "../../src/networking/model/json-value.js";
+import { nonEmpty } from "./non-empty.js";
 
 export const FIXTURES = new URL("../../../shared/testdata/k8s-api/", import.meta.url);
 
@@ -100,7 +101,7 @@ export function fixturePairs(): FixturePair[] {
       });
     }
   }
-  return pairs;
+  return nonEmpty(pairs, `.json and .yaml fixture pairs in ${FIXTURES.pathname}`);
 }
 
 export const PAIRS = fixturePairs();

@@ -27,7 +27,7 @@ import {
 } from "../../src/testing/index.js";
 import { referenceEvaluate } from "../support/policy-reference.js";
 import { referenceRoute } from "../support/router-reference.js";
-import { runs } from "./quality.js";
+import { propertyRuns } from "../support/property-runs.js";
 
 /** Runs a property that should fail, and returns the error it failed with. */
 async function failure(
@@ -41,7 +41,7 @@ async function failure(
 
 describe("propRoundTrip", () => {
   it("wire -> JSON -> YAML -> wire is the identity", async () => {
-    await fc.assert(propRoundTrip(), { numRuns: runs(100) });
+    await fc.assert(propRoundTrip(), { numRuns: propertyRuns(100) });
   });
 
   it("passes through the caller's stages", async () => {
@@ -56,7 +56,7 @@ describe("propRoundTrip", () => {
         json: (text) => ` ${text}\n`,
         yaml: (text) => `# stored by the cache\n${text}`,
       }),
-      { numRuns: runs(60) },
+      { numRuns: propertyRuns(60) },
     );
     expect(seen).toBeGreaterThan(0);
   });
@@ -86,7 +86,7 @@ describe("propNeverThrows", () => {
         if (o.$typeName !== "k8s.io.api.networking.v1.Ingress") return [];
         return (o as Ingress).spec?.rules.map((r) => r.host.toLowerCase()) ?? [];
       }),
-      { numRuns: runs(200) },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -109,14 +109,14 @@ describe("propNeverThrows", () => {
         },
         { expected: (e) => e instanceof Refused },
       ),
-      { numRuns: runs(100) },
+      { numRuns: propertyRuns(100) },
     );
   });
 });
 
 describe("propValidateNeverThrows", () => {
   it("holds for validate on any-shape objects", async () => {
-    await fc.assert(propValidateNeverThrows(), { numRuns: runs(200) });
+    await fc.assert(propValidateNeverThrows(), { numRuns: propertyRuns(200) });
   });
 });
 
@@ -127,13 +127,13 @@ describe("propAdmissionAgreesWithValidate", () => {
   };
 
   it("holds for an admission function built on validate", async () => {
-    await fc.assert(propAdmissionAgreesWithValidate(viaValidate), { numRuns: runs(300) });
+    await fc.assert(propAdmissionAgreesWithValidate(viaValidate), { numRuns: propertyRuns(300) });
   });
 
   it("holds for a bare verdict, async", async () => {
     await fc.assert(
       propAdmissionAgreesWithValidate(async (o) => validate(o).length === 0, { kinds: ["NetworkPolicy"] }),
-      { numRuns: runs(100) },
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -183,7 +183,7 @@ describe("propRouterAgrees", () => {
         const r = referenceRoute(input, request);
         return r === null ? null : { backend: r.backend, ingress: r.ingress };
       }),
-      { numRuns: runs(200) },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -210,7 +210,7 @@ describe("propRouterAgrees", () => {
               };
         return { backend, ingress: r.ingress };
       }),
-      { numRuns: runs(100) },
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -235,7 +235,7 @@ describe("propPolicyEngineAgrees", () => {
   it("holds for the plainly written reference evaluator of this suite", async () => {
     await fc.assert(
       propPolicyEngineAgrees((cluster, connection) => referenceEvaluate(cluster, connection).allowed),
-      { numRuns: runs(150) },
+      { numRuns: propertyRuns(150) },
     );
   });
 

@@ -3,18 +3,12 @@
 // arbitrary's contract, and shrinking that stays within the contract and makes
 // counterexamples smaller.
 //
-// CLUSTERWIRE_PROPERTY_RUNS=N raises (or lowers) every run count here.
+// CLUSTERWIRE_PROPERTY_RUNS=N sets the contract checks' run counts to N (test/support/property-runs.ts).
 
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { expect } from "vitest";
-
-const OVERRIDE = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "");
-
-/** `n` runs, or the CLUSTERWIRE_PROPERTY_RUNS override. */
-export function runs(n: number): number {
-  return Number.isInteger(OVERRIDE) && OVERRIDE > 0 ? OVERRIDE : n;
-}
+import { propertyRuns } from "../support/property-runs.js";
 
 /**
  * A contract: returns normally (nothing, or true) for a value within it, and throws or
@@ -69,7 +63,7 @@ export function checkSameValuesForSameSeed<T>(arb: fc.Arbitrary<T>, seed = 42, n
 export function checkContract<T>(arb: fc.Arbitrary<T>, contract: Contract<T>, numRuns = 200): void {
   fc.assert(
     fc.property(arb, (v) => contract(v) !== false),
-    { numRuns: runs(numRuns) },
+    { numRuns: propertyRuns(numRuns) },
   );
 }
 

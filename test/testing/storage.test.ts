@@ -79,7 +79,8 @@ import {
   arbStorageVersion,
 } from "../../src/testing/storage.js";
 import { startLoopback, thrown, type Loopback } from "../support/storage/integration-harness.js";
-import { checkArbitraryQuality, runs } from "./quality.js";
+import { checkArbitraryQuality } from "./quality.js";
+import { propertyRuns } from "../support/property-runs.js";
 
 // ---- this file's own reading of the spec ---------------------------------------------------------
 
@@ -872,7 +873,7 @@ describe("independence", () => {
 // ---- round trips ----------------------------------------------------------------------------------------
 
 describe("codec round trips", () => {
-  const n = runs(100);
+  const n = propertyRuns(100);
 
   it("an encoded POST body is a valid input that encodes to itself", () => {
     const fixed =
@@ -975,7 +976,7 @@ describe("StorageClient against the reference server (loopback): random valid bo
     loop = await startLoopback("arbitraries-Pa55");
   });
   afterAll(() => loop.close());
-  const n = runs(25);
+  const n = propertyRuns(25);
 
   it("clone tokens: created with the 4 KiB floor and the limit sent (default 60 s), patched, deleted", async () => {
     const { client } = loop;
@@ -1227,7 +1228,7 @@ describe("StorageClient against the reference server (loopback): random valid bo
           await own.close();
         }
       }),
-      { numRuns: runs(10) },
+      { numRuns: propertyRuns(10) },
     );
   });
 

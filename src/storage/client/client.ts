@@ -11,6 +11,8 @@
 //     resources.ts, software-api.ts) that take and return JSON-shaped objects and route every
 //     body through an optional codec hook (`StorageClientOptions.codecs`, codec-hooks.ts), so
 //     the codecs' `decode` / `encodePost` / `encodePatch` plug in without changing the call sites.
+//     They call the client through `ResourceCalls` (resource-calls.ts), which this class
+//     implements, and never import this file: the imports point one way.
 //
 // Beside this file: errors.ts (job, network and protocol errors), query.ts, redaction.ts,
 // response.ts (capped body reading), abort.ts, options.ts and transport.ts (node:https).
@@ -60,6 +62,7 @@ import {
 } from "./options.js";
 import { encodeQuery, type QueryObject } from "./query.js";
 import { MIN_SECRET_LENGTH, REDACTED, redactDeep, redactString } from "./redaction.js";
+import type { ResourceCalls } from "./resource-calls.js";
 import { SoftwareApi } from "./software-api.js";
 import { StorageBulkResource, StorageReadOnlyResource } from "./resources.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge, isJsonContentType, readCapped } from "./response.js";
@@ -148,7 +151,7 @@ interface SendResult {
  * await server.close();
  * ```
  */
-export class StorageClient {
+export class StorageClient implements ResourceCalls {
   /** The base URL as given (normalized, without a trailing slash). */
   readonly baseUrl: string;
   /** The username it authenticates as (the password is never kept readable). */

@@ -2,7 +2,7 @@
 // get/create/update/delete, and resources that also PATCH and DELETE by query.
 
 import { StorageCodecError } from "../codecs/errors.js";
-import type { StorageClient } from "./client.js";
+import type { ResourceCalls } from "./resource-calls.js";
 import type { ResourceCodec } from "./codec-hooks.js";
 import { StorageProtocolError } from "./errors.js";
 import { isObject } from "./objects.js";
@@ -26,11 +26,11 @@ import { queryFilters, type Query, type QueryObject } from "./query.js";
  * ```
  */
 export class StorageCollectionApi<R> {
-  readonly #client: StorageClient;
+  readonly #client: ResourceCalls;
   readonly #path: string;
   readonly #decode: ((json: unknown) => R) | undefined;
 
-  constructor(client: StorageClient, path: string, decode: ((json: unknown) => R) | undefined) {
+  constructor(client: ResourceCalls, path: string, decode: ((json: unknown) => R) | undefined) {
     this.#client = client;
     this.#path = path;
     this.#decode = decode;
@@ -87,11 +87,11 @@ export class StorageCollectionApi<R> {
  * const names = (await client.nodes.all({ fields: "name,model" })).map((n) => n.name);
  */
 export class StorageReadOnlyResource<R, K = string> extends StorageCollectionApi<R> {
-  readonly #client: StorageClient;
+  readonly #client: ResourceCalls;
   readonly #instance: (key: K) => string;
 
   constructor(
-    client: StorageClient,
+    client: ResourceCalls,
     path: string,
     instance: (key: K) => string,
     decode: ((json: unknown) => R) | undefined,
@@ -137,10 +137,10 @@ export class StorageReadOnlyResource<R, K = string> extends StorageCollectionApi
  * ```
  */
 export class StorageResource<R, C, U, K> extends StorageReadOnlyResource<R, K> {
-  readonly #client: StorageClient;
+  readonly #client: ResourceCalls;
   readonly #codec: ResourceCodec<R, C, U>;
 
-  constructor(client: StorageClient, path: string, instance: (key: K) => string, codec: ResourceCodec<R, C, U>) {
+  constructor(client: ResourceCalls, path: string, instance: (key: K) => string, codec: ResourceCodec<R, C, U>) {
     super(client, path, instance, codec.decode === undefined ? undefined : (j) => codec.decode!(j));
     this.#client = client;
     this.#codec = codec;
@@ -236,9 +236,9 @@ export interface BulkResult extends MutationResult {
  * ```
  */
 export class StorageBulkResource<R, C, U, K> extends StorageResource<R, C, U, K> {
-  readonly #client: StorageClient;
+  readonly #client: ResourceCalls;
 
-  constructor(client: StorageClient, path: string, instance: (key: K) => string, codec: ResourceCodec<R, C, U>) {
+  constructor(client: ResourceCalls, path: string, instance: (key: K) => string, codec: ResourceCodec<R, C, U>) {
     super(client, path, instance, codec);
     this.#client = client;
   }

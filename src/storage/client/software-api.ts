@@ -12,7 +12,7 @@ import type {
   SoftwarePatchQuery,
   SoftwareProfile,
 } from "../codecs/software.js";
-import type { StorageClient } from "./client.js";
+import type { ResourceCalls } from "./resource-calls.js";
 import type { ResourceCodec, StorageCodecs } from "./codec-hooks.js";
 import { StorageJobError } from "./errors.js";
 import type { CallOptions, JobWaitOptions, MutationOptions, MutationResult, UploadFile } from "./options.js";
@@ -106,7 +106,7 @@ export interface DownloadResult extends MutationResult {
  * ```
  */
 export class SoftwareApi {
-  readonly #client: StorageClient;
+  readonly #client: ResourceCalls;
   readonly #codec: NonNullable<StorageCodecs["software"]>;
   readonly #downloadCodec: ResourceCodec<SoftwareDownloadProgress, SoftwareDownloadRequest>;
   /** `/api/cluster/software/packages`: list, get(version), delete(version). */
@@ -114,7 +114,7 @@ export class SoftwareApi {
   /** `/api/cluster/software/history` (read-only collection). */
   readonly history: StorageCollectionApi<SoftwareHistory>;
 
-  constructor(client: StorageClient, codecs: StorageCodecs) {
+  constructor(client: ResourceCalls, codecs: StorageCodecs) {
     this.#client = client;
     this.#codec = codecs.software ?? {};
     this.#downloadCodec = codecs.softwareDownload ?? {};

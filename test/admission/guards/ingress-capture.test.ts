@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { IngressCaptureIndex, type CaptureConflict } from "../../../src/admission/guards/ingress-capture.js";
 import { fromJson, type Ingress, type IngressClass, type JsonObject } from "../../../src/networking/index.js";
 import { arbRoutingInputJson, LARGE_ROUTING, SMALL_ROUTING } from "../../../src/testing/index.js";
-import { runs } from "../../testing/quality.js";
 import {
   referenceCaptures,
   referenceWorlds,
   type ReferenceScoping,
 } from "../../support/admission/capture-reference.js";
+import { propertyRuns } from "../../support/property-runs.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: fixtures are read and spoiled through deep paths; unknown would need a cast at every step
 type J = Record<string, any>;
@@ -277,7 +277,7 @@ describe("IngressCaptureIndex.check agrees with routers built before and after t
         conflicts += n > 0 ? 1 : 0;
         if (n > 0 && "classes" in scoping && scoping.classes.length > 0) byController++;
       }),
-      { numRuns: runs(500) },
+      { numRuns: propertyRuns(500) },
     );
     // The property saw both answers and updates of an existing name.
     expect(conflicts).toBeGreaterThan(20);
@@ -290,7 +290,7 @@ describe("IngressCaptureIndex.check agrees with routers built before and after t
       fc.property(arbCase(LARGE_ROUTING), ({ existing, candidate, scoping }) => {
         agree(existing, candidate, scoping);
       }),
-      { numRuns: runs(60) },
+      { numRuns: propertyRuns(60) },
     );
   });
 });

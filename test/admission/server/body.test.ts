@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BodyError, readBody } from "../../../src/admission/server/body.js";
-import { runs } from "../../testing/quality.js";
+import { propertyRuns } from "../../support/property-runs.js";
 
 /** A request stream with the given headers that yields `chunks` (then ends, unless `hang`). */
 function request(chunks: readonly Buffer[], headers: Record<string, string> = {}, hang = false): IncomingMessage {
@@ -36,7 +36,7 @@ describe("readBody", () => {
           else expect((await refusal(p)).status).toBe(413);
         },
       ),
-      { numRuns: runs(200) },
+      { numRuns: propertyRuns(200) },
     );
   });
 

@@ -23,7 +23,7 @@ import {
   type Pem,
   type TlsDir,
 } from "../../support/admission/server.js";
-import { runs } from "../../testing/quality.js";
+import { propertyRuns } from "../../support/property-runs.js";
 
 let first: Pem;
 let files: TlsDir;
@@ -90,7 +90,7 @@ describe("createWebhookServer", () => {
           const causes = review.response.status?.details?.causes ?? [];
           return { allowed: review.response.allowed, errors: causes.map((c) => ({ type: c.reason, field: c.field })) };
         }),
-        { numRuns: runs(100) },
+        { numRuns: propertyRuns(100) },
       );
       // Sequential requests on a keep-alive agent ride one connection.
       expect(reused).toBeGreaterThan(n / 2);

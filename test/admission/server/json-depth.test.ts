@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../../src/admission/server/json-depth.js";
-import { runs } from "../../testing/quality.js";
+import { propertyRuns } from "../../support/property-runs.js";
 
 /** The nesting depth of a parsed JSON value, written plainly: the oracle. */
 function depthOf(value: unknown): number {
@@ -32,7 +32,7 @@ describe("nestsDeeperThan", () => {
         const scanned = text.length > limit;
         expect(nestsDeeperThan(bytes(text), limit)).toBe(scanned && depthOf(value) > limit);
       }),
-      { numRuns: runs(500) },
+      { numRuns: propertyRuns(500) },
     );
   });
 

@@ -20,8 +20,9 @@ import { createPolicyEngine, fromJson, type NetworkPolicy } from "../../../src/n
 import type { Decision, Protocol, TruthMatrix } from "../../../src/networking/evaluate/types.js";
 import { CHROMIUM, SKIP_BROWSER } from "../../support/chromium.js";
 import { contrast } from "../../support/colour-vision.js";
+import { propertyRuns } from "../../support/property-runs.js";
 
-const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 50);
+const RUNS = propertyRuns(50);
 
 const XSS = "<img src=x onerror=alert(1)>";
 

@@ -27,6 +27,7 @@ import {
   v1List,
   wholeFileResult,
 } from "../../support/cli/validate.js";
+import { nonEmpty } from "../../support/non-empty.js";
 
 const EXAMPLES = join(REPO, "examples");
 const tree = tempTrees("validate");
@@ -69,8 +70,9 @@ const json = (stdout: string): JsonRun => JSON.parse(stdout) as JsonRun;
 
 describe("validate: the examples", () => {
   // ingress-lifecycle.yaml holds stored objects (with resourceVersion): on create they are refused, see below.
-  const valid = readdirSync(EXAMPLES).filter(
-    (f) => /\.(ya?ml|json|jsonl|pb)$/.test(f) && f !== "ingress-lifecycle.yaml",
+  const valid = nonEmpty(
+    readdirSync(EXAMPLES).filter((f) => /\.(ya?ml|json|jsonl|pb)$/.test(f) && f !== "ingress-lifecycle.yaml"),
+    "manifests in examples/",
   );
 
   it.each(valid)("examples/%s is valid", async (file) => {
@@ -117,7 +119,7 @@ describe("validate: the examples", () => {
   });
 
   it("matches the library: each line is formatFieldError of validate() in the object's namespace", async () => {
-    for (const file of readdirSync(join(EXAMPLES, "invalid"))) {
+    for (const file of nonEmpty(readdirSync(join(EXAMPLES, "invalid")), "examples/invalid/")) {
       const objects = fromYaml(readFileSync(join(EXAMPLES, "invalid", file), "utf8"));
       const r = await cli(["validate", `examples/invalid/${file}`]);
       const messages = lines(r.stdout).slice(0, -1).map(message);

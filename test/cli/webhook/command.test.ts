@@ -7,7 +7,8 @@ import { REVIEW_VERDICTS } from "../../../src/admission/index.js";
 import { startFakeApiServer } from "../../support/admission/fake-api-server.js";
 import { type Reply, send } from "../../support/admission/server.js";
 import { REPO, type Serving, cli, expectNoStack, serve as serveCli } from "../../support/cli/harness.js";
-import { makeCert } from "../../support/storage/cert.js";
+import { certProblem, makeCert } from "../../support/storage/cert.js";
+import { skipWithout } from "../../support/tools.js";
 
 // `clusterwire webhook serve` runs in-process: it stops when io.signal aborts,
 // and the test reads the URL from what it printed.
@@ -170,7 +171,7 @@ describe("webhook serve", () => {
 
   it("--ingress-capture: refuses, from a kubeconfig's cluster, an Ingress that captures another namespace's", async (t) => {
     const fake = await startFakeApiServer();
-    if (fake === undefined) return t.skip();
+    if (fake === undefined) return skipWithout(t, "openssl", certProblem());
     try {
       fake.apply({
         apiVersion: "networking.k8s.io/v1",

@@ -27,6 +27,7 @@ import { decodeOutcome } from "../../support/errors.js";
 import { loadFixtures } from "../../support/fixtures.js";
 import { ld, tag, varint } from "../../support/protobuf-wire.js";
 import { loadOracle } from "../../support/protobufjs.js";
+import { propertyRuns } from "../../support/property-runs.js";
 
 /** The bytes a span covers itself: tag, prefix, and the value unless nested spans cover it. */
 const ownEnd = (s: WireSpan): number => (s.nested ? s.valueOffset : s.valueOffset + s.valueLength);
@@ -340,7 +341,7 @@ describe("annotateWire: bad input fails as decode() does", () => {
         expectTiling(a, bytes);
         expectScalarsMatchDecode(a, bytes);
       }),
-      { numRuns: Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 300) },
+      { numRuns: propertyRuns(300) },
     );
   });
 

@@ -49,6 +49,7 @@ import {
   P0,
   B0,
 } from "../../support/ingress-validation.js";
+import { propertyRuns } from "../../support/property-runs.js";
 
 describe("§5.1 Ingress spec level", () => {
   it("the minimal Ingress used as the base of every case is valid", () => {
@@ -1051,7 +1052,7 @@ describe("the valid-rule fast check", () => {
   // httpRuleIsValid lets a valid rule skip validateHttpRule: whenever it says
   // valid, the full rule must report nothing; and for service backends and
   // paths without a suspicious sequence it must say valid exactly then.
-  const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 3000);
+  const RUNS = propertyRuns(3000);
   const word = fc.string({ unit: fc.constantFrom(..."ab9Z-._/%".split(""), "é"), maxLength: 8 });
   const nameish = fc.oneof(
     word,

@@ -37,6 +37,7 @@ import {
   type JsonValue,
   type ValidateOptions,
 } from "../../../src/networking/index.js";
+import { propertyRuns } from "../../support/property-runs.js";
 
 // ---------------------------------------------------------------------------
 // helpers
@@ -931,7 +932,7 @@ describe("the valid-rule fast check", () => {
   // ruleIsValid lets a valid rule skip validateRule: whenever it says valid,
   // the full rule reports nothing, and without ipBlock peers it says valid
   // exactly then; labelSelectorIsValid likewise for selectors.
-  const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 3000);
+  const RUNS = propertyRuns(3000);
   const text = fc.oneof(
     fc.string({ unit: fc.constantFrom(..."ab9Z-._/%".split(""), "é"), maxLength: 8 }),
     fc.constantFrom("", "app", "app.kubernetes.io/name", "a".repeat(63), "a".repeat(64), "http", "web-1"),

@@ -2,7 +2,7 @@
 // single violations give exactly the one expected error, and any-shape objects
 // never make it throw or mutate its input.
 //
-// CLUSTERWIRE_PROPERTY_RUNS=N sets every property's run count to N (defaults
+// CLUSTERWIRE_PROPERTY_RUNS=N sets every property's run count to N (test/support/property-runs.ts; defaults
 // keep the file at a few seconds).
 
 import fc from "fast-check";
@@ -29,9 +29,7 @@ import {
   type ValidatedKind,
 } from "../../../src/testing/index.js";
 import { FIELD_ERROR_TYPES } from "../../support/field-error-types.js";
-
-const OVERRIDE = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "");
-const runs = (n: number): number => (Number.isInteger(OVERRIDE) && OVERRIDE > 0 ? OVERRIDE : n);
+import { propertyRuns } from "../../support/property-runs.js";
 
 const ERROR_TYPES = new Set<string>(FIELD_ERROR_TYPES);
 
@@ -78,7 +76,7 @@ describe("valid-by-construction objects", () => {
           const errors = validate(fromJson(json));
           expect(brief(errors)).toEqual([]);
         }),
-        { numRuns: runs(200) },
+        { numRuns: propertyRuns(200) },
       );
     });
 
@@ -89,7 +87,7 @@ describe("valid-by-construction objects", () => {
           const errors = validate(fromJson(j), { old: fromJson(j) });
           expect(brief(errors)).toEqual([]);
         }),
-        { numRuns: runs(150) },
+        { numRuns: propertyRuns(150) },
       );
     });
   }
@@ -102,7 +100,7 @@ describe("valid-by-construction objects", () => {
           const errors = validate(fromJson(j), { old: fromJson(j), subresource: "status" });
           expect(brief(errors)).toEqual([]);
         }),
-        { numRuns: runs(100) },
+        { numRuns: propertyRuns(100) },
       );
     });
   }
@@ -114,7 +112,7 @@ describe("valid-by-construction objects", () => {
         const list = fromJson({ apiVersion: "networking.k8s.io/v1", kind: `${kind}List`, metadata: {}, items });
         expect(brief(validate(list))).toEqual([]);
       }),
-      { numRuns: runs(30) },
+      { numRuns: propertyRuns(30) },
     );
   });
 });
@@ -130,7 +128,7 @@ describe("targeted single violations", () => {
           expect(brief(errors)).toHaveLength(1);
           expect({ type: errors[0]!.type, field: errors[0]!.field }).toEqual(t.expected);
         }),
-        { numRuns: runs(20) },
+        { numRuns: propertyRuns(20) },
       );
     });
   }
@@ -141,7 +139,7 @@ describe("targeted single violations", () => {
         const errors = validate(t.object);
         expect(errors.map((e) => ({ type: e.type, field: e.field }))).toEqual([t.expected]);
       }),
-      { numRuns: runs(200) },
+      { numRuns: propertyRuns(200) },
     );
   });
 });
@@ -169,7 +167,7 @@ describe("targeted violations as an update to themselves", () => {
             expect(selfUpdateErrors(t)).toEqual(expectedOnSelfUpdate(t).map(key).sort());
           },
         ),
-        { numRuns: runs(100) },
+        { numRuns: propertyRuns(100) },
       );
     });
   }
@@ -188,7 +186,7 @@ describe("the CIDR ratchet covers only the update half", () => {
       fc.property(fc.oneof(...mutations.map((m) => m.arbitrary)), (t) => {
         expect(selfUpdateErrors(t)).toEqual([key(t.expected)]);
       }),
-      { numRuns: runs(50) },
+      { numRuns: propertyRuns(50) },
     );
   });
 
@@ -210,7 +208,7 @@ describe("the CIDR ratchet covers only the update half", () => {
           .map((e) => e.field);
         expect(fields.sort()).toEqual(created.sort());
       }),
-      { numRuns: runs(300) },
+      { numRuns: propertyRuns(300) },
     );
   });
 });
@@ -223,7 +221,7 @@ describe("feature gates", () => {
       fc.property(arbNetworkPolicyJson({ legacy: false }), (json) => {
         expect(brief(validate(fromJson(json), STRICT))).toEqual([]);
       }),
-      { numRuns: runs(200) },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -240,7 +238,7 @@ describe("feature gates", () => {
         expect(brief(validate(obj))).toEqual([]);
         expect(validate(obj, STRICT).map(key)).toEqual([`FieldValueInvalid ${at}`]);
       }),
-      { numRuns: runs(200) },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -254,7 +252,7 @@ describe("feature gates", () => {
           expect(brief(validate(t.object, { featureGates: { RelaxedServiceNameValidation: true } }))).toEqual([]);
         },
       ),
-      { numRuns: runs(50) },
+      { numRuns: propertyRuns(50) },
     );
   });
 });
@@ -277,7 +275,7 @@ describe("any-shape objects", () => {
         fc.property(arbObjectOf(kind), (obj) => {
           expectWellFormed(validate(obj));
         }),
-        { numRuns: runs(kind.endsWith("List") ? 20 : 40) },
+        { numRuns: propertyRuns(kind.endsWith("List") ? 20 : 40) },
       );
     });
   }
@@ -305,7 +303,7 @@ describe("any-shape objects", () => {
             expectWellFormed(validate(obj, options));
           },
         ),
-        { numRuns: runs(40) },
+        { numRuns: propertyRuns(40) },
       );
     });
   }
@@ -339,7 +337,7 @@ describe("the namespace the registry fills in", () => {
             if (!namespaced) expect(validate(withNamespace(json, namespace || "x"))).toEqual(validate(written));
           },
         ),
-        { numRuns: runs(60) },
+        { numRuns: propertyRuns(60) },
       );
     });
   }
@@ -361,7 +359,7 @@ describe("validate() does not modify its input", () => {
           expect(snapshot(obj)).toBe(before);
           expect(snapshot(old)).toBe(oldBefore);
         }),
-        { numRuns: runs(40) },
+        { numRuns: propertyRuns(40) },
       );
     });
   }
@@ -383,7 +381,7 @@ describe("validate() does not modify its input", () => {
           expect(snapshot(old)).toBe(before);
         },
       ),
-      { numRuns: runs(150) },
+      { numRuns: propertyRuns(150) },
     );
   });
 });

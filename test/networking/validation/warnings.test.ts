@@ -23,7 +23,7 @@ import {
   type JsonObject,
   type NetworkingObject,
 } from "../../../src/networking/index.js";
-import { runs } from "../../testing/quality.js";
+import { propertyRuns } from "../../support/property-runs.js";
 
 const obj = (json: JsonObject): NetworkingObject => fromJson(json as Parameters<typeof fromJson>[0]);
 
@@ -378,7 +378,7 @@ describe("warnings: property checks against how each value was written", () => {
           expect(got).toEqual([]);
         }
       }),
-      { numRuns: runs(1000) },
+      { numRuns: propertyRuns(1000) },
     );
   });
 
@@ -421,7 +421,7 @@ describe("warnings: property checks against how each value was written", () => {
         }
         expect(cidrWarningsOf(c.text)).toEqual(expected);
       }),
-      { numRuns: runs(1000) },
+      { numRuns: propertyRuns(1000) },
     );
   });
 });

@@ -3,8 +3,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { StorageCodecError, formatDuration, formatSize, parseDuration, parseSize } from "../../../src/storage/index.js";
+import { propertyRuns } from "../../support/property-runs.js";
 
-const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 2000);
+const RUNS = propertyRuns(2000);
 
 function codecError(fn: () => unknown): StorageCodecError {
   try {

@@ -26,8 +26,9 @@ import {
   type NvmeNamespacePostInput,
   type QuotaRulePostInput,
 } from "../../../src/storage/index.js";
+import { propertyRuns } from "../../support/property-runs.js";
 
-const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 500);
+const RUNS = propertyRuns(500);
 
 const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/);
 const uuid = fc.uuid();

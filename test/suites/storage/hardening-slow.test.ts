@@ -14,8 +14,9 @@ import {
 } from "../../../src/storage/server/index.js";
 import { gatedServerClock } from "../../support/storage/clocks.js";
 import { AUTH, exchange, expectApiError, head, trickle, waitUntil } from "../../support/storage/hardening-harness.js";
-import { makeCert } from "../../support/storage/cert.js";
+import { certProblem, makeCert } from "../../support/storage/cert.js";
 import { PASSWORD, USER, start, type Harness } from "../../support/storage/server-harness.js";
+import { eachNeeds } from "../../support/tools.js";
 
 const LIMITS = { headersTimeoutMs: 300, requestTimeoutMs: 800, keepAliveTimeoutMs: 200, idleTimeoutMs: 400 } as const;
 // Node's connection limits run on real time, so these tests cannot use the server's clock.
@@ -374,7 +375,9 @@ describe("the server's own waits are not idle time", () => {
 const pem = makeCert();
 afterAll(() => pem?.dispose());
 
-describe.skipIf(pem === undefined)("over HTTPS", () => {
+describe("over HTTPS", () => {
+  eachNeeds("openssl", () => (pem === undefined ? certProblem() : undefined));
+
   it("the same limits apply: a head that never ends gets 408, a normal request is served", async () => {
     const server = await createReferenceServer({
       username: USER,

@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../../src/networking/index.js";
 import { oracleDecode, oracleDecodeEnvelope } from "../protobufjs.js";
 import { startFakeApiServer, type FakeApiServer } from "./fake-api-server.js";
+import { skipWithout } from "../tools.js";
+import { certProblem } from "../storage/cert.js";
 
 let fake: FakeApiServer | undefined;
 afterEach(async () => {
@@ -46,7 +48,7 @@ function get(f: FakeApiServer, path: string, accept: string): Promise<{ status: 
 describe("the fake API server", () => {
   it("serves a list and a watch frame that protobufjs decodes as an IngressList and a WatchEvent", async (t) => {
     fake = await startFakeApiServer();
-    if (fake === undefined) return t.skip();
+    if (fake === undefined) return skipWithout(t, "openssl", certProblem());
     fake.apply(ingress);
     const list = await get(fake, "/apis/networking.k8s.io/v1/ingresses", "application/vnd.kubernetes.protobuf");
     expect(list.status).toBe(200);
@@ -72,7 +74,7 @@ describe("the fake API server", () => {
 
   it("refuses a wrong token with 401", async (t) => {
     fake = await startFakeApiServer();
-    if (fake === undefined) return t.skip();
+    if (fake === undefined) return skipWithout(t, "openssl", certProblem());
     const f = fake;
     const status = await new Promise<number>((resolve, reject) => {
       https

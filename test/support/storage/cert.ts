@@ -4,7 +4,20 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** A self-signed certificate for 127.0.0.1 from openssl; undefined when openssl is missing. */
+let problem: string | undefined;
+
+/**
+ * Why the last makeCert() got no certificate: openssl is not installed, or it failed (an openssl
+ * too old for EC keys or -addext). Undefined after a success.
+ */
+export function certProblem(): string {
+  return problem ?? "makeCert() has not been called";
+}
+
+/**
+ * A self-signed certificate for 127.0.0.1 from openssl; undefined when openssl is missing or fails
+ * (certProblem() says which). Callers skip with test/support/tools.ts, which fails under CI.
+ */
 export function makeCert(): { key: string; cert: string; dispose(): void } | undefined {
   const dir = mkdtempSync(join(tmpdir(), "clusterwire-hardening-"));
   const dispose = (): void => rmSync(dir, { recursive: true, force: true });
@@ -32,13 +45,20 @@ export function makeCert(): { key: string; cert: string; dispose(): void } | und
       ],
       { stdio: "ignore" },
     );
-    return {
+    const made = {
       key: readFileSync(join(dir, "key.pem"), "utf8"),
       cert: readFileSync(join(dir, "cert.pem"), "utf8"),
       dispose,
     };
-  } catch {
+    problem = undefined;
+    return made;
+  } catch (err) {
     dispose();
+    const code = (err as { code?: unknown }).code;
+    problem =
+      code === "ENOENT"
+        ? "openssl is not installed (not found on PATH)"
+        : `openssl could not make an EC self-signed certificate (${err instanceof Error ? err.message.split("\n")[0] : String(err)})`;
     return undefined;
   }
 }

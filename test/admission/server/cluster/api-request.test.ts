@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiRequestError, apiGet, readResponse } from "../../../../src/admission/server/cluster/api-request.js";
 import { startFakeApiServer, type FakeApiServer } from "../../../support/admission/fake-api-server.js";
+import { skipWithout } from "../../../support/tools.js";
+import { certProblem } from "../../../support/storage/cert.js";
 
 let fake: FakeApiServer | undefined;
 afterEach(async () => {
@@ -19,7 +21,7 @@ const options = (signal = new AbortController().signal) => ({
 describe("apiGet", () => {
   it("verifies the API server's certificate against the given CA, or skips it only when told", async (t) => {
     fake = await startFakeApiServer();
-    if (fake === undefined) return t.skip();
+    if (fake === undefined) return skipWithout(t, "openssl", certProblem());
     const trusted = await apiGet(
       { server: fake.url, ca: Buffer.from(fake.ca), token: fake.token, source: "t" },
       LIST,
@@ -46,7 +48,7 @@ describe("apiGet", () => {
 
   it("gives up when no answer comes within the timeout, and stops when aborted", async (t) => {
     fake = await startFakeApiServer();
-    if (fake === undefined) return t.skip();
+    if (fake === undefined) return skipWithout(t, "openssl", certProblem());
     fake.stalled = true;
     const creds = { server: fake.url, ca: Buffer.from(fake.ca), token: fake.token, source: "t" };
     await expect(apiGet(creds, LIST, { ...options(), timeoutMs: 50 })).rejects.toThrow(
@@ -62,7 +64,7 @@ describe("apiGet", () => {
 describe("readResponse", () => {
   it("refuses a body over the limit", async (t) => {
     fake = await startFakeApiServer();
-    if (fake === undefined) return t.skip();
+    if (fake === undefined) return skipWithout(t, "openssl", certProblem());
     for (let i = 0; i < 20; i++) {
       fake.apply({
         apiVersion: "networking.k8s.io/v1",

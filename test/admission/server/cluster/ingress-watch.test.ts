@@ -8,6 +8,8 @@ import { startIngressWatch, type IngressWatch } from "../../../../src/admission/
 import { fromJson, type Ingress, type JsonObject } from "../../../../src/networking/index.js";
 import { startFakeApiServer, type FakeApiServer } from "../../../support/admission/fake-api-server.js";
 import { hostIngress } from "../../../support/admission/ingresses.js";
+import { skipWithout } from "../../../support/tools.js";
+import { certProblem } from "../../../support/storage/cert.js";
 
 /** Whether the index knows `ns/name` on `host`: a capturing probe from another namespace names it. */
 function serves(index: IngressCaptureIndex, key: string, host: string): boolean {
@@ -56,7 +58,7 @@ const watchRequests = (fake: FakeApiServer) => fake.requests.filter((r) => r.que
 describe("startIngressWatch against a fake API server (protobuf list and watch)", () => {
   it("lists page by page, syncs the index, then watches from the list's resourceVersion with bookmarks", async (t) => {
     const s = await setup();
-    if (s === undefined) return t.skip();
+    if (s === undefined) return skipWithout(t, "openssl", certProblem());
     const { fake, index, watch } = s;
     await watch.synced;
     expect(index.synced).toBe(true);
@@ -78,7 +80,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
 
   it("applies ADDED, MODIFIED and DELETED events, and resumes from a BOOKMARK's resourceVersion after a dropped connection", async (t) => {
     const s = await setup();
-    if (s === undefined) return t.skip();
+    if (s === undefined) return skipWithout(t, "openssl", certProblem());
     const { fake, index, watch } = s;
     await watch.synced;
     await fake.until(() => fake.watches.open === 1, "the watch");
@@ -104,7 +106,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
   for (const how of ["event", "http"] as const) {
     it(`relists after an expired resourceVersion (${how === "event" ? "an ERROR event with a 410 Status" : "HTTP 410 on the next watch"})`, async (t) => {
       const s = await setup();
-      if (s === undefined) return t.skip();
+      if (s === undefined) return skipWithout(t, "openssl", certProblem());
       const { fake, index, watch, logs } = s;
       await watch.synced;
       await fake.until(() => fake.watches.open === 1, "the watch");
@@ -120,7 +122,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
 
   it("relists every resync period", async (t) => {
     const s = await setup({ resyncMs: 300 });
-    if (s === undefined) return t.skip();
+    if (s === undefined) return skipWithout(t, "openssl", certProblem());
     const { fake, index, watch } = s;
     await watch.synced;
     fake.applySilently(hostIngress("missed", "web", "missed.example.com"));
@@ -130,7 +132,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
 
   it("reopens a watch the server ends, from the last resourceVersion", async (t) => {
     const s = await setup({ watchSeconds: 1 });
-    if (s === undefined) return t.skip();
+    if (s === undefined) return skipWithout(t, "openssl", certProblem());
     const { fake, watch } = s;
     await watch.synced;
     await fake.until(() => fake.watches.open === 1, "the watch");
@@ -145,7 +147,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
     const tokenFile = join(dir, "token");
     writeFileSync(tokenFile, "stale\n");
     const s = await setup({}, (fake) => ({ server: fake.url, ca: Buffer.from(fake.ca), tokenFile, source: "test" }));
-    if (s === undefined) return t.skip();
+    if (s === undefined) return skipWithout(t, "openssl", certProblem());
     const { fake, index, logs } = s;
     await fake.until(() => fake.requests.length >= 3, "retries");
     expect(index.synced).toBe(false);
@@ -159,7 +161,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
 
   it("gives up on a request that gets no answer within the timeout, and tries again", async (t) => {
     const s = await setup({ requestTimeoutMs: 100 }, undefined, true);
-    if (s === undefined) return t.skip();
+    if (s === undefined) return skipWithout(t, "openssl", certProblem());
     const { fake, index, watch, logs } = s;
     await fake.until(() => fake.requests.length >= 2, "a second attempt");
     expect(index.synced).toBe(false);
@@ -171,7 +173,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
 
   it("by controller: lists and watches IngressClasses too, and is synced only when both lists are in", async (t) => {
     const fake = await startFakeApiServer();
-    if (fake === undefined) return t.skip();
+    if (fake === undefined) return skipWithout(t, "openssl", certProblem());
     cleanup.push(() => fake.close());
     const cls = (name: string, controller: string): JsonObject => ({
       apiVersion: "networking.k8s.io/v1",
@@ -211,7 +213,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
 
   it("stops: the watch connection closes and no request follows", async (t) => {
     const s = await setup();
-    if (s === undefined) return t.skip();
+    if (s === undefined) return skipWithout(t, "openssl", certProblem());
     const { fake, watch } = s;
     await watch.synced;
     await fake.until(() => fake.watches.open === 1, "the watch");

@@ -4,7 +4,7 @@
 // input errors. The reference itself is pinned to ../shared/docs/semantics.md §1.2.4 and a
 // few single rules first, so it is not only checked against the engine.
 //
-// CLUSTERWIRE_PROPERTY_RUNS=N sets every property's run count to N (defaults
+// CLUSTERWIRE_PROPERTY_RUNS=N sets every property's run count to N (test/support/property-runs.ts; defaults
 // keep the file at a few seconds).
 
 import fc from "fast-check";
@@ -33,9 +33,7 @@ import {
   referenceTruthTable,
   type ReferenceCluster,
 } from "../../../support/policy-reference.js";
-
-const OVERRIDE = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? "");
-const runs = (n: number): number => (Number.isInteger(OVERRIDE) && OVERRIDE > 0 ? OVERRIDE : n);
+import { propertyRuns } from "../../../support/property-runs.js";
 
 const PROTOCOLS: readonly Protocol[] = ["TCP", "UDP", "SCTP"];
 
@@ -352,7 +350,7 @@ describe("policy engine agrees with the reference", () => {
           }
         });
       }),
-      { numRuns: runs(200) },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -400,7 +398,7 @@ describe("policy engine agrees with the reference", () => {
           });
         },
       ),
-      { numRuns: runs(80) },
+      { numRuns: propertyRuns(80) },
     );
   });
 
@@ -488,7 +486,7 @@ describe("policy engine agrees with the reference", () => {
           pair.otherPolicies,
         );
       }),
-      { numRuns: runs(60) },
+      { numRuns: propertyRuns(60) },
     );
   });
 
@@ -528,7 +526,7 @@ describe("policy engine agrees with the reference", () => {
           });
         },
       ),
-      { numRuns: runs(100) },
+      { numRuns: propertyRuns(100) },
     );
   });
 });
@@ -595,7 +593,7 @@ describe("truthTable() with a port name agrees with the reference", () => {
           });
         },
       ),
-      { numRuns: runs(200) },
+      { numRuns: propertyRuns(200) },
     );
     // Tables with some columns and not others must occur, or the property says little.
     expect(partial).toBeGreaterThan(0);
@@ -681,7 +679,7 @@ describe("skipped policies take no part, and every answer lists them", () => {
           });
         },
       ),
-      { numRuns: runs(60) },
+      { numRuns: propertyRuns(60) },
     );
   });
 });

@@ -5,7 +5,7 @@
 // tie on every R7 key; a second property makes tiers large enough for the
 // router's map-based lookup.
 //
-// CLUSTERWIRE_PROPERTY_RUNS=N sets every property's run count to N (defaults
+// CLUSTERWIRE_PROPERTY_RUNS=N sets every property's run count to N (test/support/property-runs.ts; defaults
 // keep the file well under 15 s).
 
 import fc from "fast-check";
@@ -20,8 +20,8 @@ import {
   type RoutingInputJson,
   type RoutingSizes,
 } from "../../../../src/testing/index.js";
-import { runs } from "../../../testing/quality.js";
 import { referenceRoute, referenceScope, type ReferenceInput } from "../../../support/router-reference.js";
+import { propertyRuns } from "../../../support/property-runs.js";
 
 type J = Record<string, unknown>;
 
@@ -72,7 +72,7 @@ describe("router agrees with the brute-force reference", () => {
         fc.array(arbRouteRequest(), { minLength: 1, maxLength: 12 }),
         agree,
       ),
-      { numRuns: runs(600) },
+      { numRuns: propertyRuns(600) },
     );
     // Duplicate names among the small vocabularies make skipped objects common.
     expect(withSkipped - before).toBeGreaterThan(0);
@@ -91,7 +91,7 @@ describe("router agrees with the brute-force reference", () => {
           agree(j, requests);
         },
       ),
-      { numRuns: runs(100) },
+      { numRuns: propertyRuns(100) },
     );
     // The property only means something if most inputs really have big tiers.
     expect(large / total).toBeGreaterThan(0.8);
@@ -105,7 +105,7 @@ describe("router agrees with the brute-force reference", () => {
     };
     fc.assert(
       fc.property(arbRoutingInputJson(sizes), fc.array(arbRouteRequest(), { minLength: 1, maxLength: 12 }), agree),
-      { numRuns: runs(300) },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

@@ -6,7 +6,7 @@
 //   3. hand-written tables of Go / Kubernetes edge cases with the exact
 //      messages of every validator.
 //
-// Property runs default to 1000 and can be changed with CLUSTERWIRE_PROPERTY_RUNS.
+// Property runs default to 1000; CLUSTERWIRE_PROPERTY_RUNS=N sets them to N (test/support/property-runs.ts).
 
 import fc from "fast-check";
 import ipnum from "ip-num";
@@ -27,13 +27,11 @@ import {
 } from "../../../../src/networking/validation/rules/ip.js";
 import type { IP, IPNet } from "../../../../src/networking/validation/rules/ip.js";
 import { expectSubquadratic } from "../../../support/growth.js";
+import { propertyRuns } from "../../../support/property-runs.js";
 
 const { IPv4, IPv6, IPv4CidrRange, IPv6CidrRange } = ipnum;
 
-const RUNS = (() => {
-  const n = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"]);
-  return Number.isInteger(n) && n > 0 ? n : 1000;
-})();
+const RUNS = propertyRuns(1000);
 const assertProperty = <T>(arb: fc.Arbitrary<T>, check: (value: T) => void): void => {
   fc.assert(fc.property(arb, check), { numRuns: RUNS });
 };

@@ -14,8 +14,9 @@ import {
   matchers,
   utf8Length,
 } from "../../../../src/networking/validation/rules/names.js";
+import { propertyRuns } from "../../../support/property-runs.js";
 
-const RUNS = Number(process.env["CLUSTERWIRE_PROPERTY_RUNS"] ?? 3000);
+const RUNS = propertyRuns(3000);
 
 // Upstream's formats verbatim (capturing groups and all), as an independent oracle.
 const DNS_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";

@@ -3,7 +3,7 @@
 // DecodeError. Plus checks that the oracle itself catches what it must.
 
 import { describe, expect, it } from "vitest";
-import { DecodeError } from "../../../src/networking/index.js";
+import { DecodeError } from "../../src/networking/index.js";
 import {
   FailureSink,
   Stats,
@@ -14,10 +14,10 @@ import {
   runRange,
   strategyAt,
   type Limits,
-} from "./campaign.js";
-import { loadCorpus } from "./corpus.js";
-import { STRATEGIES, strategyKey, type Strategy } from "./strategies.js";
-import { classify, locationProblem, type FuzzInput } from "./targets.js";
+} from "../../bench/fuzz/campaign.js";
+import { loadCorpus } from "../../bench/fuzz/corpus.js";
+import { STRATEGIES, strategyKey, type Strategy } from "../../bench/fuzz/strategies.js";
+import { classify, locationProblem, type FuzzInput } from "../../bench/fuzz/targets.js";
 
 const SEED = 20251124;
 const LIMITS: Limits = { timeLimitMs: 5000, maxInputMb: 128 };

@@ -3,9 +3,9 @@
 // say, and nesting generators that really nest N levels.
 
 import { describe, expect, it } from "vitest";
-import { inputFor } from "./campaign.js";
-import { docOf, frame, loadCorpus } from "./corpus.js";
-import { formatFailure, parseFailure } from "./failure-file.js";
+import { inputFor } from "../../../bench/fuzz/campaign.js";
+import { docOf, frame, loadCorpus } from "../../../bench/fuzz/corpus.js";
+import { formatFailure, parseFailure } from "../../../bench/fuzz/failure-file.js";
 import {
   BYTE_OPS,
   INTERESTING_BYTES,
@@ -23,7 +23,7 @@ import {
   spliceDocs,
   structuralEdit,
   truncationPoints,
-} from "./mutators.js";
+} from "../../../bench/fuzz/mutators.js";
 import {
   WT,
   paddedVarint,
@@ -34,8 +34,8 @@ import {
   type PbDoc,
   type PbNode,
 } from "../../support/protobuf-wire.js";
-import { Rng, inputRng } from "./rng.js";
-import { STRATEGIES, strategyKey } from "./strategies.js";
+import { Rng, inputRng } from "../../../bench/fuzz/rng.js";
+import { STRATEGIES, strategyKey } from "../../../bench/fuzz/strategies.js";
 import { hex } from "../../support/bytes.js";
 
 const corpus = loadCorpus();

@@ -8,7 +8,7 @@ import {
   fromJson,
   fromYaml,
   type WatchEvent,
-} from "../../../src/networking/index.js";
+} from "../../src/networking/index.js";
 
 /*
  * The decoders under test and the oracle: for any input a decoder must

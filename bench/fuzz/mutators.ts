@@ -10,7 +10,7 @@ import {
   type Edit,
   type PbDoc,
   type PbNode,
-} from "../../support/protobuf-wire.js";
+} from "../../test/support/protobuf-wire.js";
 
 // ------------------------------------------------------------------ bytes
 

@@ -1,4 +1,4 @@
-import { MAGIC, Sink, WT, ld, tag, varint } from "../../support/protobuf-wire.js";
+import { MAGIC, Sink, WT, ld, tag, varint } from "../../test/support/protobuf-wire.js";
 import { docOf, envelope, frame, ldBytes, typeMeta, type Corpus } from "./corpus.js";
 import {
   KIND_NAMES,

@@ -1,12 +1,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { encode, fromJson } from "../../../src/networking/index.js";
-import { MAGIC, Sink, ld, parseDoc, tag, varint, type PbDoc } from "../../support/protobuf-wire.js";
+import { encode, fromJson } from "../../src/networking/index.js";
+import { MAGIC, Sink, ld, parseDoc, tag, varint, type PbDoc } from "../../test/support/protobuf-wire.js";
 
 /*
  * The seeds every mutation starts from: the upstream fixtures, plus lists,
- * a Status and watch events built from them. test/fixtures.ts resolves the
+ * a Status and watch events built from them. test/support/fixtures.ts resolves the
  * fixtures relative to its own URL, which is wrong once compiled to dist/,
  * so this searches upward instead.
  */
