@@ -125,7 +125,7 @@ export {
 } from "./routing.js";
 
 // The storage API: building blocks, decoded models and request bodies.
-export * from "./storage.js";
+export * from "./storage/index.js";
 
 // Ready-made properties.
 export {
