@@ -99,7 +99,7 @@ export {
   type Mutation,
   type TargetedInvalid,
   type TargetedInvalidOptions,
-} from "./targeted-invalid.js";
+} from "./targeted-invalid/index.js";
 
 // Evaluator inputs.
 export {

@@ -45,6 +45,7 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/testing/planted.ts", "../storage/codecs/cache.js", true],
   ["src/testing/storage/planted.ts", "../../networking/protobuf/from-binary.js", true],
   ["src/testing/storage/planted.ts", "../../storage/codecs/cache.js", true],
+  ["src/testing/targeted-invalid/planted.ts", "../../networking/validation/validate.js", true],
   ["src/cli/commands/planted.ts", "./route.js", true],
   ["src/cli/commands/planted.ts", "../../networking/validation/validate.js", true],
   ["src/cli/shared/planted.ts", "../commands/route.js", true],
