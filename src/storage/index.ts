@@ -72,8 +72,6 @@ export {
   RETURN_TIMEOUT_RANGE,
   SOFTWARE_ACTIONS,
   SOFTWARE_CHECK_STATUSES,
-  SOFTWARE_DOWNLOAD_STATES,
-  SOFTWARE_HISTORY_STATES,
   SOFTWARE_STATES,
   SP_BMC_FW_TYPES,
   SP_BMC_IMAGES,
@@ -81,21 +79,12 @@ export {
   SP_BMC_STATES,
   STABILIZE_MINUTES_RANGE,
   software,
-  softwareDownload,
-  softwareHistory,
-  softwarePackage,
   type FirmwareUpdateStatus,
   type SoftwareAction,
   type SoftwareCheck,
   type SoftwareCheckStatus,
-  type SoftwareDownloadInput,
-  type SoftwareDownloadProgress,
-  type SoftwareDownloadState,
   type SoftwareFirmware,
-  type SoftwareHistoryRecord,
-  type SoftwareHistoryState,
   type SoftwareMetrocluster,
-  type SoftwarePackage,
   type SoftwarePatchInput,
   type SoftwarePatchQuery,
   type SoftwareProfile,
@@ -103,6 +92,23 @@ export {
   type SoftwareStatusDetail,
   type SoftwareUpdateDetail,
 } from "./codecs/software.js";
+export {
+  SOFTWARE_DOWNLOAD_STATES,
+  softwareDownload,
+  type SoftwareDownloadInput,
+  type SoftwareDownloadProgress,
+  type SoftwareDownloadState,
+} from "./codecs/software-download.js";
+export {
+  SOFTWARE_HISTORY_STATES,
+  softwareHistory,
+  type SoftwareHistoryRecord,
+  type SoftwareHistoryState,
+} from "./codecs/software-history.js";
+export {
+  softwarePackage,
+  type SoftwarePackage,
+} from "./codecs/software-package.js";
 export {
   METRIC_DURATIONS,
   METRIC_STATUSES,

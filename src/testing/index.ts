@@ -99,7 +99,7 @@ export {
   type Mutation,
   type TargetedInvalid,
   type TargetedInvalidOptions,
-} from "./targeted-invalid.js";
+} from "./targeted-invalid/index.js";
 
 // Evaluator inputs.
 export {
@@ -125,7 +125,7 @@ export {
 } from "./routing.js";
 
 // The storage API: building blocks, decoded models and request bodies.
-export * from "./storage.js";
+export * from "./storage/index.js";
 
 // Ready-made properties.
 export {

@@ -32,7 +32,7 @@ import {
 import { arbObject } from "./any-shape.js";
 import { arbCluster, arbConnection, type ClusterOptions, type GeneratedCluster } from "./clusters.js";
 import { arbRouteRequest, arbRouterInput, type RoutingSizes } from "./routing.js";
-import { targetedMutations, type ExpectedError } from "./targeted-invalid.js";
+import { targetedMutations, type ExpectedError } from "./targeted-invalid/index.js";
 import { arbValidJson, VALIDATED_KINDS, type ValidatedKind } from "./valid-objects.js";
 
 type MaybePromise<T> = T | Promise<T>;

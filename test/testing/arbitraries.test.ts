@@ -24,7 +24,7 @@ import {
 } from "../../src/networking/index.js";
 import * as kit from "../../src/testing/index.js";
 import { parseNetwork } from "../../src/testing/addresses.js";
-import * as storageKit from "../../src/testing/storage.js";
+import * as storageKit from "../../src/testing/storage/index.js";
 import { checkArbitraryQuality, jsonSize, type Contract } from "./quality.js";
 
 // ------------------------------------------------------------ contracts written from the rules

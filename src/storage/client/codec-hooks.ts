@@ -8,7 +8,10 @@ import { clusterNode, type ClusterNode } from "../codecs/cluster-node.js";
 import { job } from "../codecs/job.js";
 import { nvmeNamespace } from "../codecs/nvme-namespace.js";
 import { quotaRule } from "../codecs/quota-rule.js";
-import { software, softwareDownload, softwareHistory, softwarePackage } from "../codecs/software.js";
+import { software } from "../codecs/software.js";
+import { softwareDownload } from "../codecs/software-download.js";
+import { softwareHistory } from "../codecs/software-history.js";
+import { softwarePackage } from "../codecs/software-package.js";
 import { svm, type Svm } from "../codecs/svm.js";
 import type { Cache, CachePatchInput as CacheUpdate, CachePostInput as CacheCreate } from "../codecs/cache.js";
 import type {
@@ -27,15 +30,13 @@ import type {
   QuotaRulePatchInput as QuotaRuleUpdate,
   QuotaRulePostInput as QuotaRuleCreate,
 } from "../codecs/quota-rule.js";
+import type { SoftwarePatchInput as SoftwareUpdate, SoftwarePatchQuery, SoftwareProfile } from "../codecs/software.js";
 import type {
   SoftwareDownloadInput as SoftwareDownloadRequest,
   SoftwareDownloadProgress,
-  SoftwareHistoryRecord as SoftwareHistory,
-  SoftwarePackage,
-  SoftwarePatchInput as SoftwareUpdate,
-  SoftwarePatchQuery,
-  SoftwareProfile,
-} from "../codecs/software.js";
+} from "../codecs/software-download.js";
+import type { SoftwareHistoryRecord as SoftwareHistory } from "../codecs/software-history.js";
+import type { SoftwarePackage } from "../codecs/software-package.js";
 
 /**
  * A codec hook for one resource. The codecs of `clusterwire/storage` have exactly this shape

@@ -4,14 +4,16 @@
 import type { Job } from "../codecs/job.js";
 import type {
   SoftwareCheck,
-  SoftwareDownloadInput as SoftwareDownloadRequest,
-  SoftwareDownloadProgress,
-  SoftwareHistoryRecord as SoftwareHistory,
-  SoftwarePackage,
   SoftwarePatchInput as SoftwareUpdate,
   SoftwarePatchQuery,
   SoftwareProfile,
 } from "../codecs/software.js";
+import type {
+  SoftwareDownloadInput as SoftwareDownloadRequest,
+  SoftwareDownloadProgress,
+} from "../codecs/software-download.js";
+import type { SoftwareHistoryRecord as SoftwareHistory } from "../codecs/software-history.js";
+import type { SoftwarePackage } from "../codecs/software-package.js";
 import type { ResourceCalls } from "./resource-calls.js";
 import type { ResourceCodec, StorageCodecs } from "./codec-hooks.js";
 import { StorageJobError } from "./errors.js";

@@ -1,6 +1,7 @@
-// Cluster software: the profile at /api/cluster/software, its packages, the
-// package download, and the installation history (paths and enum value sets as
-// upstream documents them).
+// Cluster software: the profile at /api/cluster/software, its PATCH body and query (paths and
+// enum value sets as upstream documents them). Its packages, the package download and the
+// installation history have their codecs in software-package.ts, software-download.ts and
+// software-history.ts.
 
 import { StorageCodecError } from "./errors.js";
 import {
@@ -15,12 +16,10 @@ import {
   isPlainObject,
   links,
   obj,
-  requireField,
   str,
   type InferModel,
   type InferPatchInput,
   type JsonObject,
-  type JsonValue,
 } from "./schema.js";
 import { showValue } from "./units.js";
 
@@ -196,54 +195,6 @@ export const FIRMWARE_UPDATE_TYPES = ["manual_update", "automatic_update"] as co
  * ```
  */
 export const FIRMWARE_PROGRESS_STATUSES = ["idle", "working", "complete", "failed", "waiting_to_retry"] as const;
-/**
- * The values the API defines for a package download's `state`.
- *
- * @example
- * ```ts
- * import { SOFTWARE_DOWNLOAD_STATES, type SoftwareDownloadState } from "clusterwire/storage";
- *
- * const known = (value: unknown): boolean => (SOFTWARE_DOWNLOAD_STATES as readonly unknown[]).includes(value);
- * const first: SoftwareDownloadState = SOFTWARE_DOWNLOAD_STATES[0];
- * ```
- */
-export const SOFTWARE_DOWNLOAD_STATES = ["not_started", "running", "success", "failure"] as const;
-/**
- * A package download's `state`: one of {@link SOFTWARE_DOWNLOAD_STATES}.
- *
- * @example
- * ```ts
- * import { SOFTWARE_DOWNLOAD_STATES, type SoftwareDownloadState } from "clusterwire/storage";
- *
- * const known = (value: unknown): boolean => (SOFTWARE_DOWNLOAD_STATES as readonly unknown[]).includes(value);
- * const first: SoftwareDownloadState = SOFTWARE_DOWNLOAD_STATES[0];
- * ```
- */
-export type SoftwareDownloadState = (typeof SOFTWARE_DOWNLOAD_STATES)[number];
-/**
- * The values the API defines for an upgrade history record's `state`.
- *
- * @example
- * ```ts
- * import { SOFTWARE_HISTORY_STATES, type SoftwareHistoryState } from "clusterwire/storage";
- *
- * const known = (value: unknown): boolean => (SOFTWARE_HISTORY_STATES as readonly unknown[]).includes(value);
- * const first: SoftwareHistoryState = SOFTWARE_HISTORY_STATES[0];
- * ```
- */
-export const SOFTWARE_HISTORY_STATES = ["successful", "canceled", "skip_upgrade"] as const;
-/**
- * An upgrade history record's `state`: one of {@link SOFTWARE_HISTORY_STATES}.
- *
- * @example
- * ```ts
- * import { SOFTWARE_HISTORY_STATES, type SoftwareHistoryState } from "clusterwire/storage";
- *
- * const known = (value: unknown): boolean => (SOFTWARE_HISTORY_STATES as readonly unknown[]).includes(value);
- * const first: SoftwareHistoryState = SOFTWARE_HISTORY_STATES[0];
- * ```
- */
-export type SoftwareHistoryState = (typeof SOFTWARE_HISTORY_STATES)[number];
 
 /**
  * Query parameters of `PATCH /api/cluster/software`.
@@ -273,7 +224,8 @@ export interface SoftwarePatchQuery {
   return_timeout?: number;
 }
 
-const ref = obj({ uuid: str, name: str, _links: f("G", links) });
+/** A node reference `{uuid, name, _links}`, as the profile and the history records (software-history.ts) write it. */
+export const ref = obj({ uuid: str, name: str, _links: f("G", links) });
 const message = obj({ message: str, code: int() });
 const check = obj({ update_check: str, status: enm(SOFTWARE_CHECK_STATUSES), issue: message, action: message });
 
@@ -565,179 +517,5 @@ export const software = {
     }
     intParam(q, "return_timeout", RETURN_TIMEOUT_RANGE, out);
     return out;
-  },
-} as const;
-
-// ---- packages -------------------------------------------------------------------
-
-const packageSchema = obj({
-  version: f("G", str),
-  /** Present when the package is read individually. */
-  create_time: f("G", datetime),
-  _links: f("G", links),
-});
-
-/**
- * A software package: `/api/cluster/software/packages/<version>`.
- *
- * @example
- * ```ts
- * import { type SoftwarePackage, type StorageClient } from "clusterwire/storage";
- *
- * const versions = async (client: StorageClient): Promise<(string | undefined)[]> => (await client.software.packages.all()).map((p: SoftwarePackage) => p.version);
- * ```
- */
-export type SoftwarePackage = InferModel<typeof packageSchema>;
-
-/**
- * The codec of software package records.
- *
- * @example
- * ```ts
- * import { softwarePackage } from "clusterwire/storage";
- *
- * console.log(softwarePackage.decode({ version: "9.15.1", create_time: "2026-01-01T00:00:00Z" }).version);
- * ```
- */
-export const softwarePackage = {
-  decode(json: unknown): SoftwarePackage {
-    return decodeBody(packageSchema, json);
-  },
-} as const;
-
-// ---- download ---------------------------------------------------------------------
-
-/**
- * `POST /api/cluster/software/download`.
- *
- * @example
- * ```ts
- * import { type SoftwareDownloadInput, softwareDownload } from "clusterwire/storage";
- *
- * const input: SoftwareDownloadInput = { url: "ftp://images.example.com/9.15.1_image.tgz", username: "anonymous" };
- * const body = softwareDownload.encodePost(input);
- * ```
- */
-export interface SoftwareDownloadInput {
-  /** Address of an HTTP(S) or FTP server holding the package. */
-  url: string;
-  /** The server's username, when it needs one. */
-  username?: string;
-  /** Write-only: never decoded, never echoed in an error. */
-  password?: string;
-}
-
-function encodeUrl(value: unknown, path: string): JsonValue {
-  // The value is never echoed: a URL may carry credentials.
-  if (typeof value !== "string") throw new StorageCodecError(path, "must be a string");
-  let protocol: string;
-  try {
-    protocol = new URL(value).protocol;
-  } catch {
-    throw new StorageCodecError(path, "must be an absolute http, https or ftp URL");
-  }
-  if (protocol !== "http:" && protocol !== "https:" && protocol !== "ftp:") {
-    throw new StorageCodecError(path, "must be an http, https or ftp URL");
-  }
-  return value;
-}
-
-/** The schema (exported for type-level tests; not part of the public surface). */
-export const downloadSchema = obj({
-  url: f("P", str, { encode: encodeUrl }),
-  username: f("P", str),
-  password: f("P", str, { secret: true }),
-  state: f("G", enm(SOFTWARE_DOWNLOAD_STATES)),
-  message: f("G", str),
-  code: f("G", int()),
-});
-
-/**
- * `GET /api/cluster/software/download`: the progress of the download (`state`, `message`,
- * `code`), inferred from the schema. `url` and `username` are POST members a server does not
- * send back; `password` is never decoded.
- *
- * @example
- * ```ts
- * import { type SoftwareDownloadProgress, type StorageClient } from "clusterwire/storage";
- *
- * const download = (client: StorageClient) =>
- *   client.software.download({ url: "https://images.example.com/9.15.1_image.tgz" }, { onProgress: (p: SoftwareDownloadProgress) => console.log(p.state) });
- * ```
- */
-export type SoftwareDownloadProgress = InferModel<typeof downloadSchema>;
-
-function redact(error: unknown, secret: unknown): unknown {
-  if (!(error instanceof StorageCodecError) || typeof secret !== "string" || secret === "") return error;
-  if (!error.reason.includes(secret) && !error.path.includes(secret)) return error;
-  const scrub = (s: string): string => s.split(secret).join("<redacted>");
-  return new StorageCodecError(scrub(error.path), scrub(error.reason));
-}
-
-/**
- * The codec of package downloads: encodes the request (never echoing the password) and decodes the progress.
- *
- * @example
- * ```ts
- * import { softwareDownload } from "clusterwire/storage";
- *
- * const body = softwareDownload.encodePost({ url: "https://images.example.com/9.15.1_image.tgz", username: "u", password: "p" });
- * ```
- */
-export const softwareDownload = {
-  /** The download progress; a `password` member, should a server send one, is dropped. */
-  decode(json: unknown): SoftwareDownloadProgress {
-    return decodeBody(downloadSchema, json);
-  },
-  /** POST body `{url, username?, password?}`; `url` required (http, https or ftp). */
-  encodePost(input: SoftwareDownloadInput): JsonObject {
-    const secret = isPlainObject(input) ? input["password"] : undefined;
-    try {
-      const body = encodeBody(downloadSchema, input, "POST");
-      requireField(body, "url");
-      return body;
-    } catch (error) {
-      throw redact(error, secret);
-    }
-  },
-} as const;
-
-// ---- history ------------------------------------------------------------------------
-
-const historySchema = obj({
-  node: f("G", ref),
-  from_version: f("G", str),
-  to_version: f("G", str),
-  state: f("G", enm(SOFTWARE_HISTORY_STATES)),
-  start_time: f("G", datetime),
-  end_time: f("G", datetime),
-  _links: f("G", links),
-});
-
-/**
- * A software installation history record (`GET /api/cluster/software/history`).
- *
- * @example
- * ```ts
- * import { type SoftwareHistoryRecord, type StorageClient } from "clusterwire/storage";
- *
- * const upgrades = async (client: StorageClient): Promise<SoftwareHistoryRecord[]> => client.software.history.all();
- * ```
- */
-export type SoftwareHistoryRecord = InferModel<typeof historySchema>;
-
-/**
- * The codec of upgrade history records.
- *
- * @example
- * ```ts
- * import { softwareHistory } from "clusterwire/storage";
- *
- * console.log(softwareHistory.decode({ from_version: "9.14.1", to_version: "9.15.1", state: "successful" }).state);
- * ```
- */
-export const softwareHistory = {
-  decode(json: unknown): SoftwareHistoryRecord {
-    return decodeBody(historySchema, json);
   },
 } as const;

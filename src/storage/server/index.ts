@@ -51,7 +51,8 @@ import { JobStore } from "./jobs.js";
 import { type Json, parseJsonBody } from "./json.js";
 import { Namespaces } from "./namespaces.js";
 import { QuotaRules } from "./quota.js";
-import { Software, type SoftwareOptions } from "./software.js";
+import { Software } from "./software.js";
+import type { SoftwareOptions } from "./software-state.js";
 import type { ServerState } from "./state.js";
 import { CloneTokens } from "./tokens.js";
 
@@ -73,7 +74,7 @@ export {
   type InventoryIssue,
   type InventoryPath,
 } from "./inventory-check.js";
-export type { SoftwareOptions, SoftwarePackageSeed, CheckSeed } from "./software.js";
+export type { SoftwareOptions, SoftwarePackageSeed, CheckSeed } from "./software-state.js";
 
 /**
  * Options of {@link createReferenceServer}: where it listens, its credentials, inventory, clock and limits.

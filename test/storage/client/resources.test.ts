@@ -4,7 +4,7 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { StorageClient, StorageJobError, type StorageClientOptions } from "../../../src/storage/index.js";
-import type { SoftwareDownloadProgress } from "../../../src/storage/codecs/software.js";
+import type { SoftwareDownloadProgress } from "../../../src/storage/codecs/software-download.js";
 import { StorageApiError, StorageCodecError } from "../../../src/storage/codecs/errors.js";
 import {
   FAST_JOBS,

@@ -81,7 +81,7 @@ import type { schema as cacheSchema } from "../../../src/storage/codecs/cache.js
 import type { schema as cloneTokenSchema } from "../../../src/storage/codecs/clone-token.js";
 import type { schema as namespaceSchema } from "../../../src/storage/codecs/nvme-namespace.js";
 import type { schema as quotaSchema } from "../../../src/storage/codecs/quota-rule.js";
-import type { downloadSchema } from "../../../src/storage/codecs/software.js";
+import type { downloadSchema } from "../../../src/storage/codecs/software-download.js";
 
 // ---- the shapes as they were written by hand before inference ---------------------------------
 

@@ -1,8 +1,7 @@
-// The software codecs (src/storage/codecs/software.ts): profile, PATCH body and query,
-// packages, download, history.
+// The software profile codec (src/storage/codecs/software.ts): profile, PATCH body and query.
 
 import { describe, expect, it } from "vitest";
-import { software, softwareDownload, softwareHistory, softwarePackage } from "../../../src/storage/index.js";
+import { software } from "../../../src/storage/index.js";
 import { expectCodecError, raw } from "../../support/storage/codecs-helpers.js";
 
 describe("software.decode", () => {
@@ -206,68 +205,5 @@ describe("software.encodePatchQuery", () => {
       /commas/,
     );
     expectCodecError(() => software.encodePatchQuery(raw({ force: true })), "force", /unknown query parameter/);
-  });
-});
-
-describe("softwarePackage / softwareHistory", () => {
-  it("decodes packages and history records", () => {
-    const pkg = {
-      version: "9.16.1",
-      create_time: "2024-01-01T00:00:00+00:00",
-      _links: { self: { href: "/api/cluster/software/packages/9.16.1" } },
-    };
-    expect(softwarePackage.decode(pkg)).toEqual(pkg);
-    const record = {
-      node: { name: "node1", uuid: "n1", _links: { self: { href: "/api/cluster/nodes/n1" } } },
-      from_version: "9.15.1",
-      to_version: "9.16.1",
-      state: "successful",
-      start_time: "2024-01-01T00:00:00Z",
-      end_time: "2024-01-01T01:00:00Z",
-    };
-    expect(softwareHistory.decode(record)).toEqual(record);
-    expect(softwareHistory.decode({ state: "skip_upgrade" }).state).toBe("skip_upgrade");
-    expect(softwareHistory.decode({ state: "something_new" }).state).toBe("something_new");
-    expectCodecError(() => softwarePackage.decode({ version: 9 }), "version", /string/);
-    expectCodecError(() => softwareHistory.decode({ node: [] }), "node", /object/);
-  });
-});
-
-describe("softwareDownload", () => {
-  it("sends url, username and password", () => {
-    expect(
-      softwareDownload.encodePost({ password: "pw", url: "http://server/package.tgz", username: "admin" }),
-    ).toEqual({
-      url: "http://server/package.tgz",
-      username: "admin",
-      password: "pw",
-    });
-    expect(softwareDownload.encodePost({ url: "ftp://server/p.tgz" })).toEqual({ url: "ftp://server/p.tgz" });
-  });
-
-  it("requires an http, https or ftp url", () => {
-    expectCodecError(() => softwareDownload.encodePost(raw({})), "url", /required/);
-    expectCodecError(() => softwareDownload.encodePost(raw({ url: "server/p.tgz" })), "url", /absolute/);
-    expectCodecError(() => softwareDownload.encodePost(raw({ url: "file:///p.tgz" })), "url", /http, https or ftp/);
-    expectCodecError(() => softwareDownload.encodePost(raw({ url: 1 })), "url", /string/);
-  });
-
-  it("refuses the progress fields in a POST", () => {
-    expectCodecError(
-      () => softwareDownload.encodePost(raw({ url: "http://s/p", state: "running" })),
-      "state",
-      /read-only/,
-    );
-  });
-
-  it("decodes the progress and drops a password", () => {
-    expect(
-      softwareDownload.decode({ state: "running", message: "Package download in progress", code: 10551382 }),
-    ).toEqual({
-      state: "running",
-      message: "Package download in progress",
-      code: 10551382,
-    });
-    expect(softwareDownload.decode({ state: "success", password: "leaked" })).toEqual({ state: "success" });
   });
 });

@@ -1,0 +1,49 @@
+// targetedMutations() puts the five kinds' mutations together in a fixed order: a seeded draw of
+// arbTargetedInvalid() picks a mutation by its index, so the conformance campaign's golden files
+// (test/conformance/campaign/golden.test.ts) change when the order does. Each kind's file keeps
+// its own order; this file pins how they are put together.
+
+import { describe, expect, it } from "vitest";
+import { targetedMutations } from "../../../src/testing/targeted-invalid/index.js";
+import { ingressClassMutations } from "../../../src/testing/targeted-invalid/ingress-class.js";
+import { ingressMutations } from "../../../src/testing/targeted-invalid/ingress.js";
+import { ipAddressMutations } from "../../../src/testing/targeted-invalid/ip-address.js";
+import { networkPolicyMutations } from "../../../src/testing/targeted-invalid/network-policy.js";
+import { serviceCidrMutations } from "../../../src/testing/targeted-invalid/service-cidr.js";
+
+const names = (ms: readonly { readonly name: string }[]): string[] => ms.map((m) => m.name);
+
+describe("targetedMutations", () => {
+  it("is each kind's mutations in turn: Ingress, IngressClass, NetworkPolicy, IPAddress, ServiceCIDR", () => {
+    expect(names(targetedMutations())).toEqual([
+      ...names(ingressMutations()),
+      ...names(ingressClassMutations()),
+      ...names(networkPolicyMutations()),
+      ...names(ipAddressMutations()),
+      ...names(serviceCidrMutations()),
+    ]);
+  });
+
+  it("each kind's file holds only that kind's mutations, metadata ones last, every name once", () => {
+    const files = [
+      ["Ingress", ingressMutations()],
+      ["IngressClass", ingressClassMutations()],
+      ["NetworkPolicy", networkPolicyMutations()],
+      ["IPAddress", ipAddressMutations()],
+      ["ServiceCIDR", serviceCidrMutations()],
+    ] as const;
+    for (const [kind, ms] of files) {
+      expect(ms.length).toBeGreaterThan(0);
+      expect(new Set(ms.map((m) => m.kind))).toEqual(new Set([kind]));
+      const meta = ms.findIndex((m) => m.name.startsWith(`${kind}.meta.`));
+      expect(meta).toBeGreaterThan(0);
+      expect(ms.slice(meta).every((m) => m.name.startsWith(`${kind}.meta.`))).toBe(true);
+    }
+    const all = names(targetedMutations());
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it("returns the same list on every call (the arbitraries are built once)", () => {
+    expect(targetedMutations()).toBe(targetedMutations());
+  });
+});
