@@ -198,6 +198,8 @@ interface Scope {
   readonly members: Set<Entry>;
   /** Members with a defaultBackend, best first (R9.2); rebuilt on demand after a change. */
   defaults: Entry[] | undefined;
+  /** Per tier key, its Ingresses in the router's order (compareRank); built on demand, dropped when the tier changes. */
+  readonly ranked: Map<string, Entry[]>;
 }
 
 /** A path competing in a tier, ranked: its Ingress (undefined: the candidate, which ranks first) and the path. */
@@ -388,6 +390,7 @@ export class IngressCaptureIndex {
         const set = scope.tiers.get(tier);
         if (set === undefined) scope.tiers.set(tier, new Set([entry]));
         else set.add(entry);
+        scope.ranked.delete(tier);
       }
     }
   }
@@ -408,6 +411,7 @@ export class IngressCaptureIndex {
         const set = scope.tiers.get(tier);
         set?.delete(entry);
         if (set?.size === 0) scope.tiers.delete(tier);
+        scope.ranked.delete(tier);
       }
       if (scope.members.size === 0) this.#scopes.delete(name);
     }
@@ -428,7 +432,7 @@ export class IngressCaptureIndex {
     for (const name of this.#scopesOf(cand.className)) {
       const scope = this.#scopes.get(name);
       if (scope === undefined) continue;
-      const others = (tier: string): Entry[] => [...(scope.tiers.get(tier) ?? [])].filter((e) => e.key !== self);
+      const others = (tier: string): Entry[] => ranked(scope, tier).filter((e) => e.key !== self);
       for (const [tier, rules] of cand.tiers) {
         const existing = others(tier);
         if (existing.length > 0) {
@@ -515,7 +519,7 @@ export class IngressCaptureIndex {
   #scope(name: string): Scope {
     const found = this.#scopes.get(name);
     if (found !== undefined) return found;
-    const s: Scope = { tiers: new Map(), members: new Set(), defaults: undefined };
+    const s: Scope = { tiers: new Map(), members: new Set(), defaults: undefined, ranked: new Map() };
     this.#scopes.set(name, s);
     return s;
   }
@@ -569,21 +573,33 @@ function hostOfTier(tier: string): string {
   return tier.startsWith("w:") ? `*.${tier.slice(2)}` : tier.slice(2);
 }
 
+/** The Ingresses of a tier of a scope, best first by the router's order (R7.3, R7.4). */
+function ranked(scope: Scope, tier: string): readonly Entry[] {
+  let list = scope.ranked.get(tier);
+  if (list === undefined) {
+    const set = scope.tiers.get(tier);
+    // A tier nobody uses yet (a fresh host) is not remembered.
+    if (set === undefined) return [];
+    list = [...set].sort(compareRank);
+    scope.ranked.set(tier, list);
+  }
+  return list;
+}
+
 /**
- * The paths of a tier's Ingresses in the router's order (the candidate ranks
- * before all of them: rank 0), and R9.1's tier default: the best-ranked
+ * The paths of a tier's Ingresses (given best first) ranked in that order,
+ * after the candidate (rank 0), and R9.1's tier default: the best-ranked
  * Ingress with a defaultBackend.
  */
 function rankedTier(
   entries: readonly Entry[],
   tier: string,
 ): { before: PathIndex<Competitor>; tierDefault: Entry | undefined } {
-  const ranked = [...entries].sort(compareRank);
   const before = new PathIndex<Competitor>();
-  ranked.forEach((e, i) => {
+  entries.forEach((e, i) => {
     for (const p of e.paths.get(tier) ?? []) before.add(competitor(e, i + 1, p));
   });
-  return { before, tierDefault: ranked.find((e) => e.hasDefault) };
+  return { before, tierDefault: entries.find((e) => e.hasDefault) };
 }
 
 function candidatePaths(cand: Entry, tier: string): PathIndex<Competitor> {
@@ -636,14 +652,8 @@ function toEntry(ing: Ingress, key: string, namespace: string): Entry {
     paths.set(tier, list);
     (rule.ingressRuleValue?.http?.paths ?? []).forEach((p, pathIndex) => {
       if (p.backend === undefined) return;
-      list.push({
-        rule: ruleIndex,
-        path: pathIndex,
-        host,
-        value: p.path,
-        pathType: p.pathType,
-        ...pathShape(p.pathType, p.path),
-      });
+      const { length, exact, key } = pathShape(p.pathType, p.path);
+      list.push({ rule: ruleIndex, path: pathIndex, host, value: p.path, pathType: p.pathType, length, exact, key });
     });
   });
   return {
