@@ -91,6 +91,9 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/cli/route/command.ts", "../../networking/evaluate/router/router.js", false],
   ["src/cli/shared/cluster-file.ts", "../../networking/text/from-json.js", false],
   ["src/admission/guards/planted.ts", "../../networking/index.js", false],
+  // The one internal entry admission may import: the router's precedence rules, shared with the capture guard.
+  ["src/admission/guards/planted.ts", "../../networking/evaluate/router/precedence.js", false],
+  ["src/admission/guards/planted.ts", "../../networking/evaluate/types.js", true],
   ["src/admission/server/cluster/planted.ts", "../../../networking/index.js", false],
   ["src/admission/server/cluster/planted.ts", "../../guards/ingress-capture.js", false],
   ["src/playground/planted.ts", "../networking/index.js", false],

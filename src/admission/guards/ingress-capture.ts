@@ -42,16 +42,33 @@
 // host tier; a check looks only at the tiers the candidate's rules name (and,
 // for a precise host, the wildcard tier above it), never the whole cluster,
 // and looks paths up by key, a map read per path segment.
+//
+// Precedence is the router's own: the tiers (R4), the class an Ingress names
+// (R2), path keys (R6), the orders between paths and between Ingresses (R7,
+// R9) and the lookup by key come from its precedence module, the one internal
+// entry this layer may import. What stays here is the index by scope and host
+// tier, and the report of who would lose which request.
 
 import {
   DEFAULT_CLASS_ANNOTATION,
   DEFAULT_NAMESPACE,
-  INGRESS_CLASS_ANNOTATION,
   validate,
   type Ingress,
   type IngressClass,
-  type Time,
 } from "../../networking/index.js";
+import {
+  PathIndex,
+  betterPath,
+  compareRank,
+  creationTime,
+  identifyIngress,
+  ingressClassOf,
+  pathShape,
+  ruleTier,
+  wildcardKey,
+  type CreationTime,
+  type RankedPath,
+} from "../../networking/evaluate/router/precedence.js";
 
 /**
  * Which side of a conflict: a path of a rule, a rule that selects a host tier, or the defaultBackend.
@@ -150,17 +167,15 @@ export interface IngressCaptureIndexOptions {
   readonly byController?: boolean;
 }
 
-/** One path, as R6 and R7 read it. */
+/** One path, as written and as R6 and R7 read it (pathShape). */
 interface PathEntry {
   readonly rule: number;
   readonly path: number;
   readonly host: string;
   readonly value: string;
   readonly pathType: string;
-  /** Length as written; an empty ImplementationSpecific path counts as "/". */
   readonly length: number;
   readonly exact: boolean;
-  /** What a request path is compared with: Exact as written, the others minus one trailing "/" ("" matches all). */
   readonly key: string;
 }
 
@@ -169,7 +184,7 @@ interface Entry {
   readonly namespace: string;
   /** The class the Ingress names (R2's order), or undefined for none. */
   readonly className: string | undefined;
-  readonly time: readonly [bigint, number] | undefined;
+  readonly time: CreationTime;
   readonly hasDefault: boolean;
   /** Tier key ("p:host", "w:suffix", "h:") to the rule indices contributing to it. */
   readonly tiers: ReadonlyMap<string, readonly number[]>;
@@ -183,10 +198,12 @@ interface Scope {
   readonly members: Set<Entry>;
   /** Members with a defaultBackend, best first (R9.2); rebuilt on demand after a change. */
   defaults: Entry[] | undefined;
+  /** Per tier key, its Ingresses in the router's order (compareRank); built on demand, dropped when the tier changes. */
+  readonly ranked: Map<string, Entry[]>;
 }
 
-/** A path competing in a tier: its Ingress (undefined: the candidate, which ranks first) and the path. */
-interface Competitor {
+/** A path competing in a tier, ranked: its Ingress (undefined: the candidate, which ranks first) and the path. */
+interface Competitor extends RankedPath {
   readonly entry: Entry | undefined;
   readonly p: PathEntry;
 }
@@ -195,12 +212,13 @@ interface Competitor {
 interface Answer {
   readonly entry: Entry | undefined;
   /** The path that matched; undefined for a defaultBackend. */
-  readonly p: PathEntry | undefined;
+  readonly c: Competitor | undefined;
   /** "global" is R9.2, never protected. */
   readonly via: "path" | "tier-default" | "global";
 }
 
-const GO_ZERO_TIME_SECONDS = -62135596800n;
+/** The host tier keys of the index: "p:host", "w:suffix" and "h:". */
+const TIER_PREFIX = { precise: "p:", wildcard: "w:", "host-less": "h:" } as const;
 
 /**
  * The cluster's Ingresses, indexed for capture checks. Feed it from a watch:
@@ -329,7 +347,7 @@ export class IngressCaptureIndex {
     this.#scopes.clear();
     this.#seen.clear();
     for (const ing of ingresses) {
-      const { key, namespace } = identify(ing);
+      const { key, namespace } = identifyIngress(ing.metadata);
       const rv = ing.metadata?.resourceVersion ?? "";
       // A later object of one name replaces an earlier one, as with set().
       if (this.#seen.has(key)) this.remove(namespace, key.slice(namespace.length + 1));
@@ -346,7 +364,7 @@ export class IngressCaptureIndex {
 
   /** Adds or replaces one Ingress (ADDED, MODIFIED); an invalid one is removed instead. */
   set(ingress: Ingress): void {
-    const { key, namespace } = identify(ingress);
+    const { key, namespace } = identifyIngress(ingress.metadata);
     this.remove(namespace, key.slice(namespace.length + 1));
     this.#add(ingress, key, namespace);
   }
@@ -372,6 +390,7 @@ export class IngressCaptureIndex {
         const set = scope.tiers.get(tier);
         if (set === undefined) scope.tiers.set(tier, new Set([entry]));
         else set.add(entry);
+        scope.ranked.delete(tier);
       }
     }
   }
@@ -392,6 +411,7 @@ export class IngressCaptureIndex {
         const set = scope.tiers.get(tier);
         set?.delete(entry);
         if (set?.size === 0) scope.tiers.delete(tier);
+        scope.ranked.delete(tier);
       }
       if (scope.members.size === 0) this.#scopes.delete(name);
     }
@@ -405,23 +425,22 @@ export class IngressCaptureIndex {
    */
   check(candidate: Ingress, namespace = ""): CaptureConflict[] {
     const ns = candidate.metadata?.namespace || namespace || DEFAULT_NAMESPACE;
-    const { key: self } = identify(candidate, ns);
+    const { key: self } = identifyIngress(candidate.metadata, ns);
     const cand = toEntry(candidate, self, ns);
     const found = new Map<string, CaptureConflict>();
     // Each controller that would serve the candidate is checked on its own (R1).
     for (const name of this.#scopesOf(cand.className)) {
       const scope = this.#scopes.get(name);
       if (scope === undefined) continue;
-      const others = (tier: string): Entry[] => [...(scope.tiers.get(tier) ?? [])].filter((e) => e.key !== self);
+      const others = (tier: string): Entry[] => ranked(scope, tier).filter((e) => e.key !== self);
       for (const [tier, rules] of cand.tiers) {
         const existing = others(tier);
         if (existing.length > 0) {
           this.#inTier(cand, scope, tier, existing, found);
         } else if (tier.startsWith("p:")) {
-          const host = tier.slice(2);
-          const dot = host.indexOf(".");
-          if (dot <= 0) continue;
-          const wildTier = `w:${host.slice(dot + 1)}`;
+          const suffix = wildcardKey(tier.slice(2));
+          if (suffix === undefined) continue;
+          const wildTier = TIER_PREFIX.wildcard + suffix;
           const above = others(wildTier);
           if (above.length > 0) this.#underWildcard(cand, scope, tier, wildTier, rules[0] ?? 0, above, found);
         }
@@ -439,11 +458,8 @@ export class IngressCaptureIndex {
     existing: readonly Entry[],
     found: Map<string, CaptureConflict>,
   ): void {
-    const before = new PathLookup();
-    for (const e of existing) for (const p of e.paths.get(tier) ?? []) before.add({ entry: e, p });
-    const mine = new PathLookup();
-    for (const p of cand.paths.get(tier) ?? []) mine.add({ entry: undefined, p });
-    const tierDefaultBefore = bestDefault(existing);
+    const { before, tierDefault: tierDefaultBefore } = rankedTier(existing, tier);
+    const mine = candidatePaths(cand, tier);
     const host = witnessHost(tier, cand, scope);
     for (const path of probes(before, mine)) {
       // The candidate changes a request only by a better path, or by its defaultBackend where no path matches.
@@ -453,10 +469,10 @@ export class IngressCaptureIndex {
       if (old === undefined || old.via === "global" || old.entry === undefined) continue;
       if (old.entry.namespace === cand.namespace) continue;
       let now: Answer | undefined;
-      if (win !== undefined && (old.p === undefined || better(win, { entry: old.entry, p: old.p }))) {
-        now = { entry: undefined, p: win.p, via: "path" };
+      if (win !== undefined && (old.c === undefined || betterPath(win, old.c))) {
+        now = { entry: undefined, c: win, via: "path" };
       } else if (old.via === "tier-default" && win === undefined && cand.hasDefault) {
-        now = { entry: undefined, p: undefined, via: "tier-default" };
+        now = { entry: undefined, c: undefined, via: "tier-default" };
       }
       if (now === undefined) continue;
       record(found, old, now, cand, tier, { host, path });
@@ -473,11 +489,8 @@ export class IngressCaptureIndex {
     above: readonly Entry[],
     found: Map<string, CaptureConflict>,
   ): void {
-    const before = new PathLookup();
-    for (const e of above) for (const p of e.paths.get(wildTier) ?? []) before.add({ entry: e, p });
-    const mine = new PathLookup();
-    for (const p of cand.paths.get(tier) ?? []) mine.add({ entry: undefined, p });
-    const tierDefaultBefore = bestDefault(above);
+    const { before, tierDefault: tierDefaultBefore } = rankedTier(above, wildTier);
+    const mine = candidatePaths(cand, tier);
     // After: only the candidate's rules in the new tier, then its defaultBackend, then R9.2 without it.
     const globalAfter = cand.hasDefault ? undefined : this.#globalDefault(scope, cand.key);
     const host = tier.slice(2);
@@ -488,10 +501,10 @@ export class IngressCaptureIndex {
       const win = mine.best(path);
       const now: Answer =
         win !== undefined
-          ? { entry: undefined, p: win.p, via: "path" }
+          ? { entry: undefined, c: win, via: "path" }
           : cand.hasDefault
-            ? { entry: undefined, p: undefined, via: "tier-default" }
-            : { entry: globalAfter, p: undefined, via: "global" };
+            ? { entry: undefined, c: undefined, via: "tier-default" }
+            : { entry: globalAfter, c: undefined, via: "global" };
       if (now.entry !== undefined && now.entry === old.entry) continue;
       record(found, old, now, cand, tier, { host, path }, rule);
     }
@@ -499,14 +512,14 @@ export class IngressCaptureIndex {
 
   /** R9.2 among the scope's Ingresses other than `self`. */
   #globalDefault(scope: Scope, self: string): Entry | undefined {
-    scope.defaults ??= [...scope.members].filter((e) => e.hasDefault).sort(compareEntries);
+    scope.defaults ??= [...scope.members].filter((e) => e.hasDefault).sort(compareRank);
     return scope.defaults.find((e) => e.key !== self);
   }
 
   #scope(name: string): Scope {
     const found = this.#scopes.get(name);
     if (found !== undefined) return found;
-    const s: Scope = { tiers: new Map(), members: new Set(), defaults: undefined };
+    const s: Scope = { tiers: new Map(), members: new Set(), defaults: undefined, ranked: new Map() };
     this.#scopes.set(name, s);
     return s;
   }
@@ -536,8 +549,8 @@ function record(
   const victim = old.entry!.key;
   if (found.has(victim)) return;
   const candidateRule: CaptureRuleRef =
-    now.entry === undefined && now.p !== undefined
-      ? ref(now.p)
+    now.entry === undefined && now.c !== undefined
+      ? ref(now.c.p)
       : now.entry === undefined && now.via === "tier-default"
         ? { rule: null, path: null, host: null, value: null, pathType: null }
         : {
@@ -548,7 +561,7 @@ function record(
             pathType: null,
           };
   const victimRule: CaptureRuleRef =
-    old.p === undefined ? { rule: null, path: null, host: null, value: null, pathType: null } : ref(old.p);
+    old.c === undefined ? { rule: null, path: null, host: null, value: null, pathType: null } : ref(old.c.p);
   found.set(victim, { victim, request, victimRule, candidateRule });
 }
 
@@ -560,48 +573,51 @@ function hostOfTier(tier: string): string {
   return tier.startsWith("w:") ? `*.${tier.slice(2)}` : tier.slice(2);
 }
 
-/** R7 and R9.1 inside one tier. */
-function answerIn(paths: PathLookup, path: string, tierDefault: Entry | undefined): Answer | undefined {
-  const c = paths.best(path);
-  if (c !== undefined) return { entry: c.entry, p: c.p, via: "path" };
-  if (tierDefault !== undefined) return { entry: tierDefault, p: undefined, via: "tier-default" };
-  return undefined;
+/** The Ingresses of a tier of a scope, best first by the router's order (R7.3, R7.4). */
+function ranked(scope: Scope, tier: string): readonly Entry[] {
+  let list = scope.ranked.get(tier);
+  if (list === undefined) {
+    const set = scope.tiers.get(tier);
+    // A tier nobody uses yet (a fresh host) is not remembered.
+    if (set === undefined) return [];
+    list = [...set].sort(compareRank);
+    scope.ranked.set(tier, list);
+  }
+  return list;
 }
 
 /**
- * The paths of one tier, keyed as R6 compares them, keeping the best (R7) per
- * key: a request can match only the Exact key equal to it, and the Prefix keys
- * equal to it or to a part of it that ends before a "/", so a lookup costs a
- * map read per path segment however many paths the tier has.
+ * The paths of a tier's Ingresses (given best first) ranked in that order,
+ * after the candidate (rank 0), and R9.1's tier default: the best-ranked
+ * Ingress with a defaultBackend.
  */
-class PathLookup {
-  readonly exact = new Map<string, Competitor>();
-  readonly prefix = new Map<string, Competitor>();
-  longest = 0;
+function rankedTier(
+  entries: readonly Entry[],
+  tier: string,
+): { before: PathIndex<Competitor>; tierDefault: Entry | undefined } {
+  const before = new PathIndex<Competitor>();
+  entries.forEach((e, i) => {
+    for (const p of e.paths.get(tier) ?? []) before.add(competitor(e, i + 1, p));
+  });
+  return { before, tierDefault: entries.find((e) => e.hasDefault) };
+}
 
-  add(c: Competitor): void {
-    const map = c.p.exact ? this.exact : this.prefix;
-    const held = map.get(c.p.key);
-    if (held === undefined || better(c, held)) map.set(c.p.key, c);
-    this.longest = Math.max(this.longest, c.p.key.length);
-  }
+function candidatePaths(cand: Entry, tier: string): PathIndex<Competitor> {
+  const mine = new PathIndex<Competitor>();
+  for (const p of cand.paths.get(tier) ?? []) mine.add(competitor(undefined, 0, p));
+  return mine;
+}
 
-  /** R6 + R7: the best path matching `path`. */
-  best(path: string): Competitor | undefined {
-    let best = this.exact.get(path);
-    const consider = (c: Competitor | undefined): void => {
-      if (c !== undefined && (best === undefined || better(c, best))) best = c;
-    };
-    consider(this.prefix.get(""));
-    consider(this.prefix.get(path));
-    for (let i = path.indexOf("/", 1); i > 0; i = path.indexOf("/", i + 1)) consider(this.prefix.get(path.slice(0, i)));
-    return best;
-  }
+function competitor(entry: Entry | undefined, rank: number, p: PathEntry): Competitor {
+  return { rank, rule: p.rule, path: p.path, length: p.length, exact: p.exact, key: p.key, entry, p };
+}
 
-  *keys(): Iterable<string> {
-    yield* this.exact.keys();
-    yield* this.prefix.keys();
-  }
+/** R7 and R9.1 inside one tier. */
+function answerIn(paths: PathIndex<Competitor>, path: string, tierDefault: Entry | undefined): Answer | undefined {
+  const c = paths.best(path);
+  if (c !== undefined) return { entry: c.entry, c, via: "path" };
+  if (tierDefault !== undefined) return { entry: tierDefault, c: undefined, via: "tier-default" };
+  return undefined;
 }
 
 /**
@@ -609,7 +625,7 @@ class PathLookup {
  * itself, each key extended by a segment no key contains, and such a segment
  * alone. Any request matches the same paths as one of these (R6).
  */
-function probes(a: PathLookup, b: PathLookup): Set<string> {
+function probes(a: PathIndex<Competitor>, b: PathIndex<Competitor>): Set<string> {
   const fresh = `/${"z".repeat(Math.max(a.longest, b.longest) + 1)}`;
   const out = new Set<string>([fresh]);
   for (const lookup of [a, b]) {
@@ -621,78 +637,14 @@ function probes(a: PathLookup, b: PathLookup): Set<string> {
   return out;
 }
 
-/** R7, with the candidate (entry undefined) ranking first among Ingresses. */
-function better(a: Competitor, b: Competitor): boolean {
-  if (a.p.length !== b.p.length) return a.p.length > b.p.length;
-  if (a.p.exact !== b.p.exact) return a.p.exact;
-  if (a.entry !== b.entry) {
-    if (a.entry === undefined) return true;
-    if (b.entry === undefined) return false;
-    return compareEntries(a.entry, b.entry) < 0;
-  }
-  if (a.p.rule !== b.p.rule) return a.p.rule < b.p.rule;
-  return a.p.path < b.p.path;
-}
-
-function bestDefault(entries: readonly Entry[]): Entry | undefined {
-  let best: Entry | undefined;
-  for (const e of entries) if (e.hasDefault && (best === undefined || compareEntries(e, best) < 0)) best = e;
-  return best;
-}
-
-/** R7.3, R7.4: older first (no timestamp last), then namespace/name. */
-function compareEntries(a: Entry, b: Entry): number {
-  const x = a.time;
-  const y = b.time;
-  if (x === undefined || y === undefined) {
-    if (x !== y) return x === undefined ? 1 : -1;
-  } else if (x[0] !== y[0]) {
-    return x[0] < y[0] ? -1 : 1;
-  } else if (x[1] !== y[1]) {
-    return x[1] - y[1];
-  }
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-}
-
-function identify(ing: Ingress, namespace?: string): { key: string; namespace: string } {
-  const meta = ing.metadata;
-  const ns = namespace ?? (meta?.namespace || DEFAULT_NAMESPACE);
-  const name = meta === undefined ? "" : meta.name !== "" ? meta.name : meta.generateName;
-  return { key: `${ns}/${name}`, namespace: ns };
-}
-
-/** R2's order: ingressClassName, else the annotation; undefined for neither. */
-function classNameOf(ing: Ingress): string | undefined {
-  const spec = ing.spec;
-  if (spec !== undefined && Object.hasOwn(spec, "ingressClassName")) return spec.ingressClassName;
-  const annotations = ing.metadata?.annotations;
-  if (annotations !== undefined && Object.hasOwn(annotations, INGRESS_CLASS_ANNOTATION)) {
-    return annotations[INGRESS_CLASS_ANNOTATION];
-  }
-  return undefined;
-}
-
-function creationTime(t: Time | undefined): readonly [bigint, number] | undefined {
-  if (t === undefined) return undefined;
-  // Go's zero time (what a decoded object carries when the timestamp was absent) counts as absent.
-  const unknown = (t as { $unknown?: unknown }).$unknown;
-  if (
-    Object.hasOwn(t, "seconds")
-      ? t.seconds === GO_ZERO_TIME_SECONDS
-      : !Object.hasOwn(t, "nanos") && unknown === undefined
-  ) {
-    return undefined;
-  }
-  return [t.seconds, t.nanos];
-}
-
 function toEntry(ing: Ingress, key: string, namespace: string): Entry {
   const tiers = new Map<string, number[]>();
   const paths = new Map<string, PathEntry[]>();
   const spec = ing.spec;
   spec?.rules.forEach((rule, ruleIndex) => {
     const host = rule.host;
-    const tier = host === "" ? "h:" : host.startsWith("*.") ? `w:${host.slice(2)}` : `p:${host}`;
+    const { kind, key: tierKey } = ruleTier(host);
+    const tier = TIER_PREFIX[kind] + tierKey;
     const rules = tiers.get(tier) ?? [];
     tiers.set(tier, rules);
     rules.push(ruleIndex);
@@ -700,25 +652,15 @@ function toEntry(ing: Ingress, key: string, namespace: string): Entry {
     paths.set(tier, list);
     (rule.ingressRuleValue?.http?.paths ?? []).forEach((p, pathIndex) => {
       if (p.backend === undefined) return;
-      const written = p.pathType === "ImplementationSpecific" && p.path === "" ? "/" : p.path;
-      const exact = p.pathType === "Exact";
-      list.push({
-        rule: ruleIndex,
-        path: pathIndex,
-        host,
-        value: p.path,
-        pathType: p.pathType,
-        length: written.length,
-        exact,
-        key: exact ? written : written.endsWith("/") ? written.slice(0, -1) : written,
-      });
+      const { length, exact, key } = pathShape(p.pathType, p.path);
+      list.push({ rule: ruleIndex, path: pathIndex, host, value: p.path, pathType: p.pathType, length, exact, key });
     });
   });
   return {
     key,
     namespace,
-    className: classNameOf(ing),
-    time: creationTime(ing.metadata?.creationTimestamp),
+    className: ingressClassOf(ing)?.name,
+    time: creationTime(ing),
     hasDefault: spec?.defaultBackend !== undefined,
     tiers,
     paths,

@@ -1,4 +1,6 @@
-// The Ingress router: rules R1-R11 of docs/ingress-routing.md.
+// The Ingress router: rules R1-R11 of docs/ingress-routing.md. The precedence
+// rules themselves (tiers, classes, path keys, the orders of R7 and R9 and the
+// lookup by key) live in precedence.ts, which the ingress-capture guard shares.
 //
 // createRouter compiles the in-scope Ingresses into one index: a map from
 // precise host to its tier, one from wildcard suffix to its tier, and the
@@ -8,8 +10,6 @@
 // many Ingresses there are.
 
 import type { Ingress, IngressBackend, IngressClass } from "../../../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import type { ObjectMeta } from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { isZeroTime } from "../../model/zero.js";
 import { EvaluatorInputError } from "../../model/errors.js";
 import type { HostTier, OutOfScope, Route, RouteRequest, RouteResult, Router, SkippedObject } from "../types.js";
 import { FieldPath } from "../../model/path.js";
@@ -17,11 +17,22 @@ import { duplicate, type FieldError } from "../../validation/field-error.js";
 import { validate } from "../../validation/validate.js";
 import {
   DEFAULT_CLASS_ANNOTATION,
-  DEFAULT_NAMESPACE,
   INGRESS_CLASS_ANNOTATION,
   INGRESS_CLASS_TYPE,
   INGRESS_TYPE,
 } from "../../model/constants.js";
+import {
+  PathIndex,
+  betterPath,
+  compareRank,
+  creationTime,
+  identifyIngress,
+  ingressClassOf,
+  pathShape,
+  ruleTier,
+  wildcardKey,
+  type RankedPath,
+} from "./precedence.js";
 
 /**
  * The objects {@link createRouter} routes over, and the controller it evaluates.
@@ -52,22 +63,9 @@ export interface RouterInput {
   readonly controller?: string;
 }
 
-/** One path of one rule, with what R7 orders by. */
-interface Candidate {
-  /** Position of the Ingress by age, then namespace/name (R7.3, R7.4). */
-  readonly rank: number;
+/** One path of one rule, with what R7 orders by (rank: the Ingress's position by age, then namespace/name). */
+interface Candidate extends RankedPath {
   readonly ingress: string;
-  readonly rule: number;
-  readonly path: number;
-  /** Length of the path as written (R7.1); an empty ImplementationSpecific path counts as "/". */
-  readonly length: number;
-  readonly exact: boolean;
-  /**
-   * What a request path is compared with (R6): the path itself for Exact; for
-   * the others the path with one trailing "/" removed, and "" for "/", which
-   * matches every request.
-   */
-  readonly key: string;
   readonly backend: IngressBackend;
 }
 
@@ -81,12 +79,8 @@ class Tier {
   readonly kind: HostTier;
   /** Every path of the tier, best first by R7 once sealed: the first that matches wins. */
   readonly candidates: Candidate[] = [];
-  /** Exact paths by the path a request must equal (large tiers only). */
-  exact: Map<string, Candidate> | undefined;
-  /** Prefix paths by the path a request must equal or extend with "/" (R6; large tiers only). */
-  prefix: Map<string, Candidate> | undefined;
-  /** The best Prefix "/" (or empty ImplementationSpecific path), which matches everything. */
-  catchAll: Candidate | undefined;
+  /** The paths by the key a request must equal or extend (R6; large tiers only). */
+  paths: PathIndex<Candidate> | undefined;
   /** The defaultBackend of the best Ingress contributing rules here (R9.1). */
   fallback: Fallback | undefined;
 
@@ -97,7 +91,7 @@ class Tier {
   /** Orders the candidates and appends the tier to `data`, returning its offset; a tier too large to scan also gets the maps. */
   seal(intern: Map<string, string>, data: unknown[]): number {
     const at = data.length;
-    this.candidates.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+    this.candidates.sort((a, b) => (betterPath(a, b) ? -1 : betterPath(b, a) ? 1 : 0));
     if (this.candidates.length <= SCAN_LIMIT) {
       let exactBits = 0;
       data.push(this, this.kind, 0, this.candidates.length);
@@ -113,20 +107,9 @@ class Tier {
       data[at + 2] = exactBits;
       return at;
     }
-    const exact = new Map<string, Candidate>();
-    const prefix = new Map<string, Candidate>();
-    this.exact = exact;
-    this.prefix = prefix;
-    // Best first, so the first candidate stored under a key is the one to keep.
-    for (const c of this.candidates) {
-      if (c.exact) {
-        if (!exact.has(c.key)) exact.set(c.key, c);
-      } else if (c.key === "") {
-        this.catchAll ??= c;
-      } else if (!prefix.has(c.key)) {
-        prefix.set(c.key, c);
-      }
-    }
+    const paths = new PathIndex<Candidate>();
+    for (const c of this.candidates) paths.add(c);
+    this.paths = paths;
     data.push(this, this.kind, -1, 0);
     return at;
   }
@@ -200,7 +183,7 @@ class IngressRouter implements Router {
           "must be an Ingress message (build it with fromYaml, fromJson or decode)",
         );
       }
-      const { name, key } = identify(ing.metadata);
+      const { name, key } = identifyIngress(ing.metadata);
       const errors = validate(ing);
       const skip = (errs: readonly FieldError[]): void => {
         skipped.push({ kind: "Ingress", name: name === "" ? `[${index}]` : key, index, errors: errs });
@@ -229,9 +212,7 @@ class IngressRouter implements Router {
     this.skipped = Object.freeze(skipped);
 
     // R7.3/R7.4 and R9: one priority order over Ingresses, oldest first.
-    const ranked = inScope
-      .map((v) => ({ ...v, time: creationTime(v.ing) }))
-      .sort((a, b) => compareTime(a.time, b.time) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const ranked = inScope.map((v) => ({ ...v, time: creationTime(v.ing) })).sort(compareRank);
     const tiers = new Tiers();
     ranked.forEach((v, rank) => {
       addIngress(tiers, v.ing, v.key, rank);
@@ -312,7 +293,7 @@ class IngressRouter implements Router {
           }
         }
       } else {
-        const c = bestInMaps(t[at] as Tier, path);
+        const c = (t[at] as Tier).paths!.best(path);
         if (c !== undefined) {
           return {
             backend: c.backend,
@@ -367,9 +348,9 @@ class IngressRouter implements Router {
     if (host !== "") {
       const precise = this.#precise.get(host);
       if (precise !== undefined) return precise;
-      const dot = host.indexOf(".");
-      if (dot > 0) {
-        const wildcard = this.#wildcard.get(host.slice(dot + 1));
+      const suffix = wildcardKey(host);
+      if (suffix !== undefined) {
+        const wildcard = this.#wildcard.get(suffix);
         if (wildcard !== undefined) return wildcard;
       }
     }
@@ -395,17 +376,16 @@ class Tiers {
   fallback: Fallback | undefined;
 
   of(host: string): Tier {
-    if (host === "") {
-      this.hostless ??= new Tier("host-less");
+    const { kind, key } = ruleTier(host);
+    if (kind === "host-less") {
+      this.hostless ??= new Tier(kind);
       return this.hostless;
     }
-    const wildcard = host.startsWith("*.");
-    const map = wildcard ? this.wildcard : this.precise;
-    const k = wildcard ? host.slice(2) : host;
-    let t = map.get(k);
+    const map = kind === "wildcard" ? this.wildcard : this.precise;
+    let t = map.get(key);
     if (t === undefined) {
-      t = new Tier(wildcard ? "wildcard" : "precise");
-      map.set(k, t);
+      t = new Tier(kind);
+      map.set(key, t);
     }
     return t;
   }
@@ -425,16 +405,12 @@ function addIngress(tiers: Tiers, ing: Ingress, key: string, rank: number): void
     const paths = rule.ingressRuleValue?.http?.paths ?? [];
     paths.forEach((p, pathIndex) => {
       if (p.backend === undefined) return; // validation requires it
-      const written = p.pathType === "ImplementationSpecific" && p.path === "" ? "/" : p.path;
-      const exact = p.pathType === "Exact";
       tier.candidates.push({
         rank,
         ingress: key,
         rule: ruleIndex,
         path: pathIndex,
-        length: written.length,
-        exact,
-        key: exact ? written : written.endsWith("/") ? written.slice(0, -1) : written,
+        ...pathShape(p.pathType, p.path),
         backend: p.backend,
       });
     });
@@ -451,7 +427,6 @@ interface Classes {
 
 /** R2, in its order; undefined when the Ingress is in scope. */
 function outOfScopeReason(ing: Ingress, classes: Classes): string | undefined {
-  const spec = ing.spec;
   const byClass = (name: string, via: string): string | undefined => {
     const owner = classes.byName.get(name);
     if (owner === undefined) return `${via} ${JSON.stringify(name)} names no known IngressClass`;
@@ -459,43 +434,15 @@ function outOfScopeReason(ing: Ingress, classes: Classes): string | undefined {
       return `${via} ${JSON.stringify(name)} belongs to controller ${JSON.stringify(owner)}`;
     return undefined;
   };
-  if (spec !== undefined && Object.hasOwn(spec, "ingressClassName"))
-    return byClass(spec.ingressClassName, "ingressClassName");
-  const annotations = ing.metadata?.annotations;
-  if (annotations !== undefined && Object.hasOwn(annotations, INGRESS_CLASS_ANNOTATION)) {
-    return byClass(annotations[INGRESS_CLASS_ANNOTATION]!, `annotation ${INGRESS_CLASS_ANNOTATION}`);
+  const named = ingressClassOf(ing);
+  if (named !== undefined) {
+    return byClass(named.name, named.via === "annotation" ? `annotation ${INGRESS_CLASS_ANNOTATION}` : named.via);
   }
   if (classes.hasDefault) return undefined;
   return `no class, and controller ${JSON.stringify(classes.controller)} has no default IngressClass`;
 }
 
 // ------------------------------------------------------------------ matching
-
-/** R7: longer as written, Exact first, then Ingress rank, rule index, path index. */
-function better(a: Candidate, b: Candidate): boolean {
-  if (a.length !== b.length) return a.length > b.length;
-  if (a.exact !== b.exact) return a.exact;
-  if (a.rank !== b.rank) return a.rank < b.rank;
-  if (a.rule !== b.rule) return a.rule < b.rule;
-  return a.path < b.path;
-}
-
-/**
- * R6 + R7 over a large tier: the request can only match the Exact key equal
- * to it, the catch-all, and Prefix keys equal to it or to a part of it that
- * ends before a "/".
- */
-function bestInMaps(tier: Tier, path: string): Candidate | undefined {
-  let best = tier.exact!.get(path);
-  const consider = (c: Candidate | undefined): void => {
-    if (c !== undefined && (best === undefined || better(c, best))) best = c;
-  };
-  const prefix = tier.prefix!;
-  consider(tier.catchAll);
-  consider(prefix.get(path));
-  for (let i = path.indexOf("/", 1); i > 0; i = path.indexOf("/", i + 1)) consider(prefix.get(path.slice(0, i)));
-  return best;
-}
 
 /** R3: drop the port (and the brackets of an IPv6 literal), lower-case. */
 export function normaliseHost(header: string): string {
@@ -519,30 +466,6 @@ export function requestPath(target: string): string {
     if (c === 0x3f || c === 0x23) return target.slice(0, i);
   }
   return target;
-}
-
-// ------------------------------------------------------------------ ordering
-
-/** The name and `namespace/name`; a generateName-only object goes by its prefix. */
-function identify(meta: ObjectMeta | undefined): { name: string; key: string } {
-  const name = meta === undefined ? "" : meta.name !== "" ? meta.name : meta.generateName;
-  return { name, key: `${meta?.namespace || DEFAULT_NAMESPACE}/${name}` };
-}
-
-/**
- * [seconds, nanos]; an Ingress without a timestamp ranks after every one with
- * a timestamp. Decoded objects carry Go's zero time (an empty Time) where
- * the timestamp was absent, so that counts as absent too.
- */
-function creationTime(ing: Ingress): readonly [bigint, number] | undefined {
-  const t = ing.metadata?.creationTimestamp;
-  return t === undefined || isZeroTime(t) ? undefined : [t.seconds, t.nanos];
-}
-
-function compareTime(a: readonly [bigint, number] | undefined, b: readonly [bigint, number] | undefined): number {
-  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
-  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
-  return a[1] - b[1];
 }
 
 function listOf<T>(v: readonly T[] | undefined, at: string): readonly T[] {
