@@ -21,11 +21,11 @@ import {
   toJson,
   type JsonValue,
 } from "../../src/networking/index.js";
-import { parseJsonText, type ParsedValue } from "../../src/networking/text/json-parse.js";
+import { parseJsonText, type ParsedValue } from "../../src/networking/text/json/parse.js";
 // The API server decodes YAMLToJSON's output with a 10,000-level JSON limit
 // (Go encoding/json, kept by sigs.k8s.io/json), not fromJson's default of
 // 100: Go's side of the object modes reads with the same limit.
-import { API_SERVER_JSON_DEPTH } from "../../src/networking/text/yaml.js";
+import { API_SERVER_JSON_DEPTH } from "../../src/networking/text/yaml/yaml.js";
 import type { OracleAnswer } from "./oracle.js";
 import { rawDifference, renderParsed } from "./raw-value.js";
 

@@ -4,7 +4,7 @@
  * `YAMLToJSON` wrote, as values, before any `fromJson`, so that a difference
  * in a field clusterwire's schema drops or refuses still shows.
  *
- * Go's JSON is read with clusterwire's exact JSON parser (json-parse.ts):
+ * Go's JSON is read with clusterwire's exact JSON parser (text/json/parse.ts):
  * safe integers as `number`, integers beyond 2^53 as `bigint`, and anything
  * written with a fraction or exponent (or `-0`) as a `FloatLiteral`. The
  * rule, value by value:
@@ -23,7 +23,7 @@
  *   is not compared), values equal by key.
  */
 import type { JsonValue } from "../../src/networking/index.js";
-import { FloatLiteral, type ParsedValue } from "../../src/networking/text/json-parse.js";
+import { FloatLiteral, type ParsedValue } from "../../src/networking/text/json/parse.js";
 
 type Kind = "null" | "boolean" | "number" | "string" | "array" | "object";
 

@@ -48,16 +48,16 @@ export {
 } from "./model/constants.js";
 export { DEFAULT_MAX_FRAME_SIZE, type WatchEvent, type WatchEventType } from "./model/watch-event.js";
 export { decodeWatchStream, decodeWatchEvent, encodeWatchEvent, type WatchDecodeOptions } from "./protobuf/watch.js";
-export { fromJson, type FromJsonOptions } from "./text/from-json.js";
-export { toJson, toJsonString } from "./text/to-json.js";
+export { fromJson, type FromJsonOptions } from "./text/json/from-json.js";
+export { toJson, toJsonString } from "./text/json/to-json.js";
 export {
   decodeJsonWatchStream,
   decodeJsonWatchEvent,
   encodeJsonWatchEvent,
   type JsonWatchDecodeOptions,
-} from "./text/json-watch.js";
-export { fromYaml, toYaml, type FromYamlOptions } from "./text/yaml.js";
-export { splitYamlDocuments, type YamlDocumentText } from "./text/yaml-split.js";
+} from "./text/json/watch.js";
+export { fromYaml, toYaml, type FromYamlOptions } from "./text/yaml/yaml.js";
+export { splitYamlDocuments, type YamlDocumentText } from "./text/yaml/split.js";
 export {
   locateYamlPath,
   locateYamlRange,
@@ -65,7 +65,7 @@ export {
   type LocateYamlOptions,
   type ParseYamlOptions,
   type YamlReading,
-} from "./text/yaml-parse.js";
+} from "./text/yaml/parse.js";
 export type { JsonObject, JsonValue } from "./model/json-value.js";
 export { NETWORKING_API_VERSION } from "./model/kind-names.js";
 export { KINDS, kindOf, lookupKind, type KindInfo, type NetworkingObject } from "./model/kinds.js";

@@ -28,7 +28,7 @@ import {
   type WatchEvent,
 } from "../../src/networking/index.js";
 import { FIELDS_V1_TYPE, INT_OR_STRING_TYPE, TIME_TYPE, shapeOf } from "../../src/networking/model/shapes.js";
-import { parseYamlDocuments } from "../../src/networking/text/yaml-parse.js";
+import { parseYamlDocuments } from "../../src/networking/text/yaml/parse.js";
 import { hex } from "../support/bytes.js";
 import { expectSubquadratic } from "../support/growth.js";
 import { propertyRuns } from "../support/property-runs.js";

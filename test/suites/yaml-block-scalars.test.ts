@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { fromYaml, toJson } from "../../src/networking/index.js";
 import type { JsonValue } from "../../src/networking/index.js";
-import { parseYamlDocuments, type YamlReading } from "../../src/networking/text/yaml-parse.js";
+import { parseYamlDocuments, type YamlReading } from "../../src/networking/text/yaml/parse.js";
 
 interface GoldenCase {
   readonly name: string;

@@ -5,8 +5,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DecodeError } from "../../src/networking/model/errors.js";
 import type { JsonValue } from "../../src/networking/model/json-value.js";
-import { stringifyGoYaml } from "../../src/networking/text/yaml-emit.js";
-import { parseYamlDocuments } from "../../src/networking/text/yaml-parse.js";
+import { stringifyGoYaml } from "../../src/networking/text/yaml/emit.js";
+import { parseYamlDocuments } from "../../src/networking/text/yaml/parse.js";
 import { FIXTURES, parseJsonExact, PAIRS } from "../support/yaml-fixtures.js";
 
 describe("Kubernetes compatibility fixtures", () => {

@@ -15,7 +15,7 @@ import {
   decodeYamlNode,
   keyTextOf,
   type YamlNode,
-} from "../../networking/text/yaml-parse.js";
+} from "../../networking/text/yaml/parse.js";
 import { CliError, EXIT_USAGE, errnoMessage, type CliIO } from "../shared/io.js";
 import { packageRoot } from "../shared/package.js";
 import { ALLOWED_GLYPH, DENIED_GLYPH } from "../shared/reach-text.js";

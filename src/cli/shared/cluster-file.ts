@@ -16,7 +16,7 @@ import {
   locateYamlPath,
   parseYamlDocuments,
 } from "../../networking/index.js";
-import { fromParsedYaml } from "../../networking/text/from-json.js";
+import { fromParsedYaml } from "../../networking/text/json/from-json.js";
 import { CliError, EXIT_USAGE, asText, readInput, type CliIO } from "./io.js";
 
 // The cluster description `clusterwire reach` reads: one YAML document with

@@ -9,7 +9,7 @@ import type { KubernetesVersion } from "../model/kubernetes-version.js";
 import type { DecodeError } from "../model/errors.js";
 import { kindOf, type NetworkingObject } from "../model/kinds.js";
 import { renderPath } from "../model/path.js";
-import { toJsonString } from "../text/to-json.js";
+import { toJsonString } from "../text/json/to-json.js";
 import { formatFieldError, type FieldError } from "../validation/field-error.js";
 import { toStatus } from "../validation/status.js";
 import { validate, type FeatureGates, type ValidateOptions } from "../validation/validate.js";

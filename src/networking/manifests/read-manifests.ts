@@ -4,10 +4,10 @@ import type { JsonValue } from "../model/json-value.js";
 import { lookupKind, type NetworkingObject } from "../model/kinds.js";
 import { renderPath } from "../model/path.js";
 import type { WatchEventType } from "../model/watch-event.js";
-import { fromJson, fromParsedYaml } from "../text/from-json.js";
-import { DuplicateKey, locatePath, parseJsonText } from "../text/json-parse.js";
-import { locateYamlPath, parseYamlDocuments, type YamlReading } from "../text/yaml-parse.js";
-import { splitYamlDocuments } from "../text/yaml-split.js";
+import { fromJson, fromParsedYaml } from "../text/json/from-json.js";
+import { DuplicateKey, locatePath, parseJsonText } from "../text/json/parse.js";
+import { locateYamlPath, parseYamlDocuments, type YamlReading } from "../text/yaml/parse.js";
+import { splitYamlDocuments } from "../text/yaml/split.js";
 import type { ManifestWarning, TextPosition } from "./verdict.js";
 
 // Reading a manifest text document by document, as kubectl reads a file it

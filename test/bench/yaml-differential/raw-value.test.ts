@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rawDifference, renderParsed, sameNumber } from "../../../bench/yaml-differential/raw-value.js";
 import type { JsonValue } from "../../../src/networking/index.js";
-import { parseJsonText } from "../../../src/networking/text/json-parse.js";
+import { parseJsonText } from "../../../src/networking/text/json/parse.js";
 
 // Go's side is JSON text as json.Marshal writes it (these literals are what
 // sigs.k8s.io/yaml YAMLToJSON printed for `a: 9007199254740993`, `b: 1e20`,

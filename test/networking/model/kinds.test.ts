@@ -3,7 +3,7 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { KIND_NAMES } from "../../../src/networking/model/kind-names.js";
 import { KINDS, kindOf, kindOfTypeName, lookupKind } from "../../../src/networking/model/kinds.js";
-import { fromYaml } from "../../../src/networking/text/yaml.js";
+import { fromYaml } from "../../../src/networking/text/yaml/yaml.js";
 
 describe("KINDS", () => {
   it("pairs every kind name with the schema of that type, in the same order", () => {
