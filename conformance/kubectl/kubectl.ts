@@ -14,10 +14,22 @@ export function lines(text: string): string[] {
   return text === "" ? [] : text.replace(/\n$/, "").split("\n");
 }
 
-export function runKubectl(k: Kubectl, args: readonly string[], timeoutMs = 60_000): Promise<Printed> {
+/** What a kubectl run printed, as text. */
+export interface KubectlRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs kubectl with `args` (and `stdin`, for `-f -`); killed after `timeoutMs`. */
+export function kubectl(
+  k: Kubectl,
+  args: readonly string[],
+  { stdin = "", timeoutMs = 60_000 }: { stdin?: string; timeoutMs?: number } = {},
+): Promise<KubectlRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(k.binary, ["--kubeconfig", k.kubeconfig, "--cache-dir", k.cacheDir, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
     let stderr = "";
@@ -27,9 +39,16 @@ export function runKubectl(k: Kubectl, args: readonly string[], timeoutMs = 60_0
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.on("close", (code) => {
       clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout: lines(stdout), stderr: lines(stderr) });
+      resolve({ code: code ?? -1, stdout, stderr });
     });
+    child.stdin.end(stdin);
   });
+}
+
+/** kubectl's output split into lines. */
+export async function runKubectl(k: Kubectl, args: readonly string[], timeoutMs = 60_000): Promise<Printed> {
+  const r = await kubectl(k, args, { timeoutMs });
+  return { code: r.code, stdout: lines(r.stdout), stderr: lines(r.stderr) };
 }
 
 /** kubectl's answer to a server-side dry-run apply of `file`. */

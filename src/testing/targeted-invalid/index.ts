@@ -8,7 +8,7 @@
 // of arbTargetedInvalid() depend on the order of targetedMutations().
 
 import fc from "fast-check";
-import { DEFAULT_KUBERNETES_VERSION, defaultFeatureGates, type KubernetesVersion } from "../../networking/index.js";
+import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from "../../networking/index.js";
 import type { ValidatedKind } from "../valid-objects.js";
 import { type ExpectedError, type TargetedInvalid, type Mutation, type Obj, ON_VALID_FOR } from "./mutation.js";
 import { ingressMutations } from "./ingress.js";
@@ -180,14 +180,11 @@ export function arbTargetedInvalid(
   const ms = targetedMutations().filter((m) => kind === undefined || m.kind === kind);
   const version = options.version ?? DEFAULT_KUBERNETES_VERSION;
   // The default release keeps each mutation's own arbitrary, so seeded draws stay as they were.
-  const any = fc.oneof(
+  return fc.oneof(
     ...ms.map((m) =>
       version === DEFAULT_KUBERNETES_VERSION ? m.arbitrary : (ON_VALID_FOR.get(m)?.(version) ?? m.arbitrary),
     ),
   );
-  if (!defaultFeatureGates(version).RelaxedServiceNameValidation) return any;
-  // The relaxed rule admits a DNS-1123 label; every other bad name stays bad.
-  return any.filter((t) => t.mutation !== "ingress.backend.service-name" || !relaxedServiceNameAdmits(t));
 }
 
 /** Whether the service-name mutation of `t` drew a name the relaxed (1.37) rule accepts. */

@@ -1,7 +1,7 @@
 // Ingress mutations: one violation each of the Ingress rules.
 
 import fc from "fast-check";
-import { INGRESS_CLASS_ANNOTATION } from "../../networking/index.js";
+import { defaultFeatureGates, INGRESS_CLASS_ANNOTATION } from "../../networking/index.js";
 import {
   arbAbsolutePath,
   arbDns1035Label,
@@ -11,7 +11,12 @@ import {
   arbPortName,
   arbPortNumber,
 } from "../building-blocks.js";
-import { arbResourceBackend, arbServiceBackend, type ValidatedKind } from "../valid-objects.js";
+import {
+  arbResourceBackend,
+  arbServiceBackend,
+  type ValidatedKind,
+  type ValidObjectOptions,
+} from "../valid-objects.js";
 import {
   type Mutation,
   type Obj,
@@ -103,7 +108,15 @@ const BAD_TLS_HOSTS = ["foo.*.example.com", "*", "*foo.com", "Foo.com", "foo_bar
 const BAD_PATH_SEQUENCES = ["//x", "/./x", "/../x", "/%2fx", "/%2Fx", "/a//"];
 const BAD_PATH_TYPES = ["", "prefix", "exact", "implementationSpecific", "Regex", "PREFIX"];
 const BAD_PORT_NUMBERS = [65536, 70000, -1, -80, 2147483647, -2147483648];
-const BAD_SERVICE_NAMES = ["1abc", "Svc", "svc.ns", "svc_1", "-svc", "a".repeat(64)];
+/** DNS-1123 labels that are no DNS-1035 label: bad Service names until RelaxedServiceName (on from 1.37). */
+const STRICT_ONLY_SERVICE_NAMES = ["1abc"];
+const BAD_SERVICE_NAMES = [...STRICT_ONLY_SERVICE_NAMES, "Svc", "svc.ns", "svc_1", "-svc", "a".repeat(64)];
+
+/** The Service names `options.version` refuses. */
+function badServiceNames(options: ValidObjectOptions): string[] {
+  if (!defaultFeatureGates(options.version).RelaxedServiceNameValidation) return BAD_SERVICE_NAMES;
+  return BAD_SERVICE_NAMES.filter((n) => !STRICT_ONLY_SERVICE_NAMES.includes(n));
+}
 const BAD_SECRET_NAMES = ["ns/name", "Secret", "my_secret", "a".repeat(254), ".secret"];
 
 export function ingressMutations(): Mutation[] {
@@ -302,7 +315,7 @@ export function ingressMutations(): Mutation[] {
       "ingress.backend.service-name",
       K,
       "service.name DNS-1035",
-      fc.tuple(fc.nat(), fc.constantFrom(...BAD_SERVICE_NAMES), arbPortName()),
+      (v) => fc.tuple(fc.nat(), fc.constantFrom(...badServiceNames(v)), arbPortName()),
       (o, [n, name, pn]) => {
         const site = ingressBackendSite(o, n);
         site.set({ service: { name, port: { name: pn } } });

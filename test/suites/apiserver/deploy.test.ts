@@ -12,12 +12,12 @@
 // the Service exists, the API server would send a review to the Service's ClusterIP (an address
 // off loopback, where nothing listens), so after that the test writes networking objects only in
 // the namespaces the configuration leaves out.
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../support/apiserver/webhook.js";
+import { type KubectlRun, kubectl as runKubectl } from "../../../conformance/kubectl/kubectl.js";
 import {
   binaryPaths,
   type ControlPlane,
@@ -35,11 +35,7 @@ const SERVER = file("30-webhook-server.yaml");
 const WEBHOOK = file("40-validating-webhook.yaml");
 const NO_CERT_MANAGER = file("no-cert-manager/40-validating-webhook.yaml");
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = KubectlRun;
 
 type Doc = {
   apiVersion: string;
@@ -66,22 +62,15 @@ for (const version of Object.keys(VERSIONS)) {
   describe.skipIf(!controlPlaneBuilt(version))(`deploy/ applied with kubectl (${version})`, () => {
     let plane: ControlPlane;
     const kubectl = (args: readonly string[], stdin?: string): Promise<Run> =>
-      new Promise((resolve, reject) => {
-        const child = spawn(binaryPaths(version).kubectl, ["--kubeconfig", plane.kubeconfigPath, ...args], {
-          stdio: ["pipe", "pipe", "pipe"],
-        });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-        child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-        child.on("error", reject);
-        const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-        child.on("close", (code) => {
-          clearTimeout(timer);
-          resolve({ code, stdout, stderr });
-        });
-        child.stdin.end(stdin ?? "");
-      });
+      runKubectl(
+        {
+          binary: binaryPaths(version).kubectl,
+          kubeconfig: plane.kubeconfigPath,
+          cacheDir: join(plane.dir, "kubectl"),
+        },
+        args,
+        { timeoutMs: 30_000, ...(stdin !== undefined ? { stdin } : {}) },
+      );
     /** kubectl that must exit 0; its output is in the failure message otherwise. */
     const ok = async (args: readonly string[], stdin?: string): Promise<Run> => {
       const r = await kubectl(args, stdin);

@@ -9,12 +9,12 @@
 // with an ERROR event, 410 Expired. With the cache on, the same watch is served from the cache,
 // which keeps its own history of events, and no 410 comes (the cache's window is what expires
 // there, after minutes or thousands of events: too slow for a test).
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kubectl as runKubectl } from "../../../conformance/kubectl/kubectl.js";
 import { type ApiServerGate, startGate } from "../../support/apiserver/gate.js";
 import {
   ensureNamespace,
@@ -115,17 +115,12 @@ function webhookGet(webhook: RunningWebhook, caPem: string, path: string): Promi
 
 /** kubectl of the control plane's release, with its kubeconfig; resolves with the exit code and output. */
 function kubectl(plane: ControlPlane, version: string, args: readonly string[]) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      binaryPaths(version).kubectl,
-      ["--kubeconfig", plane.kubeconfigPath, ...args],
-      { timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
+  const k = {
+    binary: binaryPaths(version).kubectl,
+    kubeconfig: plane.kubeconfigPath,
+    cacheDir: join(plane.dir, "kubectl"),
+  };
+  return runKubectl(k, args, { timeoutMs: 30_000 });
 }
 
 /** The value of the sample `series` (name and labels, as exposed) in a /metrics page; 0 when absent. */
