@@ -26,19 +26,6 @@ function cli(args: readonly string[]): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
 }
 
-/** Runs a CLI command to its end; resolves with its exit code and output. */
-export function runCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = cli(args);
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-    child.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 /** One review the webhook logged (its JSON log line on stderr). */
 export type ReviewLog = Record<string, unknown> & { readonly verdict?: string };
 
