@@ -1,5 +1,6 @@
 // The layering, as biome.jsonc states it and `npm run lint` enforces it over the tree:
-//   networking: model <- protobuf, text, validation <- evaluate <- index.ts <- cli, testing
+//   networking: model <- protobuf, text, validation <- evaluate <- index.ts <- cli, testing;
+//               internal.ts (not public) <- cli only
 //   storage:    codecs <- client; the reference server imports neither
 //   cli:        shared <- one folder per command (never importing another) <- main.ts
 //   playground: the public networking entry point only
@@ -55,7 +56,7 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/cli/shared/planted.ts", "../route/command.js", true],
   ["src/cli/shared/planted.ts", "../validate/run.js", true],
   ["src/cli/shared/planted.ts", "../../networking/validation/validate.js", true],
-  // The CLI's back doors into networking internals are each open to one named file only.
+  // The CLI reads networking internals through networking/internal.js only: no file has a door of its own.
   ["src/cli/validate/planted.ts", "../../networking/text/json/parse.js", true],
   ["src/cli/route/planted.ts", "../../networking/evaluate/router/router.js", true],
   ["src/cli/shared/planted.ts", "../../networking/text/json/from-json.js", true],
@@ -92,9 +93,21 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/cli/validate/planted.ts", "../../networking/index.js", false],
   ["src/cli/storage/planted.ts", "../../storage/server/index.js", false],
   ["src/cli/shared/planted.ts", "./io.js", false],
-  ["src/cli/storage/inventory.ts", "../../networking/text/json/parse.js", false],
-  ["src/cli/route/command.ts", "../../networking/evaluate/router/router.js", false],
-  ["src/cli/shared/cluster-file.ts", "../../networking/text/json/from-json.js", false],
+  ["src/cli/shared/planted.ts", "../../networking/internal.js", false],
+  ["src/cli/demo/planted.ts", "../../networking/internal.js", false],
+  ["src/cli/storage/inventory.ts", "../../networking/internal.js", false],
+  ["src/cli/storage/inventory.ts", "../../networking/text/json/parse.js", true],
+  ["src/cli/route/command.ts", "../../networking/evaluate/router/router.js", true],
+  ["src/cli/shared/cluster-file.ts", "../../networking/text/json/from-json.js", true],
+  ["src/cli/demo/expectations.ts", "../../networking/text/yaml/compose.js", true],
+  ["src/cli/reach/command.ts", "../../networking/evaluate/types.js", true],
+  // networking/internal.js is the CLI's alone.
+  ["src/playground/planted.ts", "../networking/internal.js", true],
+  ["src/testing/planted.ts", "../networking/internal.js", true],
+  ["src/testing/storage/planted.ts", "../../networking/internal.js", true],
+  ["src/admission/planted.ts", "../networking/internal.js", true],
+  ["src/admission/guards/planted.ts", "../../networking/internal.js", true],
+  ["src/admission/server/cluster/planted.ts", "../../../networking/internal.js", true],
   ["src/admission/guards/planted.ts", "../../networking/index.js", false],
   // The one internal entry admission may import: the router's precedence rules, shared with the capture guard.
   ["src/admission/guards/planted.ts", "../../networking/evaluate/router/precedence.js", false],
@@ -180,17 +193,24 @@ describe("src/networking's shape", () => {
   const ROOT = join(root, "src", "networking");
   const all = tsFiles(ROOT);
 
-  it("every module sits in a layer folder; only index.ts is at the top", () => {
+  it("every module sits in a layer folder; only index.ts and internal.ts are at the top", () => {
     const layers = ["model", "protobuf", "text", "validation", "evaluate", "manifests"];
     const top = all.map((f) => relative(ROOT, f)).filter((f) => !f.includes("/"));
-    expect(top).toEqual(["index.ts"]);
+    expect(top.sort()).toEqual(["index.ts", "internal.ts"]);
     for (const f of all.map((f) => relative(ROOT, f)).filter((f) => f.includes("/"))) {
       expect(layers, f).toContain(f.split("/")[0]);
     }
   });
 
-  it("index.ts only re-exports", () => {
+  it("index.ts and internal.ts only re-export", () => {
     expect(beyondReExports(join(ROOT, "index.ts"))).toBe("");
+    expect(beyondReExports(join(ROOT, "internal.ts"))).toBe("");
+  });
+
+  it("internal.ts is no entry point of the package", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+    expect(JSON.stringify(pkg.exports)).not.toMatch(/internal/);
+    expect(Object.keys(pkg.exports)).toContain("./networking");
   });
 
   it("exactly one module reads varints: protobuf/wire.ts", () => {
