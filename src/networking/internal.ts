@@ -1,8 +1,8 @@
 // NOT PUBLIC API. The networking internals that clusterwire's own CLI (src/cli/) reads, in one
 // named place. package.json's "exports" leaves this module out, so users cannot import it; its
-// names may change in any release. The layer rules let src/cli/ import it by name and refuse it
-// everywhere else, the playground, the testing kit and admission included. What users need goes
-// into index.ts instead, documented and tested.
+// names may change in any release. The layer table (LAYERS in scripts/check-layers.mjs) lets
+// src/cli/ import it by name and refuses it everywhere else, the playground, the testing kit and
+// admission included. What users need goes into index.ts instead, documented and tested.
 //
 // Why each name is here rather than in index.ts:
 
