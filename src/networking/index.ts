@@ -154,7 +154,8 @@ export type {
   VerdictStatus,
 } from "./manifests/verdict.js";
 export { createPolicyEngine, type PolicyEngineInput } from "./evaluate/policy/engine.js";
-export { createRouter, type RouterInput } from "./evaluate/router/router.js";
+export { createRouter, normaliseRequest, type RouterInput } from "./evaluate/router/router.js";
+export { PROTOCOLS } from "./evaluate/types.js";
 export type {
   Cell,
   ClusterNamespace,
@@ -167,6 +168,7 @@ export type {
   DirectionDecision,
   Endpoint,
   HostTier,
+  NormalisedRequest,
   OutOfScope,
   PolicyDiff,
   PolicyEngine,

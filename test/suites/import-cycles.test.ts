@@ -1,13 +1,13 @@
 // src/ has no import cycle, type-only imports included. Biome's noImportCycles (biome.jsonc) does
 // not follow `import type`, so a cycle of type-only edges passes the lint; this reads every import
-// and re-export itself (test/support/import-graph.ts) and fails with the cycle it finds. The
+// and re-export itself (scripts/import-graph.mjs) and fails with the cycle it finds. The
 // planted trees show the check can fail: a type-only cycle, a re-export cycle, a self-import.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { findCycles, formatCycle, importGraph, importsOf } from "../support/import-graph.js";
+import { findCycles, formatCycle, importGraph, importsOf } from "../../scripts/import-graph.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "clusterwire-cycles-"));
@@ -28,7 +28,7 @@ function cyclesOf(dir: string): string[] {
 }
 
 describe("reading imports", () => {
-  it("finds static, type-only, re-exported, side-effect and dynamic imports", () => {
+  it("finds static, type-only, re-exported, side-effect and dynamic imports, each at its statement's line", () => {
     const text = [
       `import { a } from "./a.js";`,
       `import type { B } from "./b.js";`,
@@ -49,20 +49,20 @@ describe("reading imports", () => {
       `  import { p } from "./p.js"; // indented`,
     ].join("\n");
     expect(importsOf(text).sort((x, y) => x.specifier.localeCompare(y.specifier))).toEqual([
-      { specifier: "../h.js", typeOnly: false },
-      { specifier: "./a.js", typeOnly: false },
-      { specifier: "./b.js", typeOnly: true },
-      { specifier: "./c.js", typeOnly: true },
-      { specifier: "./e.js", typeOnly: false },
-      { specifier: "./fg.js", typeOnly: false },
-      { specifier: "./i.js", typeOnly: false },
-      { specifier: "./j.js", typeOnly: true },
-      { specifier: "./k.js", typeOnly: false },
-      { specifier: "./l.js", typeOnly: false },
-      { specifier: "./m.js", typeOnly: false },
-      { specifier: "./n.js", typeOnly: false },
-      { specifier: "./o.js", typeOnly: false },
-      { specifier: "./p.js", typeOnly: false },
+      { specifier: "../h.js", typeOnly: false, line: 6 },
+      { specifier: "./a.js", typeOnly: false, line: 1 },
+      { specifier: "./b.js", typeOnly: true, line: 2 },
+      { specifier: "./c.js", typeOnly: true, line: 3 },
+      { specifier: "./e.js", typeOnly: false, line: 4 },
+      { specifier: "./fg.js", typeOnly: false, line: 5 },
+      { specifier: "./i.js", typeOnly: false, line: 10 },
+      { specifier: "./j.js", typeOnly: true, line: 11 },
+      { specifier: "./k.js", typeOnly: false, line: 12 },
+      { specifier: "./l.js", typeOnly: false, line: 13 },
+      { specifier: "./m.js", typeOnly: false, line: 14 },
+      { specifier: "./n.js", typeOnly: false, line: 15 },
+      { specifier: "./o.js", typeOnly: false, line: 16 },
+      { specifier: "./p.js", typeOnly: false, line: 17 },
     ]);
   });
 

@@ -1,17 +1,21 @@
-// The layering, as biome.jsonc states it and `npm run lint` enforces it over the tree:
-//   networking: model <- protobuf, text, validation <- evaluate <- index.ts <- cli, testing
+// The layering, as LAYERS in scripts/check-layers.mjs states it and `npm run lint` enforces it:
+//   networking: model <- protobuf, text, validation <- evaluate, manifests <- index.ts <- cli, testing,
+//               playground, admission; internal.ts (not public) <- cli only
 //   storage:    codecs <- client; the reference server imports neither
+//   admission:  the core (no I/O) <- server/
 //   cli:        shared <- one folder per command (never importing another) <- main.ts
 //   playground: the public networking entry point only
-// Each case below plants one file in an empty tree, lints it with the project's own
-// configuration, and expects the import to be refused (or, for the controls, allowed): the rules
-// are shown to bite, not only to pass. The bundle test shows what a bundler keeps of the result.
+// Each case below plants one import in a file of the tree and runs the checker on it, expecting
+// the import to be refused with its layer's message (or, for the controls, allowed): the rules are
+// shown to bite, not only to pass. The bundle test shows what a bundler keeps of the result.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { LAYERS, ROOTS, checkLayers, checkText, formatViolation, layerOf } from "../../scripts/check-layers.mjs";
+import { resolveSpecifier, tsFiles } from "../../scripts/import-graph.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const biome = join(root, "node_modules", "@biomejs", "biome", "bin", "biome");
@@ -55,7 +59,7 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/cli/shared/planted.ts", "../route/command.js", true],
   ["src/cli/shared/planted.ts", "../validate/run.js", true],
   ["src/cli/shared/planted.ts", "../../networking/validation/validate.js", true],
-  // The CLI's back doors into networking internals are each open to one named file only.
+  // The CLI reads networking internals through networking/internal.js only: no file has a door of its own.
   ["src/cli/validate/planted.ts", "../../networking/text/json/parse.js", true],
   ["src/cli/route/planted.ts", "../../networking/evaluate/router/router.js", true],
   ["src/cli/shared/planted.ts", "../../networking/text/json/from-json.js", true],
@@ -92,9 +96,21 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/cli/validate/planted.ts", "../../networking/index.js", false],
   ["src/cli/storage/planted.ts", "../../storage/server/index.js", false],
   ["src/cli/shared/planted.ts", "./io.js", false],
-  ["src/cli/storage/inventory.ts", "../../networking/text/json/parse.js", false],
-  ["src/cli/route/command.ts", "../../networking/evaluate/router/router.js", false],
-  ["src/cli/shared/cluster-file.ts", "../../networking/text/json/from-json.js", false],
+  ["src/cli/shared/planted.ts", "../../networking/internal.js", false],
+  ["src/cli/demo/planted.ts", "../../networking/internal.js", false],
+  ["src/cli/storage/inventory.ts", "../../networking/internal.js", false],
+  ["src/cli/storage/inventory.ts", "../../networking/text/json/parse.js", true],
+  ["src/cli/route/command.ts", "../../networking/evaluate/router/router.js", true],
+  ["src/cli/shared/cluster-file.ts", "../../networking/text/json/from-json.js", true],
+  ["src/cli/demo/expectations.ts", "../../networking/text/yaml/compose.js", true],
+  ["src/cli/reach/command.ts", "../../networking/evaluate/types.js", true],
+  // networking/internal.js is the CLI's alone.
+  ["src/playground/planted.ts", "../networking/internal.js", true],
+  ["src/testing/planted.ts", "../networking/internal.js", true],
+  ["src/testing/storage/planted.ts", "../../networking/internal.js", true],
+  ["src/admission/planted.ts", "../networking/internal.js", true],
+  ["src/admission/guards/planted.ts", "../../networking/internal.js", true],
+  ["src/admission/server/cluster/planted.ts", "../../../networking/internal.js", true],
   ["src/admission/guards/planted.ts", "../../networking/index.js", false],
   // The one internal entry admission may import: the router's precedence rules, shared with the capture guard.
   ["src/admission/guards/planted.ts", "../../networking/evaluate/router/precedence.js", false],
@@ -103,70 +119,139 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/admission/server/cluster/planted.ts", "../../guards/ingress-capture.js", false],
   ["src/playground/planted.ts", "../networking/index.js", false],
   ["src/playground/planted.ts", "./analyze.js", false],
+  // Rules the checker holds that Biome's globs did not reach.
+  ["src/networking/model/planted.ts", "../internal.js", true],
+  ["src/networking/evaluate/policy/planted.ts", "../../../admission/index.js", true],
+  ["src/networking/planted.ts", "../storage/index.js", true],
+  ["src/networking/planted.ts", "./text/yaml/compose.js", false],
+  ["src/storage/planted.ts", "./server/index.js", true],
+  ["src/storage/planted.ts", "./client/client.js", false],
+  ["src/storage/server/planted.ts", "../index.js", true],
+  ["src/admission/planted.ts", "./server/index.js", true],
+  ["src/admission/guards/planted.ts", "../server/index.js", true],
+  ["src/admission/server/planted.ts", "../admit.js", false],
+  ["src/admission/server/planted.ts", "../../networking/evaluate/router/router.js", true],
+  ["src/testing/planted.ts", "../networking/model/shapes.js", false],
+  ["src/testing/planted.ts", "../admission/index.js", false],
+  ["src/testing/planted.ts", "../admission/server/index.js", true],
+  ["src/testing/planted.ts", "../cli/main.js", true],
+  ["src/cli/planted.ts", "../networking/text/json/parse.js", true],
+  ["src/cli/planted.ts", "../testing/index.js", true],
+  ["src/cli/planted.ts", "./route/command.js", false],
+  ["src/cli/planted.ts", "../networking/internal.js", false],
+  ["src/cli/validate/planted.ts", "../../testing/index.js", true],
+  ["src/cli/webhook/planted.ts", "../../admission/server/index.js", false],
+  ["src/index.ts", "./networking/index.js", true],
+  ["plugin/planted.ts", "../src/networking/model/go-shapes.js", false],
+  ["plugin/planted.ts", "../src/networking/model/kind-names.js", false],
+  ["plugin/planted.ts", "../src/networking/model/kinds.js", true],
+  ["plugin/planted.ts", "./emitter.js", false],
+  ["plugin/planted.mjs", "../src/networking/model/kinds.js", true],
+  ["gen/k8s/io/api/networking/v1/planted.ts", "../../../../../../src/networking/model/kinds.js", true],
+  ["gen/k8s/io/api/networking/v1/planted.ts", "../../core/v1/core_pb.js", false],
 ];
 
-interface Diagnostic {
-  readonly category: string;
-  readonly location: { readonly path: string };
-}
+const PLANTED = (specifier: string): string =>
+  `import { planted } from "${specifier}";\nexport const used = planted;\n`;
 
-/** Lints a tree of `files` (path -> text) with the project's biome.jsonc; the categories per file. */
-function lint(name: string, files: Readonly<Record<string, string>>): Map<string, string[]> {
-  const dir = join(work, name);
-  mkdirSync(dir, { recursive: true });
-  copyFileSync(join(root, "biome.jsonc"), join(dir, "biome.jsonc"));
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    writeFileSync(join(dir, file), text);
-  }
-  let out: string;
-  try {
-    out = execFileSync(
-      process.execPath,
-      [biome, "lint", "--vcs-enabled=false", "--reporter=json", "--max-diagnostics=none", "."],
-      {
-        cwd: dir,
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-  } catch (e) {
-    // Biome exits 1 when it reports an error; the JSON report is still on stdout.
-    out = (e as { stdout?: string }).stdout ?? "";
-  }
-  const found = new Map<string, string[]>();
-  for (const d of (JSON.parse(out) as { diagnostics: Diagnostic[] }).diagnostics) {
-    const list = found.get(d.location.path) ?? [];
-    list.push(d.category);
-    found.set(d.location.path, list);
-  }
-  return found;
-}
-
-describe("layer boundaries (biome.jsonc)", () => {
+describe("layer boundaries (LAYERS in scripts/check-layers.mjs)", () => {
   it.each(CASES.map((c, i) => [i, ...c] as const))(
     "case %i: %s importing %s is refused: %s",
-    (i, file, specifier, refused) => {
-      const found = lint(`case${i}`, {
-        [file]: `import { planted } from "${specifier}";\nexport const used = planted;\n`,
-      });
-      expect((found.get(file) ?? []).includes("lint/style/noRestrictedImports")).toBe(refused);
+    (_, file, specifier, refused) => {
+      // The import names a real file, so an allowed case allows something that is there.
+      expect(resolveSpecifier(join(root, file), specifier), specifier).toBeDefined();
+      const found = checkText(root, file, PLANTED(specifier));
+      expect(found.map((v) => v.message)).toEqual(refused ? [layerOf(file)?.message] : []);
     },
   );
 
-  it("an import cycle is refused, inside a layer too", () => {
-    const found = lint("cycle", {
+  it("judges type-only imports, re-exports and import() too, at their lines", () => {
+    const text = [
+      `import { fine } from "../networking/index.js";`,
+      `import type { A } from "../networking/validation/validate.js";`,
+      `export type { B } from "../storage/index.js";`,
+      `type C = import("../cli/main.js").C;`,
+      `import {`,
+      `  type D,`,
+      `} from "../admission/index.js";`,
+      `// import { E } from "../storage/index.js"; (a comment is no import)`,
+    ].join("\n");
+    const found = checkText(root, "src/playground/planted.ts", text);
+    expect(found.map((v) => [v.line, v.target])).toEqual([
+      [2, "src/networking/validation/validate.ts"],
+      [3, "src/storage/index.ts"],
+      [4, "src/cli/main.ts"],
+      [5, "src/admission/index.ts"],
+    ]);
+    expect(formatViolation(found[0]!)).toBe(
+      'src/playground/planted.ts:2: import "../networking/validation/validate.js" (src/networking/validation/validate.ts): the playground uses the public entry point of networking only (clusterwire/networking)',
+    );
+  });
+
+  it("an import of a file that does not exist is judged by the path it names", () => {
+    const found = checkText(root, "src/playground/planted.ts", PLANTED("../networking/gone/away.js"));
+    expect(found.map((v) => v.target)).toEqual(["src/networking/gone/away.ts"]);
+  });
+
+  it("a file in no layer is refused, whatever it imports", () => {
+    const found = checkText(root, "src/elsewhere/planted.ts", "export const nothing = 1;\n");
+    expect(found).toHaveLength(1);
+    expect(formatViolation(found[0]!)).toBe(
+      "src/elsewhere/planted.ts: the file is in no layer: add a row for its folder to LAYERS (scripts/check-layers.mjs)",
+    );
+  });
+
+  it("a command folder is a layer of its own; main.ts and shared/ are not commands", () => {
+    expect(layerOf("src/cli/route/command.ts")).toMatchObject({ row: "src/cli/*", layer: "src/cli/route" });
+    expect(layerOf("src/cli/shared/io.ts")).toMatchObject({ row: "src/cli/shared", layer: "src/cli/shared" });
+    expect(layerOf("src/cli/main.ts")).toMatchObject({ row: "src/cli", layer: "src/cli" });
+  });
+
+  it("every row holds a file of the tree, and everything a row allows exists", () => {
+    const { violations, files } = checkLayers(root);
+    // The walk read the tree: a wrong root would read nothing, and find nothing wrong.
+    expect(files).toBeGreaterThan(200);
+    expect(violations.map(formatViolation)).toEqual([]);
+    const held = new Set(
+      ROOTS.flatMap((r) => tsFiles(join(root, r), true)).map((f) => layerOf(relative(root, f))?.row),
+    );
+    for (const [layer, may] of LAYERS) {
+      expect(held, layer).toContain(layer);
+      for (const m of may) expect(existsSync(join(root, m)), `${layer} may import ${m}`).toBe(true);
+    }
+  });
+
+  it("an import cycle is refused by Biome, inside a layer too", () => {
+    const dir = join(work, "cycle");
+    const files = {
       "src/networking/model/a.ts": 'import { b } from "./b.js";\nexport const a = (): number => b() + 1;\n',
       "src/networking/model/b.ts": 'import { a } from "./a.js";\nexport const b = (): number => a() - 1;\n',
-    });
-    expect(found.get("src/networking/model/a.ts")).toContain("lint/suspicious/noImportCycles");
+    };
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "biome.jsonc"), readFileSync(join(root, "biome.jsonc")));
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true });
+      writeFileSync(join(dir, file), text);
+    }
+    let out: string;
+    try {
+      out = execFileSync(process.execPath, [biome, "lint", "--vcs-enabled=false", "--reporter=json", "."], {
+        cwd: dir,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    } catch (e) {
+      // Biome exits 1 when it reports an error; the JSON report is still on stdout.
+      out = (e as { stdout?: string }).stdout ?? "";
+    }
+    const { diagnostics } = JSON.parse(out) as {
+      diagnostics: { category: string; location: { path: string } }[];
+    };
+    expect(diagnostics.filter((d) => d.location.path === "src/networking/model/a.ts").map((d) => d.category)).toContain(
+      "lint/suspicious/noImportCycles",
+    );
   });
 });
-
-const tsFiles = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
-  );
 
 /** The text of an entry point without its comments (line and block) and `export ... from` statements. */
 const beyondReExports = (file: string): string =>
@@ -180,17 +265,24 @@ describe("src/networking's shape", () => {
   const ROOT = join(root, "src", "networking");
   const all = tsFiles(ROOT);
 
-  it("every module sits in a layer folder; only index.ts is at the top", () => {
+  it("every module sits in a layer folder; only index.ts and internal.ts are at the top", () => {
     const layers = ["model", "protobuf", "text", "validation", "evaluate", "manifests"];
     const top = all.map((f) => relative(ROOT, f)).filter((f) => !f.includes("/"));
-    expect(top).toEqual(["index.ts"]);
+    expect(top.sort()).toEqual(["index.ts", "internal.ts"]);
     for (const f of all.map((f) => relative(ROOT, f)).filter((f) => f.includes("/"))) {
       expect(layers, f).toContain(f.split("/")[0]);
     }
   });
 
-  it("index.ts only re-exports", () => {
+  it("index.ts and internal.ts only re-export", () => {
     expect(beyondReExports(join(ROOT, "index.ts"))).toBe("");
+    expect(beyondReExports(join(ROOT, "internal.ts"))).toBe("");
+  });
+
+  it("internal.ts is no entry point of the package", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+    expect(JSON.stringify(pkg.exports)).not.toMatch(/internal/);
+    expect(Object.keys(pkg.exports)).toContain("./networking");
   });
 
   it("exactly one module reads varints: protobuf/wire.ts", () => {

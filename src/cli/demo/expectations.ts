@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { PROTOCOLS } from "../../networking/evaluate/types.js";
 import {
   DecodeError,
   type HostTier,
   type JsonValue,
+  PROTOCOLS,
   type Protocol,
   type Route,
   parseYamlDocuments,
@@ -15,7 +15,7 @@ import {
   decodeYamlNode,
   keyTextOf,
   type YamlNode,
-} from "../../networking/text/yaml/parse.js";
+} from "../../networking/internal.js";
 import { CliError, EXIT_USAGE, errnoMessage, type CliIO } from "../shared/io.js";
 import { packageRoot } from "../shared/package.js";
 import { ALLOWED_GLYPH, DENIED_GLYPH } from "../shared/reach-text.js";

@@ -2,6 +2,7 @@ import {
   EvaluatorInputError,
   formatFieldError,
   kindOf,
+  PROTOCOLS,
   type Decision,
   type Endpoint,
   type NetworkPolicy,
@@ -9,7 +10,6 @@ import {
   type Protocol,
   type SkippedObject,
 } from "../../networking/index.js";
-import { PROTOCOLS } from "../../networking/evaluate/types.js";
 import {
   clusterEngine,
   loadClusterFile,

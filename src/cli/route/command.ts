@@ -1,5 +1,4 @@
-import { formatFieldError, type Route, type RouteRequest } from "../../networking/index.js";
-import { normaliseHost, requestPath } from "../../networking/evaluate/router/router.js";
+import { formatFieldError, normaliseRequest, type Route, type RouteRequest } from "../../networking/index.js";
 import { parseCommandLine, type Command } from "../shared/command.js";
 import { EXIT_FAILURE, EXIT_OK, inputPath, usageError } from "../shared/io.js";
 import { loadManifestObjects } from "../shared/manifests.js";
@@ -192,10 +191,11 @@ export function explainRoute(line: RequestLine, route: Route | null, setup: Rout
   const sniLine =
     sni === undefined ? [] : [`  sni      ${sni} (selects a certificate only; routing follows the Host header, R10)`];
   if (route === null) {
+    const read = normaliseRequest(line.request);
     return [
       `${line.label} -> no backend (the controller answers itself, usually 404)`,
-      `  host     ${normaliseHost(line.request.host) || '""'}`,
-      `  path     ${requestPath(line.request.path)}`,
+      `  host     ${read.host || '""'}`,
+      `  path     ${read.requestPath}`,
       ...sniLine,
       "  why      no path matched and no in-scope Ingress sets a defaultBackend (R9.3)",
     ];

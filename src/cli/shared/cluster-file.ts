@@ -4,6 +4,7 @@ import {
   type DecodeErrorLocation,
   EvaluatorInputError,
   NETWORKING_API_VERSION,
+  PROTOCOLS,
   createPolicyEngine,
   type ClusterNamespace,
   type ClusterPod,
@@ -16,7 +17,7 @@ import {
   locateYamlPath,
   parseYamlDocuments,
 } from "../../networking/index.js";
-import { fromParsedYaml } from "../../networking/text/json/from-json.js";
+import { fromParsedYaml } from "../../networking/internal.js";
 import { CliError, EXIT_USAGE, asText, readInput, type CliIO } from "./io.js";
 
 // The cluster description `clusterwire reach` reads: one YAML document with
@@ -56,7 +57,8 @@ const TOP_FIELDS = ["namespaces", "pods", "policies"] as const;
 const NAMESPACE_FIELDS = ["name", "labels"] as const;
 const POD_FIELDS = ["namespace", "name", "labels", "ip", "ports", "hostIP", "hostNetwork"] as const;
 const PORT_FIELDS = ["name", "containerPort", "protocol"] as const;
-const PROTOCOLS: readonly string[] = ["TCP", "UDP", "SCTP"];
+
+const isProtocol = (s: string): s is Protocol => (PROTOCOLS as readonly string[]).includes(s);
 
 /** Reads and checks a cluster file; any problem is a CliError (exit 2) naming FILE:LINE:COLUMN. */
 export async function loadClusterFile(io: CliIO, path: string): Promise<ClusterFile> {
@@ -231,14 +233,14 @@ class Checker {
       else this.issue([...at, "containerPort"], `must be a port number from 1 to 65535, got ${show(raw)}`);
     }
     const protocol = this.string(m, "protocol", at);
-    if (protocol !== undefined && !PROTOCOLS.includes(protocol)) {
+    if (protocol !== undefined && !isProtocol(protocol)) {
       this.issue([...at, "protocol"], `must be one of ${PROTOCOLS.join(", ")}, got ${show(protocol)}`);
     }
     if (containerPort === undefined) return undefined;
     return {
       containerPort,
       ...(name !== undefined ? { name } : {}),
-      ...(protocol !== undefined && PROTOCOLS.includes(protocol) ? { protocol: protocol as Protocol } : {}),
+      ...(protocol !== undefined && isProtocol(protocol) ? { protocol } : {}),
     };
   }
 

@@ -1,5 +1,5 @@
 import { DecodeError, type JsonValue, locateYamlPath, parseYamlDocuments } from "../../networking/index.js";
-import { parseJsonText } from "../../networking/text/json/parse.js";
+import { parseJsonText } from "../../networking/internal.js";
 import { checkInventory, formatInventoryPath, type InventoryInput } from "../../storage/server/index.js";
 import { CliError, EXIT_USAGE, asText, detectFormat, readInput, type CliIO } from "../shared/io.js";
 

@@ -39,6 +39,26 @@ export interface RouteRequest {
 }
 
 /**
+ * A request's host and path as the router reads them: what
+ * {@link normaliseRequest} returns, and what a {@link Route} carries in its
+ * `host` and `requestPath`.
+ *
+ * @example
+ * ```ts
+ * import { normaliseRequest } from "clusterwire/networking";
+ *
+ * const { host, requestPath } = normaliseRequest({ host: "[2001:DB8::1]:8443", path: "/a#top" });
+ * console.log(host, requestPath); // "2001:db8::1" "/a"
+ * ```
+ */
+export interface NormalisedRequest {
+  /** The Host header without its port (and an IPv6 literal's brackets), lower-cased (R3). */
+  readonly host: string;
+  /** The request target up to its first `?` or `#` (R5). */
+  readonly requestPath: string;
+}
+
+/**
  * Which host tier was selected for a request (R4).
  *
  * @example
@@ -248,6 +268,21 @@ export interface Router {
  * ```
  */
 export type Protocol = "TCP" | "UDP" | "SCTP";
+
+/**
+ * Every {@link Protocol}, in the order the API server lists them: the values a
+ * NetworkPolicy port and a pod's container port may name, frozen. For checking
+ * user input (a `--protocol` flag, a field of a file) before handing it to the
+ * policy engine.
+ *
+ * @example
+ * ```ts
+ * import { PROTOCOLS, type Protocol } from "clusterwire/networking";
+ *
+ * const isProtocol = (s: string): s is Protocol => (PROTOCOLS as readonly string[]).includes(s);
+ * console.log(PROTOCOLS.join(", "), isProtocol("UDP"), isProtocol("udp")); // "TCP, UDP, SCTP" true false
+ * ```
+ */
 export const PROTOCOLS: readonly Protocol[] = Object.freeze(["TCP", "UDP", "SCTP"]);
 
 /**

@@ -6,7 +6,7 @@
 // ingress-capture guard of clusterwire/admission, which asks tier by tier who
 // answers a request before and after a candidate Ingress. This file is the one
 // internal entry the admission layer may import besides clusterwire/networking
-// (biome.jsonc names it), so both read the same rules.
+// (the layer table names it), so both read the same rules.
 
 import type { Ingress } from "../../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import type { ObjectMeta } from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";

@@ -11,7 +11,16 @@
 
 import type { Ingress, IngressBackend, IngressClass } from "../../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { EvaluatorInputError } from "../../model/errors.js";
-import type { HostTier, OutOfScope, Route, RouteRequest, RouteResult, Router, SkippedObject } from "../types.js";
+import type {
+  HostTier,
+  NormalisedRequest,
+  OutOfScope,
+  Route,
+  RouteRequest,
+  RouteResult,
+  Router,
+  SkippedObject,
+} from "../types.js";
 import { FieldPath } from "../../model/path.js";
 import { duplicate, type FieldError } from "../../validation/field-error.js";
 import { validate } from "../../validation/validate.js";
@@ -256,12 +265,7 @@ class IngressRouter implements Router {
   }
 
   route(request: RouteRequest): Route | null {
-    if (request === null || typeof request !== "object")
-      throw new EvaluatorInputError("request", "must be { host, path }");
-    if (typeof request.host !== "string")
-      throw new EvaluatorInputError("request.host", "must be a string (the Host header)");
-    if (typeof request.path !== "string")
-      throw new EvaluatorInputError("request.path", "must be a string (the request target)");
+    checkRequest(request);
     const host = normaliseHost(request.host);
     const path = requestPath(request.path);
     const at = this.#selectTier(host);
@@ -443,6 +447,37 @@ function outOfScopeReason(ing: Ingress, classes: Classes): string | undefined {
 }
 
 // ------------------------------------------------------------------ matching
+
+/** What route() and normaliseRequest() accept: an object with a string host and path. */
+function checkRequest(request: RouteRequest): void {
+  if (request === null || typeof request !== "object")
+    throw new EvaluatorInputError("request", "must be { host, path }");
+  if (typeof request.host !== "string")
+    throw new EvaluatorInputError("request.host", "must be a string (the Host header)");
+  if (typeof request.path !== "string")
+    throw new EvaluatorInputError("request.path", "must be a string (the request target)");
+}
+
+/**
+ * A request's host and path as the router reads them, whether or not any
+ * Ingress serves it: the Host header without its port, lower-cased (R3 of
+ * docs/ingress-routing.md), and the target up to its first `?` or `#` (R5). A
+ * {@link Route} carries the same two values; this gives them for a request
+ * that `route` answers with null too. Throws {@link EvaluatorInputError} for
+ * what `route` refuses (a host or path that is not a string).
+ *
+ * @example
+ * ```ts
+ * import { normaliseRequest } from "clusterwire/networking";
+ *
+ * console.log(normaliseRequest({ host: "Shop.Example.com:8443", path: "/cart?id=7" }));
+ * // { host: "shop.example.com", requestPath: "/cart" }
+ * ```
+ */
+export function normaliseRequest(request: RouteRequest): NormalisedRequest {
+  checkRequest(request);
+  return { host: normaliseHost(request.host), requestPath: requestPath(request.path) };
+}
 
 /** R3: drop the port (and the brackets of an IPv6 literal), lower-case. */
 export function normaliseHost(header: string): string {

@@ -20,15 +20,6 @@ import {
 } from "./compose.js";
 import { kubectlBodyOffset, kubectlDocumentBody, splitYamlDocuments } from "./split.js";
 
-// The node tree, for internal readers that walk it (the CLI's demo expectations).
-export {
-  NO_DEPTH_LIMIT,
-  composeFirstDocument,
-  decodeYamlNode,
-  keyTextOf,
-  type YamlNode,
-} from "./compose.js";
-
 /**
  * Which reading of a YAML text: `"kubectl"` splits a stream into documents as
  * `kubectl apply -f` does for a YAML file (lines end at LF or CRLF and each

@@ -11,6 +11,7 @@ import {
   createRouter,
   EvaluatorInputError,
   fromJson,
+  normaliseRequest,
   validate,
   type HostTier,
   type Ingress,
@@ -18,6 +19,7 @@ import {
   type IngressClass,
   type JsonObject,
   type Route,
+  type RouteRequest,
   type Router,
   type SkippedObject,
 } from "../../../../src/networking/index.js";
@@ -480,6 +482,54 @@ describe("R5: request path", () => {
     expect(go(r, H, "//a/b")).toBeNull();
     expectRoute(go(r, H, "/a//b"), viaPath(ing, 0, 1, "host-less", H, "/a//b"));
     expect(go(router(ingress("b", [rule(undefined, P("/a/b", "svc-ab"))])), H, "/a//b")).toBeNull();
+  });
+});
+
+// ------------------------------------------------------------------ R3 and R5, without routing
+
+describe("normaliseRequest: the host and path as the router reads them", () => {
+  it("applies R3 to the host and R5 to the path", () => {
+    expect(normaliseRequest({ host: "Foo.Example.COM:8080", path: "/foo?x=1#y" })).toEqual({
+      host: "foo.example.com",
+      requestPath: "/foo",
+    });
+    expect(normaliseRequest({ host: "[2001:DB8::1]:8443", path: "/a#b?c" })).toEqual({
+      host: "2001:db8::1",
+      requestPath: "/a",
+    });
+    // An unbracketed IPv6 literal has more than one colon, so none of them is a port separator.
+    expect(normaliseRequest({ host: "2001:DB8::1", path: "?q=1" })).toEqual({ host: "2001:db8::1", requestPath: "" });
+    expect(normaliseRequest({ host: "", path: "/a%2Fb/./c" })).toEqual({ host: "", requestPath: "/a%2Fb/./c" });
+  });
+
+  it("gives what a Route carries, also for a request nothing serves", () => {
+    const ing = ingress("a", [rule(H, P("/app", "svc"))]);
+    const r = router(ing);
+    const request = { host: "FOO.example.com:443", path: "/app/x?id=1", sni: "other.example", scheme: "https" };
+    const route = r.route(request);
+    expect(route).not.toBeNull();
+    expect(normaliseRequest(request)).toEqual({ host: route?.host, requestPath: route?.requestPath });
+    expect(r.route({ host: "Bar.example.com", path: "/app" })).toBeNull();
+    expect(normaliseRequest({ host: "Bar.example.com", path: "/app" })).toEqual({
+      host: "bar.example.com",
+      requestPath: "/app",
+    });
+  });
+
+  it("refuses what route() refuses, with the same error", () => {
+    const r = router();
+    for (const bad of [null, { host: 1, path: "/" }, { host: "a", path: undefined }] as unknown as RouteRequest[]) {
+      const fromRoute = (() => {
+        try {
+          r.route(bad);
+        } catch (e) {
+          return e;
+        }
+        return undefined;
+      })();
+      expect(fromRoute).toBeInstanceOf(EvaluatorInputError);
+      expect(() => normaliseRequest(bad)).toThrow((fromRoute as Error).message);
+    }
   });
 });
 
