@@ -1,9 +1,9 @@
 // The heatmap's look, one home for it: the colour, text colour, glyph, hatch and
 // hatch ink of each kind of cell. The writer (heatmap.ts) puts them in the page's
 // CSS, legend and cell table and hands them to the page's script in the embedded
-// data; the playground's Reach grid uses the same colours and glyphs
-// (test/playground/colours.test.ts holds the two together). Plain data, no Node
-// and no DOM.
+// data (heatmap-data.ts); the playground's Reach grid uses the same colours and
+// glyphs (test/playground/colours.test.ts holds the two together). Plain data,
+// no Node and no DOM: the browser page imports its types.
 
 /**
  * Cell colours by code (bit 0 egress denied, bit 1 ingress denied), shared by

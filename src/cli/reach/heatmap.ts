@@ -1,22 +1,12 @@
 // The self-contained HTML heatmap of a NetworkPolicy truth table
 // (`clusterwire reach --output html`): one file, no network, drawn on a
 // canvas from a packed encoding so a 2,000-pod cluster stays a few MB at most.
-//
-// Embedded data (`<script type="application/json" id="heatmap-data">`):
-//   pods       pod keys in display order (namespaces sorted, then pod names)
-//   index      for each display position, the pod's index in `matrix.pods`
-//   namespaces [name, first display position, pod count], in display order
-//   cells      {encoding: "gzip" | "raw", base64}: 2 bits per cell, row-major
-//              over display positions (row = source, column = destination),
-//              cell i in byte i >> 2 at bit (i & 3) * 2; bit 0 = egress denied,
-//              bit 1 = ingress denied. A cell is allowed iff both bits are 0
-//              (E4); the renderer checks the matrix agrees.
-//   explain    null, or {texts, width, encoding, base64}: per cell two
-//              little-endian `width`-byte indexes into `texts` (egress, ingress).
+// The data it embeds for the page's script is described in heatmap-data.ts.
 
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import type { Decision, DirectionDecision, TruthMatrix } from "../../networking/index.js";
+import { type HeatmapData, type PackedBytes, type PackedExplain, SHADED_ABOVE } from "./heatmap-data.js";
 import {
   HEATMAP_COLOURS,
   HEATMAP_GLYPHS,
@@ -85,7 +75,7 @@ function scriptJson(value: unknown): string {
 }
 
 /** The smaller of raw and gzip, base64-encoded; tiny or random payloads don't shrink. */
-function pack(bytes: Uint8Array): { encoding: "gzip" | "raw"; base64: string } {
+function pack(bytes: Uint8Array): PackedBytes {
   const gz = gzipSync(bytes, { level: 9 });
   return gz.length < bytes.length
     ? { encoding: "gzip", base64: gz.toString("base64") }
@@ -202,7 +192,7 @@ function encodeCells(matrix: TruthMatrix, { order, namespaces }: Layout): { byte
 function encodeExplain(
   input: HeatmapInput & { explain: NonNullable<HeatmapInput["explain"]> },
   order: readonly number[],
-) {
+): PackedExplain {
   const { matrix, explain } = input;
   const n = order.length;
   const texts: string[] = [];
@@ -238,7 +228,7 @@ function encodeExplain(
       cells[2 * (r * n + c) + 1] = idOf(d.ingress);
     }
   }
-  const width = texts.length <= 0x10000 ? 2 : 4;
+  const width: 2 | 4 = texts.length <= 0x10000 ? 2 : 4;
   const bytes = new Uint8Array(cells.length * width);
   const view = new DataView(bytes.buffer);
   cells.forEach((id, i) => {
@@ -599,7 +589,7 @@ export function renderHeatmapHtml(input: HeatmapInput): string {
   const denied = total - counts.allowed;
   const displayPods = lay.order.map((i) => pods[i]!);
 
-  const data = {
+  const data: HeatmapData = {
     pods: displayPods,
     index: lay.order,
     namespaces: lay.namespaces,
@@ -645,8 +635,8 @@ export function renderHeatmapHtml(input: HeatmapInput): string {
         `<li><span class="swatch c${code}"></span><span class="glyph" aria-hidden="true">${HEATMAP_GLYPHS[kind]}</span> ${legendWords[code]}</li>`,
     ).join("") +
     `</ul>` +
-    (n > 2048
-      ? `<p class="summary">Over 2,048 pods one pixel covers several cells, shaded from blue to brown by the share denied, without hatching; hover for single cells.</p>`
+    (n > SHADED_ABOVE
+      ? `<p class="summary">Over ${num(SHADED_ABOVE)} pods one pixel covers several cells, shaded from blue to brown by the share denied, without hatching; hover for single cells.</p>`
       : "");
 
   const nsRows = lay.namespaces
