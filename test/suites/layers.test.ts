@@ -3,6 +3,7 @@
 //   storage:    codecs <- client; the reference server imports neither
 //   cli:        shared <- one folder per command (never importing another) <- main.ts
 //   playground: the public networking entry point only
+//   heatmap page (cli/reach/heatmap-page/): its own folder and reach/heatmap-data.ts only
 // Each case below plants one file in an empty tree, lints it with the project's own
 // configuration, and expects the import to be refused (or, for the controls, allowed): the rules
 // are shown to bite, not only to pass. The bundle test shows what a bundler keeps of the result.
@@ -67,6 +68,12 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/playground/planted.ts", "../networking/validation/validate.js", true],
   ["src/playground/planted.ts", "../cli/reach/heatmap.js", true],
   ["src/playground/planted.ts", "../storage/index.js", true],
+  // The heatmap page's script is bundled alone for the browser: its folder and the data it reads, no more.
+  ["src/cli/reach/heatmap-page/planted.ts", "../heatmap.js", true],
+  ["src/cli/reach/heatmap-page/planted.ts", "../heatmap-palette.js", true],
+  ["src/cli/reach/heatmap-page/planted.ts", "../../shared/io.js", true],
+  ["src/cli/reach/heatmap-page/planted.ts", "../../../networking/index.js", true],
+  ["src/cli/reach/heatmap-page/planted.ts", "node:zlib", true],
   ["src/networking/manifests/planted.ts", "../protobuf/from-binary.js", true],
   ["src/networking/manifests/planted.ts", "../evaluate/router/router.js", true],
   ["src/networking/manifests/planted.ts", "../index.js", true],
@@ -103,6 +110,9 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/admission/server/cluster/planted.ts", "../../guards/ingress-capture.js", false],
   ["src/playground/planted.ts", "../networking/index.js", false],
   ["src/playground/planted.ts", "./analyze.js", false],
+  ["src/cli/reach/heatmap-page/planted.ts", "./cells.js", false],
+  ["src/cli/reach/heatmap-page/planted.ts", "../heatmap-data.js", false],
+  ["src/cli/reach/planted.ts", "./heatmap-page-bundle.js", false],
 ];
 
 interface Diagnostic {

@@ -1,5 +1,5 @@
-// What the heatmap's writer (heatmap.ts, in Node) and the page's script (in the
-// browser) agree on: the data the writer embeds as
+// What the heatmap's writer (heatmap.ts, in Node) and its page script
+// (heatmap-page/, in the browser) agree on: the data the writer embeds as
 // `<script type="application/json" id="heatmap-data">` and the page reads, and
 // the pod count past which the page shades blocks of cells. Types and one
 // constant, no Node and no DOM, so both sides compile against the same shape.
