@@ -15,6 +15,8 @@ export interface Violation {
 
 /** [layer folder or file, what it may import beyond its own layer, message]. */
 export declare const LAYERS: readonly (readonly [string, readonly string[], string])[];
+/** The layers that run in a browser, which may not import Node's built-ins. */
+export declare const BROWSER: readonly string[];
 export declare const ROOTS: readonly string[];
 /** The row holding a repository-relative path (its first column), and the layer it is in (`*` filled in). */
 export declare function layerOf(

@@ -5,6 +5,7 @@
 // one LAYERS does not allow; exits 1 when there is any, 0 when there is none. test/suites/layers.test.ts plants imports to show each rule
 // refuses what it should and allows what it should.
 import { readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { importsOf, repoPath, resolveSpecifier, tsFiles } from "./import-graph.mjs";
@@ -16,6 +17,7 @@ import { importsOf, repoPath, resolveSpecifier, tsFiles } from "./import-graph.m
 //   may      beyond its own layer's files, the folders (with everything under them) and files it
 //            may import. Packages are always allowed; every relative import is judged.
 //   message  printed with each import the row refuses.
+// Packages are always allowed, except Node's built-ins in the layers that run in a browser (BROWSER).
 const MODEL = "src/networking/model";
 const DOWN = "imports point down: model <- protobuf, text, validation <- evaluate, manifests <- index.ts";
 const NETWORKING = "src/networking/index.ts"; // clusterwire/networking
@@ -91,6 +93,13 @@ export const LAYERS = [
     [NETWORKING, "src/networking/model/shapes.ts", ...STORAGE, ADMISSION],
     "clusterwire/testing builds on the public entry points only",
   ],
+  // The heatmap page's script, bundled alone for the browser by scripts/heatmap-page.mjs: from reach/ only the
+  // data the writer embeds, never the writer itself. Before src/cli/*, which would hold it in reach/.
+  [
+    "src/cli/reach/heatmap-page",
+    ["src/cli/reach/heatmap-data.ts"],
+    "the heatmap page imports its own folder and ../heatmap-data.js only, and no Node built-in: it is bundled alone for the browser",
+  ],
   // src/cli/: main.ts lists the commands; one folder per command, never importing another; shared/ what two or more use.
   ["src/cli/shared", CLI_USES, `cli/shared/ imports no command; ${CLI_RULE}`],
   [
@@ -103,9 +112,15 @@ export const LAYERS = [
   [
     "src/playground",
     [NETWORKING],
-    "the playground uses the public entry point of networking only (clusterwire/networking)",
+    "the playground uses the public entry point of networking only (clusterwire/networking), and no Node built-in: it runs in the browser",
   ],
 ];
+
+/** The layers that run in a browser, where no Node built-in exists. */
+export const BROWSER = ["src/cli/reach/heatmap-page", "src/playground"];
+const NODE_BUILTINS = new Set(builtinModules);
+/** @param {string} specifier */
+const isNodeBuiltin = (specifier) => specifier.startsWith("node:") || NODE_BUILTINS.has(specifier.split("/")[0] ?? "");
 
 /** The folders whose files must each belong to a layer. */
 export const ROOTS = ["src", "plugin", "gen"];
@@ -155,11 +170,17 @@ export function refusal(file, target) {
  */
 export function checkText(root, file, text) {
   const abs = join(root, file);
-  if (layerOf(file) === undefined) return [{ file, line: 0, message: NO_LAYER }];
+  const from = layerOf(file);
+  if (from === undefined) return [{ file, line: 0, message: NO_LAYER }];
+  const browser = BROWSER.includes(from.layer);
   /** @type {import("./check-layers.d.mts").Violation[]} */
   const out = [];
   for (const { specifier, line } of importsOf(text)) {
-    if (!specifier.startsWith("./") && !specifier.startsWith("../")) continue;
+    if (!specifier.startsWith("./") && !specifier.startsWith("../")) {
+      if (browser && isNodeBuiltin(specifier))
+        out.push({ file, line, specifier, target: specifier, message: from.message });
+      continue;
+    }
     // An import of a file that does not exist is judged by the path it names (tsc refuses it anyway).
     const found = resolveSpecifier(abs, specifier);
     const target = repoPath(root, found ?? resolve(dirname(abs), specifier).replace(/\.(?:[mc]?js|jsx)$/, ".ts"));

@@ -1,5 +1,8 @@
 import type { Server } from "node:http";
 
+/** The browsers the bundles are written for (esbuild targets). */
+export const BROWSER_TARGETS: string[];
+
 /** The default output directory, dist/playground/. */
 export const DEFAULT_OUT: string;
 

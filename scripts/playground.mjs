@@ -30,6 +30,9 @@ const TYPES = {
   ".png": "image/png",
 };
 
+/** The browsers the bundles are written for (the heatmap page's too, scripts/heatmap-page.mjs). */
+export const BROWSER_TARGETS = ["chrome111", "firefox111", "safari16.4"];
+
 /** What the bundle must never hold: the page's CSP forbids eval, and Node is not there. */
 const FORBIDDEN = [
   [/\beval\s*\(/, "eval("],
@@ -50,7 +53,7 @@ export async function buildPlayground({ outDir = DEFAULT_OUT } = {}) {
     bundle: true,
     format: "iife",
     platform: "browser",
-    target: ["chrome111", "firefox111", "safari16.4"],
+    target: BROWSER_TARGETS,
     minify: true,
     legalComments: "linked",
     sourcemap: false,

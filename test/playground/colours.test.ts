@@ -11,7 +11,7 @@ import {
   HEATMAP_INK,
   HEATMAP_KINDS,
   HEATMAP_TEXT,
-} from "../../src/cli/reach/heatmap.js";
+} from "../../src/cli/reach/heatmap-palette.js";
 import { CELL_KINDS, cellKind, type CellKind } from "../../src/playground/cells.js";
 import { VISIONS, contrast, difference, type Vision } from "../support/colour-vision.js";
 

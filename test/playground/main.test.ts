@@ -29,7 +29,7 @@ import {
   type Ingress,
   type NetworkingObject,
 } from "../../src/networking/index.js";
-import { HEATMAP_COLOURS } from "../../src/cli/reach/heatmap.js";
+import { HEATMAP_COLOURS } from "../../src/cli/reach/heatmap-palette.js";
 import { CELL_KINDS, cellKind, type CellKind } from "../../src/playground/cells.js";
 import { explain } from "../../src/playground/reach.js";
 import { SAMPLE_INPUT } from "../../src/playground/sample.js";

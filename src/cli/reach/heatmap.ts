@@ -1,22 +1,24 @@
 // The self-contained HTML heatmap of a NetworkPolicy truth table
 // (`clusterwire reach --output html`): one file, no network, drawn on a
 // canvas from a packed encoding so a 2,000-pod cluster stays a few MB at most.
-//
-// Embedded data (`<script type="application/json" id="heatmap-data">`):
-//   pods       pod keys in display order (namespaces sorted, then pod names)
-//   index      for each display position, the pod's index in `matrix.pods`
-//   namespaces [name, first display position, pod count], in display order
-//   cells      {encoding: "gzip" | "raw", base64}: 2 bits per cell, row-major
-//              over display positions (row = source, column = destination),
-//              cell i in byte i >> 2 at bit (i & 3) * 2; bit 0 = egress denied,
-//              bit 1 = ingress denied. A cell is allowed iff both bits are 0
-//              (E4); the renderer checks the matrix agrees.
-//   explain    null, or {texts, width, encoding, base64}: per cell two
-//              little-endian `width`-byte indexes into `texts` (egress, ingress).
+// This is the writer, in Node: it lays the pods out, packs the cells (the data
+// format is in heatmap-data.ts), writes the summary, legend and tables, and
+// embeds the page's script and style (heatmap-page/, bundled into
+// heatmap-page-bundle.ts), each allowed by its hash in the page's CSP.
 
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import type { Decision, DirectionDecision, TruthMatrix } from "../../networking/index.js";
+import { type HeatmapData, type PackedBytes, type PackedExplain, SHADED_ABOVE } from "./heatmap-data.js";
+import { HEATMAP_STYLE, HEATMAP_SCRIPT } from "./heatmap-page-bundle.js";
+import {
+  HEATMAP_COLOURS,
+  HEATMAP_GLYPHS,
+  HEATMAP_HATCH,
+  HEATMAP_INK,
+  HEATMAP_KINDS,
+  HEATMAP_TEXT,
+} from "./heatmap-palette.js";
 
 export interface HeatmapInput {
   readonly title: string;
@@ -31,64 +33,6 @@ export interface HeatmapInput {
 export const EXPLAIN_LIMIT = 300;
 /** Up to this many pods the page also carries an HTML table of every cell. */
 export const TABLE_LIMIT = 50;
-/** Up to this many pods the axes carry pod names. */
-const LABEL_LIMIT = 100;
-
-/**
- * Cell colours by code (bit 0 egress denied, bit 1 ingress denied), shared by
- * the CSS and the canvas. Blue against a ramp of oranges and browns, after
- * Okabe and Ito's palette: allowed and denied stay far apart for red-green
- * colour blindness (deuteranopia, protanopia) and for tritanopia, which red
- * against green does not. Colour is never the only signal: denied cells are
- * hatched (HEATMAP_HATCH), and the cell table, the legend and the playground's
- * grid carry HEATMAP_GLYPHS.
- */
-export const HEATMAP_COLOURS = Object.freeze({
-  allowed: "#0072b2",
-  egressDenied: "#e69f00",
-  ingressDenied: "#9b3b00",
-  bothDenied: "#2b0a00",
-});
-
-/** The text colour on each cell colour: a contrast of at least 4.5:1 (WCAG AA for text). */
-export const HEATMAP_TEXT = Object.freeze({
-  allowed: "#ffffff",
-  egressDenied: "#000000",
-  ingressDenied: "#ffffff",
-  bothDenied: "#ffffff",
-});
-
-/** The glyph of each kind of cell, read without colour: ✓ allowed, E and I the denying direction, ✗ both. */
-export const HEATMAP_GLYPHS = Object.freeze({
-  allowed: "\u2713",
-  egressDenied: "E",
-  ingressDenied: "I",
-  bothDenied: "\u2717",
-});
-
-/**
- * The hatch over each kind of cell on the canvas (cells of 3 canvas pixels
- * and more): none on allowed cells, stripes falling to the right (a backslash) where
- * egress denies, rising (/) where ingress denies, crossed (X) where both do.
- * Drawn in HEATMAP_INK.
- */
-export const HEATMAP_HATCH = Object.freeze({
-  allowed: "",
-  egressDenied: "\\",
-  ingressDenied: "/",
-  bothDenied: "X",
-});
-
-/** The hatch's stripes on each cell colour: at least 3:1 against it (WCAG's contrast for graphics). */
-export const HEATMAP_INK = Object.freeze({
-  allowed: "#0072b2",
-  egressDenied: "#5c3f00",
-  ingressDenied: "#f2c9a6",
-  bothDenied: "#c98b6b",
-});
-
-/** The kinds of cell by code, in the order of the bits. */
-export const HEATMAP_KINDS = Object.freeze(["allowed", "egressDenied", "ingressDenied", "bothDenied"] as const);
 
 const CODE_NAMES = ["allow", "deny (egress)", "deny (ingress)", "deny (both)"] as const;
 
@@ -133,7 +77,7 @@ function scriptJson(value: unknown): string {
 }
 
 /** The smaller of raw and gzip, base64-encoded; tiny or random payloads don't shrink. */
-function pack(bytes: Uint8Array): { encoding: "gzip" | "raw"; base64: string } {
+function pack(bytes: Uint8Array): PackedBytes {
   const gz = gzipSync(bytes, { level: 9 });
   return gz.length < bytes.length
     ? { encoding: "gzip", base64: gz.toString("base64") }
@@ -250,7 +194,7 @@ function encodeCells(matrix: TruthMatrix, { order, namespaces }: Layout): { byte
 function encodeExplain(
   input: HeatmapInput & { explain: NonNullable<HeatmapInput["explain"]> },
   order: readonly number[],
-) {
+): PackedExplain {
   const { matrix, explain } = input;
   const n = order.length;
   const texts: string[] = [];
@@ -286,7 +230,7 @@ function encodeExplain(
       cells[2 * (r * n + c) + 1] = idOf(d.ingress);
     }
   }
-  const width = texts.length <= 0x10000 ? 2 : 4;
+  const width: 2 | 4 = texts.length <= 0x10000 ? 2 : 4;
   const bytes = new Uint8Array(cells.length * width);
   const view = new DataView(bytes.buffer);
   cells.forEach((id, i) => {
@@ -300,332 +244,15 @@ const plural = (count: number, one: string, many = `${one}s`): string =>
   `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
 const num = (count: number): string => count.toLocaleString("en-US");
 
-const CSS = `
-:root { color-scheme: light; font: 14px/1.4 system-ui, sans-serif; }
-body { margin: 1rem 1.5rem; color: #1d1d1f; background: #fff; }
-h1 { font-size: 1.35rem; margin: 0 0 .25rem; overflow-wrap: anywhere; }
-h2 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
-.summary { margin: .25rem 0; }
-.warnings { border: 1px solid #d9a400; background: #fff8e1; padding: .5rem .75rem; margin: .75rem 0; }
-.warnings ul { margin: .25rem 0 0; padding-left: 1.25rem; }
-.warnings li { overflow-wrap: anywhere; }
-.legend { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; padding: 0; margin: .5rem 0; }
-.swatch { display: inline-block; width: 1.3em; height: 1.3em; vertical-align: -.3em; margin-right: .35em; border: 1px solid #0006; }
-.glyph { display: inline-block; min-width: 1em; font-weight: 700; text-align: center; }
-${KIND_CSS}
-.toolbar { display: flex; gap: .5rem; align-items: center; margin: .5rem 0; }
-.toolbar button { font: inherit; padding: .1rem .6rem; }
-.scroller { overflow: auto; max-height: 80vh; border: 1px solid #ccc; position: relative; }
-.grid { display: grid; grid-template-columns: auto auto; grid-template-rows: auto auto; width: max-content; }
-.corner { position: sticky; top: 0; left: 0; z-index: 3; background: #fff; font-size: 11px; color: #555; padding: 2px 4px; display: flex; flex-direction: column; justify-content: flex-end; }
-.top { position: sticky; top: 0; z-index: 2; background: #fff; align-self: end; }
-.left { position: sticky; left: 0; z-index: 2; background: #fff; justify-self: end; }
-.top, .left { overflow: hidden; }
-.band, .label { position: absolute; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; font-size: 11px; box-sizing: border-box; }
-.band { background: #e8eef6; border: 1px solid #9fb3cc; color: #1d3557; padding: 0 3px; }
-.band.odd { background: #f3ecf7; border-color: #bba4cc; color: #3d1d57; }
-.top .label { writing-mode: vertical-rl; transform: rotate(180deg); text-align: left; }
-.left .label { text-align: right; padding-right: 3px; }
-.plot { position: relative; }
-#cells { display: block; image-rendering: pixelated; cursor: crosshair; }
-#cells:focus-visible { outline: 3px solid #1a73e8; outline-offset: 2px; }
-#overlay { position: absolute; inset: 0; pointer-events: none; }
-.boundary { position: absolute; background: #000a; }
-.selection { position: absolute; outline: 2px solid #1a73e8; box-shadow: 0 0 0 1px #fff; }
-#tooltip { position: fixed; z-index: 10; pointer-events: none; background: #1d1d1f; color: #fff; padding: .35rem .55rem; border-radius: 4px; font-size: 12px; max-width: 40rem; white-space: pre-line; overflow-wrap: anywhere; }
-.status { min-height: 1.4em; white-space: pre-line; overflow-wrap: anywhere; }
-.error { color: #b00020; font-weight: 600; }
-table { border-collapse: collapse; font-size: 12px; }
-th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.cells td { text-align: center; white-space: nowrap; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-`;
-
-// The page script. Plain ES2020, no template literals, so it can live in this string.
-const CLIENT = `
-(function () {
-  "use strict";
-  var D = JSON.parse(document.getElementById("heatmap-data").textContent);
-  var n = D.pods.length;
-  var canvas = document.getElementById("cells");
-  var overlay = document.getElementById("overlay");
-  var top = document.getElementById("top");
-  var left = document.getElementById("left");
-  var tooltip = document.getElementById("tooltip");
-  var status = document.getElementById("status");
-  var cells = null, explain = null, texts = D.explain ? D.explain.texts : null;
-  var zoom = 1, side = 0, selection = null, selBox = null;
-
-  function fail(err) {
-    var el = document.getElementById("error");
-    el.textContent = "The heatmap could not be drawn: " + err;
-    el.hidden = false;
-    console.error(err);
-  }
-
-  async function unpack(blob) {
-    var bin = atob(blob.base64), bytes = new Uint8Array(bin.length);
-    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    if (blob.encoding === "raw") return bytes;
-    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
-  }
-
-  function code(r, c) {
-    var i = r * n + c;
-    return (cells[i >> 2] >> ((i & 3) * 2)) & 3;
-  }
-
-  function rgba(hex) {
-    var v = parseInt(hex.slice(1), 16);
-    // ImageData is RGBA in memory; a little-endian Uint32 view reads it as ABGR.
-    return (0xff000000 | ((v & 0xff) << 16) | (v & 0xff00) | ((v >> 16) & 0xff)) >>> 0;
-  }
-
-  function mix(a, b, t) {
-    var out = 0xff000000;
-    for (var s = 0; s < 24; s += 8) {
-      var x = (a >> s) & 0xff, y = (b >> s) & 0xff;
-      out |= Math.round(x + (y - x) * t) << s;
-    }
-    return out >>> 0;
-  }
-
-  // Up to 2,048 pods every cell gets at least one canvas pixel; beyond that a
-  // pixel covers k x k cells, shaded by the share of them that is denied. The
-  // canvas is at most about as wide as the fitted view (900 CSS pixels), so the
-  // hatching is not scaled down into a blur.
-  var k = n > 2048 ? Math.ceil(n / 2048) : 1;
-  var cellPx = k > 1 ? 1 : Math.max(1, Math.min(24, Math.floor(900 / Math.max(n, 1))));
-  var W = k > 1 ? Math.ceil(n / k) : n * cellPx;
-
-  // The hatch of each kind of cell, as offsets into a cell (row * W + column) to
-  // paint in its ink: stripes s canvas pixels apart, t wide, none below 3 pixels.
-  // The cell's centre keeps its plain colour.
-  function hatchMasks(p) {
-    if (p < 3) return [];
-    var s = Math.max(3, Math.floor(p / 3)), t = Math.max(1, Math.floor(s / 4));
-    return D.kinds.map(function (kind) {
-      var h = D.hatch[kind], out = [];
-      if (!h) return null;
-      for (var y = 0; y < p; y++) {
-        for (var x = 0; x < p; x++) {
-          var fall = (((x - y) % s) + s) % s >= s - t, rise = (x + y) % s >= s - t;
-          if ((h === "\\\\" && fall) || (h === "/" && rise) || (h === "X" && (fall || rise))) out.push(y * W + x);
-        }
-      }
-      return out;
-    });
-  }
-
-  function draw() {
-    canvas.width = W;
-    canvas.height = W;
-    if (n === 0) return;
-    var ctx = canvas.getContext("2d");
-    var img = ctx.createImageData(W, W);
-    var px = new Uint32Array(img.data.buffer);
-    var pal = D.kinds.map(function (kind) { return rgba(D.colours[kind]); });
-    var ink = D.kinds.map(function (kind) { return rgba(D.ink[kind]); });
-    if (k === 1) {
-      var masks = hatchMasks(cellPx);
-      for (var r = 0; r < n; r++) {
-        for (var c = 0; c < n; c++) {
-          var v = code(r, c), colour = pal[v], at = r * cellPx * W + c * cellPx;
-          for (var dy = 0; dy < cellPx; dy++) px.fill(colour, at + dy * W, at + dy * W + cellPx);
-          var mask = masks[v];
-          if (!mask) continue;
-          for (var m = 0; m < mask.length; m++) px[at + mask[m]] = ink[v];
-        }
-      }
-    } else {
-      var denied = new Uint32Array(W * W), total = new Uint32Array(W * W);
-      for (var r2 = 0; r2 < n; r2++) {
-        var row = ((r2 / k) | 0) * W;
-        for (var c2 = 0; c2 < n; c2++) {
-          var p = row + ((c2 / k) | 0);
-          total[p]++;
-          if (code(r2, c2) !== 0) denied[p]++;
-        }
-      }
-      for (var q = 0; q < px.length; q++) px[q] = mix(pal[0], pal[2], denied[q] / total[q]);
-    }
-    ctx.putImageData(img, 0, 0);
-  }
-
-  function div(cls, parent, text) {
-    var el = document.createElement("div");
-    el.className = cls;
-    if (text !== undefined) { el.textContent = text; el.title = text; }
-    parent.appendChild(el);
-    return el;
-  }
-
-  var labels = n <= ${LABEL_LIMIT};
-  // Label room from the longest pod name (about 6.5px per character at 11px), capped.
-  var longest = D.pods.reduce(function (m, key) { return Math.max(m, key.length - key.indexOf("/") - 1); }, 0);
-  var BAND = 18, LABEL = labels ? Math.min(130, Math.ceil(longest * 6.5) + 8) : 0;
-  var topBands = [], leftBands = [], topLabels = [], leftLabels = [], lines = [];
-
-  function build() {
-    D.namespaces.forEach(function (ns, i) {
-      var name = ns[0] === "" ? "(no namespace)" : ns[0];
-      topBands.push(div("band" + (i % 2 ? " odd" : ""), top, name));
-      leftBands.push(div("band" + (i % 2 ? " odd" : ""), left, name));
-      if (i > 0) lines.push([ns[1], div("boundary", overlay), div("boundary", overlay)]);
-    });
-    if (labels) {
-      D.pods.forEach(function (key) {
-        var name = key.slice(key.indexOf("/") + 1);
-        topLabels.push(div("label", top, name));
-        leftLabels.push(div("label", left, name));
-      });
-    }
-    selBox = div("selection", overlay);
-    selBox.hidden = true;
-  }
-
-  function place() {
-    var cs = n === 0 ? 0 : side / n;
-    canvas.style.width = side + "px";
-    canvas.style.height = side + "px";
-    top.style.width = side + "px";
-    top.style.height = BAND + LABEL + "px";
-    left.style.width = BAND + LABEL + "px";
-    left.style.height = side + "px";
-    D.namespaces.forEach(function (ns, i) {
-      var a = topBands[i].style, b = leftBands[i].style;
-      // Bands sit next to the pod labels, or next to the plot when there are none.
-      a.left = ns[1] * cs + "px"; a.width = ns[2] * cs + "px"; a.bottom = LABEL + "px"; a.height = BAND + "px";
-      b.top = ns[1] * cs + "px"; b.height = ns[2] * cs + "px"; b.right = LABEL + "px"; b.width = BAND + "px";
-      b.writingMode = "vertical-rl"; b.transform = "rotate(180deg)";
-    });
-    for (var i = 0; i < topLabels.length; i++) {
-      var t = topLabels[i].style, l = leftLabels[i].style;
-      t.left = i * cs + "px"; t.width = cs + "px"; t.bottom = "0"; t.height = LABEL + "px"; t.fontSize = Math.min(11, cs * 0.8) + "px";
-      l.top = i * cs + "px"; l.height = cs + "px"; l.lineHeight = cs + "px"; l.right = "0"; l.width = LABEL + "px"; l.fontSize = Math.min(11, cs * 0.8) + "px";
-    }
-    lines.forEach(function (line) {
-      var at = line[0] * cs, h = line[1].style, v = line[2].style;
-      h.left = "0"; h.width = side + "px"; h.top = at - 0.5 + "px"; h.height = "1px";
-      v.top = "0"; v.height = side + "px"; v.left = at - 0.5 + "px"; v.width = "1px";
-    });
-    showSelection();
-  }
-
-  function setZoom(z) {
-    var min = W === 0 ? 1 : 120 / W, max = W === 0 ? 1 : (64 * n) / W;
-    zoom = Math.min(max, Math.max(min, z));
-    side = W * zoom;
-    document.getElementById("zoom-level").textContent = Math.round(zoom * 100) + "%";
-    place();
-  }
-
-  function cellText(r, c) {
-    var v = code(r, c);
-    var out = D.pods[r] + " \\u2192 " + D.pods[c] + ": " + (v === 0 ? "allow" : "deny");
-    if (v === 1) out += "\\ndenied by egress (at the source)";
-    if (v === 2) out += "\\ndenied by ingress (at the destination)";
-    if (v === 3) out += "\\ndenied by egress (at the source) and ingress (at the destination)";
-    if (explain) {
-      var i = 2 * (r * n + c);
-      out += "\\negress: " + texts[explain(i)] + "\\ningress: " + texts[explain(i + 1)];
-    }
-    return out;
-  }
-
-  function cellAt(ev) {
-    var rect = canvas.getBoundingClientRect();
-    var c = Math.floor(((ev.clientX - rect.left) / rect.width) * n);
-    var r = Math.floor(((ev.clientY - rect.top) / rect.height) * n);
-    if (r < 0 || c < 0 || r >= n || c >= n) return null;
-    return [r, c];
-  }
-
-  function showSelection() {
-    if (!selBox) return;
-    if (!selection) { selBox.hidden = true; return; }
-    var cs = side / n, s = selBox.style;
-    selBox.hidden = false;
-    s.left = selection[1] * cs + "px"; s.top = selection[0] * cs + "px";
-    s.width = Math.max(cs, 2) + "px"; s.height = Math.max(cs, 2) + "px";
-  }
-
-  function select(r, c) {
-    selection = [Math.min(n - 1, Math.max(0, r)), Math.min(n - 1, Math.max(0, c))];
-    showSelection();
-    status.textContent = cellText(selection[0], selection[1]);
-  }
-
-  function listen() {
-    canvas.addEventListener("mousemove", function (ev) {
-      var at = cellAt(ev);
-      if (!at) { tooltip.hidden = true; return; }
-      tooltip.textContent = cellText(at[0], at[1]);
-      tooltip.hidden = false;
-      var x = ev.clientX + 14, y = ev.clientY + 14;
-      if (x + tooltip.offsetWidth > window.innerWidth) x = Math.max(0, ev.clientX - tooltip.offsetWidth - 8);
-      if (y + tooltip.offsetHeight > window.innerHeight) y = Math.max(0, ev.clientY - tooltip.offsetHeight - 8);
-      tooltip.style.left = x + "px";
-      tooltip.style.top = y + "px";
-    });
-    canvas.addEventListener("mouseleave", function () { tooltip.hidden = true; });
-    canvas.addEventListener("click", function (ev) {
-      var at = cellAt(ev);
-      if (at) select(at[0], at[1]);
-    });
-    canvas.addEventListener("focus", function () { if (!selection && n > 0) select(0, 0); });
-    canvas.addEventListener("keydown", function (ev) {
-      if (!selection) return;
-      var r = selection[0], c = selection[1], page = Math.max(1, Math.round(n / 10));
-      switch (ev.key) {
-        case "ArrowUp": r--; break;
-        case "ArrowDown": r++; break;
-        case "ArrowLeft": c--; break;
-        case "ArrowRight": c++; break;
-        case "PageUp": r -= page; break;
-        case "PageDown": r += page; break;
-        case "Home": c = 0; break;
-        case "End": c = n - 1; break;
-        default: return;
-      }
-      ev.preventDefault();
-      select(r, c);
-    });
-    document.getElementById("zoom-in").addEventListener("click", function () { setZoom(zoom * 2); });
-    document.getElementById("zoom-out").addEventListener("click", function () { setZoom(zoom / 2); });
-    document.getElementById("zoom-fit").addEventListener("click", function () { setZoom(fit()); });
-  }
-
-  function fit() {
-    return W === 0 ? 1 : Math.min(1, 900 / W);
-  }
-
-  async function main() {
-    cells = await unpack(D.cells);
-    if (cells.length !== Math.ceil((n * n) / 4)) throw new Error("cell data has " + cells.length + " bytes, expected " + Math.ceil((n * n) / 4));
-    if (D.explain) {
-      var bytes = await unpack(D.explain), view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), w = D.explain.width;
-      explain = w === 2 ? function (i) { return view.getUint16(i * 2, true); } : function (i) { return view.getUint32(i * 4, true); };
-    }
-    draw();
-    build();
-    setZoom(fit());
-    listen();
-    document.documentElement.dataset.ready = "true";
-  }
-
-  main().catch(fail);
-})();
-`;
+/** The page's style: its style sheet, then the colours of each kind of cell. */
+const CSS = `${HEATMAP_STYLE}\n${KIND_CSS}\n`;
 
 const sha256 = (text: string): string => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 
 // Only the page's own inline style and script (by hash) may run; nothing may be fetched.
 const CSP = [
   "default-src 'none'",
-  `script-src ${sha256(CLIENT)}`,
+  `script-src ${sha256(HEATMAP_SCRIPT)}`,
   `style-src ${sha256(CSS)}`,
   "img-src 'none'",
   "connect-src 'none'",
@@ -647,7 +274,7 @@ export function renderHeatmapHtml(input: HeatmapInput): string {
   const denied = total - counts.allowed;
   const displayPods = lay.order.map((i) => pods[i]!);
 
-  const data = {
+  const data: HeatmapData = {
     pods: displayPods,
     index: lay.order,
     namespaces: lay.namespaces,
@@ -693,8 +320,8 @@ export function renderHeatmapHtml(input: HeatmapInput): string {
         `<li><span class="swatch c${code}"></span><span class="glyph" aria-hidden="true">${HEATMAP_GLYPHS[kind]}</span> ${legendWords[code]}</li>`,
     ).join("") +
     `</ul>` +
-    (n > 2048
-      ? `<p class="summary">Over 2,048 pods one pixel covers several cells, shaded from blue to brown by the share denied, without hatching; hover for single cells.</p>`
+    (n > SHADED_ABOVE
+      ? `<p class="summary">Over ${num(SHADED_ABOVE)} pods one pixel covers several cells, shaded from blue to brown by the share denied, without hatching; hover for single cells.</p>`
       : "");
 
   const nsRows = lay.namespaces
@@ -769,7 +396,7 @@ ${legend}
 ${nsTable}
 ${cellTable}
 <script type="application/json" id="heatmap-data">${scriptJson(data)}</script>
-<script>${CLIENT}</script>
+<script>${HEATMAP_SCRIPT}</script>
 </body>
 </html>
 `;

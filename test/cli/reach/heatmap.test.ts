@@ -6,16 +6,14 @@ import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXPLAIN_LIMIT, TABLE_LIMIT, renderHeatmapHtml } from "../../../src/cli/reach/heatmap.js";
 import {
-  EXPLAIN_LIMIT,
   HEATMAP_COLOURS,
   HEATMAP_GLYPHS,
   HEATMAP_INK,
   HEATMAP_KINDS,
   HEATMAP_TEXT,
-  TABLE_LIMIT,
-  renderHeatmapHtml,
-} from "../../../src/cli/reach/heatmap.js";
+} from "../../../src/cli/reach/heatmap-palette.js";
 import { createPolicyEngine, fromJson, type NetworkPolicy } from "../../../src/networking/index.js";
 import type { Decision, Protocol, TruthMatrix } from "../../../src/networking/evaluate/types.js";
 import { CHROMIUM, SKIP_BROWSER } from "../../support/chromium.js";
