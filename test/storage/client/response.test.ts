@@ -95,7 +95,10 @@ describe("readCapped", () => {
     const e = await tooLarge(readCapped(res, 1024));
     expect([e.status, e.limit]).toEqual([500, 1024]);
     expect(res.taken()).toBe(0);
-    // A declared length at the limit is read.
+    // One byte over is refused unread too; a declared length at the limit is read.
+    const justOver = answer({ chunks: [utf8("abcde")], length: 5 });
+    await tooLarge(readCapped(justOver, 4));
+    expect(justOver.taken()).toBe(0);
     expect(await readCapped(answer({ chunks: [utf8("abcd")], length: 4 }), 4)).toBe("abcd");
   });
 
