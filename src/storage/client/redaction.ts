@@ -20,7 +20,10 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (isObject(value)) {
     // fromEntries defines members: an assignment of a "__proto__" key from the server's JSON
     // would replace the copy's prototype instead (and, e.g., make `state` read "success").
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)])) as T;
+    // Names are scrubbed too: the server chooses them, and they travel with the value.
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [redactString(k, secrets), redactDeep(v, secrets)]),
+    ) as T;
   }
   return value;
 }

@@ -160,13 +160,13 @@ export class StorageResource<R, C, U, K> extends StorageReadOnlyResource<R, K> {
     return this.#codec.encodePatch === undefined ? input : this.#codec.encodePatch(input);
   }
 
-  /** PATCH; the body goes through `encodePatch` when set. Waits for a job. */
-  update(key: K, input: U, options: MutationOptions = {}): Promise<MutationResult> {
+  /** PATCH; the body goes through `encodePatch` when set (a refusal rejects; nothing is sent). Waits for a job. */
+  async update(key: K, input: U, options: MutationOptions = {}): Promise<MutationResult> {
     return this.#client.mutate("PATCH", this.instancePath(key), { ...options, body: this.patchBody(input) });
   }
 
   /** Deletes one record, and waits for its job unless `wait: false`. */
-  delete(key: K, options: MutationOptions = {}): Promise<MutationResult> {
+  async delete(key: K, options: MutationOptions = {}): Promise<MutationResult> {
     return this.#client.mutate("DELETE", this.instancePath(key), options);
   }
 }

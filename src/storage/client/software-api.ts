@@ -143,8 +143,11 @@ export class SoftwareApi {
     return this.#codec.decode === undefined ? (json as SoftwareProfile) : this.#codec.decode(json);
   }
 
-  /** PATCH `/api/cluster/software` with a body and the query flags. Waits for the job. */
-  update(input: SoftwareUpdate, options: SoftwarePatchOptions = {}): Promise<MutationResult> {
+  /**
+   * PATCH `/api/cluster/software` with a body and the query flags. Waits for the job. A body or
+   * flag the codec refuses rejects the promise, as every failure does; nothing is sent.
+   */
+  async update(input: SoftwareUpdate, options: SoftwarePatchOptions = {}): Promise<MutationResult> {
     const body = this.#codec.encodePatch === undefined ? input : this.#codec.encodePatch(input);
     const flags: SoftwarePatchQuery = {
       ...(options.skipWarnings !== undefined ? { skip_warnings: options.skipWarnings } : {}),

@@ -344,8 +344,9 @@ export function collectionRoutes<T>(spec: CollectionSpec<T>): Route[] {
         GET: (ctx) => instanceReply(ctx, spec.view(spec.find(ctx)), spec.fields),
         PATCH: (ctx) =>
           instance(ctx, () => {
-            const item = spec.find(ctx);
-            return spec.patch(item, spec.patchBody(ctx));
+            // The body on its own first (patchBody's contract), then the record it applies to.
+            const body = spec.patchBody(ctx);
+            return spec.patch(spec.find(ctx), body);
           }),
         DELETE: (ctx) => instance(ctx, () => spec.remove(spec.find(ctx))),
       },

@@ -221,7 +221,8 @@ export class SoftwareState {
     u.lastAt = now;
     while (u.index < u.steps.length && u.progressMs >= (u.index + 1) * this.stepMs) {
       const step = u.steps[u.index] as Step;
-      const at = u.startedAt + (u.index + 1) * this.stepMs;
+      // When the step ended: now, less the progress made since (pauses are not progress).
+      const at = now - (u.progressMs - (u.index + 1) * this.stepMs);
       if (step.node !== undefined && step.node === u.failOnNode && !u.failedOnce) {
         u.failedOnce = true;
         step.state = "failed";
@@ -240,7 +241,13 @@ export class SoftwareState {
         next.start = at;
       }
       if (this.state === "pause_pending") {
-        if (next !== undefined) next.state = "waiting";
+        // Paused from the end of the step: the next one starts when resumed, and the time
+        // between the step's end and this tick is not progress.
+        if (next !== undefined) {
+          next.state = "waiting";
+          next.start = undefined;
+        }
+        u.progressMs = u.index * this.stepMs;
         this.state = "paused_by_user";
         return;
       }
