@@ -1,10 +1,10 @@
 // What importing one source file loads: the files it reaches through relative imports (and
 // `clusterwire/<entry>` imports, resolved to src/<entry>/index.ts), and the bare specifiers
-// (packages, node: builtins) those files import. Read from the source text (import-graph.ts).
+// (packages, node: builtins) those files import. Read from the source text (scripts/import-graph.mjs).
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { importsOf, resolveSpecifier } from "./import-graph.js";
+import { importsOf, resolveSpecifier } from "../../scripts/import-graph.mjs";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 

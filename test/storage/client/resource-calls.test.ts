@@ -10,7 +10,7 @@ import { DEFAULT_STORAGE_PATHS, StorageBulkResource, StorageClient } from "../..
 import type { MutationResult } from "../../../src/storage/client/options.js";
 import type { ResourceCalls } from "../../../src/storage/client/resource-calls.js";
 import { SoftwareApi } from "../../../src/storage/client/software-api.js";
-import { importsOf } from "../../support/import-graph.js";
+import { importsOf } from "../../../scripts/import-graph.mjs";
 import { reachableFrom } from "../../support/reachable.js";
 
 const CLIENT_DIR = fileURLToPath(new URL("../../../src/storage/client/", import.meta.url));
