@@ -166,21 +166,16 @@ export type {
   DiffOptions,
   DirectionDecision,
   Endpoint,
-  HostTier,
-  OutOfScope,
   PolicyDiff,
   PolicyEngine,
   PolicyRuleMatch,
   PortQuery,
   Protocol,
-  Route,
-  RouteRequest,
-  RouteResult,
-  Router,
-  SkippedObject,
   TableQuery,
   TruthMatrix,
   TruthTable,
   TruthTableResult,
   Verdict,
-} from "./evaluate/types.js";
+} from "./evaluate/policy/types.js";
+export type { HostTier, OutOfScope, Route, RouteRequest, RouteResult, Router } from "./evaluate/router/types.js";
+export type { SkippedObject } from "./evaluate/types.js";

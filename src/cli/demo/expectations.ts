@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { PROTOCOLS } from "../../networking/evaluate/types.js";
+import { PROTOCOLS } from "../../networking/evaluate/policy/types.js";
 import {
   DecodeError,
   type HostTier,

@@ -9,7 +9,7 @@ import {
   type Protocol,
   type SkippedObject,
 } from "../../networking/index.js";
-import { PROTOCOLS } from "../../networking/evaluate/types.js";
+import { PROTOCOLS } from "../../networking/evaluate/policy/types.js";
 import {
   clusterEngine,
   loadClusterFile,
