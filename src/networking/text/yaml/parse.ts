@@ -6,28 +6,17 @@
  * never sniffs for JSON: kubectl reads a file whose first non-space character
  * is `{` as JSON first (its YAMLOrJSONDecoder), which docs/json-yaml.md says
  * where it matters. The YAML itself is read by clusterwire's own go-yaml v2
- * reader (yaml-compose.ts and below).
+ * reader (compose.ts, decode.ts and below).
  */
 import { DecodeError, type DecodeErrorLocation } from "../../model/errors.js";
 import type { JsonValue } from "../../model/json-value.js";
-import {
-  NO_DEPTH_LIMIT,
-  clampDepth,
-  composeFirstDocument,
-  decodeYamlNode,
-  findChild,
-  type YamlNode,
-} from "./compose.js";
+import { NO_DEPTH_LIMIT, clampDepth, composeFirstDocument, type YamlNode } from "./compose.js";
+import { decodeYamlNode, findChild } from "./decode.js";
 import { kubectlBodyOffset, kubectlDocumentBody, splitYamlDocuments } from "./split.js";
 
 // The node tree, for internal readers that walk it (the CLI's demo expectations).
-export {
-  NO_DEPTH_LIMIT,
-  composeFirstDocument,
-  decodeYamlNode,
-  keyTextOf,
-  type YamlNode,
-} from "./compose.js";
+export { NO_DEPTH_LIMIT, composeFirstDocument, type YamlNode } from "./compose.js";
+export { decodeYamlNode, keyTextOf } from "./decode.js";
 
 /**
  * Which reading of a YAML text: `"kubectl"` splits a stream into documents as
