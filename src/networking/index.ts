@@ -127,16 +127,16 @@ export type { TypedLocalObjectReference } from "../../gen/k8s/io/api/core/v1/cor
 export { TypedLocalObjectReferenceSchema } from "../../gen/k8s/io/api/core/v1/core_pb.js";
 export { create } from "@bufbuild/protobuf";
 export { EvaluatorInputError } from "./model/errors.js";
-export {
-  readManifests,
-  notManifestReason,
-  type FieldValidation,
-  type ManifestEntry,
-  type ManifestError,
-  type ManifestObject,
-  type ManifestSkipped,
-  type ReadManifestsOptions,
-} from "./manifests/read-manifests.js";
+export { readManifests } from "./manifests/read-manifests.js";
+export { notManifestReason } from "./manifests/not-manifest.js";
+export type {
+  FieldValidation,
+  ManifestEntry,
+  ManifestError,
+  ManifestObject,
+  ManifestSkipped,
+  ReadManifestsOptions,
+} from "./manifests/entries.js";
 export { checkManifests, type CheckManifestsOptions } from "./manifests/check-manifests.js";
 export {
   describeVerdict,
