@@ -105,12 +105,11 @@ export {
 export {
   arbCluster,
   arbClusterPair,
-  arbConnection,
   type ClusterOptions,
-  type ConnectionTarget,
   type GeneratedCluster,
   type GeneratedClusterPair,
-} from "./clusters.js";
+} from "./clusters/cluster.js";
+export { arbConnection, type ConnectionTarget } from "./clusters/connections.js";
 export {
   arbRouteRequest,
   arbRouterInput,

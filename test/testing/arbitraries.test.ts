@@ -1,29 +1,24 @@
 // clusterwire/testing's arbitraries held to fast-check's own quality checks:
 // the same values for the same seed, every value within its contract, and
 // shrinking that stays within the contract and makes counterexamples smaller.
-// The contracts are in contracts.ts. The building blocks are checked by their
-// own modules' tests (building-blocks/); this catalogue holds the rest, and
-// checks that every arbitrary the kit exports is checked somewhere.
+// The contracts are in contracts.ts. The building blocks and the clusters are
+// checked by their own modules' tests (building-blocks/, clusters/); this
+// catalogue holds the rest, and checks that every arbitrary the kit exports is
+// checked somewhere.
 
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { equals, fromBinary, toBinary } from "@bufbuild/protobuf";
-import {
-  IngressSpecSchema,
-  createPolicyEngine,
-  encode,
-  validate,
-  type IngressSpec,
-  type JsonObject,
-} from "../../src/networking/index.js";
+import { IngressSpecSchema, encode, validate, type IngressSpec, type JsonObject } from "../../src/networking/index.js";
 import * as kit from "../../src/testing/index.js";
 import * as ip from "../../src/testing/building-blocks/ip.js";
+import * as cluster from "../../src/testing/clusters/cluster.js";
+import * as connections from "../../src/testing/clusters/connections.js";
 import * as labels from "../../src/testing/building-blocks/labels.js";
 import * as names from "../../src/testing/building-blocks/names.js";
 import * as paths from "../../src/testing/building-blocks/paths.js";
 import * as ports from "../../src/testing/building-blocks/ports.js";
 import * as storageKit from "../../src/testing/storage/index.js";
-import { checkArbitraryQuality, jsonSize } from "./quality.js";
+import { jsonSize } from "./quality.js";
 import { checkEntries, covered, entry, type Entry } from "./catalogue.js";
 import {
   wireStable,
@@ -36,7 +31,7 @@ import {
   routable,
 } from "./contracts.js";
 
-const BUILDING_BLOCKS: readonly object[] = [ip, labels, names, paths, ports];
+const OWN_CATALOGUES: readonly object[] = [ip, labels, names, paths, ports, cluster, connections];
 
 const INT32 = 2 ** 31;
 const INT64 = 2n ** 63n;
@@ -156,27 +151,7 @@ const ENTRIES: Entry[] = [
       { runs: 60, size: (t) => jsonSize(t.json), seeds: [1, 2] },
     ),
   ),
-  // evaluator inputs
-  entry(
-    "arbCluster",
-    kit.arbCluster(),
-    (c) => {
-      for (const p of c.policies) expect(validate(p)).toEqual([]);
-      const keys = c.pods.map((p) => `${p.namespace}/${p.name}`);
-      expect(new Set(keys).size).toBe(keys.length);
-      createPolicyEngine(c);
-    },
-    { runs: 100 },
-  ),
-  entry(
-    "arbClusterPair",
-    kit.arbClusterPair(),
-    (c) => {
-      for (const p of c.otherPolicies) expect(validate(p)).toEqual([]);
-      createPolicyEngine({ ...c, policies: c.otherPolicies });
-    },
-    { runs: 60 },
-  ),
+  // evaluator inputs (the clusters: clusters/cluster.test.ts)
   entry("arbRoutingInputJson", kit.arbRoutingInputJson(), (j) => routable(kit.toRouterInput(j)), { runs: 100 }),
   entry("arbRouterInput", kit.arbRouterInput(kit.LARGE_ROUTING), routable, {
     runs: 30,
@@ -198,29 +173,10 @@ const ENTRIES: Entry[] = [
 describe("clusterwire/testing arbitraries pass fast-check's quality checks", () => {
   checkEntries(ENTRIES);
 
-  it("arbConnection: connections into the cluster they were drawn for, always evaluable", () => {
-    const arb = kit
-      .arbCluster()
-      .chain((c) => fc.tuple(fc.constant(c), fc.array(kit.arbConnection(c), { minLength: 1, maxLength: 5 })));
-    checkArbitraryQuality(arb, {
-      contract: ([c, conns]) => {
-        const engine = createPolicyEngine(c);
-        const pods = new Set(c.pods.map((p) => `${p.namespace}/${p.name}`));
-        for (const conn of conns) {
-          for (const end of [conn.from, conn.to]) if ("pod" in end) expect(pods.has(end.pod)).toBe(true);
-          // Named ports always resolve, so evaluate never refuses the input.
-          engine.evaluate(conn);
-        }
-      },
-      runs: 60,
-    });
-  });
-
   it("every exported arbitrary factory is in the catalogue above", () => {
     const names = covered(ENTRIES);
-    names.add("arbConnection");
-    // Each building-block module's test holds its arbitraries to the same checks (test/testing/building-blocks/).
-    for (const module of BUILDING_BLOCKS) for (const k of Object.keys(module)) names.add(k);
+    // Each of these modules' tests holds its arbitraries to the same checks (test/testing/building-blocks/, clusters/).
+    for (const module of OWN_CATALOGUES) for (const k of Object.keys(module)) names.add(k);
     // arbValidJson(kind) returns exactly these, so its entries check them.
     for (const same of [
       "arbIngressJson",
