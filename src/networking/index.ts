@@ -127,16 +127,16 @@ export type { TypedLocalObjectReference } from "../../gen/k8s/io/api/core/v1/cor
 export { TypedLocalObjectReferenceSchema } from "../../gen/k8s/io/api/core/v1/core_pb.js";
 export { create } from "@bufbuild/protobuf";
 export { EvaluatorInputError } from "./model/errors.js";
-export {
-  readManifests,
-  notManifestReason,
-  type FieldValidation,
-  type ManifestEntry,
-  type ManifestError,
-  type ManifestObject,
-  type ManifestSkipped,
-  type ReadManifestsOptions,
-} from "./manifests/read-manifests.js";
+export { readManifests } from "./manifests/read-manifests.js";
+export { notManifestReason } from "./manifests/not-manifest.js";
+export type {
+  FieldValidation,
+  ManifestEntry,
+  ManifestError,
+  ManifestObject,
+  ManifestSkipped,
+  ReadManifestsOptions,
+} from "./manifests/entries.js";
 export { checkManifests, type CheckManifestsOptions } from "./manifests/check-manifests.js";
 export {
   describeVerdict,
@@ -155,7 +155,7 @@ export type {
 } from "./manifests/verdict.js";
 export { createPolicyEngine, type PolicyEngineInput } from "./evaluate/policy/engine.js";
 export { createRouter, normaliseRequest, type RouterInput } from "./evaluate/router/router.js";
-export { PROTOCOLS } from "./evaluate/types.js";
+export { PROTOCOLS } from "./evaluate/policy/types.js";
 export type {
   Cell,
   ClusterNamespace,
@@ -167,22 +167,24 @@ export type {
   DiffOptions,
   DirectionDecision,
   Endpoint,
-  HostTier,
-  NormalisedRequest,
-  OutOfScope,
   PolicyDiff,
   PolicyEngine,
   PolicyRuleMatch,
   PortQuery,
   Protocol,
-  Route,
-  RouteRequest,
-  RouteResult,
-  Router,
-  SkippedObject,
   TableQuery,
   TruthMatrix,
   TruthTable,
   TruthTableResult,
   Verdict,
-} from "./evaluate/types.js";
+} from "./evaluate/policy/types.js";
+export type {
+  HostTier,
+  NormalisedRequest,
+  OutOfScope,
+  Route,
+  RouteRequest,
+  RouteResult,
+  Router,
+} from "./evaluate/router/types.js";
+export type { SkippedObject } from "./evaluate/types.js";

@@ -9,7 +9,8 @@
 // The YAML node tree, with each node's position: the demo's expectations file
 // (cli/demo/expectations.ts) is walked node by node, so every problem names its line and column.
 // The public parseYamlDocuments and locateYamlPath give values and single paths, not the tree.
-export { NO_DEPTH_LIMIT, composeFirstDocument, decodeYamlNode, keyTextOf, type YamlNode } from "./text/yaml/compose.js";
+export { NO_DEPTH_LIMIT, composeFirstDocument, type YamlNode } from "./text/yaml/compose.js";
+export { decodeYamlNode, keyTextOf } from "./text/yaml/decode.js";
 // A value already read from YAML, decoded with YAML's ordering and error wording: a policy that
 // sits inside a cluster file (cli/shared/cluster-file.ts). fromYaml takes a whole text, and
 // fromJson on the value would decode it (and word its errors) as JSON.

@@ -34,38 +34,38 @@ export {
 
 // Building blocks that shrink well.
 export {
-  arbAbsolutePath,
-  arbAnnotationKey,
-  arbAnnotations,
-  arbAnnotationValue,
   arbCanonicalCidr,
   arbCanonicalIP,
-  arbControllerName,
-  arbDns1035Label,
-  arbDns1123Label,
-  arbDns1123Subdomain,
-  arbDnsHost,
-  arbImplementationSpecificPath,
-  arbIngressHost,
   arbIPBlock,
   arbIPNet,
   arbIPValue,
+  arbLegacyOnlyCidr,
+  type IPBlockOptions,
+  type LegacyCidrStyle,
+} from "./building-blocks/ip.js";
+export {
+  arbAnnotationKey,
+  arbAnnotations,
+  arbAnnotationValue,
   arbLabelKey,
   arbLabelName,
   arbLabels,
   arbLabelSelector,
   arbLabelSelectorRequirement,
   arbLabelValue,
-  arbLegacyOnlyCidr,
-  arbPathSegmentName,
-  arbPortName,
-  arbPortNumber,
-  arbPortRange,
-  arbWildcardHost,
   SELECTOR_OPERATORS,
-  type IPBlockOptions,
-  type LegacyCidrStyle,
-} from "./building-blocks.js";
+} from "./building-blocks/labels.js";
+export {
+  arbControllerName,
+  arbDns1035Label,
+  arbDns1123Label,
+  arbDns1123Subdomain,
+  arbDnsHost,
+  arbIngressHost,
+  arbWildcardHost,
+} from "./building-blocks/names.js";
+export { arbAbsolutePath, arbImplementationSpecificPath, arbPathSegmentName } from "./building-blocks/paths.js";
+export { arbPortName, arbPortNumber, arbPortRange } from "./building-blocks/ports.js";
 export { formatCidr, formatIP, type IPFamily, type IPNet } from "./addresses.js";
 
 // Valid by construction, and targeted invalid.
@@ -105,12 +105,11 @@ export {
 export {
   arbCluster,
   arbClusterPair,
-  arbConnection,
   type ClusterOptions,
-  type ConnectionTarget,
   type GeneratedCluster,
   type GeneratedClusterPair,
-} from "./clusters.js";
+} from "./clusters/cluster.js";
+export { arbConnection, type ConnectionTarget } from "./clusters/connections.js";
 export {
   arbRouteRequest,
   arbRouterInput,

@@ -30,7 +30,8 @@ import {
   type RouterInput,
 } from "../networking/index.js";
 import { arbObject } from "./any-shape.js";
-import { arbCluster, arbConnection, type ClusterOptions, type GeneratedCluster } from "./clusters.js";
+import { arbCluster, type ClusterOptions, type GeneratedCluster } from "./clusters/cluster.js";
+import { arbConnection } from "./clusters/connections.js";
 import { arbRouteRequest, arbRouterInput, type RoutingSizes } from "./routing.js";
 import { targetedMutations, type ExpectedError } from "./targeted-invalid/index.js";
 import { arbValidJson, VALIDATED_KINDS, type ValidatedKind } from "./valid-objects.js";

@@ -14,28 +14,19 @@ import {
   type JsonValue,
   type NetworkingObject,
 } from "../networking/index.js";
+import { arbCanonicalCidr, arbCanonicalIP, arbIPBlock, type IPBlockOptions } from "./building-blocks/ip.js";
+import { arbAnnotations, arbLabels, arbLabelSelector } from "./building-blocks/labels.js";
 import {
-  arbAbsolutePath,
-  arbAnnotations,
-  arbCanonicalCidr,
-  arbCanonicalIP,
   arbControllerName,
   arbDns1035Label,
   arbDns1123Label,
   arbDns1123Subdomain,
   arbDnsHost,
-  arbImplementationSpecificPath,
   arbIngressHost,
-  arbIPBlock,
-  arbLabels,
-  arbLabelSelector,
-  arbPathSegmentName,
-  arbPortName,
-  arbPortNumber,
-  arbPortRange,
   arbWildcardHost,
-  type IPBlockOptions,
-} from "./building-blocks.js";
+} from "./building-blocks/names.js";
+import { arbAbsolutePath, arbImplementationSpecificPath, arbPathSegmentName } from "./building-blocks/paths.js";
+import { arbPortName, arbPortNumber, arbPortRange } from "./building-blocks/ports.js";
 
 /**
  * The five validated kinds.

@@ -112,7 +112,7 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/cli/route/command.ts", "../../networking/evaluate/router/router.js", true],
   ["src/cli/shared/cluster-file.ts", "../../networking/text/json/from-json.js", true],
   ["src/cli/demo/expectations.ts", "../../networking/text/yaml/compose.js", true],
-  ["src/cli/reach/command.ts", "../../networking/evaluate/types.js", true],
+  ["src/cli/reach/command.ts", "../../networking/evaluate/policy/types.js", true],
   // networking/internal.js is the CLI's alone.
   ["src/playground/planted.ts", "../networking/internal.js", true],
   ["src/testing/planted.ts", "../networking/internal.js", true],

@@ -29,11 +29,11 @@ import type {
   Endpoint,
   PolicyRuleMatch,
   Protocol,
-  SkippedObject,
   TableQuery,
   TruthTable,
   TruthTableResult,
-} from "../../src/networking/evaluate/types.js";
+} from "../../src/networking/evaluate/policy/types.js";
+import type { SkippedObject } from "../../src/networking/evaluate/types.js";
 import { validate } from "../../src/networking/validation/validate.js";
 import { inNetwork, parseAddress, parseNetwork, type Address } from "../../src/testing/addresses.js";
 

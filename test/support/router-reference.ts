@@ -11,7 +11,8 @@ import type {
   IngressClass,
 } from "../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import type { Time } from "../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import type { HostTier, Route, RouteRequest, SkippedObject } from "../../src/networking/evaluate/types.js";
+import type { SkippedObject } from "../../src/networking/evaluate/types.js";
+import type { HostTier, Route, RouteRequest } from "../../src/networking/evaluate/router/types.js";
 import type { FieldError } from "../../src/networking/validation/field-error.js";
 import { validate } from "../../src/networking/validation/validate.js";
 

@@ -13,14 +13,9 @@ import { toJsonString } from "../text/json/to-json.js";
 import { formatFieldError, type FieldError } from "../validation/field-error.js";
 import { toStatus } from "../validation/status.js";
 import { validate, type FeatureGates, type ValidateOptions } from "../validation/validate.js";
-import {
-  notManifestReason,
-  readManifests,
-  type ManifestEntry,
-  type ManifestError,
-  type ManifestObject,
-  type ReadManifestsOptions,
-} from "./read-manifests.js";
+import type { ManifestEntry, ManifestError, ManifestObject, ReadManifestsOptions } from "./entries.js";
+import { notManifestReason } from "./not-manifest.js";
+import { readManifests } from "./read-manifests.js";
 import type { ManifestVerdict, TextPosition, VerdictFailure, VerdictFieldError, VerdictRefusal } from "./verdict.js";
 
 // From entries read to verdicts: each networking object validated as the API

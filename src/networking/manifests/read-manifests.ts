@@ -1,170 +1,36 @@
 import { NETWORKING_API_VERSION } from "../model/kind-names.js";
 import { DecodeError, type DecodeFormat } from "../model/errors.js";
 import type { JsonValue } from "../model/json-value.js";
-import { lookupKind, type NetworkingObject } from "../model/kinds.js";
+import { lookupKind } from "../model/kinds.js";
 import { renderPath } from "../model/path.js";
-import type { WatchEventType } from "../model/watch-event.js";
 import { fromJson, fromParsedYaml } from "../text/json/from-json.js";
 import { DuplicateKey, locatePath, parseJsonText } from "../text/json/parse.js";
 import { locateYamlPath, parseYamlDocuments, type YamlReading } from "../text/yaml/parse.js";
 import { splitYamlDocuments } from "../text/yaml/split.js";
+import {
+  errorEntry,
+  skipped,
+  type At,
+  type FieldValidation,
+  type ManifestEntry,
+  type ManifestError,
+  type ReadManifestsOptions,
+} from "./entries.js";
+import {
+  identityFromJsonText,
+  identityFromText,
+  identityOf,
+  isObject,
+  unwrapDuplicate,
+  type Identity,
+} from "./identity.js";
+import { firstContentLine, lineStarts, positionIn, shifted } from "./text-position.js";
 import type { ManifestWarning, TextPosition } from "./verdict.js";
 
 // Reading a manifest text document by document, as kubectl reads a file it
 // applies: each YAML document (or JSON value) on its own, so one bad document
 // is reported without hiding the others; networking.k8s.io/v1 objects decoded,
 // any other kind named and passed over, a v1 List read item by item.
-
-/**
- * How unknown and repeated fields are treated, as the API server's
- * `fieldValidation` query parameter: `Strict` refuses the object (kubectl's
- * default), `Warn` decodes it with a warning per field, `Ignore` drops them.
- * In {@link readManifests}' default kubectl reading a repeated key is never
- * refused: kubectl sends its last value (see {@link ReadManifestsOptions}).
- *
- * @example
- * import type { FieldValidation } from "clusterwire/networking";
- *
- * const mode: FieldValidation = "Warn";
- */
-export type FieldValidation = "Strict" | "Warn" | "Ignore";
-
-/** Where an entry sits in its text. Entries read by readManifests always have `document` and `line`. */
-interface EntryPlace {
-  /** 1-based number of the document (YAML document, JSON value, or watch event) in the text. */
-  readonly document?: number;
-  /** 0-based index in a v1 List's items, for entries expanded from one. */
-  readonly item?: number;
-  /** 1-based line where the document (or List item) starts. */
-  readonly line?: number;
-  /** For objects of a watch stream (built by the caller): the event type. */
-  readonly event?: WatchEventType;
-}
-
-/**
- * A networking.k8s.io/v1 object, decoded.
- *
- * @example
- * import { readManifests } from "clusterwire/networking";
- * const [entry] = readManifests("apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata:\n  name: edge\nspec:\n  controller: example.com/ingress\n");
- * if (entry?.type === "object") console.log(entry.object.$typeName, entry.locate(["spec", "controller"]));
- */
-export interface ManifestObject extends EntryPlace {
-  /** Always `"object"`: the document is a networking.k8s.io/v1 object. */
-  readonly type: "object";
-  /** The decoded object. */
-  readonly object: NetworkingObject;
-  /**
-   * Unknown fields under `fieldValidation: "Warn"`, and repeated keys under
-   * `"Strict"` and `"Warn"` (in the kubectl reading, the last value decoded;
-   * in the server reading, under `"Warn"` only); empty under `"Ignore"`.
-   */
-  readonly warnings: readonly ManifestWarning[];
-  /** Where the value at a JSON field path (keys and list indexes) sits in the text, when it can be found. */
-  readonly locate: (path: readonly (string | number)[]) => TextPosition | undefined;
-}
-
-/**
- * A document passed over: another kind than networking.k8s.io/v1's (a
- * Deployment, a Service), or a networking kind the `select` option left out.
- *
- * @example
- * import { readManifests } from "clusterwire/networking";
- * const [entry] = readManifests("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n");
- * // { type: "skipped", document: 1, line: 1, apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name: "web", reason: "..." }
- */
-export interface ManifestSkipped extends EntryPlace {
-  /** Always `"skipped"`: the document is of another kind. */
-  readonly type: "skipped";
-  /** The document's apiVersion. */
-  readonly apiVersion: string;
-  /** The document's kind. */
-  readonly kind: string;
-  /** Its metadata.namespace, when it has one. */
-  readonly namespace?: string;
-  /** Its metadata.name, when it has one. */
-  readonly name?: string;
-  /** Why, e.g. "apps/v1 Deployment is not a networking.k8s.io/v1 kind". */
-  readonly reason: string;
-}
-
-/**
- * A document that cannot be read or decoded, with where the problem is and
- * what could be read of the document's identity.
- *
- * @example
- * import { readManifests } from "clusterwire/networking";
- * const [entry] = readManifests("kind: Ingress\nmetadata: [\n");
- * if (entry?.type === "error") console.log(`${entry.line}:${entry.column} ${entry.error.reason}`);
- */
-export interface ManifestError extends EntryPlace {
-  /** Always `"error"`: the document could not be read or decoded. */
-  readonly type: "error";
-  /** Where the error is: the error's own line, or else the line where the document starts. */
-  readonly line?: number;
-  /** The error's column, or 1 where only the document is known. */
-  readonly column?: number;
-  /** The line where the document (or List item) starts. */
-  readonly documentLine?: number;
-  /** The decoder's error; its line and column, when set, are those of the whole text. */
-  readonly error: DecodeError;
-  /** The document's apiVersion, when it could be read. */
-  readonly apiVersion?: string;
-  /** The document's kind, when it could be read. */
-  readonly kind?: string;
-  /** The document's metadata.namespace, when it could be read. */
-  readonly namespace?: string;
-  /** The document's metadata.name, when it could be read. */
-  readonly name?: string;
-  /** Set when the document does not parse and holds `{{ }}`: most likely a template not yet rendered. */
-  readonly template?: boolean;
-}
-
-/**
- * One result of {@link readManifests}: a decoded object, a skipped document,
- * or an error. Switch on `type`.
- *
- * @example
- * import { readManifests, type ManifestEntry } from "clusterwire/networking";
- * const names = (e: ManifestEntry) => (e.type === "skipped" ? `${e.kind} ${e.name ?? ""}` : e.type);
- * console.log(readManifests("apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n").map(names));
- */
-export type ManifestEntry = ManifestObject | ManifestSkipped | ManifestError;
-
-/**
- * Options of {@link readManifests}.
- *
- * @example
- * import type { ReadManifestsOptions } from "clusterwire/networking";
- *
- * const options: ReadManifestsOptions = { format: "yaml", fieldValidation: "Warn", select: (_v, kind) => kind === "Ingress" };
- */
-export interface ReadManifestsOptions {
-  /**
-   * `"yaml"` or `"json"` (a JSON value, a v1 List, or several values one
-   * after another). Default: JSON when the first non-blank character is `{`
-   * or `[` (but not `{{`, a template), else YAML. kubectl takes `{` only for
-   * JSON, and falls back to YAML where this does not (docs/json-yaml.md).
-   */
-  readonly format?: "yaml" | "json";
-  /** How unknown and repeated fields are treated. Default `"Strict"`, as kubectl sends objects. */
-  readonly fieldValidation?: FieldValidation;
-  /**
-   * How the text is read: `"kubectl"` (default) as `kubectl apply -f` reads
-   * a file: a YAML stream split into documents at `---` lines, and a key
-   * repeated in one mapping or JSON object (which kubectl's non-strict
-   * reading settles, sending the last value, before the API server sees it)
-   * decoded with its last value and a warning per repeat, under `"Strict"`
-   * as under `"Warn"`. `"server"` reads the text as one request body, as the
-   * API server does: YAML's first document only, and a repeated key refused
-   * under `"Strict"` (a warning under `"Warn"`).
-   */
-  readonly reading?: YamlReading;
-  /** Networking kinds to decode; the others become skipped entries. Default: every kind. */
-  readonly select?: (apiVersion: string, kind: string) => boolean;
-  /** The reason given on a networking kind that `select` leaves out. Default "not selected". */
-  readonly notSelected?: string;
-}
 
 /** The apiVersion and kind of kubectl's List, which it expands into its items. */
 const LIST_API_VERSION = "v1";
@@ -193,14 +59,6 @@ const KUBECTL_SENDS_LAST = "kubectl sends the last value";
 /** More unknown fields than this in one object are not listed one by one. */
 const MAX_FIELD_PROBLEMS = 100;
 
-/** The type meta and identity of a parsed document, read without decoding it. */
-interface Identity {
-  readonly apiVersion?: string;
-  readonly kind?: string;
-  readonly name?: string;
-  readonly namespace?: string;
-}
-
 type Locate = (path: readonly (string | number)[]) => TextPosition | undefined;
 
 /** The lines of the text (from, inclusive, to to, exclusive) whose document warnings an entry takes. */
@@ -212,13 +70,6 @@ const ALL_LINES: Span = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
 function inSpan(w: ManifestWarning, span: Span): boolean {
   const line = w.position?.line;
   return line === undefined || (line >= span[0] && line < span[1]);
-}
-
-/** Where a document starts. */
-interface At {
-  readonly document: number;
-  readonly line: number;
-  readonly item?: number;
 }
 
 /**
@@ -267,37 +118,6 @@ function formatOfText(text: string): "yaml" | "json" {
   const first = at < 0 ? undefined : text[at];
   if (first === "{" && text[at + 1] === "{") return "yaml";
   return first === "{" || first === "[" ? "json" : "yaml";
-}
-
-/** What a text that does not parse and holds template braces is. */
-export const TEMPLATE_NOTE =
-  "holds {{ }} and does not parse: a template, not a manifest (render it first, e.g. helm template)";
-
-/** What a text with no document is. */
-export const NO_DOCUMENTS_NOTE = "no documents: empty, or comments only";
-
-/** What a text in which no document names a kind is. */
-export const NO_KIND_NOTE = "no kind: not a Kubernetes manifest";
-
-/**
- * Why the entries {@link readManifests} read from a text show it is no
- * Kubernetes manifest at all, or undefined when it is one: it has no
- * documents (empty, or comments only), no document names a kind (a
- * package.json, a Helm values file), or a document that does not parse
- * holds `{{ }}` (an unrendered template). `clusterwire validate` skips such
- * files with this note.
- *
- * @example
- * import { notManifestReason, readManifests } from "clusterwire/networking";
- * console.log(notManifestReason(readManifests('{"name": "my-app", "version": "1.0.0"}')));
- * // no kind: not a Kubernetes manifest
- */
-export function notManifestReason(entries: readonly ManifestEntry[]): string | undefined {
-  // A template is not a manifest until rendered, even where its kind can be read.
-  if (entries.some((e) => e.type === "error" && e.template === true)) return TEMPLATE_NOTE;
-  if (entries.length === 0) return NO_DOCUMENTS_NOTE;
-  // A kind makes a manifest; an apiVersion alone does not (Helm's Chart.yaml has one).
-  return entries.some((e) => e.type === "object" || e.kind !== undefined) ? undefined : NO_KIND_NOTE;
 }
 
 class TextReader {
@@ -592,43 +412,6 @@ class TextReader {
   }
 }
 
-function errorEntry(at: At, id: Identity, error: DecodeError): ManifestError {
-  return {
-    type: "error",
-    document: at.document,
-    ...(at.item !== undefined ? { item: at.item } : {}),
-    line: error.line ?? at.line,
-    column: error.line !== undefined ? (error.column ?? 1) : 1,
-    documentLine: at.line,
-    error,
-    ...(id.apiVersion !== undefined ? { apiVersion: id.apiVersion } : {}),
-    ...(id.kind !== undefined ? { kind: id.kind } : {}),
-    ...nameOf(id),
-  };
-}
-
-function skipped(at: At, id: Identity, reason: string): ManifestSkipped {
-  return {
-    type: "skipped",
-    ...at,
-    apiVersion: id.apiVersion ?? "",
-    kind: id.kind ?? "",
-    ...nameOf(id),
-    reason,
-  };
-}
-
-/** A YAML error found in a document that starts at `line` and `offset` of the text, placed in the text. */
-function shifted(e: DecodeError, line: number, offset: number, document: number | undefined): DecodeError {
-  return new DecodeError("yaml", e.reason, {
-    ...(e.line !== undefined ? { line: e.line + line - 1, column: e.column ?? 1 } : {}),
-    ...(e.offset !== undefined ? { offset: e.offset + offset } : {}),
-    ...(e.path !== undefined && e.path !== "" ? { path: e.path } : {}),
-    ...(e.segments !== undefined ? { segments: e.segments } : {}),
-    ...(document !== undefined ? { document } : {}),
-  });
-}
-
 function fieldAt(path: readonly (string | number)[], locate: Locate): { field?: string; position?: TextPosition } {
   if (path.length === 0) return {};
   const position = locate(path);
@@ -656,98 +439,4 @@ function without(value: JsonValue, path: readonly (string | number)[], unknown: 
     return copy as JsonValue;
   }
   return value;
-}
-
-/** JSON text parsed by parseJsonText marks a repeated key with its values; the last one is the one decoded. */
-function unwrapDuplicate(v: JsonValue): JsonValue {
-  const d = v as unknown;
-  return d instanceof DuplicateKey ? (d.values[d.values.length - 1] as JsonValue) : v;
-}
-
-function isObject(v: unknown): v is Record<string, JsonValue> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-function stringAt(obj: Record<string, JsonValue>, key: string): string | undefined {
-  const v = unwrapDuplicate(obj[key] as JsonValue);
-  return typeof v === "string" ? v : undefined;
-}
-
-function identityOf(value: JsonValue): Identity {
-  if (!isObject(value)) return {};
-  const meta = unwrapDuplicate(value.metadata as JsonValue);
-  const apiVersion = stringAt(value, "apiVersion");
-  const kind = stringAt(value, "kind");
-  const name = isObject(meta) ? stringAt(meta, "name") : undefined;
-  const namespace = isObject(meta) ? stringAt(meta, "namespace") : undefined;
-  return {
-    ...(apiVersion !== undefined ? { apiVersion } : {}),
-    ...(kind !== undefined ? { kind } : {}),
-    ...(name !== undefined ? { name } : {}),
-    ...(namespace !== undefined ? { namespace } : {}),
-  };
-}
-
-function nameOf(id: Identity): { name?: string; namespace?: string } {
-  return {
-    ...(id.name !== undefined && id.name !== "" ? { name: id.name } : {}),
-    ...(id.namespace !== undefined && id.namespace !== "" ? { namespace: id.namespace } : {}),
-  };
-}
-
-/** `kind:` and `apiVersion:` written at the top level of a YAML document that does not parse. */
-function identityFromText(text: string): Identity {
-  const kind = /^kind:[ \t]*["']?([A-Za-z0-9]+)["']?[ \t]*(?:#.*)?$/m.exec(text)?.[1];
-  const apiVersion = /^apiVersion:[ \t]*["']?([A-Za-z0-9./-]+)["']?[ \t]*(?:#.*)?$/m.exec(text)?.[1];
-  return { ...(kind !== undefined ? { kind } : {}), ...(apiVersion !== undefined ? { apiVersion } : {}) };
-}
-
-/** `"kind"` and `"apiVersion"` string members written in JSON text that does not parse. */
-function identityFromJsonText(text: string): Identity {
-  const member = (key: string): string | undefined => {
-    const quoted = new RegExp(`"${key}"\\s*:\\s*("(?:[^"\\\\\\n]|\\\\.)*")`).exec(text)?.[1];
-    try {
-      return quoted === undefined ? undefined : (JSON.parse(quoted) as string);
-    } catch {
-      return undefined;
-    }
-  };
-  const kind = member("kind");
-  const apiVersion = member("apiVersion");
-  return { ...(kind !== undefined ? { kind } : {}), ...(apiVersion !== undefined ? { apiVersion } : {}) };
-}
-
-/**
- * The first line of a document that holds content (not blank, a comment, a
- * directive, or the `---` line kubectl's reader keeps at the start of a
- * stream): where the document starts for a reader, found without parsing. A
- * `---` line that runs on past a lone CR holds content after it.
- */
-function firstContentLine(text: string, line: number): number {
-  let n = line;
-  for (const l of text.split("\n", 200)) {
-    const separator = l.startsWith("---") && !/\r./.test(l);
-    if (!/^\s*(#.*)?\r?$/.test(l) && !l.startsWith("%") && !separator) return n;
-    n++;
-  }
-  return line;
-}
-
-/** The offset where each line of `text` starts (the first is 0). */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-/** The 1-based line and column (in UTF-16 units, as editors count) of `offset`, by binary search over the line starts. */
-function positionIn(starts: readonly number[], offset: number): TextPosition {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] ?? 0) <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 };
 }

@@ -1,7 +1,7 @@
 // IngressClass mutations: one violation each of the IngressClass rules.
 
 import fc from "fast-check";
-import { arbDns1123Label, arbDns1123Subdomain } from "../building-blocks.js";
+import { arbDns1123Label, arbDns1123Subdomain } from "../building-blocks/names.js";
 import type { ValidatedKind } from "../valid-objects.js";
 import {
   type Mutation,

@@ -2,15 +2,9 @@
 
 import fc from "fast-check";
 import { defaultFeatureGates, INGRESS_CLASS_ANNOTATION } from "../../networking/index.js";
-import {
-  arbAbsolutePath,
-  arbDns1035Label,
-  arbDns1123Subdomain,
-  arbPathSegment,
-  arbPathSegmentName,
-  arbPortName,
-  arbPortNumber,
-} from "../building-blocks.js";
+import { arbDns1035Label, arbDns1123Subdomain } from "../building-blocks/names.js";
+import { arbAbsolutePath, arbPathSegment, arbPathSegmentName } from "../building-blocks/paths.js";
+import { arbPortName, arbPortNumber } from "../building-blocks/ports.js";
 import {
   arbResourceBackend,
   arbServiceBackend,

@@ -2,7 +2,7 @@
 
 import fc from "fast-check";
 import { formatIPv4, formatIPv6, ipv6Groups } from "../addresses.js";
-import { arbIPValue } from "../building-blocks.js";
+import { arbIPValue } from "../building-blocks/ip.js";
 import type { ValidatedKind } from "../valid-objects.js";
 import { type Mutation, REQUIRED, INVALID, mutation, err, ensureObj } from "./mutation.js";
 import { metaMutations } from "./metadata.js";

@@ -1,7 +1,7 @@
 // Mutations of metadata (name, labels, annotations) every kind shares.
 
 import fc from "fast-check";
-import { arbAnnotationValue, arbLabelKey, arbLabelValue } from "../building-blocks.js";
+import { arbAnnotationValue, arbLabelKey, arbLabelValue } from "../building-blocks/labels.js";
 import type { ValidatedKind } from "../valid-objects.js";
 import { type Mutation, REQUIRED, INVALID, TOO_LONG, mutation, err, ensureObj } from "./mutation.js";
 import { BAD_LABEL_KEYS, BAD_LABEL_VALUES } from "./bad-values.js";

@@ -3,17 +3,9 @@
 import fc from "fast-check";
 import { defaultFeatureGates } from "../../networking/index.js";
 import { familyBits, formatCidr, hostMask, isV4Mapped, maskAddress, type IPNet } from "../addresses.js";
-import {
-  arbIPBlock,
-  type IPBlockOptions,
-  arbIPNet,
-  arbLabelKey,
-  arbLabelSelector,
-  arbLabelValue,
-  arbPortName,
-  arbPortNumber,
-  MAX_V6,
-} from "../building-blocks.js";
+import { arbIPBlock, arbIPNet, type IPBlockOptions, MAX_V6 } from "../building-blocks/ip.js";
+import { arbLabelKey, arbLabelSelector, arbLabelValue } from "../building-blocks/labels.js";
+import { arbPortName, arbPortNumber } from "../building-blocks/ports.js";
 import type { ValidatedKind, ValidObjectOptions } from "../valid-objects.js";
 import {
   type Mutation,

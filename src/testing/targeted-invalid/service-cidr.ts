@@ -2,7 +2,7 @@
 
 import fc from "fast-check";
 import { familyBits, formatCidr, formatIP, hostMask, isV4Mapped, maskAddress, type IPFamily } from "../addresses.js";
-import { arbCanonicalCidr, arbIPNet, formatLegacyCidr, MAX_V6 } from "../building-blocks.js";
+import { arbCanonicalCidr, arbIPNet, formatLegacyCidr, MAX_V6 } from "../building-blocks/ip.js";
 import type { ValidatedKind } from "../valid-objects.js";
 import { type Mutation, REQUIRED, INVALID, mutation, err, ensureObj } from "./mutation.js";
 import { metaMutations } from "./metadata.js";

@@ -15,7 +15,7 @@ import {
   HEATMAP_TEXT,
 } from "../../../src/cli/reach/heatmap-palette.js";
 import { createPolicyEngine, fromJson, type NetworkPolicy } from "../../../src/networking/index.js";
-import type { Decision, Protocol, TruthMatrix } from "../../../src/networking/evaluate/types.js";
+import type { Decision, Protocol, TruthMatrix } from "../../../src/networking/evaluate/policy/types.js";
 import { CHROMIUM, SKIP_BROWSER } from "../../support/chromium.js";
 import { contrast } from "../../support/colour-vision.js";
 import { propertyRuns } from "../../support/property-runs.js";

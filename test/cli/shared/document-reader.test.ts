@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ReadDocument } from "../../../src/cli/shared/document-reader.js";
-import { TEMPLATE_NOTE } from "../../../src/networking/manifests/read-manifests.js";
+import { TEMPLATE_NOTE } from "../../../src/networking/manifests/not-manifest.js";
 import { kindSelector } from "../../../src/cli/validate/kind-selection.js";
 import {
   encode,

@@ -200,19 +200,6 @@ describe("readManifests", () => {
     }
   });
 
-  it("texts that are not manifests: no kind anywhere, or a template that does not parse", () => {
-    expect(notManifestReason(readManifests('{"name": "app", "version": "1.0.0"}'))).toBe(
-      "no kind: not a Kubernetes manifest",
-    );
-    expect(notManifestReason(readManifests("replicas: 3\nimage:\n  tag: latest\n"))).toBe(
-      "no kind: not a Kubernetes manifest",
-    );
-    // `{{` opens a template, not JSON.
-    const template = readManifests("{{ if .Values.x }}\nfoo: {{ .Values.y }}\n  bar: 1\n{{ end }}\n");
-    expect(template[0]).toMatchObject({ type: "error", template: true });
-    expect(notManifestReason(template)).toMatch(/^holds \{\{ \}\} and does not parse/);
-  });
-
   it("never throws for bad content", () => {
     for (const text of ["{", "[1, 2", "a: [\n", "\t- x", "%YAML 9\n---\na: 1\n", '{"kind": "Ingress"'])
       expect(() => readManifests(text), text).not.toThrow();

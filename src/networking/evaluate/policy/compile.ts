@@ -10,7 +10,8 @@ import type {
 import { orInto, setBit, type Bits } from "../bitset.js";
 import { effectivePolicyTypes } from "../../validation/default-values.js";
 import { EvaluatorInputError } from "../../model/errors.js";
-import { PROTOCOLS, type ClusterPod, type ClusterPodPort, type Protocol, type SkippedObject } from "../types.js";
+import type { SkippedObject } from "../types.js";
+import { PROTOCOLS, type ClusterPod, type ClusterPodPort, type Protocol } from "./types.js";
 import { FieldPath } from "../../model/path.js";
 import { duplicate, type FieldError } from "../../validation/field-error.js";
 import { cidrContains, parseCIDRSloppy, parseIPSloppy, type IP } from "../../validation/rules/ip.js";

@@ -1,7 +1,7 @@
 // The policy engine's compiled input: what createPolicyEngine builds once per cluster snapshot.
 
 import type { Bits } from "../bitset.js";
-import type { Protocol } from "../types.js";
+import type { Protocol } from "./types.js";
 import type { IP, IPNet } from "../../validation/rules/ip.js";
 import type { Labels } from "../../validation/rules/label-selector.js";
 

@@ -26,12 +26,12 @@ import type {
   PolicyRuleMatch,
   PortQuery,
   Protocol,
-  SkippedObject,
   TableQuery,
   TruthMatrix,
   TruthTableResult,
   ConnectionChange,
-} from "../types.js";
+} from "./types.js";
+import type { SkippedObject } from "../types.js";
 import { parseIPSloppy } from "../../validation/rules/ip.js";
 import type { Labels } from "../../validation/rules/label-selector.js";
 import { NAMESPACE_NAME_LABEL } from "../../model/constants.js";

@@ -2,7 +2,8 @@
 // bit rows, and the port sets a query needs (the engine builds them).
 
 import { hasBit, orInto, popcount32, setBit, type Bits } from "../bitset.js";
-import type { Cell, Protocol, SkippedObject, TruthMatrix, TruthTable, TruthTableResult } from "../types.js";
+import type { SkippedObject } from "../types.js";
+import type { Cell, Protocol, TruthMatrix, TruthTable, TruthTableResult } from "./types.js";
 import type { Pod, Rule } from "./compiled.js";
 
 // ------------------------------------------------------------------ matrices

@@ -12,7 +12,7 @@ import type { Ingress } from "../../../../gen/k8s/io/api/networking/v1/networkin
 import type { ObjectMeta } from "../../../../gen/k8s/io/apimachinery/pkg/apis/meta/v1/meta_pb.js";
 import { DEFAULT_NAMESPACE, INGRESS_CLASS_ANNOTATION } from "../../model/constants.js";
 import { isZeroTime } from "../../model/zero.js";
-import type { HostTier } from "../types.js";
+import type { HostTier } from "./types.js";
 
 // ------------------------------------------------------------------ host tiers
 

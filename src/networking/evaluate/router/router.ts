@@ -11,16 +11,8 @@
 
 import type { Ingress, IngressBackend, IngressClass } from "../../../../gen/k8s/io/api/networking/v1/networking_pb.js";
 import { EvaluatorInputError } from "../../model/errors.js";
-import type {
-  HostTier,
-  NormalisedRequest,
-  OutOfScope,
-  Route,
-  RouteRequest,
-  RouteResult,
-  Router,
-  SkippedObject,
-} from "../types.js";
+import type { SkippedObject } from "../types.js";
+import type { HostTier, NormalisedRequest, OutOfScope, Route, RouteRequest, RouteResult, Router } from "./types.js";
 import { FieldPath } from "../../model/path.js";
 import { duplicate, type FieldError } from "../../validation/field-error.js";
 import { validate } from "../../validation/validate.js";

@@ -12,7 +12,7 @@ import { FloatLiteral } from "./parse.js";
  * <value> is the JSON kind (`bool`, `number`, `string`, `array`, `object`),
  * and for a number that an integer cannot hold (a fraction, an exponent, out
  * of range) `number` and its literal. <Struct> is the Go struct that holds
- * the field, <Field> the JSON names from the root (see from-json.ts), <type>
+ * the field, <Field> the JSON names from the root (see decoding.ts), <type>
  * the Go type as reflect prints it.
  */
 

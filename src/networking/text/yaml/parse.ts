@@ -6,18 +6,12 @@
  * never sniffs for JSON: kubectl reads a file whose first non-space character
  * is `{` as JSON first (its YAMLOrJSONDecoder), which docs/json-yaml.md says
  * where it matters. The YAML itself is read by clusterwire's own go-yaml v2
- * reader (yaml-compose.ts and below).
+ * reader (compose.ts, decode.ts and below).
  */
 import { DecodeError, type DecodeErrorLocation } from "../../model/errors.js";
 import type { JsonValue } from "../../model/json-value.js";
-import {
-  NO_DEPTH_LIMIT,
-  clampDepth,
-  composeFirstDocument,
-  decodeYamlNode,
-  findChild,
-  type YamlNode,
-} from "./compose.js";
+import { NO_DEPTH_LIMIT, clampDepth, composeFirstDocument, type YamlNode } from "./compose.js";
+import { decodeYamlNode, findChild } from "./decode.js";
 import { kubectlBodyOffset, kubectlDocumentBody, splitYamlDocuments } from "./split.js";
 
 /**

@@ -26,7 +26,7 @@ import {
   type TruthTableResult,
 } from "../../../../src/networking/index.js";
 import { arbCluster, arbClusterPair, arbConnection, type GeneratedCluster } from "../../../../src/testing/index.js";
-import { mentionedPorts } from "../../../../src/testing/clusters.js";
+import { mentionedPorts } from "../../../../src/testing/clusters/connections.js";
 import {
   referenceEvaluate,
   referenceSkipped,
