@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { INT64_MAX, NULL, resolvePlain, UINT64_MAX } from "../../../../src/networking/text/yaml/resolve.js";
 import { isGoTimestamp } from "../../../../src/networking/text/yaml/timestamp.js";
 
-type GoResult = readonly [string, "null" | "str"] | readonly [string, "bool" | "int" | "uint" | "float", string];
+/** [text, Go type, Go value] (no value for null and strings, which is the text). */
+type GoResult = readonly [string, "null" | "str" | "bool" | "int" | "uint" | "float", string?];
 
 const GO_RESOLVE: readonly GoResult[] = [
   ["", "null"],
@@ -145,7 +146,7 @@ function goFloat(text: string): number {
 }
 
 describe("resolvePlain (go-yaml v2 resolve)", () => {
-  it.each(GO_RESOLVE)("%j", (text, kind, value) => {
+  it.each(GO_RESOLVE.map(([text, kind, value]) => [text, kind, value ?? ""] as const))("%j", (text, kind, value) => {
     const got = resolvePlain(text);
     switch (kind) {
       case "null":
@@ -159,11 +160,11 @@ describe("resolvePlain (go-yaml v2 resolve)", () => {
         break;
       case "int":
       case "uint":
-        expect(got).toEqual({ kind, value: BigInt(value as string) });
+        expect(got).toEqual({ kind, value: BigInt(value) });
         break;
       case "float":
         expect(got.kind).toBe("float");
-        expect((got as { value: number }).value).toBe(goFloat(value as string));
+        expect((got as { value: number }).value).toBe(goFloat(value));
         break;
     }
   });
