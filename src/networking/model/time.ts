@@ -60,7 +60,9 @@ export function formatRfc3339(seconds: bigint): string {
   return `${year}-${pad2(m)}-${pad2(d)}T${pad2(hh)}:${pad2(mi)}:${pad2(ss)}Z`;
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
+// Go reads the layout's hour ("15") as one or two digits, every other field as exactly
+// the digits written, and a zone offset of up to 24 hours and 60 minutes.
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{1,2}):(\d{2}):(\d{2})(?:[.,](\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
 
 /**
  * Parses an RFC 3339 date-time as Go's time.Parse(time.RFC3339) accepts it and
@@ -96,7 +98,7 @@ export function parseRfc3339(text: string): bigint | string {
   if (m[8] === undefined) {
     const oh = Number(m[10]);
     const om = Number(m[11]);
-    if (oh > 23 || om > 59) return `time zone offset out of range in ${JSON.stringify(text)}`;
+    if (oh > 24 || om > 60) return `time zone offset out of range in ${JSON.stringify(text)}`;
     offset = (oh * 3600 + om * 60) * (m[9] === "-" ? -1 : 1);
   }
   return daysFromCivil(year, month, day) * SECONDS_PER_DAY + BigInt(hour * 3600 + min * 60 + sec - offset);

@@ -27,10 +27,8 @@ import {
   validateLabelSelector,
 } from "../../../src/networking/validation/rules/label-selector.js";
 import {
-  applyDefaults,
   formatFieldError,
   fromJson,
-  toJson,
   validate,
   type FieldError,
   type JsonObject,
@@ -829,55 +827,7 @@ function ingSpec(): JsonObject {
 
 // ---------------------------------------------------------------------------
 
-describe("§8 defaulting", () => {
-  type J = Record<string, unknown>;
-  const specOf = (o: ReturnType<typeof np>): J => (toJson(o) as J)["spec"] as J;
-  const ports = (o: ReturnType<typeof np>, rule: "ingress" | "egress" = "ingress"): J[] =>
-    (specOf(o)[rule] as J[])[0]!["ports"] as J[];
-
-  it("a nil protocol defaults to TCP in ingress and egress ports", () => {
-    const o = applyDefaults(
-      np({ ingress: [{ ports: [{ port: 80 }, { protocol: "UDP", port: 53 }] }], egress: [{ ports: [{}] }] }),
-    );
-    expect(ports(o).map((p) => p["protocol"])).toEqual(["TCP", "UDP"]);
-    expect(ports(o, "egress")[0]!["protocol"]).toBe("TCP");
-  });
-
-  it('an explicit "" protocol is not defaulted', () => {
-    const o = applyDefaults(np(port({ protocol: "", port: 80 })));
-    expect(ports(o)[0]!["protocol"]).toBe("");
-  });
-
-  it("empty policyTypes become [Ingress]", () => {
-    expect(specOf(applyDefaults(np({})))["policyTypes"]).toEqual(["Ingress"]);
-    expect(specOf(applyDefaults(np({ policyTypes: [] })))["policyTypes"]).toEqual(["Ingress"]);
-    expect(specOf(applyDefaults(np({ egress: [] })))["policyTypes"]).toEqual(["Ingress"]);
-    expect(specOf(applyDefaults(np({ ingress: [{}] })))["policyTypes"]).toEqual(["Ingress"]);
-  });
-
-  it("empty policyTypes become [Ingress, Egress] when there are egress rules", () => {
-    expect(specOf(applyDefaults(np({ egress: [{}] })))["policyTypes"]).toEqual(["Ingress", "Egress"]);
-    expect(
-      specOf(applyDefaults(np({ policyTypes: [], egress: [{ to: [{ podSelector: {} }] }] })))["policyTypes"],
-    ).toEqual(["Ingress", "Egress"]);
-  });
-
-  it("non-empty policyTypes are kept as given", () => {
-    expect(specOf(applyDefaults(np({ policyTypes: ["Egress"] })))["policyTypes"]).toEqual(["Egress"]);
-    expect(specOf(applyDefaults(np({ policyTypes: ["Egress"], ingress: [{}] })))["policyTypes"]).toEqual(["Egress"]);
-  });
-
-  it("the input is not mutated (applyDefaults and validate)", () => {
-    const o = np({ ingress: [{ ports: [{ port: 80 }] }], egress: [{}] });
-    const before = JSON.stringify(toJson(o));
-    const d = applyDefaults(o);
-    expect(d).not.toBe(o);
-    expect(JSON.stringify(toJson(o))).toBe(before);
-    validate(o);
-    expect(JSON.stringify(toJson(o))).toBe(before);
-    expect(specOf(o)["policyTypes"]).toBeUndefined();
-  });
-});
+// §8 (defaulting) is in defaults.test.ts, at applyDefaults' mirrored path.
 
 // ---------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
+import { quoteGo } from "../../model/go-json-string.js";
 import { setOwn } from "../../model/set-own.js";
-import { DuplicateKey, FloatLiteral } from "./parse.js";
-import { sortedKeys, type PrintableValue } from "./print.js";
+import { DuplicateKey, FloatLiteral, parseJsonText } from "./parse.js";
+import { printGoJson, RawJson, sortedKeys, type PrintableValue } from "./print.js";
 import { PathError } from "./path-error.js";
 
 /*
@@ -45,15 +46,27 @@ export function sortDeep(format: "json" | "yaml", v: unknown, depth: number): Pr
     throw new PathError("fieldsV1 cannot hold an object that is not a plain JSON object");
   const out: Record<string, PrintableValue> = {};
   const obj = v as Record<string, unknown>;
+  const order: string[] = [];
   for (const k of sortedKeys(obj)) {
-    if (obj[k] !== undefined)
+    if (obj[k] !== undefined) {
       setOwn(
         out,
         k,
         within(k, () => sortDeep(format, obj[k], depth + 1)),
       );
+      order.push(k);
+    }
   }
-  return out;
+  if (!order.some(isIndexKey)) return out;
+  // A JS object lists keys like array indexes ("9", "10") first, in numeric
+  // order; Go's order ("10" before "9") survives as text.
+  const text = `{${order.map((k) => `${quoteGo(k)}:${printGoJson(out[k] as PrintableValue)}`).join(",")}}`;
+  return new RawJson(text, parseJsonText(text, { maxDepth: MAX_RAW_DEPTH + 2 }).value);
+}
+
+/** Whether JS lists the key before the others, as an array index (a canonical integer below 2^32 - 1). */
+function isIndexKey(key: string): boolean {
+  return /^(?:0|[1-9][0-9]*)$/.test(key) && Number(key) < 2 ** 32 - 1;
 }
 
 /** Runs `f`, prefixing `seg` to the path of a PathError it throws. */
