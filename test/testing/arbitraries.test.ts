@@ -1,228 +1,45 @@
 // clusterwire/testing's arbitraries held to fast-check's own quality checks:
 // the same values for the same seed, every value within its contract, and
 // shrinking that stays within the contract and makes counterexamples smaller.
-// Contracts come from the rules (../shared/docs/validation-rules.md, regexes
-// written here from it), from ip-num for addresses, and, for whole objects,
-// from validate(), whose own catalogue tests hold it to the API server.
+// The contracts are in contracts.ts. The any-shape, routing and targeted-invalid
+// arbitraries are checked by their own modules' tests (any-shape.test.ts,
+// routing.test.ts, targeted-invalid/index.test.ts); this catalogue holds the rest,
+// and checks that every arbitrary the kit exports is checked somewhere.
 
-import ipnum from "ip-num";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { equals, fromBinary, toBinary } from "@bufbuild/protobuf";
-import {
-  IngressSpecSchema,
-  createPolicyEngine,
-  createRouter,
-  decode,
-  encode,
-  fromJson,
-  toJsonString,
-  validate,
-  type IngressSpec,
-  type JsonObject,
-  type NetworkingObject,
-} from "../../src/networking/index.js";
+import { createPolicyEngine, fromJson, validate, type JsonObject } from "../../src/networking/index.js";
+import * as anyShape from "../../src/testing/any-shape.js";
 import * as kit from "../../src/testing/index.js";
 import { parseNetwork } from "../../src/testing/addresses.js";
+import * as routing from "../../src/testing/routing.js";
 import * as storageKit from "../../src/testing/storage/index.js";
-import { checkArbitraryQuality, jsonSize, type Contract } from "./quality.js";
+import * as targeted from "../../src/testing/targeted-invalid/index.js";
+import { checkArbitraryQuality, jsonSize } from "./quality.js";
+import { checkEntries, covered, entry, type Entry } from "./catalogue.js";
+import {
+  DNS1035_LABEL,
+  QUALIFIED_NAME,
+  backend,
+  ingressWith,
+  isCanonicalCidr,
+  isCanonicalIP,
+  isExactOrPrefixPath,
+  isIPv4Text,
+  isLabel,
+  isLabelValue,
+  isPortName,
+  isQualifiedName,
+  isSubdomain,
+  policyWith,
+  validInside,
+  validJson,
+} from "./contracts.js";
 
-// ------------------------------------------------------------ contracts written from the rules
-
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const IPV4_DOTTED = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
-const isLabel = (s: string): boolean => s.length <= 63 && DNS1123_LABEL.test(s);
-const isSubdomain = (s: string, max = 253): boolean => s.length <= max && DNS1123_SUBDOMAIN.test(s);
-const isQualifiedName = (s: string): boolean => {
-  const slash = s.indexOf("/");
-  const name = slash < 0 ? s : s.slice(slash + 1);
-  if (slash >= 0 && !isSubdomain(s.slice(0, slash))) return false;
-  return name.length <= 63 && QUALIFIED_NAME.test(name);
-};
-const isLabelValue = (s: string): boolean => s === "" || (s.length <= 63 && QUALIFIED_NAME.test(s));
-const isIPv4Text = (s: string): boolean => {
-  const m = IPV4_DOTTED.exec(s);
-  if (m === null) return false;
-  return m.slice(1).every((p) => Number(p) <= 255);
-};
-/** IANA service name (IsValidPortName). */
-const isPortName = (s: string): boolean =>
-  s.length >= 1 &&
-  s.length <= 15 &&
-  /^[-a-z0-9]+$/.test(s) &&
-  /[a-z]/.test(s) &&
-  !s.includes("--") &&
-  !s.startsWith("-") &&
-  !s.endsWith("-");
-/** What Exact and Prefix paths must avoid (../shared/docs/validation-rules.md §5.3). */
-const isExactOrPrefixPath = (s: string): boolean =>
-  s.startsWith("/") &&
-  !["//", "/./", "/../", "%2f", "%2F"].some((bad) => s.includes(bad)) &&
-  !s.endsWith("/..") &&
-  !s.endsWith("/.");
-
-/** Canonical text as ip-num writes it, for an address ip-num parses independently. */
-function ipNumCanonical(text: string): string | null {
-  if (text.includes(":")) {
-    const [ok] = ipnum.Validator.isValidIPv6String(text);
-    return ok ? new ipnum.IPv6(text).toString() : null;
-  }
-  const [ok] = ipnum.Validator.isValidIPv4String(text);
-  return ok ? new ipnum.IPv4(text).toString() : null;
-}
-
-/** RFC 5952 form of an ip-num IPv6 (it writes every group in full). */
-function compressV6(full: string): string {
-  const groups = full.split(":").map((g) => parseInt(g, 16).toString(16));
-  let best = -1;
-  let len = 0;
-  for (let i = 0; i < 8; ) {
-    let j = i;
-    while (j < 8 && groups[j] === "0") j++;
-    if (j - i > len) [best, len] = [i, j - i];
-    i = j === i ? i + 1 : j;
-  }
-  if (len < 2) return groups.join(":");
-  return `${groups.slice(0, best).join(":")}::${groups.slice(best + len).join(":")}`;
-}
-
-function isCanonicalIP(s: string): boolean {
-  const c = ipNumCanonical(s);
-  if (c === null) return false;
-  // IPv4-mapped IPv6 (::ffff:0:0/96) is refused by strict validation.
-  return s.includes(":") ? compressV6(c) === s && !c.startsWith("0:0:0:0:0:ffff:") : c === s;
-}
-
-function isCanonicalCidr(s: string): boolean {
-  const slash = s.indexOf("/");
-  if (slash < 0) return false;
-  const addr = s.slice(0, slash);
-  const prefix = Number(s.slice(slash + 1));
-  if (!isCanonicalIP(addr)) return false;
-  const v6 = addr.includes(":");
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > (v6 ? 128 : 32)) return false;
-  // Canonical: no host bits set.
-  const first = v6
-    ? ipnum.IPv6CidrRange.fromCidr(s).getFirst().getValue()
-    : ipnum.IPv4CidrRange.fromCidr(s).getFirst().getValue();
-  return first === (v6 ? new ipnum.IPv6(addr).getValue() : new ipnum.IPv4(addr).getValue());
-}
-
-/** Wire-valid: what encode writes decodes to an object that encodes to the same bytes. */
-const wireStable: Contract<NetworkingObject> = (o) => {
-  const bytes = encode(o);
-  return Buffer.compare(Buffer.from(encode(decode(bytes))), Buffer.from(bytes)) === 0;
-};
-
-/** JSON-carried: the JSON text reads back to the same bytes. */
-const jsonStable: Contract<NetworkingObject> = (o) =>
-  Buffer.compare(Buffer.from(encode(fromJson(toJsonString(o)))), Buffer.from(encode(o))) === 0;
-
-/** A valid object: no errors on create, nor as an update of itself once stored (resourceVersion and namespace set). */
-const validJson: Contract<JsonObject> = (json) => {
-  expect(validate(fromJson(json))).toEqual([]);
-  const stored = structuredClone(json) as Record<string, Record<string, unknown>>;
-  const metadata: Record<string, unknown> = { ...stored["metadata"], resourceVersion: "12345" };
-  if ((json["kind"] === "Ingress" || json["kind"] === "NetworkPolicy") && metadata["namespace"] === undefined)
-    metadata["namespace"] = "default";
-  const o = fromJson({ ...stored, metadata } as JsonObject);
-  expect(validate(o, { old: o })).toEqual([]);
-};
-
-/** A fragment is valid when it validates clean inside an otherwise minimal valid object. */
-function validInside(wrap: (fragment: unknown) => JsonObject): Contract<unknown> {
-  return (fragment) => {
-    expect(validate(fromJson(wrap(fragment)))).toEqual([]);
-  };
-}
-
-const policyWith = (spec: Record<string, unknown>): JsonObject =>
-  ({
-    apiVersion: "networking.k8s.io/v1",
-    kind: "NetworkPolicy",
-    metadata: { name: "p", namespace: "ns" },
-    spec: { podSelector: {}, ...spec },
-  }) as JsonObject;
-const ingressWith = (spec: Record<string, unknown>): JsonObject =>
-  ({
-    apiVersion: "networking.k8s.io/v1",
-    kind: "Ingress",
-    metadata: { name: "i", namespace: "ns" },
-    spec,
-  }) as JsonObject;
-const backend = { service: { name: "svc", port: { number: 80 } } };
-
-/**
- * Every Ingress validates on its own, so the router skips only repeated
- * namespace/name pairs, which the small name vocabulary makes on purpose.
- */
-const routable: Contract<kit.RoutingInput> = (input) => {
-  for (const ing of input.ingresses) expect(validate(ing)).toEqual([]);
-  for (const s of createRouter(input).skipped) expect(s.errors.map((e) => e.type)).toEqual(["FieldValueDuplicate"]);
-};
-
-// ------------------------------------------------------------ the catalogue
-
-interface Entry {
-  readonly name: string;
-  readonly arb: fc.Arbitrary<unknown>;
-  readonly contract: Contract<never>;
-  readonly size?: (v: never) => number;
-  readonly runs?: number;
-  readonly seeds?: number[];
-}
-
-const entry = <T>(
-  name: string,
-  arb: fc.Arbitrary<T>,
-  contract: Contract<T>,
-  extra: { size?: (v: T) => number; runs?: number; seeds?: number[] } = {},
-): Entry => ({ name, arb, contract, ...extra }) as unknown as Entry;
-
-const INT32 = 2 ** 31;
-const INT64 = 2n ** 63n;
+/** The modules whose own tests hold their arbitraries to the same checks. */
+const CATALOGUED_ELSEWHERE: readonly object[] = [anyShape, routing, targeted];
 
 const ENTRIES: Entry[] = [
-  // any shape
-  entry("arbString", kit.arbString(), (s) => typeof s === "string" && Buffer.from(s, "utf8").toString("utf8") === s),
-  entry("arbInt32", kit.arbInt32(), (n) => Number.isInteger(n) && n >= -INT32 && n < INT32, { size: Math.abs }),
-  entry("arbInt64", kit.arbInt64(), (n) => typeof n === "bigint" && n >= -INT64 && n < INT64, {
-    size: (n) => Number(n < 0n ? -n : n),
-  }),
-  entry("arbFieldsV1Text", kit.arbFieldsV1Text(), (t) => {
-    const v: unknown = JSON.parse(t);
-    return v !== null && typeof v === "object" && !Array.isArray(v) && JSON.stringify(v) === t;
-  }),
-  entry("arbObject", kit.arbObject(), wireStable, { runs: 100, size: (o) => encode(o).length, seeds: [1, 2] }),
-  entry(
-    "arbMessage(IngressSpec)",
-    kit.arbMessage<IngressSpec>(IngressSpecSchema),
-    (m) => equals(IngressSpecSchema, fromBinary(IngressSpecSchema, toBinary(IngressSpecSchema, m)), m),
-    {
-      size: (m) => toBinary(IngressSpecSchema, m).length,
-    },
-  ),
-  entry(
-    "arbObject({ json: true })",
-    kit.arbObject({ json: true }),
-    (o) => wireStable(o) !== false && jsonStable(o) !== false,
-    {
-      runs: 100,
-      seeds: [1, 2],
-      size: (o) => encode(o).length,
-    },
-  ),
-  ...kit.NETWORKING_KINDS.filter((k) => k.endsWith("List")).map((k) =>
-    entry(`arbObjectOf(${k})`, kit.arbObjectOf(k), (o) => wireStable(o) !== false && o.$typeName.endsWith(k), {
-      runs: 30,
-      size: (o) => encode(o).length,
-      seeds: [1],
-    }),
-  ),
   // building blocks
   entry("arbDns1123Label", kit.arbDns1123Label(), isLabel),
   entry("arbDns1035Label", kit.arbDns1035Label(), (s) => s.length <= 63 && DNS1035_LABEL.test(s)),
@@ -352,32 +169,6 @@ const ENTRIES: Entry[] = [
     },
     { runs: 60, seeds: [1] },
   ),
-  // targeted invalid: exactly the one error
-  ...kit.VALIDATED_KINDS.map((k) =>
-    entry(
-      `arbTargetedInvalid(${k})`,
-      kit.arbTargetedInvalid(k),
-      (t) => {
-        expect(t.kind).toBe(k);
-        expect(validate(t.object).map((e) => ({ type: e.type, field: e.field }))).toEqual([t.expected]);
-      },
-      { runs: 60, size: (t) => jsonSize(t.json), seeds: [1, 2] },
-    ),
-  ),
-  // ... and for 1.37: built on objects valid for 1.37, never a name its relaxed rule admits
-  ...kit.VALIDATED_KINDS.map((k) =>
-    entry(
-      `arbTargetedInvalid(${k}, { version: "1.37" })`,
-      kit.arbTargetedInvalid(k, { version: "1.37" }),
-      (t) => {
-        expect(t.kind).toBe(k);
-        expect(validate(t.object, { version: "1.37" }).map((e) => ({ type: e.type, field: e.field }))).toEqual([
-          t.expected,
-        ]);
-      },
-      { runs: 60, size: (t) => jsonSize(t.json), seeds: [1, 2] },
-    ),
-  ),
   // evaluator inputs
   entry(
     "arbCluster",
@@ -399,11 +190,6 @@ const ENTRIES: Entry[] = [
     },
     { runs: 60 },
   ),
-  entry("arbRoutingInputJson", kit.arbRoutingInputJson(), (j) => routable(kit.toRouterInput(j)), { runs: 100 }),
-  entry("arbRouterInput", kit.arbRouterInput(kit.LARGE_ROUTING), routable, {
-    runs: 30,
-    size: (input) => input.ingresses.length,
-  }),
   entry(
     "arbAdmissionCase",
     kit.arbAdmissionCase(),
@@ -414,21 +200,10 @@ const ENTRIES: Entry[] = [
     },
     { runs: 150, size: (c) => jsonSize(c.json) },
   ),
-  entry("arbRouteRequest", kit.arbRouteRequest(), (r) => typeof r.host === "string" && typeof r.path === "string"),
 ];
 
 describe("clusterwire/testing arbitraries pass fast-check's quality checks", () => {
-  for (const e of ENTRIES) {
-    it(e.name, () => {
-      const options = {
-        contract: e.contract,
-        ...(e.size !== undefined ? { size: e.size } : {}),
-        ...(e.runs !== undefined ? { runs: e.runs } : {}),
-        ...(e.seeds !== undefined ? { shrinkSeeds: e.seeds } : {}),
-      };
-      checkArbitraryQuality(e.arb as fc.Arbitrary<never>, options);
-    });
-  }
+  checkEntries(ENTRIES);
 
   it("arbConnection: connections into the cluster they were drawn for, always evaluable", () => {
     const arb = kit
@@ -466,8 +241,10 @@ describe("clusterwire/testing arbitraries pass fast-check's quality checks", () 
   });
 
   it("every exported arbitrary factory is in the catalogue above", () => {
-    const covered = new Set(ENTRIES.map((e) => e.name.replace(/\(.*$/, "")));
-    covered.add("arbConnection");
+    const names = covered(ENTRIES);
+    names.add("arbConnection");
+    // Each of these modules' tests holds its arbitraries to the same checks.
+    for (const module of CATALOGUED_ELSEWHERE) for (const k of Object.keys(module)) names.add(k);
     // arbValidJson(kind) returns exactly these, so its entries check them.
     for (const same of [
       "arbIngressJson",
@@ -476,10 +253,10 @@ describe("clusterwire/testing arbitraries pass fast-check's quality checks", () 
       "arbIPAddressJson",
       "arbServiceCIDRJson",
     ])
-      covered.add(same);
+      names.add(same);
     // storage.test.ts holds the storage arbitraries to the same checks.
-    for (const k of Object.keys(storageKit)) covered.add(k);
-    const missing = Object.keys(kit).filter((k) => k.startsWith("arb") && !covered.has(k));
+    for (const k of Object.keys(storageKit)) names.add(k);
+    const missing = Object.keys(kit).filter((k) => k.startsWith("arb") && !names.has(k));
     expect(missing).toEqual([]);
   });
 });
