@@ -185,16 +185,19 @@ const arbIngress = (s: RoutingSizes): fc.Arbitrary<JsonObject> =>
 /** Gives every backend its own service or resource name, so equal-looking routes can't hide a wrong pick. */
 function numberBackends(ingresses: JsonObject[]): JsonObject[] {
   let n = 0;
-  const rename = (b: unknown): void => {
-    const o = b as { service?: { name: string }; resource?: { name: string } };
+  // A copy of each backend: the drawn ones are shared constants, and structuredClone keeps two
+  // references to one object as one, so renaming in place gave every use of it the last name.
+  const renamed = (b: unknown): unknown => {
+    const o = structuredClone(b) as { service?: { name: string }; resource?: { name: string } };
     if (o.service !== undefined) o.service.name = `svc-${n++}`;
     if (o.resource !== undefined) o.resource.name = `res-${n++}`;
+    return o;
   };
   const out = structuredClone(ingresses) as unknown as { spec: J }[];
   for (const ing of out) {
-    if (ing.spec["defaultBackend"] !== undefined) rename(ing.spec["defaultBackend"]);
+    if (ing.spec["defaultBackend"] !== undefined) ing.spec["defaultBackend"] = renamed(ing.spec["defaultBackend"]);
     for (const r of (ing.spec["rules"] ?? []) as { http?: { paths: { backend: unknown }[] } }[]) {
-      for (const p of r.http?.paths ?? []) rename(p.backend);
+      for (const p of r.http?.paths ?? []) p.backend = renamed(p.backend);
     }
   }
   return out as unknown as JsonObject[];

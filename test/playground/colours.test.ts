@@ -12,7 +12,7 @@ import {
   HEATMAP_KINDS,
   HEATMAP_TEXT,
 } from "../../src/cli/reach/heatmap-palette.js";
-import { CELL_KINDS, cellKind, type CellKind } from "../../src/playground/cells.js";
+import { CELL_KINDS, type CellKind } from "../../src/playground/cells.js";
 import { VISIONS, contrast, difference, type Vision } from "../support/colour-vision.js";
 
 const root = new URL("../../", import.meta.url);
@@ -104,13 +104,5 @@ describe("the playground's Reach grid", () => {
     const legend = /<p class="hint legend"[^>]*>(.*?)<\/p>/s.exec(html)?.[1] ?? "";
     const swatches = [...legend.matchAll(/<span class="swatch ([a-z-]+)">([^<]*)<\/span>/g)].map((m) => [m[1], m[2]]);
     expect(swatches).toEqual(Object.entries(CELL_KINDS).map(([kind, look]) => [kind, look.glyph]));
-  });
-
-  it("names each cell's kind from its two directions", () => {
-    expect(cellKind(true, true)).toBe("allow");
-    expect(cellKind(false, true)).toBe("deny-egress");
-    expect(cellKind(true, false)).toBe("deny-ingress");
-    expect(cellKind(false, false)).toBe("deny-both");
-    expect(new Set(Object.values(CELL_KINDS).map((k) => k.words)).size).toBe(4);
   });
 });

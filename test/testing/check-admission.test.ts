@@ -21,48 +21,6 @@ const own =
   (request) =>
     admit(request, { version }).response;
 
-describe("recordedAdmissionCases", () => {
-  it("holds, for each release, creates and updates both admitted (some with warnings) and refused with 422", async () => {
-    for (const version of VERSIONS) {
-      const cases = await recordedAdmissionCases({ version });
-      expect(cases.length).toBeGreaterThan(900);
-      const admitted = cases.filter((c) => c.expected.allowed);
-      const refused = cases.filter((c) => !c.expected.allowed);
-      expect(admitted.length).toBeGreaterThan(300);
-      expect(refused.length).toBeGreaterThan(200);
-      expect(admitted.some((c) => c.expected.warnings.length > 0)).toBe(true);
-      for (const c of refused) {
-        expect(c.expected.status?.code).toBe(422);
-        expect(c.expected.status?.reason).toBe("Invalid");
-        expect(c.expected.status?.causes.length).toBeGreaterThan(0);
-        expect(c.expected.warnings).toEqual([]);
-      }
-      expect(new Set(cases.map((c) => c.kind))).toEqual(
-        new Set(["Ingress", "IngressClass", "NetworkPolicy", "IPAddress", "ServiceCIDR"]),
-      );
-      const updates = cases.filter((c) => c.operation === "UPDATE");
-      expect(updates.length).toBeGreaterThan(10);
-      expect(updates.every((c) => c.oldObject !== undefined)).toBe(true);
-      expect(updates.some((c) => c.subResource === "status")).toBe(true);
-      // The decoder's own warnings are not the webhook's: none is left.
-      expect(cases.some((c) => c.expected.warnings.some((w) => /^unknown field|^duplicate field/.test(w)))).toBe(false);
-      expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
-    }
-  });
-
-  it("loads each release once and shares it", async () => {
-    const [a, b] = await Promise.all([recordedAdmissionCases(), recordedAdmissionCases({ version: "1.35" })]);
-    expect(a).toBe(b);
-    expect(a[0]?.id).toBe("v1.35.4#0");
-  });
-
-  it("rejects a release it has no recording of", async () => {
-    const error = await recordedAdmissionCases({ version: "1.36" as never }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AdmissionCheckError);
-    expect((error as AdmissionCheckError).code).toBe("bad-option");
-  });
-});
-
 describe("checkAdmission with an admission function", () => {
   for (const version of VERSIONS) {
     it(`clusterwire's admit agrees with every recorded case of ${version}, Status and warnings included`, async () => {

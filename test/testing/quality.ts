@@ -4,6 +4,8 @@
 // counterexamples smaller.
 //
 // CLUSTERWIRE_PROPERTY_RUNS=N sets the contract checks' run counts to N (test/support/property-runs.ts).
+// The shrinking check is bounded by a number of property calls, not by time, so it checks the
+// same values on every machine and a failure replays from its seed.
 
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
@@ -24,8 +26,8 @@ export interface QualityOptions<T> {
   readonly runs?: number;
   /** Seeds for the shrinking check; default 3 of them. */
   readonly shrinkSeeds?: readonly number[];
-  /** Time for each shrink, after which the smallest counterexample so far counts; default 1 s. */
-  readonly shrinkTimeMs?: number;
+  /** Property calls for each shrinking seed, after which the smallest counterexample so far counts; default 200. */
+  readonly shrinkCalls?: number;
 }
 
 /** The length of a value printed as JSON, with bigints and byte arrays spelled out. */
@@ -67,19 +69,29 @@ export function checkContract<T>(arb: fc.Arbitrary<T>, contract: Contract<T>, nu
   );
 }
 
+/** Property calls per shrinking seed by default: enough for every arbitrary here to shrink (see checkShrinking). */
+export const SHRINK_CALLS = 200;
+
 /**
  * Shrinking: a property that fails for every value larger than the median
  * size of a sample. fast-check shrinks each counterexample; every value it
  * tries on the way must stay within the contract, and the last counterexample
  * must be smaller than the first. (Single steps may grow: a constant shrinks towards the first of its
  * list, which can be the longer one.)
+ *
+ * Big values offer thousands of shrink candidates near the median, so each seed's run stops after
+ * `calls` calls of the property (generation and shrinking together), and the smallest
+ * counterexample so far counts. A count, unlike a time limit, checks the same values on every
+ * machine: the slow arbitraries (clusters, routing inputs) got as few as 50 calls in a second on a
+ * loaded two-core machine, and the fast ones spent the second on candidates that no longer shrank
+ * (arbObject reaches the median plus one within 200 calls, as it did within a second).
  */
 export function checkShrinking<T>(
   arb: fc.Arbitrary<T>,
   contract: Contract<T>,
   size: (v: T) => number = jsonSize,
   seeds: readonly number[] = [1, 2, 3],
-  timeMs = 1000,
+  calls = SHRINK_CALLS,
 ): void {
   const sizes = fc
     .sample(arb, { seed: 7, numRuns: 200 })
@@ -93,14 +105,15 @@ export function checkShrinking<T>(
     // Every value the run sees, shrink candidates that pass included, must
     // stay within the contract.
     const broken: T[] = [];
+    let called = 0;
     const details = fc.check(
       fc.property(arb, (v) => {
+        // An interrupting precondition failure ends the run where it is, counterexample kept.
+        if (++called > calls) throw new fc.PreconditionFailure(true);
         if (!holds(contract, v)) broken.push(v);
         return size(v) <= threshold;
       }),
-      // Big objects take thousands of shrink steps to reach the median; a
-      // time limit bounds that, and the smallest counterexample so far counts.
-      { seed, numRuns: 500, verbose: fc.VerbosityLevel.Verbose, plugins: [fc.interruptAfterTimeLimit(timeMs)] },
+      { seed, numRuns: 500, verbose: fc.VerbosityLevel.Verbose },
     );
     expect(
       broken.map((v) => fc.stringify(v)),
@@ -126,6 +139,6 @@ export function checkArbitraryQuality<T>(arb: fc.Arbitrary<T>, options: QualityO
     options.contract,
     options.size ?? jsonSize,
     options.shrinkSeeds ?? [1, 2, 3],
-    options.shrinkTimeMs ?? 1000,
+    options.shrinkCalls ?? SHRINK_CALLS,
   );
 }

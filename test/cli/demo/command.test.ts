@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO, cli } from "../../support/cli/harness.js";
+import { cli } from "../../support/cli/harness.js";
 
-// clusterwire demo (npm start), run in-process: the manifests section here;
-// the routes, reach and storage sections in test/cli/demo/.
+// clusterwire demo (npm start), run in-process: the whole run over examples/ here; the
+// manifests section's failures in steps.test.ts, the routes, reach and storage sections in
+// their own files in test/cli/demo/.
 
-const EXAMPLES = join(REPO, "examples");
 const tmp = mkdtempSync(join(tmpdir(), "clusterwire-demo-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -62,73 +62,6 @@ describe("demo", () => {
       "      spec.ingress[0].ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive",
       "      spec.ingress[0].ports[1].endPort: Invalid value: 60999: may not be specified when `port` is non-numeric",
     ]);
-  });
-
-  it("fails with exit 1 on a broken manifest and still reports the rest", async () => {
-    const dir = mkdtempSync(join(tmp, "demo-"));
-    writeFileSync(join(dir, "good.yaml"), readFileSync(join(EXAMPLES, "netpol-default-deny.yaml")));
-    writeFileSync(
-      join(dir, "typo.yaml"),
-      "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: x\nspec:\n  podSelectr: {}\n",
-    );
-    writeFileSync(join(dir, "notes.txt"), "ignored");
-    const r = await cli(["demo", "--no-storage", dir]);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/good\.yaml\s+NetworkPolicy\s+shop\/default-deny-all\s.*round-trip ok {2}validate ok/);
-    // The unknown field is reported at its value, "{}" on line 6, column 15.
-    expect(r.stdout).toMatch(
-      /typo\.yaml {2}FAILED: line 6, column 15: strict decoding error: unknown field "spec\.podSelectr"/,
-    );
-    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe(
-      "FAILED: 1 objects from 2 files; round-trip 1/1 ok; validate 1/1 ok; 1 file failed to load",
-    );
-  });
-
-  it("fails when a valid example becomes invalid, printing its errors", async () => {
-    const dir = mkdtempSync(join(tmp, "demo-"));
-    writeFileSync(join(dir, "good.yaml"), readFileSync(join(EXAMPLES, "netpol-default-deny.yaml")));
-    writeFileSync(
-      join(dir, "port.yaml"),
-      readFileSync(join(EXAMPLES, "netpol-egress-dns.yaml"), "utf8").replace("port: 53", "port: 0"),
-    );
-    const r = await cli(["demo", "--no-storage", dir]);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(
-      /port\.yaml\s+NetworkPolicy\s+\S+\s.*round-trip ok {2}validate FAILED: \d errors?\n {4}- spec\.egress\[0\]\.ports\[\d\]\.port: Invalid value: 0: must be between 1 and 65535, inclusive\n/,
-    );
-    expect(r.stdout.trimEnd().split("\n").at(-1)).toMatch(
-      /^FAILED: 2 objects from 2 files; round-trip 2\/2 ok; validate 1\/2 ok$/,
-    );
-  });
-
-  it("fails when an example under invalid/ becomes valid, and passes while it stays invalid", async () => {
-    const dir = mkdtempSync(join(tmp, "demo-"));
-    mkdirSync(join(dir, "invalid"));
-    writeFileSync(join(dir, "invalid", "fixed.yaml"), readFileSync(join(EXAMPLES, "netpol-default-deny.yaml")));
-    const r = await cli(["demo", "--no-storage", dir]);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain(
-      "round-trip ok  validate FAILED\n    - valid, but files under invalid/ must fail validation\n",
-    );
-    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe(
-      "FAILED: 1 objects from 1 files; round-trip 1/1 ok; validate 0/1 ok",
-    );
-
-    writeFileSync(join(dir, "invalid", "fixed.yaml"), readFileSync(join(EXAMPLES, "invalid", "ingressclass-bad.yaml")));
-    const again = await cli(["demo", "--no-storage", dir]);
-    expect(again.code).toBe(0);
-    expect(again.stdout.trimEnd().split("\n").at(-1)).toBe(
-      "ok: 1 objects from 1 files; round-trip 1/1 ok; validate 1/1 ok (1 invalid as expected)",
-    );
-    // Only a directory below the demo directory counts: the same file given as the demo directory itself is checked as valid.
-    expect((await cli(["demo", "--no-storage", join(dir, "invalid")])).code).toBe(1);
-  });
-
-  it("exits 2 for a directory without manifests", async () => {
-    const dir = mkdtempSync(join(tmp, "empty-"));
-    const r = await cli(["demo", "--no-storage", dir]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("no .yaml, .yml, .json, .jsonl or .pb files found");
   });
 });
 

@@ -1,0 +1,14 @@
+// The ServiceCIDR mutations (src/testing/targeted-invalid/service-cidr.ts), the metadata ones apart
+// (metadata.test.ts): each draw names its mutation and expects its error where the mutation wrote,
+// and under 1.37, on objects valid for 1.37, validate() reports exactly that error
+// (test/support/targeted-mutations.ts).
+import { describe, it } from "vitest";
+import { serviceCidrMutations } from "../../../src/testing/targeted-invalid/service-cidr.js";
+import { checkMutations } from "../../support/targeted-mutations.js";
+
+describe("serviceCidrMutations", () => {
+  it("each mutation's draws carry their one error, where the mutation wrote it", () => {
+    const own = serviceCidrMutations().filter((m) => !m.name.startsWith("ServiceCIDR.meta."));
+    checkMutations("ServiceCIDR", "servicecidr", own);
+  });
+});
