@@ -63,7 +63,8 @@ const isProtocol = (s: string): s is Protocol => (PROTOCOLS as readonly string[]
 /** Reads and checks a cluster file; any problem is a CliError (exit 2) naming FILE:LINE:COLUMN. */
 export async function loadClusterFile(io: CliIO, path: string): Promise<ClusterFile> {
   const input = await readInput(io, path);
-  return parseClusterFile(input.name, asText(input, "yaml"));
+  // Text that is not UTF-8 is an unreadable cluster file: exit 2, as every other problem with it.
+  return parseClusterFile(input.name, asText(input, "yaml", EXIT_USAGE));
 }
 
 /** Parses the text of a cluster file; `name` is used in messages. */

@@ -178,14 +178,18 @@ export function hasMagic(bytes: Uint8Array): boolean {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Text input must be UTF-8; a binary file here is almost always protobuf given to the wrong command. */
-export function asText(input: Input, format: Format): string {
+/**
+ * Text input must be UTF-8; a binary file here is almost always protobuf given to the wrong command.
+ * Exits 1 by default, as for any input that could not be processed; a file a command reads as its
+ * configuration (an inventory, a cluster file) passes 2, an unreadable file.
+ */
+export function asText(input: Input, format: Format, exitCode: number = EXIT_FAILURE): string {
   try {
     return utf8.decode(input.bytes);
   } catch {
     throw new CliError(
       `${input.name}: not valid UTF-8, so not ${format === "json" ? "JSON" : "YAML"} text (protobuf must start with k8s\\0)`,
-      EXIT_FAILURE,
+      exitCode,
     );
   }
 }

@@ -19,13 +19,8 @@ export async function loadInventory(io: CliIO, path: string): Promise<InventoryI
   const input = await readInput(io, path);
   const format = detectFormat(input.name, input.bytes);
   if (format === "pb") throw new CliError(`${input.name}: an inventory is JSON or YAML, not protobuf`, EXIT_USAGE);
-  let text: string;
-  try {
-    text = asText(input, format);
-  } catch (e) {
-    // Text that is not UTF-8 is an unreadable inventory: exit 2, as every other problem with the file.
-    throw e instanceof CliError ? new CliError(e.message, EXIT_USAGE) : e;
-  }
+  // Text that is not UTF-8 is an unreadable inventory: exit 2, as every other problem with the file.
+  const text = asText(input, format, EXIT_USAGE);
   const fail = (where: string, message: string): CliError =>
     new CliError(`${input.name}: inventory error at ${where}: ${message}`, EXIT_USAGE);
   if (format === "json") {

@@ -1,14 +1,34 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { clusterEngine, parseClusterFile, parsePath } from "../../../src/cli/shared/cluster-file.js";
-import { CliError } from "../../../src/cli/shared/io.js";
+import { clusterEngine, loadClusterFile, parseClusterFile, parsePath } from "../../../src/cli/shared/cluster-file.js";
+import { CliError, EXIT_USAGE } from "../../../src/cli/shared/io.js";
 import { fromYaml, type NetworkPolicy } from "../../../src/networking/index.js";
 import { REPO } from "../../support/cli/harness.js";
 
 // The cluster description format; its errors through clusterwire reach are in test/cli/reach/command.test.ts.
 
 describe("cluster files", () => {
+  it("a file that is not UTF-8, or cannot be read, is an unreadable cluster file: exit 2", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "clusterwire-cluster-file-"));
+    try {
+      const io = { stdout: { write: () => {} }, stderr: { write: () => {} }, cwd: dir };
+      const failure = async (path: string): Promise<CliError> => {
+        const e = await loadClusterFile(io, path).catch((x: unknown) => x);
+        expect(e).toBeInstanceOf(CliError);
+        expect((e as CliError).exitCode).toBe(EXIT_USAGE);
+        return e as CliError;
+      };
+      const latin1 = join(dir, "latin1.yaml");
+      writeFileSync(latin1, Uint8Array.of(0x6e, 0x3a, 0x20, 0xe9, 0x0a));
+      expect((await failure(latin1)).message).toMatch(/latin1\.yaml: not valid UTF-8, so not YAML text/);
+      expect((await failure(join(dir, "missing.yaml"))).message).toMatch(/missing\.yaml: cannot read/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("the manual's example (docs/cli.md) parses, and behaves as the rules say", () => {
     const manual = readFileSync(join(REPO, "docs", "cli.md"), "utf8");
     const section = manual.slice(manual.indexOf("### Cluster descriptions"));
