@@ -22,7 +22,7 @@
 // the password, the Authorization value and per-call secrets (the download password).
 
 import { inspect } from "node:util";
-import { StorageApiError } from "../codecs/errors.js";
+import { StorageApiError, StorageCodecError } from "../codecs/errors.js";
 import type { Cache, CachePatchInput as CacheUpdate, CachePostInput as CacheCreate } from "../codecs/cache.js";
 import type {
   CloneToken,
@@ -486,10 +486,23 @@ export class StorageClient implements ResourceCalls {
   }
 
   #body(options: { body?: unknown }): { body?: string } {
-    return options.body === undefined ? {} : { body: JSON.stringify(options.body) };
+    if (options.body === undefined) return {};
+    let body: string | undefined;
+    try {
+      body = JSON.stringify(options.body);
+    } catch (e) {
+      // A BigInt, a cycle, or a toJSON that throws: nothing is sent.
+      throw new StorageCodecError(
+        "",
+        `the body cannot be written as JSON: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+    // A function or a symbol alone has no JSON form (stringify gives undefined).
+    if (body === undefined) throw new StorageCodecError("", "the body cannot be written as JSON");
+    return { body };
   }
 
-  /** One call; resolves to the parsed JSON body (undefined when empty). Errors: StorageApiError, StorageNetworkError, StorageProtocolError. */
+  /** One call; resolves to the parsed JSON body (undefined when empty). Errors: StorageApiError, StorageNetworkError, StorageProtocolError; StorageCodecError for a query or body that cannot be sent. */
   async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T | undefined> {
     const res = await this.#send({
       method,
@@ -562,8 +575,8 @@ export class StorageClient implements ResourceCalls {
     return n;
   }
 
-  /** POST / PATCH / DELETE; waits for the answer's job(s) unless `wait: false`. */
-  mutate<T = unknown>(
+  /** POST / PATCH / DELETE; waits for the answer's job(s) unless `wait: false`. A body that cannot be written as JSON rejects with StorageCodecError. */
+  async mutate<T = unknown>(
     method: "POST" | "PATCH" | "DELETE",
     path: string,
     options: MutationOptions & { readonly body?: unknown } = {},

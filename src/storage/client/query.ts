@@ -98,6 +98,9 @@ function checkQuery(query: QueryObject): void {
   }
 }
 
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 // Percent-encodes a query component but keeps the API's list and operator characters readable.
 function encodeComponent(s: string): string {
   return encodeURIComponent(s).replace(/%2C/g, ",").replace(/%7C/g, "|").replace(/%3A/g, ":");
@@ -119,7 +122,14 @@ export function encodeQuery(query: QueryObject | undefined): string {
   checkQuery(query);
   const pairs: [string, string][] = [];
   flattenQuery(query, "", pairs);
-  return pairs.map(([k, v]) => `${encodeComponent(k)}=${encodeComponent(v)}`).join("&");
+  return pairs
+    .map(([k, v]) => {
+      // A lone surrogate has no UTF-8 form, so no percent-encoding (encodeURIComponent throws URIError).
+      if (LONE_SURROGATE.test(k) || LONE_SURROGATE.test(v))
+        throw new StorageCodecError(k, "must be well-formed Unicode text: a lone surrogate cannot be sent");
+      return `${encodeComponent(k)}=${encodeComponent(v)}`;
+    })
+    .join("&");
 }
 
 /** Query parameters that are not filters: a bulk query made only of these matches everything. */

@@ -139,6 +139,19 @@ describe("request", () => {
     expect(encodeQuery({ return_timeout: 0 })).toBe("return_timeout=0");
     expect(encodeQuery({ return_timeout: 120, a: undefined })).toBe("return_timeout=120");
   });
+
+  it("a body with no JSON form rejects with StorageCodecError, from request and mutate alike, and sends nothing", async () => {
+    const { client, srv } = await setup(() => ({ json: {} }));
+    const cycle: Record<string, unknown> = { name: "c" };
+    cycle["self"] = cycle;
+    for (const body of [{ size: 10n }, cycle, () => 1]) {
+      // mutate returns a rejected promise: a .catch() on the call sees the error.
+      const mutation = client.mutate("POST", "/api/x", { body });
+      await expect(mutation).rejects.toBeInstanceOf(StorageCodecError);
+      await expect(client.request("POST", "/api/x", { body })).rejects.toThrow(/cannot be written as JSON/);
+    }
+    expect(srv.requests).toHaveLength(0);
+  });
 });
 
 describe("errors", () => {

@@ -59,6 +59,21 @@ describe("encodeQuery", () => {
     expect(encodeQuery({ "données.nom": "卷🙂" })).toBe("donn%C3%A9es.nom=%E5%8D%B7%F0%9F%99%82");
   });
 
+  it("refuses a lone surrogate in a name or a value with a StorageCodecError naming the parameter", () => {
+    for (const [query, name] of [
+      [{ comment: "a\uD800" }, "comment"],
+      [{ comment: "\uDC00b" }, "comment"],
+      [{ svm: { name: ["ok", "x\uDBFFy"] } }, "svm.name"],
+      [{ "bad\uD83D": "v" }, "bad\uD83D"],
+    ] as const) {
+      const e = codecError(() => encodeQuery(query));
+      expect(e.path).toBe(name);
+      expect(e.reason).toMatch(/lone surrogate/);
+    }
+    // A surrogate pair is one character, and is sent.
+    expect(encodeQuery({ comment: "\uD83D\uDE42" })).toBe("comment=%F0%9F%99%82");
+  });
+
   it("refuses return_timeout outside 0..120 whole seconds, naming it, and takes the edges", () => {
     expect(encodeQuery({ return_timeout: 0 })).toBe("return_timeout=0");
     expect(encodeQuery({ return_timeout: 120 })).toBe("return_timeout=120");
