@@ -15,9 +15,9 @@ import { importsOf, repoPath, resolveSpecifier, tsFiles } from "./import-graph.m
 //            own (src/cli/*: one per command). A file belongs to the first row that holds it, so
 //            the narrow rows come first; a file of src/, plugin/ or gen/ that no row holds fails.
 //   may      beyond its own layer's files, the folders (with everything under them) and files it
-//            may import. Packages are always allowed; every relative import is judged.
+//            may import. Every relative import is judged; packages are allowed, but not Node's
+//            built-ins in the layers that run in a browser (BROWSER).
 //   message  printed with each import the row refuses.
-// Packages are always allowed, except Node's built-ins in the layers that run in a browser (BROWSER).
 const MODEL = "src/networking/model";
 const DOWN = "imports point down: model <- protobuf, text, validation <- evaluate, manifests <- index.ts";
 const NETWORKING = "src/networking/index.ts"; // clusterwire/networking
