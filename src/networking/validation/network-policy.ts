@@ -26,8 +26,8 @@ import { labelSelectorHasErrors, labelSelectorIsValid, validateLabelSelector } f
 import { isValidPortName, isValidPortNum, nameIsDnsSubdomain } from "./rules/names.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
 import { isSet } from "./rules/presence.js";
+import { PROTOCOLS, isProtocol } from "../model/protocols.js";
 
-export const PROTOCOLS = ["TCP", "UDP", "SCTP"] as const;
 export const POLICY_TYPES = ["Ingress", "Egress"] as const;
 
 export interface NetworkPolicyValidationOptions {
@@ -179,7 +179,7 @@ function ipBlockIsValid(block: IPBlock, options: NetworkPolicyValidationOptions)
 // A port validatePort accepts.
 function portIsValid(port: NetworkPolicyPort): boolean {
   const p = port.protocol;
-  if (p !== "TCP" && p !== "UDP" && p !== "SCTP" && isSet(port, "protocol", p, "")) return false;
+  if (!isProtocol(p) && isSet(port, "protocol", p, "")) return false;
   const hasEndPort = isSet(port, "endPort", port.endPort, 0);
   const value = port.port;
   if (value === undefined) return !hasEndPort;
@@ -220,8 +220,7 @@ function validatePort(
   // An absent protocol is defaulted to TCP; an explicit "" is not.
   const p = port.protocol;
   if (isSet(port, "protocol", p, "")) {
-    if (p !== "TCP" && p !== "UDP" && p !== "SCTP")
-      out.push(notSupported(at.child("protocol"), p, PROTOCOLS, goJson(p)));
+    if (!isProtocol(p)) out.push(notSupported(at.child("protocol"), p, PROTOCOLS, goJson(p)));
   }
   const hasEndPort = isSet(port, "endPort", port.endPort, 0);
   const value = port.port;

@@ -1,50 +1,11 @@
 // The public shapes of the NetworkPolicy engine (docs/network-policy.md), and
-// the protocol list. Kept apart from the implementation so the CLI, the HTML
+// the protocol list (model/protocols.ts, which validation shares). Kept apart from the implementation so the CLI, the HTML
 // report and the tests depend on the contract, not on the index structures.
 
+import type { Protocol } from "../../model/protocols.js";
 import type { SkippedObject } from "../types.js";
 
-/**
- * A NetworkPolicy port protocol.
- *
- * @example
- * ```ts
- * import { NetworkPolicySchema, create, createPolicyEngine } from "clusterwire/networking";
- *
- * const engine = createPolicyEngine({
- *   namespaces: [{ name: "web" }],
- *   pods: [
- *     { namespace: "web", name: "a", ip: "10.0.0.1", labels: { app: "a" } },
- *     { namespace: "web", name: "b", ip: "10.0.0.2", labels: { app: "b" }, ports: [{ name: "http", containerPort: 8080 }] },
- *   ],
- *   policies: [
- *     create(NetworkPolicySchema, {
- *       metadata: { name: "deny-in", namespace: "web" },
- *       spec: { podSelector: {}, policyTypes: ["Ingress"] },
- *     }),
- *   ],
- * });
- * const protocol: import("clusterwire/networking").Protocol = "UDP";
- * console.log(engine.evaluate({ from: { pod: "web/a" }, to: { pod: "web/b" }, protocol, port: 53 }).allowed);
- * ```
- */
-export type Protocol = "TCP" | "UDP" | "SCTP";
-
-/**
- * Every {@link Protocol}, in the order the API server lists them: the values a
- * NetworkPolicy port and a pod's container port may name, frozen. For checking
- * user input (a `--protocol` flag, a field of a file) before handing it to the
- * policy engine.
- *
- * @example
- * ```ts
- * import { PROTOCOLS, type Protocol } from "clusterwire/networking";
- *
- * const isProtocol = (s: string): s is Protocol => (PROTOCOLS as readonly string[]).includes(s);
- * console.log(PROTOCOLS.join(", "), isProtocol("UDP"), isProtocol("udp")); // "TCP, UDP, SCTP" true false
- * ```
- */
-export const PROTOCOLS: readonly Protocol[] = Object.freeze(["TCP", "UDP", "SCTP"]);
+export { PROTOCOLS, type Protocol } from "../../model/protocols.js";
 
 /**
  * A namespace of the cluster snapshot, with its labels.
