@@ -22,7 +22,7 @@ export default defineConfig({
     // suite must fit (about 5 minutes) leaves one core idle: the main process mostly waits.
     maxWorkers: availableParallelism(),
     // Each worker keeps its modules from one test file to the next instead of importing src/ and
-    // the packages afresh for every file: over the suite's 250-odd files that import was most of
+    // the packages afresh for every file: over the suite's hundreds of files that import was most of
     // the CPU time (a run over networking, storage, cli and admission took 195 s of CPU isolated,
     // 96 s not). Tests may therefore not leave global state behind: no test stubs globals or
     // mocks modules, and the few spies restore themselves.
