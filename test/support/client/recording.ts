@@ -12,7 +12,7 @@
 // server with nothing to say would), anything else gets a 500.
 import { createHash } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ClientRequest, IncomingMessage, ServerResponse } from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 import { makeCert } from "../storage/cert.js";
@@ -87,7 +87,7 @@ export async function startRecordingProxy(upstream: Upstream): Promise<Recording
   if (cert === undefined) return undefined;
   const exchanges: Exchange[] = [];
   const token = "recording-proxy-token";
-  const open = new Set<https.ClientRequest>();
+  const open = new Set<ClientRequest>();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
     const method = req.method ?? "GET";
