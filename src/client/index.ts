@@ -31,3 +31,27 @@ export {
 export { inClusterCredentials, SERVICE_ACCOUNT_DIR } from "./config/in-cluster.js";
 export { type KubeconfigOptions, kubeconfigCredentials } from "./config/kubeconfig.js";
 export { type LoadCredentialsOptions, loadCredentials } from "./config/load.js";
+export { ApiError, type ApiErrorCause, RequestError, type RequestErrorCode } from "./errors.js";
+export type { ClientFormat } from "./formats.js";
+export {
+  type Client,
+  type ClientOptions,
+  createClient,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+} from "./client.js";
+export type { ResourceClient } from "./resource-client.js";
+export type {
+  ApplyOptions,
+  ClientKind,
+  ClientObject,
+  ClientWatchEvent,
+  DeleteOptions,
+  KindTypes,
+  ListOptions,
+  ListPage,
+  ListWatcher,
+  RequestOptions,
+  WatchOptions,
+  WriteOptions,
+} from "./types.js";
