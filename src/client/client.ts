@@ -106,8 +106,8 @@ export interface Client {
 
 /**
  * A client of the API server `options.credentials` names. Nothing is sent until a call is made.
- * Throws a RangeError for an option out of range, and a `CredentialsError` when the server is
- * not an https:// URL.
+ * Throws a TypeError without credentials, a RangeError for an option out of range, and a
+ * `CredentialsError` when the server is not an https:// URL.
  *
  * @example
  * ```ts
@@ -126,6 +126,10 @@ export interface Client {
  * ```
  */
 export function createClient(options: ClientOptions): Client {
+  const credentials = (options as Partial<ClientOptions> | null | undefined)?.credentials;
+  if (typeof credentials !== "object" || credentials === null) {
+    throw new TypeError("createClient needs options.credentials: see loadCredentials()");
+  }
   const timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, "timeoutMs");
   const maxResponseBytes = positive(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, "maxResponseBytes");
   const format = formatOf(options.format ?? "protobuf");

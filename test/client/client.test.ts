@@ -72,6 +72,11 @@ describe("createClient", () => {
     expect(() => createClient({ credentials: { server: "http://a", source: "kubeconfig k" } })).toThrow(
       CredentialsError,
     );
+    for (const bad of [undefined, null, {}, { credentials: null }]) {
+      expect(() => createClient(bad as never)).toThrow(
+        new TypeError("createClient needs options.credentials: see loadCredentials()"),
+      );
+    }
   });
 
   it("sends User-Agent clusterwire/<version> unless told otherwise; protobuf unless told json", async (t) => {
