@@ -7,7 +7,7 @@ export default defineConfig({
   resolve: {
     alias: [
       {
-        find: /^clusterwire\/(networking|storage|storage\/server|admission|admission\/server|testing)$/,
+        find: /^clusterwire\/(networking|storage|storage\/server|admission|admission\/server|testing|client)$/,
         replacement: fileURLToPath(new URL("./src/$1/index.ts", import.meta.url)),
       },
     ],

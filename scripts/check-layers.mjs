@@ -23,10 +23,18 @@ const DOWN = "imports point down: model <- protobuf, text, validation <- evaluat
 const NETWORKING = "src/networking/index.ts"; // clusterwire/networking
 const STORAGE = ["src/storage/index.ts", "src/storage/server/index.ts"]; // clusterwire/storage, clusterwire/storage/server
 const ADMISSION = "src/admission/index.ts"; // clusterwire/admission
+const CLIENT = "src/client/index.ts"; // clusterwire/client
 /** The public entry points, and the networking internals the CLI reads (src/networking/internal.ts says why). */
-const CLI_USES = [NETWORKING, "src/networking/internal.ts", ...STORAGE, ADMISSION, "src/admission/server/index.ts"];
+const CLI_USES = [
+  NETWORKING,
+  "src/networking/internal.ts",
+  ...STORAGE,
+  ADMISSION,
+  "src/admission/server/index.ts",
+  CLIENT,
+];
 const CLI_RULE =
-  "the CLI uses the public entry points of networking, storage and admission, and networking/internal.ts";
+  "the CLI uses the public entry points of networking, storage, admission and client, and networking/internal.ts";
 
 /** @type {readonly (readonly [string, readonly string[], string])[]} */
 export const LAYERS = [
@@ -77,9 +85,11 @@ export const LAYERS = [
   ],
   [
     "src/admission/server",
-    ["src/admission", NETWORKING],
-    "the admission server builds on the admission core and clusterwire/networking's public entry point only",
+    ["src/admission", NETWORKING, CLIENT],
+    "the admission server builds on the admission core and the public entry points of clusterwire/networking and clusterwire/client only",
   ],
+  // The Kubernetes client (Node only): the public networking entry point and packages, nothing else of the tree.
+  ["src/client", [NETWORKING], "clusterwire/client builds on clusterwire/networking's public entry point only"],
   // The core of the webhook, without I/O. The capture guard (guards/) asks the router's own precedence rules.
   [
     "src/admission",

@@ -2,6 +2,7 @@
  * `clusterwire` has no root export: import one of its entry points instead.
  *
  * - `clusterwire/networking`: decode, encode, validate, route and reach for networking.k8s.io/v1
+ * - `clusterwire/client`: a protobuf client, watch and informer for the networking kinds (Node only)
  * - `clusterwire/storage`: the storage REST API's codecs and client
  * - `clusterwire/storage/server`: the storage reference server (Node only)
  * - `clusterwire/admission`: admission review and guards, without a server
@@ -17,6 +18,7 @@
 /** The entry points, as `import ... from "<entry point>"` names them. */
 const ENTRY_POINTS = [
   "clusterwire/networking",
+  "clusterwire/client",
   "clusterwire/storage",
   "clusterwire/storage/server",
   "clusterwire/admission",

@@ -193,7 +193,7 @@ describe("the packed tarball", () => {
   it('import "clusterwire" throws an error naming the entry points; each entry point imports', async () => {
     const place = freshProject("imports");
     const script = `
-      const entries = ["networking", "storage", "storage/server", "admission", "admission/server", "testing"];
+      const entries = ["networking", "client", "storage", "storage/server", "admission", "admission/server", "testing"];
       for (const e of entries) {
         const m = await import("clusterwire/" + e);
         if (Object.keys(m).length === 0) throw new Error("clusterwire/" + e + " exports nothing");

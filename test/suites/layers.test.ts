@@ -2,7 +2,8 @@
 //   networking: model <- protobuf, text, validation <- evaluate, manifests <- index.ts <- cli, testing,
 //               playground, admission; internal.ts (not public) <- cli only
 //   storage:    codecs <- client; the reference server imports neither
-//   admission:  the core (no I/O) <- server/
+//   admission:  the core (no I/O) <- server/ -> client (clusterwire/client's entry point)
+//   client:     the public networking entry point only <- admission/server, cli
 //   cli:        shared <- one folder per command (never importing another) <- main.ts
 //   playground: the public networking entry point only
 //   heatmap page (cli/reach/heatmap-page/): its own folder and reach/heatmap-data.ts only, no Node built-in
@@ -151,6 +152,29 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/cli/validate/planted.ts", "../../testing/index.js", true],
   ["src/cli/webhook/planted.ts", "../../admission/server/index.js", false],
   ["src/index.ts", "./networking/index.js", true],
+  // clusterwire/client: the public networking entry point and packages only; admission's server and the CLI may use it.
+  ["src/client/planted.ts", "../networking/index.js", false],
+  ["src/client/config/planted.ts", "../../networking/index.js", false],
+  ["src/client/informer/planted.ts", "../types.js", false],
+  ["src/client/transport/planted.ts", "node:https", false],
+  ["src/client/planted.ts", "../networking/protobuf/decode.js", true],
+  ["src/client/planted.ts", "../networking/internal.js", true],
+  ["src/client/transport/planted.ts", "../../networking/text/json/from-json.js", true],
+  ["src/client/planted.ts", "../admission/index.js", true],
+  ["src/client/planted.ts", "../storage/index.js", true],
+  ["src/client/planted.ts", "../cli/main.js", true],
+  ["src/admission/server/cluster/planted.ts", "../../../client/index.js", false],
+  ["src/admission/server/cluster/planted.ts", "../../../client/config/credentials.js", true],
+  ["src/admission/server/planted.ts", "../../client/transport/request.js", true],
+  ["src/admission/planted.ts", "../client/index.js", true],
+  ["src/admission/guards/planted.ts", "../../client/index.js", true],
+  ["src/cli/webhook/planted.ts", "../../client/index.js", false],
+  ["src/cli/shared/planted.ts", "../../client/index.js", false],
+  ["src/cli/planted.ts", "../client/index.js", false],
+  ["src/cli/webhook/planted.ts", "../../client/resource-client.js", true],
+  ["src/testing/planted.ts", "../client/index.js", true],
+  ["src/playground/planted.ts", "../client/index.js", true],
+  ["src/networking/planted.ts", "../client/index.js", true],
   ["plugin/planted.ts", "../src/networking/model/go-shapes.js", false],
   ["plugin/planted.ts", "../src/networking/model/kind-names.js", false],
   ["plugin/planted.ts", "../src/networking/model/kinds.js", true],

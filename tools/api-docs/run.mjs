@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run docs`: builds clusterwire's API reference into dist/api/ with TypeDoc, from the six
+// `npm run docs`: builds clusterwire's API reference into dist/api/ with TypeDoc, from the
 // entry points in package.json's "exports". It fails (exit 1), listing each problem, when:
 // - an export has no doc comment or no `@example`, or a member of one has no doc comment
 //   (the rule and its two exceptions are in check.mjs);

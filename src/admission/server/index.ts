@@ -543,5 +543,5 @@ export {
   inClusterCredentials,
   kubeconfigCredentials,
   type ClusterCredentials,
-} from "./cluster/credentials.js";
+} from "../../client/index.js";
 export { DEFAULT_RESYNC_MS, type IngressWatchOptions } from "./cluster/ingress-watch.js";

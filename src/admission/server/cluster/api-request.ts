@@ -5,7 +5,7 @@
 
 import type { IncomingMessage } from "node:http";
 import * as https from "node:https";
-import { currentToken, type ClusterCredentials } from "./credentials.js";
+import { currentToken, type ClusterCredentials } from "../../../client/index.js";
 
 export interface ApiGetOptions {
   readonly accept: string;
@@ -26,13 +26,34 @@ export class ApiRequestError extends Error {
   }
 }
 
-/** Starts a GET; resolves with the response once its headers arrive (any status). */
+/**
+ * Starts a GET; resolves with the response once its headers arrive (any status). A 401 makes it
+ * read the token file again at once (the token is otherwise reused for a minute) and, when the
+ * token has changed, send the GET once more.
+ */
 export async function apiGet(
   credentials: ClusterCredentials,
   pathAndQuery: string,
   options: ApiGetOptions,
 ): Promise<IncomingMessage> {
   const token = await currentToken(credentials);
+  const res = await getWith(credentials, pathAndQuery, options, token);
+  if (res.statusCode !== 401 || credentials.tokenFile === undefined) return res;
+  const fresh = await currentToken(credentials, { reread: true }).catch((e: unknown) => {
+    res.destroy();
+    throw e;
+  });
+  if (fresh === token) return res;
+  res.resume();
+  return getWith(credentials, pathAndQuery, options, fresh);
+}
+
+function getWith(
+  credentials: ClusterCredentials,
+  pathAndQuery: string,
+  options: ApiGetOptions,
+  token: string | undefined,
+): Promise<IncomingMessage> {
   const url = new URL(credentials.server + pathAndQuery);
   return new Promise<IncomingMessage>((resolvePromise, reject) => {
     const headers: Record<string, string> = { accept: options.accept, "user-agent": "clusterwire-webhook" };

@@ -25,7 +25,7 @@ import {
   type Status,
 } from "../../../networking/index.js";
 import { ApiRequestError, apiGet, readResponse, type ApiGetOptions } from "./api-request.js";
-import type { ClusterCredentials } from "./credentials.js";
+import type { ClusterCredentials } from "../../../client/index.js";
 
 export const INGRESSES_PATH = "/apis/networking.k8s.io/v1/ingresses";
 export const INGRESS_CLASSES_PATH = "/apis/networking.k8s.io/v1/ingressclasses";

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiRequestError, apiGet, readResponse } from "../../../../src/admission/server/cluster/api-request.js";
 import { startFakeApiServer, type FakeApiServer } from "../../../support/admission/fake-api-server.js";
@@ -58,6 +61,36 @@ describe("apiGet", () => {
     const pending = apiGet(creds, LIST, options(abort.signal));
     abort.abort();
     await expect(pending).rejects.toBeInstanceOf(ApiRequestError);
+  });
+});
+
+describe("apiGet and the token file", () => {
+  it("after a 401, reads the token file again and sends the GET once more with a rotated token", async (t) => {
+    fake = await startFakeApiServer();
+    if (fake === undefined) return skipWithout(t, "openssl", certProblem());
+    const dir = mkdtempSync(join(tmpdir(), "clusterwire-api-request-"));
+    try {
+      const tokenFile = join(dir, "token");
+      writeFileSync(tokenFile, "first");
+      fake.token = "first";
+      const creds = { server: fake.url, ca: Buffer.from(fake.ca), tokenFile, source: "t" };
+      (await apiGet(creds, LIST, options())).resume();
+      // Rotated: the API server takes only the new token, which the client has not read yet.
+      fake.token = "second";
+      writeFileSync(tokenFile, "second");
+      const res = await apiGet(creds, LIST, options());
+      expect(res.statusCode).toBe(200);
+      res.resume();
+      expect(fake.requests.map((r) => r.authorized)).toEqual([true, false, true]);
+      // Unchanged: the 401 is the answer.
+      fake.token = "third";
+      const refused = await apiGet(creds, LIST, options());
+      expect(refused.statusCode).toBe(401);
+      refused.resume();
+      expect(fake.requests).toHaveLength(4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { IngressCaptureIndex } from "../../../../src/admission/guards/ingress-capture.js";
-import type { ClusterCredentials } from "../../../../src/admission/server/cluster/credentials.js";
+import type { ClusterCredentials } from "../../../../src/client/index.js";
 import { startIngressWatch, type IngressWatch } from "../../../../src/admission/server/cluster/ingress-watch.js";
 import { fromJson, type Ingress, type JsonObject } from "../../../../src/networking/index.js";
 import { startFakeApiServer, type FakeApiServer } from "../../../support/admission/fake-api-server.js";

@@ -2,12 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  CredentialsError,
-  currentToken,
-  inClusterCredentials,
-  kubeconfigCredentials,
-} from "../../../../src/admission/server/cluster/credentials.js";
+import { CredentialsError } from "../../../src/client/config/credentials.js";
+import { kubeconfigCredentials } from "../../../src/client/config/kubeconfig.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -67,7 +63,7 @@ users:
     expect(c.tlsServerName).toBe("kubernetes.default");
     expect(c.insecureSkipTlsVerify).toBeUndefined();
     expect(c.source).toBe(`kubeconfig ${file}, context "prod"`);
-    expect(await currentToken(c)).toBe("prod-token");
+    expect(c.tokenFile).toBeUndefined();
   });
 
   it("reads file references relative to the kubeconfig's folder, a tokenFile, and insecure-skip-tls-verify", async () => {
@@ -93,10 +89,50 @@ users: [{name: u, user: {client-certificate: pki/client.crt, client-key: ${join(
       "KEY FILE",
     ]);
     expect(c.insecureSkipTlsVerify).toBe(true);
-    expect(await currentToken(c)).toBe("token-1");
-    // A rotated token is read again.
-    writeFileSync(join(dir, "token"), "token-2\n");
-    expect(await currentToken(c)).toBe("token-2");
+    // The token file is named, not read: the client reads it when it sends (config/credentials.ts).
+    expect(c.tokenFile).toBe(join(dir, "token"));
+    expect(c.token).toBeUndefined();
+  });
+
+  it("reads the context named by options.context instead of the current one", async () => {
+    const dir = tempDir();
+    const file = kubeconfig(
+      dir,
+      `current-context: a
+contexts:
+- {name: a, context: {cluster: ka, user: ua}}
+- {name: b, context: {cluster: kb, user: ub}}
+clusters:
+- {name: ka, cluster: {server: "https://a.example"}}
+- {name: kb, cluster: {server: "https://b.example:6443"}}
+users:
+- {name: ua, user: {token: token-a}}
+- {name: ub, user: {token: token-b}}
+`,
+    );
+    const a = await kubeconfigCredentials(file);
+    const b = await kubeconfigCredentials(file, { context: "b" });
+    expect([a.server, a.token, a.source]).toEqual(["https://a.example", "token-a", `kubeconfig ${file}, context "a"`]);
+    expect([b.server, b.token, b.source]).toEqual([
+      "https://b.example:6443",
+      "token-b",
+      `kubeconfig ${file}, context "b"`,
+    ]);
+    await expect(kubeconfigCredentials(file, { context: "c" })).rejects.toThrow(
+      `kubeconfig ${file}: contexts has no entry named "c"`,
+    );
+    await expect(kubeconfigCredentials(file, { context: "" })).rejects.toThrow(
+      `kubeconfig ${file}: the context to use is empty`,
+    );
+  });
+
+  it("needs no current-context when options.context names one", async () => {
+    const file = kubeconfig(
+      tempDir(),
+      "contexts: [{name: x, context: {cluster: k}}]\nclusters: [{name: k, cluster: {server: 'https://k'}}]\n",
+    );
+    await expect(kubeconfigCredentials(file)).rejects.toThrow("current-context is not set");
+    expect((await kubeconfigCredentials(file, { context: "x" })).server).toBe("https://k");
   });
 
   const broken: [string, string, RegExp][] = [
@@ -162,37 +198,6 @@ users: [{name: u, user: {client-certificate: pki/client.crt, client-key: ${join(
   it("names a missing kubeconfig file", async () => {
     await expect(kubeconfigCredentials("/nonexistent/kubeconfig")).rejects.toThrow(
       "kubeconfig /nonexistent/kubeconfig: cannot read: no such file",
-    );
-  });
-});
-
-describe("inClusterCredentials", () => {
-  it("reads the service host and port, the CA, and re-reads the token for every request", async () => {
-    const dir = tempDir();
-    writeFileSync(join(dir, "token"), "bound-1");
-    writeFileSync(join(dir, "ca.crt"), "CLUSTER CA");
-    const env = { KUBERNETES_SERVICE_HOST: "10.96.0.1", KUBERNETES_SERVICE_PORT: "443" };
-    const c = await inClusterCredentials(env, dir);
-    expect(c.server).toBe("https://10.96.0.1:443");
-    expect(c.ca?.toString()).toBe("CLUSTER CA");
-    expect(c.token).toBeUndefined();
-    expect(await currentToken(c)).toBe("bound-1");
-    writeFileSync(join(dir, "token"), "bound-2");
-    expect(await currentToken(c)).toBe("bound-2");
-    const v6 = await inClusterCredentials({ KUBERNETES_SERVICE_HOST: "fd00::1", KUBERNETES_SERVICE_PORT: "443" }, dir);
-    expect(v6.server).toBe("https://[fd00::1]:443");
-  });
-
-  it("says what is missing: the environment, the token, the CA", async () => {
-    const dir = tempDir();
-    await expect(inClusterCredentials({}, dir)).rejects.toThrow(/KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT/);
-    const env = { KUBERNETES_SERVICE_HOST: "10.96.0.1", KUBERNETES_SERVICE_PORT: "443" };
-    await expect(inClusterCredentials(env, dir)).rejects.toThrow(
-      `service account token ${join(dir, "token")}: no such file`,
-    );
-    writeFileSync(join(dir, "token"), "t");
-    await expect(inClusterCredentials(env, dir)).rejects.toThrow(
-      `service account CA ${join(dir, "ca.crt")}: no such file`,
     );
   });
 });
