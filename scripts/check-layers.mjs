@@ -80,6 +80,12 @@ export const LAYERS = [
     ["src/admission", NETWORKING],
     "the admission server builds on the admission core and clusterwire/networking's public entry point only",
   ],
+  // The client and informer (clusterwire/client): Node only, over the public networking entry point.
+  [
+    "src/client",
+    [NETWORKING],
+    "clusterwire/client builds on clusterwire/networking's public entry point (src/networking/index.ts) only",
+  ],
   // The core of the webhook, without I/O. The capture guard (guards/) asks the router's own precedence rules.
   [
     "src/admission",

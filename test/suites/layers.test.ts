@@ -158,6 +158,12 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["plugin/planted.mjs", "../src/networking/model/kinds.js", true],
   ["gen/k8s/io/api/networking/v1/planted.ts", "../../../../../../src/networking/model/kinds.js", true],
   ["gen/k8s/io/api/networking/v1/planted.ts", "../../core/v1/core_pb.js", false],
+  // clusterwire/client builds on the public networking entry point only.
+  ["src/client/informer/planted.ts", "../../networking/protobuf/watch.js", true],
+  ["src/client/planted.ts", "../networking/internal.js", true],
+  ["src/client/planted.ts", "../admission/index.js", true],
+  ["src/client/informer/planted.ts", "../../networking/index.js", false],
+  ["src/client/informer/planted.ts", "../types.js", false],
   ["src/cli/reach/heatmap-page/planted.ts", "./cells.js", false],
   ["src/cli/reach/heatmap-page/planted.ts", "../heatmap-data.js", false],
   ["src/cli/reach/planted.ts", "./heatmap-page-bundle.js", false],
