@@ -11,6 +11,7 @@ import {
   errorStatus,
   flushTurns,
   flushUntil,
+  soon,
 } from "../../support/client/fake-list-watcher.js";
 
 function ingress(namespace: string, name: string, resourceVersion: string): Ingress {
@@ -61,7 +62,7 @@ function setup(options: Partial<Omit<ReflectorOptions, "signal" | "log">> = {}) 
     },
     async stop(): Promise<void> {
       abort.abort();
-      await done;
+      await soon(done ?? Promise.resolve(), "the reflector stopped");
     },
     /** Resolves once watch number `n` (0-based) exists and waits for an event. */
     watchOpen(n: number): Promise<void> {
@@ -440,7 +441,7 @@ describe("the stop", () => {
     const done = t.run();
     await flushUntil(() => t.fake.held.length === 1, "the list sent");
     t.abort.abort();
-    await done;
+    await soon(done, "the loop ended");
     expect(t.fake.held[0]?.aborted).toBe(true);
     expect(t.fake.lists[0]?.signal?.aborted).toBe(true);
     expect(t.logs.filter((l) => l.level === "warn")).toEqual([]);
@@ -451,7 +452,7 @@ describe("the stop", () => {
     const done = t.run();
     await t.watchOpen(0);
     t.abort.abort();
-    await done;
+    await soon(done, "the loop ended");
     expect(t.fake.watches[0]?.aborted).toBe(true);
     expect(t.fake.watches).toHaveLength(1);
     expect(t.logs.filter((l) => l.level === "warn")).toEqual([]);
@@ -463,7 +464,7 @@ describe("the stop", () => {
     const done = t.run();
     await flushUntil(() => t.logs.some((l) => l.level === "warn"), "the failure logged");
     t.abort.abort();
-    await done;
+    await soon(done, "the loop ended");
     expect(vi.getTimerCount()).toBe(0);
     expect(t.fake.lists).toHaveLength(1);
   });
@@ -474,13 +475,13 @@ describe("the stop", () => {
     const done = t.run();
     await flushUntil(() => list.mock.calls.length === 1, "listed");
     t.abort.abort();
-    await done;
+    await soon(done, "the loop ended");
   });
 
   it("resolves at once when stopped before it ran", async () => {
     const t = start();
     t.abort.abort();
-    await t.run();
+    await soon(t.run(), "the loop ended");
     expect(t.fake.calls).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // continue tokens, expiries, failures and watches behave as the tests assume.
 import { describe, expect, it } from "vitest";
 import { IngressSchema, create, type Ingress } from "../../../src/networking/index.js";
-import { FakeListWatcher, Gone, NetworkDown, flushTurns, flushUntil } from "./fake-list-watcher.js";
+import { FakeListWatcher, Gone, NetworkDown, drainSoon, flushTurns, flushUntil, soon } from "./fake-list-watcher.js";
 
 const ingress = (name: string): Ingress => create(IngressSchema, { metadata: { name, resourceVersion: "1" } });
 
@@ -117,5 +117,26 @@ describe("flushUntil", () => {
     await expect(flushUntil(() => false, "the impossible", 10)).rejects.toThrow(
       "never happened (after 10 microtask turns): the impossible",
     );
+  });
+});
+
+describe("soon and drainSoon", () => {
+  it("give a promise's value or rejection, and fail at once on one that never settles", async () => {
+    expect(await soon(Promise.resolve(7), "seven")).toBe(7);
+    const error = new Error("no");
+    await expect(soon(Promise.reject(error), "a rejection")).rejects.toBe(error);
+    await expect(soon(new Promise(() => {}), "forever", 10)).rejects.toThrow(
+      "never happened (after 10 microtask turns): forever",
+    );
+  });
+
+  it("read an iterator to its end, and fail on one that stalls", async () => {
+    async function* two() {
+      yield 1;
+      yield 2;
+    }
+    expect(await drainSoon(two(), "two")).toEqual([1, 2]);
+    const stalled: AsyncIterator<number> = { next: () => new Promise(() => {}) };
+    await expect(drainSoon(stalled, "stalled")).rejects.toThrow("stalled: item 1 or the end");
   });
 });

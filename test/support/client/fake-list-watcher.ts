@@ -266,3 +266,33 @@ export async function flushUntil(condition: () => boolean, what: string, turns =
 export async function flushTurns(turns = 2_000): Promise<void> {
   for (let i = 0; i < turns; i++) await Promise.resolve();
 }
+
+/**
+ * `promise`'s value (or its rejection) once it settles within `turns` turns of the microtask
+ * queue; otherwise throws naming `what`, so a test fails at once instead of hanging.
+ */
+export async function soon<R>(promise: Promise<R>, what: string, turns = 10_000): Promise<R> {
+  let outcome: { ok: true; value: R } | { ok: false; error: unknown } | undefined;
+  promise.then(
+    (value) => {
+      outcome = { ok: true, value };
+    },
+    (error: unknown) => {
+      outcome = { ok: false, error };
+    },
+  );
+  await flushUntil(() => outcome !== undefined, what, turns);
+  if (outcome?.ok === true) return outcome.value;
+  throw (outcome as { error: unknown }).error;
+}
+
+/** Every item of `iterator` until it ends, each within `soon`'s bound. */
+export async function drainSoon<T>(iterator: AsyncIterator<T>, what: string, max = 10_000): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < max; i++) {
+    const r = await soon(iterator.next(), `${what}: item ${i + 1} or the end`);
+    if (r.done === true) return out;
+    out.push(r.value);
+  }
+  throw new Error(`${what}: more than ${max} items`);
+}
