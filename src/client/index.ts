@@ -55,3 +55,5 @@ export type {
   WatchOptions,
   WriteOptions,
 } from "./types.js";
+export type { InformerEvent, Store } from "./informer/store.js";
+export { createInformer, type Informer, type InformerOptions } from "./informer/informer.js";

@@ -20,6 +20,7 @@ const VALUES: readonly (readonly [string, string])[] = [
   ["RequestError", "function"],
   ["SERVICE_ACCOUNT_DIR", "string"],
   ["createClient", "function"],
+  ["createInformer", "function"],
   ["currentToken", "function"],
   ["inClusterCredentials", "function"],
   ["kubeconfigCredentials", "function"],

@@ -163,6 +163,8 @@ const CASES: readonly (readonly [string, string, boolean])[] = [
   ["src/client/planted.ts", "../admission/index.js", true],
   ["src/client/planted.ts", "../storage/index.js", true],
   ["src/client/planted.ts", "../cli/main.js", true],
+  ["src/client/informer/planted.ts", "../../networking/protobuf/watch.js", true],
+  ["src/client/informer/planted.ts", "../../networking/index.js", false],
   ["src/admission/server/cluster/planted.ts", "../../../client/index.js", false],
   ["src/admission/server/cluster/planted.ts", "../../../client/config/credentials.js", true],
   ["src/admission/server/planted.ts", "../../client/transport/request.js", true],

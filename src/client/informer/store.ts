@@ -1,0 +1,348 @@
+// The informer's cache: the objects by namespace and name, with an index by label and the
+// caller's own indexes, kept right through adds, updates, deletes and whole relists. Each change
+// returns the InformerEvent it makes; the informer hands those to its handlers.
+
+import type { ClientObject } from "../types.js";
+
+/**
+ * A change of an informer's store: an object added, updated (its resourceVersion changed) or
+ * deleted. A delete has `object`: the DELETED event's object or, when a relist found the
+ * object gone (`finalStateUnknown: true`), the cached one; `old` is always the cached one.
+ *
+ * @example
+ * ```ts
+ * import type { InformerEvent } from "clusterwire/client";
+ * import type { Ingress } from "clusterwire/networking";
+ *
+ * function describe(event: InformerEvent<Ingress>): string {
+ *   const name = event.object.metadata?.name ?? "";
+ *   if (event.type === "update") return `${name}: ${event.old.metadata?.resourceVersion} -> ${event.object.metadata?.resourceVersion}`;
+ *   if (event.type === "delete") return `${name} deleted${event.finalStateUnknown ? " (seen by a relist)" : ""}`;
+ *   return `${name} added`;
+ * }
+ * ```
+ */
+export type InformerEvent<T> =
+  | {
+      /** A new object. */
+      readonly type: "add";
+      /** The object. */
+      readonly object: T;
+    }
+  | {
+      /** An object whose resourceVersion changed. */
+      readonly type: "update";
+      /** The object now. */
+      readonly object: T;
+      /** The object as it was cached before. */
+      readonly old: T;
+    }
+  | {
+      /** An object gone. */
+      readonly type: "delete";
+      /** The DELETED event's object, or the cached one when `finalStateUnknown`. */
+      readonly object: T;
+      /** The object as it was cached. */
+      readonly old: T;
+      /** True when a relist found the object gone: its final state was not seen. */
+      readonly finalStateUnknown: boolean;
+    };
+
+/**
+ * The objects an informer has seen, as the API server last showed them. The objects are the
+ * decoded messages themselves, not copies: treat them as read-only.
+ *
+ * @example
+ * ```ts
+ * import { createInformer, type ListWatcher } from "clusterwire/client";
+ * import type { Ingress } from "clusterwire/networking";
+ *
+ * declare const ingresses: ListWatcher<Ingress>;
+ * const informer = createInformer(ingresses, {
+ *   indexes: { className: (ingress) => (ingress.spec?.ingressClassName ? [ingress.spec.ingressClassName] : []) },
+ * }).start();
+ * await informer.store.synced();
+ * const { store } = informer;
+ * console.log(store.size, store.hasSynced, store.get("web", "shop")?.metadata?.resourceVersion);
+ * console.log(store.list("web").length, store.byLabel("app", "shop").length, store.byIndex("className", "nginx").length);
+ * await informer.stop();
+ * ```
+ */
+export interface Store<T> {
+  /** The object with that namespace ("" for cluster-scoped kinds) and name, if any. */
+  get(namespace: string, name: string): T | undefined;
+  /** Every object, or those of one namespace ("" for the cluster-scoped ones). */
+  list(namespace?: string): T[];
+  /** The objects with label `key`, and with that `value` when one is given. */
+  byLabel(key: string, value?: string): T[];
+  /** The objects whose `InformerOptions.indexes[index]` function gave `value`; an unknown index is a RangeError. */
+  byIndex(index: string, value: string): T[];
+  /** How many objects there are. */
+  readonly size: number;
+  /** True once the first full list is in (and stays true). */
+  readonly hasSynced: boolean;
+  /** Resolves once the first full list is in; rejects (an AbortError) if the informer stops before. */
+  synced(): Promise<void>;
+}
+
+/** A store entry: the object, and what it was indexed under when it went in. */
+interface Entry<T> {
+  readonly object: T;
+  readonly namespace: string;
+  readonly name: string;
+  readonly resourceVersion: string;
+  readonly labels: readonly (readonly [string, string])[];
+  /** Index name -> the values the index function gave. */
+  readonly indexed: ReadonlyMap<string, readonly string[]>;
+}
+
+/** value -> entries, for one label key or one index. */
+type Postings<T> = Map<string, Set<Entry<T>>>;
+
+function metadataOf(object: ClientObject): { namespace: string; name: string; resourceVersion: string } {
+  const m = object.metadata;
+  return { namespace: m?.namespace ?? "", name: m?.name ?? "", resourceVersion: m?.resourceVersion ?? "" };
+}
+
+function addPosting<T>(postings: Postings<T>, value: string, entry: Entry<T>): void {
+  let set = postings.get(value);
+  if (set === undefined) {
+    set = new Set();
+    postings.set(value, set);
+  }
+  set.add(entry);
+}
+
+function removePosting<T>(postings: Postings<T>, value: string, entry: Entry<T>): void {
+  const set = postings.get(value);
+  if (set === undefined) return;
+  set.delete(entry);
+  if (set.size === 0) postings.delete(value);
+}
+
+/** What went wrong with one index function, for the informer's log. */
+export type IndexErrorReporter = (index: string, namespace: string, name: string, error: unknown) => void;
+
+/**
+ * The informer's store: the read side is {@link Store} (`view`), the write side (`replace`,
+ * `apply`) is the informer's alone. Not exported from clusterwire/client.
+ */
+export class ObjectStore<T extends ClientObject> {
+  readonly #byNamespace = new Map<string, Map<string, Entry<T>>>();
+  /** label key -> label value -> entries. */
+  readonly #labels = new Map<string, Postings<T>>();
+  /** index name -> value -> entries. */
+  readonly #indexes = new Map<string, Postings<T>>();
+  readonly #indexFunctions: ReadonlyMap<string, (object: T) => readonly string[]>;
+  readonly #onIndexError: IndexErrorReporter;
+  #size = 0;
+  #hasSynced = false;
+  #settled = false;
+  #resolveSynced: () => void = () => {};
+  #rejectSynced: (reason: unknown) => void = () => {};
+  readonly #synced: Promise<void>;
+  /** The read-only face handed to users. */
+  readonly view: Store<T>;
+
+  constructor(
+    indexes: Readonly<Record<string, (object: T) => readonly string[]>> = {},
+    onIndexError: IndexErrorReporter = () => {},
+  ) {
+    this.#indexFunctions = new Map(Object.entries(indexes));
+    for (const name of this.#indexFunctions.keys()) this.#indexes.set(name, new Map());
+    this.#onIndexError = onIndexError;
+    this.#synced = new Promise<void>((resolve, reject) => {
+      this.#resolveSynced = resolve;
+      this.#rejectSynced = reject;
+    });
+    // Nobody may ever ask: a stop before the first list must not be an unhandled rejection.
+    this.#synced.catch(() => {});
+    const store = this;
+    this.view = {
+      get: (namespace, name) => store.get(namespace, name),
+      list: (namespace) => store.list(namespace),
+      byLabel: (key, value) => store.byLabel(key, value),
+      byIndex: (index, value) => store.byIndex(index, value),
+      get size() {
+        return store.size;
+      },
+      get hasSynced() {
+        return store.hasSynced;
+      },
+      synced: () => store.#synced,
+    };
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  get hasSynced(): boolean {
+    return this.#hasSynced;
+  }
+
+  get(namespace: string, name: string): T | undefined {
+    return this.#byNamespace.get(namespace)?.get(name)?.object;
+  }
+
+  list(namespace?: string): T[] {
+    const out: T[] = [];
+    if (namespace !== undefined) {
+      for (const entry of this.#byNamespace.get(namespace)?.values() ?? []) out.push(entry.object);
+      return out;
+    }
+    for (const names of this.#byNamespace.values()) for (const entry of names.values()) out.push(entry.object);
+    return out;
+  }
+
+  byLabel(key: string, value?: string): T[] {
+    const postings = this.#labels.get(key);
+    if (postings === undefined) return [];
+    if (value !== undefined) return [...(postings.get(value) ?? [])].map((e) => e.object);
+    const out: T[] = [];
+    for (const set of postings.values()) for (const entry of set) out.push(entry.object);
+    return out;
+  }
+
+  byIndex(index: string, value: string): T[] {
+    const postings = this.#indexes.get(index);
+    if (postings === undefined) {
+      const known = [...this.#indexes.keys()].map((k) => JSON.stringify(k)).join(", ");
+      throw new RangeError(
+        `byIndex: no index ${JSON.stringify(index)}; the informer's indexes are: ${known === "" ? "(none)" : known}`,
+      );
+    }
+    return [...(postings.get(value) ?? [])].map((e) => e.object);
+  }
+
+  /** Marks the store synced (after the first full list); later calls do nothing. */
+  markSynced(): void {
+    this.#hasSynced = true;
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#resolveSynced();
+  }
+
+  /** Rejects `synced()` with `reason` unless it has resolved already. */
+  abandon(reason: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#rejectSynced(reason);
+  }
+
+  /**
+   * The store after a watch event: ADDED or MODIFIED put the object in (an add, or an update
+   * of the cached one); DELETED takes it out (a delete; nothing when it was not cached).
+   */
+  apply(type: "ADDED" | "MODIFIED" | "DELETED", object: T): InformerEvent<T> | undefined {
+    const { namespace, name } = metadataOf(object);
+    const old = this.#byNamespace.get(namespace)?.get(name);
+    if (type === "DELETED") {
+      if (old === undefined) return undefined;
+      this.#remove(old);
+      return { type: "delete", object, old: old.object, finalStateUnknown: false };
+    }
+    if (old !== undefined) this.#remove(old);
+    this.#insert(object);
+    return old === undefined ? { type: "add", object } : { type: "update", object, old: old.object };
+  }
+
+  /**
+   * The store after a full list: each listed object not cached is an add, each cached with
+   * another resourceVersion an update (one with the same resourceVersion stays as cached, with
+   * no event), and each cached object not listed a delete with `finalStateUnknown`.
+   */
+  replace(items: readonly T[]): InformerEvent<T>[] {
+    const events: InformerEvent<T>[] = [];
+    const listed = new Map<string, Set<string>>();
+    for (const object of items) {
+      const { namespace, name, resourceVersion } = metadataOf(object);
+      let names = listed.get(namespace);
+      if (names === undefined) {
+        names = new Set();
+        listed.set(namespace, names);
+      }
+      names.add(name);
+      const old = this.#byNamespace.get(namespace)?.get(name);
+      if (old === undefined) {
+        this.#insert(object);
+        events.push({ type: "add", object });
+      } else if (old.resourceVersion !== resourceVersion) {
+        this.#remove(old);
+        this.#insert(object);
+        events.push({ type: "update", object, old: old.object });
+      }
+    }
+    const gone: Entry<T>[] = [];
+    for (const [namespace, names] of this.#byNamespace) {
+      const kept = listed.get(namespace);
+      for (const [name, entry] of names) if (kept?.has(name) !== true) gone.push(entry);
+    }
+    for (const entry of gone) {
+      this.#remove(entry);
+      events.push({ type: "delete", object: entry.object, old: entry.object, finalStateUnknown: true });
+    }
+    return events;
+  }
+
+  #insert(object: T): void {
+    const { namespace, name, resourceVersion } = metadataOf(object);
+    const labels = Object.entries(object.metadata?.labels ?? {});
+    const indexed = new Map<string, readonly string[]>();
+    for (const [index, fn] of this.#indexFunctions) {
+      let values: readonly string[] = [];
+      try {
+        const got = fn(object);
+        if (!Array.isArray(got) || !got.every((v) => typeof v === "string"))
+          throw new TypeError(`the index function returned ${describe(got)}, not an array of strings`);
+        values = [...new Set(got)];
+      } catch (e) {
+        this.#onIndexError(index, namespace, name, e);
+      }
+      indexed.set(index, values);
+    }
+    const entry: Entry<T> = { object, namespace, name, resourceVersion, labels, indexed };
+    let names = this.#byNamespace.get(namespace);
+    if (names === undefined) {
+      names = new Map();
+      this.#byNamespace.set(namespace, names);
+    }
+    names.set(name, entry);
+    this.#size++;
+    for (const [key, value] of labels) {
+      let postings = this.#labels.get(key);
+      if (postings === undefined) {
+        postings = new Map();
+        this.#labels.set(key, postings);
+      }
+      addPosting(postings, value, entry);
+    }
+    for (const [index, values] of indexed) {
+      const postings = this.#indexes.get(index)!;
+      for (const value of values) addPosting(postings, value, entry);
+    }
+  }
+
+  #remove(entry: Entry<T>): void {
+    const names = this.#byNamespace.get(entry.namespace);
+    if (names?.get(entry.name) !== entry) return;
+    names.delete(entry.name);
+    if (names.size === 0) this.#byNamespace.delete(entry.namespace);
+    this.#size--;
+    for (const [key, value] of entry.labels) {
+      const postings = this.#labels.get(key);
+      if (postings === undefined) continue;
+      removePosting(postings, value, entry);
+      if (postings.size === 0) this.#labels.delete(key);
+    }
+    for (const [index, values] of entry.indexed) {
+      const postings = this.#indexes.get(index)!;
+      for (const value of values) removePosting(postings, value, entry);
+    }
+  }
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return "an array holding a non-string";
+  return value === null ? "null" : typeof value;
+}
