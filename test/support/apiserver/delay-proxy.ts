@@ -1,6 +1,8 @@
 // A TCP proxy on loopback that holds back what the upstream sends by `delayMs`, for a webhook
 // slower than the API server's timeoutSeconds. It forwards bytes, TLS included, so the API
-// server still talks to the webhook's own certificate (its address is 127.0.0.1 too).
+// server still talks to the webhook's own certificate (its address is 127.0.0.1 too). `cut()`
+// drops every connection open through it at once, for a client that must survive a dropped
+// connection (a watch to kube-apiserver, for instance); it keeps accepting new ones.
 import { connect, createServer, type Server, type Socket } from "node:net";
 
 export interface DelayProxy {
@@ -10,6 +12,15 @@ export interface DelayProxy {
   delayMs: number;
   /** Connections accepted so far. */
   readonly connections: () => number;
+  /** Connections open now (accepted and not yet closed by either side or cut). */
+  readonly open: () => number;
+  /**
+   * Drops every open connection, on both sides, and resolves with how many it dropped once their
+   * sockets have closed. "reset" (the default) ends each with a TCP RST, as a crashed peer or a
+   * middlebox would; "close" with a FIN, mid-stream (inside TLS, an end without close_notify).
+   * New connections are still accepted.
+   */
+  cut(how?: "reset" | "close"): Promise<number>;
   /** Closes the listener and every connection. */
   close(): Promise<void>;
 }
@@ -18,12 +29,17 @@ export interface DelayProxy {
 export async function startDelayProxy(upstreamUrl: string, delayMs = 0): Promise<DelayProxy> {
   const upstream = new URL(upstreamUrl);
   const sockets = new Set<Socket>();
+  /** Each open connection: the accepted socket and the one to the upstream. */
+  const pairs = new Set<readonly [Socket, Socket]>();
   let accepted = 0;
   const timers = new Set<NodeJS.Timeout>();
   const proxy: { delayMs: number } = { delayMs };
   const server: Server = createServer((client) => {
     accepted++;
     const target = connect(Number(upstream.port), upstream.hostname);
+    const pair = [client, target] as const;
+    pairs.add(pair);
+    client.on("close", () => pairs.delete(pair));
     for (const s of [client, target]) {
       sockets.add(s);
       s.on("close", () => sockets.delete(s));
@@ -62,6 +78,26 @@ export async function startDelayProxy(upstreamUrl: string, delayMs = 0): Promise
       proxy.delayMs = ms;
     },
     connections: () => accepted,
+    open: () => pairs.size,
+    cut: async (how = "reset") => {
+      const cutting = [...pairs];
+      const closed = cutting.flat().map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            if (s.closed) resolve();
+            else s.once("close", () => resolve());
+          }),
+      );
+      for (const [client, target] of cutting) {
+        for (const s of [client, target]) {
+          // resetAndDestroy needs a connected socket; one still connecting is just destroyed.
+          if (how === "reset" && !s.connecting && !s.destroyed) s.resetAndDestroy();
+          else s.destroy();
+        }
+      }
+      await Promise.all(closed);
+      return cutting.length;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);

@@ -1,0 +1,25 @@
+// The messages between bench/client/main.ts and the informer processes it forks
+// (bench/client/child.ts, which describes each).
+
+/** The informers a child can run: client-node's, and clusterwire's over protobuf and over JSON. */
+export const CONTENDERS = ["client-node", "clusterwire", "clusterwire-json"] as const;
+export type Contender = (typeof CONTENDERS)[number];
+
+export type ToChild =
+  | { readonly op: "list" }
+  | { readonly op: "expect"; readonly count: number }
+  | { readonly op: "stop" };
+export type FromChild =
+  | {
+      readonly op: "listed";
+      readonly ms: number;
+      readonly cpuUs: number;
+      readonly heapBytes: number;
+      readonly externalBytes: number;
+      readonly size: number;
+      /** Whether the previous informer (if any) was garbage before this list started. */
+      readonly previousFreed: boolean;
+    }
+  | { readonly op: "armed" }
+  | { readonly op: "seen"; readonly ms: number; readonly cpuUs: number; readonly count: number }
+  | { readonly op: "error"; readonly message: string };
