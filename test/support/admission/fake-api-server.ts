@@ -159,7 +159,12 @@ export function mediaTypeOf(format: Format): string {
 
 /** Starts the fake on 127.0.0.1; undefined when openssl is missing. */
 export async function startFakeApiServer(
-  options: { token?: string; pageSize?: number } = {},
+  options: {
+    token?: string;
+    pageSize?: number;
+    /** End each watch after its timeoutSeconds, as the API server does; default: keep it open. */
+    honourTimeoutSeconds?: boolean;
+  } = {},
 ): Promise<FakeApiServer | undefined> {
   const cert = makeCert();
   if (cert === undefined) return undefined;
@@ -277,7 +282,17 @@ export async function startFakeApiServer(
     for (const h of history)
       if (h.rv > from && inScope(w, h.kind, h.object)) res.write(frameOf(format, h.type, h.object));
     watchers.set(res, w);
+    // With honourTimeoutSeconds, as the API server does: the watch ends after its timeoutSeconds.
+    const seconds = options.honourTimeoutSeconds === true ? Number(url.searchParams.get("timeoutSeconds") ?? "0") : 0;
+    const end =
+      seconds > 0
+        ? setTimeout(() => {
+            watchers.delete(res);
+            res.end();
+          }, seconds * 1000)
+        : undefined;
     res.on("close", () => {
+      clearTimeout(end);
       watchers.delete(res);
       if (kind === "Ingress") watches.open--;
     });
