@@ -29,6 +29,10 @@ import {
   runHelpExamples,
 } from "../support/package/doc-runner.js";
 import { nonEmpty } from "../support/non-empty.js";
+import { type FakeApiServer, startFakeApiServer } from "../support/admission/fake-api-server.js";
+import { hostIngress } from "../support/admission/ingresses.js";
+import { certProblem } from "../support/storage/cert.js";
+import { spawn } from "node:child_process";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const PKG = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
@@ -98,10 +102,39 @@ interface Packed {
 let work = "";
 let project = "";
 let packed: Packed;
+/**
+ * The API server the client's docs and example talk to: a stand-in on loopback (the real one
+ * needs Go; .ci/run runs the client against it), named by a kubeconfig in $KUBECONFIG.
+ */
+let apiServer: FakeApiServer;
+let kubeconfig = "";
+
+/** A kubeconfig naming `server`, trusting its certificate, with its token. */
+function kubeconfigFor(server: FakeApiServer): string {
+  return [
+    "apiVersion: v1",
+    "kind: Config",
+    "current-context: docs",
+    "clusters:",
+    `- name: docs\n  cluster:\n    server: ${server.url}\n    certificate-authority-data: ${Buffer.from(server.ca).toString("base64")}`,
+    "users:",
+    `- name: docs\n  user:\n    token: ${server.token}`,
+    "contexts:",
+    "- name: docs\n  context: {cluster: docs, user: docs}",
+    "",
+  ].join("\n");
+}
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "clusterwire-pack-"));
-  env = cleanEnv(process.env, { PATH: `${npxShim(work)}${delimiter}${cleanEnv().PATH}` });
+  const fake = await startFakeApiServer({ honourTimeoutSeconds: true });
+  if (fake === undefined) throw new Error(`the stand-in API server needs openssl: ${certProblem()}`);
+  apiServer = fake;
+  apiServer.apply(hostIngress("shop", "storefront", "shop.example.com"));
+  apiServer.apply(hostIngress("shop", "api", "api.shop.example.com"));
+  kubeconfig = join(work, "kubeconfig");
+  writeFileSync(kubeconfig, kubeconfigFor(apiServer), { mode: 0o600 });
+  env = cleanEnv(process.env, { PATH: `${npxShim(work)}${delimiter}${cleanEnv().PATH}`, KUBECONFIG: kubeconfig });
   // dist/ is brought up to date by vitest's global setup (test/support/global-build.ts).
   if (buildIsStale()) throw new Error("dist/ is older than src/: run npm run build");
   // --ignore-scripts: no lifecycle script may rebuild dist/ under the other tests' feet.
@@ -129,7 +162,8 @@ beforeAll(async () => {
   );
 }, 300_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await apiServer?.close();
   if (work !== "") rmSync(work, { recursive: true, force: true });
 });
 
@@ -170,6 +204,8 @@ describe("the packed tarball", () => {
         "examples/ingress-watch.pb",
         "examples/clusters/shop.yaml",
         "examples/storage/inventory.yaml",
+        "examples/client/ingress-hosts.mjs",
+        "dist/src/client/index.js",
       ]),
     );
     // The manual ships whole, and the changelog once the repository has one.
@@ -250,6 +286,48 @@ describe("the packed tarball", () => {
     expect(out).toMatch(/manifest files in \S*node_modules\/clusterwire\/examples /);
     expect(out).toMatch(/^ok: reach /m);
   });
+});
+
+describe("examples/client/ingress-hosts.mjs, the client's complete example, run from the installed package", () => {
+  it("syncs, prints the index by host, prints a change as it comes, and stops cleanly on SIGTERM", async () => {
+    const place = freshProject("ingress-hosts");
+    const script = join(place.cwd, "node_modules", "clusterwire", "examples", "client", "ingress-hosts.mjs");
+    const child = spawn(process.execPath, [script, "--kubeconfig", kubeconfig], { cwd: place.cwd, env });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      err += c.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const until = async (what: RegExp): Promise<void> => {
+      const end = Date.now() + 30_000;
+      while (!what.test(out)) {
+        if (Date.now() > end || child.exitCode !== null) {
+          child.kill("SIGKILL");
+          throw new Error(`the example did not print ${what}:\n${out}\n${err}`);
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    await until(/^synced: /m);
+    expect(out).toMatch(/^synced: \d+ Ingresses, \d+ hosts \(resourceVersion \d+\)$/m);
+    expect(out).toMatch(/^ {2}shop\.example\.com -> shop\/storefront$/m);
+    expect(out).toMatch(/^ {2}api\.shop\.example\.com -> shop\/api$/m);
+    apiServer.apply(hostIngress("shop", "checkout", "checkout.shop.example.com"));
+    await until(/^ {2}checkout\.shop\.example\.com -> shop\/checkout$/m);
+    expect(out).toMatch(/^added shop\/checkout$/m);
+    apiServer.remove("shop", "checkout");
+    await until(/^deleted shop\/checkout$/m);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(out).toMatch(/^stopped$/m);
+    // Its log goes to stderr: the list, and no warning.
+    expect(err).toMatch(/^\[info\] listed /m);
+    expect(err).not.toMatch(/\[warn\]/);
+  }, 120_000);
 });
 
 describe("documented commands and snippets, run from the installed package", () => {
