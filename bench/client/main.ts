@@ -14,6 +14,7 @@
 
 import { type ChildProcess, fork } from "node:child_process";
 import { cpus, loadavg } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { controlPlane } from "../../conformance/campaign/controlplane.js";
@@ -473,6 +474,7 @@ async function main(): Promise<void> {
       if (selected(options, "replay", kind)) {
         log(options, `recording ${kind} watch streams ...`);
         recordings = await record(options, plane, kind, objects);
+        if (options.saveRecordings !== "") saveRecordings(options.saveRecordings, kind, recordings);
         recordedBytesPerEvent = {
           "ADDED json": recordings.added.json.bytes / objects.length,
           "ADDED protobuf": recordings.added.protobuf.bytes / objects.length,
@@ -545,3 +547,15 @@ main().catch((e: unknown) => {
   console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
   process.exitCode = 1;
 });
+
+/** Writes each recorded stream as the bytes the API server sent: KIND-EVENT.json and KIND-EVENT.pb. */
+function saveRecordings(dir: string, kind: BenchKind, recordings: Recordings): void {
+  mkdirSync(dir, { recursive: true });
+  for (const [event, pair] of [
+    ["ADDED", recordings.added],
+    ["MODIFIED", recordings.modified],
+  ] as const) {
+    writeFileSync(join(dir, `${kind}-${event}.json`), Buffer.concat(pair.json.chunks));
+    writeFileSync(join(dir, `${kind}-${event}.pb`), Buffer.concat(pair.protobuf.chunks));
+  }
+}

@@ -19,6 +19,8 @@ export const USAGE = `usage: node --expose-gc dist/bench/client/main.js [options
                      object), replay (recorded watch bytes decoded into the cache in-process, events/s
                      and CPU µs per event) and live (both informers watching while every object is
                      modified); e.g. --filter replay, --filter list:Ingress, --filter NetworkPolicy
+  --save-recordings DIR  also write the recorded watch streams there, KIND-EVENT.json / KIND-EVENT.pb
+                     (the bytes as the API server sent them), to profile the decoders without a server
   --json             print the results as JSON on stdout instead of tables`;
 
 export const PHASES = ["list", "replay", "live"] as const;
@@ -36,6 +38,8 @@ export interface BenchOptions {
   /** Lower-cased; "" for everything. */
   readonly filter: string;
   readonly json: boolean;
+  /** Where to write the recorded watch streams; "" for nowhere. */
+  readonly saveRecordings: string;
 }
 
 /** A command line the bench cannot run: the message says what, USAGE follows it. */
@@ -75,6 +79,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     concurrency: { type: "string", default: "32" },
     filter: { type: "string", default: "" },
     json: { type: "boolean", default: false },
+    "save-recordings": { type: "string", default: "" },
     help: { type: "boolean", short: "h", default: false },
   } as const;
   const read = () => parseArgs({ args: [...argv], options: spec, strict: true, allowPositionals: false }).values;
@@ -99,6 +104,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     concurrency: whole("concurrency", values.concurrency, 1),
     filter: values.filter.toLowerCase(),
     json: values.json,
+    saveRecordings: values["save-recordings"],
   };
 }
 

@@ -15,6 +15,7 @@ describe("parseOptions", () => {
       concurrency: 32,
       filter: "",
       json: false,
+      saveRecordings: "",
     });
   });
 
