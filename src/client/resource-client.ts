@@ -252,7 +252,8 @@ export function createResourceClient<T extends ClientObject>(
         try {
           do {
             const page = await list({ ...options, limit, continue: token });
-            items.push(...page.items);
+            // A loop, not push(...items): a page of a large limit would overflow the call's argument list.
+            for (const item of page.items) items.push(item);
             token = page.continue;
             resourceVersion = page.resourceVersion;
           } while (token !== "");
