@@ -14,7 +14,8 @@ import { ServiceAccount } from "kubernetes-models/v1/ServiceAccount";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { admit, readAdmissionReview, type AdmissionOperation } from "../../src/admission/index.js";
-import { INGRESSES_PATH, INGRESS_CLASSES_PATH } from "../../src/admission/server/cluster/ingress-watch.js";
+import { WATCHED_KINDS } from "../../src/admission/server/cluster/ingress-watch.js";
+import { API_PREFIX, kindFacts } from "../../src/client/kinds.js";
 import {
   DEFAULT_DRAIN_MS,
   makeWebhookCerts,
@@ -222,8 +223,10 @@ describe("deploy/ manifests", () => {
 
   it("grant the service account list and watch on what the capture guard watches, and nothing else", () => {
     const role = one("ClusterRole");
-    // The resources the guard's watch reads, from the paths it requests.
-    const watched = [INGRESSES_PATH, INGRESS_CLASSES_PATH].map((p) => /^\/apis\/([^/]+)\/v1\/([^/]+)$/.exec(p));
+    // The resources the guard's watch reads, from the paths of the kinds it asks the client for.
+    const watched = Object.values(WATCHED_KINDS).map((kind) =>
+      /^\/apis\/([^/]+)\/v1\/([^/]+)$/.exec(`${API_PREFIX}/${kindFacts(kind).plural}`),
+    );
     expect(role.rules).toEqual([
       { apiGroups: [watched[0]?.[1]], resources: watched.map((m) => m?.[2]), verbs: ["list", "watch"] },
     ]);

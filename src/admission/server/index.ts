@@ -500,10 +500,17 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
   let ingressWatch: IngressWatch | undefined;
   if (capture !== undefined && captureIndex !== undefined) {
     log("info", "watching Ingresses for the ingress-capture guard", { source: capture.credentials.source });
-    ingressWatch = startIngressWatch(captureIndex, {
-      ...capture,
-      log: (level, msg, fields) => log(level, msg, { component: "ingress-watch", ...fields }),
-    });
+    try {
+      ingressWatch = startIngressWatch(captureIndex, {
+        ...capture,
+        log: (level, msg, fields) => log(level, msg, { component: "ingress-watch", ...fields }),
+      });
+    } catch (e) {
+      // Options the watch refuses (out of range): nothing is left listening.
+      stopWatching();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw e;
+    }
   }
   const address = server.address() as AddressInfo;
   const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;

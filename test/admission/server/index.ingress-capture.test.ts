@@ -138,4 +138,19 @@ describe("createWebhookServer with ingressCapture", () => {
     await fake.until(() => fake.watches.open === 0, "the watch to close");
     await fake.close();
   });
+
+  it("rejects watch options out of range with the watch's RangeError", async (t) => {
+    if (ca === "") return skipWithout(t, "openssl", certProblem());
+    await expect(
+      createWebhookServer({
+        tls: files,
+        port: 0,
+        host: "127.0.0.1",
+        ingressCapture: {
+          credentials: { server: "https://127.0.0.1:1", token: "t", source: "test" },
+          pageSize: 0,
+        },
+      }),
+    ).rejects.toThrow(RangeError);
+  });
 });

@@ -248,7 +248,7 @@ users: [{name: hook, user: {token: ${fake.token}}}]
       }
       expect(code).toBe(403);
       expect(await s.stop()).toBe(0);
-      expect(s.stderr()).toContain('"msg":"listed Ingresses"');
+      expect(s.stderr()).toContain('"msg":"listed","component":"ingress-watch","resource":"ingresses"');
       expect(s.stderr()).not.toContain(fake.token);
     } finally {
       await fake.close();

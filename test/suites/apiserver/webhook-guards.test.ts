@@ -227,7 +227,7 @@ for (const version of VERSIONS_UNDER_TEST) {
         expect((await create(plane, ingress("b", "grab", host))).status).toBe(201);
 
         // The guard decoded the API server's protobuf list (it reads nothing else) and watched from its resourceVersion.
-        const listed = watchLines(webhook).filter((l) => l.msg === "listed Ingresses");
+        const listed = watchLines(webhook).filter((l) => l.msg === "listed" && l["resource"] === "ingresses");
         expect(listed.length).toBe(1);
         expect(watchLines(webhook).filter((l) => l.level === "warn")).toEqual([]);
         console.info(`[${version}] capture learned from the watch ${learnedMs} ms after a's create`);
@@ -398,14 +398,18 @@ for (const version of VERSIONS_UNDER_TEST) {
         ).toBe(true);
         const refusedAt = Date.now();
         // Its log lines come on stderr, which may trail the answer through kube-apiserver.
-        await until(async () => webhook.logs.slice(before).some((l) => l.msg === "listed Ingresses"), 5_000);
+        await until(
+          async () => webhook.logs.slice(before).some((l) => l.msg === "listed" && l["resource"] === "ingresses"),
+          5_000,
+        );
         const lines = webhook.logs.slice(before);
         // IngressClasses keep the watch cache: their watch, resumed from as old a resourceVersion,
         // is served from the cache's history, and does not expire (reported, not asserted).
         const classesWatch = reopened("ingressclasses");
-        const classesExpired = lines.some((l) => String(l.msg).endsWith("listing IngressClasses again"));
-        const expired = lines.filter((l) => String(l.msg).startsWith("the watch's resourceVersion expired"));
-        const relists = lines.filter((l) => String(l.msg).startsWith("listed "));
+        const isExpiry = (l: ReviewLog) => String(l.msg).startsWith("the watch's resourceVersion expired");
+        const classesExpired = lines.some((l) => isExpiry(l) && l["resource"] === "ingressclasses");
+        const expired = lines.filter(isExpiry);
+        const relists = lines.filter((l) => l.msg === "listed");
         const sinceCompaction = (l: ReviewLog | undefined) =>
           l === undefined ? "-" : Date.parse(String(l["time"])) - compactedAt;
         console.info(
@@ -418,10 +422,14 @@ for (const version of VERSIONS_UNDER_TEST) {
               .map((l) => JSON.stringify(l))
               .join("\n"),
         );
-        expect(expired.some((l) => l.msg === "the watch's resourceVersion expired; listing Ingresses again")).toBe(
-          true,
-        );
-        expect(relists.some((l) => l.msg === "listed Ingresses")).toBe(true);
+        expect(
+          expired.some(
+            (l) =>
+              l["resource"] === "ingresses" &&
+              l.msg === "the watch's resourceVersion expired (ERROR event, code 410): listing again",
+          ),
+        ).toBe(true);
+        expect(relists.some((l) => l["resource"] === "ingresses")).toBe(true);
         const answer = await create(plane, ingress("b", "gap-grab", host));
         expect(answer.status).toBe(403);
         expect(answer.body.message).toContain("that Ingress a/gap serves");

@@ -70,6 +70,8 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
       ["2", true],
     ]);
     expect(pages.every((r) => r.authorized && r.accept === "application/vnd.kubernetes.protobuf")).toBe(true);
+    // The API server's audit log tells the guard's requests apart.
+    expect(new Set(fake.requests.map((r) => r.userAgent))).toEqual(new Set(["clusterwire-webhook"]));
     await fake.until(() => fake.watches.open === 1, "the watch");
     const w = watchRequests(fake)[0]!;
     expect(w.query.get("resourceVersion")).toBe(String(fake.resourceVersion));
@@ -115,7 +117,16 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
       fake.expire(how);
       await fake.until(() => serves(index, "missed/web", "missed.example.com"), "the relist");
       expect(lists(fake).filter((r) => r.query.get("continue") === null)).toHaveLength(2);
-      expect(logs.some((l) => l.includes("expired; listing Ingresses again"))).toBe(true);
+      const why = how === "event" ? "ERROR event, code 410" : "HTTP 410";
+      expect(
+        logs
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .some(
+            (l) =>
+              l["resource"] === "ingresses" &&
+              l["msg"] === `the watch's resourceVersion expired (${why}): listing again`,
+          ),
+      ).toBe(true);
       await fake.until(() => fake.watches.open === 1, "the new watch");
     });
   }
@@ -165,7 +176,7 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
     const { fake, index, watch, logs } = s;
     await fake.until(() => fake.requests.length >= 2, "a second attempt");
     expect(index.synced).toBe(false);
-    expect(logs.some((l) => l.includes("no answer within 100 ms"))).toBe(true);
+    expect(logs.some((l) => l.includes("no response headers within 100 ms"))).toBe(true);
     fake.stalled = false;
     await watch.synced;
     expect(index.size).toBe(5);
@@ -190,14 +201,22 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
     fake.apply(cls("nginx-internal", "k8s.io/other"));
     fake.apply(classed("shop", "web", "shop.example.com", "nginx"));
     const index = new IngressCaptureIndex({ byController: true });
+    const logs: Record<string, unknown>[] = [];
     const watch = startIngressWatch(index, {
       credentials: { server: fake.url, ca: Buffer.from(fake.ca), token: fake.token, source: "test" },
       minBackoffMs: 10,
       maxBackoffMs: 100,
+      log: (level, msg, fields) => logs.push({ level, msg, ...fields }),
     });
     cleanup.push(() => watch.stop());
     await watch.synced;
     expect(index.synced).toBe(true);
+    // Each informer's lines say which resource they are about.
+    const listed = logs.filter((l) => l["msg"] === "listed");
+    expect(listed.map((l) => [l["resource"], l["count"]]).sort()).toEqual([
+      ["ingressclasses", 2],
+      ["ingresses", 1],
+    ]);
     const paths = new Set(fake.requests.map((r) => r.path));
     expect(paths).toEqual(
       new Set(["/apis/networking.k8s.io/v1/ingresses", "/apis/networking.k8s.io/v1/ingressclasses"]),
@@ -222,5 +241,35 @@ describe("startIngressWatch against a fake API server (protobuf list and watch)"
     const seen = fake.requests.length;
     await new Promise((r) => setTimeout(r, 100));
     expect(fake.requests.length).toBe(seen);
+  });
+
+  it("stopped before the first list: synced stays pending (never rejects), and stop resolves", async (t) => {
+    const s = await setup({}, undefined, true);
+    if (s === undefined) return skipWithout(t, "openssl", certProblem());
+    const { fake, index, watch } = s;
+    await fake.until(() => fake.requests.length >= 1, "the first list");
+    await watch.stop();
+    const settled = await Promise.race([
+      watch.synced.then(
+        () => "resolved",
+        () => "rejected",
+      ),
+      new Promise((resolve) => setImmediate(() => resolve("pending"))),
+    ]);
+    expect(settled).toBe("pending");
+    expect(index.synced).toBe(false);
+  });
+
+  it("refuses options out of range with a RangeError, before any request", async (t) => {
+    const fake = await startFakeApiServer();
+    if (fake === undefined) return skipWithout(t, "openssl", certProblem());
+    cleanup.push(() => fake.close());
+    const credentials = { server: fake.url, ca: Buffer.from(fake.ca), token: fake.token, source: "test" };
+    for (const bad of [{ pageSize: 0 }, { minBackoffMs: 100, maxBackoffMs: 10 }, { requestTimeoutMs: -1 }]) {
+      expect(() => startIngressWatch(new IngressCaptureIndex(), { credentials, ...bad }), JSON.stringify(bad)).toThrow(
+        RangeError,
+      );
+    }
+    expect(fake.requests).toEqual([]);
   });
 });
