@@ -202,12 +202,17 @@ function emitMessage(f: GeneratedFile, here: DescFile, desc: DescMessage, shape:
           f.print("          const stop = st.length(end);");
           f.print(`          const list = ${m};`);
           f.print("          try {");
-          f.print("            list.push(", child(fs, "decode"), "(st, ", child(fs, "new"), "(), stop));");
+          f.print("            const x = ", child(fs, "decode"), "(st, ", child(fs, "new"), "(), stop);");
+          f.print(`            if (list.length === 0) ${m} = [x];`);
+          f.print("            else list.push(x);");
           f.print("          } catch (e) {");
           f.print("            throw st.atIndex(e, list.length);");
           f.print("          }");
         } else {
-          f.print(`          ${m}.push(${READ[scalarOf(fs)]});`);
+          f.print(`          const x = ${READ[scalarOf(fs)]};`);
+          f.print(`          const list = ${m};`);
+          f.print(`          if (list.length === 0) ${m} = [x];`);
+          f.print("          else list.push(x);");
         }
         break;
       case "message":
@@ -231,6 +236,10 @@ function emitMessage(f: GeneratedFile, here: DescFile, desc: DescMessage, shape:
   f.print("    }");
   f.print("  }");
   f.print("  if (r.pos !== end) throw st.overrun(r.pos);");
+  // A list push() grew to at least 17 slots: keep a copy of exactly its length.
+  for (const fs of shape.wireOrder)
+    if (fs.field.fieldKind === "list")
+      f.print(`  if (m.${fs.localName}.length > 1) m.${fs.localName} = m.${fs.localName}.slice();`);
   for (const fs of structs)
     f.print(`  if (m.${fs.localName} === undefined) m.${fs.localName} = `, child(fs, "zero"), "();");
   f.print("  return m;");

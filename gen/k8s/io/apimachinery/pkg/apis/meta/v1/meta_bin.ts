@@ -151,7 +151,9 @@ export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): Ob
           const stop = st.length(end);
           const list = m.ownerReferences;
           try {
-            list.push(decodeOwnerReference(st, newOwnerReference(), stop));
+            const x = decodeOwnerReference(st, newOwnerReference(), stop);
+            if (list.length === 0) m.ownerReferences = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -161,7 +163,10 @@ export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): Ob
         break;
       case 114:
         try {
-          m.finalizers.push(st.string(end));
+          const x = st.string(end);
+          const list = m.finalizers;
+          if (list.length === 0) m.finalizers = [x];
+          else list.push(x);
         } catch (e) {
           throw st.inField(e, "finalizers", at);
         }
@@ -171,7 +176,9 @@ export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): Ob
           const stop = st.length(end);
           const list = m.managedFields;
           try {
-            list.push(decodeManagedFieldsEntry(st, newManagedFieldsEntry(), stop));
+            const x = decodeManagedFieldsEntry(st, newManagedFieldsEntry(), stop);
+            if (list.length === 0) m.managedFields = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -184,6 +191,9 @@ export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): Ob
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.ownerReferences.length > 1) m.ownerReferences = m.ownerReferences.slice();
+  if (m.finalizers.length > 1) m.finalizers = m.finalizers.slice();
+  if (m.managedFields.length > 1) m.managedFields = m.managedFields.slice();
   if (m.creationTimestamp === undefined) m.creationTimestamp = zeroTime();
   return m;
 }
@@ -566,7 +576,9 @@ export function decodeLabelSelector(st: BinDecoder, m: LabelSelector, end: numbe
           const stop = st.length(end);
           const list = m.matchExpressions;
           try {
-            list.push(decodeLabelSelectorRequirement(st, newLabelSelectorRequirement(), stop));
+            const x = decodeLabelSelectorRequirement(st, newLabelSelectorRequirement(), stop);
+            if (list.length === 0) m.matchExpressions = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -579,6 +591,7 @@ export function decodeLabelSelector(st: BinDecoder, m: LabelSelector, end: numbe
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.matchExpressions.length > 1) m.matchExpressions = m.matchExpressions.slice();
   return m;
 }
 
@@ -669,7 +682,10 @@ export function decodeLabelSelectorRequirement(st: BinDecoder, m: LabelSelectorR
         break;
       case 26:
         try {
-          m.values.push(st.string(end));
+          const x = st.string(end);
+          const list = m.values;
+          if (list.length === 0) m.values = [x];
+          else list.push(x);
         } catch (e) {
           throw st.inField(e, "values", at);
         }
@@ -679,6 +695,7 @@ export function decodeLabelSelectorRequirement(st: BinDecoder, m: LabelSelectorR
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.values.length > 1) m.values = m.values.slice();
   return m;
 }
 
@@ -1577,7 +1594,9 @@ export function decodeStatusDetails(st: BinDecoder, m: StatusDetails, end: numbe
           const stop = st.length(end);
           const list = m.causes;
           try {
-            list.push(decodeStatusCause(st, newStatusCause(), stop));
+            const x = decodeStatusCause(st, newStatusCause(), stop);
+            if (list.length === 0) m.causes = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -1604,6 +1623,7 @@ export function decodeStatusDetails(st: BinDecoder, m: StatusDetails, end: numbe
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.causes.length > 1) m.causes = m.causes.slice();
   return m;
 }
 
