@@ -15,10 +15,20 @@ import type { RawExtension } from "../../../runtime/runtime_pb.js";
 
 const own = Object.prototype.hasOwnProperty;
 
+function EmptyMap$(this: object): void {}
+EmptyMap$.prototype = Object.prototype;
+const EmptyMap = EmptyMap$ as unknown as new () => { [key: string]: string };
+
+/** Whether `map` has no entries yet (an empty map can be swapped for a fresh one). */
+function isEmptyMap(map: object): boolean {
+  for (const _ in map) return false;
+  return true;
+}
+
 function ObjectMeta$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta";
-  this.labels = {};
-  this.annotations = {};
+  this.labels = new EmptyMap();
+  this.annotations = new EmptyMap();
   this.ownerReferences = [];
   this.finalizers = [];
   this.managedFields = [];
@@ -53,6 +63,8 @@ const ObjectMeta$known: BinFields = { 1: ["name", 2, "name"], 2: ["generateName"
 export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): ObjectMeta {
   const r = st.reader;
   const b = st.bytes;
+  let labels$first = true;
+  let annotations$first = true;
   while (r.pos < end) {
     const at = r.pos;
     st.fieldStart = at;
@@ -134,6 +146,10 @@ export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): Ob
         break;
       case 90:
         try {
+          if (labels$first) {
+            labels$first = false;
+            if (isEmptyMap(m.labels)) m.labels = {};
+          }
           st.mapEntry(m.labels, end);
         } catch (e) {
           throw st.inField(e, "labels", at);
@@ -141,6 +157,10 @@ export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): Ob
         break;
       case 98:
         try {
+          if (annotations$first) {
+            annotations$first = false;
+            if (isEmptyMap(m.annotations)) m.annotations = {};
+          }
           st.mapEntry(m.annotations, end);
         } catch (e) {
           throw st.inField(e, "annotations", at);
@@ -525,7 +545,7 @@ export function encodeShardInfo(w: BinEncoder, m: ShardInfo): void {
 
 function LabelSelector$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector";
-  this.matchLabels = {};
+  this.matchLabels = new EmptyMap();
   this.matchExpressions = [];
 }
 let LabelSelector$ready = false;
@@ -557,6 +577,7 @@ const LabelSelector$known: BinFields = { 1: ["matchLabels", 2, "matchLabels"], 2
 export function decodeLabelSelector(st: BinDecoder, m: LabelSelector, end: number): LabelSelector {
   const r = st.reader;
   const b = st.bytes;
+  let matchLabels$first = true;
   while (r.pos < end) {
     const at = r.pos;
     st.fieldStart = at;
@@ -566,6 +587,10 @@ export function decodeLabelSelector(st: BinDecoder, m: LabelSelector, end: numbe
     switch (tag) {
       case 10:
         try {
+          if (matchLabels$first) {
+            matchLabels$first = false;
+            if (isEmptyMap(m.matchLabels)) m.matchLabels = {};
+          }
           st.mapEntry(m.matchLabels, end);
         } catch (e) {
           throw st.inField(e, "matchLabels", at);
