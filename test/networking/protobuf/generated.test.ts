@@ -50,7 +50,7 @@ describe("generatedCodec", () => {
 
   it.each(descs.map((d) => [d.typeName, d] as const))("%s: create() is protobuf-es create()", (_n, desc) => {
     const made = generatedCodec(desc.typeName)!.create();
-    expect(made).toEqual(create(desc));
+    expect(made).toStrictEqual(create(desc));
     expect(made.$typeName).toBe(desc.typeName);
     expect(Object.getPrototypeOf(made)).toBe(Object.getPrototypeOf(create(desc)));
   });
@@ -133,7 +133,7 @@ describe("generated decoders' lists and maps", () => {
     m1!.labels["added"] = "yes";
     m1!.finalizers.push("more");
     first!.spec!.rules.push(create(IngressRuleSchema, { host: "h2" }));
-    expect(m2?.labels).toEqual({});
+    expect(m2?.labels).toStrictEqual({});
     expect(m2?.finalizers).toEqual(["f/h1"]);
     expect(second?.spec?.rules).toHaveLength(1);
     expect(first?.spec?.rules).toHaveLength(2);
