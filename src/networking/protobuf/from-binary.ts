@@ -11,6 +11,7 @@ import {
   WIRE_NAMES,
   WireReader,
   copyBytes,
+  plainBytes,
   readBool,
   readInt32,
   readInt64,
@@ -112,7 +113,8 @@ export class DecodeState implements BinDecoder {
 }
 
 /** A decoding state positioned at `start` of `bytes`. */
-export function decodeState(bytes: Uint8Array, start: number, options: BinaryDecodeOptions): DecodeState {
+export function decodeState(input: Uint8Array, start: number, options: BinaryDecodeOptions): DecodeState {
+  const bytes = plainBytes(input);
   const reader = new WireReader(bytes);
   reader.pos = start;
   return new DecodeState(reader, bytes, groupDepthLimit(options), start);

@@ -5,7 +5,7 @@ import { DEFAULT_MAX_FRAME_SIZE, EVENT_TYPES, type WatchEvent, type WatchEventTy
 import { decode, type DecodeOptions } from "./decode.js";
 import { encode, type EncodeOptions } from "./encode.js";
 import { groupDepthLimit, toDecodeError } from "./from-binary.js";
-import { Failure, WireReader, readLength, readTag, readUtf8, skipValue } from "./wire.js";
+import { Failure, WireReader, plainBytes, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 
 /**
  * Options of {@link decodeWatchStream}: the decode options and a frame size cap.
@@ -55,10 +55,11 @@ export async function* decodeWatchStream(
   let frameFill = 0;
   let frameOffset = 0; // stream offset of the current frame's length prefix
   let streamPos = 0;
-  for await (const chunk of chunks) {
-    if (!(chunk instanceof Uint8Array)) {
+  for await (const input of chunks) {
+    if (!(input instanceof Uint8Array)) {
       throw new DecodeError("protobuf", "watch stream chunks must be Uint8Array", { offset: streamPos });
     }
+    const chunk = plainBytes(input);
     let i = 0;
     while (i < chunk.length) {
       if (frame === undefined) {
@@ -137,7 +138,8 @@ function readUint32BE(b: Uint8Array, at: number): number {
  * console.log(event.type); // "DELETED"
  * ```
  */
-export function decodeWatchEvent(frame: Uint8Array, options: DecodeOptions = {}, baseOffset = 0): WatchEvent {
+export function decodeWatchEvent(input: Uint8Array, options: DecodeOptions = {}, baseOffset = 0): WatchEvent {
+  const frame = plainBytes(input);
   const r = new WireReader(frame);
   const state = { fieldStart: 0 };
   const end = frame.length;

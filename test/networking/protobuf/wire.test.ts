@@ -9,7 +9,7 @@ import { hex } from "../../support/bytes.js";
 import { decodeError } from "../../support/errors.js";
 import fc from "fast-check";
 import { BinaryReader } from "@bufbuild/protobuf/wire";
-import { WireReader } from "../../../src/networking/protobuf/wire.js";
+import { WireReader, plainBytes } from "../../../src/networking/protobuf/wire.js";
 
 // WireReader replaced @bufbuild/protobuf's BinaryReader for varint scalars;
 // BinaryReader stays the oracle: same value, same position, same error.
@@ -352,3 +352,22 @@ describe("protobuf: groups and UTF-8", () => {
 // ------------------------------------------------------------ protobuf encoding
 
 /** Runs `f` and returns the EncodeError it throws (fails on anything else). */
+
+describe("plainBytes", () => {
+  it("gives a plain Uint8Array as it is", () => {
+    const bytes = Uint8Array.of(1, 2, 3);
+    expect(plainBytes(bytes)).toBe(bytes);
+  });
+
+  it("gives a Buffer or other subclass as a plain Uint8Array over the same memory", () => {
+    class Tagged extends Uint8Array {}
+    const backing = new Uint8Array(16);
+    for (const input of [Buffer.from(backing.buffer, 3, 5), new Tagged(backing.buffer, 7, 4)]) {
+      const plain = plainBytes(input);
+      expect(Object.getPrototypeOf(plain)).toBe(Uint8Array.prototype);
+      expect([plain.buffer, plain.byteOffset, plain.length]).toEqual([input.buffer, input.byteOffset, input.length]);
+      input[0] = 42;
+      expect(plain[0]).toBe(42);
+    }
+  });
+});

@@ -206,7 +206,9 @@ export function decodeIngressList(st: BinDecoder, m: IngressList, end: number): 
           const stop = st.length(end);
           const list = m.items;
           try {
-            list.push(decodeIngress(st, newIngress(), stop));
+            const x = decodeIngress(st, newIngress(), stop);
+            if (list.length === 0) m.items = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -219,6 +221,7 @@ export function decodeIngressList(st: BinDecoder, m: IngressList, end: number): 
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.items.length > 1) m.items = m.items.slice();
   if (m.metadata === undefined) m.metadata = zeroListMeta();
   return m;
 }
@@ -318,7 +321,9 @@ export function decodeIngressSpec(st: BinDecoder, m: IngressSpec, end: number): 
           const stop = st.length(end);
           const list = m.tls;
           try {
-            list.push(decodeIngressTLS(st, newIngressTLS(), stop));
+            const x = decodeIngressTLS(st, newIngressTLS(), stop);
+            if (list.length === 0) m.tls = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -331,7 +336,9 @@ export function decodeIngressSpec(st: BinDecoder, m: IngressSpec, end: number): 
           const stop = st.length(end);
           const list = m.rules;
           try {
-            list.push(decodeIngressRule(st, newIngressRule(), stop));
+            const x = decodeIngressRule(st, newIngressRule(), stop);
+            if (list.length === 0) m.rules = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -351,6 +358,8 @@ export function decodeIngressSpec(st: BinDecoder, m: IngressSpec, end: number): 
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.tls.length > 1) m.tls = m.tls.slice();
+  if (m.rules.length > 1) m.rules = m.rules.slice();
   return m;
 }
 
@@ -540,7 +549,9 @@ export function decodeIngressLoadBalancerStatus(st: BinDecoder, m: IngressLoadBa
           const stop = st.length(end);
           const list = m.ingress;
           try {
-            list.push(decodeIngressLoadBalancerIngress(st, newIngressLoadBalancerIngress(), stop));
+            const x = decodeIngressLoadBalancerIngress(st, newIngressLoadBalancerIngress(), stop);
+            if (list.length === 0) m.ingress = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -553,6 +564,7 @@ export function decodeIngressLoadBalancerStatus(st: BinDecoder, m: IngressLoadBa
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.ingress.length > 1) m.ingress = m.ingress.slice();
   return m;
 }
 
@@ -641,7 +653,9 @@ export function decodeIngressLoadBalancerIngress(st: BinDecoder, m: IngressLoadB
           const stop = st.length(end);
           const list = m.ports;
           try {
-            list.push(decodeIngressPortStatus(st, newIngressPortStatus(), stop));
+            const x = decodeIngressPortStatus(st, newIngressPortStatus(), stop);
+            if (list.length === 0) m.ports = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -654,6 +668,7 @@ export function decodeIngressLoadBalancerIngress(st: BinDecoder, m: IngressLoadB
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.ports.length > 1) m.ports = m.ports.slice();
   return m;
 }
 
@@ -995,7 +1010,9 @@ export function decodeHTTPIngressRuleValue(st: BinDecoder, m: HTTPIngressRuleVal
           const stop = st.length(end);
           const list = m.paths;
           try {
-            list.push(decodeHTTPIngressPath(st, newHTTPIngressPath(), stop));
+            const x = decodeHTTPIngressPath(st, newHTTPIngressPath(), stop);
+            if (list.length === 0) m.paths = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -1008,6 +1025,7 @@ export function decodeHTTPIngressRuleValue(st: BinDecoder, m: HTTPIngressRuleVal
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.paths.length > 1) m.paths = m.paths.slice();
   return m;
 }
 
@@ -1448,7 +1466,10 @@ export function decodeIngressTLS(st: BinDecoder, m: IngressTLS, end: number): In
     switch (tag) {
       case 10:
         try {
-          m.hosts.push(st.string(end));
+          const x = st.string(end);
+          const list = m.hosts;
+          if (list.length === 0) m.hosts = [x];
+          else list.push(x);
         } catch (e) {
           throw st.inField(e, "hosts", at);
         }
@@ -1465,6 +1486,7 @@ export function decodeIngressTLS(st: BinDecoder, m: IngressTLS, end: number): In
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.hosts.length > 1) m.hosts = m.hosts.slice();
   return m;
 }
 
@@ -1655,7 +1677,9 @@ export function decodeIngressClassList(st: BinDecoder, m: IngressClassList, end:
           const stop = st.length(end);
           const list = m.items;
           try {
-            list.push(decodeIngressClass(st, newIngressClass(), stop));
+            const x = decodeIngressClass(st, newIngressClass(), stop);
+            if (list.length === 0) m.items = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -1668,6 +1692,7 @@ export function decodeIngressClassList(st: BinDecoder, m: IngressClassList, end:
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.items.length > 1) m.items = m.items.slice();
   if (m.metadata === undefined) m.metadata = zeroListMeta();
   return m;
 }
@@ -2073,7 +2098,9 @@ export function decodeNetworkPolicyList(st: BinDecoder, m: NetworkPolicyList, en
           const stop = st.length(end);
           const list = m.items;
           try {
-            list.push(decodeNetworkPolicy(st, newNetworkPolicy(), stop));
+            const x = decodeNetworkPolicy(st, newNetworkPolicy(), stop);
+            if (list.length === 0) m.items = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -2086,6 +2113,7 @@ export function decodeNetworkPolicyList(st: BinDecoder, m: NetworkPolicyList, en
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.items.length > 1) m.items = m.items.slice();
   if (m.metadata === undefined) m.metadata = zeroListMeta();
   return m;
 }
@@ -2187,7 +2215,9 @@ export function decodeNetworkPolicySpec(st: BinDecoder, m: NetworkPolicySpec, en
           const stop = st.length(end);
           const list = m.ingress;
           try {
-            list.push(decodeNetworkPolicyIngressRule(st, newNetworkPolicyIngressRule(), stop));
+            const x = decodeNetworkPolicyIngressRule(st, newNetworkPolicyIngressRule(), stop);
+            if (list.length === 0) m.ingress = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -2200,7 +2230,9 @@ export function decodeNetworkPolicySpec(st: BinDecoder, m: NetworkPolicySpec, en
           const stop = st.length(end);
           const list = m.egress;
           try {
-            list.push(decodeNetworkPolicyEgressRule(st, newNetworkPolicyEgressRule(), stop));
+            const x = decodeNetworkPolicyEgressRule(st, newNetworkPolicyEgressRule(), stop);
+            if (list.length === 0) m.egress = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -2210,7 +2242,10 @@ export function decodeNetworkPolicySpec(st: BinDecoder, m: NetworkPolicySpec, en
         break;
       case 34:
         try {
-          m.policyTypes.push(st.string(end));
+          const x = st.string(end);
+          const list = m.policyTypes;
+          if (list.length === 0) m.policyTypes = [x];
+          else list.push(x);
         } catch (e) {
           throw st.inField(e, "policyTypes", at);
         }
@@ -2220,6 +2255,9 @@ export function decodeNetworkPolicySpec(st: BinDecoder, m: NetworkPolicySpec, en
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.ingress.length > 1) m.ingress = m.ingress.slice();
+  if (m.egress.length > 1) m.egress = m.egress.slice();
+  if (m.policyTypes.length > 1) m.policyTypes = m.policyTypes.slice();
   if (m.podSelector === undefined) m.podSelector = zeroLabelSelector();
   return m;
 }
@@ -2344,7 +2382,9 @@ export function decodeNetworkPolicyIngressRule(st: BinDecoder, m: NetworkPolicyI
           const stop = st.length(end);
           const list = m.ports;
           try {
-            list.push(decodeNetworkPolicyPort(st, newNetworkPolicyPort(), stop));
+            const x = decodeNetworkPolicyPort(st, newNetworkPolicyPort(), stop);
+            if (list.length === 0) m.ports = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -2357,7 +2397,9 @@ export function decodeNetworkPolicyIngressRule(st: BinDecoder, m: NetworkPolicyI
           const stop = st.length(end);
           const list = m.from;
           try {
-            list.push(decodeNetworkPolicyPeer(st, newNetworkPolicyPeer(), stop));
+            const x = decodeNetworkPolicyPeer(st, newNetworkPolicyPeer(), stop);
+            if (list.length === 0) m.from = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -2370,6 +2412,8 @@ export function decodeNetworkPolicyIngressRule(st: BinDecoder, m: NetworkPolicyI
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.ports.length > 1) m.ports = m.ports.slice();
+  if (m.from.length > 1) m.from = m.from.slice();
   return m;
 }
 
@@ -2463,7 +2507,9 @@ export function decodeNetworkPolicyEgressRule(st: BinDecoder, m: NetworkPolicyEg
           const stop = st.length(end);
           const list = m.ports;
           try {
-            list.push(decodeNetworkPolicyPort(st, newNetworkPolicyPort(), stop));
+            const x = decodeNetworkPolicyPort(st, newNetworkPolicyPort(), stop);
+            if (list.length === 0) m.ports = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -2476,7 +2522,9 @@ export function decodeNetworkPolicyEgressRule(st: BinDecoder, m: NetworkPolicyEg
           const stop = st.length(end);
           const list = m.to;
           try {
-            list.push(decodeNetworkPolicyPeer(st, newNetworkPolicyPeer(), stop));
+            const x = decodeNetworkPolicyPeer(st, newNetworkPolicyPeer(), stop);
+            if (list.length === 0) m.to = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -2489,6 +2537,8 @@ export function decodeNetworkPolicyEgressRule(st: BinDecoder, m: NetworkPolicyEg
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.ports.length > 1) m.ports = m.ports.slice();
+  if (m.to.length > 1) m.to = m.to.slice();
   return m;
 }
 
@@ -2799,7 +2849,10 @@ export function decodeIPBlock(st: BinDecoder, m: IPBlock, end: number): IPBlock 
         break;
       case 18:
         try {
-          m.except.push(st.string(end));
+          const x = st.string(end);
+          const list = m.except;
+          if (list.length === 0) m.except = [x];
+          else list.push(x);
         } catch (e) {
           throw st.inField(e, "except", at);
         }
@@ -2809,6 +2862,7 @@ export function decodeIPBlock(st: BinDecoder, m: IPBlock, end: number): IPBlock 
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.except.length > 1) m.except = m.except.slice();
   return m;
 }
 
@@ -2999,7 +3053,9 @@ export function decodeIPAddressList(st: BinDecoder, m: IPAddressList, end: numbe
           const stop = st.length(end);
           const list = m.items;
           try {
-            list.push(decodeIPAddress(st, newIPAddress(), stop));
+            const x = decodeIPAddress(st, newIPAddress(), stop);
+            if (list.length === 0) m.items = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -3012,6 +3068,7 @@ export function decodeIPAddressList(st: BinDecoder, m: IPAddressList, end: numbe
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.items.length > 1) m.items = m.items.slice();
   if (m.metadata === undefined) m.metadata = zeroListMeta();
   return m;
 }
@@ -3418,7 +3475,9 @@ export function decodeServiceCIDRList(st: BinDecoder, m: ServiceCIDRList, end: n
           const stop = st.length(end);
           const list = m.items;
           try {
-            list.push(decodeServiceCIDR(st, newServiceCIDR(), stop));
+            const x = decodeServiceCIDR(st, newServiceCIDR(), stop);
+            if (list.length === 0) m.items = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -3431,6 +3490,7 @@ export function decodeServiceCIDRList(st: BinDecoder, m: ServiceCIDRList, end: n
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.items.length > 1) m.items = m.items.slice();
   if (m.metadata === undefined) m.metadata = zeroListMeta();
   return m;
 }
@@ -3518,7 +3578,10 @@ export function decodeServiceCIDRSpec(st: BinDecoder, m: ServiceCIDRSpec, end: n
     switch (tag) {
       case 10:
         try {
-          m.cidrs.push(st.string(end));
+          const x = st.string(end);
+          const list = m.cidrs;
+          if (list.length === 0) m.cidrs = [x];
+          else list.push(x);
         } catch (e) {
           throw st.inField(e, "cidrs", at);
         }
@@ -3528,6 +3591,7 @@ export function decodeServiceCIDRSpec(st: BinDecoder, m: ServiceCIDRSpec, end: n
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.cidrs.length > 1) m.cidrs = m.cidrs.slice();
   return m;
 }
 
@@ -3599,7 +3663,9 @@ export function decodeServiceCIDRStatus(st: BinDecoder, m: ServiceCIDRStatus, en
           const stop = st.length(end);
           const list = m.conditions;
           try {
-            list.push(decodeCondition(st, newCondition(), stop));
+            const x = decodeCondition(st, newCondition(), stop);
+            if (list.length === 0) m.conditions = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -3612,6 +3678,7 @@ export function decodeServiceCIDRStatus(st: BinDecoder, m: ServiceCIDRStatus, en
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.conditions.length > 1) m.conditions = m.conditions.slice();
   return m;
 }
 

@@ -15,10 +15,20 @@ import type { RawExtension } from "../../../runtime/runtime_pb.js";
 
 const own = Object.prototype.hasOwnProperty;
 
+function EmptyMap$(this: object): void {}
+EmptyMap$.prototype = Object.prototype;
+const EmptyMap = EmptyMap$ as unknown as new () => { [key: string]: string };
+
+/** Whether `map` has no entries yet (an empty map can be swapped for a fresh one). */
+function isEmptyMap(map: object): boolean {
+  for (const _ in map) return false;
+  return true;
+}
+
 function ObjectMeta$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta";
-  this.labels = {};
-  this.annotations = {};
+  this.labels = new EmptyMap();
+  this.annotations = new EmptyMap();
   this.ownerReferences = [];
   this.finalizers = [];
   this.managedFields = [];
@@ -53,6 +63,8 @@ const ObjectMeta$known: BinFields = { 1: ["name", 2, "name"], 2: ["generateName"
 export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): ObjectMeta {
   const r = st.reader;
   const b = st.bytes;
+  let labels$first = true;
+  let annotations$first = true;
   while (r.pos < end) {
     const at = r.pos;
     st.fieldStart = at;
@@ -134,6 +146,10 @@ export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): Ob
         break;
       case 90:
         try {
+          if (labels$first) {
+            labels$first = false;
+            if (isEmptyMap(m.labels)) m.labels = {};
+          }
           st.mapEntry(m.labels, end);
         } catch (e) {
           throw st.inField(e, "labels", at);
@@ -141,6 +157,10 @@ export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): Ob
         break;
       case 98:
         try {
+          if (annotations$first) {
+            annotations$first = false;
+            if (isEmptyMap(m.annotations)) m.annotations = {};
+          }
           st.mapEntry(m.annotations, end);
         } catch (e) {
           throw st.inField(e, "annotations", at);
@@ -151,7 +171,9 @@ export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): Ob
           const stop = st.length(end);
           const list = m.ownerReferences;
           try {
-            list.push(decodeOwnerReference(st, newOwnerReference(), stop));
+            const x = decodeOwnerReference(st, newOwnerReference(), stop);
+            if (list.length === 0) m.ownerReferences = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -161,7 +183,10 @@ export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): Ob
         break;
       case 114:
         try {
-          m.finalizers.push(st.string(end));
+          const x = st.string(end);
+          const list = m.finalizers;
+          if (list.length === 0) m.finalizers = [x];
+          else list.push(x);
         } catch (e) {
           throw st.inField(e, "finalizers", at);
         }
@@ -171,7 +196,9 @@ export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): Ob
           const stop = st.length(end);
           const list = m.managedFields;
           try {
-            list.push(decodeManagedFieldsEntry(st, newManagedFieldsEntry(), stop));
+            const x = decodeManagedFieldsEntry(st, newManagedFieldsEntry(), stop);
+            if (list.length === 0) m.managedFields = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -184,6 +211,9 @@ export function decodeObjectMeta(st: BinDecoder, m: ObjectMeta, end: number): Ob
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.ownerReferences.length > 1) m.ownerReferences = m.ownerReferences.slice();
+  if (m.finalizers.length > 1) m.finalizers = m.finalizers.slice();
+  if (m.managedFields.length > 1) m.managedFields = m.managedFields.slice();
   if (m.creationTimestamp === undefined) m.creationTimestamp = zeroTime();
   return m;
 }
@@ -515,7 +545,7 @@ export function encodeShardInfo(w: BinEncoder, m: ShardInfo): void {
 
 function LabelSelector$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector";
-  this.matchLabels = {};
+  this.matchLabels = new EmptyMap();
   this.matchExpressions = [];
 }
 let LabelSelector$ready = false;
@@ -547,6 +577,7 @@ const LabelSelector$known: BinFields = { 1: ["matchLabels", 2, "matchLabels"], 2
 export function decodeLabelSelector(st: BinDecoder, m: LabelSelector, end: number): LabelSelector {
   const r = st.reader;
   const b = st.bytes;
+  let matchLabels$first = true;
   while (r.pos < end) {
     const at = r.pos;
     st.fieldStart = at;
@@ -556,6 +587,10 @@ export function decodeLabelSelector(st: BinDecoder, m: LabelSelector, end: numbe
     switch (tag) {
       case 10:
         try {
+          if (matchLabels$first) {
+            matchLabels$first = false;
+            if (isEmptyMap(m.matchLabels)) m.matchLabels = {};
+          }
           st.mapEntry(m.matchLabels, end);
         } catch (e) {
           throw st.inField(e, "matchLabels", at);
@@ -566,7 +601,9 @@ export function decodeLabelSelector(st: BinDecoder, m: LabelSelector, end: numbe
           const stop = st.length(end);
           const list = m.matchExpressions;
           try {
-            list.push(decodeLabelSelectorRequirement(st, newLabelSelectorRequirement(), stop));
+            const x = decodeLabelSelectorRequirement(st, newLabelSelectorRequirement(), stop);
+            if (list.length === 0) m.matchExpressions = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -579,6 +616,7 @@ export function decodeLabelSelector(st: BinDecoder, m: LabelSelector, end: numbe
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.matchExpressions.length > 1) m.matchExpressions = m.matchExpressions.slice();
   return m;
 }
 
@@ -669,7 +707,10 @@ export function decodeLabelSelectorRequirement(st: BinDecoder, m: LabelSelectorR
         break;
       case 26:
         try {
-          m.values.push(st.string(end));
+          const x = st.string(end);
+          const list = m.values;
+          if (list.length === 0) m.values = [x];
+          else list.push(x);
         } catch (e) {
           throw st.inField(e, "values", at);
         }
@@ -679,6 +720,7 @@ export function decodeLabelSelectorRequirement(st: BinDecoder, m: LabelSelectorR
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.values.length > 1) m.values = m.values.slice();
   return m;
 }
 
@@ -1577,7 +1619,9 @@ export function decodeStatusDetails(st: BinDecoder, m: StatusDetails, end: numbe
           const stop = st.length(end);
           const list = m.causes;
           try {
-            list.push(decodeStatusCause(st, newStatusCause(), stop));
+            const x = decodeStatusCause(st, newStatusCause(), stop);
+            if (list.length === 0) m.causes = [x];
+            else list.push(x);
           } catch (e) {
             throw st.atIndex(e, list.length);
           }
@@ -1604,6 +1648,7 @@ export function decodeStatusDetails(st: BinDecoder, m: StatusDetails, end: numbe
     }
   }
   if (r.pos !== end) throw st.overrun(r.pos);
+  if (m.causes.length > 1) m.causes = m.causes.slice();
   return m;
 }
 
