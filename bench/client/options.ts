@@ -19,6 +19,11 @@ export const USAGE = `usage: node --expose-gc dist/bench/client/main.js [options
                      object), replay (recorded watch bytes decoded into the cache in-process, events/s
                      and CPU µs per event) and live (both informers watching while every object is
                      modified); e.g. --filter replay, --filter list:Ingress, --filter NetworkPolicy
+  --save-recordings DIR  also write the recorded watch streams there, KIND-EVENT.json / KIND-EVENT.pb
+                     (the bytes as the API server sent them), to profile the decoders without a server
+  --recordings DIR   replay the streams --save-recordings wrote there instead of recording them: no
+                     control plane is started and only the replay groups run; every file must hold
+                     --count events
   --json             print the results as JSON on stdout instead of tables`;
 
 export const PHASES = ["list", "replay", "live"] as const;
@@ -36,6 +41,10 @@ export interface BenchOptions {
   /** Lower-cased; "" for everything. */
   readonly filter: string;
   readonly json: boolean;
+  /** Where to write the recorded watch streams; "" for nowhere. */
+  readonly saveRecordings: string;
+  /** Where to read recorded watch streams from instead of a control plane; "" for nowhere. */
+  readonly recordings: string;
 }
 
 /** A command line the bench cannot run: the message says what, USAGE follows it. */
@@ -75,6 +84,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     concurrency: { type: "string", default: "32" },
     filter: { type: "string", default: "" },
     json: { type: "boolean", default: false },
+    "save-recordings": { type: "string", default: "" },
+    recordings: { type: "string", default: "" },
     help: { type: "boolean", short: "h", default: false },
   } as const;
   const read = () => parseArgs({ args: [...argv], options: spec, strict: true, allowPositionals: false }).values;
@@ -85,6 +96,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
   if (values.help) return "help";
+  if (values.recordings !== "" && values["save-recordings"] !== "") {
+    throw new UsageError("--recordings replays saved streams and --save-recordings saves fresh ones: give one of them");
+  }
   if (!/^v\d+\.\d+\.\d+$/.test(values.version)) {
     throw new UsageError(`--version must be a release such as v1.35.4, got ${JSON.stringify(values.version)}`);
   }
@@ -99,6 +113,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     concurrency: whole("concurrency", values.concurrency, 1),
     filter: values.filter.toLowerCase(),
     json: values.json,
+    saveRecordings: values["save-recordings"],
+    recordings: values.recordings,
   };
 }
 

@@ -14,6 +14,7 @@ export type FromChild =
       readonly op: "listed";
       readonly ms: number;
       readonly cpuUs: number;
+      /** heapUsed + arrayBuffers held by the cache (after garbage collection, minus before). */
       readonly heapBytes: number;
       readonly externalBytes: number;
       readonly size: number;
