@@ -85,23 +85,65 @@ export interface Store<T> {
   synced(): Promise<void>;
 }
 
-/** A store entry: the object, and what it was indexed under when it went in. */
+/**
+ * A store entry: the object, and what it is indexed under (as it was when the object went in).
+ * An update changes the entry in place, so the postings that hold it stay as they are for each
+ * label and index value that did not change.
+ */
 interface Entry<T> {
-  readonly object: T;
+  object: T;
   readonly namespace: string;
   readonly name: string;
-  readonly resourceVersion: string;
-  readonly labels: readonly (readonly [string, string])[];
-  /** Index name -> the values the index function gave. */
-  readonly indexed: ReadonlyMap<string, readonly string[]>;
+  resourceVersion: string;
+  /** The labels, flat: key, value, key, value, ... */
+  labels: readonly string[];
+  /** The distinct values each index function gave, in the order of the functions. */
+  indexed: readonly (readonly string[])[];
 }
 
 /** value -> entries, for one label key or one index. */
 type Postings<T> = Map<string, Set<Entry<T>>>;
 
-function metadataOf(object: ClientObject): { namespace: string; name: string; resourceVersion: string } {
-  const m = object.metadata;
-  return { namespace: m?.namespace ?? "", name: m?.name ?? "", resourceVersion: m?.resourceVersion ?? "" };
+/** One of the caller's indexes. */
+interface Index<T> {
+  readonly name: string;
+  readonly fn: (object: T) => readonly string[];
+  readonly postings: Postings<T>;
+}
+
+const NO_LABELS: readonly string[] = [];
+const NO_VALUES: readonly (readonly string[])[] = [];
+
+/** An object's labels, flat (key, value, ...), in their own order. */
+function flatLabels(labels: Readonly<Record<string, string>> | undefined): readonly string[] {
+  if (labels === undefined || labels === null) return NO_LABELS;
+  let out: string[] | undefined;
+  for (const key in labels) {
+    if (!Object.hasOwn(labels, key)) continue;
+    out ??= [];
+    out.push(key, labels[key] as string);
+  }
+  return out ?? NO_LABELS;
+}
+
+/** Whether `labels` holds exactly the pairs of `flat`, in the same order (no allocation). */
+function sameLabels(flat: readonly string[], labels: Readonly<Record<string, string>> | undefined): boolean {
+  let i = 0;
+  if (labels !== undefined && labels !== null) {
+    for (const key in labels) {
+      if (!Object.hasOwn(labels, key)) continue;
+      if (i >= flat.length || flat[i] !== key || flat[i + 1] !== labels[key]) return false;
+      i += 2;
+    }
+  }
+  return i === flat.length;
+}
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function addPosting<T>(postings: Postings<T>, value: string, entry: Entry<T>): void {
@@ -131,9 +173,10 @@ export class ObjectStore<T extends ClientObject> {
   readonly #byNamespace = new Map<string, Map<string, Entry<T>>>();
   /** label key -> label value -> entries. */
   readonly #labels = new Map<string, Postings<T>>();
-  /** index name -> value -> entries. */
-  readonly #indexes = new Map<string, Postings<T>>();
-  readonly #indexFunctions: ReadonlyMap<string, (object: T) => readonly string[]>;
+  /** The caller's indexes, in the order of their names in the options. */
+  readonly #indexes: readonly Index<T>[];
+  /** index name -> its postings. */
+  readonly #indexByName = new Map<string, Postings<T>>();
   readonly #onIndexError: IndexErrorReporter;
   #size = 0;
   #hasSynced = false;
@@ -148,8 +191,8 @@ export class ObjectStore<T extends ClientObject> {
     indexes: Readonly<Record<string, (object: T) => readonly string[]>> = {},
     onIndexError: IndexErrorReporter = () => {},
   ) {
-    this.#indexFunctions = new Map(Object.entries(indexes));
-    for (const name of this.#indexFunctions.keys()) this.#indexes.set(name, new Map());
+    this.#indexes = Object.entries(indexes).map(([name, fn]) => ({ name, fn, postings: new Map() }));
+    for (const index of this.#indexes) this.#indexByName.set(index.name, index.postings);
     this.#onIndexError = onIndexError;
     this.#synced = new Promise<void>((resolve, reject) => {
       this.#resolveSynced = resolve;
@@ -205,9 +248,9 @@ export class ObjectStore<T extends ClientObject> {
   }
 
   byIndex(index: string, value: string): T[] {
-    const postings = this.#indexes.get(index);
+    const postings = this.#indexByName.get(index);
     if (postings === undefined) {
-      const known = [...this.#indexes.keys()].map((k) => JSON.stringify(k)).join(", ");
+      const known = [...this.#indexByName.keys()].map((k) => JSON.stringify(k)).join(", ");
       throw new RangeError(
         `byIndex: no index ${JSON.stringify(index)}; the informer's indexes are: ${known === "" ? "(none)" : known}`,
       );
@@ -235,16 +278,22 @@ export class ObjectStore<T extends ClientObject> {
    * of the cached one); DELETED takes it out (a delete; nothing when it was not cached).
    */
   apply(type: "ADDED" | "MODIFIED" | "DELETED", object: T): InformerEvent<T> | undefined {
-    const { namespace, name } = metadataOf(object);
+    const m = object.metadata;
+    const namespace = m?.namespace ?? "";
+    const name = m?.name ?? "";
     const old = this.#byNamespace.get(namespace)?.get(name);
     if (type === "DELETED") {
       if (old === undefined) return undefined;
       this.#remove(old);
       return { type: "delete", object, old: old.object, finalStateUnknown: false };
     }
-    if (old !== undefined) this.#remove(old);
-    this.#insert(object);
-    return old === undefined ? { type: "add", object } : { type: "update", object, old: old.object };
+    if (old === undefined) {
+      this.#insert(object, namespace, name);
+      return { type: "add", object };
+    }
+    const previous = old.object;
+    this.#update(old, object);
+    return { type: "update", object, old: previous };
   }
 
   /**
@@ -256,7 +305,9 @@ export class ObjectStore<T extends ClientObject> {
     const events: InformerEvent<T>[] = [];
     const listed = new Map<string, Set<string>>();
     for (const object of items) {
-      const { namespace, name, resourceVersion } = metadataOf(object);
+      const m = object.metadata;
+      const namespace = m?.namespace ?? "";
+      const name = m?.name ?? "";
       let names = listed.get(namespace);
       if (names === undefined) {
         names = new Set();
@@ -265,12 +316,12 @@ export class ObjectStore<T extends ClientObject> {
       names.add(name);
       const old = this.#byNamespace.get(namespace)?.get(name);
       if (old === undefined) {
-        this.#insert(object);
+        this.#insert(object, namespace, name);
         events.push({ type: "add", object });
-      } else if (old.resourceVersion !== resourceVersion) {
-        this.#remove(old);
-        this.#insert(object);
-        events.push({ type: "update", object, old: old.object });
+      } else if (old.resourceVersion !== (m?.resourceVersion ?? "")) {
+        const previous = old.object;
+        this.#update(old, object);
+        events.push({ type: "update", object, old: previous });
       }
     }
     const gone: Entry<T>[] = [];
@@ -285,23 +336,36 @@ export class ObjectStore<T extends ClientObject> {
     return events;
   }
 
-  #insert(object: T): void {
-    const { namespace, name, resourceVersion } = metadataOf(object);
-    const labels = Object.entries(object.metadata?.labels ?? {});
-    const indexed = new Map<string, readonly string[]>();
-    for (const [index, fn] of this.#indexFunctions) {
+  /** The distinct values of each index function for `object` (none where one throws, reported). */
+  #indexValues(object: T, namespace: string, name: string): readonly (readonly string[])[] {
+    const indexes = this.#indexes;
+    if (indexes.length === 0) return NO_VALUES;
+    const out: (readonly string[])[] = [];
+    for (const { name: index, fn } of indexes) {
       let values: readonly string[] = [];
       try {
         const got = fn(object);
         if (!Array.isArray(got) || !got.every((v) => typeof v === "string"))
           throw new TypeError(`the index function returned ${describe(got)}, not an array of strings`);
-        values = [...new Set(got)];
+        values = got.length < 2 ? [...got] : [...new Set(got)];
       } catch (e) {
         this.#onIndexError(index, namespace, name, e);
       }
-      indexed.set(index, values);
+      out.push(values);
     }
-    const entry: Entry<T> = { object, namespace, name, resourceVersion, labels, indexed };
+    return out;
+  }
+
+  #insert(object: T, namespace: string, name: string): void {
+    const m = object.metadata;
+    const entry: Entry<T> = {
+      object,
+      namespace,
+      name,
+      resourceVersion: m?.resourceVersion ?? "",
+      labels: flatLabels(m?.labels),
+      indexed: this.#indexValues(object, namespace, name),
+    };
     let names = this.#byNamespace.get(namespace);
     if (names === undefined) {
       names = new Map();
@@ -309,17 +373,61 @@ export class ObjectStore<T extends ClientObject> {
     }
     names.set(name, entry);
     this.#size++;
-    for (const [key, value] of labels) {
+    this.#postLabels(entry);
+    const indexes = this.#indexes;
+    for (let i = 0; i < indexes.length; i++) {
+      const postings = indexes[i]!.postings;
+      for (const value of entry.indexed[i]!) addPosting(postings, value, entry);
+    }
+  }
+
+  /** `entry` now holds `object` (same namespace and name): only the label and index values that changed move. */
+  #update(entry: Entry<T>, object: T): void {
+    const m = object.metadata;
+    entry.object = object;
+    entry.resourceVersion = m?.resourceVersion ?? "";
+    const labels = m?.labels;
+    if (!sameLabels(entry.labels, labels)) {
+      this.#unpostLabels(entry);
+      entry.labels = flatLabels(labels);
+      this.#postLabels(entry);
+    }
+    const indexes = this.#indexes;
+    if (indexes.length === 0) return;
+    const before = entry.indexed;
+    const after = this.#indexValues(object, entry.namespace, entry.name);
+    for (let i = 0; i < indexes.length; i++) {
+      const was = before[i]!;
+      const now = after[i]!;
+      if (sameValues(was, now)) continue;
+      const postings = indexes[i]!.postings;
+      for (const value of was) removePosting(postings, value, entry);
+      for (const value of now) addPosting(postings, value, entry);
+    }
+    entry.indexed = after;
+  }
+
+  #postLabels(entry: Entry<T>): void {
+    const labels = entry.labels;
+    for (let i = 0; i < labels.length; i += 2) {
+      const key = labels[i]!;
       let postings = this.#labels.get(key);
       if (postings === undefined) {
         postings = new Map();
         this.#labels.set(key, postings);
       }
-      addPosting(postings, value, entry);
+      addPosting(postings, labels[i + 1]!, entry);
     }
-    for (const [index, values] of indexed) {
-      const postings = this.#indexes.get(index)!;
-      for (const value of values) addPosting(postings, value, entry);
+  }
+
+  #unpostLabels(entry: Entry<T>): void {
+    const labels = entry.labels;
+    for (let i = 0; i < labels.length; i += 2) {
+      const key = labels[i]!;
+      const postings = this.#labels.get(key);
+      if (postings === undefined) continue;
+      removePosting(postings, labels[i + 1]!, entry);
+      if (postings.size === 0) this.#labels.delete(key);
     }
   }
 
@@ -329,15 +437,11 @@ export class ObjectStore<T extends ClientObject> {
     names.delete(entry.name);
     if (names.size === 0) this.#byNamespace.delete(entry.namespace);
     this.#size--;
-    for (const [key, value] of entry.labels) {
-      const postings = this.#labels.get(key);
-      if (postings === undefined) continue;
-      removePosting(postings, value, entry);
-      if (postings.size === 0) this.#labels.delete(key);
-    }
-    for (const [index, values] of entry.indexed) {
-      const postings = this.#indexes.get(index)!;
-      for (const value of values) removePosting(postings, value, entry);
+    this.#unpostLabels(entry);
+    const indexes = this.#indexes;
+    for (let i = 0; i < indexes.length; i++) {
+      const postings = indexes[i]!.postings;
+      for (const value of entry.indexed[i]!) removePosting(postings, value, entry);
     }
   }
 }

@@ -75,6 +75,32 @@ describe("lookups", () => {
     expect(names(store.byLabel("app"))).toEqual(["api/c", "web/a"]);
   });
 
+  it("finds the object as it is now through updates that keep its labels and index values, or reorder them", () => {
+    const store = classIndexed();
+    store.apply("ADDED", ingress("web", "a", "1", { app: "shop", tier: "front" }, "nginx"));
+    store.apply("ADDED", ingress("web", "b", "1", { app: "shop" }, "nginx"));
+    const a2 = ingress("web", "a", "2", { app: "shop", tier: "front" }, "nginx");
+    store.apply("MODIFIED", a2);
+    expect(store.byLabel("tier", "front")).toEqual([a2]);
+    expect(store.byLabel("app", "shop")).toContain(a2);
+    expect(store.byIndex("className", "nginx")).toContain(a2);
+    // The same pairs in another order, then one label fewer, then one more.
+    const a3 = ingress("web", "a", "3", { tier: "front", app: "shop" }, "nginx");
+    store.replace([a3, store.get("web", "b")!]);
+    expect(store.byLabel("tier", "front")).toEqual([a3]);
+    expect(names(store.byLabel("app", "shop"))).toEqual(["web/a", "web/b"]);
+    const a4 = ingress("web", "a", "4", { tier: "front" }, "nginx");
+    store.apply("MODIFIED", a4);
+    expect(names(store.byLabel("app", "shop"))).toEqual(["web/b"]);
+    expect(store.byLabel("tier")).toEqual([a4]);
+    const a5 = ingress("web", "a", "5", { tier: "front", app: "cart" }, "nginx");
+    store.apply("MODIFIED", a5);
+    expect(store.byLabel("app", "cart")).toEqual([a5]);
+    expect(names(store.byIndex("className", "nginx"))).toEqual(["web/a", "web/b"]);
+    expect(store.byIndex("className", "nginx")).toContain(a5);
+    expect(store.size).toBe(2);
+  });
+
   it("indexes by the label values the object had when it went in, whatever happens to the object later", () => {
     const store = new ObjectStore<Ingress>();
     const a = ingress("web", "a", "1", { app: "shop" });
