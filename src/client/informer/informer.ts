@@ -223,12 +223,14 @@ export function createInformer<T extends ClientObject>(
   let state: "new" | "running" | "stopped" = "new";
   let loop: Promise<void> = Promise.resolve();
   let stopped: Promise<void> | undefined;
-  const handlers: Record<InformerEvent<T>["type"], ((event: InformerEvent<T>) => void)[]> = {
+  // Copied on each change, never changed in place: a dispatch walks the arrays as they were when
+  // it began (a handler may unsubscribe itself or another) without copying them for each event.
+  const handlers: Record<InformerEvent<T>["type"], readonly ((event: InformerEvent<T>) => void)[]> = {
     add: [],
     update: [],
     delete: [],
   };
-  const subscribers = new Set<Subscriber<T>>();
+  let subscribers: readonly Subscriber<T>[] = [];
 
   const call = (handler: (event: InformerEvent<T>) => void, event: InformerEvent<T>): void => {
     try {
@@ -243,9 +245,10 @@ export function createInformer<T extends ClientObject>(
     }
   };
   const dispatch = (event: InformerEvent<T>): void => {
-    // A copy: a handler may unsubscribe itself or another.
-    for (const handler of [...handlers[event.type]]) call(handler, event);
-    for (const subscriber of [...subscribers]) subscriber.push(event);
+    const list = handlers[event.type];
+    for (let i = 0; i < list.length; i++) call(list[i]!, event);
+    const subs = subscribers;
+    for (let i = 0; i < subs.length; i++) subs[i]!.push(event);
   };
 
   const reflector = new Reflector<T>(
@@ -280,9 +283,12 @@ export function createInformer<T extends ClientObject>(
     abort.abort();
     options.signal?.removeEventListener("abort", onSignal);
     store.abandon(new DOMException("the informer stopped before its first list was in", "AbortError"));
-    for (const subscriber of [...subscribers]) subscriber.close();
-    subscribers.clear();
-    for (const list of Object.values(handlers)) list.length = 0;
+    const closing = subscribers;
+    subscribers = [];
+    for (const subscriber of closing) subscriber.close();
+    handlers.add = [];
+    handlers.update = [];
+    handlers.delete = [];
     stopped = loop.then(() => {});
     return stopped;
   };
@@ -309,12 +315,12 @@ export function createInformer<T extends ClientObject>(
       if (typeof handler !== "function") throw new TypeError("on: the handler must be a function");
       if (state === "stopped") return () => {};
       const h = handler as (event: InformerEvent<T>) => void;
-      handlers[type].push(h);
+      handlers[type] = [...handlers[type], h];
       if (state === "running" && type === "add") for (const object of store.list()) call(h, { type: "add", object });
       return () => {
         const list = handlers[type];
         const at = list.indexOf(h);
-        if (at >= 0) list.splice(at, 1);
+        if (at >= 0) handlers[type] = [...list.slice(0, at), ...list.slice(at + 1)];
       };
     },
     events(eventOptions = {}) {
@@ -331,7 +337,7 @@ export function createInformer<T extends ClientObject>(
         phase = "done";
         queue.length = 0;
         head = 0;
-        subscribers.delete(subscriber);
+        subscribers = subscribers.filter((s) => s !== subscriber);
         signal?.removeEventListener("abort", finish);
         for (const resolve of waiting.splice(0)) resolve(DONE);
       };
@@ -381,7 +387,7 @@ export function createInformer<T extends ClientObject>(
         return iterator;
       }
       if (state === "running") for (const object of store.list()) queue.push({ type: "add", object });
-      subscribers.add(subscriber);
+      subscribers = [...subscribers, subscriber];
       signal?.addEventListener("abort", finish, { once: true });
       return iterator;
     },
