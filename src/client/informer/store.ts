@@ -2,12 +2,15 @@
 // caller's own indexes, kept right through adds, updates, deletes and whole relists. Each change
 // returns the InformerEvent it makes; the informer hands those to its handlers.
 
+import { decode, encode } from "../../networking/index.js";
 import type { ClientObject } from "../types.js";
 
 /**
  * A change of an informer's store: an object added, updated (its resourceVersion changed) or
  * deleted. A delete has `object`: the DELETED event's object or, when a relist found the
  * object gone (`finalStateUnknown: true`), the cached one; `old` is always the cached one.
+ * With `InformerOptions.compact`, `old` is decoded from the cached bytes the first time it is
+ * read (a handler that never reads it costs no decode), then the same object on each read.
  *
  * @example
  * ```ts
@@ -50,7 +53,10 @@ export type InformerEvent<T> =
 
 /**
  * The objects an informer has seen, as the API server last showed them. The objects are the
- * decoded messages themselves, not copies: treat them as read-only.
+ * decoded messages themselves, not copies: treat them as read-only. With
+ * `InformerOptions.compact` the store keeps each object's protobuf bytes instead and every
+ * lookup decodes a new object: equal from call to call, but not the same object (compare by
+ * namespace, name and resourceVersion, not with `===`), and still to be treated as read-only.
  *
  * @example
  * ```ts
@@ -86,12 +92,12 @@ export interface Store<T> {
 }
 
 /**
- * A store entry: the object, and what it is indexed under (as it was when the object went in).
- * An update changes the entry in place, so the postings that hold it stay as they are for each
- * label and index value that did not change.
+ * A store entry: the object (or, in a compact store, its protobuf bytes), and what it is indexed
+ * under (as it was when the object went in). An update changes the entry in place, so the
+ * postings that hold it stay as they are for each label and index value that did not change.
  */
 interface Entry<T> {
-  object: T;
+  held: T | Uint8Array;
   readonly namespace: string;
   readonly name: string;
   resourceVersion: string;
@@ -165,6 +171,39 @@ function removePosting<T>(postings: Postings<T>, value: string, entry: Entry<T>)
 /** What went wrong with one index function, for the informer's log. */
 export type IndexErrorReporter = (index: string, namespace: string, name: string, error: unknown) => void;
 
+/** `object`'s protobuf bytes in an array of their own, exactly their size. */
+function compactBytes(object: ClientObject): Uint8Array {
+  const bytes = encode(object);
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+}
+
+/** An update whose `old` is decoded from `bytes` when first read, and then kept. */
+function lazyUpdate<T extends ClientObject>(object: T, bytes: Uint8Array): InformerEvent<T> {
+  let old: T | undefined;
+  return {
+    type: "update",
+    object,
+    get old(): T {
+      old ??= decode(bytes) as T;
+      return old;
+    },
+  };
+}
+
+/** A watch's delete whose `old` is decoded from `bytes` when first read, and then kept. */
+function lazyDelete<T extends ClientObject>(object: T, bytes: Uint8Array): InformerEvent<T> {
+  let old: T | undefined;
+  return {
+    type: "delete",
+    object,
+    get old(): T {
+      old ??= decode(bytes) as T;
+      return old;
+    },
+    finalStateUnknown: false,
+  };
+}
+
 /**
  * The informer's store: the read side is {@link Store} (`view`), the write side (`replace`,
  * `apply`) is the informer's alone. Not exported from clusterwire/client.
@@ -178,6 +217,8 @@ export class ObjectStore<T extends ClientObject> {
   /** index name -> its postings. */
   readonly #indexByName = new Map<string, Postings<T>>();
   readonly #onIndexError: IndexErrorReporter;
+  /** Entries hold protobuf bytes, decoded on each read, instead of the objects. */
+  readonly #compact: boolean;
   #size = 0;
   #hasSynced = false;
   #settled = false;
@@ -190,7 +231,9 @@ export class ObjectStore<T extends ClientObject> {
   constructor(
     indexes: Readonly<Record<string, (object: T) => readonly string[]>> = {},
     onIndexError: IndexErrorReporter = () => {},
+    compact = false,
   ) {
+    this.#compact = compact;
     this.#indexes = Object.entries(indexes).map(([name, fn]) => ({ name, fn, postings: new Map() }));
     for (const index of this.#indexes) this.#indexByName.set(index.name, index.postings);
     this.#onIndexError = onIndexError;
@@ -224,26 +267,40 @@ export class ObjectStore<T extends ClientObject> {
     return this.#hasSynced;
   }
 
+  /** The object an entry holds: itself, or in a compact store decoded anew from its bytes. */
+  #read(entry: Entry<T>): T {
+    return this.#compact ? (decode(entry.held as Uint8Array) as T) : (entry.held as T);
+  }
+
+  /** What an entry holds for `object`. */
+  #hold(object: T): T | Uint8Array {
+    return this.#compact ? compactBytes(object) : object;
+  }
+
   get(namespace: string, name: string): T | undefined {
-    return this.#byNamespace.get(namespace)?.get(name)?.object;
+    const entry = this.#byNamespace.get(namespace)?.get(name);
+    return entry === undefined ? undefined : this.#read(entry);
   }
 
   list(namespace?: string): T[] {
     const out: T[] = [];
     if (namespace !== undefined) {
-      for (const entry of this.#byNamespace.get(namespace)?.values() ?? []) out.push(entry.object);
+      for (const entry of this.#byNamespace.get(namespace)?.values() ?? []) out.push(this.#read(entry));
       return out;
     }
-    for (const names of this.#byNamespace.values()) for (const entry of names.values()) out.push(entry.object);
+    for (const names of this.#byNamespace.values()) for (const entry of names.values()) out.push(this.#read(entry));
     return out;
   }
 
   byLabel(key: string, value?: string): T[] {
     const postings = this.#labels.get(key);
     if (postings === undefined) return [];
-    if (value !== undefined) return [...(postings.get(value) ?? [])].map((e) => e.object);
     const out: T[] = [];
-    for (const set of postings.values()) for (const entry of set) out.push(entry.object);
+    if (value !== undefined) {
+      for (const entry of postings.get(value) ?? []) out.push(this.#read(entry));
+      return out;
+    }
+    for (const set of postings.values()) for (const entry of set) out.push(this.#read(entry));
     return out;
   }
 
@@ -255,7 +312,9 @@ export class ObjectStore<T extends ClientObject> {
         `byIndex: no index ${JSON.stringify(index)}; the informer's indexes are: ${known === "" ? "(none)" : known}`,
       );
     }
-    return [...(postings.get(value) ?? [])].map((e) => e.object);
+    const out: T[] = [];
+    for (const entry of postings.get(value) ?? []) out.push(this.#read(entry));
+    return out;
   }
 
   /** Marks the store synced (after the first full list); later calls do nothing. */
@@ -275,7 +334,8 @@ export class ObjectStore<T extends ClientObject> {
 
   /**
    * The store after a watch event: ADDED or MODIFIED put the object in (an add, or an update
-   * of the cached one); DELETED takes it out (a delete; nothing when it was not cached).
+   * of the cached one); DELETED takes it out (a delete; nothing when it was not cached). In a
+   * compact store the event's `old` is decoded from the cached bytes only when it is read.
    */
   apply(type: "ADDED" | "MODIFIED" | "DELETED", object: T): InformerEvent<T> | undefined {
     const m = object.metadata;
@@ -285,15 +345,15 @@ export class ObjectStore<T extends ClientObject> {
     if (type === "DELETED") {
       if (old === undefined) return undefined;
       this.#remove(old);
-      return { type: "delete", object, old: old.object, finalStateUnknown: false };
+      const held = old.held;
+      if (this.#compact) return lazyDelete(object, held as Uint8Array);
+      return { type: "delete", object, old: held as T, finalStateUnknown: false };
     }
     if (old === undefined) {
       this.#insert(object, namespace, name);
       return { type: "add", object };
     }
-    const previous = old.object;
-    this.#update(old, object);
-    return { type: "update", object, old: previous };
+    return this.#update(old, object);
   }
 
   /**
@@ -319,9 +379,7 @@ export class ObjectStore<T extends ClientObject> {
         this.#insert(object, namespace, name);
         events.push({ type: "add", object });
       } else if (old.resourceVersion !== (m?.resourceVersion ?? "")) {
-        const previous = old.object;
-        this.#update(old, object);
-        events.push({ type: "update", object, old: previous });
+        events.push(this.#update(old, object));
       }
     }
     const gone: Entry<T>[] = [];
@@ -331,7 +389,8 @@ export class ObjectStore<T extends ClientObject> {
     }
     for (const entry of gone) {
       this.#remove(entry);
-      events.push({ type: "delete", object: entry.object, old: entry.object, finalStateUnknown: true });
+      const cached = this.#read(entry);
+      events.push({ type: "delete", object: cached, old: cached, finalStateUnknown: true });
     }
     return events;
   }
@@ -359,7 +418,7 @@ export class ObjectStore<T extends ClientObject> {
   #insert(object: T, namespace: string, name: string): void {
     const m = object.metadata;
     const entry: Entry<T> = {
-      object,
+      held: this.#hold(object),
       namespace,
       name,
       resourceVersion: m?.resourceVersion ?? "",
@@ -381,10 +440,14 @@ export class ObjectStore<T extends ClientObject> {
     }
   }
 
-  /** `entry` now holds `object` (same namespace and name): only the label and index values that changed move. */
-  #update(entry: Entry<T>, object: T): void {
+  /**
+   * `entry` now holds `object` (same namespace and name): only the label and index values that
+   * changed move. Returns the update, with the object the entry held before as `old`.
+   */
+  #update(entry: Entry<T>, object: T): InformerEvent<T> {
     const m = object.metadata;
-    entry.object = object;
+    const previous = entry.held;
+    entry.held = this.#hold(object);
     entry.resourceVersion = m?.resourceVersion ?? "";
     const labels = m?.labels;
     if (!sameLabels(entry.labels, labels)) {
@@ -392,8 +455,11 @@ export class ObjectStore<T extends ClientObject> {
       entry.labels = flatLabels(labels);
       this.#postLabels(entry);
     }
+    const event: InformerEvent<T> = this.#compact
+      ? lazyUpdate(object, previous as Uint8Array)
+      : { type: "update", object, old: previous as T };
     const indexes = this.#indexes;
-    if (indexes.length === 0) return;
+    if (indexes.length === 0) return event;
     const before = entry.indexed;
     const after = this.#indexValues(object, entry.namespace, entry.name);
     for (let i = 0; i < indexes.length; i++) {
@@ -405,6 +471,7 @@ export class ObjectStore<T extends ClientObject> {
       for (const value of now) addPosting(postings, value, entry);
     }
     entry.indexed = after;
+    return event;
   }
 
   #postLabels(entry: Entry<T>): void {
