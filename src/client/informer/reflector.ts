@@ -166,18 +166,14 @@ export class Reflector<T extends ClientObject> {
     const { signal, log, resyncMs } = this.#options;
     while (!signal.aborted) {
       // List (again, after each failure) until a full list is in.
-      let listed: { items: T[]; resourceVersion: string } | typeof STOPPED;
+      let listed: boolean;
       try {
-        listed = await this.#list();
+        listed = await this.#listIntoSink();
       } catch (e) {
         await this.#failed("the list failed", e);
         continue;
       }
-      if (listed === STOPPED) return;
-      this.#backoff = this.#options.minBackoffMs;
-      this.#resourceVersion = listed.resourceVersion;
-      this.#sink.replace(listed.items, listed.resourceVersion);
-      log("info", "listed", { count: listed.items.length, resourceVersion: listed.resourceVersion });
+      if (!listed) return;
       const resyncAt = resyncMs > 0 ? Date.now() + resyncMs : Number.POSITIVE_INFINITY;
 
       // Watch (again) until a 410, the resync time, or the stop.
@@ -202,6 +198,21 @@ export class Reflector<T extends ClientObject> {
         if (result.delivered === 0) await this.#failed("the watch ended without events", undefined, "info");
       }
     }
+  }
+
+  /**
+   * One full list handed to the sink; false when stopped first. Its own frame: a suspended async
+   * function keeps its locals, and the listed objects held by #loop's would live as long as the
+   * watch after them, as well as the store's copies (a compact store keeps bytes, not them).
+   */
+  async #listIntoSink(): Promise<boolean> {
+    const listed = await this.#list();
+    if (listed === STOPPED) return false;
+    this.#backoff = this.#options.minBackoffMs;
+    this.#resourceVersion = listed.resourceVersion;
+    this.#sink.replace(listed.items, listed.resourceVersion);
+    this.#options.log("info", "listed", { count: listed.items.length, resourceVersion: listed.resourceVersion });
+    return true;
   }
 
   /** Logs a failure, waits the backoff, and doubles it (up to the maximum). */
