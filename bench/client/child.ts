@@ -79,8 +79,8 @@ async function main(): Promise<void> {
     kc.loadFromFile(kubeconfig);
     start = () => startClientNodeInformer(kc, kind, pageSize);
   } else {
-    const format = impl === "clusterwire" ? "protobuf" : "json";
-    start = () => startOurInformer(kubeconfig, kind, pageSize, format);
+    const format = impl === "clusterwire-json" ? "json" : "protobuf";
+    start = () => startOurInformer(kubeconfig, kind, pageSize, format, impl === "clusterwire-compact");
   }
 
   let running: Running | undefined;

@@ -35,13 +35,14 @@ import { figures, type Group, groupText } from "./report.js";
 import { deferred, type Timed } from "./timing.js";
 
 const PEER = "client-node";
-const CONTENDERS: readonly Contender[] = ["client-node", "clusterwire", "clusterwire-json"];
+const CONTENDERS: readonly Contender[] = ["client-node", "clusterwire", "clusterwire-compact", "clusterwire-json"];
 const ANNOTATION = "bench.clusterwire.io/pass";
 
 /** How each contender is named in the report. */
 const LABEL: Readonly<Record<Contender, string>> = {
   "client-node": PEER,
   clusterwire: "clusterwire (protobuf)",
+  "clusterwire-compact": "clusterwire (protobuf, compact)",
   "clusterwire-json": "clusterwire (JSON)",
 };
 
@@ -434,6 +435,11 @@ async function replays(options: BenchOptions, kind: BenchKind, rec: Recordings):
         run: () => replayOurs(kind, r[format].chunks, format, n, prefill ? ourPrefill[format] : []),
       });
     }
+    replayers.push({
+      name: "clusterwire (protobuf, compact)",
+      peer: PEER,
+      run: () => replayOurs(kind, r.protobuf.chunks, "protobuf", n, prefill ? ourPrefill.protobuf : [], true),
+    });
     groups.push(
       await replayGroup(
         options,

@@ -39,18 +39,22 @@ export interface OurRunningInformer {
   stop(): Promise<void>;
 }
 
-/** createClient + createInformer on the kind's collection, all namespaces; resolves once synced. */
+/**
+ * createClient + createInformer on the kind's collection, all namespaces (with the compact store
+ * when `compact`); resolves once synced.
+ */
 export async function startOurInformer(
   kubeconfigPath: string,
   kind: BenchKind,
   pageSize: number,
   format: WireFormat,
+  compact = false,
 ): Promise<OurRunningInformer> {
   const client = createClient({ credentials: await kubeconfigCredentials(kubeconfigPath), format });
   const informer =
     kind === "Ingress"
-      ? createInformer(client.ingresses, { pageSize, log: warnings })
-      : createInformer(client.networkPolicies, { pageSize, log: warnings });
+      ? createInformer(client.ingresses, { pageSize, log: warnings, compact })
+      : createInformer(client.networkPolicies, { pageSize, log: warnings, compact });
   let counting: (() => void) | undefined;
   informer.on("add", () => counting?.());
   informer.on("update", () => counting?.());
@@ -131,7 +135,7 @@ function replayTransport(
  * Replays a recorded watch stream through a clusterwire informer whose list gave `prefill` (not
  * timed): the informer's watch is its resource client's, over a transport whose response body is
  * the recording's bytes once the timing starts. Times from handing it the bytes to its last add
- * or update.
+ * or update. `compact`: the informer's compact store.
  */
 export async function replayOurs(
   kind: BenchKind,
@@ -139,6 +143,7 @@ export async function replayOurs(
   format: WireFormat,
   events: number,
   prefill: readonly ClientObject[] = [],
+  compact = false,
 ): Promise<Timed> {
   const go = deferred<void>();
   const played = deferred<void>();
@@ -152,7 +157,7 @@ export async function replayOurs(
     list: async (): Promise<ListPage<ClientObject>> => ({ items: [...prefill], resourceVersion: "1", continue: "" }),
     watch: (options) => client.watch(options),
   };
-  const informer = createInformer(source, {});
+  const informer = createInformer(source, { compact });
   let seen = 0;
   let counting = false;
   const all = deferred<void>();
