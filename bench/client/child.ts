@@ -3,8 +3,11 @@
 //   {op:"list"}            stop the running informer (if any), collect garbage, start a new one and
 //                          wait until its first list is in the cache; answers {op:"listed", ms, cpuUs,
 //                          heapBytes, externalBytes, size, previousFreed}: the time and CPU of the list
-//                          into the cache, and the heap (and external memory) it holds after garbage
-//                          collection, measured once the previous informer is garbage
+//                          into the cache, and the memory it holds after garbage collection, measured
+//                          once the previous informer is garbage: heapBytes is heapUsed plus
+//                          arrayBuffers (ArrayBuffer backing stores, such as those of decoded bytes
+//                          fields, live outside heapUsed), the same sum for every contender;
+//                          externalBytes is all external memory (arrayBuffers included)
 //   {op:"expect", count}   answers {op:"armed"}, then {op:"seen", ms, cpuUs, count} once the running
 //                          informer has taken `count` adds or updates from its watch
 //   {op:"stop"}            stops the informer and exits
@@ -14,7 +17,7 @@ import { parseArgs } from "node:util";
 import { KubeConfig } from "@kubernetes/client-node";
 import { startClientNodeInformer } from "./client-node.js";
 import { BENCH_KINDS, type BenchKind } from "./objects.js";
-import { loadOurClient, startOurInformer } from "./ours.js";
+import { startOurInformer } from "./ours.js";
 import { CONTENDERS, type Contender, type FromChild, type ToChild } from "./protocol.js";
 import { deferred, timed } from "./timing.js";
 
@@ -76,10 +79,8 @@ async function main(): Promise<void> {
     kc.loadFromFile(kubeconfig);
     start = () => startClientNodeInformer(kc, kind, pageSize);
   } else {
-    const ours = await loadOurClient();
-    if (ours === undefined) throw new Error("this build has no clusterwire/client (dist/src/client/index.js)");
-    const format = impl === "clusterwire" ? "protobuf" : "json";
-    start = () => startOurInformer(ours, kubeconfig, kind, pageSize, format);
+    const format = impl === "clusterwire-json" ? "json" : "protobuf";
+    start = () => startOurInformer(kubeconfig, kind, pageSize, format, impl === "clusterwire-compact");
   }
 
   let running: Running | undefined;
@@ -105,7 +106,7 @@ async function main(): Promise<void> {
         op: "listed",
         ms: t.ms,
         cpuUs: t.cpuUs,
-        heapBytes: after.heapUsed - before.heapUsed,
+        heapBytes: after.heapUsed + after.arrayBuffers - (before.heapUsed + before.arrayBuffers),
         externalBytes: after.external - before.external,
         size: running.size(),
         previousFreed: freed,

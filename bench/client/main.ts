@@ -10,13 +10,15 @@
 //   live    every informer watching while every object is modified: events/s and the CPU µs per
 //           event of each informer's process
 // Contenders run in rotating order, round after round; the report gives medians with their
-// spread and ratios taken round by round, as the other benches do. See `--help`.
+// spread and ratios taken round by round, as the other benches do. With --recordings DIR the
+// replays read streams saved earlier (--save-recordings DIR) and no control plane is started.
+// See `--help`.
 
 import { type ChildProcess, fork } from "node:child_process";
 import { cpus, loadavg } from "node:os";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ClientObject } from "../../src/client/index.js";
 import { controlPlane } from "../../conformance/campaign/controlplane.js";
 import { createMany, requestMany } from "../../test/support/controlplane/bulk.js";
 import type { ControlPlane } from "../../test/support/controlplane/start.js";
@@ -26,19 +28,21 @@ import { fix, int } from "../text.js";
 import { clientNodeObjects, collectionPath, replayClientNode, replayClientNodeParse } from "./client-node.js";
 import { type BenchKind, type BenchObject, benchNamespaces, benchObjects, loadTemplates, PLURALS } from "./objects.js";
 import { type BenchOptions, parseOptions, selected, USAGE, UsageError } from "./options.js";
-import { loadOurClient, ourEvents, type OurClientModule, replayOurs, replayOursDecode } from "./ours.js";
+import { ourEvents, replayOurs, replayOursDecode } from "./ours.js";
 import type { Contender, FromChild, ToChild } from "./protocol.js";
-import { type Recording, recordWatch, type WireFormat } from "./record.js";
+import { type Recording, readRecording, recordingFile, recordWatch, saveRecording, type WireFormat } from "./record.js";
 import { figures, type Group, groupText } from "./report.js";
 import { deferred, type Timed } from "./timing.js";
 
 const PEER = "client-node";
+const CONTENDERS: readonly Contender[] = ["client-node", "clusterwire", "clusterwire-compact", "clusterwire-json"];
 const ANNOTATION = "bench.clusterwire.io/pass";
 
 /** How each contender is named in the report. */
 const LABEL: Readonly<Record<Contender, string>> = {
   "client-node": PEER,
   clusterwire: "clusterwire (protobuf)",
+  "clusterwire-compact": "clusterwire (protobuf, compact)",
   "clusterwire-json": "clusterwire (JSON)",
 };
 
@@ -144,10 +148,13 @@ interface Recordings {
   readonly modified: Readonly<Record<WireFormat, Recording>>;
 }
 
-/** Checks a recording holds `count` events of `type`, one for each object, before timing it. */
-async function checkRecording(r: Recording, type: string, objects: readonly BenchObject[]): Promise<void> {
+/** The namespace/name of each object, as a recording's events are checked against. */
+const keysOf = (objects: readonly BenchObject[]): Set<string> =>
+  new Set(objects.map((o) => `${o.namespace}/${o.name}`));
+
+/** Checks a recording holds events of `type`, one for each object of `want` (namespace/name), before timing it. */
+async function checkRecording(r: Recording, type: string, want: ReadonlySet<string>): Promise<void> {
   const events = await ourEvents(r.chunks, r.format);
-  const want = new Set(objects.map((o) => `${o.namespace}/${o.name}`));
   const got = new Set(
     events.map((e) => {
       if (e.type !== type) throw new Error(`recorded ${r.format} stream: a ${e.type} event where ${type} was expected`);
@@ -155,7 +162,7 @@ async function checkRecording(r: Recording, type: string, objects: readonly Benc
       return `${meta?.namespace}/${meta?.name}`;
     }),
   );
-  if (events.length !== objects.length || got.size !== want.size || [...want].some((k) => !got.has(k))) {
+  if (events.length !== want.size || got.size !== want.size || [...want].some((k) => !got.has(k))) {
     throw new Error(
       `recorded ${r.format} stream: ${events.length} ${type} events, not one for each of ${want.size} objects`,
     );
@@ -185,8 +192,43 @@ async function record(
   await patchAll(plane, objects, "recorded", options.concurrency);
   const [json, protobuf] = await both;
   const out = { added, modified: { json, protobuf } };
-  for (const r of [added.json, added.protobuf]) await checkRecording(r, "ADDED", objects);
-  for (const r of [json, protobuf]) await checkRecording(r, "MODIFIED", objects);
+  const want = keysOf(objects);
+  for (const r of [added.json, added.protobuf]) await checkRecording(r, "ADDED", want);
+  for (const r of [json, protobuf]) await checkRecording(r, "MODIFIED", want);
+  return out;
+}
+
+const STREAMS = [
+  ["ADDED", "added"],
+  ["MODIFIED", "modified"],
+] as const;
+
+/** Writes each recorded stream as the bytes the API server sent: KIND-EVENT.json and KIND-EVENT.pb. */
+function saveRecordings(dir: string, kind: BenchKind, recordings: Recordings): void {
+  for (const [event, stream] of STREAMS)
+    for (const format of ["json", "protobuf"] as const)
+      saveRecording(recordingFile(dir, kind, event, format), recordings[stream][format]);
+}
+
+/**
+ * The streams of `kind` saved in `dir` by --save-recordings, checked as fresh ones are: `count`
+ * events each, one for each object of the JSON ADDED stream, in every stream.
+ */
+async function loadRecordings(dir: string, kind: BenchKind, count: number): Promise<Recordings> {
+  const read = (event: string, format: WireFormat) =>
+    readRecording(recordingFile(dir, kind, event, format), format, count);
+  const out: Recordings = {
+    added: { json: read("ADDED", "json"), protobuf: read("ADDED", "protobuf") },
+    modified: { json: read("MODIFIED", "json"), protobuf: read("MODIFIED", "protobuf") },
+  };
+  const want = new Set(
+    (await ourEvents(out.added.json.chunks, "json")).map((e) => {
+      const meta = (e.object as { metadata?: { namespace?: string; name?: string } }).metadata;
+      return `${meta?.namespace}/${meta?.name}`;
+    }),
+  );
+  for (const [event, stream] of STREAMS)
+    for (const format of ["json", "protobuf"] as const) await checkRecording(out[stream][format], event, want);
   return out;
 }
 
@@ -195,7 +237,8 @@ async function record(
 interface KindReport {
   readonly kind: BenchKind;
   readonly objects: number;
-  readonly created: { readonly seconds: number; readonly perSecond: number };
+  /** How fast the objects were created (not with --recordings). */
+  readonly created?: { readonly seconds: number; readonly perSecond: number };
   readonly recordedBytesPerEvent?: Record<string, number>;
   /** The first list of each contender (a fresh process): objects/s. */
   readonly coldListPerSecond?: Record<string, number>;
@@ -241,8 +284,9 @@ async function listAndLive(
         id: `list:${kind}`,
         title: [
           `list:${kind} — ${int.format(n)} objects, pages of ${options.pageSize}, into a new informer's cache (synced), each informer in`,
-          "its own process; heap: heapUsed after GC with the cache filled minus before, per object. First round (a fresh process) is",
-          "a warm-up, not counted.",
+          "its own process; heap: heapUsed + arrayBuffers (ArrayBuffer backing stores, such as those of decoded bytes fields, are",
+          "outside heapUsed) after GC with the cache filled, minus before, per object. First round (a fresh process) is a warm-up,",
+          "not counted.",
           ...contenders.flatMap((c, i) =>
             notFreed[i]! > 0
               ? [
@@ -305,6 +349,19 @@ interface Replayer {
   readonly run: () => Promise<Timed>;
 }
 
+/** Each contender's warm-up: at least this many replays, and at least WARM_UP_MS of them. */
+const WARM_UP_RUNS = 3;
+const WARM_UP_MS = 1_000;
+/** Each measured round of a contender replays the stream as often as it takes the fastest this long. */
+const ROUND_MS = 500;
+
+/**
+ * Every replayer warmed up (each in turn: WARM_UP_RUNS replays and WARM_UP_MS at least, so
+ * what is measured runs optimised code), then options.rounds rounds in rotating order, each
+ * round of each replayer `reps` replays back to back (garbage collected before each, outside
+ * the timing): `reps` is what makes the fastest replayer's round last ROUND_MS, the same for
+ * all, so a round is not a few milliseconds of timer noise when --count is small.
+ */
 async function replayGroup(
   options: BenchOptions,
   id: string,
@@ -312,19 +369,39 @@ async function replayGroup(
   items: number,
   replayers: readonly Replayer[],
 ): Promise<Group> {
-  const samples = replayers.map(() => [] as Timed[]);
-  for (let round = 0; round <= options.rounds; round++) {
-    for (const ri of rotation(replayers.length, round)) {
+  const fastest = replayers.map(() => Number.POSITIVE_INFINITY);
+  for (const ri of rotation(replayers.length, 0)) {
+    let spent = 0;
+    for (let run = 0; run < WARM_UP_RUNS || spent < WARM_UP_MS; run++) {
       collect();
       const t = await replayers[ri]!.run();
-      if (round > 0) samples[ri]!.push(t);
+      spent += t.ms;
+      fastest[ri] = Math.min(fastest[ri]!, t.ms);
+    }
+  }
+  const reps = Math.max(1, Math.ceil(ROUND_MS / Math.min(...fastest)));
+  const samples = replayers.map(() => [] as Timed[]);
+  for (let round = 0; round < options.rounds; round++) {
+    for (const ri of rotation(replayers.length, round)) {
+      let ms = 0;
+      let cpuUs = 0;
+      for (let rep = 0; rep < reps; rep++) {
+        collect();
+        const t = await replayers[ri]!.run();
+        ms += t.ms;
+        cpuUs += t.cpuUs;
+      }
+      samples[ri]!.push({ ms, cpuUs });
     }
   }
   return {
     id,
-    title,
+    title: [
+      ...title,
+      `Each contender warmed up first (${WARM_UP_RUNS} replays and ${int.format(WARM_UP_MS)} ms at least, not counted); each round of each is ${reps} replay(s) back to back.`,
+    ],
     unit: "events",
-    items,
+    items: items * reps,
     contenders: replayers.map((r, i) => ({
       name: r.name,
       ...(r.peer === undefined ? {} : { peer: r.peer }),
@@ -333,17 +410,12 @@ async function replayGroup(
   };
 }
 
-async function replays(
-  options: BenchOptions,
-  kind: BenchKind,
-  rec: Recordings,
-  ours: OurClientModule | undefined,
-): Promise<Group[]> {
+async function replays(options: BenchOptions, kind: BenchKind, rec: Recordings): Promise<Group[]> {
   const n = rec.added.json.events;
   const cnPrefill = clientNodeObjects(rec.added.json.chunks);
   const ourPrefill = {
-    json: (await ourEvents(rec.added.json.chunks, "json")).map((e) => e.object),
-    protobuf: (await ourEvents(rec.added.protobuf.chunks, "protobuf")).map((e) => e.object),
+    json: (await ourEvents(rec.added.json.chunks, "json")).map((e) => e.object as ClientObject),
+    protobuf: (await ourEvents(rec.added.protobuf.chunks, "protobuf")).map((e) => e.object as ClientObject),
   };
   const bytes = (r: Recording) => `${fix(r.bytes / r.events, 0)} B/event`;
   const groups: Group[] = [];
@@ -352,19 +424,22 @@ async function replays(
     ["MODIFIED", "modified", true],
   ] as const) {
     const r = rec[stream];
-    log(options, `  replay ${kind} ${which}: ${options.rounds + 1} rounds`);
+    log(options, `  replay ${kind} ${which}: warm-up, then ${options.rounds} rounds`);
     const replayers: Replayer[] = [
       { name: PEER, run: () => replayClientNode(kind, r.json.chunks, n, prefill ? cnPrefill : []) },
     ];
-    if (ours !== undefined) {
-      for (const format of ["protobuf", "json"] as const) {
-        replayers.push({
-          name: `clusterwire (${format === "json" ? "JSON" : "protobuf"})`,
-          peer: PEER,
-          run: () => replayOurs(ours, r[format].chunks, format, n, prefill ? ourPrefill[format] : []),
-        });
-      }
+    for (const format of ["protobuf", "json"] as const) {
+      replayers.push({
+        name: `clusterwire (${format === "json" ? "JSON" : "protobuf"})`,
+        peer: PEER,
+        run: () => replayOurs(kind, r[format].chunks, format, n, prefill ? ourPrefill[format] : []),
+      });
     }
+    replayers.push({
+      name: "clusterwire (protobuf, compact)",
+      peer: PEER,
+      run: () => replayOurs(kind, r.protobuf.chunks, "protobuf", n, prefill ? ourPrefill.protobuf : [], true),
+    });
     groups.push(
       await replayGroup(
         options,
@@ -373,7 +448,8 @@ async function replays(
           `replay:${kind} ${which} — the API server's watch stream of ${int.format(n)} ${which} events (JSON ${bytes(r.json)}, protobuf`,
           `${bytes(r.protobuf)}), recorded, then replayed in-process into ${prefill ? "a cache holding every object" : "an empty cache"}: from the bytes to the informer's`,
           "last add/update callback. client-node: its ListWatch, fed as its Watch feeds it (readline, JSON.parse per line).",
-          "clusterwire: its informer over a source yielding decodeWatchStream/decodeJsonWatchStream of the bytes.",
+          "clusterwire: its informer over its resource client's watch(), whose transport answers with the bytes as the response body",
+          "(Readable.from, as client-node's side is fed): the client's watch path, decodeWatchStream/decodeJsonWatchStream included.",
         ],
         n,
         replayers,
@@ -430,6 +506,82 @@ async function main(): Promise<void> {
   if ((globalThis as { gc?: unknown }).gc === undefined) {
     throw new Error("run with node --expose-gc (npm run bench:client does)");
   }
+  const reports = options.recordings === "" ? await onControlPlane(options) : await fromFiles(options);
+  const machine = { cpus: cpus().length, loadavg: loadavg().map((l) => Number(l.toFixed(2))) };
+  if (options.json) {
+    console.log(
+      JSON.stringify(
+        {
+          version: options.version,
+          options,
+          machine,
+          kinds: reports.map((r) => ({
+            ...r,
+            groups: r.groups.map((g) => ({ id: g.id, items: g.items, figures: figures(g) })),
+          })),
+        },
+        null,
+        2,
+      ),
+    );
+    return;
+  }
+  const source =
+    options.recordings === ""
+      ? `informers on kube-apiserver ${options.version}: ${int.format(options.count)} objects of each kind over ${options.namespaces} namespaces`
+      : `informers on the watch streams recorded in ${options.recordings}: ${int.format(options.count)} events each, replay groups only`;
+  const out: string[] = [
+    `${source}, ${options.rounds} rounds (after a warm-up); ${machine.cpus} CPUs, load ${machine.loadavg.join(" ")}`,
+  ];
+  for (const r of reports) {
+    out.push(
+      "",
+      (r.created === undefined
+        ? `== ${r.kind}: ${int.format(r.objects)} objects`
+        : `== ${r.kind}: ${int.format(r.objects)} objects created at ${int.format(r.created.perSecond)}/s`) +
+        (r.coldListPerSecond === undefined
+          ? ""
+          : `; first list in a fresh process: ${Object.entries(r.coldListPerSecond)
+              .map(([name, v]) => `${name} ${int.format(v)} objects/s`)
+              .join(", ")}`),
+    );
+    for (const g of r.groups) out.push(...groupText(g));
+  }
+  out.push("", "ratios: above 1× = clusterwire faster (rates); heap below 1× = clusterwire holds less per object");
+  console.log(out.join("\n"));
+}
+
+/** The bytes per event of each recorded stream. */
+function bytesPerEvent(recordings: Recordings): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [event, stream] of STREAMS)
+    for (const format of ["json", "protobuf"] as const) {
+      const r = recordings[stream][format];
+      out[`${event} ${format}`] = r.bytes / r.events;
+    }
+  return out;
+}
+
+/** --recordings: the replay groups the filter selects, on the streams saved in that folder. */
+async function fromFiles(options: BenchOptions): Promise<KindReport[]> {
+  const reports: KindReport[] = [];
+  for (const kind of options.kinds) {
+    if (!selected(options, "replay", kind)) continue;
+    log(options, `reading ${kind} watch streams from ${options.recordings} ...`);
+    const recordings = await loadRecordings(options.recordings, kind, options.count);
+    reports.push({
+      kind,
+      objects: options.count,
+      recordedBytesPerEvent: bytesPerEvent(recordings),
+      groups: await replays(options, kind, recordings),
+    });
+  }
+  if (reports.length === 0) throw new UsageError("--recordings runs replay groups only: the filter selects none");
+  return reports;
+}
+
+/** Every group the filter selects, on a control plane started for them. */
+async function onControlPlane(options: BenchOptions): Promise<KindReport[]> {
   const root = repoRoot();
   const cp = await controlPlane();
   if (!cp.isBuilt(options.version, root)) {
@@ -438,17 +590,11 @@ async function main(): Promise<void> {
     );
   }
   const templates = loadTemplates();
-  const ours = await loadOurClient();
-  const contenders: Contender[] =
-    ours === undefined ? ["client-node"] : ["client-node", "clusterwire", "clusterwire-json"];
   log(
     options,
     `templates: ${options.kinds.map((k) => `${templates.filter((t) => t.kind === k).length} ${k}`).join(", ")} ` +
       "from bench/corpus and test/fixtures/real-world",
   );
-  if (ours === undefined) {
-    log(options, "clusterwire/client is not in this build (dist/src/client/index.js): measuring client-node alone");
-  }
   log(options, `starting kube-apiserver ${options.version} ...`);
   const plane = await cp.startControlPlane({ version: options.version, root });
   const reports: KindReport[] = [];
@@ -469,31 +615,24 @@ async function main(): Promise<void> {
       const created = await createMany(plane, objects, { concurrency: options.concurrency });
       log(options, `  ${int.format(objects.length / created.seconds)} creates/s`);
       const groups: Group[] = [];
-      let recordedBytesPerEvent: Record<string, number> | undefined;
       let recordings: Recordings | undefined;
       if (selected(options, "replay", kind)) {
         log(options, `recording ${kind} watch streams ...`);
         recordings = await record(options, plane, kind, objects);
         if (options.saveRecordings !== "") saveRecordings(options.saveRecordings, kind, recordings);
-        recordedBytesPerEvent = {
-          "ADDED json": recordings.added.json.bytes / objects.length,
-          "ADDED protobuf": recordings.added.protobuf.bytes / objects.length,
-          "MODIFIED json": recordings.modified.json.bytes / objects.length,
-          "MODIFIED protobuf": recordings.modified.protobuf.bytes / objects.length,
-        };
       }
       let cold: Record<string, number> | undefined;
       if (selected(options, "list", kind) || selected(options, "live", kind)) {
-        const done = await listAndLive(options, plane, kind, objects, contenders, passes);
+        const done = await listAndLive(options, plane, kind, objects, CONTENDERS, passes);
         groups.push(...done.groups);
         if (selected(options, "list", kind)) cold = done.cold;
       }
-      if (recordings !== undefined) groups.push(...(await replays(options, kind, recordings, ours)));
+      if (recordings !== undefined) groups.push(...(await replays(options, kind, recordings)));
       reports.push({
         kind,
         objects: objects.length,
         created: { seconds: created.seconds, perSecond: objects.length / created.seconds },
-        ...(recordedBytesPerEvent === undefined ? {} : { recordedBytesPerEvent }),
+        ...(recordings === undefined ? {} : { recordedBytesPerEvent: bytesPerEvent(recordings) }),
         ...(cold === undefined ? {} : { coldListPerSecond: cold }),
         groups,
       });
@@ -501,61 +640,10 @@ async function main(): Promise<void> {
   } finally {
     await plane.stop();
   }
-
-  const machine = { cpus: cpus().length, loadavg: loadavg().map((l) => Number(l.toFixed(2))) };
-  if (options.json) {
-    console.log(
-      JSON.stringify(
-        {
-          version: options.version,
-          options,
-          clusterwireClient: ours !== undefined,
-          machine,
-          kinds: reports.map((r) => ({
-            ...r,
-            groups: r.groups.map((g) => ({ id: g.id, items: g.items, figures: figures(g) })),
-          })),
-        },
-        null,
-        2,
-      ),
-    );
-    return;
-  }
-  const out: string[] = [
-    `informers on kube-apiserver ${options.version}: ${int.format(options.count)} objects of each kind over ${options.namespaces} namespaces, ` +
-      `${options.rounds} rounds (+1 warm-up); ${machine.cpus} CPUs, load ${machine.loadavg.join(" ")}; ` +
-      `clusterwire/client ${ours === undefined ? "NOT in this build: client-node alone" : "from this build"}`,
-  ];
-  for (const r of reports) {
-    out.push(
-      "",
-      `== ${r.kind}: ${int.format(r.objects)} objects created at ${int.format(r.created.perSecond)}/s` +
-        (r.coldListPerSecond === undefined
-          ? ""
-          : `; first list in a fresh process: ${Object.entries(r.coldListPerSecond)
-              .map(([name, v]) => `${name} ${int.format(v)} objects/s`)
-              .join(", ")}`),
-    );
-    for (const g of r.groups) out.push(...groupText(g));
-  }
-  out.push("", "ratios: above 1× = clusterwire faster (rates); heap below 1× = clusterwire holds less per object");
-  console.log(out.join("\n"));
+  return reports;
 }
 
 main().catch((e: unknown) => {
   console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
   process.exitCode = 1;
 });
-
-/** Writes each recorded stream as the bytes the API server sent: KIND-EVENT.json and KIND-EVENT.pb. */
-function saveRecordings(dir: string, kind: BenchKind, recordings: Recordings): void {
-  mkdirSync(dir, { recursive: true });
-  for (const [event, pair] of [
-    ["ADDED", recordings.added],
-    ["MODIFIED", recordings.modified],
-  ] as const) {
-    writeFileSync(join(dir, `${kind}-${event}.json`), Buffer.concat(pair.json.chunks));
-    writeFileSync(join(dir, `${kind}-${event}.pb`), Buffer.concat(pair.protobuf.chunks));
-  }
-}

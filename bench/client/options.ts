@@ -21,6 +21,9 @@ export const USAGE = `usage: node --expose-gc dist/bench/client/main.js [options
                      modified); e.g. --filter replay, --filter list:Ingress, --filter NetworkPolicy
   --save-recordings DIR  also write the recorded watch streams there, KIND-EVENT.json / KIND-EVENT.pb
                      (the bytes as the API server sent them), to profile the decoders without a server
+  --recordings DIR   replay the streams --save-recordings wrote there instead of recording them: no
+                     control plane is started and only the replay groups run; every file must hold
+                     --count events
   --json             print the results as JSON on stdout instead of tables`;
 
 export const PHASES = ["list", "replay", "live"] as const;
@@ -40,6 +43,8 @@ export interface BenchOptions {
   readonly json: boolean;
   /** Where to write the recorded watch streams; "" for nowhere. */
   readonly saveRecordings: string;
+  /** Where to read recorded watch streams from instead of a control plane; "" for nowhere. */
+  readonly recordings: string;
 }
 
 /** A command line the bench cannot run: the message says what, USAGE follows it. */
@@ -80,6 +85,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     filter: { type: "string", default: "" },
     json: { type: "boolean", default: false },
     "save-recordings": { type: "string", default: "" },
+    recordings: { type: "string", default: "" },
     help: { type: "boolean", short: "h", default: false },
   } as const;
   const read = () => parseArgs({ args: [...argv], options: spec, strict: true, allowPositionals: false }).values;
@@ -90,6 +96,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
   if (values.help) return "help";
+  if (values.recordings !== "" && values["save-recordings"] !== "") {
+    throw new UsageError("--recordings replays saved streams and --save-recordings saves fresh ones: give one of them");
+  }
   if (!/^v\d+\.\d+\.\d+$/.test(values.version)) {
     throw new UsageError(`--version must be a release such as v1.35.4, got ${JSON.stringify(values.version)}`);
   }
@@ -105,6 +114,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     filter: values.filter.toLowerCase(),
     json: values.json,
     saveRecordings: values["save-recordings"],
+    recordings: values.recordings,
   };
 }
 

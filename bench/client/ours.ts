@@ -1,93 +1,33 @@
-// clusterwire's side of the informer bench.
-//
-// The decoders (decodeWatchStream, decodeJsonWatchStream) are clusterwire/networking's and are
-// imported as usual. The client and informer (clusterwire/client: createClient, createInformer,
-// kubeconfigCredentials; issue 28) are loaded at run time by loadOurClient() from this build's
-// dist/src/client/index.js and used through the local interfaces below, written from the design
-// of issue 28 (/tmp/i28/design.md at the time): so this file compiles, and the bench runs the
-// client-node side, in a build that does not have the client yet. Once src/client is in the
-// branch, these interfaces can give way to a static import of ../../src/client/index.js.
+// clusterwire's side of the informer bench: clusterwire/client (createClient, createInformer,
+// kubeconfigCredentials) for the list and live phases, and, for the replays, its informer over
+// a resource client whose transport hands it the recorded bytes as the watch's response body:
+// the client's own watch path (media type, decoder, the check of each event's type) and its
+// informer, without a socket, as client-node's replay is its own Watch's per-line path without
+// one.
 
-import { pathToFileURL } from "node:url";
-import { decodeJsonWatchStream, decodeWatchStream, type WatchEvent } from "../../src/networking/index.js";
+import type { IncomingMessage } from "node:http";
+import { Readable } from "node:stream";
+import { formatOf } from "../../src/client/formats.js";
+import {
+  type ClientObject,
+  createClient,
+  createInformer,
+  kubeconfigCredentials,
+  type ListPage,
+  type ListWatcher,
+} from "../../src/client/index.js";
+import { kindFacts } from "../../src/client/kinds.js";
+import { createResourceClient } from "../../src/client/resource-client.js";
+import type { Transport } from "../../src/client/transport/request.js";
+import {
+  decodeJsonWatchStream,
+  decodeWatchStream,
+  PROTOBUF_WATCH_MEDIA_TYPE,
+  type WatchEvent,
+} from "../../src/networking/index.js";
 import type { BenchKind } from "./objects.js";
 import type { WireFormat } from "./record.js";
 import { deferred, type Timed, timed } from "./timing.js";
-
-// ================================================================================================
-// OUR CLIENT AND INFORMER, AGAINST THE DESIGN'S API (issue 28). Everything between these rules
-// goes through the local interfaces; check them against src/client/index.ts when it lands.
-// ================================================================================================
-
-/** ListPage<T> of the design. */
-export interface OurListPage {
-  readonly items: unknown[];
-  readonly resourceVersion: string;
-  readonly continue: string;
-}
-
-/** ClientWatchEvent<T> of the design (the shape of networking's WatchEvent). */
-export type OurWatchEvent = { readonly type: string; readonly object: unknown };
-
-/** ListWatcher<T> of the design: what createInformer reads. */
-export interface OurListWatcher {
-  list(options?: {
-    readonly limit?: number;
-    readonly continue?: string;
-    readonly signal?: AbortSignal;
-  }): Promise<OurListPage>;
-  watch(options?: { readonly resourceVersion?: string; readonly signal?: AbortSignal }): AsyncIterable<OurWatchEvent>;
-}
-
-/** Store<T> of the design, the parts the bench reads. */
-export interface OurStore {
-  readonly size: number;
-  readonly hasSynced: boolean;
-  synced(): Promise<void>;
-}
-
-/** Informer<T> of the design, the parts the bench uses. */
-export interface OurInformer {
-  readonly store: OurStore;
-  start(): unknown;
-  on(type: "add" | "update" | "delete", handler: (event: unknown) => void): () => void;
-  stop(): Promise<void>;
-}
-
-/** Client of the design, the parts the bench uses. */
-export interface OurClient {
-  readonly ingresses: OurListWatcher;
-  readonly networkPolicies: OurListWatcher;
-  close(): void;
-}
-
-/** The exports of clusterwire/client the bench calls. */
-export interface OurClientModule {
-  createClient(options: { readonly credentials: unknown; readonly format?: WireFormat }): OurClient;
-  createInformer(
-    source: OurListWatcher,
-    options?: { readonly pageSize?: number; readonly log?: (level: string, message: string) => void },
-  ): OurInformer;
-  kubeconfigCredentials(file: string): Promise<unknown>;
-}
-
-/**
- * clusterwire/client from this build (dist/src/client/index.js beside dist/bench/), or undefined
- * when the build has none yet. Any other failure to load it is thrown.
- */
-export async function loadOurClient(): Promise<OurClientModule | undefined> {
-  const url = new URL("../../src/client/index.js", import.meta.url);
-  try {
-    const loaded = (await import(pathToFileURL(decodeURIComponent(url.pathname)).href)) as Partial<OurClientModule>;
-    for (const name of ["createClient", "createInformer", "kubeconfigCredentials"] as const) {
-      if (typeof loaded[name] !== "function") throw new Error(`clusterwire/client has no ${name}()`);
-    }
-    return loaded as OurClientModule;
-  } catch (e) {
-    if ((e as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" && String(e).includes(url.pathname)) return undefined;
-    throw e;
-  }
-}
 
 /** A started clusterwire informer (its first list is in the store). */
 export interface OurRunningInformer {
@@ -99,22 +39,22 @@ export interface OurRunningInformer {
   stop(): Promise<void>;
 }
 
-/** createClient + createInformer on the kind's collection, all namespaces; resolves once synced. */
+/**
+ * createClient + createInformer on the kind's collection, all namespaces (with the compact store
+ * when `compact`); resolves once synced.
+ */
 export async function startOurInformer(
-  ours: OurClientModule,
   kubeconfigPath: string,
   kind: BenchKind,
   pageSize: number,
   format: WireFormat,
+  compact = false,
 ): Promise<OurRunningInformer> {
-  const client = ours.createClient({ credentials: await ours.kubeconfigCredentials(kubeconfigPath), format });
-  const source = kind === "Ingress" ? client.ingresses : client.networkPolicies;
-  const informer = ours.createInformer(source, {
-    pageSize,
-    log: (level, message) => {
-      if (level === "warn") console.error(`clusterwire informer: ${message}`);
-    },
-  });
+  const client = createClient({ credentials: await kubeconfigCredentials(kubeconfigPath), format });
+  const informer =
+    kind === "Ingress"
+      ? createInformer(client.ingresses, { pageSize, log: warnings, compact })
+      : createInformer(client.networkPolicies, { pageSize, log: warnings, compact });
   let counting: (() => void) | undefined;
   informer.on("add", () => counting?.());
   informer.on("update", () => counting?.());
@@ -133,47 +73,91 @@ export async function startOurInformer(
   };
 }
 
-/** The events of a recorded stream, decoded by clusterwire. */
-function decoded(chunks: readonly Uint8Array[], format: WireFormat): AsyncIterable<WatchEvent> {
-  return format === "protobuf" ? decodeWatchStream(chunks) : decodeJsonWatchStream(chunks);
+function warnings(level: "info" | "warn", message: string): void {
+  if (level === "warn") console.error(`clusterwire informer: ${message}`);
+}
+
+/** The watch's response Content-Type of each format, as the API server sends it. */
+const WATCH_CONTENT_TYPE: Readonly<Record<WireFormat, string>> = {
+  json: "application/json",
+  protobuf: PROTOBUF_WATCH_MEDIA_TYPE,
+};
+
+/** A 200 response whose body is `chunks` (Readable.from, as client-node's replay reads them). */
+function response(chunks: readonly Uint8Array[], format: WireFormat): IncomingMessage {
+  const body = Readable.from(chunks, { objectMode: false });
+  return Object.assign(body, {
+    statusCode: 200,
+    statusMessage: "OK",
+    headers: { "content-type": WATCH_CONTENT_TYPE[format] },
+  }) as unknown as IncomingMessage;
+}
+
+/**
+ * A transport whose first watch answers with the recorded bytes once `go` resolves (`played`
+ * resolves when they have all been read), and whose later watches (the informer opening one
+ * again) answer with an empty body once `over` resolves or the request is aborted. Nothing else
+ * is asked of it: the informer's list comes from the source below.
+ */
+function replayTransport(
+  chunks: readonly Uint8Array[],
+  format: WireFormat,
+  go: Promise<void>,
+  played: () => void,
+  over: Promise<void>,
+): Transport {
+  let opened = 0;
+  const unused = (): never => {
+    throw new Error("the replay's transport only opens watches");
+  };
+  return {
+    send: unused,
+    read: unused,
+    close() {},
+    async open(exchange) {
+      if (opened++ === 0) {
+        await go;
+        const res = response(chunks, format);
+        res.once("end", played);
+        return { res, aborted: false, failure: (e: unknown) => e };
+      }
+      const signal = exchange.signal;
+      await new Promise<void>((resolve) => {
+        over.then(resolve, resolve);
+        signal?.addEventListener("abort", () => resolve(), { once: true });
+      });
+      return { res: response([], format), aborted: signal?.aborted === true, failure: (e: unknown) => e };
+    },
+  };
 }
 
 /**
  * Replays a recorded watch stream through a clusterwire informer whose list gave `prefill` (not
- * timed): the informer's source is a ListWatcher whose first watch() yields the recording's
- * events as decoded from its bytes, once the timing starts; any later watch() (the informer
- * reopening it) waits until the end. Times from handing it the bytes to its last add or update.
+ * timed): the informer's watch is its resource client's, over a transport whose response body is
+ * the recording's bytes once the timing starts. Times from handing it the bytes to its last add
+ * or update. `compact`: the informer's compact store.
  */
 export async function replayOurs(
-  ours: OurClientModule,
+  kind: BenchKind,
   chunks: readonly Uint8Array[],
   format: WireFormat,
   events: number,
-  prefill: readonly unknown[] = [],
+  prefill: readonly ClientObject[] = [],
+  compact = false,
 ): Promise<Timed> {
   const go = deferred<void>();
   const played = deferred<void>();
   const over = deferred<void>();
-  let opened = 0;
-  const source: OurListWatcher = {
-    list: async () => ({ items: [...prefill], resourceVersion: "1", continue: "" }),
-    watch(options) {
-      const first = opened++ === 0;
-      return (async function* () {
-        if (first) {
-          await go.promise;
-          yield* decoded(chunks, format);
-          played.resolve();
-          return;
-        }
-        await Promise.race([
-          over.promise,
-          new Promise<void>((resolve) => options?.signal?.addEventListener("abort", () => resolve(), { once: true })),
-        ]);
-      })();
-    },
+  const client = createResourceClient<ClientObject>(kindFacts(kind), {
+    transport: replayTransport(chunks, format, go.promise, () => played.resolve(), over.promise),
+    format: formatOf(format),
+    timeoutMs: 30_000,
+  });
+  const source: ListWatcher<ClientObject> = {
+    list: async (): Promise<ListPage<ClientObject>> => ({ items: [...prefill], resourceVersion: "1", continue: "" }),
+    watch: (options) => client.watch(options),
   };
-  const informer = ours.createInformer(source, {});
+  const informer = createInformer(source, { compact });
   let seen = 0;
   let counting = false;
   const all = deferred<void>();
@@ -200,9 +184,10 @@ export async function replayOurs(
   return result;
 }
 
-// ================================================================================================
-// END OF THE PART WRITTEN AGAINST THE DESIGN.
-// ================================================================================================
+/** The events of a recorded stream, decoded by clusterwire. */
+function decoded(chunks: readonly Uint8Array[], format: WireFormat): AsyncIterable<WatchEvent> {
+  return format === "protobuf" ? decodeWatchStream(chunks) : decodeJsonWatchStream(chunks);
+}
 
 /** clusterwire's decode alone: every event of the recording decoded, no cache. */
 export async function replayOursDecode(

@@ -2,9 +2,14 @@
 // watch, in the chunks the socket delivered them, JSON (newline-delimited events) or protobuf
 // (4-byte big-endian length frames). The informer bench replays them in-process, so the server's
 // speed is out of the comparison. EventBoundaries (pure, tested in test/bench/client/record.test.ts)
-// finds where each event ends without decoding it.
+// finds where each event ends without decoding it. --save-recordings writes each stream's bytes to
+// a file (KIND-EVENT.json, KIND-EVENT.pb) and --recordings reads them back (recordingOf, also pure
+// and tested), cut into chunks of RECORDED_CHUNK bytes: the files keep the bytes, not the
+// socket's chunking.
 
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:https";
+import { join } from "node:path";
 import type { ControlPlane } from "../../test/support/controlplane/start.js";
 
 export type WireFormat = "json" | "protobuf";
@@ -145,4 +150,49 @@ export function recordWatch(
     req.on("error", (e) => finish(e));
     req.end();
   });
+}
+
+/** The size of the chunks a saved recording is cut into when it is read back. */
+export const RECORDED_CHUNK = 16 * 1024;
+
+/** The file a stream of `kind` and `event` (ADDED, MODIFIED) is saved in. */
+export function recordingFile(dir: string, kind: string, event: string, format: WireFormat): string {
+  return join(dir, `${kind}-${event}.${format === "json" ? "json" : "pb"}`);
+}
+
+/** Writes a recording's bytes, as the API server sent them, to `file` (its folder made if need be). */
+export function saveRecording(file: string, recording: Recording): void {
+  mkdirSync(join(file, ".."), { recursive: true });
+  writeFileSync(file, Buffer.concat(recording.chunks));
+}
+
+/**
+ * A saved stream's bytes as a recording cut into chunks of `chunkSize` bytes; a RangeError when
+ * they do not hold exactly `events` whole events.
+ */
+export function recordingOf(bytes: Buffer, format: WireFormat, events: number, chunkSize = RECORDED_CHUNK): Recording {
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += chunkSize) chunks.push(bytes.subarray(at, at + chunkSize));
+  const boundaries = new EventBoundaries(format);
+  let end = 0;
+  let offset = 0;
+  for (const chunk of chunks) {
+    const ends = boundaries.push(chunk);
+    if (ends.length > 0) end = offset + ends[ends.length - 1]!;
+    offset += chunk.length;
+  }
+  if (boundaries.events !== events || end !== bytes.length) {
+    const tail = end === bytes.length ? "" : ` and ${bytes.length - end} bytes of an unfinished one`;
+    throw new RangeError(`a ${format} recording of ${boundaries.events} events${tail}, not ${events} events`);
+  }
+  return { format, chunks, bytes: bytes.length, events };
+}
+
+/** Reads the recording saved in `file`; see recordingOf. */
+export function readRecording(file: string, format: WireFormat, events: number): Recording {
+  try {
+    return recordingOf(readFileSync(file), format, events);
+  } catch (e) {
+    throw new Error(`${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }

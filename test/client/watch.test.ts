@@ -254,6 +254,36 @@ for (const format of FORMATS) {
       await f.until(() => f.watches.open === 0, "the watch closed");
     });
 
+    it("next() and return() called while a next() is under way wait for it, in order", async (t) => {
+      const f = need(t);
+      const space = ns();
+      const from = String(f.resourceVersion);
+      const it = clientOf(f, format)
+        .ingresses.watch({ namespace: space, resourceVersion: from })
+        [Symbol.asyncIterator]();
+      // Both asked before the request is even answered.
+      const first = it.next();
+      const second = it.next();
+      f.apply(ingressJson(space, "a"));
+      f.apply(ingressJson(space, "b"));
+      expect(describeEvent((await first).value as ClientWatchEvent<Ingress>)).toBe("ADDED a");
+      expect(describeEvent((await second).value as ClientWatchEvent<Ingress>)).toBe("ADDED b");
+      const third = it.next();
+      const closed = it.return?.();
+      let returned = false;
+      void closed?.then(() => {
+        returned = true;
+      });
+      await f.until(() => f.watches.open === 1, "the watch still open");
+      expect(returned).toBe(false);
+      f.apply(ingressJson(space, "c"));
+      expect(describeEvent((await third).value as ClientWatchEvent<Ingress>)).toBe("ADDED c");
+      expect(await closed).toEqual({ done: true, value: undefined });
+      await f.until(() => f.watches.open === 0, "the watch closed");
+      expect(await it.next()).toEqual({ done: true, value: undefined });
+      expect(f.requests).toHaveLength(1);
+    });
+
     it("an error answer that is not a Status is an ApiError; another media type a RequestError bad-response", async (t) => {
       const f = need(t);
       const c = clientOf(f, format);

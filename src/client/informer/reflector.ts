@@ -114,6 +114,15 @@ type WatchEnd =
   | { readonly end: "relist"; readonly why: string }
   | { readonly end: "stopped" };
 
+/** One watch's stream, shared by #watch and the #pump reading it. */
+interface WatchStream<T> {
+  iterator: AsyncIterator<ClientWatchEvent<T>> | undefined;
+  /** True once the stream has ended or failed by itself: nothing to close then. */
+  finished: boolean;
+  /** Events and bookmarks read. */
+  delivered: number;
+}
+
 /** An ERROR event that is not a 410: a failure of the watch, retried after the backoff. */
 class WatchErrorEvent extends Error {
   override readonly name = "WatchErrorEvent";
@@ -157,18 +166,14 @@ export class Reflector<T extends ClientObject> {
     const { signal, log, resyncMs } = this.#options;
     while (!signal.aborted) {
       // List (again, after each failure) until a full list is in.
-      let listed: { items: T[]; resourceVersion: string } | typeof STOPPED;
+      let listed: boolean;
       try {
-        listed = await this.#list();
+        listed = await this.#listIntoSink();
       } catch (e) {
         await this.#failed("the list failed", e);
         continue;
       }
-      if (listed === STOPPED) return;
-      this.#backoff = this.#options.minBackoffMs;
-      this.#resourceVersion = listed.resourceVersion;
-      this.#sink.replace(listed.items, listed.resourceVersion);
-      log("info", "listed", { count: listed.items.length, resourceVersion: listed.resourceVersion });
+      if (!listed) return;
       const resyncAt = resyncMs > 0 ? Date.now() + resyncMs : Number.POSITIVE_INFINITY;
 
       // Watch (again) until a 410, the resync time, or the stop.
@@ -193,6 +198,21 @@ export class Reflector<T extends ClientObject> {
         if (result.delivered === 0) await this.#failed("the watch ended without events", undefined, "info");
       }
     }
+  }
+
+  /**
+   * One full list handed to the sink; false when stopped first. Its own frame: a suspended async
+   * function keeps its locals, and the listed objects held by #loop's would live as long as the
+   * watch after them, as well as the store's copies (a compact store keeps bytes, not them).
+   */
+  async #listIntoSink(): Promise<boolean> {
+    const listed = await this.#list();
+    if (listed === STOPPED) return false;
+    this.#backoff = this.#options.minBackoffMs;
+    this.#resourceVersion = listed.resourceVersion;
+    this.#sink.replace(listed.items, listed.resourceVersion);
+    this.#options.log("info", "listed", { count: listed.items.length, resourceVersion: listed.resourceVersion });
+    return true;
   }
 
   /** Logs a failure, waits the backoff, and doubles it (up to the maximum). */
@@ -253,7 +273,9 @@ export class Reflector<T extends ClientObject> {
   /** One watch from the last resourceVersion, until it ends, expires, the resync time comes or the stop. */
   async #watch(resyncAt: number): Promise<WatchEnd> {
     const { signal, watchSeconds } = this.#options;
-    // Its own controller: the stop and the resync both cut it.
+    // Its own controller: the stop and the resync both cut it. Its abort is raced against the
+    // stream once for the whole watch, not once per event: a source that ignores the signal
+    // cannot hold the loop, and each event costs one await of the source's next().
     const cut = new AbortController();
     const onStop = (): void => cut.abort();
     signal.addEventListener("abort", onStop, { once: true });
@@ -275,47 +297,24 @@ export class Reflector<T extends ClientObject> {
       timeoutSeconds: watchSeconds,
       signal: cut.signal,
     };
-    let iterator: AsyncIterator<ClientWatchEvent<T>> | undefined;
-    /** True once the stream has ended or failed by itself: nothing to close then. */
-    let finished = false;
-    let delivered = 0;
+    const stream: WatchStream<T> = { iterator: undefined, finished: false, delivered: 0 };
+    let onCut: (() => void) | undefined;
     try {
-      iterator = this.#source.watch(options)[Symbol.asyncIterator]();
-      for (;;) {
-        let next: IteratorResult<ClientWatchEvent<T>> | typeof STOPPED;
-        try {
-          next = await unlessAborted(Promise.resolve(iterator.next()), cut.signal);
-        } catch (e) {
-          finished = true;
-          throw e;
-        }
-        if (next === STOPPED) break;
-        if (next.done === true) {
-          finished = true;
-          return { end: "ended", delivered };
-        }
-        const event = next.value;
-        if (event.type === "ERROR") {
-          const status: Partial<Status> | undefined = event.object;
-          if (status?.code === 410)
-            return { end: "relist", why: "the watch's resourceVersion expired (ERROR event, code 410)" };
-          throw new WatchErrorEvent(
-            `ERROR event: code ${String(status?.code ?? "")} ${status?.reason ?? ""}: ${status?.message ?? ""}`,
-          );
-        }
-        if (
-          event.type !== "ADDED" &&
-          event.type !== "MODIFIED" &&
-          event.type !== "DELETED" &&
-          event.type !== "BOOKMARK"
-        )
-          throw new TypeError(`a watch event of type ${JSON.stringify(String(event.type))}`);
-        delivered++;
-        // Anything delivered resets the backoff: the connection and the resourceVersion are good.
-        this.#backoff = this.#options.minBackoffMs;
-        const rv = event.object?.metadata?.resourceVersion;
-        if (event.type !== "BOOKMARK") this.#sink.apply(event.type, event.object);
-        if (typeof rv === "string" && rv !== "") this.#resourceVersion = rv;
+      stream.iterator = this.#source.watch(options)[Symbol.asyncIterator]();
+      const pumped = this.#pump(stream, cut.signal);
+      const end = await Promise.race([
+        pumped,
+        new Promise<typeof STOPPED>((resolve) => {
+          onCut = () => resolve(STOPPED);
+          if (cut.signal.aborted) onCut();
+          else cut.signal.addEventListener("abort", onCut, { once: true });
+        }),
+      ]);
+      if (end === STOPPED) {
+        // The pump ends on its own once the source answers (or never); nothing it does now counts.
+        pumped.catch(() => {});
+      } else {
+        return end;
       }
     } catch (e) {
       if (isExpired(e)) return { end: "relist", why: "the watch's resourceVersion expired (HTTP 410)" };
@@ -323,10 +322,12 @@ export class Reflector<T extends ClientObject> {
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       signal.removeEventListener("abort", onStop);
+      if (onCut !== undefined) cut.signal.removeEventListener("abort", onCut);
       cut.abort();
       // Ends the stream (closes the connection) unless it ended by itself; a source that fails
       // at that is of no interest now.
-      if (!finished && iterator?.return !== undefined) {
+      const { iterator } = stream;
+      if (!stream.finished && iterator?.return !== undefined) {
         try {
           Promise.resolve(iterator.return()).catch(() => {});
         } catch {
@@ -337,6 +338,48 @@ export class Reflector<T extends ClientObject> {
     // Cut by the stop or by the resync.
     if (signal.aborted) return { end: "stopped" };
     if (resyncDue) return { end: "relist", why: "resync" };
-    return { end: "ended", delivered };
+    return { end: "ended", delivered: stream.delivered };
+  }
+
+  /**
+   * Reads the watch's events into the sink until the stream ends, an ERROR event, or `cut`
+   * aborts (checked after each event, so nothing read after the cut reaches the sink).
+   */
+  async #pump(stream: WatchStream<T>, cut: AbortSignal): Promise<WatchEnd | typeof STOPPED> {
+    const iterator = stream.iterator!;
+    const sink = this.#sink;
+    for (;;) {
+      let next: IteratorResult<ClientWatchEvent<T>>;
+      try {
+        next = await iterator.next();
+      } catch (e) {
+        if (cut.aborted) return STOPPED;
+        stream.finished = true;
+        throw e;
+      }
+      if (cut.aborted) return STOPPED;
+      if (next.done === true) {
+        stream.finished = true;
+        return { end: "ended", delivered: stream.delivered };
+      }
+      const event = next.value;
+      const type = event.type;
+      if (type === "ERROR") {
+        const status: Partial<Status> | undefined = event.object;
+        if (status?.code === 410)
+          return { end: "relist", why: "the watch's resourceVersion expired (ERROR event, code 410)" };
+        throw new WatchErrorEvent(
+          `ERROR event: code ${String(status?.code ?? "")} ${status?.reason ?? ""}: ${status?.message ?? ""}`,
+        );
+      }
+      if (type !== "ADDED" && type !== "MODIFIED" && type !== "DELETED" && type !== "BOOKMARK")
+        throw new TypeError(`a watch event of type ${JSON.stringify(String(type))}`);
+      // Anything delivered resets the backoff: the connection and the resourceVersion are good.
+      if (stream.delivered++ === 0) this.#backoff = this.#options.minBackoffMs;
+      const object = event.object;
+      const rv = object?.metadata?.resourceVersion;
+      if (type !== "BOOKMARK") sink.apply(type, object);
+      if (typeof rv === "string" && rv !== "") this.#resourceVersion = rv;
+    }
   }
 }

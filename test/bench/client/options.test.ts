@@ -16,6 +16,7 @@ describe("parseOptions", () => {
       filter: "",
       json: false,
       saveRecordings: "",
+      recordings: "",
     });
   });
 
@@ -34,6 +35,7 @@ describe("parseOptions", () => {
         "--concurrency=4",
         "--filter=Replay:Ingress",
         "--json",
+        "--save-recordings=/tmp/streams",
       ]),
     ).toEqual({
       version: "v1.37.2",
@@ -46,6 +48,12 @@ describe("parseOptions", () => {
       concurrency: 4,
       filter: "replay:ingress",
       json: true,
+      saveRecordings: "/tmp/streams",
+      recordings: "",
+    });
+    expect(parseOptions(["--recordings", "/tmp/streams"])).toMatchObject({
+      recordings: "/tmp/streams",
+      saveRecordings: "",
     });
     expect(parseOptions(["--help"])).toBe("help");
     expect(parseOptions(["-h", "--count=0"])).toBe("help");
@@ -61,6 +69,7 @@ describe("parseOptions", () => {
     [["--kinds=Ingress,Service"], /"Service" is not one of Ingress, NetworkPolicy/],
     [["--version=1.35"], /--version must be a release/],
     [["--bogus"], /bogus/],
+    [["--recordings=a", "--save-recordings=b"], /give one of them/],
     [["positional"], /positional/],
   ])("refuses %j with a UsageError", (argv, message) => {
     expect(() => parseOptions(argv)).toThrow(UsageError);

@@ -2,7 +2,16 @@
 // chunks, checked against the encoders' own framing.
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { EventBoundaries } from "../../../bench/client/record.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  EventBoundaries,
+  readRecording,
+  recordingFile,
+  recordingOf,
+  saveRecording,
+} from "../../../bench/client/record.js";
 import {
   create,
   encodeJsonWatchEvent,
@@ -70,5 +79,51 @@ describe("EventBoundaries", () => {
     expect(b.events).toBe(1);
     // The 258-byte frame that follows is not complete.
     expect(new EventBoundaries("protobuf").push(stream)).toEqual([4]);
+  });
+});
+
+describe("saved recordings", () => {
+  const events = [0, 1, 2].map((i) => ({
+    type: "ADDED" as const,
+    object: create(IngressSchema, { metadata: { namespace: "web", name: `shop-${i}` } }),
+  }));
+  const stream = {
+    protobuf: Buffer.concat(events.map((e) => encodeWatchEvent(e))),
+    json: Buffer.from(events.map((e) => encodeJsonWatchEvent(e)).join(""), "utf8"),
+  };
+
+  it("reads back the bytes in chunks of the size asked, and counts the events", () => {
+    for (const format of ["protobuf", "json"] as const) {
+      const r = recordingOf(stream[format], format, 3, 7);
+      expect(r).toMatchObject({ format, bytes: stream[format].length, events: 3 });
+      expect(r.chunks.length).toBe(Math.ceil(stream[format].length / 7));
+      expect(r.chunks.slice(0, -1).every((c) => c.length === 7)).toBe(true);
+      expect(Buffer.concat(r.chunks)).toEqual(stream[format]);
+    }
+  });
+
+  it("refuses bytes that hold another number of events, or end inside one", () => {
+    expect(() => recordingOf(stream.protobuf, "protobuf", 4)).toThrow(/of 3 events, not 4/);
+    expect(() => recordingOf(stream.json.subarray(0, -1), "json", 3)).toThrow(
+      /of 2 events and \d+ bytes of an unfinished one, not 3/,
+    );
+    expect(() => recordingOf(stream.protobuf.subarray(0, -2), "protobuf", 2)).toThrow(/unfinished/);
+  });
+
+  it("saves each stream as KIND-EVENT.json or .pb, and reads it back", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-recordings-"));
+    try {
+      for (const format of ["protobuf", "json"] as const) {
+        const file = recordingFile(join(dir, "streams"), "Ingress", "ADDED", format);
+        expect(file).toBe(join(dir, "streams", format === "json" ? "Ingress-ADDED.json" : "Ingress-ADDED.pb"));
+        saveRecording(file, recordingOf(stream[format], format, 3, 5));
+        const back = readRecording(file, format, 3);
+        expect(Buffer.concat(back.chunks)).toEqual(stream[format]);
+        expect(() => readRecording(file, format, 1)).toThrow(file);
+      }
+      expect(() => readRecording(join(dir, "none.pb"), "protobuf", 1)).toThrow(/none\.pb/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

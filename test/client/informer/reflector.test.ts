@@ -3,6 +3,7 @@
 // the backoff, and the stop. The clock is vitest's fake one: waits are stepped, never slept.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Reflector, errorText, isExpired, type ReflectorOptions } from "../../../src/client/informer/reflector.js";
+import type { ClientWatchEvent } from "../../../src/client/types.js";
 import { IngressSchema, create, type Ingress } from "../../../src/networking/index.js";
 import {
   FakeListWatcher,
@@ -80,6 +81,31 @@ afterEach(async () => {
   current = undefined;
   vi.useRealTimers();
 });
+
+/**
+ * A watch that ignores its signal: each next() waits until the test answers it with `deliver`;
+ * `returned` counts the return() calls.
+ */
+function deafWatch() {
+  const pending: ((result: IteratorResult<ClientWatchEvent<Ingress>>) => void)[] = [];
+  const w = {
+    pending,
+    returned: 0,
+    deliver(event: ClientWatchEvent<Ingress>): void {
+      pending.shift()?.({ done: false, value: event });
+    },
+    iterable: {
+      [Symbol.asyncIterator]: (): AsyncIterator<ClientWatchEvent<Ingress>> => ({
+        next: () => new Promise((resolve) => pending.push(resolve)),
+        return: () => {
+          w.returned++;
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      }),
+    },
+  };
+  return w;
+}
 
 function start(options: Partial<Omit<ReflectorOptions, "signal" | "log">> = {}) {
   current = setup(options);
@@ -424,6 +450,24 @@ describe("the resync", () => {
     expect(t.fake.lists).toHaveLength(2);
   });
 
+  it("cuts a watch that ignores its signal, and takes nothing it yields after the cut", async () => {
+    const t = start({ resyncMs: 1_000 });
+    const deaf = deafWatch();
+    const watch = vi.spyOn(t.fake, "watch").mockReturnValueOnce(deaf.iterable);
+    void t.run();
+    await flushUntil(() => deaf.pending.length === 1, "watching");
+    deaf.deliver({ type: "ADDED", object: ingress("web", "early", "11") });
+    await flushUntil(() => deaf.pending.length === 1, "the next event asked for");
+    await vi.advanceTimersByTimeAsync(1_000);
+    await flushUntil(() => watch.mock.calls.length === 2, "watching again after the relist");
+    expect(t.fake.lists).toHaveLength(2);
+    expect(deaf.returned).toBe(1);
+    deaf.deliver({ type: "ADDED", object: ingress("web", "late", "12") });
+    await flushTurns();
+    expect(t.applied.map((a) => a.object.metadata?.name)).toEqual(["early"]);
+    expect(t.reflector.resourceVersion).not.toBe("12");
+  });
+
   it("never lists again by itself when resyncMs is 0", async () => {
     const t = start({ resyncMs: 0 });
     void t.run();
@@ -476,6 +520,21 @@ describe("the stop", () => {
     await flushUntil(() => list.mock.calls.length === 1, "listed");
     t.abort.abort();
     await soon(done, "the loop ended");
+  });
+
+  it("resolves even when the watch ignores the signal, and takes nothing it yields after the stop", async () => {
+    const t = start();
+    const deaf = deafWatch();
+    vi.spyOn(t.fake, "watch").mockReturnValue(deaf.iterable);
+    const done = t.run();
+    await flushUntil(() => deaf.pending.length === 1, "watching");
+    t.abort.abort();
+    await soon(done, "the loop ended");
+    expect(deaf.returned).toBe(1);
+    deaf.deliver({ type: "ADDED", object: ingress("web", "late", "12") });
+    await flushTurns();
+    expect(t.applied).toEqual([]);
+    expect(t.reflector.resourceVersion).not.toBe("12");
   });
 
   it("resolves at once when stopped before it ran", async () => {
