@@ -357,10 +357,16 @@ const ROUND_MS = 500;
 
 /**
  * Every replayer warmed up (each in turn: WARM_UP_RUNS replays and WARM_UP_MS at least, so
- * what is measured runs optimised code), then options.rounds rounds in rotating order, each
- * round of each replayer `reps` replays back to back (garbage collected before each, outside
- * the timing): `reps` is what makes the fastest replayer's round last ROUND_MS, the same for
- * all, so a round is not a few milliseconds of timer noise when --count is small.
+ * what is measured runs optimised code), then options.rounds rounds in rotating order. Each
+ * round of each replayer: a full garbage collection (the previous replayer's garbage is not
+ * this one's to collect), one replay untimed, then `reps` timed replays back to back, their
+ * garbage collected as it comes, as in a running informer. The untimed replay is there because
+ * a full collection that frees objects optimised code had embedded (the previous replay's
+ * garbage) throws that code away (reason "weak objects" in node --trace-deopt; measured: the
+ * protobuf decoder then runs 3-10x slower for its next few thousand events): timing right
+ * after it would measure V8 optimising again, not the replayer. `reps` is what makes the
+ * fastest replayer's round last ROUND_MS, the same for all, so a round is not a few
+ * milliseconds of timer noise when --count is small.
  */
 async function replayGroup(
   options: BenchOptions,
@@ -385,8 +391,9 @@ async function replayGroup(
     for (const ri of rotation(replayers.length, round)) {
       let ms = 0;
       let cpuUs = 0;
+      collect();
+      await replayers[ri]!.run();
       for (let rep = 0; rep < reps; rep++) {
-        collect();
         const t = await replayers[ri]!.run();
         ms += t.ms;
         cpuUs += t.cpuUs;
@@ -398,7 +405,8 @@ async function replayGroup(
     id,
     title: [
       ...title,
-      `Each contender warmed up first (${WARM_UP_RUNS} replays and ${int.format(WARM_UP_MS)} ms at least, not counted); each round of each is ${reps} replay(s) back to back.`,
+      `Each contender warmed up first (${WARM_UP_RUNS} replays and ${int.format(WARM_UP_MS)} ms at least, not counted); each round of each: a full GC, one replay`,
+      `untimed (the GC drops optimised code specialised on objects it freed), then ${reps} timed replay(s) back to back.`,
     ],
     unit: "events",
     items: items * reps,

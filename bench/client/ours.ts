@@ -172,12 +172,14 @@ export async function replayOurs(
     throw new Error(`clusterwire's store kept ${informer.store.size} of ${prefill.length}`);
   }
   counting = true;
+  let grace: NodeJS.Timeout | undefined;
   const result = await timed(async () => {
     go.resolve();
     // The stream running out first with events missing is a failure, not a wait: give queued
     // handlers a moment after it, then check the count.
-    await Promise.race([all.promise, played.promise.then(() => new Promise((r) => setTimeout(r, 5_000)))]);
+    await Promise.race([all.promise, played.promise.then(() => new Promise((r) => (grace = setTimeout(r, 5_000))))]);
   });
+  clearTimeout(grace);
   over.resolve();
   await informer.stop();
   if (seen !== events) throw new Error(`clusterwire's informer handled ${seen} of ${events} events`);
