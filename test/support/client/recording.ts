@@ -151,23 +151,10 @@ export async function startRecordingProxy(upstream: Upstream): Promise<Recording
     });
     out.end(body);
   };
-  const server = https.createServer({ key: cert.key, cert: cert.cert }, (req, res) => {
-    handle(req, res).catch(() => res.destroy());
+  const served = await serve(cert, handle, () => {
+    for (const o of open) o.destroy();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `https://127.0.0.1:${port}`,
-    ca: cert.cert,
-    token,
-    exchanges,
-    async close() {
-      for (const o of open) o.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      cert.dispose();
-    },
-  };
+  return { ...served, token, exchanges };
 }
 
 export interface ReplayServer {
@@ -230,6 +217,26 @@ export async function startReplayServer(recording: Recording): Promise<ReplaySer
       res.on("close", () => held.delete(res));
     }
   };
+  const served = await serve(cert, handle, () => {
+    for (const r of held) r.destroy();
+  });
+  return {
+    ...served,
+    token,
+    unmatched,
+    remaining: () => [...queues.values()].reduce((n, q) => n + q.length, 0),
+  };
+}
+
+/**
+ * Serves `handle` over HTTPS on a free loopback port with `cert`; close() runs `cut` (the
+ * caller's own open exchanges), ends every connection and disposes of the certificate.
+ */
+async function serve(
+  cert: { key: string; cert: string; dispose(): void },
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  cut: () => void,
+): Promise<{ url: string; ca: string; close(): Promise<void> }> {
   const server = https.createServer({ key: cert.key, cert: cert.cert }, (req, res) => {
     handle(req, res).catch(() => res.destroy());
   });
@@ -238,11 +245,8 @@ export async function startReplayServer(recording: Recording): Promise<ReplaySer
   return {
     url: `https://127.0.0.1:${port}`,
     ca: cert.cert,
-    token,
-    unmatched,
-    remaining: () => [...queues.values()].reduce((n, q) => n + q.length, 0),
     async close() {
-      for (const r of held) r.destroy();
+      cut();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       cert.dispose();
