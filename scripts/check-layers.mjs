@@ -24,6 +24,7 @@ const NETWORKING = "src/networking/index.ts"; // clusterwire/networking
 const STORAGE = ["src/storage/index.ts", "src/storage/server/index.ts"]; // clusterwire/storage, clusterwire/storage/server
 const ADMISSION = "src/admission/index.ts"; // clusterwire/admission
 const CLIENT = "src/client/index.ts"; // clusterwire/client
+const CONNECTIVITY = "src/connectivity/index.ts"; // clusterwire/connectivity
 /** The public entry points, and the networking internals the CLI reads (src/networking/internal.ts says why). */
 const CLI_USES = [
   NETWORKING,
@@ -32,9 +33,10 @@ const CLI_USES = [
   ADMISSION,
   "src/admission/server/index.ts",
   CLIENT,
+  CONNECTIVITY,
 ];
 const CLI_RULE =
-  "the CLI uses the public entry points of networking, storage, admission and client, and networking/internal.ts";
+  "the CLI uses the public entry points of networking, storage, admission, client and connectivity, and networking/internal.ts";
 
 /** @type {readonly (readonly [string, readonly string[], string])[]} */
 export const LAYERS = [
@@ -90,6 +92,12 @@ export const LAYERS = [
   ],
   // The Kubernetes client (Node only): the public networking entry point and packages, nothing else of the tree.
   ["src/client", [NETWORKING], "clusterwire/client builds on clusterwire/networking's public entry point only"],
+  // Repositories of manifests: workloads, diffs, expectations, lint and reports, in Node and the browser.
+  [
+    "src/connectivity",
+    [NETWORKING],
+    "clusterwire/connectivity builds on clusterwire/networking's public entry point only, and no Node built-in: it runs in the browser",
+  ],
   // The core of the webhook, without I/O. The capture guard (guards/) asks the router's own precedence rules.
   [
     "src/admission",
@@ -121,13 +129,13 @@ export const LAYERS = [
   // The browser page.
   [
     "src/playground",
-    [NETWORKING],
-    "the playground uses the public entry point of networking only (clusterwire/networking), and no Node built-in: it runs in the browser",
+    [NETWORKING, CONNECTIVITY],
+    "the playground uses the public entry points of networking and connectivity only, and no Node built-in: it runs in the browser",
   ],
 ];
 
 /** The layers that run in a browser, where no Node built-in exists. */
-export const BROWSER = ["src/cli/reach/heatmap-page", "src/playground"];
+export const BROWSER = ["src/cli/reach/heatmap-page", "src/playground", "src/connectivity"];
 const NODE_BUILTINS = new Set(builtinModules);
 /** @param {string} specifier */
 const isNodeBuiltin = (specifier) => specifier.startsWith("node:") || NODE_BUILTINS.has(specifier.split("/")[0] ?? "");
