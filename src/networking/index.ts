@@ -188,3 +188,21 @@ export type {
   Router,
 } from "./evaluate/router/types.js";
 export type { SkippedObject } from "./evaluate/types.js";
+export type {
+  AddressRange,
+  AnalyzedPolicy,
+  AnalyzedRule,
+  ClusterWorkload,
+  ConnectionExplanation,
+  ConnectionSet,
+  ConnectivityAnalysis,
+  ConnectivityChange,
+  ConnectivityChangeKind,
+  ConnectivityDiff,
+  ConnectivityInput,
+  ConnectivityLine,
+  ConnectivityOptions,
+  ConnectivityPeer,
+  DirectionExplanation,
+  PortRange,
+} from "./evaluate/connectivity/types.js";
