@@ -89,12 +89,11 @@ export function labelsAt(v: JsonValue | undefined, path: readonly Segment[]): Re
   const out: Record<string, string> = {};
   for (const [k, value] of Object.entries(v)) {
     if (value !== null && typeof value !== "string") throw new FieldProblem([...path, { key: k }], "must be a string");
-    Object.defineProperty(out, checked(k), {
-      value: value === null ? "" : checked(value),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    const text = value === null ? "" : checked(value);
+    // Only "__proto__" needs defineProperty (assigned, it would set the prototype); assignment keeps the object fast.
+    if (checked(k) === "__proto__") {
+      Object.defineProperty(out, k, { value: text, enumerable: true, writable: true, configurable: true });
+    } else out[k] = text;
   }
   return out;
 }
