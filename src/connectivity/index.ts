@@ -10,4 +10,26 @@
  *
  * @packageDocumentation
  */
-export {};
+export { readTopology } from "./topology/read-topology.js";
+export type {
+  IgnoredKind,
+  ManifestFile,
+  SourcePlace,
+  Topology,
+  TopologyIngress,
+  TopologyOptions,
+  TopologyProblem,
+  TopologyService,
+  TopologyServicePort,
+} from "./topology/types.js";
+export { exposedWorkloads } from "./exposure/exposure.js";
+export type { Exposure, ExposureTarget, IngressExposure, ServiceExposure } from "./exposure/types.js";
+export {
+  INGRESS_CONTROLLER_KEY,
+  INGRESS_CONTROLLER_KIND,
+  INGRESS_CONTROLLER_NAME,
+  INGRESS_CONTROLLER_NAMESPACE,
+  ingressControllerKey,
+  withIngressController,
+  type IngressControllerOptions,
+} from "./exposure/ingress-controller.js";
