@@ -8,6 +8,25 @@
  * The analysis itself, over namespaces, workloads and policies given as values, is
  * `analyzeConnectivity` and `diffConnectivity` of clusterwire/networking.
  *
+ * @example
+ * ```ts
+ * import { connectivityDiffMarkdown } from "clusterwire/connectivity";
+ * import { diffConnectivity } from "clusterwire/networking";
+ *
+ * const namespaces = [{ name: "shop" }];
+ * const web = { namespace: "shop", kind: "Deployment", name: "web", labels: { app: "web" } };
+ * const api = { namespace: "shop", kind: "Deployment", name: "api", labels: { app: "api" } };
+ * const diff = diffConnectivity({ namespaces, workloads: [web], policies: [] }, { namespaces, workloads: [web, api], policies: [] });
+ * console.log(connectivityDiffMarkdown(diff)); // a pull-request comment
+ * ```
+ *
  * @packageDocumentation
  */
-export {};
+// The reports of a connectivity list and of a diff: text, JSON, Markdown, SARIF and DOT.
+export {
+  describeExplanation,
+  explainConnectivityChange,
+  type ChangeExplanation,
+  type SnapshotExplanation,
+} from "./report/explain.js";
+export { connectivityDiffText, connectivityListText } from "./report/text.js";
