@@ -29,4 +29,17 @@ export {
   type ChangeExplanation,
   type SnapshotExplanation,
 } from "./report/explain.js";
+export {
+  connectivityDiffJson,
+  connectivityListJson,
+  type ConnectionsJson,
+  type ConnectivityChangeJson,
+  type ConnectivityDiffJson,
+  type ConnectivityLineJson,
+  type ConnectivityListJson,
+  type ConnectivityListJsonOptions,
+  type DirectionJson,
+  type PeerJson,
+  type WhyJson,
+} from "./report/json.js";
 export { connectivityDiffText, connectivityListText } from "./report/text.js";
