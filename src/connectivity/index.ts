@@ -42,4 +42,11 @@ export {
   type PeerJson,
   type WhyJson,
 } from "./report/json.js";
+export {
+  connectivityDiffMarkdown,
+  connectivityListMarkdown,
+  escapeMarkdown,
+  GITHUB_COMMENT_LIMIT,
+  type MarkdownOptions,
+} from "./report/markdown.js";
 export { connectivityDiffText, connectivityListText } from "./report/text.js";
