@@ -49,4 +49,20 @@ export {
   GITHUB_COMMENT_LIMIT,
   type MarkdownOptions,
 } from "./report/markdown.js";
+export {
+  CONNECTIVITY_CHANGE_RULES,
+  connectivityDiffSarifRun,
+  sarifArtifactLocation,
+  sarifLog,
+  SARIF_SCHEMA_URI,
+  SARIF_SRCROOT,
+  type DiffSarifOptions,
+  type LocateObject,
+  type SarifLevel,
+  type SarifLog,
+  type SarifPlace,
+  type SarifResult,
+  type SarifRule,
+  type SarifRun,
+} from "./report/sarif.js";
 export { connectivityDiffText, connectivityListText } from "./report/text.js";
