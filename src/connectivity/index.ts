@@ -23,6 +23,7 @@
  * @packageDocumentation
  */
 // The reports of a connectivity list and of a diff: text, JSON, Markdown, SARIF and DOT.
+export { connectivityDiffDot, connectivityListDot, dotQuote, type DotOptions } from "./report/dot.js";
 export {
   describeExplanation,
   explainConnectivityChange,
