@@ -51,6 +51,15 @@ export {
   type MarkdownOptions,
 } from "./report/markdown.js";
 export {
+  DIFF_REPORT_FORMATS,
+  LIST_REPORT_FORMATS,
+  renderConnectivityDiff,
+  renderConnectivityList,
+  type DiffReportFormat,
+  type ListReportFormat,
+  type ReportOptions,
+} from "./report/render.js";
+export {
   CONNECTIVITY_CHANGE_RULES,
   connectivityDiffSarifRun,
   sarifArtifactLocation,
