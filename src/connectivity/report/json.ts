@@ -86,8 +86,8 @@ export interface ConnectionsJson {
 export interface DirectionJson {
   /** `not-isolated`, `allowed-by-rule` or `denied`. */
   readonly verdict: DirectionExplanation["verdict"];
-  /** What this direction allows. */
-  readonly connections: ConnectionsJson;
+  /** What this direction allows, as `formatConnectionSet` writes it (`parseConnectionSet` reads it back). */
+  readonly connections: string;
   /** `namespace/name` of each policy that isolates the subject in this direction. */
   readonly isolatedBy: readonly string[];
   /** The rules that admit the peer: the policy's `namespace/name` and indexes into its rules of this direction. */
@@ -109,8 +109,8 @@ export type WhyJson =
   | {
       /** The reason in a line, as the text report writes it. */
       readonly text: string;
-      /** What both directions allow together. */
-      readonly connections: ConnectionsJson;
+      /** What both directions allow together, as `formatConnectionSet` writes it. */
+      readonly connections: string;
       /** Egress, judged on the source. */
       readonly egress: DirectionJson;
       /** Ingress, judged on the destination. */
@@ -333,7 +333,7 @@ function ranges(list: readonly PortRange[]): PortRange[] {
 function explanationJson(e: ConnectionExplanation): WhyJson {
   return {
     text: describeExplanation(e),
-    connections: connectionsJson(e.connections),
+    connections: formatConnectionSet(e.connections),
     egress: directionJson(e.egress),
     ingress: directionJson(e.ingress),
   };
@@ -347,7 +347,7 @@ function snapshotJson(side: "before" | "after", s: SnapshotExplanation): WhyJson
 function directionJson(d: DirectionExplanation): DirectionJson {
   return {
     verdict: d.verdict,
-    connections: connectionsJson(d.connections),
+    connections: formatConnectionSet(d.connections),
     isolatedBy: [...d.isolatedBy],
     allowedBy: d.allowedBy.map((m) => ({ policy: m.policy, rules: [...m.rules] })),
   };

@@ -18,7 +18,7 @@ import { ONE_WORKLOAD, SHOP_AFTER, SHOP_BEFORE, TWO_WORKLOADS } from "../../supp
 const EVERY = [{ from: 1, to: 65535 }];
 const ALL = { text: "All connections", TCP: EVERY, UDP: EVERY, SCTP: EVERY };
 const NONE = { text: "No connections", TCP: [], UDP: [], SCTP: [] };
-const OPEN = { verdict: "not-isolated", connections: ALL, isolatedBy: [], allowedBy: [] };
+const OPEN = { verdict: "not-isolated", connections: "All connections", isolatedBy: [], allowedBy: [] };
 const web = { type: "workload", key: "shop/Deployment/web", namespace: "shop", kind: "Deployment", name: "web" };
 const api = { type: "workload", key: "shop/Deployment/api", namespace: "shop", kind: "Deployment", name: "api" };
 const db = { type: "workload", key: "shop/StatefulSet/db", namespace: "shop", kind: "StatefulSet", name: "db" };
@@ -52,11 +52,11 @@ describe("connectivityListJson", () => {
       connections: { text: "TCP 8080", TCP: [{ from: 8080, to: 8080 }], UDP: [], SCTP: [] },
       why: {
         text: "egress not isolated; ingress allowed by shop/api-in ingress[0]",
-        connections: { text: "TCP 8080", TCP: [{ from: 8080, to: 8080 }], UDP: [], SCTP: [] },
+        connections: "TCP 8080",
         egress: OPEN,
         ingress: {
           verdict: "allowed-by-rule",
-          connections: { text: "TCP 8080", TCP: [{ from: 8080, to: 8080 }], UDP: [], SCTP: [] },
+          connections: "TCP 8080",
           isolatedBy: ["shop/api-in"],
           allowedBy: [{ policy: "shop/api-in", rules: [0] }],
         },
@@ -92,15 +92,15 @@ describe("connectivityDiffJson", () => {
       why: {
         before: {
           text: "egress not isolated; ingress not isolated",
-          connections: ALL,
+          connections: "All connections",
           egress: OPEN,
           ingress: OPEN,
         },
         after: {
           text: "ingress denied, isolated by shop/db-in",
-          connections: NONE,
+          connections: "No connections",
           egress: OPEN,
-          ingress: { verdict: "denied", connections: NONE, isolatedBy: ["shop/db-in"], allowedBy: [] },
+          ingress: { verdict: "denied", connections: "No connections", isolatedBy: ["shop/db-in"], allowedBy: [] },
         },
       },
     });
