@@ -124,33 +124,39 @@ export function connectivityDiffDot(diff: ConnectivityDiff, options: { readonly 
  * ```
  */
 export function dotQuote(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
   return `"${text.replace(/[\\"]/g, "\\$&").replace(/\r\n|\r|\n/g, "\\n")}"`;
 }
+
+const NEEDS_ESCAPE = /[\\"\r\n]/;
 
 const quote = dotQuote;
 
 /** The nodes met so far, by namespace (in order of first sight), and the external ones. */
 class Graph {
-  private readonly clusters = new Map<string, Map<string, string>>();
-  private readonly external = new Map<string, string>();
+  private readonly clusters = new Map<string, string[]>();
+  private readonly external: string[] = [];
+
+  /** The quoted id of each node declared, by `w:` or `x:` and the peer's key. */
+  private readonly ids = new Map<string, string>();
 
   /** The node's id, declaring it the first time with its attributes. */
   node(peer: ConnectivityPeer, attributes: string): string {
+    const name = `${peer.type === "workload" ? "w" : "x"}:${peer.key}`;
+    const known = this.ids.get(name);
+    if (known !== undefined) return known;
+    const id = quote(name);
+    this.ids.set(name, id);
     if (peer.type === "workload") {
-      const id = quote(`w:${peer.key}`);
       let nodes = this.clusters.get(peer.namespace);
       if (nodes === undefined) {
-        nodes = new Map();
+        nodes = [];
         this.clusters.set(peer.namespace, nodes);
       }
-      if (!nodes.has(id)) nodes.set(id, `${id} [label=${quote(`${peer.kind}/${peer.name}`)}${attributes}];`);
-      return id;
-    }
-    const id = quote(`x:${peer.key}`);
-    if (!this.external.has(id)) {
+      nodes.push(`${id} [label=${quote(`${peer.kind}/${peer.name}`)}${attributes}];`);
+    } else {
       const cidrs = peer.ranges.flatMap((r) => r.cidrs);
-      this.external.set(
-        id,
+      this.external.push(
         `${id} [shape=ellipse, label=${quote((cidrs.length > 0 ? cidrs : [peer.key]).join("\n"))}${attributes}];`,
       );
     }
@@ -161,10 +167,10 @@ class Graph {
     let out = `digraph ${quote(name)} {\n  rankdir=LR;\n  node [shape=box];\n`;
     for (const [namespace, nodes] of this.clusters) {
       out += `  subgraph ${quote(`cluster_${namespace}`)} {\n    label=${quote(namespace)};\n`;
-      for (const node of nodes.values()) out += `    ${node}\n`;
+      for (const node of nodes) out += `    ${node}\n`;
       out += "  }\n";
     }
-    for (const node of this.external.values()) out += `  ${node}\n`;
+    for (const node of this.external) out += `  ${node}\n`;
     return `${out}${edges.join("")}}\n`;
   }
 }
