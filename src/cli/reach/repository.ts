@@ -52,12 +52,14 @@ export function loadRepository(
   options: RepositoryOptions,
   command: string,
 ): Repository {
-  const topology = readTopology(files, options.defaultNamespace === undefined ? {} : { defaultNamespace: options.defaultNamespace });
+  const topology = readTopology(
+    files,
+    options.defaultNamespace === undefined ? {} : { defaultNamespace: options.defaultNamespace },
+  );
   if (topology.problems.length > 0) {
-    const shown = topology.problems
-      .slice(0, MAX_LISTED)
-      .map((p) => `  ${p.file}:${p.line}:${p.column}: ${p.message}`);
-    const more = topology.problems.length > MAX_LISTED ? [`  ... and ${topology.problems.length - MAX_LISTED} more`] : [];
+    const shown = topology.problems.slice(0, MAX_LISTED).map((p) => `  ${p.file}:${p.line}:${p.column}: ${p.message}`);
+    const more =
+      topology.problems.length > MAX_LISTED ? [`  ... and ${topology.problems.length - MAX_LISTED} more`] : [];
     throw new CliError(
       [
         `clusterwire ${command}: ${label}: ${topology.problems.length} ${topology.problems.length === 1 ? "document" : "documents"} could not be read, so no answer is given:`,
@@ -94,7 +96,10 @@ export function loadRepository(
   });
   const notes: string[] = [];
   for (const f of topology.skippedFiles) notes.push(`${f.file}: skipped: ${f.reason}`);
-  for (const t of topology.templates) notes.push(`${t.file}:${t.line}: skipped: an unrendered template ({{ }}); render it first (helm template, kustomize build)`);
+  for (const t of topology.templates)
+    notes.push(
+      `${t.file}:${t.line}: skipped: an unrendered template ({{ }}); render it first (helm template, kustomize build)`,
+    );
   if (topology.ignored.length > 0) {
     const kinds = topology.ignored.map((k) => `${k.count} ${k.kind}`).join(", ");
     notes.push(`${label}: passed over kinds that neither run pods nor shape their traffic: ${kinds}`);

@@ -1,0 +1,175 @@
+import {
+  DIFF_REPORT_FORMATS,
+  LIST_REPORT_FORMATS,
+  describeExplanation,
+  renderConnectivityDiff,
+  renderConnectivityList,
+  type DiffReportFormat,
+  type ListReportFormat,
+} from "../../connectivity/index.js";
+import { type ConnectivityInput, diffConnectivity, formatConnectionSet } from "../../networking/index.js";
+import { CliError, EXIT_OK, EXIT_USAGE, usageError, writeOutput, type CliIO } from "../shared/io.js";
+import { version } from "../shared/package.js";
+import { writeNotes } from "../shared/notes.js";
+import type { WalkOptions } from "../shared/walk.js";
+import { loadRepository, repositoryLines, type Repository, type RepositoryOptions } from "./repository.js";
+import { parseRevisionRange, readPaths, readRevision, type SourceFile } from "./sources.js";
+
+// `clusterwire reach` over repositories of manifests: the connectivity list of one snapshot, one
+// connection explained, or what changed between two snapshots (two directories, or two git
+// revisions).
+
+/** Exit status of --diff when connectivity changed: a finding, not a failure of the tool. */
+export const EXIT_CHANGED = 3;
+
+export type RepositoryFormat = "text" | "json" | "md" | "sarif" | "dot";
+
+export interface RepositoryRequest {
+  readonly paths: readonly string[];
+  readonly walk: WalkOptions;
+  readonly repository: RepositoryOptions;
+  readonly output: RepositoryFormat;
+  readonly out: string | undefined;
+  readonly quiet: boolean;
+  readonly command: string;
+}
+
+/** The connectivity list of the paths, or one connection explained. */
+export async function runList(
+  io: CliIO,
+  request: RepositoryRequest,
+  explain: { readonly from: string; readonly to: string } | undefined,
+): Promise<number> {
+  const repo = await load(io, request.paths, request, request.paths.join(" "));
+  if (explain !== undefined) {
+    const from = resolveEnd(repo, explain.from, "--from", request.command);
+    const to = resolveEnd(repo, explain.to, "--to", request.command);
+    const why = repo.analysis.explain(from, to);
+    const text =
+      request.output === "json"
+        ? `${JSON.stringify(why, null, 2)}\n`
+        : `${why.from.key} => ${why.to.key} : ${formatConnectionSet(why.connections)}\n  ${describeExplanation(why)}\n`;
+    if (request.output !== "text" && request.output !== "json")
+      throw usageError("--from/--to explains one connection: --output text or json", request.command);
+    await writeOutput(io, request.out, text);
+    return EXIT_OK;
+  }
+  const format = listFormat(request.output, request.command);
+  const lines = repositoryLines(repo);
+  await writeOutput(
+    io,
+    request.out,
+    withNewline(
+      renderConnectivityList(lines, format, { analysis: repo.analysis, title: `Connectivity of ${repo.label}` }),
+    ),
+  );
+  return EXIT_OK;
+}
+
+/** What changed between two snapshots: exit 3 when anything did. */
+export async function runDiff(
+  io: CliIO,
+  request: RepositoryRequest,
+  sides: { readonly base: Snapshot; readonly head: Snapshot },
+): Promise<number> {
+  const before = await loadSnapshot(io, sides.base, request);
+  const after = await loadSnapshot(io, sides.head, request);
+  const diff = diffConnectivity(withoutController(before), withoutController(after));
+  const format = diffFormat(request.output, request.command);
+  const locate = (key: string, side: "before" | "after") => (side === "before" ? before : after).locate(key);
+  const text = renderConnectivityDiff(diff, format, {
+    title: `Connectivity changes: ${before.label} → ${after.label}`,
+    locate,
+    toolVersion: version(),
+  });
+  await writeOutput(io, request.out, withNewline(text));
+  return diff.changes.length > 0 ? EXIT_CHANGED : EXIT_OK;
+}
+
+/** One side of a diff: paths on disk, or a git revision (with paths under it). */
+export type Snapshot =
+  | { readonly paths: readonly string[] }
+  | { readonly rev: string; readonly paths: readonly string[] };
+
+/** `--git RANGE`: the two sides; a single revision is compared with the files on disk. */
+export function gitSnapshots(
+  range: string,
+  paths: readonly string[],
+  command: string,
+): { base: Snapshot; head: Snapshot } {
+  const r = parseRevisionRange(range, command);
+  return {
+    base: { rev: r.base, paths },
+    head: r.head === undefined ? { paths: paths.length > 0 ? paths : ["."] } : { rev: r.head, paths },
+  };
+}
+
+async function loadSnapshot(io: CliIO, s: Snapshot, request: RepositoryRequest): Promise<Repository> {
+  if ("rev" in s) {
+    const files = await readRevision(io, s.rev, s.paths, request.walk, request.command);
+    return build(io, s.rev, files, request);
+  }
+  return load(io, s.paths, request, s.paths.join(" "));
+}
+
+async function load(
+  io: CliIO,
+  paths: readonly string[],
+  request: RepositoryRequest,
+  label: string,
+): Promise<Repository> {
+  const notes: string[] = [];
+  const files = await readPaths(io, paths, request.walk, request.command, (m) => notes.push(m));
+  if (!request.quiet) writeNotes(io, notes);
+  return build(io, label, files, request);
+}
+
+function build(io: CliIO, label: string, files: readonly SourceFile[], request: RepositoryRequest): Repository {
+  const repo = loadRepository(label, files, request.repository, request.command);
+  if (!request.quiet) writeNotes(io, repo.notes);
+  if (repo.analysis.workloads.length === 0 && !request.quiet)
+    writeNotes(io, [
+      `${label}: no workloads found (Pods, Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, ReplicaSets, ReplicationControllers)`,
+    ]);
+  return repo;
+}
+
+function withoutController(repo: Repository): ConnectivityInput {
+  return repo.topology.input;
+}
+
+/**
+ * A workload named on the command line: `namespace/kind/name`, or `namespace/name` when one
+ * workload of the namespace has that name, or an IP address.
+ */
+function resolveEnd(repo: Repository, text: string, option: string, command: string): string {
+  const all = repo.analysis.workloads;
+  if (all.some((w) => w.key === text)) return text;
+  const parts = text.split("/");
+  if (parts.length === 2) {
+    const hits = all.filter((w) => w.namespace === parts[0] && w.name === parts[1]);
+    if (hits.length === 1) return hits[0]!.key;
+    if (hits.length > 1)
+      throw usageError(
+        `${option} ${text}: several workloads have that name: ${hits.map((h) => h.key).join(", ")}`,
+        command,
+      );
+  }
+  if (parts.length === 1 && /^[0-9a-fA-F.:]+$/.test(text)) return text;
+  throw usageError(
+    `${option} ${text}: no such workload; give namespace/kind/name (e.g. ${all[0]?.key ?? "shop/Deployment/web"}), namespace/name, or an IP address`,
+    command,
+  );
+}
+
+function listFormat(output: RepositoryFormat, command: string): ListReportFormat {
+  if ((LIST_REPORT_FORMATS as readonly string[]).includes(output)) return output as ListReportFormat;
+  throw usageError(`--output ${output} is for --diff; a connectivity list is text, json, md, dot or html`, command);
+}
+
+function diffFormat(output: RepositoryFormat, command: string): DiffReportFormat {
+  if ((DIFF_REPORT_FORMATS as readonly string[]).includes(output)) return output as DiffReportFormat;
+  throw new CliError(`clusterwire ${command}: --output ${output} cannot show a diff`, EXIT_USAGE);
+}
+
+const withNewline = (s: string): string => (s.endsWith("\n") ? s : `${s}\n`);
