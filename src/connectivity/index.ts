@@ -26,6 +26,7 @@ export { readTopology } from "./topology/read-topology.js";
 export type {
   IgnoredKind,
   ManifestFile,
+  SkippedFile,
   SourcePlace,
   Topology,
   TopologyIngress,

@@ -68,6 +68,8 @@ export type FileDocument =
       readonly message: string;
       /** It does not parse and holds `{{ }}`: an unrendered template. */
       readonly template: boolean;
+      /** The kind the document names, when it could be read. */
+      readonly kind?: string;
     };
 
 /** Which kinds the caller reads; documents of other kinds may be counted without being parsed. */
@@ -342,6 +344,7 @@ function fromEntries(
         documentLine: (entry.documentLine ?? entry.line ?? 1) + shift.line - 1,
         message: who === "" ? entry.error.reason : `${who}: ${entry.error.reason}`,
         template: entry.template === true,
+        ...(entry.kind !== undefined ? { kind: entry.kind } : {}),
       });
     } else {
       const index = (entry.document ?? 1) - 1;

@@ -34,6 +34,7 @@ import {
 import type {
   IgnoredKind,
   ManifestFile,
+  SkippedFile,
   SourcePlace,
   Topology,
   TopologyIngress,
@@ -157,13 +158,17 @@ class TopologyReader {
   private readonly ignored = new Map<string, { apiVersion: string; kind: string; count: number }>();
   private readonly problems: TopologyProblem[] = [];
   private readonly templates: SourcePlace[] = [];
+  private readonly skippedFiles: SkippedFile[] = [];
   private file = "";
 
   constructor(private readonly defaultNamespace: string) {}
 
   read(file: ManifestFile): void {
     this.file = file.name;
-    for (const doc of readDocuments(file.text, wanted)) this.document(doc);
+    const docs = readDocuments(file.text, wanted);
+    const reason = notManifest(docs);
+    if (reason !== undefined) this.skippedFiles.push({ file: file.name, reason });
+    else for (const doc of docs) this.document(doc);
   }
 
   topology(): Topology {
@@ -190,6 +195,7 @@ class TopologyReader {
       ignored,
       problems: this.problems,
       templates: this.templates,
+      skippedFiles: this.skippedFiles,
     };
   }
 
@@ -394,6 +400,16 @@ class TopologyReader {
     });
     this.workloadSources.push(source);
   }
+}
+
+/**
+ * Why a file's documents show it is no Kubernetes manifest, as `clusterwire validate` judges
+ * (notManifestReason): no document, or none names a kind. A template is a manifest to render.
+ */
+function notManifest(docs: readonly FileDocument[]): string | undefined {
+  if (docs.length === 0) return "no documents: empty, or comments only";
+  if (docs.some((d) => d.type !== "error" || d.template || d.kind !== undefined)) return undefined;
+  return "no kind: not a Kubernetes manifest";
 }
 
 function where(place: SourcePlace): string {

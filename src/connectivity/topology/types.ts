@@ -180,6 +180,30 @@ export interface Topology {
   readonly problems: readonly TopologyProblem[];
   /** Documents that are unrendered templates (they hold `{{ }}`): not read. */
   readonly templates: readonly SourcePlace[];
+  /**
+   * Files that are no Kubernetes manifest (no document in them names a kind: a package.json, a
+   * CI workflow, a Helm values file; or no document at all), left out as `clusterwire validate`
+   * leaves them out, with why.
+   */
+  readonly skippedFiles: readonly SkippedFile[];
+}
+
+/**
+ * A file {@link readTopology} left out because it is no Kubernetes manifest.
+ *
+ * @example
+ * ```ts
+ * import { readTopology } from "clusterwire/connectivity";
+ *
+ * const { skippedFiles } = readTopology([{ name: "package.json", text: '{"name": "shop", "version": "1.0.0"}' }]);
+ * console.log(skippedFiles); // [ { file: "package.json", reason: "no kind: not a Kubernetes manifest" } ]
+ * ```
+ */
+export interface SkippedFile {
+  /** The {@link ManifestFile} name. */
+  readonly file: string;
+  /** Why: `no kind: not a Kubernetes manifest`, or `no documents: empty, or comments only`. */
+  readonly reason: string;
 }
 
 /**
