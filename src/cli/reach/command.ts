@@ -220,7 +220,8 @@ function parseRepositoryOutput(value: string | undefined): RepositoryFormat {
 
 export const reachCommand: Command = {
   name: NAME,
-  summary: "which pods may connect under NetworkPolicies: a truth table, or one connection explained",
+  summary:
+    "who may connect to whom under NetworkPolicies: a repository's connectivity, its changes, expectations and lint",
   help: HELP,
   async run(args, io) {
     const parsed = parseCommandLine(

@@ -126,6 +126,18 @@ async function load(
 
 function build(io: CliIO, label: string, files: readonly SourceFile[], request: RepositoryRequest): Repository {
   const repo = loadRepository(label, files, request.repository, request.command);
+  const skipped = repo.topology.skippedFiles;
+  if (files.length > 0 && skipped.length === files.length) {
+    // Nothing to answer from: most likely a wrong path, or a cluster description without its keys.
+    const why =
+      skipped.length === 1
+        ? `${skipped[0]!.file}: ${skipped[0]!.reason}`
+        : `${label}: none of ${skipped.length} files is a Kubernetes manifest`;
+    throw new CliError(
+      `${why}; reach reads Kubernetes manifests, or one cluster description (a map with namespaces, pods and policies)`,
+      EXIT_USAGE,
+    );
+  }
   if (!request.quiet) writeNotes(io, repo.notes);
   if (repo.analysis.workloads.length === 0 && !request.quiet)
     writeNotes(io, [
