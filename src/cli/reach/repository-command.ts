@@ -12,7 +12,13 @@ import { CliError, EXIT_OK, EXIT_USAGE, usageError, writeOutput, type CliIO } fr
 import { version } from "../shared/package.js";
 import { writeNotes } from "../shared/notes.js";
 import type { WalkOptions } from "../shared/walk.js";
-import { loadRepository, repositoryLines, type Repository, type RepositoryOptions } from "./repository.js";
+import {
+  blockedRoutes,
+  loadRepository,
+  repositoryLines,
+  type Repository,
+  type RepositoryOptions,
+} from "./repository.js";
 import { parseRevisionRange, readPaths, readRevision, type SourceFile } from "./sources.js";
 
 // `clusterwire reach` over repositories of manifests: the connectivity list of one snapshot, one
@@ -56,6 +62,7 @@ export async function runList(
   }
   const format = listFormat(request.output, request.command);
   const lines = repositoryLines(repo);
+  if (!request.quiet) writeNotes(io, blockedRoutes(repo));
   await writeOutput(
     io,
     request.out,

@@ -1,17 +1,25 @@
 import {
   type Exposure,
-  INGRESS_CONTROLLER_KEY,
   type Topology,
   exposedWorkloads,
+  ingressControllerKey,
   readTopology,
   withIngressController,
 } from "../../connectivity/index.js";
 import {
+  type ConnectionSet,
   type ConnectivityAnalysis,
   type ConnectivityInput,
   type ConnectivityLine,
+  type ConnectivityPeer,
   EvaluatorInputError,
+  NO_CONNECTIONS,
   analyzeConnectivity,
+  formatConnectionSet,
+  intersectConnectionSets,
+  isEmptyConnectionSet,
+  parseConnectionSet,
+  unionConnectionSets,
 } from "../../networking/index.js";
 import { CliError, EXIT_USAGE } from "../shared/io.js";
 import { skippedLines } from "../shared/notes.js";
@@ -36,6 +44,8 @@ export interface Repository {
   readonly exposures: readonly Exposure[];
   /** Notes for stderr (unless quiet): files and kinds passed over, policies left out. */
   readonly notes: readonly string[];
+  /** The ingress controller's key in the analysis, when the repository has Ingresses. */
+  readonly controller: string | undefined;
   /** `FILE:LINE` of a workload or policy key, for messages and SARIF. */
   locate(key: string): { readonly file: string; readonly line: number } | undefined;
 }
@@ -108,12 +118,74 @@ export function loadRepository(
     const at = topology.policySources[s.index];
     notes.push(...skippedLines(s, at === undefined ? "the input" : `${at.file}:${at.line}`));
   }
-  return { label, topology, input, analysis, exposures, notes, locate: (key) => sources.get(key) };
+  const controller = topology.ingresses.length > 0 ? ingressControllerKey(options.controllerNamespace) : undefined;
+  return { label, topology, input, analysis, exposures, notes, controller, locate: (key) => sources.get(key) };
 }
 
-/** The repository's own lines: none from or to the ingress controller, which exposure lines stand for. */
+/** How the ingress controller is shown: it is no workload of the repository. */
+export const CONTROLLER_PEER: ConnectivityPeer = Object.freeze({
+  type: "workload",
+  key: "{ingress-controller}",
+  namespace: "",
+  kind: "IngressController",
+  name: "ingress-controller",
+});
+
+/** Per workload, the ports Ingresses route to it (through a Service whose selector matches it). */
+function routedPorts(repo: Repository): Map<string, ConnectionSet> {
+  const out = new Map<string, ConnectionSet>();
+  for (const e of repo.exposures) {
+    if (e.kind !== "ingress" || !e.reachable) continue;
+    for (const t of e.targets) {
+      if (t.port === undefined) continue;
+      const set = parseConnectionSet(`${t.protocol} ${t.port}`);
+      out.set(t.workload, unionConnectionSets(out.get(t.workload) ?? NO_CONNECTIONS, set));
+    }
+  }
+  return out;
+}
+
+/**
+ * The repository's lines. The ingress controller appears only as the source of what Ingresses
+ * route to, on the routed ports the policies let it reach, as `{ingress-controller}`.
+ */
 export function repositoryLines(repo: Repository): ConnectivityLine[] {
-  return repo.analysis
-    .lines()
-    .filter((l) => l.from.key !== INGRESS_CONTROLLER_KEY && l.to.key !== INGRESS_CONTROLLER_KEY);
+  const controller = repo.controller;
+  const lines = repo.analysis.lines();
+  if (controller === undefined) return [...lines];
+  const routed = routedPorts(repo);
+  const out: ConnectivityLine[] = [];
+  for (const l of lines) {
+    if (l.to.key === controller) continue;
+    if (l.from.key !== controller) {
+      out.push(l);
+      continue;
+    }
+    const ports = routed.get(l.to.key);
+    if (ports === undefined) continue;
+    const connections = intersectConnectionSets(l.connections, ports);
+    if (!isEmptyConnectionSet(connections)) out.push({ from: CONTROLLER_PEER, to: l.to, connections });
+  }
+  return out;
+}
+
+/** Notes on routes the policies block: an Ingress sends traffic the ingress controller may not deliver. */
+export function blockedRoutes(repo: Repository): string[] {
+  const controller = repo.controller;
+  if (controller === undefined) return [];
+  const out: string[] = [];
+  for (const e of repo.exposures) {
+    if (e.kind !== "ingress" || !e.reachable) continue;
+    for (const t of e.targets) {
+      if (t.port === undefined) continue;
+      const allowed = repo.analysis.between(controller, t.workload);
+      const wanted = parseConnectionSet(`${t.protocol} ${t.port}`);
+      if (!isEmptyConnectionSet(intersectConnectionSets(allowed, wanted))) continue;
+      const where = `${e.host ?? "*"}${e.path ?? ""}`;
+      out.push(
+        `Ingress ${e.ingress} routes ${where} to ${t.workload} on ${formatConnectionSet(wanted)}, but no policy lets the ingress controller reach it (${e.source.file}:${e.source.line})`,
+      );
+    }
+  }
+  return out;
 }
