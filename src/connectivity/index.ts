@@ -10,4 +10,16 @@
  *
  * @packageDocumentation
  */
-export {};
+export { formatLintWarnings } from "./lint/format.js";
+export { lintPolicies } from "./lint/lint.js";
+export {
+  LINT_IGNORE_ANNOTATION,
+  LINT_RULES,
+  lintRule,
+  parseLintIgnore,
+  type LintId,
+  type LintOptions,
+  type LintRule,
+  type LintRuleRef,
+  type LintWarning,
+} from "./lint/rules.js";
