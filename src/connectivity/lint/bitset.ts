@@ -78,3 +78,19 @@ export function onlyMember(bits: Bits): number {
   }
   return found;
 }
+
+/** Empties the set. */
+export function clearBits(bits: Bits): void {
+  bits.fill(0);
+}
+
+/** Sets `into` to the members of `a` that `b` lacks. */
+export function andNotInto(into: Bits, a: Bits, b: Bits): void {
+  for (let w = 0; w < into.length; w++) into[w] = a[w]! & ~b[w]!;
+}
+
+/** Whether the two sets share a member. */
+export function intersects(a: Bits, b: Bits): boolean {
+  for (let w = 0; w < a.length; w++) if ((a[w]! & b[w]!) !== 0) return true;
+  return false;
+}

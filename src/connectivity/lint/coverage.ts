@@ -8,10 +8,22 @@ import {
   ALL_CONNECTIONS,
   type ConnectionSet,
   isEmptyConnectionSet,
+  NO_CONNECTIONS,
   subtractConnectionSets,
   unionConnectionSets,
 } from "../../networking/index.js";
-import { type Bits, andNot, emptyBits, hasBit, isEmptyBits, isSubset, members, orInto, setBit } from "./bitset.js";
+import {
+  andNotInto,
+  type Bits,
+  clearBits,
+  hasBit,
+  isEmptyBits,
+  isSubset,
+  members,
+  onlyMember,
+  orInto,
+  setBit,
+} from "./bitset.js";
 import type { Direction, LintModel } from "./model.js";
 import { atomsToSet, hasPorts, holdsAtom, holdsPort, type NamedPort, portAtoms, resolveNamedPorts } from "./ports.js";
 
@@ -22,24 +34,44 @@ export interface Admission {
   readonly named: readonly NamedPort[];
 }
 
+// Named ports resolved once per rule and workload ports (ingress: on the subject) or per rule and
+// destination (egress), as the same pairs come up again and again.
+const resolvedIngress = new WeakMap<Admission, Map<string, ConnectionSet>>();
+const resolvedEgress = new WeakMap<Admission, Map<number, ConnectionSet | null>>();
+
 /** The ports a rule admits for every one of its peers, with `subject` selected. */
 function uniformPorts(model: LintModel, rule: Admission, direction: Direction, subject: number): ConnectionSet {
   if (direction === "egress" || rule.named.length === 0) return rule.ports;
-  const named = resolveNamedPorts(rule.named, model.workloadPorts[subject]);
-  return hasPorts(named) ? unionConnectionSets(rule.ports, named) : rule.ports;
+  let memo = resolvedIngress.get(rule);
+  if (memo === undefined) resolvedIngress.set(rule, (memo = new Map()));
+  const key = model.portKeys[subject]!;
+  let set = memo.get(key);
+  if (set === undefined) {
+    const named = resolveNamedPorts(rule.named, model.workloadPorts[subject]);
+    set = hasPorts(named) ? unionConnectionSets(rule.ports, named) : rule.ports;
+    memo.set(key, set);
+  }
+  return set;
 }
 
 /** The ports an egress rule's named ports admit towards workload `peer`. */
 function namedTowards(model: LintModel, rule: Admission, peer: number): ConnectionSet | null {
   if (rule.named.length === 0 || peer >= model.workloadCount) return null;
-  const set = resolveNamedPorts(rule.named, model.workloadPorts[peer]);
-  return hasPorts(set) ? set : null;
+  let memo = resolvedEgress.get(rule);
+  if (memo === undefined) resolvedEgress.set(rule, (memo = new Map()));
+  let set = memo.get(peer);
+  if (set === undefined) {
+    const resolved = resolveNamedPorts(rule.named, model.workloadPorts[peer]);
+    set = hasPorts(resolved) ? resolved : null;
+    memo.set(peer, set);
+  }
+  return set;
 }
 
 /**
  * The peers for which `target` admits a connection that none of `family` admits, with `subject`
- * the selected workload whose traffic it is (the subject itself is not left out: see
- * {@link coveredFor}).
+ * the selected workload whose traffic it is, added to `out` (the subject itself is not left out:
+ * see {@link coveredFor}).
  */
 export function uncovered(
   model: LintModel,
@@ -47,20 +79,21 @@ export function uncovered(
   family: readonly Admission[],
   direction: Direction,
   subject: number,
-): Bits {
-  const out = emptyBits(model.size);
-  if (isEmptyBits(target.peers)) return out;
+  out: Bits,
+): void {
+  if (isEmptyBits(target.peers)) return;
   const targetPorts = uniformPorts(model, target, direction, subject);
   const familyPorts = family.map((f) => uniformPorts(model, f, direction, subject));
   const familyNamed = direction === "egress" && family.some((f) => f.named.length > 0);
+  const [covered, rest] = model.scratch;
 
   if (hasPorts(targetPorts)) {
     for (const atom of portAtoms(targetPorts, familyPorts)) {
-      const covered = emptyBits(model.size);
+      clearBits(covered);
       familyPorts.forEach((ports, i) => {
         if (holdsPort(ports, atom.protocol, atom.from)) orInto(covered, family[i]!.peers);
       });
-      const rest = andNot(target.peers, covered);
+      andNotInto(rest, target.peers, covered);
       if (isEmptyBits(rest)) continue;
       if (!familyNamed) {
         orInto(out, rest);
@@ -95,7 +128,6 @@ export function uncovered(
       if (have === null || !isEmptyConnectionSet(subtractConnectionSets(wanted, have))) setBit(out, peer);
     }
   }
-  return out;
 }
 
 /**
@@ -110,30 +142,37 @@ export function coveredFor(
   direction: Direction,
   subjects: readonly number[],
 ): boolean {
+  if (subjects.length === 0) return true;
+  // First the peers no rule of the family admits at all: a target that admits one of them on
+  // some port is not covered (the subject's own traffic aside), whatever the ports.
+  // (Numbered ports admit every peer; named ones only where they resolve, judged below.)
+  const [, , union, missing] = model.scratch;
+  clearBits(union);
+  for (const f of family) orInto(union, f.peers);
+  for (const t of targets) {
+    if (!hasPorts(t.ports)) continue;
+    andNotInto(missing, t.peers, union);
+    const lone = onlyMember(missing);
+    if (lone === -2 || (lone >= 0 && (subjects.length > 1 || subjects[0] !== lone))) return false;
+  }
   const named =
     direction === "ingress" && (targets.some((t) => t.named.length > 0) || family.some((f) => f.named.length > 0));
   for (const group of groupByPorts(model, subjects, named)) {
-    const missing = emptyBits(model.size);
-    for (const t of targets) orInto(missing, uncovered(model, t, family, direction, group[0]!));
+    clearBits(missing);
+    for (const t of targets) uncovered(model, t, family, direction, group[0]!, missing);
     if (isEmptyBits(missing)) continue;
     // Only a subject's own traffic may be missing, so the group must be that one subject.
-    if (group.length !== 1 || !isSubset(missing, single(model.size, group[0]!))) return false;
+    if (group.length !== 1 || onlyMember(missing) !== group[0]) return false;
   }
   return true;
 }
 
-function single(size: number, i: number): Bits {
-  const bits = emptyBits(size);
-  setBit(bits, i);
-  return bits;
-}
-
 /** The subjects, in groups whose container ports are alike (one group when ports don't matter). */
 function groupByPorts(model: LintModel, subjects: readonly number[], byPorts: boolean): number[][] {
-  if (!byPorts) return subjects.length === 0 ? [] : [[...subjects]];
+  if (!byPorts) return [[...subjects]];
   const groups = new Map<string, number[]>();
   for (const s of subjects) {
-    const key = JSON.stringify(model.workloadPorts[s] ?? []);
+    const key = model.portKeys[s]!;
     const g = groups.get(key);
     if (g === undefined) groups.set(key, [s]);
     else g.push(s);
@@ -151,9 +190,13 @@ export function portsOpenToAll(
   family: readonly Admission[],
   subject: number,
 ): ConnectionSet {
+  const [covered] = model.scratch;
+  clearBits(covered);
+  for (const f of family) orInto(covered, f.peers);
+  if (!isSubset(peers, covered)) return NO_CONNECTIONS;
   const familyPorts = family.map((f) => uniformPorts(model, f, "ingress", subject));
   const open = portAtoms(ALL_CONNECTIONS, familyPorts).filter((atom) => {
-    const covered = emptyBits(model.size);
+    clearBits(covered);
     familyPorts.forEach((ports, i) => {
       if (holdsPort(ports, atom.protocol, atom.from)) orInto(covered, family[i]!.peers);
     });

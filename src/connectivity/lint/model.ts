@@ -59,6 +59,8 @@ export interface LintModel {
   readonly workloadKeys: readonly string[];
   readonly workloadNamespaces: readonly string[];
   readonly workloadPorts: readonly (readonly ClusterPodPort[] | undefined)[];
+  /** Per workload, a key equal for workloads with the same container ports. */
+  readonly portKeys: readonly string[];
   readonly hostNetwork: readonly boolean[];
   /** Number of workloads; peers from here on are segments. */
   readonly workloadCount: number;
@@ -72,6 +74,8 @@ export interface LintModel {
   readonly isolating: Readonly<Record<Direction, readonly (readonly number[])[]>>;
   /** Whether any rule of the direction has a named port. */
   readonly namedPorts: Readonly<Record<Direction, boolean>>;
+  /** Sets of the model's size for the checks' own use, so they need not allocate. */
+  readonly scratch: readonly [Bits, Bits, Bits, Bits];
 }
 
 /** The key the analysis gives a policy. */
@@ -204,6 +208,7 @@ export function buildModel(analysis: ConnectivityAnalysis, input: ConnectivityIn
     workloadKeys,
     workloadNamespaces,
     workloadPorts,
+    portKeys: workloadPorts.map((ports) => JSON.stringify(ports ?? [])),
     hostNetwork,
     workloadCount,
     size,
@@ -212,5 +217,6 @@ export function buildModel(analysis: ConnectivityAnalysis, input: ConnectivityIn
     policies,
     isolating,
     namedPorts,
+    scratch: [emptyBits(size), emptyBits(size), emptyBits(size), emptyBits(size)],
   };
 }
