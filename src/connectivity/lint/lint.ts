@@ -14,7 +14,7 @@ import {
   NO_CONNECTIONS,
   unionConnectionSets,
 } from "../../networking/index.js";
-import { type Bits, emptyBits, fullBits, isSubset, setBit } from "./bitset.js";
+import { type Bits, emptyBits, fullBits, intersects, isSubset, setBit } from "./bitset.js";
 import { type Admission, coveredFor, ingressPortsOn, portsOpenToAll } from "./coverage.js";
 import { buildModel, DIRECTIONS, type LintModel, type PolicyView, type RuleView } from "./model.js";
 import { hasPorts } from "./ports.js";
@@ -329,11 +329,6 @@ function exposedWorkloads(model: LintModel): { id: LintId; workload: string; fie
     }
   }
   return [...out, ...cw1006.map((w) => ({ id: "CW1006" as const, ...w }))];
-}
-
-function intersects(a: Bits, b: Bits): boolean {
-  for (let i = 0; i < a.length; i++) if ((a[i]! & b[i]!) !== 0) return true;
-  return false;
 }
 
 /** How a rule admits every pod of every namespace, or undefined when it does not. */

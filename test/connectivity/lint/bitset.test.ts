@@ -4,9 +4,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   andNot,
+  andNotInto,
+  clearBits,
   emptyBits,
   fullBits,
   hasBit,
+  intersects,
   isEmptyBits,
   isSubset,
   members,
@@ -64,6 +67,12 @@ describe("bit sets", () => {
         expect(members(andNot(of(size, a), of(size, b)))).toEqual(a.filter((x) => !sb.has(x)).sort((x, y) => x - y));
         expect(isSubset(of(size, a), of(size, b))).toBe(a.every((x) => sb.has(x)));
         expect(onlyMember(of(size, a))).toBe(sa.size === 0 ? -1 : sa.size === 1 ? a[0] : -2);
+        expect(intersects(of(size, a), of(size, b))).toBe(a.some((x) => sb.has(x)));
+        const into = of(size, b);
+        andNotInto(into, of(size, a), of(size, b));
+        expect(members(into)).toEqual(members(andNot(of(size, a), of(size, b))));
+        clearBits(into);
+        expect(isEmptyBits(into)).toBe(true);
       }),
       { numRuns: propertyRuns(200) },
     );
