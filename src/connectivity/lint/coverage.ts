@@ -43,7 +43,10 @@ const resolvedEgress = new WeakMap<Admission, Map<number, ConnectionSet | null>>
 function uniformPorts(model: LintModel, rule: Admission, direction: Direction, subject: number): ConnectionSet {
   if (direction === "egress" || rule.named.length === 0) return rule.ports;
   let memo = resolvedIngress.get(rule);
-  if (memo === undefined) resolvedIngress.set(rule, (memo = new Map()));
+  if (memo === undefined) {
+    memo = new Map();
+    resolvedIngress.set(rule, memo);
+  }
   const key = model.portKeys[subject]!;
   let set = memo.get(key);
   if (set === undefined) {
@@ -58,7 +61,10 @@ function uniformPorts(model: LintModel, rule: Admission, direction: Direction, s
 function namedTowards(model: LintModel, rule: Admission, peer: number): ConnectionSet | null {
   if (rule.named.length === 0 || peer >= model.workloadCount) return null;
   let memo = resolvedEgress.get(rule);
-  if (memo === undefined) resolvedEgress.set(rule, (memo = new Map()));
+  if (memo === undefined) {
+    memo = new Map();
+    resolvedEgress.set(rule, memo);
+  }
   let set = memo.get(peer);
   if (set === undefined) {
     const resolved = resolveNamedPorts(rule.named, model.workloadPorts[peer]);
