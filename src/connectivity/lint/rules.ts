@@ -157,7 +157,9 @@ export function parseLintIgnore(value: string): string[] {
  * ```
  */
 export interface LintRuleRef {
+  /** Whether the rule is in `spec.ingress` or `spec.egress`. */
   readonly direction: "ingress" | "egress";
+  /** Its index in that list, from 0. */
   readonly index: number;
 }
 
@@ -172,9 +174,11 @@ export interface LintRuleRef {
  * ```
  */
 export interface LintWarning {
+  /** The warning's id, e.g. `CW1002`. */
   readonly id: LintId;
   /** The rule's name, e.g. `rule-shadowed`. */
   readonly name: string;
+  /** Always `"warning"`: lint never fails a run. */
   readonly severity: "warning";
   /** A sentence that names the objects it is about. */
   readonly message: string;
@@ -207,6 +211,7 @@ export interface LintWarning {
  * ```
  */
 export interface LintOptions {
+  /** Warnings to leave out: by id everywhere, or by id for one object. */
   readonly ignore?: {
     /** Ids or names silenced everywhere (`--lint-ignore`); an unknown one is an EvaluatorInputError. */
     readonly ids?: readonly string[];
