@@ -83,6 +83,7 @@ export function analyzeConnectivity(input: ConnectivityInput, options: Connectiv
 /** The edges of every ipBlock of the input's policies (invalid ones too: a cut more changes no answer). */
 export function addPolicyCuts(cuts: { v4: Set<bigint>; v6: Set<bigint> }, input: ConnectivityInput): void {
   if (input === null || typeof input !== "object" || !Array.isArray(input.policies)) return;
+  const seen = new Set<string>();
   for (const np of input.policies as readonly (NetworkPolicy | null | undefined)[]) {
     const spec = np?.spec;
     if (spec === undefined || spec === null) continue;
@@ -94,7 +95,9 @@ export function addPolicyCuts(cuts: { v4: Set<bigint>; v6: Set<bigint> }, input:
       const block = peer?.ipBlock;
       if (block === undefined || block === null) continue;
       for (const text of [block.cidr, ...(block.except ?? [])]) {
-        const net = typeof text === "string" ? parseCIDRSloppy(text) : null;
+        if (typeof text !== "string" || seen.has(text)) continue;
+        seen.add(text);
+        const net = parseCIDRSloppy(text);
         if (net !== null) addCut(cuts, net);
       }
     }
@@ -149,9 +152,12 @@ export class Analysis implements ConnectivityAnalysis {
   readonly #ingressIsolators: readonly (readonly CompiledPolicy[])[];
   readonly #egressIsolators: readonly (readonly CompiledPolicy[])[];
   readonly #egressKeys: readonly string[];
-  readonly #ingressKeys: readonly string[];
+  readonly #ingressKeys: readonly string[] = [];
   readonly #egressSides = new Map<string, Side>();
   readonly #ingressSides = new Map<string, Side>();
+  /** Per workload, its sides once looked up (undefined: not yet; null: not isolated). */
+  readonly #egressOf: (Side | null | undefined)[];
+  readonly #ingressOf: (Side | null | undefined)[];
   readonly #all: Bits;
   #analyzed: readonly AnalyzedPolicy[] | undefined;
   #lines: readonly ConnectivityLine[] | undefined;
@@ -260,13 +266,15 @@ export class Analysis implements ConnectivityAnalysis {
     this.#ingressIsolators = ingressIsolators;
     this.#egressIsolators = egressIsolators;
     this.#egressKeys = egressIsolators.map((ps) => ps.map((p) => p.policy.order).join(","));
-    // Destinations isolated alike share a side, unless a named port of theirs makes their ports differ.
-    this.#ingressKeys = ingressIsolators.map((ps, d) => {
-      const key = ps.map((p) => p.policy.order).join(",");
-      const named = ps.some((p) => p.ingress!.some((r) => r.named.length > 0));
-      return named ? `${key}#${d}` : key;
-    });
     this.skipped = Object.freeze(skipped);
+    // Destinations isolated alike share a side, unless their named ports resolve differently.
+    this.#ingressKeys = ingressIsolators.map((ps, d) => {
+      let key = ps.map((p) => p.policy.order).join(",");
+      for (const p of ps) for (const r of p.ingress!) if (r.named.length > 0) key += `#${this.#portsTo(r, d)}`;
+      return key;
+    });
+    this.#egressOf = new Array<Side | null | undefined>(n).fill(undefined);
+    this.#ingressOf = new Array<Side | null | undefined>(n).fill(undefined);
   }
 
   #compileRule(rule: Rule, n: number): CompiledRule {
@@ -307,8 +315,27 @@ export class Analysis implements ConnectivityAnalysis {
     return id;
   }
 
-  /** What a source's egress rules allow, towards every workload and segment. */
+  /** What a source's egress rules allow, towards every workload and segment; null when not isolated. */
   #egressSide(s: number): Side | null {
+    let side = this.#egressOf[s];
+    if (side === undefined) {
+      side = this.#buildEgressSide(s);
+      this.#egressOf[s] = side;
+    }
+    return side;
+  }
+
+  /** What a destination's ingress rules allow, from every workload and segment; null when not isolated. */
+  #ingressSide(d: number): Side | null {
+    let side = this.#ingressOf[d];
+    if (side === undefined) {
+      side = this.#buildIngressSide(d);
+      this.#ingressOf[d] = side;
+    }
+    return side;
+  }
+
+  #buildEgressSide(s: number): Side | null {
     const isolators = this.#egressIsolators[s]!;
     if (isolators.length === 0) return null;
     const key = this.#egressKeys[s]!;
@@ -338,8 +365,7 @@ export class Analysis implements ConnectivityAnalysis {
     return side;
   }
 
-  /** What a destination's ingress rules allow, from every workload and segment. */
-  #ingressSide(d: number): Side | null {
+  #buildIngressSide(d: number): Side | null {
     const isolators = this.#ingressIsolators[d]!;
     if (isolators.length === 0) return null;
     const key = this.#ingressKeys[d]!;
@@ -402,12 +428,16 @@ export class Analysis implements ConnectivityAnalysis {
 
   /** The external peer for a list of segment indexes, shared between lines. */
   externalPeer(segments: readonly number[]): ExternalPeer {
-    const ranges = mergeSegments(segments.map((g) => this.#segments[g]!));
-    const key = ranges.flatMap((r) => r.cidrs).join(",");
-    let peer = this.#externalPeers.get(key);
+    const id = segments.join(",");
+    let peer = this.#externalPeers.get(id);
     if (peer === undefined) {
-      peer = Object.freeze({ type: "external", ranges: Object.freeze(ranges), key });
-      this.#externalPeers.set(key, peer);
+      const ranges = mergeSegments(segments.map((g) => this.#segments[g]!));
+      peer = Object.freeze({
+        type: "external",
+        ranges: Object.freeze(ranges),
+        key: ranges.flatMap((r) => r.cidrs).join(","),
+      });
+      this.#externalPeers.set(id, peer);
     }
     return peer;
   }
@@ -420,11 +450,14 @@ export class Analysis implements ConnectivityAnalysis {
     const n = this.#pods.length;
     const m = this.#segments.length;
     const pool = this.pool;
+    const ingress = Array.from({ length: n }, (_, d) => this.#ingressSide(d));
     for (let s = 0; s < n; s++) {
       const from = this.workloads[s]!;
+      const egress = this.#egressSide(s);
       for (let d = 0; d < n; d++) {
         if (d === s) continue;
-        const id = this.pairId(s, d);
+        const i = ingress[d]!;
+        const id = pool.meet(egress === null ? ALL_ID : egress.workloads[d]!, i === null ? ALL_ID : i.workloads[s]!);
         if (id !== NONE_ID) out.push({ from, to: this.workloads[d]!, connections: pool.set(id) });
       }
       for (const [id, segs] of groupBy(m, (g) => this.outId(s, g))) {
