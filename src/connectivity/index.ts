@@ -22,6 +22,20 @@
  *
  * @packageDocumentation
  */
+// The policy lint: warnings CW1001-CW1006, how to silence them, and their text.
+export { formatLintWarnings } from "./lint/format.js";
+export { lintPolicies } from "./lint/lint.js";
+export {
+  LINT_IGNORE_ANNOTATION,
+  LINT_RULES,
+  lintRule,
+  parseLintIgnore,
+  type LintId,
+  type LintOptions,
+  type LintRule,
+  type LintRuleRef,
+  type LintWarning,
+} from "./lint/rules.js";
 // The reports of a connectivity list and of a diff: text, JSON, Markdown, SARIF and DOT.
 export { connectivityDiffDot, connectivityListDot, dotQuote, type DotOptions } from "./report/dot.js";
 export {
