@@ -104,7 +104,8 @@ const INGRESS_LIST = "k8s.io.api.networking.v1.IngressList";
  * - Objects without a namespace are in `options.defaultNamespace` (`"default"`); a
  *   NetworkPolicy's or Ingress's `metadata.namespace` is set to it.
  * - Other kinds are counted in `ignored`, unparsed when their top-level `apiVersion:` and `kind:`
- *   lines name them. Unrendered templates (`{{ }}`) are listed in `templates`.
+ *   lines name them. Unrendered templates (`{{ }}`) are listed in `templates`, and files no
+ *   document of which names a kind (a package.json, a CI workflow) in `skippedFiles`.
  * - A document that does not parse, a field of the wrong type, or a second object with the same
  *   namespace, kind and name is a `problems` entry with its line and column, and is left out.
  *
