@@ -90,3 +90,27 @@ export {
   type SarifRun,
 } from "./report/sarif.js";
 export { connectivityDiffText, connectivityListText } from "./report/text.js";
+export { readTopology } from "./topology/read-topology.js";
+export type {
+  IgnoredKind,
+  ManifestFile,
+  SkippedFile,
+  SourcePlace,
+  Topology,
+  TopologyIngress,
+  TopologyOptions,
+  TopologyProblem,
+  TopologyService,
+  TopologyServicePort,
+} from "./topology/types.js";
+export { exposedWorkloads } from "./exposure/exposure.js";
+export type { Exposure, ExposureTarget, IngressExposure, ServiceExposure } from "./exposure/types.js";
+export {
+  INGRESS_CONTROLLER_KEY,
+  INGRESS_CONTROLLER_KIND,
+  INGRESS_CONTROLLER_NAME,
+  INGRESS_CONTROLLER_NAMESPACE,
+  ingressControllerKey,
+  withIngressController,
+  type IngressControllerOptions,
+} from "./exposure/ingress-controller.js";
