@@ -156,6 +156,8 @@ function resolveBackend(
   const key = `${namespace}/${service.name}`;
   const found = services.get(key);
   if (found === undefined) return { ...named, targets: [], problem: `no Service ${key} in the manifests` };
+  // An ExternalName Service needs no ports: what it names is outside, whichever port is asked for.
+  if (found.type === "ExternalName") return { ...named, targets: [], problem: externalNameProblem(key) };
   const servicePort = found.ports.find((p) => (typeof port === "number" ? p.port === port : p.name === port));
   if (servicePort === undefined) {
     return {
@@ -175,12 +177,6 @@ function serviceTargets(
   workloads: readonly ClusterWorkload[],
 ): { targets: ExposureTarget[]; problem?: string } {
   const key = `${service.namespace}/${service.name}`;
-  if (service.type === "ExternalName") {
-    return {
-      targets: [],
-      problem: `Service ${key} is an ExternalName Service: it names a host outside, not workloads`,
-    };
-  }
   const selector = service.selector;
   if (selector === undefined || Object.keys(selector).length === 0) {
     return { targets: [], problem: `Service ${key} has no selector: its endpoints are not chosen from workloads` };
@@ -212,6 +208,10 @@ function serviceTargets(
     return { targets, problem: `the selector of Service ${key} (${text}) matches no workload in ${service.namespace}` };
   }
   return { targets };
+}
+
+function externalNameProblem(key: string): string {
+  return `Service ${key} is an ExternalName Service: it names a host outside, not workloads`;
 }
 
 /** Whether every pair of the selector is among the labels. */

@@ -104,11 +104,13 @@ const INGRESS_LIST = "k8s.io.api.networking.v1.IngressList";
  * - Objects without a namespace are in `options.defaultNamespace` (`"default"`); a
  *   NetworkPolicy's or Ingress's `metadata.namespace` is set to it.
  * - Other kinds are counted in `ignored`, unparsed when their top-level `apiVersion:` and `kind:`
- *   lines name them. Unrendered templates (`{{ }}`) are listed in `templates`.
+ *   lines name them. Unrendered templates (`{{ }}`) are listed in `templates`, and files no
+ *   document of which names a kind (a package.json, a CI workflow) in `skippedFiles`.
  * - A document that does not parse, a field of the wrong type, or a second object with the same
  *   namespace, kind and name is a `problems` entry with its line and column, and is left out.
  *
- * Never throws for bad content.
+ * Never throws for bad content; a TypeError for what is not a list of `{ name, text }` files or an
+ * empty `defaultNamespace`.
  *
  * @example
  * ```ts
@@ -134,7 +136,11 @@ const INGRESS_LIST = "k8s.io.api.networking.v1.IngressList";
  */
 export function readTopology(files: readonly ManifestFile[], options: TopologyOptions = {}): Topology {
   if (!Array.isArray(files)) throw new TypeError(`readTopology: expected a list of files, got ${typeof files}`);
-  const reader = new TopologyReader(options.defaultNamespace ?? "default");
+  const defaultNamespace = options.defaultNamespace ?? "default";
+  if (typeof defaultNamespace !== "string" || defaultNamespace === "") {
+    throw new TypeError("readTopology: defaultNamespace must be a non-empty string");
+  }
+  const reader = new TopologyReader(defaultNamespace);
   for (const file of files) {
     if (file === null || typeof file !== "object" || typeof file.name !== "string" || typeof file.text !== "string") {
       throw new TypeError("readTopology: each file must be { name: string, text: string }");

@@ -634,6 +634,7 @@ spec:
     expect(() => readTopology("a" as never)).toThrow(TypeError);
     expect(() => readTopology([{ name: "a" } as never])).toThrow(TypeError);
     expect(() => readTopology([null as never])).toThrow(TypeError);
+    expect(() => readTopology([], { defaultNamespace: "" })).toThrow(TypeError);
   });
 });
 
