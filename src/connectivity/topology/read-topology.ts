@@ -153,6 +153,8 @@ export function readTopology(files: readonly ManifestFile[], options: TopologyOp
 class TopologyReader {
   private readonly workloads: ClusterWorkload[] = [];
   private readonly workloadSources: SourcePlace[] = [];
+  /** Annotations of the workloads (by key) and Namespaces (by name) that have any. */
+  private readonly annotations = new Map<string, Readonly<Record<string, string>>>();
   private readonly workloadKeys = new Map<string, SourcePlace>();
   private readonly policies: NetworkPolicy[] = [];
   private readonly policySources: SourcePlace[] = [];
@@ -195,6 +197,7 @@ class TopologyReader {
     return {
       input: { namespaces, workloads: this.workloads, policies: this.policies },
       workloadSources: this.workloadSources,
+      annotations: this.annotations,
       policySources: this.policySources,
       services: this.services,
       ingresses: this.ingresses,
@@ -306,16 +309,24 @@ class TopologyReader {
   }
 
   /** metadata.name (required) and metadata.namespace (the default when absent). */
-  private meta(value: JsonObject, what: string): { name: string; namespace: string; labels: Record<string, string> } {
+  private meta(
+    value: JsonObject,
+    what: string,
+  ): { name: string; namespace: string; labels: Record<string, string>; annotations: Record<string, string> } {
     const meta = objectAt(at(value, "metadata"), ["metadata"]);
     const name = stringAt(at(meta, "name"), ["metadata", "name"]);
     if (name === undefined) throw new FieldProblem(["metadata", "name"], `${what} needs a name`);
     const namespace = stringAt(at(meta, "namespace"), ["metadata", "namespace"]) ?? this.defaultNamespace;
-    return { name, namespace, labels: labelsAt(at(meta, "labels"), ["metadata", "labels"]) };
+    return {
+      name,
+      namespace,
+      labels: labelsAt(at(meta, "labels"), ["metadata", "labels"]),
+      annotations: labelsAt(at(meta, "annotations"), ["metadata", "annotations"]),
+    };
   }
 
   private namespace(value: JsonObject, line: number): void {
-    const { name, labels } = this.meta(value, "a Namespace");
+    const { name, labels, annotations } = this.meta(value, "a Namespace");
     const known = this.namespaces.get(name);
     if (known?.source !== undefined) {
       this.problem(
@@ -326,6 +337,7 @@ class TopologyReader {
       return;
     }
     this.namespaces.set(name, { labels, source: this.place(line) });
+    if (Object.keys(annotations).length > 0) this.annotations.set(name, annotations);
   }
 
   private service(value: JsonObject, line: number): void {
@@ -358,7 +370,7 @@ class TopologyReader {
   }
 
   private workload(value: JsonObject, kind: string, shape: WorkloadKind, line: number): void {
-    const { name, namespace, labels: objectLabels } = this.meta(value, `a ${kind}`);
+    const { name, namespace, labels: objectLabels, annotations } = this.meta(value, `a ${kind}`);
     let podMeta: JsonObject | undefined;
     let podSpec: JsonObject | undefined;
     const base: Segment[] = [...shape.template];
@@ -405,6 +417,7 @@ class TopologyReader {
       ...(hostNetwork ? { hostNetwork } : {}),
     });
     this.workloadSources.push(source);
+    if (Object.keys(annotations).length > 0) this.annotations.set(key, annotations);
   }
 }
 

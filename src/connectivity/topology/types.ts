@@ -168,6 +168,11 @@ export interface Topology {
   readonly input: ConnectivityInput;
   /** Where each workload was read; parallel to `input.workloads`. */
   readonly workloadSources: readonly SourcePlace[];
+  /**
+   * The annotations of workloads (by `namespace/kind/name`) and Namespaces (by name) that have
+   * any, such as the lint's `clusterwire.io/lint-ignore`. Policies carry theirs in their metadata.
+   */
+  readonly annotations: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** Where each NetworkPolicy was read; parallel to `input.policies`. */
   readonly policySources: readonly SourcePlace[];
   /** The Services, in file order. */
