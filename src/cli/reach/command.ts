@@ -32,7 +32,14 @@ import {
 import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { type RepositoryFormat, type RepositoryRequest, gitSnapshots, runDiff, runList } from "./repository-command.js";
+import {
+  type RepositoryFormat,
+  type RepositoryRequest,
+  gitSnapshots,
+  runDiff,
+  runLint,
+  runList,
+} from "./repository-command.js";
 import { loadManifestObjects } from "../shared/manifests.js";
 import { writeNotes } from "../shared/notes.js";
 import {
@@ -209,6 +216,12 @@ async function runRepository(
   }
   if (positionals.length === 0)
     throw usageError("give a directory or files of manifests (or - for standard input)", NAME);
+  const ignore = list("lint-ignore");
+  if (ignore !== undefined && values["lint"] !== true) throw usageError("--lint-ignore goes with --lint", NAME);
+  if (values["lint"] === true) {
+    if (from !== undefined) throw usageError("--lint judges the policies; leave out --from/--to", NAME);
+    return runLint(io, request, ignore ?? []);
+  }
   return runList(io, request, from !== undefined && to !== undefined ? { from, to } : undefined);
 }
 

@@ -1,5 +1,13 @@
 import {
   DIFF_REPORT_FORMATS,
+  LINT_IGNORE_ANNOTATION,
+  LINT_RULES,
+  type LintWarning,
+  type SarifLog,
+  formatLintWarnings,
+  lintPolicies,
+  parseLintIgnore,
+  sarifLog,
   LIST_REPORT_FORMATS,
   describeExplanation,
   renderConnectivityDiff,
@@ -7,7 +15,12 @@ import {
   type DiffReportFormat,
   type ListReportFormat,
 } from "../../connectivity/index.js";
-import { type ConnectivityInput, diffConnectivity, formatConnectionSet } from "../../networking/index.js";
+import {
+  type ConnectivityInput,
+  EvaluatorInputError,
+  diffConnectivity,
+  formatConnectionSet,
+} from "../../networking/index.js";
 import { CliError, EXIT_OK, EXIT_USAGE, usageError, writeOutput, type CliIO } from "../shared/io.js";
 import { version } from "../shared/package.js";
 import { writeNotes } from "../shared/notes.js";
@@ -192,3 +205,64 @@ function diffFormat(output: RepositoryFormat, command: string): DiffReportFormat
 }
 
 const withNewline = (s: string): string => (s.endsWith("\n") ? s : `${s}\n`);
+
+/** `--lint`: the policy warnings, as text, JSON or SARIF; exit 0 whatever they say. */
+export async function runLint(io: CliIO, request: RepositoryRequest, ignoreIds: readonly string[]): Promise<number> {
+  const repo = await load(io, request.paths, request, request.paths.join(" "));
+  const perObject = new Map<string, readonly string[]>();
+  for (const [key, annotations] of repo.topology.annotations) {
+    const value = annotations[LINT_IGNORE_ANNOTATION];
+    if (value !== undefined) perObject.set(key, parseLintIgnore(value));
+  }
+  for (const p of repo.topology.input.policies) {
+    const value = p.metadata?.annotations[LINT_IGNORE_ANNOTATION];
+    if (value !== undefined)
+      perObject.set(`${p.metadata?.namespace || "default"}/${p.metadata?.name ?? ""}`, parseLintIgnore(value));
+  }
+  // The lint judges the repository alone: the ingress controller and its namespace are not the repository's.
+  const input = repo.topology.input;
+  const analysis = repo.controller === undefined ? repo.analysis : analyzeConnectivity(input);
+  let warnings: readonly LintWarning[];
+  try {
+    warnings = lintPolicies(analysis, input, { ignore: { ids: ignoreIds, perObject } });
+  } catch (e) {
+    if (e instanceof EvaluatorInputError && e.path.startsWith("ignore.ids"))
+      throw usageError(`--lint-ignore: ${e.reason}`, request.command);
+    throw e;
+  }
+  let text: string;
+  if (request.output === "json") text = `${JSON.stringify({ version: 1, warnings }, null, 2)}\n`;
+  else if (request.output === "sarif") text = `${JSON.stringify(lintSarif(warnings, repo), null, 2)}\n`;
+  else if (request.output === "text")
+    text = warnings.length === 0 ? "no lint warnings\n" : withNewline(formatLintWarnings(warnings));
+  else throw usageError(`--lint writes text, json or sarif, not ${request.output}`, request.command);
+  await writeOutput(io, request.out, text);
+  return EXIT_OK;
+}
+
+function lintSarif(warnings: readonly LintWarning[], repo: Repository): SarifLog {
+  const used = new Set(warnings.map((w) => w.id));
+  return sarifLog([
+    {
+      toolName: "clusterwire reach --lint",
+      toolVersion: version(),
+      rules: LINT_RULES.filter((r) => used.has(r.id)).map((r) => ({
+        id: r.id,
+        short: `${r.name}: ${r.summary}`,
+        full: r.silence,
+        level: "warning" as const,
+      })),
+      results: warnings.map((w) => {
+        const key = w.policy ?? w.workload;
+        const at = key === undefined ? undefined : repo.locate(key);
+        return {
+          ruleId: w.id,
+          message: w.message,
+          ...(at === undefined
+            ? {}
+            : { places: [{ file: at.file, line: at.line, ...(key === undefined ? {} : { object: key }) }] }),
+        };
+      }),
+    },
+  ]);
+}
