@@ -18,6 +18,7 @@ import {
 import {
   type ConnectivityInput,
   EvaluatorInputError,
+  analyzeConnectivity,
   diffConnectivity,
   formatConnectionSet,
 } from "../../networking/index.js";
