@@ -16,7 +16,9 @@ import type {
   ConnectivityLine,
   ConnectivityPeer,
 } from "../../../src/networking/evaluate/connectivity/types.js";
-import { fromJson, type ClusterNamespace, type NetworkPolicy } from "../../../src/networking/index.js";
+import { fromJson, type ClusterNamespace, type ClusterPod, type NetworkPolicy } from "../../../src/networking/index.js";
+import { parseNetwork } from "../../../src/testing/addresses.js";
+import { arbClusterPair } from "../../../src/testing/index.js";
 import { propertyRuns } from "../property-runs.js";
 import {
   referenceCidrs,
@@ -466,6 +468,52 @@ describe("reference diff, worked by hand", () => {
 
   it("no change: nothing listed", () => {
     expect(referenceDiff(after, after)).toStrictEqual({ changes: [], addedWorkloads: [], removedWorkloads: [] });
+  });
+
+  it("on random clusters, the diff backwards is the diff flipped, and each side's lines do not depend on the other's cuts", () => {
+    const workloads = (pods: readonly ClusterPod[]): ClusterWorkload[] =>
+      pods.map((p) => ({
+        namespace: p.namespace,
+        kind: "Pod",
+        name: p.name,
+        ...(p.labels !== undefined ? { labels: p.labels } : {}),
+        ...(p.ports !== undefined ? { ports: p.ports } : {}),
+        ...(p.hostNetwork === true ? { hostNetwork: true } : {}),
+      }));
+    const flip = { added: "removed", removed: "added", changed: "changed" } as const;
+    fc.assert(
+      fc.property(arbClusterPair({ maxPods: 5, maxPolicies: 4 }), fc.nat(), (pair, drop) => {
+        const all = workloads(pair.pods);
+        const a = input(pair.namespaces, all, pair.policies);
+        const b = input(
+          pair.namespaces,
+          all.filter((_, i) => i !== drop % all.length),
+          pair.otherPolicies,
+        );
+        const forwards = referenceDiff(a, b);
+        const backwards = referenceDiff(b, a);
+        const flipped = (c: (typeof forwards.changes)[number]) => ({
+          ...c,
+          kind: flip[c.kind],
+          before: c.after,
+          after: c.before,
+          ...(c.workload === undefined ? {} : { workload: c.workload === "added" ? "removed" : "added" }),
+        });
+        const byPeers = (c: { from: ConnectivityPeer; to: ConnectivityPeer }) => `${c.from.key} ${c.to.key}`;
+        const sorted = <T extends { from: ConnectivityPeer; to: ConnectivityPeer }>(xs: T[]) =>
+          [...xs].sort((x, y) => (byPeers(x) < byPeers(y) ? -1 : byPeers(x) > byPeers(y) ? 1 : 0));
+        expect(sorted(backwards.changes)).toStrictEqual(sorted(forwards.changes.map(flipped)));
+        expect(backwards.addedWorkloads).toStrictEqual(forwards.removedWorkloads);
+        const cuts = b.policies.flatMap((p) =>
+          [...(p.spec?.ingress ?? []).flatMap((r) => r.from), ...(p.spec?.egress ?? []).flatMap((r) => r.to)].flatMap(
+            (peer) => (peer.ipBlock === undefined ? [] : [peer.ipBlock.cidr, ...peer.ipBlock.except]),
+          ),
+        );
+        const valid = cuts.filter((c) => parseNetwork(c) !== null);
+        expect(referenceLines(a, { externalCuts: valid })).toStrictEqual(referenceLines(a));
+      }),
+      { numRuns: propertyRuns(20) },
+    );
   });
 });
 
