@@ -283,6 +283,10 @@ function directionAllows(rules: readonly Rule[] | null, destination: End, protoc
 
 // ------------------------------------------------------------------ ports
 
+export const NO_CONNECTIONS_REFERENCE: ConnectionSet = { TCP: [], UDP: [], SCTP: [] };
+const EVERY_PORT: readonly PortRange[] = [{ from: 1, to: LAST_PORT }];
+export const ALL_CONNECTIONS_REFERENCE: ConnectionSet = { TCP: EVERY_PORT, UDP: EVERY_PORT, SCTP: EVERY_PORT };
+
 /**
  * The ports at which each protocol's answer is judged; each stands for itself and the ports after
  * it up to the next one.
@@ -334,6 +338,10 @@ function everyPort(): number[] {
 function connectionsBetween(s: Snapshot, ports: readonly number[], from: End, to: End): ConnectionSet {
   const egress = rulesAdmittingPeer(s, "egress", from, to);
   const ingress = rulesAdmittingPeer(s, "ingress", to, from);
+  // Shortcuts of the loop below: neither direction isolated allows every port; a direction where
+  // no rule admits the peer allows none.
+  if (egress === null && ingress === null) return ALL_CONNECTIONS_REFERENCE;
+  if (egress?.length === 0 || ingress?.length === 0) return NO_CONNECTIONS_REFERENCE;
   const allowed = (protocol: Protocol, port: number): boolean =>
     directionAllows(egress, to, protocol, port) && directionAllows(ingress, to, protocol, port);
   const out: Record<Protocol, PortRange[]> = { TCP: [], UDP: [], SCTP: [] };
@@ -351,8 +359,6 @@ function connectionsBetween(s: Snapshot, ports: readonly number[], from: End, to
   }
   return out;
 }
-
-export const NO_CONNECTIONS_REFERENCE: ConnectionSet = { TCP: [], UDP: [], SCTP: [] };
 
 function isEmpty(c: ConnectionSet): boolean {
   return c.TCP.length === 0 && c.UDP.length === 0 && c.SCTP.length === 0;
@@ -495,18 +501,28 @@ function numeric(r: AddressRange): NumericRange {
   return n;
 }
 
+/**
+ * The contract's order: lines from workloads first, by source, then destination (workloads before
+ * addresses); then lines from addresses, by destination, then source.
+ */
 function sortLines<T extends { from: ConnectivityPeer; to: ConnectivityPeer }>(
   lines: T[],
   order: ReadonlyMap<string, number>,
 ): T[] {
-  return lines.sort((x, y) => comparePeers(order, x.from, y.from) || comparePeers(order, x.to, y.to));
+  return lines.sort((x, y) => {
+    const fromAddresses = (l: T): number => (l.from.type === "external" ? 1 : 0);
+    if (fromAddresses(x) !== fromAddresses(y)) return fromAddresses(x) - fromAddresses(y);
+    if (fromAddresses(x) === 1) return comparePeers(order, x.to, y.to) || comparePeers(order, x.from, y.from);
+    return comparePeers(order, x.from, y.from) || comparePeers(order, x.to, y.to);
+  });
 }
 
 // ------------------------------------------------------------------ the list
 
 /**
- * Every line of the connectivity list of `input` (S1..S10), sorted by source, then destination:
- * workloads in input order before addresses, addresses by their ranges.
+ * Every line of the connectivity list of `input` (S1..S10), in the contract's order: each workload
+ * (in input order) with its destinations, workloads in input order and then addresses by their
+ * ranges; then the lines from addresses, by destination workload, then by their ranges.
  */
 export function referenceLines(input: ConnectivityInput, options: ReferenceOptions = {}): ConnectivityLine[] {
   const s = snapshotOf(input);
