@@ -15,13 +15,29 @@ const V6_TOP = (1n << 128n) - 1n;
 const MAPPED_FIRST = 0xffffn << 32n;
 const MAPPED_LAST = MAPPED_FIRST + V4_TOP;
 
-/** A segment: family, first and last address, and a representative address for containment tests. */
-export interface Segment {
-  readonly range: AddressRange;
+/**
+ * A segment: family, first and last address, and a representative address for containment tests.
+ * Its range (with the CIDRs that cover it) is worked out when first asked for: most segments are
+ * only ever judged, never shown.
+ */
+export class Segment {
   readonly family: 4 | 6;
   readonly first: bigint;
   readonly last: bigint;
   readonly probe: IP;
+  #range: AddressRange | undefined;
+
+  constructor(family: 4 | 6, first: bigint, last: bigint) {
+    this.family = family;
+    this.first = first;
+    this.last = last;
+    this.probe = ipOf(family, first);
+  }
+
+  get range(): AddressRange {
+    this.#range ??= addressRange(this.family, this.first, this.last);
+    return this.#range;
+  }
 }
 
 /** Where a CIDR starts and ends, in its family's space. */
@@ -129,7 +145,7 @@ export function segmentsOf(cuts: { readonly v4: ReadonlySet<bigint>; readonly v6
       const first = sorted[i]!;
       const last = i + 1 < sorted.length ? sorted[i + 1]! - 1n : top;
       if (skip !== undefined && first >= skip[0] && last <= skip[1]) continue;
-      out.push({ range: addressRange(family, first, last), family, first, last, probe: ipOf(family, first) });
+      out.push(new Segment(family, first, last));
     }
   };
   add(4, V4_TOP, cuts.v4);
