@@ -4,8 +4,13 @@
 // cluster arbitraries, their pods taken as workloads, with now and then an invalid policy, a second
 // policy of the same name, and workloads that exist on one side of a diff only).
 //
+// Then the same on the real repositories of test/fixtures/connectivity (SOURCES.md): each
+// revision's list read with readTopology, and the diff between its two revisions both ways.
+//
 // CLUSTERWIRE_PROPERTY_RUNS=N sets every property's run count to N (test/support/property-runs.ts).
 
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -21,8 +26,10 @@ import {
   type ConnectivityPeer,
   type NetworkPolicy,
 } from "../../../../src/networking/index.js";
+import { readTopology, type ManifestFile } from "../../../../src/connectivity/index.js";
 import { arbCluster, arbClusterPair } from "../../../../src/testing/index.js";
 import { referenceDiff, referenceLines, referencePolicies } from "../../../support/connectivity/reference.js";
+import { nonEmpty } from "../../../support/non-empty.js";
 import { propertyRuns } from "../../../support/property-runs.js";
 
 const KINDS = ["Deployment", "Pod", "StatefulSet", "DaemonSet", "Job"];
@@ -194,4 +201,68 @@ describe("analyzeConnectivity against the reference", () => {
       { numRuns: propertyRuns(25) },
     );
   });
+});
+
+// ------------------------------------------------------------------ the real repositories
+
+const FIXTURES = fileURLToPath(new URL("../../../fixtures/connectivity/", import.meta.url));
+
+function folders(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+}
+
+/** Every file under `dir`, named by its path below it, as `reach DIR` would show it. */
+function manifestFiles(dir: string, prefix = ""): ManifestFile[] {
+  const out: ManifestFile[] = [];
+  for (const d of readdirSync(dir + prefix, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const name = `${prefix}${d.name}`;
+    if (d.isDirectory()) out.push(...manifestFiles(dir, `${name}/`));
+    else out.push({ name, text: readFileSync(dir + name, "utf8") });
+  }
+  return out;
+}
+
+function snapshot(repo: string, revision: string): ConnectivityInput {
+  const topology = readTopology(
+    nonEmpty(manifestFiles(`${FIXTURES}${repo}/${revision}/`), `files of ${repo}/${revision}`),
+  );
+  expect(topology.problems).toStrictEqual([]);
+  nonEmpty(topology.input.workloads, `workloads of ${repo}/${revision}`);
+  nonEmpty(topology.input.policies, `NetworkPolicies of ${repo}/${revision}`);
+  return topology.input;
+}
+
+describe("analyzeConnectivity against the reference on real repositories", () => {
+  // Listed before the loop so that a missing folder fails one named test, not the whole file.
+  const repos = existsSync(FIXTURES) ? folders(FIXTURES) : [];
+  it("the repositories are there", () => {
+    nonEmpty(repos, `repositories in ${FIXTURES}`);
+  });
+  for (const repo of repos) {
+    const revisions = nonEmpty(folders(`${FIXTURES}${repo}`), `revisions of ${repo}`, 2);
+    for (const revision of revisions) {
+      it(`${repo} at ${revision}: every line`, () => {
+        const input = snapshot(repo, revision);
+        expect(analyzeConnectivity(input).lines().map(lineOf)).toStrictEqual(nonEmpty(referenceLines(input), "lines"));
+      });
+    }
+    // Both ways, so the test does not depend on which revision is the older.
+    for (const before of revisions) {
+      for (const after of revisions) {
+        if (before === after) continue;
+        it(`${repo}: ${before} to ${after}, every change`, () => {
+          const [a, b] = [snapshot(repo, before), snapshot(repo, after)];
+          const diff = diffConnectivity(a, b);
+          const want = referenceDiff(a, b);
+          nonEmpty(want.changes, `changes from ${before} to ${after}`);
+          expect(diff.changes.map(changeOf)).toStrictEqual(want.changes);
+          expect([...diff.addedWorkloads]).toStrictEqual(want.addedWorkloads);
+          expect([...diff.removedWorkloads]).toStrictEqual(want.removedWorkloads);
+        });
+      }
+    }
+  }
 });
