@@ -78,7 +78,7 @@ export function addressOf(ip: IP): { family: 4 | 6; value: bigint } {
   return ip.family === 4 ? { family: 4, value: BigInt(ip.w3 >>> 0) } : { family: 6, value: toBig(ip) };
 }
 
-/** The fewest CIDRs covering exactly first..last. */
+/** The fewest CIDRs covering exactly first..last (for IPv6, less any block of IPv4-mapped addresses). */
 export function cidrCover(family: 4 | 6, first: bigint, last: bigint): string[] {
   const bits = family === 4 ? 32n : 128n;
   const out: string[] = [];
@@ -92,7 +92,11 @@ export function cidrCover(family: 4 | 6, first: bigint, last: bigint): string[] 
       if ((a & (block - 1n)) !== 0n || a + block - 1n > last) break;
       size = next;
     }
-    out.push(`${formatAddress(family, a)}/${bits - size}`);
+    // A block inside ::ffff:0:0/96 is IPv4 as text (Go reads ::ffff:0:0/96 as 0.0.0.0/0): such
+    // addresses are no IPv6 address, so an IPv6 cover leaves the block out.
+    const end = a + (1n << size) - 1n;
+    if (!(family === 6 && a >= MAPPED_FIRST && end <= MAPPED_LAST))
+      out.push(`${formatAddress(family, a)}/${bits - size}`);
     a += 1n << size;
   }
   return out;
