@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { placeOf } from "./place.js";
 import { ExpectationFileError } from "../../../src/connectivity/expect/errors.js";
 import { parseExpectations } from "../../../src/connectivity/expect/parse.js";
 import type { ExpectationProblem, ReachExpectation } from "../../../src/connectivity/expect/types.js";
-
-/** 1-based line and column of the `nth` occurrence of `needle` in `text`, by plain search. */
-function placeOf(text: string, needle: string, nth = 1): { line: number; column: number } {
-  let at = -1;
-  for (let i = 0; i < nth; i++) {
-    at = text.indexOf(needle, at + 1);
-    if (at < 0) throw new Error(`${needle} is not in the text ${nth} times`);
-  }
-  const before = text.slice(0, at).split("\n");
-  return { line: before.length, column: (before[before.length - 1] ?? "").length + 1 };
-}
 
 function problemsOf(text: string, file = "expect.yaml"): ExpectationProblem[] {
   try {

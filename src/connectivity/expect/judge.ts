@@ -1,0 +1,354 @@
+// Judging expectations against a connectivity analysis (docs/connectivity.md, "Expectations").
+//
+// Each end of an allow or deny expectation becomes a list of peers: workloads (matched by their
+// key, and by their labels from the input), and, for addresses, the analysis's segments that
+// overlap the expectation's block (less its `except` blocks). Every rule treats all addresses of
+// a segment alike, so one address of each overlap stands for it. Each pair (source, destination)
+// is then judged with the analysis's `between`, and each failing pair listed (up to a limit) is
+// explained with its `explain`.
+
+import {
+  ALL_CONNECTIONS,
+  type AddressRange,
+  type ClusterPodPort,
+  type ConnectionSet,
+  type ConnectivityAnalysis,
+  type ConnectivityPeer,
+  NO_CONNECTIONS,
+  type Protocol,
+  intersectConnectionSets,
+  isEmptyConnectionSet,
+  subtractConnectionSets,
+  unionConnectionSets,
+} from "../../networking/index.js";
+import { type AddressSpan, cidrsOf, formatIp, mergeSpans, overlap, parseIp, subtractSpans } from "./addresses.js";
+import { ExpectationFileError } from "./errors.js";
+import type {
+  CheckExpectationsOptions,
+  Expectation,
+  ExpectationFailure,
+  ExpectationPosition,
+  ExpectationProblem,
+  ExpectationResult,
+  ExpectedPort,
+  IsolationExpectation,
+  PeerPattern,
+  ReachExpectation,
+} from "./types.js";
+
+/** How many failing pairs a result lists by default. */
+export const DEFAULT_MAX_FAILURES = 10;
+
+type WorkloadPeer = Extract<ConnectivityPeer, { type: "workload" }>;
+
+interface Workload {
+  readonly peer: WorkloadPeer;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly ports: readonly ClusterPodPort[];
+}
+
+/** One end of a pair: a workload, or the addresses of one segment that the expectation names. */
+type End =
+  | { readonly type: "workload"; readonly workload: Workload }
+  | { readonly type: "external"; readonly peer: ConnectivityPeer; readonly address: string };
+
+/**
+ * Judges each expectation against an analysis, in order. A failing result lists the pairs that
+ * broke it (at most `maxFailures`, default 10; `failed` counts them all), each with what is
+ * allowed, what offends, and the deciding policies from `analysis.explain`.
+ *
+ * Throws {@link ExpectationFileError} (with every place at once) when a pattern matches no
+ * workload, an `isolated` namespace has no workload, a named port is on no destination, or an
+ * expectation leaves no pair to judge: a typo never passes silently.
+ *
+ * @example
+ * ```ts
+ * import { analyzeConnectivity, type ConnectivityInput } from "clusterwire/networking";
+ * import { checkExpectations, formatExpectationResults, parseExpectations } from "clusterwire/connectivity";
+ *
+ * const input: ConnectivityInput = {
+ *   namespaces: [{ name: "shop" }],
+ *   workloads: [
+ *     { namespace: "shop", kind: "Deployment", name: "web", labels: { app: "web" } },
+ *     { namespace: "shop", kind: "Deployment", name: "api", labels: { app: "api" } },
+ *   ],
+ *   policies: [],
+ * };
+ * const expectations = parseExpectations("expectations:\n  - deny: {from: shop/web, to: shop/api, port: 8080}\n");
+ * const results = checkExpectations(analyzeConnectivity(input), expectations, { input });
+ * console.log(results[0]?.passed); // false: no policy isolates the api
+ * console.log(formatExpectationResults(results));
+ * ```
+ */
+export function checkExpectations(
+  analysis: ConnectivityAnalysis,
+  expectations: readonly Expectation[],
+  options: CheckExpectationsOptions,
+): ExpectationResult[] {
+  const judge = new Judge(analysis, options);
+  const results = expectations.map((e) => judge.check(e));
+  if (judge.problems.length > 0) {
+    const file = judge.problems[0]?.file ?? expectations[0]?.at.file ?? "expectations.yaml";
+    throw new ExpectationFileError(file, judge.problems);
+  }
+  return results;
+}
+
+class Judge {
+  readonly problems: ExpectationProblem[] = [];
+  readonly #analysis: ConnectivityAnalysis;
+  readonly #workloads: readonly Workload[];
+  readonly #segments: readonly { readonly range: AddressRange; readonly span: AddressSpan }[];
+  readonly #maxFailures: number;
+
+  constructor(analysis: ConnectivityAnalysis, options: CheckExpectationsOptions) {
+    this.#analysis = analysis;
+    this.#maxFailures = Math.max(0, options.maxFailures ?? DEFAULT_MAX_FAILURES);
+    const byKey = new Map(options.input.workloads.map((w) => [`${w.namespace}/${w.kind}/${w.name}`, w]));
+    this.#workloads = analysis.workloads.map((peer) => {
+      const w = byKey.get(peer.key);
+      return { peer, labels: w?.labels ?? {}, ports: w?.ports ?? [] };
+    });
+    this.#segments = analysis.segments.map((range) => ({ range, span: spanOf(range) }));
+  }
+
+  problem(at: ExpectationPosition, path: string, message: string): void {
+    this.problems.push({ file: at.file, line: at.line, column: at.column, path, message });
+  }
+
+  check(e: Expectation): ExpectationResult {
+    const result = new Tally(e, this.#maxFailures);
+    const pairs = e.kind === "isolated" ? this.isolatedPairs(e) : this.reachPairs(e);
+    if (pairs === undefined) return result.done();
+    let judged = 0;
+    for (const [from, to] of pairs()) {
+      const wanted = this.wanted(e, to);
+      if (wanted === undefined) continue;
+      judged++;
+      const allowed = this.#analysis.between(keyOf(from), keyOf(to));
+      const offending =
+        e.kind === "allow"
+          ? e.port.type === "any"
+            ? isEmptyConnectionSet(intersectConnectionSets(allowed, wanted))
+              ? wanted
+              : NO_CONNECTIONS
+            : subtractConnectionSets(wanted, allowed)
+          : intersectConnectionSets(allowed, wanted);
+      if (isEmptyConnectionSet(offending)) result.pass();
+      else
+        result.fail(() => ({
+          from: peerOf(from),
+          to: peerOf(to),
+          allowed,
+          offending,
+          explanation: this.#analysis.explain(keyOf(from), keyOf(to)),
+        }));
+    }
+    if (judged === 0) {
+      if (e.kind !== "isolated" && e.port.type === "named" && hasPairs(pairs())) {
+        this.problem(e.portAt, "port", `no destination workload has a port named ${JSON.stringify(e.port.name)}`);
+      } else {
+        this.problem(e.at, "", "no pair is left to judge (a workload paired with itself, or all left out by except)");
+      }
+    }
+    return result.done();
+  }
+
+  /** The connections judged for a pair; undefined when a named port is not on the destination. */
+  wanted(e: Expectation, to: End): ConnectionSet | undefined {
+    if (e.kind === "isolated") return ALL_CONNECTIONS;
+    return wantedConnections(e.port, to.type === "workload" ? to.workload.ports : []);
+  }
+
+  /** The pairs an allow or deny expectation judges; undefined (with problems) when a pattern matches nothing. */
+  reachPairs(e: ReachExpectation): Pairs | undefined {
+    const from = this.resolve(e.from, "from");
+    const to = this.resolve(e.to, "to");
+    const except = this.resolve(e.except, "except");
+    if (from === undefined || to === undefined || except === undefined) return undefined;
+    const leftOut = new Set(except.workloads.map((w) => w.peer.key));
+    const fromWorkloads = from.workloads.filter((w) => !leftOut.has(w.peer.key));
+    const toWorkloads = to.workloads.filter((w) => !leftOut.has(w.peer.key));
+    const fromExternal = this.externalEnds(subtractSpans(from.spans, except.spans));
+    const toExternal = this.externalEnds(subtractSpans(to.spans, except.spans));
+    return function* () {
+      for (const f of fromWorkloads) {
+        const source: End = { type: "workload", workload: f };
+        for (const t of toWorkloads) if (t.peer.key !== f.peer.key) yield [source, { type: "workload", workload: t }];
+        for (const t of toExternal) yield [source, t];
+      }
+      for (const f of fromExternal) for (const t of toWorkloads) yield [f, { type: "workload", workload: t }];
+    };
+  }
+
+  /** The pairs an isolated expectation judges, both ways; undefined (with problems) when a namespace has no workload. */
+  isolatedPairs(e: IsolationExpectation): Pairs | undefined {
+    const inNamespace = (name: string) => this.#workloads.filter((w) => w.peer.namespace === name);
+    const own = inNamespace(e.namespace.name);
+    if (own.length === 0) this.problem(e.namespace.at, "namespace", `no workload is in namespace ${e.namespace.name}`);
+    let others: Workload[];
+    if (e.from.length === 0) {
+      others = this.#workloads.filter((w) => w.peer.namespace !== e.namespace.name);
+      if (others.length === 0) this.problem(e.at, "", `no workload is outside namespace ${e.namespace.name}`);
+    } else {
+      const names = new Set<string>();
+      for (const ref of e.from) {
+        if (inNamespace(ref.name).length === 0) this.problem(ref.at, "from", `no workload is in namespace ${ref.name}`);
+        names.add(ref.name);
+      }
+      others = this.#workloads.filter((w) => names.has(w.peer.namespace));
+    }
+    if (own.length === 0 || others.length === 0) return undefined;
+    const end = (w: Workload): End => ({ type: "workload", workload: w });
+    return function* () {
+      for (const a of own) for (const b of others) yield [end(a), end(b)];
+      for (const b of others) for (const a of own) yield [end(b), end(a)];
+    };
+  }
+
+  /** The workloads and address spans a list of patterns names; undefined when one matches nothing. */
+  resolve(
+    patterns: readonly PeerPattern[],
+    field: string,
+  ): { readonly workloads: Workload[]; readonly spans: AddressSpan[] } | undefined {
+    const keys = new Set<string>();
+    const spans: AddressSpan[] = [];
+    let ok = true;
+    for (const p of patterns) {
+      if (p.type === "addresses") {
+        spans.push(spanOf(p.range));
+        continue;
+      }
+      const matches = this.#workloads.filter((w) => matchesWorkload(p, w));
+      if (matches.length === 0) {
+        this.problem(p.at, field, `${p.text} matches no workload`);
+        ok = false;
+      }
+      for (const w of matches) keys.add(w.peer.key);
+    }
+    if (!ok) return undefined;
+    return { workloads: this.#workloads.filter((w) => keys.has(w.peer.key)), spans: mergeSpans(spans) };
+  }
+
+  /** For each segment that overlaps `spans`, one end: the overlapping addresses. */
+  externalEnds(spans: readonly AddressSpan[]): End[] {
+    if (spans.length === 0) return [];
+    const out: End[] = [];
+    for (const segment of this.#segments) {
+      const pieces = spans.flatMap((s) => overlap(s, segment.span) ?? []);
+      const first = pieces[0];
+      if (first === undefined) continue;
+      const ranges: AddressRange[] = pieces.map((p) => ({
+        family: p.family,
+        first: formatIp(p.family, p.first),
+        last: formatIp(p.family, p.last),
+        cidrs: cidrsOf(p),
+      }));
+      const peer: ConnectivityPeer = { type: "external", ranges, key: ranges.flatMap((r) => r.cidrs).join(",") };
+      out.push({ type: "external", peer, address: formatIp(first.family, first.first) });
+    }
+    return out;
+  }
+}
+
+/** A fresh iteration of an expectation's pairs on each call. */
+type Pairs = () => Iterable<readonly [End, End]>;
+
+/** Counts passing and failing pairs, keeping the first failures. */
+class Tally {
+  readonly #expectation: Expectation;
+  readonly #max: number;
+  readonly #failures: ExpectationFailure[] = [];
+  #checked = 0;
+  #failed = 0;
+
+  constructor(expectation: Expectation, max: number) {
+    this.#expectation = expectation;
+    this.#max = max;
+  }
+
+  pass(): void {
+    this.#checked++;
+  }
+
+  fail(describe: () => ExpectationFailure): void {
+    this.#checked++;
+    this.#failed++;
+    if (this.#failures.length < this.#max) this.#failures.push(describe());
+  }
+
+  done(): ExpectationResult {
+    return {
+      expectation: this.#expectation,
+      passed: this.#failed === 0,
+      checked: this.#checked,
+      failed: this.#failed,
+      failures: this.#failures,
+    };
+  }
+}
+
+/** Whether a generator of pairs had any (it is consumed). */
+function hasPairs(pairs: Iterable<unknown>): boolean {
+  for (const _ of pairs) return true;
+  return false;
+}
+
+/** The connections an expected port stands for, towards a destination with these container ports. */
+export function wantedConnections(port: ExpectedPort, ports: readonly ClusterPodPort[]): ConnectionSet | undefined {
+  if (port.type === "any") return port.protocol === undefined ? ALL_CONNECTIONS : only(port.protocol, 1, 65535);
+  if (port.type === "range") return only(port.protocol, port.from, port.to);
+  const named = ports.filter(
+    (p) => p.name === port.name && (port.protocol === undefined || (p.protocol ?? "TCP") === port.protocol),
+  );
+  if (named.length === 0) return undefined;
+  let out: ConnectionSet = NO_CONNECTIONS;
+  for (const p of named) out = unionConnectionSets(out, only(p.protocol ?? "TCP", p.containerPort, p.containerPort));
+  return out;
+}
+
+function only(protocol: Protocol, from: number, to: number): ConnectionSet {
+  return { TCP: [], UDP: [], SCTP: [], [protocol]: [{ from, to }] };
+}
+
+function matchesWorkload(p: Extract<PeerPattern, { type: "workloads" }>, w: Workload): boolean {
+  if (!glob(p.namespace).test(w.peer.namespace)) return false;
+  if (!glob(p.kind, true).test(w.peer.kind)) return false;
+  if (!glob(p.name).test(w.peer.name)) return false;
+  for (const [k, v] of Object.entries(p.labels)) if (w.labels[k] !== v) return false;
+  return true;
+}
+
+const globs = new Map<string, RegExp>();
+
+/** `*` matches any run of characters; everything else itself. */
+function glob(pattern: string, ignoreCase = false): RegExp {
+  const key = `${ignoreCase ? "i" : "s"}${pattern}`;
+  let re = globs.get(key);
+  if (re === undefined) {
+    const body = pattern
+      .split("*")
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*");
+    re = new RegExp(`^${body}$`, ignoreCase ? "is" : "s");
+    globs.set(key, re);
+  }
+  return re;
+}
+
+function spanOf(range: AddressRange): AddressSpan {
+  const first = parseIp(range.first);
+  const last = parseIp(range.last);
+  if (typeof first === "string" || typeof last === "string") {
+    throw new TypeError(`the analysis has an address range that is not one: ${range.first}-${range.last}`);
+  }
+  return { family: range.family, first: first.value, last: last.value };
+}
+
+function keyOf(end: End): string {
+  return end.type === "workload" ? end.workload.peer.key : end.address;
+}
+
+function peerOf(end: End): ConnectivityPeer {
+  return end.type === "workload" ? end.workload.peer : end.peer;
+}

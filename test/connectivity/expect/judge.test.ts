@@ -1,0 +1,221 @@
+import { describe, expect, it } from "vitest";
+import { ExpectationFileError } from "../../../src/connectivity/expect/errors.js";
+import { checkExpectations } from "../../../src/connectivity/expect/judge.js";
+import { parseExpectations } from "../../../src/connectivity/expect/parse.js";
+import type { ExpectationProblem, ExpectationResult } from "../../../src/connectivity/expect/types.js";
+import {
+  ALL_CONNECTIONS,
+  type ClusterWorkload,
+  NO_CONNECTIONS,
+  formatConnectionSet,
+} from "../../../src/networking/index.js";
+import { placeOf } from "./place.js";
+import { type FakeAnalysis, type FakeRule, fakeAnalysis, tcp } from "./fake-analysis.js";
+
+// ------------------------------------------------------------------ the matcher, over a hand-written analysis
+
+const WORKLOADS: ClusterWorkload[] = [
+  { namespace: "shop", kind: "Deployment", name: "web", labels: { app: "web", tier: "front" } },
+  {
+    namespace: "shop",
+    kind: "Deployment",
+    name: "api",
+    labels: { app: "api", tier: "back" },
+    ports: [{ name: "http", containerPort: 8080 }],
+  },
+  {
+    namespace: "shop",
+    kind: "StatefulSet",
+    name: "db",
+    labels: { app: "db", tier: "back" },
+    ports: [{ name: "pg", containerPort: 5432 }],
+  },
+  { namespace: "dev", kind: "Pod", name: "debug", labels: { app: "debug" } },
+];
+
+function judge(yaml: string, rules: readonly FakeRule[], segments?: readonly string[], maxFailures?: number) {
+  const analysis = fakeAnalysis({ workloads: WORKLOADS, rules, ...(segments ? { segments } : {}) });
+  const expectations = parseExpectations(`expectations:\n${yaml}`, "expect.yaml");
+  const results = checkExpectations(analysis, expectations, {
+    input: analysis.input,
+    ...(maxFailures !== undefined ? { maxFailures } : {}),
+  });
+  return { results, analysis };
+}
+
+function only(yaml: string, rules: readonly FakeRule[], segments?: readonly string[]): ExpectationResult {
+  const { results } = judge(yaml, rules, segments);
+  expect(results).toHaveLength(1);
+  return results[0] as ExpectationResult;
+}
+
+function problemsOf(run: () => unknown): ExpectationProblem[] {
+  try {
+    run();
+  } catch (e) {
+    if (e instanceof ExpectationFileError) return [...e.problems];
+    throw e;
+  }
+  throw new Error("no ExpectationFileError");
+}
+
+const rule = (from: string, to: string, connections = ALL_CONNECTIONS, policy = "shop/open"): FakeRule => ({
+  from,
+  to,
+  connections,
+  policy,
+});
+
+describe("checkExpectations: the pairs each expectation judges (hand-written analysis)", () => {
+  it("allow: every matched pair, self left out", () => {
+    const r = only("  - allow: {from: 'shop/*', to: shop/api, port: 8080}", [
+      rule("shop/Deployment/web", "shop/Deployment/api", tcp(8080)),
+      rule("shop/StatefulSet/db", "shop/Deployment/api", tcp(80)),
+    ]);
+    expect(r).toMatchObject({ passed: false, checked: 2, failed: 1 });
+    const [f] = r.failures;
+    expect(f?.from.key).toBe("shop/StatefulSet/db");
+    expect(formatConnectionSet(f?.offending ?? NO_CONNECTIONS)).toBe("TCP 8080");
+    expect(formatConnectionSet(f?.allowed ?? NO_CONNECTIONS)).toBe("TCP 80");
+    expect(f?.explanation.ingress.allowedBy).toEqual([{ policy: "shop/open", rules: [0] }]);
+  });
+
+  it("allow of a range wants every port of it", () => {
+    const rules = [rule("shop/Deployment/web", "shop/Deployment/api", tcp(8000, 8001, 8003))];
+    const r = only("  - allow: {from: shop/web, to: shop/api, port: 8000-8003}", rules);
+    expect(formatConnectionSet(r.failures[0]?.offending ?? NO_CONNECTIONS)).toBe("TCP 8002");
+  });
+
+  it("allow without a port wants some connection, of the protocol when given", () => {
+    const rules = [rule("shop/Deployment/web", "shop/Deployment/api", tcp(1))];
+    expect(only("  - allow: {from: shop/web, to: shop/api}", rules).passed).toBe(true);
+    const udp = only("  - allow: {from: shop/web, to: shop/api, protocol: UDP}", rules);
+    expect(udp.passed).toBe(false);
+    expect(formatConnectionSet(udp.failures[0]?.offending ?? NO_CONNECTIONS)).toBe("UDP 1-65535");
+  });
+
+  it("deny: no matched pair, except peers left out at either end", () => {
+    const rules = [rule("shop/Deployment/api", "shop/StatefulSet/db", tcp(5432))];
+    const r = only("  - deny: {from: '*', to: shop/db, port: 5432, except: [shop/api]}", rules);
+    expect(r).toMatchObject({ passed: true, checked: 2 });
+    const broken = only("  - deny: {from: '*', to: shop/db, port: 5432}", rules);
+    expect(broken).toMatchObject({ passed: false, checked: 3, failed: 1 });
+    expect(broken.failures[0]?.from.key).toBe("shop/Deployment/api");
+  });
+
+  it("deny of a range fails on any port of it", () => {
+    const rules = [rule("shop/Deployment/web", "shop/Deployment/api", tcp(8005))];
+    expect(only("  - deny: {from: shop/web, to: shop/api, port: 8000-8004}", rules).passed).toBe(true);
+    const r = only("  - deny: {from: shop/web, to: shop/api, port: 8000-8010}", rules);
+    expect(formatConnectionSet(r.failures[0]?.offending ?? NO_CONNECTIONS)).toBe("TCP 8005");
+  });
+
+  it("isolated: both ways, every port", () => {
+    const pass = only("  - isolated: {namespace: dev, from: shop}", [
+      rule("shop/Deployment/web", "shop/Deployment/api"),
+    ]);
+    expect(pass).toMatchObject({ passed: true, checked: 6 });
+    const r = only("  - isolated: {namespace: dev}", [rule("shop/Deployment/api", "dev/Pod/debug", tcp(9))]);
+    expect(r).toMatchObject({ passed: false, checked: 6, failed: 1 });
+    expect([r.failures[0]?.from.key, r.failures[0]?.to.key]).toEqual(["shop/Deployment/api", "dev/Pod/debug"]);
+  });
+
+  it("addresses: one pair per overlapping segment, judged at its first address", () => {
+    const segments = ["0.0.0.0/5", "8.0.0.0/7", "10.0.0.0/8", "11.0.0.0/8", "12.0.0.0/6", "::/0"];
+    const rules = [rule("10.0.0.0/8", "shop/Deployment/web", tcp(22))];
+    const { results, analysis } = judge("  - deny: {from: 8.0.0.0/6, to: shop/web, port: 22}", rules, segments);
+    const r = results[0];
+    expect(r).toMatchObject({ passed: false, checked: 3, failed: 1 });
+    expect((analysis as FakeAnalysis).asked).toEqual([
+      "8.0.0.0 -> shop/Deployment/web",
+      "10.0.0.0 -> shop/Deployment/web",
+      "11.0.0.0 -> shop/Deployment/web",
+    ]);
+    expect(r?.failures[0]?.from).toMatchObject({ type: "external", key: "10.0.0.0/8" });
+    // 9.0.0.0/7 is 8.0.0.0/7 once its host bit is dropped: one segment, which no rule opens.
+    const hostBits = judge("  - deny: {from: 9.0.0.0/7, to: shop/web, port: 22}", rules, segments);
+    expect(hostBits.results[0]).toMatchObject({ passed: true, checked: 1 });
+    expect((hostBits.analysis as FakeAnalysis).asked).toEqual(["8.0.0.0 -> shop/Deployment/web"]);
+  });
+
+  it("addresses: the expectation's block, less except, cut by the segments", () => {
+    const segments = ["0.0.0.0/1", "128.0.0.0/1"];
+    const rules = [rule("0.0.0.0/0", "shop/Deployment/web", tcp(22))];
+    const { results, analysis } = judge(
+      "  - deny: {from: 0.0.0.0/0, to: shop/web, port: 22, except: [10.0.0.0/8, 128.0.0.0/1]}",
+      rules,
+      segments,
+    );
+    expect((analysis as FakeAnalysis).asked).toEqual(["0.0.0.0 -> shop/Deployment/web"]);
+    expect(results[0]?.failures[0]?.from).toMatchObject({
+      type: "external",
+      key: "0.0.0.0/5,8.0.0.0/7,11.0.0.0/8,12.0.0.0/6,16.0.0.0/4,32.0.0.0/3,64.0.0.0/2",
+    });
+  });
+
+  it("addresses: allow needs every overlapping segment, and egress towards addresses is judged too", () => {
+    const segments = ["0.0.0.0/1", "128.0.0.0/1"];
+    const rules = [rule("shop/Deployment/web", "128.0.0.0/1", tcp(443))];
+    const r = only("  - allow: {from: shop/web, to: 0.0.0.0/0, port: 443}", rules, segments);
+    expect(r).toMatchObject({ passed: false, checked: 2, failed: 1 });
+    expect(r.failures[0]?.to.key).toBe("0.0.0.0/1");
+    expect(only("  - allow: {from: shop/web, to: 200.0.0.0/8, port: 443}", rules, segments).passed).toBe(true);
+  });
+
+  it("named ports: looked up on each destination, which is left out when it has none", () => {
+    const rules = [rule("shop/Deployment/web", "shop/Deployment/api", tcp(8080))];
+    const r = only("  - allow: {from: shop/web, to: 'shop/*', port: http}", rules);
+    expect(r).toMatchObject({ passed: true, checked: 1 });
+    const udp = only("  - allow: {from: shop/web, to: shop/api, port: http, protocol: TCP}", rules);
+    expect(udp.passed).toBe(true);
+  });
+
+  it("label patterns and kind globs", () => {
+    const rules = [rule("shop/Deployment/web", "shop/Deployment/api")];
+    const back = only("  - deny: {from: {labels: {tier: front}}, to: {namespace: shop, labels: {tier: back}}}", rules);
+    expect(back).toMatchObject({ passed: false, checked: 2, failed: 1 });
+    const sts = only("  - deny: {from: shop/web, to: shop/statefulset/*}", rules);
+    expect(sts).toMatchObject({ passed: true, checked: 1 });
+  });
+
+  it("lists at most maxFailures pairs, and counts them all", () => {
+    const rules = [
+      rule("shop/Deployment/web", "shop/Deployment/api"),
+      rule("shop/StatefulSet/db", "shop/Deployment/api"),
+    ];
+    const { results } = judge("  - deny: {from: '*', to: shop/api}", rules, undefined, 1);
+    expect(results[0]).toMatchObject({ passed: false, checked: 3, failed: 2 });
+    expect(results[0]?.failures).toHaveLength(1);
+  });
+});
+
+describe("checkExpectations: mistakes only the analysis can show", () => {
+  const text = [
+    "expectations:",
+    "  - allow: {from: shop/frontend, to: shop/api}",
+    "  - deny: {from: '*', to: shop/api, except: [{labels: {app: nope}}]}",
+    "  - isolated: {namespace: payments, from: [dev, qa]}",
+    "  - allow: {from: shop/web, to: shop/web}",
+    "  - allow: {from: shop/web, to: shop/db, port: http}",
+    "",
+  ].join("\n");
+
+  it("names every pattern that matches nothing, every empty pair list and unknown port name, with its place", () => {
+    const analysis = fakeAnalysis({ workloads: WORKLOADS });
+    const problems = problemsOf(() =>
+      checkExpectations(analysis, parseExpectations(text, "ci.yaml"), { input: analysis.input }),
+    );
+    const at = (needle: string, nth = 1) => {
+      const p = placeOf(text, needle, nth);
+      return `ci.yaml:${p.line}:${p.column}`;
+    };
+    expect(problems.map((p) => `${p.file}:${p.line}:${p.column}: ${p.path}: ${p.message}`)).toEqual([
+      `${at("shop/frontend")}: from: shop/frontend matches no workload`,
+      `${at("{labels")}: except: {labels: {app: nope}} matches no workload`,
+      `${at("payments")}: namespace: no workload is in namespace payments`,
+      `${at("qa")}: from: no workload is in namespace qa`,
+      `${at("allow", 2)}: : no pair is left to judge (a workload paired with itself, or all left out by except)`,
+      `${at("http")}: port: no destination workload has a port named "http"`,
+    ]);
+  });
+});
