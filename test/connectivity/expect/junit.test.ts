@@ -1,0 +1,134 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { describe, expect, it } from "vitest";
+import { checkExpectations } from "../../../src/connectivity/expect/judge.js";
+import { junitXml } from "../../../src/connectivity/expect/junit.js";
+import { parseExpectations } from "../../../src/connectivity/expect/parse.js";
+import type { ExpectationResult } from "../../../src/connectivity/expect/types.js";
+import type { ClusterWorkload } from "../../../src/networking/index.js";
+import { fakeAnalysis, tcp } from "./fake-analysis.js";
+
+const WORKLOADS: ClusterWorkload[] = [
+  { namespace: "shop", kind: "Deployment", name: "web" },
+  { namespace: "shop", kind: "Deployment", name: "api" },
+];
+
+function results(yaml: string): ExpectationResult[] {
+  const analysis = fakeAnalysis({
+    workloads: WORKLOADS,
+    rules: [
+      { from: "shop/Deployment/web", to: "shop/Deployment/api", connections: tcp(8080), policy: 'shop/<api>&"in"' },
+    ],
+  });
+  return checkExpectations(analysis, parseExpectations(`expectations:\n${yaml}`, "ci/expect.yaml"), {
+    input: analysis.input,
+  });
+}
+
+interface Parsed {
+  testsuites: {
+    "@name": string;
+    "@tests": string;
+    "@failures": string;
+    testsuite: {
+      "@name": string;
+      "@tests": string;
+      "@failures": string;
+      "@errors": string;
+      testcase: {
+        "@name": string;
+        "@classname": string;
+        "@file": string;
+        failure?: { "@message": string; "@type": string; "#text": string };
+      }[];
+    };
+  };
+}
+
+function parse(xml: string): Parsed {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "@",
+    htmlEntities: true,
+    trimValues: false,
+    isArray: (name) => name === "testcase",
+  });
+  return parser.parse(xml) as Parsed;
+}
+
+describe("junitXml", () => {
+  it("writes one testcase per expectation, a failing one with its message and explained pairs", () => {
+    const xml = junitXml(
+      results(
+        [
+          "  - name: the web reaches the api",
+          "    allow: {from: shop/web, to: shop/api, port: 8080}",
+          "  - deny: {from: shop/web, to: shop/api, port: 8080}",
+          "  - deny: {from: shop/api, to: shop/web}",
+        ].join("\n"),
+      ),
+      { suiteName: "shop" },
+    );
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="shop" tests="3" failures="1" errors="0">\n',
+      ),
+    ).toBe(true);
+    const { testsuites } = parse(xml);
+    const suite = testsuites.testsuite;
+    expect([suite["@name"], suite["@tests"], suite["@failures"], suite["@errors"]]).toEqual(["shop", "3", "1", "0"]);
+    expect(suite.testcase.map((t) => [t["@name"], t["@classname"], t["@file"], t.failure !== undefined])).toEqual([
+      ["the web reaches the api", "shop", "ci/expect.yaml", false],
+      ["deny shop/web => shop/api on TCP 8080", "shop", "ci/expect.yaml", true],
+      ["deny shop/api => shop/web", "shop", "ci/expect.yaml", false],
+    ]);
+    const failure = suite.testcase[1]?.failure;
+    expect(failure?.["@type"]).toBe("deny");
+    expect(failure?.["@message"]).toBe("1 of 1 pairs break it: deny shop/web => shop/api on TCP 8080");
+    expect(failure?.["#text"].split("\n")).toEqual([
+      "ci/expect.yaml:4:5: deny shop/web => shop/api on TCP 8080",
+      "shop/Deployment/web => shop/Deployment/api: TCP 8080 allowed",
+      "  egress from shop/Deployment/web: not isolated (no policy selects it for egress)",
+      '  ingress to shop/Deployment/api: isolated by fake/isolate; allowed by shop/<api>&"in" (spec.ingress[0]): TCP 8080',
+    ]);
+    // The policy name's markup is escaped in the body, not carried as elements.
+    expect(xml).toContain('shop/&lt;api&gt;&amp;"in"');
+  });
+
+  it('escapes <, & and " in names and suite names, and keeps line breaks in attributes', () => {
+    const name = "a <b> & \"c\"\n'd'";
+    const xml = junitXml(results(`  - name: ${JSON.stringify(name)}\n    deny: {from: shop/web, to: shop/api}`), {
+      suiteName: 'x"<&>',
+    });
+    expect(xml).toContain("name=\"a &lt;b&gt; &amp; &quot;c&quot;&#10;'d'\"");
+    const { testsuites } = parse(xml);
+    expect(testsuites["@name"]).toBe('x"<&>');
+    expect(testsuites.testsuite.testcase[0]?.["@name"]).toBe(name);
+    expect(testsuites.testsuite.testcase[0]?.failure?.["@message"]).toContain(`1 of 1 pairs break it: deny shop/web`);
+  });
+
+  it("replaces the characters XML cannot carry", () => {
+    const name = "bell\u0007 nul\u0000 lone\ud800 pair\ud83d\ude00 tab\t end\uffff";
+    // YAML refuses control characters, but results are plain values a program may build.
+    const [r] = results("  - deny: {from: shop/api, to: shop/web}");
+    if (r === undefined) throw new Error("no result");
+    const xml = junitXml([{ ...r, expectation: { ...r.expectation, name } }]);
+    const { testsuites } = parse(xml);
+    expect(testsuites["@name"]).toBe("clusterwire expectations");
+    expect(testsuites.testsuite.testcase[0]?.["@name"]).toBe(
+      "bell\ufffd nul\ufffd lone\ufffd pair\ud83d\ude00 tab\t end\ufffd",
+    );
+  });
+
+  it("writes an empty suite for no results", () => {
+    const { testsuites } = parse(junitXml([]));
+    expect([testsuites["@tests"], testsuites["@failures"]]).toEqual(["0", "0"]);
+  });
+
+  it("fails what every pair of an allow misses", () => {
+    const xml = junitXml(results("  - allow: {from: shop/web, to: shop/api, port: 9090}"));
+    expect(parse(xml).testsuites.testsuite.testcase[0]?.failure?.["#text"]).toContain(
+      "shop/Deployment/web => shop/Deployment/api: TCP 9090 not allowed (allowed: TCP 8080)",
+    );
+  });
+});
