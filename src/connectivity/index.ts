@@ -10,4 +10,21 @@
  *
  * @packageDocumentation
  */
-export {};
+export { parseExpectations } from "./expect/parse.js";
+export { checkExpectations } from "./expect/judge.js";
+export { formatExpectationResults } from "./expect/format.js";
+export { junitXml, type JunitOptions } from "./expect/junit.js";
+export { ExpectationFileError } from "./expect/errors.js";
+export type {
+  CheckExpectationsOptions,
+  Expectation,
+  ExpectationFailure,
+  ExpectationPosition,
+  ExpectationProblem,
+  ExpectationResult,
+  ExpectedPort,
+  IsolationExpectation,
+  NamespaceReference,
+  PeerPattern,
+  ReachExpectation,
+} from "./expect/types.js";
