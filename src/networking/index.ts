@@ -188,27 +188,3 @@ export type {
   Router,
 } from "./evaluate/router/types.js";
 export type { SkippedObject } from "./evaluate/types.js";
-// INTERIM (branch i29-expect only, reverted before merging main): the connectivity contract's exports.
-export type {
-  AddressRange,
-  AnalyzedPolicy,
-  AnalyzedRule,
-  ClusterWorkload,
-  ConnectionExplanation,
-  ConnectionSet,
-  ConnectivityAnalysis,
-  ConnectivityInput,
-  ConnectivityLine,
-  ConnectivityPeer,
-  DirectionExplanation,
-  PortRange,
-} from "./evaluate/connectivity/types.js";
-export {
-  ALL_CONNECTIONS,
-  NO_CONNECTIONS,
-  formatConnectionSet,
-  intersectConnectionSets,
-  isEmptyConnectionSet,
-  subtractConnectionSets,
-  unionConnectionSets,
-} from "./evaluate/connectivity/interim-connection-set.js";
