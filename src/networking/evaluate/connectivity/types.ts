@@ -305,13 +305,17 @@ export interface ConnectivityAnalysis {
   /** The policies left out (invalid, or a second one of the same name). */
   readonly skipped: readonly SkippedObject[];
   /**
-   * Every allowed connection: workload to workload (self excluded), workload to addresses and
-   * addresses to workload. For each workload and direction, the segments with the same
-   * connections are one line. Sorted by source, then destination (workloads in input order,
-   * before addresses).
+   * Every allowed connection: workload to workload (a workload to itself left out), workload to
+   * addresses and addresses to workload. For each workload and direction, the segments with the
+   * same connections are one line. Order: each workload in input order with its destinations
+   * (workloads in input order, then addresses by their first segment); then the lines from
+   * addresses, by destination workload.
    */
   lines(): readonly ConnectivityLine[];
-  /** What `from` may open to `to`: workload keys, or an address (IP) outside the cluster. */
+  /**
+   * What `from` may open to `to`: workload keys, or an address (IP) outside the cluster; one end
+   * at least a workload. A workload to itself is judged as two of its pods (replicas) would be.
+   */
   between(from: string, to: string): ConnectionSet;
   /** Why: the same ends as `between`. */
   explain(from: string, to: string): ConnectionExplanation;
