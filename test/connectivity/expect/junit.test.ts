@@ -4,23 +4,35 @@ import { checkExpectations } from "../../../src/connectivity/expect/judge.js";
 import { junitXml } from "../../../src/connectivity/expect/junit.js";
 import { parseExpectations } from "../../../src/connectivity/expect/parse.js";
 import type { ExpectationResult } from "../../../src/connectivity/expect/types.js";
-import type { ClusterWorkload } from "../../../src/networking/index.js";
-import { fakeAnalysis, tcp } from "./fake-analysis.js";
+import {
+  type ConnectivityInput,
+  type NetworkPolicy,
+  analyzeConnectivity,
+  fromJson,
+} from "../../../src/networking/index.js";
 
-const WORKLOADS: ClusterWorkload[] = [
-  { namespace: "shop", kind: "Deployment", name: "web" },
-  { namespace: "shop", kind: "Deployment", name: "api" },
-];
+const INPUT: ConnectivityInput = {
+  namespaces: [{ name: "shop" }],
+  workloads: [
+    { namespace: "shop", kind: "Deployment", name: "web", labels: { app: "web" } },
+    { namespace: "shop", kind: "Deployment", name: "api", labels: { app: "api" } },
+  ],
+  policies: [
+    fromJson({
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: { namespace: "shop", name: "api-in" },
+      spec: {
+        podSelector: { matchLabels: { app: "api" } },
+        ingress: [{ from: [{ podSelector: { matchLabels: { app: "web" } } }], ports: [{ port: 8080 }] }],
+      },
+    } as never) as NetworkPolicy,
+  ],
+};
 
 function results(yaml: string): ExpectationResult[] {
-  const analysis = fakeAnalysis({
-    workloads: WORKLOADS,
-    rules: [
-      { from: "shop/Deployment/web", to: "shop/Deployment/api", connections: tcp(8080), policy: 'shop/<api>&"in"' },
-    ],
-  });
-  return checkExpectations(analysis, parseExpectations(`expectations:\n${yaml}`, "ci/expect.yaml"), {
-    input: analysis.input,
+  return checkExpectations(analyzeConnectivity(INPUT), parseExpectations(`expectations:\n${yaml}`, "ci/expect.yaml"), {
+    input: INPUT,
   });
 }
 
@@ -64,7 +76,7 @@ describe("junitXml", () => {
           "  - name: the web reaches the api",
           "    allow: {from: shop/web, to: shop/api, port: 8080}",
           "  - deny: {from: shop/web, to: shop/api, port: 8080}",
-          "  - deny: {from: shop/api, to: shop/web}",
+          "  - deny: {from: shop/web, to: shop/api, port: 9090}",
         ].join("\n"),
       ),
       { suiteName: "shop" },
@@ -80,7 +92,7 @@ describe("junitXml", () => {
     expect(suite.testcase.map((t) => [t["@name"], t["@classname"], t["@file"], t.failure !== undefined])).toEqual([
       ["the web reaches the api", "shop", "ci/expect.yaml", false],
       ["deny shop/web => shop/api on TCP 8080", "shop", "ci/expect.yaml", true],
-      ["deny shop/api => shop/web", "shop", "ci/expect.yaml", false],
+      ["deny shop/web => shop/api on TCP 9090", "shop", "ci/expect.yaml", false],
     ]);
     const failure = suite.testcase[1]?.failure;
     expect(failure?.["@type"]).toBe("deny");
@@ -89,13 +101,11 @@ describe("junitXml", () => {
       "ci/expect.yaml:4:5: deny shop/web => shop/api on TCP 8080",
       "shop/Deployment/web => shop/Deployment/api: TCP 8080 allowed",
       "  egress from shop/Deployment/web: not isolated (no policy selects it for egress)",
-      '  ingress to shop/Deployment/api: isolated by fake/isolate; allowed by shop/<api>&"in" (spec.ingress[0]): TCP 8080',
+      "  ingress to shop/Deployment/api: isolated by shop/api-in; allowed by shop/api-in (spec.ingress[0]): TCP 8080",
     ]);
-    // The policy name's markup is escaped in the body, not carried as elements.
-    expect(xml).toContain('shop/&lt;api&gt;&amp;"in"');
   });
 
-  it('escapes <, & and " in names and suite names, and keeps line breaks in attributes', () => {
+  it('escapes <, & and " in names, suite names and failure bodies, and keeps line breaks in attributes', () => {
     const name = "a <b> & \"c\"\n'd'";
     const xml = junitXml(results(`  - name: ${JSON.stringify(name)}\n    deny: {from: shop/web, to: shop/api}`), {
       suiteName: 'x"<&>',
@@ -104,7 +114,16 @@ describe("junitXml", () => {
     const { testsuites } = parse(xml);
     expect(testsuites["@name"]).toBe('x"<&>');
     expect(testsuites.testsuite.testcase[0]?.["@name"]).toBe(name);
-    expect(testsuites.testsuite.testcase[0]?.failure?.["@message"]).toContain(`1 of 1 pairs break it: deny shop/web`);
+    const failure = testsuites.testsuite.testcase[0]?.failure;
+    expect(failure?.["@message"]).toBe("1 of 1 pairs break it: deny shop/web => shop/api");
+    // The failure body is escaped too (a program may build results with any text).
+    const [r] = results("  - deny: {from: shop/web, to: shop/api}");
+    if (r === undefined) throw new Error("no result");
+    const odd = junitXml([{ ...r, expectation: { ...r.expectation, text: "a </failure> & <b>" } }]);
+    expect(odd).toContain("a &lt;/failure&gt; &amp; &lt;b&gt;");
+    expect(parse(odd).testsuites.testsuite.testcase[0]?.failure?.["#text"]).toMatch(
+      /^ci\/expect\.yaml:2:5: a <\/failure> & <b>\n/,
+    );
   });
 
   it("replaces the characters XML cannot carry", () => {
