@@ -8,6 +8,25 @@
  * The analysis itself, over namespaces, workloads and policies given as values, is
  * `analyzeConnectivity` and `diffConnectivity` of clusterwire/networking.
  *
+ * @example
+ * ```ts
+ * import { analyzeConnectivity, type ConnectivityInput } from "clusterwire/networking";
+ * import { checkExpectations, formatExpectationResults, junitXml, parseExpectations } from "clusterwire/connectivity";
+ *
+ * const input: ConnectivityInput = {
+ *   namespaces: [{ name: "shop" }],
+ *   workloads: [
+ *     { namespace: "shop", kind: "Deployment", name: "web", labels: { app: "web" } },
+ *     { namespace: "shop", kind: "StatefulSet", name: "db", labels: { app: "db" } },
+ *   ],
+ *   policies: [],
+ * };
+ * const expectations = parseExpectations("expectations:\n  - deny: {from: shop/web, to: shop/db, port: 5432}\n", "expect.yaml");
+ * const results = checkExpectations(analyzeConnectivity(input), expectations, { input });
+ * console.log(formatExpectationResults(results)); // FAIL  deny shop/web => shop/db on TCP 5432 (1 of 1 pair failed) ...
+ * const report = junitXml(results, { suiteName: "shop" }); // for the CI dashboard
+ * ```
+ *
  * @packageDocumentation
  */
 export { parseExpectations } from "./expect/parse.js";

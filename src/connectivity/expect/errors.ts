@@ -17,7 +17,7 @@ const MAX_LISTED = 20;
  *   parseExpectations("expectations:\n  - allow: {from: shop/web, to: shop/api, port: 99999}\n", "expect.yaml");
  * } catch (e) {
  *   if (e instanceof ExpectationFileError) console.log(e.message);
- *   // expect.yaml:2:48: expectations[0].allow.port: must be a port number from 1 to 65535, ...
+ *   // expect.yaml:2:49: expectations[0].allow.port: must be a port number from 1 to 65535, ...
  * }
  * ```
  */

@@ -24,7 +24,9 @@ import type {
 export interface ExpectationPosition {
   /** The file name given to {@link parseExpectations}. */
   readonly file: string;
+  /** 1-based line. */
   readonly line: number;
+  /** 1-based column. */
   readonly column: number;
 }
 
@@ -108,6 +110,7 @@ export type ExpectedPort =
  * ```
  */
 export interface ReachExpectation {
+  /** Which of the two: every pair connects, or none does. */
   readonly kind: "allow" | "deny";
   /** The `name` field, or else {@link ReachExpectation.text}. */
   readonly name: string;
@@ -115,9 +118,13 @@ export interface ReachExpectation {
   readonly text: string;
   /** Where the list item starts. */
   readonly at: ExpectationPosition;
+  /** The sources: one pattern, or several (their matches together). */
   readonly from: readonly PeerPattern[];
+  /** The destinations, likewise. */
   readonly to: readonly PeerPattern[];
+  /** Peers left out at either end; empty when none. */
   readonly except: readonly PeerPattern[];
+  /** The connections judged. */
   readonly port: ExpectedPort;
   /** Where the port is written (the expectation's own place when there is none). */
   readonly portAt: ExpectationPosition;
@@ -134,7 +141,9 @@ export interface ReachExpectation {
  * ```
  */
 export interface NamespaceReference {
+  /** The namespace's name. */
   readonly name: string;
+  /** Where the name is written. */
   readonly at: ExpectationPosition;
 }
 
@@ -151,6 +160,7 @@ export interface NamespaceReference {
  * ```
  */
 export interface IsolationExpectation {
+  /** Always `isolated`. */
   readonly kind: "isolated";
   /** The `name` field, or else {@link IsolationExpectation.text}. */
   readonly name: string;
@@ -158,7 +168,9 @@ export interface IsolationExpectation {
   readonly text: string;
   /** Where the list item starts. */
   readonly at: ExpectationPosition;
+  /** The namespace isolated. */
   readonly namespace: NamespaceReference;
+  /** The namespaces it is isolated from; empty for every other namespace. */
   readonly from: readonly NamespaceReference[];
 }
 
@@ -209,6 +221,7 @@ export interface ExpectationFailure {
  * ```
  */
 export interface ExpectationResult {
+  /** The expectation judged. */
   readonly expectation: Expectation;
   /** True when no pair broke it. */
   readonly passed: boolean;
@@ -253,11 +266,14 @@ export interface CheckExpectationsOptions {
  * ```
  */
 export interface ExpectationProblem {
+  /** The file name given to {@link parseExpectations}. */
   readonly file: string;
   /** 1-based (1 when the place is not known). */
   readonly line: number;
+  /** 1-based (1 when the place is not known). */
   readonly column: number;
   /** The field, e.g. `expectations[2].deny.to`; empty for the whole file. */
   readonly path: string;
+  /** What is wrong, without the place. */
   readonly message: string;
 }
