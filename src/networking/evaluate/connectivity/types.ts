@@ -177,7 +177,9 @@ export type ConnectivityPeer =
  * ```
  */
 export interface ConnectivityLine {
+  /** The source: a workload, or addresses outside the cluster. */
   readonly from: ConnectivityPeer;
+  /** The destination: a workload, or addresses outside the cluster. */
   readonly to: ConnectivityPeer;
   /** What is allowed, never empty. */
   readonly connections: ConnectionSet;
@@ -219,11 +221,15 @@ export interface DirectionExplanation {
  * ```
  */
 export interface ConnectionExplanation {
+  /** The source: the workload, or the segment of addresses the given IP is in. */
   readonly from: ConnectivityPeer;
+  /** The destination, likewise. */
   readonly to: ConnectivityPeer;
   /** What both directions allow together. */
   readonly connections: ConnectionSet;
+  /** Judged on the source (not isolated when the source is an address). */
   readonly egress: DirectionExplanation;
+  /** Judged on the destination (not isolated when the destination is an address). */
   readonly ingress: DirectionExplanation;
 }
 
@@ -344,8 +350,11 @@ export type ConnectivityChangeKind = "added" | "removed" | "changed";
  * ```
  */
 export interface ConnectivityChange {
+  /** Added, removed or changed. */
   readonly kind: ConnectivityChangeKind;
+  /** The source. */
   readonly from: ConnectivityPeer;
+  /** The destination. */
   readonly to: ConnectivityPeer;
   /** Before; empty when added. */
   readonly before: ConnectionSet;
@@ -366,8 +375,9 @@ export interface ConnectivityChange {
  * ```
  */
 export interface ConnectivityDiff {
-  /** Both analyses, cut alike outside the cluster. */
+  /** The first snapshot's analysis; both are cut alike outside the cluster. */
   readonly before: ConnectivityAnalysis;
+  /** The second snapshot's analysis. */
   readonly after: ConnectivityAnalysis;
   /** Sorted as `lines()` sorts, workloads of `after` after those of `before`. */
   readonly changes: readonly ConnectivityChange[];
