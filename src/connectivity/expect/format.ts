@@ -1,13 +1,15 @@
 // The judgement of an expectations file as text, for a terminal or a CI log: one line per
 // expectation, and under each failing one the pairs that broke it with their deciding policies.
 
-import { type ConnectivityPeer, type DirectionExplanation, formatConnectionSet } from "../../networking/index.js";
+import { formatConnectionSet } from "../../networking/index.js";
+import { describeExplanation } from "../report/explain.js";
 import type { ExpectationFailure, ExpectationResult } from "./types.js";
 
 /**
  * The results as text: `PASS` or `FAIL` and the name of each expectation with the pairs judged;
- * under a failing one, where it is in the file, each listed pair with what offends, the
- * deciding policies of each direction, and how many more pairs failed; last, a summary line.
+ * under a failing one, where it is in the file, each listed pair with what offends and, on the
+ * next line, the deciding policies as the other reports word them (the rules that allow it, or
+ * the policies that isolate it), and how many more pairs failed; last, a summary line.
  *
  * @example
  * ```ts
@@ -54,8 +56,7 @@ export function failureLines(r: ExpectationResult): string[] {
   const out: string[] = [];
   for (const f of r.failures) {
     out.push(`${f.from.key} => ${f.to.key}: ${offence(r, f)}`);
-    out.push(`  egress from ${f.from.key}: ${direction(f.explanation.egress, "egress", f.from, f.to)}`);
-    out.push(`  ingress to ${f.to.key}: ${direction(f.explanation.ingress, "ingress", f.to, f.from)}`);
+    out.push(`  ${describeExplanation(f.explanation)}`);
   }
   const more = r.failed - r.failures.length;
   if (more > 0) out.push(`... and ${count(more, "more pair")}`);
@@ -67,26 +68,6 @@ function offence(r: ExpectationResult, f: ExpectationFailure): string {
     return `${formatConnectionSet(f.offending)} not allowed (allowed: ${formatConnectionSet(f.allowed)})`;
   }
   return `${formatConnectionSet(f.offending)} allowed`;
-}
-
-/** One direction's verdict with the policies that decide it. */
-function direction(
-  d: DirectionExplanation,
-  kind: "egress" | "ingress",
-  subject: ConnectivityPeer,
-  peer: ConnectivityPeer,
-): string {
-  if (d.verdict === "not-isolated") {
-    return subject.type === "external"
-      ? "not isolated (outside the cluster)"
-      : `not isolated (no policy selects it for ${kind})`;
-  }
-  const isolated = `isolated by ${d.isolatedBy.join(", ")}`;
-  if (d.verdict === "denied") return `${isolated}; no rule admits ${peer.key}`;
-  const rules = d.allowedBy
-    .map((m) => `${m.policy} (${m.rules.map((i) => `spec.${kind}[${i}]`).join(", ")})`)
-    .join(", ");
-  return `${isolated}; allowed by ${rules}: ${formatConnectionSet(d.connections)}`;
 }
 
 function count(n: number, what: string): string {
