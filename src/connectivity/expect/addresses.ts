@@ -19,7 +19,8 @@ export function looksLikeAddress(text: string): boolean {
 
 /**
  * An IP (`10.0.0.1`, `fd00::1`) or a CIDR (`10.0.0.0/8`; host bits are dropped, as the API
- * server's CIDR parsing does) as a range; a string saying what is wrong otherwise.
+ * server's CIDR parsing does) as a range, IPv4-mapped IPv6 ones as IPv4; a string saying what is
+ * wrong otherwise.
  */
 export function parseAddressBlock(text: string): AddressSpan | string {
   const slash = text.indexOf("/");
@@ -37,8 +38,17 @@ export function parseAddressBlock(text: string): AddressSpan | string {
   }
   const size = 1n << BigInt(bits - prefix);
   const first = (ip.value / size) * size;
-  return { family: ip.family, first, last: first + size - 1n };
+  const last = first + size - 1n;
+  // IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) are IPv4, as the analysis counts them (Go's
+  // address matching does the same); no IPv6 segment holds them.
+  if (ip.family === 6 && first >= MAPPED && last <= MAPPED + 0xffffffffn) {
+    return { family: 4, first: first - MAPPED, last: last - MAPPED };
+  }
+  return { family: ip.family, first, last };
 }
+
+/** The first IPv4-mapped IPv6 address, ::ffff:0.0.0.0. */
+const MAPPED = 0xffffn << 32n;
 
 /** One address, as a number. */
 export function parseIp(text: string): { readonly family: 4 | 6; readonly value: bigint } | string {

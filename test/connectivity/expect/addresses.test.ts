@@ -31,6 +31,13 @@ describe("addresses", () => {
     expect(looksLikeAddress("*")).toBe(false);
   });
 
+  it("reads IPv4-mapped IPv6 blocks as IPv4, as the analysis counts them", () => {
+    expect(parseAddressBlock("::ffff:10.1.2.3/104")).toEqual(v4("10.0.0.0", "10.255.255.255"));
+    expect(parseAddressBlock("::ffff:0:0/96")).toEqual(v4("0.0.0.0", "255.255.255.255"));
+    // A block larger than the mapped one stays IPv6.
+    expect(parseAddressBlock("::ffff:0:0/95")).toMatchObject({ family: 6 });
+  });
+
   it("writes IPv6 in its shortest form", () => {
     const six = (s: string) => {
       const ip = parseIp(s);
