@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parseClusterFile } from "../../../src/cli/shared/cluster-file.js";
 import { ExpectationFileError } from "../../../src/connectivity/expect/errors.js";
 import { checkExpectations } from "../../../src/connectivity/expect/judge.js";
 import { parseExpectations } from "../../../src/connectivity/expect/parse.js";
@@ -182,6 +184,47 @@ describe("checkExpectations with the analyzer: the issue's four expectations", (
     ]);
     // From inside 10.0.0.0/8 nothing reaches port 22, and the file can say so.
     expect(real("  - deny: {from: 10.0.0.0/8, to: '*', port: 22}", input)).toMatchObject({ passed: true, checked: 6 });
+  });
+});
+
+describe("examples/connectivity/expectations.yaml", () => {
+  // The shop of examples/clusters/shop.yaml, each pod a workload.
+  const cluster = parseClusterFile("shop.yaml", readFileSync("examples/clusters/shop.yaml", "utf8"));
+  const input: ConnectivityInput = {
+    namespaces: cluster.namespaces,
+    policies: cluster.policies,
+    workloads: cluster.pods.map((p) => ({
+      namespace: p.namespace,
+      kind: "Pod",
+      name: p.name,
+      ...(p.labels !== undefined ? { labels: p.labels } : {}),
+      ...(p.ports !== undefined ? { ports: p.ports } : {}),
+      ...(p.hostNetwork === true ? { hostNetwork: true } : {}),
+    })),
+  };
+  const file = "examples/connectivity/expectations.yaml";
+  const expectations = parseExpectations(readFileSync(file, "utf8"), file);
+
+  it("holds on the shop", () => {
+    const results = checkExpectations(analyzeConnectivity(input), expectations, { input });
+    expect(results.map((r) => [r.expectation.name, r.passed])).toEqual(expectations.map((e) => [e.name, true]));
+    expect(results.every((r) => r.checked > 0)).toBe(true);
+  });
+
+  it("fails where the shop's policies change", () => {
+    const loose = {
+      ...input,
+      // Without the storefront's ingress rule and the shop's egress rules, the shop's default
+      // deny keeps the controller out and the shop in.
+      policies: input.policies.filter((p) => !["storefront-from-ingress", "egress"].includes(p.metadata?.name ?? "")),
+    };
+    const results = checkExpectations(analyzeConnectivity(loose), expectations, { input: loose });
+    expect(results.filter((r) => !r.passed).map((r) => r.expectation.name)).toEqual([
+      "the ingress controller reaches the storefront",
+      "shop workloads resolve names",
+      "the shop calls HTTPS on the internet",
+    ]);
+    expect(results[0]?.failures[0]?.explanation.ingress.isolatedBy).toEqual(["shop/default-deny"]);
   });
 });
 
