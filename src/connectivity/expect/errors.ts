@@ -26,13 +26,15 @@ export class ExpectationFileError extends Error {
   override readonly name = "ExpectationFileError";
   /** The file name given to {@link parseExpectations}. */
   readonly file: string;
-  /** Every problem found, in file order; never empty. */
+  /** Every problem found, in file order (by line, then column); never empty. */
   readonly problems: readonly ExpectationProblem[];
 
   constructor(file: string, problems: readonly ExpectationProblem[]) {
-    super(describe(file, problems));
+    // In file order, whatever order the checks found them in.
+    const sorted = [...problems].sort((a, b) => a.line - b.line || a.column - b.column);
+    super(describe(file, sorted));
     this.file = file;
-    this.problems = problems;
+    this.problems = sorted;
   }
 }
 

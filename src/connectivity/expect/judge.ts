@@ -112,8 +112,8 @@ class Judge {
     this.#segments = analysis.segments.map((range) => ({ range, span: spanOf(range) }));
   }
 
-  problem(at: ExpectationPosition, path: string, message: string): void {
-    this.problems.push({ file: at.file, line: at.line, column: at.column, path, message });
+  problem(at: ExpectationPosition, message: string): void {
+    this.problems.push({ file: at.file, line: at.line, column: at.column, path: at.path, message });
   }
 
   check(e: Expectation): ExpectationResult {
@@ -146,9 +146,9 @@ class Judge {
     }
     if (judged === 0) {
       if (e.kind !== "isolated" && e.port.type === "named" && hasPairs(pairs())) {
-        this.problem(e.portAt, "port", `no destination workload has a port named ${JSON.stringify(e.port.name)}`);
+        this.problem(e.portAt, `no destination workload has a port named ${JSON.stringify(e.port.name)}`);
       } else {
-        this.problem(e.at, "", "no pair is left to judge (a workload paired with itself, or all left out by except)");
+        this.problem(e.at, "no pair is left to judge (a workload paired with itself, or all left out by except)");
       }
     }
     return result.done();
@@ -162,9 +162,9 @@ class Judge {
 
   /** The pairs an allow or deny expectation judges; undefined (with problems) when a pattern matches nothing. */
   reachPairs(e: ReachExpectation): Pairs | undefined {
-    const from = this.resolve(e.from, "from");
-    const to = this.resolve(e.to, "to");
-    const except = this.resolve(e.except, "except");
+    const from = this.resolve(e.from);
+    const to = this.resolve(e.to);
+    const except = this.resolve(e.except);
     if (from === undefined || to === undefined || except === undefined) return undefined;
     const leftOut = new Set(except.workloads.map((w) => w.peer.key));
     const fromWorkloads = from.workloads.filter((w) => !leftOut.has(w.peer.key));
@@ -185,15 +185,15 @@ class Judge {
   isolatedPairs(e: IsolationExpectation): Pairs | undefined {
     const inNamespace = (name: string) => this.#workloads.filter((w) => w.peer.namespace === name);
     const own = inNamespace(e.namespace.name);
-    if (own.length === 0) this.problem(e.namespace.at, "namespace", `no workload is in namespace ${e.namespace.name}`);
+    if (own.length === 0) this.problem(e.namespace.at, `no workload is in namespace ${e.namespace.name}`);
     let others: Workload[];
     if (e.from.length === 0) {
       others = this.#workloads.filter((w) => w.peer.namespace !== e.namespace.name);
-      if (others.length === 0) this.problem(e.at, "", `no workload is outside namespace ${e.namespace.name}`);
+      if (others.length === 0) this.problem(e.at, `no workload is outside namespace ${e.namespace.name}`);
     } else {
       const names = new Set<string>();
       for (const ref of e.from) {
-        if (inNamespace(ref.name).length === 0) this.problem(ref.at, "from", `no workload is in namespace ${ref.name}`);
+        if (inNamespace(ref.name).length === 0) this.problem(ref.at, `no workload is in namespace ${ref.name}`);
         names.add(ref.name);
       }
       others = this.#workloads.filter((w) => names.has(w.peer.namespace));
@@ -209,7 +209,6 @@ class Judge {
   /** The workloads and address spans a list of patterns names; undefined when one matches nothing. */
   resolve(
     patterns: readonly PeerPattern[],
-    field: string,
   ): { readonly workloads: Workload[]; readonly spans: AddressSpan[] } | undefined {
     const keys = new Set<string>();
     const spans: AddressSpan[] = [];
@@ -221,7 +220,7 @@ class Judge {
       }
       const matches = this.#workloads.filter((w) => matchesWorkload(p, w));
       if (matches.length === 0) {
-        this.problem(p.at, field, `${p.text} matches no workload`);
+        this.problem(p.at, `${p.text} matches no workload`);
         ok = false;
       }
       for (const w of matches) keys.add(w.peer.key);

@@ -140,6 +140,7 @@ class Reader {
     };
     return {
       file: this.#file,
+      path: fieldPath(path),
       get line() {
         return find().line;
       },

@@ -18,12 +18,14 @@ import type {
  * ```ts
  * import type { ExpectationPosition } from "clusterwire/connectivity";
  *
- * const at = (p: ExpectationPosition) => `${p.file}:${p.line}:${p.column}`;
+ * const at = (p: ExpectationPosition) => `${p.file}:${p.line}:${p.column}: ${p.path}`;
  * ```
  */
 export interface ExpectationPosition {
   /** The file name given to {@link parseExpectations}. */
   readonly file: string;
+  /** The field, e.g. `expectations[1].deny.to[0]`. */
+  readonly path: string;
   /** 1-based line. */
   readonly line: number;
   /** 1-based column. */
@@ -48,7 +50,7 @@ export interface ExpectationPosition {
  *   kind: "*",
  *   name: "db",
  *   labels: {},
- *   at: { file: "expect.yaml", line: 3, column: 22 },
+ *   at: { file: "expect.yaml", path: "expectations[0].deny.to", line: 3, column: 22 },
  * };
  * ```
  */
@@ -137,7 +139,10 @@ export interface ReachExpectation {
  * ```ts
  * import type { NamespaceReference } from "clusterwire/connectivity";
  *
- * const dev: NamespaceReference = { name: "dev", at: { file: "expect.yaml", line: 5, column: 38 } };
+ * const dev: NamespaceReference = {
+ *   name: "dev",
+ *   at: { file: "expect.yaml", path: "expectations[2].isolated.from", line: 5, column: 38 },
+ * };
  * ```
  */
 export interface NamespaceReference {

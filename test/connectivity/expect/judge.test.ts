@@ -426,12 +426,12 @@ describe("checkExpectations: mistakes only the analysis can show", () => {
       return `ci.yaml:${p.line}:${p.column}`;
     };
     expect(problems.map((p) => `${p.file}:${p.line}:${p.column}: ${p.path}: ${p.message}`)).toEqual([
-      `${at("shop/frontend")}: from: shop/frontend matches no workload`,
-      `${at("{labels")}: except: {labels: {app: nope}} matches no workload`,
-      `${at("payments")}: namespace: no workload is in namespace payments`,
-      `${at("qa")}: from: no workload is in namespace qa`,
-      `${at("allow", 2)}: : no pair is left to judge (a workload paired with itself, or all left out by except)`,
-      `${at("http")}: port: no destination workload has a port named "http"`,
+      `${at("shop/frontend")}: expectations[0].allow.from: shop/frontend matches no workload`,
+      `${at("{labels")}: expectations[1].deny.except[0]: {labels: {app: nope}} matches no workload`,
+      `${at("payments")}: expectations[2].isolated.namespace: no workload is in namespace payments`,
+      `${at("qa")}: expectations[2].isolated.from[1]: no workload is in namespace qa`,
+      `${at("allow", 2)}: expectations[3]: no pair is left to judge (a workload paired with itself, or all left out by except)`,
+      `${at("http")}: expectations[4].allow.port: no destination workload has a port named "http"`,
     ]);
   });
 });

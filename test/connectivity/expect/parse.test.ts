@@ -44,9 +44,14 @@ describe("parseExpectations: the issue's four examples", () => {
       except: [],
       port: { type: "range", protocol: "TCP", from: 8080, to: 8080 },
     });
-    expect({ ...allow?.at }).toEqual({ file: "expect.yaml", ...placeOf(FOUR, "name: frontend") });
+    expect({ ...allow?.at }).toEqual({
+      file: "expect.yaml",
+      path: "expectations[0]",
+      ...placeOf(FOUR, "name: frontend"),
+    });
     const from = (allow as ReachExpectation).from[0];
     expect({ line: from?.at.line, column: from?.at.column }).toEqual(placeOf(FOUR, "shop/frontend"));
+    expect(from?.at.path).toBe("expectations[0].allow.from");
   });
 
   it("reads a deny with an exception, named by its text", () => {
@@ -257,6 +262,14 @@ describe("parseExpectations: the file's shape", () => {
     const text = "expectations:\n  - allow: {from: a/b, to: a/c}\n---\nexpectations: []\n";
     const p = onlyProblem(text);
     expect(p).toMatchObject({ line: 4, column: 1, message: "2 YAML documents; an expectations file is one" });
+  });
+
+  it("lists problems in file order, whatever order they are found in", () => {
+    const text = "expectations:\n  - allow: {from: a/b, to: a/c, port: 0}\n    because: reasons\n";
+    expect(problemsOf(text).map((p) => [p.line, p.path])).toEqual([
+      [2, "expectations[0].allow.port"],
+      [3, "expectations[0].because"],
+    ]);
   });
 
   it("points an unknown field at its key", () => {
