@@ -15,9 +15,10 @@ import {
   type ConnectivityAnalysis,
   type ConnectivityPeer,
   NO_CONNECTIONS,
+  PROTOCOLS,
+  type PortRange,
   type Protocol,
   intersectConnectionSets,
-  isEmptyConnectionSet,
   subtractConnectionSets,
   unionConnectionSets,
 } from "../../networking/index.js";
@@ -41,16 +42,19 @@ export const DEFAULT_MAX_FAILURES = 10;
 
 type WorkloadPeer = Extract<ConnectivityPeer, { type: "workload" }>;
 
-interface Workload {
-  readonly peer: WorkloadPeer;
-  readonly labels: Readonly<Record<string, string>>;
+/** One end of a pair: a workload, or the addresses of one segment that an expectation names. */
+interface End {
+  /** What the analysis's `between` and `explain` take: a workload key, or one address of the segment. */
+  readonly key: string;
+  readonly peer: ConnectivityPeer;
+  /** Container ports, for named ports (none for addresses). */
   readonly ports: readonly ClusterPodPort[];
 }
 
-/** One end of a pair: a workload, or the addresses of one segment that the expectation names. */
-type End =
-  | { readonly type: "workload"; readonly workload: Workload }
-  | { readonly type: "external"; readonly peer: ConnectivityPeer; readonly address: string };
+interface Workload extends End {
+  readonly peer: WorkloadPeer;
+  readonly labels: Readonly<Record<string, string>>;
+}
 
 /**
  * Judges each expectation against an analysis, in order. A failing result lists the pairs that
@@ -107,7 +111,7 @@ class Judge {
     const byKey = new Map(options.input.workloads.map((w) => [`${w.namespace}/${w.kind}/${w.name}`, w]));
     this.#workloads = analysis.workloads.map((peer) => {
       const w = byKey.get(peer.key);
-      return { peer, labels: w?.labels ?? {}, ports: w?.ports ?? [] };
+      return { key: peer.key, peer, labels: w?.labels ?? {}, ports: w?.ports ?? [] };
     });
     this.#segments = analysis.segments.map((range) => ({ range, span: spanOf(range) }));
   }
@@ -121,31 +125,43 @@ class Judge {
     const pairs = e.kind === "isolated" ? this.isolatedPairs(e) : this.reachPairs(e);
     if (pairs === undefined) return result.done();
     let judged = 0;
-    for (const [from, to] of pairs()) {
-      const wanted = this.wanted(e, to);
-      if (wanted === undefined) continue;
+    // What is wanted depends on the destination only through a named port: worked out once per
+    // expectation, or once per destination.
+    const fixed =
+      e.kind === "isolated" ? ALL_CONNECTIONS : e.port.type === "named" ? undefined : wantedConnections(e.port, []);
+    const perDestination = new Map<string, ConnectionSet | undefined>();
+    const wantedFor = (to: End): ConnectionSet | undefined => {
+      if (fixed !== undefined) return fixed;
+      if (!perDestination.has(to.key)) perDestination.set(to.key, this.wanted(e, to));
+      return perDestination.get(to.key);
+    };
+    // allow with a port: every wanted port allowed; allow without one: some; deny and isolated: none.
+    const every = e.kind === "allow" && e.port.type !== "any";
+    pairs((from, to) => {
+      const wanted = wantedFor(to);
+      if (wanted === undefined) return;
       judged++;
-      const allowed = this.#analysis.between(keyOf(from), keyOf(to));
-      const offending =
-        e.kind === "allow"
-          ? e.port.type === "any"
-            ? isEmptyConnectionSet(intersectConnectionSets(allowed, wanted))
-              ? wanted
-              : NO_CONNECTIONS
-            : subtractConnectionSets(wanted, allowed)
-          : intersectConnectionSets(allowed, wanted);
-      if (isEmptyConnectionSet(offending)) result.pass();
-      else
-        result.fail(() => ({
-          from: peerOf(from),
-          to: peerOf(to),
-          allowed,
-          offending,
-          explanation: this.#analysis.explain(keyOf(from), keyOf(to)),
-        }));
-    }
+      const allowed = this.#analysis.between(from.key, to.key);
+      const holds = every ? covers(allowed, wanted) : meets(allowed, wanted) === (e.kind === "allow");
+      if (holds) {
+        result.pass();
+        return;
+      }
+      result.fail(() => ({
+        from: from.peer,
+        to: to.peer,
+        allowed,
+        offending:
+          e.kind !== "allow"
+            ? intersectConnectionSets(allowed, wanted)
+            : every
+              ? subtractConnectionSets(wanted, allowed)
+              : wanted,
+        explanation: this.#analysis.explain(from.key, to.key),
+      }));
+    });
     if (judged === 0) {
-      if (e.kind !== "isolated" && e.port.type === "named" && hasPairs(pairs())) {
+      if (e.kind !== "isolated" && e.port.type === "named" && hasPairs(pairs)) {
         this.problem(e.portAt, `no destination workload has a port named ${JSON.stringify(e.port.name)}`);
       } else {
         this.problem(e.at, "no pair is left to judge (a workload paired with itself, or all left out by except)");
@@ -157,7 +173,7 @@ class Judge {
   /** The connections judged for a pair; undefined when a named port is not on the destination. */
   wanted(e: Expectation, to: End): ConnectionSet | undefined {
     if (e.kind === "isolated") return ALL_CONNECTIONS;
-    return wantedConnections(e.port, to.type === "workload" ? to.workload.ports : []);
+    return wantedConnections(e.port, to.ports);
   }
 
   /** The pairs an allow or deny expectation judges; undefined (with problems) when a pattern matches nothing. */
@@ -171,13 +187,12 @@ class Judge {
     const toWorkloads = to.workloads.filter((w) => !leftOut.has(w.peer.key));
     const fromExternal = this.externalEnds(subtractSpans(from.spans, except.spans));
     const toExternal = this.externalEnds(subtractSpans(to.spans, except.spans));
-    return function* () {
+    return (visit) => {
       for (const f of fromWorkloads) {
-        const source: End = { type: "workload", workload: f };
-        for (const t of toWorkloads) if (t.peer.key !== f.peer.key) yield [source, { type: "workload", workload: t }];
-        for (const t of toExternal) yield [source, t];
+        for (const t of toWorkloads) if (t !== f && visit(f, t) === false) return;
+        for (const t of toExternal) if (visit(f, t) === false) return;
       }
-      for (const f of fromExternal) for (const t of toWorkloads) yield [f, { type: "workload", workload: t }];
+      for (const f of fromExternal) for (const t of toWorkloads) if (visit(f, t) === false) return;
     };
   }
 
@@ -199,10 +214,9 @@ class Judge {
       others = this.#workloads.filter((w) => names.has(w.peer.namespace));
     }
     if (own.length === 0 || others.length === 0) return undefined;
-    const end = (w: Workload): End => ({ type: "workload", workload: w });
-    return function* () {
-      for (const a of own) for (const b of others) yield [end(a), end(b)];
-      for (const b of others) for (const a of own) yield [end(b), end(a)];
+    return (visit) => {
+      for (const a of own) for (const b of others) if (visit(a, b) === false) return;
+      for (const b of others) for (const a of own) if (visit(b, a) === false) return;
     };
   }
 
@@ -244,14 +258,14 @@ class Judge {
         cidrs: cidrsOf(p),
       }));
       const peer: ConnectivityPeer = { type: "external", ranges, key: ranges.flatMap((r) => r.cidrs).join(",") };
-      out.push({ type: "external", peer, address: formatIp(first.family, first.first) });
+      out.push({ key: formatIp(first.family, first.first), peer, ports: [] });
     }
     return out;
   }
 }
 
-/** A fresh iteration of an expectation's pairs on each call. */
-type Pairs = () => Iterable<readonly [End, End]>;
+/** Visits an expectation's pairs in order, each time it is called, until the visitor returns false. */
+type Pairs = (visit: (from: End, to: End) => boolean | undefined) => void;
 
 /** Counts passing and failing pairs, keeping the first failures. */
 class Tally {
@@ -287,10 +301,46 @@ class Tally {
   }
 }
 
-/** Whether a generator of pairs had any (it is consumed). */
-function hasPairs(pairs: Iterable<unknown>): boolean {
-  for (const _ of pairs) return true;
+/** Whether there is any pair. */
+function hasPairs(pairs: Pairs): boolean {
+  let any = false;
+  pairs(() => {
+    any = true;
+    return false;
+  });
+  return any;
+}
+
+/** Whether two connection sets share a connection (their ranges are sorted and disjoint). */
+export function meets(a: ConnectionSet, b: ConnectionSet): boolean {
+  for (const p of PROTOCOLS) {
+    const x = a[p];
+    const y = b[p];
+    let i = 0;
+    let j = 0;
+    while (i < x.length && j < y.length) {
+      const r = x[i] as PortRange;
+      const s = y[j] as PortRange;
+      if (r.to < s.from) i++;
+      else if (s.to < r.from) j++;
+      else return true;
+    }
+  }
   return false;
+}
+
+/** Whether `a` holds every connection of `wanted` (merged ranges: each wanted range lies in one of a's). */
+export function covers(a: ConnectionSet, wanted: ConnectionSet): boolean {
+  for (const p of PROTOCOLS) {
+    const x = a[p];
+    let i = 0;
+    for (const w of wanted[p]) {
+      while (i < x.length && (x[i] as PortRange).to < w.from) i++;
+      const r = x[i];
+      if (r === undefined || r.from > w.from || r.to < w.to) return false;
+    }
+  }
+  return true;
 }
 
 /** The connections an expected port stands for, towards a destination with these container ports. */
@@ -342,12 +392,4 @@ function spanOf(range: AddressRange): AddressSpan {
     throw new TypeError(`the analysis has an address range that is not one: ${range.first}-${range.last}`);
   }
   return { family: range.family, first: first.value, last: last.value };
-}
-
-function keyOf(end: End): string {
-  return end.type === "workload" ? end.workload.peer.key : end.address;
-}
-
-function peerOf(end: End): ConnectivityPeer {
-  return end.type === "workload" ? end.workload.peer : end.peer;
 }

@@ -1,20 +1,28 @@
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseClusterFile } from "../../../src/cli/shared/cluster-file.js";
 import { ExpectationFileError } from "../../../src/connectivity/expect/errors.js";
-import { checkExpectations } from "../../../src/connectivity/expect/judge.js";
+import { checkExpectations, covers, meets } from "../../../src/connectivity/expect/judge.js";
 import { parseExpectations } from "../../../src/connectivity/expect/parse.js";
 import type { ExpectationProblem, ExpectationResult } from "../../../src/connectivity/expect/types.js";
 import {
   ALL_CONNECTIONS,
   type ClusterWorkload,
   type ConnectivityInput,
+  type ConnectionSet,
   NO_CONNECTIONS,
   type NetworkPolicy,
+  PROTOCOLS,
   analyzeConnectivity,
   formatConnectionSet,
   fromJson,
+  intersectConnectionSets,
+  isEmptyConnectionSet,
+  subtractConnectionSets,
+  unionConnectionSets,
 } from "../../../src/networking/index.js";
+import { propertyRuns } from "../../support/property-runs.js";
 import { placeOf } from "./place.js";
 import { type FakeAnalysis, type FakeRule, fakeAnalysis, tcp } from "./fake-analysis.js";
 
@@ -433,5 +441,37 @@ describe("checkExpectations: mistakes only the analysis can show", () => {
       `${at("allow", 2)}: expectations[3]: no pair is left to judge (a workload paired with itself, or all left out by except)`,
       `${at("http")}: expectations[4].allow.port: no destination workload has a port named "http"`,
     ]);
+  });
+});
+
+describe("meets and covers, the judge's allocation-free set tests", () => {
+  // Small ports (and the top of the range) so that ranges touch, overlap and nest often.
+  const port = fc.oneof(fc.integer({ min: 1, max: 30 }), fc.constantFrom(65534, 65535));
+  const range = fc.tuple(fc.constantFrom(...PROTOCOLS), port, port);
+  const set = fc
+    .array(range, { maxLength: 5 })
+    .map((rs) =>
+      rs.reduce<ConnectionSet>(
+        (acc, [p, a, b]) =>
+          unionConnectionSets(acc, { TCP: [], UDP: [], SCTP: [], [p]: [{ from: Math.min(a, b), to: Math.max(a, b) }] }),
+        NO_CONNECTIONS,
+      ),
+    );
+
+  it("agree with the networking set operations (property)", () => {
+    fc.assert(
+      fc.property(set, set, (a, b) => {
+        expect(meets(a, b)).toBe(!isEmptyConnectionSet(intersectConnectionSets(a, b)));
+        expect(covers(a, b)).toBe(isEmptyConnectionSet(subtractConnectionSets(b, a)));
+      }),
+      { numRuns: propertyRuns(300) },
+    );
+  });
+
+  it("handle the edges", () => {
+    expect(meets(ALL_CONNECTIONS, NO_CONNECTIONS)).toBe(false);
+    expect(covers(NO_CONNECTIONS, NO_CONNECTIONS)).toBe(true);
+    expect(covers(ALL_CONNECTIONS, ALL_CONNECTIONS)).toBe(true);
+    expect(covers(tcp(80), tcp(80, 81))).toBe(false);
   });
 });
