@@ -1,4 +1,5 @@
-// Judging expectations against a connectivity analysis (docs/connectivity.md, "Expectations").
+// Judging expectations against a connectivity analysis (docs/connectivity.md, "Expectations that
+// fail CI").
 //
 // Each end of an allow or deny expectation becomes a list of peers: workloads (matched by their
 // key, and by their labels from the input), and, for addresses, the analysis's segments that
@@ -102,7 +103,8 @@ class Judge {
   readonly problems: ExpectationProblem[] = [];
   readonly #analysis: ConnectivityAnalysis;
   readonly #workloads: readonly Workload[];
-  readonly #segments: readonly { readonly range: AddressRange; readonly span: AddressSpan }[];
+  /** The analysis's segments, as numbers. */
+  readonly #segments: readonly AddressSpan[];
   readonly #maxFailures: number;
 
   constructor(analysis: ConnectivityAnalysis, options: CheckExpectationsOptions) {
@@ -113,7 +115,7 @@ class Judge {
       const w = byKey.get(peer.key);
       return { key: peer.key, peer, labels: w?.labels ?? {}, ports: w?.ports ?? [] };
     });
-    this.#segments = analysis.segments.map((range) => ({ range, span: spanOf(range) }));
+    this.#segments = analysis.segments.map(spanOf);
   }
 
   problem(at: ExpectationPosition, message: string): void {
@@ -248,7 +250,7 @@ class Judge {
     if (spans.length === 0) return [];
     const out: End[] = [];
     for (const segment of this.#segments) {
-      const pieces = spans.flatMap((s) => overlap(s, segment.span) ?? []);
+      const pieces = spans.flatMap((s) => overlap(s, segment) ?? []);
       const first = pieces[0];
       if (first === undefined) continue;
       const ranges: AddressRange[] = pieces.map((p) => ({

@@ -1,4 +1,4 @@
-// Reading an expectations file (docs/connectivity.md, "Expectations"):
+// Reading an expectations file (docs/connectivity.md, "Expectations that fail CI"):
 //
 //   expectations:
 //     - name: the api is reachable        # optional

@@ -1,5 +1,5 @@
-// The shapes of an expectations file (docs/connectivity.md, "Expectations") once read, and of
-// its judgement against a connectivity analysis.
+// The shapes of an expectations file (docs/connectivity.md, "Expectations that fail CI") once
+// read, and of its judgement against a connectivity analysis.
 
 import type {
   AddressRange,
