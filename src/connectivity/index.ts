@@ -41,6 +41,20 @@
  *
  * @packageDocumentation
  */
+// The policy lint: warnings CW1001-CW1006, how to silence them, and their text.
+export { formatLintWarnings } from "./lint/format.js";
+export { lintPolicies } from "./lint/lint.js";
+export {
+  LINT_IGNORE_ANNOTATION,
+  LINT_RULES,
+  lintRule,
+  parseLintIgnore,
+  type LintId,
+  type LintOptions,
+  type LintRule,
+  type LintRuleRef,
+  type LintWarning,
+} from "./lint/rules.js";
 // The reports of a connectivity list and of a diff: text, JSON, Markdown, SARIF and DOT.
 export { connectivityDiffDot, connectivityListDot, dotQuote, type DotOptions } from "./report/dot.js";
 export {
@@ -95,6 +109,30 @@ export {
   type SarifRun,
 } from "./report/sarif.js";
 export { connectivityDiffText, connectivityListText } from "./report/text.js";
+export { readTopology } from "./topology/read-topology.js";
+export type {
+  IgnoredKind,
+  ManifestFile,
+  SkippedFile,
+  SourcePlace,
+  Topology,
+  TopologyIngress,
+  TopologyOptions,
+  TopologyProblem,
+  TopologyService,
+  TopologyServicePort,
+} from "./topology/types.js";
+export { exposedWorkloads } from "./exposure/exposure.js";
+export type { Exposure, ExposureTarget, IngressExposure, ServiceExposure } from "./exposure/types.js";
+export {
+  INGRESS_CONTROLLER_KEY,
+  INGRESS_CONTROLLER_KIND,
+  INGRESS_CONTROLLER_NAME,
+  INGRESS_CONTROLLER_NAMESPACE,
+  ingressControllerKey,
+  withIngressController,
+  type IngressControllerOptions,
+} from "./exposure/ingress-controller.js";
 // Expectations that fail CI: the file, its judgement, and the text and JUnit reports.
 export { parseExpectations } from "./expect/parse.js";
 export { checkExpectations } from "./expect/judge.js";

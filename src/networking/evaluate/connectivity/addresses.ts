@@ -15,13 +15,29 @@ const V6_TOP = (1n << 128n) - 1n;
 const MAPPED_FIRST = 0xffffn << 32n;
 const MAPPED_LAST = MAPPED_FIRST + V4_TOP;
 
-/** A segment: family, first and last address, and a representative address for containment tests. */
-export interface Segment {
-  readonly range: AddressRange;
+/**
+ * A segment: family, first and last address, and a representative address for containment tests.
+ * Its range (with the CIDRs that cover it) is worked out when first asked for: most segments are
+ * only ever judged, never shown.
+ */
+export class Segment {
   readonly family: 4 | 6;
   readonly first: bigint;
   readonly last: bigint;
   readonly probe: IP;
+  #range: AddressRange | undefined;
+
+  constructor(family: 4 | 6, first: bigint, last: bigint) {
+    this.family = family;
+    this.first = first;
+    this.last = last;
+    this.probe = ipOf(family, first);
+  }
+
+  get range(): AddressRange {
+    this.#range ??= addressRange(this.family, this.first, this.last);
+    return this.#range;
+  }
 }
 
 /** Where a CIDR starts and ends, in its family's space. */
@@ -62,7 +78,7 @@ export function addressOf(ip: IP): { family: 4 | 6; value: bigint } {
   return ip.family === 4 ? { family: 4, value: BigInt(ip.w3 >>> 0) } : { family: 6, value: toBig(ip) };
 }
 
-/** The fewest CIDRs covering exactly first..last. */
+/** The fewest CIDRs covering exactly first..last (for IPv6, less any block of IPv4-mapped addresses). */
 export function cidrCover(family: 4 | 6, first: bigint, last: bigint): string[] {
   const bits = family === 4 ? 32n : 128n;
   const out: string[] = [];
@@ -76,7 +92,11 @@ export function cidrCover(family: 4 | 6, first: bigint, last: bigint): string[] 
       if ((a & (block - 1n)) !== 0n || a + block - 1n > last) break;
       size = next;
     }
-    out.push(`${formatAddress(family, a)}/${bits - size}`);
+    // A block inside ::ffff:0:0/96 is IPv4 as text (Go reads ::ffff:0:0/96 as 0.0.0.0/0): such
+    // addresses are no IPv6 address, so an IPv6 cover leaves the block out.
+    const end = a + (1n << size) - 1n;
+    if (!(family === 6 && a >= MAPPED_FIRST && end <= MAPPED_LAST))
+      out.push(`${formatAddress(family, a)}/${bits - size}`);
     a += 1n << size;
   }
   return out;
@@ -129,7 +149,7 @@ export function segmentsOf(cuts: { readonly v4: ReadonlySet<bigint>; readonly v6
       const first = sorted[i]!;
       const last = i + 1 < sorted.length ? sorted[i + 1]! - 1n : top;
       if (skip !== undefined && first >= skip[0] && last <= skip[1]) continue;
-      out.push({ range: addressRange(family, first, last), family, first, last, probe: ipOf(family, first) });
+      out.push(new Segment(family, first, last));
     }
   };
   add(4, V4_TOP, cuts.v4);

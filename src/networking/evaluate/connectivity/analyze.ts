@@ -141,7 +141,6 @@ interface Side {
 
 export class Analysis implements ConnectivityAnalysis {
   readonly workloads: readonly WorkloadPeer[];
-  readonly segments: readonly AddressRange[];
   readonly skipped: readonly SkippedObject[];
 
   readonly pool: ConnectionPool;
@@ -167,7 +166,6 @@ export class Analysis implements ConnectivityAnalysis {
     if (input === null || typeof input !== "object") throw new EvaluatorInputError("", "the input must be an object");
     this.pool = pool;
     this.#segments = segments;
-    this.segments = Object.freeze(segments.map((s) => s.range));
     const namespaces = listAt(input.namespaces, "namespaces");
     const workloadsIn = listAt(input.workloads, "workloads");
     const policiesIn = listAt(input.policies, "policies");
@@ -555,6 +553,13 @@ export class Analysis implements ConnectivityAnalysis {
       allowedBy: Object.freeze(allowedBy),
       connections: pool.set(allowed),
     });
+  }
+
+  #segmentRanges: readonly AddressRange[] | undefined;
+
+  get segments(): readonly AddressRange[] {
+    this.#segmentRanges ??= Object.freeze(this.#segments.map((s) => s.range));
+    return this.#segmentRanges;
   }
 
   get policies(): readonly AnalyzedPolicy[] {

@@ -57,5 +57,11 @@ describe("segmentsOf", () => {
     expect(peerRange(6, 0n, (0xfffen << 32n) + 0xffffffffn).cidrs).toEqual(["::/80"]);
     expect(peerRange(6, 0n, (1n << 128n) - 1n).cidrs).toEqual(["::/0"]);
     expect(peerRange(4, 0n, 5n).cidrs).toEqual(["0.0.0.0/30", "0.0.0.4/31"]);
+    // Never a CIDR inside ::ffff:0:0/96, which reads back as IPv4.
+    const mapped = 0xffffn << 32n;
+    expect(peerRange(6, mapped - 16n, mapped - 1n).cidrs).toEqual(["::fffe:ffff:fff0/124"]);
+    expect(peerRange(6, mapped + (1n << 32n), (1n << 128n) - 1n).cidrs.some((c) => c.startsWith("::ffff:"))).toBe(
+      false,
+    );
   });
 });
