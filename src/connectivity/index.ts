@@ -20,6 +20,25 @@
  * console.log(connectivityDiffMarkdown(diff)); // a pull-request comment
  * ```
  *
+ * @example
+ * ```ts
+ * import { analyzeConnectivity, type ConnectivityInput } from "clusterwire/networking";
+ * import { checkExpectations, formatExpectationResults, junitXml, parseExpectations } from "clusterwire/connectivity";
+ *
+ * const input: ConnectivityInput = {
+ *   namespaces: [{ name: "shop" }],
+ *   workloads: [
+ *     { namespace: "shop", kind: "Deployment", name: "web", labels: { app: "web" } },
+ *     { namespace: "shop", kind: "StatefulSet", name: "db", labels: { app: "db" } },
+ *   ],
+ *   policies: [],
+ * };
+ * const expectations = parseExpectations("expectations:\n  - deny: {from: shop/web, to: shop/db, port: 5432}\n", "expect.yaml");
+ * const results = checkExpectations(analyzeConnectivity(input), expectations, { input });
+ * console.log(formatExpectationResults(results)); // FAIL  deny shop/web => shop/db on TCP 5432 (1 of 1 pair failed) ...
+ * const report = junitXml(results, { suiteName: "shop" }); // for the CI dashboard
+ * ```
+ *
  * @packageDocumentation
  */
 // The policy lint: warnings CW1001-CW1006, how to silence them, and their text.
@@ -114,3 +133,22 @@ export {
   withIngressController,
   type IngressControllerOptions,
 } from "./exposure/ingress-controller.js";
+// Expectations that fail CI: the file, its judgement, and the text and JUnit reports.
+export { parseExpectations } from "./expect/parse.js";
+export { checkExpectations } from "./expect/judge.js";
+export { formatExpectationResults } from "./expect/format.js";
+export { junitXml, type JunitOptions } from "./expect/junit.js";
+export { ExpectationFileError } from "./expect/errors.js";
+export type {
+  CheckExpectationsOptions,
+  Expectation,
+  ExpectationFailure,
+  ExpectationPosition,
+  ExpectationProblem,
+  ExpectationResult,
+  ExpectedPort,
+  IsolationExpectation,
+  NamespaceReference,
+  PeerPattern,
+  ReachExpectation,
+} from "./expect/types.js";

@@ -333,6 +333,15 @@ function fromEntries(
           return at === undefined ? { line: start, column: 1 } : shiftPosition(at, shift);
         },
       });
+    } else if (entry.type === "error" && removedNetworkingKind(entry.apiVersion, entry.kind)) {
+      // An Ingress or NetworkPolicy of an API version no supported Kubernetes serves: no cluster
+      // holds it, so it shapes no traffic; it is passed over like any kind that is not read.
+      out.push({
+        type: "ignored",
+        apiVersion: entry.apiVersion ?? "",
+        kind: entry.kind ?? "",
+        line: (entry.documentLine ?? entry.line ?? 1) + shift.line - 1,
+      });
     } else if (entry.type === "error") {
       const at = shiftPosition({ line: entry.line ?? 1, column: entry.column ?? 1 }, shift);
       const name = [entry.namespace, entry.name].filter((s) => s !== undefined).join("/");
@@ -525,4 +534,12 @@ function positionIn(starts: readonly number[], offset: number): Position {
     else hi = mid - 1;
   }
   return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 };
+}
+
+/** The networking kinds under API versions Kubernetes removed (extensions/v1beta1, networking.k8s.io/v1beta1). */
+function removedNetworkingKind(apiVersion: string | undefined, kind: string | undefined): boolean {
+  return (
+    (apiVersion === "extensions/v1beta1" && (kind === "Ingress" || kind === "NetworkPolicy")) ||
+    (apiVersion === "networking.k8s.io/v1beta1" && (kind === "Ingress" || kind === "IngressClass"))
+  );
 }

@@ -152,8 +152,9 @@ describe("validate: the examples", () => {
       "examples/ingress-watch.jsonl (event 1 ADDED) Ingress shop/promo: ok",
       "examples/ingressclass-public.yaml:3 IngressClass nginx-public: ok",
       "examples/netpol-named-ports.json:1 NetworkPolicy shop/checkout-from-storefront: ok",
-      // Storage inventories, cluster files and the demo's answers are YAML without apiVersion or kind.
+      // Storage inventories, cluster files, the demo's answers and expectations are YAML without apiVersion or kind.
       notManifestLine("examples/clusters/shop.yaml"),
+      notManifestLine("examples/connectivity/expectations.yaml"),
       notManifestLine("examples/demo/expected.yaml"),
       notManifestLine("examples/storage/inventory.yaml"),
     ])
