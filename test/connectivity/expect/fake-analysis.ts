@@ -91,6 +91,7 @@ export function fakeAnalysis(options: {
     policies: [],
     skipped: [],
     lines: () => [],
+    forEachLine: () => undefined,
     between,
     explain: (from, to) => {
       const found = ruling(from, to);

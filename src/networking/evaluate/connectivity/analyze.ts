@@ -445,6 +445,18 @@ export class Analysis implements ConnectivityAnalysis {
   lines(): readonly ConnectivityLine[] {
     if (this.#lines !== undefined) return this.#lines;
     const out: ConnectivityLine[] = [];
+    this.forEachLine((line) => {
+      out.push(line);
+    });
+    this.#lines = Object.freeze(out);
+    return this.#lines;
+  }
+
+  forEachLine(visit: (line: ConnectivityLine) => void): void {
+    if (this.#lines !== undefined) {
+      for (const line of this.#lines) visit(line);
+      return;
+    }
     const n = this.#pods.length;
     const m = this.#segments.length;
     const pool = this.pool;
@@ -456,20 +468,18 @@ export class Analysis implements ConnectivityAnalysis {
         if (d === s) continue;
         const i = ingress[d]!;
         const id = pool.meet(egress === null ? ALL_ID : egress.workloads[d]!, i === null ? ALL_ID : i.workloads[s]!);
-        if (id !== NONE_ID) out.push({ from, to: this.workloads[d]!, connections: pool.set(id) });
+        if (id !== NONE_ID) visit({ from, to: this.workloads[d]!, connections: pool.set(id) });
       }
       for (const [id, segs] of groupBy(m, (g) => this.outId(s, g))) {
-        out.push({ from, to: this.externalPeer(segs), connections: pool.set(id) });
+        visit({ from, to: this.externalPeer(segs), connections: pool.set(id) });
       }
     }
     for (let d = 0; d < n; d++) {
       const to = this.workloads[d]!;
       for (const [id, segs] of groupBy(m, (g) => this.inId(g, d))) {
-        out.push({ from: this.externalPeer(segs), to, connections: pool.set(id) });
+        visit({ from: this.externalPeer(segs), to, connections: pool.set(id) });
       }
     }
-    this.#lines = Object.freeze(out);
-    return this.#lines;
   }
 
   between(from: string, to: string): ConnectionSet {

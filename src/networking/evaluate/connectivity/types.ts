@@ -319,6 +319,11 @@ export interface ConnectivityAnalysis {
    */
   lines(): readonly ConnectivityLine[];
   /**
+   * The same lines, in the same order, one at a time, without holding them all: a repository
+   * where few workloads are isolated has millions.
+   */
+  forEachLine(visit: (line: ConnectivityLine) => void): void;
+  /**
    * What `from` may open to `to`: workload keys, or an address (IP) outside the cluster; one end
    * at least a workload. A workload to itself is judged as two of its pods (replicas) would be.
    */

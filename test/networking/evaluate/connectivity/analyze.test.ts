@@ -316,7 +316,10 @@ describe("analyzeConnectivity against createPolicyEngine", () => {
             });
           }
         }
-        // lines() lists exactly the non-empty pairs and address groups.
+        // lines() lists exactly the non-empty pairs and address groups; forEachLine the same, in order.
+        const streamed: (typeof a.lines extends () => readonly (infer L)[] ? L : never)[] = [];
+        analyzeConnectivity(asInput(c)).forEachLine((l) => streamed.push(l));
+        expect(streamed).toEqual(a.lines());
         for (const line of a.lines()) {
           const probe = (p: typeof line.from) => (p.type === "workload" ? p.key : p.ranges[0]!.first);
           expect(a.between(probe(line.from), probe(line.to))).toEqual(line.connections);
