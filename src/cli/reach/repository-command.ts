@@ -16,19 +16,21 @@ import {
   type ListReportFormat,
 } from "../../connectivity/index.js";
 import {
+  type ConnectionSet,
   type ConnectivityInput,
   EvaluatorInputError,
   analyzeConnectivity,
   diffConnectivity,
   formatConnectionSet,
 } from "../../networking/index.js";
-import { CliError, EXIT_OK, EXIT_USAGE, usageError, writeOutput, type CliIO } from "../shared/io.js";
+import { CliError, EXIT_OK, EXIT_USAGE, syncSink, usageError, writeOutput, type CliIO } from "../shared/io.js";
 import { version } from "../shared/package.js";
 import { writeNotes } from "../shared/notes.js";
 import type { WalkOptions } from "../shared/walk.js";
 import {
   blockedRoutes,
   loadRepository,
+  forEachRepositoryLine,
   repositoryLines,
   type Repository,
   type RepositoryOptions,
@@ -75,8 +77,12 @@ export async function runList(
     return EXIT_OK;
   }
   const format = listFormat(request.output, request.command);
-  const lines = repositoryLines(repo);
   if (!request.quiet) writeNotes(io, blockedRoutes(repo));
+  if (format === "text") {
+    writeTextList(io, request.out, repo);
+    return EXIT_OK;
+  }
+  const lines = repositoryLines(repo);
   await writeOutput(
     io,
     request.out,
@@ -267,3 +273,32 @@ function lintSarif(warnings: readonly LintWarning[], repo: Repository): SarifLog
     },
   ]);
 }
+
+/**
+ * Writes the text list (`FROM => TO : CONNECTIONS`, as the connectivity reports write it) as it
+ * is made, a megabyte at a time, so millions of lines never sit in memory together.
+ */
+function writeTextList(io: CliIO, out: string | undefined, repo: Repository): void {
+  const sink = syncSink(io, out);
+  const words = new Map<ConnectionSet, string>();
+  let chunk = "";
+  try {
+    forEachRepositoryLine(repo, (l) => {
+      let w = words.get(l.connections);
+      if (w === undefined) {
+        w = formatConnectionSet(l.connections);
+        words.set(l.connections, w);
+      }
+      chunk += `${l.from.key} => ${l.to.key} : ${w}\n`;
+      if (chunk.length > CHUNK) {
+        sink.write(chunk);
+        chunk = "";
+      }
+    });
+    if (chunk !== "") sink.write(chunk);
+  } finally {
+    sink.close();
+  }
+}
+
+const CHUNK = 1 << 20;

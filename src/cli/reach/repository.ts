@@ -11,7 +11,6 @@ import {
   type ConnectivityAnalysis,
   type ConnectivityInput,
   type ConnectivityLine,
-  type ConnectivityPeer,
   EvaluatorInputError,
   NO_CONNECTIONS,
   analyzeConnectivity,
@@ -122,15 +121,6 @@ export function loadRepository(
   return { label, topology, input, analysis, exposures, notes, controller, locate: (key) => sources.get(key) };
 }
 
-/** How the ingress controller is shown: it is no workload of the repository. */
-export const CONTROLLER_PEER: ConnectivityPeer = Object.freeze({
-  type: "workload",
-  key: "{ingress-controller}",
-  namespace: "",
-  kind: "IngressController",
-  name: "ingress-controller",
-});
-
 /** Per workload, the ports Ingresses route to it (through a Service whose selector matches it). */
 function routedPorts(repo: Repository): Map<string, ConnectionSet> {
   const out = new Map<string, ConnectionSet>();
@@ -146,26 +136,36 @@ function routedPorts(repo: Repository): Map<string, ConnectionSet> {
 }
 
 /**
- * The repository's lines. The ingress controller appears only as the source of what Ingresses
- * route to, on the routed ports the policies let it reach, as `{ingress-controller}`.
+ * The repository's lines, one at a time. The ingress controller (a workload of its own namespace,
+ * `ingress-controller/IngressController/ingress-controller` by default) appears only as the source
+ * of what Ingresses route to, on the routed ports the policies let it reach.
  */
-export function repositoryLines(repo: Repository): ConnectivityLine[] {
+export function forEachRepositoryLine(repo: Repository, visit: (line: ConnectivityLine) => void): void {
   const controller = repo.controller;
-  const lines = repo.analysis.lines();
-  if (controller === undefined) return [...lines];
+  if (controller === undefined) {
+    repo.analysis.forEachLine(visit);
+    return;
+  }
   const routed = routedPorts(repo);
-  const out: ConnectivityLine[] = [];
-  for (const l of lines) {
-    if (l.to.key === controller) continue;
+  repo.analysis.forEachLine((l) => {
+    if (l.to.key === controller) return;
     if (l.from.key !== controller) {
-      out.push(l);
-      continue;
+      visit(l);
+      return;
     }
     const ports = routed.get(l.to.key);
-    if (ports === undefined) continue;
+    if (ports === undefined) return;
     const connections = intersectConnectionSets(l.connections, ports);
-    if (!isEmptyConnectionSet(connections)) out.push({ from: CONTROLLER_PEER, to: l.to, connections });
-  }
+    if (!isEmptyConnectionSet(connections)) visit({ from: l.from, to: l.to, connections });
+  });
+}
+
+/** The repository's lines, all at once (for the formats that need them together). */
+export function repositoryLines(repo: Repository): ConnectivityLine[] {
+  const out: ConnectivityLine[] = [];
+  forEachRepositoryLine(repo, (l) => {
+    out.push(l);
+  });
   return out;
 }
 
