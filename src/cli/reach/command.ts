@@ -37,6 +37,7 @@ import {
   type RepositoryRequest,
   gitSnapshots,
   runDiff,
+  runExpect,
   runLint,
   runList,
 } from "./repository-command.js";
@@ -216,6 +217,14 @@ async function runRepository(
   }
   if (positionals.length === 0)
     throw usageError("give a directory or files of manifests (or - for standard input)", NAME);
+  const expectFile = str("expect");
+  const junit = str("junit");
+  if (junit !== undefined && expectFile === undefined) throw usageError("--junit goes with --expect", NAME);
+  if (expectFile !== undefined) {
+    if (from !== undefined || values["lint"] === true)
+      throw usageError("--expect judges its own file; leave out --from/--to and --lint", NAME);
+    return runExpect(io, request, expectFile, junit);
+  }
   const ignore = list("lint-ignore");
   if (ignore !== undefined && values["lint"] !== true) throw usageError("--lint-ignore goes with --lint", NAME);
   if (values["lint"] === true) {

@@ -1,5 +1,12 @@
 import {
   DIFF_REPORT_FORMATS,
+  type Expectation,
+  ExpectationFileError,
+  type ExpectationResult,
+  checkExpectations,
+  formatExpectationResults,
+  junitXml,
+  parseExpectations,
   LINT_IGNORE_ANNOTATION,
   LINT_RULES,
   type LintWarning,
@@ -23,7 +30,18 @@ import {
   diffConnectivity,
   formatConnectionSet,
 } from "../../networking/index.js";
-import { CliError, EXIT_OK, EXIT_USAGE, syncSink, usageError, writeOutput, type CliIO } from "../shared/io.js";
+import {
+  CliError,
+  EXIT_FAILURE,
+  EXIT_OK,
+  EXIT_USAGE,
+  asText,
+  readInput,
+  syncSink,
+  usageError,
+  writeOutput,
+  type CliIO,
+} from "../shared/io.js";
 import { version } from "../shared/package.js";
 import { writeNotes } from "../shared/notes.js";
 import type { WalkOptions } from "../shared/walk.js";
@@ -302,3 +320,37 @@ function writeTextList(io: CliIO, out: string | undefined, repo: Repository): vo
 }
 
 const CHUNK = 1 << 20;
+
+/** `--expect FILE`: the expectations judged; exit 1 when one fails, 2 when the file is wrong. */
+export async function runExpect(
+  io: CliIO,
+  request: RepositoryRequest,
+  file: string,
+  junit: string | undefined,
+): Promise<number> {
+  const text = asText(await readInput(io, file), "yaml", EXIT_USAGE);
+  let expectations: Expectation[];
+  try {
+    expectations = parseExpectations(text, file);
+  } catch (e) {
+    if (e instanceof ExpectationFileError) throw new CliError(e.message, EXIT_USAGE);
+    throw e;
+  }
+  const repo = await load(io, request.paths, request, request.paths.join(" "));
+  let results: readonly ExpectationResult[];
+  try {
+    results = checkExpectations(repo.analysis, expectations, { input: repo.input });
+  } catch (e) {
+    if (e instanceof ExpectationFileError) throw new CliError(e.message, EXIT_USAGE);
+    throw e;
+  }
+  if (junit !== undefined)
+    await writeOutput(io, junit, junitXml(results, { suiteName: `clusterwire reach --expect ${file}` }));
+  let out: string;
+  if (request.output === "json") out = `${JSON.stringify({ version: 1, results }, null, 2)}\n`;
+  else if (request.output === "text") out = withNewline(formatExpectationResults(results));
+  else
+    throw usageError(`--expect writes text or json (and JUnit with --junit), not ${request.output}`, request.command);
+  await writeOutput(io, request.out, out);
+  return results.every((r) => r.passed) ? EXIT_OK : EXIT_FAILURE;
+}

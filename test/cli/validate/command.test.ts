@@ -154,6 +154,7 @@ describe("validate: the examples", () => {
       "examples/netpol-named-ports.json:1 NetworkPolicy shop/checkout-from-storefront: ok",
       // Storage inventories, cluster files, the demo's answers and expectations are YAML without apiVersion or kind.
       notManifestLine("examples/clusters/shop.yaml"),
+      notManifestLine("examples/clusters/shop-expectations.yaml"),
       notManifestLine("examples/connectivity/expectations.yaml"),
       notManifestLine("examples/demo/expected.yaml"),
       notManifestLine("examples/storage/inventory.yaml"),
