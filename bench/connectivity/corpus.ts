@@ -8,7 +8,7 @@
 // with no namespace gets one inserted as the first key of its metadata. Copies are drawn (seeded)
 // until the counts asked for are reached exactly: the last copies drop their surplus workload or
 // policy documents. The diff case is the same repository with a tenth of the copies of the apps
-// that have a later real revision (argo-cd, kubeshark) replaced by that revision.
+// that have a later real revision (argo-cd, kubeshark, kubetail) replaced by that revision.
 //
 // Workloads and policies are counted here with the `yaml` package (kinds as the topology reader
 // takes them), not with clusterwire.
@@ -98,6 +98,17 @@ export const APPS: readonly App[] = [
         name: "manifests/complete.yaml",
         base: `${CONNECTIVITY}/kubeshark/1c883c7/manifests/complete.yaml`,
         head: `${CONNECTIVITY}/kubeshark/034de00/manifests/complete.yaml`,
+      },
+    ],
+  },
+  {
+    name: "kubetail",
+    home: "kubetail",
+    files: [
+      {
+        name: "hack/tilt/kubetail.yaml",
+        base: `${CONNECTIVITY}/kubetail/015ef10/hack/tilt/kubetail.yaml`,
+        head: `${CONNECTIVITY}/kubetail/36d6299/hack/tilt/kubetail.yaml`,
       },
     ],
   },
@@ -448,8 +459,10 @@ function plan(options: CorpusOptions, random: () => number): Copy[] {
     const share = (a: LoadedApp, kind: "w" | "p"): number =>
       kind === "w" ? (wantW === 0 ? 0 : a.workloads / wantW) : wantP === 0 ? 0 : a.policies / wantP;
     const workloadsLag = (wantW === 0 ? 1 : w / wantW) < (wantP === 0 ? 1 : p / wantP);
+    // An app whose shares are equal (kubetail: 2 workloads and 1 policy against a 2:1 target) moves
+    // both counts alike, so it is favoured either way; with strict comparisons it was never drawn.
     const favoured = candidates.filter((a) =>
-      workloadsLag ? share(a, "w") > share(a, "p") : share(a, "p") > share(a, "w"),
+      workloadsLag ? share(a, "w") >= share(a, "p") : share(a, "p") >= share(a, "w"),
     );
     const pool = favoured.length > 0 ? favoured : candidates;
     const app = pool[Math.floor(random() * pool.length)];
@@ -511,9 +524,9 @@ export interface CorpusDiff {
 
 /**
  * The diff scale case: the corpus, and the same corpus after a real change, where a seeded tenth
- * (by default) of the whole copies of argo-cd and kubeshark move to their later revision (see
- * test/fixtures/connectivity/SOURCES.md for what changes). The head's counts can differ from the
- * base's (kubeshark's later revision adds a policy).
+ * (by default) of the whole copies of argo-cd, kubeshark and kubetail move to their later revision
+ * (see test/fixtures/connectivity/SOURCES.md for what changes). The head's counts can differ from
+ * the base's (kubeshark's later revision adds a policy, kubetail's a workload).
  */
 export function generateCorpusDiff(options: CorpusDiffOptions): CorpusDiff {
   const fraction = options.changedFraction ?? 0.1;

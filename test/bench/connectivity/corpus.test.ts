@@ -1,7 +1,7 @@
 // The connectivity scale corpus (bench/connectivity/corpus.ts): exactly the workloads and policies
 // asked for, every file YAML that parses, the same files for the same seed, copies that differ
 // from the real manifests only in namespace names, and a diff case that moves a tenth of the
-// argo-cd and kubeshark copies to their later revision. Small and medium corpora are parsed whole
+// argo-cd, kubeshark and kubetail copies to their later revision. Small and medium corpora are parsed whole
 // with the yaml package; the 2,000/1,000 one (8 MB, which the yaml package takes about 15 s to
 // parse) is counted line by line, by a counter checked against the yaml count on the medium one.
 
@@ -15,6 +15,7 @@ import {
   countManifests,
   generateCorpus,
   generateCorpusDiff,
+  readSource,
   type ManifestFile,
   rewriteNamespaces,
   WORKLOAD_KINDS,
@@ -324,7 +325,7 @@ describe("generateCorpusDiff", () => {
     expect(diff.base).toEqual(generateCorpus(options));
   });
 
-  it("moves a tenth of the argo-cd and kubeshark copies, and only them, to the later revision", () => {
+  it("moves a tenth of the copies of apps with a later revision, and only them, to it", () => {
     const copies = new Set(
       diff.base
         .map((f) => copyOf(f.name))
@@ -347,20 +348,26 @@ describe("generateCorpusDiff", () => {
       const source = app.files.find((s) => s.name === path);
       if (source?.head === undefined) throw new Error(name);
       const home = `${app.home}-${number}`;
-      const expected = rewriteNamespaces(
-        readFileSync(join(fixtures, source.head), "utf8"),
-        new Map([
-          ["default", home],
-          ["YOUR_NAMESPACE", home],
-        ]),
-        home,
-      );
+      // The home aliases become the copy's home; any other namespace either revision names (kubetail's
+      // later revision moves to kubetail-system) keeps its name with the copy's number.
+      const rename = new Map<string, string>();
+      for (const s of [source.base, source.head])
+        for (const ns of readSource(readFileSync(join(fixtures, s), "utf8"), s).namespaces)
+          rename.set(ns, `${ns}-${number}`);
+      rename.set("default", home);
+      rename.set("YOUR_NAMESPACE", home);
+      const expected = rewriteNamespaces(readFileSync(join(fixtures, source.head), "utf8"), rename, home);
       expect(heads.get(name), name).toBe(expected);
     }
   });
 
-  it("counts the head's policies with kubeshark's added one", () => {
+  it("counts the head's policies with kubeshark's added one, and its workloads with kubetail's", () => {
     const kubeshark = diff.changedNamespaces.filter((ns) => ns.startsWith("kubeshark-")).length;
-    expect(countByLines(diff.head)).toEqual({ workloads: 2000, policies: 1000 + kubeshark });
+    // Seeded, so always the same: this seed moves some kubetail copies, which the count must see.
+    const kubetail = nonEmpty(
+      diff.changedNamespaces.filter((ns) => ns.startsWith("kubetail-")),
+      "changed kubetail copies",
+    ).length;
+    expect(countByLines(diff.head)).toEqual({ workloads: 2000 + kubetail, policies: 1000 + kubeshark });
   });
 });
