@@ -121,7 +121,14 @@ export async function runDiff(
   const after = await loadSnapshot(io, sides.head, request);
   const diff = diffConnectivity(withoutController(before), withoutController(after));
   const format = diffFormat(request.output, request.command);
-  const locate = (key: string, side: "before" | "after") => (side === "before" ? before : after).locate(key);
+  // A git revision's files are shown as REV:path; SARIF wants the path in the repository.
+  const place = (s: Snapshot, repo: Repository, key: string) => {
+    const at = repo.locate(key);
+    if (at === undefined || !("rev" in s) || !at.file.startsWith(`${s.rev}:`)) return at;
+    return { file: at.file.slice(s.rev.length + 1), line: at.line };
+  };
+  const locate = (key: string, side: "before" | "after") =>
+    side === "before" ? place(sides.base, before, key) : place(sides.head, after, key);
   const text = renderConnectivityDiff(diff, format, {
     title: `Connectivity changes: ${before.label} → ${after.label}`,
     locate,

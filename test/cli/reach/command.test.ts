@@ -470,8 +470,9 @@ describe("reach: cluster files", () => {
     const r = await cli(["validate", "examples/clusters"]);
     expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(lines(r.stdout)).toEqual([
+      notManifestLine("examples/clusters/shop-expectations.yaml"),
       notManifestLine("examples/clusters/shop.yaml"),
-      "Summary: 1 document in 1 file: 0 valid, 0 invalid, 1 skipped, 0 errors",
+      "Summary: 2 documents in 2 files: 0 valid, 0 invalid, 2 skipped, 0 errors",
     ]);
   });
 

@@ -864,7 +864,7 @@ describe("validate: output", () => {
     ]);
     const doc = json(r.stdout);
     expect(doc.documents.map((o) => o.file)).toEqual(["examples/invalid/ingressclass-bad.yaml"]);
-    expect(doc.summary).toMatchObject({ documents: 3, valid: 1, skipped: 1, invalid: 1 });
+    expect(doc.summary).toMatchObject({ documents: 4, valid: 1, skipped: 2, invalid: 1 });
   });
 
   it("--output json names watch events", async () => {
