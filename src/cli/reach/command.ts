@@ -19,7 +19,28 @@ import {
 } from "../shared/cluster-file.js";
 import { onlyInput, parseCommandLine, type Command } from "../shared/command.js";
 import { EXPLAIN_LIMIT, renderHeatmapHtml } from "./heatmap.js";
-import { EXIT_OK, inputPath, usageError, writeOutput, type CliIO } from "../shared/io.js";
+import {
+  EXIT_OK,
+  EXIT_USAGE,
+  asText,
+  inputPath,
+  readInput,
+  usageError,
+  writeOutput,
+  type CliIO,
+} from "../shared/io.js";
+import type { Stats } from "node:fs";
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import {
+  type RepositoryFormat,
+  type RepositoryRequest,
+  gitSnapshots,
+  runDiff,
+  runExpect,
+  runLint,
+  runList,
+} from "./repository-command.js";
 import { loadManifestObjects } from "../shared/manifests.js";
 import { writeNotes } from "../shared/notes.js";
 import {
@@ -34,62 +55,195 @@ import { jsonText } from "../shared/render.js";
 
 const NAME = "reach";
 
-const HELP = `Usage: clusterwire reach [options] CLUSTER.yaml
-       clusterwire reach --from POD|IP --to POD|IP --port PORT [options] CLUSTER.yaml
+const HELP = `Usage: clusterwire reach [options] DIR|FILE...
+       clusterwire reach --diff [options] BASE HEAD
+       clusterwire reach --git REV1..REV2 [options] [PATH...]
+       clusterwire reach --expect FILE [--junit FILE] [options] DIR|FILE...
+       clusterwire reach --lint [options] DIR|FILE...
+       clusterwire reach [options] CLUSTER.yaml
 
-Which pods may connect to which under the cluster's NetworkPolicies
-(see docs/network-policy.md in the package). CLUSTER.yaml describes namespaces, pods
-and policies (see docs/cli.md#cluster-descriptions in the package, and
-examples/clusters/shop.yaml).
+Who may connect to whom under the NetworkPolicies of a repository of
+manifests (see docs/connectivity.md in the package). reach reads what
+validate reads: Pods, and the pod templates of Deployments, ReplicaSets,
+StatefulSets, DaemonSets, Jobs, CronJobs and ReplicationControllers (each
+one workload, named namespace/kind/name), Namespaces, Services, Ingresses
+and NetworkPolicies; other kinds are passed over with a note. Render Helm
+charts and kustomizations first (helm template, kustomize build).
 
-Without --from/--to it prints the truth table for one protocol and port:
-a row per source pod, a column per destination pod (numbered as the rows),
-✓ allowed and · denied, and a count of the allowed pairs.
-With --from and --to it explains one connection: allow or deny, and for
-each direction (egress judged on the source, ingress on the destination)
-the verdict and the policies and rules that decided it.
+With no mode it lists every allowed connection, FROM => TO : CONNECTIONS,
+between workloads and between workloads and address ranges outside the
+cluster (cut where the policies' ipBlocks cut them), and the workloads
+Ingresses and NodePort or LoadBalancer Services expose.
+
+Modes:
+  --from W --to W       explain one connection: W is namespace/kind/name,
+                        namespace/name, or an IP address
+  --diff BASE HEAD      what changed between two directories (or files):
+                        connections added, removed and changed, each with the
+                        policies that explain it
+  --git REV1..REV2      the same between two revisions of the git repository
+                        in the current directory, read with git (no checkout);
+                        REV alone compares REV with the files on disk. PATHs
+                        (default: the current directory) limit what is read
+  --expect FILE         judge the expectations in FILE (docs/connectivity.md
+                        #expectations); exit 1 when one fails
+  --junit FILE          with --expect: also write the results as JUnit XML
+  --lint                warnings about the policies (ids CW1001-CW1006, see
+                        docs/connectivity.md#lint); exit 0 whatever they say
+  --lint-ignore ID      leave out one lint id; may be repeated
 
 Options:
+  -o, --output FORMAT   text (default), json, md (Markdown, for a pull-request
+                        comment), sarif (--diff and --lint), dot (Graphviz), or
+                        html (a heatmap page, needs --out)
+  --out FILE            where to write the output (- for standard output)
+  --include GLOB        in directories, read only files whose path matches
+  --exclude GLOB        in directories, leave out matching files and
+                        directories; both may be repeated
+  --namespace NS        the namespace of objects that name none (default
+                        "default", as kubectl apply without -n)
+  --ingress-controller-namespace NS
+                        where the ingress controller runs, for the policies
+                        that admit it (default "ingress-controller": a
+                        namespace no policy of the repository selects by name)
+  -q, --quiet           no notes on stderr (files and kinds passed over,
+                        policies left out)
+  -h, --help            show this help
+
+Exit status: 0 the answer was given (and with --diff, nothing changed),
+1 an expectation failed, 2 usage error, or a file that cannot be read (every
+document that cannot be read is named with its line and column), 3 with
+--diff or --git: connectivity changed.
+
+A CLUSTER.yaml cluster description (namespaces, pods with addresses, and
+policies in one file: docs/cli.md#cluster-descriptions) is still read as
+before, with these options:
   --port PORT           destination port (default 80); with --from/--to it
                         may be a port name of the destination pod
   --protocol TCP|UDP|SCTP
                         (default TCP)
-  --from POD|IP         the source: namespace/name of a pod, or an address
-  --to POD|IP           the destination, likewise
+  --from POD|IP --to POD|IP
+                        explain one connection
   -o, --output text|json|html
-                        text (default); json: the truth table as
-                        {protocol, port, pods, table, skipped} (table[from][to]
-                        is "allow" or "deny"), or the connection's Decision
-                        with its skipped policies; html: the truth table as a
-                        self-contained heatmap, written to --out
-  --out FILE            where to write the output (- for standard output);
-                        required with --output html
-  --policies FILE|DIR   more NetworkPolicy manifests, added after the file's
-                        own; may be repeated
-  -q, --quiet           no notes on stderr (skipped policies, ignored kinds)
-  -h, --help            show this help
-
-Policies the API server would reject take no part, nor does a second
-policy with the same namespace/name. Every answer says so: the text ends
-with a "left out:" line per policy, the JSON has them in "skipped" and the
-heatmap shows them; stderr lists them with the API server's errors.
-Every policy, like every pod, must be in a namespace the file lists.
-
-Exit status: 0 the evaluation ran, whether the connection is allowed or
-denied (a deny is an answer, not a failure), 2 usage error, or a cluster
-file or policy file that cannot be read or is not valid (its line and
-column are named).
+                        the truth table for one port, a row per source pod,
+                        a column per destination pod; json: {protocol, port,
+                        pods, table, skipped}; html: a heatmap, to --out
+  --policies FILE|DIR   more NetworkPolicy manifests; may be repeated
 
 Examples:
+  clusterwire reach node_modules/clusterwire/examples/connectivity/main
+  clusterwire reach --diff node_modules/clusterwire/examples/connectivity/main node_modules/clusterwire/examples/connectivity/pull-request -o md
+  clusterwire reach --expect node_modules/clusterwire/examples/connectivity/expectations.yaml node_modules/clusterwire/examples/connectivity/main
   clusterwire reach node_modules/clusterwire/examples/clusters/shop.yaml --port 8080
-  clusterwire reach node_modules/clusterwire/examples/clusters/shop.yaml --from shop/checkout-84c2 --to 203.0.113.10 --port 443
-  clusterwire reach node_modules/clusterwire/examples/clusters/shop.yaml --port 5432 --output html --out reach.html`;
+  clusterwire reach node_modules/clusterwire/examples/clusters/shop.yaml --from shop/checkout-84c2 --to 203.0.113.10 --port 443`;
 
 type Output = "text" | "json" | "html";
 
+/** Options of the repository mode that a cluster description cannot take. */
+const REPOSITORY_ONLY = [
+  "junit",
+  "lint-ignore",
+  "include",
+  "exclude",
+  "namespace",
+  "ingress-controller-namespace",
+] as const;
+
+/** Options of the cluster-description mode that a repository cannot take. */
+const CLUSTER_ONLY = ["port", "protocol", "policies"] as const;
+
+/**
+ * Whether a single input is a cluster description rather than a manifest: a file (or standard
+ * input) whose top level has namespaces, pods or policies and no kind, as no manifest does.
+ */
+async function isClusterDescription(io: CliIO, path: string): Promise<boolean> {
+  if (path === "-") return true;
+  let info: Stats;
+  try {
+    info = await stat(resolve(io.cwd ?? process.cwd(), path));
+  } catch {
+    return false; // the repository reader names the missing path
+  }
+  if (!info.isFile()) return false;
+  const text = asText(await readInput(io, path), "yaml", EXIT_USAGE);
+  return /^(?:namespaces|pods|policies)\s*:/m.test(text) && !/^kind\s*:/m.test(text);
+}
+
+async function runRepository(
+  io: CliIO,
+  values: Record<string, string | boolean | string[] | undefined>,
+  positionals: readonly string[],
+): Promise<number> {
+  for (const option of CLUSTER_ONLY) {
+    if (values[option] !== undefined)
+      throw usageError(
+        `--${option} is for a cluster description (CLUSTER.yaml); a repository's list has every port`,
+        NAME,
+      );
+  }
+  const str = (k: string): string | undefined => (typeof values[k] === "string" ? (values[k] as string) : undefined);
+  const list = (k: string): string[] | undefined => (Array.isArray(values[k]) ? (values[k] as string[]) : undefined);
+  const output = parseRepositoryOutput(str("output"));
+  const include = list("include");
+  const exclude = list("exclude");
+  const namespace = str("namespace");
+  const controller = str("ingress-controller-namespace");
+  const request: RepositoryRequest = {
+    paths: positionals,
+    walk: { ...(include !== undefined ? { include } : {}), ...(exclude !== undefined ? { exclude } : {}) },
+    repository: {
+      ...(namespace !== undefined ? { defaultNamespace: namespace } : {}),
+      ...(controller !== undefined ? { controllerNamespace: controller } : {}),
+    },
+    output,
+    out: str("out"),
+    quiet: values["quiet"] === true,
+    command: NAME,
+  };
+  const from = str("from");
+  const to = str("to");
+  if ((from === undefined) !== (to === undefined))
+    throw usageError("--from and --to go together: give both to explain one connection", NAME);
+  const git = str("git");
+  if (values["diff"] === true || git !== undefined) {
+    if (from !== undefined)
+      throw usageError("--from/--to explain one connection of one snapshot; leave out --diff and --git", NAME);
+    if (values["diff"] === true && git !== undefined)
+      throw usageError("--diff takes two paths, --git two revisions: give one of them", NAME);
+    if (git !== undefined) return runDiff(io, request, gitSnapshots(git, positionals, NAME));
+    if (positionals.length !== 2)
+      throw usageError(`--diff takes two paths, BASE and HEAD, got ${positionals.length}`, NAME);
+    return runDiff(io, request, { base: { paths: [positionals[0]!] }, head: { paths: [positionals[1]!] } });
+  }
+  if (positionals.length === 0)
+    throw usageError("give a directory or files of manifests (or - for standard input)", NAME);
+  const expectFile = str("expect");
+  const junit = str("junit");
+  if (junit !== undefined && expectFile === undefined) throw usageError("--junit goes with --expect", NAME);
+  if (expectFile !== undefined) {
+    if (from !== undefined || values["lint"] === true)
+      throw usageError("--expect judges its own file; leave out --from/--to and --lint", NAME);
+    return runExpect(io, request, expectFile, junit);
+  }
+  const ignore = list("lint-ignore");
+  if (ignore !== undefined && values["lint"] !== true) throw usageError("--lint-ignore goes with --lint", NAME);
+  if (values["lint"] === true) {
+    if (from !== undefined) throw usageError("--lint judges the policies; leave out --from/--to", NAME);
+    return runLint(io, request, ignore ?? []);
+  }
+  return runList(io, request, from !== undefined && to !== undefined ? { from, to } : undefined);
+}
+
+function parseRepositoryOutput(value: string | undefined): RepositoryFormat {
+  if (value === undefined) return "text";
+  if (value === "text" || value === "json" || value === "md" || value === "sarif" || value === "dot") return value;
+  throw usageError(`--output must be text, json, md, sarif or dot, got ${JSON.stringify(value)}`, NAME);
+}
+
 export const reachCommand: Command = {
   name: NAME,
-  summary: "which pods may connect under NetworkPolicies: a truth table, or one connection explained",
+  summary:
+    "who may connect to whom under NetworkPolicies: a repository's connectivity, its changes, expectations and lint",
   help: HELP,
   async run(args, io) {
     const parsed = parseCommandLine(
@@ -104,12 +258,34 @@ export const reachCommand: Command = {
         out: { type: "string" },
         policies: { type: "string", multiple: true },
         quiet: { type: "boolean", short: "q" },
+        diff: { type: "boolean" },
+        git: { type: "string" },
+        expect: { type: "string" },
+        junit: { type: "string" },
+        lint: { type: "boolean" },
+        "lint-ignore": { type: "string", multiple: true },
+        include: { type: "string", multiple: true },
+        exclude: { type: "string", multiple: true },
+        namespace: { type: "string" },
+        "ingress-controller-namespace": { type: "string" },
       },
       args,
       io,
     );
     if (parsed === undefined) return EXIT_OK;
     const { values, positionals } = parsed;
+    const repositoryMode =
+      values.diff === true ||
+      values.git !== undefined ||
+      values.expect !== undefined ||
+      values.lint === true ||
+      positionals.length !== 1 ||
+      !(await isClusterDescription(io, positionals[0] ?? ""));
+    if (repositoryMode) return runRepository(io, values, positionals);
+    for (const option of REPOSITORY_ONLY) {
+      if (values[option] !== undefined)
+        throw usageError(`--${option} reads a repository of manifests, not a cluster description`, NAME);
+    }
     const output = parseReachOutput(values.output);
     const protocol = parseProtocol(values.protocol);
     const quiet = values.quiet === true;

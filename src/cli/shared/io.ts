@@ -1,3 +1,4 @@
+import { closeSync, openSync, writeSync } from "node:fs";
 import { open, readFile, writeFile } from "node:fs/promises";
 import { extname, resolve } from "node:path";
 import { DecodeError, EncodeError, MAGIC, fromJson, fromYaml, type NetworkingObject } from "../../networking/index.js";
@@ -138,6 +139,30 @@ export async function writeOutput(io: CliIO, out: string | undefined, data: stri
   } catch (e) {
     throw new CliError(`${out}: cannot write: ${errnoMessage(e)}`, EXIT_USAGE);
   }
+}
+
+/**
+ * Where output made piece by piece goes: stdout, or a file written synchronously as the pieces
+ * come, so an answer of hundreds of megabytes is never held whole. `close` must be called.
+ */
+export function syncSink(io: CliIO, out: string | undefined): { write(chunk: string): void; close(): void } {
+  if (out === undefined || out === "-") return { write: (c) => void io.stdout.write(c), close: () => undefined };
+  let fd: number;
+  try {
+    fd = openSync(resolve(io.cwd ?? process.cwd(), out), "w");
+  } catch (e) {
+    throw new CliError(`${out}: cannot write: ${errnoMessage(e)}`, EXIT_USAGE);
+  }
+  return {
+    write: (c) => {
+      try {
+        writeSync(fd, c);
+      } catch (e) {
+        throw new CliError(`${out}: cannot write: ${errnoMessage(e)}`, EXIT_USAGE);
+      }
+    },
+    close: () => closeSync(fd),
+  };
 }
 
 /** Protobuf on a terminal is unreadable and can garble it, so it needs -o or a redirect. */

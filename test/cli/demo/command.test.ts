@@ -25,7 +25,7 @@ describe("demo", () => {
     // The storage inventory, the cluster description, the demo's answers and the connectivity
     // expectations are passed over as non-manifests.
     expect(lines[0]).toMatch(
-      /^clusterwire demo: \d+ manifest files in examples \(4 other files are not manifests\) \(steps: round-trip, validate\)$/,
+      /^clusterwire demo: \d+ manifest files in examples \(5 other files are not manifests\) \(steps: round-trip, validate\)$/,
     );
     expect(lines.at(-1)).toMatch(
       /^ok: (\d+) objects from \d+ files; round-trip \1\/\1 ok; validate \1\/\1 ok \(4 invalid as expected\)$/,

@@ -293,14 +293,19 @@ describe("reach: cluster files", () => {
     [
       "a top level that is a list",
       "- a\n",
-      "x.yaml:1:1: (top level): must be a map with namespaces, pods and policies, got a list",
+      // Without namespaces, pods or policies at its top level a file is read as manifests.
+      `x.yaml: no kind: not a Kubernetes manifest; reach reads Kubernetes manifests, or one cluster description (a map with namespaces, pods and policies)`,
     ],
     [
       "two documents",
       "namespaces: []\npods: []\n---\nnamespaces: []\n",
       "x.yaml:4:1: 2 YAML documents; a cluster description is one document",
     ],
-    ["an empty file", "# nothing\n", "x.yaml: the cluster file is empty; see clusterwire reach --help for its format"],
+    [
+      "an empty file",
+      "# nothing\n",
+      `x.yaml: no documents: empty, or comments only; reach reads Kubernetes manifests, or one cluster description (a map with namespaces, pods and policies)`,
+    ],
   ])("%s", async (_what, text, message) => {
     const d = mkdtempSync(join(tmp, "cluster-"));
     writeFileSync(join(d, "x.yaml"), text);
@@ -465,17 +470,19 @@ describe("reach: cluster files", () => {
     const r = await cli(["validate", "examples/clusters"]);
     expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(lines(r.stdout)).toEqual([
+      notManifestLine("examples/clusters/shop-expectations.yaml"),
       notManifestLine("examples/clusters/shop.yaml"),
-      "Summary: 1 document in 1 file: 0 valid, 0 invalid, 1 skipped, 0 errors",
+      "Summary: 2 documents in 2 files: 0 valid, 0 invalid, 2 skipped, 0 errors",
     ]);
   });
 
   it("prints its help", async () => {
     const r = await cli(["reach", "--help"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Usage: clusterwire reach \[options\] CLUSTER\.yaml/);
+    expect(r.stdout).toMatch(/^Usage: clusterwire reach \[options\] DIR\|FILE\.\.\./);
+    expect(r.stdout).toContain("       clusterwire reach [options] CLUSTER.yaml\n");
     expect((await cli(["--help"])).stdout).toContain(
-      "  reach     which pods may connect under NetworkPolicies: a truth table, or one connection explained\n",
+      "  reach     who may connect to whom under NetworkPolicies: a repository's connectivity, its changes, expectations and lint\n",
     );
   });
 });

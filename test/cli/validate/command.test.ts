@@ -154,6 +154,7 @@ describe("validate: the examples", () => {
       "examples/netpol-named-ports.json:1 NetworkPolicy shop/checkout-from-storefront: ok",
       // Storage inventories, cluster files, the demo's answers and expectations are YAML without apiVersion or kind.
       notManifestLine("examples/clusters/shop.yaml"),
+      notManifestLine("examples/clusters/shop-expectations.yaml"),
       notManifestLine("examples/connectivity/expectations.yaml"),
       notManifestLine("examples/demo/expected.yaml"),
       notManifestLine("examples/storage/inventory.yaml"),
@@ -863,7 +864,7 @@ describe("validate: output", () => {
     ]);
     const doc = json(r.stdout);
     expect(doc.documents.map((o) => o.file)).toEqual(["examples/invalid/ingressclass-bad.yaml"]);
-    expect(doc.summary).toMatchObject({ documents: 3, valid: 1, skipped: 1, invalid: 1 });
+    expect(doc.summary).toMatchObject({ documents: 4, valid: 1, skipped: 2, invalid: 1 });
   });
 
   it("--output json names watch events", async () => {

@@ -195,7 +195,7 @@ describe("checkExpectations with the analyzer: the issue's four expectations", (
   });
 });
 
-describe("examples/connectivity/expectations.yaml", () => {
+describe("examples/clusters/shop-expectations.yaml", () => {
   // The shop of examples/clusters/shop.yaml, each pod a workload.
   const cluster = parseClusterFile("shop.yaml", readFileSync("examples/clusters/shop.yaml", "utf8"));
   const input: ConnectivityInput = {
@@ -210,7 +210,7 @@ describe("examples/connectivity/expectations.yaml", () => {
       ...(p.hostNetwork === true ? { hostNetwork: true } : {}),
     })),
   };
-  const file = "examples/connectivity/expectations.yaml";
+  const file = "examples/clusters/shop-expectations.yaml";
   const expectations = parseExpectations(readFileSync(file, "utf8"), file);
 
   it("holds on the shop", () => {
