@@ -85,11 +85,13 @@ Modes:
                         in the current directory, read with git (no checkout);
                         REV alone compares REV with the files on disk. PATHs
                         (default: the current directory) limit what is read
-  --expect FILE         judge the expectations in FILE (docs/connectivity.md
-                        #expectations); exit 1 when one fails
+  --expect FILE         judge the expectations in FILE (see "Expectations
+                        that fail CI" in docs/connectivity.md); exit 1
+                        when one fails
   --junit FILE          with --expect: also write the results as JUnit XML
   --lint                warnings about the policies (ids CW1001-CW1006, see
-                        docs/connectivity.md#lint); exit 0 whatever they say
+                        docs/connectivity.md#policy-lint); exit 0 whatever
+                        they say
   --lint-ignore ID      leave out one lint id; may be repeated
 
 Options:
