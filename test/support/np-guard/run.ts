@@ -102,6 +102,17 @@ export function npGuardBuilt(root: string = repositoryRoot()): boolean {
   return existsSync(npGuardBinary(root));
 }
 
+/** How to run np-guard: another binary, or a command to run it under (`/usr/bin/time -o FILE`). */
+export interface NpGuardOptions {
+  readonly binary?: string;
+  readonly prefix?: readonly string[];
+}
+
+function command(args: readonly string[], options: NpGuardOptions): [string, string[]] {
+  const argv = [...(options.prefix ?? []), options.binary ?? npGuardBinary(), ...args];
+  return [argv[0] ?? "", argv.slice(1)];
+}
+
 /** What a run printed. */
 export interface NpGuardRun {
   readonly stdout: string;
@@ -113,25 +124,26 @@ export interface NpGuardRun {
 const MAX_BUFFER = 1 << 30;
 
 /** Runs np-guard with `args`; throws NpGuardError unless it exits 0. Its log lines go to stderr. */
-export function runNpGuard(args: readonly string[], binary: string = npGuardBinary()): NpGuardRun {
-  const r = spawnSync(binary, args, { encoding: "utf8", maxBuffer: MAX_BUFFER });
-  if (r.error !== undefined) throw new NpGuardError(`${binary} ${args.join(" ")}: ${r.error.message}`, null, "");
+export function runNpGuard(args: readonly string[], options: NpGuardOptions = {}): NpGuardRun {
+  const [file, argv] = command(args, options);
+  const r = spawnSync(file, argv, { encoding: "utf8", maxBuffer: MAX_BUFFER });
+  if (r.error !== undefined) throw new NpGuardError(`${file} ${argv.join(" ")}: ${r.error.message}`, null, "");
   if (r.status !== 0) {
     const how = r.signal === null ? `exit status ${r.status}` : `signal ${r.signal}`;
-    throw new NpGuardError(`${binary} ${args.join(" ")}: ${how}`, r.status, r.stderr);
+    throw new NpGuardError(`${file} ${argv.join(" ")}: ${how}`, r.status, r.stderr);
   }
   return { stdout: r.stdout, stderr: r.stderr };
 }
 
 /** `list --dirpath DIR -o json`: every allowed connection, workloads, address ranges and the ingress controller. */
-export function npGuardList(dir: string, binary: string = npGuardBinary()): NpGuardLine[] {
-  const run = runNpGuard(["list", "--dirpath", dir, "-o", "json"], binary);
+export function npGuardList(dir: string, options: NpGuardOptions = {}): NpGuardLine[] {
+  const run = runNpGuard(["list", "--dirpath", dir, "-o", "json"], options);
   return parseNpGuardListJson(run.stdout, run.stderr);
 }
 
 /** `list --dirpath DIR --exposure -o json`: the connections, and what is exposed to whole namespaces or the cluster. */
-export function npGuardExposure(dir: string, binary: string = npGuardBinary()): NpGuardExposure {
-  const run = runNpGuard(["list", "--dirpath", dir, "--exposure", "-o", "json"], binary);
+export function npGuardExposure(dir: string, options: NpGuardOptions = {}): NpGuardExposure {
+  const run = runNpGuard(["list", "--dirpath", dir, "--exposure", "-o", "json"], options);
   const value = parseJson(run.stdout, run.stderr);
   if (Array.isArray(value)) return { lines: lineArray(value, run.stderr), egress: [], ingress: [] };
   const top = record(value, "the exposure output", run.stderr);
@@ -150,10 +162,12 @@ export function npGuardExposure(dir: string, binary: string = npGuardBinary()): 
 export function npGuardListStream(
   dir: string,
   onLine: (line: NpGuardLine) => void,
-  binary: string = npGuardBinary(),
+  options: NpGuardOptions = {},
 ): Promise<string> {
+  const [file, argv] = command(["list", "--dirpath", dir], options);
+  const what = `${file} ${argv.join(" ")}`;
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, ["list", "--dirpath", dir], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(file, argv, { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     let failure: Error | undefined;
     child.stderr.setEncoding("utf8").on("data", (d: string) => {
@@ -168,20 +182,20 @@ export function npGuardListStream(
         child.kill();
       }
     });
-    child.on("error", (e) => reject(new NpGuardError(`${binary} list --dirpath ${dir}: ${e.message}`, null, "")));
+    child.on("error", (e) => reject(new NpGuardError(`${what}: ${e.message}`, null, "")));
     child.on("close", (status, signal) => {
       if (failure !== undefined) reject(failure);
       else if (status !== 0) {
         const how = signal === null ? `exit status ${status}` : `signal ${signal}`;
-        reject(new NpGuardError(`${binary} list --dirpath ${dir}: ${how}`, status, stderr));
+        reject(new NpGuardError(`${what}: ${how}`, status, stderr));
       } else resolve(stderr);
     });
   });
 }
 
 /** `diff --dir1 BEFORE --dir2 AFTER -o csv`: the connections added, removed and changed. */
-export function npGuardDiff(before: string, after: string, binary: string = npGuardBinary()): NpGuardDiffLine[] {
-  const run = runNpGuard(["diff", "--dir1", before, "--dir2", after, "-o", "csv"], binary);
+export function npGuardDiff(before: string, after: string, options: NpGuardOptions = {}): NpGuardDiffLine[] {
+  const run = runNpGuard(["diff", "--dir1", before, "--dir2", after, "-o", "csv"], options);
   return parseNpGuardDiffCsv(run.stdout, run.stderr);
 }
 
