@@ -15,6 +15,7 @@ import {
   npGuardVersion,
   parseCsv,
   parseNpGuardConnections,
+  parseNpGuardCsvLine,
   parseNpGuardDiffCsv,
   parseNpGuardListJson,
   parseNpGuardPeer,
@@ -105,6 +106,15 @@ describe("the output formats", () => {
       conn: "TCP 80,UDP 53",
     });
     expect(() => parseNpGuardTextLine("Exposure Analysis Result:")).toThrow(NpGuardError);
+  });
+
+  it("reads a CSV row of the list", () => {
+    expect(parseNpGuardCsvLine('shop/a[Pod],shop/b[Pod],"TCP 80,UDP 53"')).toEqual({
+      src: "shop/a[Pod]",
+      dst: "shop/b[Pod]",
+      conn: "TCP 80,UDP 53",
+    });
+    expect(() => parseNpGuardCsvLine("shop/a[Pod],shop/b[Pod]")).toThrow(NpGuardError);
   });
 
   it("reads the JSON list, empty or not", () => {
