@@ -188,3 +188,35 @@ export type {
   Router,
 } from "./evaluate/router/types.js";
 export type { SkippedObject } from "./evaluate/types.js";
+export { analyzeConnectivity } from "./evaluate/connectivity/analyze.js";
+export { diffConnectivity } from "./evaluate/connectivity/diff.js";
+export {
+  ALL_CONNECTIONS,
+  NO_CONNECTIONS,
+  connectionSetIncludes,
+  formatConnectionSet,
+  intersectConnectionSets,
+  isEmptyConnectionSet,
+  parseConnectionSet,
+  sameConnectionSet,
+  subtractConnectionSets,
+  unionConnectionSets,
+} from "./evaluate/connectivity/connection-set.js";
+export type {
+  AddressRange,
+  AnalyzedPolicy,
+  AnalyzedRule,
+  ClusterWorkload,
+  ConnectionExplanation,
+  ConnectionSet,
+  ConnectivityAnalysis,
+  ConnectivityChange,
+  ConnectivityChangeKind,
+  ConnectivityDiff,
+  ConnectivityInput,
+  ConnectivityLine,
+  ConnectivityOptions,
+  ConnectivityPeer,
+  DirectionExplanation,
+  PortRange,
+} from "./evaluate/connectivity/types.js";

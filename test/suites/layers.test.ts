@@ -223,7 +223,7 @@ describe("layer boundaries (LAYERS in scripts/check-layers.mjs)", () => {
       [5, "src/admission/index.ts"],
     ]);
     expect(formatViolation(found[0]!)).toBe(
-      'src/playground/planted.ts:2: import "../networking/validation/validate.js" (src/networking/validation/validate.ts): the playground uses the public entry point of networking only (clusterwire/networking), and no Node built-in: it runs in the browser',
+      'src/playground/planted.ts:2: import "../networking/validation/validate.js" (src/networking/validation/validate.ts): the playground uses the public entry points of networking and connectivity only, and no Node built-in: it runs in the browser',
     );
   });
 

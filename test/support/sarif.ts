@@ -76,7 +76,8 @@ export function parseSarif(text: string): Log {
     expect(r.ruleIndex === undefined ? undefined : rules[r.ruleIndex]?.id).toBe(r.ruleId);
     expect(r.message.text).not.toBe("");
     expect(r.level).toBe(rules[r.ruleIndex ?? -1]?.defaultConfiguration.level);
-    for (const l of r.locations) {
+    // A result may have no location (SARIF allows it; code scanning does not, and says so).
+    for (const l of r.locations ?? []) {
       const at = l.physicalLocation.artifactLocation;
       // Relative to %SRCROOT% (so no scheme), or else an absolute file: URI.
       if (at.uriBaseId === "%SRCROOT%") expect(at.uri).not.toMatch(/^[a-z][a-z0-9+.-]*:/i);

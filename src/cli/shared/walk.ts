@@ -40,6 +40,27 @@ function matcher(globs: readonly string[] | undefined): Matcher | undefined {
 }
 
 /**
+ * Whether a walk keeps a file at this path under the walked directory (forward slashes): no
+ * dot-file or dot-directory, no node_modules, a manifest extension, and the include and exclude
+ * globs. For listings that come from elsewhere than the file system, such as a git tree.
+ */
+export function keepsPath(rel: string, options: WalkOptions = {}): boolean {
+  const parts = rel.split("/");
+  const dirs = parts.slice(0, -1);
+  const name = parts.at(-1) ?? "";
+  if (parts.some((p) => p.startsWith(".")) || dirs.some((d) => NEVER_ENTERED.has(d))) return false;
+  if (!MANIFEST_EXTENSIONS.has(extname(name).toLowerCase())) return false;
+  const include = matcher(options.include);
+  const exclude = matcher(options.exclude);
+  for (let i = 1; i < parts.length; i++) {
+    const dir = parts.slice(0, i).join("/");
+    if (exclude?.(dir) === true || exclude?.(`${dir}/`) === true) return false;
+  }
+  if (exclude?.(rel) === true) return false;
+  return include === undefined || include(rel);
+}
+
+/**
  * Whether a symbolic link leads to a file, which is read as kubectl reads it.
  * Links to directories are not followed, so a walk cannot loop.
  */

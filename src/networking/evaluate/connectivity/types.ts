@@ -177,7 +177,9 @@ export type ConnectivityPeer =
  * ```
  */
 export interface ConnectivityLine {
+  /** The source: a workload, or addresses outside the cluster. */
   readonly from: ConnectivityPeer;
+  /** The destination: a workload, or addresses outside the cluster. */
   readonly to: ConnectivityPeer;
   /** What is allowed, never empty. */
   readonly connections: ConnectionSet;
@@ -219,11 +221,15 @@ export interface DirectionExplanation {
  * ```
  */
 export interface ConnectionExplanation {
+  /** The source: the workload, or the segment of addresses the given IP is in. */
   readonly from: ConnectivityPeer;
+  /** The destination, likewise. */
   readonly to: ConnectivityPeer;
   /** What both directions allow together. */
   readonly connections: ConnectionSet;
+  /** Judged on the source (not isolated when the source is an address). */
   readonly egress: DirectionExplanation;
+  /** Judged on the destination (not isolated when the destination is an address). */
   readonly ingress: DirectionExplanation;
 }
 
@@ -305,13 +311,17 @@ export interface ConnectivityAnalysis {
   /** The policies left out (invalid, or a second one of the same name). */
   readonly skipped: readonly SkippedObject[];
   /**
-   * Every allowed connection: workload to workload (self excluded), workload to addresses and
-   * addresses to workload. For each workload and direction, the segments with the same
-   * connections are one line. Sorted by source, then destination (workloads in input order,
-   * before addresses).
+   * Every allowed connection: workload to workload (a workload to itself left out), workload to
+   * addresses and addresses to workload. For each workload and direction, the segments with the
+   * same connections are one line. Order: each workload in input order with its destinations
+   * (workloads in input order, then addresses by their first segment); then the lines from
+   * addresses, by destination workload.
    */
   lines(): readonly ConnectivityLine[];
-  /** What `from` may open to `to`: workload keys, or an address (IP) outside the cluster. */
+  /**
+   * What `from` may open to `to`: workload keys, or an address (IP) outside the cluster; one end
+   * at least a workload. A workload to itself is judged as two of its pods (replicas) would be.
+   */
   between(from: string, to: string): ConnectionSet;
   /** Why: the same ends as `between`. */
   explain(from: string, to: string): ConnectionExplanation;
@@ -340,8 +350,11 @@ export type ConnectivityChangeKind = "added" | "removed" | "changed";
  * ```
  */
 export interface ConnectivityChange {
+  /** Added, removed or changed. */
   readonly kind: ConnectivityChangeKind;
+  /** The source. */
   readonly from: ConnectivityPeer;
+  /** The destination. */
   readonly to: ConnectivityPeer;
   /** Before; empty when added. */
   readonly before: ConnectionSet;
@@ -362,8 +375,9 @@ export interface ConnectivityChange {
  * ```
  */
 export interface ConnectivityDiff {
-  /** Both analyses, cut alike outside the cluster. */
+  /** The first snapshot's analysis; both are cut alike outside the cluster. */
   readonly before: ConnectivityAnalysis;
+  /** The second snapshot's analysis. */
   readonly after: ConnectivityAnalysis;
   /** Sorted as `lines()` sorts, workloads of `after` after those of `before`. */
   readonly changes: readonly ConnectivityChange[];

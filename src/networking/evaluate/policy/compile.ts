@@ -36,6 +36,8 @@ export class SetBuilder {
   readonly #selectable: readonly Bits[];
   readonly #members: readonly (readonly number[])[];
   readonly #words: number;
+  /** The pods have no addresses (the workloads of a connectivity analysis): no ipBlock admits them. */
+  readonly #addressless: boolean;
   readonly #cache = new Map<string, Bits>();
 
   constructor(
@@ -44,7 +46,9 @@ export class SetBuilder {
     selectable: readonly Bits[],
     members: readonly (readonly number[])[],
     words: number,
+    addressless = false,
   ) {
+    this.#addressless = addressless;
     this.#pods = pods;
     this.#nsLabels = nsLabels;
     this.#selectable = selectable;
@@ -84,6 +88,7 @@ export class SetBuilder {
   inBlock(block: Block, key: string): Bits {
     return this.#cached(`b${key}`, () => {
       const b = new Uint32Array(this.#words);
+      if (this.#addressless) return b;
       this.#pods.forEach((p, i) => {
         if (inBlock(block, p.ip)) setBit(b, i);
       });
@@ -265,7 +270,7 @@ export function compilePod(p: ClusterPod, at: string, nsIndex: ReadonlyMap<strin
   };
 }
 
-function podPortAt(pp: ClusterPodPort, at: string): PodPort {
+export function podPortAt(pp: ClusterPodPort, at: string): PodPort {
   if (pp === null || typeof pp !== "object") throw new EvaluatorInputError(at, "must be an object with containerPort");
   const name = pp.name === undefined ? "" : stringAt(pp.name, `${at}.name`);
   return {
