@@ -1,6 +1,7 @@
 // `npm run bench:np-guard -- DIR` / `-- --diff BEFORE AFTER`: np-guard's netpol-analyzer beside
 // clusterwire's connectivity analysis on a directory of manifests (or two), line for line, with
-// the time and memory of each. np-guard comes from `npm run np-guard` (.cache/np-guard/), run
+// the time and memory of each. `-- --random N [--seed S]`: a differential campaign on N random
+// clusters (bench/connectivity/random.ts), each listed and diffed by both. np-guard comes from `npm run np-guard` (.cache/np-guard/), run
 // through test/support/np-guard/run.ts; the comparison is bench/connectivity/compare.ts.
 //
 // Every difference is printed; each must be explained by a documented semantic choice (np-guard
@@ -9,26 +10,30 @@
 // whose workload only one side names.
 //
 // Exit status: 0 when every compared line agrees, 1 when some differ, 2 on usage or a failed run.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type {
-  ConnectionSet,
-  ConnectivityAnalysis,
-  ConnectivityDiff,
-  ConnectivityInput,
-  ConnectivityLine,
-} from "../../src/networking/evaluate/connectivity/types.js";
+import {
+  analyzeConnectivity,
+  type ConnectionSet,
+  type ConnectivityDiff,
+  type ConnectivityInput,
+  type ConnectivityLine,
+  diffConnectivity,
+} from "../../src/networking/index.js";
 import {
   npGuardBinary,
   npGuardBuilt,
   npGuardDiff,
+  npGuardList,
   npGuardListStream,
   npGuardVersion,
   type NpGuardDiffLine,
   type NpGuardLine,
 } from "../../test/support/np-guard/run.js";
+import { scenarioInput, writeScenario } from "../../test/support/np-guard/scenario.js";
+import { repoRoot } from "../fixtures.js";
 import { fix, int } from "../text.js";
 import {
   clusterwireDiffSide,
@@ -40,6 +45,7 @@ import {
   npGuardListSide,
   type Comparison,
 } from "./compare.js";
+import { randomCases } from "./random.js";
 
 const USAGE = `usage: node dist/bench/connectivity/np-guard-compare.js [options] DIR
        node dist/bench/connectivity/np-guard-compare.js [options] --diff BEFORE AFTER
@@ -47,6 +53,10 @@ const USAGE = `usage: node dist/bench/connectivity/np-guard-compare.js [options]
   DIR             np-guard's list beside clusterwire's analysis of the same manifests (.yaml, .yml
                   and .json files under DIR, as np-guard reads them)
   --diff A B      np-guard's diff beside clusterwire's diff of the two directories
+  --random N      a campaign: N random clusters (clusterwire/testing's arbClusterPair, kept inside
+                  the semantics both share), each listed and diffed by both; a case that differs is
+                  saved under .cache/np-guard-campaign/<seed>/ (manifests and differences)
+  --seed S        the campaign's seed (default: the time)
   --limit N       differences printed (default 100; 0: all)
   --np-guard-only run np-guard only: its lines, time and memory
   --json          the comparison as JSON on stdout
@@ -59,9 +69,9 @@ interface Measure {
 }
 
 // ---------------------------------------------------------------------------------------------
-// clusterwire's side. The analyzer (analyzeConnectivity, diffConnectivity in clusterwire/networking)
-// and the manifest reader (readTopology in clusterwire/connectivity) are looked up by name, so this
-// script runs np-guard's side alone until they are in the build, and both once they are.
+// clusterwire's side: analyzeConnectivity and diffConnectivity of clusterwire/networking over what
+// readTopology (clusterwire/connectivity) reads from the directory. readTopology is looked up by
+// name, so the np-guard side runs alone until it is in the build.
 // ---------------------------------------------------------------------------------------------
 
 interface ManifestFile {
@@ -69,27 +79,16 @@ interface ManifestFile {
   readonly text: string;
 }
 
-/** What this script needs of clusterwire, under the names and shapes issue 29's design gives them. */
-interface ClusterwireApi {
-  readTopology(files: readonly ManifestFile[]): { readonly input: ConnectivityInput };
-  analyzeConnectivity(input: ConnectivityInput): ConnectivityAnalysis;
-  diffConnectivity(before: ConnectivityInput, after: ConnectivityInput): ConnectivityDiff;
-}
+/** What this script needs of clusterwire/connectivity, under the name and shape of issue 29's design. */
+type ReadTopology = (files: readonly ManifestFile[]) => { readonly input: ConnectivityInput };
 
-/** clusterwire's analyzer and reader when this build has them; otherwise what is missing. */
-async function loadClusterwire(): Promise<ClusterwireApi | string> {
-  const networking = (await import("../../src/networking/index.js")) as unknown as Record<string, unknown>;
+/** clusterwire's manifest reader when this build has it; otherwise why not. */
+async function loadReadTopology(): Promise<ReadTopology | string> {
   const connectivity = (await import("../../src/connectivity/index.js")) as unknown as Record<string, unknown>;
-  const missing = [
-    ...["analyzeConnectivity", "diffConnectivity"].filter((n) => typeof networking[n] !== "function"),
-    ...["readTopology"].filter((n) => typeof connectivity[n] !== "function"),
-  ];
-  if (missing.length > 0) return `this build of clusterwire has no ${missing.join(", ")}`;
-  return {
-    readTopology: connectivity["readTopology"] as ClusterwireApi["readTopology"],
-    analyzeConnectivity: networking["analyzeConnectivity"] as ClusterwireApi["analyzeConnectivity"],
-    diffConnectivity: networking["diffConnectivity"] as ClusterwireApi["diffConnectivity"],
-  };
+  const read = connectivity["readTopology"];
+  return typeof read === "function"
+    ? (read as ReadTopology)
+    : "this build of clusterwire/connectivity has no readTopology";
 }
 
 const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
@@ -120,11 +119,11 @@ function measureHere<T>(f: () => T): [T, Measure] {
 
 /** clusterwire's list of `dir`: its lines, the workload keys, and the time to read and analyse. */
 function clusterwireList(
-  api: ClusterwireApi,
+  readTopology: ReadTopology,
   dir: string,
 ): { lines: readonly ConnectivityLine[]; workloads: string[]; measure: Measure } {
   const [analysis, measure] = measureHere(() => {
-    const a = api.analyzeConnectivity(api.readTopology(readManifestDir(dir)).input);
+    const a = analyzeConnectivity(readTopology(readManifestDir(dir)).input);
     a.lines();
     return a;
   });
@@ -133,15 +132,12 @@ function clusterwireList(
 
 /** clusterwire's diff of two directories. */
 function clusterwireDiff(
-  api: ClusterwireApi,
+  readTopology: ReadTopology,
   before: string,
   after: string,
 ): { diff: ConnectivityDiff; measure: Measure } {
   const [diff, measure] = measureHere(() =>
-    api.diffConnectivity(
-      api.readTopology(readManifestDir(before)).input,
-      api.readTopology(readManifestDir(after)).input,
-    ),
+    diffConnectivity(readTopology(readManifestDir(before)).input, readTopology(readManifestDir(after)).input),
   );
   return { diff, measure };
 }
@@ -220,6 +216,67 @@ function countKinds(lines: readonly { src: string; dst: string }[]): string {
   return `${int.format(lines.length)} lines (${int.format(lines.length - ingress - external)} workload pairs, ${int.format(external)} with addresses, ${int.format(ingress)} from the ingress controller)`;
 }
 
+/**
+ * The differential campaign: `count` random cases from `seed`, each listed and diffed by np-guard
+ * and by clusterwire (from the same scenario: manifests for np-guard, ConnectivityInput for
+ * clusterwire). Returns 1 when any case differs, after saving it under .cache/np-guard-campaign/.
+ */
+function campaign(count: number, seed: number, limit: number): number {
+  console.log(`np-guard netpol-analyzer ${npGuardVersion()}: campaign of ${count} random clusters, seed ${seed}`);
+  console.log(`  (rerun: npm run bench:np-guard -- --random ${count} --seed ${seed})`);
+  const { cases, passedOver } = randomCases(count, seed);
+  for (const [why, n] of passedOver) console.log(`  passed over ${n} generated clusters with ${why}`);
+  const root = mkdtempSync(join(tmpdir(), "np-guard-campaign-"));
+  const saved = join(repoRoot(), ".cache", "np-guard-campaign", String(seed));
+  let differing = 0;
+  let lines = 0;
+  let diffLines = 0;
+  let npGuardSeconds = 0;
+  try {
+    cases.forEach((c, i) => {
+      const before = join(root, `${i}`, "before");
+      const after = join(root, `${i}`, "after");
+      writeScenario(before, c.before);
+      writeScenario(after, c.after);
+      const started = performance.now();
+      const list = npGuardList(before);
+      const diff = npGuardDiff(before, after);
+      npGuardSeconds += (performance.now() - started) / 1000;
+      lines += list.length;
+      diffLines += diff.length;
+      const analysis = analyzeConnectivity(scenarioInput(c.before));
+      const changes = diffConnectivity(scenarioInput(c.before), scenarioInput(c.after));
+      const problems: string[] = [];
+      if (analysis.skipped.length > 0) problems.push(`clusterwire skipped ${analysis.skipped.length} policies`);
+      const listed = compareSides(
+        npGuardListSide(list),
+        clusterwireListSide(
+          analysis.lines(),
+          analysis.workloads.map((w) => w.key),
+        ),
+        LIST,
+      );
+      const diffed = compareSides(npGuardDiffSide(diff), clusterwireDiffSide(changes.changes), DIFF);
+      if (listed.differences.length > 0) problems.push(`list:\n${comparisonText(listed, limit)}`);
+      if (diffed.differences.length > 0) problems.push(`diff:\n${comparisonText(diffed, limit)}`);
+      if (problems.length === 0) return;
+      differing++;
+      const dir = join(saved, `case-${i}`);
+      rmSync(dir, { recursive: true, force: true });
+      writeScenario(join(dir, "before"), c.before);
+      writeScenario(join(dir, "after"), c.after);
+      writeFileSync(join(dir, "differences.txt"), `${problems.join("\n")}\n`);
+      console.log(`case ${i} differs (saved in ${dir}):\n${problems.join("\n")}`);
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  console.log(
+    `${cases.length} cases: ${cases.length - differing} agree, ${differing} differ; np-guard listed ${int.format(lines)} lines and ${int.format(diffLines)} changes in ${fix(npGuardSeconds, 1)} s`,
+  );
+  return differing === 0 ? 0 : 1;
+}
+
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -227,6 +284,8 @@ async function main(): Promise<number> {
       diff: { type: "boolean", default: false },
       limit: { type: "string", default: "100" },
       "np-guard-only": { type: "boolean", default: false },
+      random: { type: "string" },
+      seed: { type: "string" },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -237,7 +296,13 @@ async function main(): Promise<number> {
   }
   const limit = Number(values.limit);
   const dirs = positionals.map((p) => resolve(p));
-  if (!Number.isInteger(limit) || limit < 0 || dirs.length !== (values.diff ? 2 : 1)) {
+  const random = values.random === undefined ? undefined : Number(values.random);
+  const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
+  const usable =
+    random === undefined
+      ? dirs.length === (values.diff ? 2 : 1)
+      : Number.isInteger(random) && random > 0 && dirs.length === 0;
+  if (!Number.isInteger(limit) || limit < 0 || !Number.isInteger(seed) || !usable) {
     console.error(USAGE);
     return 2;
   }
@@ -245,6 +310,7 @@ async function main(): Promise<number> {
     console.error(`np-guard is not built (${npGuardBinary()}): npm run np-guard`);
     return 2;
   }
+  if (random !== undefined) return campaign(random, seed, limit);
   const out = (line: string): void => {
     if (!values.json) console.log(line);
   };
@@ -254,7 +320,7 @@ async function main(): Promise<number> {
   let clusterwire: Measure | undefined;
   let npGuard: Measure;
   let npGuardLines: number;
-  const api = values["np-guard-only"] ? "--np-guard-only" : await loadClusterwire();
+  const api = values["np-guard-only"] ? "--np-guard-only" : await loadReadTopology();
   if (values.diff) {
     const [before = "", after = ""] = dirs;
     const [lines, m] = await measureNpGuard<NpGuardDiffLine[]>((prefix) => npGuardDiff(before, after, { prefix }));

@@ -273,6 +273,23 @@ describe.skipIf(!npGuardBuilt())("np-guard and clusterwire differ where the sema
     expect(c.differences.every((d) => d.naming)).toBe(true);
   });
 
+  it("a Namespace's own kubernetes.io/metadata.name label: np-guard keeps it, the API server (and clusterwire) overwrite it", () => {
+    const c = compare("name-label", {
+      namespaces: [{ name: "a", labels: { "kubernetes.io/metadata.name": "b" } }],
+      workloads: [web, { namespace: "a", kind: "Deployment", name: "client", labels: { app: "client" } }],
+      policies: [
+        policy("shop", "from-b", {
+          podSelector: {},
+          policyTypes: ["Ingress"],
+          ingress: [{ from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "b" } } }] }],
+        }),
+      ],
+    });
+    expect(c.differences.map((d) => [d.from, d.to, d.npGuard, d.clusterwire])).toEqual([
+      ["a/Deployment/client", "shop/Deployment/web", "All connections", "No connections"],
+    ]);
+  });
+
   it("a named egress port that can reach addresses fails np-guard's whole run; clusterwire matches it nowhere outside", () => {
     const s: Scenario = {
       namespaces: [],
