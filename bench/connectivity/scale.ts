@@ -10,10 +10,11 @@
 // --no-np-guard. Timings are what this machine did in this run; nothing asserts them.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { npGuardBinary, npGuardBuilt } from "../../test/support/np-guard/run.js";
 import { repoRoot } from "../fixtures.js";
 import { fix, int, table } from "../text.js";
 import { countManifests, generateCorpusDiff, writeManifestFiles } from "./corpus.js";
@@ -58,14 +59,6 @@ function rounds(n: number, f: () => Run, okCodes: readonly number[], what: strin
     maxRssMiB: Math.max(...runs.map((r) => r.maxRssMiB)),
     code: runs[0]?.code ?? -1,
   };
-}
-
-function npGuardBinary(root: string): string | undefined {
-  const versionFile = join(root, "conformance", "np-guard", "VERSION");
-  if (!existsSync(versionFile)) return undefined;
-  const version = readFileSync(versionFile, "utf8").trim();
-  const bin = join(root, ".cache", "np-guard", version, "k8snetpolicy");
-  return existsSync(bin) ? bin : undefined;
 }
 
 function main(): void {
@@ -113,7 +106,7 @@ function main(): void {
       [0, 3],
       "reach --diff",
     );
-    const bin = values["no-np-guard"] === true ? undefined : npGuardBinary(root);
+    const bin = values["no-np-guard"] === true || !npGuardBuilt(root) ? undefined : npGuardBinary(root);
     const ngList =
       bin === undefined
         ? undefined
