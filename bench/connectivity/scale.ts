@@ -7,7 +7,8 @@
 // time and the largest resident set are printed, with the ratio np-guard / clusterwire.
 //
 // Options: --workloads N --policies N (default 2000 and 1000), --rounds N (default 3), --seed S,
-// --no-np-guard. Timings are what this machine did in this run; nothing asserts them.
+// --no-np-guard, --np-guard-rounds N (default 1: it takes minutes here), --np-guard-limit SECONDS
+// (default 600; a run stopped there is printed as "> 600"). Timings are what this machine did in this run; nothing asserts them.
 
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -23,21 +24,29 @@ interface Run {
   readonly seconds: number;
   readonly maxRssMiB: number;
   readonly code: number;
+  /** Stopped at the time limit. */
+  readonly timedOut?: boolean;
 }
 
 const TIME = "/usr/bin/time";
 
 /** Runs a command with its output thrown away; wall seconds and maximum RSS from GNU time. */
-function measure(command: string, args: readonly string[], cwd: string): Run {
+function measure(command: string, args: readonly string[], cwd: string, limitSeconds = 0): Run {
   const start = performance.now();
   const r = spawnSync(TIME, ["-f", "cw-maxrss %M", command, ...args], {
     cwd,
     encoding: "utf8",
     stdio: ["ignore", "ignore", "pipe"],
     maxBuffer: 64 * 1024 * 1024,
+    ...(limitSeconds > 0 ? { timeout: limitSeconds * 1000, killSignal: "SIGKILL" as const } : {}),
   });
   const seconds = (performance.now() - start) / 1000;
   const m = /cw-maxrss (\d+)/.exec(r.stderr ?? "");
+  if (r.error !== undefined && (r.error as NodeJS.ErrnoException).code === "ETIMEDOUT") {
+    // /usr/bin/time was killed with it; the child it ran goes too (same process group is not assumed).
+    spawnSync("pkill", ["-KILL", "-f", command]);
+    return { seconds, maxRssMiB: Number.NaN, code: -1, timedOut: true };
+  }
   if (r.error !== undefined) throw r.error;
   return { seconds, maxRssMiB: m === null ? Number.NaN : Number(m[1]) / 1024, code: r.status ?? -1 };
 }
@@ -51,6 +60,7 @@ function rounds(n: number, f: () => Run, okCodes: readonly number[], what: strin
   const runs: Run[] = [];
   for (let i = 0; i < n; i++) {
     const r = f();
+    if (r.timedOut === true) return r;
     if (!okCodes.includes(r.code)) throw new Error(`${what}: exit status ${r.code}`);
     runs.push(r);
   }
@@ -69,6 +79,8 @@ function main(): void {
       rounds: { type: "string", default: "3" },
       seed: { type: "string", default: "1" },
       "no-np-guard": { type: "boolean" },
+      "np-guard-rounds": { type: "string", default: "1" },
+      "np-guard-limit": { type: "string", default: "600" },
     },
   });
   if (!existsSync(TIME)) {
@@ -124,9 +136,9 @@ function main(): void {
       what,
       fix(cw.seconds, 2),
       fix(cw.maxRssMiB, 0),
-      ng === undefined ? "-" : fix(ng.seconds, 2),
-      ng === undefined ? "-" : fix(ng.maxRssMiB, 0),
-      ng === undefined ? "-" : `${fix(ng.seconds / cw.seconds, 1)}×`,
+      ng === undefined ? "-" : ng.timedOut === true ? `> ${limit}` : fix(ng.seconds, 2),
+      ng === undefined || ng.timedOut === true ? "-" : fix(ng.maxRssMiB, 0),
+      ng === undefined ? "-" : `${ng.timedOut === true ? "> " : ""}${fix(ng.seconds / cw.seconds, 1)}×`,
     ];
     process.stdout.write(
       `${table(
