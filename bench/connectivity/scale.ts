@@ -119,16 +119,24 @@ function main(): void {
       "reach --diff",
     );
     const bin = values["no-np-guard"] === true || !npGuardBuilt(root) ? undefined : npGuardBinary(root);
+    // np-guard takes minutes at this size: one round by default, stopped at a time limit.
+    const ngRounds = Number(values["np-guard-rounds"]);
+    const limit = Number(values["np-guard-limit"]);
     const ngList =
       bin === undefined
         ? undefined
-        : rounds(n, () => measure(bin, ["list", "--dirpath", base, "-o", "csv"], dir), [0], "np-guard list");
+        : rounds(
+            ngRounds,
+            () => measure(bin, ["list", "--dirpath", base, "-o", "csv"], dir, limit),
+            [0],
+            "np-guard list",
+          );
     const ngDiff =
       bin === undefined
         ? undefined
         : rounds(
-            n,
-            () => measure(bin, ["diff", "--dir1", base, "--dir2", head, "-o", "csv"], dir),
+            ngRounds,
+            () => measure(bin, ["diff", "--dir1", base, "--dir2", head, "-o", "csv"], dir, limit),
             [0],
             "np-guard diff",
           );
