@@ -145,7 +145,10 @@ export async function writeOutput(io: CliIO, out: string | undefined, data: stri
  * Where output made piece by piece goes: stdout, or a file written synchronously as the pieces
  * come, so an answer of hundreds of megabytes is never held whole. `close` must be called.
  */
-export function syncSink(io: CliIO, out: string | undefined): { write(chunk: string): void; close(): void } {
+export function syncSink(
+  io: CliIO,
+  out: string | undefined,
+): { write(chunk: string | Uint8Array): void; close(): void } {
   if (out === undefined || out === "-") return { write: (c) => void io.stdout.write(c), close: () => undefined };
   let fd: number;
   try {
@@ -156,7 +159,8 @@ export function syncSink(io: CliIO, out: string | undefined): { write(chunk: str
   return {
     write: (c) => {
       try {
-        writeSync(fd, c);
+        if (typeof c === "string") writeSync(fd, c);
+        else writeSync(fd, c);
       } catch (e) {
         throw new CliError(`${out}: cannot write: ${errnoMessage(e)}`, EXIT_USAGE);
       }
