@@ -3,6 +3,7 @@
  *
  * - `clusterwire/networking`: decode, encode, validate, route and reach for networking.k8s.io/v1
  * - `clusterwire/client`: a protobuf client, watch and informer for the networking kinds (Node only)
+ * - `clusterwire/connectivity`: connectivity of a repository of manifests: diffs, expectations, lint, reports
  * - `clusterwire/storage`: the storage REST API's codecs and client
  * - `clusterwire/storage/server`: the storage reference server (Node only)
  * - `clusterwire/admission`: admission review and guards, without a server
@@ -19,6 +20,7 @@
 const ENTRY_POINTS = [
   "clusterwire/networking",
   "clusterwire/client",
+  "clusterwire/connectivity",
   "clusterwire/storage",
   "clusterwire/storage/server",
   "clusterwire/admission",

@@ -134,7 +134,7 @@ before, with these options:
 
 Examples:
   clusterwire reach node_modules/clusterwire/examples/connectivity/main
-  clusterwire reach --diff node_modules/clusterwire/examples/connectivity/main node_modules/clusterwire/examples/connectivity/pull-request -o md
+  clusterwire reach --lint node_modules/clusterwire/examples/connectivity/main
   clusterwire reach --expect node_modules/clusterwire/examples/connectivity/expectations.yaml node_modules/clusterwire/examples/connectivity/main
   clusterwire reach node_modules/clusterwire/examples/clusters/shop.yaml --port 8080
   clusterwire reach node_modules/clusterwire/examples/clusters/shop.yaml --from shop/checkout-84c2 --to 203.0.113.10 --port 443`;
