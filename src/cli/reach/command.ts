@@ -96,8 +96,8 @@ Modes:
 
 Options:
   -o, --output FORMAT   text (default), json, md (Markdown, for a pull-request
-                        comment), sarif (--diff and --lint), dot (Graphviz), or
-                        html (a heatmap page, needs --out)
+                        comment), sarif (--diff, --git and --lint), or dot
+                        (Graphviz); --expect writes text or json
   --out FILE            where to write the output (- for standard output)
   --include GLOB        in directories, read only files whose path matches
   --exclude GLOB        in directories, leave out matching files and
