@@ -10,12 +10,19 @@
 // segments), so a pair is two array reads and one memoised intersection.
 
 import type { NetworkPolicy } from "../../../../gen/k8s/io/api/networking/v1/networking_pb.js";
-import { NAMESPACE_NAME_LABEL } from "../../model/constants.js";
 import { EvaluatorInputError } from "../../model/errors.js";
 import { parseCIDRSloppy, parseIPSloppy, type IP } from "../../validation/rules/ip.js";
-import type { Labels } from "../../validation/rules/label-selector.js";
 import { forEachBit, hasBit, setBit, wordCount, type Bits } from "../bitset.js";
-import { SetBuilder, compilePolicy, inBlock, labelsAt, listAt, podPortAt, stringAt } from "../policy/compile.js";
+import {
+  compileNamespaces,
+  compilePolicy,
+  inBlock,
+  labelsAt,
+  listAt,
+  podPortAt,
+  setBuilderFor,
+  stringAt,
+} from "../policy/compile.js";
 import type { Pod, Policy, Rule } from "../policy/compiled.js";
 import type { PolicyRuleMatch, Protocol } from "../policy/types.js";
 import type { SkippedObject } from "../types.js";
@@ -170,17 +177,7 @@ export class Analysis implements ConnectivityAnalysis {
     const workloadsIn = listAt(input.workloads, "workloads");
     const policiesIn = listAt(input.policies, "policies");
 
-    const nsIndex = new Map<string, number>();
-    const nsLabels: Labels[] = [];
-    namespaces.forEach((ns, i) => {
-      const at = `namespaces[${i}]`;
-      if (ns === null || typeof ns !== "object") throw new EvaluatorInputError(at, "must be an object with a name");
-      const name = stringAt(ns.name, `${at}.name`);
-      if (name === "") throw new EvaluatorInputError(`${at}.name`, "must be non-empty");
-      if (nsIndex.has(name)) throw new EvaluatorInputError(`${at}.name`, `duplicate namespace ${JSON.stringify(name)}`);
-      nsIndex.set(name, i);
-      nsLabels.push(Object.freeze({ ...labelsAt(ns.labels, `${at}.labels`), [NAMESPACE_NAME_LABEL]: name }));
-    });
+    const { nsIndex, nsLabels } = compileNamespaces(namespaces);
 
     const pods: Pod[] = [];
     const peers: WorkloadPeer[] = [];
@@ -228,15 +225,7 @@ export class Analysis implements ConnectivityAnalysis {
     this.#all = new Uint32Array(words);
     for (let i = 0; i < n; i++) setBit(this.#all, i);
 
-    // Pods by namespace, without hostNetwork pods: the only ones selectors see.
-    const selectable: Bits[] = namespaces.map(() => new Uint32Array(words));
-    const members: number[][] = namespaces.map(() => []);
-    pods.forEach((p, i) => {
-      if (p.hostNetwork) return;
-      setBit(selectable[p.ns]!, i);
-      members[p.ns]!.push(i);
-    });
-    const sets = new SetBuilder(pods, nsLabels, selectable, members, words, true);
+    const sets = setBuilderFor(pods, nsLabels, words, true);
 
     const skipped: SkippedObject[] = [];
     const policies: CompiledPolicy[] = [];

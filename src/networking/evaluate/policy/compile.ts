@@ -11,7 +11,7 @@ import { orInto, setBit, type Bits } from "../bitset.js";
 import { effectivePolicyTypes } from "../../validation/default-values.js";
 import { EvaluatorInputError } from "../../model/errors.js";
 import type { SkippedObject } from "../types.js";
-import { PROTOCOLS, type ClusterPod, type ClusterPodPort, type Protocol } from "./types.js";
+import { PROTOCOLS, type ClusterNamespace, type ClusterPod, type ClusterPodPort, type Protocol } from "./types.js";
 import { FieldPath } from "../../model/path.js";
 import { duplicate, type FieldError } from "../../validation/field-error.js";
 import { cidrContains, parseCIDRSloppy, parseIPSloppy, type IP } from "../../validation/rules/ip.js";
@@ -22,12 +22,56 @@ import {
   type Labels,
 } from "../../validation/rules/label-selector.js";
 import { validate } from "../../validation/validate.js";
-import { DEFAULT_NAMESPACE, NETWORK_POLICY_TYPE } from "../../model/constants.js";
+import { DEFAULT_NAMESPACE, NAMESPACE_NAME_LABEL, NETWORK_POLICY_TYPE } from "../../model/constants.js";
 import type { Block, Pod, PodPort, Policy, PortEntry, Rule } from "./compiled.js";
 
 const PROTOCOL_SET: ReadonlySet<string> = new Set(PROTOCOLS);
 
+// ------------------------------------------------------------------ namespaces
+
+/**
+ * The input's namespaces, checked: each name's index, and each namespace's labels with its
+ * `kubernetes.io/metadata.name` label, which is always there whatever the input says.
+ */
+export function compileNamespaces(namespaces: readonly ClusterNamespace[]): {
+  nsIndex: Map<string, number>;
+  nsLabels: Labels[];
+} {
+  const nsIndex = new Map<string, number>();
+  const nsLabels: Labels[] = [];
+  namespaces.forEach((ns, i) => {
+    const at = `namespaces[${i}]`;
+    if (ns === null || typeof ns !== "object") throw new EvaluatorInputError(at, "must be an object with a name");
+    const name = stringAt(ns.name, `${at}.name`);
+    if (name === "") throw new EvaluatorInputError(`${at}.name`, "must be non-empty");
+    if (nsIndex.has(name)) throw new EvaluatorInputError(`${at}.name`, `duplicate namespace ${JSON.stringify(name)}`);
+    nsIndex.set(name, i);
+    nsLabels.push(Object.freeze({ ...labelsAt(ns.labels, `${at}.labels`), [NAMESPACE_NAME_LABEL]: name }));
+  });
+  return { nsIndex, nsLabels };
+}
+
 // ------------------------------------------------------------------ selected-pod sets
+
+/**
+ * The set builder over these pods: per namespace, the pods selectors can see (hostNetwork pods
+ * are never selected, E12). `addressless` pods match no ipBlock (the connectivity analysis's workloads).
+ */
+export function setBuilderFor(
+  pods: readonly Pod[],
+  nsLabels: readonly Labels[],
+  words: number,
+  addressless = false,
+): SetBuilder {
+  const selectable: Bits[] = nsLabels.map(() => new Uint32Array(words));
+  const members: number[][] = nsLabels.map(() => []);
+  pods.forEach((p, i) => {
+    if (p.hostNetwork) return;
+    setBit(selectable[p.ns]!, i);
+    members[p.ns]!.push(i);
+  });
+  return new SetBuilder(pods, nsLabels, selectable, members, words, addressless);
+}
 
 /** Builds the pod sets of selectors and peers, sharing equal selectors. */
 export class SetBuilder {

@@ -33,20 +33,17 @@ import type {
 } from "./types.js";
 import type { SkippedObject } from "../types.js";
 import { parseIPSloppy } from "../../validation/rules/ip.js";
-import type { Labels } from "../../validation/rules/label-selector.js";
-import { NAMESPACE_NAME_LABEL } from "../../model/constants.js";
 import {
-  SetBuilder,
+  compileNamespaces,
   compilePod,
   compilePolicy,
   inBlock,
   ipKey,
-  labelsAt,
   listAt,
   portNumberAt,
   protocolAt,
   sameIP,
-  stringAt,
+  setBuilderFor,
 } from "./compile.js";
 import type { Pod, Policy, ResolvedEndpoint, Rule } from "./compiled.js";
 import { ALL, Matrix, NONE, PortSets, declares, lazyTable, namedPort } from "./matrix.js";
@@ -147,18 +144,7 @@ class Engine implements PolicyEngine {
     const podsIn = listAt(input.pods, "pods");
     const policiesIn = listAt(input.policies, "policies");
 
-    const nsIndex = new Map<string, number>();
-    const nsLabels: Labels[] = [];
-    namespaces.forEach((ns, i) => {
-      const at = `namespaces[${i}]`;
-      if (ns === null || typeof ns !== "object") throw new EvaluatorInputError(at, "must be an object with a name");
-      const name = stringAt(ns.name, `${at}.name`);
-      if (name === "") throw new EvaluatorInputError(`${at}.name`, "must be non-empty");
-      if (nsIndex.has(name)) throw new EvaluatorInputError(`${at}.name`, `duplicate namespace ${JSON.stringify(name)}`);
-      nsIndex.set(name, i);
-      // The namespace name label is always there, whatever the input says.
-      nsLabels.push(Object.freeze({ ...labelsAt(ns.labels, `${at}.labels`), [NAMESPACE_NAME_LABEL]: name }));
-    });
+    const { nsIndex, nsLabels } = compileNamespaces(namespaces);
 
     const pods: Pod[] = [];
     const podIndex = new Map<string, number>();
@@ -190,15 +176,7 @@ class Engine implements PolicyEngine {
     });
     this.#hostNetworkByIP = hostNetworkByIP;
 
-    // Pods by namespace, without hostNetwork pods: the only pods selectors see (E6, E12).
-    const selectable: Bits[] = namespaces.map(() => new Uint32Array(words));
-    const members: number[][] = namespaces.map(() => []);
-    pods.forEach((p, i) => {
-      if (p.hostNetwork) return;
-      setBit(selectable[p.ns]!, i);
-      members[p.ns]!.push(i);
-    });
-    const sets = new SetBuilder(pods, nsLabels, selectable, members, words);
+    const sets = setBuilderFor(pods, nsLabels, words);
 
     const skipped: SkippedObject[] = [];
     const policies: Policy[] = [];
