@@ -79,6 +79,10 @@ export async function runList(
   request: RepositoryRequest,
   explain: { readonly from: string; readonly to: string } | undefined,
 ): Promise<number> {
+  // Mistakes on the command line are said before any file is read.
+  if (explain !== undefined && request.output !== "text" && request.output !== "json")
+    throw usageError("--from/--to explains one connection: --output text or json", request.command);
+  const format = explain === undefined ? listFormat(request.output, request.command) : "text";
   const repo = await load(io, request.paths, request, request.paths.join(" "));
   if (explain !== undefined) {
     const from = resolveEnd(repo, explain.from, "--from", request.command);
@@ -88,12 +92,9 @@ export async function runList(
       request.output === "json"
         ? `${JSON.stringify(why, null, 2)}\n`
         : `${why.from.key} => ${why.to.key} : ${formatConnectionSet(why.connections)}\n  ${describeExplanation(why)}\n`;
-    if (request.output !== "text" && request.output !== "json")
-      throw usageError("--from/--to explains one connection: --output text or json", request.command);
     await writeOutput(io, request.out, text);
     return EXIT_OK;
   }
-  const format = listFormat(request.output, request.command);
   if (!request.quiet) writeNotes(io, blockedRoutes(repo));
   if (format === "text") {
     writeTextList(io, request.out, repo);
@@ -116,10 +117,10 @@ export async function runDiff(
   request: RepositoryRequest,
   sides: { readonly base: Snapshot; readonly head: Snapshot },
 ): Promise<number> {
+  const format = diffFormat(request.output, request.command);
   const before = await loadSnapshot(io, sides.base, request);
   const after = await loadSnapshot(io, sides.head, request);
   const diff = diffConnectivity(withoutController(before), withoutController(after));
-  const format = diffFormat(request.output, request.command);
   // A git revision's files are shown as REV:path; SARIF wants the path in the repository.
   const place = (s: Snapshot, repo: Repository, key: string) => {
     const at = repo.locate(key);
@@ -239,6 +240,8 @@ const withNewline = (s: string): string => (s.endsWith("\n") ? s : `${s}\n`);
 
 /** `--lint`: the policy warnings, as text, JSON or SARIF; exit 0 whatever they say. */
 export async function runLint(io: CliIO, request: RepositoryRequest, ignoreIds: readonly string[]): Promise<number> {
+  if (request.output !== "text" && request.output !== "json" && request.output !== "sarif")
+    throw usageError(`--lint writes text, json or sarif, not ${request.output}`, request.command);
   const repo = await load(io, request.paths, request, request.paths.join(" "));
   const perObject = new Map<string, readonly string[]>();
   for (const [key, annotations] of repo.topology.annotations) {
@@ -356,6 +359,8 @@ export async function runExpect(
   file: string,
   junit: string | undefined,
 ): Promise<number> {
+  if (request.output !== "text" && request.output !== "json")
+    throw usageError(`--expect writes text or json (and JUnit with --junit), not ${request.output}`, request.command);
   const text = asText(await readInput(io, file), "yaml", EXIT_USAGE);
   let expectations: Expectation[];
   try {
