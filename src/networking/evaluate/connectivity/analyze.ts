@@ -323,64 +323,56 @@ export class Analysis implements ConnectivityAnalysis {
   }
 
   #buildEgressSide(s: number): Side | null {
-    const isolators = this.#egressIsolators[s]!;
-    if (isolators.length === 0) return null;
-    const key = this.#egressKeys[s]!;
-    let side = this.#egressSides.get(key);
-    if (side !== undefined) return side;
-    const pool = this.pool;
-    const n = this.#pods.length;
-    const workloads = new Int32Array(n);
-    const segments = new Int32Array(this.#segments.length);
-    for (const p of isolators) {
-      for (const r of p.egress!) {
-        if (r.rule.anyPeer) {
-          for (let d = 0; d < n; d++) workloads[d] = pool.union(workloads[d]!, this.#portsTo(r, d));
-          for (let g = 0; g < segments.length; g++) segments[g] = pool.union(segments[g]!, r.base);
-          continue;
-        }
-        forEachBit(r.rule.peerPods, (d) => {
-          workloads[d] = pool.union(workloads[d]!, this.#portsTo(r, d));
-        });
-        forEachBit(r.segments, (g) => {
-          segments[g] = pool.union(segments[g]!, r.base);
-        });
-      }
-    }
-    side = { workloads, segments };
-    this.#egressSides.set(key, side);
-    return side;
+    // Towards a workload, named ports resolve on it; towards an address (-1), to nothing.
+    return this.#buildSide(this.#egressIsolators[s]!, "egress", this.#egressKeys[s]!, this.#egressSides, (r, peer) =>
+      this.#portsTo(r, peer),
+    );
   }
 
   #buildIngressSide(d: number): Side | null {
-    const isolators = this.#ingressIsolators[d]!;
+    // Named ports resolve on the destination, whoever the peer is.
+    return this.#buildSide(this.#ingressIsolators[d]!, "ingress", this.#ingressKeys[d]!, this.#ingressSides, (r) =>
+      this.#portsTo(r, d),
+    );
+  }
+
+  /**
+   * The union of the rules of a subject's isolating policies, towards every peer workload and
+   * segment; `ports(rule, peer)` is the rule's ports for a workload peer, or for an address (-1).
+   * Subjects isolated alike share the side through `cache`.
+   */
+  #buildSide(
+    isolators: readonly CompiledPolicy[],
+    direction: "ingress" | "egress",
+    key: string,
+    cache: Map<string, Side>,
+    ports: (r: CompiledRule, peer: number) => number,
+  ): Side | null {
     if (isolators.length === 0) return null;
-    const key = this.#ingressKeys[d]!;
-    let side = this.#ingressSides.get(key);
+    let side = cache.get(key);
     if (side !== undefined) return side;
     const pool = this.pool;
     const n = this.#pods.length;
     const workloads = new Int32Array(n);
     const segments = new Int32Array(this.#segments.length);
     for (const p of isolators) {
-      for (const r of p.ingress!) {
-        const ports = this.#portsTo(r, d);
-        if (ports === NONE_ID) continue;
+      for (const r of p[direction]!) {
+        const toAddresses = ports(r, -1);
         if (r.rule.anyPeer) {
-          for (let s = 0; s < n; s++) workloads[s] = pool.union(workloads[s]!, ports);
-          for (let g = 0; g < segments.length; g++) segments[g] = pool.union(segments[g]!, ports);
+          for (let w = 0; w < n; w++) workloads[w] = pool.union(workloads[w]!, ports(r, w));
+          for (let g = 0; g < segments.length; g++) segments[g] = pool.union(segments[g]!, toAddresses);
           continue;
         }
-        forEachBit(r.rule.peerPods, (s) => {
-          workloads[s] = pool.union(workloads[s]!, ports);
+        forEachBit(r.rule.peerPods, (w) => {
+          workloads[w] = pool.union(workloads[w]!, ports(r, w));
         });
         forEachBit(r.segments, (g) => {
-          segments[g] = pool.union(segments[g]!, ports);
+          segments[g] = pool.union(segments[g]!, toAddresses);
         });
       }
     }
     side = { workloads, segments };
-    this.#ingressSides.set(key, side);
+    cache.set(key, side);
     return side;
   }
 
