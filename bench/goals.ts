@@ -1,6 +1,9 @@
-// The goals of issue 14 and how one bench run is held to them: each goal is a
-// ratio against a peer that must hold on every input, so a row reports the
-// worst input as well as the geometric mean. Pure; tested in test/bench/goals.test.ts.
+// The codec and validation goals and how one bench run is held to them. Each
+// goal is a ratio against a peer. Issue 30 states them per kind: the geometric
+// mean of every group of inputs (each corpus kind, and the fixtures with the
+// realistic objects) must reach the ratio, so the worst group decides the
+// verdict. Issue 14's stricter reading, every single input, is reported beside
+// it. Pure; tested in test/bench/goals.test.ts.
 
 import { geomean } from "./stats.js";
 
@@ -37,6 +40,15 @@ export const GOALS: readonly GoalSpec[] = [
 export interface GoalSample {
   readonly at: string;
   readonly ratio: number;
+  /** The group the input is judged in: "corpus Ingress", "fixtures and realistic objects", ... */
+  readonly group: string;
+}
+
+/** The geometric mean of one group's ratios. */
+export interface GoalGroup {
+  readonly group: string;
+  readonly geomean: number;
+  readonly inputs: number;
 }
 
 /** One row of the goals table. */
@@ -45,26 +57,58 @@ export interface GoalRow {
   readonly peer: string;
   /** "≥ 1.5×", or the evaluator's own wording. */
   readonly goal: string;
+  /** The lowest group geometric mean (null: nothing measured); the verdict is judged on it. */
+  readonly worstGroup: number | null;
+  readonly worstGroupAt: string;
+  /** Every group's geometric mean, lowest first. */
+  readonly groups: readonly GoalGroup[];
   /** The lowest ratio over the inputs (null: nothing measured). */
   readonly worst: number | null;
   readonly worstAt: string;
   readonly geomean: number | null;
   readonly inputs: number;
-  /** null when nothing was measured for the goal in this run (a filter left it out). */
+  /** Whether the worst group reaches the goal; null when nothing was measured (a filter left it out). */
   readonly met: boolean | null;
+  /** Whether every single input reaches it (issue 14's reading); null when nothing was measured. */
+  readonly metOnEveryInput: boolean | null;
 }
 
 export function evaluateGoal(spec: GoalSpec, samples: readonly GoalSample[]): GoalRow {
   const base = { measure: spec.measure, peer: spec.peer, goal: `≥ ${spec.atLeast}×`, inputs: samples.length };
-  if (samples.length === 0) return { ...base, worst: null, worstAt: "", geomean: null, met: null };
+  if (samples.length === 0)
+    return {
+      ...base,
+      worstGroup: null,
+      worstGroupAt: "",
+      groups: [],
+      worst: null,
+      worstAt: "",
+      geomean: null,
+      met: null,
+      metOnEveryInput: null,
+    };
   let worst = samples[0]!;
   for (const s of samples) if (s.ratio < worst.ratio) worst = s;
+  const byGroup = new Map<string, number[]>();
+  for (const s of samples) {
+    const list = byGroup.get(s.group);
+    if (list === undefined) byGroup.set(s.group, [s.ratio]);
+    else list.push(s.ratio);
+  }
+  const groups = [...byGroup]
+    .map(([group, ratios]) => ({ group, geomean: geomean(ratios), inputs: ratios.length }))
+    .sort((a, b) => a.geomean - b.geomean);
+  const lowest = groups[0]!;
   return {
     ...base,
+    worstGroup: lowest.geomean,
+    worstGroupAt: lowest.group,
+    groups,
     worst: worst.ratio,
     worstAt: worst.at,
     geomean: geomean(samples.map((s) => s.ratio)),
-    met: worst.ratio >= spec.atLeast,
+    met: lowest.geomean >= spec.atLeast,
+    metOnEveryInput: worst.ratio >= spec.atLeast,
   };
 }
 
@@ -77,17 +121,21 @@ export interface EvaluatorGoal {
   readonly met: boolean | null;
 }
 
-/** An evaluator's goal line as a row of the same table: one measured value, so it is its own worst input. */
+/** An evaluator's goal line as a row of the same table: one measured value, so it is its own worst group and input. */
 export function evaluatorGoalRow(g: EvaluatorGoal): GoalRow {
   return {
     measure: g.name,
     peer: g.kind === "rate" ? "(rate)" : "(ratio)",
     goal: g.goal,
+    worstGroup: g.value,
+    worstGroupAt: "",
+    groups: [],
     worst: g.value,
     worstAt: "",
     geomean: null,
     inputs: 1,
     met: g.met,
+    metOnEveryInput: g.met,
   };
 }
 
