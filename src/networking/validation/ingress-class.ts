@@ -8,7 +8,14 @@ import { effectiveParametersScope } from "./default-values.js";
 import type { FieldPath } from "../model/path.js";
 import { METADATA, SPEC } from "./paths.js";
 import { forbidden, invalid, notSupported, required, tooLong, type FieldError } from "./field-error.js";
-import { exceedsBytes, isDomainPrefixedPath, nameIsDnsLabel, nameIsDnsSubdomain } from "./rules/names.js";
+import {
+  dns1123LabelIsValid,
+  domainPrefixedPathIsValid,
+  exceedsBytes,
+  isDomainPrefixedPath,
+  nameIsDnsLabel,
+  nameIsDnsSubdomain,
+} from "./rules/names.js";
 import { isSet } from "./rules/presence.js";
 import { validateApiGroup, validateRequiredSegment } from "./rules/references.js";
 import { FIELD_IMMUTABLE, validateObjectMeta, validateObjectMetaUpdate } from "./rules/object-meta.js";
@@ -23,7 +30,8 @@ export function validateIngressClass(ic: IngressClass, out: FieldError[], namesp
   const controller = ic.spec?.controller ?? "";
   if (controller.length === 0) {
     out.push(required(at.child("controller")));
-  } else {
+  } else if (controller.length > MAX_CONTROLLER_LENGTH || !domainPrefixedPathIsValid(controller)) {
+    // A valid path is ASCII, so a short enough one is within the byte limit.
     if (exceedsBytes(controller, MAX_CONTROLLER_LENGTH))
       out.push(tooLong(at.child("controller"), MAX_CONTROLLER_LENGTH));
     for (const e of isDomainPrefixedPath(controller)) out.push(invalid(at.child("controller"), e.value, e.detail));
@@ -55,7 +63,8 @@ function validateParameters(p: IngressClassParametersReference, at: FieldPath, o
   const hasNamespace = isSet(p, "namespace", p.namespace, "");
   if (scope === "Namespace") {
     if (!hasNamespace) out.push(required(at.child("namespace"), "`parameters.scope` is set to 'Namespace'"));
-    else for (const m of nameIsDnsLabel(p.namespace, false)) out.push(invalid(at.child("namespace"), p.namespace, m));
+    else if (!dns1123LabelIsValid(p.namespace))
+      for (const m of nameIsDnsLabel(p.namespace, false)) out.push(invalid(at.child("namespace"), p.namespace, m));
   }
   if (scope === "Cluster" && hasNamespace)
     out.push(forbidden(at.child("namespace"), "`parameters.scope` is set to 'Cluster'"));

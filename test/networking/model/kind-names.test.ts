@@ -6,6 +6,7 @@ import { EncodeError } from "../../../src/networking/model/errors.js";
 import {
   describeType,
   KIND_NAMES,
+  kindNameByTypeName,
   kindNameOf,
   NETWORKING_API_VERSION,
   notAKind,
@@ -69,6 +70,23 @@ describe("kindNameOf", () => {
   it("finds each kind by its $typeName, whatever else the object holds", () => {
     for (const k of KIND_NAMES) expect(kindNameOf({ $typeName: k.typeName })).toBe(k);
     expect(kindNameOf(create(StatusSchema)).kind).toBe("Status");
+  });
+
+  it("the switch agrees with KIND_NAMES, for computed (not interned) names and near misses", () => {
+    for (const k of KIND_NAMES) {
+      // A name built at run time is a different string object with the same text.
+      const built = [...k.typeName].join("");
+      expect(kindNameByTypeName(built)).toBe(k);
+      for (const miss of [
+        k.typeName.toLowerCase(),
+        k.typeName.slice(0, -1),
+        `${k.typeName} `,
+        k.typeName.replace("v1", "v1beta1"),
+      ])
+        if (miss !== k.typeName) expect(kindNameByTypeName(miss), miss).toBeUndefined();
+    }
+    for (const other of ["", "toString", "constructor", "__proto__", "Ingress", ObjectMetaSchema.typeName])
+      expect(kindNameByTypeName(other), other).toBeUndefined();
   });
 
   it("throws an EncodeError, at no path, for anything else", () => {

@@ -16,11 +16,14 @@ import {
 } from "../field-error.js";
 import { validateLabelName, validateLabels } from "./label-selector.js";
 import {
+  dns1123LabelIsValid,
+  dns1123SubdomainIsValid,
   isLabelKey,
   isPathSegmentName,
   isPathSegmentPrefix,
   labelKeyIsValid,
   nameIsDnsLabel,
+  nameIsDnsSubdomain,
   utf8Length,
 } from "./names.js";
 
@@ -49,6 +52,19 @@ export function validateObjectMeta(
 ): void {
   const m = meta ?? EMPTY_META;
   const ns = namespace ?? m.namespace;
+  // The common create: a valid name, no generateName, a valid namespace (or
+  // none on a cluster-scoped kind). Checked with the boolean forms, which
+  // build no message arrays; anything else takes the reporting path below.
+  if (
+    m.generateName.length === 0 &&
+    m.generation >= 0n &&
+    (namespaced ? ns.length > 0 && dns1123LabelIsValid(ns) : ns.length === 0) &&
+    m.name.length > 0 &&
+    (nameFn === nameIsDnsSubdomain ? dns1123SubdomainIsValid(m.name) : nameFn(m.name, false).length === 0)
+  ) {
+    validateCommon(m, at, out, core);
+    return;
+  }
   if (m.generateName.length > 0) {
     for (const msg of nameFn(m.generateName, true)) out.push(invalid(at.child("generateName"), m.generateName, msg));
   }

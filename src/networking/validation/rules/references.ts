@@ -3,7 +3,7 @@
 
 import type { FieldPath } from "../../model/path.js";
 import { coveredByDeclarative, invalid, required, type FieldError } from "../field-error.js";
-import { isDns1123Subdomain, isPathSegmentName } from "./names.js";
+import { dns1123SubdomainIsValid, isDns1123Subdomain, isPathSegmentName, pathSegmentNameIsValid } from "./names.js";
 
 // Each check takes the parent path and the field's name, and builds the
 // field's path only when it reports an error: valid objects allocate none.
@@ -24,16 +24,16 @@ export function validateRequiredSegment(
     out.push(declarative ? coveredByDeclarative(e) : e);
     return;
   }
+  if (pathSegmentNameIsValid(value)) return;
   const msgs = isPathSegmentName(value);
-  if (msgs.length === 0) return;
   const at = parent.child(field);
   for (const m of msgs) out.push(invalid(at, value, m));
 }
 
 /** An API group, checked when present: a DNS-1123 subdomain ("" fails). */
 export function validateApiGroup(value: string, parent: FieldPath, field: string, out: FieldError[]): void {
+  if (dns1123SubdomainIsValid(value)) return;
   const msgs = isDns1123Subdomain(value);
-  if (msgs.length === 0) return;
   const at = parent.child(field);
   for (const m of msgs) out.push(invalid(at, value, m));
 }

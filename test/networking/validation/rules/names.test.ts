@@ -4,14 +4,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  dns1123LabelIsValid,
+  dns1123SubdomainIsValid,
   hasSlashOrPercent,
   isDns1123Label,
   isDns1123Subdomain,
   isDomainPrefixedPath,
   isLabelKey,
   isLabelValue,
+  isPathSegmentName,
   isValidPortName,
   matchers,
+  pathSegmentNameIsValid,
   utf8Length,
 } from "../../../../src/networking/validation/rules/names.js";
 import { propertyRuns } from "../../../support/property-runs.js";
@@ -155,6 +159,41 @@ describe("the path segment scan", () => {
     );
     for (const s of ["", "/", "%", "a", "a/", "%a", "\u012f", "\u2025"])
       expect(hasSlashOrPercent(s), s).toBe(s.includes("/") || s.includes("%"));
+  });
+});
+
+describe("the boolean forms agree with the message lists", () => {
+  // Near misses around what the boolean forms shortcut: the 63 and 253 limits
+  // (in UTF-16 units and in bytes), "-" and "." at either end, upper case, non-ASCII, empty.
+  const atLimit = fc
+    .tuple(
+      fc.integer({ min: 60, max: 66 }),
+      fc.integer({ min: 250, max: 256 }),
+      fc.constantFrom("a", "-", ".", "A", "é", "\u{1F600}", ""),
+      fc.boolean(),
+    )
+    .map(([short, long, edge, front]) => {
+      const body = "a.b-c".repeat(60);
+      const n = front ? short : long;
+      const s = body.slice(0, n).replace(/[.-]$/, "z");
+      return front ? edge + s : s + edge;
+    });
+  const value = fc.oneof(nameish, atLimit, fc.constantFrom("", ".", "..", "-", "a", "a.", ".a", "a-", "-a", "a..b"));
+
+  it("dns1123SubdomainIsValid, dns1123LabelIsValid, pathSegmentNameIsValid", () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(dns1123SubdomainIsValid(v)).toBe(isDns1123Subdomain(v).length === 0);
+        expect(dns1123LabelIsValid(v)).toBe(isDns1123Label(v).length === 0);
+        expect(pathSegmentNameIsValid(v)).toBe(isPathSegmentName(v).length === 0);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(dns1123SubdomainIsValid("a".repeat(253))).toBe(true);
+    expect(dns1123SubdomainIsValid("a".repeat(254))).toBe(false);
+    expect(dns1123LabelIsValid("a".repeat(63))).toBe(true);
+    expect(dns1123LabelIsValid("a".repeat(64))).toBe(false);
+    for (const v of [".", ".."]) expect(pathSegmentNameIsValid(v)).toBe(false);
   });
 });
 
