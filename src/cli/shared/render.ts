@@ -32,6 +32,11 @@ function indentLines(text: string, pad: string): string {
  * JSON.stringify(value, null, 2), except that a bigint is written as an exact
  * JSON number (int64 bad values such as metadata.generation), as Kubernetes
  * JSON writes int64.
+ *
+ * Hand-written for speed with loops and string appends, not entries, filter,
+ * map and join: `clusterwire validate -o json` writes every document's result
+ * with it, and the array-building version took about a sixteenth of a run over
+ * 10,000 files (CPU profile), this one about a third of that.
  */
 export function jsonText(value: unknown, pad = ""): string {
   if (value === null || value === undefined) return "null";
@@ -47,11 +52,21 @@ export function jsonText(value: unknown, pad = ""): string {
       const inner = `${pad}  `;
       if (Array.isArray(value)) {
         if (value.length === 0) return "[]";
-        return `[\n${value.map((v: unknown) => inner + jsonText(v, inner)).join(",\n")}\n${pad}]`;
+        let out = "[\n";
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) out += ",\n";
+          // A hole is written as nothing, as Array.prototype.map and join leave it.
+          if (i in value) out += inner + jsonText(value[i], inner);
+        }
+        return `${out}\n${pad}]`;
       }
-      const fields = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== "function");
-      if (fields.length === 0) return "{}";
-      return `{\n${fields.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${jsonText(v, inner)}`).join(",\n")}\n${pad}}`;
+      let out = "";
+      for (const key of Object.keys(value)) {
+        const v = (value as Record<string, unknown>)[key];
+        if (v === undefined || typeof v === "function") continue;
+        out += `${out === "" ? "" : ",\n"}${inner}${JSON.stringify(key)}: ${jsonText(v, inner)}`;
+      }
+      return out === "" ? "{}" : `{\n${out}\n${pad}}`;
     }
     default:
       return "null";

@@ -115,21 +115,51 @@ export async function runValidation(
 
   const progress = progressLine(io.stderr);
   let summary = emptySummary();
-  io.stdout.write(reporter.start());
+  const out = outputBuffer(io);
+  out.write(reporter.start());
   try {
     // Without workers a few files are still read at once, so reading overlaps checking.
     await runInOrder(all(), executor, { concurrency: pool !== undefined ? threads * JOBS_PER_WORKER : 4 }, (result) => {
       summary = addToSummary(summary, result);
-      io.stdout.write(reporter.file(result));
+      out.write(reporter.file(result));
       progress.update(
         `validating: ${summary.files} files, ${summary.documents} documents, ${summary.invalid} invalid, ${summary.errors} errors`,
       );
     });
   } finally {
+    out.flush();
     progress.done();
     await executor.close();
   }
   io.stdout.write(reporter.end(summary));
   for (const n of notes) io.stderr.write(`clusterwire: ${n}\n`);
   return { summary, missing };
+}
+
+/** Output gathered before a write this large (UTF-16 units). */
+const OUTPUT_CHUNK = 1 << 16;
+
+/**
+ * stdout, written in chunks of about 64 KiB rather than once per file, unless
+ * it is a terminal (where each file shows as soon as it is checked).
+ * Hand-written for speed: stdout to a pipe or file is written synchronously,
+ * one system call per write, and the writes of a file at a time took about a
+ * twentieth of the main thread of a run over 10,000 files with workers (CPU
+ * profile, output piped). The bytes and their order are the same.
+ */
+function outputBuffer(io: CliIO): { write(text: string): void; flush(): void } {
+  if (io.stdout.isTTY === true) return { write: (text) => void io.stdout.write(text), flush: () => undefined };
+  let pending = "";
+  const flush = (): void => {
+    if (pending === "") return;
+    io.stdout.write(pending);
+    pending = "";
+  };
+  return {
+    write(text) {
+      pending += text;
+      if (pending.length >= OUTPUT_CHUNK) flush();
+    },
+    flush,
+  };
 }

@@ -5,7 +5,7 @@ import { lookupKind } from "../model/kinds.js";
 import { renderPath } from "../model/path.js";
 import { fromJson, fromParsedYaml } from "../text/json/from-json.js";
 import { DuplicateKey, locatePath, parseJsonText } from "../text/json/parse.js";
-import { locateYamlPath, parseYamlDocuments, type YamlReading } from "../text/yaml/parse.js";
+import { parseYamlDocuments, yamlLocator, type YamlReading } from "../text/yaml/parse.js";
 import { splitYamlDocuments } from "../text/yaml/split.js";
 import {
   errorEntry,
@@ -240,10 +240,13 @@ class TextReader {
       out.push(/\{\{.*\}\}/.test(text) ? { ...entry, template: true } : entry);
       return;
     }
+    // One locator for the chunk: its text is composed once however many errors are placed in it.
+    let locator: ReturnType<typeof yamlLocator> | undefined;
     values.forEach((value, index) => {
       const document = ++this.document;
       const locate = (path: readonly (string | number)[]): TextPosition | undefined => {
-        const w = locateYamlPath(text, index, path, { reading });
+        locator ??= yamlLocator(text, reading);
+        const w = locator(index, path, false);
         return w.line === undefined ? undefined : { line: w.line + line - 1, column: w.column ?? 1 };
       };
       const start = values.length === 1 ? firstContentLine(text, line) : (locate([])?.line ?? line);

@@ -1,5 +1,5 @@
 import { symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MANIFEST_EXTENSIONS, walkTree, type WalkOptions } from "../../../src/cli/shared/walk.js";
 import { tempTrees } from "../../support/cli/validate.js";
@@ -89,6 +89,19 @@ describe("walkTree", () => {
     symlinkSync(join(root, "nowhere.yaml"), join(root, "dangling.yaml"));
     symlinkSync(root, join(root, "real/loop"));
     expect(await walked(root)).toEqual(["d/link.yaml", "d/real/a.yaml"]);
+  });
+
+  it("builds paths as path.join would, whatever form the root and its display name are given in", async () => {
+    const root = tree(LAYOUT);
+    const roots = [root, `${root}/`, `${root}/./c/..`, relative(process.cwd(), root) || "."];
+    for (const r of roots) {
+      for (const display of ["d", "./d/", ".", "", "/", "../up", "a/./b/"]) {
+        const got: { path: string; display: string }[] = [];
+        for await (const f of walkTree(r, display)) got.push(f);
+        expect(got.map((f) => f.display)).toEqual(WALKED.map((w) => join(display, w.slice(2))));
+        expect(got.map((f) => f.path)).toEqual(WALKED.map((w) => join(r, w.slice(2))));
+      }
+    }
   });
 
   it("throws when the root cannot be listed", async () => {

@@ -191,6 +191,35 @@ describe("runValidation", () => {
     expect(filtered.missing).toBe(1);
   });
 
+  it("writes to a pipe in chunks of about 64 KiB and to a terminal file by file, the same bytes either way", async () => {
+    const files: Files = Object.fromEntries(
+      Array.from({ length: 800 }, (_, i) => [`f${String(i).padStart(3, "0")}.yaml`, ingressClassYaml(`c${i}`)]),
+    );
+    const root = tree(files);
+    const outputs = [];
+    for (const isTTY of [false, true]) {
+      const stdout = memorySink(isTTY);
+      await runValidation(
+        { stdout, stderr: memorySink(false), cwd: root },
+        ["."],
+        {},
+        SETTINGS,
+        jsonReporter({ quiet: false }),
+        {
+          jobs: 1,
+        },
+      );
+      outputs.push(stdout);
+    }
+    const [pipe, terminal] = outputs as [ReturnType<typeof memorySink>, ReturnType<typeof memorySink>];
+    expect(pipe.text()).toBe(terminal.text());
+    expect(pipe.text().length).toBeGreaterThan(3 * 65536);
+    // start, one per file, end on a terminal; a few large chunks, then the end, on a pipe.
+    expect(terminal.writes).toHaveLength(802);
+    expect(pipe.writes.length).toBeLessThan(10);
+    for (const w of pipe.writes.slice(0, -2)) expect(w.length).toBeGreaterThanOrEqual(65536);
+  });
+
   it("writes no progress line when stderr is not a terminal", async () => {
     const files: Files = Object.fromEntries(
       Array.from({ length: 20 }, (_, i) => [`f${i}.yaml`, ingressClassYaml(`c${i}`)]),

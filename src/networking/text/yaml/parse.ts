@@ -218,31 +218,69 @@ export function locateYamlPath(
   path: readonly (string | number)[],
   options: LocateYamlOptions = {},
 ): DecodeErrorLocation {
-  try {
-    let seen = 0;
-    for (const body of bodies(text, options.reading ?? "kubectl")) {
-      const root = composeFirstDocument(body.text, NO_DEPTH_LIMIT);
-      if (decodeYamlNode(root, { maxDepth: NO_DEPTH_LIMIT, strict: false }) === null) continue;
-      if (seen++ < index || root === undefined) continue;
-      let node = root;
-      const visited = new Set<YamlNode>();
-      for (const [i, seg] of path.entries()) {
-        const next = findChild(node, seg, visited);
-        if (next === undefined) break;
-        if (options.atKey === true && i === path.length - 1 && next.key !== undefined) {
-          node = next.key;
-          break;
+  return yamlLocator(text, options.reading ?? "kubectl")(index, path, options.atKey === true);
+}
+
+/**
+ * {@link locateYamlPath} for many paths of one text, each document composed
+ * at most once (and only as far as a path asks), where locateYamlPath
+ * composes the text again for each path. Gives what locateYamlPath gives for
+ * the same arguments: locateYamlPath is this with one call.
+ *
+ * Hand-written for speed: `clusterwire validate` places every error of a
+ * document this way, and composing the document again for each one took
+ * about a twentieth of a run over 10,000 files (CPU profile).
+ *
+ * @example
+ * ```ts
+ * import { yamlLocator } from "./parse.js";
+ *
+ * const at = yamlLocator("kind: Ingress\nspec:\n  rules:\n  - host: a\n", "kubectl");
+ * console.log(at(0, ["spec", "rules", 0, "host"], false), at(0, ["kind"], true)); // line 4, column 11; line 1, column 1
+ * ```
+ */
+export function yamlLocator(
+  text: string,
+  reading: YamlReading,
+): (index: number, path: readonly (string | number)[], atKey: boolean) => DecodeErrorLocation {
+  let list: Body[] | undefined;
+  // The root of each body composed so far, and whether it decodes to a non-null value.
+  const roots: { readonly root: YamlNode | undefined; readonly nonNull: boolean }[] = [];
+  return (index, path, atKey) => {
+    try {
+      list ??= bodies(text, reading);
+      let seen = 0;
+      for (let b = 0; b < list.length; b++) {
+        const body = list[b] as Body;
+        if (roots.length === b) {
+          // A body that cannot be read throws here, each time it is reached, and the answer is {}.
+          const composed = composeFirstDocument(body.text, NO_DEPTH_LIMIT);
+          const nonNull = decodeYamlNode(composed, { maxDepth: NO_DEPTH_LIMIT, strict: false }) !== null;
+          roots.push({ root: composed, nonNull });
         }
-        node = next.value;
+        const { root, nonNull } = roots[b] as (typeof roots)[number];
+        if (!nonNull) continue;
+        if (seen++ < index || root === undefined) continue;
+        let node = root;
+        const visited = new Set<YamlNode>();
+        for (const [i, seg] of path.entries()) {
+          const next = findChild(node, seg, visited);
+          if (next === undefined) break;
+          if (atKey && i === path.length - 1 && next.key !== undefined) {
+            node = next.key;
+            break;
+          }
+          node = next.value;
+        }
+        const offset = body.toText(node.start.offset);
+        const line = linesBefore(text, body.toText(0)) + node.start.line + 1;
+        return { line, column: node.start.column + 1, offset, document: body.document };
       }
-      const offset = body.toText(node.start.offset);
-      const line = linesBefore(text, body.toText(0)) + node.start.line + 1;
-      return { line, column: node.start.column + 1, offset, document: body.document };
+      return {};
+    } catch {
+      return {};
     }
-    return {};
-  } catch {
-    return {};
-  }
+  };
 }
 
 /**

@@ -4,7 +4,14 @@ import { describe, expect, it } from "vitest";
 import { DecodeError } from "../../../../src/networking/model/errors.js";
 import type { JsonValue } from "../../../../src/networking/model/json-value.js";
 import { stringifyGoYaml } from "../../../../src/networking/text/yaml/emit.js";
-import { parseYamlDocuments } from "../../../../src/networking/text/yaml/parse.js";
+import fc from "fast-check";
+import {
+  locateYamlPath,
+  parseYamlDocuments,
+  yamlLocator,
+  type YamlReading,
+} from "../../../../src/networking/text/yaml/parse.js";
+import { propertyRuns } from "../../../support/property-runs.js";
 import { decodeError } from "../../../support/errors.js";
 
 describe("parseYamlDocuments: YAML 1.1 resolution as go-yaml v2 does it", () => {
@@ -295,5 +302,68 @@ describe("parseYamlDocuments: errors are DecodeError with a location", () => {
 
   it("rejects non-string input with a DecodeError", () => {
     expect(decodeError(() => parseYamlDocuments(42 as unknown as string)).reason).toMatch(/not a string/);
+  });
+});
+
+describe("yamlLocator: one text, many paths", () => {
+  const TEXTS = [
+    "kind: Ingress\nspec:\n  rules:\n  - host: a\n    http: {paths: [{path: /x}]}\n",
+    "a: 1\n---\n~\n---\nb: &x {c: [1, 2]}\nd: *x\n---\ne: [\n",
+    "---\n# only a comment\n---\nkind: List\nitems:\n- {metadata: {name: a}}\n- {metadata: {name: b}}\n",
+    "a: 1\n--- bad\nb: 2\n",
+    "x: {y: 1\n",
+    "",
+  ];
+  const query = fc.record({
+    index: fc.integer({ min: -1, max: 3 }),
+    path: fc.array(
+      fc.oneof(
+        fc.constantFrom(
+          "kind",
+          "spec",
+          "rules",
+          "host",
+          "items",
+          "metadata",
+          "name",
+          "a",
+          "b",
+          "c",
+          "d",
+          "e",
+          "http",
+          "paths",
+        ),
+        fc.integer({ min: 0, max: 2 }),
+      ),
+      { maxLength: 6 },
+    ),
+    atKey: fc.boolean(),
+  });
+
+  it("property: a locator asked paths in any order answers each as a fresh one, and as locateYamlPath", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...TEXTS),
+        fc.constantFrom<YamlReading>("kubectl", "server"),
+        fc.array(query, { maxLength: 8 }),
+        (text, reading, queries) => {
+          const shared = yamlLocator(text, reading);
+          for (const { index, path, atKey } of queries) {
+            const fresh = yamlLocator(text, reading)(index, path, atKey);
+            expect(shared(index, path, atKey)).toEqual(fresh);
+            expect(locateYamlPath(text, index, path, { reading, atKey })).toEqual(fresh);
+          }
+        },
+      ),
+      { numRuns: propertyRuns(200) },
+    );
+  });
+
+  it("places keys and values of later documents, skipping null ones, and gives {} past a broken one", () => {
+    const at = yamlLocator(TEXTS[1] as string, "kubectl");
+    expect(at(1, ["d", "c", 1], false)).toEqual({ line: 5, column: 15, offset: 29, document: 3 });
+    expect(at(0, ["a"], true)).toEqual({ line: 1, column: 1, offset: 0, document: 1 });
+    expect(at(2, [], false)).toEqual({});
   });
 });
