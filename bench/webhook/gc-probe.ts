@@ -21,12 +21,18 @@ import { GCProfiler } from "node:v8";
 /** A window's figures, as sent back to the bench. */
 export interface GcWindow {
   readonly type: "gc-probe";
-  /** Scavenges (and minor mark-compacts). */
-  readonly minor: { readonly count: number; readonly ms: number };
+  /** Scavenges (and minor mark-compacts): how many, their time in all and the longest, in ms. */
+  readonly minor: GcKind;
   /** Mark-sweep-compacts, incremental marking steps and weak callbacks. */
-  readonly major: { readonly count: number; readonly ms: number };
+  readonly major: GcKind;
   /** Bytes allocated on the V8 heap in the window. */
   readonly allocatedBytes: number;
+}
+
+export interface GcKind {
+  readonly count: number;
+  readonly ms: number;
+  readonly maxMs: number;
 }
 
 interface HeapState {
@@ -77,13 +83,14 @@ function stop(): GcWindow {
   const stats = ((profiler?.stop() as { statistics?: GcStatistic[] } | undefined)?.statistics ?? []) as GcStatistic[];
   profiler = undefined;
   let freed = 0;
-  const minor = { count: 0, ms: 0 };
-  const major = { count: 0, ms: 0 };
+  const minor = { count: 0, ms: 0, maxMs: 0 };
+  const major = { count: 0, ms: 0, maxMs: 0 };
   for (const s of stats) {
     freed += s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize;
     const kind = s.gcType === "Scavenge" || s.gcType === "MinorMarkCompact" ? minor : major;
     kind.count++;
     kind.ms += s.cost / 1000;
+    kind.maxMs = Math.max(kind.maxMs, s.cost / 1000);
   }
   return { type: "gc-probe", minor, major, allocatedBytes: usedAtEnd - usedAtStart + freed };
 }

@@ -408,54 +408,51 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
     else res.destroy();
   };
 
+  // One async function per request, which catches what it throws itself (no .catch() closure): a bug, answered with 500.
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      await route(req, res);
+      const url = req.url ?? "";
+      const query = url.indexOf("?");
+      const path = query === -1 ? url : url.slice(0, query);
+      switch (path) {
+        case "/validate":
+          if (req.method !== "POST") {
+            res.setHeader("allow", "POST");
+            return text(res, 405, "POST an AdmissionReview to /validate");
+          }
+          if (inFlight >= maxInFlight) {
+            // Shed without reading the body, so the connection is closed after the answer.
+            res.setHeader("connection", "close");
+            res.setHeader("retry-after", "1");
+            refuse(res, 429, "overloaded", `more than ${maxInFlight} reviews in flight`);
+            return;
+          }
+          metrics.setInFlight(++inFlight);
+          try {
+            await validateRequest(req, res);
+          } finally {
+            metrics.setInFlight(--inFlight);
+            if (closing && inFlight === 0) drained?.();
+          }
+          return;
+        case "/healthz":
+          return text(res, 200, "ok");
+        case "/readyz":
+          if (closing) return text(res, 503, "shutting down");
+          if (captureIndex?.synced === false)
+            return text(res, 503, "the ingress-capture guard has not yet listed Ingresses");
+          return text(res, 200, "ok");
+        case "/metrics":
+          if (req.method !== "GET") {
+            res.setHeader("allow", "GET");
+            return text(res, 405, "GET /metrics");
+          }
+          return finish(res, 200, metrics.registry.contentType, await metrics.registry.metrics());
+        default:
+          return text(res, 404, "not found: the webhook serves /validate, /healthz, /readyz and /metrics");
+      }
     } catch (e) {
       internalError(res, e);
-    }
-  };
-
-  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = req.url ?? "";
-    const query = url.indexOf("?");
-    const path = query === -1 ? url : url.slice(0, query);
-    switch (path) {
-      case "/validate":
-        if (req.method !== "POST") {
-          res.setHeader("allow", "POST");
-          return text(res, 405, "POST an AdmissionReview to /validate");
-        }
-        if (inFlight >= maxInFlight) {
-          // Shed without reading the body, so the connection is closed after the answer.
-          res.setHeader("connection", "close");
-          res.setHeader("retry-after", "1");
-          refuse(res, 429, "overloaded", `more than ${maxInFlight} reviews in flight`);
-          return;
-        }
-        metrics.setInFlight(++inFlight);
-        try {
-          await validateRequest(req, res);
-        } finally {
-          metrics.setInFlight(--inFlight);
-          if (closing && inFlight === 0) drained?.();
-        }
-        return;
-      case "/healthz":
-        return text(res, 200, "ok");
-      case "/readyz":
-        if (closing) return text(res, 503, "shutting down");
-        if (captureIndex?.synced === false)
-          return text(res, 503, "the ingress-capture guard has not yet listed Ingresses");
-        return text(res, 200, "ok");
-      case "/metrics":
-        if (req.method !== "GET") {
-          res.setHeader("allow", "GET");
-          return text(res, 405, "GET /metrics");
-        }
-        return finish(res, 200, metrics.registry.contentType, await metrics.registry.metrics());
-      default:
-        return text(res, 404, "not found: the webhook serves /validate, /healthz, /readyz and /metrics");
     }
   };
 
