@@ -35,8 +35,8 @@ const USAGE = `usage: node dist/bench/webhook/main.js [options]
                    A build of another commit, for instance:
                      git worktree add /tmp/before <commit> && cd /tmp/before && npm ci && npm run build
                      npm run bench:webhook -- --compare /tmp/before/dist/src/cli/main.js
-                   The server's CPU time per review is compared too: on a shared machine it is
-                   disturbed less than reviews/s.
+                   The server's CPU time, V8 heap bytes and GCs per review are compared too: on a
+                   shared machine they are disturbed less than reviews/s (heap bytes not at all).
   --rounds N       turns of each build with --compare (default 4)
   --cpu-prof DIR   write a V8 CPU profile of the server (the --cli one) into DIR
   --node-flags F   more flags for the server's node, space-separated (e.g. "--max-semi-space-size=16"
@@ -305,6 +305,13 @@ async function main(): Promise<void> {
       );
       say(
         `  server CPU per review, --cli / --compare, per turn: ${cpu.map((r) => r.toFixed(3)).join(", ")}; median ${median(cpu).toFixed(3)} (below 1: --cli costs less)`,
+      );
+      // Heap bytes and GCs per review do not depend on what else runs: the steadiest of these ratios.
+      const heap = ratios((r) => r.allocatedBytesPerReview);
+      const gcs = ratios((r) => r.gcsPer10kReviews);
+      say(
+        `  server V8 heap allocated per review, --cli / --compare, per turn: ${heap.map((r) => r.toFixed(3)).join(", ")}; median ${median(heap).toFixed(3)}; ` +
+          `GCs per review: median ${median(gcs).toFixed(3)}`,
       );
     }
 
