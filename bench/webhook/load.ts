@@ -21,6 +21,7 @@ export interface RunResult {
   /** Latency of the 2xx answers in ms, from exact per-response times. */
   readonly p50: number;
   readonly p99: number;
+  readonly p999: number;
   readonly max: number;
   /** Connection errors and timeouts. */
   readonly errors: number;
@@ -35,9 +36,15 @@ export interface RunResult {
 
 const HEADERS = { "content-type": "application/json" };
 
-function latencies(times: number[]): { p50: number; p99: number; max: number } {
+function latencies(times: number[]): { p50: number; p99: number; p999: number; max: number } {
+  if (times.length === 0) return { p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, max: Number.NaN };
   times.sort((a, b) => a - b);
-  return { p50: quantile(times, 0.5), p99: quantile(times, 0.99), max: times.at(-1) ?? Number.NaN };
+  return {
+    p50: quantile(times, 0.5),
+    p99: quantile(times, 0.99),
+    p999: quantile(times, 0.999),
+    max: times.at(-1) ?? Number.NaN,
+  };
 }
 
 /** A closed-loop run: `connections` keep-alive HTTP/1.1 connections, for a number of seconds or of reviews. */

@@ -4,6 +4,10 @@
 import { spawn } from "node:child_process";
 import { openSync, closeSync, readFileSync } from "node:fs";
 import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import type { GcWindow } from "./gc-probe.js";
+
+export type { GcWindow } from "./gc-probe.js";
 
 export interface ServerProcess {
   readonly url: string;
@@ -15,6 +19,12 @@ export interface ServerProcess {
    * it says what the server costs even when the machine is shared and its throughput is not its own.
    */
   cpuSeconds(): number;
+  /** What the server has printed on stdout so far (its address; with node flags such as --trace-gc, their output). */
+  stdout(): string;
+  /** Starts a window of the server's GC and allocation figures (bench/webhook/gc-probe.ts). */
+  gcStart(): Promise<void>;
+  /** Ends the window: its GCs and the bytes the server allocated on its V8 heap in it. */
+  gcStop(): Promise<GcWindow>;
   /** SIGTERM (the server drains), then waits for the exit; resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -31,7 +41,13 @@ export interface ServerProcessOptions {
   readonly cpuProfDir?: string;
   /** More flags of `webhook serve`, e.g. --kubernetes-version. */
   readonly extraArgs?: readonly string[];
+  /** Run the server on this CPU only (`taskset -c`), so a load generator on another one does not compete with it. */
+  readonly cpu?: number;
+  /** More flags for node itself, e.g. --max-semi-space-size=16. */
+  readonly nodeFlags?: readonly string[];
 }
+
+const GC_PROBE = fileURLToPath(new URL("./gc-probe.js", import.meta.url));
 
 // The kernel's USER_HZ, in which /proc reports CPU times: 100 on every Linux architecture Node runs on.
 const CLOCK_TICKS = 100;
@@ -39,7 +55,12 @@ const LISTENING = /listening on (https:\/\/\S+) /;
 
 /** Starts the server and resolves once it prints the address it listens on. */
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
-  const nodeArgs = options.cpuProfDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`];
+  const nodeArgs = [
+    ...(options.nodeFlags ?? []),
+    "--import",
+    GC_PROBE,
+    ...(options.cpuProfDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`]),
+  ];
   const args = [
     ...nodeArgs,
     options.cli,
@@ -57,7 +78,13 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     ...(options.extraArgs ?? []),
   ];
   const log = openSync(options.logFile, "w");
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", log] });
+  const child =
+    options.cpu === undefined
+      ? spawn(process.execPath, args, { stdio: ["ignore", "pipe", log, "ipc"] })
+      : // taskset execs node in place: the child's pid is node's, and every thread it starts inherits the CPU.
+        spawn("taskset", ["-c", String(options.cpu), process.execPath, ...args], {
+          stdio: ["ignore", "pipe", log, "ipc"],
+        });
   closeSync(log);
   const exited = once(child, "exit").then(([code]) => code as number | null);
   let out = "";
@@ -78,6 +105,20 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     );
   });
   const pid = child.pid!;
+  // The probe's answers, in order: one per request sent.
+  const probe = async <T>(message: string): Promise<T> => {
+    const answer = new Promise<T>((resolve, reject) => {
+      const onMessage = (m: unknown): void => {
+        if ((m as { type?: unknown } | null)?.type !== "gc-probe") return;
+        child.off("message", onMessage);
+        resolve(m as T);
+      };
+      child.on("message", onMessage);
+      void exited.then(() => reject(new Error("the webhook exited before its GC probe answered")));
+    });
+    child.send(message);
+    return answer;
+  };
   return {
     url,
     pid,
@@ -91,6 +132,15 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       // Fields after the command name (which may hold spaces) in parentheses; utime and stime are the 14th and 15th.
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    },
+    stdout() {
+      return out;
+    },
+    async gcStart() {
+      await probe("gc-probe:start");
+    },
+    gcStop() {
+      return probe<GcWindow>("gc-probe:stop");
     },
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");

@@ -31,6 +31,7 @@ import { startIngressWatch, type IngressWatch, type IngressWatchOptions } from "
 import { AdmissionReviewError, readAdmissionReview, ADMISSION_API_VERSION } from "../review.js";
 import { BodyError, readBody } from "./body.js";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
+import { reviewLogFields, reviewLogLine } from "./log-line.js";
 import { createWebhookMetrics, type RefusalReason } from "./metrics.js";
 import { loadTlsPair, watchTlsFiles, type TlsFiles } from "./tls-files.js";
 
@@ -292,9 +293,20 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
   const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
   const sink = options.log;
   const logObjects = options.logObjects === true;
+  // The time of a log line, made once per millisecond: at thousands of reviews a second, lines share it.
+  let lastMs = Number.NaN;
+  let lastTime = "";
+  const now = (): string => {
+    const ms = Date.now();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastTime = new Date(ms).toISOString();
+    }
+    return lastTime;
+  };
   const log = (level: "info" | "warn" | "error", msg: string, fields: Fields = {}): void => {
     if (sink === undefined) return;
-    const head = { time: new Date().toISOString(), level, msg };
+    const head = { time: now(), level, msg };
     let line: string;
     try {
       line = JSON.stringify({ ...head, ...fields });
@@ -382,63 +394,65 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
     finish(res, 200, "application/json", answer);
     const seconds = (performance.now() - started) / 1000;
     metrics.review(request.operation, outcome, seconds);
-    log("info", "review", {
-      uid: request.uid,
-      group: request.kind.group,
-      kind: request.kind.kind,
-      operation: request.operation,
-      subResource: request.subResource || undefined,
-      namespace: request.namespace || undefined,
-      name: request.name || undefined,
-      dryRun: request.dryRun || undefined,
-      verdict: outcome.verdict,
-      guard: outcome.guard,
-      allowed: outcome.response.allowed,
-      code: outcome.response.status?.code,
-      warnings: outcome.warnings.length || undefined,
-      ms: Math.round(seconds * 1e6) / 1000,
-      ...(logObjects ? { object: request.object, oldObject: request.oldObject ?? undefined } : {}),
-    });
+    if (sink !== undefined) {
+      const ms = Math.round(seconds * 1e6) / 1000;
+      if (logObjects) log("info", "review", reviewLogFields(request, outcome, ms, true));
+      else sink(reviewLogLine(now(), request, outcome, ms));
+    }
   };
 
+  // A bug, not bad input: answer 500 when still possible, and keep serving.
+  const internalError = (res: ServerResponse, e: unknown): void => {
+    log("error", "internal error", { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    if (!res.headersSent) text(res, 500, "internal error");
+    else res.destroy();
+  };
+
+  // One async function per request, which catches what it throws itself (no .catch() closure): a bug, answered with 500.
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = (req.url ?? "").split("?", 1)[0];
-    switch (path) {
-      case "/validate":
-        if (req.method !== "POST") {
-          res.setHeader("allow", "POST");
-          return text(res, 405, "POST an AdmissionReview to /validate");
-        }
-        if (inFlight >= maxInFlight) {
-          // Shed without reading the body, so the connection is closed after the answer.
-          res.setHeader("connection", "close");
-          res.setHeader("retry-after", "1");
-          refuse(res, 429, "overloaded", `more than ${maxInFlight} reviews in flight`);
+    try {
+      const url = req.url ?? "";
+      const query = url.indexOf("?");
+      const path = query === -1 ? url : url.slice(0, query);
+      switch (path) {
+        case "/validate":
+          if (req.method !== "POST") {
+            res.setHeader("allow", "POST");
+            return text(res, 405, "POST an AdmissionReview to /validate");
+          }
+          if (inFlight >= maxInFlight) {
+            // Shed without reading the body, so the connection is closed after the answer.
+            res.setHeader("connection", "close");
+            res.setHeader("retry-after", "1");
+            refuse(res, 429, "overloaded", `more than ${maxInFlight} reviews in flight`);
+            return;
+          }
+          metrics.setInFlight(++inFlight);
+          try {
+            await validateRequest(req, res);
+          } finally {
+            metrics.setInFlight(--inFlight);
+            if (closing && inFlight === 0) drained?.();
+          }
           return;
-        }
-        metrics.setInFlight(++inFlight);
-        try {
-          await validateRequest(req, res);
-        } finally {
-          metrics.setInFlight(--inFlight);
-          if (closing && inFlight === 0) drained?.();
-        }
-        return;
-      case "/healthz":
-        return text(res, 200, "ok");
-      case "/readyz":
-        if (closing) return text(res, 503, "shutting down");
-        if (captureIndex?.synced === false)
-          return text(res, 503, "the ingress-capture guard has not yet listed Ingresses");
-        return text(res, 200, "ok");
-      case "/metrics":
-        if (req.method !== "GET") {
-          res.setHeader("allow", "GET");
-          return text(res, 405, "GET /metrics");
-        }
-        return finish(res, 200, metrics.registry.contentType, await metrics.registry.metrics());
-      default:
-        return text(res, 404, "not found: the webhook serves /validate, /healthz, /readyz and /metrics");
+        case "/healthz":
+          return text(res, 200, "ok");
+        case "/readyz":
+          if (closing) return text(res, 503, "shutting down");
+          if (captureIndex?.synced === false)
+            return text(res, 503, "the ingress-capture guard has not yet listed Ingresses");
+          return text(res, 200, "ok");
+        case "/metrics":
+          if (req.method !== "GET") {
+            res.setHeader("allow", "GET");
+            return text(res, 405, "GET /metrics");
+          }
+          return finish(res, 200, metrics.registry.contentType, await metrics.registry.metrics());
+        default:
+          return text(res, 404, "not found: the webhook serves /validate, /healthz, /readyz and /metrics");
+      }
+    } catch (e) {
+      internalError(res, e);
     }
   };
 
@@ -458,14 +472,8 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
         Math.min(1_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4)),
       ),
     },
-    (req, res) => {
-      handle(req, res).catch((e: unknown) => {
-        // A bug, not bad input: answer 500 when still possible, and keep serving.
-        log("error", "internal error", { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-        if (!res.headersSent) text(res, 500, "internal error");
-        else res.destroy();
-      });
-    },
+    // handle() catches what it throws itself (no closure per request for it).
+    (req, res) => void handle(req, res),
   );
   server.keepAliveTimeout = timeouts.keepAliveMs;
   server.on("tlsClientError", (e: Error) => log("warn", "TLS handshake failed", { error: e.message }));

@@ -20,6 +20,7 @@ import {
   type WebhookServer,
   type WebhookServerOptions,
 } from "../../admission/server/index.js";
+import { batchedSink, BATCH_CHARS, BATCH_DELAY_MS } from "../shared/batched-sink.js";
 import { commandGroup, noPositionals, parseCommandLine, type Command } from "../shared/command.js";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errnoMessage, usageError, type CliIO } from "../shared/io.js";
 import { DEFAULT_LISTEN_HOST, EVERY_INTERFACE, exposureWarning } from "../shared/listen-address.js";
@@ -44,8 +45,10 @@ object's contents unless --log-objects; its "verdict" is the word the
 metrics count it under: allowed, denied (the API server's 422), guarded
 (refused by a guard), guard_not_ready (503 until a guard has listed the
 cluster), bad_request (an object that cannot be decoded) or ignored (a kind
-or operation not checked). On SIGINT or SIGTERM it stops taking connections
-and answers the reviews in flight first.
+or operation not checked). Log lines are written in batches: each reaches
+stderr within ${BATCH_DELAY_MS} ms (sooner once ${BATCH_CHARS / 1024} KiB are waiting), and all of
+them before the command exits. On SIGINT or SIGTERM it stops taking
+connections and answers the reviews in flight first.
 
 Options:
   --tls-cert FILE       the serving certificate (PEM, with its chain)
@@ -137,6 +140,9 @@ export const serveCommand: Command = {
       ...(values.strict === true ? { guards: { strict: true } } : {}),
       ...(version !== undefined ? { version } : {}),
     };
+    // Log lines are gathered and written a batch at a time (see batchedSink); everything else this
+    // command writes to stderr goes through the same sink, so the order is kept.
+    const stderr = batchedSink(io.stderr);
     const options: WebhookServerOptions = {
       tls: { certFile: resolve(cwd, cert), keyFile: resolve(cwd, key) },
       ...(port === undefined ? {} : { port }),
@@ -146,9 +152,13 @@ export const serveCommand: Command = {
       ...(Object.keys(admit).length > 0 ? { admit } : {}),
       ...(values["log-objects"] === true ? { logObjects: true } : {}),
       ...(ingressCapture === undefined ? {} : { ingressCapture }),
-      log: (line) => io.stderr.write(`${line}\n`),
+      log: (line) => stderr.write(`${line}\n`),
     };
-    return serve(io, options, host);
+    try {
+      return await serve({ ...io, stderr }, stderr.flush, options, host);
+    } finally {
+      stderr.close();
+    }
   },
 };
 
@@ -211,7 +221,7 @@ function wholeNumber(value: string | undefined, flag: string, min: number, max: 
 }
 
 /** Serves until the stop signal; returns the exit code. */
-async function serve(io: CliIO, options: WebhookServerOptions, host: string): Promise<number> {
+async function serve(io: CliIO, flush: () => void, options: WebhookServerOptions, host: string): Promise<number> {
   const stop = stopSignal(io);
   try {
     let server: WebhookServer;
@@ -224,6 +234,8 @@ async function serve(io: CliIO, options: WebhookServerOptions, host: string): Pr
       `Admission webhook listening on ${server.url} (POST /validate). Stop it with Ctrl-C (SIGINT) or SIGTERM.\n`,
     );
     io.stderr.write(exposureWarning(SERVE, host, ", and answers every review it is sent"));
+    // What starting logged is out before the first review.
+    flush();
     const reason = await aborted(stop.signal);
     io.stderr.write(
       `clusterwire webhook serve: ${typeof reason === "string" && reason.startsWith("SIG") ? `${reason} received, ` : ""}draining and stopping\n`,

@@ -102,6 +102,27 @@ describe("createWebhookMetrics", () => {
     expect(await series(m, "clusterwire_admission_in_flight")).toBe(7);
   });
 
+  it("adds the reviews counted between two scrapes to the totals of the first", async () => {
+    const m = createWebhookMetrics();
+    const reviews = 'clusterwire_admission_reviews_total{kind="Ingress",operation="CREATE",verdict="guarded"}';
+    const warned = 'clusterwire_admission_warnings_total{kind="Ingress",operation="CREATE"}';
+    const guard = 'clusterwire_admission_guard_denials_total{guard="strict"}';
+    const strict: AdmissionOutcome = { ...outcome("Ingress", "guarded", false), warnings: ["w"], guard: "strict" };
+    m.review("CREATE", strict, 0.001);
+    m.setInFlight(3);
+    expect([await series(m, reviews), await series(m, warned), await series(m, guard)]).toEqual([1, 1, 1]);
+    expect(await series(m, "clusterwire_admission_in_flight")).toBe(3);
+    m.review("CREATE", strict, 0.001);
+    m.review("CREATE", strict, 0.001);
+    m.setInFlight(0);
+    // A scrape with nothing new in between changes nothing.
+    await m.registry.metrics();
+    expect([await series(m, reviews), await series(m, warned), await series(m, guard)]).toEqual([3, 3, 3]);
+    expect(await series(m, "clusterwire_admission_in_flight")).toBe(0);
+    const latency = 'clusterwire_admission_review_duration_seconds_count{kind="Ingress",operation="CREATE"}';
+    expect(await series(m, latency)).toBe(3);
+  });
+
   it("keeps each server's counts apart", async () => {
     const a = createWebhookMetrics();
     const b = createWebhookMetrics();

@@ -83,6 +83,20 @@ describe("webhook serve", () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .filter((l) => l["msg"] === "review");
 
+  it("writes every log line gathered in its batches by the time it has stopped, in order", async () => {
+    const s = await serve(base);
+    const uids = Array.from({ length: 40 }, (_, i) => `b-${i}`);
+    for (const uid of uids) expect((await post(s.url, policyReview(uid, "10.0.0.0/8"))).status).toBe(200);
+    expect(await s.stop()).toBe(0);
+    expect(reviewLines(s.stderr()).map((l) => l["uid"])).toEqual(uids);
+    const lines = s.stderr().trim().split("\n");
+    const at = (p: (l: string) => boolean): number => lines.findIndex(p);
+    const draining = at((l) => l === "clusterwire webhook serve: draining and stopping");
+    expect(at((l) => l.includes('"msg":"serving"'))).toBeLessThan(at((l) => l.includes('"uid":"b-0"')));
+    expect(at((l) => l.includes('"uid":"b-39"'))).toBeLessThan(draining);
+    expect(draining).toBeLessThan(at((l) => l.includes('"msg":"stopped"')));
+  });
+
   it("sends the API server's warnings by default, and --strict refuses them with a 403 naming the guard", async () => {
     const plain = await serve(base);
     const warned = JSON.parse((await post(plain.url, policyReview("w", "10.0.0.1/8"))).body) as {
