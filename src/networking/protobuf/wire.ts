@@ -371,6 +371,61 @@ export function wireReason(e: unknown): string | undefined {
 const utf8Encoder = new TextEncoder();
 const TWO_32 = 0x100000000;
 
+/** How many bytes an unsigned 32-bit varint of `value` takes. */
+export function varintLength32(value: number): number {
+  let v = value >>> 0;
+  let n = 1;
+  while (v > 127) {
+    v >>>= 7;
+    n++;
+  }
+  return n;
+}
+
+/** How many bytes the int64 varint of `value` (a bigint in range) takes; a negative one takes 10. */
+export function varintLength64(value: bigint): number {
+  if (value < 0n) return 10;
+  if (value <= 0xffffffffn) return varintLength32(Number(value));
+  let n = 5;
+  for (let v = value >> 35n; v > 0n; v >>= 7n) n++;
+  return n;
+}
+
+/**
+ * How many bytes TextEncoder writes for `s`: a surrogate pair 4, a lone
+ * surrogate 3 (it becomes U+FFFD). Sizing a string without encoding it.
+ */
+export function utf8Length(s: string): number {
+  const n = s.length;
+  let len = n;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) {
+      len += 1;
+      continue;
+    }
+    len += 2;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++; // a pair: 4 bytes for 2 units
+    }
+  }
+  return len;
+}
+
+/**
+ * The length of a length-prefixed string's prefix and bytes. ASCII strings
+ * (nearly all) are measured by a scan that stops at the first other unit.
+ */
+export function stringFieldLength(s: string): number {
+  const n = s.length;
+  let i = 0;
+  while (i < n && s.charCodeAt(i) < 0x80) i++;
+  const len = i === n ? n : utf8Length(s);
+  return varintLength32(len) + len;
+}
+
 /**
  * A growable output buffer with the varint, string and submessage writes the
  * generated encoders use. Its bytes equal @bufbuild/protobuf's BinaryWriter's
@@ -397,8 +452,13 @@ export class WireWriter {
    */
   finish(): Uint8Array {
     const out = new Uint8Array(this.pos);
-    out.set(this.buf.subarray(0, this.pos));
+    this.copyTo(out, 0);
     return out;
+  }
+
+  /** Copies the bytes written to `out` from `at` (the caller has checked they fit). */
+  copyTo(out: Uint8Array, at: number): void {
+    out.set(this.buf.subarray(0, this.pos), at);
   }
 
   /** Makes room for `n` more bytes and returns the buffer. */
