@@ -4,7 +4,7 @@ import { DecodeError } from "../model/errors.js";
 import { describeType } from "../model/kind-names.js";
 import { KINDS, type KindInfo } from "../model/kinds.js";
 import { groupDepthLimit, toDecodeError, type BinaryDecodeOptions } from "./from-binary.js";
-import { Failure, WireReader, readLength, readTag, readUtf8, skipValue } from "./wire.js";
+import { Failure, WireReader, payloadEndingAt, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 
 /**
  * The 4 bytes that start every Kubernetes protobuf object: "k8s" and the encoding style 0.
@@ -221,20 +221,10 @@ export function canonicalEnvelope(bytes: Uint8Array): CanonicalEnvelope | undefi
     let i = len - 1;
     while (i > 1 && bytes[4 + i] === field[i]) i--;
     if (i > 1) continue;
-    let at = 4 + len;
-    if (bytes[at++] !== 0x12) return undefined;
-    // The raw field's length: a varint of at most 5 bytes that must end the
-    // object just before the 4-byte tail.
-    let raw = 0;
-    let scale = 1;
-    for (let k = 0; ; k++) {
-      if (k === 5 || at >= n) return undefined;
-      const b = bytes[at++] as number;
-      raw += (b & 0x7f) * scale;
-      scale *= 128;
-      if (b < 0x80) break;
-    }
-    return at + raw === n - 4 ? { info, rawStart: at, rawEnd: n - 4 } : undefined;
+    const at = 4 + len;
+    if (bytes[at] !== 0x12) return undefined;
+    const rawStart = payloadEndingAt(bytes, at + 1, n - 4);
+    return rawStart < 0 ? undefined : { info, rawStart, rawEnd: n - 4 };
   }
   return undefined;
 }
@@ -247,7 +237,9 @@ function typeMetaIndex(): ({ readonly info: KindInfo; readonly field: Uint8Array
   for (const info of KINDS) {
     const field = typeMetaField(info);
     const key = field[1] as number;
-    (index[key] ??= []).push({ info, field });
+    const same = index[key] ?? [];
+    same.push({ info, field });
+    index[key] = same;
   }
   return index;
 }

@@ -166,6 +166,25 @@ export function readLength(r: WireReader, bytes: Uint8Array, end: number, what =
 }
 
 /**
+ * Where the payload of the length prefix at `at` starts, if the prefix (a
+ * varint of at most 5 bytes) says it ends exactly at `stop`; else -1.
+ * Allocates nothing: the envelope fast path's check of the raw object.
+ */
+export function payloadEndingAt(bytes: Uint8Array, at: number, stop: number): number {
+  let pos = at;
+  let len = 0;
+  let scale = 1;
+  for (let k = 0; ; k++) {
+    if (k === 5 || pos >= stop) return -1;
+    const b = bytes[pos++] as number;
+    len += (b & 0x7f) * scale;
+    scale *= 128;
+    if (b < 0x80) break;
+  }
+  return pos + len === stop ? pos : -1;
+}
+
+/**
  * Reads a length-delimited UTF-8 string and leaves `r.pos` after it. Strings
  * are the commonest field, and nearly all have a one-byte length: reading
  * that byte here, rather than through readLength, measured 3-5% of decode
