@@ -45,7 +45,9 @@ export const binEmitter: Emitter = {
     f.print(f.export("const", "binCodecs"), ": { readonly [typeName: string]: ", rt.codec, " } = {");
     for (const desc of messages) {
       const n = desc.name;
-      f.print(`  ${JSON.stringify(desc.typeName)}: { create: new${n}, decode: decode${n}, encode: encode${n} },`);
+      f.print(
+        `  ${JSON.stringify(desc.typeName)}: { create: new${n}, decode: decode${n}, encode: encode${n}, size: size${n} },`,
+      );
     }
     f.print("};");
   },
@@ -63,7 +65,7 @@ function fn(
   f: GeneratedFile,
   here: DescFile,
   desc: DescMessage,
-  prefix: "new" | "zero" | "decode" | "encode",
+  prefix: "new" | "zero" | "decode" | "size" | "encode",
 ): ImportSymbol | string {
   const name = prefix + desc.name;
   return desc.file === here ? name : f.import(name, `./${desc.file.name}_bin.js`);
@@ -346,6 +348,102 @@ function emitMessage(f: GeneratedFile, here: DescFile, desc: DescMessage, shape:
   }
   f.print("  if (w.keep && m.$unknown !== undefined) w.unknown(m);");
   f.print("}");
+  emitSize(f, here, desc, shape, rt);
+}
+
+/** How many bytes a field's tag takes as a varint. */
+function tagLengthOf(fs: FieldShape): number {
+  let n = 1;
+  for (let v = tagOf(fs) >>> 7; v > 0; v >>>= 7) n++;
+  return n;
+}
+
+/**
+ * The size function: the exact length of the body the encoder writes, as
+ * Go's Size(), making every check the encoder makes, in the same order, so
+ * it refuses the same values with the same paths.
+ */
+function emitSize(f: GeneratedFile, here: DescFile, desc: DescMessage, shape: MessageShape, rt: RuntimeTypes): void {
+  const T = f.importShape(desc);
+  const child = (fs: FieldShape, prefix: "new" | "size") => fn(f, here, fs.field.message as DescMessage, prefix);
+  f.print();
+  f.print(f.jsDoc(`The exact length of the body encode${desc.name}() writes, after the same checks.`));
+  f.print(f.export("function", `size${desc.name}`), "(w: ", rt.encoder, ", m: ", T, "): number {");
+  f.print("  let n = 0;");
+  if (desc.typeName === TIME_TYPE) {
+    f.print("  n += w.timeSize(m);");
+  } else {
+    const usesV = shape.wireOrder.some((fs) => fs.field.fieldKind !== "scalar" && fs.field.fieldKind !== "map");
+    if (usesV) f.print("  let v: unknown;");
+    for (const fs of shape.wireOrder) {
+      const field = fs.field;
+      const m = `m.${fs.localName}`;
+      const tl = tagLengthOf(fs);
+      const seg = JSON.stringify(segmentOf(fs) === "" ? field.name : segmentOf(fs));
+      f.print("  try {");
+      switch (field.fieldKind) {
+        case "scalar": {
+          const size = `n += w.${fs.nonEmpty ? "nonEmptyBytes" : WRITE[scalarOf(fs)]}Size(${tl}, ${m});`;
+          if (fs.pointer) f.print(`    if (own.call(m, ${JSON.stringify(fs.localName)})) ${size}`);
+          else f.print(`    ${size}`);
+          break;
+        }
+        case "message":
+          f.print(`    v = ${m};`);
+          f.print("    if (v === undefined) {");
+          if (!fs.pointer) {
+            // A non-pointer struct is always written; if absent, as Go's zero struct.
+            f.print(`      n += w.subSize(${tl}, `, child(fs, "size"), "(w, ", child(fs, "new"), "()));");
+          }
+          f.print("    } else {");
+          f.print("      w.message(v);");
+          f.print(
+            `      n += w.subSize(${tl}, `,
+            child(fs, "size"),
+            "(w, v as ",
+            f.importShape(field.message as DescMessage),
+            "));",
+          );
+          f.print("    }");
+          break;
+        case "list":
+          f.print(`    v = ${m};`);
+          f.print("    w.list(v);");
+          f.print("    const list = v as unknown[];");
+          f.print("    for (let j = 0; j < list.length; j++) {");
+          f.print("      const x = list[j];");
+          f.print("      try {");
+          if (field.listKind === "message") {
+            f.print("        w.message(x);");
+            f.print(
+              `        n += w.subSize(${tl}, `,
+              child(fs, "size"),
+              "(w, x as ",
+              f.importShape(field.message),
+              "));",
+            );
+          } else {
+            f.print(`        n += w.${WRITE[scalarOf(fs)]}Size(${tl}, x);`);
+          }
+          f.print("      } catch (e) {");
+          f.print('        throw w.inField(e, "[" + j + "]");');
+          f.print("      }");
+          f.print("    }");
+          break;
+        case "map":
+          f.print(`    n += w.mapSize(${tl}, ${m});`);
+          break;
+        default:
+          throw new Error(`${field.toString()}: unsupported field kind`);
+      }
+      f.print("  } catch (e) {");
+      f.print(`    throw w.inField(e, ${seg});`);
+      f.print("  }");
+    }
+  }
+  f.print("  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);");
+  f.print("  return n;");
+  f.print("}");
 }
 
 const RUNTIME_SOURCE = `/* eslint-disable */
@@ -369,6 +467,8 @@ export interface BinCodec {
   decode(st: BinDecoder, m: Message, end: number): Message;
   /** Writes the message body (no tag, no length). */
   encode(w: BinEncoder, m: Message): void;
+  /** The exact length of the body encode() writes (as Go's Size()), after the same checks. */
+  size(w: BinEncoder, m: Message): number;
 }
 
 /** A reader positioned in one input; every method checks what Go checks and says where. */
@@ -419,4 +519,19 @@ export interface BinEncoder {
   unknown(m: Message): void;
   /** Names the field (or list index) an error happened in. */
   inField(e: unknown, segment: string): unknown;
+
+  // What the size functions measure with: each checks as the writer above
+  // does and returns the field's length, tag (\`tagLength\` bytes) included.
+  strSize(tagLength: number, v: unknown): number;
+  bytesFieldSize(tagLength: number, v: unknown): number;
+  nonEmptyBytesSize(tagLength: number, v: unknown): number;
+  i32Size(tagLength: number, v: unknown): number;
+  i64Size(tagLength: number, v: unknown): number;
+  boolSize(tagLength: number, v: unknown): number;
+  mapSize(tagLength: number, v: unknown): number;
+  /** A submessage field of a body of \`bodyLength\` bytes. */
+  subSize(tagLength: number, bodyLength: number): number;
+  /** A meta.v1.Time's body, as Go writes it. */
+  timeSize(m: Message): number;
+  unknownSize(m: Message): number;
 }`;

@@ -20,6 +20,8 @@ export interface BinCodec {
   decode(st: BinDecoder, m: Message, end: number): Message;
   /** Writes the message body (no tag, no length). */
   encode(w: BinEncoder, m: Message): void;
+  /** The exact length of the body encode() writes (as Go's Size()), after the same checks. */
+  size(w: BinEncoder, m: Message): number;
 }
 
 /** A reader positioned in one input; every method checks what Go checks and says where. */
@@ -70,4 +72,19 @@ export interface BinEncoder {
   unknown(m: Message): void;
   /** Names the field (or list index) an error happened in. */
   inField(e: unknown, segment: string): unknown;
+
+  // What the size functions measure with: each checks as the writer above
+  // does and returns the field's length, tag (`tagLength` bytes) included.
+  strSize(tagLength: number, v: unknown): number;
+  bytesFieldSize(tagLength: number, v: unknown): number;
+  nonEmptyBytesSize(tagLength: number, v: unknown): number;
+  i32Size(tagLength: number, v: unknown): number;
+  i64Size(tagLength: number, v: unknown): number;
+  boolSize(tagLength: number, v: unknown): number;
+  mapSize(tagLength: number, v: unknown): number;
+  /** A submessage field of a body of `bodyLength` bytes. */
+  subSize(tagLength: number, bodyLength: number): number;
+  /** A meta.v1.Time's body, as Go writes it. */
+  timeSize(m: Message): number;
+  unknownSize(m: Message): number;
 }

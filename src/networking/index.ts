@@ -25,7 +25,7 @@
 // Public API of clusterwire/networking.
 export { DecodeError, EncodeError, type DecodeErrorLocation, type DecodeFormat } from "./model/errors.js";
 export { decode, type DecodeOptions } from "./protobuf/decode.js";
-export { encode, type EncodeOptions } from "./protobuf/encode.js";
+export { encode, encodeInto, encodedSize, type EncodeOptions } from "./protobuf/encode.js";
 export { readEnvelope, MAGIC, type Envelope } from "./protobuf/envelope.js";
 export {
   annotateWire,

@@ -33,3 +33,52 @@ export type EncodeOptions = BinaryEncodeOptions;
 export function encode(obj: NetworkingObject | Message, options: EncodeOptions = {}): Uint8Array {
   return defaultCodec().encode(obj, options);
 }
+
+/**
+ * Writes exactly the bytes {@link encode} gives into `buffer` from `offset`
+ * (default 0) and returns how many it wrote, so a caller can put several
+ * objects, or a frame header and an object, into one buffer it owns without
+ * an intermediate array. Bytes past the written range are not touched. If
+ * the object does not fit, it throws `EncodeError` and the buffer is left as
+ * it was; so does an object Go would refuse to write, as `encode` does, and
+ * a `buffer` that is not a Uint8Array or an `offset` that is not an integer
+ * from 0 to `buffer.length`. {@link encodedSize} says beforehand how many
+ * bytes an object needs.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, encodeInto, encodedSize } from "clusterwire/networking";
+ *
+ * const a = create(IngressSchema, { metadata: { name: "a", namespace: "web" } });
+ * const b = create(IngressSchema, { metadata: { name: "b", namespace: "web" } });
+ * const buffer = new Uint8Array(encodedSize(a) + encodedSize(b));
+ * const first = encodeInto(a, buffer);
+ * const second = encodeInto(b, buffer, first);
+ * console.log(first + second === buffer.length); // true
+ * ```
+ */
+export function encodeInto(
+  obj: NetworkingObject | Message,
+  buffer: Uint8Array,
+  offset = 0,
+  options: EncodeOptions = {},
+): number {
+  return defaultCodec().encodeInto(obj, buffer, offset, options);
+}
+
+/**
+ * The exact number of bytes {@link encode} gives for `obj` with the same
+ * options, measured without writing them (as Go's `Size()`), after the same
+ * checks: an object `encode` refuses throws the same `EncodeError` here.
+ *
+ * @example
+ * ```ts
+ * import { IngressSchema, create, encode, encodedSize } from "clusterwire/networking";
+ *
+ * const ingress = create(IngressSchema, { metadata: { name: "shop", namespace: "web" } });
+ * console.log(encodedSize(ingress) === encode(ingress).length); // true
+ * ```
+ */
+export function encodedSize(obj: NetworkingObject | Message, options: EncodeOptions = {}): number {
+  return defaultCodec().encodedSize(obj, options);
+}

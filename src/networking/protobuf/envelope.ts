@@ -4,7 +4,7 @@ import { DecodeError } from "../model/errors.js";
 import { describeType } from "../model/kind-names.js";
 import { KINDS, type KindInfo } from "../model/kinds.js";
 import { groupDepthLimit, toDecodeError, type BinaryDecodeOptions } from "./from-binary.js";
-import { Failure, WireReader, readLength, readTag, readUtf8, skipValue } from "./wire.js";
+import { Failure, WireReader, payloadEndingAt, readLength, readTag, readUtf8, skipValue } from "./wire.js";
 
 /**
  * The 4 bytes that start every Kubernetes protobuf object: "k8s" and the encoding style 0.
@@ -168,8 +168,6 @@ export interface CanonicalEnvelope {
   readonly rawEnd: number;
 }
 
-/** Each kind's typeMeta field as Go writes it (tag, length, apiVersion, kind), built on first use. */
-let typeMetaFields: { readonly info: KindInfo; readonly field: Uint8Array }[] | undefined;
 const heads = new Map<KindInfo, Uint8Array>();
 
 /** The magic and the typeMeta field of an envelope of `info`'s kind: what Go writes before the raw object. */
@@ -208,24 +206,40 @@ export function canonicalEnvelope(bytes: Uint8Array): CanonicalEnvelope | undefi
   if (n < 12 || bytes[0] !== 0x6b || bytes[1] !== 0x38 || bytes[2] !== 0x73 || bytes[3] !== 0x00) return undefined;
   if (bytes[n - 4] !== 0x1a || bytes[n - 3] !== 0x00 || bytes[n - 2] !== 0x22 || bytes[n - 1] !== 0x00)
     return undefined;
-  typeMetaFields ??= KINDS.map((info) => ({ info, field: typeMetaField(info) }));
-  for (const { info, field } of typeMetaFields) {
+  if (bytes[4] !== 0x0a) return undefined;
+  // The kinds whose typeMeta body has the length byte 5 holds; each is
+  // compared from its end, where kinds differ (they share the apiVersion).
+  // Hand-written for speed: scanning every kind's bytes from the start, and a
+  // reader to parse the raw length, measured 17% of decoding a small object.
+  byTypeMetaLength ??= typeMetaIndex();
+  const candidates = byTypeMetaLength[bytes[5] as number];
+  if (candidates === undefined) return undefined;
+  for (let c = 0; c < candidates.length; c++) {
+    const { info, field } = candidates[c] as { readonly info: KindInfo; readonly field: Uint8Array };
     const len = field.length;
-    if (bytes[5] !== field[1] || 4 + len >= n) continue;
-    let i = 0;
-    while (i < len && bytes[4 + i] === field[i]) i++;
-    if (i < len) continue;
+    if (4 + len >= n) continue;
+    let i = len - 1;
+    while (i > 1 && bytes[4 + i] === field[i]) i--;
+    if (i > 1) continue;
     const at = 4 + len;
     if (bytes[at] !== 0x12) return undefined;
-    const r = new WireReader(bytes);
-    r.pos = at + 1;
-    let rawEnd: number;
-    try {
-      rawEnd = readLength(r, bytes, n, "input");
-    } catch {
-      return undefined;
-    }
-    return rawEnd === n - 4 ? { info, rawStart: r.pos, rawEnd } : undefined;
+    const rawStart = payloadEndingAt(bytes, at + 1, n - 4);
+    return rawStart < 0 ? undefined : { info, rawStart, rawEnd: n - 4 };
   }
   return undefined;
+}
+
+/** Each kind's typeMeta field, by the byte that holds the length of its body. */
+let byTypeMetaLength: ({ readonly info: KindInfo; readonly field: Uint8Array }[] | undefined)[] | undefined;
+
+function typeMetaIndex(): ({ readonly info: KindInfo; readonly field: Uint8Array }[] | undefined)[] {
+  const index: ({ readonly info: KindInfo; readonly field: Uint8Array }[] | undefined)[] = [];
+  for (const info of KINDS) {
+    const field = typeMetaField(info);
+    const key = field[1] as number;
+    const same = index[key] ?? [];
+    same.push({ info, field });
+    index[key] = same;
+  }
+  return index;
 }

@@ -6,7 +6,7 @@ import { containerMismatch, scalarMismatch } from "../model/value-checks.js";
 import { isZeroTime } from "../model/zero.js";
 import type { BinEncoder } from "../../../gen/clusterwire/bin_runtime.js";
 import type { AnyMessage, FieldPlan, Plan } from "./plan.js";
-import { WireWriter } from "./wire.js";
+import { WireWriter, stringFieldLength, varintLength32, varintLength64 } from "./wire.js";
 
 /*
  * The generic binary encoder: Go's field rules (gogo's marshaller), driven by
@@ -318,6 +318,61 @@ export class EncodeState extends WireWriter implements BinEncoder {
   }
   inField(e: unknown, segment: string): unknown {
     return withSegment(e, segment);
+  }
+
+  // The size functions' measures: the checks above, and the length written.
+
+  strSize(tagLength: number, v: unknown): number {
+    if (typeof v !== "string") throw mismatch(ScalarType.STRING, v);
+    return tagLength + stringFieldLength(v);
+  }
+  bytesFieldSize(tagLength: number, v: unknown): number {
+    if (!(v instanceof Uint8Array)) throw mismatch(ScalarType.BYTES, v);
+    return tagLength + varintLength32(v.byteLength) + v.byteLength;
+  }
+  nonEmptyBytesSize(tagLength: number, v: unknown): number {
+    if (!(v instanceof Uint8Array)) throw mismatch(ScalarType.BYTES, v);
+    return v.byteLength === 0 ? 0 : tagLength + varintLength32(v.byteLength) + v.byteLength;
+  }
+  i32Size(tagLength: number, v: unknown): number {
+    if (typeof v !== "number" || (v | 0) !== v) throw mismatch(ScalarType.INT32, v);
+    return tagLength + (v < 0 ? 10 : varintLength32(v));
+  }
+  i64Size(tagLength: number, v: unknown): number {
+    if (typeof v !== "bigint" || v < INT64_MIN || v > INT64_MAX) throw mismatch(ScalarType.INT64, v);
+    return tagLength + varintLength64(v);
+  }
+  boolSize(tagLength: number, v: unknown): number {
+    if (typeof v !== "boolean") throw mismatch(ScalarType.BOOL, v);
+    return tagLength + 1;
+  }
+  mapSize(tagLength: number, v: unknown): number {
+    const map = v as Record<string, unknown>;
+    let n = 0;
+    for (const k of mapKeys(v)) {
+      const entry = 2 + stringFieldLength(k) + stringFieldLength(mapValue(map, k));
+      n += tagLength + varintLength32(entry) + entry;
+    }
+    return n;
+  }
+  subSize(tagLength: number, bodyLength: number): number {
+    return tagLength + varintLength32(bodyLength) + bodyLength;
+  }
+  timeSize(m: Message): number {
+    const msg = m as AnyMessage;
+    if (isZeroTime(msg)) return 0;
+    const seconds = hasOwn.call(msg, "seconds") ? msg["seconds"] : 0n;
+    if (typeof seconds !== "bigint" || seconds < INT64_MIN || seconds > INT64_MAX) {
+      throw new EncodeError(scalarMismatch(ScalarType.INT64, seconds) as string, "seconds");
+    }
+    return 1 + varintLength64(seconds) + 2;
+  }
+  unknownSize(m: Message): number {
+    let n = 0;
+    for (const u of (m as AnyMessage).$unknown ?? []) {
+      n += varintLength32(((u.no << 3) | u.wireType) >>> 0) + u.data.byteLength;
+    }
+    return n;
   }
 }
 

@@ -2,14 +2,23 @@
 // where (byte offset, path, line/column) and why, and nothing else is thrown.
 
 import { describe, expect, it } from "vitest";
-import { DecodeError, MAGIC, decode, encode } from "../../../src/networking/index.js";
+import { DecodeError, MAGIC, decode, encode, fromJson } from "../../../src/networking/index.js";
 import { ld, varint } from "../../support/protobuf-wire.js";
 import { envelopeHead, envelope, rawStart, ING, pbError } from "../../support/bad-input.js";
 import { hex } from "../../support/bytes.js";
 import { decodeError } from "../../support/errors.js";
 import fc from "fast-check";
 import { BinaryReader } from "@bufbuild/protobuf/wire";
-import { WireReader, plainBytes } from "../../../src/networking/protobuf/wire.js";
+import {
+  WireReader,
+  plainBytes,
+  stringFieldLength,
+  utf8Length,
+  varintLength32,
+  varintLength64,
+} from "../../../src/networking/protobuf/wire.js";
+import { BinaryWriter } from "@bufbuild/protobuf/wire";
+import { propertyRuns } from "../../support/property-runs.js";
 
 // WireReader replaced @bufbuild/protobuf's BinaryReader for varint scalars;
 // BinaryReader stays the oracle: same value, same position, same error.
@@ -369,5 +378,74 @@ describe("plainBytes", () => {
       input[0] = 42;
       expect(plain[0]).toBe(42);
     }
+  });
+});
+
+// The size functions measure with these; BinaryWriter (TextEncoder for strings) is the oracle.
+describe("lengths the size functions measure with", () => {
+  it("utf8Length and stringFieldLength: what TextEncoder and BinaryWriter write, lone surrogates included", () => {
+    const units = fc.string({ unit: "binary", maxLength: 300 });
+    const ascii = fc.string({
+      unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)),
+      maxLength: 300,
+    });
+    const surrogates = fc.string({
+      unit: fc.constantFrom("\ud800", "\udbff", "\udc00", "a", "é", "\u0800"),
+      maxLength: 40,
+    });
+    fc.assert(
+      fc.property(fc.oneof(units, ascii, surrogates), (s) => {
+        expect(utf8Length(s)).toBe(new TextEncoder().encode(s).length);
+        expect(stringFieldLength(s)).toBe(new BinaryWriter().string(s).finish().length);
+      }),
+      { numRuns: propertyRuns(2000) },
+    );
+  });
+
+  it("varintLength32 and varintLength64: what BinaryWriter writes", () => {
+    const edges = [0, 1, 127, 128, 16383, 16384, 2 ** 21 - 1, 2 ** 21, 2 ** 28 - 1, 2 ** 28, 2 ** 32 - 1];
+    for (const v of edges) expect(varintLength32(v), String(v)).toBe(new BinaryWriter().uint32(v).finish().length);
+    const big = [
+      0n,
+      1n,
+      2n ** 32n - 1n,
+      2n ** 32n,
+      2n ** 35n - 1n,
+      2n ** 35n,
+      2n ** 56n,
+      2n ** 63n - 1n,
+      -1n,
+      -(2n ** 63n),
+    ];
+    for (const v of big) expect(varintLength64(v), String(v)).toBe(new BinaryWriter().int64(v).finish().length);
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), (v) => {
+        expect(varintLength64(v)).toBe(new BinaryWriter().int64(v).finish().length);
+      }),
+      { numRuns: propertyRuns(500) },
+    );
+  });
+});
+
+// The short-string table samples three bytes of a string to pick its set; strings that share
+// them (CIDRs) must still come back exactly, whichever slot of the set they are in.
+describe("short strings that share their sampled bytes", () => {
+  it("decode exactly, in any order and after evicting each other", () => {
+    const variants = ["172.21.0.0/16", "172.30.0.0/16", "172.40.0.0/16", "172.50.0.0/16", "a".repeat(64)];
+    const body = (cidr: string) =>
+      encode(
+        fromJson(
+          `{"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"n"},"spec":{"ingress":[{"from":[{"ipBlock":{"cidr":${JSON.stringify(cidr)}}}]}]}}`,
+        ),
+      );
+    const cidrOf = (bytes: Uint8Array) =>
+      (decode(bytes) as unknown as { spec: { ingress: { from: { ipBlock: { cidr: string } }[] }[] } }).spec.ingress[0]!
+        .from[0]!.ipBlock.cidr;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...variants), { maxLength: 12 }), (order) => {
+        for (const c of order) expect(cidrOf(body(c))).toBe(c);
+      }),
+      { numRuns: propertyRuns(100) },
+    );
   });
 });

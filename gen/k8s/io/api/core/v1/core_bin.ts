@@ -102,8 +102,32 @@ export function encodeTypedLocalObjectReference(w: BinEncoder, m: TypedLocalObje
 }
 
 /**
+ * The exact length of the body encodeTypedLocalObjectReference() writes, after the same checks.
+ */
+export function sizeTypedLocalObjectReference(w: BinEncoder, m: TypedLocalObjectReference): number {
+  let n = 0;
+  try {
+    if (own.call(m, "apiGroup")) n += w.strSize(1, m.apiGroup);
+  } catch (e) {
+    throw w.inField(e, "apiGroup");
+  }
+  try {
+    n += w.strSize(1, m.kind);
+  } catch (e) {
+    throw w.inField(e, "kind");
+  }
+  try {
+    n += w.strSize(1, m.name);
+  } catch (e) {
+    throw w.inField(e, "name");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
+/**
  * Every message of this file with its binary codec, by type name.
  */
 export const binCodecs: { readonly [typeName: string]: BinCodec } = {
-  "k8s.io.api.core.v1.TypedLocalObjectReference": { create: newTypedLocalObjectReference, decode: decodeTypedLocalObjectReference, encode: encodeTypedLocalObjectReference },
+  "k8s.io.api.core.v1.TypedLocalObjectReference": { create: newTypedLocalObjectReference, decode: decodeTypedLocalObjectReference, encode: encodeTypedLocalObjectReference, size: sizeTypedLocalObjectReference },
 };

@@ -12,12 +12,12 @@
 import type { HTTPIngressPath, HTTPIngressRuleValue, Ingress, IngressBackend, IngressClass, IngressClassList, IngressClassParametersReference, IngressClassSpec, IngressList, IngressLoadBalancerIngress, IngressLoadBalancerStatus, IngressPortStatus, IngressRule, IngressRuleValue, IngressServiceBackend, IngressSpec, IngressStatus, IngressTLS, IPAddress, IPAddressList, IPAddressSpec, IPBlock, NetworkPolicy, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyList, NetworkPolicyPeer, NetworkPolicyPort, NetworkPolicySpec, ParentReference, ServiceBackendPort, ServiceCIDR, ServiceCIDRList, ServiceCIDRSpec, ServiceCIDRStatus } from "./networking_pb.js";
 import { HTTPIngressPathSchema, HTTPIngressRuleValueSchema, IngressBackendSchema, IngressClassListSchema, IngressClassParametersReferenceSchema, IngressClassSchema, IngressClassSpecSchema, IngressListSchema, IngressLoadBalancerIngressSchema, IngressLoadBalancerStatusSchema, IngressPortStatusSchema, IngressRuleSchema, IngressRuleValueSchema, IngressSchema, IngressServiceBackendSchema, IngressSpecSchema, IngressStatusSchema, IngressTLSSchema, IPAddressListSchema, IPAddressSchema, IPAddressSpecSchema, IPBlockSchema, NetworkPolicyEgressRuleSchema, NetworkPolicyIngressRuleSchema, NetworkPolicyListSchema, NetworkPolicyPeerSchema, NetworkPolicyPortSchema, NetworkPolicySchema, NetworkPolicySpecSchema, ParentReferenceSchema, ServiceBackendPortSchema, ServiceCIDRListSchema, ServiceCIDRSchema, ServiceCIDRSpecSchema, ServiceCIDRStatusSchema } from "./networking_pb.js";
 import { create } from "@bufbuild/protobuf";
-import { decodeCondition, decodeLabelSelector, decodeListMeta, decodeObjectMeta, encodeCondition, encodeLabelSelector, encodeListMeta, encodeObjectMeta, newCondition, newLabelSelector, newListMeta, newObjectMeta, zeroLabelSelector, zeroListMeta, zeroObjectMeta } from "../../../apimachinery/pkg/apis/meta/v1/meta_bin.js";
+import { decodeCondition, decodeLabelSelector, decodeListMeta, decodeObjectMeta, encodeCondition, encodeLabelSelector, encodeListMeta, encodeObjectMeta, newCondition, newLabelSelector, newListMeta, newObjectMeta, sizeCondition, sizeLabelSelector, sizeListMeta, sizeObjectMeta, zeroLabelSelector, zeroListMeta, zeroObjectMeta } from "../../../apimachinery/pkg/apis/meta/v1/meta_bin.js";
 import type { BinCodec, BinDecoder, BinEncoder, BinFields } from "../../../../../clusterwire/bin_runtime.js";
 import type { Condition, LabelSelector, ListMeta, ObjectMeta } from "../../../apimachinery/pkg/apis/meta/v1/meta_pb.js";
-import { decodeTypedLocalObjectReference, encodeTypedLocalObjectReference, newTypedLocalObjectReference } from "../../core/v1/core_bin.js";
+import { decodeTypedLocalObjectReference, encodeTypedLocalObjectReference, newTypedLocalObjectReference, sizeTypedLocalObjectReference } from "../../core/v1/core_bin.js";
 import type { TypedLocalObjectReference } from "../../core/v1/core_pb.js";
-import { decodeIntOrString, encodeIntOrString, newIntOrString } from "../../../apimachinery/pkg/util/intstr/intstr_bin.js";
+import { decodeIntOrString, encodeIntOrString, newIntOrString, sizeIntOrString } from "../../../apimachinery/pkg/util/intstr/intstr_bin.js";
 import type { IntOrString } from "../../../apimachinery/pkg/util/intstr/intstr_pb.js";
 
 const own = Object.prototype.hasOwnProperty;
@@ -152,6 +152,49 @@ export function encodeIngress(w: BinEncoder, m: Ingress): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeIngress() writes, after the same checks.
+ */
+export function sizeIngress(w: BinEncoder, m: Ingress): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.metadata;
+    if (v === undefined) {
+      n += w.subSize(1, sizeObjectMeta(w, newObjectMeta()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeObjectMeta(w, v as ObjectMeta));
+    }
+  } catch (e) {
+    throw w.inField(e, "metadata");
+  }
+  try {
+    v = m.spec;
+    if (v === undefined) {
+      n += w.subSize(1, sizeIngressSpec(w, newIngressSpec()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeIngressSpec(w, v as IngressSpec));
+    }
+  } catch (e) {
+    throw w.inField(e, "spec");
+  }
+  try {
+    v = m.status;
+    if (v === undefined) {
+      n += w.subSize(1, sizeIngressStatus(w, newIngressStatus()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeIngressStatus(w, v as IngressStatus));
+    }
+  } catch (e) {
+    throw w.inField(e, "status");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function IngressList$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.IngressList";
   this.items = [];
@@ -265,6 +308,43 @@ export function encodeIngressList(w: BinEncoder, m: IngressList): void {
     throw w.inField(e, "items");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeIngressList() writes, after the same checks.
+ */
+export function sizeIngressList(w: BinEncoder, m: IngressList): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.metadata;
+    if (v === undefined) {
+      n += w.subSize(1, sizeListMeta(w, newListMeta()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeListMeta(w, v as ListMeta));
+    }
+  } catch (e) {
+    throw w.inField(e, "metadata");
+  }
+  try {
+    v = m.items;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeIngress(w, x as Ingress));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "items");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function IngressSpec$(this: Record<string, unknown>): void {
@@ -424,6 +504,63 @@ export function encodeIngressSpec(w: BinEncoder, m: IngressSpec): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeIngressSpec() writes, after the same checks.
+ */
+export function sizeIngressSpec(w: BinEncoder, m: IngressSpec): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.defaultBackend;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeIngressBackend(w, v as IngressBackend));
+    }
+  } catch (e) {
+    throw w.inField(e, "defaultBackend");
+  }
+  try {
+    v = m.tls;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeIngressTLS(w, x as IngressTLS));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "tls");
+  }
+  try {
+    v = m.rules;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeIngressRule(w, x as IngressRule));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "rules");
+  }
+  try {
+    if (own.call(m, "ingressClassName")) n += w.strSize(1, m.ingressClassName);
+  } catch (e) {
+    throw w.inField(e, "ingressClassName");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function IngressStatus$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.IngressStatus";
 }
@@ -502,6 +639,27 @@ export function encodeIngressStatus(w: BinEncoder, m: IngressStatus): void {
     throw w.inField(e, "loadBalancer");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeIngressStatus() writes, after the same checks.
+ */
+export function sizeIngressStatus(w: BinEncoder, m: IngressStatus): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.loadBalancer;
+    if (v === undefined) {
+      n += w.subSize(1, sizeIngressLoadBalancerStatus(w, newIngressLoadBalancerStatus()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeIngressLoadBalancerStatus(w, v as IngressLoadBalancerStatus));
+    }
+  } catch (e) {
+    throw w.inField(e, "loadBalancer");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function IngressLoadBalancerStatus$(this: Record<string, unknown>): void {
@@ -592,6 +750,32 @@ export function encodeIngressLoadBalancerStatus(w: BinEncoder, m: IngressLoadBal
     throw w.inField(e, "ingress");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeIngressLoadBalancerStatus() writes, after the same checks.
+ */
+export function sizeIngressLoadBalancerStatus(w: BinEncoder, m: IngressLoadBalancerStatus): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.ingress;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeIngressLoadBalancerIngress(w, x as IngressLoadBalancerIngress));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "ingress");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function IngressLoadBalancerIngress$(this: Record<string, unknown>): void {
@@ -708,6 +892,42 @@ export function encodeIngressLoadBalancerIngress(w: BinEncoder, m: IngressLoadBa
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeIngressLoadBalancerIngress() writes, after the same checks.
+ */
+export function sizeIngressLoadBalancerIngress(w: BinEncoder, m: IngressLoadBalancerIngress): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.strSize(1, m.ip);
+  } catch (e) {
+    throw w.inField(e, "ip");
+  }
+  try {
+    n += w.strSize(1, m.hostname);
+  } catch (e) {
+    throw w.inField(e, "hostname");
+  }
+  try {
+    v = m.ports;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeIngressPortStatus(w, x as IngressPortStatus));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "ports");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function IngressPortStatus$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.IngressPortStatus";
 }
@@ -796,6 +1016,30 @@ export function encodeIngressPortStatus(w: BinEncoder, m: IngressPortStatus): vo
     throw w.inField(e, "error");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeIngressPortStatus() writes, after the same checks.
+ */
+export function sizeIngressPortStatus(w: BinEncoder, m: IngressPortStatus): number {
+  let n = 0;
+  try {
+    n += w.i32Size(1, m.port);
+  } catch (e) {
+    throw w.inField(e, "port");
+  }
+  try {
+    n += w.strSize(1, m.protocol);
+  } catch (e) {
+    throw w.inField(e, "protocol");
+  }
+  try {
+    if (own.call(m, "error")) n += w.strSize(1, m.error);
+  } catch (e) {
+    throw w.inField(e, "error");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function IngressRule$(this: Record<string, unknown>): void {
@@ -890,6 +1134,32 @@ export function encodeIngressRule(w: BinEncoder, m: IngressRule): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeIngressRule() writes, after the same checks.
+ */
+export function sizeIngressRule(w: BinEncoder, m: IngressRule): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.strSize(1, m.host);
+  } catch (e) {
+    throw w.inField(e, "host");
+  }
+  try {
+    v = m.ingressRuleValue;
+    if (v === undefined) {
+      n += w.subSize(1, sizeIngressRuleValue(w, newIngressRuleValue()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeIngressRuleValue(w, v as IngressRuleValue));
+    }
+  } catch (e) {
+    throw w.inField(e, "ingressRuleValue");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function IngressRuleValue$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.IngressRuleValue";
 }
@@ -963,6 +1233,26 @@ export function encodeIngressRuleValue(w: BinEncoder, m: IngressRuleValue): void
     throw w.inField(e, "http");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeIngressRuleValue() writes, after the same checks.
+ */
+export function sizeIngressRuleValue(w: BinEncoder, m: IngressRuleValue): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.http;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeHTTPIngressRuleValue(w, v as HTTPIngressRuleValue));
+    }
+  } catch (e) {
+    throw w.inField(e, "http");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function HTTPIngressRuleValue$(this: Record<string, unknown>): void {
@@ -1053,6 +1343,32 @@ export function encodeHTTPIngressRuleValue(w: BinEncoder, m: HTTPIngressRuleValu
     throw w.inField(e, "paths");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeHTTPIngressRuleValue() writes, after the same checks.
+ */
+export function sizeHTTPIngressRuleValue(w: BinEncoder, m: HTTPIngressRuleValue): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.paths;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeHTTPIngressPath(w, x as HTTPIngressPath));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "paths");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function HTTPIngressPath$(this: Record<string, unknown>): void {
@@ -1159,6 +1475,37 @@ export function encodeHTTPIngressPath(w: BinEncoder, m: HTTPIngressPath): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeHTTPIngressPath() writes, after the same checks.
+ */
+export function sizeHTTPIngressPath(w: BinEncoder, m: HTTPIngressPath): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.strSize(1, m.path);
+  } catch (e) {
+    throw w.inField(e, "path");
+  }
+  try {
+    v = m.backend;
+    if (v === undefined) {
+      n += w.subSize(1, sizeIngressBackend(w, newIngressBackend()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeIngressBackend(w, v as IngressBackend));
+    }
+  } catch (e) {
+    throw w.inField(e, "backend");
+  }
+  try {
+    if (own.call(m, "pathType")) n += w.strSize(1, m.pathType);
+  } catch (e) {
+    throw w.inField(e, "pathType");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function IngressBackend$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.IngressBackend";
 }
@@ -1254,6 +1601,36 @@ export function encodeIngressBackend(w: BinEncoder, m: IngressBackend): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeIngressBackend() writes, after the same checks.
+ */
+export function sizeIngressBackend(w: BinEncoder, m: IngressBackend): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.resource;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeTypedLocalObjectReference(w, v as TypedLocalObjectReference));
+    }
+  } catch (e) {
+    throw w.inField(e, "resource");
+  }
+  try {
+    v = m.service;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeIngressServiceBackend(w, v as IngressServiceBackend));
+    }
+  } catch (e) {
+    throw w.inField(e, "service");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function IngressServiceBackend$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.IngressServiceBackend";
 }
@@ -1346,6 +1723,32 @@ export function encodeIngressServiceBackend(w: BinEncoder, m: IngressServiceBack
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeIngressServiceBackend() writes, after the same checks.
+ */
+export function sizeIngressServiceBackend(w: BinEncoder, m: IngressServiceBackend): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.strSize(1, m.name);
+  } catch (e) {
+    throw w.inField(e, "name");
+  }
+  try {
+    v = m.port;
+    if (v === undefined) {
+      n += w.subSize(1, sizeServiceBackendPort(w, newServiceBackendPort()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeServiceBackendPort(w, v as ServiceBackendPort));
+    }
+  } catch (e) {
+    throw w.inField(e, "port");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function ServiceBackendPort$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.ServiceBackendPort";
 }
@@ -1422,6 +1825,25 @@ export function encodeServiceBackendPort(w: BinEncoder, m: ServiceBackendPort): 
     throw w.inField(e, "number");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeServiceBackendPort() writes, after the same checks.
+ */
+export function sizeServiceBackendPort(w: BinEncoder, m: ServiceBackendPort): number {
+  let n = 0;
+  try {
+    n += w.strSize(1, m.name);
+  } catch (e) {
+    throw w.inField(e, "name");
+  }
+  try {
+    n += w.i32Size(1, m.number);
+  } catch (e) {
+    throw w.inField(e, "number");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function IngressTLS$(this: Record<string, unknown>): void {
@@ -1516,6 +1938,36 @@ export function encodeIngressTLS(w: BinEncoder, m: IngressTLS): void {
     throw w.inField(e, "secretName");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeIngressTLS() writes, after the same checks.
+ */
+export function sizeIngressTLS(w: BinEncoder, m: IngressTLS): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.hosts;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        n += w.strSize(1, x);
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "hosts");
+  }
+  try {
+    n += w.strSize(1, m.secretName);
+  } catch (e) {
+    throw w.inField(e, "secretName");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function IngressClass$(this: Record<string, unknown>): void {
@@ -1621,6 +2073,38 @@ export function encodeIngressClass(w: BinEncoder, m: IngressClass): void {
     throw w.inField(e, "spec");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeIngressClass() writes, after the same checks.
+ */
+export function sizeIngressClass(w: BinEncoder, m: IngressClass): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.metadata;
+    if (v === undefined) {
+      n += w.subSize(1, sizeObjectMeta(w, newObjectMeta()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeObjectMeta(w, v as ObjectMeta));
+    }
+  } catch (e) {
+    throw w.inField(e, "metadata");
+  }
+  try {
+    v = m.spec;
+    if (v === undefined) {
+      n += w.subSize(1, sizeIngressClassSpec(w, newIngressClassSpec()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeIngressClassSpec(w, v as IngressClassSpec));
+    }
+  } catch (e) {
+    throw w.inField(e, "spec");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function IngressClassList$(this: Record<string, unknown>): void {
@@ -1738,6 +2222,43 @@ export function encodeIngressClassList(w: BinEncoder, m: IngressClassList): void
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeIngressClassList() writes, after the same checks.
+ */
+export function sizeIngressClassList(w: BinEncoder, m: IngressClassList): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.metadata;
+    if (v === undefined) {
+      n += w.subSize(1, sizeListMeta(w, newListMeta()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeListMeta(w, v as ListMeta));
+    }
+  } catch (e) {
+    throw w.inField(e, "metadata");
+  }
+  try {
+    v = m.items;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeIngressClass(w, x as IngressClass));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "items");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function IngressClassSpec$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.IngressClassSpec";
 }
@@ -1823,6 +2344,31 @@ export function encodeIngressClassSpec(w: BinEncoder, m: IngressClassSpec): void
     throw w.inField(e, "parameters");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeIngressClassSpec() writes, after the same checks.
+ */
+export function sizeIngressClassSpec(w: BinEncoder, m: IngressClassSpec): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.strSize(1, m.controller);
+  } catch (e) {
+    throw w.inField(e, "controller");
+  }
+  try {
+    v = m.parameters;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeIngressClassParametersReference(w, v as IngressClassParametersReference));
+    }
+  } catch (e) {
+    throw w.inField(e, "parameters");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function IngressClassParametersReference$(this: Record<string, unknown>): void {
@@ -1939,6 +2485,40 @@ export function encodeIngressClassParametersReference(w: BinEncoder, m: IngressC
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeIngressClassParametersReference() writes, after the same checks.
+ */
+export function sizeIngressClassParametersReference(w: BinEncoder, m: IngressClassParametersReference): number {
+  let n = 0;
+  try {
+    if (own.call(m, "aPIGroup")) n += w.strSize(1, m.aPIGroup);
+  } catch (e) {
+    throw w.inField(e, "apiGroup");
+  }
+  try {
+    n += w.strSize(1, m.kind);
+  } catch (e) {
+    throw w.inField(e, "kind");
+  }
+  try {
+    n += w.strSize(1, m.name);
+  } catch (e) {
+    throw w.inField(e, "name");
+  }
+  try {
+    if (own.call(m, "scope")) n += w.strSize(1, m.scope);
+  } catch (e) {
+    throw w.inField(e, "scope");
+  }
+  try {
+    if (own.call(m, "namespace")) n += w.strSize(1, m.namespace);
+  } catch (e) {
+    throw w.inField(e, "namespace");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function NetworkPolicy$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.NetworkPolicy";
 }
@@ -2042,6 +2622,38 @@ export function encodeNetworkPolicy(w: BinEncoder, m: NetworkPolicy): void {
     throw w.inField(e, "spec");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeNetworkPolicy() writes, after the same checks.
+ */
+export function sizeNetworkPolicy(w: BinEncoder, m: NetworkPolicy): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.metadata;
+    if (v === undefined) {
+      n += w.subSize(1, sizeObjectMeta(w, newObjectMeta()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeObjectMeta(w, v as ObjectMeta));
+    }
+  } catch (e) {
+    throw w.inField(e, "metadata");
+  }
+  try {
+    v = m.spec;
+    if (v === undefined) {
+      n += w.subSize(1, sizeNetworkPolicySpec(w, newNetworkPolicySpec()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeNetworkPolicySpec(w, v as NetworkPolicySpec));
+    }
+  } catch (e) {
+    throw w.inField(e, "spec");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function NetworkPolicyList$(this: Record<string, unknown>): void {
@@ -2157,6 +2769,43 @@ export function encodeNetworkPolicyList(w: BinEncoder, m: NetworkPolicyList): vo
     throw w.inField(e, "items");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeNetworkPolicyList() writes, after the same checks.
+ */
+export function sizeNetworkPolicyList(w: BinEncoder, m: NetworkPolicyList): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.metadata;
+    if (v === undefined) {
+      n += w.subSize(1, sizeListMeta(w, newListMeta()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeListMeta(w, v as ListMeta));
+    }
+  } catch (e) {
+    throw w.inField(e, "metadata");
+  }
+  try {
+    v = m.items;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeNetworkPolicy(w, x as NetworkPolicy));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "items");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function NetworkPolicySpec$(this: Record<string, unknown>): void {
@@ -2336,6 +2985,74 @@ export function encodeNetworkPolicySpec(w: BinEncoder, m: NetworkPolicySpec): vo
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeNetworkPolicySpec() writes, after the same checks.
+ */
+export function sizeNetworkPolicySpec(w: BinEncoder, m: NetworkPolicySpec): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.podSelector;
+    if (v === undefined) {
+      n += w.subSize(1, sizeLabelSelector(w, newLabelSelector()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeLabelSelector(w, v as LabelSelector));
+    }
+  } catch (e) {
+    throw w.inField(e, "podSelector");
+  }
+  try {
+    v = m.ingress;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeNetworkPolicyIngressRule(w, x as NetworkPolicyIngressRule));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "ingress");
+  }
+  try {
+    v = m.egress;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeNetworkPolicyEgressRule(w, x as NetworkPolicyEgressRule));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "egress");
+  }
+  try {
+    v = m.policyTypes;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        n += w.strSize(1, x);
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "policyTypes");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function NetworkPolicyIngressRule$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.NetworkPolicyIngressRule";
   this.ports = [];
@@ -2459,6 +3176,48 @@ export function encodeNetworkPolicyIngressRule(w: BinEncoder, m: NetworkPolicyIn
     throw w.inField(e, "from");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeNetworkPolicyIngressRule() writes, after the same checks.
+ */
+export function sizeNetworkPolicyIngressRule(w: BinEncoder, m: NetworkPolicyIngressRule): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.ports;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeNetworkPolicyPort(w, x as NetworkPolicyPort));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "ports");
+  }
+  try {
+    v = m.from;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeNetworkPolicyPeer(w, x as NetworkPolicyPeer));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "from");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function NetworkPolicyEgressRule$(this: Record<string, unknown>): void {
@@ -2586,6 +3345,48 @@ export function encodeNetworkPolicyEgressRule(w: BinEncoder, m: NetworkPolicyEgr
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeNetworkPolicyEgressRule() writes, after the same checks.
+ */
+export function sizeNetworkPolicyEgressRule(w: BinEncoder, m: NetworkPolicyEgressRule): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.ports;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeNetworkPolicyPort(w, x as NetworkPolicyPort));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "ports");
+  }
+  try {
+    v = m.to;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeNetworkPolicyPeer(w, x as NetworkPolicyPeer));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "to");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function NetworkPolicyPeer$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.NetworkPolicyPeer";
 }
@@ -2701,6 +3502,46 @@ export function encodeNetworkPolicyPeer(w: BinEncoder, m: NetworkPolicyPeer): vo
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeNetworkPolicyPeer() writes, after the same checks.
+ */
+export function sizeNetworkPolicyPeer(w: BinEncoder, m: NetworkPolicyPeer): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.podSelector;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeLabelSelector(w, v as LabelSelector));
+    }
+  } catch (e) {
+    throw w.inField(e, "podSelector");
+  }
+  try {
+    v = m.namespaceSelector;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeLabelSelector(w, v as LabelSelector));
+    }
+  } catch (e) {
+    throw w.inField(e, "namespaceSelector");
+  }
+  try {
+    v = m.ipBlock;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeIPBlock(w, v as IPBlock));
+    }
+  } catch (e) {
+    throw w.inField(e, "ipBlock");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function NetworkPolicyPort$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.NetworkPolicyPort";
 }
@@ -2800,6 +3641,36 @@ export function encodeNetworkPolicyPort(w: BinEncoder, m: NetworkPolicyPort): vo
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeNetworkPolicyPort() writes, after the same checks.
+ */
+export function sizeNetworkPolicyPort(w: BinEncoder, m: NetworkPolicyPort): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    if (own.call(m, "protocol")) n += w.strSize(1, m.protocol);
+  } catch (e) {
+    throw w.inField(e, "protocol");
+  }
+  try {
+    v = m.port;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeIntOrString(w, v as IntOrString));
+    }
+  } catch (e) {
+    throw w.inField(e, "port");
+  }
+  try {
+    if (own.call(m, "endPort")) n += w.i32Size(1, m.endPort);
+  } catch (e) {
+    throw w.inField(e, "endPort");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function IPBlock$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.IPBlock";
   this.except = [];
@@ -2892,6 +3763,36 @@ export function encodeIPBlock(w: BinEncoder, m: IPBlock): void {
     throw w.inField(e, "except");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeIPBlock() writes, after the same checks.
+ */
+export function sizeIPBlock(w: BinEncoder, m: IPBlock): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.strSize(1, m.cidr);
+  } catch (e) {
+    throw w.inField(e, "cidr");
+  }
+  try {
+    v = m.except;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        n += w.strSize(1, x);
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "except");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function IPAddress$(this: Record<string, unknown>): void {
@@ -2997,6 +3898,38 @@ export function encodeIPAddress(w: BinEncoder, m: IPAddress): void {
     throw w.inField(e, "spec");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeIPAddress() writes, after the same checks.
+ */
+export function sizeIPAddress(w: BinEncoder, m: IPAddress): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.metadata;
+    if (v === undefined) {
+      n += w.subSize(1, sizeObjectMeta(w, newObjectMeta()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeObjectMeta(w, v as ObjectMeta));
+    }
+  } catch (e) {
+    throw w.inField(e, "metadata");
+  }
+  try {
+    v = m.spec;
+    if (v === undefined) {
+      n += w.subSize(1, sizeIPAddressSpec(w, newIPAddressSpec()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeIPAddressSpec(w, v as IPAddressSpec));
+    }
+  } catch (e) {
+    throw w.inField(e, "spec");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function IPAddressList$(this: Record<string, unknown>): void {
@@ -3114,6 +4047,43 @@ export function encodeIPAddressList(w: BinEncoder, m: IPAddressList): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeIPAddressList() writes, after the same checks.
+ */
+export function sizeIPAddressList(w: BinEncoder, m: IPAddressList): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.metadata;
+    if (v === undefined) {
+      n += w.subSize(1, sizeListMeta(w, newListMeta()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeListMeta(w, v as ListMeta));
+    }
+  } catch (e) {
+    throw w.inField(e, "metadata");
+  }
+  try {
+    v = m.items;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeIPAddress(w, x as IPAddress));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "items");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function IPAddressSpec$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.IPAddressSpec";
 }
@@ -3187,6 +4157,26 @@ export function encodeIPAddressSpec(w: BinEncoder, m: IPAddressSpec): void {
     throw w.inField(e, "parentRef");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeIPAddressSpec() writes, after the same checks.
+ */
+export function sizeIPAddressSpec(w: BinEncoder, m: IPAddressSpec): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.parentRef;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeParentReference(w, v as ParentReference));
+    }
+  } catch (e) {
+    throw w.inField(e, "parentRef");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function ParentReference$(this: Record<string, unknown>): void {
@@ -3289,6 +4279,35 @@ export function encodeParentReference(w: BinEncoder, m: ParentReference): void {
     throw w.inField(e, "name");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeParentReference() writes, after the same checks.
+ */
+export function sizeParentReference(w: BinEncoder, m: ParentReference): number {
+  let n = 0;
+  try {
+    n += w.strSize(1, m.group);
+  } catch (e) {
+    throw w.inField(e, "group");
+  }
+  try {
+    n += w.strSize(1, m.resource);
+  } catch (e) {
+    throw w.inField(e, "resource");
+  }
+  try {
+    n += w.strSize(1, m.namespace);
+  } catch (e) {
+    throw w.inField(e, "namespace");
+  }
+  try {
+    n += w.strSize(1, m.name);
+  } catch (e) {
+    throw w.inField(e, "name");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function ServiceCIDR$(this: Record<string, unknown>): void {
@@ -3421,6 +4440,49 @@ export function encodeServiceCIDR(w: BinEncoder, m: ServiceCIDR): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeServiceCIDR() writes, after the same checks.
+ */
+export function sizeServiceCIDR(w: BinEncoder, m: ServiceCIDR): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.metadata;
+    if (v === undefined) {
+      n += w.subSize(1, sizeObjectMeta(w, newObjectMeta()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeObjectMeta(w, v as ObjectMeta));
+    }
+  } catch (e) {
+    throw w.inField(e, "metadata");
+  }
+  try {
+    v = m.spec;
+    if (v === undefined) {
+      n += w.subSize(1, sizeServiceCIDRSpec(w, newServiceCIDRSpec()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeServiceCIDRSpec(w, v as ServiceCIDRSpec));
+    }
+  } catch (e) {
+    throw w.inField(e, "spec");
+  }
+  try {
+    v = m.status;
+    if (v === undefined) {
+      n += w.subSize(1, sizeServiceCIDRStatus(w, newServiceCIDRStatus()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeServiceCIDRStatus(w, v as ServiceCIDRStatus));
+    }
+  } catch (e) {
+    throw w.inField(e, "status");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function ServiceCIDRList$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.ServiceCIDRList";
   this.items = [];
@@ -3536,6 +4598,43 @@ export function encodeServiceCIDRList(w: BinEncoder, m: ServiceCIDRList): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeServiceCIDRList() writes, after the same checks.
+ */
+export function sizeServiceCIDRList(w: BinEncoder, m: ServiceCIDRList): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.metadata;
+    if (v === undefined) {
+      n += w.subSize(1, sizeListMeta(w, newListMeta()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeListMeta(w, v as ListMeta));
+    }
+  } catch (e) {
+    throw w.inField(e, "metadata");
+  }
+  try {
+    v = m.items;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeServiceCIDR(w, x as ServiceCIDR));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "items");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function ServiceCIDRSpec$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.api.networking.v1.ServiceCIDRSpec";
   this.cidrs = [];
@@ -3616,6 +4715,31 @@ export function encodeServiceCIDRSpec(w: BinEncoder, m: ServiceCIDRSpec): void {
     throw w.inField(e, "cidrs");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeServiceCIDRSpec() writes, after the same checks.
+ */
+export function sizeServiceCIDRSpec(w: BinEncoder, m: ServiceCIDRSpec): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.cidrs;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        n += w.strSize(1, x);
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "cidrs");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function ServiceCIDRStatus$(this: Record<string, unknown>): void {
@@ -3709,42 +4833,68 @@ export function encodeServiceCIDRStatus(w: BinEncoder, m: ServiceCIDRStatus): vo
 }
 
 /**
+ * The exact length of the body encodeServiceCIDRStatus() writes, after the same checks.
+ */
+export function sizeServiceCIDRStatus(w: BinEncoder, m: ServiceCIDRStatus): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.conditions;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeCondition(w, x as Condition));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "conditions");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
+/**
  * Every message of this file with its binary codec, by type name.
  */
 export const binCodecs: { readonly [typeName: string]: BinCodec } = {
-  "k8s.io.api.networking.v1.Ingress": { create: newIngress, decode: decodeIngress, encode: encodeIngress },
-  "k8s.io.api.networking.v1.IngressList": { create: newIngressList, decode: decodeIngressList, encode: encodeIngressList },
-  "k8s.io.api.networking.v1.IngressSpec": { create: newIngressSpec, decode: decodeIngressSpec, encode: encodeIngressSpec },
-  "k8s.io.api.networking.v1.IngressStatus": { create: newIngressStatus, decode: decodeIngressStatus, encode: encodeIngressStatus },
-  "k8s.io.api.networking.v1.IngressLoadBalancerStatus": { create: newIngressLoadBalancerStatus, decode: decodeIngressLoadBalancerStatus, encode: encodeIngressLoadBalancerStatus },
-  "k8s.io.api.networking.v1.IngressLoadBalancerIngress": { create: newIngressLoadBalancerIngress, decode: decodeIngressLoadBalancerIngress, encode: encodeIngressLoadBalancerIngress },
-  "k8s.io.api.networking.v1.IngressPortStatus": { create: newIngressPortStatus, decode: decodeIngressPortStatus, encode: encodeIngressPortStatus },
-  "k8s.io.api.networking.v1.IngressRule": { create: newIngressRule, decode: decodeIngressRule, encode: encodeIngressRule },
-  "k8s.io.api.networking.v1.IngressRuleValue": { create: newIngressRuleValue, decode: decodeIngressRuleValue, encode: encodeIngressRuleValue },
-  "k8s.io.api.networking.v1.HTTPIngressRuleValue": { create: newHTTPIngressRuleValue, decode: decodeHTTPIngressRuleValue, encode: encodeHTTPIngressRuleValue },
-  "k8s.io.api.networking.v1.HTTPIngressPath": { create: newHTTPIngressPath, decode: decodeHTTPIngressPath, encode: encodeHTTPIngressPath },
-  "k8s.io.api.networking.v1.IngressBackend": { create: newIngressBackend, decode: decodeIngressBackend, encode: encodeIngressBackend },
-  "k8s.io.api.networking.v1.IngressServiceBackend": { create: newIngressServiceBackend, decode: decodeIngressServiceBackend, encode: encodeIngressServiceBackend },
-  "k8s.io.api.networking.v1.ServiceBackendPort": { create: newServiceBackendPort, decode: decodeServiceBackendPort, encode: encodeServiceBackendPort },
-  "k8s.io.api.networking.v1.IngressTLS": { create: newIngressTLS, decode: decodeIngressTLS, encode: encodeIngressTLS },
-  "k8s.io.api.networking.v1.IngressClass": { create: newIngressClass, decode: decodeIngressClass, encode: encodeIngressClass },
-  "k8s.io.api.networking.v1.IngressClassList": { create: newIngressClassList, decode: decodeIngressClassList, encode: encodeIngressClassList },
-  "k8s.io.api.networking.v1.IngressClassSpec": { create: newIngressClassSpec, decode: decodeIngressClassSpec, encode: encodeIngressClassSpec },
-  "k8s.io.api.networking.v1.IngressClassParametersReference": { create: newIngressClassParametersReference, decode: decodeIngressClassParametersReference, encode: encodeIngressClassParametersReference },
-  "k8s.io.api.networking.v1.NetworkPolicy": { create: newNetworkPolicy, decode: decodeNetworkPolicy, encode: encodeNetworkPolicy },
-  "k8s.io.api.networking.v1.NetworkPolicyList": { create: newNetworkPolicyList, decode: decodeNetworkPolicyList, encode: encodeNetworkPolicyList },
-  "k8s.io.api.networking.v1.NetworkPolicySpec": { create: newNetworkPolicySpec, decode: decodeNetworkPolicySpec, encode: encodeNetworkPolicySpec },
-  "k8s.io.api.networking.v1.NetworkPolicyIngressRule": { create: newNetworkPolicyIngressRule, decode: decodeNetworkPolicyIngressRule, encode: encodeNetworkPolicyIngressRule },
-  "k8s.io.api.networking.v1.NetworkPolicyEgressRule": { create: newNetworkPolicyEgressRule, decode: decodeNetworkPolicyEgressRule, encode: encodeNetworkPolicyEgressRule },
-  "k8s.io.api.networking.v1.NetworkPolicyPeer": { create: newNetworkPolicyPeer, decode: decodeNetworkPolicyPeer, encode: encodeNetworkPolicyPeer },
-  "k8s.io.api.networking.v1.NetworkPolicyPort": { create: newNetworkPolicyPort, decode: decodeNetworkPolicyPort, encode: encodeNetworkPolicyPort },
-  "k8s.io.api.networking.v1.IPBlock": { create: newIPBlock, decode: decodeIPBlock, encode: encodeIPBlock },
-  "k8s.io.api.networking.v1.IPAddress": { create: newIPAddress, decode: decodeIPAddress, encode: encodeIPAddress },
-  "k8s.io.api.networking.v1.IPAddressList": { create: newIPAddressList, decode: decodeIPAddressList, encode: encodeIPAddressList },
-  "k8s.io.api.networking.v1.IPAddressSpec": { create: newIPAddressSpec, decode: decodeIPAddressSpec, encode: encodeIPAddressSpec },
-  "k8s.io.api.networking.v1.ParentReference": { create: newParentReference, decode: decodeParentReference, encode: encodeParentReference },
-  "k8s.io.api.networking.v1.ServiceCIDR": { create: newServiceCIDR, decode: decodeServiceCIDR, encode: encodeServiceCIDR },
-  "k8s.io.api.networking.v1.ServiceCIDRList": { create: newServiceCIDRList, decode: decodeServiceCIDRList, encode: encodeServiceCIDRList },
-  "k8s.io.api.networking.v1.ServiceCIDRSpec": { create: newServiceCIDRSpec, decode: decodeServiceCIDRSpec, encode: encodeServiceCIDRSpec },
-  "k8s.io.api.networking.v1.ServiceCIDRStatus": { create: newServiceCIDRStatus, decode: decodeServiceCIDRStatus, encode: encodeServiceCIDRStatus },
+  "k8s.io.api.networking.v1.Ingress": { create: newIngress, decode: decodeIngress, encode: encodeIngress, size: sizeIngress },
+  "k8s.io.api.networking.v1.IngressList": { create: newIngressList, decode: decodeIngressList, encode: encodeIngressList, size: sizeIngressList },
+  "k8s.io.api.networking.v1.IngressSpec": { create: newIngressSpec, decode: decodeIngressSpec, encode: encodeIngressSpec, size: sizeIngressSpec },
+  "k8s.io.api.networking.v1.IngressStatus": { create: newIngressStatus, decode: decodeIngressStatus, encode: encodeIngressStatus, size: sizeIngressStatus },
+  "k8s.io.api.networking.v1.IngressLoadBalancerStatus": { create: newIngressLoadBalancerStatus, decode: decodeIngressLoadBalancerStatus, encode: encodeIngressLoadBalancerStatus, size: sizeIngressLoadBalancerStatus },
+  "k8s.io.api.networking.v1.IngressLoadBalancerIngress": { create: newIngressLoadBalancerIngress, decode: decodeIngressLoadBalancerIngress, encode: encodeIngressLoadBalancerIngress, size: sizeIngressLoadBalancerIngress },
+  "k8s.io.api.networking.v1.IngressPortStatus": { create: newIngressPortStatus, decode: decodeIngressPortStatus, encode: encodeIngressPortStatus, size: sizeIngressPortStatus },
+  "k8s.io.api.networking.v1.IngressRule": { create: newIngressRule, decode: decodeIngressRule, encode: encodeIngressRule, size: sizeIngressRule },
+  "k8s.io.api.networking.v1.IngressRuleValue": { create: newIngressRuleValue, decode: decodeIngressRuleValue, encode: encodeIngressRuleValue, size: sizeIngressRuleValue },
+  "k8s.io.api.networking.v1.HTTPIngressRuleValue": { create: newHTTPIngressRuleValue, decode: decodeHTTPIngressRuleValue, encode: encodeHTTPIngressRuleValue, size: sizeHTTPIngressRuleValue },
+  "k8s.io.api.networking.v1.HTTPIngressPath": { create: newHTTPIngressPath, decode: decodeHTTPIngressPath, encode: encodeHTTPIngressPath, size: sizeHTTPIngressPath },
+  "k8s.io.api.networking.v1.IngressBackend": { create: newIngressBackend, decode: decodeIngressBackend, encode: encodeIngressBackend, size: sizeIngressBackend },
+  "k8s.io.api.networking.v1.IngressServiceBackend": { create: newIngressServiceBackend, decode: decodeIngressServiceBackend, encode: encodeIngressServiceBackend, size: sizeIngressServiceBackend },
+  "k8s.io.api.networking.v1.ServiceBackendPort": { create: newServiceBackendPort, decode: decodeServiceBackendPort, encode: encodeServiceBackendPort, size: sizeServiceBackendPort },
+  "k8s.io.api.networking.v1.IngressTLS": { create: newIngressTLS, decode: decodeIngressTLS, encode: encodeIngressTLS, size: sizeIngressTLS },
+  "k8s.io.api.networking.v1.IngressClass": { create: newIngressClass, decode: decodeIngressClass, encode: encodeIngressClass, size: sizeIngressClass },
+  "k8s.io.api.networking.v1.IngressClassList": { create: newIngressClassList, decode: decodeIngressClassList, encode: encodeIngressClassList, size: sizeIngressClassList },
+  "k8s.io.api.networking.v1.IngressClassSpec": { create: newIngressClassSpec, decode: decodeIngressClassSpec, encode: encodeIngressClassSpec, size: sizeIngressClassSpec },
+  "k8s.io.api.networking.v1.IngressClassParametersReference": { create: newIngressClassParametersReference, decode: decodeIngressClassParametersReference, encode: encodeIngressClassParametersReference, size: sizeIngressClassParametersReference },
+  "k8s.io.api.networking.v1.NetworkPolicy": { create: newNetworkPolicy, decode: decodeNetworkPolicy, encode: encodeNetworkPolicy, size: sizeNetworkPolicy },
+  "k8s.io.api.networking.v1.NetworkPolicyList": { create: newNetworkPolicyList, decode: decodeNetworkPolicyList, encode: encodeNetworkPolicyList, size: sizeNetworkPolicyList },
+  "k8s.io.api.networking.v1.NetworkPolicySpec": { create: newNetworkPolicySpec, decode: decodeNetworkPolicySpec, encode: encodeNetworkPolicySpec, size: sizeNetworkPolicySpec },
+  "k8s.io.api.networking.v1.NetworkPolicyIngressRule": { create: newNetworkPolicyIngressRule, decode: decodeNetworkPolicyIngressRule, encode: encodeNetworkPolicyIngressRule, size: sizeNetworkPolicyIngressRule },
+  "k8s.io.api.networking.v1.NetworkPolicyEgressRule": { create: newNetworkPolicyEgressRule, decode: decodeNetworkPolicyEgressRule, encode: encodeNetworkPolicyEgressRule, size: sizeNetworkPolicyEgressRule },
+  "k8s.io.api.networking.v1.NetworkPolicyPeer": { create: newNetworkPolicyPeer, decode: decodeNetworkPolicyPeer, encode: encodeNetworkPolicyPeer, size: sizeNetworkPolicyPeer },
+  "k8s.io.api.networking.v1.NetworkPolicyPort": { create: newNetworkPolicyPort, decode: decodeNetworkPolicyPort, encode: encodeNetworkPolicyPort, size: sizeNetworkPolicyPort },
+  "k8s.io.api.networking.v1.IPBlock": { create: newIPBlock, decode: decodeIPBlock, encode: encodeIPBlock, size: sizeIPBlock },
+  "k8s.io.api.networking.v1.IPAddress": { create: newIPAddress, decode: decodeIPAddress, encode: encodeIPAddress, size: sizeIPAddress },
+  "k8s.io.api.networking.v1.IPAddressList": { create: newIPAddressList, decode: decodeIPAddressList, encode: encodeIPAddressList, size: sizeIPAddressList },
+  "k8s.io.api.networking.v1.IPAddressSpec": { create: newIPAddressSpec, decode: decodeIPAddressSpec, encode: encodeIPAddressSpec, size: sizeIPAddressSpec },
+  "k8s.io.api.networking.v1.ParentReference": { create: newParentReference, decode: decodeParentReference, encode: encodeParentReference, size: sizeParentReference },
+  "k8s.io.api.networking.v1.ServiceCIDR": { create: newServiceCIDR, decode: decodeServiceCIDR, encode: encodeServiceCIDR, size: sizeServiceCIDR },
+  "k8s.io.api.networking.v1.ServiceCIDRList": { create: newServiceCIDRList, decode: decodeServiceCIDRList, encode: encodeServiceCIDRList, size: sizeServiceCIDRList },
+  "k8s.io.api.networking.v1.ServiceCIDRSpec": { create: newServiceCIDRSpec, decode: decodeServiceCIDRSpec, encode: encodeServiceCIDRSpec, size: sizeServiceCIDRSpec },
+  "k8s.io.api.networking.v1.ServiceCIDRStatus": { create: newServiceCIDRStatus, decode: decodeServiceCIDRStatus, encode: encodeServiceCIDRStatus, size: sizeServiceCIDRStatus },
 };

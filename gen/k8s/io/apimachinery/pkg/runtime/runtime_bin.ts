@@ -91,6 +91,25 @@ export function encodeTypeMeta(w: BinEncoder, m: TypeMeta): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeTypeMeta() writes, after the same checks.
+ */
+export function sizeTypeMeta(w: BinEncoder, m: TypeMeta): number {
+  let n = 0;
+  try {
+    n += w.strSize(1, m.apiVersion);
+  } catch (e) {
+    throw w.inField(e, "apiVersion");
+  }
+  try {
+    n += w.strSize(1, m.kind);
+  } catch (e) {
+    throw w.inField(e, "kind");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function Unknown$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.apimachinery.pkg.runtime.Unknown";
 }
@@ -207,6 +226,42 @@ export function encodeUnknown(w: BinEncoder, m: Unknown): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeUnknown() writes, after the same checks.
+ */
+export function sizeUnknown(w: BinEncoder, m: Unknown): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.typeMeta;
+    if (v === undefined) {
+      n += w.subSize(1, sizeTypeMeta(w, newTypeMeta()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeTypeMeta(w, v as TypeMeta));
+    }
+  } catch (e) {
+    throw w.inField(e, "typeMeta");
+  }
+  try {
+    if (own.call(m, "raw")) n += w.bytesFieldSize(1, m.raw);
+  } catch (e) {
+    throw w.inField(e, "raw");
+  }
+  try {
+    n += w.strSize(1, m.contentEncoding);
+  } catch (e) {
+    throw w.inField(e, "contentEncoding");
+  }
+  try {
+    n += w.strSize(1, m.contentType);
+  } catch (e) {
+    throw w.inField(e, "contentType");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function RawExtension$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.apimachinery.pkg.runtime.RawExtension";
 }
@@ -274,10 +329,24 @@ export function encodeRawExtension(w: BinEncoder, m: RawExtension): void {
 }
 
 /**
+ * The exact length of the body encodeRawExtension() writes, after the same checks.
+ */
+export function sizeRawExtension(w: BinEncoder, m: RawExtension): number {
+  let n = 0;
+  try {
+    if (own.call(m, "raw")) n += w.bytesFieldSize(1, m.raw);
+  } catch (e) {
+    throw w.inField(e, "raw");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
+/**
  * Every message of this file with its binary codec, by type name.
  */
 export const binCodecs: { readonly [typeName: string]: BinCodec } = {
-  "k8s.io.apimachinery.pkg.runtime.TypeMeta": { create: newTypeMeta, decode: decodeTypeMeta, encode: encodeTypeMeta },
-  "k8s.io.apimachinery.pkg.runtime.Unknown": { create: newUnknown, decode: decodeUnknown, encode: encodeUnknown },
-  "k8s.io.apimachinery.pkg.runtime.RawExtension": { create: newRawExtension, decode: decodeRawExtension, encode: encodeRawExtension },
+  "k8s.io.apimachinery.pkg.runtime.TypeMeta": { create: newTypeMeta, decode: decodeTypeMeta, encode: encodeTypeMeta, size: sizeTypeMeta },
+  "k8s.io.apimachinery.pkg.runtime.Unknown": { create: newUnknown, decode: decodeUnknown, encode: encodeUnknown, size: sizeUnknown },
+  "k8s.io.apimachinery.pkg.runtime.RawExtension": { create: newRawExtension, decode: decodeRawExtension, encode: encodeRawExtension, size: sizeRawExtension },
 };

@@ -101,8 +101,32 @@ export function encodeIntOrString(w: BinEncoder, m: IntOrString): void {
 }
 
 /**
+ * The exact length of the body encodeIntOrString() writes, after the same checks.
+ */
+export function sizeIntOrString(w: BinEncoder, m: IntOrString): number {
+  let n = 0;
+  try {
+    n += w.i64Size(1, m.type);
+  } catch (e) {
+    throw w.inField(e, "type");
+  }
+  try {
+    n += w.i32Size(1, m.intVal);
+  } catch (e) {
+    throw w.inField(e, "intVal");
+  }
+  try {
+    n += w.strSize(1, m.strVal);
+  } catch (e) {
+    throw w.inField(e, "strVal");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
+/**
  * Every message of this file with its binary codec, by type name.
  */
 export const binCodecs: { readonly [typeName: string]: BinCodec } = {
-  "k8s.io.apimachinery.pkg.util.intstr.IntOrString": { create: newIntOrString, decode: decodeIntOrString, encode: encodeIntOrString },
+  "k8s.io.apimachinery.pkg.util.intstr.IntOrString": { create: newIntOrString, decode: decodeIntOrString, encode: encodeIntOrString, size: sizeIntOrString },
 };

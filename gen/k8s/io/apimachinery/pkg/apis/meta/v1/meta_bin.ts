@@ -10,7 +10,7 @@ import type { Condition, FieldsV1, LabelSelector, LabelSelectorRequirement, List
 import { ConditionSchema, FieldsV1Schema, LabelSelectorRequirementSchema, LabelSelectorSchema, ListMetaSchema, ManagedFieldsEntrySchema, ObjectMetaSchema, OwnerReferenceSchema, ShardInfoSchema, StatusCauseSchema, StatusDetailsSchema, StatusSchema, TimeSchema, WatchEventSchema } from "./meta_pb.js";
 import { create } from "@bufbuild/protobuf";
 import type { BinCodec, BinDecoder, BinEncoder, BinFields } from "../../../../../../../clusterwire/bin_runtime.js";
-import { decodeRawExtension, encodeRawExtension, newRawExtension, zeroRawExtension } from "../../../runtime/runtime_bin.js";
+import { decodeRawExtension, encodeRawExtension, newRawExtension, sizeRawExtension, zeroRawExtension } from "../../../runtime/runtime_bin.js";
 import type { RawExtension } from "../../../runtime/runtime_pb.js";
 
 const own = Object.prototype.hasOwnProperty;
@@ -354,6 +354,134 @@ export function encodeObjectMeta(w: BinEncoder, m: ObjectMeta): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeObjectMeta() writes, after the same checks.
+ */
+export function sizeObjectMeta(w: BinEncoder, m: ObjectMeta): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.strSize(1, m.name);
+  } catch (e) {
+    throw w.inField(e, "name");
+  }
+  try {
+    n += w.strSize(1, m.generateName);
+  } catch (e) {
+    throw w.inField(e, "generateName");
+  }
+  try {
+    n += w.strSize(1, m.namespace);
+  } catch (e) {
+    throw w.inField(e, "namespace");
+  }
+  try {
+    n += w.strSize(1, m.selfLink);
+  } catch (e) {
+    throw w.inField(e, "selfLink");
+  }
+  try {
+    n += w.strSize(1, m.uid);
+  } catch (e) {
+    throw w.inField(e, "uid");
+  }
+  try {
+    n += w.strSize(1, m.resourceVersion);
+  } catch (e) {
+    throw w.inField(e, "resourceVersion");
+  }
+  try {
+    n += w.i64Size(1, m.generation);
+  } catch (e) {
+    throw w.inField(e, "generation");
+  }
+  try {
+    v = m.creationTimestamp;
+    if (v === undefined) {
+      n += w.subSize(1, sizeTime(w, newTime()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeTime(w, v as Time));
+    }
+  } catch (e) {
+    throw w.inField(e, "creationTimestamp");
+  }
+  try {
+    v = m.deletionTimestamp;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeTime(w, v as Time));
+    }
+  } catch (e) {
+    throw w.inField(e, "deletionTimestamp");
+  }
+  try {
+    if (own.call(m, "deletionGracePeriodSeconds")) n += w.i64Size(1, m.deletionGracePeriodSeconds);
+  } catch (e) {
+    throw w.inField(e, "deletionGracePeriodSeconds");
+  }
+  try {
+    n += w.mapSize(1, m.labels);
+  } catch (e) {
+    throw w.inField(e, "labels");
+  }
+  try {
+    n += w.mapSize(1, m.annotations);
+  } catch (e) {
+    throw w.inField(e, "annotations");
+  }
+  try {
+    v = m.ownerReferences;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeOwnerReference(w, x as OwnerReference));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "ownerReferences");
+  }
+  try {
+    v = m.finalizers;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        n += w.strSize(1, x);
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "finalizers");
+  }
+  try {
+    v = m.managedFields;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(2, sizeManagedFieldsEntry(w, x as ManagedFieldsEntry));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "managedFields");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function ListMeta$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta";
 }
@@ -477,6 +605,46 @@ export function encodeListMeta(w: BinEncoder, m: ListMeta): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeListMeta() writes, after the same checks.
+ */
+export function sizeListMeta(w: BinEncoder, m: ListMeta): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.strSize(1, m.selfLink);
+  } catch (e) {
+    throw w.inField(e, "selfLink");
+  }
+  try {
+    n += w.strSize(1, m.resourceVersion);
+  } catch (e) {
+    throw w.inField(e, "resourceVersion");
+  }
+  try {
+    n += w.strSize(1, m.continue);
+  } catch (e) {
+    throw w.inField(e, "continue");
+  }
+  try {
+    if (own.call(m, "remainingItemCount")) n += w.i64Size(1, m.remainingItemCount);
+  } catch (e) {
+    throw w.inField(e, "remainingItemCount");
+  }
+  try {
+    v = m.shardInfo;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeShardInfo(w, v as ShardInfo));
+    }
+  } catch (e) {
+    throw w.inField(e, "shardInfo");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function ShardInfo$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo";
 }
@@ -541,6 +709,20 @@ export function encodeShardInfo(w: BinEncoder, m: ShardInfo): void {
     throw w.inField(e, "selector");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeShardInfo() writes, after the same checks.
+ */
+export function sizeShardInfo(w: BinEncoder, m: ShardInfo): number {
+  let n = 0;
+  try {
+    n += w.strSize(1, m.selector);
+  } catch (e) {
+    throw w.inField(e, "selector");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function LabelSelector$(this: Record<string, unknown>): void {
@@ -651,6 +833,37 @@ export function encodeLabelSelector(w: BinEncoder, m: LabelSelector): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeLabelSelector() writes, after the same checks.
+ */
+export function sizeLabelSelector(w: BinEncoder, m: LabelSelector): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.mapSize(1, m.matchLabels);
+  } catch (e) {
+    throw w.inField(e, "matchLabels");
+  }
+  try {
+    v = m.matchExpressions;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeLabelSelectorRequirement(w, x as LabelSelectorRequirement));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "matchExpressions");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function LabelSelectorRequirement$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement";
   this.values = [];
@@ -757,6 +970,41 @@ export function encodeLabelSelectorRequirement(w: BinEncoder, m: LabelSelectorRe
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeLabelSelectorRequirement() writes, after the same checks.
+ */
+export function sizeLabelSelectorRequirement(w: BinEncoder, m: LabelSelectorRequirement): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.strSize(1, m.key);
+  } catch (e) {
+    throw w.inField(e, "key");
+  }
+  try {
+    n += w.strSize(1, m.operator);
+  } catch (e) {
+    throw w.inField(e, "operator");
+  }
+  try {
+    v = m.values;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        n += w.strSize(1, x);
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "values");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function Time$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.apimachinery.pkg.apis.meta.v1.Time";
 }
@@ -824,6 +1072,16 @@ export function decodeTime(st: BinDecoder, m: Time, end: number): Time {
 export function encodeTime(w: BinEncoder, m: Time): void {
   w.time(m);
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeTime() writes, after the same checks.
+ */
+export function sizeTime(w: BinEncoder, m: Time): number {
+  let n = 0;
+  n += w.timeSize(m);
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function OwnerReference$(this: Record<string, unknown>): void {
@@ -950,6 +1208,45 @@ export function encodeOwnerReference(w: BinEncoder, m: OwnerReference): void {
     throw w.inField(e, "blockOwnerDeletion");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeOwnerReference() writes, after the same checks.
+ */
+export function sizeOwnerReference(w: BinEncoder, m: OwnerReference): number {
+  let n = 0;
+  try {
+    n += w.strSize(1, m.kind);
+  } catch (e) {
+    throw w.inField(e, "kind");
+  }
+  try {
+    n += w.strSize(1, m.name);
+  } catch (e) {
+    throw w.inField(e, "name");
+  }
+  try {
+    n += w.strSize(1, m.uid);
+  } catch (e) {
+    throw w.inField(e, "uid");
+  }
+  try {
+    n += w.strSize(1, m.apiVersion);
+  } catch (e) {
+    throw w.inField(e, "apiVersion");
+  }
+  try {
+    if (own.call(m, "controller")) n += w.boolSize(1, m.controller);
+  } catch (e) {
+    throw w.inField(e, "controller");
+  }
+  try {
+    if (own.call(m, "blockOwnerDeletion")) n += w.boolSize(1, m.blockOwnerDeletion);
+  } catch (e) {
+    throw w.inField(e, "blockOwnerDeletion");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function ManagedFieldsEntry$(this: Record<string, unknown>): void {
@@ -1107,6 +1404,61 @@ export function encodeManagedFieldsEntry(w: BinEncoder, m: ManagedFieldsEntry): 
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeManagedFieldsEntry() writes, after the same checks.
+ */
+export function sizeManagedFieldsEntry(w: BinEncoder, m: ManagedFieldsEntry): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.strSize(1, m.manager);
+  } catch (e) {
+    throw w.inField(e, "manager");
+  }
+  try {
+    n += w.strSize(1, m.operation);
+  } catch (e) {
+    throw w.inField(e, "operation");
+  }
+  try {
+    n += w.strSize(1, m.apiVersion);
+  } catch (e) {
+    throw w.inField(e, "apiVersion");
+  }
+  try {
+    v = m.time;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeTime(w, v as Time));
+    }
+  } catch (e) {
+    throw w.inField(e, "time");
+  }
+  try {
+    n += w.strSize(1, m.fieldsType);
+  } catch (e) {
+    throw w.inField(e, "fieldsType");
+  }
+  try {
+    v = m.fieldsV1;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeFieldsV1(w, v as FieldsV1));
+    }
+  } catch (e) {
+    throw w.inField(e, "fieldsV1");
+  }
+  try {
+    n += w.strSize(1, m.subresource);
+  } catch (e) {
+    throw w.inField(e, "subresource");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function FieldsV1$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1";
 }
@@ -1171,6 +1523,20 @@ export function encodeFieldsV1(w: BinEncoder, m: FieldsV1): void {
     throw w.inField(e, "Raw");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeFieldsV1() writes, after the same checks.
+ */
+export function sizeFieldsV1(w: BinEncoder, m: FieldsV1): number {
+  let n = 0;
+  try {
+    n += w.nonEmptyBytesSize(1, m.Raw);
+  } catch (e) {
+    throw w.inField(e, "Raw");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function Condition$(this: Record<string, unknown>): void {
@@ -1313,6 +1679,52 @@ export function encodeCondition(w: BinEncoder, m: Condition): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeCondition() writes, after the same checks.
+ */
+export function sizeCondition(w: BinEncoder, m: Condition): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.strSize(1, m.type);
+  } catch (e) {
+    throw w.inField(e, "type");
+  }
+  try {
+    n += w.strSize(1, m.status);
+  } catch (e) {
+    throw w.inField(e, "status");
+  }
+  try {
+    n += w.i64Size(1, m.observedGeneration);
+  } catch (e) {
+    throw w.inField(e, "observedGeneration");
+  }
+  try {
+    v = m.lastTransitionTime;
+    if (v === undefined) {
+      n += w.subSize(1, sizeTime(w, newTime()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeTime(w, v as Time));
+    }
+  } catch (e) {
+    throw w.inField(e, "lastTransitionTime");
+  }
+  try {
+    n += w.strSize(1, m.reason);
+  } catch (e) {
+    throw w.inField(e, "reason");
+  }
+  try {
+    n += w.strSize(1, m.message);
+  } catch (e) {
+    throw w.inField(e, "message");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function WatchEvent$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent";
 }
@@ -1403,6 +1815,32 @@ export function encodeWatchEvent(w: BinEncoder, m: WatchEvent): void {
     throw w.inField(e, "object");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeWatchEvent() writes, after the same checks.
+ */
+export function sizeWatchEvent(w: BinEncoder, m: WatchEvent): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.strSize(1, m.type);
+  } catch (e) {
+    throw w.inField(e, "type");
+  }
+  try {
+    v = m.object;
+    if (v === undefined) {
+      n += w.subSize(1, sizeRawExtension(w, newRawExtension()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeRawExtension(w, v as RawExtension));
+    }
+  } catch (e) {
+    throw w.inField(e, "object");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function Status$(this: Record<string, unknown>): void {
@@ -1551,6 +1989,57 @@ export function encodeStatus(w: BinEncoder, m: Status): void {
     throw w.inField(e, "code");
   }
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
+}
+
+/**
+ * The exact length of the body encodeStatus() writes, after the same checks.
+ */
+export function sizeStatus(w: BinEncoder, m: Status): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    v = m.metadata;
+    if (v === undefined) {
+      n += w.subSize(1, sizeListMeta(w, newListMeta()));
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeListMeta(w, v as ListMeta));
+    }
+  } catch (e) {
+    throw w.inField(e, "metadata");
+  }
+  try {
+    n += w.strSize(1, m.status);
+  } catch (e) {
+    throw w.inField(e, "status");
+  }
+  try {
+    n += w.strSize(1, m.message);
+  } catch (e) {
+    throw w.inField(e, "message");
+  }
+  try {
+    n += w.strSize(1, m.reason);
+  } catch (e) {
+    throw w.inField(e, "reason");
+  }
+  try {
+    v = m.details;
+    if (v === undefined) {
+    } else {
+      w.message(v);
+      n += w.subSize(1, sizeStatusDetails(w, v as StatusDetails));
+    }
+  } catch (e) {
+    throw w.inField(e, "details");
+  }
+  try {
+    n += w.i32Size(1, m.code);
+  } catch (e) {
+    throw w.inField(e, "code");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
 }
 
 function StatusDetails$(this: Record<string, unknown>): void {
@@ -1703,6 +2192,57 @@ export function encodeStatusDetails(w: BinEncoder, m: StatusDetails): void {
   if (w.keep && m.$unknown !== undefined) w.unknown(m);
 }
 
+/**
+ * The exact length of the body encodeStatusDetails() writes, after the same checks.
+ */
+export function sizeStatusDetails(w: BinEncoder, m: StatusDetails): number {
+  let n = 0;
+  let v: unknown;
+  try {
+    n += w.strSize(1, m.name);
+  } catch (e) {
+    throw w.inField(e, "name");
+  }
+  try {
+    n += w.strSize(1, m.group);
+  } catch (e) {
+    throw w.inField(e, "group");
+  }
+  try {
+    n += w.strSize(1, m.kind);
+  } catch (e) {
+    throw w.inField(e, "kind");
+  }
+  try {
+    v = m.causes;
+    w.list(v);
+    const list = v as unknown[];
+    for (let j = 0; j < list.length; j++) {
+      const x = list[j];
+      try {
+        w.message(x);
+        n += w.subSize(1, sizeStatusCause(w, x as StatusCause));
+      } catch (e) {
+        throw w.inField(e, "[" + j + "]");
+      }
+    }
+  } catch (e) {
+    throw w.inField(e, "causes");
+  }
+  try {
+    n += w.i32Size(1, m.retryAfterSeconds);
+  } catch (e) {
+    throw w.inField(e, "retryAfterSeconds");
+  }
+  try {
+    n += w.strSize(1, m.uid);
+  } catch (e) {
+    throw w.inField(e, "uid");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
 function StatusCause$(this: Record<string, unknown>): void {
   this.$typeName = "k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause";
 }
@@ -1794,21 +2334,45 @@ export function encodeStatusCause(w: BinEncoder, m: StatusCause): void {
 }
 
 /**
+ * The exact length of the body encodeStatusCause() writes, after the same checks.
+ */
+export function sizeStatusCause(w: BinEncoder, m: StatusCause): number {
+  let n = 0;
+  try {
+    n += w.strSize(1, m.reason);
+  } catch (e) {
+    throw w.inField(e, "reason");
+  }
+  try {
+    n += w.strSize(1, m.message);
+  } catch (e) {
+    throw w.inField(e, "message");
+  }
+  try {
+    n += w.strSize(1, m.field);
+  } catch (e) {
+    throw w.inField(e, "field");
+  }
+  if (w.keep && m.$unknown !== undefined) n += w.unknownSize(m);
+  return n;
+}
+
+/**
  * Every message of this file with its binary codec, by type name.
  */
 export const binCodecs: { readonly [typeName: string]: BinCodec } = {
-  "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta": { create: newObjectMeta, decode: decodeObjectMeta, encode: encodeObjectMeta },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta": { create: newListMeta, decode: decodeListMeta, encode: encodeListMeta },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo": { create: newShardInfo, decode: decodeShardInfo, encode: encodeShardInfo },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector": { create: newLabelSelector, decode: decodeLabelSelector, encode: encodeLabelSelector },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement": { create: newLabelSelectorRequirement, decode: decodeLabelSelectorRequirement, encode: encodeLabelSelectorRequirement },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.Time": { create: newTime, decode: decodeTime, encode: encodeTime },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference": { create: newOwnerReference, decode: decodeOwnerReference, encode: encodeOwnerReference },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry": { create: newManagedFieldsEntry, decode: decodeManagedFieldsEntry, encode: encodeManagedFieldsEntry },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1": { create: newFieldsV1, decode: decodeFieldsV1, encode: encodeFieldsV1 },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.Condition": { create: newCondition, decode: decodeCondition, encode: encodeCondition },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent": { create: newWatchEvent, decode: decodeWatchEvent, encode: encodeWatchEvent },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.Status": { create: newStatus, decode: decodeStatus, encode: encodeStatus },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails": { create: newStatusDetails, decode: decodeStatusDetails, encode: encodeStatusDetails },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause": { create: newStatusCause, decode: decodeStatusCause, encode: encodeStatusCause },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta": { create: newObjectMeta, decode: decodeObjectMeta, encode: encodeObjectMeta, size: sizeObjectMeta },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta": { create: newListMeta, decode: decodeListMeta, encode: encodeListMeta, size: sizeListMeta },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo": { create: newShardInfo, decode: decodeShardInfo, encode: encodeShardInfo, size: sizeShardInfo },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector": { create: newLabelSelector, decode: decodeLabelSelector, encode: encodeLabelSelector, size: sizeLabelSelector },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement": { create: newLabelSelectorRequirement, decode: decodeLabelSelectorRequirement, encode: encodeLabelSelectorRequirement, size: sizeLabelSelectorRequirement },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.Time": { create: newTime, decode: decodeTime, encode: encodeTime, size: sizeTime },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference": { create: newOwnerReference, decode: decodeOwnerReference, encode: encodeOwnerReference, size: sizeOwnerReference },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry": { create: newManagedFieldsEntry, decode: decodeManagedFieldsEntry, encode: encodeManagedFieldsEntry, size: sizeManagedFieldsEntry },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1": { create: newFieldsV1, decode: decodeFieldsV1, encode: encodeFieldsV1, size: sizeFieldsV1 },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.Condition": { create: newCondition, decode: decodeCondition, encode: encodeCondition, size: sizeCondition },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent": { create: newWatchEvent, decode: decodeWatchEvent, encode: encodeWatchEvent, size: sizeWatchEvent },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.Status": { create: newStatus, decode: decodeStatus, encode: encodeStatus, size: sizeStatus },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails": { create: newStatusDetails, decode: decodeStatusDetails, encode: encodeStatusDetails, size: sizeStatusDetails },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause": { create: newStatusCause, decode: decodeStatusCause, encode: encodeStatusCause, size: sizeStatusCause },
 };
