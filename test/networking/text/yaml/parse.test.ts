@@ -426,11 +426,11 @@ describe("parseYamlDocumentsLocated: the parse, and a locator over the trees it 
     reportRepeats: fc.boolean(),
   });
 
+  type Opts = { reading: YamlReading; uniqueKeys: boolean; reportRepeats: boolean };
+  type Query = { index: number; path: (string | number)[]; atKey: boolean };
+
   /** What a parse gives: its values and the repeats it reported, or the error it threw. */
-  function outcome(
-    parse: (o: Parameters<typeof parseYamlDocuments>[1]) => JsonValue[],
-    o: fc.Generated<typeof options>,
-  ) {
+  function outcome(parse: (o: Parameters<typeof parseYamlDocuments>[1]) => JsonValue[], o: Opts) {
     const repeats: DecodeError[] = [];
     try {
       const values = parse({
@@ -444,7 +444,7 @@ describe("parseYamlDocumentsLocated: the parse, and a locator over the trees it 
     }
   }
 
-  function holds(text: string, o: fc.Generated<typeof options>, queries: readonly fc.Generated<typeof query>[]): void {
+  function holds(text: string, o: Opts, queries: readonly Query[]): void {
     let located: ReturnType<typeof parseYamlDocumentsLocated> | undefined;
     const got = outcome((p) => {
       located = parseYamlDocumentsLocated(text, p);
