@@ -13,6 +13,7 @@ import {
   toJsonString,
   type WatchEventType,
 } from "../../src/networking/index.js";
+import { loadCommands } from "../../src/cli/main.js";
 import { REPO, cli, expectNoStack } from "../support/cli/harness.js";
 import { nonEmpty } from "../support/non-empty.js";
 
@@ -27,6 +28,26 @@ const tmp = mkdtempSync(join(tmpdir(), "clusterwire-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("help and version", () => {
+  it("finds each command loaded by name alone: help for it is its own help, and its name is listed", async () => {
+    const commands = await loadCommands();
+    expect(commands.map((c) => c.name)).toEqual([
+      "decode",
+      "encode",
+      "convert",
+      "validate",
+      "route",
+      "reach",
+      "demo",
+      "storage",
+      "webhook",
+    ]);
+    const global = (await cli(["--help"])).stdout;
+    for (const c of commands) {
+      expect((await cli(["help", c.name])).stdout).toBe(`${c.help}\n`);
+      expect(global).toContain(`  ${c.name}`);
+    }
+  });
+
   it("prints global help with every command", async () => {
     const r = await cli(["--help"]);
     expect(r.code).toBe(0);

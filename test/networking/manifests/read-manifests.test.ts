@@ -226,3 +226,33 @@ describe("readManifests on long streams", () => {
     });
   });
 });
+
+describe("readManifests: errors it reports without throwing", () => {
+  it("builds them as new DecodeError does, and leaves Error.stackTraceLimit as it found it", () => {
+    const text = "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: old}\n";
+    const before = Error.stackTraceLimit;
+    const [entry] = readManifests(text);
+    expect(Error.stackTraceLimit).toBe(before);
+    if (entry?.type !== "error") throw new Error(`expected an error entry, got ${entry?.type}`);
+    const e = entry.error;
+    expect(e).toBeInstanceOf(DecodeError);
+    const built = new DecodeError("yaml", e.reason, {
+      document: 1,
+      line: 1,
+      column: 13,
+      path: "apiVersion",
+      segments: ["apiVersion"],
+    });
+    expect([e.name, e.message, e.reason, e.line, e.column, e.path, e.segments, e.document]).toEqual([
+      built.name,
+      built.message,
+      built.reason,
+      built.line,
+      built.column,
+      built.path,
+      built.segments,
+      built.document,
+    ]);
+    expect(e.reason).toMatch(/^no matches for kind "Ingress" in version "extensions\/v1beta1"/);
+  });
+});

@@ -2,8 +2,10 @@
 // column (UTF-16 units, as editors count), the line a document's content starts at, and a YAML
 // error of one document placed in the whole text.
 
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DecodeError } from "../../../src/networking/index.js";
+import { propertyRuns } from "../../support/property-runs.js";
 import { firstContentLine, lineStarts, positionIn, shifted } from "../../../src/networking/manifests/text-position.js";
 
 describe("lineStarts and positionIn", () => {
@@ -31,6 +33,48 @@ describe("firstContentLine", () => {
     // A --- line that runs on past a lone CR holds content after it.
     expect(firstContentLine("--- \rkind: x\n", 1)).toBe(1);
     expect(firstContentLine("# only a comment\n", 7)).toBe(7);
+    // Only the first 200 lines are looked at.
+    expect(firstContentLine(`${"\n".repeat(199)}kind: x\n`, 1)).toBe(200);
+    expect(firstContentLine(`${"\n".repeat(200)}kind: x\n`, 1)).toBe(1);
+  });
+
+  it("property: the line a reading of the first 200 lines split at LF finds", () => {
+    // The reference: the lines cut by split, as firstContentLine read them before it was hand-written for speed.
+    const reference = (text: string, line: number): number => {
+      let n = line;
+      for (const l of text.split("\n", 200)) {
+        const separator = l.startsWith("---") && !/\r./.test(l);
+        if (!/^\s*(#.*)?\r?$/.test(l) && !l.startsWith("%") && !separator) return n;
+        n++;
+      }
+      return line;
+    };
+    const piece = fc.constantFrom(
+      "",
+      "\n",
+      "\r",
+      "\r\n",
+      " ",
+      "\t",
+      "#",
+      "# c",
+      "---",
+      "--- x",
+      "%YAML 1.1",
+      "kind: x",
+      "a",
+      "\u2028",
+    );
+    const text = fc.oneof(
+      fc.array(piece, { maxLength: 30 }).map((p) => p.join("")),
+      fc.integer({ min: 195, max: 205 }).map((n) => `${"# c\n".repeat(n)}kind: x\n`),
+    );
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 50 }), (t, line) => {
+        expect(firstContentLine(t, line)).toBe(reference(t, line));
+      }),
+      { numRuns: propertyRuns(500) },
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 // parseYamlDocuments: YAML 1.1 as go-yaml v2 reads it, as sigs.k8s.io/yaml YAMLToJSON uses it.
 
+import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DecodeError } from "../../../../src/networking/model/errors.js";
 import type { JsonValue } from "../../../../src/networking/model/json-value.js";
@@ -8,6 +9,7 @@ import fc from "fast-check";
 import {
   locateYamlPath,
   parseYamlDocuments,
+  parseYamlDocumentsLocated,
   yamlLocator,
   type YamlReading,
 } from "../../../../src/networking/text/yaml/parse.js";
@@ -365,5 +367,110 @@ describe("yamlLocator: one text, many paths", () => {
     expect(at(1, ["d", "c", 1], false)).toEqual({ line: 5, column: 15, offset: 29, document: 3 });
     expect(at(0, ["a"], true)).toEqual({ line: 1, column: 1, offset: 0, document: 1 });
     expect(at(2, [], false)).toEqual({});
+  });
+});
+
+describe("parseYamlDocumentsLocated: the parse, and a locator over the trees it composed", () => {
+  const REAL_WORLD = new URL("../../../fixtures/real-world/", import.meta.url);
+  const realWorld = readdirSync(REAL_WORLD, { recursive: true, encoding: "utf8" })
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .map((f) => readFileSync(new URL(f, REAL_WORLD), "utf8"));
+  const FRAGMENTS = [
+    "kind: Ingress\n",
+    "metadata: {name: a, namespace: b}\n",
+    "spec:\n  rules:\n  - host: a\n    http: {paths: [{path: /x}]}\n",
+    "base: &b {name: x, port: 1}\n",
+    "use: {<<: *b, port: 2}\n",
+    "list: [*b, *b]\n",
+    "a: 1\na: 2\n",
+    "~\n",
+    "---\n",
+    "--- bad\n",
+    "x: {y: 1\n",
+    "- 1\n- [2, 3]\n",
+    "k: !!int nope\n",
+    "k: .nan\n",
+    "? [a]\n: 1\n",
+    "z: *missing\n",
+    "# a comment\n",
+    "  indented: wrong\n",
+  ];
+  const generated = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 8 }).map((parts) => parts.join(""));
+  const segment = fc.oneof(
+    fc.constantFrom(
+      "kind",
+      "metadata",
+      "name",
+      "spec",
+      "rules",
+      "host",
+      "http",
+      "paths",
+      "use",
+      "port",
+      "list",
+      "a",
+      "k",
+    ),
+    fc.integer({ min: 0, max: 2 }),
+  );
+  const query = fc.record({
+    index: fc.integer({ min: -1, max: 3 }),
+    path: fc.array(segment, { maxLength: 5 }),
+    atKey: fc.boolean(),
+  });
+  const options = fc.record({
+    reading: fc.constantFrom<YamlReading>("kubectl", "server"),
+    uniqueKeys: fc.boolean(),
+    reportRepeats: fc.boolean(),
+  });
+
+  type Opts = { reading: YamlReading; uniqueKeys: boolean; reportRepeats: boolean };
+  type Query = { index: number; path: (string | number)[]; atKey: boolean };
+
+  /** What a parse gives: its values and the repeats it reported, or the error it threw. */
+  function outcome(parse: (o: Parameters<typeof parseYamlDocuments>[1]) => JsonValue[], o: Opts) {
+    const repeats: DecodeError[] = [];
+    try {
+      const values = parse({
+        reading: o.reading,
+        uniqueKeys: o.uniqueKeys,
+        ...(o.reportRepeats ? { onRepeatedKey: (e: DecodeError) => repeats.push(e) } : {}),
+      });
+      return { values, repeats };
+    } catch (e) {
+      return { error: e, repeats };
+    }
+  }
+
+  function holds(text: string, o: Opts, queries: readonly Query[]): void {
+    let located: ReturnType<typeof parseYamlDocumentsLocated> | undefined;
+    const got = outcome((p) => {
+      located = parseYamlDocumentsLocated(text, p);
+      return located.values;
+    }, o);
+    expect(got).toEqual(outcome((p) => parseYamlDocuments(text, p), o));
+    if (located === undefined) return;
+    const fresh = yamlLocator(text, o.reading);
+    for (const { index, path, atKey } of queries)
+      expect(located.locator(index, path, atKey)).toEqual(fresh(index, path, atKey));
+  }
+
+  it("property: on generated YAML, the same values, repeats and errors as parseYamlDocuments, and yamlLocator's answers", () => {
+    fc.assert(
+      fc.property(generated, options, fc.array(query, { maxLength: 6 }), (text, o, queries) => holds(text, o, queries)),
+      { numRuns: propertyRuns(300) },
+    );
+  });
+
+  it("property: on every real-world corpus file, the same as parseYamlDocuments and yamlLocator", () => {
+    expect(realWorld.length).toBeGreaterThan(50);
+    fc.assert(
+      fc.property(fc.constantFrom(...realWorld), options, fc.array(query, { maxLength: 6 }), (text, o, queries) =>
+        holds(text, o, queries),
+      ),
+      { numRuns: propertyRuns(200) },
+    );
   });
 });
