@@ -63,6 +63,8 @@ export interface JsonReader {
   /** Reads \`null\` if it is there. */
   isNull(): boolean;
   string(): string;
+  /** Reads a string and drops it: kind / apiVersion in a kind, found before reading. */
+  typeMeta(): void;
   boolean(): boolean;
   integer32(): number;
   integer64(): bigint;
@@ -330,7 +332,7 @@ function emitMessage(f: GeneratedFile, here: DescFile, desc: DescMessage, shape:
     const route = routes.find((r) => r.key === k);
     if (route === undefined) {
       // kind / apiVersion of a kind: strings (or null), otherwise ignored.
-      f.print("            if (!r.isNull()) r.string();");
+      f.print("            if (!r.isNull()) r.typeMeta();");
     } else {
       emitReadField(f, route.fs, emitTarget(f, route, "            ", child), child);
     }

@@ -33,6 +33,8 @@ export interface JsonReader {
   /** Reads `null` if it is there. */
   isNull(): boolean;
   string(): string;
+  /** Reads a string and drops it: kind / apiVersion in a kind, found before reading. */
+  typeMeta(): void;
   boolean(): boolean;
   integer32(): number;
   integer64(): bigint;

@@ -15,6 +15,7 @@ import { parseRfc3339 } from "../../../../src/networking/model/time.js";
 import { genericToJsonString } from "../../../../src/networking/text/json/to-json.js";
 import { arbObject } from "../../../../src/testing/index.js";
 import { decodeOutcome } from "../../../support/errors.js";
+import { propertyRuns } from "../../../support/property-runs.js";
 import { arbMutation, fixtureJsonTexts, mutate, realWorldJsonTexts } from "../../../support/json-inputs.js";
 
 /** fromJson and the generic path agree on `text`; returns whether the fast path took it. */
@@ -176,6 +177,52 @@ describe("fromJson(text): the generated readers equal the generic path", () => {
     ]) {
       agree(`${head}${t}}}`);
     }
+  });
+
+  it("reads strings by indexOf only in clean text: one odd character anywhere in a compact text, wrapped in whitespace or not", () => {
+    // The reader reads strings and keys without checking them when the text between its
+    // leading and trailing whitespace has no backslash, control character or surrogate.
+    const texts = [...fixtures.filter(([n]) => n.startsWith("HEAD/")), ...real.slice(0, 20)].map(([, t]) =>
+      genericToJsonString(genericFromJson(t)),
+    );
+    const odd = [
+      "\\",
+      "\\n",
+      '\\"',
+      "\\u0041",
+      "\n",
+      "\t",
+      "\r",
+      "\u0000",
+      "\u001f",
+      "\ud800",
+      "\udfff",
+      "\ud83d\ude00",
+      "é",
+      "\u2028",
+    ];
+    const pad = ["", " ", "\n", " \t\r\n ", "\ufeff"];
+    fc.assert(
+      fc.property(
+        fc.nat(texts.length - 1),
+        fc.nat(),
+        fc.nat(odd.length - 1),
+        fc.constantFrom(...pad),
+        fc.constantFrom(...pad),
+        fc.constantFrom<FromJsonOptions>({}, { strict: true }),
+        (i, at, o, before, after, options) => {
+          const text = texts[i] as string;
+          // Inside a string (just after an opening or closing quote), or anywhere.
+          const quotes = [...text.matchAll(/"/g)].map((q) => q.index as number);
+          const cut = at % 2 === 0 ? (quotes[at % quotes.length] as number) + 1 : at % (text.length + 1);
+          const changed = `${before}${text.slice(0, cut)}${odd[o]}${text.slice(cut)}${after}`;
+          agree(changed, options);
+          const taken = agree(`${before}${text}${after}`, options);
+          if (before !== "\ufeff" && after !== "\ufeff") expect(taken).toBe(true);
+        },
+      ),
+      { numRuns: propertyRuns(400) },
+    );
   });
 
   it("reads keys with escapes, strings with surrogates and big int64s as Go does", () => {

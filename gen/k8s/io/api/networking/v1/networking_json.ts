@@ -63,13 +63,13 @@ export function readJsonIngress(r: JsonReader, m: Ingress, depth: number): void 
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -239,13 +239,13 @@ export function readJsonIngressList(r: JsonReader, m: IngressList, depth: number
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -1957,13 +1957,13 @@ export function readJsonIngressClass(r: JsonReader, m: IngressClass, depth: numb
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -2103,13 +2103,13 @@ export function readJsonIngressClassList(r: JsonReader, m: IngressClassList, dep
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -2538,13 +2538,13 @@ export function readJsonNetworkPolicy(r: JsonReader, m: NetworkPolicy, depth: nu
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -2684,13 +2684,13 @@ export function readJsonNetworkPolicyList(r: JsonReader, m: NetworkPolicyList, d
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -3808,13 +3808,13 @@ export function readJsonIPAddress(r: JsonReader, m: IPAddress, depth: number): v
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -3954,13 +3954,13 @@ export function readJsonIPAddressList(r: JsonReader, m: IPAddressList, depth: nu
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -4350,13 +4350,13 @@ export function readJsonServiceCIDR(r: JsonReader, m: ServiceCIDR, depth: number
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -4526,13 +4526,13 @@ export function readJsonServiceCIDRList(r: JsonReader, m: ServiceCIDRList, depth
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {

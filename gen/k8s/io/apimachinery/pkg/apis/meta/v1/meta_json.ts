@@ -1674,13 +1674,13 @@ export function readJsonStatus(r: JsonReader, m: Status, depth: number): void {
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
