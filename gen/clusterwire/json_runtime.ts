@@ -19,11 +19,11 @@ export interface JsonReader {
   key(): number;
   /** Whether the key just read is `k`. */
   keyIs(k: string): boolean;
-  /**
-   * The guessed key: the first of `keys[from..]` (each quoted, with its colon) the text at
-   * the reader's position spells exactly, read with its colon; its index, or -1 (nothing read).
-   */
-  guess(keys: readonly string[], from: number): number;
+  /** The text, and the reader's position in it (the generated key guesses compare in place). */
+  readonly text: string;
+  pos: number;
+  /** Passes over whitespace. */
+  ws(): void;
   /** After a member: true when another follows, false past the object's end. */
   next(): boolean;
   /** Enters an array at nesting `depth`; false (and past it) when it is empty. */

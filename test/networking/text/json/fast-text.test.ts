@@ -142,6 +142,40 @@ describe("fromJson(text): the generated readers equal the generic path", () => {
     expect(n).toBeGreaterThan(5);
   });
 
+  it("guesses a key only when the text spells it exactly, quoted and with its colon (a near miss is read as what it is)", () => {
+    // The generated guesses compare each known key unit by unit in place; every near miss of one
+    // must fall to key() and the switch, and give what the generic path gives.
+    const texts = fixtures
+      .filter(([n]) => n.startsWith("HEAD/"))
+      .map(([, t]) => genericToJsonString(genericFromJson(t)));
+    const nearMiss = [
+      (k: string) => k.slice(0, -1),
+      (k: string) => `${k}s`,
+      (k: string) => `${k.slice(0, -1)}${String.fromCharCode(k.charCodeAt(k.length - 1) + 1)}`,
+      (k: string) => `${k[0]?.toUpperCase()}${k.slice(1)}`,
+      (k: string) => `\\u${(k.charCodeAt(0) + 0x10000).toString(16).slice(1)}${k.slice(1)}`,
+    ];
+    fc.assert(
+      fc.property(
+        fc.nat(texts.length - 1),
+        fc.nat(),
+        fc.nat(nearMiss.length - 1),
+        fc.constantFrom("", " ", "\n"),
+        fc.constantFrom<FromJsonOptions>({}, { strict: true }),
+        (i, at, how, space, options) => {
+          const text = texts[i] as string;
+          const keys = [...text.matchAll(/"([A-Za-z]+)":/g)];
+          const hit = keys[at % keys.length] as RegExpMatchArray;
+          const k = hit[1] as string;
+          const from = hit.index as number;
+          const changed = `${text.slice(0, from)}"${(nearMiss[how] as (k: string) => string)(k)}"${space}:${text.slice(from + k.length + 3)}`;
+          agree(changed, options);
+        },
+      ),
+      { numRuns: propertyRuns(300) },
+    );
+  });
+
   it("takes the kind from the start of the text it remembers only when it is the same text", () => {
     const np = '{"kind":"NetworkPolicy","apiVersion":"networking.k8s.io/v1"';
     const ic = '{"kind":"IngressClass","apiVersion":"networking.k8s.io/v1"';
