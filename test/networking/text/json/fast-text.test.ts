@@ -190,6 +190,12 @@ describe("fromJson(text): the generated readers equal the generic path", () => {
       `${np}}`,
       `${np.slice(0, -1)}2"}`,
       ` ${np},"metadata":{}}`,
+      // After a remembered head, the rest of the text is still checked for odd units.
+      `${np},"metadata":{"name":"a\\u0062"}}`,
+      `${np},"metadata":{"name":"a\tb"}}`,
+      `${np},"metadata":{"name":"a\ud800"}}\n`,
+      `${np},\n"metadata":{"name":"a\nb"}}`,
+      `${np},"metadata":{"name":"ab"}}\n\t `,
     ]) {
       agree(text);
       agree(text, { strict: true, maxDepth: 1 });
