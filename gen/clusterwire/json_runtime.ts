@@ -103,7 +103,12 @@ export interface JsonValueReader {
 /** A message's JSON readers and writer. */
 export interface JsonCodec {
   readonly create: () => Message;
-  readonly read: (r: JsonReader, m: never, depth: number) => void;
+  /**
+   * Reads the message's JSON object at nesting `depth`; for a kind, `afterTypeMeta` says the
+   * reader is already inside the object, past a first `"kind":"...","apiVersion":"...",` the
+   * caller has checked (and the whitespace after it).
+   */
+  readonly read: (r: JsonReader, m: never, depth: number, afterTypeMeta?: boolean) => void;
   readonly readValue: (r: JsonValueReader, o: { [key: string]: unknown }, m: never) => void;
   readonly write: (w: JsonWriter, m: never) => void;
 }

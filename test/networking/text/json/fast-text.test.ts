@@ -196,9 +196,18 @@ describe("fromJson(text): the generated readers equal the generic path", () => {
       `${np},"metadata":{"name":"a\ud800"}}\n`,
       `${np},\n"metadata":{"name":"a\nb"}}`,
       `${np},"metadata":{"name":"ab"}}\n\t `,
+      // The reader starts after a remembered head, with kind and apiVersion seen.
+      `${np}, \n"metadata":{"name":"a"}}`,
+      `${np},}`,
+      `${np},"apiVersion":null}`,
+      `${np},"metadata":{},"kind":"NetworkPolicy"}`,
+      `${np},"Kind":"x"}`,
+      `${np},"x":1}`,
+      `${np},"metadata":{"name":"a"},"spec":{}} x`,
     ]) {
       agree(text);
       agree(text, { strict: true, maxDepth: 1 });
+      agree(text, { maxDepth: 0 });
     }
   });
 

@@ -82,12 +82,12 @@ function keyOfIngress(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.Ingress at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.Ingress at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonIngress(r: JsonReader, m: Ingress, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonIngress(r: JsonReader, m: Ingress, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
       let i = guessIngress(r, from);
       if (i < 0) i = keyOfIngress(r);
@@ -286,12 +286,12 @@ function keyOfIngressList(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.IngressList at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.IngressList at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonIngressList(r: JsonReader, m: IngressList, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonIngressList(r: JsonReader, m: IngressList, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
       let i = guessIngressList(r, from);
       if (i < 0) i = keyOfIngressList(r);
@@ -2271,12 +2271,12 @@ function keyOfIngressClass(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.IngressClass at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.IngressClass at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonIngressClass(r: JsonReader, m: IngressClass, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonIngressClass(r: JsonReader, m: IngressClass, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
       let i = guessIngressClass(r, from);
       if (i < 0) i = keyOfIngressClass(r);
@@ -2445,12 +2445,12 @@ function keyOfIngressClassList(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.IngressClassList at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.IngressClassList at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonIngressClassList(r: JsonReader, m: IngressClassList, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonIngressClassList(r: JsonReader, m: IngressClassList, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
       let i = guessIngressClassList(r, from);
       if (i < 0) i = keyOfIngressClassList(r);
@@ -2959,12 +2959,12 @@ function keyOfNetworkPolicy(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicy at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicy at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonNetworkPolicy(r: JsonReader, m: NetworkPolicy, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonNetworkPolicy(r: JsonReader, m: NetworkPolicy, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
       let i = guessNetworkPolicy(r, from);
       if (i < 0) i = keyOfNetworkPolicy(r);
@@ -3133,12 +3133,12 @@ function keyOfNetworkPolicyList(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicyList at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicyList at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonNetworkPolicyList(r: JsonReader, m: NetworkPolicyList, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonNetworkPolicyList(r: JsonReader, m: NetworkPolicyList, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
       let i = guessNetworkPolicyList(r, from);
       if (i < 0) i = keyOfNetworkPolicyList(r);
@@ -4413,12 +4413,12 @@ function keyOfIPAddress(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.IPAddress at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.IPAddress at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonIPAddress(r: JsonReader, m: IPAddress, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonIPAddress(r: JsonReader, m: IPAddress, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
       let i = guessIPAddress(r, from);
       if (i < 0) i = keyOfIPAddress(r);
@@ -4587,12 +4587,12 @@ function keyOfIPAddressList(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.IPAddressList at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.IPAddressList at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonIPAddressList(r: JsonReader, m: IPAddressList, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonIPAddressList(r: JsonReader, m: IPAddressList, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
       let i = guessIPAddressList(r, from);
       if (i < 0) i = keyOfIPAddressList(r);
@@ -5057,12 +5057,12 @@ function keyOfServiceCIDR(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.ServiceCIDR at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.ServiceCIDR at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonServiceCIDR(r: JsonReader, m: ServiceCIDR, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonServiceCIDR(r: JsonReader, m: ServiceCIDR, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
       let i = guessServiceCIDR(r, from);
       if (i < 0) i = keyOfServiceCIDR(r);
@@ -5261,12 +5261,12 @@ function keyOfServiceCIDRList(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.ServiceCIDRList at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.ServiceCIDRList at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonServiceCIDRList(r: JsonReader, m: ServiceCIDRList, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonServiceCIDRList(r: JsonReader, m: ServiceCIDRList, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
       let i = guessServiceCIDRList(r, from);
       if (i < 0) i = keyOfServiceCIDRList(r);

@@ -2015,12 +2015,12 @@ function keyOfStatus(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.Status at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.Status at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonStatus(r: JsonReader, m: Status, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonStatus(r: JsonReader, m: Status, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
       let i = guessStatus(r, from);
       if (i < 0) i = keyOfStatus(r);
