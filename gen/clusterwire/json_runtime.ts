@@ -19,11 +19,11 @@ export interface JsonReader {
   key(): number;
   /** Whether the key just read is `k`. */
   keyIs(k: string): boolean;
-  /**
-   * The guessed key: the first of `keys[from..]` (each quoted, with its colon) the text at
-   * the reader's position spells exactly, read with its colon; its index, or -1 (nothing read).
-   */
-  guess(keys: readonly string[], from: number): number;
+  /** The text, and the reader's position in it (the generated key guesses compare in place). */
+  readonly text: string;
+  pos: number;
+  /** Passes over whitespace. */
+  ws(): void;
   /** After a member: true when another follows, false past the object's end. */
   next(): boolean;
   /** Enters an array at nesting `depth`; false (and past it) when it is empty. */
@@ -33,6 +33,8 @@ export interface JsonReader {
   /** Reads `null` if it is there. */
   isNull(): boolean;
   string(): string;
+  /** Reads a string and drops it: kind / apiVersion in a kind, found before reading. */
+  typeMeta(): void;
   boolean(): boolean;
   integer32(): number;
   integer64(): bigint;
@@ -101,7 +103,12 @@ export interface JsonValueReader {
 /** A message's JSON readers and writer. */
 export interface JsonCodec {
   readonly create: () => Message;
-  readonly read: (r: JsonReader, m: never, depth: number) => void;
+  /**
+   * Reads the message's JSON object at nesting `depth`; for a kind, `afterTypeMeta` says the
+   * reader is already inside the object, past a first `"kind":"...","apiVersion":"...",` the
+   * caller has checked (and the whitespace after it).
+   */
+  readonly read: (r: JsonReader, m: never, depth: number, afterTypeMeta?: boolean) => void;
   readonly readValue: (r: JsonValueReader, o: { [key: string]: unknown }, m: never) => void;
   readonly write: (w: JsonWriter, m: never) => void;
 }

@@ -5,7 +5,7 @@ import { parseRfc3339 } from "../../model/time.js";
 import { setOwn } from "../../model/set-own.js";
 import { jsonCodecOf } from "./generated.js";
 import { findKindField } from "../find-kind.js";
-import { readJsonString, skipJsonWhitespace, type JsonCursor } from "./parse.js";
+import { readJsonString, skipJsonWhitespace, STRING_SPECIAL, type JsonCursor } from "./parse.js";
 
 /*
  * The common path of fromJson(text): one pass over the text straight into the
@@ -41,6 +41,16 @@ class Reader implements JsonCursor, JsonReader {
   private keyStart = 0;
   private keyLength = 0;
   private decodedKey: string | undefined;
+  /**
+   * Whether the text (leading and trailing whitespace aside) has no backslash, control
+   * character or surrogate: then every string in it ends at the next quote and is its
+   * own value, so strings and keys are read by indexOf alone. Hand-written for speed:
+   * one native scan of the text replaced a check of every string (measured on the
+   * corpus IngressClasses: readJsonString and its regular expression were a fifth of
+   * fromJson). Indented text has newlines, so it is never clean and reads as before.
+   * Set before anything is read.
+   */
+  clean = false;
   constructor(
     readonly text: string,
     readonly maxDepth: number,
@@ -110,6 +120,10 @@ class Reader implements JsonCursor, JsonReader {
     const start = this.pos + 1;
     let i = start;
     let code: number;
+    if (this.clean) {
+      i = t.indexOf('"', start);
+      if (i < 0) bail();
+    }
     for (;;) {
       const c = t.charCodeAt(i);
       if (c === 0x22) {
@@ -136,28 +150,6 @@ class Reader implements JsonCursor, JsonReader {
     this.pos++;
     if (t.charCodeAt(this.pos) <= 0x20) this.ws();
     return code;
-  }
-
-  guess(keys: readonly string[], from: number): number {
-    // A key that matches `"name":` here is exactly that key with no escapes, as key() would read it.
-    // Compared unit by unit (measured faster than startsWith on these short keys); k[0] is the quote.
-    const t = this.text;
-    const pos = this.pos;
-    if (t.charCodeAt(pos) !== 0x22) return -1;
-    const c = t.charCodeAt(pos + 1);
-    for (let j = from; j < keys.length; j++) {
-      const k = keys[j] as string;
-      if (k.charCodeAt(1) !== c) continue;
-      const n = k.length;
-      let i = 2;
-      while (i < n && t.charCodeAt(pos + i) === k.charCodeAt(i)) i++;
-      if (i === n) {
-        this.pos = pos + n;
-        if (t.charCodeAt(this.pos) <= 0x20) this.ws();
-        return j;
-      }
-    }
-    return -1;
   }
 
   keyIs(k: string): boolean {
@@ -244,8 +236,29 @@ class Reader implements JsonCursor, JsonReader {
   }
 
   string(): string {
-    if (this.text.charCodeAt(this.pos) !== 0x22) bail();
+    const t = this.text;
+    const pos = this.pos;
+    if (t.charCodeAt(pos) !== 0x22) bail();
+    if (this.clean) {
+      const end = t.indexOf('"', pos + 1);
+      if (end < 0) bail();
+      this.pos = end + 1;
+      return t.slice(pos + 1, end);
+    }
     return readJsonString(this);
+  }
+
+  typeMeta(): void {
+    const t = this.text;
+    const pos = this.pos;
+    if (t.charCodeAt(pos) !== 0x22) bail();
+    if (this.clean) {
+      const end = t.indexOf('"', pos + 1);
+      if (end < 0) bail();
+      this.pos = end + 1;
+    } else {
+      readJsonString(this);
+    }
   }
 
   /** An int64: a bigint (of more than 15 digits too), in range, from an integer lexeme. */
@@ -370,6 +383,23 @@ class Reader implements JsonCursor, JsonReader {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** STRING_SPECIAL searching from its lastIndex. */
+const SPECIAL_FROM = new RegExp(STRING_SPECIAL.source, "g");
+
+/**
+ * {@link Reader.clean} of `text` whose units before `from` are known clean: STRING_SPECIAL
+ * nowhere between there (whitespace aside) and the trailing whitespace. One native scan
+ * from `from`, with no slice of the text.
+ */
+function isClean(text: string, from: number): boolean {
+  const start = skipJsonWhitespace(text, from);
+  SPECIAL_FROM.lastIndex = start;
+  if (!SPECIAL_FROM.test(text)) return start < text.length;
+  // The first special unit: still clean when it starts the trailing whitespace.
+  const at = SPECIAL_FROM.lastIndex - 1;
+  return at > start && skipJsonWhitespace(text, at) === text.length;
+}
+
 /** The bytes of an ASCII string, or undefined; cheaper than TextEncoder for short ones (measured: "{}" in every managedFields entry). */
 function asciiBytes(s: string): Uint8Array | undefined {
   const out = new Uint8Array(s.length);
@@ -442,9 +472,19 @@ export function fastFromJsonText(text: string, strict: boolean, maxDepth: number
   const r = new Reader(text, maxDepth, strict);
   try {
     let codec: JsonCodec | undefined;
-    if (lastHead !== undefined && text.startsWith(lastHead.text)) {
+    // Compared as a slice with ===, hand-written for speed: startsWith here was 12-15% of
+    // fromJson on a corpus IngressClass (measured: 1.15-1.2x faster in interleaved rounds).
+    let afterHead = false;
+    if (lastHead !== undefined && text.slice(0, lastHead.text.length) === lastHead.text && maxDepth >= 1) {
       codec = lastHead.codec;
+      // The head is clean (a kind's names): the scan starts after it, and so does the reader.
+      const n = lastHead.text.length;
+      r.clean = isClean(text, n);
+      r.pos = n;
+      if (text.charCodeAt(n) <= 0x20) r.ws();
+      afterHead = true;
     } else {
+      r.clean = isClean(text, 0);
       r.ws();
       const start = r.pos;
       const { apiVersion, kind } = typeMetaOf(r);
@@ -455,7 +495,7 @@ export function fastFromJsonText(text: string, strict: boolean, maxDepth: number
       r.pos = start;
     }
     const msg = codec.create();
-    codec.read(r, msg as never, 1);
+    codec.read(r, msg as never, 1, afterHead);
     r.ws();
     if (r.pos !== text.length) return undefined;
     return msg as NetworkingObject;
@@ -470,8 +510,9 @@ export function fastFromJsonText(text: string, strict: boolean, maxDepth: number
 /**
  * The start of the last text whose kind was found, as servers and toJsonString write it
  * (`{"kind":"K","apiVersion":"V",`), and that kind's codec: a text starting with it is of
- * the same kind without finding kind and apiVersion again (measured: 10% of a small object).
- * The reader still reads both members, so repeats and nulls after them are handled as ever.
+ * the same kind without finding kind and apiVersion again (measured: 10% of a small object),
+ * and the generated reader starts after it with both members seen, so a repeat of either
+ * later still bails as ever.
  */
 let lastHead: { readonly text: string; readonly codec: JsonCodec } | undefined;
 

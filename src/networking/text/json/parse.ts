@@ -322,8 +322,9 @@ class Parser {
   }
 }
 
+/** What a string literal's text needs decoding or checking for: a backslash, a control character, a surrogate. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: JSON forbids raw control characters in strings, so the class names them.
-const STRING_SPECIAL = /[\\\u0000-\u001f\ud800-\udfff]/;
+export const STRING_SPECIAL = /[\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A position in JSON text, and how to report a syntax error there. */
 /** The position of the first character at or after `pos` that is not JSON whitespace (space, tab, CR, LF). */

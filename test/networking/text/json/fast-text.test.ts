@@ -15,6 +15,7 @@ import { parseRfc3339 } from "../../../../src/networking/model/time.js";
 import { genericToJsonString } from "../../../../src/networking/text/json/to-json.js";
 import { arbObject } from "../../../../src/testing/index.js";
 import { decodeOutcome } from "../../../support/errors.js";
+import { propertyRuns } from "../../../support/property-runs.js";
 import { arbMutation, fixtureJsonTexts, mutate, realWorldJsonTexts } from "../../../support/json-inputs.js";
 
 /** fromJson and the generic path agree on `text`; returns whether the fast path took it. */
@@ -141,6 +142,40 @@ describe("fromJson(text): the generated readers equal the generic path", () => {
     expect(n).toBeGreaterThan(5);
   });
 
+  it("guesses a key only when the text spells it exactly, quoted and with its colon (a near miss is read as what it is)", () => {
+    // The generated guesses compare each known key unit by unit in place; every near miss of one
+    // must fall to key() and the switch, and give what the generic path gives.
+    const texts = fixtures
+      .filter(([n]) => n.startsWith("HEAD/"))
+      .map(([, t]) => genericToJsonString(genericFromJson(t)));
+    const nearMiss = [
+      (k: string) => k.slice(0, -1),
+      (k: string) => `${k}s`,
+      (k: string) => `${k.slice(0, -1)}${String.fromCharCode(k.charCodeAt(k.length - 1) + 1)}`,
+      (k: string) => `${k[0]?.toUpperCase()}${k.slice(1)}`,
+      (k: string) => `\\u${(k.charCodeAt(0) + 0x10000).toString(16).slice(1)}${k.slice(1)}`,
+    ];
+    fc.assert(
+      fc.property(
+        fc.nat(texts.length - 1),
+        fc.nat(),
+        fc.nat(nearMiss.length - 1),
+        fc.constantFrom("", " ", "\n"),
+        fc.constantFrom<FromJsonOptions>({}, { strict: true }),
+        (i, at, how, space, options) => {
+          const text = texts[i] as string;
+          const keys = [...text.matchAll(/"([A-Za-z]+)":/g)];
+          const hit = keys[at % keys.length] as RegExpMatchArray;
+          const k = hit[1] as string;
+          const from = hit.index as number;
+          const changed = `${text.slice(0, from)}"${(nearMiss[how] as (k: string) => string)(k)}"${space}:${text.slice(from + k.length + 3)}`;
+          agree(changed, options);
+        },
+      ),
+      { numRuns: propertyRuns(300) },
+    );
+  });
+
   it("takes the kind from the start of the text it remembers only when it is the same text", () => {
     const np = '{"kind":"NetworkPolicy","apiVersion":"networking.k8s.io/v1"';
     const ic = '{"kind":"IngressClass","apiVersion":"networking.k8s.io/v1"';
@@ -155,9 +190,24 @@ describe("fromJson(text): the generated readers equal the generic path", () => {
       `${np}}`,
       `${np.slice(0, -1)}2"}`,
       ` ${np},"metadata":{}}`,
+      // After a remembered head, the rest of the text is still checked for odd units.
+      `${np},"metadata":{"name":"a\\u0062"}}`,
+      `${np},"metadata":{"name":"a\tb"}}`,
+      `${np},"metadata":{"name":"a\ud800"}}\n`,
+      `${np},\n"metadata":{"name":"a\nb"}}`,
+      `${np},"metadata":{"name":"ab"}}\n\t `,
+      // The reader starts after a remembered head, with kind and apiVersion seen.
+      `${np}, \n"metadata":{"name":"a"}}`,
+      `${np},}`,
+      `${np},"apiVersion":null}`,
+      `${np},"metadata":{},"kind":"NetworkPolicy"}`,
+      `${np},"Kind":"x"}`,
+      `${np},"x":1}`,
+      `${np},"metadata":{"name":"a"},"spec":{}} x`,
     ]) {
       agree(text);
       agree(text, { strict: true, maxDepth: 1 });
+      agree(text, { maxDepth: 0 });
     }
   });
 
@@ -176,6 +226,52 @@ describe("fromJson(text): the generated readers equal the generic path", () => {
     ]) {
       agree(`${head}${t}}}`);
     }
+  });
+
+  it("reads strings by indexOf only in clean text: one odd character anywhere in a compact text, wrapped in whitespace or not", () => {
+    // The reader reads strings and keys without checking them when the text between its
+    // leading and trailing whitespace has no backslash, control character or surrogate.
+    const texts = [...fixtures.filter(([n]) => n.startsWith("HEAD/")), ...real.slice(0, 20)].map(([, t]) =>
+      genericToJsonString(genericFromJson(t)),
+    );
+    const odd = [
+      "\\",
+      "\\n",
+      '\\"',
+      "\\u0041",
+      "\n",
+      "\t",
+      "\r",
+      "\u0000",
+      "\u001f",
+      "\ud800",
+      "\udfff",
+      "\ud83d\ude00",
+      "é",
+      "\u2028",
+    ];
+    const pad = ["", " ", "\n", " \t\r\n ", "\ufeff"];
+    fc.assert(
+      fc.property(
+        fc.nat(texts.length - 1),
+        fc.nat(),
+        fc.nat(odd.length - 1),
+        fc.constantFrom(...pad),
+        fc.constantFrom(...pad),
+        fc.constantFrom<FromJsonOptions>({}, { strict: true }),
+        (i, at, o, before, after, options) => {
+          const text = texts[i] as string;
+          // Inside a string (just after an opening or closing quote), or anywhere.
+          const quotes = [...text.matchAll(/"/g)].map((q) => q.index as number);
+          const cut = at % 2 === 0 ? (quotes[at % quotes.length] as number) + 1 : at % (text.length + 1);
+          const changed = `${before}${text.slice(0, cut)}${odd[o]}${text.slice(cut)}${after}`;
+          agree(changed, options);
+          const taken = agree(`${before}${text}${after}`, options);
+          if (before !== "\ufeff" && after !== "\ufeff") expect(taken).toBe(true);
+        },
+      ),
+      { numRuns: propertyRuns(400) },
+    );
   });
 
   it("reads keys with escapes, strings with surrogates and big int64s as Go does", () => {

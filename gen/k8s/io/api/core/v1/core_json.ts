@@ -10,10 +10,33 @@ import { newTypedLocalObjectReference } from "./core_bin.js";
 
 type Any = Record<string, unknown>;
 
-const jsonKeysTypedLocalObjectReference: readonly string[] = ["\"apiGroup\":", "\"kind\":", "\"name\":"];
+/**
+ * The index of the first of TypedLocalObjectReference's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessTypedLocalObjectReference(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 71 && t.charCodeAt(p + 5) === 114 && t.charCodeAt(p + 6) === 111 && t.charCodeAt(p + 7) === 117 && t.charCodeAt(p + 8) === 112 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 110 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 2;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysTypedLocalObjectReference of the key at the reader's position (read with its colon), or -1.
+ * The index among TypedLocalObjectReference's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfTypedLocalObjectReference(r: JsonReader): number {
   switch (r.key()) {
@@ -39,7 +62,7 @@ export function readJsonTypedLocalObjectReference(r: JsonReader, m: TypedLocalOb
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysTypedLocalObjectReference, from);
+      let i = guessTypedLocalObjectReference(r, from);
       if (i < 0) i = keyOfTypedLocalObjectReference(r);
       if (i >= 0) from = i + 1;
       switch (i) {

@@ -21,10 +21,43 @@ import type { Condition } from "../../../apimachinery/pkg/apis/meta/v1/meta_pb.j
 
 type Any = Record<string, unknown>;
 
-const jsonKeysIngress: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"spec\":", "\"status\":"];
+/**
+ * The index of the first of Ingress's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngress(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 99 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 3;
+  }
+  if (from <= 4 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 116 && t.charCodeAt(p + 3) === 97 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 117 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 4;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngress of the key at the reader's position (read with its colon), or -1.
+ * The index among Ingress's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngress(r: JsonReader): number {
   switch (r.key()) {
@@ -49,27 +82,27 @@ function keyOfIngress(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.Ingress at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.Ingress at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonIngress(r: JsonReader, m: Ingress, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonIngress(r: JsonReader, m: Ingress, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
-      let i = r.guess(jsonKeysIngress, from);
+      let i = guessIngress(r, from);
       if (i < 0) i = keyOfIngress(r);
       if (i >= 0) from = i + 1;
       switch (i) {
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -200,10 +233,38 @@ export function writeJsonIngress(w: JsonWriter, m: Ingress | undefined): void {
   }
 }
 
-const jsonKeysIngressList: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"items\":"];
+/**
+ * The index of the first of IngressList's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressList(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 105 && t.charCodeAt(p + 2) === 116 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 109 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 3;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressList of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressList's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressList(r: JsonReader): number {
   switch (r.key()) {
@@ -225,27 +286,27 @@ function keyOfIngressList(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.IngressList at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.IngressList at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonIngressList(r: JsonReader, m: IngressList, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonIngressList(r: JsonReader, m: IngressList, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
-      let i = r.guess(jsonKeysIngressList, from);
+      let i = guessIngressList(r, from);
       if (i < 0) i = keyOfIngressList(r);
       if (i >= 0) from = i + 1;
       switch (i) {
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -369,10 +430,38 @@ export function writeJsonIngressList(w: JsonWriter, m: IngressList | undefined):
   }
 }
 
-const jsonKeysIngressSpec: readonly string[] = ["\"ingressClassName\":", "\"defaultBackend\":", "\"tls\":", "\"rules\":"];
+/**
+ * The index of the first of IngressSpec's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressSpec(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 105 && t.charCodeAt(p + 2) === 110 && t.charCodeAt(p + 3) === 103 && t.charCodeAt(p + 4) === 114 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 67 && t.charCodeAt(p + 9) === 108 && t.charCodeAt(p + 10) === 97 && t.charCodeAt(p + 11) === 115 && t.charCodeAt(p + 12) === 115 && t.charCodeAt(p + 13) === 78 && t.charCodeAt(p + 14) === 97 && t.charCodeAt(p + 15) === 109 && t.charCodeAt(p + 16) === 101 && t.charCodeAt(p + 17) === 34 && t.charCodeAt(p + 18) === 58) {
+    r.pos = p + 19;
+    if (t.charCodeAt(p + 19) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 100 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 102 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 117 && t.charCodeAt(p + 6) === 108 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 66 && t.charCodeAt(p + 9) === 97 && t.charCodeAt(p + 10) === 99 && t.charCodeAt(p + 11) === 107 && t.charCodeAt(p + 12) === 101 && t.charCodeAt(p + 13) === 110 && t.charCodeAt(p + 14) === 100 && t.charCodeAt(p + 15) === 34 && t.charCodeAt(p + 16) === 58) {
+    r.pos = p + 17;
+    if (t.charCodeAt(p + 17) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 116 && t.charCodeAt(p + 2) === 108 && t.charCodeAt(p + 3) === 115 && t.charCodeAt(p + 4) === 34 && t.charCodeAt(p + 5) === 58) {
+    r.pos = p + 6;
+    if (t.charCodeAt(p + 6) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 114 && t.charCodeAt(p + 2) === 117 && t.charCodeAt(p + 3) === 108 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 3;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressSpec of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressSpec's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressSpec(r: JsonReader): number {
   switch (r.key()) {
@@ -401,7 +490,7 @@ export function readJsonIngressSpec(r: JsonReader, m: IngressSpec, depth: number
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIngressSpec, from);
+      let i = guessIngressSpec(r, from);
       if (i < 0) i = keyOfIngressSpec(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -592,10 +681,23 @@ export function writeJsonIngressSpec(w: JsonWriter, m: IngressSpec | undefined):
   }
 }
 
-const jsonKeysIngressStatus: readonly string[] = ["\"loadBalancer\":"];
+/**
+ * The index of the first of IngressStatus's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressStatus(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 108 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 97 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 66 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 108 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 110 && t.charCodeAt(p + 10) === 99 && t.charCodeAt(p + 11) === 101 && t.charCodeAt(p + 12) === 114 && t.charCodeAt(p + 13) === 34 && t.charCodeAt(p + 14) === 58) {
+    r.pos = p + 15;
+    if (t.charCodeAt(p + 15) <= 32) r.ws();
+    return 0;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressStatus of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressStatus's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressStatus(r: JsonReader): number {
   switch (r.key()) {
@@ -615,7 +717,7 @@ export function readJsonIngressStatus(r: JsonReader, m: IngressStatus, depth: nu
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIngressStatus, from);
+      let i = guessIngressStatus(r, from);
       if (i < 0) i = keyOfIngressStatus(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -679,10 +781,23 @@ export function writeJsonIngressStatus(w: JsonWriter, m: IngressStatus | undefin
   }
 }
 
-const jsonKeysIngressLoadBalancerStatus: readonly string[] = ["\"ingress\":"];
+/**
+ * The index of the first of IngressLoadBalancerStatus's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressLoadBalancerStatus(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 105 && t.charCodeAt(p + 2) === 110 && t.charCodeAt(p + 3) === 103 && t.charCodeAt(p + 4) === 114 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 34 && t.charCodeAt(p + 9) === 58) {
+    r.pos = p + 10;
+    if (t.charCodeAt(p + 10) <= 32) r.ws();
+    return 0;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressLoadBalancerStatus of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressLoadBalancerStatus's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressLoadBalancerStatus(r: JsonReader): number {
   switch (r.key()) {
@@ -702,7 +817,7 @@ export function readJsonIngressLoadBalancerStatus(r: JsonReader, m: IngressLoadB
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIngressLoadBalancerStatus, from);
+      let i = guessIngressLoadBalancerStatus(r, from);
       if (i < 0) i = keyOfIngressLoadBalancerStatus(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -789,10 +904,33 @@ export function writeJsonIngressLoadBalancerStatus(w: JsonWriter, m: IngressLoad
   }
 }
 
-const jsonKeysIngressLoadBalancerIngress: readonly string[] = ["\"ip\":", "\"hostname\":", "\"ports\":"];
+/**
+ * The index of the first of IngressLoadBalancerIngress's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressLoadBalancerIngress(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 105 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 34 && t.charCodeAt(p + 4) === 58) {
+    r.pos = p + 5;
+    if (t.charCodeAt(p + 5) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 104 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 115 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 110 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 109 && t.charCodeAt(p + 8) === 101 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 114 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 2;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressLoadBalancerIngress of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressLoadBalancerIngress's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressLoadBalancerIngress(r: JsonReader): number {
   switch (r.key()) {
@@ -818,7 +956,7 @@ export function readJsonIngressLoadBalancerIngress(r: JsonReader, m: IngressLoad
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIngressLoadBalancerIngress, from);
+      let i = guessIngressLoadBalancerIngress(r, from);
       if (i < 0) i = keyOfIngressLoadBalancerIngress(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -939,10 +1077,33 @@ export function writeJsonIngressLoadBalancerIngress(w: JsonWriter, m: IngressLoa
   }
 }
 
-const jsonKeysIngressPortStatus: readonly string[] = ["\"port\":", "\"protocol\":", "\"error\":"];
+/**
+ * The index of the first of IngressPortStatus's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressPortStatus(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 114 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 114 && t.charCodeAt(p + 3) === 111 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 111 && t.charCodeAt(p + 6) === 99 && t.charCodeAt(p + 7) === 111 && t.charCodeAt(p + 8) === 108 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 101 && t.charCodeAt(p + 2) === 114 && t.charCodeAt(p + 3) === 114 && t.charCodeAt(p + 4) === 111 && t.charCodeAt(p + 5) === 114 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 2;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressPortStatus of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressPortStatus's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressPortStatus(r: JsonReader): number {
   switch (r.key()) {
@@ -968,7 +1129,7 @@ export function readJsonIngressPortStatus(r: JsonReader, m: IngressPortStatus, d
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIngressPortStatus, from);
+      let i = guessIngressPortStatus(r, from);
       if (i < 0) i = keyOfIngressPortStatus(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -1050,10 +1211,28 @@ export function writeJsonIngressPortStatus(w: JsonWriter, m: IngressPortStatus |
   }
 }
 
-const jsonKeysIngressRule: readonly string[] = ["\"host\":", "\"http\":"];
+/**
+ * The index of the first of IngressRule's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressRule(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 104 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 115 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 104 && t.charCodeAt(p + 2) === 116 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 112 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 1;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressRule of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressRule's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressRule(r: JsonReader): number {
   switch (r.key()) {
@@ -1074,7 +1253,7 @@ export function readJsonIngressRule(r: JsonReader, m: IngressRule, depth: number
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIngressRule, from);
+      let i = guessIngressRule(r, from);
       if (i < 0) i = keyOfIngressRule(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -1154,10 +1333,23 @@ export function writeJsonIngressRule(w: JsonWriter, m: IngressRule | undefined):
   writeJsonIngressRuleValue(w, m?.ingressRuleValue);
 }
 
-const jsonKeysIngressRuleValue: readonly string[] = ["\"http\":"];
+/**
+ * The index of the first of IngressRuleValue's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressRuleValue(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 104 && t.charCodeAt(p + 2) === 116 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 112 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressRuleValue of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressRuleValue's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressRuleValue(r: JsonReader): number {
   switch (r.key()) {
@@ -1177,7 +1369,7 @@ export function readJsonIngressRuleValue(r: JsonReader, m: IngressRuleValue, dep
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIngressRuleValue, from);
+      let i = guessIngressRuleValue(r, from);
       if (i < 0) i = keyOfIngressRuleValue(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -1244,10 +1436,23 @@ export function writeJsonIngressRuleValue(w: JsonWriter, m: IngressRuleValue | u
   }
 }
 
-const jsonKeysHTTPIngressRuleValue: readonly string[] = ["\"paths\":"];
+/**
+ * The index of the first of HTTPIngressRuleValue's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessHTTPIngressRuleValue(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 104 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 0;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysHTTPIngressRuleValue of the key at the reader's position (read with its colon), or -1.
+ * The index among HTTPIngressRuleValue's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfHTTPIngressRuleValue(r: JsonReader): number {
   switch (r.key()) {
@@ -1267,7 +1472,7 @@ export function readJsonHTTPIngressRuleValue(r: JsonReader, m: HTTPIngressRuleVa
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysHTTPIngressRuleValue, from);
+      let i = guessHTTPIngressRuleValue(r, from);
       if (i < 0) i = keyOfHTTPIngressRuleValue(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -1354,10 +1559,33 @@ export function writeJsonHTTPIngressRuleValue(w: JsonWriter, m: HTTPIngressRuleV
   }
 }
 
-const jsonKeysHTTPIngressPath: readonly string[] = ["\"path\":", "\"pathType\":", "\"backend\":"];
+/**
+ * The index of the first of HTTPIngressPath's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessHTTPIngressPath(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 104 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 104 && t.charCodeAt(p + 5) === 84 && t.charCodeAt(p + 6) === 121 && t.charCodeAt(p + 7) === 112 && t.charCodeAt(p + 8) === 101 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 98 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 99 && t.charCodeAt(p + 4) === 107 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 110 && t.charCodeAt(p + 7) === 100 && t.charCodeAt(p + 8) === 34 && t.charCodeAt(p + 9) === 58) {
+    r.pos = p + 10;
+    if (t.charCodeAt(p + 10) <= 32) r.ws();
+    return 2;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysHTTPIngressPath of the key at the reader's position (read with its colon), or -1.
+ * The index among HTTPIngressPath's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfHTTPIngressPath(r: JsonReader): number {
   switch (r.key()) {
@@ -1383,7 +1611,7 @@ export function readJsonHTTPIngressPath(r: JsonReader, m: HTTPIngressPath, depth
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysHTTPIngressPath, from);
+      let i = guessHTTPIngressPath(r, from);
       if (i < 0) i = keyOfHTTPIngressPath(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -1485,10 +1713,28 @@ export function writeJsonHTTPIngressPath(w: JsonWriter, m: HTTPIngressPath | und
   }
 }
 
-const jsonKeysIngressBackend: readonly string[] = ["\"service\":", "\"resource\":"];
+/**
+ * The index of the first of IngressBackend's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressBackend(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 114 && t.charCodeAt(p + 4) === 118 && t.charCodeAt(p + 5) === 105 && t.charCodeAt(p + 6) === 99 && t.charCodeAt(p + 7) === 101 && t.charCodeAt(p + 8) === 34 && t.charCodeAt(p + 9) === 58) {
+    r.pos = p + 10;
+    if (t.charCodeAt(p + 10) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 114 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 115 && t.charCodeAt(p + 4) === 111 && t.charCodeAt(p + 5) === 117 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 99 && t.charCodeAt(p + 8) === 101 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 1;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressBackend of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressBackend's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressBackend(r: JsonReader): number {
   switch (r.key()) {
@@ -1511,7 +1757,7 @@ export function readJsonIngressBackend(r: JsonReader, m: IngressBackend, depth: 
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIngressBackend, from);
+      let i = guessIngressBackend(r, from);
       if (i < 0) i = keyOfIngressBackend(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -1611,10 +1857,28 @@ export function writeJsonIngressBackend(w: JsonWriter, m: IngressBackend | undef
   }
 }
 
-const jsonKeysIngressServiceBackend: readonly string[] = ["\"name\":", "\"port\":"];
+/**
+ * The index of the first of IngressServiceBackend's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressServiceBackend(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 110 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 114 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 1;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressServiceBackend of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressServiceBackend's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressServiceBackend(r: JsonReader): number {
   switch (r.key()) {
@@ -1637,7 +1901,7 @@ export function readJsonIngressServiceBackend(r: JsonReader, m: IngressServiceBa
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIngressServiceBackend, from);
+      let i = guessIngressServiceBackend(r, from);
       if (i < 0) i = keyOfIngressServiceBackend(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -1716,10 +1980,28 @@ export function writeJsonIngressServiceBackend(w: JsonWriter, m: IngressServiceB
   }
 }
 
-const jsonKeysServiceBackendPort: readonly string[] = ["\"name\":", "\"number\":"];
+/**
+ * The index of the first of ServiceBackendPort's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessServiceBackendPort(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 110 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 110 && t.charCodeAt(p + 2) === 117 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 98 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 1;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysServiceBackendPort of the key at the reader's position (read with its colon), or -1.
+ * The index among ServiceBackendPort's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfServiceBackendPort(r: JsonReader): number {
   switch (r.key()) {
@@ -1742,7 +2024,7 @@ export function readJsonServiceBackendPort(r: JsonReader, m: ServiceBackendPort,
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysServiceBackendPort, from);
+      let i = guessServiceBackendPort(r, from);
       if (i < 0) i = keyOfServiceBackendPort(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -1810,10 +2092,28 @@ export function writeJsonServiceBackendPort(w: JsonWriter, m: ServiceBackendPort
   }
 }
 
-const jsonKeysIngressTLS: readonly string[] = ["\"hosts\":", "\"secretName\":"];
+/**
+ * The index of the first of IngressTLS's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressTLS(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 104 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 115 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 99 && t.charCodeAt(p + 4) === 114 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 116 && t.charCodeAt(p + 7) === 78 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 109 && t.charCodeAt(p + 10) === 101 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 1;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressTLS of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressTLS's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressTLS(r: JsonReader): number {
   switch (r.key()) {
@@ -1836,7 +2136,7 @@ export function readJsonIngressTLS(r: JsonReader, m: IngressTLS, depth: number):
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIngressTLS, from);
+      let i = guessIngressTLS(r, from);
       if (i < 0) i = keyOfIngressTLS(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -1918,10 +2218,38 @@ export function writeJsonIngressTLS(w: JsonWriter, m: IngressTLS | undefined): v
   }
 }
 
-const jsonKeysIngressClass: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"spec\":"];
+/**
+ * The index of the first of IngressClass's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressClass(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 99 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 3;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressClass of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressClass's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressClass(r: JsonReader): number {
   switch (r.key()) {
@@ -1943,27 +2271,27 @@ function keyOfIngressClass(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.IngressClass at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.IngressClass at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonIngressClass(r: JsonReader, m: IngressClass, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonIngressClass(r: JsonReader, m: IngressClass, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
-      let i = r.guess(jsonKeysIngressClass, from);
+      let i = guessIngressClass(r, from);
       if (i < 0) i = keyOfIngressClass(r);
       if (i >= 0) from = i + 1;
       switch (i) {
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -2064,10 +2392,38 @@ export function writeJsonIngressClass(w: JsonWriter, m: IngressClass | undefined
   }
 }
 
-const jsonKeysIngressClassList: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"items\":"];
+/**
+ * The index of the first of IngressClassList's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressClassList(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 105 && t.charCodeAt(p + 2) === 116 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 109 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 3;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressClassList of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressClassList's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressClassList(r: JsonReader): number {
   switch (r.key()) {
@@ -2089,27 +2445,27 @@ function keyOfIngressClassList(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.IngressClassList at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.IngressClassList at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonIngressClassList(r: JsonReader, m: IngressClassList, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonIngressClassList(r: JsonReader, m: IngressClassList, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
-      let i = r.guess(jsonKeysIngressClassList, from);
+      let i = guessIngressClassList(r, from);
       if (i < 0) i = keyOfIngressClassList(r);
       if (i >= 0) from = i + 1;
       switch (i) {
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -2233,10 +2589,28 @@ export function writeJsonIngressClassList(w: JsonWriter, m: IngressClassList | u
   }
 }
 
-const jsonKeysIngressClassSpec: readonly string[] = ["\"controller\":", "\"parameters\":"];
+/**
+ * The index of the first of IngressClassSpec's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressClassSpec(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 99 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 114 && t.charCodeAt(p + 6) === 111 && t.charCodeAt(p + 7) === 108 && t.charCodeAt(p + 8) === 108 && t.charCodeAt(p + 9) === 101 && t.charCodeAt(p + 10) === 114 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 114 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 109 && t.charCodeAt(p + 6) === 101 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 101 && t.charCodeAt(p + 9) === 114 && t.charCodeAt(p + 10) === 115 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 1;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressClassSpec of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressClassSpec's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressClassSpec(r: JsonReader): number {
   switch (r.key()) {
@@ -2259,7 +2633,7 @@ export function readJsonIngressClassSpec(r: JsonReader, m: IngressClassSpec, dep
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIngressClassSpec, from);
+      let i = guessIngressClassSpec(r, from);
       if (i < 0) i = keyOfIngressClassSpec(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -2343,10 +2717,43 @@ export function writeJsonIngressClassSpec(w: JsonWriter, m: IngressClassSpec | u
   }
 }
 
-const jsonKeysIngressClassParametersReference: readonly string[] = ["\"apiGroup\":", "\"kind\":", "\"name\":", "\"scope\":", "\"namespace\":"];
+/**
+ * The index of the first of IngressClassParametersReference's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIngressClassParametersReference(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 71 && t.charCodeAt(p + 5) === 114 && t.charCodeAt(p + 6) === 111 && t.charCodeAt(p + 7) === 117 && t.charCodeAt(p + 8) === 112 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 110 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 99 && t.charCodeAt(p + 3) === 111 && t.charCodeAt(p + 4) === 112 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 3;
+  }
+  if (from <= 4 && t.charCodeAt(p + 1) === 110 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 112 && t.charCodeAt(p + 7) === 97 && t.charCodeAt(p + 8) === 99 && t.charCodeAt(p + 9) === 101 && t.charCodeAt(p + 10) === 34 && t.charCodeAt(p + 11) === 58) {
+    r.pos = p + 12;
+    if (t.charCodeAt(p + 12) <= 32) r.ws();
+    return 4;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIngressClassParametersReference of the key at the reader's position (read with its colon), or -1.
+ * The index among IngressClassParametersReference's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIngressClassParametersReference(r: JsonReader): number {
   switch (r.key()) {
@@ -2378,7 +2785,7 @@ export function readJsonIngressClassParametersReference(r: JsonReader, m: Ingres
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIngressClassParametersReference, from);
+      let i = guessIngressClassParametersReference(r, from);
       if (i < 0) i = keyOfIngressClassParametersReference(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -2499,10 +2906,38 @@ export function writeJsonIngressClassParametersReference(w: JsonWriter, m: Ingre
   }
 }
 
-const jsonKeysNetworkPolicy: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"spec\":"];
+/**
+ * The index of the first of NetworkPolicy's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessNetworkPolicy(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 99 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 3;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysNetworkPolicy of the key at the reader's position (read with its colon), or -1.
+ * The index among NetworkPolicy's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfNetworkPolicy(r: JsonReader): number {
   switch (r.key()) {
@@ -2524,27 +2959,27 @@ function keyOfNetworkPolicy(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicy at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicy at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonNetworkPolicy(r: JsonReader, m: NetworkPolicy, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonNetworkPolicy(r: JsonReader, m: NetworkPolicy, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
-      let i = r.guess(jsonKeysNetworkPolicy, from);
+      let i = guessNetworkPolicy(r, from);
       if (i < 0) i = keyOfNetworkPolicy(r);
       if (i >= 0) from = i + 1;
       switch (i) {
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -2645,10 +3080,38 @@ export function writeJsonNetworkPolicy(w: JsonWriter, m: NetworkPolicy | undefin
   }
 }
 
-const jsonKeysNetworkPolicyList: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"items\":"];
+/**
+ * The index of the first of NetworkPolicyList's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessNetworkPolicyList(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 105 && t.charCodeAt(p + 2) === 116 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 109 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 3;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysNetworkPolicyList of the key at the reader's position (read with its colon), or -1.
+ * The index among NetworkPolicyList's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfNetworkPolicyList(r: JsonReader): number {
   switch (r.key()) {
@@ -2670,27 +3133,27 @@ function keyOfNetworkPolicyList(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicyList at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.NetworkPolicyList at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonNetworkPolicyList(r: JsonReader, m: NetworkPolicyList, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonNetworkPolicyList(r: JsonReader, m: NetworkPolicyList, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
-      let i = r.guess(jsonKeysNetworkPolicyList, from);
+      let i = guessNetworkPolicyList(r, from);
       if (i < 0) i = keyOfNetworkPolicyList(r);
       if (i >= 0) from = i + 1;
       switch (i) {
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -2814,10 +3277,38 @@ export function writeJsonNetworkPolicyList(w: JsonWriter, m: NetworkPolicyList |
   }
 }
 
-const jsonKeysNetworkPolicySpec: readonly string[] = ["\"podSelector\":", "\"ingress\":", "\"egress\":", "\"policyTypes\":"];
+/**
+ * The index of the first of NetworkPolicySpec's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessNetworkPolicySpec(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 100 && t.charCodeAt(p + 4) === 83 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 108 && t.charCodeAt(p + 7) === 101 && t.charCodeAt(p + 8) === 99 && t.charCodeAt(p + 9) === 116 && t.charCodeAt(p + 10) === 111 && t.charCodeAt(p + 11) === 114 && t.charCodeAt(p + 12) === 34 && t.charCodeAt(p + 13) === 58) {
+    r.pos = p + 14;
+    if (t.charCodeAt(p + 14) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 105 && t.charCodeAt(p + 2) === 110 && t.charCodeAt(p + 3) === 103 && t.charCodeAt(p + 4) === 114 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 34 && t.charCodeAt(p + 9) === 58) {
+    r.pos = p + 10;
+    if (t.charCodeAt(p + 10) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 101 && t.charCodeAt(p + 2) === 103 && t.charCodeAt(p + 3) === 114 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 108 && t.charCodeAt(p + 4) === 105 && t.charCodeAt(p + 5) === 99 && t.charCodeAt(p + 6) === 121 && t.charCodeAt(p + 7) === 84 && t.charCodeAt(p + 8) === 121 && t.charCodeAt(p + 9) === 112 && t.charCodeAt(p + 10) === 101 && t.charCodeAt(p + 11) === 115 && t.charCodeAt(p + 12) === 34 && t.charCodeAt(p + 13) === 58) {
+    r.pos = p + 14;
+    if (t.charCodeAt(p + 14) <= 32) r.ws();
+    return 3;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysNetworkPolicySpec of the key at the reader's position (read with its colon), or -1.
+ * The index among NetworkPolicySpec's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfNetworkPolicySpec(r: JsonReader): number {
   switch (r.key()) {
@@ -2844,7 +3335,7 @@ export function readJsonNetworkPolicySpec(r: JsonReader, m: NetworkPolicySpec, d
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysNetworkPolicySpec, from);
+      let i = guessNetworkPolicySpec(r, from);
       if (i < 0) i = keyOfNetworkPolicySpec(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -3045,10 +3536,28 @@ export function writeJsonNetworkPolicySpec(w: JsonWriter, m: NetworkPolicySpec |
   }
 }
 
-const jsonKeysNetworkPolicyIngressRule: readonly string[] = ["\"ports\":", "\"from\":"];
+/**
+ * The index of the first of NetworkPolicyIngressRule's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessNetworkPolicyIngressRule(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 114 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 102 && t.charCodeAt(p + 2) === 114 && t.charCodeAt(p + 3) === 111 && t.charCodeAt(p + 4) === 109 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 1;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysNetworkPolicyIngressRule of the key at the reader's position (read with its colon), or -1.
+ * The index among NetworkPolicyIngressRule's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfNetworkPolicyIngressRule(r: JsonReader): number {
   switch (r.key()) {
@@ -3071,7 +3580,7 @@ export function readJsonNetworkPolicyIngressRule(r: JsonReader, m: NetworkPolicy
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysNetworkPolicyIngressRule, from);
+      let i = guessNetworkPolicyIngressRule(r, from);
       if (i < 0) i = keyOfNetworkPolicyIngressRule(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -3211,10 +3720,28 @@ export function writeJsonNetworkPolicyIngressRule(w: JsonWriter, m: NetworkPolic
   }
 }
 
-const jsonKeysNetworkPolicyEgressRule: readonly string[] = ["\"ports\":", "\"to\":"];
+/**
+ * The index of the first of NetworkPolicyEgressRule's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessNetworkPolicyEgressRule(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 114 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 116 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 34 && t.charCodeAt(p + 4) === 58) {
+    r.pos = p + 5;
+    if (t.charCodeAt(p + 5) <= 32) r.ws();
+    return 1;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysNetworkPolicyEgressRule of the key at the reader's position (read with its colon), or -1.
+ * The index among NetworkPolicyEgressRule's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfNetworkPolicyEgressRule(r: JsonReader): number {
   switch (r.key()) {
@@ -3237,7 +3764,7 @@ export function readJsonNetworkPolicyEgressRule(r: JsonReader, m: NetworkPolicyE
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysNetworkPolicyEgressRule, from);
+      let i = guessNetworkPolicyEgressRule(r, from);
       if (i < 0) i = keyOfNetworkPolicyEgressRule(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -3377,10 +3904,33 @@ export function writeJsonNetworkPolicyEgressRule(w: JsonWriter, m: NetworkPolicy
   }
 }
 
-const jsonKeysNetworkPolicyPeer: readonly string[] = ["\"podSelector\":", "\"namespaceSelector\":", "\"ipBlock\":"];
+/**
+ * The index of the first of NetworkPolicyPeer's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessNetworkPolicyPeer(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 100 && t.charCodeAt(p + 4) === 83 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 108 && t.charCodeAt(p + 7) === 101 && t.charCodeAt(p + 8) === 99 && t.charCodeAt(p + 9) === 116 && t.charCodeAt(p + 10) === 111 && t.charCodeAt(p + 11) === 114 && t.charCodeAt(p + 12) === 34 && t.charCodeAt(p + 13) === 58) {
+    r.pos = p + 14;
+    if (t.charCodeAt(p + 14) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 110 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 112 && t.charCodeAt(p + 7) === 97 && t.charCodeAt(p + 8) === 99 && t.charCodeAt(p + 9) === 101 && t.charCodeAt(p + 10) === 83 && t.charCodeAt(p + 11) === 101 && t.charCodeAt(p + 12) === 108 && t.charCodeAt(p + 13) === 101 && t.charCodeAt(p + 14) === 99 && t.charCodeAt(p + 15) === 116 && t.charCodeAt(p + 16) === 111 && t.charCodeAt(p + 17) === 114 && t.charCodeAt(p + 18) === 34 && t.charCodeAt(p + 19) === 58) {
+    r.pos = p + 20;
+    if (t.charCodeAt(p + 20) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 105 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 66 && t.charCodeAt(p + 4) === 108 && t.charCodeAt(p + 5) === 111 && t.charCodeAt(p + 6) === 99 && t.charCodeAt(p + 7) === 107 && t.charCodeAt(p + 8) === 34 && t.charCodeAt(p + 9) === 58) {
+    r.pos = p + 10;
+    if (t.charCodeAt(p + 10) <= 32) r.ws();
+    return 2;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysNetworkPolicyPeer of the key at the reader's position (read with its colon), or -1.
+ * The index among NetworkPolicyPeer's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfNetworkPolicyPeer(r: JsonReader): number {
   switch (r.key()) {
@@ -3406,7 +3956,7 @@ export function readJsonNetworkPolicyPeer(r: JsonReader, m: NetworkPolicyPeer, d
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysNetworkPolicyPeer, from);
+      let i = guessNetworkPolicyPeer(r, from);
       if (i < 0) i = keyOfNetworkPolicyPeer(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -3539,10 +4089,33 @@ export function writeJsonNetworkPolicyPeer(w: JsonWriter, m: NetworkPolicyPeer |
   }
 }
 
-const jsonKeysNetworkPolicyPort: readonly string[] = ["\"protocol\":", "\"port\":", "\"endPort\":"];
+/**
+ * The index of the first of NetworkPolicyPort's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessNetworkPolicyPort(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 114 && t.charCodeAt(p + 3) === 111 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 111 && t.charCodeAt(p + 6) === 99 && t.charCodeAt(p + 7) === 111 && t.charCodeAt(p + 8) === 108 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 114 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 101 && t.charCodeAt(p + 2) === 110 && t.charCodeAt(p + 3) === 100 && t.charCodeAt(p + 4) === 80 && t.charCodeAt(p + 5) === 111 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 34 && t.charCodeAt(p + 9) === 58) {
+    r.pos = p + 10;
+    if (t.charCodeAt(p + 10) <= 32) r.ws();
+    return 2;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysNetworkPolicyPort of the key at the reader's position (read with its colon), or -1.
+ * The index among NetworkPolicyPort's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfNetworkPolicyPort(r: JsonReader): number {
   switch (r.key()) {
@@ -3568,7 +4141,7 @@ export function readJsonNetworkPolicyPort(r: JsonReader, m: NetworkPolicyPort, d
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysNetworkPolicyPort, from);
+      let i = guessNetworkPolicyPort(r, from);
       if (i < 0) i = keyOfNetworkPolicyPort(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -3663,10 +4236,28 @@ export function writeJsonNetworkPolicyPort(w: JsonWriter, m: NetworkPolicyPort |
   }
 }
 
-const jsonKeysIPBlock: readonly string[] = ["\"cidr\":", "\"except\":"];
+/**
+ * The index of the first of IPBlock's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIPBlock(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 99 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 100 && t.charCodeAt(p + 4) === 114 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 101 && t.charCodeAt(p + 2) === 120 && t.charCodeAt(p + 3) === 99 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 112 && t.charCodeAt(p + 6) === 116 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 1;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIPBlock of the key at the reader's position (read with its colon), or -1.
+ * The index among IPBlock's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIPBlock(r: JsonReader): number {
   switch (r.key()) {
@@ -3689,7 +4280,7 @@ export function readJsonIPBlock(r: JsonReader, m: IPBlock, depth: number): void 
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIPBlock, from);
+      let i = guessIPBlock(r, from);
       if (i < 0) i = keyOfIPBlock(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -3769,10 +4360,38 @@ export function writeJsonIPBlock(w: JsonWriter, m: IPBlock | undefined): void {
   }
 }
 
-const jsonKeysIPAddress: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"spec\":"];
+/**
+ * The index of the first of IPAddress's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIPAddress(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 99 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 3;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIPAddress of the key at the reader's position (read with its colon), or -1.
+ * The index among IPAddress's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIPAddress(r: JsonReader): number {
   switch (r.key()) {
@@ -3794,27 +4413,27 @@ function keyOfIPAddress(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.IPAddress at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.IPAddress at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonIPAddress(r: JsonReader, m: IPAddress, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonIPAddress(r: JsonReader, m: IPAddress, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
-      let i = r.guess(jsonKeysIPAddress, from);
+      let i = guessIPAddress(r, from);
       if (i < 0) i = keyOfIPAddress(r);
       if (i >= 0) from = i + 1;
       switch (i) {
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -3915,10 +4534,38 @@ export function writeJsonIPAddress(w: JsonWriter, m: IPAddress | undefined): voi
   }
 }
 
-const jsonKeysIPAddressList: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"items\":"];
+/**
+ * The index of the first of IPAddressList's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIPAddressList(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 105 && t.charCodeAt(p + 2) === 116 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 109 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 3;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIPAddressList of the key at the reader's position (read with its colon), or -1.
+ * The index among IPAddressList's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIPAddressList(r: JsonReader): number {
   switch (r.key()) {
@@ -3940,27 +4587,27 @@ function keyOfIPAddressList(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.IPAddressList at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.IPAddressList at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonIPAddressList(r: JsonReader, m: IPAddressList, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonIPAddressList(r: JsonReader, m: IPAddressList, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
-      let i = r.guess(jsonKeysIPAddressList, from);
+      let i = guessIPAddressList(r, from);
       if (i < 0) i = keyOfIPAddressList(r);
       if (i >= 0) from = i + 1;
       switch (i) {
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -4084,10 +4731,23 @@ export function writeJsonIPAddressList(w: JsonWriter, m: IPAddressList | undefin
   }
 }
 
-const jsonKeysIPAddressSpec: readonly string[] = ["\"parentRef\":"];
+/**
+ * The index of the first of IPAddressSpec's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessIPAddressSpec(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 112 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 114 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 110 && t.charCodeAt(p + 6) === 116 && t.charCodeAt(p + 7) === 82 && t.charCodeAt(p + 8) === 101 && t.charCodeAt(p + 9) === 102 && t.charCodeAt(p + 10) === 34 && t.charCodeAt(p + 11) === 58) {
+    r.pos = p + 12;
+    if (t.charCodeAt(p + 12) <= 32) r.ws();
+    return 0;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysIPAddressSpec of the key at the reader's position (read with its colon), or -1.
+ * The index among IPAddressSpec's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfIPAddressSpec(r: JsonReader): number {
   switch (r.key()) {
@@ -4107,7 +4767,7 @@ export function readJsonIPAddressSpec(r: JsonReader, m: IPAddressSpec, depth: nu
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysIPAddressSpec, from);
+      let i = guessIPAddressSpec(r, from);
       if (i < 0) i = keyOfIPAddressSpec(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -4174,10 +4834,38 @@ export function writeJsonIPAddressSpec(w: JsonWriter, m: IPAddressSpec | undefin
   }
 }
 
-const jsonKeysParentReference: readonly string[] = ["\"group\":", "\"resource\":", "\"namespace\":", "\"name\":"];
+/**
+ * The index of the first of ParentReference's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessParentReference(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 103 && t.charCodeAt(p + 2) === 114 && t.charCodeAt(p + 3) === 111 && t.charCodeAt(p + 4) === 117 && t.charCodeAt(p + 5) === 112 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 114 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 115 && t.charCodeAt(p + 4) === 111 && t.charCodeAt(p + 5) === 117 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 99 && t.charCodeAt(p + 8) === 101 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 110 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 112 && t.charCodeAt(p + 7) === 97 && t.charCodeAt(p + 8) === 99 && t.charCodeAt(p + 9) === 101 && t.charCodeAt(p + 10) === 34 && t.charCodeAt(p + 11) === 58) {
+    r.pos = p + 12;
+    if (t.charCodeAt(p + 12) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 110 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 3;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysParentReference of the key at the reader's position (read with its colon), or -1.
+ * The index among ParentReference's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfParentReference(r: JsonReader): number {
   switch (r.key()) {
@@ -4206,7 +4894,7 @@ export function readJsonParentReference(r: JsonReader, m: ParentReference, depth
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysParentReference, from);
+      let i = guessParentReference(r, from);
       if (i < 0) i = keyOfParentReference(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -4308,10 +4996,43 @@ export function writeJsonParentReference(w: JsonWriter, m: ParentReference | und
   }
 }
 
-const jsonKeysServiceCIDR: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"spec\":", "\"status\":"];
+/**
+ * The index of the first of ServiceCIDR's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessServiceCIDR(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 99 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 3;
+  }
+  if (from <= 4 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 116 && t.charCodeAt(p + 3) === 97 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 117 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 4;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysServiceCIDR of the key at the reader's position (read with its colon), or -1.
+ * The index among ServiceCIDR's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfServiceCIDR(r: JsonReader): number {
   switch (r.key()) {
@@ -4336,27 +5057,27 @@ function keyOfServiceCIDR(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.ServiceCIDR at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.ServiceCIDR at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonServiceCIDR(r: JsonReader, m: ServiceCIDR, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonServiceCIDR(r: JsonReader, m: ServiceCIDR, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
-      let i = r.guess(jsonKeysServiceCIDR, from);
+      let i = guessServiceCIDR(r, from);
       if (i < 0) i = keyOfServiceCIDR(r);
       if (i >= 0) from = i + 1;
       switch (i) {
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -4487,10 +5208,38 @@ export function writeJsonServiceCIDR(w: JsonWriter, m: ServiceCIDR | undefined):
   }
 }
 
-const jsonKeysServiceCIDRList: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"items\":"];
+/**
+ * The index of the first of ServiceCIDRList's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessServiceCIDRList(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 105 && t.charCodeAt(p + 2) === 116 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 109 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 3;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysServiceCIDRList of the key at the reader's position (read with its colon), or -1.
+ * The index among ServiceCIDRList's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfServiceCIDRList(r: JsonReader): number {
   switch (r.key()) {
@@ -4512,27 +5261,27 @@ function keyOfServiceCIDRList(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.api.networking.v1.ServiceCIDRList at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.api.networking.v1.ServiceCIDRList at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonServiceCIDRList(r: JsonReader, m: ServiceCIDRList, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonServiceCIDRList(r: JsonReader, m: ServiceCIDRList, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
-      let i = r.guess(jsonKeysServiceCIDRList, from);
+      let i = guessServiceCIDRList(r, from);
       if (i < 0) i = keyOfServiceCIDRList(r);
       if (i >= 0) from = i + 1;
       switch (i) {
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -4656,10 +5405,23 @@ export function writeJsonServiceCIDRList(w: JsonWriter, m: ServiceCIDRList | und
   }
 }
 
-const jsonKeysServiceCIDRSpec: readonly string[] = ["\"cidrs\":"];
+/**
+ * The index of the first of ServiceCIDRSpec's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessServiceCIDRSpec(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 99 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 100 && t.charCodeAt(p + 4) === 114 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 0;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysServiceCIDRSpec of the key at the reader's position (read with its colon), or -1.
+ * The index among ServiceCIDRSpec's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfServiceCIDRSpec(r: JsonReader): number {
   switch (r.key()) {
@@ -4679,7 +5441,7 @@ export function readJsonServiceCIDRSpec(r: JsonReader, m: ServiceCIDRSpec, depth
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysServiceCIDRSpec, from);
+      let i = guessServiceCIDRSpec(r, from);
       if (i < 0) i = keyOfServiceCIDRSpec(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -4744,10 +5506,23 @@ export function writeJsonServiceCIDRSpec(w: JsonWriter, m: ServiceCIDRSpec | und
   }
 }
 
-const jsonKeysServiceCIDRStatus: readonly string[] = ["\"conditions\":"];
+/**
+ * The index of the first of ServiceCIDRStatus's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessServiceCIDRStatus(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 99 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 105 && t.charCodeAt(p + 6) === 116 && t.charCodeAt(p + 7) === 105 && t.charCodeAt(p + 8) === 111 && t.charCodeAt(p + 9) === 110 && t.charCodeAt(p + 10) === 115 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 0;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysServiceCIDRStatus of the key at the reader's position (read with its colon), or -1.
+ * The index among ServiceCIDRStatus's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfServiceCIDRStatus(r: JsonReader): number {
   switch (r.key()) {
@@ -4767,7 +5542,7 @@ export function readJsonServiceCIDRStatus(r: JsonReader, m: ServiceCIDRStatus, d
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysServiceCIDRStatus, from);
+      let i = guessServiceCIDRStatus(r, from);
       if (i < 0) i = keyOfServiceCIDRStatus(r);
       if (i >= 0) from = i + 1;
       switch (i) {

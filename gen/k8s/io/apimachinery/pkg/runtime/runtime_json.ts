@@ -11,10 +11,28 @@ import type { RawExtension, TypeMeta, Unknown } from "./runtime_pb.js";
 import { newRawExtension, newTypeMeta, newUnknown, zeroTypeMeta } from "./runtime_bin.js";
 
 
-const jsonKeysTypeMeta: readonly string[] = ["\"apiVersion\":", "\"kind\":"];
+/**
+ * The index of the first of TypeMeta's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessTypeMeta(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 1;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysTypeMeta of the key at the reader's position (read with its colon), or -1.
+ * The index among TypeMeta's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfTypeMeta(r: JsonReader): number {
   switch (r.key()) {
@@ -37,7 +55,7 @@ export function readJsonTypeMeta(r: JsonReader, m: TypeMeta, depth: number): voi
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysTypeMeta, from);
+      let i = guessTypeMeta(r, from);
       if (i < 0) i = keyOfTypeMeta(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -101,10 +119,38 @@ export function writeJsonTypeMeta(w: JsonWriter, m: TypeMeta | undefined): void 
   }
 }
 
-const jsonKeysUnknown: readonly string[] = ["\"typeMeta\":", "\"raw\":", "\"contentEncoding\":", "\"contentType\":"];
+/**
+ * The index of the first of Unknown's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessUnknown(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 116 && t.charCodeAt(p + 2) === 121 && t.charCodeAt(p + 3) === 112 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 77 && t.charCodeAt(p + 6) === 101 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 114 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 119 && t.charCodeAt(p + 4) === 34 && t.charCodeAt(p + 5) === 58) {
+    r.pos = p + 6;
+    if (t.charCodeAt(p + 6) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 99 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 110 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 69 && t.charCodeAt(p + 9) === 110 && t.charCodeAt(p + 10) === 99 && t.charCodeAt(p + 11) === 111 && t.charCodeAt(p + 12) === 100 && t.charCodeAt(p + 13) === 105 && t.charCodeAt(p + 14) === 110 && t.charCodeAt(p + 15) === 103 && t.charCodeAt(p + 16) === 34 && t.charCodeAt(p + 17) === 58) {
+    r.pos = p + 18;
+    if (t.charCodeAt(p + 18) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 99 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 110 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 84 && t.charCodeAt(p + 9) === 121 && t.charCodeAt(p + 10) === 112 && t.charCodeAt(p + 11) === 101 && t.charCodeAt(p + 12) === 34 && t.charCodeAt(p + 13) === 58) {
+    r.pos = p + 14;
+    if (t.charCodeAt(p + 14) <= 32) r.ws();
+    return 3;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysUnknown of the key at the reader's position (read with its colon), or -1.
+ * The index among Unknown's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfUnknown(r: JsonReader): number {
   switch (r.key()) {
@@ -133,7 +179,7 @@ export function readJsonUnknown(r: JsonReader, m: Unknown, depth: number): void 
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysUnknown, from);
+      let i = guessUnknown(r, from);
       if (i < 0) i = keyOfUnknown(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -240,10 +286,23 @@ export function writeJsonUnknown(w: JsonWriter, m: Unknown | undefined): void {
   }
 }
 
-const jsonKeysRawExtension: readonly string[] = ["\"raw\":"];
+/**
+ * The index of the first of RawExtension's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessRawExtension(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 114 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 119 && t.charCodeAt(p + 4) === 34 && t.charCodeAt(p + 5) === 58) {
+    r.pos = p + 6;
+    if (t.charCodeAt(p + 6) <= 32) r.ws();
+    return 0;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysRawExtension of the key at the reader's position (read with its colon), or -1.
+ * The index among RawExtension's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfRawExtension(r: JsonReader): number {
   switch (r.key()) {
@@ -263,7 +322,7 @@ export function readJsonRawExtension(r: JsonReader, m: RawExtension, depth: numb
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysRawExtension, from);
+      let i = guessRawExtension(r, from);
       if (i < 0) i = keyOfRawExtension(r);
       if (i >= 0) from = i + 1;
       switch (i) {

@@ -14,10 +14,93 @@ import { readJsonRawExtension, readValueRawExtension, writeJsonRawExtension } fr
 
 type Any = Record<string, unknown>;
 
-const jsonKeysObjectMeta: readonly string[] = ["\"name\":", "\"generateName\":", "\"namespace\":", "\"selfLink\":", "\"uid\":", "\"resourceVersion\":", "\"generation\":", "\"creationTimestamp\":", "\"deletionTimestamp\":", "\"deletionGracePeriodSeconds\":", "\"labels\":", "\"annotations\":", "\"ownerReferences\":", "\"finalizers\":", "\"managedFields\":"];
+/**
+ * The index of the first of ObjectMeta's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessObjectMeta(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 110 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 103 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 114 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 101 && t.charCodeAt(p + 9) === 78 && t.charCodeAt(p + 10) === 97 && t.charCodeAt(p + 11) === 109 && t.charCodeAt(p + 12) === 101 && t.charCodeAt(p + 13) === 34 && t.charCodeAt(p + 14) === 58) {
+    r.pos = p + 15;
+    if (t.charCodeAt(p + 15) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 110 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 115 && t.charCodeAt(p + 6) === 112 && t.charCodeAt(p + 7) === 97 && t.charCodeAt(p + 8) === 99 && t.charCodeAt(p + 9) === 101 && t.charCodeAt(p + 10) === 34 && t.charCodeAt(p + 11) === 58) {
+    r.pos = p + 12;
+    if (t.charCodeAt(p + 12) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 108 && t.charCodeAt(p + 4) === 102 && t.charCodeAt(p + 5) === 76 && t.charCodeAt(p + 6) === 105 && t.charCodeAt(p + 7) === 110 && t.charCodeAt(p + 8) === 107 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 3;
+  }
+  if (from <= 4 && t.charCodeAt(p + 1) === 117 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 100 && t.charCodeAt(p + 4) === 34 && t.charCodeAt(p + 5) === 58) {
+    r.pos = p + 6;
+    if (t.charCodeAt(p + 6) <= 32) r.ws();
+    return 4;
+  }
+  if (from <= 5 && t.charCodeAt(p + 1) === 114 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 115 && t.charCodeAt(p + 4) === 111 && t.charCodeAt(p + 5) === 117 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 99 && t.charCodeAt(p + 8) === 101 && t.charCodeAt(p + 9) === 86 && t.charCodeAt(p + 10) === 101 && t.charCodeAt(p + 11) === 114 && t.charCodeAt(p + 12) === 115 && t.charCodeAt(p + 13) === 105 && t.charCodeAt(p + 14) === 111 && t.charCodeAt(p + 15) === 110 && t.charCodeAt(p + 16) === 34 && t.charCodeAt(p + 17) === 58) {
+    r.pos = p + 18;
+    if (t.charCodeAt(p + 18) <= 32) r.ws();
+    return 5;
+  }
+  if (from <= 6 && t.charCodeAt(p + 1) === 103 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 114 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 6;
+  }
+  if (from <= 7 && t.charCodeAt(p + 1) === 99 && t.charCodeAt(p + 2) === 114 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 116 && t.charCodeAt(p + 6) === 105 && t.charCodeAt(p + 7) === 111 && t.charCodeAt(p + 8) === 110 && t.charCodeAt(p + 9) === 84 && t.charCodeAt(p + 10) === 105 && t.charCodeAt(p + 11) === 109 && t.charCodeAt(p + 12) === 101 && t.charCodeAt(p + 13) === 115 && t.charCodeAt(p + 14) === 116 && t.charCodeAt(p + 15) === 97 && t.charCodeAt(p + 16) === 109 && t.charCodeAt(p + 17) === 112 && t.charCodeAt(p + 18) === 34 && t.charCodeAt(p + 19) === 58) {
+    r.pos = p + 20;
+    if (t.charCodeAt(p + 20) <= 32) r.ws();
+    return 7;
+  }
+  if (from <= 8 && t.charCodeAt(p + 1) === 100 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 108 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 116 && t.charCodeAt(p + 6) === 105 && t.charCodeAt(p + 7) === 111 && t.charCodeAt(p + 8) === 110 && t.charCodeAt(p + 9) === 84 && t.charCodeAt(p + 10) === 105 && t.charCodeAt(p + 11) === 109 && t.charCodeAt(p + 12) === 101 && t.charCodeAt(p + 13) === 115 && t.charCodeAt(p + 14) === 116 && t.charCodeAt(p + 15) === 97 && t.charCodeAt(p + 16) === 109 && t.charCodeAt(p + 17) === 112 && t.charCodeAt(p + 18) === 34 && t.charCodeAt(p + 19) === 58) {
+    r.pos = p + 20;
+    if (t.charCodeAt(p + 20) <= 32) r.ws();
+    return 8;
+  }
+  if (from <= 9 && t.charCodeAt(p + 1) === 100 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 108 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 116 && t.charCodeAt(p + 6) === 105 && t.charCodeAt(p + 7) === 111 && t.charCodeAt(p + 8) === 110 && t.charCodeAt(p + 9) === 71 && t.charCodeAt(p + 10) === 114 && t.charCodeAt(p + 11) === 97 && t.charCodeAt(p + 12) === 99 && t.charCodeAt(p + 13) === 101 && t.charCodeAt(p + 14) === 80 && t.charCodeAt(p + 15) === 101 && t.charCodeAt(p + 16) === 114 && t.charCodeAt(p + 17) === 105 && t.charCodeAt(p + 18) === 111 && t.charCodeAt(p + 19) === 100 && t.charCodeAt(p + 20) === 83 && t.charCodeAt(p + 21) === 101 && t.charCodeAt(p + 22) === 99 && t.charCodeAt(p + 23) === 111 && t.charCodeAt(p + 24) === 110 && t.charCodeAt(p + 25) === 100 && t.charCodeAt(p + 26) === 115 && t.charCodeAt(p + 27) === 34 && t.charCodeAt(p + 28) === 58) {
+    r.pos = p + 29;
+    if (t.charCodeAt(p + 29) <= 32) r.ws();
+    return 9;
+  }
+  if (from <= 10 && t.charCodeAt(p + 1) === 108 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 98 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 108 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 10;
+  }
+  if (from <= 11 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 110 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 111 && t.charCodeAt(p + 5) === 116 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 115 && t.charCodeAt(p + 12) === 34 && t.charCodeAt(p + 13) === 58) {
+    r.pos = p + 14;
+    if (t.charCodeAt(p + 14) <= 32) r.ws();
+    return 11;
+  }
+  if (from <= 12 && t.charCodeAt(p + 1) === 111 && t.charCodeAt(p + 2) === 119 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 114 && t.charCodeAt(p + 6) === 82 && t.charCodeAt(p + 7) === 101 && t.charCodeAt(p + 8) === 102 && t.charCodeAt(p + 9) === 101 && t.charCodeAt(p + 10) === 114 && t.charCodeAt(p + 11) === 101 && t.charCodeAt(p + 12) === 110 && t.charCodeAt(p + 13) === 99 && t.charCodeAt(p + 14) === 101 && t.charCodeAt(p + 15) === 115 && t.charCodeAt(p + 16) === 34 && t.charCodeAt(p + 17) === 58) {
+    r.pos = p + 18;
+    if (t.charCodeAt(p + 18) <= 32) r.ws();
+    return 12;
+  }
+  if (from <= 13 && t.charCodeAt(p + 1) === 102 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 108 && t.charCodeAt(p + 6) === 105 && t.charCodeAt(p + 7) === 122 && t.charCodeAt(p + 8) === 101 && t.charCodeAt(p + 9) === 114 && t.charCodeAt(p + 10) === 115 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 13;
+  }
+  if (from <= 14 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 103 && t.charCodeAt(p + 6) === 101 && t.charCodeAt(p + 7) === 100 && t.charCodeAt(p + 8) === 70 && t.charCodeAt(p + 9) === 105 && t.charCodeAt(p + 10) === 101 && t.charCodeAt(p + 11) === 108 && t.charCodeAt(p + 12) === 100 && t.charCodeAt(p + 13) === 115 && t.charCodeAt(p + 14) === 34 && t.charCodeAt(p + 15) === 58) {
+    r.pos = p + 16;
+    if (t.charCodeAt(p + 16) <= 32) r.ws();
+    return 14;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysObjectMeta of the key at the reader's position (read with its colon), or -1.
+ * The index among ObjectMeta's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfObjectMeta(r: JsonReader): number {
   switch (r.key()) {
@@ -79,7 +162,7 @@ export function readJsonObjectMeta(r: JsonReader, m: ObjectMeta, depth: number):
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysObjectMeta, from);
+      let i = guessObjectMeta(r, from);
       if (i < 0) i = keyOfObjectMeta(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -469,10 +552,43 @@ export function writeJsonObjectMeta(w: JsonWriter, m: ObjectMeta | undefined): v
   }
 }
 
-const jsonKeysListMeta: readonly string[] = ["\"selfLink\":", "\"resourceVersion\":", "\"continue\":", "\"remainingItemCount\":", "\"shardInfo\":"];
+/**
+ * The index of the first of ListMeta's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessListMeta(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 108 && t.charCodeAt(p + 4) === 102 && t.charCodeAt(p + 5) === 76 && t.charCodeAt(p + 6) === 105 && t.charCodeAt(p + 7) === 110 && t.charCodeAt(p + 8) === 107 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 114 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 115 && t.charCodeAt(p + 4) === 111 && t.charCodeAt(p + 5) === 117 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 99 && t.charCodeAt(p + 8) === 101 && t.charCodeAt(p + 9) === 86 && t.charCodeAt(p + 10) === 101 && t.charCodeAt(p + 11) === 114 && t.charCodeAt(p + 12) === 115 && t.charCodeAt(p + 13) === 105 && t.charCodeAt(p + 14) === 111 && t.charCodeAt(p + 15) === 110 && t.charCodeAt(p + 16) === 34 && t.charCodeAt(p + 17) === 58) {
+    r.pos = p + 18;
+    if (t.charCodeAt(p + 18) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 99 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 105 && t.charCodeAt(p + 6) === 110 && t.charCodeAt(p + 7) === 117 && t.charCodeAt(p + 8) === 101 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 114 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 105 && t.charCodeAt(p + 6) === 110 && t.charCodeAt(p + 7) === 105 && t.charCodeAt(p + 8) === 110 && t.charCodeAt(p + 9) === 103 && t.charCodeAt(p + 10) === 73 && t.charCodeAt(p + 11) === 116 && t.charCodeAt(p + 12) === 101 && t.charCodeAt(p + 13) === 109 && t.charCodeAt(p + 14) === 67 && t.charCodeAt(p + 15) === 111 && t.charCodeAt(p + 16) === 117 && t.charCodeAt(p + 17) === 110 && t.charCodeAt(p + 18) === 116 && t.charCodeAt(p + 19) === 34 && t.charCodeAt(p + 20) === 58) {
+    r.pos = p + 21;
+    if (t.charCodeAt(p + 21) <= 32) r.ws();
+    return 3;
+  }
+  if (from <= 4 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 104 && t.charCodeAt(p + 3) === 97 && t.charCodeAt(p + 4) === 114 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 73 && t.charCodeAt(p + 7) === 110 && t.charCodeAt(p + 8) === 102 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 34 && t.charCodeAt(p + 11) === 58) {
+    r.pos = p + 12;
+    if (t.charCodeAt(p + 12) <= 32) r.ws();
+    return 4;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysListMeta of the key at the reader's position (read with its colon), or -1.
+ * The index among ListMeta's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfListMeta(r: JsonReader): number {
   switch (r.key()) {
@@ -504,7 +620,7 @@ export function readJsonListMeta(r: JsonReader, m: ListMeta, depth: number): voi
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysListMeta, from);
+      let i = guessListMeta(r, from);
       if (i < 0) i = keyOfListMeta(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -640,10 +756,23 @@ export function writeJsonListMeta(w: JsonWriter, m: ListMeta | undefined): void 
   }
 }
 
-const jsonKeysShardInfo: readonly string[] = ["\"selector\":"];
+/**
+ * The index of the first of ShardInfo's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessShardInfo(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 108 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 99 && t.charCodeAt(p + 6) === 116 && t.charCodeAt(p + 7) === 111 && t.charCodeAt(p + 8) === 114 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 0;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysShardInfo of the key at the reader's position (read with its colon), or -1.
+ * The index among ShardInfo's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfShardInfo(r: JsonReader): number {
   switch (r.key()) {
@@ -663,7 +792,7 @@ export function readJsonShardInfo(r: JsonReader, m: ShardInfo, depth: number): v
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysShardInfo, from);
+      let i = guessShardInfo(r, from);
       if (i < 0) i = keyOfShardInfo(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -712,10 +841,28 @@ export function writeJsonShardInfo(w: JsonWriter, m: ShardInfo | undefined): voi
   }
 }
 
-const jsonKeysLabelSelector: readonly string[] = ["\"matchLabels\":", "\"matchExpressions\":"];
+/**
+ * The index of the first of LabelSelector's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessLabelSelector(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 99 && t.charCodeAt(p + 5) === 104 && t.charCodeAt(p + 6) === 76 && t.charCodeAt(p + 7) === 97 && t.charCodeAt(p + 8) === 98 && t.charCodeAt(p + 9) === 101 && t.charCodeAt(p + 10) === 108 && t.charCodeAt(p + 11) === 115 && t.charCodeAt(p + 12) === 34 && t.charCodeAt(p + 13) === 58) {
+    r.pos = p + 14;
+    if (t.charCodeAt(p + 14) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 99 && t.charCodeAt(p + 5) === 104 && t.charCodeAt(p + 6) === 69 && t.charCodeAt(p + 7) === 120 && t.charCodeAt(p + 8) === 112 && t.charCodeAt(p + 9) === 114 && t.charCodeAt(p + 10) === 101 && t.charCodeAt(p + 11) === 115 && t.charCodeAt(p + 12) === 115 && t.charCodeAt(p + 13) === 105 && t.charCodeAt(p + 14) === 111 && t.charCodeAt(p + 15) === 110 && t.charCodeAt(p + 16) === 115 && t.charCodeAt(p + 17) === 34 && t.charCodeAt(p + 18) === 58) {
+    r.pos = p + 19;
+    if (t.charCodeAt(p + 19) <= 32) r.ws();
+    return 1;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysLabelSelector of the key at the reader's position (read with its colon), or -1.
+ * The index among LabelSelector's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfLabelSelector(r: JsonReader): number {
   switch (r.key()) {
@@ -738,7 +885,7 @@ export function readJsonLabelSelector(r: JsonReader, m: LabelSelector, depth: nu
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysLabelSelector, from);
+      let i = guessLabelSelector(r, from);
       if (i < 0) i = keyOfLabelSelector(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -840,10 +987,33 @@ export function writeJsonLabelSelector(w: JsonWriter, m: LabelSelector | undefin
   }
 }
 
-const jsonKeysLabelSelectorRequirement: readonly string[] = ["\"key\":", "\"operator\":", "\"values\":"];
+/**
+ * The index of the first of LabelSelectorRequirement's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessLabelSelectorRequirement(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 121 && t.charCodeAt(p + 4) === 34 && t.charCodeAt(p + 5) === 58) {
+    r.pos = p + 6;
+    if (t.charCodeAt(p + 6) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 111 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 114 && t.charCodeAt(p + 5) === 97 && t.charCodeAt(p + 6) === 116 && t.charCodeAt(p + 7) === 111 && t.charCodeAt(p + 8) === 114 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 118 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 108 && t.charCodeAt(p + 4) === 117 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 2;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysLabelSelectorRequirement of the key at the reader's position (read with its colon), or -1.
+ * The index among LabelSelectorRequirement's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfLabelSelectorRequirement(r: JsonReader): number {
   switch (r.key()) {
@@ -869,7 +1039,7 @@ export function readJsonLabelSelectorRequirement(r: JsonReader, m: LabelSelector
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysLabelSelectorRequirement, from);
+      let i = guessLabelSelectorRequirement(r, from);
       if (i < 0) i = keyOfLabelSelectorRequirement(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -964,10 +1134,48 @@ export function writeJsonLabelSelectorRequirement(w: JsonWriter, m: LabelSelecto
   }
 }
 
-const jsonKeysOwnerReference: readonly string[] = ["\"apiVersion\":", "\"kind\":", "\"name\":", "\"uid\":", "\"controller\":", "\"blockOwnerDeletion\":"];
+/**
+ * The index of the first of OwnerReference's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessOwnerReference(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 110 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 117 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 100 && t.charCodeAt(p + 4) === 34 && t.charCodeAt(p + 5) === 58) {
+    r.pos = p + 6;
+    if (t.charCodeAt(p + 6) <= 32) r.ws();
+    return 3;
+  }
+  if (from <= 4 && t.charCodeAt(p + 1) === 99 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 114 && t.charCodeAt(p + 6) === 111 && t.charCodeAt(p + 7) === 108 && t.charCodeAt(p + 8) === 108 && t.charCodeAt(p + 9) === 101 && t.charCodeAt(p + 10) === 114 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 4;
+  }
+  if (from <= 5 && t.charCodeAt(p + 1) === 98 && t.charCodeAt(p + 2) === 108 && t.charCodeAt(p + 3) === 111 && t.charCodeAt(p + 4) === 99 && t.charCodeAt(p + 5) === 107 && t.charCodeAt(p + 6) === 79 && t.charCodeAt(p + 7) === 119 && t.charCodeAt(p + 8) === 110 && t.charCodeAt(p + 9) === 101 && t.charCodeAt(p + 10) === 114 && t.charCodeAt(p + 11) === 68 && t.charCodeAt(p + 12) === 101 && t.charCodeAt(p + 13) === 108 && t.charCodeAt(p + 14) === 101 && t.charCodeAt(p + 15) === 116 && t.charCodeAt(p + 16) === 105 && t.charCodeAt(p + 17) === 111 && t.charCodeAt(p + 18) === 110 && t.charCodeAt(p + 19) === 34 && t.charCodeAt(p + 20) === 58) {
+    r.pos = p + 21;
+    if (t.charCodeAt(p + 21) <= 32) r.ws();
+    return 5;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysOwnerReference of the key at the reader's position (read with its colon), or -1.
+ * The index among OwnerReference's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfOwnerReference(r: JsonReader): number {
   switch (r.key()) {
@@ -1002,7 +1210,7 @@ export function readJsonOwnerReference(r: JsonReader, m: OwnerReference, depth: 
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysOwnerReference, from);
+      let i = guessOwnerReference(r, from);
       if (i < 0) i = keyOfOwnerReference(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -1132,10 +1340,53 @@ export function writeJsonOwnerReference(w: JsonWriter, m: OwnerReference | undef
   }
 }
 
-const jsonKeysManagedFieldsEntry: readonly string[] = ["\"manager\":", "\"operation\":", "\"apiVersion\":", "\"time\":", "\"fieldsType\":", "\"fieldsV1\":", "\"subresource\":"];
+/**
+ * The index of the first of ManagedFieldsEntry's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessManagedFieldsEntry(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 103 && t.charCodeAt(p + 6) === 101 && t.charCodeAt(p + 7) === 114 && t.charCodeAt(p + 8) === 34 && t.charCodeAt(p + 9) === 58) {
+    r.pos = p + 10;
+    if (t.charCodeAt(p + 10) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 111 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 114 && t.charCodeAt(p + 5) === 97 && t.charCodeAt(p + 6) === 116 && t.charCodeAt(p + 7) === 105 && t.charCodeAt(p + 8) === 111 && t.charCodeAt(p + 9) === 110 && t.charCodeAt(p + 10) === 34 && t.charCodeAt(p + 11) === 58) {
+    r.pos = p + 12;
+    if (t.charCodeAt(p + 12) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 116 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 3;
+  }
+  if (from <= 4 && t.charCodeAt(p + 1) === 102 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 108 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 84 && t.charCodeAt(p + 8) === 121 && t.charCodeAt(p + 9) === 112 && t.charCodeAt(p + 10) === 101 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 4;
+  }
+  if (from <= 5 && t.charCodeAt(p + 1) === 102 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 108 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 86 && t.charCodeAt(p + 8) === 49 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 5;
+  }
+  if (from <= 6 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 117 && t.charCodeAt(p + 3) === 98 && t.charCodeAt(p + 4) === 114 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 111 && t.charCodeAt(p + 8) === 117 && t.charCodeAt(p + 9) === 114 && t.charCodeAt(p + 10) === 99 && t.charCodeAt(p + 11) === 101 && t.charCodeAt(p + 12) === 34 && t.charCodeAt(p + 13) === 58) {
+    r.pos = p + 14;
+    if (t.charCodeAt(p + 14) <= 32) r.ws();
+    return 6;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysManagedFieldsEntry of the key at the reader's position (read with its colon), or -1.
+ * The index among ManagedFieldsEntry's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfManagedFieldsEntry(r: JsonReader): number {
   switch (r.key()) {
@@ -1173,7 +1424,7 @@ export function readJsonManagedFieldsEntry(r: JsonReader, m: ManagedFieldsEntry,
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysManagedFieldsEntry, from);
+      let i = guessManagedFieldsEntry(r, from);
       if (i < 0) i = keyOfManagedFieldsEntry(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -1342,10 +1593,48 @@ export function writeJsonManagedFieldsEntry(w: JsonWriter, m: ManagedFieldsEntry
   }
 }
 
-const jsonKeysCondition: readonly string[] = ["\"type\":", "\"status\":", "\"observedGeneration\":", "\"lastTransitionTime\":", "\"reason\":", "\"message\":"];
+/**
+ * The index of the first of Condition's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessCondition(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 116 && t.charCodeAt(p + 2) === 121 && t.charCodeAt(p + 3) === 112 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 116 && t.charCodeAt(p + 3) === 97 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 117 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 111 && t.charCodeAt(p + 2) === 98 && t.charCodeAt(p + 3) === 115 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 114 && t.charCodeAt(p + 6) === 118 && t.charCodeAt(p + 7) === 101 && t.charCodeAt(p + 8) === 100 && t.charCodeAt(p + 9) === 71 && t.charCodeAt(p + 10) === 101 && t.charCodeAt(p + 11) === 110 && t.charCodeAt(p + 12) === 101 && t.charCodeAt(p + 13) === 114 && t.charCodeAt(p + 14) === 97 && t.charCodeAt(p + 15) === 116 && t.charCodeAt(p + 16) === 105 && t.charCodeAt(p + 17) === 111 && t.charCodeAt(p + 18) === 110 && t.charCodeAt(p + 19) === 34 && t.charCodeAt(p + 20) === 58) {
+    r.pos = p + 21;
+    if (t.charCodeAt(p + 21) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 108 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 115 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 84 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 97 && t.charCodeAt(p + 8) === 110 && t.charCodeAt(p + 9) === 115 && t.charCodeAt(p + 10) === 105 && t.charCodeAt(p + 11) === 116 && t.charCodeAt(p + 12) === 105 && t.charCodeAt(p + 13) === 111 && t.charCodeAt(p + 14) === 110 && t.charCodeAt(p + 15) === 84 && t.charCodeAt(p + 16) === 105 && t.charCodeAt(p + 17) === 109 && t.charCodeAt(p + 18) === 101 && t.charCodeAt(p + 19) === 34 && t.charCodeAt(p + 20) === 58) {
+    r.pos = p + 21;
+    if (t.charCodeAt(p + 21) <= 32) r.ws();
+    return 3;
+  }
+  if (from <= 4 && t.charCodeAt(p + 1) === 114 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 97 && t.charCodeAt(p + 4) === 115 && t.charCodeAt(p + 5) === 111 && t.charCodeAt(p + 6) === 110 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 4;
+  }
+  if (from <= 5 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 115 && t.charCodeAt(p + 4) === 115 && t.charCodeAt(p + 5) === 97 && t.charCodeAt(p + 6) === 103 && t.charCodeAt(p + 7) === 101 && t.charCodeAt(p + 8) === 34 && t.charCodeAt(p + 9) === 58) {
+    r.pos = p + 10;
+    if (t.charCodeAt(p + 10) <= 32) r.ws();
+    return 5;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysCondition of the key at the reader's position (read with its colon), or -1.
+ * The index among Condition's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfCondition(r: JsonReader): number {
   switch (r.key()) {
@@ -1380,7 +1669,7 @@ export function readJsonCondition(r: JsonReader, m: Condition, depth: number): v
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysCondition, from);
+      let i = guessCondition(r, from);
       if (i < 0) i = keyOfCondition(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -1518,10 +1807,28 @@ export function writeJsonCondition(w: JsonWriter, m: Condition | undefined): voi
   }
 }
 
-const jsonKeysWatchEvent: readonly string[] = ["\"type\":", "\"object\":"];
+/**
+ * The index of the first of WatchEvent's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessWatchEvent(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 116 && t.charCodeAt(p + 2) === 121 && t.charCodeAt(p + 3) === 112 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 111 && t.charCodeAt(p + 2) === 98 && t.charCodeAt(p + 3) === 106 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 99 && t.charCodeAt(p + 6) === 116 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 1;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysWatchEvent of the key at the reader's position (read with its colon), or -1.
+ * The index among WatchEvent's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfWatchEvent(r: JsonReader): number {
   switch (r.key()) {
@@ -1544,7 +1851,7 @@ export function readJsonWatchEvent(r: JsonReader, m: WatchEvent, depth: number):
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysWatchEvent, from);
+      let i = guessWatchEvent(r, from);
       if (i < 0) i = keyOfWatchEvent(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -1623,10 +1930,58 @@ export function writeJsonWatchEvent(w: JsonWriter, m: WatchEvent | undefined): v
   }
 }
 
-const jsonKeysStatus: readonly string[] = ["\"kind\":", "\"apiVersion\":", "\"metadata\":", "\"status\":", "\"message\":", "\"reason\":", "\"details\":", "\"code\":"];
+/**
+ * The index of the first of Status's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessStatus(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 97 && t.charCodeAt(p + 2) === 112 && t.charCodeAt(p + 3) === 105 && t.charCodeAt(p + 4) === 86 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 114 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 105 && t.charCodeAt(p + 9) === 111 && t.charCodeAt(p + 10) === 110 && t.charCodeAt(p + 11) === 34 && t.charCodeAt(p + 12) === 58) {
+    r.pos = p + 13;
+    if (t.charCodeAt(p + 13) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 97 && t.charCodeAt(p + 7) === 116 && t.charCodeAt(p + 8) === 97 && t.charCodeAt(p + 9) === 34 && t.charCodeAt(p + 10) === 58) {
+    r.pos = p + 11;
+    if (t.charCodeAt(p + 11) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 115 && t.charCodeAt(p + 2) === 116 && t.charCodeAt(p + 3) === 97 && t.charCodeAt(p + 4) === 116 && t.charCodeAt(p + 5) === 117 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 3;
+  }
+  if (from <= 4 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 115 && t.charCodeAt(p + 4) === 115 && t.charCodeAt(p + 5) === 97 && t.charCodeAt(p + 6) === 103 && t.charCodeAt(p + 7) === 101 && t.charCodeAt(p + 8) === 34 && t.charCodeAt(p + 9) === 58) {
+    r.pos = p + 10;
+    if (t.charCodeAt(p + 10) <= 32) r.ws();
+    return 4;
+  }
+  if (from <= 5 && t.charCodeAt(p + 1) === 114 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 97 && t.charCodeAt(p + 4) === 115 && t.charCodeAt(p + 5) === 111 && t.charCodeAt(p + 6) === 110 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 5;
+  }
+  if (from <= 6 && t.charCodeAt(p + 1) === 100 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 97 && t.charCodeAt(p + 5) === 105 && t.charCodeAt(p + 6) === 108 && t.charCodeAt(p + 7) === 115 && t.charCodeAt(p + 8) === 34 && t.charCodeAt(p + 9) === 58) {
+    r.pos = p + 10;
+    if (t.charCodeAt(p + 10) <= 32) r.ws();
+    return 6;
+  }
+  if (from <= 7 && t.charCodeAt(p + 1) === 99 && t.charCodeAt(p + 2) === 111 && t.charCodeAt(p + 3) === 100 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 7;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysStatus of the key at the reader's position (read with its colon), or -1.
+ * The index among Status's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfStatus(r: JsonReader): number {
   switch (r.key()) {
@@ -1660,27 +2015,27 @@ function keyOfStatus(r: JsonReader): number {
 }
 
 /**
- * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.Status at the reader's position, at nesting `depth`, into the new message `m`.
+ * Reads the JSON object of a k8s.io.apimachinery.pkg.apis.meta.v1.Status at the reader's position, at nesting `depth`, into the new message `m` (with `afterTypeMeta`, from inside it, past its kind and apiVersion: see JsonCodec.read).
  */
-export function readJsonStatus(r: JsonReader, m: Status, depth: number): void {
-  if (r.open(depth)) {
-    let seen = 0;
-    let from = 0;
+export function readJsonStatus(r: JsonReader, m: Status, depth: number, afterTypeMeta = false): void {
+  if (afterTypeMeta || r.open(depth)) {
+    let seen = afterTypeMeta ? 3 : 0;
+    let from = afterTypeMeta ? 2 : 0;
     do {
-      let i = r.guess(jsonKeysStatus, from);
+      let i = guessStatus(r, from);
       if (i < 0) i = keyOfStatus(r);
       if (i >= 0) from = i + 1;
       switch (i) {
         case 0: {
             if ((seen & 1) !== 0) r.bail();
             seen |= 1;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 1: {
             if ((seen & 2) !== 0) r.bail();
             seen |= 2;
-            if (!r.isNull()) r.string();
+            if (!r.isNull()) r.typeMeta();
             break;
         }
         case 2: {
@@ -1852,10 +2207,48 @@ export function writeJsonStatus(w: JsonWriter, m: Status | undefined): void {
   }
 }
 
-const jsonKeysStatusDetails: readonly string[] = ["\"name\":", "\"group\":", "\"kind\":", "\"uid\":", "\"causes\":", "\"retryAfterSeconds\":"];
+/**
+ * The index of the first of StatusDetails's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessStatusDetails(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 110 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 109 && t.charCodeAt(p + 4) === 101 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 103 && t.charCodeAt(p + 2) === 114 && t.charCodeAt(p + 3) === 111 && t.charCodeAt(p + 4) === 117 && t.charCodeAt(p + 5) === 112 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 107 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 110 && t.charCodeAt(p + 4) === 100 && t.charCodeAt(p + 5) === 34 && t.charCodeAt(p + 6) === 58) {
+    r.pos = p + 7;
+    if (t.charCodeAt(p + 7) <= 32) r.ws();
+    return 2;
+  }
+  if (from <= 3 && t.charCodeAt(p + 1) === 117 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 100 && t.charCodeAt(p + 4) === 34 && t.charCodeAt(p + 5) === 58) {
+    r.pos = p + 6;
+    if (t.charCodeAt(p + 6) <= 32) r.ws();
+    return 3;
+  }
+  if (from <= 4 && t.charCodeAt(p + 1) === 99 && t.charCodeAt(p + 2) === 97 && t.charCodeAt(p + 3) === 117 && t.charCodeAt(p + 4) === 115 && t.charCodeAt(p + 5) === 101 && t.charCodeAt(p + 6) === 115 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 4;
+  }
+  if (from <= 5 && t.charCodeAt(p + 1) === 114 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 116 && t.charCodeAt(p + 4) === 114 && t.charCodeAt(p + 5) === 121 && t.charCodeAt(p + 6) === 65 && t.charCodeAt(p + 7) === 102 && t.charCodeAt(p + 8) === 116 && t.charCodeAt(p + 9) === 101 && t.charCodeAt(p + 10) === 114 && t.charCodeAt(p + 11) === 83 && t.charCodeAt(p + 12) === 101 && t.charCodeAt(p + 13) === 99 && t.charCodeAt(p + 14) === 111 && t.charCodeAt(p + 15) === 110 && t.charCodeAt(p + 16) === 100 && t.charCodeAt(p + 17) === 115 && t.charCodeAt(p + 18) === 34 && t.charCodeAt(p + 19) === 58) {
+    r.pos = p + 20;
+    if (t.charCodeAt(p + 20) <= 32) r.ws();
+    return 5;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysStatusDetails of the key at the reader's position (read with its colon), or -1.
+ * The index among StatusDetails's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfStatusDetails(r: JsonReader): number {
   switch (r.key()) {
@@ -1890,7 +2283,7 @@ export function readJsonStatusDetails(r: JsonReader, m: StatusDetails, depth: nu
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysStatusDetails, from);
+      let i = guessStatusDetails(r, from);
       if (i < 0) i = keyOfStatusDetails(r);
       if (i >= 0) from = i + 1;
       switch (i) {
@@ -2062,10 +2455,33 @@ export function writeJsonStatusDetails(w: JsonWriter, m: StatusDetails | undefin
   }
 }
 
-const jsonKeysStatusCause: readonly string[] = ["\"reason\":", "\"message\":", "\"field\":"];
+/**
+ * The index of the first of StatusCause's keys from `from` on (in Go's order) that the text at the reader's position spells exactly, quoted and with its colon, read with its colon; or -1 (nothing read).
+ */
+function guessStatusCause(r: JsonReader, from: number): number {
+  const t = r.text;
+  const p = r.pos;
+  if (t.charCodeAt(p) !== 34) return -1;
+  if (from <= 0 && t.charCodeAt(p + 1) === 114 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 97 && t.charCodeAt(p + 4) === 115 && t.charCodeAt(p + 5) === 111 && t.charCodeAt(p + 6) === 110 && t.charCodeAt(p + 7) === 34 && t.charCodeAt(p + 8) === 58) {
+    r.pos = p + 9;
+    if (t.charCodeAt(p + 9) <= 32) r.ws();
+    return 0;
+  }
+  if (from <= 1 && t.charCodeAt(p + 1) === 109 && t.charCodeAt(p + 2) === 101 && t.charCodeAt(p + 3) === 115 && t.charCodeAt(p + 4) === 115 && t.charCodeAt(p + 5) === 97 && t.charCodeAt(p + 6) === 103 && t.charCodeAt(p + 7) === 101 && t.charCodeAt(p + 8) === 34 && t.charCodeAt(p + 9) === 58) {
+    r.pos = p + 10;
+    if (t.charCodeAt(p + 10) <= 32) r.ws();
+    return 1;
+  }
+  if (from <= 2 && t.charCodeAt(p + 1) === 102 && t.charCodeAt(p + 2) === 105 && t.charCodeAt(p + 3) === 101 && t.charCodeAt(p + 4) === 108 && t.charCodeAt(p + 5) === 100 && t.charCodeAt(p + 6) === 34 && t.charCodeAt(p + 7) === 58) {
+    r.pos = p + 8;
+    if (t.charCodeAt(p + 8) <= 32) r.ws();
+    return 2;
+  }
+  return -1;
+}
 
 /**
- * The index in jsonKeysStatusCause of the key at the reader's position (read with its colon), or -1.
+ * The index among StatusCause's keys of the key at the reader's position (read with its colon), or -1.
  */
 function keyOfStatusCause(r: JsonReader): number {
   switch (r.key()) {
@@ -2091,7 +2507,7 @@ export function readJsonStatusCause(r: JsonReader, m: StatusCause, depth: number
     let seen = 0;
     let from = 0;
     do {
-      let i = r.guess(jsonKeysStatusCause, from);
+      let i = guessStatusCause(r, from);
       if (i < 0) i = keyOfStatusCause(r);
       if (i >= 0) from = i + 1;
       switch (i) {
