@@ -19,7 +19,7 @@ import {
   validate,
   type NetworkingObject,
 } from "../src/networking/index.js";
-import { repoRoot } from "./fixtures.js";
+import { asReceived, repoRoot } from "./fixtures.js";
 
 export const corpusDir = (): string => resolve(repoRoot(), "bench", "corpus");
 
@@ -111,7 +111,7 @@ export function loadCorpus(dir: string = corpusDir()): Corpus {
       dropped.push({ id, kind: info.kind, reason: why });
       return;
     }
-    const json = toJsonString(obj);
+    const json = asReceived(toJsonString(obj));
     const first = seen.get(json);
     if (first !== undefined) {
       dropped.push({ id, kind: info.kind, reason: `duplicate of ${first}` });
