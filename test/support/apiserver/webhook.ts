@@ -151,8 +151,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * Waits until the API server calls `webhook`: the API server picks up a new or changed
  * configuration from its own watch, a moment after the write. Probes with dry-run creates of a
- * valid NetworkPolicy in `namespace` (which the configuration must not skip) until a new review
- * is logged.
+ * valid NetworkPolicy in `namespace` (which the configuration must not skip), each under its own
+ * name, until the webhook logs a review of one. The webhook writes its log lines in batches (up
+ * to 50 ms late), so each probe's line is waited for before the next probe is sent.
  */
 export async function waitUntilCalled(
   plane: ControlPlane,
@@ -161,25 +162,28 @@ export async function waitUntilCalled(
   timeoutMs = 20_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const policy = {
-    apiVersion: "networking.k8s.io/v1",
-    kind: "NetworkPolicy",
-    metadata: { name: "clusterwire-probe" },
-    spec: { podSelector: {} },
-  };
   while (Date.now() < deadline) {
-    const before = webhook.reviews.length;
-    await apiRequest(
-      plane,
-      "POST",
-      `/apis/networking.k8s.io/v1/namespaces/${namespace}/networkpolicies?dryRun=All`,
-      policy,
-    );
-    if (webhook.reviews.length > before) return;
-    await sleep(200);
+    const name = `clusterwire-probe-${process.pid}-${++probes}`;
+    await apiRequest(plane, "POST", `/apis/networking.k8s.io/v1/namespaces/${namespace}/networkpolicies?dryRun=All`, {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: { name },
+      spec: { podSelector: {} },
+    });
+    // A line the webhook wrote reaches this process within its batching delay, well under PROBE_LINE_WAIT_MS.
+    const lineDeadline = Math.min(deadline, Date.now() + PROBE_LINE_WAIT_MS);
+    for (;;) {
+      if (webhook.reviews.some((r) => r["name"] === name)) return;
+      if (Date.now() > lineDeadline) break;
+      await sleep(5);
+    }
   }
   throw new Error(`the API server did not call the webhook within ${timeoutMs} ms`);
 }
+
+/** How long a probe's review line is waited for before the next probe is sent. */
+const PROBE_LINE_WAIT_MS = 500;
+let probes = 0;
 
 let barriers = 0;
 
