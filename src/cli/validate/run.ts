@@ -35,8 +35,9 @@ const MAX_DEFAULT_JOBS = 8;
 
 function defaultJobs(): number {
   // Measured (issue 30, 2 CPUs, Node 20, alternating runs; the machine was not
-  // idle): --jobs 2, the main thread and one worker, took 1.02x the wall time of
-  // one thread on 10,000 files and 1.5x on 1,000, with about 1.3x the CPU time:
+  // idle): --jobs 2, the main thread and one worker, took 1.0x to 1.1x the wall
+  // time of one thread on 10,000 files and 1.35x to 1.5x on 1,000, with about
+  // 1.4x the CPU time (docs/performance.md, "Worker threads"):
   // the worker loads and warms up its own copy of the code, and one thread
   // already keeps more than one CPU busy (garbage collector, compiler). So auto
   // checks on one thread below 3 CPUs, and from 3 up on one thread per CPU, the
