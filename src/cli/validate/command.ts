@@ -91,10 +91,11 @@ Options:
                           directories (e.g. '**/templates/**'). Repeatable
   --non-manifests skip|error
                           what a file that is not a manifest is (default skip)
-  --jobs N|auto           worker threads for runs of 64 files or more
-                          (default auto: one per CPU but one, at most 8,
-                          when that makes two or more, else none; 1: none).
-                          Output order is the input order whatever N is
+  --jobs N|auto           threads that check files, for runs of 64 files or
+                          more: the main thread and N-1 workers (default
+                          auto: one per CPU, at most 8, with 3 CPUs or more,
+                          else 1; 1: the main thread alone). Output order
+                          is the input order whatever N is
   --old FILE              validate an update of the object stored as FILE
                           (as kubectl get -o yaml shows it, resourceVersion
                           included); takes one input object of the same kind

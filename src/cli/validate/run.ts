@@ -12,11 +12,11 @@ import type { WalkOptions } from "../shared/walk.js";
 import { JOBS_PER_WORKER, workerExecutor } from "./worker-executor.js";
 
 // A whole `clusterwire validate` run: the inputs walked lazily, files checked
-// on worker threads when there are enough of them, and each file's verdicts
-// written in input order as soon as they are known.
+// on the main thread and on worker threads beside it when there are enough of
+// them, and each file's verdicts written in input order as soon as they are known.
 
 export interface RunOptions {
-  /** Worker threads: 1 checks files on the main thread; default: defaultJobs(). */
+  /** Threads that check files: the main thread and jobs - 1 workers (1: the main thread alone); default: defaultJobs(). */
   readonly jobs?: number;
   /** The worker entry point; default: worker.js next to this module (absent when running from source). */
   readonly workerUrl?: URL;
@@ -34,12 +34,17 @@ const DEFAULT_WORKER_THRESHOLD = 64;
 const MAX_DEFAULT_JOBS = 8;
 
 function defaultJobs(): number {
-  // Measured (npm run bench:validate-tree, 10,000 files, 2 CPUs): two workers
-  // took 1.09× the time of none, as each worker loads and warms up its own
-  // copy of the code. So auto keeps one CPU for the main thread (walking,
-  // ordering, output) and uses workers only when two or more CPUs remain.
-  const workers = Math.min(availableParallelism() - 1, MAX_DEFAULT_JOBS);
-  return workers >= 2 ? workers : 1;
+  // Measured (issue 30, 2 CPUs, Node 20, alternating runs; the machine was not
+  // idle): --jobs 2, the main thread and one worker, took 1.0x to 1.1x the wall
+  // time of one thread on 10,000 files and 1.35x to 1.5x on 1,000, with about
+  // 1.4x the CPU time (docs/performance.md, "Worker threads"):
+  // the worker loads and warms up its own copy of the code, and one thread
+  // already keeps more than one CPU busy (garbage collector, compiler). So auto
+  // checks on one thread below 3 CPUs, and from 3 up on one thread per CPU, the
+  // main thread included, at most 8 (the same workers as before, plus the main
+  // thread; not measured here).
+  const cpus = availableParallelism();
+  return cpus >= 3 ? Math.min(cpus, MAX_DEFAULT_JOBS) : 1;
 }
 
 export async function runValidation(
@@ -106,12 +111,15 @@ export async function runValidation(
     yield* ahead;
     if (!exhausted) yield* source;
   }
-  const pool = useWorkers && !exhausted ? workerExecutor<FileJob, FileVerdicts>(url, threads, settings) : undefined;
-  const executor: Executor<InputEntry, FileVerdicts> = {
-    run: (job) =>
-      pool !== undefined && job.type === "file" ? pool.run({ path: job.path, display: job.display }) : inline(job),
-    close: async () => pool?.close(),
-  };
+  // --jobs N: the main thread is one of the N lanes, beside N - 1 workers.
+  const pooled = useWorkers && !exhausted;
+  const executor: Executor<InputEntry, FileVerdicts> = pooled
+    ? workerExecutor<InputEntry, FileVerdicts>(url, threads - 1, settings, {
+        run: inline,
+        toWorker: (job): FileJob | undefined =>
+          job.type === "file" ? { path: job.path, display: job.display } : undefined,
+      })
+    : { run: inline, close: async () => undefined };
 
   const progress = progressLine(io.stderr);
   let summary = emptySummary();
@@ -119,7 +127,7 @@ export async function runValidation(
   out.write(reporter.start());
   try {
     // Without workers a few files are still read at once, so reading overlaps checking.
-    await runInOrder(all(), executor, { concurrency: pool !== undefined ? threads * JOBS_PER_WORKER : 4 }, (result) => {
+    await runInOrder(all(), executor, { concurrency: pooled ? threads * JOBS_PER_WORKER : 4 }, (result) => {
       summary = addToSummary(summary, result);
       out.write(reporter.file(result));
       progress.update(

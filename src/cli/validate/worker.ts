@@ -23,4 +23,6 @@ if (!isMainThread && parentPort !== null) {
         }),
     );
   });
+  // Its code is loaded: it can be given jobs.
+  port.postMessage({ ready: true });
 }

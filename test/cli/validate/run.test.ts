@@ -126,7 +126,9 @@ describe("runValidation on worker threads", () => {
       const one = await run(["."], reporter(), { jobs: 1 }, root);
       const before = startedWorkers(worker.marker);
       const many = await run(["."], reporter(), { jobs: 2, workerUrl: worker.url, workerThreshold: 1 }, root);
-      expect(startedWorkers(worker.marker) - before).toBe(2);
+      // --jobs 2: the main thread and one worker (which the main thread may finish
+      // this small tree before, and which is then stopped before it loads).
+      expect(startedWorkers(worker.marker) - before).toBeLessThanOrEqual(1);
       expect(many.stdout).toBe(one.stdout);
       expect(many.stderr).toBe(one.stderr);
     }

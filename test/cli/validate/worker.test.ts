@@ -1,6 +1,7 @@
 // The entry point of a clusterwire validate worker thread, compiled as the build ships it (one
 // file): each file it is sent comes back as validateFile's verdicts, under the job's id, checked
-// with the settings the worker was started with. Imported on the main thread it does nothing.
+// with the settings the worker was started with; before any, it says it has loaded. Imported on
+// the main thread it does nothing.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -49,11 +50,17 @@ describe("the validate worker", () => {
   afterAll(() => worker.terminate());
   const replies: unknown[] = [];
   const waiting: (() => void)[] = [];
+  const ready = new Promise<unknown>((resolve) => worker.once("message", resolve));
   worker.on("message", (m: unknown) => {
+    if (replies.length === 0 && (m as { ready?: unknown }).ready !== undefined) return;
     replies.push(m);
     waiting.shift()?.();
   });
   const reply = () => new Promise<void>((resolve) => waiting.push(resolve));
+
+  it("first says it has loaded its code, with no id", async () => {
+    expect(await ready).toEqual({ ready: true });
+  });
 
   it("answers each job with validateFile's verdicts under the job's id, with its workerData as the settings", async () => {
     const jobs = [
