@@ -95,9 +95,12 @@ for (const version of Object.keys(VERSIONS)) {
 
     it("compacts to the current revision, past every resourceVersion written, and again without error", async () => {
       expect(compacted).toBeGreaterThan(Number(before));
-      expect(await etcdRevision(plane)).toBe(compacted);
-      // Nothing written since: the same revision, already compacted, is not an error.
-      expect(await compactEtcd(plane)).toEqual({ revision: compacted });
+      // The API server writes on its own now and then (its leases), so the revision may have moved
+      // on since; it never goes back.
+      expect(await etcdRevision(plane)).toBeGreaterThanOrEqual(compacted);
+      // Again: the same revision if nothing was written since (already compacted, which is not an
+      // error), or a later one.
+      expect((await compactEtcd(plane)).revision).toBeGreaterThanOrEqual(compacted);
     });
 
     for (const format of ["json", "protobuf"] as const) {
